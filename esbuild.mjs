@@ -1,0 +1,62 @@
+// Bundles the extension the way microsoft/vscode-extension-samples' esbuild-sample
+// does, with one addition: the HTTP stack (undici) is a second bundle that the
+// extension requires on first network use, so activation never pays for it.
+import * as esbuild from 'esbuild';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+/** The lazily required transport stays a separate file next to extension.js. */
+const lazyTransport = {
+  name: 'lazy-transport',
+  setup(build) {
+    build.onResolve({ filter: /(^|\/)undiciTransport$/ }, (args) =>
+      args.kind === 'require-call' && args.importer.endsWith('lazyTransport.ts')
+        ? { path: './undiciTransport.js', external: true }
+        : undefined,
+    );
+  },
+};
+
+/** Prints start/end lines that VS Code's $esbuild-watch problem matcher understands. */
+const problemMatcher = {
+  name: 'esbuild-problem-matcher',
+  setup(build) {
+    build.onStart(() => console.log('[watch] build started'));
+    build.onEnd((result) => {
+      for (const { text, location } of result.errors) {
+        console.error(`✘ [ERROR] ${text}`);
+        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+      }
+      console.log('[watch] build finished');
+    });
+  },
+};
+
+const common = {
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  minify: production,
+  sourcemap: !production,
+  sourcesContent: false,
+  external: ['vscode'],
+  logLevel: 'silent',
+  plugins: [lazyTransport, problemMatcher],
+};
+
+const contexts = await Promise.all([
+  esbuild.context({ ...common, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist' }),
+  esbuild.context({ ...common, entryPoints: { undiciTransport: 'src/core/http/undiciTransport.ts' }, outdir: 'dist' }),
+]);
+
+if (watch) {
+  await Promise.all(contexts.map((ctx) => ctx.watch()));
+} else {
+  try {
+    await Promise.all(contexts.map((ctx) => ctx.rebuild()));
+  } finally {
+    await Promise.all(contexts.map((ctx) => ctx.dispose()));
+  }
+}

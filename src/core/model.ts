@@ -1,0 +1,72 @@
+// The typed model of what the Onboarding Events API returns (spec §2), after
+// validation at the edge. Nothing here is trusted HTML: every string came from
+// the server and is rendered as text.
+
+/** Spec §2.4: every field optional. Unknown fields are kept in `extra`. */
+export interface HalLink {
+  readonly href?: string;
+  readonly templated?: boolean;
+  readonly type?: string;
+  readonly deprecation?: string;
+  readonly name?: string;
+  readonly profile?: string;
+  readonly title?: string;
+  readonly hreflang?: string;
+  readonly seen?: string;
+  readonly extra?: Readonly<Record<string, unknown>>;
+}
+
+/** How the raw `timestamp` integer was interpreted (spec §2.2: unit and epoch not shown). */
+export type TimestampUnit = 'seconds' | 'milliseconds';
+
+export interface EventTime {
+  /** The integer exactly as the server sent it. */
+  readonly raw: number;
+  /** Milliseconds since the Unix epoch, after unit detection or the user's override. */
+  readonly epochMs: number;
+  readonly unit: TimestampUnit;
+  /** True when the unit came from detection rather than an explicit setting. */
+  readonly detected: boolean;
+}
+
+/** Spec §2.2, validated. */
+export interface OnboardingEvent {
+  readonly serialNumber: string;
+  readonly type: string;
+  readonly message: string;
+  readonly time: EventTime;
+  /** Present only for machine-created events; a UUID. */
+  readonly assetId?: string;
+  /** Link relation name → link(s). `machine` is the one the spec names. */
+  readonly links: Readonly<Record<string, readonly HalLink[]>>;
+  /** Fields the spec does not name, kept as sent. */
+  readonly extra: Readonly<Record<string, unknown>>;
+  /** The event object as received, for "show raw JSON" and export. */
+  readonly raw: unknown;
+  /** Stable key for de-duplication: type, raw timestamp, message, assetId. */
+  readonly key: string;
+}
+
+/** An element of `events` that failed validation: reported, never silently dropped. */
+export interface InvalidEvent {
+  readonly index: number;
+  readonly reason: string;
+  readonly raw: unknown;
+}
+
+export interface EventsResult {
+  readonly serialNumber: string;
+  /** Valid events, newest first. */
+  readonly events: readonly OnboardingEvent[];
+  readonly invalid: readonly InvalidEvent[];
+  /** Date.now() when the response was received. */
+  readonly fetchedAt: number;
+  /** True when pagination was cut short by the page cap. */
+  readonly truncated: boolean;
+}
+
+export interface GetEventsOptions {
+  /** Spec §4.1 `timestamp` query parameter, sent as given (raw server units). */
+  readonly timestamp?: number;
+  readonly signal?: AbortSignal;
+}
