@@ -1,0 +1,111 @@
+// Decides which proxy, if any, a request goes through. Pure so the rules can be
+// tested without a network; the undici transport turns the answer into a
+// ProxyAgent. The precedence mirrors VS Code's own request service: the
+// `http.proxy` setting wins, then HTTPS_PROXY (falling back to HTTP_PROXY) for
+// https targets and HTTP_PROXY for http targets; NO_PROXY and `http.noProxy`
+// both exempt hosts.
+
+import type { ProxySettings } from './transport';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** The proxy URL to use for `target`, or undefined for a direct connection. */
+export function selectProxy(target: URL, settings: ProxySettings, env: Env): string | undefined {
+  const candidate = nonEmpty(settings.proxy) ?? proxyFromEnv(target.protocol, env);
+  if (candidate === undefined) return undefined;
+  const noProxy = [...parseNoProxy(envValue(env, 'NO_PROXY') ?? ''), ...(settings.noProxy ?? []).flatMap(parseNoProxy)];
+  if (bypassesProxy(target, noProxy)) return undefined;
+  return normalizeProxyUrl(candidate);
+}
+
+function proxyFromEnv(protocol: string, env: Env): string | undefined {
+  if (protocol === 'https:') return envValue(env, 'HTTPS_PROXY') ?? envValue(env, 'HTTP_PROXY');
+  if (protocol === 'http:') return envValue(env, 'HTTP_PROXY');
+  return undefined;
+}
+
+/** Upper case first, as curl does; lower case is the older convention. */
+function envValue(env: Env, name: string): string | undefined {
+  return nonEmpty(env[name]) ?? nonEmpty(env[name.toLowerCase()]);
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
+}
+
+/** People write `proxy.corp:3128` without a scheme; http is what they mean. */
+export function normalizeProxyUrl(proxy: string): string {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(proxy) ? proxy : `http://${proxy}`;
+}
+
+export function parseNoProxy(value: string): string[] {
+  return value
+    .split(/[\s,]+/)
+    .map((entry) => entry.trim().toLowerCase())
+    .filter((entry) => entry !== '');
+}
+
+/**
+ * NO_PROXY has no standard; this follows curl, the most common reading:
+ * `*` exempts everything; `example.com`, `.example.com` and `*.example.com`
+ * exempt the domain and its subdomains; `host:port` only that port; IP
+ * literals match exactly, IPv4 CIDR blocks (`10.0.0.0/8`) by prefix.
+ */
+export function bypassesProxy(target: URL, noProxy: readonly string[]): boolean {
+  const host = stripBrackets(target.hostname.toLowerCase()).replace(/\.$/, '');
+  const port = target.port !== '' ? target.port : target.protocol === 'https:' ? '443' : '80';
+  return noProxy.some((raw) => entryMatches(raw, host, port));
+}
+
+function entryMatches(raw: string, host: string, port: string): boolean {
+  if (raw === '*') return true;
+  const { name, port: entryPort } = splitHostPort(raw);
+  if (entryPort !== undefined && entryPort !== port) return false;
+  if (name.includes('/')) return ipv4InCidr(host, name);
+  const domain = name.replace(/^\*?\./, '').replace(/\.$/, '');
+  if (domain === '') return false;
+  return host === domain || host.endsWith(`.${domain}`);
+}
+
+function splitHostPort(entry: string): { name: string; port?: string } {
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
+  if (bracketed) {
+    const [, name = '', port] = bracketed;
+    return port === undefined ? { name } : { name, port };
+  }
+  const colons = entry.split(':').length - 1;
+  if (colons === 1) {
+    const [name = '', port = ''] = entry.split(':');
+    return /^\d+$/.test(port) ? { name, port } : { name: entry };
+  }
+  return { name: entry };
+}
+
+function stripBrackets(host: string): string {
+  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+}
+
+function ipv4InCidr(host: string, cidr: string): boolean {
+  const [network = '', bitsText = ''] = cidr.split('/');
+  const bits = Number(bitsText);
+  const hostValue = ipv4ToInt(host);
+  const networkValue = ipv4ToInt(network);
+  if (hostValue === undefined || networkValue === undefined || !Number.isInteger(bits) || bits < 0 || bits > 32) return false;
+  if (bits === 0) return true;
+  const mask = (0xffffffff << (32 - bits)) >>> 0;
+  return ((hostValue & mask) >>> 0) === ((networkValue & mask) >>> 0);
+}
+
+function ipv4ToInt(address: string): number | undefined {
+  const parts = address.split('.');
+  if (parts.length !== 4) return undefined;
+  let value = 0;
+  for (const part of parts) {
+    if (!/^\d{1,3}$/.test(part)) return undefined;
+    const octet = Number(part);
+    if (octet > 255) return undefined;
+    value = value * 256 + octet;
+  }
+  return value;
+}

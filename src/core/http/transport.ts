@@ -1,0 +1,85 @@
+// The one seam between the core and the network. The core only ever talks to
+// this interface, so undici stays in its own lazily loaded bundle and tests or
+// benchmarks can inject another implementation.
+
+export type HttpMethod = 'GET' | 'POST';
+
+export interface TransportTimeouts {
+  /** Time allowed until the response headers arrive. */
+  readonly headersMs: number;
+  /** Longest pause allowed between two chunks of the body. */
+  readonly bodyMs: number;
+  /** Wall-clock budget for the whole exchange, so a trickling body cannot hang a view. */
+  readonly totalMs: number;
+}
+
+export interface TransportRequest {
+  readonly method: HttpMethod;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string;
+  readonly signal?: AbortSignal;
+  readonly timeouts: TransportTimeouts;
+  /** Larger answers are refused rather than buffered (a misbehaving proxy can send anything). */
+  readonly maxBytes: number;
+}
+
+export interface TransportResponse {
+  readonly status: number;
+  /** Lower-cased names; repeated headers joined with ", ". */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Uint8Array;
+}
+
+/**
+ * Why a request produced no response. Transports translate their library's
+ * errors into these so nothing above them depends on undici's error classes.
+ */
+export type TransportFailure =
+  | 'aborted'
+  | 'connect-timeout'
+  | 'headers-timeout'
+  | 'body-timeout'
+  | 'total-timeout'
+  | 'connection'
+  | 'too-large'
+  | 'proxy'
+  | 'invalid-url';
+
+export class TransportError extends Error {
+  constructor(
+    readonly failure: TransportFailure,
+    /** A short system code such as ECONNRESET; never the library's message, which may quote URLs with credentials. */
+    readonly code: string,
+  ) {
+    super(`${failure} (${code})`);
+    this.name = 'TransportError';
+  }
+}
+
+export function isTransportError(value: unknown): value is TransportError {
+  return value instanceof TransportError;
+}
+
+export interface Transport {
+  request(request: TransportRequest): Promise<TransportResponse>;
+  close(): Promise<void>;
+}
+
+/** Settings the glue passes in from VS Code's `http.*` configuration. */
+export interface ProxySettings {
+  /** VS Code `http.proxy`; overrides the environment when set. */
+  readonly proxy?: string;
+  /** VS Code `http.proxyStrictSSL`; false accepts self-signed certificates of the target behind the proxy. */
+  readonly proxyStrictSSL?: boolean;
+  /** VS Code `http.noProxy`; added to NO_PROXY from the environment. */
+  readonly noProxy?: readonly string[];
+}
+
+export interface TransportOptions extends ProxySettings {
+  readonly connectTimeoutMs: number;
+  /** Upper bound of sockets per origin; the client's concurrency limit normally binds first. */
+  readonly connectionsPerOrigin: number;
+  /** Where HTTPS_PROXY / HTTP_PROXY / NO_PROXY are read; process.env unless a test injects one. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
