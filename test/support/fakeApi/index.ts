@@ -1,0 +1,35 @@
+// The fake Onboarding Events service for tests, benchmarks and demos: one
+// loopback HTTP server playing the token endpoint, the events endpoint and the
+// machine resources of the spec, with faults on demand.
+
+export { startFakeApi, startForeignOrigin, DEFAULT_CONFIG } from './server';
+export {
+  BASE_URL_PLACEHOLDER,
+  TEST_ASSET_ID,
+  TEST_CREDENTIALS,
+  TEST_NO_PERMISSION_USER,
+  TEST_SERIALS,
+  defaultData,
+  makeEvent,
+  type MakeEventInput,
+} from './data';
+export { LOGIN_PAGE_HTML, MALFORMED_JSON } from './faultReplies';
+export { EVENTS_PATH } from './eventsEndpoint';
+export { TOKEN_PATH } from './tokenEndpoint';
+export { MACHINES_PREFIX } from './machinesEndpoint';
+export type {
+  Envelope,
+  EventOrder,
+  FakeApi,
+  FakeApiConfig,
+  FakeApiData,
+  FakeApiOptions,
+  FakeClient,
+  FakeUser,
+  Fault,
+  FaultAction,
+  FaultEndpoint,
+  FaultScope,
+  RecordedRequest,
+  TimestampFilter,
+} from './types';
