@@ -42,8 +42,9 @@ const common = {
   sourcemap: !production,
   sourcesContent: false,
   external: ['vscode'],
-  logLevel: 'silent',
-  plugins: [lazyTransport, problemMatcher],
+  // In watch mode the problem-matcher plugin reports; otherwise esbuild prints its own errors.
+  logLevel: watch ? 'silent' : 'warning',
+  plugins: watch ? [lazyTransport, problemMatcher] : [lazyTransport],
 };
 
 const contexts = await Promise.all([

@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+// An executable that accepts the VS Code command line @vscode/test-electron's
+// runTests passes (--extensionDevelopmentPath=…, --extensionTestsPath=…, a
+// folder) and runs those tests in the local VS Code (code-server + Chromium).
+// The test runner's mocha report arrives through the workbench's smoke-test
+// driver hooks (codeAutomationLog/codeAutomationExit) and is printed here; the
+// exit code is the tests' exit code. So runTests works unchanged on machines
+// that cannot download VS Code.
+import { existsSync } from 'node:fs';
+import { launchChromium, makeScratch, removeScratch, startCodeServer, workbenchUrl } from './workbench.mjs';
+
+const argv = process.argv.slice(2);
+const devPaths = [];
+let testsPath;
+let folder;
+for (let i = 0; i < argv.length; i++) {
+  const arg = argv[i];
+  const [flag, inline] = arg.split(/=(.*)/s, 2);
+  const value = () => (inline !== undefined ? inline : argv[++i]);
+  if (flag === '--extensionDevelopmentPath') devPaths.push(value());
+  else if (flag === '--extensionTestsPath') testsPath = value();
+  else if (flag === '--user-data-dir' || flag === '--extensions-dir') value();
+  else if (!arg.startsWith('-') && existsSync(arg)) folder = arg;
+}
+
+const timeoutMs = Number(process.env.OE_INTEGRATION_TIMEOUT_MS ?? 15 * 60_000);
+const verbose = Boolean(process.env.OE_VERBOSE);
+const scratch = makeScratch('test');
+let server;
+let browser;
+let exitCode = 1;
+
+async function cleanup() {
+  await browser?.close().catch(() => {});
+  server?.stop();
+  removeScratch(scratch);
+}
+
+process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
+process.on('SIGTERM', () => void cleanup().then(() => process.exit(143)));
+
+try {
+  server = await startCodeServer({ scratch, log: (t) => verbose && process.stderr.write(t) });
+  const launched = await launchChromium({ scratch });
+  browser = launched.browser;
+  const { page } = launched;
+  const done = new Promise((resolveDone) => {
+    void page.exposeFunction('codeAutomationLog', (type, args) => {
+      const line = (Array.isArray(args) ? args : [args]).map(String).join(' ');
+      if (type === 'error') process.stderr.write(`${line}\n`);
+      else process.stdout.write(`${line}\n`);
+    });
+    void page.exposeFunction('codeAutomationExit', (code) => resolveDone(Number(code)));
+  });
+  if (verbose) page.on('console', (m) => process.stderr.write(`[page] ${m.text()}\n`));
+  await page.goto(workbenchUrl(server, { folder, extensionDevelopmentPaths: devPaths, extensionTestsPath: testsPath }));
+  const timer = new Promise((resolveTimeout) =>
+    setTimeout(() => {
+      process.stderr.write(`Integration tests did not finish within ${timeoutMs / 1000} s\n`);
+      resolveTimeout(1);
+    }, timeoutMs).unref(),
+  );
+  exitCode = await Promise.race([done, timer]);
+} catch (err) {
+  process.stderr.write(`Local VS Code failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+  exitCode = 1;
+} finally {
+  await cleanup();
+}
+process.exit(exitCode);
