@@ -291,8 +291,13 @@ class FakeApiServer implements FakeApi {
       padding -= chunk.length;
       if (!res.write(chunk)) {
         await new Promise<void>((resolve) => {
-          res.once('drain', resolve);
-          res.once('close', resolve);
+          const done = (): void => {
+            res.off('drain', done);
+            res.off('close', done);
+            resolve();
+          };
+          res.on('drain', done);
+          res.on('close', done);
         });
       }
     }
