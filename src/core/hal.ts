@@ -1,0 +1,142 @@
+// HAL links (spec §2.3, §2.4): parsed from untrusted JSON, expanded with a
+// maintained RFC 6570 implementation (url-template) rather than hand-written
+// expansion, resolved against the API base, and only ever opened when the
+// result is plain http or https.
+
+import type { HalLink } from './model';
+import type { PrimitiveValue } from 'url-template' with { 'resolution-mode': 'import' };
+
+export type HalLinks = Readonly<Record<string, readonly HalLink[]>>;
+
+export type LinkParseResult = { readonly ok: true; readonly links: HalLinks } | { readonly ok: false; readonly reason: string };
+
+/** Spec §2.4: the nine fields and their JSON types. */
+const LINK_FIELD_TYPES = {
+  href: 'string',
+  templated: 'boolean',
+  type: 'string',
+  deprecation: 'string',
+  name: 'string',
+  profile: 'string',
+  title: 'string',
+  hreflang: 'string',
+  seen: 'string',
+} as const;
+
+type LinkField = keyof typeof LINK_FIELD_TYPES;
+
+function isLinkField(name: string): name is LinkField {
+  return Object.prototype.hasOwnProperty.call(LINK_FIELD_TYPES, name);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Parses a `_links` object. A relation may hold one link or an array of links
+ * (HAL allows both); either way the result is an array. `null` fields are read
+ * as absent because JSON serialisers commonly emit them for unset optionals.
+ */
+export function parseLinks(value: unknown, path = '_links'): LinkParseResult {
+  if (value === undefined || value === null) return { ok: true, links: {} };
+  if (!isRecord(value)) return { ok: false, reason: `${path} must be an object` };
+  const links: Record<string, HalLink[]> = {};
+  for (const [relation, entry] of Object.entries(value)) {
+    const entries = Array.isArray(entry) ? entry : [entry];
+    const parsed: HalLink[] = [];
+    for (const [index, item] of entries.entries()) {
+      const where = Array.isArray(entry) ? `${path}.${relation}[${index}]` : `${path}.${relation}`;
+      const link = parseLink(item, where);
+      if (typeof link === 'string') return { ok: false, reason: link };
+      parsed.push(link);
+    }
+    links[relation] = parsed;
+  }
+  return { ok: true, links };
+}
+
+/** Returns the link, or a reason string naming the offending field. */
+function parseLink(value: unknown, path: string): HalLink | string {
+  if (!isRecord(value)) return `${path} must be an object`;
+  const link: Record<string, unknown> = {};
+  const extra: Record<string, unknown> = {};
+  for (const [name, fieldValue] of Object.entries(value)) {
+    if (!isLinkField(name)) {
+      extra[name] = fieldValue;
+      continue;
+    }
+    if (fieldValue === null || fieldValue === undefined) continue;
+    const expected = LINK_FIELD_TYPES[name];
+    if (typeof fieldValue !== expected) return `${path}.${name} must be a ${expected}`;
+    link[name] = fieldValue;
+  }
+  if (Object.keys(extra).length > 0) link['extra'] = extra;
+  return link;
+}
+
+export type TemplateVariables = Readonly<Record<string, PrimitiveValue | readonly PrimitiveValue[]>>;
+
+interface UrlTemplateModule {
+  parseTemplate(template: string): { expand(context: Record<string, PrimitiveValue | PrimitiveValue[]>): string };
+}
+
+let urlTemplate: UrlTemplateModule | undefined;
+
+/**
+ * url-template ships only as an ES module while this code compiles to CommonJS;
+ * Node 20.19+ and esbuild's bundle both load it through require(), and
+ * requiring it on first use keeps it off the activation path.
+ */
+function loadUrlTemplate(): UrlTemplateModule {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  urlTemplate ??= require('url-template') as UrlTemplateModule;
+  return urlTemplate;
+}
+
+/**
+ * The href to follow: RFC 6570-expanded when the link says `templated`,
+ * otherwise as sent (a non-templated href is never treated as a template).
+ * Undefined when the link has no href.
+ */
+export function expandLink(link: HalLink, variables: TemplateVariables = {}): string | undefined {
+  if (link.href === undefined) return undefined;
+  if (link.templated !== true) return link.href;
+  const context: Record<string, PrimitiveValue | PrimitiveValue[]> = {};
+  for (const [name, value] of Object.entries(variables)) context[name] = Array.isArray(value) ? [...(value as readonly PrimitiveValue[])] : (value as PrimitiveValue);
+  return loadUrlTemplate().parseTemplate(link.href).expand(context);
+}
+
+/** Resolves a possibly relative href against a base URL; undefined when malformed. */
+export function resolveHref(href: string, base: string): string | undefined {
+  try {
+    return new URL(href, base).toString();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Only http and https may be opened: `javascript:`, `command:`, `file:`, `data:` and the like are refused. */
+export function isOpenable(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+export interface LinkDeprecation {
+  readonly deprecated: boolean;
+  /** HAL's `deprecation` is a URL explaining the deprecation; given only when it is safe to open. */
+  readonly infoUrl?: string;
+  /** The value as sent, for display as text. */
+  readonly raw?: string;
+}
+
+export function linkDeprecation(link: HalLink): LinkDeprecation {
+  if (link.deprecation === undefined) return { deprecated: false };
+  return isOpenable(link.deprecation)
+    ? { deprecated: true, infoUrl: link.deprecation, raw: link.deprecation }
+    : { deprecated: true, raw: link.deprecation };
+}
