@@ -3,11 +3,23 @@
 // user instead of swallowing it. Activation must stay cheap (target ≤ 15 ms):
 // nothing here touches the network, and the HTTP stack loads on first use.
 import * as vscode from 'vscode';
+import { registerDetails } from './details/registerDetails';
+import { EventsService } from './events/eventsService';
 import { Log } from './log/log';
+import type { MachinesApi } from './machines/machinesApi';
+import { registerMachines } from './machines/registerMachines';
+import { registerSerialNumbers } from './serialNumbers/registerSerialNumbers';
+import { registerSession } from './session/registerSession';
 
+/**
+ * What activate() returns. Other extensions and our integration tests see
+ * this, so it never holds credentials, tokens or the API client.
+ */
 export interface OnboardingEventsExtensionApi {
   /** Milliseconds activate() took, measured by the extension itself. */
   readonly activationMs: number;
+  readonly machines: MachinesApi;
+  readonly events: EventsService;
 }
 
 export function activate(context: vscode.ExtensionContext): OnboardingEventsExtensionApi {
@@ -15,8 +27,18 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
   try {
     const log = new Log();
     context.subscriptions.push(log);
-    // Feature registrations (one line each) go here, in dependency order.
-    return { activationMs: performance.now() - started };
+    const session = registerSession(context, log);
+    context.subscriptions.push(session);
+    const events = new EventsService({
+      source: () => session.client(),
+      freshForMs: () => vscode.workspace.getConfiguration('onboardingEvents').get<number>('cacheSeconds', 60) * 1000,
+    });
+    // Data of one API or user never shows under another.
+    context.subscriptions.push(session.onDidChangeState(() => events.clear()));
+    const details = registerDetails(context, { session, log });
+    const machines = registerMachines(context, { session, events, details, log });
+    registerSerialNumbers(context, { session, events, machines, details, log });
+    return { activationMs: performance.now() - started, machines, events };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     void vscode.window.showErrorMessage(`Onboarding Events could not start: ${message}`);

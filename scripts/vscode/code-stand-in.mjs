@@ -7,6 +7,7 @@
 // exit code is the tests' exit code. So runTests works unchanged on machines
 // that cannot download VS Code.
 import { existsSync } from 'node:fs';
+import { format } from 'node:util';
 import { launchChromium, makeScratch, removeScratch, startCodeServer, workbenchUrl } from './workbench.mjs';
 
 const argv = process.argv.slice(2);
@@ -46,9 +47,11 @@ try {
   const { page } = launched;
   const done = new Promise((resolveDone) => {
     void page.exposeFunction('codeAutomationLog', (type, args) => {
-      const line = (Array.isArray(args) ? args : [args]).map(String).join(' ');
-      if (type === 'error') process.stderr.write(`${line}\n`);
-      else process.stdout.write(`${line}\n`);
+      const line = format(...(Array.isArray(args) ? args : [args]));
+      // The workbench's own warnings and errors (gallery look-ups that fail
+      // offline, etc.) are noise here; mocha reports through console.log.
+      if (type === 'log' || type === 'info') process.stdout.write(`${line}\n`);
+      else if (verbose) process.stderr.write(`[${type}] ${line}\n`);
     });
     void page.exposeFunction('codeAutomationExit', (code) => resolveDone(Number(code)));
   });

@@ -2,20 +2,20 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Mocha from 'mocha';
 
-function findTests(dir: string): string[] {
+function findTests(dir: string, suffix: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const full = join(dir, name);
-    if (statSync(full).isDirectory()) return findTests(full);
-    return name.endsWith('.test.js') ? [full] : [];
+    if (statSync(full).isDirectory()) return findTests(full, suffix);
+    return name.endsWith(suffix) ? [full] : [];
   });
 }
 
 /** Runs the mocha tests under `dir` inside the extension host and rejects when any failed. */
-export function runMochaSuite(dir: string, label: string): Promise<void> {
-  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 20_000, reporter: 'spec' });
+export function runMochaSuite(dir: string, label: string, suffix = '.test.js', timeout = 20_000): Promise<void> {
+  const mocha = new Mocha({ ui: 'bdd', color: false, timeout, reporter: 'spec' });
   const grep = process.env['OE_TEST_GREP'];
   if (grep) mocha.grep(grep);
-  for (const file of findTests(dir).sort()) mocha.addFile(file);
+  for (const file of findTests(dir, suffix).sort()) mocha.addFile(file);
   return new Promise((resolve, reject) => {
     const runner = mocha.run((failures) => {
       const { passes = 0, failures: failed = 0, pending = 0 } = runner.stats ?? {};
