@@ -33,3 +33,12 @@ export type {
   RecordedRequest,
   TimestampFilter,
 } from './types';
+export {
+  DEMO_BASE_TIME,
+  DEMO_CREDENTIALS,
+  DEMO_FAILING_SERIAL,
+  DEMO_NO_PERMISSION_USER,
+  DEMO_SERIALS,
+  DEMO_SERIAL_PATTERN,
+  demoData,
+} from './demoData';

@@ -68,7 +68,7 @@ function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => { resolve(Buffer.concat(chunks).toString('utf8')); });
     req.on('error', reject);
   });
 }
@@ -174,7 +174,7 @@ class FakeApiServer implements FakeApi {
     }
     this.timers.clear();
     return new Promise((resolve) => {
-      this.server.close(() => resolve());
+      this.server.close(() => { resolve(); });
       // Keep-alive and trickling connections would otherwise hold close() open.
       this.server.closeAllConnections();
     });

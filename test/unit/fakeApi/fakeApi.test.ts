@@ -3,7 +3,12 @@
 
 import assert from 'node:assert/strict';
 import {
+  DEMO_CREDENTIALS,
+  DEMO_FAILING_SERIAL,
+  DEMO_SERIALS,
+  DEMO_SERIAL_PATTERN,
   EVENTS_PATH,
+  demoData,
   LOGIN_PAGE_HTML,
   TEST_ASSET_ID,
   TEST_CREDENTIALS,
@@ -179,7 +184,7 @@ describe('fake Onboarding Events API', () => {
     it('never returns a shuffled list in sorted order', async () => {
       api.configure({ order: 'shuffled' });
       api.setMachineEvents('S-2', [1, 2].map((t) => makeEvent({ type: 'T', message: 'm', timestamp: t })));
-      const body = await (await getEvents(api, await token(api), { serialNumber: 'S-2' })).json();
+      const body: unknown = await (await getEvents(api, await token(api), { serialNumber: 'S-2' })).json();
       assert.deepEqual(timestampsOf(body), [2, 1]);
     });
 
@@ -266,9 +271,10 @@ describe('fake Onboarding Events API', () => {
     it('records requests with lower-cased headers and the query as an object', async () => {
       await getEvents(api, await token(api), { serialNumber: TEST_SERIALS.started, timestamp: '5' });
       assert.equal(api.tokenRequests().length, 1);
-      const [request] = api.eventRequests(TEST_SERIALS.started);
-      assert.deepEqual(request?.query, { serialNumber: TEST_SERIALS.started, timestamp: '5' });
-      assert.match(request?.headers['authorization'] ?? '', /^Bearer /);
+      const [request, ...others] = api.eventRequests(TEST_SERIALS.started);
+      assert.ok(request !== undefined && others.length === 0);
+      assert.deepEqual(request.query, { serialNumber: TEST_SERIALS.started, timestamp: '5' });
+      assert.match(request.headers['authorization'] ?? '', /^Bearer /);
       api.clearRequests();
       assert.equal(api.requests.length, 0);
     });
@@ -291,6 +297,52 @@ describe('fake Onboarding Events API', () => {
       } finally {
         await foreign.close();
       }
+    });
+  });
+
+  describe('demo data', () => {
+    let demo: FakeApi;
+    let demoToken: string;
+
+    beforeEach(async () => {
+      demo = await startFakeApi({ data: demoData() });
+      const response = await requestToken(demo, DEMO_CREDENTIALS);
+      demoToken = ((await response.json()) as { access_token: string }).access_token;
+    });
+
+    afterEach(async () => {
+      await demo.close();
+    });
+
+    it('has about 40 machines whose serials all match DEMO_SERIAL_PATTERN, and is deterministic', () => {
+      const serials = Object.keys(demoData().machines);
+      assert.ok(serials.length >= 35 && serials.length <= 45);
+      const pattern = new RegExp(`^${DEMO_SERIAL_PATTERN}$`);
+      assert.deepEqual(serials.filter((s) => !pattern.test(s)), []);
+      assert.deepEqual(demoData(), demoData());
+    });
+
+    it('always answers 500 for the failing serial, even after clearFaults', async () => {
+      demo.clearFaults();
+      assert.equal((await getEvents(demo, demoToken, { serialNumber: DEMO_FAILING_SERIAL })).status, 500);
+      assert.equal((await getEvents(demo, demoToken, { serialNumber: DEMO_SERIALS.completed })).status, 200);
+    });
+
+    it('serves the hostile event unchanged, for security demos', async () => {
+      const body = await (await getEvents(demo, demoToken, { serialNumber: DEMO_SERIALS.hostile })).text();
+      assert.ok(body.includes('<img src=x onerror=alert(1)>'));
+      assert.ok(body.includes('javascript:alert'));
+    });
+
+    it('resolves hrefs to its own origin and serves the machine behind a link', async () => {
+      const body = (await (await getEvents(demo, demoToken, { serialNumber: DEMO_SERIALS.completed })).json()) as {
+        events: { _links?: { machine?: { href: string } } }[];
+      };
+      const href = body.events.find((e) => e._links?.machine !== undefined)?._links?.machine?.href ?? '';
+      assert.ok(href.startsWith(`${demo.baseUrl}/public/api/machines/`));
+      const machine = await fetch(href, { headers: { authorization: `Bearer ${demoToken}` } });
+      assert.equal(machine.status, 200);
+      assert.equal(machine.headers.get('content-type'), 'application/hal+json');
     });
   });
 });
