@@ -4,7 +4,10 @@
 // OE_VSCODE=download|local; else automatic: the normal download where the
 // VS Code update server resolves, the local VS Code (code-server + Chromium,
 // provisioned into .vscode-test/local) where it does not.
-import { runTests } from '@vscode/test-electron';
+import { resolveCliArgsFromVSCodeExecutablePath, runTests, downloadAndUnzipVSCode } from '@vscode/test-electron';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { lookup } from 'node:dns/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,11 +34,23 @@ export async function runSuite({ extensionDevelopmentPath, extensionTestsPath, f
   const choice = await chooseVSCode();
   console.log(`[integration] VS Code: ${choice.kind === 'local' ? 'local (code-server + Chromium)' : choice.kind === 'yours' ? choice.executable : 'downloaded by @vscode/test-electron'}`);
   try {
+    const launchArgs = folder ? [folder] : [];
+    let executable = choice.executable;
+    if (env.OE_INSTALL_VSIX && choice.kind !== 'local') {
+      // A desktop VS Code installs the package through its own CLI into a fresh extensions folder.
+      executable ??= await downloadAndUnzipVSCode();
+      const [cli, ...cliArgs] = resolveCliArgsFromVSCodeExecutablePath(executable);
+      const extensionsDir = mkdtempSync(resolve(tmpdir(), 'oe-vsix-'));
+      spawnSync(cli, [...cliArgs, '--extensions-dir', extensionsDir, '--install-extension', env.OE_INSTALL_VSIX], { stdio: 'inherit' });
+      launchArgs.push(`--extensions-dir=${extensionsDir}`);
+    } else {
+      launchArgs.push('--disable-extensions');
+    }
     await runTests({
-      ...(choice.executable ? { vscodeExecutablePath: choice.executable } : {}),
+      ...(executable ? { vscodeExecutablePath: executable } : {}),
       extensionDevelopmentPath,
       extensionTestsPath,
-      launchArgs: folder ? [folder, '--disable-extensions'] : ['--disable-extensions'],
+      launchArgs,
       extensionTestsEnv: env,
     });
     return 0;
@@ -51,7 +66,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     extensionDevelopmentPath: suite === 'package' ? resolve(root, 'test/package/probe') : root,
     extensionTestsPath: resolve(root, `out/test/${suite}/index.js`),
     folder: resolve(root, 'test/fixtures/workspace'),
-    env: suite === 'package' ? { OE_INSTALL_VSIX: resolve(root, 'dist-vsix/onboarding-events.vsix') } : {},
+    env: suite === 'package' ? { OE_INSTALL_VSIX: resolve(root, 'dist/onboarding-events.vsix') } : {},
   });
   process.exit(code);
 }

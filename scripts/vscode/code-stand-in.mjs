@@ -6,9 +6,12 @@
 // driver hooks (codeAutomationLog/codeAutomationExit) and is printed here; the
 // exit code is the tests' exit code. So runTests works unchanged on machines
 // that cannot download VS Code.
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { format } from 'node:util';
-import { launchChromium, makeScratch, removeScratch, startCodeServer, workbenchUrl } from './workbench.mjs';
+import { codeServerEntry, nodeBin } from './provision.mjs';
+import { launchChromium, makeScratch, removeScratch, scratchEnv, startCodeServer, workbenchUrl } from './workbench.mjs';
 
 const argv = process.argv.slice(2);
 const devPaths = [];
@@ -41,6 +44,14 @@ process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
 process.on('SIGTERM', () => void cleanup().then(() => process.exit(143)));
 
 try {
+  // The package tier installs the real .vsix first, exactly as a user would.
+  const vsix = process.env.OE_INSTALL_VSIX;
+  if (vsix) {
+    execFileSync(nodeBin, [codeServerEntry, '--install-extension', vsix, '--extensions-dir', join(scratch, 'extensions'), '--user-data-dir', join(scratch, 'user-data')], {
+      stdio: verbose ? 'inherit' : 'ignore',
+      env: { ...process.env, ...scratchEnv(scratch) },
+    });
+  }
   server = await startCodeServer({ scratch, log: (t) => verbose && process.stderr.write(t) });
   const launched = await launchChromium({ scratch });
   browser = launched.browser;

@@ -1,0 +1,95 @@
+#!/usr/bin/env node
+// `npm test`: builds, type-checks and lints, then runs both tiers —
+// unit tests under plain mocha, and integration tests inside a real VS Code
+// extension host (plus the packaged .vsix installed into that VS Code) — and
+// ends with the totals. Any failure makes the exit code non-zero.
+//   --unit          only the unit tier
+//   --integration   only the extension-host tiers
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const only = process.argv.includes('--unit') ? 'unit' : process.argv.includes('--integration') ? 'integration' : 'all';
+
+/** Runs a command, echoing its output, and returns { code, output }. */
+function run(cmd, args, env = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => {
+      output += d;
+      process.stdout.write(d);
+    });
+    child.stderr.on('data', (d) => {
+      output += d;
+      process.stderr.write(d);
+    });
+    child.on('close', (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+function step(title) {
+  console.log(`\n━━ ${title}`);
+}
+
+const results = [];
+
+/** Mocha's spec reporter ends with "N passing" / "N failing" / "N pending". */
+function mochaCounts(output) {
+  const num = (re) => Number(re.exec(output)?.[1] ?? 0);
+  return { passed: num(/(\d+) passing/), failed: num(/(\d+) failing/), skipped: num(/(\d+) pending/) };
+}
+
+/** The extension-host suites print "[label] N passed, N failed, N skipped". */
+function hostCounts(output, label) {
+  const m = new RegExp(`\\[${label}\\] (\\d+) passed, (\\d+) failed, (\\d+) skipped`).exec(output);
+  return m ? { passed: Number(m[1]), failed: Number(m[2]), skipped: Number(m[3]) } : undefined;
+}
+
+async function gate(title, cmd, args) {
+  step(title);
+  const { code } = await run(cmd, args);
+  if (code !== 0) {
+    results.push({ tier: title, passed: 0, failed: 1, skipped: 0, note: 'did not pass' });
+    return false;
+  }
+  return true;
+}
+
+let ok = true;
+ok = (await gate('build (esbuild)', 'node', ['esbuild.mjs'])) && ok;
+ok = (await gate('type check and compile tests (tsc)', 'npx', ['tsc', '-p', 'tsconfig.tests.json'])) && ok;
+ok = (await gate('lint (eslint)', 'npx', ['eslint', '.'])) && ok;
+
+if (only !== 'integration') {
+  step('unit tests (mocha)');
+  const { code, output } = await run('npx', ['mocha']);
+  const counts = mochaCounts(output);
+  if (code !== 0 && counts.failed === 0) counts.failed = 1;
+  results.push({ tier: 'unit', ...counts });
+}
+
+if (only !== 'unit') {
+  step('integration tests (extension host)');
+  const integ = await run('node', ['scripts/run-integration.mjs', 'integration']);
+  const counts = hostCounts(integ.output, 'integration') ?? { passed: 0, failed: 1, skipped: 0, note: 'the extension host reported no result' };
+  if (integ.code !== 0 && counts.failed === 0) counts.failed = 1;
+  results.push({ tier: 'integration', ...counts });
+
+  step('package (.vsix) and test the installed package (extension host)');
+  const pack = await run('npm', ['run', '--silent', 'package']);
+  if (pack.code !== 0) {
+    results.push({ tier: 'package', passed: 0, failed: 1, skipped: 0, note: 'vsce package failed' });
+  } else {
+    const pkg = await run('node', ['scripts/run-integration.mjs', 'package']);
+    const c = hostCounts(pkg.output, 'package') ?? { passed: 0, failed: 1, skipped: 0, note: 'the extension host reported no result' };
+    if (pkg.code !== 0 && c.failed === 0) c.failed = 1;
+    results.push({ tier: 'package', ...c });
+  }
+}
+
+console.log('\n━━ totals');
+for (const r of results) console.log(`${r.tier}: ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped${r.note ? ` (${r.note})` : ''}`);
+const total = results.reduce((a, r) => ({ passed: a.passed + r.passed, failed: a.failed + r.failed, skipped: a.skipped + r.skipped }), { passed: 0, failed: 0, skipped: 0 });
+console.log(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+process.exit(total.failed > 0 || !ok ? 1 : 0);

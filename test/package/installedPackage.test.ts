@@ -1,0 +1,46 @@
+import * as assert from 'node:assert/strict';
+import { existsSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import * as vscode from 'vscode';
+
+const EXTENSION_ID = 'onboarding-events.onboarding-events';
+const repoRoot = resolve(__dirname, '..', '..', '..');
+
+function listFiles(dir: string, prefix = ''): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? listFiles(join(dir, entry.name), `${prefix}${entry.name}/`) : [`${prefix}${entry.name}`],
+  );
+}
+
+describe('The packaged .vsix installed into VS Code', () => {
+  it('is installed from the package, not loaded from the repository', () => {
+    const extension = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(extension, 'the extension from the .vsix is installed');
+    assert.notEqual(resolve(extension.extensionPath), repoRoot);
+    // Installed extensions live in a folder named <publisher>.<name>-<version> inside the extensions dir.
+    assert.match(extension.extensionPath, /[/\\]extensions[/\\]onboarding-events\.onboarding-events-\d+\.\d+\.\d+$/);
+  });
+
+  it('ships the bundles and assets and nothing else from the source tree', () => {
+    const extension = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(extension);
+    const files = listFiles(extension.extensionPath);
+    for (const required of ['package.json', 'dist/extension.js', 'dist/undiciTransport.js', 'media/icon.png', 'media/activitybar.svg', 'README.md', 'LICENSE', 'CHANGELOG.md']) {
+      assert.ok(files.includes(required), `${required} is in the package`);
+    }
+    const leaked = files.filter((f) => /^(src|test|scripts|node_modules|out)\//.test(f) || f.endsWith('.map') || f.endsWith('.ts'));
+    assert.deepEqual(leaked, []);
+    assert.ok(!existsSync(join(extension.extensionPath, 'node_modules')));
+  });
+
+  it('activates and registers its commands', async () => {
+    const extension = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(extension);
+    await extension.activate();
+    assert.equal(extension.isActive, true);
+    const commands = await vscode.commands.getCommands(true);
+    for (const id of ['onboardingEvents.signIn', 'onboardingEvents.lookUpMachine', 'onboardingEvents.refresh']) {
+      assert.ok(commands.includes(id), `${id} is registered`);
+    }
+  });
+});
