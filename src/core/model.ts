@@ -69,4 +69,6 @@ export interface GetEventsOptions {
   /** Spec §4.1 `timestamp` query parameter, sent as given (raw server units). */
   readonly timestamp?: number;
   readonly signal?: AbortSignal;
+  /** Cap on pages followed when the server answers with a §2.5 envelope; 50 when absent. */
+  readonly maxPages?: number;
 }

@@ -1,0 +1,35 @@
+// Sends API requests with the bearer token (spec §5.6) and owns the rule for a
+// 401: forget that token, obtain exactly one new one, retry exactly once. A
+// second 401 means the API will not accept our tokens, and retrying more would
+// only hammer the authorization server.
+
+import { describeRequest, rejectedFreshTokenError } from '../apiErrors';
+import type { HttpClient, HttpResponse } from '../http/httpClient';
+import type { TokenClient } from './tokenClient';
+
+export class AuthorizedRequests {
+  constructor(
+    private readonly http: HttpClient,
+    private readonly tokens: TokenClient,
+  ) {}
+
+  async get(url: string, signal: AbortSignal | undefined, accept = 'application/json'): Promise<HttpResponse> {
+    const token = await this.tokens.getToken(signal);
+    const first = await this.#send(url, token, signal, accept);
+    if (first.status !== 401) return first;
+    this.tokens.invalidate(token);
+    const fresh = await this.tokens.getToken(signal);
+    const second = await this.#send(url, fresh, signal, accept);
+    if (second.status === 401) throw rejectedFreshTokenError(describeRequest('GET', url));
+    return second;
+  }
+
+  #send(url: string, token: string, signal: AbortSignal | undefined, accept: string): Promise<HttpResponse> {
+    return this.http.send({
+      method: 'GET',
+      url,
+      headers: { authorization: `Bearer ${token}`, accept },
+      ...(signal !== undefined ? { signal } : {}),
+    });
+  }
+}

@@ -1,0 +1,159 @@
+// Spec §5: the Resource Owner Password grant. Tokens are cached until shortly
+// before they expire, concurrent callers share one grant, and the token value
+// lives only in a private field so neither toString nor util.inspect shows it.
+
+import {
+  describeRequest,
+  invalidCredentialsError,
+  notFoundError,
+  permissionDeniedError,
+  protocolError,
+  rateLimitedError,
+  serverError,
+  unexpectedStatusError,
+} from '../apiErrors';
+import type { ApiError } from '../errors';
+import type { HttpClient, HttpResponse } from '../http/httpClient';
+import { RequestCoalescer } from '../http/requestCoalescer';
+import { parseRetryAfter } from '../http/retryPolicy';
+import { parseJsonBody } from '../jsonBody';
+import { basicClientAuthorization } from './clientAuthentication';
+import type { CredentialsProvider } from './credentials';
+
+/** Spec §8: the stated lifetime, assumed when a server omits expires_in. */
+export const DEFAULT_TOKEN_LIFETIME_SECONDS = 3600;
+/** Refresh this long before expiry (at most a tenth of the lifetime), so a token never expires mid-request. */
+export const EXPIRY_MARGIN_MS = 30_000;
+
+/** RFC 6750 §2.1 b64token: anything else could smuggle characters into a header. */
+const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+
+interface AccessToken {
+  readonly value: string;
+  /** When we stop using it: expiry minus the margin. */
+  readonly refreshAt: number;
+  readonly scope?: string;
+}
+
+export interface TokenClientOptions {
+  readonly http: HttpClient;
+  readonly authUrl: string;
+  readonly credentials: CredentialsProvider;
+  readonly now: () => number;
+}
+
+export class TokenClient {
+  readonly #options: TokenClientOptions;
+  readonly #grants = new RequestCoalescer<AccessToken>();
+  #cached: AccessToken | undefined;
+  #grantsMade = 0;
+
+  constructor(options: TokenClientOptions) {
+    this.#options = options;
+  }
+
+  get tokenUrl(): string {
+    return `${this.#options.authUrl.replace(/\/+$/, '')}/token`;
+  }
+
+  /** Password grants sent so far; the benchmark and tests count them. */
+  get grantsMade(): number {
+    return this.#grantsMade;
+  }
+
+  get hasToken(): boolean {
+    return this.#cached !== undefined && this.#options.now() < this.#cached.refreshAt;
+  }
+
+  /** A valid access token, from the cache or from one grant shared by all concurrent callers. */
+  async getToken(signal?: AbortSignal): Promise<string> {
+    const cached = this.#cached;
+    if (cached !== undefined && this.#options.now() < cached.refreshAt) return cached.value;
+    const token = await this.#grants.run('grant', signal, (sharedSignal) => this.#grantAndCache(sharedSignal));
+    return token.value;
+  }
+
+  /**
+   * Forgets the cached token. Given the token a request was rejected with, it
+   * only forgets that one: when several requests get a 401 for the same token,
+   * the first forgets it and the rest reuse the replacement.
+   */
+  invalidate(rejected?: string): void {
+    if (rejected === undefined || this.#cached?.value === rejected) this.#cached = undefined;
+  }
+
+  /** A fresh grant regardless of the cache, to check credentials the user just entered. */
+  async grantFresh(signal?: AbortSignal): Promise<void> {
+    this.#cached = undefined;
+    await this.#grants.run('verify', signal, (sharedSignal) => this.#grantAndCache(sharedSignal));
+  }
+
+  toString(): string {
+    return `TokenClient(${this.tokenUrl}, token: ${this.hasToken ? 'cached' : 'none'})`;
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return this.toString();
+  }
+
+  async #grantAndCache(signal: AbortSignal): Promise<AccessToken> {
+    const token = await this.#grant(signal);
+    this.#cached = token;
+    return token;
+  }
+
+  async #grant(signal: AbortSignal): Promise<AccessToken> {
+    const credentials = await this.#options.credentials();
+    const requestedAt = this.#options.now();
+    this.#grantsMade++;
+    const response = await this.#options.http.send({
+      method: 'POST',
+      url: this.tokenUrl,
+      headers: {
+        authorization: basicClientAuthorization(credentials.clientId, credentials.clientSecret),
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'application/json',
+      },
+      body: new URLSearchParams({ grant_type: 'password', username: credentials.username, password: credentials.password, scope: 'api' }).toString(),
+      signal,
+    });
+    if (response.status !== 200) throw this.#errorFor(response);
+    return this.#parseToken(response, requestedAt);
+  }
+
+  #parseToken(response: HttpResponse, requestedAt: number): AccessToken {
+    const request = describeRequest('POST', this.tokenUrl);
+    const json = parseJsonBody(response.body, response.headers['content-type'], 'The authorization server');
+    if (!json.ok) throw protocolError(request, json.problem, response.status);
+    const body = json.value;
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw protocolError(request, 'The token response is not a JSON object.');
+    const { token_type: tokenType, access_token: accessToken, expires_in: expiresIn, scope } = body as Record<string, unknown>;
+    if (typeof tokenType !== 'string' || tokenType.toLowerCase() !== 'bearer') {
+      throw protocolError(request, 'The authorization server did not issue a Bearer token (spec §5.4 expects token_type "Bearer").');
+    }
+    if (typeof accessToken !== 'string' || !B64TOKEN.test(accessToken)) {
+      throw protocolError(request, 'The token response has no usable access_token.');
+    }
+    if (expiresIn !== undefined && (typeof expiresIn !== 'number' || !Number.isInteger(expiresIn) || expiresIn <= 0)) {
+      throw protocolError(request, 'The token response has an expires_in that is not a positive number of seconds.');
+    }
+    const lifetimeMs = (expiresIn ?? DEFAULT_TOKEN_LIFETIME_SECONDS) * 1000;
+    const refreshAt = requestedAt + lifetimeMs - Math.min(EXPIRY_MARGIN_MS, lifetimeMs / 10);
+    return typeof scope === 'string' ? { value: accessToken, refreshAt, scope } : { value: accessToken, refreshAt };
+  }
+
+  /** RFC 6749 §5.2 error codes, read from the body when it is JSON. */
+  #errorFor(response: HttpResponse): ApiError {
+    const request = describeRequest('POST', this.tokenUrl);
+    const json = parseJsonBody(response.body, response.headers['content-type'], 'The authorization server');
+    const code = json.ok && typeof json.value === 'object' && json.value !== null ? (json.value as Record<string, unknown>)['error'] : undefined;
+    const { status } = response;
+    if (code === 'access_denied' || code === 'unauthorized_client' || code === 'invalid_scope' || status === 403) return permissionDeniedError(request, status);
+    if (code === 'invalid_grant' || code === 'invalid_client' || status === 401) return invalidCredentialsError(request, status);
+    if (status === 404) return notFoundError(request, 'The token endpoint (check the authorization URL setting)');
+    if (status === 429) return rateLimitedError(request, status, parseRetryAfter(response.headers['retry-after'], this.#options.now()));
+    if (status >= 500) return serverError(request, status);
+    if (status === 400) return protocolError(request, 'The authorization server refused the token request as malformed (HTTP 400).', status);
+    return unexpectedStatusError(request, status);
+  }
+}

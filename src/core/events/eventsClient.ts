@@ -1,0 +1,154 @@
+// Spec §4.1 GET /events: one call per serial number, validated into typed
+// events, newest first. The spec says list endpoints paginate (§4.2) without
+// saying whether /events does, so a page- or cursor-based envelope is followed
+// too, up to a page cap, and the result says when the cap cut it short.
+
+import { describeRequest, errorForApiStatus, invalidInputError, protocolError } from '../apiErrors';
+import type { AuthorizedRequests } from '../auth/authorizedRequests';
+import type { HttpResponse } from '../http/httpClient';
+import { parseRetryAfter } from '../http/retryPolicy';
+import { parseJsonBody } from '../jsonBody';
+import type { EventsResult, GetEventsOptions, InvalidEvent, OnboardingEvent } from '../model';
+import {
+  DEFAULT_MAX_PAGES,
+  DEFAULT_PAGE_SIZE,
+  cursorHasMore,
+  cursorQuery,
+  pageHasMore,
+  pageQuery,
+  parseCursorEnvelope,
+  parsePageEnvelope,
+  walkCursor,
+  walkPages,
+  withQuery,
+  type CursorEnvelope,
+  type PageEnvelope,
+  type WalkedPage,
+} from '../pagination';
+import { normalizeSerialNumber } from '../serialNumber';
+import type { TimestampUnitSetting } from '../timestamp';
+import { dedupeEvents, sortNewestFirst, validateEvents } from '../validateEvents';
+
+export const EVENTS_PATH = '/public/api/onboarding-events/events';
+
+/** Spec §4.1: `{base_url}/public/api/onboarding-events/events?serialNumber=…[&timestamp=…]`. */
+export function eventsUrl(apiBaseUrl: string, serialNumber: string, timestamp?: number): string {
+  const url = new URL(`${apiBaseUrl.replace(/\/+$/, '')}${EVENTS_PATH}`);
+  url.searchParams.set('serialNumber', serialNumber);
+  if (timestamp !== undefined) url.searchParams.set('timestamp', String(timestamp));
+  return url.toString();
+}
+
+export interface EventsClientOptions {
+  readonly requests: AuthorizedRequests;
+  readonly apiBaseUrl: string;
+  readonly timestampUnit: TimestampUnitSetting;
+  readonly now: () => number;
+}
+
+type FirstAnswer =
+  | { readonly kind: 'events'; readonly events: readonly unknown[] }
+  | { readonly kind: 'page'; readonly envelope: PageEnvelope }
+  | { readonly kind: 'cursor'; readonly envelope: CursorEnvelope };
+
+export class EventsClient {
+  constructor(private readonly options: EventsClientOptions) {}
+
+  async getEvents(serialInput: string, options: GetEventsOptions = {}): Promise<EventsResult> {
+    const serialNumber = normalizeSerialNumber(serialInput);
+    if (options.timestamp !== undefined && !Number.isSafeInteger(options.timestamp)) {
+      throw invalidInputError('The timestamp filter must be a whole number (spec §4.1: int64).');
+    }
+    const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
+    const baseUrl = eventsUrl(this.options.apiBaseUrl, serialNumber, options.timestamp);
+    const first = this.#classify(await this.#fetchJson(baseUrl, serialNumber, options.signal), baseUrl);
+
+    const pages: WalkedPage[] = [];
+    if (first.kind === 'events') {
+      pages.push({ items: first.events, index: 0, hasMore: false });
+    } else if (first.kind === 'page') {
+      const { envelope } = first;
+      const size = envelope.size ?? DEFAULT_PAGE_SIZE;
+      const hasMore = pageHasMore(envelope, size);
+      pages.push({ items: envelope.content, index: 0, hasMore });
+      if (hasMore && maxPages > 1) {
+        const fetchPage = async (request: Parameters<typeof pageQuery>[0]): Promise<PageEnvelope> => {
+          const url = withQuery(baseUrl, pageQuery(request));
+          const next = parsePageEnvelope(await this.#fetchJson(url, serialNumber, options.signal));
+          if (next === undefined) throw protocolError(describeRequest('GET', url), 'A later page of events did not come in the page-based envelope the first page used.');
+          return next;
+        };
+        for await (const page of walkPages(fetchPage, { page: (envelope.number ?? 0) + 1, size }, { maxPages: maxPages - 1 })) pages.push(page);
+      }
+    } else {
+      const { envelope } = first;
+      const hasMore = cursorHasMore(envelope);
+      pages.push({ items: envelope.content, index: 0, hasMore });
+      if (hasMore && maxPages > 1 && envelope.after !== undefined) {
+        const fetchPage = async (request: Parameters<typeof cursorQuery>[0]): Promise<CursorEnvelope> => {
+          const url = withQuery(baseUrl, cursorQuery(request));
+          const next = parseCursorEnvelope(await this.#fetchJson(url, serialNumber, options.signal));
+          // The last page of a cursor walk may carry no cursor attribute at all, only content.
+          if (next === undefined) throw protocolError(describeRequest('GET', url), 'A later page of events did not come in the cursor-based envelope the first page used.');
+          return next;
+        };
+        const start = envelope.limit !== undefined ? { after: envelope.after, limit: envelope.limit } : { after: envelope.after };
+        for await (const page of walkCursor(fetchPage, start, { maxPages: maxPages - 1 })) pages.push(page);
+      }
+    }
+    return this.#result(serialNumber, pages);
+  }
+
+  #result(serialNumber: string, pages: readonly WalkedPage[]): EventsResult {
+    let valid: OnboardingEvent[] = [];
+    const invalid: InvalidEvent[] = [];
+    let offset = 0;
+    for (const page of pages) {
+      const checked = validateEvents(page.items, { serialNumber, timestampUnit: this.options.timestampUnit, indexOffset: offset });
+      valid.push(...checked.events);
+      invalid.push(...checked.invalid);
+      offset += page.items.length;
+    }
+    // Pages of a list that changes while we walk it can overlap; a single answer is kept as sent.
+    if (pages.length > 1) valid = dedupeEvents(valid);
+    return {
+      serialNumber,
+      events: sortNewestFirst(valid),
+      invalid,
+      fetchedAt: this.options.now(),
+      truncated: pages.at(-1)?.hasMore ?? false,
+    };
+  }
+
+  #classify(body: unknown, url: string): FirstAnswer {
+    const request = describeRequest('GET', url);
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw protocolError(request, 'The events answer is not a JSON object (spec §2.1 expects {"events": [...]}).');
+    }
+    const events = (body as Record<string, unknown>)['events'];
+    if (Array.isArray(events)) return { kind: 'events', events };
+    if (events !== undefined && events !== null) throw protocolError(request, 'The events answer has an "events" field that is not a list.');
+    const page = parsePageEnvelope(body);
+    if (page !== undefined) return { kind: 'page', envelope: page };
+    const cursor = parseCursorEnvelope(body);
+    if (cursor !== undefined) return { kind: 'cursor', envelope: cursor };
+    const content = (body as Record<string, unknown>)['content'];
+    if (Array.isArray(content)) return { kind: 'events', events: content };
+    // Spec §2.1: `events` is optional, so an object without it is an empty list.
+    return { kind: 'events', events: [] };
+  }
+
+  async #fetchJson(url: string, serialNumber: string, signal: AbortSignal | undefined): Promise<unknown> {
+    const response = await this.options.requests.get(url, signal);
+    this.#throwUnlessOk(response, serialNumber);
+    const json = parseJsonBody(response.body, response.headers['content-type'], 'The events API');
+    if (!json.ok) throw protocolError(describeRequest('GET', url), json.problem, response.status);
+    return json.value;
+  }
+
+  #throwUnlessOk(response: HttpResponse, serialNumber: string): void {
+    if (response.status >= 200 && response.status < 300) return;
+    const retryAfterMs = parseRetryAfter(response.headers['retry-after'], this.options.now());
+    throw errorForApiStatus(describeRequest('GET', response.url), response.status, retryAfterMs, `Serial number '${serialNumber}'`);
+  }
+}

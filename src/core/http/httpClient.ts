@@ -1,0 +1,122 @@
+// Every request the core makes passes through here: one concurrency limit,
+// coalescing of identical concurrent GETs, bounded retries with backoff that
+// honours Retry-After, cancellation, timeouts and a response size cap. It
+// returns any HTTP status to the caller (who knows what a 401 or 404 means for
+// its endpoint) and throws ApiError only when no usable response arrived.
+
+import { cancelledError, errorForTransportFailure } from '../apiErrors';
+import { ConcurrencyLimiter } from './concurrencyLimiter';
+import { RequestCoalescer } from './requestCoalescer';
+import { redactUrl, type RequestLogger } from './requestLog';
+import { RETRYABLE_FAILURES, RETRYABLE_STATUSES, backoffDelay, parseRetryAfter, sleep, type RetryPolicy } from './retryPolicy';
+import { TransportError, isTransportError, type HttpMethod, type Transport, type TransportResponse } from './transport';
+
+export interface HttpRequest {
+  readonly method: HttpMethod;
+  readonly url: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string;
+  readonly signal?: AbortSignal;
+}
+
+export interface HttpResponse extends TransportResponse {
+  readonly url: string;
+}
+
+export interface HttpClientOptions {
+  readonly transport: Transport;
+  readonly maxConcurrency: number;
+  readonly requestTimeoutMs: number;
+  readonly maxResponseBytes: number;
+  readonly retry: RetryPolicy;
+  readonly onRequest?: RequestLogger;
+  readonly now: () => number;
+}
+
+export class HttpClient {
+  readonly #options: HttpClientOptions;
+  readonly #limiter: ConcurrencyLimiter;
+  readonly #coalescer = new RequestCoalescer<HttpResponse>();
+
+  constructor(options: HttpClientOptions) {
+    this.#options = options;
+    this.#limiter = new ConcurrencyLimiter(options.maxConcurrency);
+  }
+
+  get limiter(): ConcurrencyLimiter {
+    return this.#limiter;
+  }
+
+  /**
+   * Sends a request, retrying temporary failures. A GET that is identical to one
+   * in flight (same URL, same Authorization) joins it instead of being sent again.
+   */
+  send(request: HttpRequest): Promise<HttpResponse> {
+    if (request.method !== 'GET') return this.#sendWithRetries(request, request.signal);
+    const key = `${request.url}\n${request.headers?.['authorization'] ?? ''}`;
+    return this.#coalescer.run(key, request.signal, (sharedSignal) => this.#sendWithRetries(request, sharedSignal));
+  }
+
+  async close(): Promise<void> {
+    await this.#options.transport.close();
+  }
+
+  async #sendWithRetries(request: HttpRequest, signal: AbortSignal | undefined): Promise<HttpResponse> {
+    const { retry } = this.#options;
+    for (let attempt = 1; ; attempt++) {
+      const retriesLeft = attempt <= retry.maxRetries;
+      let response: HttpResponse;
+      try {
+        response = await this.#limiter.run(() => this.#attempt(request, signal, attempt), signal);
+      } catch (error) {
+        if (signal?.aborted === true) throw cancelledError();
+        if (isTransportError(error) && RETRYABLE_FAILURES.has(error.failure) && retriesLeft) {
+          await this.#wait(backoffDelay(attempt - 1, retry), signal);
+          continue;
+        }
+        if (isTransportError(error)) throw errorForTransportFailure(error, request.method, request.url, this.#options.requestTimeoutMs);
+        throw error;
+      }
+      if (!RETRYABLE_STATUSES.has(response.status) || !retriesLeft) return response;
+      const retryAfterMs = parseRetryAfter(response.headers['retry-after'], this.#options.now());
+      // A long Retry-After is reported rather than waited out: the view would look frozen.
+      if (retryAfterMs !== undefined && retryAfterMs > retry.maxRetryAfterMs) return response;
+      await this.#wait(retryAfterMs ?? backoffDelay(attempt - 1, retry), signal);
+    }
+  }
+
+  async #wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    if ((await sleep(ms, signal)) === 'aborted') throw cancelledError();
+  }
+
+  async #attempt(request: HttpRequest, signal: AbortSignal | undefined, attempt: number): Promise<HttpResponse> {
+    const { transport, requestTimeoutMs, maxResponseBytes, onRequest, now } = this.#options;
+    const started = now();
+    const log = (outcome: { status: number } | { error: string }): void => {
+      if (onRequest === undefined) return;
+      try {
+        onRequest({ method: request.method, url: redactUrl(request.url), durationMs: now() - started, attempt, ...outcome });
+      } catch {
+        // A failing logger must not fail the request it describes.
+      }
+    };
+    try {
+      const response = await transport.request({
+        method: request.method,
+        url: request.url,
+        headers: request.headers ?? {},
+        ...(request.body !== undefined ? { body: request.body } : {}),
+        ...(signal !== undefined ? { signal } : {}),
+        timeouts: { headersMs: requestTimeoutMs, bodyMs: requestTimeoutMs, totalMs: requestTimeoutMs },
+        maxBytes: maxResponseBytes,
+      });
+      log({ status: response.status });
+      return { ...response, url: request.url };
+    } catch (error) {
+      // An injected transport may throw anything; its text could carry anything, so only a code survives.
+      const failure = isTransportError(error) ? error : new TransportError(signal?.aborted === true ? 'aborted' : 'connection', 'TRANSPORT_FAILED');
+      log({ error: `${failure.failure} ${failure.code}` });
+      throw failure;
+    }
+  }
+}

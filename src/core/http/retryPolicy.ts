@@ -1,0 +1,59 @@
+// When and how long to wait before trying a request again. Only failures that
+// are plausibly temporary are retried: network errors, 429 and the gateway
+// statuses 502/503/504. A 500 is a bug on the server and retrying it would
+// only triple the load.
+
+export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+
+/** Failures (see TransportFailure) worth another try; timeouts are not, as the user already waited the full time. */
+export const RETRYABLE_FAILURES: ReadonlySet<string> = new Set(['connection']);
+
+export interface RetryPolicy {
+  readonly maxRetries: number;
+  /** First backoff step; doubles each retry. */
+  readonly baseDelayMs: number;
+  /** Ceiling of one backoff step. */
+  readonly maxDelayMs: number;
+  /** A Retry-After longer than this is not waited out: the error reports it so the user can decide. */
+  readonly maxRetryAfterMs: number;
+  readonly random: () => number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxRetries: 3,
+  baseDelayMs: 250,
+  maxDelayMs: 8_000,
+  maxRetryAfterMs: 30_000,
+  random: Math.random,
+};
+
+/** Exponential backoff with jitter: between half and all of min(max, base·2^retry), so clients that failed together spread out. */
+export function backoffDelay(retry: number, policy: RetryPolicy): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
+  return Math.round(ceiling / 2 + (policy.random() * ceiling) / 2);
+}
+
+/** RFC 9110 §10.2.3: delay-seconds or an HTTP-date. Returns milliseconds, or undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}
+
+export function sleep(ms: number, signal: AbortSignal | undefined): Promise<'slept' | 'aborted'> {
+  if (signal?.aborted === true) return Promise.resolve('aborted');
+  return new Promise((resolve) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      resolve('aborted');
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve('slept');
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,210 @@
+// The one object every view reads through. It wires the HTTP client, token
+// client and events client together with the user's settings, and is the
+// only place that holds the access token (in private fields, so it shows up in
+// neither toString nor util.inspect).
+
+import { cancelledError, describeRequest, disposedError, errorForApiStatus, invalidInputError } from './apiErrors';
+import { AuthorizedRequests } from './auth/authorizedRequests';
+import type { Credentials } from './auth/credentials';
+import { TokenClient } from './auth/tokenClient';
+import { EventsClient } from './events/eventsClient';
+import { isOpenable, resolveHref } from './hal';
+import { HttpClient, type HttpResponse } from './http/httpClient';
+import { createLazyTransport } from './http/lazyTransport';
+import { redactUrl, type RequestLogEntry } from './http/requestLog';
+import { DEFAULT_RETRY_POLICY, parseRetryAfter } from './http/retryPolicy';
+import type { Transport } from './http/transport';
+import { parseJsonBody } from './jsonBody';
+import type { EventsResult, GetEventsOptions } from './model';
+import type { TimestampUnitSetting } from './timestamp';
+
+export type { Credentials } from './auth/credentials';
+export type { RequestLogEntry } from './http/requestLog';
+export type { Transport } from './http/transport';
+
+export interface HttpSettings {
+  /** VS Code `http.proxy`. */
+  proxy?: string;
+  /** VS Code `http.proxyStrictSSL`. */
+  proxyStrictSSL?: boolean;
+  /** VS Code `http.noProxy`. */
+  noProxy?: readonly string[];
+  /** Requests in flight at once, across all views. */
+  maxConcurrency?: number;
+  connectTimeoutMs?: number;
+  /** Budget for one attempt: until headers, between body chunks, and overall. */
+  requestTimeoutMs?: number;
+  maxResponseBytes?: number;
+  /** Retries after the first attempt, for network errors, 429, 502, 503, 504. */
+  maxRetries?: number;
+  /** First backoff step; tests shorten it. */
+  retryBaseDelayMs?: number;
+  /** Longest Retry-After waited out before reporting 'rate-limited' instead. */
+  maxRetryAfterMs?: number;
+  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read; process.env by default. */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+export const DEFAULT_HTTP_SETTINGS = {
+  maxConcurrency: 8,
+  connectTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  maxResponseBytes: 10 * 1024 * 1024,
+  maxRetries: DEFAULT_RETRY_POLICY.maxRetries,
+  retryBaseDelayMs: DEFAULT_RETRY_POLICY.baseDelayMs,
+  maxRetryAfterMs: DEFAULT_RETRY_POLICY.maxRetryAfterMs,
+} as const;
+
+export interface ClientOptions {
+  apiBaseUrl: string;
+  authUrl: string;
+  /** Read from SecretStorage by the glue, on demand; never stored by the client. */
+  credentials: () => Promise<Credentials>;
+  timestampUnit?: TimestampUnitSetting;
+  http?: HttpSettings;
+  /** Called once per HTTP attempt; the glue logs these. */
+  onRequest?: (entry: RequestLogEntry) => void;
+  /** Tests and the benchmark may inject one; the default loads undici lazily. */
+  transport?: Transport;
+  now?: () => number;
+}
+
+/** A resource reached through a HAL link. */
+export interface LinkedResource {
+  readonly url: string;
+  readonly status: number;
+  readonly contentType?: string;
+  /** Present when the body parsed as JSON. */
+  readonly json?: unknown;
+  /** Present when the body was not JSON. */
+  readonly text?: string;
+}
+
+const LINK_ACCEPT = 'application/hal+json, application/json;q=0.9, */*;q=0.5';
+
+export class OnboardingClient {
+  readonly #apiBaseUrl: string;
+  readonly #authUrl: string;
+  readonly #http: HttpClient;
+  readonly #tokens: TokenClient;
+  readonly #requests: AuthorizedRequests;
+  readonly #events: EventsClient;
+  /** Aborted by dispose(), so nothing outlives the client. */
+  readonly #lifetime = new AbortController();
+
+  constructor(options: ClientOptions) {
+    const settings = { ...DEFAULT_HTTP_SETTINGS, ...definedOnly(options.http ?? {}) };
+    const now = options.now ?? Date.now;
+    this.#apiBaseUrl = options.apiBaseUrl;
+    this.#authUrl = options.authUrl;
+    const transport =
+      options.transport ??
+      createLazyTransport({
+        ...(settings.proxy !== undefined ? { proxy: settings.proxy } : {}),
+        ...(settings.proxyStrictSSL !== undefined ? { proxyStrictSSL: settings.proxyStrictSSL } : {}),
+        ...(settings.noProxy !== undefined ? { noProxy: settings.noProxy } : {}),
+        connectTimeoutMs: settings.connectTimeoutMs,
+        connectionsPerOrigin: settings.maxConcurrency,
+        env: settings.env ?? process.env,
+      });
+    this.#http = new HttpClient({
+      transport,
+      maxConcurrency: settings.maxConcurrency,
+      requestTimeoutMs: settings.requestTimeoutMs,
+      maxResponseBytes: settings.maxResponseBytes,
+      retry: { ...DEFAULT_RETRY_POLICY, maxRetries: settings.maxRetries, baseDelayMs: settings.retryBaseDelayMs, maxRetryAfterMs: settings.maxRetryAfterMs },
+      ...(options.onRequest !== undefined ? { onRequest: options.onRequest } : {}),
+      now,
+    });
+    this.#tokens = new TokenClient({ http: this.#http, authUrl: options.authUrl, credentials: options.credentials, now });
+    this.#requests = new AuthorizedRequests(this.#http, this.#tokens);
+    this.#events = new EventsClient({ requests: this.#requests, apiBaseUrl: options.apiBaseUrl, timestampUnit: options.timestampUnit ?? 'auto', now });
+  }
+
+  /** Spec §4.1: the validated events of one machine, newest first. */
+  getEvents(serialNumber: string, options: GetEventsOptions = {}): Promise<EventsResult> {
+    return this.#guard(options.signal, (signal) => this.#events.getEvents(serialNumber, { ...options, signal }));
+  }
+
+  /** A fresh password grant (spec §5.3) with the current credentials; throws ApiError when they do not work. */
+  verifyCredentials(signal?: AbortSignal): Promise<void> {
+    return this.#guard(signal, (combined) => this.#tokens.grantFresh(combined));
+  }
+
+  /**
+   * GETs a HAL link's target. Relative hrefs resolve against the API base; only
+   * http and https are followed; the bearer token is sent only to the API's own
+   * origin, so a link to another host never receives it.
+   */
+  fetchLink(href: string, signal?: AbortSignal): Promise<LinkedResource> {
+    return this.#guard(signal, async (combined) => {
+      const url = resolveHref(href, this.#apiBaseUrl.endsWith('/') ? this.#apiBaseUrl : `${this.#apiBaseUrl}/`);
+      if (url === undefined || !isOpenable(url)) throw invalidInputError('Only http and https links can be followed; this link is not one.');
+      const response = sameOrigin(url, this.#apiBaseUrl)
+        ? await this.#requests.get(url, combined, LINK_ACCEPT)
+        : await this.#http.send({ method: 'GET', url, headers: { accept: LINK_ACCEPT }, signal: combined });
+      return this.#linkedResource(response);
+    });
+  }
+
+  /** Forgets the cached token, e.g. after sign-out or when the stored credentials changed. */
+  invalidateToken(): void {
+    this.#tokens.invalidate();
+  }
+
+  /** Cancels everything in flight and closes the connection pool. */
+  dispose(): void {
+    this.#lifetime.abort();
+    this.#tokens.invalidate();
+    void this.#http.close();
+  }
+
+  toString(): string {
+    return `OnboardingClient(api: ${redactUrl(this.#apiBaseUrl)}, auth: ${redactUrl(this.#authUrl)}, token: ${this.#tokens.hasToken ? 'cached' : 'none'})`;
+  }
+
+  toJSON(): string {
+    return this.toString();
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return this.toString();
+  }
+
+  #linkedResource(response: HttpResponse): LinkedResource {
+    if (response.status < 200 || response.status >= 300) {
+      throw errorForApiStatus(describeRequest('GET', response.url), response.status, parseRetryAfter(response.headers['retry-after'], Date.now()), 'The linked resource');
+    }
+    const contentType = response.headers['content-type'];
+    const base = { url: response.url, status: response.status, ...(contentType !== undefined ? { contentType } : {}) };
+    const json = parseJsonBody(response.body, contentType, 'The linked resource');
+    return json.ok ? { ...base, json: json.value } : { ...base, text: new TextDecoder('utf-8').decode(response.body) };
+  }
+
+  /** Ties a call to both the caller's signal and the client's lifetime, and names a dispose as such. */
+  async #guard<T>(signal: AbortSignal | undefined, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const disposed = (): boolean => this.#lifetime.signal.aborted;
+    if (disposed()) throw disposedError();
+    const callerCancelled = (): boolean => signal?.aborted === true;
+    if (callerCancelled()) throw cancelledError();
+    const combined = signal === undefined ? this.#lifetime.signal : AbortSignal.any([signal, this.#lifetime.signal]);
+    try {
+      return await run(combined);
+    } catch (error) {
+      if (disposed() && !callerCancelled()) throw disposedError();
+      throw error;
+    }
+  }
+}
+
+function sameOrigin(url: string, apiBaseUrl: string): boolean {
+  try {
+    return new URL(url).origin === new URL(apiBaseUrl).origin;
+  } catch {
+    return false;
+  }
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>;
+}
