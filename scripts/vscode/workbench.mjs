@@ -52,9 +52,9 @@ export const defaultUserSettings = {
  * Starts code-server in its own process group. Returns { url, port, stop }.
  * `env` reaches the extension host (it inherits code-server's environment).
  */
-export async function startCodeServer({ scratch, userSettings = {}, env = {}, log = () => {} }) {
+export async function startCodeServer({ scratch, userSettings = {}, env = {}, log = () => {}, port: wantedPort }) {
   provision();
-  const port = await freePort();
+  const port = wantedPort ?? (await freePort());
   const userDir = join(scratch, 'user-data', 'User');
   mkdirSync(userDir, { recursive: true });
   writeFileSync(join(userDir, 'settings.json'), JSON.stringify({ ...defaultUserSettings, ...userSettings }, null, 2));

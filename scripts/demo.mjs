@@ -1,0 +1,99 @@
+#!/usr/bin/env node
+// `npm run demo`: the whole extension working within a minute, with no
+// account anywhere. Builds the extension, starts the fake API with the demo
+// data on 127.0.0.1, and opens a VS Code with the extension on a sample
+// workspace, already signed in to a "Demo" environment (fake credentials):
+// your own `code` when it is on PATH, else the local VS Code in the browser at
+// a printed localhost address. Ctrl-C stops everything it started.
+//   --local            use the local VS Code even when `code` is on PATH
+//   --port N           port of the local VS Code (default: a free one)
+//   --screenshot FILE  once up, save a screenshot of the workbench (headless Chromium)
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { codeServerEntry, nodeBin, provision } from './vscode/provision.mjs';
+import { launchChromium, makeScratch, removeScratch, scratchEnv, startCodeServer, workbenchUrl } from './vscode/workbench.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const require = createRequire(import.meta.url);
+const { values: opts } = parseArgs({
+  options: { local: { type: 'boolean' }, port: { type: 'string' }, screenshot: { type: 'string' } },
+  strict: true,
+});
+
+const say = (msg) => console.log(`[demo] ${msg}`);
+const workspace = join(root, 'test', 'fixtures', 'demo-workspace');
+const bootstrap = join(root, 'scripts', 'demo', 'bootstrap');
+
+say('building the extension and the fake API…');
+execFileSync('node', ['esbuild.mjs'], { cwd: root, stdio: 'inherit' });
+// The fake API is TypeScript under test/support; compile it (type errors elsewhere must not stop a demo).
+spawnSync('npx', ['tsc', '-p', 'tsconfig.tests.json'], { cwd: root, stdio: 'ignore' });
+const fake = require(join(root, 'out', 'test', 'support', 'fakeApi', 'index.js'));
+
+const api = await fake.startFakeApi({ data: fake.demoData() });
+const demo = {
+  signIn: { apiBaseUrl: api.baseUrl, authUrl: api.authUrl, ...fake.DEMO_CREDENTIALS, environment: 'Demo' },
+  pin: [fake.DEMO_SERIALS.completed, fake.DEMO_SERIALS.failed, fake.DEMO_SERIALS.templatedLinks, fake.DEMO_FAILING_SERIAL],
+};
+say(`fake API (demo data, fake credentials) at ${api.baseUrl}`);
+
+const cleanups = [() => api.close()];
+let stopping = false;
+async function stop(code = 0) {
+  if (stopping) return;
+  stopping = true;
+  say('stopping…');
+  for (const fn of cleanups.reverse()) await Promise.resolve(fn()).catch(() => {});
+  process.exit(code);
+}
+process.on('SIGINT', () => void stop(0));
+process.on('SIGTERM', () => void stop(0));
+
+const env = { OE_DEMO_SIGN_IN: JSON.stringify(demo) };
+const hasCode = !opts.local && spawnSync('sh', ['-c', 'command -v code'], { stdio: 'ignore' }).status === 0;
+
+if (hasCode) {
+  say('opening your VS Code (`code`) with the extension under development…');
+  const child = spawn('code', ['--new-window', `--extensionDevelopmentPath=${root}`, `--extensionDevelopmentPath=${bootstrap}`, workspace], {
+    stdio: 'inherit',
+    env: { ...process.env, ...env },
+  });
+  child.on('exit', () => say('VS Code started; the demo API keeps running until Ctrl-C.'));
+} else {
+  provision();
+  const scratch = makeScratch('demo');
+  cleanups.push(() => removeScratch(scratch));
+  // The web workbench loads one extension under development, so the demo's
+  // sign-in helper is packaged and installed like any other extension.
+  const bootstrapVsix = join(scratch, 'demo-bootstrap.vsix');
+  execFileSync('npx', ['vsce', 'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '--out', bootstrapVsix], { cwd: bootstrap, stdio: 'ignore' });
+  execFileSync(nodeBin, [codeServerEntry, '--install-extension', bootstrapVsix, '--extensions-dir', join(scratch, 'extensions'), '--user-data-dir', join(scratch, 'user-data')], {
+    stdio: 'ignore',
+    env: { ...process.env, ...scratchEnv(scratch) },
+  });
+  const server = await startCodeServer({
+    scratch,
+    env,
+    port: opts.port ? Number(opts.port) : undefined,
+    userSettings: { 'workbench.colorTheme': 'Default Dark Modern' },
+  });
+  cleanups.push(() => server.stop());
+  const url = workbenchUrl(server, { folder: workspace, extensionDevelopmentPaths: [root] });
+  say('VS Code (local, in the browser) is ready. Open this address in a browser on this machine:');
+  console.log(`\n  ${url}\n`);
+  if (opts.screenshot) {
+    const shotScratch = makeScratch('demo-shot');
+    const { browser, page } = await launchChromium({ scratch: shotScratch });
+    await page.goto(url);
+    await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+    await page.waitForTimeout(Number(process.env.OE_DEMO_SETTLE_MS ?? 12_000));
+    await page.screenshot({ path: opts.screenshot });
+    await browser.close();
+    removeScratch(shotScratch);
+    say(`screenshot saved to ${opts.screenshot}`);
+  }
+}
+say('press Ctrl-C to stop the demo.');
