@@ -19,8 +19,15 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/core never imports vscode.' }] }] },
   },
   {
+    // Build and tooling scripts are plain JavaScript run by Node: no type information.
     files: ['**/*.mjs', '**/*.js'],
     ...tseslint.configs.disableTypeChecked,
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly' } },
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      globals: Object.fromEntries(
+        ['process', 'console', 'URL', 'URLSearchParams', 'setTimeout', 'clearTimeout', 'Buffer', 'performance', 'require', 'exports', 'module', '__dirname'].map((g) => [g, 'readonly']),
+      ),
+    },
+    rules: { ...tseslint.configs.disableTypeChecked.rules, '@typescript-eslint/no-require-imports': 'off' },
   },
 );

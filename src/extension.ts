@@ -3,13 +3,14 @@
 // user instead of swallowing it. Activation must stay cheap (target ≤ 15 ms):
 // nothing here touches the network, and the HTTP stack loads on first use.
 import * as vscode from 'vscode';
+import type { DetailsTestHook } from './details/detailsApi';
 import { registerDetails } from './details/registerDetails';
 import { EventsService } from './events/eventsService';
 import { Log } from './log/log';
 import type { MachinesApi } from './machines/machinesApi';
 import { registerMachines } from './machines/registerMachines';
 import { registerSerialNumbers } from './serialNumbers/registerSerialNumbers';
-import { registerSession } from './session/registerSession';
+import { registerSession, type SessionDiagnostics } from './session/registerSession';
 
 /**
  * What activate() returns. Other extensions and our integration tests see
@@ -20,6 +21,10 @@ export interface OnboardingEventsExtensionApi {
   readonly activationMs: number;
   readonly machines: MachinesApi;
   readonly events: EventsService;
+  /** Sign-in observations for integration tests (no credentials); undefined outside ExtensionMode.Test. */
+  readonly sessionTestHook: SessionDiagnostics | undefined;
+  /** Event-details observations for integration tests; undefined outside ExtensionMode.Test. */
+  readonly detailsTestHook: DetailsTestHook | undefined;
 }
 
 export function activate(context: vscode.ExtensionContext): OnboardingEventsExtensionApi {
@@ -34,11 +39,15 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
       freshForMs: () => vscode.workspace.getConfiguration('onboardingEvents').get<number>('cacheSeconds', 60) * 1000,
     });
     // Data of one API or user never shows under another.
-    context.subscriptions.push(session.onDidChangeState(() => events.clear()));
+    context.subscriptions.push(
+      session.onDidChangeState(() => {
+        events.clear();
+      }),
+    );
     const details = registerDetails(context, { session, log });
     const machines = registerMachines(context, { session, events, details, log });
     registerSerialNumbers(context, { session, events, machines, details, log });
-    return { activationMs: performance.now() - started, machines, events };
+    return { activationMs: performance.now() - started, machines, events, detailsTestHook: details.testHook, sessionTestHook: session.testHook };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     void vscode.window.showErrorMessage(`Onboarding Events could not start: ${message}`);

@@ -21,7 +21,7 @@ export class Log implements vscode.Disposable {
   }
 
   error(message: string, error?: unknown): void {
-    const detail = error instanceof Error ? `: ${error.message}` : error === undefined ? '' : `: ${String(error)}`;
+    const detail = error instanceof Error ? `: ${error.message}` : typeof error === 'string' ? `: ${error}` : '';
     this.channel.error(this.redactor.redact(`${message}${detail}`));
   }
 
