@@ -2,6 +2,7 @@
 // does, with one addition: the HTTP stack (undici) is a second bundle that the
 // extension requires on first network use, so activation never pays for it.
 import * as esbuild from 'esbuild';
+import { copyFileSync, mkdirSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -47,9 +48,15 @@ const common = {
   plugins: watch ? [lazyTransport, problemMatcher] : [lazyTransport],
 };
 
+// Codicons ship inside the package: webviews may load only from media/, never node_modules.
+mkdirSync('media/codicons', { recursive: true });
+for (const file of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@vscode/codicons/dist/${file}`, `media/codicons/${file}`);
+
 const contexts = await Promise.all([
   esbuild.context({ ...common, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist' }),
   esbuild.context({ ...common, entryPoints: { undiciTransport: 'src/core/http/undiciTransport.ts' }, outdir: 'dist' }),
+  // The event-details page script, built from TypeScript so it shares src/details/protocol.ts with the host.
+  esbuild.context({ ...common, platform: 'browser', format: 'iife', target: 'es2022', external: [], entryPoints: { details: 'src/details/page/main.ts' }, outdir: 'media/details' }),
 ]);
 
 if (watch) {

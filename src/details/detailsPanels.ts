@@ -1,0 +1,109 @@
+// Which panel shows which event. Two modes (setting details.panelMode):
+// 'preview' keeps one panel that follows the selection, like a preview
+// editor, so clicking through a machine's events does not pile up tabs;
+// 'perEvent' gives each event its own panel, revealed when opened again, for
+// comparing events side by side. Either way an event that is already shown
+// somewhere is revealed there rather than opened twice.
+import * as vscode from 'vscode';
+import type { OnboardingEvent } from '../core/model';
+import type { TimestampUnitSetting } from '../core/timestamp';
+import { eventFromState, stateFor } from './eventArgument';
+import { DETAILS_VIEW_TYPE, DetailsPanel, eventId, panelTitle, webviewOptions, type PanelContext } from './detailsPanel';
+
+export type PanelMode = 'preview' | 'perEvent';
+
+export function panelMode(): PanelMode {
+  return vscode.workspace.getConfiguration('onboardingEvents').get<string>('details.panelMode') === 'perEvent' ? 'perEvent' : 'preview';
+}
+
+export function timestampUnitSetting(): TimestampUnitSetting {
+  const value = vscode.workspace.getConfiguration('onboardingEvents').get<string>('timestampUnit');
+  return value === 'seconds' || value === 'milliseconds' ? value : 'auto';
+}
+
+export class DetailsPanels implements vscode.Disposable {
+  private readonly panels = new Set<DetailsPanel>();
+  private preview: DetailsPanel | undefined;
+  /** The panel most recently shown or focused: the one "Show Raw JSON" without argument and the test hook act on. */
+  private last: DetailsPanel | undefined;
+
+  constructor(private readonly context: PanelContext) {}
+
+  get all(): readonly DetailsPanel[] {
+    return [...this.panels];
+  }
+
+  get current(): DetailsPanel | undefined {
+    return [...this.panels].find((p) => p.panel.active) ?? this.last;
+  }
+
+  show(event: OnboardingEvent): void {
+    const mode = panelMode();
+    const preserveFocus = mode === 'preview';
+    const id = eventId(event);
+    const existing = [...this.panels].find((p) => eventId(p.event) === id);
+    if (existing) {
+      existing.refresh(event);
+      existing.panel.reveal(existing.panel.viewColumn, preserveFocus);
+      this.last = existing;
+      return;
+    }
+    if (mode === 'preview' && this.preview) {
+      this.preview.setEvent(event);
+      this.preview.panel.reveal(this.preview.panel.viewColumn, true);
+      this.last = this.preview;
+      return;
+    }
+    const panel = vscode.window.createWebviewPanel(DETAILS_VIEW_TYPE, panelTitle(event), { viewColumn: this.column(), preserveFocus }, webviewOptions(this.context.extensionUri));
+    const details = this.track(new DetailsPanel(panel, event, this.context));
+    if (mode === 'preview') this.preview = details;
+  }
+
+  /** Serializer: the page kept the raw event with setState; it is validated again before anything shows. */
+  revive(panel: vscode.WebviewPanel, state: unknown): void {
+    const result = eventFromState(state, timestampUnitSetting());
+    if (!result.ok) {
+      // Nothing trustworthy to show: close rather than show an empty or stale page.
+      this.context.log.warn(`Event details: a restored panel was closed because ${result.reason}.`);
+      panel.dispose();
+      return;
+    }
+    const details = this.track(new DetailsPanel(panel, result.event, this.context));
+    if (panelMode() === 'preview' && !this.preview) this.preview = details;
+  }
+
+  /** The API base (relative links) or the timestamp unit changed: every panel re-validates and re-renders. */
+  refreshAll(): void {
+    const unit = timestampUnitSetting();
+    for (const p of this.panels) {
+      const result = eventFromState(stateFor(p.event), unit);
+      p.refresh(result.ok ? result.event : p.event);
+    }
+  }
+
+  /** Next to the other details panels, else beside the editor, else in the active group. */
+  private column(): vscode.ViewColumn {
+    const other = [...this.panels].find((p) => p.panel.viewColumn !== undefined)?.panel.viewColumn;
+    if (other !== undefined) return other;
+    return vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
+  }
+
+  private track(details: DetailsPanel): DetailsPanel {
+    this.panels.add(details);
+    this.last = details;
+    details.panel.onDidChangeViewState((e) => {
+      if (e.webviewPanel.active) this.last = details;
+    });
+    details.onDidDispose(() => {
+      this.panels.delete(details);
+      if (this.preview === details) this.preview = undefined;
+      if (this.last === details) this.last = [...this.panels].pop();
+    });
+    return details;
+  }
+
+  dispose(): void {
+    for (const p of [...this.panels]) p.dispose();
+    this.panels.clear();
+  }
+}

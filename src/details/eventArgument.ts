@@ -1,0 +1,41 @@
+// Pure: what the details commands and the panel serializer accept. Commands
+// can be run by anything (a tree node, a hover's command link, another
+// extension, the command palette), and panel state comes back from disk after
+// a reload, so neither is trusted: the raw event is validated again through
+// the core's validator, exactly as if it had just arrived from the API.
+
+import type { OnboardingEvent } from '../core/model';
+import type { TimestampUnitSetting } from '../core/timestamp';
+import { validateEvent } from '../core/validateEvents';
+import { isPersistedState, type PersistedState } from './protocol';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export type EventResult = { readonly ok: true; readonly event: OnboardingEvent } | { readonly ok: false; readonly reason: string };
+
+/** Accepts an OnboardingEvent, or `{ event }` as tree nodes pass it. */
+export function eventFromArgument(argument: unknown, unit: TimestampUnitSetting): EventResult {
+  const candidate = isRecord(argument) && isRecord(argument['event']) ? argument['event'] : argument;
+  if (!isRecord(candidate)) return { ok: false, reason: 'no event was given' };
+  const serialNumber = candidate['serialNumber'];
+  if (typeof serialNumber !== 'string' || serialNumber === '') return { ok: false, reason: 'the event has no serial number' };
+  if (!('raw' in candidate)) return { ok: false, reason: 'the event carries no raw data' };
+  return revalidate(serialNumber, candidate['raw'], unit);
+}
+
+export function stateFor(event: OnboardingEvent): PersistedState {
+  return { version: 1, serialNumber: event.serialNumber, raw: event.raw };
+}
+
+/** The event kept in a panel's state, validated again; a reason when the state is missing or no longer valid. */
+export function eventFromState(state: unknown, unit: TimestampUnitSetting): EventResult {
+  if (!isPersistedState(state)) return { ok: false, reason: 'the panel kept no event' };
+  return revalidate(state.serialNumber, state.raw, unit);
+}
+
+function revalidate(serialNumber: string, raw: unknown, unit: TimestampUnitSetting): EventResult {
+  const result = validateEvent(raw, serialNumber, unit);
+  return typeof result === 'string' ? { ok: false, reason: result } : { ok: true, event: result };
+}
