@@ -17,18 +17,30 @@ interface Manifest {
 describe('Activation in the real extension host', () => {
   let api: OnboardingEventsExtensionApi;
   let extension: vscode.Extension<OnboardingEventsExtensionApi>;
+  let loadAndActivateMs: number | undefined;
 
   before(async () => {
     const found = vscode.extensions.getExtension<OnboardingEventsExtensionApi>(EXTENSION_ID);
     assert.ok(found, `extension ${EXTENSION_ID} is installed`);
     extension = found;
+    const wasActive = extension.isActive;
+    const started = performance.now();
     api = await extension.activate();
+    // Only meaningful when this call did the loading: then it includes require() of the bundle.
+    if (!wasActive) loadAndActivateMs = performance.now() - started;
   });
 
   it('activates without error and reports how long activate() took', () => {
     assert.equal(extension.isActive, true);
     assert.equal(typeof api.activationMs, 'number');
-    console.log(`    activate() took ${api.activationMs.toFixed(2)} ms in the extension host`);
+    // A figure for the notes, not a timed assertion: the target is ≤ 15 ms for activate().
+    console.log(`    activate() took ${api.activationMs.toFixed(2)} ms in the extension host` +
+      (loadAndActivateMs === undefined ? '' : `; loading the bundle and activating took ${loadAndActivateMs.toFixed(2)} ms`));
+  });
+
+  it('does not load the HTTP stack (undici) during activation', () => {
+    const loaded = Object.keys(require.cache).filter((file) => file.endsWith('undiciTransport.js'));
+    assert.deepEqual(loaded, []);
   });
 
   it('registers every command that package.json contributes', async () => {
