@@ -21,16 +21,18 @@ describe('events client (spec §4.1 GET /events)', () => {
   it('§4.1 GETs {base_url}/public/api/onboarding-events/events?serialNumber=… and returns typed events', async () => {
     const { api, client } = context();
     const result = await client.getEvents(TEST_SERIALS.onboarded);
-    const [request] = api.eventRequests();
-    assert.equal(request?.method, 'GET');
-    assert.equal(request?.path, EVENTS_PATH);
-    assert.deepEqual(request?.query, { serialNumber: TEST_SERIALS.onboarded });
+    const request = api.eventRequests()[0];
+    assert.ok(request);
+    assert.equal(request.method, 'GET');
+    assert.equal(request.path, EVENTS_PATH);
+    assert.deepEqual(request.query, { serialNumber: TEST_SERIALS.onboarded });
     assert.equal(result.serialNumber, TEST_SERIALS.onboarded);
     assert.deepEqual(result.invalid, []);
     assert.equal(result.truncated, false);
     const created = result.events.find((event) => event.type === 'MACHINE_CREATED');
-    assert.equal(created?.assetId, TEST_ASSET_ID);
-    assert.equal(created?.links['machine']?.[0]?.href, `${api.baseUrl}/public/api/machines/${TEST_ASSET_ID}`);
+    assert.ok(created);
+    assert.equal(created.assetId, TEST_ASSET_ID);
+    assert.equal(created.links['machine']?.[0]?.href, `${api.baseUrl}/public/api/machines/${TEST_ASSET_ID}`);
   });
 
   it('§4.1 rule 1 trims the serial number and URL-encodes it', async () => {

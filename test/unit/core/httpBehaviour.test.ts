@@ -1,0 +1,324 @@
+import * as assert from 'node:assert/strict';
+import { isApiError, type ApiErrorKind } from '../../../src/core/errors';
+import { createUndiciTransport } from '../../../src/core/http/undiciTransport';
+import type { Transport } from '../../../src/core/http/transport';
+import { TEST_SERIALS } from '../../support/fakeApi';
+import { delay, makeClient, rejectionOf, useFakeApi } from './testClient';
+
+function assertApiError(error: unknown, kind: ApiErrorKind, message?: RegExp): void {
+  assert.ok(isApiError(error), `expected an ApiError, got ${String(error)}`);
+  assert.equal(error.kind, kind, error.message);
+  if (message !== undefined) assert.match(error.message, message);
+}
+
+/** Wraps the real undici transport to observe how many requests are in flight at once. */
+function countingTransport(): { transport: Transport; maxInFlight: () => number } {
+  const inner = createUndiciTransport({ connectTimeoutMs: 5_000, connectionsPerOrigin: 64, env: {} });
+  let inFlight = 0;
+  let max = 0;
+  return {
+    transport: {
+      async request(request) {
+        inFlight++;
+        max = Math.max(max, inFlight);
+        try {
+          return await inner.request(request);
+        } finally {
+          inFlight--;
+        }
+      },
+      close: () => inner.close(),
+    },
+    maxInFlight: () => max,
+  };
+}
+
+const SERIAL = TEST_SERIALS.onboarded;
+
+describe('HTTP behaviour: retries, timeouts, size cap, cancellation, concurrency, coalescing', () => {
+  const context = useFakeApi();
+
+  describe('retries with backoff', () => {
+    for (const status of [502, 503, 504]) {
+      it(`retries HTTP ${status} and then succeeds`, async () => {
+        const { api, client, log } = context();
+        api.addFault({ endpoint: 'events', kind: 'status', status, times: 2 });
+        assert.equal((await client.getEvents(SERIAL)).events.length, 3);
+        assert.deepEqual(log.filter((entry) => entry.url.includes('/events')).map((entry) => [entry.attempt, entry.status]), [
+          [1, status],
+          [2, status],
+          [3, 200],
+        ]);
+      });
+    }
+
+    it('does not retry HTTP 500: it is a server bug, not a passing condition', async () => {
+      const { api, client } = context();
+      api.addFault({ endpoint: 'events', kind: 'status', status: 500 });
+      assertApiError(await rejectionOf(client.getEvents(SERIAL)), 'server', /HTTP 500.*Try again later/);
+      assert.equal(api.eventRequests().length, 1);
+    });
+
+    it('gives up after maxRetries and reports a server error', async () => {
+      const { api } = context();
+      const client = makeClient(api, { http: { maxRetries: 2 } });
+      try {
+        api.addFault({ endpoint: 'events', kind: 'status', status: 503 });
+        assertApiError(await rejectionOf(client.getEvents(SERIAL)), 'server', /HTTP 503/);
+        assert.equal(api.eventRequests().length, 3);
+      } finally {
+        client.dispose();
+      }
+    });
+
+    it('honours Retry-After in seconds on a 429', async () => {
+      const { api, client } = context();
+      await client.getEvents(SERIAL);
+      api.addFault({ endpoint: 'events', kind: 'rateLimit', retryAfter: 1, times: 1 });
+      const started = Date.now();
+      await client.getEvents(TEST_SERIALS.started);
+      assert.ok(Date.now() - started >= 950, `waited only ${Date.now() - started} ms`);
+      assert.equal(api.eventRequests().length, 3);
+    });
+
+    it('honours Retry-After as an HTTP-date on a 429', async () => {
+      const { api, client } = context();
+      await client.getEvents(SERIAL);
+      // HTTP-dates have whole seconds: 2 s ahead is at least 1 s after truncation.
+      api.addFault({ endpoint: 'events', kind: 'rateLimit', retryAfter: new Date(Date.now() + 2_000), times: 1 });
+      const started = Date.now();
+      await client.getEvents(TEST_SERIALS.started);
+      assert.ok(Date.now() - started >= 900, `waited only ${Date.now() - started} ms`);
+    });
+
+    it('reports a Retry-After beyond the cap at once, with the wait, instead of freezing the view', async () => {
+      const { api, client } = context();
+      api.addFault({ endpoint: 'events', kind: 'rateLimit', retryAfter: 3600 });
+      const error = await rejectionOf(client.getEvents(SERIAL));
+      assertApiError(error, 'rate-limited', /Wait 3600 s and try again/);
+      assert.equal(isApiError(error) ? error.details.retryAfterMs : undefined, 3_600_000);
+      assert.equal(api.eventRequests().length, 1);
+    });
+
+    it('reports rate limiting after the retries are used up', async () => {
+      const { api, client } = context();
+      api.addFault({ endpoint: 'events', kind: 'rateLimit', retryAfter: 0 });
+      assertApiError(await rejectionOf(client.getEvents(SERIAL)), 'rate-limited');
+      assert.equal(api.eventRequests().length, 4);
+    });
+
+    it('retries a connection reset and then succeeds', async () => {
+      const { api, client } = context();
+      api.addFault({ endpoint: 'events', kind: 'reset', times: 1 });
+      assert.equal((await client.getEvents(SERIAL)).events.length, 3);
+      assert.equal(api.eventRequests().length, 2);
+    });
+
+    it('reports a network error with the error code when resets persist', async () => {
+      const { api, client, log } = context();
+      api.addFault({ endpoint: 'events', kind: 'reset' });
+      assertApiError(await rejectionOf(client.getEvents(SERIAL)), 'network', /Could not reach 127\.0\.0\.1:\d+ \((ECONNRESET|UND_ERR_SOCKET)\)\. Check your network/);
+      assert.equal(log.filter((entry) => entry.error !== undefined).length, 4);
+    });
+
+    it('reports a network error when nothing listens', async () => {
+      const { api } = context();
+      const port = api.port;
+      await api.close();
+      const client = makeClient({ ...api, baseUrl: `http://127.0.0.1:${port}`, authUrl: `http://127.0.0.1:${port}/oauth` }, { http: { maxRetries: 1 } });
+      try {
+        assertApiError(await rejectionOf(client.getEvents(SERIAL)), 'network', /ECONNREFUSED/);
+      } finally {
+        client.dispose();
+      }
+    });
+  });
+
+  describe('timeouts and size cap', () => {
+    it('times out when the headers do not arrive in time, without retrying', async () => {
+      const { api } = context();
+      const client = makeClient(api, { http: { requestTimeoutMs: 200 } });
+      try {
+        await client.getEvents(SERIAL);
+        api.setLatency(1_000);
+        const started = Date.now();
+        assertApiError(await rejectionOf(client.getEvents(TEST_SERIALS.started)), 'timeout', /did not answer within/);
+        assert.ok(Date.now() - started < 800);
+        assert.equal(api.eventRequests().length, 2);
+      } finally {
+        client.dispose();
+      }
+    });
+
+    it('times out on a body that trickles in too slowly', async () => {
+      const { api } = context();
+      const client = makeClient(api, { http: { requestTimeoutMs: 300 } });
+      try {
+        await client.getEvents(SERIAL);
+        api.addFault({ endpoint: 'events', kind: 'slowBody', chunkBytes: 8, delayMs: 50 });
+        assertApiError(await rejectionOf(client.getEvents(TEST_SERIALS.started)), 'timeout');
+      } finally {
+        client.dispose();
+      }
+    });
+
+    it('a slow body within the time budget is read completely', async () => {
+      const { api, client } = context();
+      api.addFault({ endpoint: 'events', kind: 'slowBody', chunkBytes: 200, delayMs: 5 });
+      assert.equal((await client.getEvents(SERIAL)).events.length, 3);
+    });
+
+    it('refuses a response larger than the cap as a protocol error', async () => {
+      const { api } = context();
+      const client = makeClient(api, { http: { maxResponseBytes: 64 * 1024 } });
+      try {
+        api.addFault({ endpoint: 'events', kind: 'hugeBody', bytes: 5 * 1024 * 1024 });
+        assertApiError(await rejectionOf(client.getEvents(SERIAL)), 'protocol', /larger than the allowed maximum/);
+      } finally {
+        client.dispose();
+      }
+    });
+  });
+
+  describe('cancellation', () => {
+    it('a cancelled call rejects with cancelled at once and aborts the socket request', async () => {
+      const { api, client, log } = context();
+      await client.getEvents(SERIAL);
+      api.setLatency(2_000);
+      const controller = new AbortController();
+      const pending = client.getEvents(TEST_SERIALS.started, { signal: controller.signal });
+      await delay(100);
+      const started = Date.now();
+      controller.abort();
+      assertApiError(await rejectionOf(pending), 'cancelled');
+      assert.ok(Date.now() - started < 200);
+      await delay(20);
+      assert.match(log.at(-1)?.error ?? '', /^aborted/);
+    });
+
+    it('an already aborted signal sends nothing', async () => {
+      const { api, client } = context();
+      assertApiError(await rejectionOf(client.getEvents(SERIAL, { signal: AbortSignal.abort() })), 'cancelled');
+      assert.equal(api.requests.length, 0);
+    });
+
+    it('cancelling while waiting out a Retry-After stops the wait', async () => {
+      const { api, client } = context();
+      api.addFault({ endpoint: 'events', kind: 'rateLimit', retryAfter: 20 });
+      const controller = new AbortController();
+      const pending = client.getEvents(SERIAL, { signal: controller.signal });
+      await delay(200);
+      controller.abort();
+      assertApiError(await rejectionOf(pending), 'cancelled');
+    });
+
+    it('dispose cancels calls in flight and refuses new ones', async () => {
+      const { api, client } = context();
+      api.setLatency(2_000);
+      const pending = client.getEvents(SERIAL);
+      await delay(50);
+      client.dispose();
+      assertApiError(await rejectionOf(pending), 'cancelled', /shutting down/);
+      assertApiError(await rejectionOf(client.getEvents(SERIAL)), 'cancelled');
+    });
+  });
+
+  describe('concurrency limit', () => {
+    it('never has more requests in flight than maxConcurrency', async () => {
+      const { api } = context();
+      const counting = countingTransport();
+      const client = makeClient(api, { transport: counting.transport, http: { maxConcurrency: 3 } });
+      try {
+        await client.getEvents(SERIAL);
+        api.setLatency(60);
+        const started = Date.now();
+        await Promise.all(Array.from({ length: 9 }, (_, index) => client.getEvents(`LIMIT-${index}`)));
+        assert.equal(counting.maxInFlight(), 3);
+        // Nine requests three at a time take three round trips.
+        assert.ok(Date.now() - started >= 3 * 60 - 5);
+      } finally {
+        client.dispose();
+      }
+    });
+
+    it('a caller cancelled while queued for a slot leaves the queue', async () => {
+      const { api } = context();
+      const client = makeClient(api, { http: { maxConcurrency: 1 } });
+      try {
+        await client.getEvents(SERIAL);
+        api.setLatency(150);
+        const first = client.getEvents('QUEUE-1');
+        const controller = new AbortController();
+        const queued = client.getEvents('QUEUE-2', { signal: controller.signal });
+        controller.abort();
+        assertApiError(await rejectionOf(queued), 'cancelled');
+        await first;
+        assert.equal(api.eventRequests('QUEUE-2').length, 0);
+      } finally {
+        client.dispose();
+      }
+    });
+  });
+
+  describe('coalescing of identical GETs', () => {
+    it('identical concurrent lookups share one request', async () => {
+      const { api, client } = context();
+      api.setLatency(50);
+      const results = await Promise.all(Array.from({ length: 5 }, () => client.getEvents(SERIAL)));
+      assert.equal(api.eventRequests().length, 1);
+      for (const result of results) assert.deepEqual(result.events.map((event) => event.key), results[0]?.events.map((event) => event.key));
+    });
+
+    it('lookups one after the other are not coalesced', async () => {
+      const { api, client } = context();
+      await client.getEvents(SERIAL);
+      await client.getEvents(SERIAL);
+      assert.equal(api.eventRequests().length, 2);
+    });
+
+    it('one waiter cancelling does not cancel the shared request for the others', async () => {
+      const { api, client } = context();
+      await client.getEvents(SERIAL);
+      api.setLatency(150);
+      const controller = new AbortController();
+      const cancelled = client.getEvents(TEST_SERIALS.started, { signal: controller.signal });
+      const kept = client.getEvents(TEST_SERIALS.started);
+      await delay(30);
+      controller.abort();
+      assertApiError(await rejectionOf(cancelled), 'cancelled');
+      assert.equal((await kept).events.length, 1);
+      assert.equal(api.eventRequests(TEST_SERIALS.started).length, 1);
+    });
+
+    it('the shared request is aborted once every waiter has cancelled', async () => {
+      const { api, client, log } = context();
+      await client.getEvents(SERIAL);
+      api.setLatency(1_000);
+      const first = new AbortController();
+      const second = new AbortController();
+      const outcomes = [client.getEvents(TEST_SERIALS.started, { signal: first.signal }), client.getEvents(TEST_SERIALS.started, { signal: second.signal })].map((call) => rejectionOf(call));
+      await delay(50);
+      first.abort();
+      await delay(20);
+      assert.equal(log.length, 2, 'the request is still running for the second waiter');
+      second.abort();
+      for (const outcome of outcomes) assertApiError(await outcome, 'cancelled');
+      await delay(20);
+      assert.match(log.at(-1)?.error ?? '', /^aborted/);
+    });
+  });
+
+  describe('request log', () => {
+    it('reports each attempt with method, URL, status, duration and attempt number', async () => {
+      const { api, client, log } = context();
+      await client.getEvents(SERIAL);
+      assert.equal(log.length, 2);
+      const token = log[0];
+      const events = log[1];
+      assert.ok(token && events);
+      assert.deepEqual({ ...token, durationMs: 0 }, { method: 'POST', url: `${api.authUrl}/token`, status: 200, durationMs: 0, attempt: 1 });
+      assert.equal(events.url, `${api.baseUrl}/public/api/onboarding-events/events?serialNumber=${SERIAL}`);
+      assert.ok(events.durationMs >= 0);
+    });
+  });
+});
