@@ -1,0 +1,101 @@
+// Hovers over serial numbers: the machine's latest events as a compact table.
+// The cached path answers synchronously from EventsService.peek, so a hover
+// over a known machine costs no request and no await; otherwise one request
+// goes through the shared cache (at most one per serial per cache period) and
+// is cancelled with the hover.
+import * as vscode from 'vscode';
+import { isApiError } from '../core/errors';
+import { NotSignedInError, type EventsService } from '../events/eventsService';
+import type { Log } from '../log/log';
+import type { ApiSession } from '../session/apiSession';
+import { errorHoverMarkdown, eventsHoverMarkdown, HOVER_ENABLED_COMMANDS, signedOutHoverMarkdown, type HoverContext } from './hoverMarkdown';
+import type { SerialSettings } from './serialSettings';
+
+export interface SerialHoverDeps {
+  readonly session: ApiSession;
+  readonly events: EventsService;
+  readonly settings: SerialSettings;
+  readonly log: Log;
+}
+
+/** Turns a CancellationToken into an AbortSignal; dispose the result when done. */
+export function abortSignalFor(token: vscode.CancellationToken): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  if (token.isCancellationRequested) {
+    controller.abort();
+    return { signal: controller.signal, dispose: () => undefined };
+  }
+  const listener = token.onCancellationRequested(() => {
+    controller.abort();
+  });
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      listener.dispose();
+    },
+  };
+}
+
+export class SerialHoverProvider implements vscode.HoverProvider {
+  constructor(private readonly deps: SerialHoverDeps) {}
+
+  provideHover(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): vscode.ProviderResult<vscode.Hover> {
+    const settings = this.deps.settings.value;
+    const range = document.getWordRangeAtPosition(position, settings.wordPattern);
+    if (range === undefined) return undefined;
+    const serialNumber = document.getText(range);
+    // The word pattern found it; the matcher adds the minimum length and the deny list.
+    if (!settings.matcher.isSerialNumber(serialNumber)) return undefined;
+
+    const ctx = hoverContext(settings.maxEvents);
+    if (this.deps.session.client() === undefined) {
+      return hover(signedOutHoverMarkdown(serialNumber, ctx), range);
+    }
+    const events = this.deps.events;
+    const cached = events.peek(serialNumber);
+    if (cached !== undefined && events.isFresh(serialNumber)) {
+      return hover(eventsHoverMarkdown(serialNumber, cached, ctx), range);
+    }
+    return this.fetch(serialNumber, range, token, settings.maxEvents);
+  }
+
+  private async fetch(serialNumber: string, range: vscode.Range, token: vscode.CancellationToken, maxEvents: number): Promise<vscode.Hover | undefined> {
+    const abort = abortSignalFor(token);
+    try {
+      const result = await this.deps.events.get(serialNumber, { signal: abort.signal });
+      return hover(eventsHoverMarkdown(serialNumber, { result, stale: false }, hoverContext(maxEvents)), range);
+    } catch (error) {
+      if (token.isCancellationRequested || (isApiError(error) && error.kind === 'cancelled')) return undefined;
+      const ctx = hoverContext(maxEvents);
+      if (error instanceof NotSignedInError) return hover(signedOutHoverMarkdown(serialNumber, ctx), range);
+      if (isApiError(error) && error.kind === 'invalid-credentials') {
+        this.deps.session.reportCredentialsRejected();
+        return hover(signedOutHoverMarkdown(serialNumber, ctx), range);
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      this.deps.log.warn(`Hover for ${serialNumber}: ${message}`);
+      // The last good result (kept by the service, now marked stale) beats an error alone.
+      const previous = this.deps.events.peek(serialNumber);
+      if (previous !== undefined) return hover(eventsHoverMarkdown(serialNumber, previous, ctx), range);
+      return hover(errorHoverMarkdown(serialNumber, message, ctx), range);
+    } finally {
+      abort.dispose();
+    }
+  }
+}
+
+export function hoverContext(maxEvents: number): HoverContext {
+  return { now: Date.now(), locale: vscode.env.language, t: (message, ...args) => vscode.l10n.t(message, ...args), maxEvents };
+}
+
+/** Server data is escaped by the builders; here the string is made inert: no HTML, only our own commands. */
+export function trustedMarkdown(value: string): vscode.MarkdownString {
+  const markdown = new vscode.MarkdownString(value, false);
+  markdown.isTrusted = { enabledCommands: [...HOVER_ENABLED_COMMANDS] };
+  markdown.supportHtml = false;
+  return markdown;
+}
+
+function hover(value: string, range: vscode.Range): vscode.Hover {
+  return new vscode.Hover(trustedMarkdown(value), range);
+}
