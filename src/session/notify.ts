@@ -1,0 +1,46 @@
+// The one place sign-in talks to the user through notifications. A thin
+// wrapper so integration tests can count what was shown (through the
+// extension API's session diagnostics) without stubbing the vscode namespace.
+import * as vscode from 'vscode';
+
+export type NotificationKind = 'info' | 'warning' | 'error';
+
+export interface ShownNotification {
+  readonly kind: NotificationKind;
+  /** Our own wording only: never server text, never a secret. */
+  readonly message: string;
+}
+
+export class Notifier {
+  private readonly shownList: ShownNotification[] = [];
+
+  /** Everything shown so far in this window, oldest first (kept short). */
+  get shown(): readonly ShownNotification[] {
+    return this.shownList;
+  }
+
+  info(message: string, ...actions: string[]): Thenable<string | undefined> {
+    this.record('info', message);
+    return vscode.window.showInformationMessage(message, ...actions);
+  }
+
+  warning(message: string, ...actions: string[]): Thenable<string | undefined> {
+    this.record('warning', message);
+    return vscode.window.showWarningMessage(message, ...actions);
+  }
+
+  error(message: string, ...actions: string[]): Thenable<string | undefined> {
+    this.record('error', message);
+    return vscode.window.showErrorMessage(message, ...actions);
+  }
+
+  /** A modal question; returns the chosen action or undefined when cancelled. */
+  confirm(message: string, detail: string, action: string): Thenable<string | undefined> {
+    return vscode.window.showWarningMessage(message, { modal: true, detail }, action);
+  }
+
+  private record(kind: NotificationKind, message: string): void {
+    this.shownList.push({ kind, message });
+    if (this.shownList.length > 100) this.shownList.shift();
+  }
+}

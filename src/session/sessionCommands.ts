@@ -1,0 +1,206 @@
+// The four commands of sign-in (Sign In, Sign Out, Switch Environment, Show
+// Log) plus the status-bar menu. Each accepts an argument object for
+// automation and tests, and asks the user otherwise.
+import * as vscode from 'vscode';
+import { isApiError } from '../core/errors';
+import type { Log } from '../log/log';
+import type { Environment } from './apiSession';
+import { checkEndpointUrl, sameName } from './environmentRules';
+import type { Notifier } from './notify';
+import type { SessionManager, SignInDraft } from './sessionManager';
+import type { SignInFlow, SignInPrefill } from './signInFlow';
+import { urlProblemMessage } from './signInFlow';
+import { SESSION_MENU_COMMAND } from './statusBar';
+
+export interface SessionCommandDeps {
+  readonly session: SessionManager;
+  readonly flow: SignInFlow;
+  readonly notifier: Notifier;
+  readonly log: Log;
+}
+
+const AUTOMATION_KEYS = ['apiBaseUrl', 'authUrl', 'clientId', 'clientSecret', 'username', 'password'] as const;
+
+export function registerSessionCommands(deps: SessionCommandDeps): vscode.Disposable[] {
+  const { session, flow, log } = deps;
+  const signIn = async (arg?: unknown): Promise<{ environment: string } | undefined> => {
+    if (isRecord(arg) && AUTOMATION_KEYS.some((key) => key in arg)) return signInWithArguments(deps, arg);
+    const prefill = isRecord(arg) && isRecord(arg['prefill']) ? stringFields(arg['prefill']) : {};
+    const env = await flow.run(prefill);
+    return env === undefined ? undefined : { environment: env.name };
+  };
+  return [
+    vscode.commands.registerCommand('onboardingEvents.signIn', signIn),
+    vscode.commands.registerCommand('onboardingEvents.signOut', (arg?: unknown) => signOut(deps, arg)),
+    vscode.commands.registerCommand('onboardingEvents.switchEnvironment', (arg?: unknown) => switchEnvironment(deps, arg)),
+    vscode.commands.registerCommand('onboardingEvents.showLog', () => {
+      log.show();
+    }),
+    vscode.commands.registerCommand(SESSION_MENU_COMMAND, () => sessionMenu(deps)),
+    // Kept out of the palette: the status bar, the welcome view and "Sign In Again" use it.
+    vscode.commands.registerCommand('onboardingEvents.signInAgain', async () => {
+      const env = session.state.kind === 'signed-out' ? undefined : session.state.environment;
+      await flow.run(env === undefined ? {} : prefillFrom(env), env === undefined ? 0 : 3);
+    }),
+  ];
+}
+
+/** The automation form: asks nothing, verifies, stores, activates; returns only the environment's name. */
+async function signInWithArguments(deps: SessionCommandDeps, arg: Record<string, unknown>): Promise<{ environment: string }> {
+  const fields = stringFields(arg);
+  const missing = AUTOMATION_KEYS.filter((key) => (fields[key] ?? '') === '');
+  if (missing.length > 0) throw new Error(vscode.l10n.t('Sign-in needs {0}.', missing.join(', ')));
+  const api = checkEndpointUrl(fields.apiBaseUrl ?? '');
+  if (!api.ok) throw new Error(`apiBaseUrl: ${urlProblemMessage(api.problem)}`);
+  const auth = checkEndpointUrl(fields.authUrl ?? '');
+  if (!auth.ok) throw new Error(`authUrl: ${urlProblemMessage(auth.problem)}`);
+  const draft: SignInDraft = {
+    apiBaseUrl: api.url,
+    authUrl: auth.url,
+    clientId: fields.clientId ?? '',
+    clientSecret: fields.clientSecret ?? '',
+    username: fields.username ?? '',
+    password: fields.password ?? '',
+    ...(fields.environment !== undefined && fields.environment.trim() !== '' ? { environment: fields.environment.trim() } : {}),
+  };
+  const outcome = await deps.session.verify(draft);
+  if (!outcome.ok) {
+    const error = outcome.error;
+    if (isApiError(error) && error.kind === 'invalid-credentials') {
+      throw new Error(vscode.l10n.t('The authorization server rejected the client id, client secret, username or password. Nothing was stored.'));
+    }
+    throw new Error(vscode.l10n.t('Sign-in failed: {0} Nothing was stored.', error.message));
+  }
+  const env = await deps.session.completeSignIn(draft);
+  return { environment: env.name };
+}
+
+async function signOut(deps: SessionCommandDeps, arg: unknown): Promise<void> {
+  const { session, notifier } = deps;
+  const environments = session.environments();
+  const options = isRecord(arg) ? arg : {};
+  let env: Environment | undefined;
+  if (typeof options['environment'] === 'string') {
+    env = findEnvironment(environments, options['environment']);
+    if (env === undefined) throw new Error(vscode.l10n.t('No environment called "{0}" is signed in.', options['environment']));
+  } else if (environments.length === 0) {
+    void notifier.info(vscode.l10n.t('Onboarding Events: not signed in.'));
+    return;
+  } else if (environments.length === 1 || isRecord(arg)) {
+    env = session.activeEnvironment ?? environments[0];
+  } else {
+    env = await pickEnvironment(session, vscode.l10n.t('Sign out of which environment?'));
+  }
+  if (env === undefined) return;
+  if (options['confirm'] !== false) {
+    const action = vscode.l10n.t('Sign Out');
+    const choice = await notifier.confirm(
+      vscode.l10n.t('Sign out of {0} ({1})?', env.name, env.username),
+      vscode.l10n.t('The client secret and password of this environment are removed from this computer. You can sign in again at any time.'),
+      action,
+    );
+    if (choice !== action) return;
+  }
+  await session.signOut(env.id);
+}
+
+async function switchEnvironment(deps: SessionCommandDeps, arg: unknown): Promise<{ environment: string } | undefined> {
+  const { session, flow } = deps;
+  let env: Environment | undefined;
+  if (isRecord(arg) && typeof arg['environment'] === 'string') {
+    env = findEnvironment(session.environments(), arg['environment']);
+    if (env === undefined) throw new Error(vscode.l10n.t('No environment called "{0}" is signed in.', arg['environment']));
+  } else {
+    env = await pickEnvironment(session, vscode.l10n.t('Switch to which environment?'), true);
+    if (env === undefined) return undefined;
+  }
+  if (await session.switchTo(env.id)) return { environment: env.name };
+  // Its secrets are gone (signed out in another window): sign in again, prefilled.
+  const signedIn = await flow.run(prefillFrom(env), 3);
+  return signedIn === undefined ? undefined : { environment: signedIn.name };
+}
+
+interface EnvironmentItem extends vscode.QuickPickItem {
+  readonly env?: Environment;
+}
+
+/** A quick pick of the environments, the active one first and marked; undefined when dismissed. */
+async function pickEnvironment(session: SessionManager, placeHolder: string, offerNew = false): Promise<Environment | undefined> {
+  const activeId = session.activeEnvironment?.id;
+  const environments = [...session.environments()].sort((a, b) => Number(b.id === activeId) - Number(a.id === activeId));
+  const items: EnvironmentItem[] = environments.map((env) => ({
+    label: `${env.id === activeId ? '$(check)' : '$(blank)'} ${env.name}`,
+    description: env.username,
+    detail: env.apiBaseUrl,
+    env,
+  }));
+  if (offerNew) {
+    items.push({ label: '', kind: vscode.QuickPickItemKind.Separator }, { label: `$(add) ${vscode.l10n.t('Sign In to Another Environment…')}` });
+  }
+  const picked = await vscode.window.showQuickPick(items, { placeHolder, matchOnDescription: true, matchOnDetail: true });
+  if (picked === undefined) return undefined;
+  if (picked.env === undefined) {
+    await vscode.commands.executeCommand('onboardingEvents.signIn');
+    return undefined;
+  }
+  return picked.env;
+}
+
+interface MenuItem extends vscode.QuickPickItem {
+  readonly run?: () => unknown;
+}
+
+/** The status bar's menu: what makes sense in the current state, most likely first. */
+async function sessionMenu(deps: SessionCommandDeps): Promise<void> {
+  const { session } = deps;
+  const state = session.state;
+  const environments = session.environments();
+  const items: MenuItem[] = [];
+  const run = (command: string, arg?: unknown) => () => vscode.commands.executeCommand(command, arg);
+  if (state.kind === 'credentials-rejected') {
+    items.push({ label: `$(sign-in) ${vscode.l10n.t('Sign In Again to {0}…', state.environment.name)}`, run: run('onboardingEvents.signInAgain') });
+  }
+  if (environments.length > (state.kind === 'signed-out' ? 0 : 1)) {
+    items.push({ label: `$(arrow-swap) ${vscode.l10n.t('Switch Environment…')}`, run: run('onboardingEvents.switchEnvironment') });
+  }
+  items.push({
+    label: `$(sign-in) ${state.kind === 'signed-out' ? vscode.l10n.t('Sign In…') : vscode.l10n.t('Sign In to Another Environment…')}`,
+    run: run('onboardingEvents.signIn'),
+  });
+  if (state.kind !== 'signed-out') {
+    items.push({
+      label: `$(sign-out) ${vscode.l10n.t('Sign Out of {0}…', state.environment.name)}`,
+      run: run('onboardingEvents.signOut', { environment: state.environment.id }),
+    });
+  }
+  items.push({ label: '', kind: vscode.QuickPickItemKind.Separator }, { label: `$(output) ${vscode.l10n.t('Show Log')}`, run: run('onboardingEvents.showLog') });
+  const title =
+    state.kind === 'signed-in'
+      ? vscode.l10n.t('Onboarding Events: {0} ({1})', state.environment.name, state.environment.username)
+      : state.kind === 'credentials-rejected'
+        ? vscode.l10n.t('Onboarding Events: credentials for {0} no longer work', state.environment.name)
+        : vscode.l10n.t('Onboarding Events: signed out');
+  const picked = await vscode.window.showQuickPick(items, { title });
+  await picked?.run?.();
+}
+
+function findEnvironment(environments: readonly Environment[], nameOrId: string): Environment | undefined {
+  return environments.find((env) => env.id === nameOrId) ?? environments.find((env) => sameName(env.name, nameOrId));
+}
+
+export function prefillFrom(env: Environment): SignInPrefill {
+  return { apiBaseUrl: env.apiBaseUrl, authUrl: env.authUrl, clientId: env.clientId, username: env.username, environment: env.name };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function stringFields(record: Record<string, unknown>): SignInPrefill {
+  const out: SignInPrefill = {};
+  for (const key of [...AUTOMATION_KEYS, 'environment'] as const) {
+    const value = record[key];
+    if (typeof value === 'string') out[key] = value;
+  }
+  return out;
+}
