@@ -1,0 +1,202 @@
+// Serial numbers in the real extension host against the fake API: hovers,
+// links, the look-up command. The fake records every request, so "no
+// request" is checked on the wire, not by trusting our own code.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { OnboardingEventsExtensionApi } from '../../../src/extension';
+import { HOVER_COMMANDS } from '../../../src/serialNumbers/hoverMarkdown';
+import { startFakeApi, TEST_CREDENTIALS, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
+
+const EXTENSION_ID = 'onboarding-events.onboarding-events';
+
+function hoverText(hovers: readonly vscode.Hover[]): string[] {
+  return hovers.flatMap((hover) => hover.contents.map((content) => (content instanceof vscode.MarkdownString ? content.value : typeof content === 'string' ? content : '')));
+}
+
+/** Our hovers only (other extensions or built-ins may add their own). */
+function ourHovers(hovers: readonly vscode.Hover[]): string[] {
+  return hoverText(hovers).filter((text) => text.includes('onboardingEvents.'));
+}
+
+async function hoversAt(document: vscode.TextDocument, position: vscode.Position): Promise<vscode.Hover[]> {
+  return (await vscode.commands.executeCommand<vscode.Hover[] | undefined>('vscode.executeHoverProvider', document.uri, position)) ?? [];
+}
+
+async function openText(content: string, language = 'plaintext'): Promise<vscode.TextDocument> {
+  const document = await vscode.workspace.openTextDocument({ content, language });
+  await vscode.window.showTextDocument(document);
+  return document;
+}
+
+async function signIn(fake: FakeApi): Promise<void> {
+  await vscode.commands.executeCommand('onboardingEvents.signIn', {
+    apiBaseUrl: fake.baseUrl,
+    authUrl: fake.authUrl,
+    ...TEST_CREDENTIALS,
+    environment: 'Test',
+  });
+}
+
+/** Signs out of "Test"; already signed out is fine (a suite before may have done it). */
+async function signOut(): Promise<void> {
+  try {
+    await vscode.commands.executeCommand('onboardingEvents.signOut', { environment: 'Test', confirm: false });
+  } catch (error) {
+    if (!(error instanceof Error && /is signed in/.test(error.message))) throw error;
+  }
+}
+
+describe('Serial numbers in code (hovers, links, look-up)', () => {
+  let api: OnboardingEventsExtensionApi;
+  let fake: FakeApi;
+
+  before(async () => {
+    const extension = vscode.extensions.getExtension<OnboardingEventsExtensionApi>(EXTENSION_ID);
+    assert.ok(extension);
+    api = await extension.activate();
+    fake = await startFakeApi();
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await signOut();
+    await fake.close();
+  });
+
+  describe('signed in', () => {
+    before(async () => {
+      await signIn(fake);
+      api.events.clear();
+      fake.clearRequests();
+    });
+
+    after(async () => {
+      await signOut();
+    });
+
+    it('a hover over a serial number shows its latest events, with one request, and the second hover comes from the cache', async () => {
+      const document = await openText(`# Press on line 3\nserial: ${TEST_SERIALS.onboarded}\n`);
+      const position = new vscode.Position(1, 12);
+
+      const first = ourHovers(await hoversAt(document, position));
+      assert.equal(first.length, 1, 'one hover from us');
+      const markdown = first[0] ?? '';
+      assert.match(markdown, /ONBOARDING\\_COMPLETED/);
+      assert.match(markdown, /MACHINE\\_CREATED/);
+      assert.match(markdown, /ONBOARDING\\_STARTED/);
+      assert.match(markdown, /Onboarding completed/);
+      for (const command of [HOVER_COMMANDS.showDetails, HOVER_COMMANDS.reveal, HOVER_COMMANDS.pin, HOVER_COMMANDS.copy]) {
+        assert.ok(markdown.includes(`command:${command}`), `links to ${command}`);
+      }
+      assert.equal(fake.eventRequests(TEST_SERIALS.onboarded).length, 1);
+
+      const started = performance.now();
+      const second = ourHovers(await hoversAt(document, position));
+      const elapsed = performance.now() - started;
+      console.log(`    cached hover through vscode.executeHoverProvider: ${elapsed.toFixed(2)} ms (includes the command round trip)`);
+      assert.equal(second[0], markdown);
+      assert.equal(fake.eventRequests(TEST_SERIALS.onboarded).length, 1, 'no second request within the cache period');
+    });
+
+    it('the hover is trusted only for its own commands and renders no HTML', async () => {
+      const document = await openText(`x ${TEST_SERIALS.started} y`);
+      const hovers = await hoversAt(document, new vscode.Position(0, 4));
+      const contents = hovers.flatMap((h) => h.contents).filter((c): c is vscode.MarkdownString => c instanceof vscode.MarkdownString && c.value.includes('onboardingEvents.'));
+      assert.equal(contents.length, 1);
+      const md = contents[0];
+      assert.ok(md);
+      assert.equal(md.supportHtml, false);
+      const trusted = md.isTrusted;
+      assert.ok(typeof trusted === 'object', 'isTrusted is an allow-list, not true');
+      assert.ok(trusted.enabledCommands.every((c) => c.startsWith('onboardingEvents.')));
+    });
+
+    it('text without a serial number gets no hover from us and makes no request', async () => {
+      fake.clearRequests();
+      const document = await openText('Near misses: MX-471-A0023, XMX-4711-A0023X, mx-4711-a0023, 2025-06-02, v4.2.1\n');
+      for (const character of [15, 30, 45, 60, 72]) {
+        assert.deepEqual(ourHovers(await hoversAt(document, new vscode.Position(0, character))), [], `no hover at ${character}`);
+      }
+      assert.deepEqual(fake.requests, [], 'no request reached the fake');
+    });
+
+    it('vscode.executeLinkProvider returns a link per serial number that reveals it in the sidebar', async () => {
+      const document = await openText(`a: ${TEST_SERIALS.onboarded}\nb: ${TEST_SERIALS.started} and MX-471-A0023\n`);
+      const links = await vscode.commands.executeCommand<vscode.DocumentLink[]>('vscode.executeLinkProvider', document.uri);
+      const ours = links.filter((l) => l.target?.scheme === 'command');
+      assert.deepEqual(
+        ours.map((l) => document.getText(l.range)),
+        [TEST_SERIALS.onboarded, TEST_SERIALS.started],
+      );
+      const target = ours[0]?.target;
+      assert.ok(target);
+      assert.equal(target.path, 'onboardingEvents.revealMachine');
+      assert.deepEqual(JSON.parse(target.query), [{ serialNumber: TEST_SERIALS.onboarded }]);
+    });
+
+    it('Look Up Machine with a serial-number argument reveals the machine and records it as recent', async () => {
+      await vscode.commands.executeCommand('onboardingEvents.lookUpMachine', TEST_SERIALS.started);
+      assert.equal(api.machines.recent()[0], TEST_SERIALS.started);
+      await vscode.commands.executeCommand('onboardingEvents.lookUpMachine', { serialNumber: ` ${TEST_SERIALS.onboarded} ` });
+      assert.equal(api.machines.recent()[0], TEST_SERIALS.onboarded, 'the argument is trimmed');
+      const inspector = api.machines.inspector;
+      if (inspector !== undefined) {
+        await inspector.whenIdle();
+        const labels = JSON.stringify(await inspector.render(2));
+        assert.ok(labels.includes(TEST_SERIALS.onboarded), 'the machine shows in the sidebar');
+      }
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    });
+
+    it('Clear Look-up History empties the recent list', async () => {
+      await vscode.commands.executeCommand('onboardingEvents.lookUpMachine', TEST_SERIALS.empty);
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      assert.ok(api.machines.recent().length > 0);
+      await vscode.commands.executeCommand('onboardingEvents.clearLookupHistory');
+      assert.deepEqual(api.machines.recent(), []);
+    });
+
+    it('Look Up Serial Number Under Cursor looks up the serial at the cursor', async () => {
+      const document = await openText(`machine ${TEST_SERIALS.started} here`);
+      const editor = await vscode.window.showTextDocument(document);
+      editor.selection = new vscode.Selection(0, 10, 0, 10);
+      await vscode.commands.executeCommand('onboardingEvents.lookUpSerialAtCursor');
+      assert.equal(api.machines.recent()[0], TEST_SERIALS.started);
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    });
+
+    it('a setting change applies at once: the deny list removes hovers and links', async () => {
+      const config = vscode.workspace.getConfiguration('onboardingEvents');
+      await config.update('serialNumber.denyList', [TEST_SERIALS.onboarded], vscode.ConfigurationTarget.Global);
+      try {
+        const document = await openText(`${TEST_SERIALS.onboarded} ${TEST_SERIALS.started}`);
+        assert.deepEqual(ourHovers(await hoversAt(document, new vscode.Position(0, 3))), []);
+        const links = await vscode.commands.executeCommand<vscode.DocumentLink[]>('vscode.executeLinkProvider', document.uri);
+        assert.deepEqual(
+          links.filter((l) => l.target?.scheme === 'command').map((l) => document.getText(l.range)),
+          [TEST_SERIALS.started],
+        );
+      } finally {
+        await config.update('serialNumber.denyList', undefined, vscode.ConfigurationTarget.Global);
+      }
+    });
+  });
+
+  describe('signed out', () => {
+    before(async () => {
+      await signOut();
+      fake.clearRequests();
+    });
+
+    it('the hover offers Sign In and makes no request', async () => {
+      const document = await openText(`serial: ${TEST_SERIALS.onboarded}`);
+      const hovers = ourHovers(await hoversAt(document, new vscode.Position(0, 10)));
+      assert.equal(hovers.length, 1);
+      assert.match(hovers[0] ?? '', /Sign in to see the onboarding events/);
+      assert.ok(hovers[0]?.includes('command:onboardingEvents.signIn'));
+      assert.ok(!hovers[0]?.includes('ONBOARDING'), 'no events of the previous sign-in');
+      assert.deepEqual(fake.requests, [], 'no request reached the fake');
+    });
+  });
+});
