@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { DetailsTestHook } from './details/detailsApi';
 import { registerDetails } from './details/registerDetails';
 import { EventsService } from './events/eventsService';
+import { FileResultStore } from './events/fileResultStore';
 import { Log } from './log/log';
 import type { MachinesApi } from './machines/machinesApi';
 import { registerMachines } from './machines/registerMachines';
@@ -37,6 +38,13 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
     const events = new EventsService({
       source: () => session.client(),
       freshForMs: () => vscode.workspace.getConfiguration('onboardingEvents').get<number>('cacheSeconds', 60) * 1000,
+      // Last good results survive reloads and outages, filed per environment.
+      store: new FileResultStore({
+        directory: vscode.Uri.joinPath(context.globalStorageUri, 'results').fsPath,
+        scope: () => (session.state.kind === 'signed-in' ? session.state.environment.id : undefined),
+        timestampUnit: () => vscode.workspace.getConfiguration('onboardingEvents').get('timestampUnit', 'auto'),
+        onError: (message, error) => log.warn(`${message} (${error instanceof Error ? error.message : String(error)})`),
+      }),
     });
     // Data of one API or user never shows under another.
     context.subscriptions.push(

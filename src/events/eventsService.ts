@@ -2,11 +2,18 @@
 // the look-up, so a machine seen in one place costs no second request in
 // another. Pure TypeScript (no vscode import): unit-tested under plain mocha.
 import type { ApiError } from '../core/errors';
-import type { EventsResult } from '../core/model';
+import type { EventsResult, GetEventsOptions, TimestampUnit } from '../core/model';
 
 /** The slice of OnboardingClient this service needs (lets tests pass a fake). */
 export interface EventsSource {
-  getEvents(serialNumber: string, options?: { signal?: AbortSignal }): Promise<EventsResult>;
+  getEvents(serialNumber: string, options?: GetEventsOptions): Promise<EventsResult>;
+}
+
+/** The answer to a request with the spec's `timestamp` filter (§4.1), kept apart from the full result. */
+export interface WindowEntry {
+  /** The `timestamp` query value that was sent, in the server's units. */
+  readonly timestamp: number;
+  readonly result: EventsResult;
 }
 
 export interface CacheEntry {
@@ -47,8 +54,12 @@ export class NotSignedInError extends Error {
 export class EventsService {
   private readonly entries = new Map<string, CacheEntry>();
   private readonly inFlight = new Map<string, Promise<EventsResult>>();
+  private readonly windows = new Map<string, WindowEntry>();
+  private readonly windowsInFlight = new Map<string, Promise<EventsResult>>();
   private readonly listeners = new Set<(serialNumber: string) => void>();
   private readonly now: () => number;
+  /** Bumped by clear(): answers to requests started before it belong to another sign-in and are dropped. */
+  private generation = 0;
 
   constructor(private readonly options: EventsServiceOptions) {
     this.now = options.now ?? Date.now;
@@ -92,8 +103,10 @@ export class EventsService {
   }
 
   private async fetch(source: EventsSource, serialNumber: string, signal: AbortSignal | undefined): Promise<EventsResult> {
+    const generation = this.generation;
     try {
       const result = await source.getEvents(serialNumber, signal ? { signal } : {});
+      if (generation !== this.generation) return result;
       this.entries.set(serialNumber, { result, stale: false });
       this.options.store?.save(result);
       this.fire(serialNumber);
@@ -101,6 +114,7 @@ export class EventsService {
     } catch (err) {
       const error = err instanceof Error ? err : new Error(String(err));
       const isCancel = (error as Partial<ApiError>).kind === 'cancelled';
+      if (generation !== this.generation) throw error;
       const previous = this.peek(serialNumber);
       if (previous && !isCancel) {
         this.entries.set(serialNumber, { result: previous.result, stale: true, error });
@@ -108,6 +122,51 @@ export class EventsService {
       }
       throw error;
     }
+  }
+
+  /**
+   * Asks the API for the events of one machine with the spec's `timestamp`
+   * filter. The spec does not say what the filter means (§4.1 rule 2), so the
+   * answer is kept apart from the full result — never persisted and never
+   * replacing it — and callers re-check it client-side. One request per
+   * (serial, timestamp) is in flight at a time.
+   */
+  async getWindow(serialNumber: string, timestamp: number, options: { readonly signal?: AbortSignal } = {}): Promise<EventsResult> {
+    const key = `${serialNumber}\u0000${timestamp}`;
+    const pending = this.windowsInFlight.get(key);
+    if (pending) return pending;
+    const source = this.options.source();
+    if (!source) throw new NotSignedInError();
+    const generation = this.generation;
+    const request = (async () => {
+      const result = await source.getEvents(serialNumber, options.signal ? { timestamp, signal: options.signal } : { timestamp });
+      if (generation !== this.generation) return result;
+      this.windows.set(serialNumber, { timestamp, result });
+      this.fire(serialNumber);
+      return result;
+    })().finally(() => this.windowsInFlight.delete(key));
+    this.windowsInFlight.set(key, request);
+    return request;
+  }
+
+  /** The last windowed answer for this serial number, when it was asked with this `timestamp`. */
+  peekWindow(serialNumber: string, timestamp: number): WindowEntry | undefined {
+    const entry = this.windows.get(serialNumber);
+    return entry?.timestamp === timestamp ? entry : undefined;
+  }
+
+  /**
+   * The unit the server's timestamps are in, as far as fetched events tell:
+   * this machine's first, then any other machine's (one server, one unit).
+   */
+  timestampUnitHint(serialNumber?: string): TimestampUnit | undefined {
+    const own = serialNumber === undefined ? undefined : this.entries.get(serialNumber)?.result.events[0]?.time.unit;
+    if (own) return own;
+    for (const entry of this.entries.values()) {
+      const unit = entry.result.events[0]?.time.unit;
+      if (unit) return unit;
+    }
+    return undefined;
   }
 
   /** Forget one serial number (or all): the next get() asks the API. */
@@ -124,6 +183,9 @@ export class EventsService {
   clear(): void {
     this.entries.clear();
     this.inFlight.clear();
+    this.windows.clear();
+    this.windowsInFlight.clear();
+    this.generation++;
   }
 
   onDidUpdate(listener: (serialNumber: string) => void): { dispose(): void } {

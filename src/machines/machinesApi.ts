@@ -10,4 +10,46 @@ export interface MachinesApi {
   pinned(): readonly string[];
   recent(): readonly string[];
   clearRecent(): void;
+  /**
+   * Read-only view of what the tree shows, for integration tests (which see
+   * the extension's exports, not its internals). Optional so that stand-ins
+   * of this interface need not provide it. Holds no credentials.
+   */
+  readonly inspector?: MachinesTreeInspector;
+}
+
+/** A TreeItem as the Machines view shows it. */
+export interface RenderedNode {
+  /** The tree element itself: pass it to a command as a menu would. */
+  readonly node: unknown;
+  readonly kind: string;
+  readonly id: string | undefined;
+  readonly label: string;
+  readonly description: string | undefined;
+  /** Tooltip text (the Markdown source when it is Markdown). */
+  readonly tooltip: string | undefined;
+  readonly contextValue: string | undefined;
+  /** ThemeIcon id and colour id, e.g. 'vm-active' and 'testing.iconPassed'. */
+  readonly icon: string | undefined;
+  readonly iconColor: string | undefined;
+  readonly collapsible: 'none' | 'collapsed' | 'expanded';
+  readonly command: { readonly command: string; readonly arguments: readonly unknown[] } | undefined;
+  readonly children?: readonly RenderedNode[];
+}
+
+export interface MachinesTreeInspector {
+  /**
+   * Renders the tree to `depth` levels (1 = groups, 2 = machines, 3 = their
+   * children) after letting the loads that rendering starts finish.
+   */
+  render(depth?: number): Promise<RenderedNode[]>;
+  /** Resolves when no machine is loading and no scan is running. */
+  whenIdle(): Promise<void>;
+  contextKeys(): { readonly hasMachines: boolean; readonly filtered: boolean };
+  badge(): { readonly value: number; readonly tooltip: string } | undefined;
+  viewDescription(): string | undefined;
+  viewVisible(): boolean;
+  autoRefresh(): { readonly state: string; readonly nextPollAt: number | undefined; readonly consecutiveFailures: number; readonly active: boolean };
+  /** Runs one auto-refresh poll as its timer would (it does nothing while paused or disabled). */
+  pollNow(): Promise<string | undefined>;
 }

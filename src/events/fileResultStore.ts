@@ -1,0 +1,142 @@
+// Keeps the last good result of each machine on disk (the extension's global
+// storage), so the tree can show it — marked stale, with its time — after a
+// reload or while the API cannot be reached. Results are filed per
+// environment: one API's data never shows under another. Pure Node (no vscode
+// import), so it is unit-tested under plain mocha.
+//
+// What is stored is the raw event objects as the server sent them, not our
+// typed model: on load they are validated again with the current settings, so
+// a file written by an older version or edited by hand can only ever produce
+// events that pass the same checks as a fresh answer.
+import { createHash } from 'node:crypto';
+import { readFileSync, rmSync } from 'node:fs';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { EventsResult } from '../core/model';
+import type { TimestampUnitSetting } from '../core/timestamp';
+import { sortNewestFirst, validateEvents } from '../core/validateEvents';
+import type { ResultStore } from './eventsService';
+
+const FORMAT_VERSION = 1;
+
+interface StoredResult {
+  readonly version: number;
+  readonly serialNumber: string;
+  readonly fetchedAt: number;
+  readonly truncated: boolean;
+  readonly events: readonly unknown[];
+}
+
+export interface FileResultStoreOptions {
+  /** The directory the store may use (e.g. `<globalStorageUri>/results`). */
+  readonly directory: string;
+  /** The environment whose results are read and written now; undefined while signed out (nothing is read or written). */
+  readonly scope: () => string | undefined;
+  readonly timestampUnit?: () => TimestampUnitSetting;
+  /** Reported, never thrown: a broken cache must not break the tree. */
+  readonly onError?: (message: string, error: unknown) => void;
+}
+
+function digest(value: string): string {
+  return createHash('sha256').update(value).digest('hex').slice(0, 32);
+}
+
+function isStored(value: unknown): value is StoredResult {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return (
+    v['version'] === FORMAT_VERSION &&
+    typeof v['serialNumber'] === 'string' &&
+    typeof v['fetchedAt'] === 'number' &&
+    Number.isFinite(v['fetchedAt']) &&
+    typeof v['truncated'] === 'boolean' &&
+    Array.isArray(v['events'])
+  );
+}
+
+export class FileResultStore implements ResultStore {
+  /** Writes not yet on disk, by file: a load sees them, and only the newest of a burst is written. */
+  private readonly pending = new Map<string, StoredResult>();
+  private readonly writing = new Set<string>();
+  private idle: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: FileResultStoreOptions) {}
+
+  /** File of one serial number in the current scope; names are hashes, so no serial number can escape the directory. */
+  private fileOf(scope: string, serialNumber: string): string {
+    return join(this.options.directory, digest(`env:${scope}`), `${digest(`serial:${serialNumber}`)}.json`);
+  }
+
+  load(serialNumber: string): EventsResult | undefined {
+    const scope = this.options.scope();
+    if (scope === undefined) return undefined;
+    const file = this.fileOf(scope, serialNumber);
+    let stored: unknown = this.pending.get(file);
+    if (stored === undefined) {
+      try {
+        // Synchronous on purpose: EventsService.peek() is synchronous, and one small file per machine is read once.
+        stored = JSON.parse(readFileSync(file, 'utf8'));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.options.onError?.(`The cached events of ${serialNumber} could not be read; they will be fetched again.`, error);
+        return undefined;
+      }
+    }
+    try {
+      if (!isStored(stored) || stored.serialNumber !== serialNumber) return undefined;
+      const { events, invalid } = validateEvents(stored.events, {
+        serialNumber,
+        timestampUnit: this.options.timestampUnit?.() ?? 'auto',
+      });
+      return { serialNumber, events: sortNewestFirst(events), invalid, fetchedAt: stored.fetchedAt, truncated: stored.truncated };
+    } catch (error) {
+      this.options.onError?.(`The cached events of ${serialNumber} could not be read; they will be fetched again.`, error);
+      return undefined;
+    }
+  }
+
+  save(result: EventsResult): void {
+    const scope = this.options.scope();
+    if (scope === undefined) return;
+    const stored: StoredResult = {
+      version: FORMAT_VERSION,
+      serialNumber: result.serialNumber,
+      fetchedAt: result.fetchedAt,
+      truncated: result.truncated,
+      events: result.events.map((event) => event.raw),
+    };
+    const file = this.fileOf(scope, result.serialNumber);
+    this.pending.set(file, stored);
+    if (!this.writing.has(file)) this.idle = Promise.all([this.idle, this.drain(file)]).then(() => undefined);
+  }
+
+  /** Resolves when every save so far is on disk (tests, and before deleting a scope). */
+  flush(): Promise<void> {
+    return this.idle;
+  }
+
+  private async drain(file: string): Promise<void> {
+    this.writing.add(file);
+    try {
+      for (let next = this.pending.get(file); next !== undefined; next = this.pending.get(file)) {
+        try {
+          await mkdir(join(file, '..'), { recursive: true });
+          // Write then rename: a crash mid-write leaves the previous copy, never half a file.
+          const temporary = `${file}.${process.pid}.tmp`;
+          await writeFile(temporary, JSON.stringify(next));
+          await rename(temporary, file);
+        } catch (error) {
+          this.options.onError?.(`The events of ${next.serialNumber} could not be cached for offline use.`, error);
+        }
+        // Only forget it when no newer save arrived while writing.
+        if (this.pending.get(file) === next) this.pending.delete(file);
+      }
+    } finally {
+      this.writing.delete(file);
+    }
+  }
+
+  /** Deletes every stored result of one environment (e.g. when it is removed). */
+  clearScope(scope: string): void {
+    rmSync(join(this.options.directory, digest(`env:${scope}`)), { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,367 @@
+// The state behind the Machines tree, without VS Code: which machines are
+// listed, what each one shows, what is loading or failed, the filter, the
+// "new events" count. The glue (machinesTree.ts) turns it into TreeItems; the
+// bench drives it directly against the fake API through the real client.
+import { isApiError } from '../core/errors';
+import type { TimestampUnit } from '../core/model';
+import type { TimestampUnitSetting } from '../core/timestamp';
+import { NotSignedInError, type EventsService } from '../events/eventsService';
+import { isFilterActive, judgeWindowAnswer, NO_FILTER, windowQueryTimestamp, type EventFilter } from './eventFilter';
+import { EventViewCache, machineChildren, type MachineChild, type MachineView } from './eventView';
+import type { MachineLists } from './machineLists';
+import { refreshMany, type RefreshManyResult } from './refreshMany';
+import type { SeenTracker } from './seenTracker';
+import type { FoundSerial } from './workspaceSerials';
+
+export type GroupKind = 'pinned' | 'recent' | 'workspace';
+
+export type MachineState = 'not-loaded' | 'loading' | 'ok' | 'created' | 'error' | 'stale';
+
+export interface ModelSettings {
+  readonly maxEvents: number;
+  /** The core client's concurrency limit: refresh-all uses as many workers. */
+  readonly concurrency: number;
+  readonly timestampUnit: TimestampUnitSetting;
+  readonly workspaceScanEnabled: boolean;
+  readonly hasWorkspace: boolean;
+}
+
+export interface FailedLoad {
+  readonly error: Error;
+  readonly at: number;
+}
+
+export interface MachineSummary {
+  readonly serialNumber: string;
+  readonly state: MachineState;
+  readonly view: MachineView;
+  readonly loaded: boolean;
+  readonly loading: boolean;
+  /** When the shown result was received. */
+  readonly fetchedAt: number | undefined;
+  /** True when the shown result is not the answer to the latest attempt (stored copy, or the refresh failed). */
+  readonly stale: boolean;
+  readonly failure: FailedLoad | undefined;
+  readonly unseen: number;
+  readonly pinned: boolean;
+}
+
+export type WorkspaceScanState =
+  | { readonly kind: 'not-scanned' }
+  | { readonly kind: 'scanning' }
+  | { readonly kind: 'scanned'; readonly found: readonly FoundSerial[]; readonly filesScanned: number; readonly capped: boolean; readonly at: number }
+  | { readonly kind: 'failed'; readonly message: string };
+
+export interface MachinesModelOptions {
+  readonly events: EventsService;
+  readonly lists: MachineLists;
+  readonly seen: SeenTracker;
+  readonly settings: () => ModelSettings;
+  readonly signedIn: () => boolean;
+  /** The API said the stored credentials no longer work (ApiError 'invalid-credentials'). */
+  readonly onCredentialsRejected: () => void;
+  readonly log?: (message: string) => void;
+  readonly now?: () => number;
+}
+
+/** `undefined` means "everything may have changed" (lists, groups, filter). */
+export type ModelChange = readonly string[] | undefined;
+
+export class MachinesModel {
+  private readonly viewCache = new EventViewCache();
+  private readonly failures = new Map<string, FailedLoad>();
+  private readonly loading = new Map<string, Promise<void>>();
+  private readonly limits = new Map<string, number>();
+  /** The `timestamp` actually sent for the current window, per machine (its unit may differ per answer). */
+  private readonly windowTimestamps = new Map<string, number>();
+  private readonly listeners = new Set<(change: ModelChange) => void>();
+  private currentFilter: EventFilter = NO_FILTER;
+  /** Set once the server's `timestamp` filter was seen to leave out events inside the window. */
+  private windowFilterUnreliable = false;
+  private scan: WorkspaceScanState = { kind: 'not-scanned' };
+  private readonly now: () => number;
+  private readonly subscription: { dispose(): void };
+
+  constructor(private readonly options: MachinesModelOptions) {
+    this.now = options.now ?? Date.now;
+    this.subscription = options.events.onDidUpdate((serial) => {
+      this.afterData(serial);
+      this.fire([serial]);
+    });
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.listeners.clear();
+  }
+
+  onDidChange(listener: (change: ModelChange) => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  fire(change: ModelChange): void {
+    for (const listener of this.listeners) listener(change);
+  }
+
+  // ---- Which machines -------------------------------------------------------
+
+  groups(): GroupKind[] {
+    if (!this.options.signedIn()) return [];
+    const groups: GroupKind[] = [];
+    const pinned = this.machinesIn('pinned');
+    const recent = this.machinesIn('recent');
+    if (pinned.length > 0) groups.push('pinned');
+    if (recent.length > 0) groups.push('recent');
+    const settings = this.options.settings();
+    const found = this.scan.kind === 'scanned' ? this.scan.found.length : 0;
+    // With no other machine the welcome view (which offers Scan Workspace) is shown instead of an unscanned group.
+    if (settings.workspaceScanEnabled && settings.hasWorkspace && (groups.length > 0 || found > 0 || this.scan.kind === 'scanning')) groups.push('workspace');
+    return groups;
+  }
+
+  machinesIn(group: GroupKind): string[] {
+    switch (group) {
+      case 'pinned':
+        return this.options.lists.pinned();
+      case 'recent': {
+        const pinned = new Set(this.options.lists.pinned());
+        return this.options.lists.recent().filter((serial) => !pinned.has(serial));
+      }
+      case 'workspace':
+        return this.scan.kind === 'scanned' ? this.scan.found.map((found) => found.serialNumber) : [];
+    }
+  }
+
+  /** Every listed machine once: pinned, then recent, then found in the workspace. */
+  allListed(): string[] {
+    return [...new Set([...this.machinesIn('pinned'), ...this.machinesIn('recent'), ...this.machinesIn('workspace')])];
+  }
+
+  hasMachines(): boolean {
+    return this.options.lists.pinned().length > 0 || this.options.lists.recent().length > 0 || this.machinesIn('workspace').length > 0;
+  }
+
+  get workspaceScan(): WorkspaceScanState {
+    return this.scan;
+  }
+
+  setWorkspaceScan(state: WorkspaceScanState): void {
+    this.scan = state;
+    this.fire(undefined);
+  }
+
+  foundInWorkspace(serialNumber: string): FoundSerial | undefined {
+    return this.scan.kind === 'scanned' ? this.scan.found.find((found) => found.serialNumber === serialNumber) : undefined;
+  }
+
+  // ---- Filter ---------------------------------------------------------------
+
+  get filter(): EventFilter {
+    return this.currentFilter;
+  }
+
+  get filtered(): boolean {
+    return isFilterActive(this.currentFilter);
+  }
+
+  /** Replaces the filter; a new window loads the listed machines' windowed events again. */
+  setFilter(filter: EventFilter): void {
+    const windowChanged = filter.sinceMs !== this.currentFilter.sinceMs;
+    this.currentFilter = filter;
+    if (windowChanged) this.windowTimestamps.clear();
+    this.fire(undefined);
+  }
+
+  // ---- What a machine shows -------------------------------------------------
+
+  view(serialNumber: string): MachineView {
+    const full = this.options.events.peek(serialNumber)?.result;
+    const since = this.currentFilter.sinceMs;
+    const timestamp = since === undefined ? undefined : this.windowTimestamps.get(serialNumber);
+    const window = timestamp === undefined ? undefined : this.options.events.peekWindow(serialNumber, timestamp)?.result;
+    return this.viewCache.view(serialNumber, full, window, this.currentFilter);
+  }
+
+  summary(serialNumber: string): MachineSummary {
+    const entry = this.options.events.peek(serialNumber);
+    const view = this.view(serialNumber);
+    const failure = this.failures.get(serialNumber);
+    const loading = this.loading.has(serialNumber);
+    const windowLoaded = this.currentFilter.sinceMs !== undefined && this.windowTimestamps.has(serialNumber) && view.total > 0;
+    const loaded = entry !== undefined || windowLoaded;
+    const stale = loaded && (entry?.stale === true || failure !== undefined);
+    let state: MachineState;
+    if (!loaded) state = failure ? 'error' : loading ? 'loading' : 'not-loaded';
+    else if (stale) state = 'stale';
+    else state = view.created ? 'created' : 'ok';
+    return {
+      serialNumber,
+      state,
+      view,
+      loaded,
+      loading,
+      fetchedAt: entry?.result.fetchedAt,
+      stale,
+      failure,
+      unseen: this.options.seen.unseen(serialNumber, view.all),
+      pinned: this.options.lists.isPinned(serialNumber),
+    };
+  }
+
+  children(serialNumber: string): MachineChild[] {
+    const summary = this.summary(serialNumber);
+    return machineChildren({
+      view: summary.view,
+      limit: this.limitOf(serialNumber),
+      loaded: summary.loaded,
+      loading: summary.loading,
+      error: summary.failure ? { message: summary.failure.error.message, kind: isApiError(summary.failure.error) ? summary.failure.error.kind : undefined } : undefined,
+    });
+  }
+
+  limitOf(serialNumber: string): number {
+    return this.limits.get(serialNumber) ?? this.pageSize();
+  }
+
+  /** Events per page: the tree.maxEvents setting. */
+  pageSize(): number {
+    return Math.max(1, Math.floor(this.options.settings().maxEvents));
+  }
+
+  /** Shows the next page of (already fetched) events. */
+  loadMore(serialNumber: string): void {
+    this.limits.set(serialNumber, this.limitOf(serialNumber) + this.pageSize());
+    this.fire([serialNumber]);
+  }
+
+  /** Events newer than the user has seen, over every listed machine. */
+  unseenTotal(): number {
+    let total = 0;
+    for (const serial of this.allListed()) total += this.options.seen.unseen(serial, this.view(serial).all);
+    return total;
+  }
+
+  /** The user looked at the machine (expanded or selected it). */
+  markSeen(serialNumber: string): void {
+    if (this.options.seen.markSeen(serialNumber, this.view(serialNumber).newest)) this.fire([serialNumber]);
+  }
+
+  // ---- Loading --------------------------------------------------------------
+
+  /** Starts loading a listed machine that has no data, no request in flight and no recorded failure. */
+  ensureLoaded(serialNumber: string): void {
+    if (!this.options.signedIn() || this.loading.has(serialNumber) || this.failures.has(serialNumber)) return;
+    const entry = this.options.events.peek(serialNumber);
+    const needsWindow = this.currentFilter.sinceMs !== undefined && !this.windowTimestamps.has(serialNumber);
+    if (entry && !entry.stale && !needsWindow) return;
+    void this.load(serialNumber, false);
+  }
+
+  /** Loads one machine; never rejects: failures are recorded and shown as an error child. */
+  load(serialNumber: string, force: boolean, signal?: AbortSignal): Promise<void> {
+    const pending = this.loading.get(serialNumber);
+    if (pending) return pending;
+    const request = this.fetch(serialNumber, force, signal).finally(() => {
+      this.loading.delete(serialNumber);
+      this.fire([serialNumber]);
+    });
+    this.loading.set(serialNumber, request);
+    this.fire([serialNumber]);
+    return request;
+  }
+
+  /** Resolves when nothing is loading (tests, and the bench). */
+  async whenIdle(): Promise<void> {
+    while (this.loading.size > 0) await Promise.allSettled([...this.loading.values()]);
+  }
+
+  /** Refreshes the given machines (default: every listed one) with the client's concurrency as the bound. */
+  refreshAll(serialNumbers = this.allListed(), options: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {}): Promise<RefreshManyResult> {
+    return refreshMany(serialNumbers, (serial) => this.load(serial, true, options.signal), {
+      concurrency: this.options.settings().concurrency,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    });
+  }
+
+  failureOf(serialNumber: string): FailedLoad | undefined {
+    return this.failures.get(serialNumber);
+  }
+
+  /** Drops everything tied to the signed-in environment (sign-out, switch). */
+  reset(): void {
+    this.failures.clear();
+    this.limits.clear();
+    this.windowTimestamps.clear();
+    this.viewCache.forget();
+    this.windowFilterUnreliable = false;
+    this.fire(undefined);
+  }
+
+  /** Forgets a machine's per-machine state (removed from the tree). */
+  forget(serialNumber: string): void {
+    this.failures.delete(serialNumber);
+    this.limits.delete(serialNumber);
+    this.windowTimestamps.delete(serialNumber);
+    this.viewCache.forget(serialNumber);
+  }
+
+  private async fetch(serialNumber: string, force: boolean, signal: AbortSignal | undefined): Promise<void> {
+    if (!this.options.signedIn()) return;
+    try {
+      const since = this.currentFilter.sinceMs;
+      if (since === undefined || this.windowFilterUnreliable) {
+        await this.options.events.get(serialNumber, signal ? { force, signal } : { force });
+      } else {
+        await this.fetchWindow(serialNumber, since, signal);
+      }
+      this.failures.delete(serialNumber);
+      this.afterData(serialNumber);
+    } catch (error) {
+      if (error instanceof NotSignedInError) return;
+      if (isApiError(error) && error.kind === 'cancelled') return;
+      if (isApiError(error) && error.kind === 'invalid-credentials') {
+        this.options.log?.(`The API rejected the credentials while loading ${serialNumber}.`);
+        this.options.onCredentialsRejected();
+      }
+      this.failures.set(serialNumber, { error: error instanceof Error ? error : new Error(String(error)), at: this.now() });
+    }
+  }
+
+  private unitFor(serialNumber: string): TimestampUnit {
+    const hint = this.options.events.timestampUnitHint(serialNumber);
+    if (hint) return hint;
+    const setting = this.options.settings().timestampUnit;
+    return setting === 'auto' ? 'milliseconds' : setting;
+  }
+
+  private async fetchWindow(serialNumber: string, since: number, signal: AbortSignal | undefined): Promise<void> {
+    const options = signal ? { signal } : {};
+    let unit = this.unitFor(serialNumber);
+    let timestamp = windowQueryTimestamp(since, unit);
+    let answer = await this.options.events.getWindow(serialNumber, timestamp, options);
+    const answeredUnit = answer.events[0]?.time.unit;
+    if (answeredUnit !== undefined && answeredUnit !== unit && !this.options.events.timestampUnitHint(serialNumber)) {
+      // The first events of this server told us its unit only now: ask again in that unit.
+      unit = answeredUnit;
+      timestamp = windowQueryTimestamp(since, unit);
+      answer = await this.options.events.getWindow(serialNumber, timestamp, options);
+    }
+    if (this.currentFilter.sinceMs !== since) return; // The window changed meanwhile.
+    this.windowTimestamps.set(serialNumber, timestamp);
+    const judgement = judgeWindowAnswer(answer.events, this.options.events.peek(serialNumber)?.result.events, since);
+    if (judgement.unreliable && !this.windowFilterUnreliable) {
+      this.windowFilterUnreliable = true;
+      this.options.log?.(
+        `The API's timestamp filter left out events inside the window (answer: ${judgement.answer}); the window is now applied to unfiltered results only.`,
+      );
+    }
+    if (judgement.needFull) await this.options.events.get(serialNumber, { ...options, force: judgement.unreliable });
+  }
+
+  /** New data arrived: set the "seen" baseline of a machine seen for the first time. */
+  private afterData(serialNumber: string): void {
+    this.options.seen.baseline(serialNumber, this.view(serialNumber).newest);
+  }
+}

@@ -1,0 +1,286 @@
+// Turns tree elements into TreeItems. Everything from the server (types,
+// messages, asset ids, links) is rendered as text: labels and descriptions are
+// plain strings, and tooltips are untrusted MarkdownStrings built with
+// appendText, which escapes Markdown, and with HTML support off.
+import * as vscode from 'vscode';
+import type { OnboardingEvent } from '../core/model';
+import type { MachinesModel, MachineSummary } from './machinesModel';
+import { formatAbsolute, formatRelative } from './relativeTime';
+import type { ErrorNode, EventNode, GroupNode, LoadMoreNode, MachineNode, MachinesNode, PlaceholderNode } from './treeNodes';
+
+export const SHOW_EVENT_DETAILS_COMMAND = 'onboardingEvents.showEventDetails';
+export const LOAD_MORE_COMMAND = 'onboardingEvents.loadMore';
+
+export interface RenderContext {
+  readonly model: MachinesModel;
+  readonly now: number;
+  readonly locale: string;
+}
+
+function untrustedMarkdown(): vscode.MarkdownString {
+  const markdown = new vscode.MarkdownString('', false);
+  markdown.isTrusted = false;
+  markdown.supportHtml = false;
+  return markdown;
+}
+
+export function renderNode(node: MachinesNode, context: RenderContext): vscode.TreeItem {
+  switch (node.kind) {
+    case 'group':
+      return renderGroup(node, context);
+    case 'machine':
+      return renderMachine(node, context);
+    case 'event':
+      return renderEvent(node, context);
+    case 'loadMore':
+      return renderLoadMore(node, context);
+    case 'error':
+      return renderError(node);
+    case 'placeholder':
+      return renderPlaceholder(node);
+  }
+}
+
+function groupLabel(node: GroupNode): string {
+  switch (node.group) {
+    case 'pinned':
+      return vscode.l10n.t('Pinned');
+    case 'recent':
+      return vscode.l10n.t('Recent');
+    case 'workspace':
+      return vscode.l10n.t('In This Workspace');
+  }
+}
+
+function renderGroup(node: GroupNode, { model }: RenderContext): vscode.TreeItem {
+  // The workspace group scans when expanded, so it starts collapsed.
+  const item = new vscode.TreeItem(groupLabel(node), node.group === 'workspace' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded);
+  item.id = node.id;
+  item.contextValue = `group.${node.group}`;
+  item.iconPath = new vscode.ThemeIcon(node.group === 'pinned' ? 'pinned' : node.group === 'recent' ? 'history' : 'folder-library');
+  const scan = model.workspaceScan;
+  if (node.group !== 'workspace') {
+    item.description = String(model.machinesIn(node.group).length);
+  } else if (scan.kind === 'scanned') {
+    item.description = scan.capped
+      ? vscode.l10n.t('{0} (first {1} files)', model.machinesIn('workspace').length, scan.filesScanned)
+      : String(model.machinesIn('workspace').length);
+    item.tooltip = vscode.l10n.t('Serial numbers found in {0} workspace files, {1}.', scan.filesScanned, formatRelative(scan.at, Date.now(), vscode.env.language));
+  } else if (scan.kind === 'not-scanned') {
+    item.description = vscode.l10n.t('expand to scan');
+  }
+  return item;
+}
+
+function stateIcon(summary: MachineSummary): vscode.ThemeIcon {
+  switch (summary.state) {
+    case 'loading':
+      return new vscode.ThemeIcon('loading~spin');
+    case 'not-loaded':
+      return new vscode.ThemeIcon('circle-large-outline');
+    case 'error':
+      return new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'));
+    case 'stale':
+      return new vscode.ThemeIcon('history', new vscode.ThemeColor('list.warningForeground'));
+    case 'created':
+      return new vscode.ThemeIcon('vm-active', new vscode.ThemeColor('testing.iconPassed'));
+    case 'ok':
+      return new vscode.ThemeIcon('vm-outline');
+  }
+}
+
+export function machineDescription(summary: MachineSummary, context: RenderContext): string {
+  const parts: string[] = [];
+  if (summary.unseen > 0) parts.push(vscode.l10n.t('{0} new', summary.unseen));
+  const { view } = summary;
+  if (!summary.loaded) {
+    parts.push(summary.state === 'error' ? vscode.l10n.t('request failed') : summary.loading ? vscode.l10n.t('loading…') : '');
+  } else if (view.latest) {
+    parts.push(`${view.latest.type} · ${formatRelative(view.latest.time.epochMs, context.now, context.locale)}`);
+  } else if (view.total === 0) {
+    parts.push(vscode.l10n.t('no events'));
+  } else {
+    parts.push(vscode.l10n.t('no matching events'));
+  }
+  if (summary.stale && summary.fetchedAt !== undefined) {
+    parts.push(vscode.l10n.t('stale, from {0}', formatRelative(summary.fetchedAt, context.now, context.locale)));
+  }
+  return parts.filter((part) => part !== '').join(' · ');
+}
+
+export function machineTooltip(summary: MachineSummary, context: RenderContext, foundIn?: readonly string[]): vscode.MarkdownString {
+  const { view } = summary;
+  const md = untrustedMarkdown();
+  md.appendMarkdown('**');
+  md.appendText(summary.serialNumber);
+  md.appendMarkdown('**');
+  md.appendMarkdown(summary.pinned ? ` — ${vscode.l10n.t('pinned')}` : '');
+  md.appendMarkdown('\n\n');
+  if (summary.loaded) {
+    const count =
+      view.events.length === view.total
+        ? vscode.l10n.t('{0} events', view.total)
+        : vscode.l10n.t('{0} of {1} events match the filter', view.events.length, view.total);
+    md.appendText(count);
+    md.appendMarkdown('\n\n');
+    const latest = view.latest ?? view.newest;
+    if (latest) {
+      md.appendText(vscode.l10n.t('Latest: {0}, {1} ({2})', latest.type, formatAbsolute(latest.time.epochMs, context.locale), formatRelative(latest.time.epochMs, context.now, context.locale)));
+      md.appendMarkdown('\n\n');
+    }
+    if (view.created?.assetId !== undefined) {
+      md.appendText(vscode.l10n.t('Machine created: asset {0}', view.created.assetId));
+      md.appendMarkdown('\n\n');
+    }
+  }
+  if (summary.fetchedAt !== undefined) {
+    md.appendText(vscode.l10n.t('Last refresh: {0} ({1})', formatAbsolute(summary.fetchedAt, context.locale), formatRelative(summary.fetchedAt, context.now, context.locale)));
+    md.appendMarkdown('\n\n');
+  }
+  if (summary.stale) {
+    md.appendMarkdown('$(history) ');
+    md.appendText(
+      summary.failure
+        ? vscode.l10n.t('Stale: the last refresh failed, so this is the result from {0}.', summary.fetchedAt === undefined ? '?' : formatAbsolute(summary.fetchedAt, context.locale))
+        : vscode.l10n.t('Stale: kept from {0}; it refreshes when the API can be reached.', summary.fetchedAt === undefined ? '?' : formatAbsolute(summary.fetchedAt, context.locale)),
+    );
+    md.appendMarkdown('\n\n');
+  }
+  if (summary.failure) {
+    md.appendMarkdown('$(error) ');
+    md.appendText(summary.failure.error.message);
+    md.appendMarkdown('\n\n');
+  }
+  if (foundIn && foundIn.length > 0) {
+    md.appendText(vscode.l10n.t('Found in: {0}', foundIn.join(', ')));
+    md.appendMarkdown('\n\n');
+  }
+  md.supportThemeIcons = true;
+  return md;
+}
+
+function renderMachine(node: MachineNode, context: RenderContext): vscode.TreeItem {
+  const summary = context.model.summary(node.serialNumber);
+  const item = new vscode.TreeItem(node.serialNumber, vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = node.id;
+  item.description = machineDescription(summary, context);
+  const found = context.model.foundInWorkspace(node.serialNumber);
+  item.tooltip = machineTooltip(
+    summary,
+    context,
+    found?.locations.map((location) => `${vscode.workspace.asRelativePath(vscode.Uri.parse(location.file))}:${location.line + 1}`),
+  );
+  item.iconPath = stateIcon(summary);
+  // machine.<pinned|unpinned>.<group>[.events]: menus match on this (package.json view/item/context).
+  item.contextValue = `machine.${summary.pinned ? 'pinned' : 'unpinned'}.${node.group}${summary.view.total > 0 ? '.events' : ''}`;
+  item.accessibilityInformation = { label: `${node.serialNumber}, ${item.description}` };
+  return item;
+}
+
+function eventIcon(event: OnboardingEvent): vscode.ThemeIcon {
+  if (event.assetId !== undefined) return new vscode.ThemeIcon('vm-active', new vscode.ThemeColor('testing.iconPassed'));
+  if (/fail|error|reject|abort/i.test(event.type)) return new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'));
+  if (/complete|success|done|finish/i.test(event.type)) return new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'));
+  return new vscode.ThemeIcon('circle-small-filled');
+}
+
+export function eventTooltip(event: OnboardingEvent, context: RenderContext): vscode.MarkdownString {
+  const md = untrustedMarkdown();
+  md.appendMarkdown('**');
+  md.appendText(event.type);
+  md.appendMarkdown('**\n\n');
+  md.appendText(event.message);
+  md.appendMarkdown('\n\n---\n\n');
+  md.appendText(
+    vscode.l10n.t(
+      '{0} ({1}); timestamp {2} read as {3}',
+      formatAbsolute(event.time.epochMs, context.locale),
+      new Date(event.time.epochMs).toISOString(),
+      event.time.raw,
+      event.time.unit === 'seconds' ? vscode.l10n.t('seconds') : vscode.l10n.t('milliseconds'),
+    ),
+  );
+  if (event.assetId !== undefined) {
+    md.appendMarkdown('\n\n');
+    md.appendText(vscode.l10n.t('Asset ID: {0}', event.assetId));
+  }
+  const machineLink = event.links['machine']?.[0]?.href;
+  if (machineLink !== undefined) {
+    md.appendMarkdown('\n\n');
+    // As text, not a link: the href is server data (the details view opens it after checking it).
+    md.appendText(vscode.l10n.t('Machine link: {0}', machineLink));
+  }
+  return md;
+}
+
+function renderEvent(node: EventNode, context: RenderContext): vscode.TreeItem {
+  const { event } = node;
+  const item = new vscode.TreeItem(event.type, vscode.TreeItemCollapsibleState.None);
+  item.id = node.id;
+  const when = formatRelative(event.time.epochMs, context.now, context.locale);
+  item.description = event.assetId === undefined ? when : `${when} · ${vscode.l10n.t('asset {0}', event.assetId)}`;
+  item.tooltip = eventTooltip(event, context);
+  item.iconPath = eventIcon(event);
+  item.contextValue = event.assetId === undefined ? 'event' : 'event.asset';
+  item.command = { command: SHOW_EVENT_DETAILS_COMMAND, title: vscode.l10n.t('Show Event Details'), arguments: [event] };
+  item.accessibilityInformation = { label: `${event.type}, ${when}` };
+  return item;
+}
+
+function renderLoadMore(node: LoadMoreNode, { model }: RenderContext): vscode.TreeItem {
+  const next = Math.min(node.remaining, model.pageSize());
+  const item = new vscode.TreeItem(vscode.l10n.t('Load More…'), vscode.TreeItemCollapsibleState.None);
+  item.id = node.id;
+  item.description = vscode.l10n.t('{0} of {1} shown', node.shown, node.shown + node.remaining);
+  item.iconPath = new vscode.ThemeIcon('more');
+  item.contextValue = 'loadMore';
+  item.tooltip = vscode.l10n.t('Show up to {0} more events', next);
+  item.command = { command: LOAD_MORE_COMMAND, title: vscode.l10n.t('Load More Events'), arguments: [node] };
+  return item;
+}
+
+function renderError(node: ErrorNode): vscode.TreeItem {
+  const item = new vscode.TreeItem(node.message, vscode.TreeItemCollapsibleState.None);
+  item.id = node.id;
+  item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'));
+  item.contextValue = 'error';
+  const md = untrustedMarkdown();
+  md.appendText(node.message);
+  md.appendMarkdown('\n\n');
+  md.appendText(vscode.l10n.t('Retry, or open the log to see the requests.'));
+  item.tooltip = md;
+  return item;
+}
+
+function placeholderLabel(node: PlaceholderNode): string {
+  switch (node.reason) {
+    case 'loading':
+      return vscode.l10n.t('Loading…');
+    case 'not-loaded':
+      return vscode.l10n.t('Not loaded yet');
+    case 'no-events':
+      return vscode.l10n.t('No onboarding events');
+    case 'none-match':
+      return vscode.l10n.t('No events match the filter');
+    case 'scanning':
+      return vscode.l10n.t('Scanning workspace files…');
+    case 'scan-none':
+      return vscode.l10n.t('No serial numbers found in this workspace');
+    case 'scan-failed':
+      return vscode.l10n.t('The workspace scan failed');
+    case 'scan-capped':
+      return vscode.l10n.t('Only the first {0} files were scanned', node.detail ?? '?');
+  }
+}
+
+function renderPlaceholder(node: PlaceholderNode): vscode.TreeItem {
+  const item = new vscode.TreeItem(placeholderLabel(node), vscode.TreeItemCollapsibleState.None);
+  item.id = node.id;
+  item.contextValue = `placeholder.${node.reason}`;
+  if (node.reason === 'loading' || node.reason === 'scanning') item.iconPath = new vscode.ThemeIcon('loading~spin');
+  else if (node.reason === 'scan-capped') {
+    item.iconPath = new vscode.ThemeIcon('info');
+    item.tooltip = vscode.l10n.t('Raise the onboardingEvents.workspaceScan.maxFiles setting to scan more files.');
+  } else if (node.reason === 'scan-failed' && node.detail !== undefined) item.tooltip = node.detail;
+  return item;
+}

@@ -1,0 +1,78 @@
+// The elements of the Machines tree. Plain objects, so commands invoked from
+// menus receive them and tests can pass them back; an event node carries
+// `event`, which is the shape the details command accepts.
+import type { OnboardingEvent } from '../core/model';
+import type { GroupKind } from './machinesModel';
+
+export interface GroupNode {
+  readonly kind: 'group';
+  readonly id: string;
+  readonly group: GroupKind;
+}
+
+export interface MachineNode {
+  readonly kind: 'machine';
+  readonly id: string;
+  readonly group: GroupKind;
+  readonly serialNumber: string;
+  readonly parent: GroupNode;
+}
+
+export interface EventNode {
+  readonly kind: 'event';
+  readonly id: string;
+  readonly serialNumber: string;
+  readonly event: OnboardingEvent;
+  readonly parent: MachineNode;
+}
+
+export interface LoadMoreNode {
+  readonly kind: 'loadMore';
+  readonly id: string;
+  readonly serialNumber: string;
+  readonly shown: number;
+  readonly remaining: number;
+  readonly parent: MachineNode;
+}
+
+export interface ErrorNode {
+  readonly kind: 'error';
+  readonly id: string;
+  readonly serialNumber: string;
+  readonly message: string;
+  readonly errorKind: string | undefined;
+  readonly parent: MachineNode;
+}
+
+export type PlaceholderReason = 'loading' | 'no-events' | 'none-match' | 'not-loaded' | 'scanning' | 'scan-none' | 'scan-failed' | 'scan-capped';
+
+export interface PlaceholderNode {
+  readonly kind: 'placeholder';
+  readonly id: string;
+  readonly reason: PlaceholderReason;
+  readonly detail?: string;
+  readonly parent: MachineNode | GroupNode;
+}
+
+export type MachinesNode = GroupNode | MachineNode | EventNode | LoadMoreNode | ErrorNode | PlaceholderNode;
+
+/** A serial number from a command argument: a node, `{ serialNumber }`, or the string itself. */
+export function serialOf(argument: unknown): string | undefined {
+  if (typeof argument === 'string') return argument;
+  if (typeof argument !== 'object' || argument === null) return undefined;
+  const value = (argument as { serialNumber?: unknown }).serialNumber;
+  if (typeof value === 'string') return value;
+  const event = (argument as { event?: { serialNumber?: unknown } }).event;
+  return typeof event?.serialNumber === 'string' ? event.serialNumber : undefined;
+}
+
+/** An event from a command argument: an event node, `{ event }`, or the event itself. */
+export function eventOf(argument: unknown): OnboardingEvent | undefined {
+  if (typeof argument !== 'object' || argument === null) return undefined;
+  const candidate = 'event' in argument ? (argument).event : argument;
+  if (typeof candidate !== 'object' || candidate === null) return undefined;
+  const event = candidate as Partial<OnboardingEvent>;
+  return typeof event.type === 'string' && typeof event.message === 'string' && typeof event.serialNumber === 'string' && typeof event.key === 'string'
+    ? (candidate as OnboardingEvent)
+    : undefined;
+}

@@ -1,0 +1,74 @@
+// The pure half of "In This Workspace": which serial numbers a set of files
+// contains, and where each was first seen. The glue (workspaceScan.ts) finds
+// and reads the files; this collects, counts and sorts, unit-tested.
+import type { SerialMatcher } from '../serialNumbers/serialMatcher';
+
+export interface SerialLocation {
+  /** The file, as a string the glue can turn back into a Uri. */
+  readonly file: string;
+  /** 0-based line of the first occurrence in that file. */
+  readonly line: number;
+}
+
+export interface FoundSerial {
+  readonly serialNumber: string;
+  /** Files that mention it, first occurrence each, in scan order. */
+  readonly locations: readonly SerialLocation[];
+  readonly occurrences: number;
+}
+
+/** Files larger than this are skipped: a serial number list is small, a log dump is not worth blocking on. */
+export const MAX_SCANNED_FILE_BYTES = 1024 * 1024;
+/** Matches per file, so a generated file full of serials cannot flood the tree. */
+export const MAX_MATCHES_PER_FILE = 1000;
+
+export class SerialCollector {
+  private readonly found = new Map<string, { locations: SerialLocation[]; occurrences: number }>();
+
+  constructor(private readonly matcher: SerialMatcher) {}
+
+  add(file: string, text: string): void {
+    const matches = this.matcher.findAll(text, MAX_MATCHES_PER_FILE);
+    if (matches.length === 0) return;
+    let line = 0;
+    let lineCountedTo = 0;
+    const seenInFile = new Set<string>();
+    for (const match of matches) {
+      // Count line breaks incrementally: matches come in order.
+      for (let i = lineCountedTo; i < match.start; i++) if (text.charCodeAt(i) === 10) line++;
+      lineCountedTo = match.start;
+      let entry = this.found.get(match.serialNumber);
+      if (!entry) {
+        entry = { locations: [], occurrences: 0 };
+        this.found.set(match.serialNumber, entry);
+      }
+      entry.occurrences++;
+      if (!seenInFile.has(match.serialNumber)) {
+        seenInFile.add(match.serialNumber);
+        entry.locations.push({ file, line });
+      }
+    }
+  }
+
+  /** Sorted by serial number, so the group is stable from scan to scan. */
+  result(): FoundSerial[] {
+    return [...this.found.entries()]
+      .map(([serialNumber, entry]) => ({ serialNumber, locations: entry.locations, occurrences: entry.occurrences }))
+      .sort((a, b) => (a.serialNumber < b.serialNumber ? -1 : a.serialNumber > b.serialNumber ? 1 : 0));
+  }
+}
+
+/**
+ * The exclude glob for findFiles from the files.exclude and search.exclude
+ * settings: findFiles applies files.exclude only when given no exclude, so a
+ * scan that must also honour search.exclude has to pass both. Entries set to
+ * false, and `when` conditions (which need the sibling file), are left out.
+ */
+export function excludeGlob(...settings: readonly (Readonly<Record<string, unknown>> | undefined)[]): string | undefined {
+  const patterns = new Set<string>();
+  for (const setting of settings) {
+    for (const [pattern, value] of Object.entries(setting ?? {})) if (value === true) patterns.add(pattern);
+  }
+  if (patterns.size === 0) return undefined;
+  return patterns.size === 1 ? [...patterns][0] : `{${[...patterns].join(',')}}`;
+}
