@@ -43,7 +43,9 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
         directory: vscode.Uri.joinPath(context.globalStorageUri, 'results').fsPath,
         scope: () => (session.state.kind === 'signed-in' ? session.state.environment.id : undefined),
         timestampUnit: () => vscode.workspace.getConfiguration('onboardingEvents').get('timestampUnit', 'auto'),
-        onError: (message, error) => log.warn(`${message} (${error instanceof Error ? error.message : String(error)})`),
+        onError: (message, error) => {
+          log.warn(`${message} (${error instanceof Error ? error.message : String(error)})`);
+        },
       }),
     });
     // Data of one API or user never shows under another.
