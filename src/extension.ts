@@ -7,10 +7,11 @@ import type { DetailsTestHook } from './details/detailsApi';
 import { registerDetails } from './details/registerDetails';
 import { EventsService } from './events/eventsService';
 import { FileResultStore } from './events/fileResultStore';
+import { forgetResultsOnSignOut, resultScope } from './events/resultScope';
 import { Log } from './log/log';
 import type { MachinesApi } from './machines/machinesApi';
 import { registerMachines } from './machines/registerMachines';
-import { registerSerialNumbers } from './serialNumbers/registerSerialNumbers';
+import { registerSerialNumbers, type SerialNumbersInspector } from './serialNumbers/registerSerialNumbers';
 import { registerSession, type SessionDiagnostics } from './session/registerSession';
 
 /**
@@ -26,6 +27,8 @@ export interface OnboardingEventsExtensionApi {
   readonly sessionTestHook: SessionDiagnostics | undefined;
   /** Event-details observations for integration tests; undefined outside ExtensionMode.Test. */
   readonly detailsTestHook: DetailsTestHook | undefined;
+  /** How the last serial-number hover was answered and timed in the host; undefined outside ExtensionMode.Test. */
+  readonly serialNumbersTestHook: SerialNumbersInspector | undefined;
 }
 
 export function activate(context: vscode.ExtensionContext): OnboardingEventsExtensionApi {
@@ -35,18 +38,20 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
     context.subscriptions.push(log);
     const session = registerSession(context, log);
     context.subscriptions.push(session);
+    const resultStore = new FileResultStore({
+      directory: vscode.Uri.joinPath(context.globalStorageUri, 'results').fsPath,
+      scope: () => resultScope(session.state),
+      timestampUnit: () => vscode.workspace.getConfiguration('onboardingEvents').get('timestampUnit', 'auto'),
+      onError: (message, error) => {
+        log.warn(`${message} (${error instanceof Error ? error.message : String(error)})`);
+      },
+    });
+    context.subscriptions.push(forgetResultsOnSignOut(session, resultStore));
     const events = new EventsService({
       source: () => session.client(),
       freshForMs: () => vscode.workspace.getConfiguration('onboardingEvents').get<number>('cacheSeconds', 60) * 1000,
-      // Last good results survive reloads and outages, filed per environment.
-      store: new FileResultStore({
-        directory: vscode.Uri.joinPath(context.globalStorageUri, 'results').fsPath,
-        scope: () => (session.state.kind === 'signed-in' ? session.state.environment.id : undefined),
-        timestampUnit: () => vscode.workspace.getConfiguration('onboardingEvents').get('timestampUnit', 'auto'),
-        onError: (message, error) => {
-          log.warn(`${message} (${error instanceof Error ? error.message : String(error)})`);
-        },
-      }),
+      // Last good results survive reloads and outages, filed per environment and API.
+      store: resultStore,
     });
     // Data of one API or user never shows under another.
     context.subscriptions.push(
@@ -56,8 +61,9 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
     );
     const details = registerDetails(context, { session, log });
     const machines = registerMachines(context, { session, events, details, log });
-    registerSerialNumbers(context, { session, events, machines, details, log });
-    return { activationMs: performance.now() - started, machines, events, detailsTestHook: details.testHook, sessionTestHook: session.testHook };
+    const serialNumbers = registerSerialNumbers(context, { session, events, machines, details, log });
+    const serialNumbersTestHook = context.extensionMode === vscode.ExtensionMode.Test ? serialNumbers : undefined;
+    return { activationMs: performance.now() - started, machines, events, detailsTestHook: details.testHook, sessionTestHook: session.testHook, serialNumbersTestHook };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     void vscode.window.showErrorMessage(`Onboarding Events could not start: ${message}`);

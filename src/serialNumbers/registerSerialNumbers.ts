@@ -11,7 +11,7 @@ import type { ApiSession } from '../session/apiSession';
 import { HOVER_COMMANDS } from './hoverMarkdown';
 import { MachineLookUp, serialNumberArgument } from './machineLookUp';
 import { SerialAtCursorContext, serialAtCursor } from './serialAtCursor';
-import { SerialHoverProvider } from './serialHoverProvider';
+import { SerialHoverProvider, type HoverTiming } from './serialHoverProvider';
 import { SerialLinkProvider } from './serialLinkProvider';
 import { selectorFor, SerialSettings, type SerialSettingsSnapshot } from './serialSettings';
 
@@ -23,7 +23,13 @@ export interface SerialNumbersDeps {
   readonly log: Log;
 }
 
-export function registerSerialNumbers(context: vscode.ExtensionContext, deps: SerialNumbersDeps): void {
+/** What integration tests may see of the serial-number features (no data, no credentials). */
+export interface SerialNumbersInspector {
+  /** How the last hover over a serial number was answered, and how long our provider took in the extension host. */
+  lastHover(): HoverTiming | undefined;
+}
+
+export function registerSerialNumbers(context: vscode.ExtensionContext, deps: SerialNumbersDeps): SerialNumbersInspector {
   const settings = new SerialSettings(deps.log);
   const hoverProvider = new SerialHoverProvider({ session: deps.session, events: deps.events, settings, log: deps.log });
   const linkProvider = new SerialLinkProvider(settings);
@@ -95,6 +101,7 @@ export function registerSerialNumbers(context: vscode.ExtensionContext, deps: Se
       vscode.window.setStatusBarMessage(vscode.l10n.t('Copied {0}.', serialNumber), 3000);
     }),
   );
+  return { lastHover: () => hoverProvider.lastTiming };
 }
 
 /** The event with `key` (the latest when no key): from the cache, or one request when the cache was cleared meanwhile. */

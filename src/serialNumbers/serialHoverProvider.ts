@@ -36,10 +36,24 @@ export function abortSignalFor(token: vscode.CancellationToken): { signal: Abort
   };
 }
 
+/** How the last hover was answered and how long the provider took: read by integration tests through the extension API. */
+export interface HoverTiming {
+  readonly serialNumber: string;
+  readonly source: 'cache' | 'request' | 'signed-out';
+  readonly ms: number;
+}
+
 export class SerialHoverProvider implements vscode.HoverProvider {
+  private last: HoverTiming | undefined;
+
   constructor(private readonly deps: SerialHoverDeps) {}
 
+  get lastTiming(): HoverTiming | undefined {
+    return this.last;
+  }
+
   provideHover(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): vscode.ProviderResult<vscode.Hover> {
+    const started = performance.now();
     const settings = this.deps.settings.value;
     const range = document.getWordRangeAtPosition(position, settings.wordPattern);
     if (range === undefined) return undefined;
@@ -49,14 +63,20 @@ export class SerialHoverProvider implements vscode.HoverProvider {
 
     const ctx = hoverContext(settings.maxEvents);
     if (this.deps.session.client() === undefined) {
-      return hover(signedOutHoverMarkdown(serialNumber, ctx), range);
+      const answer = hover(signedOutHoverMarkdown(serialNumber, ctx), range);
+      this.last = { serialNumber, source: 'signed-out', ms: performance.now() - started };
+      return answer;
     }
     const events = this.deps.events;
     const cached = events.peek(serialNumber);
     if (cached !== undefined && events.isFresh(serialNumber)) {
-      return hover(eventsHoverMarkdown(serialNumber, cached, ctx), range);
+      const answer = hover(eventsHoverMarkdown(serialNumber, cached, ctx), range);
+      this.last = { serialNumber, source: 'cache', ms: performance.now() - started };
+      return answer;
     }
-    return this.fetch(serialNumber, range, token, settings.maxEvents);
+    return this.fetch(serialNumber, range, token, settings.maxEvents).finally(() => {
+      this.last = { serialNumber, source: 'request', ms: performance.now() - started };
+    });
   }
 
   private async fetch(serialNumber: string, range: vscode.Range, token: vscode.CancellationToken, maxEvents: number): Promise<vscode.Hover | undefined> {
