@@ -1,0 +1,311 @@
+// Event details in the real extension host, against the fake API. The page
+// really runs in a webview: it reports back what its DOM shows, so "rendered
+// as text" is checked on the rendered page, and the fakes record on the wire
+// whether a token was sent.
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { OnboardingEvent } from '../../../src/core/model';
+import type { DetailsTestHook, LinkOpener } from '../../../src/details/detailsApi';
+import type { EventView, HostMessage } from '../../../src/details/protocol';
+import type { OnboardingEventsExtensionApi } from '../../../src/extension';
+import { makeEvent, startFakeApi, startForeignOrigin, TEST_ASSET_ID, TEST_CREDENTIALS, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
+
+const EXTENSION_ID = 'onboarding-events.onboarding-events';
+const HOSTILE = '<img src=x onerror=alert(1)>';
+const T0 = Date.UTC(2025, 0, 15, 8, 0, 0);
+
+async function signIn(fake: FakeApi): Promise<void> {
+  await vscode.commands.executeCommand('onboardingEvents.signIn', { apiBaseUrl: fake.baseUrl, authUrl: fake.authUrl, ...TEST_CREDENTIALS, environment: 'Test' });
+}
+
+async function signOut(): Promise<void> {
+  try {
+    await vscode.commands.executeCommand('onboardingEvents.signOut', { environment: 'Test', confirm: false });
+  } catch (error) {
+    if (!(error instanceof Error && /is signed in/.test(error.message))) throw error;
+  }
+}
+
+/** An opener that records instead of asking and instead of starting a browser. */
+class RecordingOpener implements LinkOpener {
+  readonly confirmed: string[] = [];
+  readonly opened: string[] = [];
+  constructor(private readonly answer: boolean) {}
+  confirm(url: string): Promise<boolean> {
+    this.confirmed.push(url);
+    return Promise.resolve(this.answer);
+  }
+  open(url: string): Promise<boolean> {
+    this.opened.push(url);
+    return Promise.resolve(true);
+  }
+}
+
+function shown(message: HostMessage | undefined): EventView {
+  assert.ok(message?.type === 'show', `expected a show message, got ${message?.type ?? 'none'}`);
+  return message.event;
+}
+
+describe('Event details panel (webview)', function () {
+  this.timeout(30_000);
+  let api: OnboardingEventsExtensionApi;
+  let hook: DetailsTestHook;
+  let fake: FakeApi;
+  let foreign: FakeApi;
+
+  /** Puts raw events on the fake for `serial` and returns them as the extension reads them. */
+  async function eventsFor(serial: string, raw: unknown[]): Promise<OnboardingEvent[]> {
+    fake.setMachineEvents(serial, raw);
+    const result = await api.events.get(serial, { force: true });
+    return [...result.events];
+  }
+
+  async function showAndRender(event: OnboardingEvent): Promise<void> {
+    await vscode.commands.executeCommand('onboardingEvents.showEventDetails', { event });
+    await hook.waitForRendered((r) => r.title === event.type && r.message === event.message, 15_000);
+  }
+
+  before(async () => {
+    const extension = vscode.extensions.getExtension<OnboardingEventsExtensionApi>(EXTENSION_ID);
+    assert.ok(extension);
+    api = await extension.activate();
+    assert.ok(api.detailsTestHook, 'the test hook exists in ExtensionMode.Test');
+    hook = api.detailsTestHook;
+    fake = await startFakeApi();
+    foreign = await startForeignOrigin();
+    await signIn(fake);
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.workspace.getConfiguration('onboardingEvents').update('details.panelMode', undefined, vscode.ConfigurationTarget.Global);
+    await signOut();
+    await fake.close();
+    await foreign.close();
+  });
+
+  afterEach(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('opens a panel titled "<type> · <serial>" whose page renders the event, with the machine link resolved on the fake', async () => {
+    const events = await api.events.get(TEST_SERIALS.onboarded, { force: true });
+    const created = events.events.find((e) => e.type === 'MACHINE_CREATED');
+    assert.ok(created);
+    await showAndRender(created);
+    assert.deepEqual(hook.panelTitles(), [`MACHINE_CREATED · ${TEST_SERIALS.onboarded}`]);
+    const view = shown(hook.lastPosted);
+    assert.equal(view.assetId, TEST_ASSET_ID);
+    assert.equal(view.links.length, 1);
+    const machine = view.links[0];
+    assert.ok(machine);
+    assert.equal(machine.relation, 'machine');
+    assert.equal(machine.fields.length, 9);
+    assert.deepEqual(machine.target, { url: `${fake.baseUrl}/public/api/machines/${TEST_ASSET_ID}`, openable: true, blocked: null });
+    assert.equal(view.time.utcIso, '2025-01-15T08:01:00.000Z');
+  });
+
+  it('gives the webview HTML that escapes a hostile type, and the page renders a hostile message as text', async () => {
+    const [event] = await eventsFor('HX-0001-AAAAA', [makeEvent({ type: HOSTILE, message: HOSTILE, timestamp: T0 })]);
+    assert.ok(event);
+    await vscode.commands.executeCommand('onboardingEvents.showEventDetails', event);
+    const report = await hook.waitForRendered((r) => r.message === HOSTILE, 15_000);
+
+    const html = hook.lastHtml ?? '';
+    assert.equal(html.includes(HOSTILE), false, 'the hostile string never appears unescaped in the HTML');
+    assert.ok(html.includes('&lt;img src=x onerror=alert(1)&gt;'), 'the title is in the HTML, escaped');
+    // The CSP sits in an attribute, where quotes are escaped (&#39;), which the browser decodes.
+    const nonce = /script-src &#39;nonce-([A-Za-z0-9+/=]+)&#39;/.exec(html)?.[1];
+    assert.ok(nonce, 'the CSP allows scripts by nonce only');
+    assert.ok(html.includes('default-src &#39;none&#39;'));
+    assert.ok(html.includes(`<script nonce="${nonce}"`));
+    assert.ok(nonce.length >= 24);
+
+    // The page shows exactly the text that was sent, and made no element of it.
+    assert.equal(report.title, HOSTILE);
+    assert.equal(report.images, 0);
+    assert.equal(report.links, 0);
+
+    // A new nonce for each page: showing the same event again regenerates the shell.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('onboardingEvents.showEventDetails', event);
+    assert.notEqual(/nonce="([^"]+)"/.exec(hook.lastHtml ?? '')?.[1], nonce);
+  });
+
+  it('ships a page script that never writes HTML (textContent and createElement only)', () => {
+    const extension = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(extension);
+    const script = readFileSync(join(extension.extensionPath, 'media', 'details', 'details.js'), 'utf8');
+    for (const sink of ['innerHTML', 'outerHTML', 'insertAdjacentHTML', 'document.write', 'eval(', 'new Function']) {
+      assert.equal(script.includes(sink), false, `${sink} does not appear in the page script`);
+    }
+    assert.ok(script.includes('textContent'));
+  });
+
+  it('never opens javascript:, command:, file:, data: or malformed links, and opens http(s) only after confirming the full URL', async () => {
+    const unsafe = {
+      js: { href: 'javascript:alert(document.cookie)' },
+      cmd: { href: 'command:workbench.action.terminal.new' },
+      file: { href: 'file:///etc/passwd' },
+      data: { href: 'data:text/html,<script>alert(1)</script>' },
+      malformed: { href: 'http://[::1' },
+      template: { href: 'javascript:{x}', templated: true },
+    };
+    const [event] = await eventsFor('HX-0002-BBBBB', [
+      makeEvent({ type: 'LINKS', message: 'links of every kind', timestamp: T0, extra: { _links: { ...unsafe, docs: { href: 'https://docs.example.invalid/onboarding?a=1&b=2' } } } }),
+    ]);
+    assert.ok(event);
+    await showAndRender(event);
+    const view = shown(hook.lastPosted);
+    const ids = Object.fromEntries(view.links.map((l) => [l.relation, l]));
+    for (const relation of Object.keys(unsafe)) assert.equal(ids[relation]?.target.openable, false, `${relation} is not openable`);
+
+    const opener = new RecordingOpener(true);
+    const stub = hook.useLinkOpener(opener);
+    try {
+      const openCalls = hook.openCalls;
+      const refused = hook.refusedLinks;
+      for (const relation of Object.keys(unsafe)) {
+        const link = ids[relation];
+        assert.ok(link);
+        await hook.simulatePageMessage({ type: 'open', linkId: link.id, variables: { x: 'alert(1)' } });
+        await hook.simulatePageMessage({ type: 'fetch', seq: 100 + link.id, linkId: link.id, variables: {} });
+      }
+      assert.deepEqual(opener.confirmed, []);
+      assert.deepEqual(opener.opened, []);
+      assert.equal(hook.openCalls, openCalls);
+      assert.equal(hook.refusedLinks - refused, Object.keys(unsafe).length * 2);
+
+      const docs = ids['docs'];
+      assert.ok(docs);
+      await hook.simulatePageMessage({ type: 'open', linkId: docs.id, variables: {} });
+      assert.deepEqual(opener.confirmed, ['https://docs.example.invalid/onboarding?a=1&b=2'], 'the full URL is shown before opening');
+      assert.deepEqual(opener.opened, ['https://docs.example.invalid/onboarding?a=1&b=2']);
+      assert.equal(hook.openCalls, openCalls + 1);
+
+      // A page message naming a URL instead of a link id is not part of the protocol.
+      await hook.simulatePageMessage({ type: 'open', url: 'https://evil.example.invalid', linkId: 999, variables: {} });
+      assert.equal(opener.opened.length, 1);
+    } finally {
+      stub.dispose();
+    }
+
+    const declining = new RecordingOpener(false);
+    const stub2 = hook.useLinkOpener(declining);
+    try {
+      const docs = ids['docs'];
+      assert.ok(docs);
+      await hook.simulatePageMessage({ type: 'open', linkId: docs.id, variables: {} });
+      assert.equal(declining.confirmed.length, 1);
+      assert.deepEqual(declining.opened, [], 'nothing opens when the user declines');
+    } finally {
+      stub2.dispose();
+    }
+  });
+
+  it('expands a templated link with the variables the page sends, replying to the same sequence number', async () => {
+    const [event] = await eventsFor('HX-0003-CCCCC', [
+      makeEvent({ type: 'TEMPLATED', message: 'search link', timestamp: T0, extra: { _links: { search: { href: '/public/api/machines{?serialNumber,size}', templated: true } } } }),
+    ]);
+    assert.ok(event);
+    await showAndRender(event);
+    const link = shown(hook.lastPosted).links[0];
+    assert.ok(link);
+    assert.deepEqual(link.variables, ['serialNumber', 'size']);
+    await hook.simulatePageMessage({ type: 'expand', seq: 41, linkId: link.id, variables: { serialNumber: 'MX 1', size: '' } });
+    assert.deepEqual(hook.lastPosted, {
+      type: 'expanded',
+      seq: 41,
+      linkId: link.id,
+      target: { url: `${fake.baseUrl}/public/api/machines?serialNumber=MX%201`, openable: true, blocked: null },
+    });
+  });
+
+  it('fetches a link on the API origin with the token, a link on another origin without it, and shows the JSON read-only', async () => {
+    const [event] = await eventsFor('HX-0004-DDDDD', [
+      makeEvent({
+        type: 'MACHINE_CREATED',
+        message: 'fetch me',
+        timestamp: T0,
+        assetId: TEST_ASSET_ID,
+        extra: {
+          _links: {
+            machine: { href: `/public/api/machines/${TEST_ASSET_ID}` },
+            elsewhere: { href: `${foreign.baseUrl}/public/api/machines/${TEST_ASSET_ID}?from=link` },
+          },
+        },
+      }),
+    ]);
+    assert.ok(event);
+    await showAndRender(event);
+    const view = shown(hook.lastPosted);
+    const machine = view.links.find((l) => l.relation === 'machine');
+    const elsewhere = view.links.find((l) => l.relation === 'elsewhere');
+    assert.ok(machine && elsewhere);
+
+    foreign.clearRequests();
+    await hook.simulatePageMessage({ type: 'fetch', seq: 7, linkId: elsewhere.id, variables: {} });
+    const reply = hook.lastPosted;
+    assert.ok(reply?.type === 'fetched' && reply.seq === 7 && reply.ok, `fetched: ${JSON.stringify(reply)}`);
+    assert.equal(foreign.requests.length, 1, 'the foreign origin was asked once');
+    assert.equal(foreign.receivedAuthorization(), false, 'no Authorization header went to the foreign origin');
+    const foreignDoc = vscode.window.activeTextEditor?.document;
+    assert.ok(foreignDoc);
+    assert.equal(foreignDoc.uri.scheme, 'onboarding-events');
+    assert.equal(foreignDoc.languageId, 'json');
+
+    fake.clearRequests();
+    await hook.simulatePageMessage({ type: 'fetch', seq: 8, linkId: machine.id, variables: {} });
+    const ownReply = hook.lastPosted;
+    assert.ok(ownReply?.type === 'fetched' && ownReply.seq === 8 && ownReply.ok, `fetched: ${JSON.stringify(ownReply)}`);
+    const own = fake.requests.filter((r) => r.path === `/public/api/machines/${TEST_ASSET_ID}`);
+    assert.equal(own.length, 1);
+    assert.match(own[0]?.headers['authorization'] ?? '', /^Bearer /, 'the API origin got the token');
+    const doc = vscode.window.activeTextEditor?.document;
+    assert.ok(doc);
+    assert.equal(doc.uri.scheme, 'onboarding-events');
+    assert.equal(doc.languageId, 'json');
+    assert.doesNotThrow(() => JSON.parse(doc.getText()) as unknown);
+  });
+
+  it('shows the raw JSON of an event in a read-only JSON editor', async () => {
+    const events = await api.events.get(TEST_SERIALS.onboarded);
+    const created = events.events.find((e) => e.type === 'MACHINE_CREATED');
+    assert.ok(created);
+    await vscode.commands.executeCommand('onboardingEvents.showRawJson', { event: created });
+    const doc = vscode.window.activeTextEditor?.document;
+    assert.ok(doc);
+    assert.equal(doc.uri.scheme, 'onboarding-events');
+    assert.equal(doc.languageId, 'json');
+    assert.deepEqual(JSON.parse(doc.getText()), created.raw);
+    // A content-provider document: VS Code opens it read-only, and it has no file to be saved to.
+    assert.equal(doc.isUntitled, false);
+    assert.equal(doc.isDirty, false);
+  });
+
+  it('in preview mode one panel follows the selection; in perEvent mode each event gets its own panel, revealed when shown again', async () => {
+    const events = (await api.events.get(TEST_SERIALS.onboarded)).events;
+    const [a, b] = events;
+    assert.ok(a && b);
+    const config = vscode.workspace.getConfiguration('onboardingEvents');
+    await config.update('details.panelMode', 'preview', vscode.ConfigurationTarget.Global);
+    await showAndRender(a);
+    await showAndRender(b);
+    assert.deepEqual(hook.panelTitles(), [`${b.type} · ${b.serialNumber}`]);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+
+    await config.update('details.panelMode', 'perEvent', vscode.ConfigurationTarget.Global);
+    await showAndRender(a);
+    await showAndRender(b);
+    await vscode.commands.executeCommand('onboardingEvents.showEventDetails', a);
+    assert.deepEqual(hook.panelTitles().sort(), [`${a.type} · ${a.serialNumber}`, `${b.type} · ${b.serialNumber}`].sort());
+  });
+
+  it('refuses a command argument that is not an event, opening nothing', async () => {
+    await vscode.commands.executeCommand('onboardingEvents.showEventDetails', { serialNumber: 'HX-0005-EEEEE', type: 'FORGED' });
+    await vscode.commands.executeCommand('onboardingEvents.showEventDetails', 'not an event');
+    assert.deepEqual(hook.panelTitles(), []);
+  });
+});
