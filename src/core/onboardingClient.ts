@@ -187,7 +187,9 @@ export class OnboardingClient {
     if (disposed()) throw disposedError();
     const callerCancelled = (): boolean => signal?.aborted === true;
     if (callerCancelled()) throw cancelledError();
-    const combined = signal === undefined ? this.#lifetime.signal : AbortSignal.any([signal, this.#lifetime.signal]);
+    // A signal per call, even without the caller's: listeners then attach to it
+    // rather than piling up on the one lifetime signal shared by every call.
+    const combined = AbortSignal.any(signal === undefined ? [this.#lifetime.signal] : [signal, this.#lifetime.signal]);
     try {
       return await run(combined);
     } catch (error) {

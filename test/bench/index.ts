@@ -1,0 +1,35 @@
+// `npm run bench`: runs every benchmark module in turn and exits non-zero when
+// any of them missed a target. To add one, write a module with a `bench`
+// export of type Benchmark and append it to BENCHMARKS.
+
+import { coreBench } from './core.bench';
+import { serialNumbersBench } from './serialNumbers.bench';
+
+export interface Benchmark {
+  readonly name: string;
+  /** Prints its figures and resolves to true when every target was met. */
+  run(): Promise<boolean>;
+}
+
+const BENCHMARKS: readonly Benchmark[] = [coreBench, serialNumbersBench];
+
+async function main(): Promise<number> {
+  const missed: string[] = [];
+  for (const benchmark of BENCHMARKS) {
+    console.log(`\n== ${benchmark.name} ==`);
+    const started = Date.now();
+    const met = await benchmark.run();
+    console.log(`(${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    if (!met) missed.push(benchmark.name);
+  }
+  console.log(missed.length === 0 ? '\nAll benchmark targets met.' : `\nTargets missed in: ${missed.join(', ')}`);
+  return missed.length === 0 ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(2);
+  },
+);
