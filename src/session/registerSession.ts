@@ -6,7 +6,7 @@ import type { Log } from '../log/log';
 import type { ApiSession, SessionState } from './apiSession';
 import { AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, OnboardingAuthenticationProvider } from './authProvider';
 import { CLIENT_SETTINGS, readClientSettings } from './clientSettings';
-import { CredentialStore } from './credentialStore';
+import { CredentialStore, secretKey } from './credentialStore';
 import { Notifier, type ShownNotification } from './notify';
 import { registerSessionCommands } from './sessionCommands';
 import { SessionManager } from './sessionManager';
@@ -24,6 +24,8 @@ export interface SessionDiagnostics {
   notifications(): readonly ShownNotification[];
   /** Global and workspace state (keys and values) as JSON: everything the extension stored outside SecretStorage. */
   storedStateJson(): string;
+  /** Whether SecretStorage still holds an entry for this environment id (the values stay inside). */
+  hasStoredSecret(environmentId: string): Promise<boolean>;
   /** The folder of the extension's log files (context.logUri), to search them. */
   readonly logDirectory: string;
 }
@@ -83,6 +85,7 @@ export function registerSession(context: vscode.ExtensionContext, log: Log): Reg
         globalState: Object.fromEntries(context.globalState.keys().map((key) => [key, context.globalState.get<unknown>(key)])),
         workspaceState: Object.fromEntries(context.workspaceState.keys().map((key) => [key, context.workspaceState.get<unknown>(key)])),
       }),
+    hasStoredSecret: async (environmentId) => (await context.secrets.get(secretKey(environmentId))) !== undefined,
     logDirectory: context.logUri.fsPath,
   };
 
