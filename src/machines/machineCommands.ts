@@ -209,6 +209,7 @@ export function registerMachineCommands(deps: MachineCommandDeps): vscode.Dispos
       ...(sinceMs !== undefined ? { sinceMs } : {}),
     });
     model.setFilter(next);
+    deps.provider.flush();
     log.info(model.filtered ? describeFilter(next) : 'Filter cleared.');
     // A new time window is asked of the API (spec §4.1 `timestamp`) for every listed machine.
     if (next.sinceMs !== undefined && next.sinceMs !== before.sinceMs && deps.session.state.kind === 'signed-in') await deps.refreshMachines();

@@ -275,15 +275,17 @@ export function registerMachines(context: vscode.ExtensionContext, deps: Machine
 
   const inspector: MachinesTreeInspector = {
     async render(depth = 3) {
+      // As a user who expanded everything would see it, except that the workspace group is only opened once scanned (it scans when expanded).
+      const open = (node: MachinesNode): boolean => !(node.kind === 'group' && node.group === 'workspace' && model.workspaceScan.kind === 'not-scanned');
       const walk = (nodes: MachinesNode[], level: number): void => {
         if (level >= depth) return;
-        for (const node of nodes) walk(provider.getChildren(node), level + 1);
+        for (const node of nodes) if (open(node)) walk(provider.getChildren(node), level + 1);
       };
       walk(provider.getChildren(), 1);
       await inspector.whenIdle();
       const render = (node: MachinesNode, level: number): RenderedNode => {
         const item = provider.getTreeItem(node);
-        const children = level < depth ? provider.getChildren(node).map((child) => render(child, level + 1)) : undefined;
+        const children = level < depth && open(node) ? provider.getChildren(node).map((child) => render(child, level + 1)) : undefined;
         return { ...describeItem(node, item), ...(children ? { children } : {}) };
       };
       return provider.getChildren().map((node) => render(node, 1));
@@ -320,7 +322,8 @@ export function registerMachines(context: vscode.ExtensionContext, deps: Machine
     pinned: () => lists.pinned(),
     recent: () => lists.recent(),
     clearRecent: () => void lists.clearRecent(),
-    inspector,
+    // Only for the integration tests: other extensions see the tree, not its internals.
+    ...(context.extensionMode === vscode.ExtensionMode.Test ? { inspector } : {}),
   };
 
   subscriptions.push(
@@ -343,7 +346,13 @@ export function registerMachines(context: vscode.ExtensionContext, deps: Machine
 
 function describeItem(node: MachinesNode, item: vscode.TreeItem): RenderedNode {
   const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
-  const tooltip = item.tooltip === undefined ? undefined : typeof item.tooltip === 'string' ? item.tooltip : item.tooltip.value;
+  // Tooltip text as the hover shows it: without the escapes appendText adds.
+  const tooltip =
+    item.tooltip === undefined
+      ? undefined
+      : typeof item.tooltip === 'string'
+        ? item.tooltip
+        : item.tooltip.value.replace(/&nbsp;/g, ' ').replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, '$1');
   const icon = item.iconPath instanceof vscode.ThemeIcon ? item.iconPath : undefined;
   const collapsible =
     item.collapsibleState === vscode.TreeItemCollapsibleState.Expanded ? 'expanded' : item.collapsibleState === vscode.TreeItemCollapsibleState.Collapsed ? 'collapsed' : 'none';

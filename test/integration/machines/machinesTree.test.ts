@@ -1,0 +1,415 @@
+// The Machines tree in the real extension host against the fake API, driven
+// through the commands a user (or a menu) runs, and checked on what the
+// TreeDataProvider renders and on the requests the fake received.
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { OnboardingEventsExtensionApi } from '../../../src/extension';
+import type { MachinesTreeInspector, RenderedNode } from '../../../src/machines/machinesApi';
+import { makeEvent, startFakeApi, TEST_ASSET_ID, TEST_CREDENTIALS, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
+
+const EXTENSION_ID = 'onboarding-events.onboarding-events';
+/** The default data's base time (test/support/fakeApi/data.ts). */
+const T0 = Date.UTC(2025, 0, 15, 8, 0, 0);
+const ONBOARDED = TEST_SERIALS.onboarded;
+const STARTED = TEST_SERIALS.started;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function signIn(fake: FakeApi): Promise<void> {
+  await vscode.commands.executeCommand('onboardingEvents.signIn', { apiBaseUrl: fake.baseUrl, authUrl: fake.authUrl, ...TEST_CREDENTIALS, environment: 'Test' });
+}
+
+async function signOut(): Promise<void> {
+  try {
+    await vscode.commands.executeCommand('onboardingEvents.signOut', { environment: 'Test', confirm: false });
+  } catch (error) {
+    if (!(error instanceof Error && /is signed in/.test(error.message))) throw error;
+  }
+}
+
+async function setting(key: string, value: unknown, section = 'onboardingEvents'): Promise<void> {
+  await vscode.workspace.getConfiguration(section).update(key, value, vscode.ConfigurationTarget.Global);
+}
+
+function group(tree: readonly RenderedNode[], label: string): RenderedNode {
+  const found = tree.find((node) => node.kind === 'group' && node.label === label);
+  assert.ok(found, `group "${label}" in ${JSON.stringify(tree.map((node) => node.label))}`);
+  return found;
+}
+
+function machine(tree: readonly RenderedNode[], serial: string, groupLabel = 'Pinned'): RenderedNode {
+  const found = group(tree, groupLabel).children?.find((node) => node.kind === 'machine' && node.label === serial);
+  assert.ok(found, `machine ${serial} in group ${groupLabel}`);
+  return found;
+}
+
+function labels(nodes: readonly RenderedNode[] | undefined): string[] {
+  return (nodes ?? []).map((node) => node.label);
+}
+
+describe('Machines tree', function () {
+  this.timeout(60_000);
+  let api: OnboardingEventsExtensionApi;
+  let tree: MachinesTreeInspector;
+  let fake: FakeApi;
+
+  async function clearLists(): Promise<void> {
+    for (const serial of api.machines.pinned()) await vscode.commands.executeCommand('onboardingEvents.removeMachine', serial);
+    api.machines.clearRecent();
+    await vscode.commands.executeCommand('onboardingEvents.clearFilter');
+  }
+
+  before(async () => {
+    const extension = vscode.extensions.getExtension<OnboardingEventsExtensionApi>(EXTENSION_ID);
+    assert.ok(extension);
+    api = await extension.activate();
+    assert.ok(api.machines.inspector, 'the tree inspector is exported in test mode');
+    tree = api.machines.inspector;
+    fake = await startFakeApi();
+    await signOut();
+    await clearLists();
+    await vscode.commands.executeCommand('onboardingEvents.machines.focus');
+  });
+
+  after(async () => {
+    await clearLists();
+    for (const key of ['tree.maxEvents', 'autoRefresh.enabled', 'tree.pinnedScope']) await setting(key, undefined);
+    await setting('exclude', undefined, 'files');
+    await signOut();
+    await fake.close();
+  });
+
+  describe('signed out', () => {
+    it('renders no element even with a pinned machine, so the Sign In welcome view shows', async () => {
+      assert.equal(await vscode.commands.executeCommand('onboardingEvents.addMachine', ONBOARDED), ONBOARDED);
+      assert.deepEqual(await tree.render(), []);
+      assert.equal(fake.eventRequests().length, 0, 'no request while signed out');
+      await vscode.commands.executeCommand('onboardingEvents.removeMachine', ONBOARDED);
+    });
+
+    it('with no machine at all the "no machines" context key is false (the welcome offers Add, Look Up, Scan)', async () => {
+      await signIn(fake);
+      assert.deepEqual(await tree.render(), []);
+      assert.equal(tree.contextKeys().hasMachines, false);
+      await signOut();
+    });
+  });
+
+  describe('signed in', () => {
+    before(async () => {
+      await signIn(fake);
+      api.events.clear();
+      fake.clearRequests();
+    });
+
+    it('Add Machine refuses an empty serial number or one with a control character, and pins a valid one trimmed', async () => {
+      assert.equal(await vscode.commands.executeCommand('onboardingEvents.addMachine', '   '), undefined);
+      assert.equal(await vscode.commands.executeCommand('onboardingEvents.addMachine', 'MX-4711\tA0023'), undefined);
+      assert.deepEqual(api.machines.pinned(), []);
+      assert.equal(await vscode.commands.executeCommand('onboardingEvents.addMachine', { serialNumber: `  ${ONBOARDED} ` }), ONBOARDED);
+      assert.deepEqual(api.machines.pinned(), [ONBOARDED]);
+      assert.equal(tree.contextKeys().hasMachines, true);
+    });
+
+    it('shows the machine with its latest event and the events newest first, with types, times, asset id and a details command', async () => {
+      const rendered = await tree.render();
+      const node = machine(rendered, ONBOARDED);
+      assert.match(node.description ?? '', /^ONBOARDING_COMPLETED · /);
+      assert.equal(node.icon, 'vm-active', 'a machine with a machine-created event');
+      assert.equal(node.contextValue, 'machine.pinned.pinned.events');
+      assert.match(node.tooltip ?? '', /3 events/);
+      assert.match(node.tooltip ?? '', /Last refresh/);
+      assert.deepEqual(labels(node.children), ['ONBOARDING_COMPLETED', 'MACHINE_CREATED', 'ONBOARDING_STARTED']);
+      const created = node.children?.[1];
+      assert.ok(created);
+      assert.equal(created.contextValue, 'event.asset');
+      assert.match(created.description ?? '', new RegExp(`ago · asset ${TEST_ASSET_ID}`));
+      assert.match(created.tooltip ?? '', /Machine asset created/);
+      assert.match(created.tooltip ?? '', new RegExp(`Asset ID: ${TEST_ASSET_ID}`));
+      assert.match(created.tooltip ?? '', /Machine link: http:\/\/127\.0\.0\.1:\d+\/public\/api\/machines\//);
+      assert.match(created.tooltip ?? '', /2025-01-15T08:01:00\.000Z/);
+      assert.equal(created.command?.command, 'onboardingEvents.showEventDetails');
+      assert.equal((created.command.arguments[0] as { type: string }).type, 'MACHINE_CREATED');
+      assert.equal(node.children[0]?.contextValue, 'event');
+      assert.equal(fake.eventRequests(ONBOARDED).length, 1, 'one request for the machine');
+    });
+
+    it('shows at most tree.maxEvents events and a "Load more" entry that shows the next page', async () => {
+      await setting('tree.maxEvents', 2);
+      try {
+        let node = machine(await tree.render(), ONBOARDED);
+        assert.deepEqual(labels(node.children), ['ONBOARDING_COMPLETED', 'MACHINE_CREATED', 'Load More…']);
+        const more = node.children?.[2];
+        assert.equal(more?.description, '2 of 3 shown');
+        assert.ok(more.command);
+        assert.equal(more.command.command, 'onboardingEvents.loadMore');
+        await vscode.commands.executeCommand('onboardingEvents.loadMore', ...more.command.arguments);
+        node = machine(await tree.render(), ONBOARDED);
+        assert.deepEqual(labels(node.children), ['ONBOARDING_COMPLETED', 'MACHINE_CREATED', 'ONBOARDING_STARTED']);
+      } finally {
+        await setting('tree.maxEvents', undefined);
+      }
+    });
+
+    it('filters by event type and by text, says so in the view, and clears', async () => {
+      await vscode.commands.executeCommand('onboardingEvents.addMachine', STARTED);
+      try {
+        let filter = await vscode.commands.executeCommand('onboardingEvents.filterEvents', { types: ['MACHINE_CREATED'] });
+        assert.deepEqual(filter, { types: ['MACHINE_CREATED'] });
+        let rendered = await tree.render();
+        assert.deepEqual(labels(machine(rendered, ONBOARDED).children), ['MACHINE_CREATED']);
+        assert.deepEqual(labels(machine(rendered, STARTED).children), ['No events match the filter']);
+        assert.equal(machine(rendered, STARTED).description, 'no matching events');
+        assert.equal(tree.contextKeys().filtered, true);
+        assert.match(tree.viewDescription() ?? '', /Filtered: type: MACHINE_CREATED/);
+
+        filter = await vscode.commands.executeCommand('onboardingEvents.filterEvents', { types: null, text: 'completed' });
+        assert.deepEqual(filter, { text: 'completed' });
+        rendered = await tree.render();
+        assert.deepEqual(labels(machine(rendered, ONBOARDED).children), ['ONBOARDING_COMPLETED']);
+        assert.match(machine(rendered, ONBOARDED).tooltip ?? '', /1 of 3 events match the filter/);
+
+      } finally {
+        await vscode.commands.executeCommand('onboardingEvents.clearFilter');
+      }
+      assert.equal(tree.contextKeys().filtered, false);
+      assert.equal(tree.viewDescription(), undefined);
+      assert.equal(machine(await tree.render(), ONBOARDED).children?.length, 3);
+    });
+
+    it('a time window asks the API with `timestamp` in the server\'s unit and re-checks the answer, whichever way the server reads it', async () => {
+      const since = T0 + 60_000; // the MACHINE_CREATED event
+      try {
+        for (const timestampFilter of ['after-inclusive', 'after-exclusive', 'ignore', 'before-inclusive'] as const) {
+          fake.configure({ timestampFilter });
+          fake.clearRequests();
+          await vscode.commands.executeCommand('onboardingEvents.filterEvents', { since: null });
+          await vscode.commands.executeCommand('onboardingEvents.filterEvents', { since });
+          const rendered = await tree.render();
+          assert.deepEqual(labels(machine(rendered, ONBOARDED).children), ['ONBOARDING_COMPLETED', 'MACHINE_CREATED'], `server reads timestamp as ${timestampFilter}`);
+          assert.deepEqual(labels(machine(rendered, STARTED).children), ['ONBOARDING_STARTED'], `server reads timestamp as ${timestampFilter}`);
+          const windowed = fake.eventRequests(ONBOARDED).filter((request) => request.query['timestamp'] !== undefined);
+          if (timestampFilter === 'after-inclusive') {
+            // Milliseconds (the unit of this server's timestamps), one below the bound so an exclusive reading keeps the boundary event.
+            assert.equal(windowed[0]?.query['timestamp'], String(since - 1));
+          }
+        }
+      } finally {
+        fake.configure({ timestampFilter: 'after-inclusive' });
+        await vscode.commands.executeCommand('onboardingEvents.clearFilter');
+      }
+    });
+
+    it('Refresh Machine fetches again and shows a new event first; the badge counts it until the machine is looked at', async () => {
+      await tree.render();
+      assert.equal(tree.badge(), undefined, 'the history found when adding is not "new"');
+      const before = fake.eventRequests(ONBOARDED).length;
+      fake.addEvent(ONBOARDED, makeEvent({ type: 'FIRMWARE_UPDATED', message: 'Firmware 5.0.1 installed', timestamp: Date.now() - 5 * 60_000 }));
+      const node = machine(await tree.render(), ONBOARDED);
+      const result = await vscode.commands.executeCommand<{ done: number; failed: number }>('onboardingEvents.refreshMachine', node.node);
+      assert.deepEqual(result, { done: 1, failed: 0 });
+      assert.equal(fake.eventRequests(ONBOARDED).length, before + 1);
+      const rendered = await tree.render();
+      const refreshed = machine(rendered, ONBOARDED);
+      assert.equal(refreshed.children?.[0]?.label, 'FIRMWARE_UPDATED');
+      assert.match(refreshed.description ?? '', /^1 new · FIRMWARE_UPDATED · 5 minutes ago/);
+      assert.deepEqual(tree.badge(), { value: 1, tooltip: '1 onboarding events you have not seen yet' });
+
+      await api.machines.reveal(ONBOARDED);
+      await tree.render();
+      assert.equal(tree.badge(), undefined, 'selecting the machine marks its events seen');
+    });
+
+    it('Refresh All fetches every listed machine once', async () => {
+      fake.clearRequests();
+      const result = await vscode.commands.executeCommand<{ done: number; failed: number }>('onboardingEvents.refresh');
+      assert.deepEqual(result, { done: 2, failed: 0 });
+      assert.equal(fake.eventRequests(ONBOARDED).length, 1);
+      assert.equal(fake.eventRequests(STARTED).length, 1);
+    });
+
+    it('a machine whose request fails shows an error child with Retry, while the other keeps its data; Retry clears it', async () => {
+      fake.addFault({ endpoint: 'events', serialNumber: STARTED, kind: 'status', status: 500 });
+      try {
+        const result = await vscode.commands.executeCommand<{ done: number; failed: number }>('onboardingEvents.refresh');
+        assert.deepEqual(result, { done: 2, failed: 1 });
+        let rendered = await tree.render();
+        const failed = machine(rendered, STARTED);
+        const error = failed.children?.[0];
+        assert.equal(error?.contextValue, 'error');
+        assert.match(error.label, /HTTP 500/);
+        assert.equal(failed.icon, 'history', 'its last good result is shown, marked stale');
+        assert.deepEqual(labels(failed.children?.slice(1)), ['ONBOARDING_STARTED']);
+        const ok = machine(rendered, ONBOARDED);
+        assert.equal(ok.children?.some((child) => child.kind === 'error'), false);
+        assert.equal(ok.children[0]?.label, 'FIRMWARE_UPDATED');
+
+        fake.clearFaults();
+        await vscode.commands.executeCommand('onboardingEvents.retryMachine', error.node);
+        rendered = await tree.render();
+        assert.equal(machine(rendered, STARTED).children?.some((child) => child.kind === 'error'), false);
+        assert.equal(machine(rendered, STARTED).icon, 'vm-outline');
+      } finally {
+        fake.clearFaults();
+      }
+    });
+
+    it('copies the serial number, asset id, message and the event as the server sent it', async () => {
+      const node = machine(await tree.render(), ONBOARDED);
+      assert.equal(await vscode.commands.executeCommand('onboardingEvents.copySerialNumber', node.node), ONBOARDED);
+      assert.equal(await vscode.env.clipboard.readText(), ONBOARDED);
+      const created = node.children?.find((child) => child.label === 'MACHINE_CREATED');
+      assert.ok(created);
+      await vscode.commands.executeCommand('onboardingEvents.copyAssetId', created.node);
+      assert.equal(await vscode.env.clipboard.readText(), TEST_ASSET_ID);
+      await vscode.commands.executeCommand('onboardingEvents.copyMessage', created.node);
+      assert.equal(await vscode.env.clipboard.readText(), 'Machine asset created');
+      await vscode.commands.executeCommand('onboardingEvents.copyEventJson', created.node);
+      const json = JSON.parse(await vscode.env.clipboard.readText()) as Record<string, unknown>;
+      assert.equal(json['type'], 'MACHINE_CREATED');
+      assert.equal(json['timestamp'], T0 + 60_000);
+      assert.equal(json['assetId'], TEST_ASSET_ID);
+    });
+
+    it('exports a machine\'s events to CSV (quoted, formula-guarded) and JSON (as sent)', async () => {
+      fake.addEvent(ONBOARDED, makeEvent({ type: 'NOTE', message: '=HYPERLINK("http://evil.invalid","click"), then "quoted"', timestamp: T0 + 30_000 }));
+      await vscode.commands.executeCommand('onboardingEvents.refreshMachine', ONBOARDED);
+      const dir = mkdtempSync(join(tmpdir(), 'oe-export-'));
+      const csvPath = join(dir, 'events.csv');
+      const written = await vscode.commands.executeCommand<string>('onboardingEvents.exportEvents', { serialNumber: ONBOARDED, uri: vscode.Uri.file(csvPath) });
+      assert.equal(written, vscode.Uri.file(csvPath).toString());
+      const csv = readFileSync(csvPath, 'utf8');
+      const lines = csv.replace(/^\uFEFF/, '').split('\r\n');
+      assert.equal(lines[0], 'serialNumber,type,message,timestamp,timeUtc,assetId,machineLink');
+      assert.equal(lines.length, 1 + 5 + 1, 'header, five events, final line break');
+      assert.ok(lines.includes(`${ONBOARDED},NOTE,"'=HYPERLINK(""http://evil.invalid"",""click""), then ""quoted""",${T0 + 30_000},2025-01-15T08:00:30.000Z,,`));
+
+      const jsonPath = join(dir, 'events.json');
+      await vscode.commands.executeCommand('onboardingEvents.exportEvents', { serialNumber: ONBOARDED, uri: jsonPath });
+      const exported = JSON.parse(readFileSync(jsonPath, 'utf8')) as { serialNumber: string; count: number; events: { type: string }[] };
+      assert.equal(exported.serialNumber, ONBOARDED);
+      assert.equal(exported.count, 5);
+      assert.equal(exported.events[0]?.type, 'FIRMWARE_UPDATED');
+      assert.doesNotMatch(readFileSync(jsonPath, 'utf8'), new RegExp(TEST_CREDENTIALS.password.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    });
+
+    it('Scan Workspace lists the serial numbers found in workspace files, and honours files.exclude', async () => {
+      const result = await vscode.commands.executeCommand<{ found: string[]; filesScanned: number }>('onboardingEvents.scanWorkspace');
+      assert.ok(result);
+      assert.ok(result.found.includes('MX-4711-A0023') && result.found.includes('MX-4711-A0024'), JSON.stringify(result));
+      const rendered = await tree.render();
+      const workspace = group(rendered, 'In This Workspace');
+      assert.ok(labels(workspace.children).includes('MX-4711-A0024'));
+      assert.match(machine(rendered, 'MX-4711-A0024', 'In This Workspace').tooltip ?? '', /Found in: machines\.yaml:\d+/);
+      assert.equal(machine(rendered, 'MX-4711-A0024', 'In This Workspace').contextValue?.startsWith('machine.unpinned.workspace'), true);
+
+      await setting('exclude', { '**/machines.yaml': true }, 'files');
+      try {
+        const excluded = await vscode.commands.executeCommand<{ found: string[] }>('onboardingEvents.scanWorkspace');
+        assert.deepEqual(excluded.found, []);
+      } finally {
+        await setting('exclude', undefined, 'files');
+      }
+    });
+
+    it('Pin and Remove move a machine between Recent and Pinned', async () => {
+      api.machines.addRecent('MX-4711-A0024');
+      let rendered = await tree.render(2);
+      assert.ok(labels(group(rendered, 'Recent').children).includes('MX-4711-A0024'));
+      await vscode.commands.executeCommand('onboardingEvents.pinMachine', machine(rendered, 'MX-4711-A0024', 'Recent').node);
+      rendered = await tree.render(2);
+      assert.ok(labels(group(rendered, 'Pinned').children).includes('MX-4711-A0024'));
+      assert.equal(rendered.some((node) => node.label === 'Recent'), false, 'a pinned look-up is listed once');
+      assert.equal(await vscode.commands.executeCommand('onboardingEvents.removeMachine', machine(rendered, 'MX-4711-A0024').node), true);
+      rendered = await tree.render(2);
+      assert.equal(labels(group(rendered, 'Pinned').children).includes('MX-4711-A0024'), false);
+      assert.ok(labels(group(rendered, 'Recent').children).includes('MX-4711-A0024'), 'still a recent look-up');
+      await vscode.commands.executeCommand('onboardingEvents.removeMachine', 'MX-4711-A0024');
+      assert.equal(api.machines.recent().includes('MX-4711-A0024'), false);
+    });
+
+    it('pins follow the pinned-scope setting without getting lost', async () => {
+      await setting('tree.pinnedScope', 'global');
+      await sleep(100);
+      assert.ok(api.machines.pinned().includes(ONBOARDED));
+      await setting('tree.pinnedScope', undefined);
+      await sleep(100);
+      assert.ok(api.machines.pinned().includes(ONBOARDED));
+    });
+
+    it('auto-refresh is off by default, pauses while the view is hidden, and polls pinned machines while shown', async () => {
+      assert.equal(tree.autoRefresh().state, 'disabled');
+      await setting('autoRefresh.enabled', true);
+      try {
+        await vscode.commands.executeCommand('workbench.view.explorer');
+        await sleep(300);
+        assert.equal(tree.viewVisible(), false);
+        assert.equal(tree.autoRefresh().state, 'paused');
+        fake.clearRequests();
+        assert.equal(await tree.pollNow(), undefined, 'no poll while hidden');
+        assert.equal(fake.eventRequests().length, 0);
+
+        await vscode.commands.executeCommand('onboardingEvents.machines.focus');
+        await sleep(300);
+        assert.equal(tree.viewVisible(), true);
+        const { active, state } = tree.autoRefresh();
+        if (!active) {
+          // The window of a headless test run may not have OS focus: then it must stay paused.
+          assert.equal(state, 'paused');
+          return;
+        }
+        assert.equal(state, 'waiting');
+        const nextPollAt = tree.autoRefresh().nextPollAt ?? 0;
+        assert.ok(nextPollAt - Date.now() > 250_000, 'the default interval is 300 s');
+        assert.equal(await tree.pollNow(), 'ok');
+        assert.equal(fake.eventRequests(ONBOARDED).length, 1);
+        assert.equal(fake.eventRequests(STARTED).length, 1);
+
+        fake.addFault({ endpoint: 'events', kind: 'rateLimit', retryAfter: 3600 });
+        assert.equal(await tree.pollNow(), 'failed');
+        assert.equal(tree.autoRefresh().consecutiveFailures, 1);
+        assert.ok((tree.autoRefresh().nextPollAt ?? 0) - Date.now() > 3_500_000, 'waits at least the Retry-After of 1 h');
+      } finally {
+        fake.clearFaults();
+        await setting('autoRefresh.enabled', undefined);
+      }
+    });
+
+    it('when the API is gone, the last good result is shown from storage, marked stale with its time, under an error', async () => {
+      const serial = ONBOARDED;
+      await vscode.commands.executeCommand('onboardingEvents.refreshMachine', serial);
+      await fake.close();
+      try {
+        // Drop the in-memory cache, as a reload would: what shows now comes from the store on disk.
+        api.events.clear();
+        const rendered = await tree.render();
+        const node = machine(rendered, serial);
+        assert.equal(node.icon, 'history');
+        assert.match(node.description ?? '', /stale, from/);
+        assert.match(node.tooltip ?? '', /Stale: the last refresh failed/);
+        assert.equal(node.children?.[0]?.contextValue, 'error');
+        assert.match(node.children[0].label, /Could not reach|did not answer|connect/i);
+        assert.equal(node.children[1]?.label, 'FIRMWARE_UPDATED');
+      } finally {
+        fake = await startFakeApi();
+      }
+    });
+  });
+
+  describe('credentials rejected', () => {
+    it('a rejected token shows the signed-out state', async () => {
+      await signIn(fake);
+      await vscode.commands.executeCommand('onboardingEvents.addMachine', ONBOARDED);
+      await tree.render();
+      fake.setPassword(TEST_CREDENTIALS.username, 'changed elsewhere');
+      fake.revokeAllTokens();
+      await vscode.commands.executeCommand('onboardingEvents.refreshMachine', ONBOARDED);
+      await sleep(200);
+      assert.deepEqual(await tree.render(), [], 'the tree empties, so the signed-out welcome shows');
+      fake.setPassword(TEST_CREDENTIALS.username, TEST_CREDENTIALS.password);
+    });
+  });
+});
