@@ -7,6 +7,7 @@ import type { DetailsTestHook } from './details/detailsApi';
 import { registerDetails } from './details/registerDetails';
 import { EventsService } from './events/eventsService';
 import { FileResultStore } from './events/fileResultStore';
+import { forgetResultsOnSignOut, resultScope } from './events/resultScope';
 import { Log } from './log/log';
 import type { MachinesApi } from './machines/machinesApi';
 import { registerMachines } from './machines/registerMachines';
@@ -37,18 +38,20 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
     context.subscriptions.push(log);
     const session = registerSession(context, log);
     context.subscriptions.push(session);
+    const resultStore = new FileResultStore({
+      directory: vscode.Uri.joinPath(context.globalStorageUri, 'results').fsPath,
+      scope: () => resultScope(session.state),
+      timestampUnit: () => vscode.workspace.getConfiguration('onboardingEvents').get('timestampUnit', 'auto'),
+      onError: (message, error) => {
+        log.warn(`${message} (${error instanceof Error ? error.message : String(error)})`);
+      },
+    });
+    context.subscriptions.push(forgetResultsOnSignOut(session, resultStore));
     const events = new EventsService({
       source: () => session.client(),
       freshForMs: () => vscode.workspace.getConfiguration('onboardingEvents').get<number>('cacheSeconds', 60) * 1000,
-      // Last good results survive reloads and outages, filed per environment.
-      store: new FileResultStore({
-        directory: vscode.Uri.joinPath(context.globalStorageUri, 'results').fsPath,
-        scope: () => (session.state.kind === 'signed-in' ? session.state.environment.id : undefined),
-        timestampUnit: () => vscode.workspace.getConfiguration('onboardingEvents').get('timestampUnit', 'auto'),
-        onError: (message, error) => {
-          log.warn(`${message} (${error instanceof Error ? error.message : String(error)})`);
-        },
-      }),
+      // Last good results survive reloads and outages, filed per environment and API.
+      store: resultStore,
     });
     // Data of one API or user never shows under another.
     context.subscriptions.push(
