@@ -130,7 +130,10 @@ export const coreBench: Benchmark = {
       const naiveRefresh = await timed(() => Promise.all(serials.map((serial) => naiveLookup(api, serial))));
       const naiveRefreshRequests = (await api.counts()).requests - naiveRequestsBefore;
       const refreshRatio = refresh / (rounds * RTT_MS);
-      const naiveRefreshRatio = naiveRefresh / (rounds * RTT_MS);
+      // Each client against its own ideal: with no limit the naive client's ideal is one
+      // round trip for all 500 at once (it needs two: a grant and a lookup, and the server
+      // takes every request at once); ours is ceil(500/c) round trips at concurrency c.
+      const naiveRefreshRatio = naiveRefresh / RTT_MS;
 
       const checks = [
         { met: coldRatio <= LIMITS.cold, line: `cold lookup: ${ratio(coldRatio)} × (2×RTT) (limit ${LIMITS.cold}) — naive ${ratio(naiveColdRatio)}×` },
@@ -140,10 +143,10 @@ export const coreBench: Benchmark = {
           line: `token requests for ${LOOKUPS_IN_ONE_LIFETIME} lookups in one token lifetime: ${tokenRequests} (target exactly 1) — naive ${naiveTokenRequests}`,
         },
         {
-          met: refreshRatio <= LIMITS.refresh,
+          met: refreshRatio <= LIMITS.refresh && refreshRatio < naiveRefreshRatio,
           line:
             `refresh ${SERIALS_TO_REFRESH} serials at c=${CONCURRENCY}: ${ratio(refreshRatio)} × (ceil(${SERIALS_TO_REFRESH}/${CONCURRENCY})×RTT = ${Math.round(rounds * RTT_MS)} ms) (limit ${LIMITS.refresh}), ${refreshRequests} requests` +
-            ` — naive ${ratio(naiveRefreshRatio)}× with no limit, ${naiveRefreshRequests} requests (${naiveRefreshRequests / 2} token grants) all at once`,
+            ` — naive ${ratio(naiveRefreshRatio)}× its ideal (1×RTT, no limit), ${naiveRefreshRequests} requests (${naiveRefreshRequests / 2} token grants); wall time ${Math.round(refresh)} ms vs naive ${Math.round(naiveRefresh)} ms`,
         },
       ];
       for (const check of checks) console.log(`${check.met ? 'ok  ' : 'MISS'} ${check.line}`);
