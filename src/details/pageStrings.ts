@@ -29,6 +29,7 @@ export function pageStrings(): PageStrings {
     templateVariables: t('Template variables'),
     variablesHint: t('Empty variables are left out of the URL, as RFC 6570 does for undefined variables.'),
     expandedUrl: t('Expanded URL'),
+    target: t('Target'),
     notSent: t('not sent'),
     open: t('Open in Browser'),
     openAria: t('Open in browser, link'),

@@ -40,7 +40,9 @@ export interface LinkView {
   readonly templated: boolean;
   /** RFC 6570 variable names, in template order, without duplicates. */
   readonly variables: readonly string[];
-  /** The target with no variables filled in. */
+  /** Values the form starts with: variables named like a field of the event (assetId, serialNumber). */
+  readonly values: VariableValues;
+  /** The target with `values` filled in. */
   readonly target: LinkTargetView;
 }
 
@@ -102,6 +104,7 @@ export const PAGE_STRING_KEYS = [
   'templated',
   'templateVariables',
   'expandedUrl',
+  'target',
   'notSent',
   'open',
   'openAria',
@@ -205,6 +208,7 @@ function isLinkView(value: unknown): value is LinkView {
     isBoolean(value['deprecationOpenable']) &&
     isBoolean(value['templated']) &&
     isArrayOf(value['variables'], isString) &&
+    isVariableValues(value['values']) &&
     isLinkTarget(value['target'])
   );
 }

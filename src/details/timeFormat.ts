@@ -46,7 +46,9 @@ const UNITS: readonly [Intl.RelativeTimeFormatUnit, number][] = [
 export function formatRelative(epochMs: number, nowMs: number, locale: string): string | undefined {
   if (!isRepresentable(epochMs)) return undefined;
   const diff = epochMs - nowMs;
-  const format = new Intl.RelativeTimeFormat(safeLocale(locale), { numeric: 'auto' });
+  // "1 year ago" rather than "last year": a count is clearer next to an exact date.
+  const format = new Intl.RelativeTimeFormat(safeLocale(locale), { numeric: 'always' });
+  if (Math.abs(diff) < 1000) return new Intl.RelativeTimeFormat(safeLocale(locale), { numeric: 'auto' }).format(0, 'second');
   for (const [unit, size] of UNITS) {
     if (Math.abs(diff) >= size || unit === 'second') return format.format(Math.trunc(diff / size), unit);
   }

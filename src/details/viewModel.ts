@@ -76,10 +76,26 @@ function extraFields(extra: Readonly<Record<string, unknown>> | undefined): Fiel
   return Object.entries(extra ?? {}).map(([name, value]) => ({ name, value: jsonText(value) }));
 }
 
-export function buildLinkView(id: number, flat: FlatLink, apiBaseUrl: string | undefined): LinkView {
+/**
+ * Starting values for a template form: a variable named like a field of the
+ * event gets that field's value, so `/machines/{assetId}` opens filled in.
+ */
+export function prefilledValues(variables: readonly string[], event: OnboardingEvent): VariableValues {
+  const known: Readonly<Record<string, string | undefined>> = { assetId: event.assetId, serialNumber: event.serialNumber };
+  const values: Record<string, string> = {};
+  for (const name of variables) {
+    const value = known[name];
+    if (value !== undefined) values[name] = value;
+  }
+  return values;
+}
+
+export function buildLinkView(id: number, flat: FlatLink, apiBaseUrl: string | undefined, event?: OnboardingEvent): LinkView {
   const { link, relation } = flat;
   const deprecation = linkDeprecation(link);
   const templated = link.templated === true;
+  const variables = templated && link.href !== undefined ? templateVariables(link.href) : [];
+  const values = event ? prefilledValues(variables, event) : {};
   return {
     id,
     relation,
@@ -89,8 +105,9 @@ export function buildLinkView(id: number, flat: FlatLink, apiBaseUrl: string | u
     deprecation: deprecation.raw ?? null,
     deprecationOpenable: deprecation.infoUrl !== undefined,
     templated,
-    variables: templated && link.href !== undefined ? templateVariables(link.href) : [],
-    target: resolveLinkTarget(link, {}, apiBaseUrl),
+    variables,
+    values,
+    target: resolveLinkTarget(link, values, apiBaseUrl),
   };
 }
 
@@ -123,7 +140,7 @@ export function buildEventView(event: OnboardingEvent, options: EventViewOptions
       unit: time.unit,
       detected: time.detected,
     },
-    links: flattenLinks(event).map((flat, id) => buildLinkView(id, flat, options.apiBaseUrl)),
+    links: flattenLinks(event).map((flat, id) => buildLinkView(id, flat, options.apiBaseUrl, event)),
     extra: extraFields(event.extra),
     locale: options.locale,
   };

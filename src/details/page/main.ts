@@ -135,6 +135,7 @@ function renderLink(link: LinkView, strings: PageStrings): HTMLElement {
       const id = `link-${link.id}-var-${inputs.size}`;
       const row = el('div', 'variable');
       const input = el('input', undefined, undefined, { id, type: 'text', spellcheck: 'false', autocomplete: 'off' });
+      input.value = link.values[name] ?? '';
       input.addEventListener('input', () => {
         const mine = ++seq;
         latestExpand.set(link.id, mine);
@@ -151,7 +152,7 @@ function renderLink(link: LinkView, strings: PageStrings): HTMLElement {
 
   const target = el('div', 'target');
   const urlLabelId = `link-${link.id}-url`;
-  target.append(el('span', 'label', link.templated ? strings.expandedUrl : 'href', { id: urlLabelId }));
+  target.append(el('span', 'label', link.templated ? strings.expandedUrl : strings.target, { id: urlLabelId }));
   const url = el('code', 'url', undefined, { 'aria-labelledby': urlLabelId, 'aria-live': link.templated ? 'polite' : 'off' });
   const reason = el('p', 'reason');
   target.append(url, reason);
@@ -207,17 +208,17 @@ function render(event: EventView, strings: PageStrings): void {
 
   const details = el('section', 'event', undefined, { 'aria-labelledby': 'event-heading' });
   details.append(el('h2', undefined, strings.eventHeading, { id: 'event-heading' }));
-  const list = el('dl', 'fields');
-  field(list, strings.type, event.type);
-  field(list, strings.message, event.message, 'message-value');
+  const facts = el('dl', 'fields');
+  field(facts, strings.type, event.type);
+  field(facts, strings.message, event.message, 'message-value');
   const serial = el('span', 'with-copy');
   serial.append(el('code', undefined, event.serialNumber), iconButton('copy', strings.copySerialNumberAria, () => { post({ type: 'copy', what: 'serialNumber' }); }));
-  field(list, strings.serialNumber, serial);
-  if (event.assetId === null) field(list, strings.assetId, el('span', 'absent', strings.assetIdAbsent));
+  field(facts, strings.serialNumber, serial);
+  if (event.assetId === null) field(facts, strings.assetId, el('span', 'absent', strings.assetIdAbsent));
   else {
     const asset = el('span', 'with-copy');
     asset.append(el('code', undefined, event.assetId), iconButton('copy', strings.copyAssetIdAria, () => { post({ type: 'copy', what: 'assetId' }); }));
-    field(list, strings.assetId, asset);
+    field(facts, strings.assetId, asset);
   }
   const time = el('dl', 'time');
   field(time, strings.timeLocal, event.time.local);
@@ -227,8 +228,8 @@ function render(event: EventView, strings: PageStrings): void {
   const raw = el('span');
   raw.append(el('code', undefined, event.time.raw), el('span', 'unit', ` ${unit} · ${event.time.detected ? strings.unitDetected : strings.unitFromSetting}`));
   field(time, strings.timeRaw, raw);
-  field(list, strings.time, time);
-  details.append(list);
+  field(facts, strings.time, time);
+  details.append(facts);
   main.append(details);
 
   if (event.extra.length > 0) {
@@ -243,7 +244,9 @@ function render(event: EventView, strings: PageStrings): void {
   const links = el('section', 'links', undefined, { 'aria-labelledby': 'links-heading' });
   links.append(el('h2', undefined, `${strings.linksHeading} (${event.links.length})`, { id: 'links-heading' }));
   if (event.links.length === 0) links.append(el('p', 'absent', strings.noLinks));
-  for (const link of event.links) links.append(renderLink(link, strings));
+  const list = el('div', 'link-list');
+  for (const link of event.links) list.append(renderLink(link, strings));
+  links.append(list);
   main.append(links);
 
   root.replaceChildren(main);

@@ -66,7 +66,8 @@ describe('details: view model', () => {
     assert.ok(search);
     assert.equal(search.templated, true);
     assert.deepEqual(search.variables, ['serialNumber', 'page', 'size']);
-    assert.equal(search.target.url, `${API_BASE}/public/api/machines`);
+    assert.deepEqual(search.values, { serialNumber: SERIAL });
+    assert.equal(search.target.url, `${API_BASE}/public/api/machines?serialNumber=${SERIAL}`);
     const flat = linkById(machineCreated(), 1);
     assert.ok(flat);
     assert.deepEqual(resolveLinkTarget(flat.link, { serialNumber: 'MX 1/2', page: '', size: '5' }, API_BASE), {
@@ -130,5 +131,20 @@ describe('details: view model', () => {
     const view = buildEventView(event({ type: 'T', message: 'm', timestamp: 9_000_000_000_000_000 }), options);
     assert.equal(view.time.utcIso, 'out of range');
     assert.equal(view.time.local, 'out of range');
+  });
+});
+
+describe('details: template forms start filled in from the event', () => {
+  it('fills variables named assetId or serialNumber, and expands the target with them', () => {
+    const e = event({ type: 'MACHINE_CREATED', message: 'm', timestamp: T_MS, assetId: ASSET_ID, _links: { events: { href: '/machines/{assetId}/events{?serialNumber,from}', templated: true } } });
+    const link = buildEventView(e, options).links[0];
+    assert.ok(link);
+    assert.deepEqual(link.values, { assetId: ASSET_ID, serialNumber: SERIAL });
+    assert.equal(link.target.url, `${API_BASE}/machines/${ASSET_ID}/events?serialNumber=${SERIAL}`);
+  });
+
+  it('leaves a variable empty when the event has no such field', () => {
+    const e = event({ type: 'T', message: 'm', timestamp: T_MS, _links: { a: { href: '/m/{assetId}', templated: true } } });
+    assert.deepEqual(buildEventView(e, options).links[0]?.values, {});
   });
 });
