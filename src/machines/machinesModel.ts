@@ -338,6 +338,10 @@ export class MachinesModel {
 
   private async fetchWindow(serialNumber: string, since: number, signal: AbortSignal | undefined): Promise<void> {
     const options = signal ? { signal } : {};
+    if (this.options.events.timestampUnitHint(serialNumber) === undefined && this.options.settings().timestampUnit === 'auto') {
+      // Nothing tells the server's unit yet: one unfiltered answer does (and is what the window is checked against).
+      await this.options.events.get(serialNumber, options);
+    }
     let unit = this.unitFor(serialNumber);
     let timestamp = windowQueryTimestamp(since, unit);
     let answer = await this.options.events.getWindow(serialNumber, timestamp, options);

@@ -1,0 +1,135 @@
+import assert from 'node:assert/strict';
+import { AutoRefresh, backoffDelay, type PollOutcome, type Timers } from '../../../src/machines/autoRefresh';
+
+/** A manual clock and timer queue: time moves only when the test says. */
+class FakeTime implements Timers {
+  now = 1_000_000;
+  private nextId = 1;
+  readonly timers = new Map<number, { at: number; callback: () => void }>();
+  setTimeout(callback: () => void, ms: number): unknown {
+    const id = this.nextId++;
+    this.timers.set(id, { at: this.now + ms, callback });
+    return id;
+  }
+  clearTimeout(handle: unknown): void {
+    this.timers.delete(handle as number);
+  }
+  /** Moves time forward, running due timers in order. */
+  async advance(ms: number): Promise<void> {
+    const end = this.now + ms;
+    for (;;) {
+      const due = [...this.timers.entries()].filter(([, timer]) => timer.at <= end).sort((x, y) => x[1].at - y[1].at)[0];
+      if (!due) break;
+      this.timers.delete(due[0]);
+      this.now = due[1].at;
+      due[1].callback();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    this.now = end;
+  }
+}
+
+const INTERVAL = 300_000;
+
+function setup(outcomes: PollOutcome[] = []) {
+  const time = new FakeTime();
+  const state = { enabled: true, active: true, polls: [] as number[] };
+  const refresh = new AutoRefresh({
+    enabled: () => state.enabled,
+    active: () => state.active,
+    intervalMs: () => INTERVAL,
+    poll: () => {
+      state.polls.push(time.now);
+      return Promise.resolve(outcomes.shift() ?? { kind: 'ok' });
+    },
+    timers: time,
+    now: () => time.now,
+  });
+  return { time, state, refresh };
+}
+
+describe('Auto-refresh', () => {
+  it('does nothing while disabled', async () => {
+    const { time, state, refresh } = setup();
+    state.enabled = false;
+    refresh.update();
+    assert.equal(refresh.state, 'disabled');
+    await time.advance(10 * INTERVAL);
+    assert.deepEqual(state.polls, []);
+  });
+
+  it('polls every interval while active', async () => {
+    const { time, state, refresh } = setup();
+    refresh.update();
+    assert.equal(refresh.state, 'waiting');
+    await time.advance(3 * INTERVAL);
+    assert.equal(state.polls.length, 3);
+  });
+
+  it('pauses while inactive (view hidden or window unfocused) and catches up at once when overdue', async () => {
+    const { time, state, refresh } = setup();
+    refresh.update();
+    await time.advance(INTERVAL);
+    state.active = false;
+    refresh.update();
+    assert.equal(refresh.state, 'paused');
+    await time.advance(5 * INTERVAL);
+    assert.equal(state.polls.length, 1, 'no poll while paused');
+    state.active = true;
+    refresh.update();
+    await time.advance(0);
+    assert.equal(state.polls.length, 2, 'overdue: polls on resume');
+  });
+
+  it('resuming before the interval is up waits only for the rest of it', async () => {
+    const { time, state, refresh } = setup();
+    refresh.update();
+    await time.advance(INTERVAL);
+    state.active = false;
+    refresh.update();
+    await time.advance(INTERVAL / 2);
+    state.active = true;
+    refresh.update();
+    assert.equal(refresh.nextPollAt, time.now + INTERVAL / 2);
+  });
+
+  it('backs off exponentially after failures and honours a longer Retry-After', async () => {
+    const { time, state, refresh } = setup([{ kind: 'failed' }, { kind: 'failed', retryAfterMs: 7_200_000 }, { kind: 'ok' }]);
+    refresh.update();
+    await time.advance(INTERVAL);
+    assert.equal(refresh.consecutiveFailures, 1);
+    assert.equal(refresh.nextPollAt, time.now + 2 * INTERVAL);
+    await time.advance(2 * INTERVAL);
+    assert.equal(refresh.consecutiveFailures, 2);
+    assert.equal(refresh.nextPollAt, time.now + 7_200_000, 'Retry-After beats the backoff');
+    await time.advance(7_200_000);
+    assert.equal(refresh.consecutiveFailures, 0);
+    assert.equal(refresh.nextPollAt, time.now + INTERVAL);
+    assert.equal(state.polls.length, 3);
+  });
+
+  it('stops when polling cannot work, until reset', async () => {
+    const { time, state, refresh } = setup([{ kind: 'stop' }]);
+    refresh.update();
+    await time.advance(INTERVAL);
+    assert.equal(refresh.state, 'stopped');
+    refresh.update();
+    await time.advance(10 * INTERVAL);
+    assert.equal(state.polls.length, 1);
+    refresh.reset();
+    assert.equal(refresh.state, 'waiting');
+  });
+
+  it('pollNow does nothing while paused', async () => {
+    const { state, refresh } = setup();
+    state.active = false;
+    assert.equal(await refresh.pollNow(), undefined);
+    assert.deepEqual(state.polls, []);
+  });
+
+  it('caps the backoff at an hour (or the interval, if longer)', () => {
+    assert.equal(backoffDelay(INTERVAL, 20, undefined), 3_600_000);
+    assert.equal(backoffDelay(7_200_000, 3, undefined), 7_200_000);
+    assert.equal(backoffDelay(INTERVAL, 1, 10), 2 * INTERVAL);
+  });
+});

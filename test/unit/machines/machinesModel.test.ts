@@ -1,0 +1,169 @@
+// The tree's state machine against a scripted events source that reads the
+// `timestamp` parameter the ways the spec leaves open.
+import assert from 'node:assert/strict';
+import { ApiError } from '../../../src/core/errors';
+import type { EventsResult, GetEventsOptions, OnboardingEvent } from '../../../src/core/model';
+import { EventsService } from '../../../src/events/eventsService';
+import { MachineLists } from '../../../src/machines/machineLists';
+import { MachinesModel, type ModelSettings } from '../../../src/machines/machinesModel';
+import { SeenTracker } from '../../../src/machines/seenTracker';
+import { event, MemoryStore, MINUTE, result, SERIAL, T0 } from './fixtures';
+
+type Reading = 'after-inclusive' | 'after-exclusive' | 'before-inclusive' | 'ignore';
+
+class ScriptedSource {
+  readonly requests: { serial: string; timestamp: number | undefined }[] = [];
+  reading: Reading = 'after-inclusive';
+  failWith: Error | undefined;
+  constructor(readonly machines: Map<string, OnboardingEvent[]>) {}
+  getEvents(serial: string, options: GetEventsOptions = {}): Promise<EventsResult> {
+    this.requests.push({ serial, timestamp: options.timestamp });
+    if (this.failWith) return Promise.reject(this.failWith);
+    const all = this.machines.get(serial) ?? [];
+    const t = options.timestamp;
+    const kept =
+      t === undefined || this.reading === 'ignore'
+        ? all
+        : all.filter((e) =>
+            this.reading === 'after-inclusive' ? e.time.raw >= t : this.reading === 'after-exclusive' ? e.time.raw > t : e.time.raw <= t,
+          );
+    return Promise.resolve(result(kept, serial, Date.now()));
+  }
+}
+
+const settings: ModelSettings = { maxEvents: 2, concurrency: 2, timestampUnit: 'auto', workspaceScanEnabled: true, hasWorkspace: true };
+
+async function setup(events: OnboardingEvent[] = [event({ minute: 2, type: 'C' }), event({ minute: 1, type: 'B' }), event({ minute: 0, type: 'A' })]) {
+  const source = new ScriptedSource(new Map([[SERIAL, events]]));
+  const service = new EventsService({ source: () => source, freshForMs: () => 60_000 });
+  const store = new MemoryStore();
+  const lists = new MachineLists({ pinnedStore: () => store, recentStore: store });
+  let rejected = 0;
+  let signedIn = true;
+  const model = new MachinesModel({
+    events: service,
+    lists,
+    seen: new SeenTracker(store, () => 'env'),
+    settings: () => settings,
+    signedIn: () => signedIn,
+    onCredentialsRejected: () => rejected++,
+  });
+  await lists.pin(SERIAL);
+  return { source, service, lists, model, rejected: () => rejected, signOut: () => (signedIn = false) };
+}
+
+const types = (model: MachinesModel): string[] => model.children(SERIAL).map((child) => (child.kind === 'event' ? child.event.type : child.kind));
+
+describe('Machines model', () => {
+  it('lists pinned machines in a group (and the workspace group next to it, to be scanned)', async () => {
+    const { model, lists } = await setup();
+    assert.deepEqual(model.groups(), ['pinned', 'workspace']);
+    await lists.addRecent('OTHER-1');
+    await lists.addRecent(SERIAL);
+    assert.deepEqual(model.machinesIn('recent'), ['OTHER-1'], 'a pinned look-up is not repeated under Recent');
+  });
+
+  it('shows nothing while signed out, and loads nothing', async () => {
+    const { model, source, signOut } = await setup();
+    signOut();
+    assert.deepEqual(model.groups(), []);
+    model.ensureLoaded(SERIAL);
+    await model.whenIdle();
+    assert.equal(source.requests.length, 0);
+  });
+
+  it('loads a machine once, shows the newest N and "Load more"', async () => {
+    const { model, source } = await setup();
+    assert.equal(model.summary(SERIAL).state, 'not-loaded');
+    model.ensureLoaded(SERIAL);
+    model.ensureLoaded(SERIAL);
+    assert.equal(model.summary(SERIAL).state, 'loading');
+    await model.whenIdle();
+    assert.equal(source.requests.length, 1);
+    assert.deepEqual(types(model), ['C', 'B', 'loadMore']);
+    model.loadMore(SERIAL);
+    assert.deepEqual(types(model), ['C', 'B', 'A']);
+    assert.equal(model.summary(SERIAL).state, 'ok');
+  });
+
+  it('records a failure as an error child, keeps the last good events, marks them stale; a good refresh clears it', async () => {
+    const { model, source } = await setup();
+    await model.load(SERIAL, false);
+    source.failWith = new ApiError('server', 'The API had a problem answering (HTTP 500).', { status: 500 });
+    await model.load(SERIAL, true);
+    assert.deepEqual(types(model), ['error', 'C', 'B', 'loadMore']);
+    assert.equal(model.summary(SERIAL).state, 'stale');
+    source.failWith = undefined;
+    await model.load(SERIAL, true);
+    assert.deepEqual(types(model), ['C', 'B', 'loadMore']);
+    assert.equal(model.summary(SERIAL).state, 'ok');
+  });
+
+  it('a failure with nothing loaded yet is an error state, and is not retried on every render', async () => {
+    const { model, source } = await setup();
+    source.failWith = new ApiError('network', 'Could not reach the API.');
+    await model.load(SERIAL, false);
+    assert.equal(model.summary(SERIAL).state, 'error');
+    model.ensureLoaded(SERIAL);
+    await model.whenIdle();
+    assert.equal(source.requests.length, 1);
+  });
+
+  it('reports rejected credentials to the session', async () => {
+    const { model, source, rejected } = await setup();
+    source.failWith = new ApiError('invalid-credentials', 'The API rejected the credentials.');
+    await model.load(SERIAL, false);
+    assert.equal(rejected(), 1);
+  });
+
+  it('a cancelled load leaves no error behind', async () => {
+    const { model, source } = await setup();
+    source.failWith = new ApiError('cancelled', 'The request was cancelled.');
+    await model.load(SERIAL, false);
+    assert.equal(model.failureOf(SERIAL), undefined);
+  });
+
+  for (const reading of ['after-inclusive', 'after-exclusive', 'before-inclusive', 'ignore'] as const) {
+    it(`a time window shows the right events when the server reads timestamp as ${reading}`, async () => {
+      const { model, source } = await setup();
+      source.reading = reading;
+      model.setFilter({ sinceMs: T0 + MINUTE });
+      await model.load(SERIAL, true);
+      model.loadMore(SERIAL);
+      assert.deepEqual(types(model), ['C', 'B']);
+      const windowed = source.requests.find((request) => request.timestamp !== undefined);
+      assert.equal(windowed?.timestamp, T0 + MINUTE - 1, 'sent in milliseconds, one below the bound');
+    });
+  }
+
+  it('asks in seconds when the server\'s timestamps are seconds', async () => {
+    const seconds = [2, 1, 0].map((minute) => event({ minute, type: `S${minute}`, timestamp: (T0 + minute * MINUTE) / 1000 }));
+    const { model, source } = await setup(seconds);
+    model.setFilter({ sinceMs: T0 + MINUTE });
+    await model.load(SERIAL, true);
+    const sent = source.requests.filter((request) => request.timestamp !== undefined).map((request) => request.timestamp);
+    assert.equal(sent.at(-1), (T0 + MINUTE) / 1000 - 1);
+    model.loadMore(SERIAL);
+    assert.deepEqual(types(model), ['S2', 'S1']);
+  });
+
+  it('counts events newer than seen, and forgets them once seen', async () => {
+    const { model, source } = await setup();
+    await model.load(SERIAL, false);
+    assert.equal(model.unseenTotal(), 0);
+    source.machines.set(SERIAL, [event({ minute: 3, type: 'D' }), ...(source.machines.get(SERIAL) ?? [])]);
+    await model.load(SERIAL, true);
+    assert.equal(model.unseenTotal(), 1);
+    assert.equal(model.summary(SERIAL).unseen, 1);
+    model.markSeen(SERIAL);
+    assert.equal(model.unseenTotal(), 0);
+  });
+
+  it('refreshes every listed machine with the concurrency bound', async () => {
+    const { model, lists, source } = await setup();
+    for (let i = 0; i < 10; i++) await lists.pin(`M-${i}`);
+    const outcome = await model.refreshAll();
+    assert.equal(outcome.done, 11);
+    assert.equal(source.requests.length, 11);
+  });
+});

@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import { createSerialMatcher } from '../../../src/serialNumbers/serialMatcher';
+import { refreshMany } from '../../../src/machines/refreshMany';
+import { formatAbsolute, formatRelative } from '../../../src/machines/relativeTime';
+import { excludeGlob, SerialCollector } from '../../../src/machines/workspaceSerials';
+
+describe('Refreshing many machines', () => {
+  it('never runs more than the concurrency limit at once, and visits each serial number once', async () => {
+    let active = 0;
+    let peak = 0;
+    const seen: string[] = [];
+    const serials = Array.from({ length: 50 }, (_, i) => `S-${i}`);
+    const result = await refreshMany([...serials, 'S-1'], async (serial) => {
+      active++;
+      peak = Math.max(peak, active);
+      seen.push(serial);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      active--;
+    }, { concurrency: 4 });
+    assert.equal(peak, 4);
+    assert.equal(result.done, 50);
+    assert.deepEqual([...seen].sort(), [...serials].sort());
+  });
+
+  it('collects failures without stopping the others, and reports progress', async () => {
+    const progress: number[] = [];
+    const result = await refreshMany(['a', 'b', 'c'], (serial) => (serial === 'b' ? Promise.reject(new Error('boom')) : Promise.resolve()), {
+      concurrency: 2,
+      onProgress: (done) => progress.push(done),
+    });
+    assert.deepEqual([...result.failures.keys()], ['b']);
+    assert.deepEqual(progress, [1, 2, 3]);
+  });
+
+  it('stops starting new refreshes when cancelled', async () => {
+    const controller = new AbortController();
+    let calls = 0;
+    const result = await refreshMany(['a', 'b', 'c', 'd'], () => {
+      calls++;
+      controller.abort();
+      return Promise.resolve();
+    }, { concurrency: 1, signal: controller.signal });
+    assert.equal(calls, 1);
+    assert.equal(result.cancelled, true);
+  });
+});
+
+describe('Serial numbers in workspace files', () => {
+  const matcher = createSerialMatcher({ denyList: ['AB-0000-00000'] });
+
+  it('collects each serial number once with its first line per file, sorted', () => {
+    const collector = new SerialCollector(matcher);
+    collector.add('file:///a.yaml', 'line: 3\nserial: MX-4711-A0023\n  other: MX-4711-A0024 and MX-4711-A0023\n');
+    collector.add('file:///b.txt', 'MX-4711-A0023 AB-0000-00000 XMX-4711-A0023X');
+    assert.deepEqual(collector.result(), [
+      { serialNumber: 'MX-4711-A0023', occurrences: 3, locations: [{ file: 'file:///a.yaml', line: 1 }, { file: 'file:///b.txt', line: 0 }] },
+      { serialNumber: 'MX-4711-A0024', occurrences: 1, locations: [{ file: 'file:///a.yaml', line: 2 }] },
+    ]);
+  });
+
+  it('builds one exclude glob from files.exclude and search.exclude, leaving out disabled and conditional entries', () => {
+    assert.equal(excludeGlob({ '**/.git': true, '**/x': false }, { '**/node_modules': true, '**/*.js': { when: '$(basename).ts' } }), '{**/.git,**/node_modules}');
+    assert.equal(excludeGlob({ '**/.git': true }, undefined), '**/.git');
+    assert.equal(excludeGlob({}, {}), undefined);
+  });
+});
+
+describe('Relative and absolute times', () => {
+  const now = Date.UTC(2025, 0, 15, 12, 0, 0);
+  it('says "now", minutes, hours, days and the future', () => {
+    assert.equal(formatRelative(now - 3_000, now), 'now');
+    assert.equal(formatRelative(now - 5 * 60_000, now), '5 minutes ago');
+    assert.equal(formatRelative(now - 3 * 3_600_000, now), '3 hours ago');
+    assert.equal(formatRelative(now - 24 * 3_600_000, now), 'yesterday');
+    assert.equal(formatRelative(now + 2 * 60_000, now), 'in 2 minutes');
+  });
+
+  it('falls back to English for an unknown locale, and to the raw value for an impossible date', () => {
+    assert.equal(formatRelative(now - 5 * 60_000, now, 'not a locale!'), '5 minutes ago');
+    assert.equal(formatAbsolute(Number.MAX_VALUE), String(Number.MAX_VALUE));
+  });
+});
