@@ -3,7 +3,7 @@
 // escape for it, so server text is defused; everything else is plain text.
 import type { OnboardingEvent } from '../core/model';
 import { defuseThemeIcons, toSingleLine, truncate } from './markdownText';
-import { formatRelativeTime } from './relativeTime';
+import { formatRelativeTime, formatUtc } from './relativeTime';
 
 export interface EventPickText {
   readonly label: string;
@@ -21,7 +21,7 @@ export function eventPickText(event: OnboardingEvent, now: number, locale: strin
   const message = toSingleLine(event.message);
   return {
     label: defuseThemeIcons(truncate(toSingleLine(event.type), 80)),
-    description: `${formatRelativeTime(event.time.epochMs, now, locale)} · ${new Date(event.time.epochMs).toISOString().replace('T', ' ').slice(0, 19)} UTC`,
+    description: `${formatRelativeTime(event.time.epochMs, now, locale)} · ${formatUtc(event.time.epochMs)}`,
     detail: defuseThemeIcons(truncate(message === '' ? '—' : message, DETAIL_MAX)),
     icon,
   };

@@ -5,7 +5,7 @@
 // glue lists in `isTrusted.enabledCommands`.
 import type { EventsResult } from '../core/model';
 import { commandUri, escapeMarkdown, markdownCell, toSingleLine, truncate } from './markdownText';
-import { formatRelativeTime } from './relativeTime';
+import { formatRelativeTime, formatUtc } from './relativeTime';
 
 /** Commands the hover links to. Internal ones take `{ serialNumber }` (and an event key): no server data rides in a URI. */
 export const HOVER_COMMANDS = {
@@ -67,7 +67,9 @@ export function eventsHoverMarkdown(serialNumber: string, cached: CachedEvents, 
   const events = result.events;
   const parts: string[] = [];
   const count = events.length === 1 ? ctx.t('1 event') : ctx.t('{0} events', events.length);
-  parts.push(`${heading(serialNumber)} · ${count}${result.truncated ? ` ${ctx.t('(more not loaded)')}` : ''}`);
+  const latest = events[0];
+  const latestAt = latest === undefined ? '' : ` · ${ctx.t('latest {0}', formatUtc(latest.time.epochMs))}`;
+  parts.push(`${heading(serialNumber)} · ${count}${result.truncated ? ` ${ctx.t('(more not loaded)')}` : ''}${latestAt}`);
   if (cached.stale) {
     const when = formatRelativeTime(result.fetchedAt, ctx.now, ctx.locale);
     const why = cached.error ? ` ${escapeMarkdown(truncate(toSingleLine(cached.error.message), ERROR_TEXT_MAX))}` : '';
@@ -78,7 +80,8 @@ export function eventsHoverMarkdown(serialNumber: string, cached: CachedEvents, 
   } else {
     const shown = events.slice(0, Math.max(1, ctx.maxEvents));
     const rows = shown.map(
-      (event) => `| ${markdownCell(event.type, TYPE_CELL_MAX)} | ${formatRelativeTime(event.time.epochMs, ctx.now, ctx.locale)} | ${markdownCell(event.message, MESSAGE_CELL_MAX)} |`,
+      // Non-breaking spaces keep "2 years ago" on one line when the message is long.
+      (event) => `| ${markdownCell(event.type, TYPE_CELL_MAX)} | ${formatRelativeTime(event.time.epochMs, ctx.now, ctx.locale).replace(/ /g, '\u00a0')} | ${markdownCell(event.message, MESSAGE_CELL_MAX)} |`,
     );
     parts.push([`| ${ctx.t('Type')} | ${ctx.t('When')} | ${ctx.t('Message')} |`, '| :-- | :-- | :-- |', ...rows].join('\n'));
     const hidden = events.length - shown.length;
@@ -89,7 +92,7 @@ export function eventsHoverMarkdown(serialNumber: string, cached: CachedEvents, 
   if (result.invalid.length > 0) {
     parts.push(`_${result.invalid.length === 1 ? ctx.t('1 event could not be read.') : ctx.t('{0} events could not be read.', result.invalid.length)}_ [${ctx.t('Show Log')}](${commandUri(HOVER_COMMANDS.showLog, [])})`);
   }
-  parts.push(actions(serialNumber, events[0]?.key, ctx));
+  parts.push(actions(serialNumber, latest?.key, ctx));
   return parts.join('\n\n');
 }
 

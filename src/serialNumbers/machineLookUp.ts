@@ -198,11 +198,18 @@ export class MachineLookUp implements vscode.Disposable {
         disposeAll(disposables);
       },
     });
+    // Opened from an argument, the sidebar reveal moves focus right after the
+    // pick shows; without this the pick would close before the user saw it.
+    pick.ignoreFocusOut = !canGoBack;
     pick.title = vscode.l10n.t('{0} — Onboarding Events', defuseThemeIcons(serialNumber));
     pick.placeholder = vscode.l10n.t('Pick an event to open its details');
     pick.matchOnDescription = true;
     pick.matchOnDetail = true;
-    pick.buttons = [...(canGoBack ? [vscode.QuickInputButtons.Back] : []), this.refreshButton, this.pinButton, this.revealButton];
+    const setButtons = (): void => {
+      const pinned = this.deps.machines.pinned().includes(serialNumber);
+      pick.buttons = [...(canGoBack ? [vscode.QuickInputButtons.Back] : []), this.refreshButton, ...(pinned ? [] : [this.pinButton]), this.revealButton];
+    };
+    setButtons();
 
     const load = async (force: boolean): Promise<void> => {
       request?.abort();
@@ -252,6 +259,7 @@ export class MachineLookUp implements vscode.Disposable {
           await load(true);
         } else if (button === this.pinButton) {
           await this.pin(serialNumber);
+          setButtons();
         } else if (button === this.revealButton) {
           await this.reveal(serialNumber);
         }

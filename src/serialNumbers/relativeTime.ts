@@ -26,14 +26,26 @@ function formatter(locale: string): Intl.RelativeTimeFormat {
   return known;
 }
 
-/** `epochMs` relative to `now`, in the largest whole unit: "3 days ago", "in 2 hours", "now". */
+/**
+ * `epochMs` relative to `now`, in the largest unit it reaches, rounded: "3 days
+ * ago", "in 2 hours", "now". Same rounding as the Machines tree, so a machine
+ * reads the same age in the tree, the hover and the look-up.
+ */
 export function formatRelativeTime(epochMs: number, now: number, locale = 'en'): string {
   const delta = epochMs - now;
   const abs = Math.abs(delta);
   const rtf = formatter(locale);
-  if (abs < 45_000) return rtf.format(0, 'second');
   for (const [unit, size] of UNITS) {
-    if (abs >= size) return rtf.format(Math.trunc(delta / size), unit);
+    if (abs >= size || unit === 'second') {
+      const value = Math.round(delta / size);
+      return rtf.format(unit === 'second' && Math.abs(value) < 10 ? 0 : value, unit);
+    }
   }
   return rtf.format(0, 'second');
+}
+
+/** "2025-04-20 20:58:46 UTC": exact, sortable, and the same for every reader. */
+export function formatUtc(epochMs: number): string {
+  const date = new Date(epochMs);
+  return Number.isNaN(date.getTime()) ? String(epochMs) : `${date.toISOString().replace('T', ' ').slice(0, 19)} UTC`;
 }

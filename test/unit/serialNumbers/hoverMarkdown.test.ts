@@ -48,7 +48,7 @@ function cells(row: string): string[] {
   return row
     .split(/(?<!\\)\|/)
     .slice(1, -1)
-    .map((c) => c.trim());
+    .map((c) => c.trim().replace(/\u00a0/g, ' '));
 }
 
 describe('hover markdown: events table', () => {
@@ -58,7 +58,7 @@ describe('hover markdown: events table', () => {
     assert.deepEqual(cells(rows[0] ?? ''), ['Type', 'When', 'Message']);
     assert.deepEqual(cells(rows[1] ?? ''), ['ONBOARDING\\_COMPLETED', '10 minutes ago', 'Done']);
     assert.deepEqual(cells(rows[2] ?? ''), ['ONBOARDING\\_STARTED', '3 days ago', 'Go']);
-    assert.match(md, /^\*\*MX\\-4711\\-A0023\*\* · 2 events/);
+    assert.match(md, /^\*\*MX\\-4711\\-A0023\*\* · 2 events · latest 2025-06-02 11:50:00 UTC\n/);
   });
 
   it('shows at most maxEvents rows and says how many are hidden', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { commandUri, defuseThemeIcons, escapeMarkdown, markdownCell, toSingleLine, truncate } from '../../../src/serialNumbers/markdownText';
-import { formatRelativeTime } from '../../../src/serialNumbers/relativeTime';
+import { formatRelativeTime, formatUtc } from '../../../src/serialNumbers/relativeTime';
 import { eventPickText } from '../../../src/serialNumbers/eventPickText';
 import { validateEvent } from '../../../src/core/validateEvents';
 import { makeEvent } from '../../support/fakeApi';
@@ -51,7 +51,11 @@ describe('relative time', () => {
   const now = Date.UTC(2025, 5, 2, 12, 0, 0);
   const table: readonly [number, string][] = [
     [0, 'now'],
-    [-30_000, 'now'],
+    [-5_000, 'now'],
+    [-30_000, '30 seconds ago'],
+    [-50 * 60_000, '50 minutes ago'],
+    [-100 * 60_000, '2 hours ago'],
+    [-1.6 * 365 * 86_400_000, '2 years ago'],
     [-5 * 60_000, '5 minutes ago'],
     [-60 * 60_000, '1 hour ago'],
     [-26 * 3_600_000, 'yesterday'],
@@ -66,6 +70,11 @@ describe('relative time', () => {
       assert.equal(formatRelativeTime(now + delta, now, 'en'), expected);
     });
   }
+
+  it('formatUtc gives an exact, sortable UTC time', () => {
+    assert.equal(formatUtc(Date.UTC(2025, 3, 20, 20, 58, 46)), '2025-04-20 20:58:46 UTC');
+    assert.equal(formatUtc(Number.NaN), 'NaN');
+  });
 
   it('follows the locale, and falls back to English for an unknown one', () => {
     assert.equal(formatRelativeTime(now - 3 * 86_400_000, now, 'de'), 'vor 3 Tagen');
