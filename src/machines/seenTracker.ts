@@ -12,6 +12,10 @@ export const SEEN_KEY = 'onboardingEvents.seenEvents';
 type SeenByEnvironment = Record<string, Record<string, number>>;
 
 export class SeenTracker {
+  /** Read once, written back in one update per burst: a refresh of 1,000 machines must not write state 1,000 times. */
+  private cache: SeenByEnvironment | undefined;
+  private writeScheduled = false;
+
   constructor(
     private readonly store: KeyValueStore,
     /** The environment id now, or undefined while signed out. */
@@ -19,8 +23,21 @@ export class SeenTracker {
   ) {}
 
   private all(): SeenByEnvironment {
-    const value = this.store.get<unknown>(SEEN_KEY);
-    return typeof value === 'object' && value !== null ? (value as SeenByEnvironment) : {};
+    if (!this.cache) {
+      const value = this.store.get<unknown>(SEEN_KEY);
+      // A copy: the Memento's own object is not ours to change.
+      this.cache = typeof value === 'object' && value !== null ? structuredClone(value as SeenByEnvironment) : {};
+    }
+    return this.cache;
+  }
+
+  private persist(): void {
+    if (this.writeScheduled) return;
+    this.writeScheduled = true;
+    setTimeout(() => {
+      this.writeScheduled = false;
+      void this.store.update(SEEN_KEY, this.all());
+    }, 0);
   }
 
   /** Epoch ms of the newest event seen, or undefined when never seen. */
@@ -38,7 +55,8 @@ export class SeenTracker {
     const known = this.seenUpTo(serialNumber);
     if (known !== undefined && known >= newest.time.epochMs) return false;
     const all = this.all();
-    void this.store.update(SEEN_KEY, { ...all, [scope]: { ...(all[scope] ?? {}), [serialNumber]: newest.time.epochMs } });
+    (all[scope] ??= {})[serialNumber] = newest.time.epochMs;
+    this.persist();
     return true;
   }
 

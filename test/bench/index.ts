@@ -4,6 +4,7 @@
 
 import { coreBench } from './core.bench';
 import { serialNumbersBench } from './serialNumbers.bench';
+import { treeBench } from './tree.bench';
 
 export interface Benchmark {
   readonly name: string;
@@ -11,7 +12,7 @@ export interface Benchmark {
   run(): Promise<boolean>;
 }
 
-const BENCHMARKS: readonly Benchmark[] = [coreBench, serialNumbersBench];
+const BENCHMARKS: readonly Benchmark[] = [coreBench, serialNumbersBench, treeBench];
 
 async function main(): Promise<number> {
   const missed: string[] = [];

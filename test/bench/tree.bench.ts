@@ -1,0 +1,251 @@
+// Issue 5 item 8: the Machines tree at scale — 10,000 events on one machine
+// and 1,000 pinned machines — measured on the vscode-free model the tree
+// renders from, against naive versions of the same work in the same run.
+//
+// (a) Children of a machine with 10,000 events. VS Code calls getChildren on
+//     every expand, change event and reveal. Ours merges, sorts and filters
+//     once per (result, filter) and then slices the newest N; the naive
+//     version re-sorts and re-filters everything on every call.
+// (b) Refresh of 1,000 pinned machines through the real OnboardingClient
+//     against the fake service (injected latency), bounded by the client's
+//     concurrency: the floor is ceil(1000 / c) round trips. The naive version
+//     refreshes one machine after another.
+// (c) Heap used by the model holding those 1,000 machines plus the
+//     10,000-event one, and by what one render of the big machine allocates,
+//     against a naive render that builds a node for every event.
+
+import { DEFAULT_HTTP_SETTINGS, OnboardingClient } from '../../src/core/onboardingClient';
+import type { EventsResult, OnboardingEvent } from '../../src/core/model';
+import { validateEvent } from '../../src/core/validateEvents';
+import { EventsService } from '../../src/events/eventsService';
+import { compileFilter } from '../../src/machines/eventFilter';
+import { MachineLists, type KeyValueStore } from '../../src/machines/machineLists';
+import { MachinesModel } from '../../src/machines/machinesModel';
+import { SeenTracker } from '../../src/machines/seenTracker';
+import { defaultData, makeEvent, startFakeApi, TEST_CREDENTIALS, type FakeApi } from '../support/fakeApi';
+import type { Benchmark } from './index';
+
+const BIG = 'BIG-0000-A0000';
+const EVENTS_ON_BIG = 10_000;
+const PINNED = 1_000;
+const EVENTS_PER_MACHINE = 5;
+const CALLS = 200;
+const INJECTED_RTT_MS = 20;
+const CONCURRENCY = DEFAULT_HTTP_SETTINGS.maxConcurrency;
+const MAX_EVENTS_SHOWN = 50;
+const T0 = Date.UTC(2025, 0, 15, 8, 0, 0);
+
+const LIMITS = {
+  /** One warm getChildren of the 10,000-event machine. */
+  warmChildrenMs: 1,
+  /** The first build (merge, sort check, filter) of its view. */
+  coldChildrenMs: 50,
+  /** Refresh-all against its floor of ceil(N / c) round trips. */
+  refreshRatio: 1.3,
+  /** Heap for 1,000 machines × 5 events plus one of 10,000 events. */
+  heapMb: 64,
+} as const;
+
+class MemoryStore implements KeyValueStore {
+  private readonly values = new Map<string, unknown>();
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the shape of vscode.Memento.get
+  get<T>(key: string): T | undefined {
+    return this.values.get(key) as T | undefined;
+  }
+  update(key: string, value: unknown): Promise<void> {
+    this.values.set(key, value);
+    return Promise.resolve();
+  }
+}
+
+function bigResult(): EventsResult {
+  const events: OnboardingEvent[] = [];
+  for (let i = EVENTS_ON_BIG - 1; i >= 0; i--) {
+    const raw = makeEvent({ type: `TYPE_${i % 13}`, message: `Step ${i} of the onboarding of ${BIG}`, timestamp: T0 + i * 1000, ...(i === 3 ? { assetId: '3f2b8c1e-7a4d-4e4b-9a6f-1c2d3e4f5a6b' } : {}) });
+    const event = validateEvent(raw, BIG);
+    if (typeof event === 'string') throw new Error(event);
+    events.push(event);
+  }
+  return { serialNumber: BIG, events, invalid: [], fetchedAt: Date.now(), truncated: false };
+}
+
+function heapMb(): number {
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.memoryUsage().heapUsed / (1024 * 1024);
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+async function timed(work: () => unknown): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+/** What a naive provider does on each getChildren: copy, sort, filter everything, then cut. */
+function naiveChildren(result: EventsResult, filter: (event: OnboardingEvent) => boolean): OnboardingEvent[] {
+  return [...result.events].sort((a, b) => b.time.epochMs - a.time.epochMs).filter(filter).slice(0, MAX_EVENTS_SHOWN);
+}
+
+/** A naive render: one node with label, description and tooltip text for every event. */
+function naiveRenderAll(result: EventsResult): { label: string; description: string; tooltip: string }[] {
+  return [...result.events]
+    .sort((a, b) => b.time.epochMs - a.time.epochMs)
+    .map((event) => ({ label: event.type, description: new Date(event.time.epochMs).toISOString(), tooltip: `${event.message}\n${JSON.stringify(event.raw)}` }));
+}
+
+function newModel(events: EventsService, lists: MachineLists): MachinesModel {
+  return new MachinesModel({
+    events,
+    lists,
+    seen: new SeenTracker(new MemoryStore(), () => 'bench'),
+    settings: () => ({ maxEvents: MAX_EVENTS_SHOWN, concurrency: CONCURRENCY, timestampUnit: 'auto', workspaceScanEnabled: false, hasWorkspace: false }),
+    signedIn: () => true,
+    onCredentialsRejected: () => undefined,
+  });
+}
+
+const serials = Array.from({ length: PINNED }, (_, index) => `PIN-${String(index).padStart(4, '0')}-A0000`);
+
+async function startLoadedFake(): Promise<FakeApi> {
+  const data = defaultData();
+  for (const serial of serials) {
+    data.machines[serial] = Array.from({ length: EVENTS_PER_MACHINE }, (_, i) => makeEvent({ type: `STEP_${i}`, message: `Step ${i} of ${serial}`, timestamp: T0 + i * 60_000 }));
+  }
+  return startFakeApi({ data });
+}
+
+export const treeBench: Benchmark = {
+  name: `Machines tree (${EVENTS_ON_BIG.toLocaleString('en')} events on one machine, ${PINNED.toLocaleString('en')} pinned machines, c=${CONCURRENCY}, injected RTT ${INJECTED_RTT_MS} ms)`,
+  async run() {
+    const checks: { met: boolean; line: string }[] = [];
+
+    // (a) children of the 10,000-event machine -----------------------------------------
+    const beforeBig = heapMb();
+    const big = bigResult();
+    let served: EventsResult = big;
+    const events = new EventsService({ source: () => ({ getEvents: () => Promise.resolve(served) }), freshForMs: () => 60_000 });
+    const lists = new MachineLists({ pinnedStore: () => new MemoryStore(), recentStore: new MemoryStore() });
+    const model = newModel(events, lists);
+    await events.get(BIG);
+    model.children(BIG);
+    const bigMb = heapMb() - beforeBig;
+    const textFilter = { text: 'step 9' };
+    const matches = compileFilter(textFilter);
+
+    const cold: number[] = [];
+    for (let repeat = 0; repeat < 9; repeat++) {
+      served = { ...big }; // a new result identity: what a refresh delivers
+      await events.get(BIG, { force: true });
+      model.setFilter(repeat % 2 === 0 ? {} : textFilter);
+      cold.push(await timed(() => model.children(BIG)));
+    }
+    model.setFilter(textFilter);
+    model.children(BIG);
+    const warmTotal = await timed(() => {
+      for (let call = 0; call < CALLS; call++) model.children(BIG);
+    });
+    const naiveTotal = await timed(() => {
+      for (let call = 0; call < CALLS; call++) naiveChildren(big, matches);
+    });
+    const warm = warmTotal / CALLS;
+    const naive = naiveTotal / CALLS;
+    const coldMedian = median(cold);
+    checks.push({
+      met: warm <= LIMITS.warmChildrenMs && warm < naive,
+      line: `getChildren of a ${EVENTS_ON_BIG.toLocaleString('en')}-event machine (filtered, newest ${MAX_EVENTS_SHOWN}): ${warm.toFixed(3)} ms per call (limit ${LIMITS.warmChildrenMs} ms, ${(warm / LIMITS.warmChildrenMs).toFixed(2)}× of it) — naive re-sort/re-filter ${naive.toFixed(2)} ms, ${(naive / warm).toFixed(0)}× slower`,
+    });
+    checks.push({
+      met: coldMedian <= LIMITS.coldChildrenMs,
+      line: `first build after a refresh or filter change: ${coldMedian.toFixed(2)} ms median (limit ${LIMITS.coldChildrenMs} ms, ${(coldMedian / LIMITS.coldChildrenMs).toFixed(2)}× of it) — naive pays ${naive.toFixed(2)} ms on every call, not once`,
+    });
+
+    // (c, part 1) what one render of the big machine allocates ------------------------------
+    model.setFilter({});
+    const beforeOurs = heapMb();
+    const ourRender = model.children(BIG);
+    const ourRenderMb = heapMb() - beforeOurs;
+    const beforeNaive = heapMb();
+    const naiveRender = naiveRenderAll(big);
+    const naiveRenderMb = heapMb() - beforeNaive;
+
+    // (b) refresh all of 1,000 pinned machines through the real client ----------------------
+    const fake = await startLoadedFake();
+    const baseline = heapMb();
+    try {
+      const client = new OnboardingClient({
+        apiBaseUrl: fake.baseUrl,
+        authUrl: fake.authUrl,
+        credentials: () => Promise.resolve({ ...TEST_CREDENTIALS }),
+        http: { maxConcurrency: CONCURRENCY, env: {} },
+      });
+      const pinnedStore = new MemoryStore();
+      await pinnedStore.update('onboardingEvents.pinnedMachines', serials);
+      const realEvents = new EventsService({ source: () => client, freshForMs: () => 60_000 });
+      const realLists = new MachineLists({ pinnedStore: () => pinnedStore, recentStore: new MemoryStore() });
+      const realModel = newModel(realEvents, realLists);
+      await realEvents.get(serials[0] ?? BIG); // token and undici loaded: start-up, not refresh
+      fake.setLatency(INJECTED_RTT_MS);
+
+      // The round trip on this machine now: injected latency plus loopback and server work, bare fetches with a token.
+      const token = await (async () => {
+        const basic = Buffer.from(`${encodeURIComponent(TEST_CREDENTIALS.clientId)}:${encodeURIComponent(TEST_CREDENTIALS.clientSecret)}`).toString('base64');
+        const response = await fetch(`${fake.authUrl}/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${basic}` },
+          body: new URLSearchParams({ grant_type: 'password', username: TEST_CREDENTIALS.username, password: TEST_CREDENTIALS.password, scope: 'api' }),
+        });
+        return ((await response.json()) as { access_token: string }).access_token;
+      })();
+      const rtts: number[] = [];
+      for (let i = 0; i < 7; i++) rtts.push(await timed(() => fetch(`${fake.baseUrl}/public/api/onboarding-events/events?serialNumber=${serials[i] ?? ''}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json())));
+      const rtt = median(rtts);
+
+      fake.clearRequests();
+      const refreshMs = await timed(() => realModel.refreshAll());
+      const requests = fake.eventRequests().length;
+      const failed = serials.filter((serial) => realModel.failureOf(serial) !== undefined).length;
+      const rounds = Math.ceil(PINNED / CONCURRENCY);
+      const refreshRatio = refreshMs / (rounds * rtt);
+
+      const naiveModel = newModel(realEvents, realLists);
+      const naiveSubset = serials.slice(0, 100);
+      const naiveMs = (await timed(async () => {
+        for (const serial of naiveSubset) await naiveModel.load(serial, true);
+      })) * (PINNED / naiveSubset.length);
+      checks.push({
+        met: refreshRatio <= LIMITS.refreshRatio && failed === 0 && requests === PINNED,
+        line:
+          `refresh all ${PINNED} pinned machines: ${Math.round(refreshMs)} ms = ${refreshRatio.toFixed(2)} × floor (ceil(${PINNED}/${CONCURRENCY}) × RTT ${rtt.toFixed(1)} ms = ${Math.round(rounds * rtt)} ms; limit ${LIMITS.refreshRatio}), ` +
+          `${requests} requests, ${failed} failed — naive one-by-one ${Math.round(naiveMs)} ms (extrapolated from 100), ${(naiveMs / refreshMs).toFixed(1)}× slower`,
+      });
+
+      // (c, part 2) heap of the model with everything loaded -------------------------------
+      realModel.unseenTotal();
+      realModel.children(serials[0] ?? BIG);
+      const heldMb = heapMb() - baseline;
+      const totalMb = heldMb + bigMb;
+      checks.push({
+        met: totalMb <= LIMITS.heapMb,
+        line:
+          `heap: ${PINNED} machines × ${EVENTS_PER_MACHINE} events after refresh-all +${heldMb.toFixed(1)} MB, the ${EVENTS_ON_BIG.toLocaleString('en')}-event machine +${bigMb.toFixed(1)} MB; ` +
+          `together ${totalMb.toFixed(1)} MB (limit ${LIMITS.heapMb} MB, ${(totalMb / LIMITS.heapMb).toFixed(2)}× of it)${(globalThis as { gc?: unknown }).gc ? '' : ' [approximate: run node with --expose-gc]'}`,
+      });
+      checks.push({
+        met: ourRenderMb < naiveRenderMb,
+        line: `one render of the ${EVENTS_ON_BIG.toLocaleString('en')}-event machine allocates ${ourRenderMb.toFixed(2)} MB (${ourRender.length} children) — naive node per event ${naiveRenderMb.toFixed(2)} MB (${naiveRender.length} nodes)`,
+      });
+      client.dispose();
+      realModel.dispose();
+      naiveModel.dispose();
+    } finally {
+      await fake.close();
+      model.dispose();
+    }
+    for (const check of checks) console.log(`${check.met ? 'ok  ' : 'MISS'} ${check.line}`);
+    return checks.every((check) => check.met);
+  },
+};
