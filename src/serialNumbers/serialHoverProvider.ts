@@ -9,6 +9,7 @@ import { NotSignedInError, type EventsService } from '../events/eventsService';
 import type { Log } from '../log/log';
 import type { ApiSession } from '../session/apiSession';
 import { errorHoverMarkdown, eventsHoverMarkdown, HOVER_ENABLED_COMMANDS, signedOutHoverMarkdown, type HoverContext } from './hoverMarkdown';
+import { abortSignalFor } from './cancellation';
 import type { SerialSettings } from './serialSettings';
 
 export interface SerialHoverDeps {
@@ -16,24 +17,6 @@ export interface SerialHoverDeps {
   readonly events: EventsService;
   readonly settings: SerialSettings;
   readonly log: Log;
-}
-
-/** Turns a CancellationToken into an AbortSignal; dispose the result when done. */
-export function abortSignalFor(token: vscode.CancellationToken): { signal: AbortSignal; dispose(): void } {
-  const controller = new AbortController();
-  if (token.isCancellationRequested) {
-    controller.abort();
-    return { signal: controller.signal, dispose: () => undefined };
-  }
-  const listener = token.onCancellationRequested(() => {
-    controller.abort();
-  });
-  return {
-    signal: controller.signal,
-    dispose: () => {
-      listener.dispose();
-    },
-  };
 }
 
 /** How the last hover was answered and how long the provider took: read by integration tests through the extension API. */
