@@ -1,7 +1,7 @@
 // Asks the Chromium driver (scripts/screenshots.mjs) for a screenshot of the
 // whole workbench: the request travels as a console line through the
 // smoke-test driver's log hook, and the PNG appearing on disk is the answer.
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -15,8 +15,10 @@ export function screenshotDir(): string {
 /** Waits for the UI to settle, then has the driver capture `<name>.png`. */
 export async function snap(name: string, settleMs = 1200): Promise<string> {
   if (!/^[a-z0-9-]+$/.test(name)) throw new Error(`screenshot names are kebab-case: ${name}`);
-  await sleep(settleMs);
   const file = join(screenshotDir(), `${name}.png`);
+  // A PNG from an earlier run must not count as this run's answer.
+  rmSync(file, { force: true });
+  await sleep(settleMs);
   console.log(`[[oe-screenshot:${name}]]`);
   for (let waited = 0; waited < 20_000; waited += 100) {
     if (existsSync(file)) return file;
