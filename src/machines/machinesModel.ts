@@ -366,6 +366,12 @@ export class MachinesModel {
 
   /** New data arrived: set the "seen" baseline of a machine seen for the first time. */
   private afterData(serialNumber: string): void {
+    // Only listed machines count towards the badge; a hover over some other serial number stores nothing.
+    if (!this.isListed(serialNumber)) return;
     this.options.seen.baseline(serialNumber, this.view(serialNumber).newest);
+  }
+
+  isListed(serialNumber: string): boolean {
+    return this.options.lists.isPinned(serialNumber) || this.options.lists.recent().includes(serialNumber) || this.foundInWorkspace(serialNumber) !== undefined;
   }
 }

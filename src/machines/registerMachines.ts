@@ -107,6 +107,7 @@ export function registerMachines(context: vscode.ExtensionContext, deps: Machine
 
   const lists = new MachineLists({ pinnedStore, recentStore: context.globalState });
   const seen = new SeenTracker(context.globalState, environmentId);
+  subscriptions.push({ dispose: () => seen.flush() });
   const model = new MachinesModel({
     events,
     lists,
@@ -179,6 +180,9 @@ export function registerMachines(context: vscode.ExtensionContext, deps: Machine
     setContext('filtered', model.filtered);
     const description = model.filtered ? describeFilter(model.filter) : '';
     if (treeView.description !== description) treeView.description = description;
+    // The description is hidden when the view is the container's only one: say it above the tree as well.
+    const message = model.filtered && signedIn() ? description : '';
+    if (treeView.message !== message) treeView.message = message;
     const unseen = signedIn() ? model.unseenTotal() : 0;
     const tooltip = vscode.l10n.t('{0} onboarding events you have not seen yet', unseen);
     if (unseen === 0) {

@@ -50,3 +50,15 @@ export function formatAbsolute(epochMs: number, locale = 'en'): string {
     return date.toISOString();
   }
 }
+
+/** A compact point in time: the time of day when it is today, else the date and time. */
+export function formatShort(epochMs: number, now: number, locale = 'en'): string {
+  const date = new Date(epochMs);
+  if (Number.isNaN(date.getTime())) return String(epochMs);
+  const sameDay = new Date(now).toDateString() === date.toDateString();
+  try {
+    return sameDay ? date.toLocaleTimeString(locale, { timeStyle: 'short' }) : date.toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
+  } catch {
+    return date.toISOString();
+  }
+}

@@ -3,7 +3,10 @@
 // count events that arrived since. Pure TypeScript, unit-tested.
 //
 // A machine seen for the first time sets its baseline at its newest event:
-// the history a user finds when adding a machine is not "new".
+// the history a user finds when adding a machine is not "new". Baselines are
+// set as data arrives in the background (a refresh may touch 1,000 machines),
+// so they are kept in memory and written with the next thing the user sees,
+// or when the extension shuts down — never one state write per machine.
 import type { OnboardingEvent } from '../core/model';
 import type { KeyValueStore } from './machineLists';
 
@@ -12,9 +15,9 @@ export const SEEN_KEY = 'onboardingEvents.seenEvents';
 type SeenByEnvironment = Record<string, Record<string, number>>;
 
 export class SeenTracker {
-  /** Read once, written back in one update per burst: a refresh of 1,000 machines must not write state 1,000 times. */
   private cache: SeenByEnvironment | undefined;
-  private writeScheduled = false;
+  /** Baselines not yet written. */
+  private dirty = false;
 
   constructor(
     private readonly store: KeyValueStore,
@@ -31,13 +34,21 @@ export class SeenTracker {
     return this.cache;
   }
 
-  private persist(): void {
-    if (this.writeScheduled) return;
-    this.writeScheduled = true;
-    setTimeout(() => {
-      this.writeScheduled = false;
-      void this.store.update(SEEN_KEY, this.all());
-    }, 0);
+  /** Writes what is only in memory (call on shutdown). */
+  flush(): Thenable<void> | undefined {
+    if (!this.dirty) return undefined;
+    this.dirty = false;
+    return this.store.update(SEEN_KEY, structuredClone(this.all()));
+  }
+
+  private record(serialNumber: string, epochMs: number): boolean {
+    const scope = this.scope();
+    if (scope === undefined) return false;
+    const known = this.seenUpTo(serialNumber);
+    if (known !== undefined && known >= epochMs) return false;
+    (this.all()[scope] ??= {})[serialNumber] = epochMs;
+    this.dirty = true;
+    return true;
   }
 
   /** Epoch ms of the newest event seen, or undefined when never seen. */
@@ -48,22 +59,17 @@ export class SeenTracker {
     return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
   }
 
-  /** Records that the user saw everything up to `newest`; returns whether anything changed. */
+  /** Records that the user saw everything up to `newest`, and writes it; returns whether anything changed. */
   markSeen(serialNumber: string, newest: OnboardingEvent | undefined): boolean {
-    const scope = this.scope();
-    if (scope === undefined || newest === undefined) return false;
-    const known = this.seenUpTo(serialNumber);
-    if (known !== undefined && known >= newest.time.epochMs) return false;
-    const all = this.all();
-    (all[scope] ??= {})[serialNumber] = newest.time.epochMs;
-    this.persist();
+    if (newest === undefined || !this.record(serialNumber, newest.time.epochMs)) return false;
+    void this.flush();
     return true;
   }
 
-  /** Sets the baseline when the machine was never seen; returns whether it did. */
+  /** Sets the baseline (in memory) when the machine was never seen; returns whether it did. */
   baseline(serialNumber: string, newest: OnboardingEvent | undefined): boolean {
     if (newest === undefined || this.seenUpTo(serialNumber) !== undefined) return false;
-    return this.markSeen(serialNumber, newest);
+    return this.record(serialNumber, newest.time.epochMs);
   }
 
   /** Events newer than the newest one seen (events are newest first, so this stops early). */

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import type { OnboardingEvent } from '../core/model';
 import type { MachinesModel, MachineSummary } from './machinesModel';
-import { formatAbsolute, formatRelative } from './relativeTime';
+import { formatAbsolute, formatRelative, formatShort } from './relativeTime';
 import type { ErrorNode, EventNode, GroupNode, LoadMoreNode, MachineNode, MachinesNode, PlaceholderNode } from './treeNodes';
 
 export const SHOW_EVENT_DETAILS_COMMAND = 'onboardingEvents.showEventDetails';
@@ -91,6 +91,10 @@ function stateIcon(summary: MachineSummary): vscode.ThemeIcon {
 
 export function machineDescription(summary: MachineSummary, context: RenderContext): string {
   const parts: string[] = [];
+  // Stale first: it qualifies everything after it, and must not be cut off in a narrow sidebar.
+  if (summary.stale && summary.fetchedAt !== undefined) {
+    parts.push(vscode.l10n.t('stale, from {0}', formatShort(summary.fetchedAt, context.now, context.locale)));
+  }
   if (summary.unseen > 0) parts.push(vscode.l10n.t('{0} new', summary.unseen));
   const { view } = summary;
   if (!summary.loaded) {
@@ -101,9 +105,6 @@ export function machineDescription(summary: MachineSummary, context: RenderConte
     parts.push(vscode.l10n.t('no events'));
   } else {
     parts.push(vscode.l10n.t('no matching events'));
-  }
-  if (summary.stale && summary.fetchedAt !== undefined) {
-    parts.push(vscode.l10n.t('stale, from {0}', formatRelative(summary.fetchedAt, context.now, context.locale)));
   }
   return parts.filter((part) => part !== '').join(' · ');
 }
@@ -239,8 +240,14 @@ function renderLoadMore(node: LoadMoreNode, { model }: RenderContext): vscode.Tr
   return item;
 }
 
+/** The first sentence: what went wrong. The rest (what to do) is in the tooltip. */
+export function firstSentence(message: string): string {
+  const end = message.search(/[.!?](\s|$)/);
+  return end > 0 ? message.slice(0, end + 1) : message;
+}
+
 function renderError(node: ErrorNode): vscode.TreeItem {
-  const item = new vscode.TreeItem(node.message, vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(firstSentence(node.message), vscode.TreeItemCollapsibleState.None);
   item.id = node.id;
   item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'));
   item.contextValue = 'error';

@@ -75,8 +75,12 @@ describe('Machines tree', function () {
   });
 
   after(async () => {
+    // Pins live in workspace or global state by the pinnedScope setting: leave neither behind for the next suite.
+    await setting('tree.pinnedScope', 'global');
     await clearLists();
-    for (const key of ['tree.maxEvents', 'autoRefresh.enabled', 'tree.pinnedScope']) await setting(key, undefined);
+    await setting('tree.pinnedScope', undefined);
+    await clearLists();
+    for (const key of ['tree.maxEvents', 'autoRefresh.enabled']) await setting(key, undefined);
     await setting('exclude', undefined, 'files');
     await signOut();
     await fake.close();

@@ -82,6 +82,31 @@ describe('Seen events (the view badge)', () => {
     assert.equal(tracker.unseen('S', [newest, newer, older]), 0);
   });
 
+  it('writes baselines only with the next thing the user sees (or on flush), not one write per machine', async () => {
+    const store = new MemoryStore();
+    let writes = 0;
+    const counting = new (class extends MemoryStore {
+      override update(key: string, value: unknown): Promise<void> {
+        writes++;
+        return store.update(key, value);
+      }
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the shape of vscode.Memento.get
+      override get<T>(key: string): T | undefined {
+        return store.get<T>(key);
+      }
+    })();
+    const tracker = new SeenTracker(counting, () => 'env');
+    for (let i = 0; i < 100; i++) tracker.baseline(`S-${i}`, older);
+    assert.equal(writes, 0);
+    tracker.markSeen('S-0', newest);
+    assert.equal(writes, 1);
+    assert.equal((store.get<Record<string, Record<string, number>>>('onboardingEvents.seenEvents') ?? {})['env']?.['S-99'], older.time.epochMs);
+    tracker.baseline('T', older);
+    await tracker.flush();
+    assert.equal(writes, 2);
+    assert.equal(tracker.flush(), undefined, 'nothing left to write');
+  });
+
   it('never moves backwards', () => {
     const tracker = new SeenTracker(new MemoryStore(), () => 'env');
     tracker.markSeen('S', newest);

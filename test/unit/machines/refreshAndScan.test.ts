@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createSerialMatcher } from '../../../src/serialNumbers/serialMatcher';
 import { refreshMany } from '../../../src/machines/refreshMany';
-import { formatAbsolute, formatRelative } from '../../../src/machines/relativeTime';
+import { formatAbsolute, formatRelative, formatShort } from '../../../src/machines/relativeTime';
 import { excludeGlob, SerialCollector } from '../../../src/machines/workspaceSerials';
 
 describe('Refreshing many machines', () => {
@@ -73,6 +73,11 @@ describe('Relative and absolute times', () => {
     assert.equal(formatRelative(now - 3 * 3_600_000, now), '3 hours ago');
     assert.equal(formatRelative(now - 24 * 3_600_000, now), 'yesterday');
     assert.equal(formatRelative(now + 2 * 60_000, now), 'in 2 minutes');
+  });
+
+  it('gives the time of day for today, and the date as well for another day', () => {
+    assert.equal(formatShort(now - 3_600_000, now, 'en-US'), new Date(now - 3_600_000).toLocaleTimeString('en-US', { timeStyle: 'short' }));
+    assert.match(formatShort(now - 3 * 24 * 3_600_000, now, 'en-US'), /Jan 12, 2025/);
   });
 
   it('falls back to English for an unknown locale, and to the raw value for an impossible date', () => {
