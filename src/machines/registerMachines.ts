@@ -270,6 +270,11 @@ export function registerMachines(context: vscode.ExtensionContext, deps: Machine
   const reveal = async (serialInput: string): Promise<void> => {
     const serial = normalizeSerialNumber(serialInput);
     if (!lists.isPinned(serial) && !lists.recent().includes(serial)) await lists.addRecent(serial);
+    if (!signedIn()) {
+      // The tree is empty while signed out: show the view with its Sign In welcome instead.
+      await vscode.commands.executeCommand(`${VIEW_ID}.focus`);
+      return;
+    }
     provider.flush();
     const node = provider.machineNode(groupOf(serial), serial);
     model.ensureLoaded(serial);

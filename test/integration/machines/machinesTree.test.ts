@@ -46,6 +46,25 @@ function machine(tree: readonly RenderedNode[], serial: string, groupLabel = 'Pi
   return found;
 }
 
+interface MenuEntry {
+  readonly command: string;
+  readonly when: string;
+}
+
+/** The item-context commands package.json offers for a contextValue in the Machines view. */
+function menuCommands(contextValue: string | undefined): string[] {
+  const extension = vscode.extensions.getExtension(EXTENSION_ID);
+  assert.ok(extension);
+  const manifest = JSON.parse(readFileSync(join(extension.extensionPath, 'package.json'), 'utf8')) as { contributes: { menus: Record<string, MenuEntry[]> } };
+  const offered = new Set<string>();
+  for (const entry of manifest.contributes.menus['view/item/context'] ?? []) {
+    const match = /viewItem =~ \/(.*)\/$/.exec(entry.when);
+    const equal = /viewItem == (\S+)$/.exec(entry.when);
+    if ((match?.[1] !== undefined && new RegExp(match[1]).test(contextValue ?? '')) || equal?.[1] === contextValue) offered.add(entry.command.replace('onboardingEvents.', ''));
+  }
+  return [...offered].sort();
+}
+
 function labels(nodes: readonly RenderedNode[] | undefined): string[] {
   return (nodes ?? []).map((node) => node.label);
 }
@@ -225,6 +244,23 @@ describe('Machines tree', function () {
       await api.machines.reveal(ONBOARDED);
       await tree.render();
       assert.equal(tree.badge(), undefined, 'selecting the machine marks its events seen');
+    });
+
+    it('menus offer only what works on each element (export needs events, copy asset id needs an asset)', async () => {
+      await vscode.commands.executeCommand('onboardingEvents.addMachine', TEST_SERIALS.empty);
+      try {
+        const rendered = await tree.render();
+        const withEvents = machine(rendered, ONBOARDED);
+        assert.deepEqual(menuCommands(withEvents.contextValue), ['copySerialNumber', 'exportEvents', 'refreshMachine', 'removeMachine']);
+        assert.deepEqual(menuCommands(machine(rendered, TEST_SERIALS.empty).contextValue), ['copySerialNumber', 'refreshMachine', 'removeMachine']);
+        const created = withEvents.children?.find((child) => child.label === 'MACHINE_CREATED');
+        assert.deepEqual(menuCommands(created?.contextValue), ['copyAssetId', 'copyEventJson', 'copyMessage', 'copySerialNumber', 'showEventDetails', 'showRawJson']);
+        assert.deepEqual(menuCommands(withEvents.children?.[0]?.contextValue), ['copyEventJson', 'copyMessage', 'copySerialNumber', 'showEventDetails', 'showRawJson']);
+        assert.deepEqual(menuCommands('error'), ['retryMachine', 'showLog']);
+        assert.deepEqual(menuCommands('machine.unpinned.workspace.events'), ['copySerialNumber', 'exportEvents', 'pinMachine', 'refreshMachine']);
+      } finally {
+        await vscode.commands.executeCommand('onboardingEvents.removeMachine', TEST_SERIALS.empty);
+      }
     });
 
     it('Refresh All fetches every listed machine once', async () => {
