@@ -24,10 +24,13 @@ describe('The packaged .vsix installed into VS Code', () => {
   it('ships the bundles and assets and nothing else from the source tree', () => {
     const extension = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(extension);
+    // vsce stores README/CHANGELOG in lower case and LICENSE as LICENSE.txt.
     const files = listFiles(extension.extensionPath);
-    for (const required of ['package.json', 'dist/extension.js', 'dist/undiciTransport.js', 'media/icon.png', 'media/activitybar.svg', 'README.md', 'LICENSE', 'CHANGELOG.md']) {
-      assert.ok(files.includes(required), `${required} is in the package`);
-    }
+    const lower = new Set(files.map((f) => f.toLowerCase()));
+    const required = ['package.json', 'dist/extension.js', 'dist/undiciTransport.js', 'media/icon.png', 'media/activitybar.svg',
+      'media/details/details.js', 'media/details/details.css', 'media/codicons/codicon.css', 'media/codicons/codicon.ttf',
+      'readme.md', 'license.txt', 'changelog.md'];
+    for (const file of required) assert.ok(lower.has(file.toLowerCase()), `${file} is in the package`);
     const leaked = files.filter((f) => /^(src|test|scripts|node_modules|out)\//.test(f) || f.endsWith('.map') || f.endsWith('.ts'));
     assert.deepEqual(leaked, []);
     assert.ok(!existsSync(join(extension.extensionPath, 'node_modules')));

@@ -1,0 +1,46 @@
+// The installed .vsix (not the repository) signs in to the fake API and shows
+// a machine with its events in the Machines tree: the path a new user takes.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { OnboardingEventsExtensionApi } from '../../src/extension';
+import { startFakeApi, TEST_CREDENTIALS, TEST_SERIALS, type FakeApi } from '../support/fakeApi';
+
+const EXTENSION_ID = 'onboarding-events.onboarding-events';
+
+describe('The packaged .vsix against the fake API', () => {
+  let fake: FakeApi;
+  let api: OnboardingEventsExtensionApi;
+
+  before(async () => {
+    fake = await startFakeApi();
+    const extension = vscode.extensions.getExtension<OnboardingEventsExtensionApi>(EXTENSION_ID);
+    assert.ok(extension);
+    api = await extension.activate();
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('onboardingEvents.signOut', { environment: 'Package test', confirm: false });
+    await fake.close();
+  });
+
+  it('signs in with the argument object and shows a pinned machine with its events in the tree', async () => {
+    await vscode.commands.executeCommand('onboardingEvents.signIn', {
+      apiBaseUrl: fake.baseUrl,
+      authUrl: fake.authUrl,
+      ...TEST_CREDENTIALS,
+      environment: 'Package test',
+    });
+    assert.equal(fake.tokenRequests().length, 1, 'the credentials were verified with one token request');
+
+    await vscode.commands.executeCommand('onboardingEvents.addMachine', { serialNumber: TEST_SERIALS.onboarded });
+    assert.ok(api.machines.pinned().includes(TEST_SERIALS.onboarded));
+
+    await vscode.commands.executeCommand('onboardingEvents.machines.focus');
+    // Revealing resolves only once the tree has produced the machine's node.
+    await api.machines.reveal(TEST_SERIALS.onboarded);
+    const loaded = await api.events.get(TEST_SERIALS.onboarded);
+    assert.equal(loaded.events.length, 3);
+    assert.ok(fake.eventRequests(TEST_SERIALS.onboarded).length >= 1, 'the tree asked the fake API for the machine');
+    assert.equal(api.events.peek(TEST_SERIALS.onboarded)?.stale, false);
+  });
+});
