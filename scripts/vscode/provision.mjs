@@ -67,8 +67,12 @@ function ensureCodeServer() {
   log(`installing code-server ${CODE_SERVER_VERSION} (2-3 minutes the first time)`);
   mkdirSync(codeServerDir, { recursive: true });
   writeFileSync(join(codeServerDir, 'package.json'), JSON.stringify({ name: 'oe-local-vscode', private: true }, null, 2));
+  // When this runs under `npm test`, the outer npm's npm_* variables (among
+  // them npm_config_user_agent, which code-server's postinstall reads to check
+  // for Node 24) would leak into the inner install: drop them all.
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
   const env = {
-    ...process.env,
+    ...inherited,
     PATH: `${join(nodeDir, 'bin')}:${process.env.PATH}`,
     // The machine-wide npmrc may point node-gyp at the system Node's headers;
     // code-server's native modules must build against Node 24.
