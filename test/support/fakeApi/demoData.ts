@@ -53,8 +53,12 @@ export const DEMO_SERIALS = {
   failed: 'PRS-0900-A0314',
 } as const;
 
-/** "Now" of the demo: events lie in the ~6 months before it. */
-export const DEMO_BASE_TIME = Date.UTC(2025, 5, 2, 9, 30, 0);
+/**
+ * "Now" of the demo: events lie in the ~6 months before it. It is the start of
+ * the current UTC day, so the demo looks recent ("3 days ago", not "2 years
+ * ago") while the data stays the same all day long, run after run.
+ */
+export const DEMO_BASE_TIME = Math.floor(Date.now() / 86_400_000) * 86_400_000;
 
 const DAY = 86_400_000;
 const MINUTE = 60_000;
