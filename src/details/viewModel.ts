@@ -6,7 +6,7 @@ import { expandLink, isOpenable, linkDeprecation, resolveHref } from '../core/ha
 import type { HalLink, OnboardingEvent } from '../core/model';
 import { HAL_LINK_FIELDS, type EventView, type FieldView, type LinkTargetView, type LinkView, type VariableValues } from './protocol';
 import { templateVariables } from './templateVariables';
-import { formatLocal, formatRaw, formatRelative, formatUtcIso } from './timeFormat';
+import { formatAbsolute, formatRaw, formatRelative, formatUtcIso } from '../format/time';
 
 export interface FlatLink {
   readonly relation: string;
@@ -132,7 +132,7 @@ export function buildEventView(event: OnboardingEvent, options: EventViewOptions
     serialNumber: event.serialNumber,
     assetId: event.assetId ?? null,
     time: {
-      local: formatLocal(time.epochMs, options.locale, options.timeZone) ?? options.outOfRange,
+      local: formatAbsolute(time.epochMs, options.locale, options.timeZone) ?? options.outOfRange,
       utcIso: formatUtcIso(time.epochMs) ?? options.outOfRange,
       relative: formatRelative(time.epochMs, options.nowMs, options.locale) ?? options.outOfRange,
       epochMs: time.epochMs,

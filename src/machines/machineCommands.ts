@@ -9,6 +9,7 @@ import { normalizeSerialNumber } from '../core/serialNumber';
 import type { Log } from '../log/log';
 import type { ApiSession } from '../session/apiSession';
 import type { SerialMatcher } from '../serialNumbers/serialMatcher';
+import { formatShort } from '../format/time';
 import { updateFilter, type EventFilter } from './eventFilter';
 import { defaultExportName, eventsToCsv, eventsToJson, formatOf, type ExportFormat } from './exportEvents';
 import type { MachineLists } from './machineLists';
@@ -137,7 +138,7 @@ export function registerMachineCommands(deps: MachineCommandDeps): vscode.Dispos
       {
         step: 'since',
         label: `$(history) ${vscode.l10n.t('Since…')}`,
-        description: current.sinceMs === undefined ? vscode.l10n.t('any time') : new Date(current.sinceMs).toLocaleString(vscode.env.language),
+        description: current.sinceMs === undefined ? vscode.l10n.t('any time') : formatShort(current.sinceMs, Date.now(), vscode.env.language) ?? String(current.sinceMs),
       },
     ];
     if (model.filtered) items.push({ step: 'clear', label: `$(clear-all) ${vscode.l10n.t('Clear Filter')}` });

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import type { OnboardingEvent } from '../core/model';
 import type { MachinesModel, MachineSummary } from './machinesModel';
-import { formatAbsolute, formatRelative, formatShort } from './relativeTime';
+import { formatAbsolute, formatRelative, formatShort, formatUtcIso } from '../format/time';
 import type { ErrorNode, EventNode, GroupNode, LoadMoreNode, MachineNode, MachinesNode, PlaceholderNode } from './treeNodes';
 
 export const SHOW_EVENT_DETAILS_COMMAND = 'onboardingEvents.showEventDetails';
@@ -15,6 +15,15 @@ export interface RenderContext {
   readonly model: MachinesModel;
   readonly now: number;
   readonly locale: string;
+}
+
+/** The exact time, or the raw number for an instant no date can hold (never thrown at the tree). */
+function exactTime(epochMs: number, context: RenderContext): string {
+  return formatAbsolute(epochMs, context.locale) ?? String(epochMs);
+}
+
+function age(epochMs: number, context: RenderContext): string {
+  return formatRelative(epochMs, context.now, context.locale) ?? String(epochMs);
 }
 
 function untrustedMarkdown(): vscode.MarkdownString {
@@ -65,7 +74,7 @@ function renderGroup(node: GroupNode, { model }: RenderContext): vscode.TreeItem
     item.description = scan.capped
       ? vscode.l10n.t('{0} (first {1} files)', model.machinesIn('workspace').length, scan.filesScanned)
       : String(model.machinesIn('workspace').length);
-    item.tooltip = vscode.l10n.t('Serial numbers found in {0} workspace files, {1}.', scan.filesScanned, formatRelative(scan.at, Date.now(), vscode.env.language));
+    item.tooltip = vscode.l10n.t('Serial numbers found in {0} workspace files, {1}.', scan.filesScanned, formatRelative(scan.at, Date.now(), vscode.env.language) ?? '');
   } else if (scan.kind === 'not-scanned') {
     item.description = vscode.l10n.t('expand to scan');
   }
@@ -93,14 +102,14 @@ export function machineDescription(summary: MachineSummary, context: RenderConte
   const parts: string[] = [];
   // Stale first: it qualifies everything after it, and must not be cut off in a narrow sidebar.
   if (summary.stale && summary.fetchedAt !== undefined) {
-    parts.push(vscode.l10n.t('stale, from {0}', formatShort(summary.fetchedAt, context.now, context.locale)));
+    parts.push(vscode.l10n.t('stale, from {0}', formatShort(summary.fetchedAt, context.now, context.locale) ?? String(summary.fetchedAt)));
   }
   if (summary.unseen > 0) parts.push(vscode.l10n.t('{0} new', summary.unseen));
   const { view } = summary;
   if (!summary.loaded) {
     parts.push(summary.state === 'error' ? vscode.l10n.t('request failed') : summary.loading ? vscode.l10n.t('loading…') : '');
   } else if (view.latest) {
-    parts.push(`${view.latest.type} · ${formatRelative(view.latest.time.epochMs, context.now, context.locale)}`);
+    parts.push(`${view.latest.type} · ${age(view.latest.time.epochMs, context)}`);
   } else if (view.total === 0) {
     parts.push(vscode.l10n.t('no events'));
   } else {
@@ -126,7 +135,7 @@ export function machineTooltip(summary: MachineSummary, context: RenderContext, 
     md.appendMarkdown('\n\n');
     const latest = view.latest ?? view.newest;
     if (latest) {
-      md.appendText(vscode.l10n.t('Latest: {0}, {1} ({2})', latest.type, formatAbsolute(latest.time.epochMs, context.locale), formatRelative(latest.time.epochMs, context.now, context.locale)));
+      md.appendText(vscode.l10n.t('Latest: {0}, {1} ({2})', latest.type, exactTime(latest.time.epochMs, context), age(latest.time.epochMs, context)));
       md.appendMarkdown('\n\n');
     }
     if (view.created?.assetId !== undefined) {
@@ -135,15 +144,15 @@ export function machineTooltip(summary: MachineSummary, context: RenderContext, 
     }
   }
   if (summary.fetchedAt !== undefined) {
-    md.appendText(vscode.l10n.t('Last refresh: {0} ({1})', formatAbsolute(summary.fetchedAt, context.locale), formatRelative(summary.fetchedAt, context.now, context.locale)));
+    md.appendText(vscode.l10n.t('Last refresh: {0} ({1})', exactTime(summary.fetchedAt, context), age(summary.fetchedAt, context)));
     md.appendMarkdown('\n\n');
   }
   if (summary.stale) {
     md.appendMarkdown('$(history) ');
     md.appendText(
       summary.failure
-        ? vscode.l10n.t('Stale: the last refresh failed, so this is the result from {0}.', summary.fetchedAt === undefined ? '?' : formatAbsolute(summary.fetchedAt, context.locale))
-        : vscode.l10n.t('Stale: kept from {0}; it refreshes when the API can be reached.', summary.fetchedAt === undefined ? '?' : formatAbsolute(summary.fetchedAt, context.locale)),
+        ? vscode.l10n.t('Stale: the last refresh failed, so this is the result from {0}.', summary.fetchedAt === undefined ? '?' : exactTime(summary.fetchedAt, context))
+        : vscode.l10n.t('Stale: kept from {0}; it refreshes when the API can be reached.', summary.fetchedAt === undefined ? '?' : exactTime(summary.fetchedAt, context)),
     );
     md.appendMarkdown('\n\n');
   }
@@ -195,8 +204,8 @@ export function eventTooltip(event: OnboardingEvent, context: RenderContext): vs
   md.appendText(
     vscode.l10n.t(
       '{0} ({1}); timestamp {2} read as {3}',
-      formatAbsolute(event.time.epochMs, context.locale),
-      new Date(event.time.epochMs).toISOString(),
+      exactTime(event.time.epochMs, context),
+      formatUtcIso(event.time.epochMs) ?? String(event.time.raw),
       event.time.raw,
       event.time.unit === 'seconds' ? vscode.l10n.t('seconds') : vscode.l10n.t('milliseconds'),
     ),
@@ -218,7 +227,7 @@ function renderEvent(node: EventNode, context: RenderContext): vscode.TreeItem {
   const { event } = node;
   const item = new vscode.TreeItem(event.type, vscode.TreeItemCollapsibleState.None);
   item.id = node.id;
-  const when = formatRelative(event.time.epochMs, context.now, context.locale);
+  const when = age(event.time.epochMs, context);
   item.description = event.assetId === undefined ? when : `${when} · ${vscode.l10n.t('asset {0}', event.assetId)}`;
   item.tooltip = eventTooltip(event, context);
   item.iconPath = eventIcon(event);

@@ -3,7 +3,7 @@
 // escape for it, so server text is defused; everything else is plain text.
 import type { OnboardingEvent } from '../core/model';
 import { defuseThemeIcons, toSingleLine, truncate } from './markdownText';
-import { formatRelativeTime, formatUtc } from './relativeTime';
+import { formatAbsolute, formatRelative } from '../format/time';
 
 export interface EventPickText {
   readonly label: string;
@@ -15,13 +15,14 @@ export interface EventPickText {
 
 const DETAIL_MAX = 300;
 
-export function eventPickText(event: OnboardingEvent, now: number, locale: string): EventPickText {
+/** `timeZone`: IANA zone for the exact time; the host's zone when absent (tests pin it). */
+export function eventPickText(event: OnboardingEvent, now: number, locale: string, timeZone?: string): EventPickText {
   const type = event.type.toUpperCase();
   const icon = type.includes('FAIL') || type.includes('ERROR') ? 'error' : type.includes('COMPLETED') ? 'pass-filled' : 'circle-large-outline';
   const message = toSingleLine(event.message);
   return {
     label: defuseThemeIcons(truncate(toSingleLine(event.type), 80)),
-    description: `${formatRelativeTime(event.time.epochMs, now, locale)} · ${formatUtc(event.time.epochMs)}`,
+    description: `${formatRelative(event.time.epochMs, now, locale) ?? ''} · ${formatAbsolute(event.time.epochMs, locale, timeZone) ?? String(event.time.raw)}`,
     detail: defuseThemeIcons(truncate(message === '' ? '—' : message, DETAIL_MAX)),
     icon,
   };

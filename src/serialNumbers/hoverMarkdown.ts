@@ -5,7 +5,7 @@
 // glue lists in `isTrusted.enabledCommands`.
 import type { EventsResult } from '../core/model';
 import { commandUri, escapeMarkdown, markdownCell, toSingleLine, truncate } from './markdownText';
-import { formatRelativeTime, formatUtc } from './relativeTime';
+import { formatAbsolute, formatRelative } from '../format/time';
 
 /** Commands the hover links to. Internal ones take `{ serialNumber }` (and an event key): no server data rides in a URI. */
 export const HOVER_COMMANDS = {
@@ -32,6 +32,12 @@ export interface HoverContext {
   readonly t: Localize;
   /** How many of the latest events the table shows (setting hover.maxEvents). */
   readonly maxEvents: number;
+  /** IANA zone for exact times; the host's zone when absent (tests pin it). */
+  readonly timeZone?: string;
+}
+
+function age(epochMs: number, ctx: HoverContext): string {
+  return formatRelative(epochMs, ctx.now, ctx.locale) ?? String(epochMs);
 }
 
 export interface CachedEvents {
@@ -68,10 +74,10 @@ export function eventsHoverMarkdown(serialNumber: string, cached: CachedEvents, 
   const parts: string[] = [];
   const count = events.length === 1 ? ctx.t('1 event') : ctx.t('{0} events', events.length);
   const latest = events[0];
-  const latestAt = latest === undefined ? '' : ` · ${ctx.t('latest {0}', formatUtc(latest.time.epochMs))}`;
+  const latestAt = latest === undefined ? '' : ` · ${ctx.t('latest {0}', escapeMarkdown(formatAbsolute(latest.time.epochMs, ctx.locale, ctx.timeZone) ?? String(latest.time.raw)))}`;
   parts.push(`${heading(serialNumber)} · ${count}${result.truncated ? ` ${ctx.t('(more not loaded)')}` : ''}${latestAt}`);
   if (cached.stale) {
-    const when = formatRelativeTime(result.fetchedAt, ctx.now, ctx.locale);
+    const when = age(result.fetchedAt, ctx);
     const why = cached.error ? ` ${escapeMarkdown(truncate(toSingleLine(cached.error.message), ERROR_TEXT_MAX))}` : '';
     parts.push(`_${ctx.t('Not up to date: last loaded {0}.', when)}_${why}`);
   }
@@ -81,7 +87,7 @@ export function eventsHoverMarkdown(serialNumber: string, cached: CachedEvents, 
     const shown = events.slice(0, Math.max(1, ctx.maxEvents));
     const rows = shown.map(
       // Non-breaking spaces keep "2 years ago" on one line when the message is long.
-      (event) => `| ${markdownCell(event.type, TYPE_CELL_MAX)} | ${formatRelativeTime(event.time.epochMs, ctx.now, ctx.locale).replace(/ /g, '\u00a0')} | ${markdownCell(event.message, MESSAGE_CELL_MAX)} |`,
+      (event) => `| ${markdownCell(event.type, TYPE_CELL_MAX)} | ${escapeMarkdown(age(event.time.epochMs, ctx)).replace(/ /g, '\u00a0')} | ${markdownCell(event.message, MESSAGE_CELL_MAX)} |`,
     );
     parts.push([`| ${ctx.t('Type')} | ${ctx.t('When')} | ${ctx.t('Message')} |`, '| :-- | :-- | :-- |', ...rows].join('\n'));
     const hidden = events.length - shown.length;

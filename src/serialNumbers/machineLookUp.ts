@@ -13,7 +13,7 @@ import type { MachinesApi } from '../machines/machinesApi';
 import type { ApiSession } from '../session/apiSession';
 import { eventPickText } from './eventPickText';
 import { defuseThemeIcons } from './markdownText';
-import { formatRelativeTime } from './relativeTime';
+import { formatRelative } from '../format/time';
 import type { SerialSettings } from './serialSettings';
 
 export interface MachineLookUpDeps {
@@ -185,7 +185,7 @@ export class MachineLookUp implements vscode.Disposable {
     const latest = entry.result.events[0];
     const count = entry.result.events.length === 1 ? vscode.l10n.t('1 event') : vscode.l10n.t('{0} events', entry.result.events.length);
     if (latest === undefined) return count;
-    return defuseThemeIcons(`${count} · ${latest.type.slice(0, 40)} ${formatRelativeTime(latest.time.epochMs, Date.now(), vscode.env.language)}`);
+    return defuseThemeIcons(`${count} · ${latest.type.slice(0, 40)} ${formatRelative(latest.time.epochMs, Date.now(), vscode.env.language) ?? ''}`);
   }
 
   private showEvents(serialNumber: string, canGoBack: boolean): void {

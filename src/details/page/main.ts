@@ -15,7 +15,7 @@ import {
   type PageStrings,
   type VariableValues,
 } from '../protocol';
-import { formatRelative } from '../timeFormat';
+import { formatRelative } from '../../format/time';
 
 interface VsCodeApi {
   postMessage(message: PageMessage): void;

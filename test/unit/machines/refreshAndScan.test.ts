@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { createSerialMatcher } from '../../../src/serialNumbers/serialMatcher';
 import { refreshMany } from '../../../src/machines/refreshMany';
-import { formatAbsolute, formatRelative, formatShort } from '../../../src/machines/relativeTime';
 import { excludeGlob, SerialCollector } from '../../../src/machines/workspaceSerials';
 
 describe('Refreshing many machines', () => {
@@ -62,26 +61,5 @@ describe('Serial numbers in workspace files', () => {
     assert.equal(excludeGlob({ '**/.git': true, '**/x': false }, { '**/node_modules': true, '**/*.js': { when: '$(basename).ts' } }), '{**/.git,**/node_modules}');
     assert.equal(excludeGlob({ '**/.git': true }, undefined), '**/.git');
     assert.equal(excludeGlob({}, {}), undefined);
-  });
-});
-
-describe('Relative and absolute times', () => {
-  const now = Date.UTC(2025, 0, 15, 12, 0, 0);
-  it('says "now", minutes, hours, days and the future', () => {
-    assert.equal(formatRelative(now - 3_000, now), 'now');
-    assert.equal(formatRelative(now - 5 * 60_000, now), '5 minutes ago');
-    assert.equal(formatRelative(now - 3 * 3_600_000, now), '3 hours ago');
-    assert.equal(formatRelative(now - 24 * 3_600_000, now), 'yesterday');
-    assert.equal(formatRelative(now + 2 * 60_000, now), 'in 2 minutes');
-  });
-
-  it('gives the time of day for today, and the date as well for another day', () => {
-    assert.equal(formatShort(now - 3_600_000, now, 'en-US'), new Date(now - 3_600_000).toLocaleTimeString('en-US', { timeStyle: 'short' }));
-    assert.match(formatShort(now - 3 * 24 * 3_600_000, now, 'en-US'), /Jan 12, 2025/);
-  });
-
-  it('falls back to English for an unknown locale, and to the raw value for an impossible date', () => {
-    assert.equal(formatRelative(now - 5 * 60_000, now, 'not a locale!'), '5 minutes ago');
-    assert.equal(formatAbsolute(Number.MAX_VALUE), String(Number.MAX_VALUE));
   });
 });

@@ -1,0 +1,111 @@
+// How every view (tree, hover, look-up, details panel and its page) writes a
+// point in time. Pure TypeScript, no vscode: the locale comes from the caller
+// (vscode.env.language in the glue) and Intl does the wording, so the words
+// are translated without strings of our own. One module, so a machine reads
+// the same age and the same exact time wherever it is shown.
+
+/** JavaScript dates cover ±8.64e15 ms around the epoch; beyond that there is no date to show. */
+const MAX_DATE_MS = 8.64e15;
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** Largest first. `promoteAt`: a rounded count that reads better as one of the next larger unit. */
+const UNITS: readonly { readonly unit: Intl.RelativeTimeFormatUnit; readonly size: number; readonly promoteAt?: number }[] = [
+  { unit: 'year', size: 365 * DAY },
+  { unit: 'month', size: 30 * DAY, promoteAt: 12 },
+  { unit: 'week', size: 7 * DAY },
+  { unit: 'day', size: DAY, promoteAt: 7 },
+  { unit: 'hour', size: HOUR, promoteAt: 24 },
+  { unit: 'minute', size: MINUTE, promoteAt: 60 },
+  { unit: 'second', size: SECOND, promoteAt: 60 },
+];
+
+/** Closer than this, in either direction, reads "now": clocks differ by a few seconds anyway. */
+const NOW_WITHIN_MS = 10 * SECOND;
+
+export function isRepresentable(epochMs: number): boolean {
+  return Number.isFinite(epochMs) && Math.abs(epochMs) <= MAX_DATE_MS;
+}
+
+/** VS Code's display language ids are BCP 47 tags; anything Intl rejects falls back to English. */
+export function safeLocale(locale: string): string {
+  try {
+    return Intl.getCanonicalLocales(locale)[0] ?? 'en';
+  } catch {
+    return 'en';
+  }
+}
+
+const relativeFormatters = new Map<string, Intl.RelativeTimeFormat>();
+
+function relativeFormatter(locale: string): Intl.RelativeTimeFormat {
+  let formatter = relativeFormatters.get(locale);
+  if (formatter === undefined) {
+    // numeric 'auto': "yesterday", "last month", "now" where the language has such words.
+    formatter = new Intl.RelativeTimeFormat(safeLocale(locale), { numeric: 'auto', style: 'long' });
+    relativeFormatters.set(locale, formatter);
+  }
+  return formatter;
+}
+
+/**
+ * `epochMs` relative to `nowMs`: "3 hours ago", "yesterday", "in 2 minutes"
+ * (a clock ahead of ours), "now". The rule: take the largest unit the distance
+ * reaches, round to the nearest whole count (halves away from zero, so past and
+ * future agree), and when that rounds up to a full next unit say that instead
+ * ("1 hour ago", never "60 minutes ago"). Undefined for an impossible date.
+ */
+export function formatRelative(epochMs: number, nowMs: number, locale: string): string | undefined {
+  if (!isRepresentable(epochMs) || !Number.isFinite(nowMs)) return undefined;
+  const delta = epochMs - nowMs;
+  const distance = Math.abs(delta);
+  const format = relativeFormatter(locale);
+  if (distance < NOW_WITHIN_MS) return format.format(0, 'second');
+  const sign = delta < 0 ? -1 : 1;
+  for (let i = 0; i < UNITS.length; i++) {
+    const current = UNITS[i];
+    if (current === undefined || (distance < current.size && current.unit !== 'second')) continue;
+    const count = Math.round(distance / current.size);
+    const larger = i > 0 ? UNITS[i - 1] : undefined;
+    if (larger !== undefined && current.promoteAt !== undefined && count >= current.promoteAt) return format.format(sign, larger.unit);
+    return format.format(sign * count, current.unit);
+  }
+  return format.format(0, 'second');
+}
+
+/**
+ * The exact time, the same everywhere it is shown (tree tooltip, hover,
+ * look-up, details panel): the user's date and time with seconds and the
+ * time-zone name, e.g. "Jan 15, 2025, 9:01:00 AM GMT+1". Undefined for an
+ * impossible date.
+ */
+export function formatAbsolute(epochMs: number, locale: string, timeZone?: string): string | undefined {
+  if (!isRepresentable(epochMs)) return undefined;
+  const options: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'long' };
+  if (timeZone !== undefined) options.timeZone = timeZone;
+  return new Intl.DateTimeFormat(safeLocale(locale), options).format(new Date(epochMs));
+}
+
+/** A compact point in time for a tree description: the time of day when it is today, else date and time. */
+export function formatShort(epochMs: number, nowMs: number, locale: string, timeZone?: string): string | undefined {
+  if (!isRepresentable(epochMs)) return undefined;
+  const options: Intl.DateTimeFormatOptions = { timeStyle: 'short' };
+  if (timeZone !== undefined) options.timeZone = timeZone;
+  const day = new Intl.DateTimeFormat('en-CA', { dateStyle: 'short', ...(timeZone !== undefined ? { timeZone } : {}) });
+  const sameDay = isRepresentable(nowMs) && day.format(new Date(nowMs)) === day.format(new Date(epochMs));
+  if (!sameDay) options.dateStyle = 'medium';
+  return new Intl.DateTimeFormat(safeLocale(locale), options).format(new Date(epochMs));
+}
+
+/** UTC in ISO 8601 with milliseconds, e.g. 2025-01-15T08:01:00.000Z; undefined when out of range. */
+export function formatUtcIso(epochMs: number): string | undefined {
+  return isRepresentable(epochMs) ? new Date(epochMs).toISOString() : undefined;
+}
+
+/** A raw timestamp with digit grouping, so 1736928060000 and 1736928060 are told apart at a glance. */
+export function formatRaw(raw: number, locale: string): string {
+  return new Intl.NumberFormat(safeLocale(locale), { useGrouping: true, maximumFractionDigits: 0 }).format(raw);
+}
