@@ -10,23 +10,11 @@ import type { OnboardingEvent } from '../../../src/core/model';
 import type { DetailsTestHook, LinkOpener } from '../../../src/details/detailsApi';
 import type { EventView, HostMessage } from '../../../src/details/protocol';
 import type { OnboardingEventsExtensionApi } from '../../../src/extension';
-import { makeEvent, startFakeApi, startForeignOrigin, TEST_ASSET_ID, TEST_CREDENTIALS, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
+import { makeEvent, startFakeApi, startForeignOrigin, TEST_ASSET_ID, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
+import { activateExtension, ourExtension, signIn, signOutIfSignedIn } from '../support/extension';
 
-const EXTENSION_ID = 'onboarding-events.onboarding-events';
 const HOSTILE = '<img src=x onerror=alert(1)>';
 const T0 = Date.UTC(2025, 0, 15, 8, 0, 0);
-
-async function signIn(fake: FakeApi): Promise<void> {
-  await vscode.commands.executeCommand('onboardingEvents.signIn', { apiBaseUrl: fake.baseUrl, authUrl: fake.authUrl, ...TEST_CREDENTIALS, environment: 'Test' });
-}
-
-async function signOut(): Promise<void> {
-  try {
-    await vscode.commands.executeCommand('onboardingEvents.signOut', { environment: 'Test', confirm: false });
-  } catch (error) {
-    if (!(error instanceof Error && /is signed in/.test(error.message))) throw error;
-  }
-}
 
 /** An opener that records instead of asking and instead of starting a browser. */
 class RecordingOpener implements LinkOpener {
@@ -68,9 +56,7 @@ describe('Event details panel (webview)', function () {
   }
 
   before(async () => {
-    const extension = vscode.extensions.getExtension<OnboardingEventsExtensionApi>(EXTENSION_ID);
-    assert.ok(extension);
-    api = await extension.activate();
+    api = await activateExtension();
     assert.ok(api.detailsTestHook, 'the test hook exists in ExtensionMode.Test');
     hook = api.detailsTestHook;
     fake = await startFakeApi();
@@ -81,7 +67,7 @@ describe('Event details panel (webview)', function () {
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.workspace.getConfiguration('onboardingEvents').update('details.panelMode', undefined, vscode.ConfigurationTarget.Global);
-    await signOut();
+    await signOutIfSignedIn();
     await fake.close();
     await foreign.close();
   });
@@ -135,9 +121,7 @@ describe('Event details panel (webview)', function () {
   });
 
   it('ships a page script that never writes HTML (textContent and createElement only)', () => {
-    const extension = vscode.extensions.getExtension(EXTENSION_ID);
-    assert.ok(extension);
-    const script = readFileSync(join(extension.extensionPath, 'media', 'details', 'details.js'), 'utf8');
+    const script = readFileSync(join(ourExtension().extensionPath, 'media', 'details', 'details.js'), 'utf8');
     for (const sink of ['innerHTML', 'outerHTML', 'insertAdjacentHTML', 'document.write', 'eval(', 'new Function']) {
       assert.equal(script.includes(sink), false, `${sink} does not appear in the page script`);
     }

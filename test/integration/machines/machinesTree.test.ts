@@ -9,26 +9,14 @@ import * as vscode from 'vscode';
 import type { OnboardingEventsExtensionApi } from '../../../src/extension';
 import type { MachinesTreeInspector, RenderedNode } from '../../../src/machines/machinesApi';
 import { makeEvent, startFakeApi, TEST_ASSET_ID, TEST_CREDENTIALS, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
+import { activateExtension, ourExtension, signIn, signOutIfSignedIn } from '../support/extension';
 
-const EXTENSION_ID = 'onboarding-events.onboarding-events';
 /** The default data's base time (test/support/fakeApi/data.ts). */
 const T0 = Date.UTC(2025, 0, 15, 8, 0, 0);
 const ONBOARDED = TEST_SERIALS.onboarded;
 const STARTED = TEST_SERIALS.started;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function signIn(fake: FakeApi): Promise<void> {
-  await vscode.commands.executeCommand('onboardingEvents.signIn', { apiBaseUrl: fake.baseUrl, authUrl: fake.authUrl, ...TEST_CREDENTIALS, environment: 'Test' });
-}
-
-async function signOut(): Promise<void> {
-  try {
-    await vscode.commands.executeCommand('onboardingEvents.signOut', { environment: 'Test', confirm: false });
-  } catch (error) {
-    if (!(error instanceof Error && /is signed in/.test(error.message))) throw error;
-  }
-}
 
 async function setting(key: string, value: unknown, section = 'onboardingEvents'): Promise<void> {
   await vscode.workspace.getConfiguration(section).update(key, value, vscode.ConfigurationTarget.Global);
@@ -53,9 +41,7 @@ interface MenuEntry {
 
 /** The item-context commands package.json offers for a contextValue in the Machines view. */
 function menuCommands(contextValue: string | undefined): string[] {
-  const extension = vscode.extensions.getExtension(EXTENSION_ID);
-  assert.ok(extension);
-  const manifest = JSON.parse(readFileSync(join(extension.extensionPath, 'package.json'), 'utf8')) as { contributes: { menus: Record<string, MenuEntry[]> } };
+  const manifest = JSON.parse(readFileSync(join(ourExtension().extensionPath, 'package.json'), 'utf8')) as { contributes: { menus: Record<string, MenuEntry[]> } };
   const offered = new Set<string>();
   for (const entry of manifest.contributes.menus['view/item/context'] ?? []) {
     const match = /viewItem =~ \/(.*)\/$/.exec(entry.when);
@@ -82,13 +68,11 @@ describe('Machines tree', function () {
   }
 
   before(async () => {
-    const extension = vscode.extensions.getExtension<OnboardingEventsExtensionApi>(EXTENSION_ID);
-    assert.ok(extension);
-    api = await extension.activate();
+    api = await activateExtension();
     assert.ok(api.machines.inspector, 'the tree inspector is exported in test mode');
     tree = api.machines.inspector;
     fake = await startFakeApi();
-    await signOut();
+    await signOutIfSignedIn();
     await clearLists();
     await vscode.commands.executeCommand('onboardingEvents.machines.focus');
   });
@@ -101,7 +85,7 @@ describe('Machines tree', function () {
     await clearLists();
     for (const key of ['tree.maxEvents', 'autoRefresh.enabled']) await setting(key, undefined);
     await setting('exclude', undefined, 'files');
-    await signOut();
+    await signOutIfSignedIn();
     await fake.close();
   });
 
@@ -117,7 +101,7 @@ describe('Machines tree', function () {
       await signIn(fake);
       assert.deepEqual(await tree.render(), []);
       assert.equal(tree.contextKeys().hasMachines, false);
-      await signOut();
+      await signOutIfSignedIn();
     });
   });
 

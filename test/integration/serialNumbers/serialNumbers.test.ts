@@ -5,9 +5,8 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { OnboardingEventsExtensionApi } from '../../../src/extension';
 import { HOVER_COMMANDS } from '../../../src/serialNumbers/hoverMarkdown';
-import { startFakeApi, TEST_CREDENTIALS, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
-
-const EXTENSION_ID = 'onboarding-events.onboarding-events';
+import { startFakeApi, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
+import { activateExtension, signIn, signOutIfSignedIn } from '../support/extension';
 
 function hoverText(hovers: readonly vscode.Hover[]): string[] {
   return hovers.flatMap((hover) => hover.contents.map((content) => (content instanceof vscode.MarkdownString ? content.value : typeof content === 'string' ? content : '')));
@@ -28,39 +27,19 @@ async function openText(content: string, language = 'plaintext'): Promise<vscode
   return document;
 }
 
-async function signIn(fake: FakeApi): Promise<void> {
-  await vscode.commands.executeCommand('onboardingEvents.signIn', {
-    apiBaseUrl: fake.baseUrl,
-    authUrl: fake.authUrl,
-    ...TEST_CREDENTIALS,
-    environment: 'Test',
-  });
-}
-
-/** Signs out of "Test"; already signed out is fine (a suite before may have done it). */
-async function signOut(): Promise<void> {
-  try {
-    await vscode.commands.executeCommand('onboardingEvents.signOut', { environment: 'Test', confirm: false });
-  } catch (error) {
-    if (!(error instanceof Error && /is signed in/.test(error.message))) throw error;
-  }
-}
-
 describe('Serial numbers in code (hovers, links, look-up)', () => {
   let api: OnboardingEventsExtensionApi;
   let fake: FakeApi;
 
   before(async () => {
-    const extension = vscode.extensions.getExtension<OnboardingEventsExtensionApi>(EXTENSION_ID);
-    assert.ok(extension);
-    api = await extension.activate();
+    api = await activateExtension();
     fake = await startFakeApi();
   });
 
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await signOut();
+    await signOutIfSignedIn();
     await fake.close();
   });
 
@@ -72,7 +51,7 @@ describe('Serial numbers in code (hovers, links, look-up)', () => {
     });
 
     after(async () => {
-      await signOut();
+      await signOutIfSignedIn();
     });
 
     it('a hover over a serial number shows its latest events, with one request, and the second hover comes from the cache', async () => {
@@ -197,7 +176,7 @@ describe('Serial numbers in code (hovers, links, look-up)', () => {
 
   describe('signed out', () => {
     before(async () => {
-      await signOut();
+      await signOutIfSignedIn();
       fake.clearRequests();
     });
 

@@ -9,18 +9,10 @@ import * as vscode from 'vscode';
 import type { OnboardingEventsExtensionApi } from '../../../src/extension';
 import type { SessionDiagnostics } from '../../../src/session/registerSession';
 import { startFakeApi, TEST_CREDENTIALS, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
+import { activateExtension, EXTENSION_ID, signInArgs, signOut } from '../support/extension';
 
-const EXTENSION_ID = 'onboarding-events.onboarding-events';
 const PROVIDER_ID = 'onboarding-events';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function signInArgs(fake: FakeApi, environment: string, overrides: Partial<Record<keyof typeof TEST_CREDENTIALS, string>> = {}) {
-  return { apiBaseUrl: fake.baseUrl, authUrl: fake.authUrl, ...TEST_CREDENTIALS, ...overrides, environment };
-}
-
-async function signOut(environment: string): Promise<void> {
-  await vscode.commands.executeCommand('onboardingEvents.signOut', { environment, confirm: false });
-}
 
 async function waitFor(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
   const until = Date.now() + timeoutMs;
@@ -54,9 +46,7 @@ describe('Sign-in: environments, SecretStorage and the Accounts menu', function 
   const created = ['Session A', 'Session B', 'Session Wrong', 'Session Renewal', 'Session Revoked', 'Session Menu'];
 
   before(async () => {
-    const extension = vscode.extensions.getExtension<OnboardingEventsExtensionApi>(EXTENSION_ID);
-    assert.ok(extension);
-    api = await extension.activate();
+    api = await activateExtension();
     assert.ok(api.sessionTestHook, 'the session test hook exists in ExtensionMode.Test');
     hook = api.sessionTestHook;
     fake = await startFakeApi();

@@ -1,0 +1,48 @@
+// What every extension-host suite does around its tests: activate the real
+// extension, sign in to a fake API through the command's argument object (no
+// prompts), and sign out again without a dialog. Suites share one extension
+// host, so each one starts from and leaves behind a signed-out "Test".
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { OnboardingEventsExtensionApi } from '../../../src/extension';
+import { TEST_CREDENTIALS, type FakeApi } from '../../support/fakeApi';
+
+export const EXTENSION_ID = 'onboarding-events.onboarding-events';
+export const TEST_ENVIRONMENT = 'Test';
+
+export function ourExtension(): vscode.Extension<OnboardingEventsExtensionApi> {
+  const extension = vscode.extensions.getExtension<OnboardingEventsExtensionApi>(EXTENSION_ID);
+  assert.ok(extension, `${EXTENSION_ID} is installed in the extension host`);
+  return extension;
+}
+
+/** Activates the extension (a no-op after the first suite) and returns its API. */
+export async function activateExtension(): Promise<OnboardingEventsExtensionApi> {
+  return ourExtension().activate();
+}
+
+type CredentialOverrides = Partial<Record<keyof typeof TEST_CREDENTIALS, string>>;
+
+/** The sign-in command's argument object for `fake`: signs in without asking anything. */
+export function signInArgs(fake: FakeApi, environment = TEST_ENVIRONMENT, overrides: CredentialOverrides = {}) {
+  return { apiBaseUrl: fake.baseUrl, authUrl: fake.authUrl, ...TEST_CREDENTIALS, ...overrides, environment };
+}
+
+/** Signs in to `fake` as `environment` through the command; returns what the command returns. */
+export async function signIn(fake: FakeApi, environment = TEST_ENVIRONMENT): Promise<unknown> {
+  return vscode.commands.executeCommand('onboardingEvents.signIn', signInArgs(fake, environment));
+}
+
+/** Signs out of `environment` without a dialog; fails when it is not signed in. */
+export async function signOut(environment = TEST_ENVIRONMENT): Promise<void> {
+  await vscode.commands.executeCommand('onboardingEvents.signOut', { environment, confirm: false });
+}
+
+/** Signs out of `environment` when it is signed in; already signed out is fine (a suite before may have done it). */
+export async function signOutIfSignedIn(environment = TEST_ENVIRONMENT): Promise<void> {
+  try {
+    await signOut(environment);
+  } catch (error) {
+    if (!(error instanceof Error && /is signed in/.test(error.message))) throw error;
+  }
+}
