@@ -15,6 +15,7 @@
 import { DEFAULT_HTTP_SETTINGS, OnboardingClient } from '../../src/core/onboardingClient';
 import { TEST_CREDENTIALS, TEST_SERIALS } from '../support/fakeApi';
 import type { Benchmark } from './index';
+import { bareEvents, bareToken, median, timed } from './benchSupport';
 import { RemoteFakeApi } from './remoteFakeApi';
 
 type FakeApi = Pick<RemoteFakeApi, 'baseUrl' | 'authUrl'>;
@@ -35,33 +36,6 @@ function newClient(api: FakeApi): OnboardingClient {
     // No proxy from the environment: the benchmark measures loopback only.
     http: { maxConcurrency: CONCURRENCY, env: {} },
   });
-}
-
-async function timed(work: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await work();
-  return performance.now() - started;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
-
-async function bareToken(api: FakeApi): Promise<string> {
-  const basic = Buffer.from(`${encodeURIComponent(TEST_CREDENTIALS.clientId)}:${encodeURIComponent(TEST_CREDENTIALS.clientSecret)}`).toString('base64');
-  const tokenResponse = await fetch(`${api.authUrl}/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${basic}` },
-    body: new URLSearchParams({ grant_type: 'password', username: TEST_CREDENTIALS.username, password: TEST_CREDENTIALS.password, scope: 'api' }),
-  });
-  const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
-  return token;
-}
-
-async function bareEvents(api: FakeApi, serial: string, token: string): Promise<unknown> {
-  const response = await fetch(`${api.baseUrl}/public/api/onboarding-events/events?serialNumber=${encodeURIComponent(serial)}`, { headers: { authorization: `Bearer ${token}` } });
-  return response.json();
 }
 
 /** The naive client: a fresh token for every call, plain fetch, no limit, no reuse. */

@@ -15,6 +15,7 @@ import { EventsService } from '../../src/events/eventsService';
 import { eventsHoverMarkdown, plainLocalize, type HoverContext } from '../../src/serialNumbers/hoverMarkdown';
 import { createSerialMatcher, DEFAULT_SERIAL_PATTERN } from '../../src/serialNumbers/serialMatcher';
 import { startFakeApi, TEST_CREDENTIALS, TEST_SERIALS, type FakeApi } from '../support/fakeApi';
+import { bareToken, median, percentile, timed } from './benchSupport';
 import type { Benchmark } from './index';
 
 const INJECTED_RTT_MS = 50;
@@ -31,19 +32,6 @@ function newClient(api: FakeApi): OnboardingClient {
     credentials: () => Promise.resolve({ ...TEST_CREDENTIALS }),
     http: { env: {} },
   });
-}
-
-function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN;
-}
-
-const median = (values: readonly number[]): number => percentile(values, 0.5);
-
-async function timed(work: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await work();
-  return performance.now() - started;
 }
 
 /** A 5 MB log-like file: mostly near misses that make the regex work, a serial every 50 lines. */
@@ -73,13 +61,7 @@ function naiveScan(text: string): number {
 
 /** One bare request (plain fetch, token ready): the round trip the uncached hover is measured against. */
 async function bareRtt(api: FakeApi): Promise<number> {
-  const basic = Buffer.from(`${encodeURIComponent(TEST_CREDENTIALS.clientId)}:${encodeURIComponent(TEST_CREDENTIALS.clientSecret)}`).toString('base64');
-  const tokenResponse = await fetch(`${api.authUrl}/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${basic}` },
-    body: new URLSearchParams({ grant_type: 'password', username: TEST_CREDENTIALS.username, password: TEST_CREDENTIALS.password, scope: 'api' }),
-  });
-  const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
+  const token = await bareToken(api);
   const url = `${api.baseUrl}/public/api/onboarding-events/events?serialNumber=${encodeURIComponent(TEST_SERIALS.onboarded)}`;
   const samples: number[] = [];
   for (let i = 0; i < 5; i++) samples.push(await timed(async () => (await fetch(url, { headers: { authorization: `Bearer ${token}` } })).json()));

@@ -23,6 +23,7 @@ import { MachineLists, type KeyValueStore } from '../../src/machines/machineList
 import { MachinesModel } from '../../src/machines/machinesModel';
 import { SeenTracker } from '../../src/machines/seenTracker';
 import { defaultData, makeEvent, startFakeApi, TEST_CREDENTIALS, type FakeApi } from '../support/fakeApi';
+import { median, timed } from './benchSupport';
 import type { Benchmark } from './index';
 
 const BIG = 'BIG-0000-A0000';
@@ -72,17 +73,6 @@ function bigResult(): EventsResult {
 function heapMb(): number {
   (globalThis as { gc?: () => void }).gc?.();
   return process.memoryUsage().heapUsed / (1024 * 1024);
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
-
-async function timed(work: () => unknown): Promise<number> {
-  const started = performance.now();
-  await work();
-  return performance.now() - started;
 }
 
 /** What a naive provider does on each getChildren: copy, sort, filter everything, then cut. */

@@ -1,0 +1,42 @@
+// Helpers the benchmarks share: timing, medians, and the bare requests (plain
+// fetch, no client of ours) that our code is measured against.
+import { TEST_CREDENTIALS } from '../support/fakeApi';
+
+/** Where a fake API listens: the in-process fake or the worker-thread one. */
+export interface FakeEndpoints {
+  readonly baseUrl: string;
+  readonly authUrl: string;
+}
+
+export async function timed(work: () => unknown): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN;
+}
+
+export function median(values: readonly number[]): number {
+  return percentile(values, 0.5);
+}
+
+/** A token by the password grant, the way a naive client gets one for each call. */
+export async function bareToken(api: FakeEndpoints): Promise<string> {
+  const basic = Buffer.from(`${encodeURIComponent(TEST_CREDENTIALS.clientId)}:${encodeURIComponent(TEST_CREDENTIALS.clientSecret)}`).toString('base64');
+  const tokenResponse = await fetch(`${api.authUrl}/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${basic}` },
+    body: new URLSearchParams({ grant_type: 'password', username: TEST_CREDENTIALS.username, password: TEST_CREDENTIALS.password, scope: 'api' }),
+  });
+  const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
+  return token;
+}
+
+/** One events request by plain fetch with a token in hand. */
+export async function bareEvents(api: FakeEndpoints, serial: string, token: string): Promise<unknown> {
+  const response = await fetch(`${api.baseUrl}/public/api/onboarding-events/events?serialNumber=${encodeURIComponent(serial)}`, { headers: { authorization: `Bearer ${token}` } });
+  return response.json();
+}
