@@ -3,33 +3,17 @@
 // user instead of swallowing it. Activation must stay cheap (target ≤ 15 ms):
 // nothing here touches the network, and the HTTP stack loads on first use.
 import * as vscode from 'vscode';
-import type { DetailsTestHook } from './details/detailsApi';
 import { registerDetails } from './details/registerDetails';
 import { EventsService } from './events/eventsService';
 import { FileResultStore } from './events/fileResultStore';
 import { forgetResultsOnSignOut, resultScope } from './events/resultScope';
 import { Log } from './log/log';
-import type { MachinesApi } from './machines/machinesApi';
 import { registerMachines } from './machines/registerMachines';
-import { registerSerialNumbers, type SerialNumbersInspector } from './serialNumbers/registerSerialNumbers';
-import { registerSession, type SessionDiagnostics } from './session/registerSession';
+import { publicApi, type OnboardingEventsExtensionApi } from './publicApi';
+import { registerSerialNumbers } from './serialNumbers/registerSerialNumbers';
+import { registerSession } from './session/registerSession';
 
-/**
- * What activate() returns. Other extensions and our integration tests see
- * this, so it never holds credentials, tokens or the API client.
- */
-export interface OnboardingEventsExtensionApi {
-  /** Milliseconds activate() took, measured by the extension itself. */
-  readonly activationMs: number;
-  readonly machines: MachinesApi;
-  readonly events: EventsService;
-  /** Sign-in observations for integration tests (no credentials); undefined outside ExtensionMode.Test. */
-  readonly sessionTestHook: SessionDiagnostics | undefined;
-  /** Event-details observations for integration tests; undefined outside ExtensionMode.Test. */
-  readonly detailsTestHook: DetailsTestHook | undefined;
-  /** How the last serial-number hover was answered and timed in the host; undefined outside ExtensionMode.Test. */
-  readonly serialNumbersTestHook: SerialNumbersInspector | undefined;
-}
+export type { OnboardingEventsExtensionApi } from './publicApi';
 
 export function activate(context: vscode.ExtensionContext): OnboardingEventsExtensionApi {
   const started = performance.now();
@@ -62,8 +46,15 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
     const details = registerDetails(context, { session, log });
     const machines = registerMachines(context, { session, events, details, log });
     const serialNumbers = registerSerialNumbers(context, { session, events, machines, details, log });
-    const serialNumbersTestHook = context.extensionMode === vscode.ExtensionMode.Test ? serialNumbers : undefined;
-    return { activationMs: performance.now() - started, machines, events, detailsTestHook: details.testHook, sessionTestHook: session.testHook, serialNumbersTestHook };
+    return publicApi({
+      activationMs: performance.now() - started,
+      machines,
+      events,
+      testMode: context.extensionMode === vscode.ExtensionMode.Test,
+      sessionTestHook: session.testHook,
+      detailsTestHook: details.testHook,
+      serialNumbersTestHook: serialNumbers,
+    });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     void vscode.window.showErrorMessage(`Onboarding Events could not start: ${message}`);

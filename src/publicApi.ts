@@ -1,0 +1,71 @@
+// What activate() returns. Any other extension can read it, so it is built of
+// closures over the services rather than the services themselves: nothing in
+// it reaches the session, the API client or the credential store, however
+// deep someone walks the object graph.
+import type { DetailsTestHook } from './details/detailsApi';
+import type { CacheEntry, EventsService, GetOptions } from './events/eventsService';
+import type { EventsResult } from './core/model';
+import type { MachinesApi } from './machines/machinesApi';
+import type { SerialNumbersInspector } from './serialNumbers/registerSerialNumbers';
+import type { SessionDiagnostics } from './session/registerSession';
+
+/** Read access to the shared events cache. */
+export interface PublicEvents {
+  peek(serialNumber: string): CacheEntry | undefined;
+  get(serialNumber: string, options?: GetOptions): Promise<EventsResult>;
+  clear(): void;
+}
+
+export interface OnboardingEventsExtensionApi {
+  /** Milliseconds activate() took, measured by the extension itself. */
+  readonly activationMs: number;
+  readonly machines: MachinesApi;
+  readonly events: PublicEvents;
+  /** Sign-in observations for integration tests (no credentials); undefined outside ExtensionMode.Test. */
+  readonly sessionTestHook: SessionDiagnostics | undefined;
+  /** Event-details observations for integration tests; undefined outside ExtensionMode.Test. */
+  readonly detailsTestHook: DetailsTestHook | undefined;
+  /** How the last serial-number hover was answered and timed in the host; undefined outside ExtensionMode.Test. */
+  readonly serialNumbersTestHook: SerialNumbersInspector | undefined;
+}
+
+export interface PublicApiParts {
+  readonly activationMs: number;
+  readonly machines: MachinesApi;
+  readonly events: EventsService;
+  readonly testMode: boolean;
+  readonly sessionTestHook: SessionDiagnostics | undefined;
+  readonly detailsTestHook: DetailsTestHook | undefined;
+  readonly serialNumbersTestHook: SerialNumbersInspector | undefined;
+}
+
+export function publicApi(parts: PublicApiParts): OnboardingEventsExtensionApi {
+  const { machines, events, testMode } = parts;
+  const inspector = testMode ? machines.inspector : undefined;
+  return {
+    activationMs: parts.activationMs,
+    machines: {
+      reveal: (serialNumber) => machines.reveal(serialNumber),
+      pin: (serialNumber) => machines.pin(serialNumber),
+      addRecent: (serialNumber) => {
+        machines.addRecent(serialNumber);
+      },
+      pinned: () => machines.pinned(),
+      recent: () => machines.recent(),
+      clearRecent: () => {
+        machines.clearRecent();
+      },
+      ...(inspector ? { inspector } : {}),
+    },
+    events: {
+      peek: (serialNumber) => events.peek(serialNumber),
+      get: (serialNumber, options) => events.get(serialNumber, options),
+      clear: () => {
+        events.clear();
+      },
+    },
+    sessionTestHook: testMode ? parts.sessionTestHook : undefined,
+    detailsTestHook: testMode ? parts.detailsTestHook : undefined,
+    serialNumbersTestHook: testMode ? parts.serialNumbersTestHook : undefined,
+  };
+}
