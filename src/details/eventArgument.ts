@@ -7,6 +7,7 @@
 import type { OnboardingEvent } from '../core/model';
 import type { TimestampUnitSetting } from '../core/timestamp';
 import { validateEvent } from '../core/validateEvents';
+import { plainLocalize, type Localize } from '../format/localize';
 import { isPersistedState, type PersistedState } from './protocol';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -15,13 +16,13 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 export type EventResult = { readonly ok: true; readonly event: OnboardingEvent } | { readonly ok: false; readonly reason: string };
 
-/** Accepts an OnboardingEvent, or `{ event }` as tree nodes pass it. */
-export function eventFromArgument(argument: unknown, unit: TimestampUnitSetting): EventResult {
+/** Accepts an OnboardingEvent, or `{ event }` as tree nodes pass it. `t` words the reason (the core's own reasons stay English). */
+export function eventFromArgument(argument: unknown, unit: TimestampUnitSetting, t: Localize = plainLocalize): EventResult {
   const candidate = isRecord(argument) && isRecord(argument['event']) ? argument['event'] : argument;
-  if (!isRecord(candidate)) return { ok: false, reason: 'no event was given' };
+  if (!isRecord(candidate)) return { ok: false, reason: t('no event was given') };
   const serialNumber = candidate['serialNumber'];
-  if (typeof serialNumber !== 'string' || serialNumber === '') return { ok: false, reason: 'the event has no serial number' };
-  if (!('raw' in candidate)) return { ok: false, reason: 'the event carries no raw data' };
+  if (typeof serialNumber !== 'string' || serialNumber === '') return { ok: false, reason: t('the event has no serial number') };
+  if (!('raw' in candidate)) return { ok: false, reason: t('the event carries no raw data') };
   return revalidate(serialNumber, candidate['raw'], unit);
 }
 

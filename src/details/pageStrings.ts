@@ -1,4 +1,5 @@
 // Every string the page shows, localised here because the page cannot call vscode.l10n.
+// `{0}` placeholders are filled in by the page (plainLocalize), so translations can move them.
 import * as vscode from 'vscode';
 import type { PageStrings } from './protocol';
 
@@ -9,7 +10,7 @@ export function pageStrings(): PageStrings {
     type: t('Type'),
     message: t('Message'),
     serialNumber: t('Serial number'),
-    assetId: t('Asset id'),
+    assetId: t('Asset ID'),
     assetIdAbsent: t('None (not a machine-created event)'),
     time: t('Time'),
     timeLocal: t('Local'),
@@ -20,7 +21,7 @@ export function pageStrings(): PageStrings {
     unitMilliseconds: t('milliseconds since 1970'),
     unitDetected: t('unit detected from the magnitude'),
     unitFromSetting: t('unit from the onboardingEvents.timestampUnit setting'),
-    linksHeading: t('Links'),
+    linksHeading: t('Links ({0})'),
     noLinks: t('This event has no links.'),
     deprecated: t('Deprecated'),
     deprecatedBecause: t('This link is deprecated:'),
@@ -32,16 +33,17 @@ export function pageStrings(): PageStrings {
     target: t('Target'),
     notSent: t('not sent'),
     open: t('Open in Browser'),
-    openAria: t('Open in browser, link'),
+    openAria: t('Open in browser, link {0}'),
     fetch: t('Fetch Linked Resource'),
-    fetchAria: t('Fetch linked resource, link'),
+    fetchAria: t('Fetch linked resource, link {0}'),
     copyUrl: t('Copy URL'),
     copy: t('Copy'),
-    copyAssetIdAria: t('Copy asset id'),
+    copyAssetIdAria: t('Copy asset ID'),
     copySerialNumberAria: t('Copy serial number'),
     copyJson: t('Copy as JSON'),
     showRawJson: t('Show Raw JSON'),
     exportEvents: t('Export Events of This Machine…'),
+    exportEventsAria: t('Export the events of machine {0}…'),
     otherFields: t('Other fields'),
     otherLinkFields: t('Other link fields'),
     blockedNoHref: t('This link has no href, so there is nothing to open.'),

@@ -117,6 +117,7 @@ export const PAGE_STRING_KEYS = [
   'copyJson',
   'showRawJson',
   'exportEvents',
+  'exportEventsAria',
   'otherFields',
   'otherLinkFields',
   'blockedNoHref',

@@ -48,7 +48,7 @@ export function registerDetails(context: vscode.ExtensionContext, deps: { sessio
   /** Commands can be run by anything, so the argument is validated again from its raw JSON. */
   const eventFrom = (argument: unknown): OnboardingEvent | undefined => {
     if (argument === undefined) return panels.current?.event;
-    const result = eventFromArgument(argument, timestampUnitSetting());
+    const result = eventFromArgument(argument, timestampUnitSetting(), vscode.l10n.t);
     if (result.ok) return result.event;
     log.warn(`Event details: cannot show this event: ${result.reason}.`);
     void vscode.window.showErrorMessage(vscode.l10n.t('Cannot show the event: {0}.', result.reason));

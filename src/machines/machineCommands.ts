@@ -10,6 +10,7 @@ import type { Log } from '../log/log';
 import type { ApiSession } from '../session/apiSession';
 import type { SerialMatcher } from '../serialNumbers/serialMatcher';
 import { formatShort } from '../format/time';
+import { checkSerialNumber } from '../serialNumbers/serialNumberInput';
 import { updateFilter, type EventFilter } from './eventFilter';
 import { defaultExportName, eventsToCsv, eventsToJson, formatOf, type ExportFormat } from './exportEvents';
 import type { MachineLists } from './machineLists';
@@ -77,16 +78,13 @@ export function registerMachineCommands(deps: MachineCommandDeps): vscode.Dispos
   };
 
   const validateSerial = (value: string): vscode.InputBoxValidationMessage | string | undefined => {
-    try {
-      const serial = normalizeSerialNumber(value);
-      if (deps.matcher().isSerialNumber(serial)) return undefined;
-      return {
-        message: vscode.l10n.t('This does not match the serial-number pattern setting; it can be added anyway.'),
-        severity: vscode.InputBoxValidationSeverity.Warning,
-      };
-    } catch (error) {
-      return error instanceof Error ? error.message : String(error);
-    }
+    const checked = checkSerialNumber(value, vscode.l10n.t);
+    if (!checked.ok) return checked.message;
+    if (deps.matcher().isSerialNumber(checked.serialNumber)) return undefined;
+    return {
+      message: vscode.l10n.t('This does not match the serial-number pattern setting; it can be added anyway.'),
+      severity: vscode.InputBoxValidationSeverity.Warning,
+    };
   };
 
   const addMachine = async (argument?: unknown): Promise<string | undefined> => {
@@ -101,13 +99,12 @@ export function registerMachineCommands(deps: MachineCommandDeps): vscode.Dispos
       });
       if (input === undefined) return undefined;
     }
-    let serial: string;
-    try {
-      serial = normalizeSerialNumber(input);
-    } catch (error) {
-      void vscode.window.showErrorMessage(error instanceof Error ? error.message : String(error));
+    const checked = checkSerialNumber(input, vscode.l10n.t);
+    if (!checked.ok) {
+      void vscode.window.showErrorMessage(checked.message);
       return undefined;
     }
+    const serial = checked.serialNumber;
     if (!(await lists.pin(serial))) {
       void vscode.window.showInformationMessage(vscode.l10n.t('{0} is already pinned.', serial));
     }

@@ -71,7 +71,7 @@ class MachinesSettings implements vscode.Disposable {
   matcher(log: Log): SerialMatcher {
     if (!this.matcherCache) {
       const c = vscode.workspace.getConfiguration('onboardingEvents.serialNumber');
-      this.matcherCache = createSerialMatcher({ pattern: c.get<string>('pattern'), minLength: c.get<number>('minLength'), denyList: c.get<string[]>('denyList') });
+      this.matcherCache = createSerialMatcher({ pattern: c.get<string>('pattern'), minLength: c.get<number>('minLength'), denyList: c.get<string[]>('denyList'), t: vscode.l10n.t });
       if (this.matcherCache.problem !== undefined) log.warn(this.matcherCache.problem);
     }
     return this.matcherCache;

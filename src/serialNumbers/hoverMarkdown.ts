@@ -5,6 +5,7 @@
 // glue lists in `isTrusted.enabledCommands`.
 import type { EventsResult } from '../core/model';
 import { commandUri, escapeMarkdown, markdownCell, toSingleLine, truncate } from './markdownText';
+import type { Localize } from '../format/localize';
 import { formatAbsolute, formatRelative } from '../format/time';
 
 /** Commands the hover links to. Internal ones take `{ serialNumber }` (and an event key): no server data rides in a URI. */
@@ -19,12 +20,6 @@ export const HOVER_COMMANDS = {
 
 /** The exact allow-list for `MarkdownString.isTrusted`. */
 export const HOVER_ENABLED_COMMANDS: readonly string[] = Object.values(HOVER_COMMANDS);
-
-/** vscode.l10n.t's shape, so the pure code stays localizable. */
-export type Localize = (message: string, ...args: (string | number | boolean)[]) => string;
-
-/** Substitutes `{0}`, `{1}`… like vscode.l10n.t does, for tests and the bench. */
-export const plainLocalize: Localize = (message, ...args) => message.replace(/\{(\d+)\}/g, (whole, index: string) => String(args[Number(index)] ?? whole));
 
 export interface HoverContext {
   readonly now: number;

@@ -5,7 +5,6 @@
 import * as vscode from 'vscode';
 import { isApiError } from '../core/errors';
 import type { OnboardingEvent } from '../core/model';
-import { normalizeSerialNumber } from '../core/serialNumber';
 import type { DetailsApi } from '../details/detailsApi';
 import { NotSignedInError, type EventsService } from '../events/eventsService';
 import type { Log } from '../log/log';
@@ -14,6 +13,7 @@ import type { ApiSession } from '../session/apiSession';
 import { eventPickText } from './eventPickText';
 import { defuseThemeIcons } from './markdownText';
 import { formatRelative } from '../format/time';
+import { checkSerialNumber } from './serialNumberInput';
 import type { SerialSettings } from './serialSettings';
 
 export interface MachineLookUpDeps {
@@ -66,13 +66,12 @@ export class MachineLookUp implements vscode.Disposable {
       this.chooseMachine();
       return;
     }
-    let serialNumber: string;
-    try {
-      serialNumber = normalizeSerialNumber(given);
-    } catch (error) {
-      void vscode.window.showErrorMessage(error instanceof Error ? error.message : String(error));
+    const checked = checkSerialNumber(given, vscode.l10n.t);
+    if (!checked.ok) {
+      void vscode.window.showErrorMessage(checked.message);
       return;
     }
+    const serialNumber = checked.serialNumber;
     this.deps.machines.addRecent(serialNumber);
     // Reveal first: focusing the tree would otherwise close the quick pick.
     await this.reveal(serialNumber);
@@ -144,8 +143,9 @@ export class MachineLookUp implements vscode.Disposable {
     const recent = this.deps.machines.recent().filter((s) => !pinned.includes(s));
     const known = new Set([...pinned, ...recent]);
     if (typed !== '' && !known.has(typed)) {
-      try {
-        const serialNumber = normalizeSerialNumber(typed);
+      const checked = checkSerialNumber(typed, vscode.l10n.t);
+      if (checked.ok) {
+        const { serialNumber } = checked;
         const looksRight = matcher.isSerialNumber(serialNumber);
         items.push({
           label: defuseThemeIcons(serialNumber),
@@ -155,8 +155,8 @@ export class MachineLookUp implements vscode.Disposable {
           alwaysShow: true,
           serialNumber,
         });
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
+      } else {
+        const reason = checked.message;
         items.push({ label: defuseThemeIcons(typed.slice(0, 80)), iconPath: new vscode.ThemeIcon('error'), detail: reason, alwaysShow: true, invalid: reason });
       }
     }

@@ -4,6 +4,7 @@
 // compiled defensively: an invalid or dangerous pattern never throws at use,
 // the matcher falls back to the default and says why once (`problem`).
 import { MAX_SERIAL_NUMBER_LENGTH } from '../core/serialNumber';
+import { plainLocalize, type Localize } from '../format/localize';
 
 /**
  * Must equal the default of the `onboardingEvents.serialNumber.pattern`
@@ -31,6 +32,8 @@ export interface SerialMatcherOptions {
   readonly minLength?: number | undefined;
   /** Exact strings (compared case-insensitively) that match the pattern but are not serial numbers. */
   readonly denyList?: readonly string[] | undefined;
+  /** Words `problem` (vscode.l10n.t in the glue); English without it. */
+  readonly t?: Localize | undefined;
 }
 
 export interface SerialMatcher {
@@ -105,7 +108,7 @@ interface Compiled {
   readonly source: string;
 }
 
-function compile(source: string): Compiled | string {
+function compile(source: string, t: Localize): Compiled | string {
   let regex: RegExp;
   try {
     regex = new RegExp(source, 'g');
@@ -113,10 +116,10 @@ function compile(source: string): Compiled | string {
     return error instanceof Error ? error.message : String(error);
   }
   if (regex.test('')) {
-    return 'it matches an empty string, so it would match everywhere';
+    return t('it matches an empty string, so it would match everywhere');
   }
   if (hasNestedQuantifier(source)) {
-    return 'it nests repetitions (like (a+)+), which can make matching take exponential time';
+    return t('it nests repetitions (like (a+)+), which can make matching take exponential time');
   }
   return { regex, source };
 }
@@ -124,15 +127,16 @@ function compile(source: string): Compiled | string {
 /** Builds a matcher; never throws (an unusable pattern falls back to the default, see `problem`). */
 export function createSerialMatcher(options: SerialMatcherOptions = {}): SerialMatcher {
   const requested = options.pattern?.trim() ?? '';
+  const t = options.t ?? plainLocalize;
   let compiled: Compiled;
   let problem: string | undefined;
   if (requested === '' || requested === DEFAULT_SERIAL_PATTERN) {
-    compiled = compile(DEFAULT_SERIAL_PATTERN) as Compiled;
+    compiled = compile(DEFAULT_SERIAL_PATTERN, t) as Compiled;
   } else {
-    const result = compile(requested);
+    const result = compile(requested, t);
     if (typeof result === 'string') {
-      problem = `The serial-number pattern "${requested}" cannot be used (${result}); using the default ${DEFAULT_SERIAL_PATTERN} instead.`;
-      compiled = compile(DEFAULT_SERIAL_PATTERN) as Compiled;
+      problem = t('The serial-number pattern "{0}" cannot be used ({1}); using the default {2} instead.', requested, result, DEFAULT_SERIAL_PATTERN);
+      compiled = compile(DEFAULT_SERIAL_PATTERN, t) as Compiled;
     } else {
       compiled = result;
     }

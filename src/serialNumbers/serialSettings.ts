@@ -47,6 +47,7 @@ export class SerialSettings implements vscode.Disposable {
       pattern,
       minLength: config.get<number>('serialNumber.minLength', DEFAULT_SERIAL_MIN_LENGTH),
       denyList: stringArray(config.get<unknown>('serialNumber.denyList')),
+      t: vscode.l10n.t,
     });
     if (matcher.problem !== undefined && !this.reported.has(pattern ?? '')) {
       this.reported.add(pattern ?? '');

@@ -6,7 +6,10 @@ import { accountLabel } from './environmentRules';
 import type { SessionManager } from './sessionManager';
 
 export const AUTH_PROVIDER_ID = 'onboarding-events';
-export const AUTH_PROVIDER_LABEL = 'Onboarding Events';
+/** The Accounts menu's name for the provider; package.json's authentication label says the same. */
+export function authProviderLabel(): string {
+  return vscode.l10n.t('Onboarding Events');
+}
 
 export class OnboardingAuthenticationProvider implements vscode.AuthenticationProvider, vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<vscode.AuthenticationProviderAuthenticationSessionsChangeEvent>();

@@ -2,6 +2,7 @@
 // how stored (untrusted) global-state data is read back, how names are
 // suggested and kept unique. Unit-tested under plain mocha.
 import { randomUUID } from 'node:crypto';
+import { plainLocalize, type Localize } from '../format/localize';
 import type { Environment } from './apiSession';
 
 /** Why a URL was refused; the glue turns each into a localized message. */
@@ -62,8 +63,8 @@ export function sameName(a: string, b: string): boolean {
 }
 
 /** A name for a new environment: the API host ("api.example.com"), made unique with " (2)" etc. */
-export function suggestEnvironmentName(apiBaseUrl: string, existing: readonly Environment[]): string {
-  let base = 'Default';
+export function suggestEnvironmentName(apiBaseUrl: string, existing: readonly Environment[], t: Localize = plainLocalize): string {
+  let base = t('Default');
   try {
     base = new URL(apiBaseUrl).host || base;
   } catch {

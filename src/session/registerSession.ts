@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { Log } from '../log/log';
 import type { ApiSession, SessionState } from './apiSession';
-import { AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, OnboardingAuthenticationProvider } from './authProvider';
+import { AUTH_PROVIDER_ID, authProviderLabel, OnboardingAuthenticationProvider } from './authProvider';
 import { CLIENT_SETTINGS, readClientSettings } from './clientSettings';
 import { CredentialStore, secretKey } from './credentialStore';
 import { Notifier, type ShownNotification } from './notify';
@@ -59,7 +59,7 @@ export function registerSession(context: vscode.ExtensionContext, log: Log): Reg
   session.own(
     statusBar,
     provider,
-    vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, provider, { supportsMultipleAccounts: true }),
+    vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, authProviderLabel(), provider, { supportsMultipleAccounts: true }),
     ...registerSessionCommands({ session, flow, notifier, log }),
     session.onDidChangeState(updateUi),
     session.onDidChangeEnvironments(updateUi),

@@ -152,7 +152,7 @@ export class SessionManager extends vscode.Disposable implements ApiSession {
     const sameAccount = findSameAccount(environments, draft);
     const named = draft.environment === undefined ? undefined : environments.find((env) => sameName(env.name, draft.environment ?? ''));
     const existing = named ?? sameAccount;
-    const name = draft.environment?.trim() ?? sameAccount?.name ?? suggestEnvironmentName(draft.apiBaseUrl, environments);
+    const name = draft.environment?.trim() ?? sameAccount?.name ?? suggestEnvironmentName(draft.apiBaseUrl, environments, vscode.l10n.t);
     return {
       id: existing?.id ?? newEnvironmentId(),
       name,

@@ -142,7 +142,7 @@ export class SignInFlow {
           const draft = accountDraft(values);
           const ownId = draft === undefined ? undefined : this.session.resolveEnvironment(draft).id;
           const problem = checkEnvironmentName(value, this.session.environments(), ownId);
-          if (problem === 'empty') return vscode.l10n.t('Enter a name, e.g. {0}.', suggestEnvironmentName(values.apiBaseUrl ?? '', []));
+          if (problem === 'empty') return vscode.l10n.t('Enter a name, e.g. {0}.', suggestEnvironmentName(values.apiBaseUrl ?? '', [], vscode.l10n.t));
           if (problem === 'too-long') return vscode.l10n.t('Use one line of at most 60 characters.');
           if (problem === 'taken') return vscode.l10n.t('Another sign-in is already called "{0}". Choose another name, or sign out of that one first.', value.trim());
           return undefined;

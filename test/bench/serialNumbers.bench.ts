@@ -12,7 +12,8 @@
 
 import { OnboardingClient } from '../../src/core/onboardingClient';
 import { EventsService } from '../../src/events/eventsService';
-import { eventsHoverMarkdown, plainLocalize, type HoverContext } from '../../src/serialNumbers/hoverMarkdown';
+import { plainLocalize } from '../../src/format/localize';
+import { eventsHoverMarkdown, type HoverContext } from '../../src/serialNumbers/hoverMarkdown';
 import { createSerialMatcher, DEFAULT_SERIAL_PATTERN } from '../../src/serialNumbers/serialMatcher';
 import { startFakeApi, TEST_CREDENTIALS, TEST_SERIALS, type FakeApi } from '../support/fakeApi';
 import { bareToken, median, percentile, timed } from './benchSupport';

@@ -15,6 +15,7 @@ import {
   type PageStrings,
   type VariableValues,
 } from '../protocol';
+import { plainLocalize } from '../../format/localize';
 import { formatRelative } from '../../format/time';
 
 interface VsCodeApi {
@@ -159,14 +160,14 @@ function renderLink(link: LinkView, strings: PageStrings): HTMLElement {
   article.append(target);
 
   const actions = el('div', 'actions', undefined, { role: 'group', 'aria-label': strings.actions });
-  const open = button(strings.open, 'link-external', () => { post({ type: 'open', linkId: link.id, variables: variablesOf(link.id) }); }, `${strings.openAria} ${link.relation}`, false);
+  const open = button(strings.open, 'link-external', () => { post({ type: 'open', linkId: link.id, variables: variablesOf(link.id) }); }, plainLocalize(strings.openAria, link.relation), false);
   const fetchButton = button(strings.fetch, 'cloud-download', () => {
     const mine = ++seq;
     pendingFetch.set(link.id, mine);
     fetchButton.disabled = true;
     announce(strings.fetching);
     post({ type: 'fetch', seq: mine, linkId: link.id, variables: variablesOf(link.id) });
-  }, `${strings.fetchAria} ${link.relation}`);
+  }, plainLocalize(strings.fetchAria, link.relation));
   const copy = button(strings.copyUrl, 'copy', () => { post({ type: 'copy', what: 'url', linkId: link.id, variables: variablesOf(link.id) }); });
   actions.append(open, fetchButton, copy);
   article.append(actions);
@@ -201,7 +202,7 @@ function render(event: EventView, strings: PageStrings): void {
   toolbar.append(
     button(strings.copyJson, 'json', () => { post({ type: 'copy', what: 'json' }); }),
     button(strings.showRawJson, 'go-to-file', () => { post({ type: 'showRawJson' }); }),
-    button(strings.exportEvents, 'export', () => { post({ type: 'exportEvents' }); }, `${strings.exportEvents} ${event.serialNumber}`),
+    button(strings.exportEvents, 'export', () => { post({ type: 'exportEvents' }); }, plainLocalize(strings.exportEventsAria, event.serialNumber)),
   );
   header.append(h1, message, toolbar);
   main.append(header);
@@ -242,7 +243,7 @@ function render(event: EventView, strings: PageStrings): void {
   }
 
   const links = el('section', 'links', undefined, { 'aria-labelledby': 'links-heading' });
-  links.append(el('h2', undefined, `${strings.linksHeading} (${event.links.length})`, { id: 'links-heading' }));
+  links.append(el('h2', undefined, plainLocalize(strings.linksHeading, event.links.length), { id: 'links-heading' }));
   if (event.links.length === 0) links.append(el('p', 'absent', strings.noLinks));
   const list = el('div', 'link-list');
   for (const link of event.links) list.append(renderLink(link, strings));

@@ -10,11 +10,11 @@ import {
   HOVER_COMMANDS,
   HOVER_ENABLED_COMMANDS,
   MESSAGE_CELL_MAX,
-  plainLocalize,
   signedOutHoverMarkdown,
   type HoverContext,
 } from '../../../src/serialNumbers/hoverMarkdown';
 import { makeEvent } from '../../support/fakeApi';
+import { plainLocalize } from '../../../src/format/localize';
 
 const NOW = Date.UTC(2025, 5, 2, 12, 0, 0);
 const MINUTE = 60_000;
