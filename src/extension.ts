@@ -57,7 +57,7 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
     });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    void vscode.window.showErrorMessage(`Onboarding Events could not start: ${message}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Onboarding Events could not start: {0}', message));
     throw error;
   }
 }
