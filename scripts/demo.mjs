@@ -36,7 +36,10 @@ const fake = require(join(root, 'out', 'test', 'support', 'fakeApi', 'index.js')
 const api = await fake.startFakeApi({ data: fake.demoData() });
 const demo = {
   signIn: { apiBaseUrl: api.baseUrl, authUrl: api.authUrl, ...fake.DEMO_CREDENTIALS, environment: 'Demo' },
-  pin: [fake.DEMO_SERIALS.completed, fake.DEMO_SERIALS.failed, fake.DEMO_SERIALS.templatedLinks, fake.DEMO_FAILING_SERIAL],
+  // Pinned newest-first in the tree: the failing machine last, so the complete one leads.
+  pin: [fake.DEMO_FAILING_SERIAL, fake.DEMO_SERIALS.templatedLinks, fake.DEMO_SERIALS.failed, fake.DEMO_SERIALS.completed],
+  // A file full of serial numbers, so hovers and links are one mouse move away.
+  open: 'config/line3.yaml',
 };
 say(`fake API (demo data, fake credentials) at ${api.baseUrl}`);
 

@@ -13,6 +13,10 @@ exports.activate = async function activate() {
     for (const serialNumber of demo.pin ?? []) {
       await vscode.commands.executeCommand('onboardingEvents.addMachine', { serialNumber });
     }
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (demo.open && folder) {
+      await vscode.window.showTextDocument(vscode.Uri.joinPath(folder.uri, demo.open), { preview: false });
+    }
     await vscode.commands.executeCommand('onboardingEvents.machines.focus');
   } catch (error) {
     void vscode.window.showErrorMessage(`Demo sign-in failed: ${error instanceof Error ? error.message : String(error)}`);
