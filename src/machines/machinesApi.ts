@@ -28,6 +28,13 @@ export interface RenderedNode {
   readonly description: string | undefined;
   /** Tooltip text (the Markdown source when it is Markdown). */
   readonly tooltip: string | undefined;
+  /** The Markdown tooltip exactly as handed to VS Code, for checks of its escaping and trust. */
+  readonly tooltipMarkdown?: {
+    readonly value: string;
+    readonly isTrusted: boolean | { readonly enabledCommands: readonly string[] };
+    readonly supportHtml: boolean;
+    readonly supportThemeIcons: boolean;
+  };
   readonly contextValue: string | undefined;
   /** ThemeIcon id and colour id, e.g. 'vm-active' and 'testing.iconPassed'. */
   readonly icon: string | undefined;

@@ -372,6 +372,16 @@ function describeItem(node: MachinesNode, item: vscode.TreeItem): RenderedNode {
     label,
     description: typeof item.description === 'string' ? item.description : undefined,
     tooltip,
+    ...(item.tooltip instanceof vscode.MarkdownString
+      ? {
+          tooltipMarkdown: {
+            value: item.tooltip.value,
+            isTrusted: item.tooltip.isTrusted ?? false,
+            supportHtml: item.tooltip.supportHtml ?? false,
+            supportThemeIcons: item.tooltip.supportThemeIcons ?? false,
+          },
+        }
+      : {}),
     contextValue: item.contextValue,
     icon: icon?.id,
     iconColor: icon?.color?.id,

@@ -121,6 +121,10 @@ export function machineDescription(summary: MachineSummary, context: RenderConte
 export function machineTooltip(summary: MachineSummary, context: RenderContext, foundIn?: readonly string[]): vscode.MarkdownString {
   const { view } = summary;
   const md = untrustedMarkdown();
+  // Before any appendText: it escapes `$(icon)` only while supportThemeIcons is
+  // already on, so set later, a server's "$(error)" in a type or message would
+  // render as our own error icon.
+  md.supportThemeIcons = true;
   md.appendMarkdown('**');
   md.appendText(summary.serialNumber);
   md.appendMarkdown('**');
@@ -165,7 +169,6 @@ export function machineTooltip(summary: MachineSummary, context: RenderContext, 
     md.appendText(vscode.l10n.t('Found in: {0}', foundIn.join(', ')));
     md.appendMarkdown('\n\n');
   }
-  md.supportThemeIcons = true;
   return md;
 }
 

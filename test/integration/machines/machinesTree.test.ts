@@ -298,6 +298,30 @@ describe('Machines tree', function () {
       assert.equal(json['assetId'], TEST_ASSET_ID);
     });
 
+    it('tooltips render a hostile server\'s text as text: untrusted, no HTML, no live link, and no theme icon', async () => {
+      const hostile = 'MX-4711-H0666';
+      const type = '$(error) **BOLD** [x](command:onboardingEvents.signOut) <img src=x onerror=alert(1)>';
+      fake.setMachineEvents(hostile, [makeEvent({ type, message: '$(zap) [run](command:workbench.action.terminal.new)', timestamp: T0 })]);
+      try {
+        await vscode.commands.executeCommand('onboardingEvents.addMachine', hostile);
+        const node = machine(await tree.render(), hostile);
+        const tooltips = [node.tooltipMarkdown, node.children?.[0]?.tooltipMarkdown];
+        for (const markdown of tooltips) {
+          assert.ok(markdown, 'a Markdown tooltip');
+          assert.equal(markdown.isTrusted, false);
+          assert.equal(markdown.supportHtml, false);
+          // Where icons are on, every "$" of server text is backslash-escaped (VS Code's escapeIcons), and no link is live.
+          if (markdown.supportThemeIcons) assert.doesNotMatch(markdown.value, /(^|[^\\])\$/m, markdown.value);
+          assert.doesNotMatch(markdown.value, /\]\(command:/, markdown.value);
+        }
+        assert.equal(node.tooltipMarkdown?.supportThemeIcons, true, 'the machine tooltip shows our own icons');
+        assert.match(node.tooltip ?? '', /Latest: \\?\$\(error\) \*\*BOLD\*\*/);
+      } finally {
+        await vscode.commands.executeCommand('onboardingEvents.removeMachine', hostile);
+        fake.setMachineEvents(hostile, []);
+      }
+    });
+
     it('exports a machine\'s events to CSV (quoted, formula-guarded) and JSON (as sent)', async () => {
       fake.addEvent(ONBOARDED, makeEvent({ type: 'NOTE', message: '=HYPERLINK("http://evil.invalid","click"), then "quoted"', timestamp: T0 + 30_000 }));
       await vscode.commands.executeCommand('onboardingEvents.refreshMachine', ONBOARDED);
