@@ -41,4 +41,6 @@ export interface DetailsTestHook {
   readonly openCalls: number;
   /** Times a link was refused for not being http(s). */
   readonly refusedLinks: number;
+  /** Notification messages and progress titles the panels showed, oldest first. */
+  notifications(): string[];
 }

@@ -9,6 +9,7 @@ import { isOpenable } from '../core/hal';
 import type { OnboardingEvent } from '../core/model';
 import type { Log } from '../log/log';
 import type { ApiSession } from '../session/apiSession';
+import { inertNotificationText } from '../format/notificationText';
 import type { LinkOpener, RenderedReport } from './detailsApi';
 import { stateFor } from './eventArgument';
 import { renderShell } from './html';
@@ -32,6 +33,8 @@ export interface PanelContext {
   didRender(report: RenderedReport): void;
   didOpen(): void;
   didRefuse(): void;
+  /** A notification or progress title this panel showed, as shown. */
+  didNotify(message: string): void;
 }
 
 const MAX_TITLE = 60;
@@ -228,9 +231,12 @@ export class DetailsPanel implements vscode.Disposable {
       return;
     }
     const url = target.url;
+    // The URL is the server's: in a notification it must not become a command link.
+    const title = inertNotificationText(vscode.l10n.t('Fetching {0}', url));
+    this.context.didNotify(title);
     try {
       const resource = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching {0}', url), cancellable: true },
+        { location: vscode.ProgressLocation.Notification, title, cancellable: true },
         (_progress, token) => {
           const abort = new AbortController();
           const subscription = token.onCancellationRequested(() => {
@@ -255,7 +261,9 @@ export class DetailsPanel implements vscode.Disposable {
       const text = error instanceof Error ? error.message : String(error);
       this.context.log.error('Event details: fetching a linked resource failed', error);
       reply(false, text);
-      void vscode.window.showErrorMessage(vscode.l10n.t('Could not fetch the linked resource: {0}', text));
+      const shown = inertNotificationText(vscode.l10n.t('Could not fetch the linked resource: {0}', text));
+      this.context.didNotify(shown);
+      void vscode.window.showErrorMessage(shown);
     }
   }
 

@@ -42,6 +42,9 @@ export function registerDetails(context: vscode.ExtensionContext, deps: { sessio
     didRefuse: () => {
       if (testing) observed.refusedLinks++;
     },
+    didNotify: (message) => {
+      if (testing) observed.notifications.push(message);
+    },
   };
   const panels = new DetailsPanels(panelContext);
 
@@ -101,6 +104,7 @@ export function registerDetails(context: vscode.ExtensionContext, deps: { sessio
           get refusedLinks() {
             return observed.refusedLinks;
           },
+          notifications: () => [...observed.notifications],
           waitForRendered: (predicate, timeoutMs) => observed.waitForRendered(predicate, timeoutMs),
           panelTitles: () => panels.all.map((p) => p.panel.title),
           simulatePageMessage: async (message) => {
@@ -132,6 +136,7 @@ class Observations {
   lastRendered: RenderedReport | undefined;
   openCalls = 0;
   refusedLinks = 0;
+  readonly notifications: string[] = [];
   private readonly waiters = new Set<(report: RenderedReport) => void>();
 
   rendered(report: RenderedReport): void {

@@ -10,6 +10,7 @@ import type { OnboardingEvent } from '../../../src/core/model';
 import type { DetailsTestHook, LinkOpener } from '../../../src/details/detailsApi';
 import type { EventView, HostMessage } from '../../../src/details/protocol';
 import type { OnboardingEventsExtensionApi } from '../../../src/extension';
+import { NOTIFICATION_LINK } from '../../../src/format/notificationText';
 import { makeEvent, startFakeApi, startForeignOrigin, TEST_ASSET_ID, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { activateExtension, ourExtension, signIn, signOutIfSignedIn } from '../support/extension';
 
@@ -252,6 +253,22 @@ describe('Event details panel (webview)', function () {
     assert.equal(doc.uri.scheme, 'onboarding-events');
     assert.equal(doc.languageId, 'json');
     assert.doesNotThrow(() => JSON.parse(doc.getText()) as unknown);
+  });
+
+  it('shows a link\'s URL in the fetch progress and error notifications as text, never as a clickable command link', async () => {
+    const planted = '[Retry](command:workbench.action.closeAllEditors)';
+    const [event] = await eventsFor('HX-0005-EEEEE', [
+      makeEvent({ type: 'NOTE', message: 'planted link', timestamp: T0, extra: { _links: { machine: { href: `${foreign.baseUrl}/x${planted}` } } } }),
+    ]);
+    assert.ok(event);
+    await showAndRender(event);
+    const link = shown(hook.lastPosted).links.find((l) => l.relation === 'machine');
+    assert.ok(link);
+    const before = hook.notifications().length;
+    await hook.simulatePageMessage({ type: 'fetch', seq: 9, linkId: link.id, variables: {} });
+    const notified = hook.notifications().slice(before);
+    assert.ok(notified.some((text) => text.startsWith('Fetching ') && text.includes('/x[Retry]')), JSON.stringify(notified));
+    for (const text of notified) assert.deepEqual([...text.matchAll(NOTIFICATION_LINK)], [], `no link VS Code would make clickable in: ${text}`);
   });
 
   it('shows the raw JSON of an event in a read-only JSON editor', async () => {
