@@ -5,6 +5,7 @@
 // the matcher falls back to the default and says why once (`problem`).
 import { MAX_SERIAL_NUMBER_LENGTH } from '../core/serialNumber';
 import { plainLocalize, type Localize } from '../format/localize';
+import { inertNotificationText } from '../format/notificationText';
 
 /**
  * Must equal the default of the `onboardingEvents.serialNumber.pattern`
@@ -135,7 +136,8 @@ export function createSerialMatcher(options: SerialMatcherOptions = {}): SerialM
   } else {
     const result = compile(requested, t);
     if (typeof result === 'string') {
-      problem = t('The serial-number pattern "{0}" cannot be used ({1}); using the default {2} instead.', requested, result, DEFAULT_SERIAL_PATTERN);
+      // Shown in a notification, and the pattern may come from a workspace's settings: no command link may form in it.
+      problem = inertNotificationText(t('The serial-number pattern "{0}" cannot be used ({1}); using the default {2} instead.', requested, result, DEFAULT_SERIAL_PATTERN));
       compiled = compile(DEFAULT_SERIAL_PATTERN, t) as Compiled;
     } else {
       compiled = result;

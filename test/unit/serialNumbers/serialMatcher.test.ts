@@ -11,6 +11,7 @@ import {
   type SerialMatcherOptions,
 } from '../../../src/serialNumbers/serialMatcher';
 import { DEMO_SERIAL_PATTERN, DEMO_SERIALS, demoData } from '../../support/fakeApi';
+import { NOTIFICATION_LINK } from '../../../src/format/notificationText';
 
 interface Row {
   readonly name: string;
@@ -210,6 +211,15 @@ describe('serial matcher: defaults and invalid patterns', () => {
       assert.deepEqual(matcher.findAll('MX-4711-A0023').map((m) => m.serialNumber), ['MX-4711-A0023']);
     });
   }
+
+  it('words a refused pattern so that the notification showing it has no clickable link (a workspace can set the pattern)', () => {
+    for (const pattern of ['[Fix](command:workbench.action.terminal.new)(', '(a+)+[x](https://evil.example)']) {
+      const problem = createSerialMatcher({ pattern }).problem ?? '';
+      assert.notEqual(problem, '');
+      assert.deepEqual([...problem.matchAll(NOTIFICATION_LINK)], [], problem);
+      assert.ok(problem.replace(/\u200b/g, '').includes(pattern), 'the pattern still reads as typed');
+    }
+  });
 
   it('a valid custom pattern has no problem', () => {
     const matcher = createSerialMatcher({ pattern: '\\bSN-\\d{6}\\b' });
