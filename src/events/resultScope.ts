@@ -1,8 +1,9 @@
 // Which stored results belong to the session now. The scope is the
 // environment id together with its API and user: an environment renamed or
 // re-pointed at another API keeps its id, and its old results must not show
-// under the new API. Signing out deletes the environment's stored results.
-import type { ApiSession, SessionState } from '../session/apiSession';
+// under the new API. Signing out deletes the environment's stored results,
+// whether or not it is the active one.
+import type { ApiSession, Environment, SessionState } from '../session/apiSession';
 import type { FileResultStore } from './fileResultStore';
 
 export function resultScope(state: SessionState): string | undefined {
@@ -11,17 +12,42 @@ export function resultScope(state: SessionState): string | undefined {
   return JSON.stringify([id, apiBaseUrl, username]);
 }
 
-/** Deletes the stored results of an environment when the user signs out of it (not when its credentials are rejected). */
-export function forgetResultsOnSignOut(session: Pick<ApiSession, 'state' | 'onDidChangeState'>, store: Pick<FileResultStore, 'clearScope' | 'flush'>): { dispose(): unknown } {
+function scopeOf(environment: Environment): string {
+  return resultScope({ kind: 'signed-in', environment }) ?? '';
+}
+
+/**
+ * Deletes an environment's stored results when the user signs out of it,
+ * active or not, in this window or another (not when its credentials are
+ * rejected), and the old API's results when an environment is re-pointed.
+ */
+export function forgetResultsOnSignOut(
+  session: Pick<ApiSession, 'state' | 'onDidChangeState' | 'environments' | 'onDidChangeEnvironments'>,
+  store: Pick<FileResultStore, 'clearScope' | 'flush'>,
+): { dispose(): unknown } {
+  const forget = (scope: string): void => {
+    void store.flush().then(() => {
+      store.clearScope(scope);
+    });
+  };
   let last = resultScope(session.state);
-  return session.onDidChangeState((state) => {
-    const scope = resultScope(state);
-    if (state.kind === 'signed-out' && last !== undefined) {
-      const leaving = last;
-      void store.flush().then(() => {
-        store.clearScope(leaving);
-      });
-    }
-    if (scope !== undefined || state.kind === 'signed-out') last = scope;
-  });
+  const scopes = (): Map<string, string> => new Map(session.environments().map((env) => [env.id, scopeOf(env)]));
+  let known = scopes();
+  const subscriptions = [
+    session.onDidChangeState((state) => {
+      const scope = resultScope(state);
+      if (state.kind === 'signed-out' && last !== undefined) forget(last);
+      if (scope !== undefined || state.kind === 'signed-out') last = scope;
+    }),
+    session.onDidChangeEnvironments(() => {
+      const now = scopes();
+      for (const [id, scope] of known) if (now.get(id) !== scope) forget(scope);
+      known = now;
+    }),
+  ];
+  return {
+    dispose: () => {
+      for (const subscription of subscriptions) subscription.dispose();
+    },
+  };
 }

@@ -34,4 +34,8 @@ export interface ApiSession extends vscode.Disposable {
   client(): OnboardingClient | undefined;
   /** Called by any view that saw ApiError('invalid-credentials') from the client; notifies the user once. */
   reportCredentialsRejected(): void;
+  /** Every environment signed in to, active or not (no secrets). */
+  environments(): Environment[];
+  /** Environments were added, changed or signed out of (also in another window). */
+  readonly onDidChangeEnvironments: vscode.Event<void>;
 }

@@ -84,7 +84,12 @@ describe('Stored results (offline copy)', () => {
 
     let state: SessionState = { kind: 'signed-in', environment: env };
     const listeners: ((s: SessionState) => void)[] = [];
-    const session = { get state() { return state; }, onDidChangeState: (listener: (s: SessionState) => void) => { listeners.push(listener); return { dispose: () => undefined }; } };
+    const session = {
+      get state() { return state; },
+      onDidChangeState: (listener: (s: SessionState) => void) => { listeners.push(listener); return { dispose: () => undefined }; },
+      environments: () => [env],
+      onDidChangeEnvironments: () => ({ dispose: () => undefined }),
+    };
     scope = resultScope(state);
     store.save(result([event({ minute: 0 })]));
     await store.flush();
@@ -94,5 +99,32 @@ describe('Stored results (offline copy)', () => {
     await store.flush();
     await new Promise((resolve) => setImmediate(resolve));
     assert.deepEqual(files(dir), []);
+  });
+
+  it('signing out of an environment that is not the active one (here or in another window) deletes its results too, and only its', async () => {
+    const envA: Environment = { id: 'id-a', name: 'A', apiBaseUrl: 'http://127.0.0.1:1', authUrl: 'http://127.0.0.1:1/oauth', clientId: 'c', username: 'u' };
+    const envB: Environment = { ...envA, id: 'id-b', name: 'B', apiBaseUrl: 'http://127.0.0.1:2' };
+    let environments = [envA, envB];
+    const changed: (() => void)[] = [];
+    const session = {
+      state: { kind: 'signed-in', environment: envA } as SessionState,
+      onDidChangeState: () => ({ dispose: () => undefined }),
+      environments: () => environments,
+      onDidChangeEnvironments: (listener: () => void) => { changed.push(listener); return { dispose: () => undefined }; },
+    };
+    scope = resultScope({ kind: 'signed-in', environment: envB });
+    store.save(result([event({ minute: 0 })]));
+    scope = resultScope({ kind: 'signed-in', environment: envA });
+    store.save(result([event({ minute: 1 })]));
+    await store.flush();
+    assert.equal(files(dir).length, 2);
+    forgetResultsOnSignOut(session, store);
+
+    environments = [envA];
+    for (const listener of changed) listener();
+    await store.flush();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(files(dir).length, 1, 'B\'s results are gone');
+    assert.equal(store.load(SERIAL)?.events[0]?.time.epochMs !== undefined, true, 'A\'s results are kept');
   });
 });
