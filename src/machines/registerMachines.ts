@@ -262,6 +262,7 @@ export function registerMachines(context: vscode.ExtensionContext, deps: Machine
       model.reset();
       autoRefresh.reset();
     }),
+    session.onDidChangeEnvironments(() => void seen.keepOnly(session.environments().map((env) => env.id))),
     { dispose: () => { lifetime.abort(); } },
   );
 

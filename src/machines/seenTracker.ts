@@ -72,6 +72,19 @@ export class SeenTracker {
     return this.record(serialNumber, newest.time.epochMs);
   }
 
+  /**
+   * Drops what was kept for environments that are gone (signed out, here or in
+   * another window): signing out leaves nothing of an environment behind.
+   */
+  keepOnly(environmentIds: readonly string[]): Thenable<void> | undefined {
+    const all = this.all();
+    const kept = Object.entries(all).filter(([id]) => environmentIds.includes(id));
+    if (kept.length === Object.keys(all).length) return undefined;
+    this.cache = Object.fromEntries(kept);
+    this.dirty = true;
+    return this.flush();
+  }
+
   /** Events newer than the newest one seen (events are newest first, so this stops early). */
   unseen(serialNumber: string, eventsNewestFirst: readonly OnboardingEvent[]): number {
     const seen = this.seenUpTo(serialNumber);

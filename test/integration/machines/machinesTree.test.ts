@@ -447,6 +447,32 @@ describe('Machines tree', function () {
     });
   });
 
+  describe('signing out', () => {
+    it('of an environment that is not the active one forgets what the badge kept for it, and keeps the active one\'s', async () => {
+      const hook = api.sessionTestHook;
+      assert.ok(hook);
+      const globalState = (): Record<string, unknown> => (JSON.parse(hook.storedStateJson()) as { globalState: Record<string, unknown> }).globalState;
+      const seenIds = (): string[] => Object.keys(globalState()['onboardingEvents.seenEvents'] ?? {});
+      const idOf = (name: string): string | undefined => (globalState()['onboardingEvents.environments'] as { id: string; name: string }[] | undefined)?.find((env) => env.name === name)?.id;
+      const testId = idOf('Test');
+      assert.ok(testId !== undefined && seenIds().includes(testId), `the badge kept what was seen in Test: ${JSON.stringify(seenIds())}`);
+      await signIn(fake, 'Seen Other');
+      try {
+        await tree.render();
+        await api.machines.reveal(ONBOARDED);
+        await tree.render();
+        const otherId = idOf('Seen Other');
+        assert.ok(otherId !== undefined);
+        await vscode.commands.executeCommand('onboardingEvents.signOut', { environment: 'Test', confirm: false });
+        assert.deepEqual(hook.state(), { kind: 'signed-in', environment: 'Seen Other' });
+        assert.equal(seenIds().includes(testId), false, 'nothing of the signed-out environment is left');
+        assert.equal(seenIds().includes(otherId), true);
+      } finally {
+        await signOutIfSignedIn('Seen Other');
+      }
+    });
+  });
+
   describe('credentials rejected', () => {
     it('a rejected token shows the signed-out state', async () => {
       await signIn(fake);

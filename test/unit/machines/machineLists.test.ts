@@ -126,4 +126,19 @@ describe('Seen events (the view badge)', () => {
     scope = 'one';
     assert.equal(tracker.seenUpTo('S'), newer.time.epochMs);
   });
+
+  it('forgets what it kept for environments that were signed out, and keeps the others', async () => {
+    const store = new MemoryStore();
+    let scope: string | undefined = 'one';
+    const tracker = new SeenTracker(store, () => scope);
+    tracker.markSeen('S', newer);
+    scope = 'two';
+    tracker.markSeen('S', newest);
+    assert.equal(tracker.keepOnly(['one', 'two']), undefined, 'nothing to forget, nothing written');
+    await tracker.keepOnly(['two']);
+    assert.deepEqual(Object.keys(store.get<Record<string, unknown>>('onboardingEvents.seenEvents') ?? {}), ['two']);
+    assert.equal(tracker.seenUpTo('S'), newest.time.epochMs);
+    scope = 'one';
+    assert.equal(tracker.seenUpTo('S'), undefined);
+  });
 });
