@@ -10,7 +10,9 @@ export type ExportFormat = 'json' | 'csv';
 
 export const CSV_COLUMNS = ['serialNumber', 'type', 'message', 'timestamp', 'timeUtc', 'assetId', 'machineLink'] as const;
 
-const FORMULA_START = /^[=+\-@\t\r]/;
+// OWASP's CSV-injection characters, also after leading white space (some
+// spreadsheets skip it) and in their fullwidth forms (some normalise them).
+const FORMULA_START = /^\s*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]|^[\t\r]/;
 
 /** One CSV cell: formula-guarded, then quoted when it holds a quote, separator or line break. */
 export function csvCell(value: string): string {

@@ -14,6 +14,9 @@ describe('Exporting events', () => {
     for (const start of ['=', '+', '-', '@', '\t', '\r']) assert.equal(csvCell(`${start}1+1`).replace(/^"/, '').startsWith(`'${start}`), true, JSON.stringify(start));
     assert.equal(csvCell('=HYPERLINK("http://evil.invalid","x")'), `"'=HYPERLINK(""http://evil.invalid"",""x"")"`);
     assert.equal(csvCell('a=b'), 'a=b', 'only a leading character is dangerous');
+    for (const sneaky of [' =1+1', '\u3000=1+1', '\uFF1D1+1', '\uFF0B1', '\uFF0D1', '\uFF20SUM(A1)']) {
+      assert.equal(csvCell(sneaky).startsWith("'"), true, `${JSON.stringify(sneaky)} is guarded (leading space or fullwidth form)`);
+    }
   });
 
   it('writes a header, one row per event, CRLF line ends and a BOM', () => {
