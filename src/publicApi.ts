@@ -9,11 +9,16 @@ import type { MachinesApi } from './machines/machinesApi';
 import type { SerialNumbersInspector } from './serialNumbers/registerSerialNumbers';
 import type { SessionDiagnostics } from './session/registerSession';
 
-/** Read access to the shared events cache. */
+/**
+ * What other extensions may do with the events cache: read what the user's
+ * own views already fetched. Asking the API under the user's sign-in
+ * (`get`) is offered to our integration tests only (ExtensionMode.Test), so
+ * another extension can't make authenticated reads in the user's name.
+ */
 export interface PublicEvents {
   peek(serialNumber: string): CacheEntry | undefined;
-  get(serialNumber: string, options?: GetOptions): Promise<EventsResult>;
   clear(): void;
+  readonly get?: (serialNumber: string, options?: GetOptions) => Promise<EventsResult>;
 }
 
 export interface OnboardingEventsExtensionApi {
@@ -59,10 +64,10 @@ export function publicApi(parts: PublicApiParts): OnboardingEventsExtensionApi {
     },
     events: {
       peek: (serialNumber) => events.peek(serialNumber),
-      get: (serialNumber, options) => events.get(serialNumber, options),
       clear: () => {
         events.clear();
       },
+      ...(testMode ? { get: (serialNumber: string, options?: GetOptions) => events.get(serialNumber, options) } : {}),
     },
     sessionTestHook: testMode ? parts.sessionTestHook : undefined,
     detailsTestHook: testMode ? parts.detailsTestHook : undefined,

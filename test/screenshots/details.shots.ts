@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { OnboardingEvent } from '../../src/core/model';
 import type { OnboardingEventsExtensionApi } from '../../src/extension';
+import { activateExtension, type TestedApi } from '../integration/support/extension';
 import { DEMO_BASE_TIME, DEMO_CREDENTIALS, DEMO_SERIALS, demoData, makeEvent, startFakeApi, type FakeApi } from '../support/fakeApi';
 import { snap } from './snap';
 
@@ -15,7 +16,7 @@ async function setTheme(theme: string | undefined): Promise<void> {
 
 describe('Event details screenshots', function () {
   this.timeout(120_000);
-  let api: OnboardingEventsExtensionApi;
+  let api: TestedApi;
   let fake: FakeApi;
   let originalTheme: string | undefined;
 
@@ -31,7 +32,8 @@ describe('Event details screenshots', function () {
   before(async () => {
     const extension = vscode.extensions.getExtension<OnboardingEventsExtensionApi>('onboarding-events.onboarding-events');
     assert.ok(extension);
-    api = await extension.activate();
+    await extension.activate();
+    api = await activateExtension();
     originalTheme = vscode.workspace.getConfiguration('workbench').inspect<string>('colorTheme')?.globalValue;
     fake = await startFakeApi({ data: demoData() });
     await vscode.commands.executeCommand('onboardingEvents.signIn', { apiBaseUrl: fake.baseUrl, authUrl: fake.authUrl, ...DEMO_CREDENTIALS, environment: 'Demo' });

@@ -6,6 +6,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { OnboardingEventsExtensionApi } from '../../src/extension';
+import { activateExtension, type TestedApi } from '../integration/support/extension';
 import { DEMO_CREDENTIALS, DEMO_SERIALS, demoData, startFakeApi, type FakeApi } from '../support/fakeApi';
 import { screenshotDir, snap } from './snap';
 
@@ -22,7 +23,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('Serial numbers screenshots', function () {
   this.timeout(120_000);
-  let api: OnboardingEventsExtensionApi;
+  let api: TestedApi;
   let fake: FakeApi;
   let extension: vscode.Extension<OnboardingEventsExtensionApi>;
 
@@ -30,7 +31,8 @@ describe('Serial numbers screenshots', function () {
     const found = vscode.extensions.getExtension<OnboardingEventsExtensionApi>('onboarding-events.onboarding-events');
     assert.ok(found);
     extension = found;
-    api = await extension.activate();
+    await extension.activate();
+    api = await activateExtension();
     fake = await startFakeApi({ data: demoData() });
     await vscode.commands.executeCommand('onboardingEvents.signIn', { apiBaseUrl: fake.baseUrl, authUrl: fake.authUrl, ...DEMO_CREDENTIALS, environment: 'Demo' });
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');

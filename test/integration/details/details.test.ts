@@ -9,10 +9,9 @@ import * as vscode from 'vscode';
 import type { OnboardingEvent } from '../../../src/core/model';
 import type { DetailsTestHook, LinkOpener } from '../../../src/details/detailsApi';
 import type { EventView, HostMessage } from '../../../src/details/protocol';
-import type { OnboardingEventsExtensionApi } from '../../../src/extension';
 import { NOTIFICATION_LINK } from '../../../src/format/notificationText';
 import { makeEvent, startFakeApi, startForeignOrigin, TEST_ASSET_ID, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
-import { activateExtension, ourExtension, signIn, signOutIfSignedIn } from '../support/extension';
+import { activateExtension, ourExtension, signIn, signOutIfSignedIn, type TestedApi } from '../support/extension';
 
 const HOSTILE = '<img src=x onerror=alert(1)>';
 const T0 = Date.UTC(2025, 0, 15, 8, 0, 0);
@@ -39,7 +38,7 @@ function shown(message: HostMessage | undefined): EventView {
 
 describe('Event details panel (webview)', function () {
   this.timeout(30_000);
-  let api: OnboardingEventsExtensionApi;
+  let api: TestedApi;
   let hook: DetailsTestHook;
   let fake: FakeApi;
   let foreign: FakeApi;

@@ -6,10 +6,9 @@ import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
-import type { OnboardingEventsExtensionApi } from '../../../src/extension';
 import type { SessionDiagnostics } from '../../../src/session/registerSession';
 import { startFakeApi, TEST_CREDENTIALS, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
-import { activateExtension, EXTENSION_ID, signInArgs, signOut } from '../support/extension';
+import { activateExtension, EXTENSION_ID, signInArgs, signOut, type TestedApi } from '../support/extension';
 
 const PROVIDER_ID = 'onboarding-events';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -39,7 +38,7 @@ function filesUnder(dir: string): string[] {
 
 describe('Sign-in: environments, SecretStorage and the Accounts menu', function () {
   this.timeout(30_000);
-  let api: OnboardingEventsExtensionApi;
+  let api: TestedApi;
   let hook: SessionDiagnostics;
   let fake: FakeApi;
   let other: FakeApi;

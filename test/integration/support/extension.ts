@@ -16,9 +16,16 @@ export function ourExtension(): vscode.Extension<OnboardingEventsExtensionApi> {
   return extension;
 }
 
-/** Activates the extension (a no-op after the first suite) and returns its API. */
-export async function activateExtension(): Promise<OnboardingEventsExtensionApi> {
-  return ourExtension().activate();
+/** The API as the extension returns it under test: with the test-only parts present. */
+export type TestedApi = OnboardingEventsExtensionApi & {
+  readonly events: OnboardingEventsExtensionApi['events'] & Required<Pick<OnboardingEventsExtensionApi['events'], 'get'>>;
+};
+
+/** Activates the extension (a no-op after the first suite) and returns its API, with the test-only parts. */
+export async function activateExtension(): Promise<TestedApi> {
+  const api = await ourExtension().activate();
+  assert.ok(api.events.get, 'events.get is exported in ExtensionMode.Test');
+  return api as TestedApi;
 }
 
 type CredentialOverrides = Partial<Record<keyof typeof TEST_CREDENTIALS, string>>;
