@@ -48,6 +48,16 @@ describe('following HAL links (fetchLink)', () => {
     assert.equal(foreign.receivedAuthorization(), false);
   });
 
+  it('never follows a redirect, so the bearer token cannot be carried to another origin', async () => {
+    const { api, client } = context();
+    foreign = await startForeignOrigin();
+    api.addFault({ kind: 'status', status: 302, headers: { location: `${foreign.baseUrl}/stolen` }, endpoint: 'events' });
+    const error = await rejectionOf(client.getEvents(TEST_SERIALS.onboarded));
+    assert.ok(isApiError(error), 'a redirect is reported, not followed');
+    assert.equal(foreign.requests.length, 0, 'nothing reached the other origin');
+    assert.equal(foreign.receivedAuthorization(), false);
+  });
+
   for (const href of ['javascript:alert(1)', 'file:///etc/passwd', 'command:workbench.action.reloadWindow', 'data:text/plain,x']) {
     it(`refuses to follow ${href.split(':')[0] ?? ''}: links without any request`, async () => {
       const { api, client } = context();
