@@ -3,6 +3,7 @@
 // under test) the hook integration tests observe.
 import * as vscode from 'vscode';
 import type { OnboardingEvent } from '../core/model';
+import { inertNotificationText } from '../format/notificationText';
 import type { Log } from '../log/log';
 import type { ApiSession } from '../session/apiSession';
 import type { DetailsApi, DetailsTestHook, LinkOpener, RenderedReport } from './detailsApi';
@@ -54,7 +55,8 @@ export function registerDetails(context: vscode.ExtensionContext, deps: { sessio
     const result = eventFromArgument(argument, timestampUnitSetting(), vscode.l10n.t);
     if (result.ok) return result.event;
     log.warn(`Event details: cannot show this event: ${result.reason}.`);
-    void vscode.window.showErrorMessage(vscode.l10n.t('Cannot show the event: {0}.', result.reason));
+    // The reason may quote a relation name from the (tampered) argument: keep it from forming a command link.
+    void vscode.window.showErrorMessage(vscode.l10n.t('Cannot show the event: {0}.', inertNotificationText(result.reason)));
     return undefined;
   };
 
