@@ -6,6 +6,7 @@
 //   --unit          only the unit tier
 //   --integration   only the extension-host tiers
 import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -58,6 +59,8 @@ async function gate(title, cmd, args) {
 
 let ok = true;
 ok = (await gate('build (esbuild)', 'node', ['esbuild.mjs'])) && ok;
+// A compiled test whose source was deleted would still run from out/: start clean.
+rmSync(new URL('../out', import.meta.url), { recursive: true, force: true });
 ok = (await gate('type check and compile tests (tsc)', 'npx', ['tsc', '-p', 'tsconfig.tests.json'])) && ok;
 ok = (await gate('lint (eslint)', 'npx', ['eslint', '.'])) && ok;
 
