@@ -6,6 +6,17 @@ import type { OnboardingEventsExtensionApi } from '../../src/extension';
 
 export const EXTENSION_ID = 'onboarding-events.onboarding-events';
 
+/** Resolves once 10 timers in a row fire within 4 ms of when they were due (at most 15 s). */
+async function settled(): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  let calm = 0;
+  while (calm < 10 && Date.now() < deadline) {
+    const due = performance.now() + 20;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    calm = performance.now() - due < 4 ? calm + 1 : 0;
+  }
+}
+
 interface Manifest {
   contributes: {
     commands: { command: string }[];
@@ -19,10 +30,14 @@ describe('Activation in the real extension host', () => {
   let extension: vscode.Extension<OnboardingEventsExtensionApi>;
   let loadAndActivateMs: number | undefined;
 
-  before(async () => {
+  before(async function () {
+    this.timeout(30_000);
     const found = vscode.extensions.getExtension<OnboardingEventsExtensionApi>(EXTENSION_ID);
     assert.ok(found, `extension ${EXTENSION_ID} is installed`);
     extension = found;
+    // On two cores the workbench's own start-up competes with the extension host for
+    // the CPU; measure our activate() once that settles, so the figure is our cost.
+    if (!extension.isActive) await settled();
     const wasActive = extension.isActive;
     const started = performance.now();
     api = await extension.activate();
