@@ -22,9 +22,17 @@ export interface SerialHoverDeps {
 /** How the last hover was answered and how long the provider took: read by integration tests through the extension API. */
 export interface HoverTiming {
   readonly serialNumber: string;
-  readonly source: 'cache' | 'request' | 'signed-out';
+  /** 'stale' = the refresh took longer than STALE_HOVER_WAIT_MS, so the last good result was shown. */
+  readonly source: 'cache' | 'request' | 'stale' | 'signed-out';
   readonly ms: number;
 }
+
+/**
+ * How long a hover over a machine with a stale cached result waits for the
+ * refresh before showing what it has. Offline, a refresh can take until the
+ * request timeout; a hover that appears half a minute late is no hover.
+ */
+export const STALE_HOVER_WAIT_MS = 800;
 
 export class SerialHoverProvider implements vscode.HoverProvider {
   private last: HoverTiming | undefined;
@@ -57,9 +65,41 @@ export class SerialHoverProvider implements vscode.HoverProvider {
       this.last = { serialNumber, source: 'cache', ms: performance.now() - started };
       return answer;
     }
-    return this.fetch(serialNumber, range, token, settings.maxEvents).finally(() => {
-      this.last = { serialNumber, source: 'request', ms: performance.now() - started };
+    const fetched = this.fetch(serialNumber, range, token, settings.maxEvents);
+    if (cached === undefined) {
+      return fetched.finally(() => {
+        this.last = { serialNumber, source: 'request', ms: performance.now() - started };
+      });
+    }
+    // Something is known: wait a little for fresh data, then show the last good result marked
+    // "not up to date". The refresh goes on and fills the cache for the next hover.
+    return this.staleAfterWait(fetched, serialNumber, range, ctx).then(({ answer, source }) => {
+      this.last = { serialNumber, source, ms: performance.now() - started };
+      return answer;
     });
+  }
+
+  private async staleAfterWait(
+    fetched: Promise<vscode.Hover | undefined>,
+    serialNumber: string,
+    range: vscode.Range,
+    ctx: HoverContext,
+  ): Promise<{ answer: vscode.Hover | undefined; source: HoverTiming['source'] }> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => {
+        resolve('late');
+      }, STALE_HOVER_WAIT_MS);
+    });
+    try {
+      const first = await Promise.race([fetched, late]);
+      if (first !== 'late') return { answer: first, source: 'request' };
+    } finally {
+      clearTimeout(timer);
+    }
+    const known = this.deps.events.peek(serialNumber);
+    if (known === undefined) return { answer: await fetched, source: 'request' };
+    return { answer: hover(eventsHoverMarkdown(serialNumber, { ...known, stale: true }, ctx), range), source: 'stale' };
   }
 
   private async fetch(serialNumber: string, range: vscode.Range, token: vscode.CancellationToken, maxEvents: number): Promise<vscode.Hover | undefined> {

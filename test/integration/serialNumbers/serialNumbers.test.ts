@@ -90,6 +90,32 @@ describe('Serial numbers in code (hovers, links, look-up)', () => {
       assert.equal(fake.eventRequests(TEST_SERIALS.onboarded).length, 1, 'no second request within the cache period');
     });
 
+    it('a machine known but no longer fresh gets its last result, marked not up to date, when the refresh is slow', async () => {
+      const document = await openText(`serial: ${TEST_SERIALS.onboarded}\n`);
+      const position = new vscode.Position(0, 12);
+      await hoversAt(document, position);
+      const settings = vscode.workspace.getConfiguration('onboardingEvents');
+      await settings.update('cacheSeconds', 0, vscode.ConfigurationTarget.Global);
+      fake.addFault({ kind: 'latency', ms: 2500, endpoint: 'events', times: 1 });
+      try {
+        const started = performance.now();
+        const hovers = ourHovers(await hoversAt(document, position));
+        const elapsed = performance.now() - started;
+        assert.equal(hovers.length, 1);
+        assert.match(hovers[0] ?? '', /Not up to date/);
+        assert.match(hovers[0] ?? '', /ONBOARDING\\_COMPLETED/);
+        assert.equal(api.serialNumbersTestHook?.lastHover()?.source, 'stale');
+        assert.ok(elapsed < 2000, `answered in ${elapsed.toFixed(0)} ms, without waiting for the 2.5 s refresh`);
+        // The refresh went on in the background and fills the cache.
+        assert.ok(api.events.get, 'events.get is exported under test');
+        await api.events.get(TEST_SERIALS.onboarded);
+        assert.equal(api.events.peek(TEST_SERIALS.onboarded)?.stale, false);
+      } finally {
+        fake.clearFaults();
+        await settings.update('cacheSeconds', undefined, vscode.ConfigurationTarget.Global);
+      }
+    });
+
     it('the hover is trusted only for its own commands and renders no HTML', async () => {
       const document = await openText(`x ${TEST_SERIALS.started} y`);
       const hovers = await hoversAt(document, new vscode.Position(0, 4));
