@@ -102,8 +102,15 @@ export class DetailsPanels implements vscode.Disposable {
     return details;
   }
 
-  dispose(): void {
+  /** Closes every panel (they show one API's data, and that API is no longer the one signed in). */
+  closeAll(): void {
     for (const p of [...this.panels]) p.dispose();
     this.panels.clear();
+    this.preview = undefined;
+    this.last = undefined;
+  }
+
+  dispose(): void {
+    this.closeAll();
   }
 }

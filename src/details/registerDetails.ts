@@ -48,6 +48,8 @@ export function registerDetails(context: vscode.ExtensionContext, deps: { sessio
     },
   };
   const panels = new DetailsPanels(panelContext);
+  /** The environment whose data the panels show (undefined before the first sign-in of this window). */
+  let shownFor: string | undefined = session.state.kind === 'signed-out' ? undefined : session.state.environment.id;
 
   /** Commands can be run by anything, so the argument is validated again from its raw JSON. */
   const eventFrom = (argument: unknown): OnboardingEvent | undefined => {
@@ -85,8 +87,15 @@ export function registerDetails(context: vscode.ExtensionContext, deps: { sessio
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('onboardingEvents.timestampUnit')) panels.refreshAll();
     }),
-    // Relative links resolve against the signed-in API, so they change with it.
-    session.onDidChangeState(() => { panels.refreshAll(); }),
+    // Panels show one API's data for one user: signing out or switching to another
+    // environment closes them. Otherwise relative links resolve against the signed-in
+    // API, so the panels re-render with it.
+    session.onDidChangeState((state) => {
+      const now = state.kind === 'signed-out' ? undefined : state.environment.id;
+      if (shownFor !== undefined && now !== shownFor) panels.closeAll();
+      else panels.refreshAll();
+      shownFor = now;
+    }),
   );
 
   const testHook: DetailsTestHook | undefined = testing

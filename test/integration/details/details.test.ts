@@ -11,7 +11,7 @@ import type { DetailsTestHook, LinkOpener } from '../../../src/details/detailsAp
 import type { EventView, HostMessage } from '../../../src/details/protocol';
 import { NOTIFICATION_LINK } from '../../../src/format/notificationText';
 import { makeEvent, startFakeApi, startForeignOrigin, TEST_ASSET_ID, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
-import { activateExtension, ourExtension, signIn, signOutIfSignedIn, type TestedApi } from '../support/extension';
+import { activateExtension, ourExtension, signIn, signInArgs, signOutIfSignedIn, type TestedApi } from '../support/extension';
 
 const HOSTILE = '<img src=x onerror=alert(1)>';
 const T0 = Date.UTC(2025, 0, 15, 8, 0, 0);
@@ -301,6 +301,30 @@ describe('Event details panel (webview)', function () {
     await showAndRender(b);
     await vscode.commands.executeCommand('onboardingEvents.showEventDetails', a);
     assert.deepEqual(hook.panelTitles().sort(), [`${a.type} · ${a.serialNumber}`, `${b.type} · ${b.serialNumber}`].sort());
+  });
+
+  it('closes its panels when the user signs out or switches to another environment, since they show that API\'s data', async () => {
+    const [event] = (await api.events.get(TEST_SERIALS.onboarded, { force: true })).events;
+    assert.ok(event);
+    await showAndRender(event);
+    assert.equal(hook.panelTitles().length, 1);
+    const other = await startFakeApi();
+    try {
+      await vscode.commands.executeCommand('onboardingEvents.signIn', signInArgs(other, 'Details other'));
+      assert.deepEqual(hook.panelTitles(), [], 'switching to another API closed the panel');
+    } finally {
+      await other.close();
+    }
+
+    await vscode.commands.executeCommand('onboardingEvents.switchEnvironment', { environment: 'Test' });
+    const [again] = (await api.events.get(TEST_SERIALS.onboarded, { force: true })).events;
+    assert.ok(again);
+    await showAndRender(again);
+    assert.equal(hook.panelTitles().length, 1);
+    await signOutIfSignedIn();
+    assert.deepEqual(hook.panelTitles(), [], 'signing out closed the panel');
+    await vscode.commands.executeCommand('onboardingEvents.signOut', { environment: 'Details other', confirm: false });
+    await signIn(fake);
   });
 
   it('refuses a command argument that is not an event, opening nothing', async () => {
