@@ -3,19 +3,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { OnboardingEventsExtensionApi } from '../../src/extension';
+import { settled } from '../support/settled';
 
 export const EXTENSION_ID = 'onboarding-events.onboarding-events';
 
-/** Resolves once 10 timers in a row fire within 4 ms of when they were due (at most 15 s). */
-async function settled(): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  let calm = 0;
-  while (calm < 10 && Date.now() < deadline) {
-    const due = performance.now() + 20;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    calm = performance.now() - due < 4 ? calm + 1 : 0;
-  }
-}
 
 interface Manifest {
   contributes: {

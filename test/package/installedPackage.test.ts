@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as vscode from 'vscode';
+import { settled } from '../support/settled';
 
 const EXTENSION_ID = 'onboarding-events.onboarding-events';
 const repoRoot = resolve(__dirname, '..', '..', '..');
@@ -36,9 +37,11 @@ describe('The packaged .vsix installed into VS Code', () => {
     assert.ok(!existsSync(join(extension.extensionPath, 'node_modules')));
   });
 
-  it('activates and registers its commands', async () => {
+  it('activates and registers its commands', async function () {
+    this.timeout(30_000);
     const extension = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(extension);
+    if (!extension.isActive) await settled();
     const api = (await extension.activate()) as { activationMs?: number };
     assert.equal(extension.isActive, true);
     // A figure for the notes (production bundle), not a timed assertion.
