@@ -34,6 +34,7 @@ function step(title) {
 }
 
 const results = [];
+const startedAt = Date.now();
 
 /** Mocha's spec reporter ends with "N passing" / "N failing" / "N pending". */
 function mochaCounts(output) {
@@ -91,7 +92,7 @@ if (only !== 'unit') {
   }
 }
 
-console.log('\n━━ totals');
+console.log(`\n━━ totals (npm test took ${Math.round((Date.now() - startedAt) / 1000)} s)`);
 for (const r of results) console.log(`${r.tier}: ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped${r.note ? ` (${r.note})` : ''}`);
 const total = results.reduce((a, r) => ({ passed: a.passed + r.passed, failed: a.failed + r.failed, skipped: a.skipped + r.skipped }), { passed: 0, failed: 0, skipped: 0 });
 console.log(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
