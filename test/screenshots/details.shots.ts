@@ -4,7 +4,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { OnboardingEvent } from '../../src/core/model';
-import type { OnboardingEventsExtensionApi } from '../../src/extension';
 import { activateExtension, type TestedApi } from '../integration/support/extension';
 import { DEMO_BASE_TIME, DEMO_CREDENTIALS, DEMO_SERIALS, demoData, makeEvent, startFakeApi, type FakeApi } from '../support/fakeApi';
 import { snap } from './snap';
@@ -30,9 +29,6 @@ describe('Event details screenshots', function () {
   }
 
   before(async () => {
-    const extension = vscode.extensions.getExtension<OnboardingEventsExtensionApi>('onboarding-events.onboarding-events');
-    assert.ok(extension);
-    await extension.activate();
     api = await activateExtension();
     originalTheme = vscode.workspace.getConfiguration('workbench').inspect<string>('colorTheme')?.globalValue;
     fake = await startFakeApi({ data: demoData() });

@@ -31,7 +31,6 @@ describe('Serial numbers screenshots', function () {
     const found = vscode.extensions.getExtension<OnboardingEventsExtensionApi>('onboarding-events.onboarding-events');
     assert.ok(found);
     extension = found;
-    await extension.activate();
     api = await activateExtension();
     fake = await startFakeApi({ data: demoData() });
     await vscode.commands.executeCommand('onboardingEvents.signIn', { apiBaseUrl: fake.baseUrl, authUrl: fake.authUrl, ...DEMO_CREDENTIALS, environment: 'Demo' });
