@@ -4,13 +4,13 @@
 // nothing here touches the network, and the HTTP stack loads on first use.
 import * as vscode from 'vscode';
 import { registerDetails } from './details/registerDetails';
-import { EventsService } from './events/eventsService';
-import { FileResultStore } from './events/fileResultStore';
-import { forgetResultsOnSignOut, resultScope } from './events/resultScope';
-import { Log } from './log/log';
+import { EventsService } from './eventsCache/eventsService';
+import { FileResultStore } from './eventsCache/fileResultStore';
+import { forgetResultsOnSignOut, resultScope } from './session/resultScope';
+import { Log } from './workbench/log';
 import { registerMachines } from './machines/registerMachines';
 import { publicApi, type OnboardingEventsExtensionApi } from './publicApi';
-import { registerSerialNumbers } from './serialNumbers/registerSerialNumbers';
+import { registerSerialNumbers } from './editor/registerEditor';
 import { registerSession } from './session/registerSession';
 
 export type { OnboardingEventsExtensionApi } from './publicApi';

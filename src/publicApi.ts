@@ -2,11 +2,11 @@
 // closures over the services rather than the services themselves: nothing in
 // it reaches the session, the API client or the credential store, however
 // deep someone walks the object graph.
-import type { DetailsTestHook } from './details/detailsApi';
-import type { CacheEntry, EventsService, GetOptions } from './events/eventsService';
+import type { DetailsTestHook } from './workbench/contracts/detailsApi';
+import type { CacheEntry, EventsService, GetOptions } from './eventsCache/eventsService';
 import type { EventsResult } from './core/model';
-import type { MachinesApi } from './machines/machinesApi';
-import type { SerialNumbersInspector } from './serialNumbers/registerSerialNumbers';
+import type { MachinesApi } from './workbench/contracts/machinesApi';
+import type { SerialNumbersInspector } from './editor/registerEditor';
 import type { SessionDiagnostics } from './session/registerSession';
 
 /**

@@ -7,7 +7,7 @@
 import type { OnboardingEvent } from '../core/model';
 import type { TimestampUnitSetting } from '../core/timestamp';
 import { validateEvent } from '../core/validateEvents';
-import { plainLocalize, type Localize } from '../format/localize';
+import { plainLocalize, type Localize } from '../common/localize';
 import { isPersistedState, type PersistedState } from './protocol';
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -2,7 +2,7 @@
 // judged http(s) by the caller; this shows it in full in a modal and opens it
 // only when the user agrees.
 import * as vscode from 'vscode';
-import type { LinkOpener } from './detailsApi';
+import type { LinkOpener } from '../workbench/contracts/detailsApi';
 
 export function defaultLinkOpener(): LinkOpener {
   return {

@@ -3,10 +3,10 @@
 // under test) the hook integration tests observe.
 import * as vscode from 'vscode';
 import type { OnboardingEvent } from '../core/model';
-import { inertNotificationText } from '../format/notificationText';
-import type { Log } from '../log/log';
-import type { ApiSession } from '../session/apiSession';
-import type { DetailsApi, DetailsTestHook, LinkOpener, RenderedReport } from './detailsApi';
+import { inertNotificationText } from '../common/notificationText';
+import type { Log } from '../workbench/log';
+import type { ApiSession } from '../workbench/contracts/apiSession';
+import type { DetailsApi, DetailsTestHook, LinkOpener, RenderedReport } from '../workbench/contracts/detailsApi';
 import { DETAILS_VIEW_TYPE, type PanelContext } from './detailsPanel';
 import { DetailsPanels, timestampUnitSetting } from './detailsPanels';
 import { eventFromArgument } from './eventArgument';

@@ -6,7 +6,7 @@ import { expandLink, isOpenable, linkDeprecation, resolveHref } from '../core/ha
 import type { HalLink, OnboardingEvent } from '../core/model';
 import { HAL_LINK_FIELDS, type EventView, type FieldView, type LinkTargetView, type LinkView, type VariableValues } from './protocol';
 import { templateVariables } from './templateVariables';
-import { formatAbsolute, formatRaw, formatRelative, formatUtcIso } from '../format/time';
+import { formatAbsolute, formatRaw, formatRelative, formatUtcIso } from '../common/time';
 
 export interface FlatLink {
   readonly relation: string;

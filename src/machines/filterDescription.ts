@@ -1,7 +1,7 @@
 // The filter as the view's description and the log show it.
 import * as vscode from 'vscode';
-import type { EventFilter } from './eventFilter';
-import { formatShort } from '../format/time';
+import type { EventFilter } from '../domain/events/eventFilter';
+import { formatShort } from '../common/time';
 
 export function describeFilter(filter: EventFilter): string {
   const parts: string[] = [];

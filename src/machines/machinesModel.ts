@@ -5,13 +5,13 @@
 import { isApiError } from '../core/errors';
 import type { TimestampUnit } from '../core/model';
 import type { TimestampUnitSetting } from '../core/timestamp';
-import { NotSignedInError, type EventsService } from '../events/eventsService';
-import { isFilterActive, judgeWindowAnswer, NO_FILTER, windowQueryTimestamp, type EventFilter } from './eventFilter';
-import { EventViewCache, machineChildren, type MachineChild, type MachineView } from './eventView';
+import { NotSignedInError, type EventsService } from '../eventsCache/eventsService';
+import { isFilterActive, judgeWindowAnswer, NO_FILTER, windowQueryTimestamp, type EventFilter } from '../domain/events/eventFilter';
+import { EventViewCache, machineChildren, type MachineChild, type MachineView } from '../domain/events/eventView';
 import type { MachineLists } from './machineLists';
 import { refreshMany, type RefreshManyResult } from './refreshMany';
 import type { SeenTracker } from './seenTracker';
-import type { FoundSerial } from './workspaceSerials';
+import type { FoundSerial } from '../domain/workspaceScan/workspaceSerials';
 
 export type GroupKind = 'pinned' | 'recent' | 'workspace';
 

@@ -3,7 +3,7 @@
 // changes are batched: a refresh of 1,000 machines repaints in a few frames,
 // not 1,000 times.
 import * as vscode from 'vscode';
-import type { MachineChild } from './eventView';
+import type { MachineChild } from '../domain/events/eventView';
 import type { GroupKind, MachinesModel, ModelChange } from './machinesModel';
 import { renderNode } from './treeItems';
 import type { GroupNode, MachineNode, MachinesNode, PlaceholderNode } from './treeNodes';

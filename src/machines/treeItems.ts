@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import type { OnboardingEvent } from '../core/model';
 import type { MachinesModel, MachineSummary } from './machinesModel';
-import { formatAbsolute, formatRelative, formatShort, formatUtcIso } from '../format/time';
+import { formatAbsolute, formatRelative, formatShort, formatUtcIso } from '../common/time';
 import type { ErrorNode, EventNode, GroupNode, LoadMoreNode, MachineNode, MachinesNode, PlaceholderNode } from './treeNodes';
 
 export const SHOW_EVENT_DETAILS_COMMAND = 'onboardingEvents.showEventDetails';

@@ -4,8 +4,8 @@
 // Cancellable between files; only runs when the group is expanded or the user
 // asks for a scan.
 import * as vscode from 'vscode';
-import type { SerialMatcher } from '../serialNumbers/serialMatcher';
-import { excludeGlob, MAX_SCANNED_FILE_BYTES, SerialCollector, type FoundSerial } from './workspaceSerials';
+import type { SerialMatcher } from '../domain/serialNumbers/serialMatcher';
+import { excludeGlob, MAX_SCANNED_FILE_BYTES, SerialCollector, type FoundSerial } from '../domain/workspaceScan/workspaceSerials';
 
 export interface ScanSettings {
   readonly include: string;

@@ -1,8 +1,8 @@
 // The Accounts-menu face of sign-in: every environment with stored secrets is
 // one account ("username (Environment)"), and signing out there removes it.
 import * as vscode from 'vscode';
-import type { Environment } from './apiSession';
-import { accountLabel } from './environmentRules';
+import type { Environment } from '../workbench/contracts/apiSession';
+import { accountLabel } from '../domain/session/environmentRules';
 import type { SessionManager } from './sessionManager';
 
 export const AUTH_PROVIDER_ID = 'onboarding-events';

@@ -3,8 +3,8 @@
 // sees half an update); the non-secret parts (URLs, client id, username, name)
 // go to global state. No vscode import: the backends are the small slices of
 // SecretStorage and Memento used here, so tests pass in-memory ones.
-import type { Environment } from './apiSession';
-import { parseStoredEnvironments } from './environmentRules';
+import type { Environment } from '../workbench/contracts/apiSession';
+import { parseStoredEnvironments } from '../domain/session/environmentRules';
 
 export interface SecretBackend {
   get(key: string): Thenable<string | undefined>;

@@ -2,10 +2,10 @@
 // provider, the status bar, the commands and the context keys that menus and
 // welcome views read. Everything registered here is disposed with the session.
 import * as vscode from 'vscode';
-import type { Log } from '../log/log';
-import type { ApiSession, SessionState } from './apiSession';
+import type { Log } from '../workbench/log';
+import type { ApiSession, SessionState } from '../workbench/contracts/apiSession';
 import { AUTH_PROVIDER_ID, authProviderLabel, OnboardingAuthenticationProvider } from './authProvider';
-import { CLIENT_SETTINGS, readClientSettings } from './clientSettings';
+import { CLIENT_SETTINGS, readClientSettings } from '../domain/settings/clientSettings';
 import { CredentialStore, secretKey } from './credentialStore';
 import { Notifier, type ShownNotification } from './notify';
 import { registerSessionCommands } from './sessionCommands';

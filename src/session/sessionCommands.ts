@@ -3,9 +3,9 @@
 // automation and tests, and asks the user otherwise.
 import * as vscode from 'vscode';
 import { isApiError } from '../core/errors';
-import type { Log } from '../log/log';
-import type { Environment } from './apiSession';
-import { checkEndpointUrl, sameName } from './environmentRules';
+import type { Log } from '../workbench/log';
+import type { Environment } from '../workbench/contracts/apiSession';
+import { checkEndpointUrl, sameName } from '../domain/session/environmentRules';
 import type { Notifier } from './notify';
 import type { SessionManager, SignInDraft } from './sessionManager';
 import type { SignInFlow, SignInPrefill } from './signInFlow';

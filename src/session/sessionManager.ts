@@ -9,11 +9,11 @@ import { invalidCredentialsError } from '../core/apiErrors';
 import type { ApiError } from '../core/errors';
 import { isApiError } from '../core/errors';
 import { OnboardingClient, type ClientOptions, type Credentials } from '../core/onboardingClient';
-import type { Log } from '../log/log';
-import type { ApiSession, Environment, SessionState } from './apiSession';
-import type { ClientSettings } from './clientSettings';
+import type { Log } from '../workbench/log';
+import type { ApiSession, Environment, SessionState } from '../workbench/contracts/apiSession';
+import type { ClientSettings } from '../domain/settings/clientSettings';
 import { environmentIdOfSecretKey, type CredentialStore, type StoredSecrets } from './credentialStore';
-import { findSameAccount, newEnvironmentId, sameName, suggestEnvironmentName } from './environmentRules';
+import { findSameAccount, newEnvironmentId, sameName, suggestEnvironmentName } from '../domain/session/environmentRules';
 import type { Notifier } from './notify';
 import type { SessionDiagnostics } from './registerSession';
 

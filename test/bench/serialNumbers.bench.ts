@@ -11,10 +11,10 @@
 // hover is logged by the integration test (test/integration/serialNumbers).
 
 import { OnboardingClient } from '../../src/core/onboardingClient';
-import { EventsService } from '../../src/events/eventsService';
-import { plainLocalize } from '../../src/format/localize';
-import { eventsHoverMarkdown, type HoverContext } from '../../src/serialNumbers/hoverMarkdown';
-import { createSerialMatcher, DEFAULT_SERIAL_PATTERN } from '../../src/serialNumbers/serialMatcher';
+import { EventsService } from '../../src/eventsCache/eventsService';
+import { plainLocalize } from '../../src/common/localize';
+import { eventsHoverMarkdown, type HoverContext } from '../../src/editor/hoverMarkdown';
+import { createSerialMatcher, DEFAULT_SERIAL_PATTERN } from '../../src/domain/serialNumbers/serialMatcher';
 import { startFakeApi, TEST_CREDENTIALS, TEST_SERIALS, type FakeApi } from '../support/fakeApi';
 import { bareToken, median, percentile, timed } from './benchSupport';
 import type { Benchmark } from './index';

@@ -17,8 +17,8 @@
 import { DEFAULT_HTTP_SETTINGS, OnboardingClient } from '../../src/core/onboardingClient';
 import type { EventsResult, OnboardingEvent } from '../../src/core/model';
 import { validateEvent } from '../../src/core/validateEvents';
-import { EventsService } from '../../src/events/eventsService';
-import { compileFilter } from '../../src/machines/eventFilter';
+import { EventsService } from '../../src/eventsCache/eventsService';
+import { compileFilter } from '../../src/domain/events/eventFilter';
 import { MachineLists, type KeyValueStore } from '../../src/machines/machineLists';
 import { MachinesModel } from '../../src/machines/machinesModel';
 import { SeenTracker } from '../../src/machines/seenTracker';

@@ -15,8 +15,8 @@ import {
   type PageStrings,
   type VariableValues,
 } from '../protocol';
-import { plainLocalize } from '../../format/localize';
-import { formatRelative } from '../../format/time';
+import { plainLocalize } from '../../common/localize';
+import { formatRelative } from '../../common/time';
 
 interface VsCodeApi {
   postMessage(message: PageMessage): void;

@@ -7,9 +7,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { OnboardingEvent } from '../../../src/core/model';
-import type { DetailsTestHook, LinkOpener } from '../../../src/details/detailsApi';
+import type { DetailsTestHook, LinkOpener } from '../../../src/workbench/contracts/detailsApi';
 import type { EventView, HostMessage } from '../../../src/details/protocol';
-import { NOTIFICATION_LINK } from '../../../src/format/notificationText';
+import { NOTIFICATION_LINK } from '../../../src/common/notificationText';
 import { makeEvent, startFakeApi, startForeignOrigin, TEST_ASSET_ID, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { activateExtension, ourExtension, signIn, signInArgs, signOutIfSignedIn, type TestedApi } from '../support/extension';
 

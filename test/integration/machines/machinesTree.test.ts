@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { OnboardingEventsExtensionApi } from '../../../src/extension';
-import type { MachinesTreeInspector, RenderedNode } from '../../../src/machines/machinesApi';
+import type { MachinesTreeInspector, RenderedNode } from '../../../src/workbench/contracts/machinesApi';
 import { makeEvent, startFakeApi, TEST_ASSET_ID, TEST_CREDENTIALS, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { activateExtension, ourExtension, signIn, signOutIfSignedIn } from '../support/extension';
 

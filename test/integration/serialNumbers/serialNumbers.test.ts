@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { OnboardingEventsExtensionApi } from '../../../src/extension';
-import { HOVER_COMMANDS } from '../../../src/serialNumbers/hoverMarkdown';
+import { HOVER_COMMANDS } from '../../../src/editor/hoverMarkdown';
 import { startFakeApi, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { activateExtension, signIn, signOutIfSignedIn } from '../support/extension';
 

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { ApiError } from '../../../src/core/errors';
 import type { EventsResult, GetEventsOptions, OnboardingEvent } from '../../../src/core/model';
-import { EventsService } from '../../../src/events/eventsService';
+import { EventsService } from '../../../src/eventsCache/eventsService';
 import { MachineLists } from '../../../src/machines/machineLists';
 import { MachinesModel, type ModelSettings } from '../../../src/machines/machinesModel';
 import { SeenTracker } from '../../../src/machines/seenTracker';

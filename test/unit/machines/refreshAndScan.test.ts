@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { createSerialMatcher } from '../../../src/serialNumbers/serialMatcher';
+import { createSerialMatcher } from '../../../src/domain/serialNumbers/serialMatcher';
 import { refreshMany } from '../../../src/machines/refreshMany';
-import { excludeGlob, SerialCollector } from '../../../src/machines/workspaceSerials';
+import { excludeGlob, SerialCollector } from '../../../src/domain/workspaceScan/workspaceSerials';
 
 describe('Refreshing many machines', () => {
   it('never runs more than the concurrency limit at once, and visits each serial number once', async () => {

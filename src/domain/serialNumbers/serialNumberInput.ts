@@ -1,0 +1,29 @@
+// A serial number typed or passed by the user, checked by the core's rules
+// (normalizeSerialNumber) and, when refused, told why in the user's language:
+// the core's own messages stay English, as core has no vscode.
+import { isApiError } from '../../core/errors';
+import { MAX_SERIAL_NUMBER_LENGTH, normalizeSerialNumber } from '../../core/serialNumber';
+import type { Localize } from '../../common/localize';
+
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+
+export type SerialNumberInput = { readonly ok: true; readonly serialNumber: string } | { readonly ok: false; readonly message: string };
+
+export function checkSerialNumber(input: string, t: Localize): SerialNumberInput {
+  try {
+    return { ok: true, serialNumber: normalizeSerialNumber(input) };
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    const trimmed = input.trim();
+    if (trimmed === '') return { ok: false, message: t('Enter a serial number: it is empty.') };
+    if (trimmed.length > MAX_SERIAL_NUMBER_LENGTH) {
+      return { ok: false, message: t('A serial number is at most {0} characters; this one has {1}. Check what was pasted.', MAX_SERIAL_NUMBER_LENGTH, trimmed.length) };
+    }
+    if (CONTROL_CHARACTER.test(trimmed)) {
+      return { ok: false, message: t('The serial number contains a control character (such as a tab or line break). Remove it and try again.') };
+    }
+    // A rule the core gained later: its own (English) words rather than none.
+    return { ok: false, message: error.message };
+  }
+}

@@ -1,0 +1,128 @@
+// The rules for environments that need no VS Code: which URLs are acceptable,
+// how stored (untrusted) global-state data is read back, how names are
+// suggested and kept unique. Unit-tested under plain mocha.
+import { randomUUID } from 'node:crypto';
+import { plainLocalize, type Localize } from '../../common/localize';
+import type { Environment } from '../../workbench/contracts/apiSession';
+
+/** Why a URL was refused; the glue turns each into a localized message. */
+export type UrlProblem = 'empty' | 'invalid' | 'scheme' | 'insecure' | 'userinfo' | 'query';
+
+export type UrlCheck = { readonly ok: true; readonly url: string } | { readonly ok: false; readonly problem: UrlProblem };
+
+/**
+ * Loopback only: 127.0.0.0/8, localhost (and *.localhost, which RFC 6761
+ * reserves for loopback) and [::1]. Plain http is allowed there because the
+ * traffic never leaves the machine (local fakes, SSH tunnels).
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, '');
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (host === '[::1]' || host === '::1') return true;
+  const octets = host.split('.');
+  return octets.length === 4 && octets[0] === '127' && octets.every((part) => /^\d{1,3}$/.test(part) && Number(part) <= 255);
+}
+
+/**
+ * Checks and normalizes an API base URL or authorization URL: https (or http
+ * to loopback), no user:password part (it would end up in logs and global
+ * state), no query or fragment (paths are appended to it). Trailing slashes
+ * are dropped so `<url>/token` and `<url>/public/...` join cleanly.
+ */
+export function checkEndpointUrl(text: string): UrlCheck {
+  const trimmed = text.trim();
+  if (trimmed === '') return { ok: false, problem: 'empty' };
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    return { ok: false, problem: 'invalid' };
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, problem: 'scheme' };
+  if (url.hostname === '') return { ok: false, problem: 'invalid' };
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) return { ok: false, problem: 'insecure' };
+  if (url.username !== '' || url.password !== '') return { ok: false, problem: 'userinfo' };
+  if (url.search !== '' || url.hash !== '') return { ok: false, problem: 'query' };
+  const normalized = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  return { ok: true, url: normalized };
+}
+
+export const MAX_NAME_LENGTH = 60;
+
+/** Environment names are shown in the status bar and the Accounts menu: short, single-line. */
+export function checkEnvironmentName(text: string, others: readonly Environment[], ownId?: string): 'empty' | 'too-long' | 'taken' | undefined {
+  const name = text.trim();
+  if (name === '') return 'empty';
+  if (name.length > MAX_NAME_LENGTH || /[\r\n]/.test(name)) return 'too-long';
+  if (others.some((env) => env.id !== ownId && sameName(env.name, name))) return 'taken';
+  return undefined;
+}
+
+export function sameName(a: string, b: string): boolean {
+  return a.trim().toLocaleLowerCase() === b.trim().toLocaleLowerCase();
+}
+
+/** A name for a new environment: the API host ("api.example.com"), made unique with " (2)" etc. */
+export function suggestEnvironmentName(apiBaseUrl: string, existing: readonly Environment[], t: Localize = plainLocalize): string {
+  let base = t('Default');
+  try {
+    base = new URL(apiBaseUrl).host || base;
+  } catch {
+    // keep the default
+  }
+  let candidate = base;
+  for (let n = 2; existing.some((env) => sameName(env.name, candidate)); n++) candidate = `${base} (${n})`;
+  return candidate;
+}
+
+export function newEnvironmentId(): string {
+  return randomUUID();
+}
+
+/**
+ * Global state is data we wrote earlier, possibly by an older version or
+ * another window mid-update: read it defensively, keep only well-formed
+ * entries, drop duplicates by id.
+ */
+export function parseStoredEnvironments(raw: unknown): Environment[] {
+  if (!Array.isArray(raw)) return [];
+  const seen = new Set<string>();
+  const out: Environment[] = [];
+  for (const item of raw as unknown[]) {
+    const env = parseEnvironment(item);
+    if (env === undefined || seen.has(env.id)) continue;
+    seen.add(env.id);
+    out.push(env);
+  }
+  return out;
+}
+
+function parseEnvironment(item: unknown): Environment | undefined {
+  if (typeof item !== 'object' || item === null) return undefined;
+  const record = item as Record<string, unknown>;
+  const fields = ['id', 'name', 'apiBaseUrl', 'authUrl', 'clientId', 'username'] as const;
+  const values: string[] = [];
+  for (const field of fields) {
+    const value = record[field];
+    if (typeof value !== 'string' || value === '') return undefined;
+    values.push(value);
+  }
+  const [id = '', name = '', apiBaseUrl = '', authUrl = '', clientId = '', username = ''] = values;
+  if (!checkEndpointUrl(apiBaseUrl).ok || !checkEndpointUrl(authUrl).ok) return undefined;
+  return { id, name, apiBaseUrl, authUrl, clientId, username };
+}
+
+/** The same API user on the same endpoints: signing in again updates it instead of adding a twin. */
+export function findSameAccount(
+  environments: readonly Environment[],
+  draft: Pick<Environment, 'apiBaseUrl' | 'authUrl' | 'clientId' | 'username'>,
+): Environment | undefined {
+  return environments.find(
+    (env) => env.apiBaseUrl === draft.apiBaseUrl && env.authUrl === draft.authUrl && env.clientId === draft.clientId && env.username === draft.username,
+  );
+}
+
+/** Label in the Accounts menu and quick picks: "username (Environment)". */
+export function accountLabel(env: Pick<Environment, 'username' | 'name'>): string {
+  return `${env.username} (${env.name})`;
+}

@@ -1,0 +1,115 @@
+// The Markdown of a serial-number hover, built from cached events. Pure (no
+// vscode import): unit-tested with hostile server data, and timed by the bench
+// as the cached hover path. Every server string goes through markdownCell or
+// escapeMarkdown; the only links are command links built here, whose ids the
+// glue lists in `isTrusted.enabledCommands`.
+import type { EventsResult } from '../core/model';
+import { commandUri, escapeMarkdown, markdownCell, toSingleLine, truncate } from '../common/markdownText';
+import type { Localize } from '../common/localize';
+import { formatAbsolute, formatRelative } from '../common/time';
+
+/** Commands the hover links to. Internal ones take `{ serialNumber }` (and an event key): no server data rides in a URI. */
+export const HOVER_COMMANDS = {
+  showDetails: 'onboardingEvents.serialHover.showDetails',
+  reveal: 'onboardingEvents.serialHover.reveal',
+  pin: 'onboardingEvents.serialHover.pin',
+  copy: 'onboardingEvents.serialHover.copy',
+  signIn: 'onboardingEvents.signIn',
+  showLog: 'onboardingEvents.showLog',
+} as const;
+
+/** The exact allow-list for `MarkdownString.isTrusted`. */
+export const HOVER_ENABLED_COMMANDS: readonly string[] = Object.values(HOVER_COMMANDS);
+
+export interface HoverContext {
+  readonly now: number;
+  readonly locale: string;
+  readonly t: Localize;
+  /** How many of the latest events the table shows (setting hover.maxEvents). */
+  readonly maxEvents: number;
+  /** IANA zone for exact times; the host's zone when absent (tests pin it). */
+  readonly timeZone?: string;
+}
+
+function age(epochMs: number, ctx: HoverContext): string {
+  return formatRelative(epochMs, ctx.now, ctx.locale) ?? String(epochMs);
+}
+
+export interface CachedEvents {
+  readonly result: EventsResult;
+  readonly stale: boolean;
+  readonly error?: Error;
+}
+
+/** Longest message shown in a cell; the details panel shows the whole text. */
+export const MESSAGE_CELL_MAX = 80;
+const TYPE_CELL_MAX = 40;
+const ERROR_TEXT_MAX = 200;
+
+function heading(serialNumber: string): string {
+  return `**${escapeMarkdown(serialNumber)}**`;
+}
+
+function actions(serialNumber: string, latestKey: string | undefined, ctx: HoverContext): string {
+  const arg = [{ serialNumber }];
+  const links: string[] = [];
+  if (latestKey !== undefined) {
+    links.push(`[${ctx.t('Show Details')}](${commandUri(HOVER_COMMANDS.showDetails, [{ serialNumber, key: latestKey }])} "${ctx.t('Open the latest event in the details panel')}")`);
+  }
+  links.push(`[${ctx.t('Reveal in Sidebar')}](${commandUri(HOVER_COMMANDS.reveal, arg)} "${ctx.t('Show this machine in the Machines view')}")`);
+  links.push(`[${ctx.t('Pin')}](${commandUri(HOVER_COMMANDS.pin, arg)} "${ctx.t('Pin this machine in the Machines view')}")`);
+  links.push(`[${ctx.t('Copy')}](${commandUri(HOVER_COMMANDS.copy, arg)} "${ctx.t('Copy the serial number')}")`);
+  return links.join(' · ');
+}
+
+/** The hover for a machine whose events are known (fresh, or stale after a failed refresh). */
+export function eventsHoverMarkdown(serialNumber: string, cached: CachedEvents, ctx: HoverContext): string {
+  const { result } = cached;
+  const events = result.events;
+  const parts: string[] = [];
+  const count = events.length === 1 ? ctx.t('1 event') : ctx.t('{0} events', events.length);
+  const latest = events[0];
+  const latestAt = latest === undefined ? '' : ` · ${ctx.t('latest {0}', escapeMarkdown(formatAbsolute(latest.time.epochMs, ctx.locale, ctx.timeZone) ?? String(latest.time.raw)))}`;
+  parts.push(`${heading(serialNumber)} · ${count}${result.truncated ? ` ${ctx.t('(more not loaded)')}` : ''}${latestAt}`);
+  if (cached.stale) {
+    const when = age(result.fetchedAt, ctx);
+    const why = cached.error ? ` ${escapeMarkdown(truncate(toSingleLine(cached.error.message), ERROR_TEXT_MAX))}` : '';
+    parts.push(`_${ctx.t('Not up to date: last loaded {0}.', when)}_${why}`);
+  }
+  if (events.length === 0) {
+    parts.push(ctx.t('No onboarding events recorded for this machine.'));
+  } else {
+    const shown = events.slice(0, Math.max(1, ctx.maxEvents));
+    const rows = shown.map(
+      // Non-breaking spaces keep "2 years ago" on one line when the message is long.
+      (event) => `| ${markdownCell(event.type, TYPE_CELL_MAX)} | ${escapeMarkdown(age(event.time.epochMs, ctx)).replace(/ /g, '\u00a0')} | ${markdownCell(event.message, MESSAGE_CELL_MAX)} |`,
+    );
+    parts.push([`| ${ctx.t('Type')} | ${ctx.t('When')} | ${ctx.t('Message')} |`, '| :-- | :-- | :-- |', ...rows].join('\n'));
+    const hidden = events.length - shown.length;
+    if (hidden > 0) {
+      parts.push(`_${hidden === 1 ? ctx.t('1 older event not shown.') : ctx.t('{0} older events not shown.', hidden)}_`);
+    }
+  }
+  if (result.invalid.length > 0) {
+    parts.push(`_${result.invalid.length === 1 ? ctx.t('1 event could not be read.') : ctx.t('{0} events could not be read.', result.invalid.length)}_ [${ctx.t('Show Log')}](${commandUri(HOVER_COMMANDS.showLog, [])})`);
+  }
+  parts.push(actions(serialNumber, latest?.key, ctx));
+  return parts.join('\n\n');
+}
+
+/** Signed out: say so, offer sign-in, and make no request. */
+export function signedOutHoverMarkdown(serialNumber: string, ctx: HoverContext): string {
+  return [
+    `${heading(serialNumber)} · ${ctx.t('Onboarding Events')}`,
+    `${ctx.t('Sign in to see the onboarding events of this machine.')} [${ctx.t('Sign In')}](${commandUri(HOVER_COMMANDS.signIn, [])})`,
+  ].join('\n\n');
+}
+
+/** Loading failed and nothing is cached: the error (already written for users) and a way on. */
+export function errorHoverMarkdown(serialNumber: string, message: string, ctx: HoverContext): string {
+  return [
+    heading(serialNumber),
+    `${ctx.t('Could not load onboarding events:')} ${escapeMarkdown(truncate(toSingleLine(message), ERROR_TEXT_MAX))}`,
+    `[${ctx.t('Show Log')}](${commandUri(HOVER_COMMANDS.showLog, [])}) · ${actions(serialNumber, undefined, ctx)}`,
+  ].join('\n\n');
+}

@@ -1,0 +1,144 @@
+// Hovers over serial numbers: the machine's latest events as a compact table.
+// The cached path answers synchronously from EventsService.peek, so a hover
+// over a known machine costs no request and no await; otherwise one request
+// goes through the shared cache (at most one per serial per cache period) and
+// is cancelled with the hover.
+import * as vscode from 'vscode';
+import { isApiError } from '../core/errors';
+import { NotSignedInError, type EventsService } from '../eventsCache/eventsService';
+import type { Log } from '../workbench/log';
+import type { ApiSession } from '../workbench/contracts/apiSession';
+import { errorHoverMarkdown, eventsHoverMarkdown, HOVER_ENABLED_COMMANDS, signedOutHoverMarkdown, type HoverContext } from './hoverMarkdown';
+import { abortSignalFor } from '../common/cancellation';
+import type { SerialSettings } from '../workbench/serialSettings';
+
+export interface SerialHoverDeps {
+  readonly session: ApiSession;
+  readonly events: EventsService;
+  readonly settings: SerialSettings;
+  readonly log: Log;
+}
+
+/** How the last hover was answered and how long the provider took: read by integration tests through the extension API. */
+export interface HoverTiming {
+  readonly serialNumber: string;
+  /** 'stale' = the refresh took longer than STALE_HOVER_WAIT_MS, so the last good result was shown. */
+  readonly source: 'cache' | 'request' | 'stale' | 'signed-out';
+  readonly ms: number;
+}
+
+/**
+ * How long a hover over a machine with a stale cached result waits for the
+ * refresh before showing what it has. Offline, a refresh can take until the
+ * request timeout; a hover that appears half a minute late is no hover.
+ */
+export const STALE_HOVER_WAIT_MS = 800;
+
+export class SerialHoverProvider implements vscode.HoverProvider {
+  private last: HoverTiming | undefined;
+
+  constructor(private readonly deps: SerialHoverDeps) {}
+
+  get lastTiming(): HoverTiming | undefined {
+    return this.last;
+  }
+
+  provideHover(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): vscode.ProviderResult<vscode.Hover> {
+    const started = performance.now();
+    const settings = this.deps.settings.value;
+    const range = document.getWordRangeAtPosition(position, settings.wordPattern);
+    if (range === undefined) return undefined;
+    const serialNumber = document.getText(range);
+    // The word pattern found it; the matcher adds the minimum length and the deny list.
+    if (!settings.matcher.isSerialNumber(serialNumber)) return undefined;
+
+    const ctx = hoverContext(settings.maxEvents);
+    if (this.deps.session.client() === undefined) {
+      const answer = hover(signedOutHoverMarkdown(serialNumber, ctx), range);
+      this.last = { serialNumber, source: 'signed-out', ms: performance.now() - started };
+      return answer;
+    }
+    const events = this.deps.events;
+    const cached = events.peek(serialNumber);
+    if (cached !== undefined && events.isFresh(serialNumber)) {
+      const answer = hover(eventsHoverMarkdown(serialNumber, cached, ctx), range);
+      this.last = { serialNumber, source: 'cache', ms: performance.now() - started };
+      return answer;
+    }
+    const fetched = this.fetch(serialNumber, range, token, settings.maxEvents);
+    if (cached === undefined) {
+      return fetched.finally(() => {
+        this.last = { serialNumber, source: 'request', ms: performance.now() - started };
+      });
+    }
+    // Something is known: wait a little for fresh data, then show the last good result marked
+    // "not up to date". The refresh goes on and fills the cache for the next hover.
+    return this.staleAfterWait(fetched, serialNumber, range, ctx).then(({ answer, source }) => {
+      this.last = { serialNumber, source, ms: performance.now() - started };
+      return answer;
+    });
+  }
+
+  private async staleAfterWait(
+    fetched: Promise<vscode.Hover | undefined>,
+    serialNumber: string,
+    range: vscode.Range,
+    ctx: HoverContext,
+  ): Promise<{ answer: vscode.Hover | undefined; source: HoverTiming['source'] }> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => {
+        resolve('late');
+      }, STALE_HOVER_WAIT_MS);
+    });
+    try {
+      const first = await Promise.race([fetched, late]);
+      if (first !== 'late') return { answer: first, source: 'request' };
+    } finally {
+      clearTimeout(timer);
+    }
+    const known = this.deps.events.peek(serialNumber);
+    if (known === undefined) return { answer: await fetched, source: 'request' };
+    return { answer: hover(eventsHoverMarkdown(serialNumber, { ...known, stale: true }, ctx), range), source: 'stale' };
+  }
+
+  private async fetch(serialNumber: string, range: vscode.Range, token: vscode.CancellationToken, maxEvents: number): Promise<vscode.Hover | undefined> {
+    const abort = abortSignalFor(token);
+    try {
+      const result = await this.deps.events.get(serialNumber, { signal: abort.signal });
+      return hover(eventsHoverMarkdown(serialNumber, { result, stale: false }, hoverContext(maxEvents)), range);
+    } catch (error) {
+      if (token.isCancellationRequested || (isApiError(error) && error.kind === 'cancelled')) return undefined;
+      const ctx = hoverContext(maxEvents);
+      if (error instanceof NotSignedInError) return hover(signedOutHoverMarkdown(serialNumber, ctx), range);
+      if (isApiError(error) && error.kind === 'invalid-credentials') {
+        this.deps.session.reportCredentialsRejected();
+        return hover(signedOutHoverMarkdown(serialNumber, ctx), range);
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      this.deps.log.warn(`Hover for ${serialNumber}: ${message}`);
+      // The last good result (kept by the service, now marked stale) beats an error alone.
+      const previous = this.deps.events.peek(serialNumber);
+      if (previous !== undefined) return hover(eventsHoverMarkdown(serialNumber, previous, ctx), range);
+      return hover(errorHoverMarkdown(serialNumber, message, ctx), range);
+    } finally {
+      abort.dispose();
+    }
+  }
+}
+
+export function hoverContext(maxEvents: number): HoverContext {
+  return { now: Date.now(), locale: vscode.env.language, t: (message, ...args) => vscode.l10n.t(message, ...args), maxEvents };
+}
+
+/** Server data is escaped by the builders; here the string is made inert: no HTML, only our own commands. */
+export function trustedMarkdown(value: string): vscode.MarkdownString {
+  const markdown = new vscode.MarkdownString(value, false);
+  markdown.isTrusted = { enabledCommands: [...HOVER_ENABLED_COMMANDS] };
+  markdown.supportHtml = false;
+  return markdown;
+}
+
+function hover(value: string, range: vscode.Range): vscode.Hover {
+  return new vscode.Hover(trustedMarkdown(value), range);
+}

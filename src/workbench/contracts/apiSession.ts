@@ -1,0 +1,41 @@
+// The contract between sign-in (which owns credentials and environments) and
+// every view that reads data (tree, details, hover, look-up). Views never see
+// secrets: they ask for a client, and get none while signed out.
+import type * as vscode from 'vscode';
+import type { OnboardingClient } from '../../core/onboardingClient';
+
+/** One sign-in: an API plus the non-secret parts of its credentials. */
+export interface Environment {
+  /** Stable id, used as the AuthenticationSession id and the SecretStorage key prefix. */
+  readonly id: string;
+  /** Shown to the user, e.g. "Production", "Test system", "Demo". */
+  readonly name: string;
+  readonly apiBaseUrl: string;
+  readonly authUrl: string;
+  readonly clientId: string;
+  readonly username: string;
+}
+
+export type SessionState =
+  | { readonly kind: 'signed-out' }
+  | { readonly kind: 'signed-in'; readonly environment: Environment }
+  /** Stored credentials stopped working (password changed, user removed): views show signed-out, the user was told once. */
+  | { readonly kind: 'credentials-rejected'; readonly environment: Environment };
+
+export interface ApiSession extends vscode.Disposable {
+  readonly state: SessionState;
+  readonly onDidChangeState: vscode.Event<SessionState>;
+  /**
+   * The client for the active environment, or undefined while signed out.
+   * The client renews tokens silently. When it reports invalid credentials,
+   * callers hand the error to `reportCredentialsRejected` (or just rethrow:
+   * the session watches for it) and show their signed-out state.
+   */
+  client(): OnboardingClient | undefined;
+  /** Called by any view that saw ApiError('invalid-credentials') from the client; notifies the user once. */
+  reportCredentialsRejected(): void;
+  /** Every environment signed in to, active or not (no secrets). */
+  environments(): Environment[];
+  /** Environments were added, changed or signed out of (also in another window). */
+  readonly onDidChangeEnvironments: vscode.Event<void>;
+}

@@ -1,0 +1,44 @@
+// The extension's log: a LogOutputChannel ("Onboarding Events") for requests
+// and errors. Every line passes through the redactor first.
+import * as vscode from 'vscode';
+import type { RequestLogEntry } from '../core/onboardingClient';
+import { Redactor } from '../common/redact';
+
+export class Log implements vscode.Disposable {
+  private readonly channel: vscode.LogOutputChannel;
+  readonly redactor = new Redactor();
+
+  constructor(name = 'Onboarding Events') {
+    this.channel = vscode.window.createOutputChannel(name, { log: true });
+  }
+
+  info(message: string): void {
+    this.channel.info(this.redactor.redact(message));
+  }
+
+  warn(message: string): void {
+    this.channel.warn(this.redactor.redact(message));
+  }
+
+  error(message: string, error?: unknown): void {
+    const detail = error instanceof Error ? `: ${error.message}` : typeof error === 'string' ? `: ${error}` : '';
+    this.channel.error(this.redactor.redact(`${message}${detail}`));
+  }
+
+  /** One line per HTTP request: method, URL, status, duration. */
+  request(entry: RequestLogEntry): void {
+    const status = entry.status === undefined ? (entry.error ?? 'failed') : String(entry.status);
+    const attempt = entry.attempt > 1 ? ` (attempt ${entry.attempt})` : '';
+    const line = `${entry.method} ${entry.url} → ${status} in ${Math.round(entry.durationMs)} ms${attempt}`;
+    if (entry.status !== undefined && entry.status < 400) this.info(line);
+    else this.warn(line);
+  }
+
+  show(): void {
+    this.channel.show(true);
+  }
+
+  dispose(): void {
+    this.channel.dispose();
+  }
+}

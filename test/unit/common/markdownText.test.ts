@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { commandUri, defuseThemeIcons, escapeMarkdown, markdownCell, toSingleLine, truncate } from '../../../src/common/markdownText';
+import { eventPickText } from '../../../src/lookUp/eventPickText';
+import { validateEvent } from '../../../src/core/validateEvents';
+import { makeEvent } from '../../support/fakeApi';
+
+describe('markdown text helpers', () => {
+  const escapes: readonly [string, string][] = [
+    ['plain words 123', 'plain words 123'],
+    ['a|b', 'a\\|b'],
+    ['`x`', '\\`x\\`'],
+    ['<b>', '\\<b\\>'],
+    ['[a](b)', '\\[a\\]\\(b\\)'],
+    ['$(icon)', '\\$\\(icon\\)'],
+    ['https://x', 'https\\:\\/\\/x'],
+    ['a\\b', 'a\\\\b'],
+    ['ümlaut — dash', 'ümlaut — dash'],
+  ];
+  for (const [input, expected] of escapes) {
+    it(`escapeMarkdown(${JSON.stringify(input)}) → ${JSON.stringify(expected)}`, () => {
+      assert.equal(escapeMarkdown(input), expected);
+    });
+  }
+
+  it('toSingleLine folds whitespace and drops control and invisible characters', () => {
+    assert.equal(toSingleLine('  a\r\n\tb\u0000c\u200bd\u202e  '), 'a bcd');
+  });
+
+  it('truncate keeps short text and cuts long text on code points with an ellipsis', () => {
+    assert.equal(truncate('abc', 3), 'abc');
+    assert.equal(truncate('abcdef', 4), 'abc…');
+    assert.equal(truncate('😀😀😀😀', 3), '😀😀…');
+    assert.equal(truncate('ab   cdef', 5), 'ab…');
+  });
+
+  it('markdownCell gives a dash for empty text', () => {
+    assert.equal(markdownCell(' \n ', 10), '—');
+  });
+
+  it('commandUri encodes JSON arguments', () => {
+    assert.equal(commandUri('a.b', [{ serialNumber: 'MX-1 ?&' }]), `command:a.b?${encodeURIComponent('[{"serialNumber":"MX-1 ?&"}]')}`);
+  });
+
+  it('defuseThemeIcons breaks $( so quick picks show it as text', () => {
+    assert.ok(!defuseThemeIcons('$(alert) x $(y)').includes('$('));
+  });
+});
+
+describe('event pick text', () => {
+  const now = Date.UTC(2025, 5, 2, 12, 0, 0);
+  function event(type: string, message: string): ReturnType<typeof validateEvent> {
+    return validateEvent(makeEvent({ type, message, timestamp: now - 2 * 86_400_000 }), 'MX-4711-A0023');
+  }
+
+  it('shows type, relative and absolute time, and the message as detail', () => {
+    const e = event('ONBOARDING_COMPLETED', 'Done in\n42 min');
+    assert.ok(typeof e !== 'string');
+    assert.deepEqual(eventPickText(e, now, 'en', 'UTC'), {
+      label: 'ONBOARDING_COMPLETED',
+      description: '2 days ago · May 31, 2025, 12:00:00 PM UTC',
+      detail: 'Done in 42 min',
+      icon: 'pass-filled',
+    });
+  });
+
+  it('marks failures and defuses theme icons in server text', () => {
+    const e = event('ONBOARDING_FAILED', '$(alert) boom');
+    assert.ok(typeof e !== 'string');
+    const text = eventPickText(e, now, 'en');
+    assert.equal(text.icon, 'error');
+    assert.ok(!text.detail.includes('$('));
+  });
+});

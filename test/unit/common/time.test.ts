@@ -1,0 +1,105 @@
+// One way of writing a point in time for the tree, the hover, the look-up and
+// the details panel: a machine must read the same age everywhere.
+import assert from 'node:assert/strict';
+import { formatAbsolute, formatRaw, formatRelative, formatShort, formatUtcIso, safeLocale } from '../../../src/common/time';
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const YEAR = 365 * DAY;
+const NOW = Date.UTC(2025, 5, 2, 12, 0, 0);
+
+describe('time formatting: relative', () => {
+  const table: readonly [delta: number, expected: string][] = [
+    [0, 'now'],
+    [-400, 'now'],
+    [-5 * SECOND, 'now'],
+    [5 * SECOND, 'now'],
+    [-30 * SECOND, '30 seconds ago'],
+    [-59.6 * SECOND, '1 minute ago'],
+    [-5 * MINUTE, '5 minutes ago'],
+    [-50 * MINUTE, '50 minutes ago'],
+    [-59.7 * MINUTE, '1 hour ago'],
+    [-60 * MINUTE, '1 hour ago'],
+    [-100 * MINUTE, '2 hours ago'],
+    [-(3 * HOUR + 5 * MINUTE), '3 hours ago'],
+    [-23.7 * HOUR, 'yesterday'],
+    [-24 * HOUR, 'yesterday'],
+    [-26 * HOUR, 'yesterday'],
+    [-3 * DAY, '3 days ago'],
+    [-6.6 * DAY, 'last week'],
+    [-14 * DAY, '2 weeks ago'],
+    [-40 * DAY, 'last month'],
+    [-65 * DAY, '2 months ago'],
+    [-359 * DAY, 'last year'],
+    [-400 * DAY, 'last year'],
+    // The case that used to differ between views: the hover said 2 years, the details panel 1.
+    [-1.6 * YEAR, '2 years ago'],
+    [-1.67 * YEAR, '2 years ago'],
+    [2 * MINUTE, 'in 2 minutes'],
+    [2 * HOUR, 'in 2 hours'],
+    [2 * DAY, 'in 2 days'],
+  ];
+  for (const [delta, expected] of table) {
+    it(`${delta} ms from now reads "${expected}"`, () => {
+      assert.equal(formatRelative(NOW + delta, NOW, 'en'), expected);
+    });
+  }
+
+  it('rounds halves away from zero, so the past and the future read alike', () => {
+    assert.equal(formatRelative(NOW - 90 * MINUTE, NOW, 'en'), '2 hours ago');
+    assert.equal(formatRelative(NOW + 90 * MINUTE, NOW, 'en'), 'in 2 hours');
+  });
+
+  it('follows the locale, and falls back to English for one Intl rejects', () => {
+    assert.equal(formatRelative(NOW - 3 * DAY, NOW, 'de'), 'vor 3 Tagen');
+    assert.equal(formatRelative(NOW - DAY, NOW, 'de'), 'gestern');
+    assert.equal(formatRelative(NOW - 3 * DAY, NOW, 'not a locale!'), '3 days ago');
+  });
+
+  it('returns nothing for an instant no JavaScript date can hold, instead of throwing', () => {
+    assert.equal(formatRelative(Number.NaN, NOW, 'en'), undefined);
+    assert.equal(formatRelative(Number.MAX_VALUE, NOW, 'en'), undefined);
+  });
+});
+
+describe('time formatting: exact times', () => {
+  const T_MS = Date.UTC(2025, 0, 15, 8, 1, 0);
+
+  it('gives the local date and time with seconds, naming the zone', () => {
+    assert.equal(formatAbsolute(T_MS, 'en-US', 'UTC'), 'Jan 15, 2025, 8:01:00 AM UTC');
+    const berlin = formatAbsolute(T_MS, 'en-US', 'Europe/Berlin');
+    assert.ok(berlin);
+    assert.match(berlin, /Jan 15, 2025, 9:01:00 AM GMT\+1/);
+    assert.match(formatAbsolute(T_MS, 'de', 'UTC') ?? '', /15\.01\.2025, 08:01:00 UTC/);
+  });
+
+  it('gives UTC as ISO 8601 with milliseconds', () => {
+    assert.equal(formatUtcIso(T_MS), '2025-01-15T08:01:00.000Z');
+  });
+
+  it('gives only the time of day for today, and the date as well for another day', () => {
+    const now = Date.UTC(2025, 0, 15, 12, 0, 0);
+    assert.equal(formatShort(now - HOUR, now, 'en-US', 'UTC'), '11:00 AM');
+    assert.equal(formatShort(now - 3 * DAY, now, 'en-US', 'UTC'), 'Jan 12, 2025, 12:00 PM');
+  });
+
+  it('groups the digits of a raw timestamp so seconds and milliseconds are told apart', () => {
+    assert.equal(formatRaw(1736928060000, 'en'), '1,736,928,060,000');
+    assert.equal(formatRaw(1736928060, 'de'), '1.736.928.060');
+  });
+
+  it('returns nothing for instants a JavaScript date cannot hold, instead of throwing', () => {
+    assert.equal(formatUtcIso(9e15), undefined);
+    assert.equal(formatAbsolute(-9e15, 'en'), undefined);
+    assert.equal(formatAbsolute(Number.MAX_VALUE, 'en'), undefined);
+    assert.equal(formatShort(Number.NaN, NOW, 'en'), undefined);
+  });
+
+  it('falls back to English for a locale Intl rejects', () => {
+    assert.equal(safeLocale('not a locale!'), 'en');
+    assert.equal(safeLocale('de-de'), 'de-DE');
+    assert.equal(formatAbsolute(T_MS, 'not a locale!', 'UTC'), 'Jan 15, 2025, 8:01:00 AM UTC');
+  });
+});

@@ -1,0 +1,178 @@
+// The hover's Markdown is built from untrusted server data: these tests feed
+// it hostile strings and check that only our own command links survive, and
+// that the table keeps its shape.
+import assert from 'node:assert/strict';
+import type { EventsResult, OnboardingEvent } from '../../../src/core/model';
+import { validateEvent } from '../../../src/core/validateEvents';
+import {
+  errorHoverMarkdown,
+  eventsHoverMarkdown,
+  HOVER_COMMANDS,
+  HOVER_ENABLED_COMMANDS,
+  MESSAGE_CELL_MAX,
+  signedOutHoverMarkdown,
+  type HoverContext,
+} from '../../../src/editor/hoverMarkdown';
+import { makeEvent } from '../../support/fakeApi';
+import { plainLocalize } from '../../../src/common/localize';
+
+const NOW = Date.UTC(2025, 5, 2, 12, 0, 0);
+const MINUTE = 60_000;
+const SERIAL = 'MX-4711-A0023';
+const ctx: HoverContext = { now: NOW, locale: 'en', t: plainLocalize, maxEvents: 5, timeZone: 'UTC' };
+
+function event(type: string, message: string, minutesAgo: number): OnboardingEvent {
+  const result = validateEvent(makeEvent({ type, message, timestamp: NOW - minutesAgo * MINUTE }), SERIAL);
+  assert.ok(typeof result !== 'string', result as string);
+  return result;
+}
+
+function result(events: OnboardingEvent[], extra: Partial<EventsResult> = {}): EventsResult {
+  return { serialNumber: SERIAL, events, invalid: [], fetchedAt: NOW - 5 * MINUTE, truncated: false, ...extra };
+}
+
+/** Every `](target)` in the Markdown: the link targets the renderer would follow. */
+function linkTargets(markdown: string): string[] {
+  const targets: string[] = [];
+  const link = /(?<!\\)\]\((?<target>[^)\s]+)/g;
+  for (const m of markdown.matchAll(link)) targets.push(m.groups?.['target'] ?? '');
+  return targets;
+}
+
+function tableRows(markdown: string): string[] {
+  return markdown.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| :--'));
+}
+
+/** A table row split on unescaped pipes. */
+function cells(row: string): string[] {
+  return row
+    .split(/(?<!\\)\|/)
+    .slice(1, -1)
+    .map((c) => c.trim().replace(/\u00a0/g, ' '));
+}
+
+describe('hover markdown: events table', () => {
+  it('shows the latest events newest first with type, relative time and message', () => {
+    const md = eventsHoverMarkdown(SERIAL, { result: result([event('ONBOARDING_COMPLETED', 'Done', 10), event('ONBOARDING_STARTED', 'Go', 3 * 24 * 60)]), stale: false }, ctx);
+    const rows = tableRows(md);
+    assert.deepEqual(cells(rows[0] ?? ''), ['Type', 'When', 'Message']);
+    assert.deepEqual(cells(rows[1] ?? ''), ['ONBOARDING\\_COMPLETED', '10 minutes ago', 'Done']);
+    assert.deepEqual(cells(rows[2] ?? ''), ['ONBOARDING\\_STARTED', '3 days ago', 'Go']);
+    // Read as rendered (escapes removed): the same exact time as the tree tooltip and the details panel.
+    assert.equal(md.split('\n')[0]?.replace(/\\(.)/g, '$1'), '**MX-4711-A0023** · 2 events · latest Jun 2, 2025, 11:50:00 AM UTC');
+  });
+
+  it('shows at most maxEvents rows and says how many are hidden', () => {
+    const events = Array.from({ length: 8 }, (_, i) => event('STEP', `step ${i}`, i));
+    const md = eventsHoverMarkdown(SERIAL, { result: result(events), stale: false }, { ...ctx, maxEvents: 3 });
+    assert.equal(tableRows(md).length, 1 + 3);
+    assert.match(md, /5 older events not shown/);
+  });
+
+  it('says so when the machine has no events, and offers no Show Details', () => {
+    const md = eventsHoverMarkdown(SERIAL, { result: result([]), stale: false }, ctx);
+    assert.match(md, /No onboarding events recorded/);
+    assert.equal(tableRows(md).length, 0);
+    assert.ok(!md.includes(HOVER_COMMANDS.showDetails));
+    assert.ok(md.includes(HOVER_COMMANDS.reveal));
+  });
+
+  it('links Show Details to the latest event by key, and Reveal, Pin and Copy by serial number', () => {
+    const latest = event('ONBOARDING_COMPLETED', 'Done', 1);
+    const md = eventsHoverMarkdown(SERIAL, { result: result([latest, event('A', 'b', 9)]), stale: false }, ctx);
+    const targets = linkTargets(md);
+    const decode = (target: string): { command: string; args: unknown } => {
+      const [command, query] = target.replace(/^command:/, '').split('?');
+      return { command: command ?? '', args: JSON.parse(decodeURIComponent(query ?? '[]')) };
+    };
+    assert.deepEqual(targets.map(decode), [
+      { command: HOVER_COMMANDS.showDetails, args: [{ serialNumber: SERIAL, key: latest.key }] },
+      { command: HOVER_COMMANDS.reveal, args: [{ serialNumber: SERIAL }] },
+      { command: HOVER_COMMANDS.pin, args: [{ serialNumber: SERIAL }] },
+      { command: HOVER_COMMANDS.copy, args: [{ serialNumber: SERIAL }] },
+    ]);
+  });
+
+  it('marks a stale result with when it was loaded and why the refresh failed', () => {
+    const md = eventsHoverMarkdown(SERIAL, { result: result([event('A', 'b', 1)]), stale: true, error: new Error('Server [down]') }, ctx);
+    assert.match(md, /Not up to date: last loaded 5 minutes ago\./);
+    assert.ok(md.includes('Server \\[down\\]'));
+  });
+
+  it('reports events that could not be read and links to the log', () => {
+    const md = eventsHoverMarkdown(SERIAL, { result: result([event('A', 'b', 1)], { invalid: [{ index: 2, reason: 'type is missing', raw: {} }] }), stale: false }, ctx);
+    assert.match(md, /1 event could not be read/);
+    assert.ok(linkTargets(md).some((t) => t.startsWith(`command:${HOVER_COMMANDS.showLog}`)));
+  });
+});
+
+describe('hover markdown: hostile server data stays text', () => {
+  const hostile: readonly [string, string][] = [
+    ['an HTML image with onerror', '<img src=x onerror=alert(1)>'],
+    ['a script tag', '<script>alert("x")</script>'],
+    ['a command link', '[open terminal](command:workbench.action.terminal.new)'],
+    ['a reference-style link', '[x][1]\n\n[1]: command:workbench.action.terminal.new'],
+    ['an autolink', '<command:workbench.action.terminal.new>'],
+    ['a bare URL', 'see https://evil.example/x and www.evil.example'],
+    ['pipes that would split the cell', 'a | b | c'],
+    ['backticks', '`code` and ``more``'],
+    ['newlines that would end the table', 'line one\n| injected | row | here |\nline three'],
+    ['a theme icon', '$(alert) pwned'],
+    ['emphasis and headings', '# big **bold** _it_ ~~gone~~'],
+    ['an HTML entity', '&lt;b&gt; &#60;script&#62;'],
+    ['an image', '![x](https://evil.example/p.png)'],
+    ['bidi and zero-width characters', 'ab\u202ecd\u200bef'],
+  ];
+  for (const [name, message] of hostile) {
+    it(`${name}: no link, HTML or extra row`, () => {
+      const md = eventsHoverMarkdown(SERIAL, { result: result([event(message, message, 1)]), stale: false }, ctx);
+      // Only our own command links.
+      for (const target of linkTargets(md)) {
+        const command = target.replace(/^command:/, '').split('?')[0] ?? '';
+        assert.ok(target.startsWith('command:') && HOVER_ENABLED_COMMANDS.includes(command), `unexpected link ${target}`);
+      }
+      // One header and one event row, each with exactly three cells.
+      const rows = tableRows(md);
+      assert.equal(rows.length, 2);
+      for (const row of rows) assert.equal(cells(row).length, 3, row);
+      const row = rows[1] ?? '';
+      assert.ok(!/(?<!\\)[<>`$[\]&*_#!]/.test(row), `unescaped markup in ${row}`);
+      assert.ok(!/[\u200b\u202e]/.test(row));
+    });
+  }
+
+  it('truncates long messages to the cell width with an ellipsis', () => {
+    const long = 'x'.repeat(500);
+    const md = eventsHoverMarkdown(SERIAL, { result: result([event('A', long, 1)]), stale: false }, ctx);
+    const cell = cells(tableRows(md)[1] ?? '')[2] ?? '';
+    assert.equal(Array.from(cell).length, MESSAGE_CELL_MAX);
+    assert.ok(cell.endsWith('…'));
+  });
+
+  it('escapes a serial number that a custom pattern let through', () => {
+    const md = signedOutHoverMarkdown('[x](command:evil)', ctx);
+    assert.ok(!linkTargets(md).some((t) => t.includes('evil')));
+  });
+});
+
+describe('hover markdown: signed out and errors', () => {
+  it('signed out: offers Sign In and nothing that needs data', () => {
+    const md = signedOutHoverMarkdown(SERIAL, ctx);
+    assert.match(md, /Sign in to see the onboarding events/);
+    assert.deepEqual(linkTargets(md), [`command:${HOVER_COMMANDS.signIn}?${encodeURIComponent('[]')}`]);
+  });
+
+  it('an error without cached data: escaped message, Show Log, and no Show Details', () => {
+    const md = errorHoverMarkdown(SERIAL, 'The server answered 500 <b>boom</b>\nsecond line', ctx);
+    assert.ok(md.includes('500 \\<b\\>boom\\<\\/b\\> second line'));
+    assert.ok(linkTargets(md).some((t) => t.startsWith(`command:${HOVER_COMMANDS.showLog}`)));
+    assert.ok(!md.includes(HOVER_COMMANDS.showDetails));
+  });
+
+  it('uses the localizer for every fixed string', () => {
+    const shout = (message: string, ...args: (string | number | boolean)[]): string => plainLocalize(message, ...args).toUpperCase();
+    const md = eventsHoverMarkdown(SERIAL, { result: result([event('a', 'b', 1)]), stale: false }, { ...ctx, t: shout });
+    assert.match(md, /\| TYPE \| WHEN \| MESSAGE \|/);
+    assert.match(md, /\[SHOW DETAILS\]/);
+  });
+});
