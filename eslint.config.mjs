@@ -1,5 +1,46 @@
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+
+// The layers of src/, bottom first (ARCHITECTURE.md draws them). A folder may
+// import its own files and any layer below it, never one above; feature
+// folders never import each other (they share through the layers below, or an
+// interface passed in at wiring). The first four are vscode-free.
+const VSCODE_FREE = ['common', 'core', 'domain', 'eventsCache'];
+const LAYERS = [['common'], ['core'], ['domain'], ['eventsCache'], ['workbench'], ['session', 'machines', 'details', 'editor', 'lookUp']];
+const TOP = ['./src/extension.ts', './src/publicApi.ts', './src/testHooks.ts'];
+
+/** import-x/no-restricted-paths zones: for each folder, everything it must not import. */
+function layerZones() {
+  const zones = [];
+  LAYERS.forEach((layer, level) => {
+    const above = LAYERS.slice(level + 1).flat();
+    for (const folder of layer) {
+      const siblings = layer.filter((other) => other !== folder);
+      const from = [...above, ...siblings].map((name) => `./src/${name}`);
+      zones.push({
+        target: `./src/${folder}`,
+        from: [...from, ...TOP],
+        message: siblings.includes(folder)
+          ? ''
+          : `src/${folder} sits below the folders it would import here (layers: ${LAYERS.map((l) => l.join('|')).join(' < ')}; feature folders never import each other). Move the shared part down a layer, or pass an interface in at wiring.`,
+      });
+    }
+  });
+  // The details page runs in the webview: it shares the protocol and the pure helpers, nothing of the host.
+  zones.push({
+    target: './src/details/page',
+    from: './src',
+    except: ['./details/page', './details/protocol.ts', './common'],
+    message: 'The details page runs in the webview: it may import only details/protocol.ts and src/common.',
+  });
+  return zones;
+}
+
+const noVscode = (where) => ({
+  'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: `${where} never imports vscode: it is tested under plain mocha.` }] }],
+});
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'out/', '.vscode-test/', 'dist-vsix/', 'media/**/*.js'] },
@@ -15,9 +56,16 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/core/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/core never imports vscode.' }] }] },
+    files: ['src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })] },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': ['error', { zones: layerZones() }],
+    },
   },
+  ...VSCODE_FREE.map((folder) => ({ files: [`src/${folder}/**/*.ts`], rules: noVscode(`src/${folder}`) })),
+  { files: ['src/details/page/**/*.ts'], rules: noVscode('The details page (a webview script)') },
   {
     // Build and tooling scripts are plain JavaScript run by Node: no type information.
     files: ['**/*.mjs', '**/*.js'],

@@ -1,7 +1,7 @@
 // The Accounts-menu face of sign-in: every environment with stored secrets is
 // one account ("username (Environment)"), and signing out there removes it.
 import * as vscode from 'vscode';
-import type { Environment } from '../workbench/contracts/apiSession';
+import type { Environment } from '../domain/session/sessionState';
 import { accountLabel } from '../domain/session/environmentRules';
 import type { SessionManager } from './sessionManager';
 

@@ -3,7 +3,7 @@
 // sees half an update); the non-secret parts (URLs, client id, username, name)
 // go to global state. No vscode import: the backends are the small slices of
 // SecretStorage and Memento used here, so tests pass in-memory ones.
-import type { Environment } from '../workbench/contracts/apiSession';
+import type { Environment } from '../domain/session/sessionState';
 import { parseStoredEnvironments } from '../domain/session/environmentRules';
 
 export interface SecretBackend {

@@ -3,7 +3,8 @@
 // welcome views read. Everything registered here is disposed with the session.
 import * as vscode from 'vscode';
 import type { Log } from '../workbench/log';
-import type { ApiSession, SessionState } from '../workbench/contracts/apiSession';
+import type { ApiSession } from '../workbench/contracts/apiSession';
+import type { SessionState } from '../domain/session/sessionState';
 import { AUTH_PROVIDER_ID, authProviderLabel, OnboardingAuthenticationProvider } from './authProvider';
 import { CLIENT_SETTINGS, readClientSettings } from '../domain/settings/clientSettings';
 import { CredentialStore, secretKey } from './credentialStore';

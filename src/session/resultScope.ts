@@ -3,7 +3,8 @@
 // re-pointed at another API keeps its id, and its old results must not show
 // under the new API. Signing out deletes the environment's stored results,
 // whether or not it is the active one.
-import type { ApiSession, Environment, SessionState } from '../workbench/contracts/apiSession';
+import type { ApiSession } from '../workbench/contracts/apiSession';
+import type { Environment, SessionState } from '../domain/session/sessionState';
 import type { FileResultStore } from '../eventsCache/fileResultStore';
 
 export function resultScope(state: SessionState): string | undefined {

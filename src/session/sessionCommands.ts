@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { isApiError } from '../core/errors';
 import type { Log } from '../workbench/log';
-import type { Environment } from '../workbench/contracts/apiSession';
+import type { Environment } from '../domain/session/sessionState';
 import { checkEndpointUrl, sameName } from '../domain/session/environmentRules';
 import type { Notifier } from './notify';
 import type { SessionManager, SignInDraft } from './sessionManager';

@@ -5,7 +5,7 @@
 // mistake or waits out a network problem, and is gone when the flow ends.
 import * as vscode from 'vscode';
 import { isApiError } from '../core/errors';
-import type { Environment } from '../workbench/contracts/apiSession';
+import type { Environment } from '../domain/session/sessionState';
 import { checkEndpointUrl, checkEnvironmentName, suggestEnvironmentName, type UrlProblem } from '../domain/session/environmentRules';
 import { runMultiStepInput, type InputStep } from './multiStepInput';
 import type { Notifier } from './notify';

@@ -1,7 +1,7 @@
 // The status-bar entry: the active environment and whether it is signed in.
 // A click opens the session menu (switch, sign in, sign out, show log).
 import * as vscode from 'vscode';
-import type { SessionState } from '../workbench/contracts/apiSession';
+import type { SessionState } from '../domain/session/sessionState';
 
 export const SESSION_MENU_COMMAND = 'onboardingEvents.sessionMenu';
 

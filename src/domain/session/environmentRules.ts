@@ -3,7 +3,7 @@
 // suggested and kept unique. Unit-tested under plain mocha.
 import { randomUUID } from 'node:crypto';
 import { plainLocalize, type Localize } from '../../common/localize';
-import type { Environment } from '../../workbench/contracts/apiSession';
+import type { Environment } from './sessionState';
 
 /** Why a URL was refused; the glue turns each into a localized message. */
 export type UrlProblem = 'empty' | 'invalid' | 'scheme' | 'insecure' | 'userinfo' | 'query';

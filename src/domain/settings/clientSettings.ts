@@ -1,10 +1,11 @@
-// Turns VS Code settings into the core client's options. Pure (settings come
-// through a reader function) so the mapping is unit-tested; the glue passes
-// `(section, key) => workspace.getConfiguration(section).get(key)`.
-import type { HttpSettings } from '../../core/onboardingClient';
+// The part of the settings the core API client is built from. Pure, so the
+// mapping is unit-tested. A value equal to the core's own default is left out,
+// so the core's defaults stay the one source of them.
+import { DEFAULT_HTTP_SETTINGS, type HttpSettings } from '../../core/onboardingClient';
 import type { TimestampUnitSetting } from '../../core/timestamp';
+import { readSettings, type RawSettings, type Settings } from './settingsRules';
 
-export type SettingsReader = (section: 'http' | 'onboardingEvents', key: string) => unknown;
+export type SettingsReader = RawSettings;
 
 /** Settings whose change means the client must be rebuilt. */
 export const CLIENT_SETTINGS: readonly string[] = [
@@ -21,28 +22,17 @@ export interface ClientSettings {
   readonly http: HttpSettings;
 }
 
-export function readClientSettings(read: SettingsReader): ClientSettings {
+export function clientSettingsOf(settings: Settings): ClientSettings {
   const http: HttpSettings = {};
-  const proxy = read('http', 'proxy');
-  if (typeof proxy === 'string' && proxy.trim() !== '') http.proxy = proxy.trim();
-  const strict = read('http', 'proxyStrictSSL');
-  if (typeof strict === 'boolean') http.proxyStrictSSL = strict;
-  const noProxy = read('http', 'noProxy');
-  if (Array.isArray(noProxy)) {
-    const hosts = (noProxy as unknown[]).filter((entry): entry is string => typeof entry === 'string' && entry.trim() !== '');
-    if (hosts.length > 0) http.noProxy = hosts;
-  }
-  const concurrency = integerIn(read('onboardingEvents', 'maxConcurrentRequests'), 1, 64);
-  if (concurrency !== undefined) http.maxConcurrency = concurrency;
-  const timeoutSeconds = integerIn(read('onboardingEvents', 'requestTimeoutSeconds'), 5, 300);
-  if (timeoutSeconds !== undefined) http.requestTimeoutMs = timeoutSeconds * 1000;
-  const unit = read('onboardingEvents', 'timestampUnit');
-  const timestampUnit: TimestampUnitSetting = unit === 'seconds' || unit === 'milliseconds' ? unit : 'auto';
-  return { timestampUnit, http };
+  if (settings.http.proxy !== undefined) http.proxy = settings.http.proxy;
+  if (!settings.http.proxyStrictSSL) http.proxyStrictSSL = false;
+  if (settings.http.noProxy.length > 0) http.noProxy = settings.http.noProxy;
+  if (settings.maxConcurrentRequests !== DEFAULT_HTTP_SETTINGS.maxConcurrency) http.maxConcurrency = settings.maxConcurrentRequests;
+  const timeoutMs = settings.requestTimeoutSeconds * 1000;
+  if (timeoutMs !== DEFAULT_HTTP_SETTINGS.requestTimeoutMs) http.requestTimeoutMs = timeoutMs;
+  return { timestampUnit: settings.timestampUnit, http };
 }
 
-/** Out-of-range values (hand-edited settings.json) are clamped rather than ignored. */
-function integerIn(value: unknown, min: number, max: number): number | undefined {
-  if (typeof value !== 'number' || !Number.isFinite(value)) return undefined;
-  return Math.min(max, Math.max(min, Math.round(value)));
+export function readClientSettings(read: SettingsReader): ClientSettings {
+  return clientSettingsOf(readSettings(read));
 }

@@ -3,24 +3,7 @@
 // secrets: they ask for a client, and get none while signed out.
 import type * as vscode from 'vscode';
 import type { OnboardingClient } from '../../core/onboardingClient';
-
-/** One sign-in: an API plus the non-secret parts of its credentials. */
-export interface Environment {
-  /** Stable id, used as the AuthenticationSession id and the SecretStorage key prefix. */
-  readonly id: string;
-  /** Shown to the user, e.g. "Production", "Test system", "Demo". */
-  readonly name: string;
-  readonly apiBaseUrl: string;
-  readonly authUrl: string;
-  readonly clientId: string;
-  readonly username: string;
-}
-
-export type SessionState =
-  | { readonly kind: 'signed-out' }
-  | { readonly kind: 'signed-in'; readonly environment: Environment }
-  /** Stored credentials stopped working (password changed, user removed): views show signed-out, the user was told once. */
-  | { readonly kind: 'credentials-rejected'; readonly environment: Environment };
+import type { Environment, SessionState } from '../../domain/session/sessionState';
 
 export interface ApiSession extends vscode.Disposable {
   readonly state: SessionState;

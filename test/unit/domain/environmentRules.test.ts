@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { Environment } from '../../../src/workbench/contracts/apiSession';
+import type { Environment } from '../../../src/domain/session/sessionState';
 import {
   accountLabel,
   checkEndpointUrl,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Environment, SessionState } from '../../../src/workbench/contracts/apiSession';
+import type { Environment, SessionState } from '../../../src/domain/session/sessionState';
 import { FileResultStore } from '../../../src/eventsCache/fileResultStore';
 import { forgetResultsOnSignOut, resultScope } from '../../../src/session/resultScope';
 import { event, result, SERIAL } from '../machines/fixtures';

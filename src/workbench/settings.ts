@@ -1,0 +1,45 @@
+// The one settings reader: every feature reads `settings.value` (validated
+// and clamped once by domain/settings/settingsRules.ts) and listens to
+// `onDidChange`, instead of calling workspace.getConfiguration itself. The
+// snapshot is rebuilt only when a setting of ours (or http.*) changes.
+import * as vscode from 'vscode';
+import { Emitter, type Event } from '../common/emitter';
+import { Disposable } from '../common/lifecycle';
+import { BUILTIN_COMMANDS } from './constants';
+import { readSettings, SECTION, settingId, type SettingName, type Settings } from '../domain/settings/settingsRules';
+
+export interface SettingsChange {
+  /** Whether the change touches this setting (or, for a prefix such as 'serialNumber', any below it). */
+  affects(name: SettingName | 'serialNumber' | 'hover' | 'links' | 'tree' | 'workspaceScan' | 'autoRefresh' | 'details' | 'http'): boolean;
+  /** VS Code's event, for settings that are not ours (e.g. files.exclude). */
+  readonly event: vscode.ConfigurationChangeEvent;
+}
+
+export class SettingsReader extends Disposable {
+  private snapshot: Settings | undefined;
+  private readonly changed = this.register(new Emitter<SettingsChange>());
+  readonly onDidChange: Event<SettingsChange> = this.changed.event;
+
+  constructor() {
+    super();
+    this.register(
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        const affects: SettingsChange['affects'] = (name) =>
+          event.affectsConfiguration(name === 'http' ? 'http' : `${SECTION}.${name}`);
+        if (!event.affectsConfiguration(SECTION) && !event.affectsConfiguration('http')) return;
+        this.snapshot = undefined;
+        this.changed.fire({ affects, event });
+      }),
+    );
+  }
+
+  get value(): Settings {
+    this.snapshot ??= readSettings((section, name) => vscode.workspace.getConfiguration(section).get<unknown>(name));
+    return this.snapshot;
+  }
+
+  /** Opens the Settings editor at one of our settings. */
+  static open(name: SettingName): Thenable<unknown> {
+    return vscode.commands.executeCommand(BUILTIN_COMMANDS.openSettings, settingId(name));
+  }
+}
