@@ -17,15 +17,18 @@ function layerZones() {
   LAYERS.forEach((layer, level) => {
     const above = LAYERS.slice(level + 1).flat();
     for (const folder of layer) {
-      const siblings = layer.filter((other) => other !== folder);
-      const from = [...above, ...siblings].map((name) => `./src/${name}`);
+      const siblings = layer.filter((other) => other !== folder).map((name) => `./src/${name}`);
       zones.push({
         target: `./src/${folder}`,
-        from: [...from, ...TOP],
-        message: siblings.includes(folder)
-          ? ''
-          : `src/${folder} sits below the folders it would import here (layers: ${LAYERS.map((l) => l.join('|')).join(' < ')}; feature folders never import each other). Move the shared part down a layer, or pass an interface in at wiring.`,
+        from: [...above.map((name) => `./src/${name}`), ...TOP],
+        message: `src/${folder} may import only its own folder and the layers below it (${LAYERS.map((l) => l.join('|')).join(' < ')}).`,
       });
+      if (siblings.length > 0)
+        zones.push({
+          target: `./src/${folder}`,
+          from: siblings,
+          message: 'Feature folders never import each other: share through a layer below (workbench/contracts, domain, common) or an interface passed in at wiring.',
+        });
     }
   });
   // The details page runs in the webview: it shares the protocol and the pure helpers, nothing of the host.

@@ -10,5 +10,5 @@ export type CommandFactory<Deps> = (deps: Deps) => CommandHandler;
 export type CommandTable<Deps> = Partial<Record<CommandId, CommandFactory<Deps>>>;
 
 export function registerCommands<Deps>(table: CommandTable<Deps>, deps: Deps): vscode.Disposable[] {
-  return Object.entries(table).map(([id, factory]) => vscode.commands.registerCommand(id, (factory as CommandFactory<Deps>)(deps)));
+  return Object.entries(table).map(([id, factory]) => vscode.commands.registerCommand(id, factory(deps)));
 }
