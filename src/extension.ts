@@ -9,6 +9,7 @@ import { FileResultStore } from './eventsCache/fileResultStore';
 import { forgetResultsOnSignOut, resultScope } from './session/resultScope';
 import { Log } from './workbench/log';
 import { registerMachines } from './machines/registerMachines';
+import { SettingsReader } from './workbench/settings';
 import { publicApi, type OnboardingEventsExtensionApi } from './publicApi';
 import { registerSerialNumbers } from './editor/registerEditor';
 import { registerSession } from './session/registerSession';
@@ -19,13 +20,14 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
   const started = performance.now();
   try {
     const log = new Log();
-    context.subscriptions.push(log);
+    const settings = new SettingsReader();
+    context.subscriptions.push(log, settings);
     const session = registerSession(context, log);
     context.subscriptions.push(session);
     const resultStore = new FileResultStore({
       directory: vscode.Uri.joinPath(context.globalStorageUri, 'results').fsPath,
       scope: () => resultScope(session.state),
-      timestampUnit: () => vscode.workspace.getConfiguration('onboardingEvents').get('timestampUnit', 'auto'),
+      timestampUnit: () => settings.value.timestampUnit,
       onError: (message, error) => {
         log.warn(`${message} (${error instanceof Error ? error.message : String(error)})`);
       },
@@ -33,7 +35,7 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
     context.subscriptions.push(forgetResultsOnSignOut(session, resultStore));
     const events = new EventsService({
       source: () => session.client(),
-      freshForMs: () => vscode.workspace.getConfiguration('onboardingEvents').get<number>('cacheSeconds', 60) * 1000,
+      freshForMs: () => settings.value.cacheSeconds * 1000,
       // Last good results survive reloads and outages, filed per environment and API.
       store: resultStore,
     });
