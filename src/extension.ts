@@ -13,6 +13,7 @@ import { SettingsReader } from './workbench/settings';
 import { publicApi, type OnboardingEventsExtensionApi } from './publicApi';
 import { registerSerialNumbers } from './editor/registerEditor';
 import { registerSession } from './session/registerSession';
+import { errorMessage } from './common/errors';
 
 export type { OnboardingEventsExtensionApi } from './publicApi';
 
@@ -29,7 +30,7 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
       scope: () => resultScope(session.state),
       timestampUnit: () => settings.value.timestampUnit,
       onError: (message, error) => {
-        log.warn(`${message} (${error instanceof Error ? error.message : String(error)})`);
+        log.warn(`${message} (${errorMessage(error)})`);
       },
     });
     context.subscriptions.push(forgetResultsOnSignOut(session, resultStore));
@@ -58,7 +59,7 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
       serialNumbersTestHook: serialNumbers,
     });
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     void vscode.window.showErrorMessage(vscode.l10n.t('Onboarding Events could not start: {0}', message));
     throw error;
   }

@@ -5,6 +5,7 @@
 
 import type { HalLink } from './model';
 import type { PrimitiveValue } from 'url-template' with { 'resolution-mode': 'import' };
+import { isRecord } from '../common/guards';
 
 export type HalLinks = Readonly<Record<string, readonly HalLink[]>>;
 
@@ -29,9 +30,6 @@ function isLinkField(name: string): name is LinkField {
   return Object.prototype.hasOwnProperty.call(LINK_FIELD_TYPES, name);
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Parses a `_links` object. A relation may hold one link or an array of links

@@ -1,6 +1,7 @@
 // Spec §4.2 pagination conventions as reusable code: request builders for the
 // page-based and cursor-based styles, the sort syntax, the §2.5 envelopes, and
 // async iterators that walk every page up to a cap.
+import { isRecord } from '../common/guards';
 
 /** Spec §4.2: page-based defaults. */
 export const DEFAULT_PAGE_SIZE = 20;
@@ -108,9 +109,6 @@ export interface CursorEnvelope {
   readonly limit?: number;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function integerField(body: Record<string, unknown>, name: string): number | undefined {
   const value = body[name];

@@ -5,6 +5,7 @@
 import { parseLinks } from './hal';
 import type { InvalidEvent, OnboardingEvent } from './model';
 import { toEventTime, type TimestampUnitSetting } from './timestamp';
+import { isRecord } from '../common/guards';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -34,9 +35,6 @@ export function validateEvents(rawEvents: readonly unknown[], options: ValidateO
   return { events, invalid };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The event, or the reason it is invalid. */
 export function validateEvent(raw: unknown, serialNumber: string, timestampUnit: TimestampUnitSetting = 'auto'): OnboardingEvent | string {

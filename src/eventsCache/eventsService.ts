@@ -3,6 +3,8 @@
 // another. Pure TypeScript (no vscode import): unit-tested under plain mocha.
 import type { ApiError } from '../core/errors';
 import type { EventsResult, GetEventsOptions, TimestampUnit } from '../core/model';
+import { asError } from '../common/errors';
+import { Emitter, type Event } from '../common/emitter';
 
 /** The slice of OnboardingClient this service needs (lets tests pass a fake). */
 export interface EventsSource {
@@ -56,7 +58,7 @@ export class EventsService {
   private readonly inFlight = new Map<string, Promise<EventsResult>>();
   private readonly windows = new Map<string, WindowEntry>();
   private readonly windowsInFlight = new Map<string, Promise<EventsResult>>();
-  private readonly listeners = new Set<(serialNumber: string) => void>();
+  private readonly updated = new Emitter<string>();
   private readonly now: () => number;
   /** Bumped by clear(): answers to requests started before it belong to another sign-in and are dropped. */
   private generation = 0;
@@ -112,7 +114,7 @@ export class EventsService {
       this.fire(serialNumber);
       return result;
     } catch (err) {
-      const error = err instanceof Error ? err : new Error(String(err));
+      const error = asError(err);
       const isCancel = (error as Partial<ApiError>).kind === 'cancelled';
       if (generation !== this.generation) throw error;
       const previous = this.peek(serialNumber);
@@ -188,12 +190,10 @@ export class EventsService {
     this.generation++;
   }
 
-  onDidUpdate(listener: (serialNumber: string) => void): { dispose(): void } {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
-  }
+  /** A serial number's entry changed (fetched, failed, loaded from the store). */
+  readonly onDidUpdate: Event<string> = this.updated.event;
 
   private fire(serialNumber: string): void {
-    for (const listener of this.listeners) listener(serialNumber);
+    this.updated.fire(serialNumber);
   }
 }

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import type { RequestLogEntry } from '../core/onboardingClient';
 import { Redactor } from '../common/redact';
+import { errorMessage } from '../common/errors';
 
 export class Log implements vscode.Disposable {
   private readonly channel: vscode.LogOutputChannel;
@@ -21,7 +22,7 @@ export class Log implements vscode.Disposable {
   }
 
   error(message: string, error?: unknown): void {
-    const detail = error instanceof Error ? `: ${error.message}` : typeof error === 'string' ? `: ${error}` : '';
+    const detail = error instanceof Error || typeof error === 'string' ? `: ${errorMessage(error)}` : '';
     this.channel.error(this.redactor.redact(`${message}${detail}`));
   }
 

@@ -4,6 +4,7 @@
 // so one impatient caller cannot fail the others.
 
 import { cancelledError } from '../apiErrors';
+import { asError } from '../../common/errors';
 
 interface Shared<T> {
   readonly controller: AbortController;
@@ -42,7 +43,7 @@ export class RequestCoalescer<T> {
         },
         (error: unknown) => {
           signal.removeEventListener('abort', onAbort);
-          reject(error instanceof Error ? error : new Error(String(error)));
+          reject(asError(error));
         },
       );
     });
