@@ -23,8 +23,7 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
     const log = new Log();
     const settings = new SettingsReader();
     context.subscriptions.push(log, settings);
-    const session = registerSession(context, log);
-    context.subscriptions.push(session);
+    const { session, testHook: sessionTestHook } = registerSession(context, log, settings);
     const resultStore = new FileResultStore({
       directory: vscode.Uri.joinPath(context.globalStorageUri, 'results').fsPath,
       scope: () => resultScope(session.state),
@@ -54,7 +53,7 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
       machines,
       events,
       testMode: context.extensionMode === vscode.ExtensionMode.Test,
-      sessionTestHook: session.testHook,
+      sessionTestHook,
       detailsTestHook: details.testHook,
       serialNumbersTestHook: serialNumbers,
     });

@@ -1,6 +1,7 @@
 // The Accounts-menu face of sign-in: every environment with stored secrets is
 // one account ("username (Environment)"), and signing out there removes it.
 import * as vscode from 'vscode';
+import { Disposable } from '../common/lifecycle';
 import type { Environment } from '../domain/session/sessionState';
 import { accountLabel } from '../domain/session/environmentRules';
 import type { SessionManager } from './sessionManager';
@@ -11,19 +12,19 @@ export function authProviderLabel(): string {
   return vscode.l10n.t('Onboarding Events');
 }
 
-export class OnboardingAuthenticationProvider implements vscode.AuthenticationProvider, vscode.Disposable {
-  private readonly changeEmitter = new vscode.EventEmitter<vscode.AuthenticationProviderAuthenticationSessionsChangeEvent>();
+export class OnboardingAuthenticationProvider extends Disposable implements vscode.AuthenticationProvider {
+  private readonly changeEmitter = this.register(new vscode.EventEmitter<vscode.AuthenticationProviderAuthenticationSessionsChangeEvent>());
   readonly onDidChangeSessions = this.changeEmitter.event;
   /** What we last told VS Code, so change events carry exactly what was added, removed or renamed. */
   private known = new Map<string, vscode.AuthenticationSession>();
-  private readonly subscriptions: { dispose(): unknown }[];
 
   constructor(
     private readonly session: SessionManager,
     /** The interactive sign-in, for "Sign in" requests coming from the Accounts menu or another extension. */
     private readonly signIn: () => Promise<Environment | undefined>,
   ) {
-    this.subscriptions = [this.changeEmitter, session.onDidChangeEnvironments(() => void this.refresh())];
+    super();
+    this.register(session.onDidChangeEnvironments(() => void this.refresh()));
   }
 
   /** Every environment that has its secrets stored, whatever the scopes (the API has one scope, `api`). */
@@ -46,10 +47,6 @@ export class OnboardingAuthenticationProvider implements vscode.AuthenticationPr
   async removeSession(sessionId: string): Promise<void> {
     await this.session.signOut(sessionId);
     await this.refresh();
-  }
-
-  dispose(): void {
-    for (const subscription of this.subscriptions) subscription.dispose();
   }
 
   private async refresh(): Promise<void> {

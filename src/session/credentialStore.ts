@@ -3,8 +3,10 @@
 // sees half an update); the non-secret parts (URLs, client id, username, name)
 // go to global state. No vscode import: the backends are the small slices of
 // SecretStorage and Memento used here, so tests pass in-memory ones.
+import { isRecord } from '../common/guards';
 import type { Environment } from '../domain/session/sessionState';
 import { parseStoredEnvironments } from '../domain/session/environmentRules';
+import type { CredentialStorage, StoredSecrets } from '../domain/session/sessionMachine';
 
 export interface SecretBackend {
   get(key: string): Thenable<string | undefined>;
@@ -15,11 +17,6 @@ export interface SecretBackend {
 export interface StateBackend {
   get(key: string): unknown;
   update(key: string, value: unknown): Thenable<void>;
-}
-
-export interface StoredSecrets {
-  readonly clientSecret: string;
-  readonly password: string;
 }
 
 export const ENVIRONMENTS_KEY = 'onboardingEvents.environments';
@@ -39,8 +36,8 @@ export function parseStoredSecrets(raw: string | undefined): StoredSecrets | und
   if (raw === undefined) return undefined;
   try {
     const value = JSON.parse(raw) as unknown;
-    if (typeof value !== 'object' || value === null) return undefined;
-    const { clientSecret, password } = value as Record<string, unknown>;
+    if (!isRecord(value)) return undefined;
+    const { clientSecret, password } = value;
     if (typeof clientSecret !== 'string' || typeof password !== 'string') return undefined;
     return { clientSecret, password };
   } catch {
@@ -48,7 +45,7 @@ export function parseStoredSecrets(raw: string | undefined): StoredSecrets | und
   }
 }
 
-export class CredentialStore {
+export class CredentialStore implements CredentialStorage {
   constructor(
     private readonly secrets: SecretBackend,
     private readonly state: StateBackend,

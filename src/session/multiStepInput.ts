@@ -2,6 +2,7 @@
 // the manner of VS Code's multi-step input sample. Each step keeps its value
 // when the user goes back and forth; Escape cancels the whole sequence.
 import * as vscode from 'vscode';
+import { DisposableStore } from '../common/lifecycle';
 
 export interface InputStep<K extends string> {
   readonly key: K;
@@ -70,22 +71,26 @@ function showStep<K extends string>(
     box.ignoreFocusOut = true;
     box.buttons = index > 0 ? [vscode.QuickInputButtons.Back] : [];
     let settled = false;
-    const subscriptions: vscode.Disposable[] = [];
+    const subscriptions = new DisposableStore();
     const finish = (result: StepResult): void => {
       if (settled) return;
       settled = true;
-      for (const subscription of subscriptions) subscription.dispose();
+      subscriptions.dispose();
       box.dispose();
       resolve(result);
     };
-    subscriptions.push(
+    subscriptions.add(
       box.onDidTriggerButton((button) => {
         if (button === vscode.QuickInputButtons.Back) finish({ kind: 'back' });
       }),
+    );
+    subscriptions.add(
       box.onDidChangeValue((text) => {
         // Only flag a problem while typing once there is something to fix.
         box.validationMessage = text === '' ? undefined : step.validate?.(text, values);
       }),
+    );
+    subscriptions.add(
       box.onDidAccept(() => {
         const problem = step.validate?.(box.value, values);
         if (problem !== undefined) {
@@ -95,6 +100,8 @@ function showStep<K extends string>(
         // Secrets are taken exactly as typed; everything else without stray blanks.
         finish({ kind: 'value', value: step.password === true ? box.value : box.value.trim() });
       }),
+    );
+    subscriptions.add(
       box.onDidHide(() => {
         finish({ kind: 'cancel' });
       }),

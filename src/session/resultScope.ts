@@ -3,6 +3,7 @@
 // re-pointed at another API keeps its id, and its old results must not show
 // under the new API. Signing out deletes the environment's stored results,
 // whether or not it is the active one.
+import { DisposableStore, type IDisposable } from '../common/lifecycle';
 import type { ApiSession } from '../workbench/contracts/apiSession';
 import type { Environment, SessionState } from '../domain/session/sessionState';
 import type { FileResultStore } from '../eventsCache/fileResultStore';
@@ -25,7 +26,7 @@ function scopeOf(environment: Environment): string {
 export function forgetResultsOnSignOut(
   session: Pick<ApiSession, 'state' | 'onDidChangeState' | 'environments' | 'onDidChangeEnvironments'>,
   store: Pick<FileResultStore, 'clearScope' | 'flush'>,
-): { dispose(): unknown } {
+): IDisposable {
   const forget = (scope: string): void => {
     void store.flush().then(() => {
       store.clearScope(scope);
@@ -34,21 +35,20 @@ export function forgetResultsOnSignOut(
   let last = resultScope(session.state);
   const scopes = (): Map<string, string> => new Map(session.environments().map((env) => [env.id, scopeOf(env)]));
   let known = scopes();
-  const subscriptions = [
+  const subscriptions = new DisposableStore();
+  subscriptions.add(
     session.onDidChangeState((state) => {
       const scope = resultScope(state);
       if (state.kind === 'signed-out' && last !== undefined) forget(last);
       if (scope !== undefined || state.kind === 'signed-out') last = scope;
     }),
+  );
+  subscriptions.add(
     session.onDidChangeEnvironments(() => {
       const now = scopes();
       for (const [id, scope] of known) if (now.get(id) !== scope) forget(scope);
       known = now;
     }),
-  ];
-  return {
-    dispose: () => {
-      for (const subscription of subscriptions) subscription.dispose();
-    },
-  };
+  );
+  return subscriptions;
 }

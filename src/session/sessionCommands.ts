@@ -1,16 +1,20 @@
-// The four commands of sign-in (Sign In, Sign Out, Switch Environment, Show
-// Log) plus the status-bar menu. Each accepts an argument object for
-// automation and tests, and asks the user otherwise.
+// The commands of sign-in (Sign In, Sign In Again, Sign Out, Switch
+// Environment, Show Log) plus the status-bar menu, as one command table. Each
+// accepts an argument object for automation and tests, and asks the user
+// otherwise.
 import * as vscode from 'vscode';
+import { isRecord } from '../common/guards';
 import { isApiError } from '../core/errors';
-import type { Log } from '../workbench/log';
 import type { Environment } from '../domain/session/sessionState';
 import { checkEndpointUrl, sameName } from '../domain/session/environmentRules';
+import type { SignInDraft } from '../domain/session/sessionMachine';
+import type { CommandHandler, CommandTable } from '../workbench/commands';
+import { COMMANDS } from '../workbench/constants';
+import type { Log } from '../workbench/log';
 import type { Notifier } from './notify';
-import type { SessionManager, SignInDraft } from './sessionManager';
+import type { SessionManager } from './sessionManager';
 import type { SignInFlow, SignInPrefill } from './signInFlow';
 import { urlProblemMessage } from './signInFlow';
-import { SESSION_MENU_COMMAND } from './statusBar';
 
 export interface SessionCommandDeps {
   readonly session: SessionManager;
@@ -21,29 +25,50 @@ export interface SessionCommandDeps {
 
 const AUTOMATION_KEYS = ['apiBaseUrl', 'authUrl', 'clientId', 'clientSecret', 'username', 'password'] as const;
 
-export function registerSessionCommands(deps: SessionCommandDeps): vscode.Disposable[] {
-  const { session, flow, log } = deps;
-  const signIn = async (arg?: unknown): Promise<{ environment: string } | undefined> => {
+/** Interactive, or (given the automation keys) without asking anything; returns only the environment's name. */
+function signIn(deps: SessionCommandDeps): CommandHandler {
+  return async (arg?: unknown): Promise<{ environment: string } | undefined> => {
     if (isRecord(arg) && AUTOMATION_KEYS.some((key) => key in arg)) return signInWithArguments(deps, arg);
     const prefill = isRecord(arg) && isRecord(arg['prefill']) ? stringFields(arg['prefill']) : {};
-    const env = await flow.run(prefill);
+    const env = await deps.flow.run(prefill);
     return env === undefined ? undefined : { environment: env.name };
   };
-  return [
-    vscode.commands.registerCommand('onboardingEvents.signIn', signIn),
-    vscode.commands.registerCommand('onboardingEvents.signOut', (arg?: unknown) => signOut(deps, arg)),
-    vscode.commands.registerCommand('onboardingEvents.switchEnvironment', (arg?: unknown) => switchEnvironment(deps, arg)),
-    vscode.commands.registerCommand('onboardingEvents.showLog', () => {
-      log.show();
-    }),
-    vscode.commands.registerCommand(SESSION_MENU_COMMAND, () => sessionMenu(deps)),
-    // Kept out of the palette: the status bar, the welcome view and "Sign In Again" use it.
-    vscode.commands.registerCommand('onboardingEvents.signInAgain', async () => {
-      const env = session.state.kind === 'signed-out' ? undefined : session.state.environment;
-      await flow.run(env === undefined ? {} : prefillFrom(env), env === undefined ? 0 : 3);
-    }),
-  ];
 }
+
+/** Kept out of the palette: the status bar, the welcome view and "Sign In Again" use it. */
+function signInAgain({ session, flow }: SessionCommandDeps): CommandHandler {
+  return async () => {
+    const env = session.state.kind === 'signed-out' ? undefined : session.state.environment;
+    await flow.run(env === undefined ? {} : prefillFrom(env), env === undefined ? 0 : 3);
+  };
+}
+
+function signOut(deps: SessionCommandDeps): CommandHandler {
+  return (arg?: unknown) => signOutOf(deps, arg);
+}
+
+function switchEnvironment(deps: SessionCommandDeps): CommandHandler {
+  return (arg?: unknown) => switchTo(deps, arg);
+}
+
+function showLog({ log }: SessionCommandDeps): CommandHandler {
+  return () => {
+    log.show();
+  };
+}
+
+function sessionMenu(deps: SessionCommandDeps): CommandHandler {
+  return () => showSessionMenu(deps);
+}
+
+export const sessionCommands: CommandTable<SessionCommandDeps> = {
+  [COMMANDS.signIn]: signIn,
+  [COMMANDS.signInAgain]: signInAgain,
+  [COMMANDS.signOut]: signOut,
+  [COMMANDS.switchEnvironment]: switchEnvironment,
+  [COMMANDS.showLog]: showLog,
+  [COMMANDS.sessionMenu]: sessionMenu,
+};
 
 /** The automation form: asks nothing, verifies, stores, activates; returns only the environment's name. */
 async function signInWithArguments(deps: SessionCommandDeps, arg: Record<string, unknown>): Promise<{ environment: string }> {
@@ -75,7 +100,7 @@ async function signInWithArguments(deps: SessionCommandDeps, arg: Record<string,
   return { environment: env.name };
 }
 
-async function signOut(deps: SessionCommandDeps, arg: unknown): Promise<void> {
+async function signOutOf(deps: SessionCommandDeps, arg: unknown): Promise<void> {
   const { session, notifier } = deps;
   const environments = session.environments();
   const options = isRecord(arg) ? arg : {};
@@ -104,7 +129,7 @@ async function signOut(deps: SessionCommandDeps, arg: unknown): Promise<void> {
   await session.signOut(env.id);
 }
 
-async function switchEnvironment(deps: SessionCommandDeps, arg: unknown): Promise<{ environment: string } | undefined> {
+async function switchTo(deps: SessionCommandDeps, arg: unknown): Promise<{ environment: string } | undefined> {
   const { session, flow } = deps;
   let env: Environment | undefined;
   if (isRecord(arg) && typeof arg['environment'] === 'string') {
@@ -140,7 +165,7 @@ async function pickEnvironment(session: SessionManager, placeHolder: string, off
   const picked = await vscode.window.showQuickPick(items, { placeHolder, matchOnDescription: true, matchOnDetail: true });
   if (picked === undefined) return undefined;
   if (picked.env === undefined) {
-    await vscode.commands.executeCommand('onboardingEvents.signIn');
+    await vscode.commands.executeCommand(COMMANDS.signIn);
     return undefined;
   }
   return picked.env;
@@ -151,29 +176,29 @@ interface MenuItem extends vscode.QuickPickItem {
 }
 
 /** The status bar's menu: what makes sense in the current state, most likely first. */
-async function sessionMenu(deps: SessionCommandDeps): Promise<void> {
+async function showSessionMenu(deps: SessionCommandDeps): Promise<void> {
   const { session } = deps;
   const state = session.state;
   const environments = session.environments();
   const items: MenuItem[] = [];
   const run = (command: string, arg?: unknown) => () => vscode.commands.executeCommand(command, arg);
   if (state.kind === 'credentials-rejected') {
-    items.push({ label: `$(sign-in) ${vscode.l10n.t('Sign In Again to {0}…', state.environment.name)}`, run: run('onboardingEvents.signInAgain') });
+    items.push({ label: `$(sign-in) ${vscode.l10n.t('Sign In Again to {0}…', state.environment.name)}`, run: run(COMMANDS.signInAgain) });
   }
   if (environments.length > (state.kind === 'signed-out' ? 0 : 1)) {
-    items.push({ label: `$(arrow-swap) ${vscode.l10n.t('Switch Environment…')}`, run: run('onboardingEvents.switchEnvironment') });
+    items.push({ label: `$(arrow-swap) ${vscode.l10n.t('Switch Environment…')}`, run: run(COMMANDS.switchEnvironment) });
   }
   items.push({
     label: `$(sign-in) ${state.kind === 'signed-out' ? vscode.l10n.t('Sign In…') : vscode.l10n.t('Sign In to Another Environment…')}`,
-    run: run('onboardingEvents.signIn'),
+    run: run(COMMANDS.signIn),
   });
   if (state.kind !== 'signed-out') {
     items.push({
       label: `$(sign-out) ${vscode.l10n.t('Sign Out of {0}…', state.environment.name)}`,
-      run: run('onboardingEvents.signOut', { environment: state.environment.id }),
+      run: run(COMMANDS.signOut, { environment: state.environment.id }),
     });
   }
-  items.push({ label: '', kind: vscode.QuickPickItemKind.Separator }, { label: `$(output) ${vscode.l10n.t('Show Log')}`, run: run('onboardingEvents.showLog') });
+  items.push({ label: '', kind: vscode.QuickPickItemKind.Separator }, { label: `$(output) ${vscode.l10n.t('Show Log')}`, run: run(COMMANDS.showLog) });
   const title =
     state.kind === 'signed-in'
       ? vscode.l10n.t('Onboarding Events: {0} ({1})', state.environment.name, state.environment.username)
@@ -190,10 +215,6 @@ function findEnvironment(environments: readonly Environment[], nameOrId: string)
 
 export function prefillFrom(env: Environment): SignInPrefill {
   return { apiBaseUrl: env.apiBaseUrl, authUrl: env.authUrl, clientId: env.clientId, username: env.username, environment: env.name };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function stringFields(record: Record<string, unknown>): SignInPrefill {

@@ -4,12 +4,15 @@
 // anything is stored. What was typed stays in memory while the user fixes a
 // mistake or waits out a network problem, and is gone when the flow ends.
 import * as vscode from 'vscode';
+import { abortSignalFor } from '../common/cancellation';
 import { isApiError } from '../core/errors';
 import type { Environment } from '../domain/session/sessionState';
 import { checkEndpointUrl, checkEnvironmentName, suggestEnvironmentName, type UrlProblem } from '../domain/session/environmentRules';
+import type { SignInDraft } from '../domain/session/sessionMachine';
+import type { SettingsReader } from '../workbench/settings';
 import { runMultiStepInput, type InputStep } from './multiStepInput';
 import type { Notifier } from './notify';
-import type { SessionManager, SignInDraft } from './sessionManager';
+import type { SessionManager } from './sessionManager';
 
 type Field = 'apiBaseUrl' | 'authUrl' | 'clientId' | 'clientSecret' | 'username' | 'password' | 'environment';
 
@@ -21,6 +24,7 @@ export class SignInFlow {
   constructor(
     private readonly session: SessionManager,
     private readonly notifier: Notifier,
+    private readonly settings: Pick<SettingsReader, 'value'>,
   ) {}
 
   /** The interactive flow. Resolves with the new active environment, or undefined when the user gave up. */
@@ -48,12 +52,9 @@ export class SignInFlow {
       const outcome = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Checking the credentials with {0}…', hostOf(draft.authUrl)), cancellable: true },
         (_progress, token) => {
-          const abort = new AbortController();
-          const subscription = token.onCancellationRequested(() => {
-            abort.abort();
-          });
+          const abort = abortSignalFor(token);
           return this.session.verify(draft, abort.signal).finally(() => {
-            subscription.dispose();
+            abort.dispose();
           });
         },
       );
@@ -90,10 +91,10 @@ export class SignInFlow {
 
   /** URLs from the settings, else from the environment in use, so a second sign-in is mostly Enter. */
   private defaults(): SignInPrefill {
-    const config = vscode.workspace.getConfiguration('onboardingEvents');
+    const settings = this.settings.value;
     const last = this.session.activeEnvironment ?? this.session.environments().at(-1);
-    const apiBaseUrl = nonEmpty(config.get<string>('apiBaseUrl')) ?? last?.apiBaseUrl;
-    const authUrl = nonEmpty(config.get<string>('authUrl')) ?? last?.authUrl;
+    const apiBaseUrl = nonEmpty(settings.apiBaseUrl) ?? last?.apiBaseUrl;
+    const authUrl = nonEmpty(settings.authUrl) ?? last?.authUrl;
     return definedOnly({ apiBaseUrl, authUrl });
   }
 

@@ -1,17 +1,18 @@
 // The status-bar entry: the active environment and whether it is signed in.
 // A click opens the session menu (switch, sign in, sign out, show log).
 import * as vscode from 'vscode';
+import { Disposable } from '../common/lifecycle';
 import type { SessionState } from '../domain/session/sessionState';
+import { COMMANDS } from '../workbench/constants';
 
-export const SESSION_MENU_COMMAND = 'onboardingEvents.sessionMenu';
-
-export class SessionStatusBar implements vscode.Disposable {
+export class SessionStatusBar extends Disposable {
   private readonly item: vscode.StatusBarItem;
 
   constructor() {
-    this.item = vscode.window.createStatusBarItem('onboardingEvents.session', vscode.StatusBarAlignment.Left, -100);
+    super();
+    this.item = this.register(vscode.window.createStatusBarItem('onboardingEvents.session', vscode.StatusBarAlignment.Left, -100));
     this.item.name = vscode.l10n.t('Onboarding Events Sign-In');
-    this.item.command = SESSION_MENU_COMMAND;
+    this.item.command = COMMANDS.sessionMenu;
   }
 
   update(state: SessionState, hasEnvironments: boolean): void {
@@ -49,9 +50,5 @@ export class SessionStatusBar implements vscode.Disposable {
     }
     this.item.tooltip = tooltip;
     this.item.show();
-  }
-
-  dispose(): void {
-    this.item.dispose();
   }
 }

@@ -1,13 +1,16 @@
 // The contract between sign-in (which owns credentials and environments) and
 // every view that reads data (tree, details, hover, look-up). Views never see
-// secrets: they ask for a client, and get none while signed out.
-import type * as vscode from 'vscode';
+// secrets: they ask for a client, and get none while signed out. Its events
+// and dispose are the vscode-free ones of src/common, so the session can be
+// built on the vscode-free session machine; a vscode.Event fits them too.
+import type { Event } from '../../common/emitter';
+import type { IDisposable } from '../../common/lifecycle';
 import type { OnboardingClient } from '../../core/onboardingClient';
 import type { Environment, SessionState } from '../../domain/session/sessionState';
 
-export interface ApiSession extends vscode.Disposable {
+export interface ApiSession extends IDisposable {
   readonly state: SessionState;
-  readonly onDidChangeState: vscode.Event<SessionState>;
+  readonly onDidChangeState: Event<SessionState>;
   /**
    * The client for the active environment, or undefined while signed out.
    * The client renews tokens silently. When it reports invalid credentials,
@@ -20,5 +23,5 @@ export interface ApiSession extends vscode.Disposable {
   /** Every environment signed in to, active or not (no secrets). */
   environments(): Environment[];
   /** Environments were added, changed or signed out of (also in another window). */
-  readonly onDidChangeEnvironments: vscode.Event<void>;
+  readonly onDidChangeEnvironments: Event<void>;
 }

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
-import type { SessionDiagnostics } from '../../../src/session/registerSession';
+import type { SessionDiagnostics } from '../../../src/session/testHook';
 import { startFakeApi, TEST_CREDENTIALS, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { activateExtension, EXTENSION_ID, signInArgs, signOut, type TestedApi } from '../support/extension';
 

@@ -1,0 +1,412 @@
+// The rules of a session, under plain mocha: an in-memory credential store
+// (which a test may change behind the machine's back, as another window
+// would) and fake clients whose server refusal the test triggers.
+import * as assert from 'node:assert/strict';
+import { invalidCredentialsError } from '../../../src/core/apiErrors';
+import type { Credentials } from '../../../src/core/auth/credentials';
+import { isApiError } from '../../../src/core/errors';
+import {
+  SessionMachine,
+  type ClientFactory,
+  type CredentialStorage,
+  type Endpoints,
+  type SignInDraft,
+  type StoredSecrets,
+} from '../../../src/domain/session/sessionMachine';
+import type { Environment, SessionState } from '../../../src/domain/session/sessionState';
+
+class MemoryStorage implements CredentialStorage {
+  list: Environment[] = [];
+  readonly secrets = new Map<string, StoredSecrets>();
+  last: string | undefined;
+  /** When set, save() waits for it before writing (to interleave transitions). */
+  saveGate: Promise<void> | undefined;
+  failNextSave = false;
+
+  environments(): Environment[] {
+    return [...this.list];
+  }
+  find(id: string): Environment | undefined {
+    return this.list.find((env) => env.id === id);
+  }
+  lastEnvironmentId(): string | undefined {
+    return this.last !== undefined && this.find(this.last) !== undefined ? this.last : undefined;
+  }
+  rememberLast(id: string | undefined): Promise<void> {
+    this.last = id;
+    return Promise.resolve();
+  }
+  readSecrets(id: string): Promise<StoredSecrets | undefined> {
+    return Promise.resolve(this.secrets.get(id));
+  }
+  async save(env: Environment, secrets: StoredSecrets): Promise<void> {
+    if (this.saveGate !== undefined) await this.saveGate;
+    if (this.failNextSave) {
+      this.failNextSave = false;
+      throw new Error('keyring locked');
+    }
+    this.list = [...this.list.filter((existing) => existing.id !== env.id), env];
+    this.secrets.set(env.id, secrets);
+  }
+  remove(id: string): Promise<void> {
+    this.secrets.delete(id);
+    this.list = this.list.filter((env) => env.id !== id);
+    if (this.last === id) this.last = undefined;
+    return Promise.resolve();
+  }
+}
+
+class FakeClient {
+  disposed = false;
+  constructor(
+    readonly endpoints: Endpoints,
+    readonly credentials: () => Promise<Credentials>,
+    private readonly onRejected: () => void,
+  ) {}
+  /** The server refused this client's credentials. */
+  reject(): void {
+    this.onRejected();
+  }
+  dispose(): void {
+    this.disposed = true;
+  }
+}
+
+class FakeClients implements ClientFactory<FakeClient> {
+  readonly created: FakeClient[] = [];
+  readonly verified: Credentials[] = [];
+  /** Passwords the fake authorization server accepts. */
+  readonly accepted = new Set(['right-password', 'new-password']);
+
+  create(endpoints: Endpoints, credentials: () => Promise<Credentials>, onRejected: () => void): FakeClient {
+    const client = new FakeClient(endpoints, credentials, onRejected);
+    this.created.push(client);
+    return client;
+  }
+  verify(_endpoints: Endpoints, credentials: Credentials): Promise<void> {
+    this.verified.push(credentials);
+    return this.accepted.has(credentials.password) ? Promise.resolve() : Promise.reject(invalidCredentialsError('POST /token'));
+  }
+  get last(): FakeClient | undefined {
+    return this.created.at(-1);
+  }
+}
+
+/** A draft without a name: the machine names it (after the API host) or finds the environment it updates. */
+const PROD_ACCOUNT: SignInDraft = {
+  apiBaseUrl: 'https://api.example.com',
+  authUrl: 'https://auth.example.com/oauth',
+  clientId: 'client-1',
+  clientSecret: 'client-secret-1',
+  username: 'api.user',
+  password: 'right-password',
+};
+const PROD: SignInDraft = { ...PROD_ACCOUNT, environment: 'Production' };
+const TEST: SignInDraft = { ...PROD, apiBaseUrl: 'https://test.example.com', environment: 'Test' };
+
+describe('session machine', () => {
+  let store: MemoryStorage;
+  let clients: FakeClients;
+  let rejectedNotices: Environment[];
+  let remembered: string[];
+  let sleeps: number;
+  let onSleep: () => void;
+  let states: SessionState[];
+  let environmentChanges: number;
+  let machine: SessionMachine<FakeClient>;
+  let ids: number;
+
+  beforeEach(() => {
+    store = new MemoryStorage();
+    clients = new FakeClients();
+    rejectedNotices = [];
+    remembered = [];
+    sleeps = 0;
+    onSleep = () => undefined;
+    states = [];
+    environmentChanges = 0;
+    ids = 0;
+    machine = new SessionMachine({
+      store,
+      clients,
+      log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+      notifyRejected: (env) => rejectedNotices.push(env),
+      rememberSecret: (value) => remembered.push(value),
+      sleep: () => {
+        sleeps++;
+        onSleep();
+        return Promise.resolve();
+      },
+      newId: () => `env-${++ids}`,
+    });
+    machine.onDidChangeState((state) => states.push(state));
+    machine.onDidChangeEnvironments(() => environmentChanges++);
+  });
+
+  afterEach(() => {
+    machine.dispose();
+  });
+
+  /** Verify, then store and activate: what both forms of the Sign In command do. */
+  async function signIn(draft: SignInDraft): Promise<Environment> {
+    const outcome = await machine.verify(draft);
+    assert.ok(outcome.ok, 'the credentials are accepted');
+    return machine.completeSignIn(draft);
+  }
+
+  function activeClient(): FakeClient {
+    const client = machine.client();
+    assert.ok(client, 'there is an active client');
+    return client;
+  }
+
+  describe('sign-in', () => {
+    it('verifies without storing anything, and refused credentials leave everything as it was', async () => {
+      const outcome = await machine.verify({ ...PROD, password: 'wrong-password' });
+      assert.ok(!outcome.ok, 'the credentials are refused');
+      assert.ok(isApiError(outcome.error) && outcome.error.kind === 'invalid-credentials');
+      assert.deepEqual(store.environments(), []);
+      assert.equal(store.secrets.size, 0);
+      assert.deepEqual(machine.state, { kind: 'signed-out' });
+      assert.equal(clients.created.length, 0, 'the throwaway verification is never the active client');
+      assert.deepEqual(states, []);
+    });
+
+    it('stores the verified credentials, activates them and remembers them as the last environment', async () => {
+      const env = await signIn(PROD);
+      assert.deepEqual(store.environments(), [env]);
+      assert.deepEqual(store.secrets.get(env.id), { clientSecret: PROD.clientSecret, password: PROD.password });
+      assert.equal(store.last, env.id);
+      assert.deepEqual(machine.state, { kind: 'signed-in', environment: env });
+      assert.deepEqual(states, [{ kind: 'signed-in', environment: env }]);
+      assert.equal(machine.client(), clients.last);
+      assert.equal(environmentChanges, 1);
+      assert.equal(env.name, 'Production');
+    });
+
+    it('hands the log redactor both secrets before anything can print them', async () => {
+      await machine.verify(PROD);
+      assert.deepEqual(remembered, [PROD.clientSecret, PROD.password]);
+    });
+
+    it('gives the client the stored credentials, read when it needs a token', async () => {
+      const env = await signIn(PROD);
+      store.secrets.set(env.id, { clientSecret: PROD.clientSecret, password: 'new-password' });
+      assert.deepEqual(await activeClient().credentials(), { clientId: PROD.clientId, clientSecret: PROD.clientSecret, username: PROD.username, password: 'new-password' });
+    });
+
+    it('updates the same account instead of adding a twin', async () => {
+      const first = await signIn(PROD_ACCOUNT);
+      const second = await signIn({ ...PROD_ACCOUNT, password: 'new-password' });
+      assert.equal(first.name, 'api.example.com');
+      assert.equal(second.id, first.id);
+      assert.equal(store.environments().length, 1);
+      assert.equal(store.secrets.get(first.id)?.password, 'new-password');
+    });
+  });
+
+  describe('switch', () => {
+    it('activates another stored environment with its own client', async () => {
+      const prod = await signIn(PROD);
+      const test = await signIn(TEST);
+      const testClient = activeClient();
+      assert.equal(await machine.switchTo(prod.id), true);
+      assert.deepEqual(machine.state, { kind: 'signed-in', environment: prod });
+      assert.equal(testClient.disposed, true, 'the replaced client is dropped');
+      assert.notEqual(machine.client(), testClient);
+      assert.equal(store.last, prod.id);
+      assert.equal(activeClient().endpoints.apiBaseUrl, PROD.apiBaseUrl);
+      assert.notEqual(test.id, prod.id);
+    });
+
+    it('refuses an environment whose secrets are gone and keeps the current one', async () => {
+      const prod = await signIn(PROD);
+      const test = await signIn(TEST);
+      store.secrets.delete(prod.id);
+      assert.equal(await machine.switchTo(prod.id), false);
+      assert.deepEqual(machine.state, { kind: 'signed-in', environment: test });
+    });
+  });
+
+  describe('sign-out', () => {
+    it('removes everything stored for the active environment and signs out', async () => {
+      const env = await signIn(PROD);
+      const client = activeClient();
+      await machine.signOut(env.id);
+      assert.deepEqual(store.environments(), []);
+      assert.equal(store.secrets.size, 0);
+      assert.equal(store.last, undefined);
+      assert.deepEqual(machine.state, { kind: 'signed-out' });
+      assert.equal(machine.client(), undefined);
+      assert.equal(client.disposed, true);
+    });
+
+    it('of an inactive environment removes it and keeps the active one', async () => {
+      const prod = await signIn(PROD);
+      const test = await signIn(TEST);
+      await machine.signOut(prod.id);
+      assert.deepEqual(store.environments(), [test]);
+      assert.equal(store.secrets.has(prod.id), false);
+      assert.deepEqual(machine.state, { kind: 'signed-in', environment: test });
+    });
+  });
+
+  describe('revoked credentials', () => {
+    it('turn into credentials-rejected and exactly one notification', async () => {
+      const env = await signIn(PROD);
+      activeClient().reject();
+      assert.deepEqual(machine.state, { kind: 'credentials-rejected', environment: env });
+      assert.equal(machine.client(), undefined, 'views get no client while the credentials are rejected');
+      assert.deepEqual(rejectedNotices, [env]);
+    });
+
+    it('a second rejection in the same episode changes nothing', async () => {
+      await signIn(PROD);
+      const client = activeClient();
+      client.reject();
+      const before = states.length;
+      client.reject();
+      machine.reportCredentialsRejected();
+      assert.equal(rejectedNotices.length, 1);
+      assert.equal(states.length, before);
+    });
+
+    it('a replaced client failing late changes nothing', async () => {
+      await signIn(PROD);
+      const old = activeClient();
+      machine.rebuildClient();
+      old.reject();
+      await signIn(TEST);
+      old.reject();
+      assert.equal(machine.state.kind, 'signed-in');
+      assert.deepEqual(rejectedNotices, []);
+    });
+
+    it('are announced again in the next episode, after signing in again', async () => {
+      await signIn(PROD);
+      activeClient().reject();
+      await signIn(PROD);
+      assert.equal(machine.state.kind, 'signed-in');
+      activeClient().reject();
+      assert.equal(rejectedNotices.length, 2);
+    });
+
+    it('include secrets removed in another window a moment ago: the client gets invalid credentials', async () => {
+      const env = await signIn(PROD);
+      store.secrets.delete(env.id);
+      await assert.rejects(activeClient().credentials(), (error: unknown) => isApiError(error) && error.kind === 'invalid-credentials');
+    });
+  });
+
+  describe('a change in another window', () => {
+    it('signed out there: signed out here', async () => {
+      const env = await signIn(PROD);
+      const client = activeClient();
+      await store.remove(env.id);
+      await machine.handleSecretChange(env.id);
+      assert.deepEqual(machine.state, { kind: 'signed-out' });
+      assert.equal(client.disposed, true);
+    });
+
+    it('changed secrets there: re-activated here with a new client', async () => {
+      const env = await signIn(PROD);
+      const client = activeClient();
+      states = [];
+      store.secrets.set(env.id, { clientSecret: PROD.clientSecret, password: 'new-password' });
+      await machine.handleSecretChange(env.id);
+      assert.deepEqual(states, [{ kind: 'signed-in', environment: env }]);
+      assert.notEqual(machine.client(), client);
+      assert.equal(client.disposed, true);
+    });
+
+    it('our own write, arriving as a change with the same secrets, changes nothing', async () => {
+      const env = await signIn(PROD);
+      const client = activeClient();
+      states = [];
+      await machine.handleSecretChange(env.id);
+      assert.deepEqual(states, []);
+      assert.equal(machine.client(), client);
+      assert.equal(client.disposed, false);
+    });
+
+    it('the same secrets written again there end a credentials-rejected episode', async () => {
+      const env = await signIn(PROD);
+      activeClient().reject();
+      await machine.handleSecretChange(env.id);
+      assert.deepEqual(machine.state, { kind: 'signed-in', environment: env });
+    });
+
+    it('waits for the environment entry when the secret arrives first', async () => {
+      const env: Environment = { id: 'elsewhere', name: 'Elsewhere', apiBaseUrl: PROD.apiBaseUrl, authUrl: PROD.authUrl, clientId: PROD.clientId, username: PROD.username };
+      store.secrets.set(env.id, { clientSecret: 'client-secret-2', password: 'password-2' });
+      onSleep = () => {
+        store.list = [env];
+      };
+      const before = environmentChanges;
+      await machine.handleSecretChange(env.id);
+      assert.equal(sleeps, 1);
+      assert.equal(environmentChanges, before + 1);
+      assert.equal(await machine.switchTo(env.id), true);
+    });
+
+    it('of an environment that is not active leaves the active one alone', async () => {
+      const prod = await signIn(PROD);
+      const test = await signIn(TEST);
+      await store.remove(prod.id);
+      await machine.handleSecretChange(prod.id);
+      assert.deepEqual(machine.state, { kind: 'signed-in', environment: test });
+    });
+  });
+
+  describe('start-up', () => {
+    it('initializes from the last environment without verifying (no network)', async () => {
+      const env: Environment = { id: 'stored', name: 'Stored', apiBaseUrl: PROD.apiBaseUrl, authUrl: PROD.authUrl, clientId: PROD.clientId, username: PROD.username };
+      store.list = [env];
+      store.secrets.set(env.id, { clientSecret: PROD.clientSecret, password: PROD.password });
+      store.last = env.id;
+      await machine.initialize();
+      assert.deepEqual(machine.state, { kind: 'signed-in', environment: env });
+      assert.equal(clients.verified.length, 0);
+      assert.equal(environmentChanges, 1);
+    });
+
+    it('stays signed out when the last environment has no secrets', async () => {
+      const env: Environment = { id: 'stored', name: 'Stored', apiBaseUrl: PROD.apiBaseUrl, authUrl: PROD.authUrl, clientId: PROD.clientId, username: PROD.username };
+      store.list = [env];
+      store.last = env.id;
+      await machine.initialize();
+      assert.deepEqual(machine.state, { kind: 'signed-out' });
+    });
+  });
+
+  describe('transitions', () => {
+    it('run one at a time: a sign-out asked for during a sign-in waits for it', async () => {
+      let open: () => void = () => undefined;
+      store.saveGate = new Promise((resolve) => {
+        open = resolve;
+      });
+      const signingIn = machine.completeSignIn(PROD);
+      // The sign-in's environment gets the first id once its turn comes.
+      const signingOut = machine.signOut('env-1');
+      await Promise.resolve();
+      open();
+      await Promise.all([signingIn, signingOut]);
+      assert.deepEqual(store.environments(), []);
+      assert.deepEqual(machine.state, { kind: 'signed-out' });
+    });
+
+    it('a failed transition does not block the next one', async () => {
+      store.failNextSave = true;
+      await assert.rejects(machine.completeSignIn(PROD), /keyring locked/);
+      await signIn(PROD);
+      assert.equal(machine.state.kind, 'signed-in');
+    });
+
+    it('dispose drops the active client', async () => {
+      await signIn(PROD);
+      const client = activeClient();
+      machine.dispose();
+      assert.equal(client.disposed, true);
+    });
+  });
+});
