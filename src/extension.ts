@@ -13,6 +13,7 @@ import { SettingsReader } from './workbench/settings';
 import { publicApi, type OnboardingEventsExtensionApi } from './publicApi';
 import { registerSerialNumbers } from './editor/registerEditor';
 import { registerSession } from './session/registerSession';
+import { isTestMode } from './workbench/testMode';
 
 export type { OnboardingEventsExtensionApi } from './publicApi';
 
@@ -45,14 +46,15 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
         events.clear();
       }),
     );
-    const details = registerDetails(context, { session, log });
-    const machines = registerMachines(context, { session, events, details, log });
-    const serialNumbers = registerSerialNumbers(context, { session, events, machines, details, log });
+    const testMode = isTestMode(context);
+    const details = registerDetails(context, { session, settings, log, testMode });
+    const machines = registerMachines(context, { session, events, details: details.api, log });
+    const serialNumbers = registerSerialNumbers(context, { session, events, machines, details: details.api, log });
     return publicApi({
       activationMs: performance.now() - started,
       machines,
       events,
-      testMode: context.extensionMode === vscode.ExtensionMode.Test,
+      testMode,
       sessionTestHook: session.testHook,
       detailsTestHook: details.testHook,
       serialNumbersTestHook: serialNumbers,

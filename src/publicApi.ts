@@ -2,7 +2,7 @@
 // closures over the services rather than the services themselves: nothing in
 // it reaches the session, the API client or the credential store, however
 // deep someone walks the object graph.
-import type { DetailsTestHook } from './workbench/contracts/detailsApi';
+import type { DetailsTestHook } from './details/testHook';
 import type { CacheEntry, EventsService, GetOptions } from './eventsCache/eventsService';
 import type { EventsResult } from './core/model';
 import type { MachinesApi } from './workbench/contracts/machinesApi';
