@@ -11,9 +11,12 @@ import { Log } from './workbench/log';
 import { registerMachines } from './machines/registerMachines';
 import { SettingsReader } from './workbench/settings';
 import { publicApi, type OnboardingEventsExtensionApi } from './publicApi';
-import { registerSerialNumbers } from './editor/registerEditor';
+import { registerEditor } from './editor/registerEditor';
+import { registerLookUp } from './lookUp/registerLookUp';
 import { registerSession } from './session/registerSession';
 import { errorMessage } from './common/errors';
+import { SerialSettings } from './workbench/serialSettings';
+import { isTestMode } from './workbench/testMode';
 
 export type { OnboardingEventsExtensionApi } from './publicApi';
 
@@ -45,17 +48,22 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
         events.clear();
       }),
     );
-    const details = registerDetails(context, { session, log });
-    const machines = registerMachines(context, { session, events, details, log });
-    const serialNumbers = registerSerialNumbers(context, { session, events, machines, details, log });
+    const testMode = isTestMode(context);
+    // The one serial-number matcher: hovers, links, the look-up (and the tree) read it.
+    const serialSettings = new SerialSettings(settings, log);
+    context.subscriptions.push(serialSettings);
+    const details = registerDetails(context, { session, settings, log, testMode });
+    const machines = registerMachines(context, { session, events, details: details.api, log });
+    const editor = registerEditor(context, { session, events, machines, details: details.api, serialSettings, log });
+    registerLookUp(context, { session, events, machines, details: details.api, serialSettings, log });
     return publicApi({
       activationMs: performance.now() - started,
       machines,
       events,
-      testMode: context.extensionMode === vscode.ExtensionMode.Test,
+      testMode,
       sessionTestHook,
       detailsTestHook: details.testHook,
-      serialNumbersTestHook: serialNumbers,
+      serialNumbersTestHook: editor,
     });
   } catch (error) {
     const message = errorMessage(error);

@@ -2,11 +2,11 @@
 // closures over the services rather than the services themselves: nothing in
 // it reaches the session, the API client or the credential store, however
 // deep someone walks the object graph.
-import type { DetailsTestHook } from './workbench/contracts/detailsApi';
+import type { DetailsTestHook } from './details/testHook';
 import type { CacheEntry, EventsService, GetOptions } from './eventsCache/eventsService';
 import type { EventsResult } from './core/model';
 import type { MachinesApi } from './workbench/contracts/machinesApi';
-import type { SerialNumbersInspector } from './editor/registerEditor';
+import type { EditorInspector } from './editor/registerEditor';
 import type { SessionDiagnostics } from './session/registerSession';
 
 /**
@@ -31,7 +31,7 @@ export interface OnboardingEventsExtensionApi {
   /** Event-details observations for integration tests; undefined outside ExtensionMode.Test. */
   readonly detailsTestHook: DetailsTestHook | undefined;
   /** How the last serial-number hover was answered and timed in the host; undefined outside ExtensionMode.Test. */
-  readonly serialNumbersTestHook: SerialNumbersInspector | undefined;
+  readonly serialNumbersTestHook: EditorInspector | undefined;
 }
 
 export interface PublicApiParts {
@@ -41,7 +41,7 @@ export interface PublicApiParts {
   readonly testMode: boolean;
   readonly sessionTestHook: SessionDiagnostics | undefined;
   readonly detailsTestHook: DetailsTestHook | undefined;
-  readonly serialNumbersTestHook: SerialNumbersInspector | undefined;
+  readonly serialNumbersTestHook: EditorInspector | undefined;
 }
 
 export function publicApi(parts: PublicApiParts): OnboardingEventsExtensionApi {

@@ -6,28 +6,25 @@
 // somewhere is revealed there rather than opened twice.
 import * as vscode from 'vscode';
 import type { OnboardingEvent } from '../core/model';
-import type { TimestampUnitSetting } from '../core/timestamp';
+import { Disposable } from '../common/lifecycle';
+import { WEBVIEWS } from '../workbench/constants';
+import type { SettingsReader } from '../workbench/settings';
 import { eventFromState, stateFor } from './eventArgument';
-import { DETAILS_VIEW_TYPE, DetailsPanel, eventId, panelTitle, webviewOptions, type PanelContext } from './detailsPanel';
+import { DetailsPanel, eventId, panelTitle, type PanelContext } from './detailsPanel';
+import { webviewOptions } from './webviewHost';
 
-export type PanelMode = 'preview' | 'perEvent';
-
-export function panelMode(): PanelMode {
-  return vscode.workspace.getConfiguration('onboardingEvents').get<string>('details.panelMode') === 'perEvent' ? 'perEvent' : 'preview';
-}
-
-export function timestampUnitSetting(): TimestampUnitSetting {
-  const value = vscode.workspace.getConfiguration('onboardingEvents').get<string>('timestampUnit');
-  return value === 'seconds' || value === 'milliseconds' ? value : 'auto';
-}
-
-export class DetailsPanels implements vscode.Disposable {
+export class DetailsPanels extends Disposable {
   private readonly panels = new Set<DetailsPanel>();
   private preview: DetailsPanel | undefined;
   /** The panel most recently shown or focused: the one "Show Raw JSON" without argument and the test hook act on. */
   private last: DetailsPanel | undefined;
 
-  constructor(private readonly context: PanelContext) {}
+  constructor(
+    private readonly context: PanelContext,
+    private readonly settings: SettingsReader,
+  ) {
+    super();
+  }
 
   get all(): readonly DetailsPanel[] {
     return [...this.panels];
@@ -38,7 +35,7 @@ export class DetailsPanels implements vscode.Disposable {
   }
 
   show(event: OnboardingEvent): void {
-    const mode = panelMode();
+    const mode = this.settings.value['details.panelMode'];
     const preserveFocus = mode === 'preview';
     const id = eventId(event);
     const existing = [...this.panels].find((p) => eventId(p.event) === id);
@@ -54,14 +51,14 @@ export class DetailsPanels implements vscode.Disposable {
       this.last = this.preview;
       return;
     }
-    const panel = vscode.window.createWebviewPanel(DETAILS_VIEW_TYPE, panelTitle(event), { viewColumn: this.column(), preserveFocus }, webviewOptions(this.context.extensionUri));
+    const panel = vscode.window.createWebviewPanel(WEBVIEWS.details, panelTitle(event), { viewColumn: this.column(), preserveFocus }, webviewOptions(this.context.extensionUri));
     const details = this.track(new DetailsPanel(panel, event, this.context));
     if (mode === 'preview') this.preview = details;
   }
 
   /** Serializer: the page kept the raw event with setState; it is validated again before anything shows. */
   revive(panel: vscode.WebviewPanel, state: unknown): void {
-    const result = eventFromState(state, timestampUnitSetting());
+    const result = eventFromState(state, this.settings.value.timestampUnit);
     if (!result.ok) {
       // Nothing trustworthy to show: close rather than show an empty or stale page.
       this.context.log.warn(`Event details: a restored panel was closed because ${result.reason}.`);
@@ -69,12 +66,12 @@ export class DetailsPanels implements vscode.Disposable {
       return;
     }
     const details = this.track(new DetailsPanel(panel, result.event, this.context));
-    if (panelMode() === 'preview' && !this.preview) this.preview = details;
+    if (this.settings.value['details.panelMode'] === 'preview' && !this.preview) this.preview = details;
   }
 
   /** The API base (relative links) or the timestamp unit changed: every panel re-validates and re-renders. */
   refreshAll(): void {
-    const unit = timestampUnitSetting();
+    const unit = this.settings.value.timestampUnit;
     for (const p of this.panels) {
       const result = eventFromState(stateFor(p.event), unit);
       p.refresh(result.ok ? result.event : p.event);
@@ -88,6 +85,7 @@ export class DetailsPanels implements vscode.Disposable {
     return vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
   }
 
+  // The two listeners below are on the panel's own events, which end with it: nothing to keep.
   private track(details: DetailsPanel): DetailsPanel {
     this.panels.add(details);
     this.last = details;
@@ -110,7 +108,8 @@ export class DetailsPanels implements vscode.Disposable {
     this.last = undefined;
   }
 
-  dispose(): void {
+  override dispose(): void {
     this.closeAll();
+    super.dispose();
   }
 }

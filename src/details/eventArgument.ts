@@ -7,12 +7,9 @@
 import type { OnboardingEvent } from '../core/model';
 import type { TimestampUnitSetting } from '../core/timestamp';
 import { validateEvent } from '../core/validateEvents';
+import { isRecord } from '../common/guards';
 import { plainLocalize, type Localize } from '../common/localize';
 import { isPersistedState, type PersistedState } from './protocol';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export type EventResult = { readonly ok: true; readonly event: OnboardingEvent } | { readonly ok: false; readonly reason: string };
 

@@ -2,6 +2,7 @@
 // resources: a TextDocumentContentProvider on our own scheme, so the text
 // cannot be edited or saved back anywhere, and nothing is written to disk.
 import * as vscode from 'vscode';
+import { Disposable, toDisposable } from '../common/lifecycle';
 
 export const JSON_SCHEME = 'onboarding-events';
 
@@ -11,16 +12,21 @@ export function safeSegment(text: string, fallback = 'item'): string {
   return cleaned === '' ? fallback : cleaned;
 }
 
-export class ReadOnlyDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
+export class ReadOnlyDocuments extends Disposable implements vscode.TextDocumentContentProvider {
   private readonly contents = new Map<string, string>();
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  private readonly changed = this.register(new vscode.EventEmitter<vscode.Uri>());
   readonly onDidChange = this.changed.event;
-  private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor() {
-    this.subscriptions.push(
-      vscode.workspace.registerTextDocumentContentProvider(JSON_SCHEME, this),
-      // The text lives only while its editor is open.
+    super();
+    this.register(
+      toDisposable(() => {
+        this.contents.clear();
+      }),
+    );
+    this.register(vscode.workspace.registerTextDocumentContentProvider(JSON_SCHEME, this));
+    // The text lives only while its editor is open.
+    this.register(
       vscode.workspace.onDidCloseTextDocument((doc) => {
         if (doc.uri.scheme === JSON_SCHEME) this.contents.delete(doc.uri.toString());
       }),
@@ -42,11 +48,5 @@ export class ReadOnlyDocuments implements vscode.TextDocumentContentProvider, vs
     let doc = await vscode.workspace.openTextDocument(uri);
     if (doc.languageId !== language) doc = await vscode.languages.setTextDocumentLanguage(doc, language);
     return vscode.window.showTextDocument(doc, { preview: true, viewColumn: vscode.ViewColumn.Active });
-  }
-
-  dispose(): void {
-    for (const d of this.subscriptions) d.dispose();
-    this.changed.dispose();
-    this.contents.clear();
   }
 }

@@ -3,6 +3,7 @@
 // esbuild), and both validate every message on receipt: the page runs
 // server-supplied data, and a message from a compromised page must not be
 // able to make the host do anything it would not do for a button press.
+import { isRecord } from '../common/guards';
 
 /** Field names of a HAL link, in the order of spec §2.4. */
 export const HAL_LINK_FIELDS = ['href', 'templated', 'type', 'deprecation', 'name', 'profile', 'title', 'hreflang', 'seen'] as const;
@@ -161,12 +162,6 @@ export type PageMessage =
   | { readonly type: 'rendered'; readonly title: string; readonly message: string; readonly images: number; readonly links: number };
 
 // ---- validation (runs on both sides; no DOM, no vscode) ----
-
-type Json = Record<string, unknown>;
-
-function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isNullableString = (v: unknown): v is string | null => v === null || typeof v === 'string';

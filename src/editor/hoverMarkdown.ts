@@ -1,25 +1,27 @@
 // The Markdown of a serial-number hover, built from cached events. Pure (no
 // vscode import): unit-tested with hostile server data, and timed by the bench
 // as the cached hover path. Every server string goes through markdownCell or
-// escapeMarkdown; the only links are command links built here, whose ids the
-// glue lists in `isTrusted.enabledCommands`.
+// escapeMarkdown; the only links are command links built here, whose ids are
+// HOVER_ENABLED_COMMANDS, the list the glue puts in `isTrusted.enabledCommands`.
 import type { EventsResult } from '../core/model';
 import { commandUri, escapeMarkdown, markdownCell, toSingleLine, truncate } from '../common/markdownText';
 import type { Localize } from '../common/localize';
 import { formatAbsolute, formatRelative } from '../common/time';
+import { COMMANDS } from '../workbench/constants';
 
-/** Commands the hover links to. Internal ones take `{ serialNumber }` (and an event key): no server data rides in a URI. */
-export const HOVER_COMMANDS = {
-  showDetails: 'onboardingEvents.serialHover.showDetails',
-  reveal: 'onboardingEvents.serialHover.reveal',
-  pin: 'onboardingEvents.serialHover.pin',
-  copy: 'onboardingEvents.serialHover.copy',
-  signIn: 'onboardingEvents.signIn',
-  showLog: 'onboardingEvents.showLog',
-} as const;
-
-/** The exact allow-list for `MarkdownString.isTrusted`. */
-export const HOVER_ENABLED_COMMANDS: readonly string[] = Object.values(HOVER_COMMANDS);
+/**
+ * The exact allow-list for `MarkdownString.isTrusted`: the commands the hover
+ * links to. The hover's own ones take `{ serialNumber }` (and an event key):
+ * no server data rides in a URI.
+ */
+export const HOVER_ENABLED_COMMANDS: readonly string[] = [
+  COMMANDS.hoverShowDetails,
+  COMMANDS.hoverReveal,
+  COMMANDS.hoverPin,
+  COMMANDS.hoverCopy,
+  COMMANDS.signIn,
+  COMMANDS.showLog,
+];
 
 export interface HoverContext {
   readonly now: number;
@@ -54,11 +56,11 @@ function actions(serialNumber: string, latestKey: string | undefined, ctx: Hover
   const arg = [{ serialNumber }];
   const links: string[] = [];
   if (latestKey !== undefined) {
-    links.push(`[${ctx.t('Show Details')}](${commandUri(HOVER_COMMANDS.showDetails, [{ serialNumber, key: latestKey }])} "${ctx.t('Open the latest event in the details panel')}")`);
+    links.push(`[${ctx.t('Show Details')}](${commandUri(COMMANDS.hoverShowDetails, [{ serialNumber, key: latestKey }])} "${ctx.t('Open the latest event in the details panel')}")`);
   }
-  links.push(`[${ctx.t('Reveal in Sidebar')}](${commandUri(HOVER_COMMANDS.reveal, arg)} "${ctx.t('Show this machine in the Machines view')}")`);
-  links.push(`[${ctx.t('Pin')}](${commandUri(HOVER_COMMANDS.pin, arg)} "${ctx.t('Pin this machine in the Machines view')}")`);
-  links.push(`[${ctx.t('Copy')}](${commandUri(HOVER_COMMANDS.copy, arg)} "${ctx.t('Copy the serial number')}")`);
+  links.push(`[${ctx.t('Reveal in Sidebar')}](${commandUri(COMMANDS.hoverReveal, arg)} "${ctx.t('Show this machine in the Machines view')}")`);
+  links.push(`[${ctx.t('Pin')}](${commandUri(COMMANDS.hoverPin, arg)} "${ctx.t('Pin this machine in the Machines view')}")`);
+  links.push(`[${ctx.t('Copy')}](${commandUri(COMMANDS.hoverCopy, arg)} "${ctx.t('Copy the serial number')}")`);
   return links.join(' · ');
 }
 
@@ -91,7 +93,7 @@ export function eventsHoverMarkdown(serialNumber: string, cached: CachedEvents, 
     }
   }
   if (result.invalid.length > 0) {
-    parts.push(`_${result.invalid.length === 1 ? ctx.t('1 event could not be read.') : ctx.t('{0} events could not be read.', result.invalid.length)}_ [${ctx.t('Show Log')}](${commandUri(HOVER_COMMANDS.showLog, [])})`);
+    parts.push(`_${result.invalid.length === 1 ? ctx.t('1 event could not be read.') : ctx.t('{0} events could not be read.', result.invalid.length)}_ [${ctx.t('Show Log')}](${commandUri(COMMANDS.showLog, [])})`);
   }
   parts.push(actions(serialNumber, latest?.key, ctx));
   return parts.join('\n\n');
@@ -101,7 +103,7 @@ export function eventsHoverMarkdown(serialNumber: string, cached: CachedEvents, 
 export function signedOutHoverMarkdown(serialNumber: string, ctx: HoverContext): string {
   return [
     `${heading(serialNumber)} · ${ctx.t('Onboarding Events')}`,
-    `${ctx.t('Sign in to see the onboarding events of this machine.')} [${ctx.t('Sign In')}](${commandUri(HOVER_COMMANDS.signIn, [])})`,
+    `${ctx.t('Sign in to see the onboarding events of this machine.')} [${ctx.t('Sign In')}](${commandUri(COMMANDS.signIn, [])})`,
   ].join('\n\n');
 }
 
@@ -110,6 +112,6 @@ export function errorHoverMarkdown(serialNumber: string, message: string, ctx: H
   return [
     heading(serialNumber),
     `${ctx.t('Could not load onboarding events:')} ${escapeMarkdown(truncate(toSingleLine(message), ERROR_TEXT_MAX))}`,
-    `[${ctx.t('Show Log')}](${commandUri(HOVER_COMMANDS.showLog, [])}) · ${actions(serialNumber, undefined, ctx)}`,
+    `[${ctx.t('Show Log')}](${commandUri(COMMANDS.showLog, [])}) · ${actions(serialNumber, undefined, ctx)}`,
   ].join('\n\n');
 }

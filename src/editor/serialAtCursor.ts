@@ -4,10 +4,12 @@
 // key only when its value changes.
 import * as vscode from 'vscode';
 import { MAX_SERIAL_NUMBER_LENGTH } from '../core/serialNumber';
+import { Disposable, toDisposable } from '../common/lifecycle';
 import type { SerialMatch } from '../domain/serialNumbers/serialMatcher';
+import { CONTEXT_KEYS } from '../workbench/constants';
+import { setContext } from '../workbench/contextKeys';
 import type { SerialSettings } from '../workbench/serialSettings';
 
-export const SERIAL_AT_CURSOR_CONTEXT = 'onboardingEvents.serialAtCursor';
 const DEBOUNCE_MS = 150;
 const LONG_LINE = 10_000;
 
@@ -24,23 +26,32 @@ export function serialAtCursor(editor: vscode.TextEditor, settings: SerialSettin
   return match === undefined ? undefined : { serialNumber: match.serialNumber, start: match.start + from, end: match.end + from };
 }
 
-export class SerialAtCursorContext implements vscode.Disposable {
+export class SerialAtCursorContext extends Disposable {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private value = false;
-  private readonly subscriptions: vscode.Disposable[];
 
   constructor(private readonly settings: SerialSettings) {
-    this.subscriptions = [
+    super();
+    this.register(
+      toDisposable(() => {
+        if (this.timer !== undefined) clearTimeout(this.timer);
+      }),
+    );
+    this.register(
       vscode.window.onDidChangeTextEditorSelection((e) => {
         if (e.textEditor === vscode.window.activeTextEditor) this.schedule();
       }),
+    );
+    this.register(
       vscode.window.onDidChangeActiveTextEditor(() => {
         this.schedule();
       }),
+    );
+    this.register(
       settings.onDidChange(() => {
         this.schedule();
       }),
-    ];
+    );
     this.schedule();
   }
 
@@ -57,12 +68,7 @@ export class SerialAtCursorContext implements vscode.Disposable {
     const next = editor !== undefined && serialAtCursor(editor, this.settings) !== undefined;
     if (next !== this.value) {
       this.value = next;
-      void vscode.commands.executeCommand('setContext', SERIAL_AT_CURSOR_CONTEXT, next);
+      setContext(CONTEXT_KEYS.serialAtCursor, next);
     }
-  }
-
-  dispose(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    for (const subscription of this.subscriptions) subscription.dispose();
   }
 }

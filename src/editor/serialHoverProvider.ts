@@ -10,6 +10,7 @@ import type { Log } from '../workbench/log';
 import type { ApiSession } from '../workbench/contracts/apiSession';
 import { errorHoverMarkdown, eventsHoverMarkdown, HOVER_ENABLED_COMMANDS, signedOutHoverMarkdown, type HoverContext } from './hoverMarkdown';
 import { abortSignalFor } from '../common/cancellation';
+import { errorMessage } from '../common/errors';
 import type { SerialSettings } from '../workbench/serialSettings';
 
 export interface SerialHoverDeps {
@@ -115,7 +116,7 @@ export class SerialHoverProvider implements vscode.HoverProvider {
         this.deps.session.reportCredentialsRejected();
         return hover(signedOutHoverMarkdown(serialNumber, ctx), range);
       }
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       this.deps.log.warn(`Hover for ${serialNumber}: ${message}`);
       // The last good result (kept by the service, now marked stale) beats an error alone.
       const previous = this.deps.events.peek(serialNumber);

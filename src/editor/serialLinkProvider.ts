@@ -3,6 +3,7 @@
 // request), capped per document, and skipped for huge documents.
 import * as vscode from 'vscode';
 import { commandUri } from '../common/markdownText';
+import { COMMANDS } from '../workbench/constants';
 import type { SerialSettings } from '../workbench/serialSettings';
 
 /** Beyond this many characters a document gets no links (generated logs, dumps). */
@@ -10,11 +11,9 @@ export const MAX_LINKED_DOCUMENT_CHARS = 5 * 1024 * 1024;
 /** More links than this help nobody and cost the editor memory. */
 export const MAX_LINKS_PER_DOCUMENT = 2000;
 
-export const REVEAL_MACHINE_COMMAND = 'onboardingEvents.revealMachine';
-
 /** The target of a serial-number link: the tree's reveal command with `{ serialNumber }`. */
 export function revealMachineUri(serialNumber: string): vscode.Uri {
-  return vscode.Uri.parse(commandUri(REVEAL_MACHINE_COMMAND, [{ serialNumber }]));
+  return vscode.Uri.parse(commandUri(COMMANDS.revealMachine, [{ serialNumber }]));
 }
 
 export class SerialLinkProvider implements vscode.DocumentLinkProvider {

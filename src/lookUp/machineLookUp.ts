@@ -11,9 +11,12 @@ import type { Log } from '../workbench/log';
 import type { MachinesApi } from '../workbench/contracts/machinesApi';
 import type { ApiSession } from '../workbench/contracts/apiSession';
 import { eventPickText } from './eventPickText';
+import { errorMessage } from '../common/errors';
+import { Disposable, DisposableStore, toDisposable, type IDisposable } from '../common/lifecycle';
 import { defuseThemeIcons } from '../common/markdownText';
 import { formatRelative } from '../common/time';
-import { checkSerialNumber } from '../domain/serialNumbers/serialNumberInput';
+import { checkSerialNumber, serialNumberArgument } from '../domain/serialNumbers/serialNumberInput';
+import { COMMANDS } from '../workbench/constants';
 import type { SerialSettings } from '../workbench/serialSettings';
 
 export interface MachineLookUpDeps {
@@ -21,18 +24,9 @@ export interface MachineLookUpDeps {
   readonly events: EventsService;
   readonly machines: MachinesApi;
   readonly details: DetailsApi;
-  readonly settings: SerialSettings;
+  /** The one serial-number matcher: typed text that does not match gets a warning. */
+  readonly serialSettings: SerialSettings;
   readonly log: Log;
-}
-
-/** What the command accepts: `'MX-4711-A0023'` or `{ serialNumber: 'MX-4711-A0023' }`. */
-export function serialNumberArgument(arg: unknown): string | undefined {
-  if (typeof arg === 'string') return arg;
-  if (typeof arg === 'object' && arg !== null && 'serialNumber' in arg) {
-    const value = arg.serialNumber;
-    if (typeof value === 'string') return value;
-  }
-  return undefined;
 }
 
 interface SerialItem extends vscode.QuickPickItem {
@@ -46,19 +40,29 @@ type EventItem = vscode.QuickPickItem & (
   | { readonly action: 'sign-in' | 'retry' | 'none' }
 );
 
-export class MachineLookUp implements vscode.Disposable {
-  private active: { dispose(): void } | undefined;
+export class MachineLookUp extends Disposable {
+  /** The quick pick on screen (one at a time) with its listeners; replaced by the next one. */
+  private active: IDisposable | undefined;
 
   private readonly pinButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('pin'), tooltip: vscode.l10n.t('Pin Machine') };
   private readonly revealButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('eye'), tooltip: vscode.l10n.t('Reveal in Sidebar') };
   private readonly refreshButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('refresh'), tooltip: vscode.l10n.t('Refresh') };
   private readonly clearButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('clear-all'), tooltip: vscode.l10n.t('Clear Look-up History') };
 
-  constructor(private readonly deps: MachineLookUpDeps) {}
+  constructor(private readonly deps: MachineLookUpDeps) {
+    super();
+    this.register(
+      toDisposable(() => {
+        this.active?.dispose();
+        this.active = undefined;
+      }),
+    );
+  }
 
   /**
-   * The command. Resolves once the quick pick is shown (not when the user
-   * closes it), so `executeCommand` with an argument returns after the reveal.
+   * The command: `'MX-4711-A0023'`, `{ serialNumber }`, or nothing (then step
+   * one). Resolves once the quick pick is shown (not when the user closes it),
+   * so `executeCommand` with an argument returns after the reveal.
    */
   async run(arg?: unknown): Promise<void> {
     const given = serialNumberArgument(arg);
@@ -83,19 +87,17 @@ export class MachineLookUp implements vscode.Disposable {
     void vscode.window.showInformationMessage(vscode.l10n.t('Look-up history cleared.'));
   }
 
-  private replaceActive(next: { dispose(): void }): void {
+  /** A store for the next quick pick and its listeners; the one before is closed. */
+  private replaceActive(): DisposableStore {
     this.active?.dispose();
-    this.active = next;
+    const store = new DisposableStore();
+    this.active = store;
+    return store;
   }
 
   private chooseMachine(): void {
-    const pick = vscode.window.createQuickPick<SerialItem>();
-    const disposables: { dispose(): unknown }[] = [pick];
-    this.replaceActive({
-      dispose: () => {
-        disposeAll(disposables);
-      },
-    });
+    const disposables = this.replaceActive();
+    const pick = disposables.add(vscode.window.createQuickPick<SerialItem>());
     pick.title = vscode.l10n.t('Look Up Machine');
     pick.placeholder = vscode.l10n.t('Type a serial number, or pick a pinned or recent machine');
     pick.matchOnDescription = true;
@@ -104,14 +106,16 @@ export class MachineLookUp implements vscode.Disposable {
       pick.buttons = this.deps.machines.recent().length > 0 ? [this.clearButton] : [];
     };
     refresh();
-    disposables.push(
-      pick.onDidChangeValue(refresh),
+    disposables.add(pick.onDidChangeValue(refresh));
+    disposables.add(
       pick.onDidTriggerButton((button) => {
         if (button === this.clearButton) {
           this.deps.machines.clearRecent();
           refresh();
         }
       }),
+    );
+    disposables.add(
       pick.onDidTriggerItemButton(async ({ item, button }) => {
         if (item.serialNumber === undefined) return;
         if (button === this.pinButton) {
@@ -121,6 +125,8 @@ export class MachineLookUp implements vscode.Disposable {
           await this.reveal(item.serialNumber);
         }
       }),
+    );
+    disposables.add(
       pick.onDidAccept(() => {
         const item = pick.selectedItems[0];
         if (item?.serialNumber === undefined || item.invalid !== undefined) return;
@@ -128,15 +134,17 @@ export class MachineLookUp implements vscode.Disposable {
         this.deps.machines.addRecent(serialNumber);
         this.showEvents(serialNumber, true);
       }),
+    );
+    disposables.add(
       pick.onDidHide(() => {
-        disposeAll(disposables);
+        disposables.dispose();
       }),
     );
     pick.show();
   }
 
   private serialItems(value: string): SerialItem[] {
-    const matcher = this.deps.settings.value.matcher;
+    const matcher = this.deps.serialSettings.value.matcher;
     const items: SerialItem[] = [];
     const typed = value.trim();
     const pinned = this.deps.machines.pinned();
@@ -189,15 +197,15 @@ export class MachineLookUp implements vscode.Disposable {
   }
 
   private showEvents(serialNumber: string, canGoBack: boolean): void {
-    const pick = vscode.window.createQuickPick<EventItem>();
-    const disposables: { dispose(): unknown }[] = [pick];
+    const disposables = this.replaceActive();
     let request: AbortController | undefined;
-    this.replaceActive({
-      dispose: () => {
+    // Closing the pick (or replacing it) cancels its request.
+    disposables.add(
+      toDisposable(() => {
         request?.abort();
-        disposeAll(disposables);
-      },
-    });
+      }),
+    );
+    const pick = disposables.add(vscode.window.createQuickPick<EventItem>());
     // Opened from an argument, the sidebar reveal moves focus right after the
     // pick shows; without this the pick would close before the user saw it.
     pick.ignoreFocusOut = !canGoBack;
@@ -238,7 +246,7 @@ export class MachineLookUp implements vscode.Disposable {
       }
     };
 
-    disposables.push(
+    disposables.add(
       pick.onDidAccept(() => {
         const item = pick.selectedItems[0];
         if (item === undefined) return;
@@ -247,11 +255,13 @@ export class MachineLookUp implements vscode.Disposable {
           void this.deps.details.show(item.event);
         } else if (item.action === 'sign-in') {
           pick.hide();
-          void vscode.commands.executeCommand('onboardingEvents.signIn');
+          void vscode.commands.executeCommand(COMMANDS.signIn);
         } else if (item.action === 'retry') {
           void load(true);
         }
       }),
+    );
+    disposables.add(
       pick.onDidTriggerButton(async (button) => {
         if (button === vscode.QuickInputButtons.Back) {
           this.chooseMachine();
@@ -264,9 +274,10 @@ export class MachineLookUp implements vscode.Disposable {
           await this.reveal(serialNumber);
         }
       }),
+    );
+    disposables.add(
       pick.onDidHide(() => {
-        request?.abort();
-        disposeAll(disposables);
+        disposables.dispose();
       }),
     );
     pick.show();
@@ -292,7 +303,7 @@ export class MachineLookUp implements vscode.Disposable {
       this.deps.session.reportCredentialsRejected();
       return [this.signInItem()];
     }
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     this.deps.log.warn(`Look-up: ${message}`);
     return [
       {
@@ -311,25 +322,16 @@ export class MachineLookUp implements vscode.Disposable {
       vscode.window.setStatusBarMessage(vscode.l10n.t('Pinned {0}.', serialNumber), 3000);
     } catch (error) {
       this.deps.log.error(`Pin ${serialNumber}`, error);
-      void vscode.window.showErrorMessage(vscode.l10n.t('Could not pin {0}: {1}', serialNumber, error instanceof Error ? error.message : String(error)));
+      void vscode.window.showErrorMessage(vscode.l10n.t('Could not pin {0}: {1}', serialNumber, errorMessage(error)));
     }
   }
 
-  async reveal(serialNumber: string): Promise<void> {
+  private async reveal(serialNumber: string): Promise<void> {
     try {
       await this.deps.machines.reveal(serialNumber);
     } catch (error) {
       this.deps.log.error(`Reveal ${serialNumber}`, error);
-      void vscode.window.showErrorMessage(vscode.l10n.t('Could not show {0} in the sidebar: {1}', serialNumber, error instanceof Error ? error.message : String(error)));
+      void vscode.window.showErrorMessage(vscode.l10n.t('Could not show {0} in the sidebar: {1}', serialNumber, errorMessage(error)));
     }
   }
-
-  dispose(): void {
-    this.active?.dispose();
-    this.active = undefined;
-  }
-}
-
-function disposeAll(disposables: readonly { dispose(): unknown }[]): void {
-  for (const disposable of disposables) disposable.dispose();
 }

@@ -1,9 +1,15 @@
-// The serial-number settings, read once and re-read on change, with the
-// matcher they define. A refused pattern is reported once per distinct value
-// (not on every hover), and the default pattern is used meanwhile.
+// The serial-number settings and the matcher they define: THE one source of
+// "what is a serial number" for hovers, links, the cursor context, the
+// look-up and the Machines tree. Read through the SettingsReader and rebuilt
+// when a serialNumber.*, hover.* or links.* setting changes. A refused pattern
+// is reported once per distinct value (not on every hover), and the default
+// pattern is used meanwhile.
 import * as vscode from 'vscode';
+import { Emitter, type Event } from '../common/emitter';
+import { Disposable } from '../common/lifecycle';
+import { createSerialMatcher, type SerialMatcher } from '../domain/serialNumbers/serialMatcher';
 import type { Log } from './log';
-import { createSerialMatcher, DEFAULT_SERIAL_MIN_LENGTH, type SerialMatcher } from '../domain/serialNumbers/serialMatcher';
+import { SettingsReader } from './settings';
 
 export interface SerialSettingsSnapshot {
   readonly matcher: SerialMatcher;
@@ -16,24 +22,26 @@ export interface SerialSettingsSnapshot {
   readonly maxEvents: number;
 }
 
-const SECTION = 'onboardingEvents';
-const AFFECTS = ['serialNumber', 'hover', 'links'].map((key) => `${SECTION}.${key}`);
-
-export class SerialSettings implements vscode.Disposable {
+export class SerialSettings extends Disposable {
   private current: SerialSettingsSnapshot;
   private readonly reported = new Set<string>();
-  private readonly changed = new vscode.EventEmitter<SerialSettingsSnapshot>();
-  private readonly subscription: vscode.Disposable;
-  readonly onDidChange = this.changed.event;
+  private readonly changed = this.register(new Emitter<SerialSettingsSnapshot>());
+  readonly onDidChange: Event<SerialSettingsSnapshot> = this.changed.event;
 
-  constructor(private readonly log: Log) {
+  constructor(
+    private readonly settings: SettingsReader,
+    private readonly log: Log,
+  ) {
+    super();
     this.current = this.read();
-    this.subscription = vscode.workspace.onDidChangeConfiguration((e) => {
-      if (AFFECTS.some((section) => e.affectsConfiguration(section))) {
-        this.current = this.read();
-        this.changed.fire(this.current);
-      }
-    });
+    this.register(
+      settings.onDidChange((change) => {
+        if (change.affects('serialNumber') || change.affects('hover') || change.affects('links')) {
+          this.current = this.read();
+          this.changed.fire(this.current);
+        }
+      }),
+    );
   }
 
   get value(): SerialSettingsSnapshot {
@@ -41,16 +49,16 @@ export class SerialSettings implements vscode.Disposable {
   }
 
   private read(): SerialSettingsSnapshot {
-    const config = vscode.workspace.getConfiguration(SECTION);
-    const pattern = config.get<string>('serialNumber.pattern');
+    const value = this.settings.value;
+    const pattern = value['serialNumber.pattern'];
     const matcher = createSerialMatcher({
       pattern,
-      minLength: config.get<number>('serialNumber.minLength', DEFAULT_SERIAL_MIN_LENGTH),
-      denyList: stringArray(config.get<unknown>('serialNumber.denyList')),
+      minLength: value['serialNumber.minLength'],
+      denyList: value['serialNumber.denyList'],
       t: vscode.l10n.t,
     });
-    if (matcher.problem !== undefined && !this.reported.has(pattern ?? '')) {
-      this.reported.add(pattern ?? '');
+    if (matcher.problem !== undefined && !this.reported.has(pattern)) {
+      this.reported.add(pattern);
       this.log.warn(matcher.problem);
       void vscode.window
         .showWarningMessage(
@@ -58,23 +66,19 @@ export class SerialSettings implements vscode.Disposable {
           vscode.l10n.t('Open Setting'),
         )
         .then((choice) => {
-          if (choice !== undefined) void vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.serialNumber.pattern`);
+          if (choice !== undefined) void SettingsReader.open('serialNumber.pattern');
         });
     }
-    const languages = stringArray(config.get<unknown>('hover.languages'));
+    const languages = value['hover.languages'];
     return {
       matcher,
       wordPattern: matcher.wordPattern(),
-      hoverEnabled: config.get<boolean>('hover.enabled', true),
-      linksEnabled: config.get<boolean>('links.enabled', true),
+      hoverEnabled: value['hover.enabled'],
+      linksEnabled: value['links.enabled'],
+      // An empty list (set by hand) would select nothing: it means "every language", like the default.
       languages: languages.length === 0 ? ['*'] : languages,
-      maxEvents: clamp(config.get<number>('hover.maxEvents', 5), 1, 50),
+      maxEvents: value['hover.maxEvents'],
     };
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
-    this.changed.dispose();
   }
 }
 
@@ -82,12 +86,4 @@ export class SerialSettings implements vscode.Disposable {
 export function selectorFor(languages: readonly string[]): vscode.DocumentSelector {
   if (languages.includes('*')) return '*';
   return languages.map((language) => ({ language }));
-}
-
-function stringArray(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-}
-
-function clamp(value: number, min: number, max: number): number {
-  return Number.isFinite(value) ? Math.min(max, Math.max(min, Math.floor(value))) : min;
 }

@@ -4,6 +4,7 @@
 // compiled defensively: an invalid or dangerous pattern never throws at use,
 // the matcher falls back to the default and says why once (`problem`).
 import { MAX_SERIAL_NUMBER_LENGTH } from '../../core/serialNumber';
+import { errorMessage } from '../../common/errors';
 import { plainLocalize, type Localize } from '../../common/localize';
 import { inertNotificationText } from '../../common/notificationText';
 
@@ -114,7 +115,7 @@ function compile(source: string, t: Localize): Compiled | string {
   try {
     regex = new RegExp(source, 'g');
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return errorMessage(error);
   }
   if (regex.test('')) {
     return t('it matches an empty string, so it would match everywhere');

@@ -1,8 +1,10 @@
 // A serial number typed or passed by the user, checked by the core's rules
 // (normalizeSerialNumber) and, when refused, told why in the user's language:
-// the core's own messages stay English, as core has no vscode.
+// the core's own messages stay English, as core has no vscode. Also what a
+// command accepts as a serial number argument.
 import { isApiError } from '../../core/errors';
 import { MAX_SERIAL_NUMBER_LENGTH, normalizeSerialNumber } from '../../core/serialNumber';
+import { isRecord } from '../../common/guards';
 import type { Localize } from '../../common/localize';
 
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
@@ -26,4 +28,19 @@ export function checkSerialNumber(input: string, t: Localize): SerialNumberInput
     // A rule the core gained later: its own (English) words rather than none.
     return { ok: false, message: error.message };
   }
+}
+
+/**
+ * The serial number a command was given: `'MX-4711-A0023'` or
+ * `{ serialNumber: 'MX-4711-A0023' }` (as command links and tree nodes pass
+ * it). Anything else, from whoever ran the command, gives undefined. Not yet
+ * checked: pass it through checkSerialNumber before using it as one.
+ */
+export function serialNumberArgument(arg: unknown): string | undefined {
+  if (typeof arg === 'string') return arg;
+  if (isRecord(arg)) {
+    const value = arg['serialNumber'];
+    if (typeof value === 'string') return value;
+  }
+  return undefined;
 }

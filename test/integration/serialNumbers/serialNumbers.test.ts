@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { OnboardingEventsExtensionApi } from '../../../src/extension';
-import { HOVER_COMMANDS } from '../../../src/editor/hoverMarkdown';
+import { COMMANDS } from '../../../src/workbench/constants';
 import { startFakeApi, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { activateExtension, signIn, signOutIfSignedIn } from '../support/extension';
 
@@ -65,7 +65,7 @@ describe('Serial numbers in code (hovers, links, look-up)', () => {
       assert.match(markdown, /MACHINE\\_CREATED/);
       assert.match(markdown, /ONBOARDING\\_STARTED/);
       assert.match(markdown, /Onboarding completed/);
-      for (const command of [HOVER_COMMANDS.showDetails, HOVER_COMMANDS.reveal, HOVER_COMMANDS.pin, HOVER_COMMANDS.copy]) {
+      for (const command of [COMMANDS.hoverShowDetails, COMMANDS.hoverReveal, COMMANDS.hoverPin, COMMANDS.hoverCopy]) {
         assert.ok(markdown.includes(`command:${command}`), `links to ${command}`);
       }
       assert.equal(fake.eventRequests(TEST_SERIALS.onboarded).length, 1);

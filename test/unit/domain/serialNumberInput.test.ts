@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { plainLocalize, type Localize } from '../../../src/common/localize';
-import { checkSerialNumber } from '../../../src/domain/serialNumbers/serialNumberInput';
+import { checkSerialNumber, serialNumberArgument } from '../../../src/domain/serialNumbers/serialNumberInput';
 
 describe('serial number input', () => {
   const accepted: readonly [string, string][] = [
@@ -32,4 +32,26 @@ describe('serial number input', () => {
     const german: Localize = (message, ...args) => (message === 'Enter a serial number: it is empty.' ? 'Geben Sie eine Seriennummer ein.' : plainLocalize(message, ...args));
     assert.deepEqual(checkSerialNumber(' ', german), { ok: false, message: 'Geben Sie eine Seriennummer ein.' });
   });
+});
+
+describe('serial number command argument', () => {
+  // Commands are run by palette, keybindings, command links and other extensions: any value can arrive.
+  const cases: readonly [string, unknown, string | undefined][] = [
+    ['a string', 'MX-4711-A0023', 'MX-4711-A0023'],
+    ['a string as typed (checked later, not here)', ' MX-4711-A0023 ', ' MX-4711-A0023 '],
+    ['an empty string', '', ''],
+    ['{ serialNumber }', { serialNumber: 'MX-4711-A0023' }, 'MX-4711-A0023'],
+    ['{ serialNumber, key } as the hover passes it', { serialNumber: 'MX-4711-A0023', key: 'k' }, 'MX-4711-A0023'],
+    ['{ serialNumber } that is not a string', { serialNumber: 4711 }, undefined],
+    ['an object without serialNumber', { serial: 'MX-4711-A0023' }, undefined],
+    ['an array', ['MX-4711-A0023'], undefined],
+    ['null', null, undefined],
+    ['undefined (the palette)', undefined, undefined],
+    ['a number', 4711, undefined],
+  ];
+  for (const [what, arg, expected] of cases) {
+    it(`${what} gives ${expected === undefined ? 'undefined' : JSON.stringify(expected)}`, () => {
+      assert.equal(serialNumberArgument(arg), expected);
+    });
+  }
 });

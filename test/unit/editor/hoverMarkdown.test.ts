@@ -7,7 +7,6 @@ import { validateEvent } from '../../../src/core/validateEvents';
 import {
   errorHoverMarkdown,
   eventsHoverMarkdown,
-  HOVER_COMMANDS,
   HOVER_ENABLED_COMMANDS,
   MESSAGE_CELL_MAX,
   signedOutHoverMarkdown,
@@ -15,6 +14,7 @@ import {
 } from '../../../src/editor/hoverMarkdown';
 import { makeEvent } from '../../support/fakeApi';
 import { plainLocalize } from '../../../src/common/localize';
+import { COMMANDS } from '../../../src/workbench/constants';
 
 const NOW = Date.UTC(2025, 5, 2, 12, 0, 0);
 const MINUTE = 60_000;
@@ -73,8 +73,8 @@ describe('hover markdown: events table', () => {
     const md = eventsHoverMarkdown(SERIAL, { result: result([]), stale: false }, ctx);
     assert.match(md, /No onboarding events recorded/);
     assert.equal(tableRows(md).length, 0);
-    assert.ok(!md.includes(HOVER_COMMANDS.showDetails));
-    assert.ok(md.includes(HOVER_COMMANDS.reveal));
+    assert.ok(!md.includes(COMMANDS.hoverShowDetails));
+    assert.ok(md.includes(COMMANDS.hoverReveal));
   });
 
   it('links Show Details to the latest event by key, and Reveal, Pin and Copy by serial number', () => {
@@ -86,10 +86,10 @@ describe('hover markdown: events table', () => {
       return { command: command ?? '', args: JSON.parse(decodeURIComponent(query ?? '[]')) };
     };
     assert.deepEqual(targets.map(decode), [
-      { command: HOVER_COMMANDS.showDetails, args: [{ serialNumber: SERIAL, key: latest.key }] },
-      { command: HOVER_COMMANDS.reveal, args: [{ serialNumber: SERIAL }] },
-      { command: HOVER_COMMANDS.pin, args: [{ serialNumber: SERIAL }] },
-      { command: HOVER_COMMANDS.copy, args: [{ serialNumber: SERIAL }] },
+      { command: COMMANDS.hoverShowDetails, args: [{ serialNumber: SERIAL, key: latest.key }] },
+      { command: COMMANDS.hoverReveal, args: [{ serialNumber: SERIAL }] },
+      { command: COMMANDS.hoverPin, args: [{ serialNumber: SERIAL }] },
+      { command: COMMANDS.hoverCopy, args: [{ serialNumber: SERIAL }] },
     ]);
   });
 
@@ -102,7 +102,7 @@ describe('hover markdown: events table', () => {
   it('reports events that could not be read and links to the log', () => {
     const md = eventsHoverMarkdown(SERIAL, { result: result([event('A', 'b', 1)], { invalid: [{ index: 2, reason: 'type is missing', raw: {} }] }), stale: false }, ctx);
     assert.match(md, /1 event could not be read/);
-    assert.ok(linkTargets(md).some((t) => t.startsWith(`command:${HOVER_COMMANDS.showLog}`)));
+    assert.ok(linkTargets(md).some((t) => t.startsWith(`command:${COMMANDS.showLog}`)));
   });
 });
 
@@ -159,14 +159,14 @@ describe('hover markdown: signed out and errors', () => {
   it('signed out: offers Sign In and nothing that needs data', () => {
     const md = signedOutHoverMarkdown(SERIAL, ctx);
     assert.match(md, /Sign in to see the onboarding events/);
-    assert.deepEqual(linkTargets(md), [`command:${HOVER_COMMANDS.signIn}?${encodeURIComponent('[]')}`]);
+    assert.deepEqual(linkTargets(md), [`command:${COMMANDS.signIn}?${encodeURIComponent('[]')}`]);
   });
 
   it('an error without cached data: escaped message, Show Log, and no Show Details', () => {
     const md = errorHoverMarkdown(SERIAL, 'The server answered 500 <b>boom</b>\nsecond line', ctx);
     assert.ok(md.includes('500 \\<b\\>boom\\<\\/b\\> second line'));
-    assert.ok(linkTargets(md).some((t) => t.startsWith(`command:${HOVER_COMMANDS.showLog}`)));
-    assert.ok(!md.includes(HOVER_COMMANDS.showDetails));
+    assert.ok(linkTargets(md).some((t) => t.startsWith(`command:${COMMANDS.showLog}`)));
+    assert.ok(!md.includes(COMMANDS.hoverShowDetails));
   });
 
   it('uses the localizer for every fixed string', () => {

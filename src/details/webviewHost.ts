@@ -1,0 +1,114 @@
+// The plumbing of one details webview: its options, a fresh HTML shell (and
+// nonce) per load, the ready handshake, posting, validating what the page
+// sends, and disposal. The handshake: after each load the page says "ready",
+// and only then does the host post; a message posted earlier would be lost
+// with the old page. What the page asks for is handed to `request`.
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { Emitter, type Event } from '../common/emitter';
+import { Disposable, toDisposable } from '../common/lifecycle';
+import type { Log } from '../workbench/log';
+import { renderShell } from './html';
+import { isPageMessage, type HostMessage } from './protocol';
+import type { PageRequest } from './pageRequests';
+import type { DetailsObserver } from './testHook';
+
+export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
+  return {
+    enableScripts: true,
+    enableFindWidget: true,
+    // Only our own media folder: no workspace files, no node_modules.
+    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media')],
+  };
+}
+
+export interface WebviewHostOptions {
+  readonly extensionUri: vscode.Uri;
+  readonly log: Log;
+  readonly observer: DetailsObserver;
+  /** What the page is sent each time it says "ready", and on `update()`. */
+  content(): HostMessage;
+  /** Every other message of the protocol the page sends. */
+  request(message: PageRequest): Promise<void>;
+}
+
+export class WebviewHost extends Disposable {
+  private ready = false;
+  private readonly didDispose: Emitter<void>;
+  readonly onDidDispose: Event<void>;
+
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    private readonly options: WebviewHostOptions,
+  ) {
+    super();
+    // Disposed newest first: the listeners, then the panel, then "disposed" is told, then the emitter goes.
+    this.didDispose = this.register(new Emitter<void>());
+    this.onDidDispose = this.didDispose.event;
+    this.register(
+      toDisposable(() => {
+        this.didDispose.fire();
+      }),
+    );
+    this.register(
+      toDisposable(() => {
+        panel.dispose();
+      }),
+    );
+    panel.webview.options = webviewOptions(options.extensionUri);
+    this.register(panel.webview.onDidReceiveMessage((message: unknown) => void this.receive(message)));
+    // Closed by the user: everything else goes with it.
+    this.register(
+      panel.onDidDispose(() => {
+        this.dispose();
+      }),
+    );
+  }
+
+  /** A fresh shell (and nonce): the page announces "ready" again and gets `content()`. */
+  load(): void {
+    this.ready = false;
+    const webview = this.panel.webview;
+    const media = (...path: string[]): string => webview.asWebviewUri(vscode.Uri.joinPath(this.options.extensionUri, 'media', ...path)).toString();
+    const html = renderShell({
+      cspSource: webview.cspSource,
+      nonce: randomBytes(18).toString('base64'),
+      scriptUri: media('details', 'details.js'),
+      styleUri: media('details', 'details.css'),
+      codiconsUri: media('codicons', 'codicon.css'),
+      title: this.panel.title,
+      loading: vscode.l10n.t('Loading event…'),
+      lang: vscode.env.language,
+    });
+    webview.html = html;
+    this.options.observer.didSetHtml(html);
+  }
+
+  /** Posts `content()` again when the page is ready; otherwise its "ready" will fetch the new content anyway. */
+  update(): void {
+    if (this.ready) this.post(this.options.content());
+  }
+
+  post(message: HostMessage): void {
+    this.options.observer.didPost(message);
+    void this.panel.webview.postMessage(message);
+  }
+
+  /** Entry point for every message from the page (and the test hook): validated, then handled. */
+  async receive(message: unknown): Promise<void> {
+    if (!isPageMessage(message)) {
+      this.options.log.warn('Event details: ignored a message from the page that is not part of the protocol.');
+      return;
+    }
+    try {
+      if (message.type === 'ready') {
+        this.ready = true;
+        this.post(this.options.content());
+        return;
+      }
+      await this.options.request(message);
+    } catch (error) {
+      this.options.log.error('Event details: handling a page request failed', error);
+    }
+  }
+}
