@@ -9,6 +9,7 @@ import { FileResultStore } from './eventsCache/fileResultStore';
 import { forgetResultsOnSignOut, resultScope } from './session/resultScope';
 import { Log } from './workbench/log';
 import { registerMachines } from './machines/registerMachines';
+import { SerialSettings } from './workbench/serialSettings';
 import { SettingsReader } from './workbench/settings';
 import { publicApi, type OnboardingEventsExtensionApi } from './publicApi';
 import { registerSerialNumbers } from './editor/registerEditor';
@@ -46,7 +47,10 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
       }),
     );
     const details = registerDetails(context, { session, log });
-    const machines = registerMachines(context, { session, events, details, log });
+    // One serial-number matcher for the tree's scan and Add Machine check (the hovers still build their own).
+    const serialSettings = new SerialSettings(log);
+    context.subscriptions.push(serialSettings);
+    const machines = registerMachines(context, { session, events, settings, matcher: () => serialSettings.value.matcher, log });
     const serialNumbers = registerSerialNumbers(context, { session, events, machines, details, log });
     return publicApi({
       activationMs: performance.now() - started,
