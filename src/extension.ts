@@ -9,6 +9,7 @@ import { FileResultStore } from './eventsCache/fileResultStore';
 import { forgetResultsOnSignOut, resultScope } from './session/resultScope';
 import { Log } from './workbench/log';
 import { registerMachines } from './machines/registerMachines';
+import { SerialSettings } from './workbench/serialSettings';
 import { SettingsReader } from './workbench/settings';
 import { publicApi, type OnboardingEventsExtensionApi } from './publicApi';
 import { registerEditor } from './editor/registerEditor';
@@ -49,11 +50,11 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
       }),
     );
     const testMode = isTestMode(context);
-    // The one serial-number matcher: hovers, links, the look-up (and the tree) read it.
+    // The one serial-number matcher: hovers, links, the look-up and the tree read it.
     const serialSettings = new SerialSettings(settings, log);
     context.subscriptions.push(serialSettings);
     const details = registerDetails(context, { session, settings, log, testMode });
-    const machines = registerMachines(context, { session, events, details: details.api, log });
+    const machines = registerMachines(context, { session, events, settings, matcher: () => serialSettings.value.matcher, log });
     const editor = registerEditor(context, { session, events, machines, details: details.api, serialSettings, log });
     registerLookUp(context, { session, events, machines, details: details.api, serialSettings, log });
     return publicApi({

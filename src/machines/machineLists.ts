@@ -1,6 +1,8 @@
 // The machines the tree lists, since the API has no "list machines"
 // operation: the ones the user pinned and the ones recently looked up. Pure
 // TypeScript over a Memento-shaped store, so it is unit-tested under mocha.
+import { Emitter, type Event } from '../common/emitter';
+import { Disposable } from '../common/lifecycle';
 
 /** The slice of vscode.Memento used here. */
 export interface KeyValueStore {
@@ -27,10 +29,13 @@ function readList(store: KeyValueStore, key: string): string[] {
   return [...new Set(value.filter((item): item is string => typeof item === 'string' && item !== ''))];
 }
 
-export class MachineLists {
-  private readonly listeners = new Set<() => void>();
+export class MachineLists extends Disposable {
+  private readonly changed = this.register(new Emitter<void>());
+  readonly onDidChange: Event<void> = this.changed.event;
 
-  constructor(private readonly options: MachineListsOptions) {}
+  constructor(private readonly options: MachineListsOptions) {
+    super();
+  }
 
   /** Pinned serial numbers, newest pin first. */
   pinned(): string[] {
@@ -99,12 +104,7 @@ export class MachineLists {
     this.fire();
   }
 
-  onDidChange(listener: () => void): { dispose(): void } {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
-  }
-
   private fire(): void {
-    for (const listener of this.listeners) listener();
+    this.changed.fire();
   }
 }

@@ -1,7 +1,11 @@
 // The state behind the Machines tree, without VS Code: which machines are
 // listed, what each one shows, what is loading or failed, the filter, the
-// "new events" count. The glue (machinesTree.ts) turns it into TreeItems; the
-// bench drives it directly against the fake API through the real client.
+// "new events" count. The tree provider (machinesTreeProvider.ts, treeItems.ts)
+// turns it into TreeItems; the bench drives it directly against the fake API
+// through the real client.
+import { Emitter, type Event } from '../common/emitter';
+import { asError } from '../common/errors';
+import { Disposable } from '../common/lifecycle';
 import { isApiError } from '../core/errors';
 import type { TimestampUnit } from '../core/model';
 import type { TimestampUnitSetting } from '../core/timestamp';
@@ -67,41 +71,34 @@ export interface MachinesModelOptions {
 /** `undefined` means "everything may have changed" (lists, groups, filter). */
 export type ModelChange = readonly string[] | undefined;
 
-export class MachinesModel {
+export class MachinesModel extends Disposable {
   private readonly viewCache = new EventViewCache();
   private readonly failures = new Map<string, FailedLoad>();
   private readonly loading = new Map<string, Promise<void>>();
   private readonly limits = new Map<string, number>();
   /** The `timestamp` actually sent for the current window, per machine (its unit may differ per answer). */
   private readonly windowTimestamps = new Map<string, number>();
-  private readonly listeners = new Set<(change: ModelChange) => void>();
+  private readonly changed = this.register(new Emitter<ModelChange>());
+  readonly onDidChange: Event<ModelChange> = this.changed.event;
   private currentFilter: EventFilter = NO_FILTER;
   /** Set once the server's `timestamp` filter was seen to leave out events inside the window. */
   private windowFilterUnreliable = false;
   private scan: WorkspaceScanState = { kind: 'not-scanned' };
   private readonly now: () => number;
-  private readonly subscription: { dispose(): void };
 
   constructor(private readonly options: MachinesModelOptions) {
+    super();
     this.now = options.now ?? Date.now;
-    this.subscription = options.events.onDidUpdate((serial) => {
-      this.afterData(serial);
-      this.fire([serial]);
-    });
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
-    this.listeners.clear();
-  }
-
-  onDidChange(listener: (change: ModelChange) => void): { dispose(): void } {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
+    this.register(
+      options.events.onDidUpdate((serial) => {
+        this.afterData(serial);
+        this.fire([serial]);
+      }),
+    );
   }
 
   fire(change: ModelChange): void {
-    for (const listener of this.listeners) listener(change);
+    this.changed.fire(change);
   }
 
   // ---- Which machines -------------------------------------------------------
@@ -325,7 +322,7 @@ export class MachinesModel {
         this.options.log?.(`The API rejected the credentials while loading ${serialNumber}.`);
         this.options.onCredentialsRejected();
       }
-      this.failures.set(serialNumber, { error: error instanceof Error ? error : new Error(String(error)), at: this.now() });
+      this.failures.set(serialNumber, { error: asError(error), at: this.now() });
     }
   }
 

@@ -3,6 +3,7 @@
 // changes are batched: a refresh of 1,000 machines repaints in a few frames,
 // not 1,000 times.
 import * as vscode from 'vscode';
+import { Disposable, toDisposable } from '../common/lifecycle';
 import type { MachineChild } from '../domain/events/eventView';
 import type { GroupKind, MachinesModel, ModelChange } from './machinesModel';
 import { renderNode } from './treeItems';
@@ -10,14 +11,13 @@ import type { GroupNode, MachineNode, MachinesNode, PlaceholderNode } from './tr
 
 const BATCH_MS = 25;
 
-export class MachinesTreeProvider implements vscode.TreeDataProvider<MachinesNode>, vscode.Disposable {
-  private readonly emitter = new vscode.EventEmitter<MachinesNode | MachinesNode[] | undefined>();
+export class MachinesTreeProvider extends Disposable implements vscode.TreeDataProvider<MachinesNode> {
+  private readonly emitter = this.register(new vscode.EventEmitter<MachinesNode | MachinesNode[] | undefined>());
   readonly onDidChangeTreeData = this.emitter.event;
   private readonly groupNodes = new Map<GroupKind, GroupNode>();
   private readonly machineNodes = new Map<string, MachineNode>();
   private pending: Set<string> | 'all' | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private readonly subscription: { dispose(): void };
   /** Called after each batch is fired: the view updates its badge, description and context keys. */
   onDidFlush: (() => void) | undefined;
 
@@ -26,13 +26,9 @@ export class MachinesTreeProvider implements vscode.TreeDataProvider<MachinesNod
     /** Asked to scan when the workspace group is expanded for the first time. */
     private readonly requestScan: () => void,
   ) {
-    this.subscription = model.onDidChange((change) => { this.schedule(change); });
-  }
-
-  dispose(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.subscription.dispose();
-    this.emitter.dispose();
+    super();
+    this.register(model.onDidChange((change) => { this.schedule(change); }));
+    this.register(toDisposable(() => { if (this.timer) clearTimeout(this.timer); }));
   }
 
   private schedule(change: ModelChange): void {

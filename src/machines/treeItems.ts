@@ -6,10 +6,9 @@ import * as vscode from 'vscode';
 import type { OnboardingEvent } from '../core/model';
 import type { MachinesModel, MachineSummary } from './machinesModel';
 import { formatAbsolute, formatRelative, formatShort, formatUtcIso } from '../common/time';
+import { COMMANDS } from '../workbench/constants';
 import type { ErrorNode, EventNode, GroupNode, LoadMoreNode, MachineNode, MachinesNode, PlaceholderNode } from './treeNodes';
 
-export const SHOW_EVENT_DETAILS_COMMAND = 'onboardingEvents.showEventDetails';
-export const LOAD_MORE_COMMAND = 'onboardingEvents.loadMore';
 
 export interface RenderContext {
   readonly model: MachinesModel;
@@ -235,7 +234,7 @@ function renderEvent(node: EventNode, context: RenderContext): vscode.TreeItem {
   item.tooltip = eventTooltip(event, context);
   item.iconPath = eventIcon(event);
   item.contextValue = event.assetId === undefined ? 'event' : 'event.asset';
-  item.command = { command: SHOW_EVENT_DETAILS_COMMAND, title: vscode.l10n.t('Show Event Details'), arguments: [event] };
+  item.command = { command: COMMANDS.showEventDetails, title: vscode.l10n.t('Show Event Details'), arguments: [event] };
   item.accessibilityInformation = { label: `${event.type}, ${when}` };
   return item;
 }
@@ -248,7 +247,7 @@ function renderLoadMore(node: LoadMoreNode, { model }: RenderContext): vscode.Tr
   item.iconPath = new vscode.ThemeIcon('more');
   item.contextValue = 'loadMore';
   item.tooltip = vscode.l10n.t('Show up to {0} more events', next);
-  item.command = { command: LOAD_MORE_COMMAND, title: vscode.l10n.t('Load More Events'), arguments: [node] };
+  item.command = { command: COMMANDS.loadMore, title: vscode.l10n.t('Load More Events'), arguments: [node] };
   return item;
 }
 

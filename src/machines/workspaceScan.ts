@@ -27,14 +27,15 @@ function looksBinary(bytes: Uint8Array): boolean {
   return false;
 }
 
-export async function scanWorkspace(matcher: SerialMatcher, settings: ScanSettings, token: vscode.CancellationToken, progress?: (filesScanned: number, total: number) => void): Promise<ScanResult> {
+/** `matcher` is asked for once the files are found (see ScanRunner). */
+export async function scanWorkspace(matcher: () => SerialMatcher, settings: ScanSettings, token: vscode.CancellationToken, progress?: (filesScanned: number, total: number) => void): Promise<ScanResult> {
   const exclude = excludeGlob(
     vscode.workspace.getConfiguration('files').get<Record<string, unknown>>('exclude'),
     vscode.workspace.getConfiguration('search').get<Record<string, unknown>>('exclude'),
   );
   const maxFiles = Math.max(1, Math.floor(settings.maxFiles));
   const files = await vscode.workspace.findFiles(settings.include, exclude ?? null, maxFiles, token);
-  const collector = new SerialCollector(matcher);
+  const collector = new SerialCollector(matcher());
   let scanned = 0;
   for (const file of files) {
     if (token.isCancellationRequested) break;

@@ -12,8 +12,9 @@ export interface MachinesApi {
   clearRecent(): void;
   /**
    * Read-only view of what the tree shows, for integration tests (which see
-   * the extension's exports, not its internals). Optional so that stand-ins
-   * of this interface need not provide it. Holds no credentials.
+   * the extension's exports, not its internals). The tree always builds it;
+   * publicApi.ts exports it only under the extension's tests. Optional so
+   * that stand-ins of this interface need not provide it. Holds no credentials.
    */
   readonly inspector?: MachinesTreeInspector;
 }

@@ -1,0 +1,74 @@
+// The Machines view itself: the tree view over the provider, what looking at
+// a machine means (expanding or selecting it marks its events seen), the
+// chrome around the tree, and revealing a machine for the hovers, links and
+// look-up.
+import * as vscode from 'vscode';
+import { Disposable } from '../common/lifecycle';
+import { normalizeSerialNumber } from '../core/serialNumber';
+import { VIEWS } from '../workbench/constants';
+import type { MachineLists } from './machineLists';
+import type { MachinesModel } from './machinesModel';
+import { MachinesTreeProvider } from './machinesTreeProvider';
+import type { MachinesNode } from './treeNodes';
+import { updateViewChrome } from './viewChrome';
+
+export interface MachinesViewDeps {
+  readonly model: MachinesModel;
+  readonly lists: MachineLists;
+  readonly signedIn: () => boolean;
+  /** The workspace group was expanded and nothing was scanned yet. */
+  readonly requestScan: () => void;
+  /** The workspace group was collapsed while its scan runs. */
+  readonly cancelScan: () => void;
+}
+
+export class MachinesView extends Disposable {
+  readonly provider: MachinesTreeProvider;
+  readonly treeView: vscode.TreeView<MachinesNode>;
+
+  constructor(private readonly deps: MachinesViewDeps) {
+    super();
+    const { model } = deps;
+    this.provider = this.register(
+      new MachinesTreeProvider(model, () => {
+        if (model.workspaceScan.kind === 'not-scanned') deps.requestScan();
+      }),
+    );
+    this.treeView = this.register(vscode.window.createTreeView<MachinesNode>(VIEWS.machines, { treeDataProvider: this.provider, showCollapseAll: true }));
+    this.provider.onDidFlush = () => { this.updateChrome(); };
+    this.updateChrome();
+    this.register(this.treeView.onDidExpandElement((event) => { this.markSeen(event.element); }));
+    this.register(this.treeView.onDidChangeSelection((event) => { event.selection.forEach((node) => { this.markSeen(node); }); }));
+    this.register(
+      this.treeView.onDidCollapseElement((event) => {
+        if (event.element.kind === 'group' && event.element.group === 'workspace' && model.workspaceScan.kind === 'scanning') deps.cancelScan();
+      }),
+    );
+  }
+
+  /** Shows the machine (adding it to Recent when it is not listed), selected and expanded. */
+  async reveal(serialInput: string): Promise<void> {
+    const { model, lists } = this.deps;
+    const serial = normalizeSerialNumber(serialInput);
+    if (!lists.isPinned(serial) && !lists.recent().includes(serial)) await lists.addRecent(serial);
+    if (!this.deps.signedIn()) {
+      // The tree is empty while signed out: show the view with its Sign In welcome instead.
+      await vscode.commands.executeCommand(`${VIEWS.machines}.focus`);
+      return;
+    }
+    this.provider.flush();
+    const node = this.provider.machineNode(lists.isPinned(serial) ? 'pinned' : 'recent', serial);
+    model.ensureLoaded(serial);
+    await this.treeView.reveal(node, { select: true, focus: true, expand: true });
+    model.markSeen(serial);
+  }
+
+  private updateChrome(): void {
+    updateViewChrome(this.treeView, this.deps.model, this.deps.signedIn());
+  }
+
+  private markSeen(node: MachinesNode | undefined): void {
+    if (!node || node.kind === 'group' || node.kind === 'placeholder') return;
+    this.deps.model.markSeen(node.serialNumber);
+  }
+}
