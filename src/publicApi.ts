@@ -7,7 +7,8 @@ import type { CacheEntry, EventsService, GetOptions } from './eventsCache/events
 import type { EventsResult } from './core/model';
 import type { MachinesApi } from './workbench/contracts/machinesApi';
 import type { EditorInspector } from './editor/registerEditor';
-import type { SessionDiagnostics } from './session/registerSession';
+import type { SessionDiagnostics } from './session/testHook';
+import type { TestHooks } from './testHooks';
 
 /**
  * What other extensions may do with the events cache: read what the user's
@@ -38,15 +39,12 @@ export interface PublicApiParts {
   readonly activationMs: number;
   readonly machines: MachinesApi;
   readonly events: EventsService;
-  readonly testMode: boolean;
-  readonly sessionTestHook: SessionDiagnostics | undefined;
-  readonly detailsTestHook: DetailsTestHook | undefined;
-  readonly serialNumbersTestHook: EditorInspector | undefined;
+  /** Present only in ExtensionMode.Test (src/testHooks.ts decides). */
+  readonly testHooks: TestHooks | undefined;
 }
 
 export function publicApi(parts: PublicApiParts): OnboardingEventsExtensionApi {
-  const { machines, events, testMode } = parts;
-  const inspector = testMode ? machines.inspector : undefined;
+  const { machines, events, testHooks } = parts;
   return {
     activationMs: parts.activationMs,
     machines: {
@@ -60,17 +58,17 @@ export function publicApi(parts: PublicApiParts): OnboardingEventsExtensionApi {
       clearRecent: () => {
         machines.clearRecent();
       },
-      ...(inspector ? { inspector } : {}),
+      ...(testHooks?.machines ? { inspector: testHooks.machines } : {}),
     },
     events: {
       peek: (serialNumber) => events.peek(serialNumber),
       clear: () => {
         events.clear();
       },
-      ...(testMode ? { get: (serialNumber: string, options?: GetOptions) => events.get(serialNumber, options) } : {}),
+      ...(testHooks ? { get: testHooks.getEvents } : {}),
     },
-    sessionTestHook: testMode ? parts.sessionTestHook : undefined,
-    detailsTestHook: testMode ? parts.detailsTestHook : undefined,
-    serialNumbersTestHook: testMode ? parts.serialNumbersTestHook : undefined,
+    sessionTestHook: testHooks?.session,
+    detailsTestHook: testHooks?.details,
+    serialNumbersTestHook: testHooks?.editor,
   };
 }

@@ -18,7 +18,6 @@ import { SignInFlow } from './signInFlow';
 import { SessionStatusBar } from './statusBar';
 import { sessionDiagnostics, type SessionDiagnostics } from './testHook';
 
-export type { SessionDiagnostics } from './testHook';
 
 export interface RegisteredSession {
   /** The session every view reads through. */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Environment, SessionState } from '../../../src/domain/session/sessionState';
 import { FileResultStore } from '../../../src/eventsCache/fileResultStore';
-import { forgetResultsOnSignOut, resultScope } from '../../../src/session/resultScope';
+import { forgetResultsOnSignOut, resultScope } from '../../../src/workbench/resultScope';
 import { event, result, SERIAL } from '../machines/fixtures';
 
 function files(dir: string): string[] {

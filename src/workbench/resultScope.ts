@@ -4,7 +4,7 @@
 // under the new API. Signing out deletes the environment's stored results,
 // whether or not it is the active one.
 import { DisposableStore, type IDisposable } from '../common/lifecycle';
-import type { ApiSession } from '../workbench/contracts/apiSession';
+import type { ApiSession } from './contracts/apiSession';
 import type { Environment, SessionState } from '../domain/session/sessionState';
 import type { FileResultStore } from '../eventsCache/fileResultStore';
 

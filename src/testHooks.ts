@@ -1,0 +1,41 @@
+// The one place the test hooks are put together: read-only observations (and
+// a few steering handles) that the integration tests reach through the
+// extension's exports. Each feature builds its own hook object (cheap
+// closures, no credentials, no client); whether they are exported at all is
+// decided here, from isTestMode(), and nowhere else.
+import type { DetailsTestHook } from './details/testHook';
+import type { EditorInspector } from './editor/registerEditor';
+import type { EventsResult } from './core/model';
+import type { EventsService, GetOptions } from './eventsCache/eventsService';
+import type { SessionDiagnostics } from './session/testHook';
+import type { MachinesTreeInspector } from './workbench/contracts/machinesApi';
+
+export interface TestHooks {
+  readonly session: SessionDiagnostics;
+  readonly details: DetailsTestHook | undefined;
+  readonly editor: EditorInspector;
+  readonly machines: MachinesTreeInspector | undefined;
+  /** Authenticated reads through the cache: for our tests only, never for other extensions. */
+  readonly getEvents: (serialNumber: string, options?: GetOptions) => Promise<EventsResult>;
+}
+
+export interface TestHookParts {
+  readonly testMode: boolean;
+  readonly session: SessionDiagnostics;
+  readonly details: DetailsTestHook | undefined;
+  readonly editor: EditorInspector;
+  readonly machines: MachinesTreeInspector | undefined;
+  readonly events: EventsService;
+}
+
+/** The hooks, or undefined outside ExtensionMode.Test. */
+export function testHooks(parts: TestHookParts): TestHooks | undefined {
+  if (!parts.testMode) return undefined;
+  return {
+    session: parts.session,
+    details: parts.details,
+    editor: parts.editor,
+    machines: parts.machines,
+    getEvents: (serialNumber, options) => parts.events.get(serialNumber, options),
+  };
+}

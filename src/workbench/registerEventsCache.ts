@@ -1,0 +1,36 @@
+// The one events cache every view reads through, with its on-disk copy of the
+// last good results (filed per environment, API and user, so data of one never
+// shows under another) and the rules that keep it honest across sign-ins.
+import * as vscode from 'vscode';
+import { errorMessage } from '../common/errors';
+import { EventsService } from '../eventsCache/eventsService';
+import { FileResultStore } from '../eventsCache/fileResultStore';
+import type { ApiSession } from './contracts/apiSession';
+import type { Log } from './log';
+import { forgetResultsOnSignOut, resultScope } from './resultScope';
+import type { SettingsReader } from './settings';
+
+export function registerEventsCache(context: vscode.ExtensionContext, deps: { session: ApiSession; settings: SettingsReader; log: Log }): EventsService {
+  const { session, settings, log } = deps;
+  const store = new FileResultStore({
+    directory: vscode.Uri.joinPath(context.globalStorageUri, 'results').fsPath,
+    scope: () => resultScope(session.state),
+    timestampUnit: () => settings.value.timestampUnit,
+    onError: (message, error) => {
+      log.warn(`${message} (${errorMessage(error)})`);
+    },
+  });
+  const events = new EventsService({
+    source: () => session.client(),
+    freshForMs: () => settings.value.cacheSeconds * 1000,
+    store,
+  });
+  context.subscriptions.push(
+    forgetResultsOnSignOut(session, store),
+    // Another environment's answers must not show, nor land late from requests it started.
+    session.onDidChangeState(() => {
+      events.clear();
+    }),
+  );
+  return events;
+}
