@@ -5,11 +5,7 @@
 import * as vscode from 'vscode';
 import { isApiError } from '../core/errors';
 import type { OnboardingEvent } from '../core/model';
-import type { DetailsApi } from '../workbench/contracts/detailsApi';
-import { NotSignedInError, type EventsService } from '../eventsCache/eventsService';
-import type { Log } from '../workbench/log';
-import type { MachinesApi } from '../workbench/contracts/machinesApi';
-import type { ApiSession } from '../workbench/contracts/apiSession';
+import { NotSignedInError } from '../eventsCache/eventsService';
 import { eventPickText } from './eventPickText';
 import { errorMessage } from '../common/errors';
 import { Disposable, DisposableStore, toDisposable, type IDisposable } from '../common/lifecycle';
@@ -17,17 +13,9 @@ import { defuseThemeIcons } from '../common/markdownText';
 import { formatRelative } from '../common/time';
 import { checkSerialNumber, serialNumberArgument } from '../domain/serialNumbers/serialNumberInput';
 import { COMMANDS } from '../workbench/constants';
-import type { SerialSettings } from '../workbench/serialSettings';
+import type { SerialFeatureDeps } from '../workbench/contracts/serialFeatureDeps';
 
-export interface MachineLookUpDeps {
-  readonly session: ApiSession;
-  readonly events: EventsService;
-  readonly machines: MachinesApi;
-  readonly details: DetailsApi;
-  /** The one serial-number matcher: typed text that does not match gets a warning. */
-  readonly serialSettings: SerialSettings;
-  readonly log: Log;
-}
+export type MachineLookUpDeps = SerialFeatureDeps;
 
 interface SerialItem extends vscode.QuickPickItem {
   readonly serialNumber?: string;
