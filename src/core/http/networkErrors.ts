@@ -2,7 +2,7 @@
 // written for. Only codes (and a proxy's status) are read: the libraries'
 // messages may quote a proxy URL with its password, so none is kept.
 
-import { TransportError, type TransportFailure, type TransportFailureContext } from './transport';
+import { isTransportError, TransportError, type TransportFailure, type TransportFailureContext } from './transport';
 
 /** OpenSSL's verdicts that mean "no trusted CA issued this certificate". */
 const UNTRUSTED_CERTIFICATE = new Set([
@@ -53,7 +53,7 @@ export function causeCodes(error: unknown): string[] {
 }
 
 export function classifyNetworkError(error: unknown, situation: FailureSituation): TransportError {
-  if (error instanceof TransportError) return error;
+  if (isTransportError(error)) return error;
   const codes = causeCodes(error);
   const outer = codes[0] ?? 'UNKNOWN';
   const base: TransportFailureContext = {

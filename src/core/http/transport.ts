@@ -71,7 +71,17 @@ export interface TransportFailureContext {
   readonly caFile?: string;
 }
 
+/**
+ * The undici transport is a separate bundle (dist/undiciTransport.js) with its
+ * own copy of this class, so `instanceof` fails across the two bundles and
+ * every failure used to arrive as an unknown error. A registry symbol is the
+ * same in both.
+ */
+const TRANSPORT_ERROR = Symbol.for('onboardingEvents.TransportError');
+
 export class TransportError extends Error {
+  readonly [TRANSPORT_ERROR] = true;
+
   constructor(
     readonly failure: TransportFailure,
     /** A short system code such as ECONNRESET; never the library's message, which may quote URLs with credentials. */
@@ -84,7 +94,7 @@ export class TransportError extends Error {
 }
 
 export function isTransportError(value: unknown): value is TransportError {
-  return value instanceof TransportError;
+  return value instanceof TransportError || (typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[TRANSPORT_ERROR] === true);
 }
 
 export interface Transport {

@@ -18,7 +18,7 @@
 
 import { readFile, stat } from 'node:fs/promises';
 import * as tls from 'node:tls';
-import { TransportError, type TrustSettings } from './transport';
+import { isTransportError, TransportError, type TrustSettings } from './transport';
 
 /** A CA bundle larger than this is not a CA bundle: refuse it rather than read it. */
 export const MAX_CA_FILE_BYTES = 4 * 1024 * 1024;
@@ -81,7 +81,7 @@ async function certificatesFromFile(path: string): Promise<string[]> {
     if (info.size > MAX_CA_FILE_BYTES) throw fail('FILE_TOO_LARGE');
     text = await readFile(path, 'utf8');
   } catch (error) {
-    if (error instanceof TransportError) throw error;
+    if (isTransportError(error)) throw error;
     const code = (error as { code?: unknown }).code;
     throw fail(typeof code === 'string' ? code : 'UNREADABLE');
   }

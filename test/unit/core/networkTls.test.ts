@@ -149,6 +149,27 @@ describe('HTTPS with a private CA (test CA made with openssl, HTTPS fake on 127.
   });
 });
 
+describe('transport errors across bundles', () => {
+  it("recognises a failure thrown by the undici bundle's own copy of TransportError (instanceof fails across esbuild bundles)", async () => {
+    const foreign = Object.assign(new Error('dns (ENOTFOUND)'), {
+      failure: 'dns',
+      code: 'ENOTFOUND',
+      context: { causes: ['ENOTFOUND'] },
+      [Symbol.for('onboardingEvents.TransportError')]: true,
+    });
+    const api = await startFakeApi();
+    const client = makeClient(api, { apiBaseUrl: 'https://api.plant.test', authUrl: 'https://api.plant.test/oauth', transport: { request: () => Promise.reject(foreign), close: () => Promise.resolve() } });
+    try {
+      const error = asApiError(await rejectionOf(client.getEvents(TEST_SERIALS.onboarded)));
+      assert.equal(error.details.network, 'dns');
+      assert.match(error.message, /^The host name api\.plant\.test could not be found \(ENOTFOUND\)/);
+    } finally {
+      client.dispose();
+      await api.close();
+    }
+  });
+});
+
 describe('trusted certificates', () => {
   const pki = testPki();
 
