@@ -2,10 +2,13 @@
 // Messages are assembled only from status codes, error codes, hosts and paths:
 // never from server bodies or library messages, which could echo a secret.
 
-import { ApiError } from './errors';
+import { ApiError, type NetworkFailure } from './errors';
 import type { TransportError } from './http/transport';
 
 export const SIGN_IN_COMMAND = "'Onboarding Events: Sign In'";
+
+/** The machine-scoped setting that adds CA certificates (package.json holds the same id; a test checks). */
+export const CA_FILE_SETTING = 'onboardingEvents.caCertificatesFile';
 
 /** "GET /path" for error details: enough to locate the call, nothing a secret could hide in. */
 export function describeRequest(method: string, url: string): string {
@@ -82,23 +85,82 @@ export function invalidInputError(message: string): ApiError {
 export function errorForTransportFailure(error: TransportError, method: string, url: string, timeoutMs: number): ApiError {
   const request = describeRequest(method, url);
   const host = hostOf(url);
+  const { proxyHost = 'the proxy', proxyStatus, proxyCredentialsSent = false, causes = [error.code], caFile = '' } = error.context;
+  const network = (failure: NetworkFailure, message: string): ApiError => new ApiError('network', message, { request, network: failure, causes });
+  const timeout = (failure: NetworkFailure, message: string): ApiError => new ApiError('timeout', message, { request, network: failure, causes });
   switch (error.failure) {
     case 'aborted':
       return cancelledError();
     case 'connect-timeout':
-      return new ApiError('timeout', `Could not connect to ${host} in time. Check your network and proxy settings, then try again.`, { request });
+      return timeout('connect-timeout', `Could not connect to ${host} in time. Check your network and proxy settings, then try again.`);
     case 'headers-timeout':
     case 'body-timeout':
     case 'total-timeout':
-      return new ApiError('timeout', `${host} did not answer within ${Math.round(timeoutMs / 1000)} s. Try again, or raise the request timeout setting if the service is slow.`, { request });
+      return timeout('response-timeout', `${host} did not answer within ${Math.round(timeoutMs / 1000)} s. Try again, or raise the request timeout setting if the service is slow.`);
     case 'too-large':
       return protocolError(request, `The answer from ${host} was larger than the allowed maximum, so it was not read.`);
     case 'proxy':
-      return new ApiError('network', 'The proxy setting is not a valid URL. Fix the http.proxy setting or the HTTPS_PROXY environment variable.', { request });
+      return network('proxy-invalid', 'The proxy setting is not a valid URL. Fix the http.proxy setting or the HTTPS_PROXY environment variable.');
     case 'invalid-url':
       return invalidInputError(`The URL for ${request} is not valid. Check the API base URL and authorization URL settings.`);
+    case 'untrusted-certificate': {
+      const what = error.code === 'DEPTH_ZERO_SELF_SIGNED_CERT' ? 'presented a self-signed certificate' : 'presented a certificate from a certificate authority this computer does not trust';
+      return network(
+        'untrusted-certificate',
+        `${host} ${what} (${error.code}). If your company or a TLS-inspecting proxy uses its own CA, save its certificate (PEM) to a file and set ${CA_FILE_SETTING} to that file's path, or add the CA to the operating system's certificate store.`,
+      );
+    }
+    case 'certificate-expired':
+      return network(
+        'certificate-expired',
+        error.code === 'CERT_NOT_YET_VALID'
+          ? `The certificate of ${host} is not valid yet (${error.code}). Check this computer's date and time; otherwise ask the server's administrators.`
+          : `The certificate of ${host} has expired (${error.code}). Ask the server's administrators to renew it, and check this computer's date and time.`,
+      );
+    case 'certificate-name-mismatch':
+      return network(
+        'certificate-name-mismatch',
+        `The certificate of ${host} was issued for another host name (${error.code}). Use the host name the certificate names in the API base URL and authorization URL settings.`,
+      );
+    case 'proxy-auth-required':
+      return network(
+        'proxy-auth-required',
+        proxyCredentialsSent
+          ? `The proxy ${proxyHost} rejected the proxy credentials (HTTP 407). Correct the user and password in the proxy URL (http.proxy or HTTPS_PROXY) or the http.proxyAuthorization setting.`
+          : `The proxy ${proxyHost} requires authentication (HTTP 407). Put the user and password in the proxy URL (http://user:password@host:port in http.proxy or HTTPS_PROXY), or set http.proxyAuthorization.`,
+      );
+    case 'proxy-refused':
+      return network(
+        'proxy-refused',
+        `The proxy ${proxyHost} refused to open a connection to ${host} (HTTP ${proxyStatus ?? 502}). Ask your network administrators to allow ${host}, or exempt it with the http.noProxy setting or NO_PROXY if it is reachable without the proxy.`,
+      );
+    case 'proxy-unreachable':
+      return network(
+        'proxy-unreachable',
+        `Could not connect to the proxy ${proxyHost} (${error.code}). Check the http.proxy setting and the HTTPS_PROXY and HTTP_PROXY environment variables.`,
+      );
+    case 'ca-file':
+      return network(
+        'ca-file',
+        `The CA certificates file "${caFile}" could not be used (${error.code}). Set ${CA_FILE_SETTING} to a readable PEM file of CA certificates, or clear it.`,
+      );
+    case 'dns':
+      return network('dns', `The host name ${hostnameOf(url)} could not be found (${error.code}). Check the API base URL and authorization URL settings, and your DNS or VPN connection.`);
+    case 'connection-refused':
+      return network(
+        'connection-refused',
+        `${host} refused the connection (${error.code}). Check the port in the API base URL and authorization URL settings, and that the service (or your SSH tunnel) is running.`,
+      );
     case 'connection':
-      return new ApiError('network', `Could not reach ${host} (${error.code}). Check your network connection, the API base URL and proxy settings, then try again.`, { request });
+      return network('connection', `Could not reach ${host} (${error.code}). Check your network connection, the API base URL and proxy settings, then try again.`);
+  }
+}
+
+function hostnameOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return 'the server';
   }
 }
 

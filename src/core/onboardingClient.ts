@@ -13,7 +13,7 @@ import { HttpClient, type HttpResponse } from './http/httpClient';
 import { createLazyTransport } from './http/lazyTransport';
 import { redactUrl, type RequestLogEntry } from './http/requestLog';
 import { DEFAULT_RETRY_POLICY, parseRetryAfter } from './http/retryPolicy';
-import type { Transport } from './http/transport';
+import type { LookupFunction, Transport } from './http/transport';
 import { parseJsonBody } from './jsonBody';
 import type { EventsResult, GetEventsOptions } from './model';
 import type { TimestampUnitSetting } from './timestamp';
@@ -29,6 +29,14 @@ export interface HttpSettings {
   proxyStrictSSL?: boolean;
   /** VS Code `http.noProxy`. */
   noProxy?: readonly string[];
+  /** VS Code `http.proxyAuthorization`: a whole Proxy-Authorization header value. */
+  proxyAuthorization?: string;
+  /** VS Code `http.systemCertificates`: trust the operating system's CA store too (default true). */
+  systemCertificates?: boolean;
+  /** `onboardingEvents.caCertificatesFile`: a PEM file of extra CA certificates. */
+  caCertificatesFile?: string;
+  /** Host-name resolution; dns.lookup unless a test injects one (so no DNS query leaves the machine). */
+  lookup?: LookupFunction;
   /** Requests in flight at once, across all views. */
   maxConcurrency?: number;
   connectTimeoutMs?: number;
@@ -103,6 +111,10 @@ export class OnboardingClient {
         ...(settings.proxy !== undefined ? { proxy: settings.proxy } : {}),
         ...(settings.proxyStrictSSL !== undefined ? { proxyStrictSSL: settings.proxyStrictSSL } : {}),
         ...(settings.noProxy !== undefined ? { noProxy: settings.noProxy } : {}),
+        ...(settings.proxyAuthorization !== undefined ? { proxyAuthorization: settings.proxyAuthorization } : {}),
+        ...(settings.systemCertificates !== undefined ? { systemCertificates: settings.systemCertificates } : {}),
+        ...(settings.caCertificatesFile !== undefined ? { caCertificatesFile: settings.caCertificatesFile } : {}),
+        ...(settings.lookup !== undefined ? { lookup: settings.lookup } : {}),
         connectTimeoutMs: settings.connectTimeoutMs,
         connectionsPerOrigin: settings.maxConcurrency,
         env: settings.env ?? process.env,
@@ -113,7 +125,7 @@ export class OnboardingClient {
       requestTimeoutMs: settings.requestTimeoutMs,
       maxResponseBytes: settings.maxResponseBytes,
       retry: { ...DEFAULT_RETRY_POLICY, maxRetries: settings.maxRetries, baseDelayMs: settings.retryBaseDelayMs, maxRetryAfterMs: settings.maxRetryAfterMs },
-      ...(options.onRequest !== undefined ? { onRequest: options.onRequest } : {}),
+      ...(options.onRequest !== undefined ? { onRequest: withCertificateChecks(options.onRequest, settings.proxyStrictSSL !== false) } : {}),
       now,
     });
     this.#tokens = new TokenClient({ http: this.#http, authUrl: options.authUrl, credentials: options.credentials, now });
@@ -197,6 +209,14 @@ export class OnboardingClient {
       throw error;
     }
   }
+}
+
+/** With http.proxyStrictSSL off, every https request says so in the log: verification is never off silently. */
+function withCertificateChecks(onRequest: (entry: RequestLogEntry) => void, strict: boolean): (entry: RequestLogEntry) => void {
+  if (strict) return onRequest;
+  return (entry) => {
+    onRequest(entry.url.startsWith('https:') ? { ...entry, certificateChecksOff: true } : entry);
+  };
 }
 
 function sameOrigin(url: string, apiBaseUrl: string): boolean {

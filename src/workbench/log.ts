@@ -30,8 +30,9 @@ export class Log implements vscode.Disposable {
   request(entry: RequestLogEntry): void {
     const status = entry.status === undefined ? (entry.error ?? 'failed') : String(entry.status);
     const attempt = entry.attempt > 1 ? ` (attempt ${entry.attempt})` : '';
-    const line = `${entry.method} ${entry.url} → ${status} in ${Math.round(entry.durationMs)} ms${attempt}`;
-    if (entry.status !== undefined && entry.status < 400) this.info(line);
+    const unchecked = entry.certificateChecksOff === true ? ' — certificate NOT verified (http.proxyStrictSSL is off)' : '';
+    const line = `${entry.method} ${entry.url} → ${status} in ${Math.round(entry.durationMs)} ms${attempt}${unchecked}`;
+    if (entry.status !== undefined && entry.status < 400 && unchecked === '') this.info(line);
     else this.warn(line);
   }
 

@@ -115,8 +115,16 @@ export class HttpClient {
     } catch (error) {
       // An injected transport may throw anything; its text could carry anything, so only a code survives.
       const failure = isTransportError(error) ? error : new TransportError(signal?.aborted === true ? 'aborted' : 'connection', 'TRANSPORT_FAILED');
-      log({ error: `${failure.failure} ${failure.code}` });
+      log({ error: describeFailure(failure) });
       throw failure;
     }
   }
+}
+
+/** "untrusted-certificate UND_ERR_CONNECT ← UNABLE_TO_VERIFY_LEAF_SIGNATURE via proxy host:port": codes and hosts only. */
+function describeFailure(failure: TransportError): string {
+  const { causes = [], proxyHost, proxyStatus } = failure.context;
+  const chain = causes.length > 1 ? causes.join(' ← ') : failure.code;
+  const proxy = proxyHost === undefined ? '' : ` via proxy ${proxyHost}${proxyStatus !== undefined ? ` (HTTP ${proxyStatus})` : ''}`;
+  return `${failure.failure} ${chain}${proxy}`;
 }

@@ -3,7 +3,10 @@
 // ProxyAgent. The precedence mirrors VS Code's own request service: the
 // `http.proxy` setting wins, then HTTPS_PROXY (falling back to HTTP_PROXY) for
 // https targets and HTTP_PROXY for http targets; NO_PROXY and `http.noProxy`
-// both exempt hosts.
+// both exempt hosts. Loopback targets never go through a proxy: plain http is
+// allowed only for them because their traffic never leaves the machine, and a
+// proxy would receive the credentials (and a remote proxy cannot reach an SSH
+// tunnel on this machine's localhost anyway).
 
 import type { ProxySettings } from './transport';
 
@@ -11,11 +14,27 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 /** The proxy URL to use for `target`, or undefined for a direct connection. */
 export function selectProxy(target: URL, settings: ProxySettings, env: Env): string | undefined {
+  if (isLoopbackHost(target.hostname)) return undefined;
   const candidate = nonEmpty(settings.proxy) ?? proxyFromEnv(target.protocol, env);
   if (candidate === undefined) return undefined;
   const noProxy = [...parseNoProxy(envValue(env, 'NO_PROXY') ?? ''), ...(settings.noProxy ?? []).flatMap(parseNoProxy)];
   if (bypassesProxy(target, noProxy)) return undefined;
   return normalizeProxyUrl(candidate);
+}
+
+/**
+ * localhost (and *.localhost, reserved for loopback by RFC 6761), 127.0.0.0/8
+ * and ::1, as URL parsing leaves them (it already turns `127.1`, `0x7f.0.0.1`
+ * and `[0:0:0:0:0:0:0:1]` into these).
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = stripBrackets(hostname.toLowerCase()).replace(/\.$/, '');
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (host === '::1') return true;
+  // IPv4-mapped IPv6 loopback, as the URL parser writes it: ::ffff:7f00:1.
+  if (/^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(host)) return true;
+  const value = ipv4ToInt(host);
+  return value !== undefined && value >>> 24 === 127;
 }
 
 function proxyFromEnv(protocol: string, env: Env): string | undefined {

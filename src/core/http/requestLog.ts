@@ -12,6 +12,8 @@ export interface RequestLogEntry {
   readonly error?: string;
   /** 1 for the first try, 2 for the first retry, and so on. */
   readonly attempt: number;
+  /** Set when http.proxyStrictSSL is false: the server's certificate was not verified. */
+  readonly certificateChecksOff?: boolean;
 }
 
 export type RequestLogger = (entry: RequestLogEntry) => void;

@@ -2,6 +2,8 @@
 // this interface, so undici stays in its own lazily loaded bundle and tests or
 // benchmarks can inject another implementation.
 
+import type { LookupFunction as NetLookupFunction } from 'node:net';
+
 export type HttpMethod = 'GET' | 'POST';
 
 export interface TransportTimeouts {
@@ -42,15 +44,49 @@ export type TransportFailure =
   | 'body-timeout'
   | 'total-timeout'
   | 'connection'
+  | 'connection-refused'
+  | 'dns'
+  | 'untrusted-certificate'
+  | 'certificate-expired'
+  | 'certificate-name-mismatch'
+  | 'proxy-auth-required'
+  | 'proxy-refused'
+  | 'proxy-unreachable'
+  | 'ca-file'
   | 'too-large'
   | 'proxy'
   | 'invalid-url';
 
+/** What a failure is about, for the message: all of it safe to show and log. */
+export interface TransportFailureContext {
+  /** host[:port] of the proxy the request went through (never its user or password). */
+  readonly proxyHost?: string;
+  /** The HTTP status the proxy answered a CONNECT with (407, 502, ...). */
+  readonly proxyStatus?: number;
+  /** Whether a Proxy-Authorization header was sent: a 407 then means wrong credentials, not missing ones. */
+  readonly proxyCredentialsSent?: boolean;
+  /** Error codes from the outermost error to its root cause, e.g. UND_ERR_CONNECT ← ECONNREFUSED. */
+  readonly causes?: readonly string[];
+  /** The CA file that could not be used (a path the user typed into a setting). */
+  readonly caFile?: string;
+}
+
+/**
+ * The undici transport is a separate bundle (dist/undiciTransport.js) with its
+ * own copy of this class, so `instanceof` fails across the two bundles and
+ * every failure used to arrive as an unknown error. A registry symbol is the
+ * same in both.
+ */
+const TRANSPORT_ERROR = Symbol.for('onboardingEvents.TransportError');
+
 export class TransportError extends Error {
+  readonly [TRANSPORT_ERROR] = true;
+
   constructor(
     readonly failure: TransportFailure,
     /** A short system code such as ECONNRESET; never the library's message, which may quote URLs with credentials. */
     readonly code: string,
+    readonly context: TransportFailureContext = {},
   ) {
     super(`${failure} (${code})`);
     this.name = 'TransportError';
@@ -58,7 +94,7 @@ export class TransportError extends Error {
 }
 
 export function isTransportError(value: unknown): value is TransportError {
-  return value instanceof TransportError;
+  return value instanceof TransportError || (typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[TRANSPORT_ERROR] === true);
 }
 
 export interface Transport {
@@ -74,12 +110,27 @@ export interface ProxySettings {
   readonly proxyStrictSSL?: boolean;
   /** VS Code `http.noProxy`; added to NO_PROXY from the environment. */
   readonly noProxy?: readonly string[];
+  /** VS Code `http.proxyAuthorization`: the whole Proxy-Authorization header value; wins over user:password in the proxy URL. */
+  readonly proxyAuthorization?: string;
 }
 
-export interface TransportOptions extends ProxySettings {
+/** Which certificate authorities TLS connections (to the API and to an https proxy) trust. */
+export interface TrustSettings {
+  /** VS Code `http.systemCertificates`: also trust the operating system's store (default true). */
+  readonly systemCertificates?: boolean;
+  /** A PEM file of extra CA certificates (`onboardingEvents.caCertificatesFile`). */
+  readonly caCertificatesFile?: string;
+}
+
+/** Resolves a host name, as `dns.lookup` does; tests inject one so no DNS query leaves the machine. */
+export type LookupFunction = NetLookupFunction;
+
+export interface TransportOptions extends ProxySettings, TrustSettings {
   readonly connectTimeoutMs: number;
   /** Upper bound of sockets per origin; the client's concurrency limit normally binds first. */
   readonly connectionsPerOrigin: number;
   /** Where HTTPS_PROXY / HTTP_PROXY / NO_PROXY are read; process.env unless a test injects one. */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** dns.lookup unless a test injects one. */
+  readonly lookup?: LookupFunction;
 }

@@ -2,9 +2,12 @@
 // (dist/undiciTransport.js) that lazyTransport.ts requires on the first
 // request, so activating the extension never loads the HTTP stack.
 
+import { createSecureContext, type SecureContext } from 'node:tls';
 import { Agent, ProxyAgent, type Dispatcher } from 'undici';
+import { classifyNetworkError } from './networkErrors';
 import { selectProxy } from './proxySelection';
-import { TransportError, isTransportError, type Transport, type TransportFailure, type TransportOptions, type TransportRequest, type TransportResponse } from './transport';
+import { TransportError, type Transport, type TransportOptions, type TransportRequest, type TransportResponse } from './transport';
+import { loadTrustedCertificates } from './trustedCertificates';
 
 /** Idle keep-alive sockets are reused for this long; a refresh burst then pays no new handshakes. */
 const KEEP_ALIVE_MS = 30_000;
@@ -13,21 +16,24 @@ export function createUndiciTransport(options: TransportOptions): Transport {
   return new UndiciTransport(options);
 }
 
+interface Route {
+  readonly dispatcher: Dispatcher;
+  /** host[:port] of the proxy, without credentials; undefined when direct. */
+  readonly proxyHost?: string;
+  readonly proxyCredentialsSent?: boolean;
+}
+
 class UndiciTransport implements Transport {
   readonly #options: TransportOptions;
-  readonly #direct: Agent;
+  /** One secure context (all trusted CAs parsed once) shared by every TLS connection. */
+  #secureContext: Promise<SecureContext> | undefined;
+  #direct: Agent | undefined;
   /** One ProxyAgent per proxy URL, so its sockets to the proxy are pooled too. */
-  readonly #proxies = new Map<string, ProxyAgent>();
+  readonly #proxies = new Map<string, Route>();
+  #closed = false;
 
   constructor(options: TransportOptions) {
     this.#options = options;
-    this.#direct = new Agent({
-      connections: options.connectionsPerOrigin,
-      keepAliveTimeout: KEEP_ALIVE_MS,
-      // VS Code applies http.proxyStrictSSL to every request, not only proxied ones
-      // (TLS-inspecting networks need it without an explicit proxy); we follow it.
-      connect: { timeout: options.connectTimeoutMs, rejectUnauthorized: options.proxyStrictSSL !== false },
-    });
   }
 
   async request(request: TransportRequest): Promise<TransportResponse> {
@@ -52,8 +58,10 @@ class UndiciTransport implements Transport {
     };
     request.signal?.addEventListener('abort', forwardAbort, { once: true });
 
+    let route: Route | undefined;
     try {
-      const response = await this.#dispatcherFor(url).request({
+      route = await this.#routeFor(url);
+      const response = await route.dispatcher.request({
         origin: url.origin,
         path: `${url.pathname}${url.search}`,
         method: request.method,
@@ -63,10 +71,18 @@ class UndiciTransport implements Transport {
         headersTimeout: request.timeouts.headersMs,
         bodyTimeout: request.timeouts.bodyMs,
       });
+      // A plain-http target behind a proxy gets the proxy's own refusal as a response.
+      if (route.proxyHost !== undefined && response.statusCode === 407 && url.protocol === 'http:') {
+        response.body.destroy();
+        throw new TransportError('proxy-auth-required', 'PROXY_407', { proxyHost: route.proxyHost, proxyStatus: 407, proxyCredentialsSent: route.proxyCredentialsSent === true });
+      }
       const body = await readCapped(response.body, response.headers['content-length'], request.maxBytes);
       return { status: response.statusCode, headers: flattenHeaders(response.headers), body };
     } catch (error) {
-      throw translateError(error, deadlinePassed);
+      throw classifyNetworkError(error, {
+        deadlinePassed,
+        ...(route?.proxyHost !== undefined ? { proxyHost: route.proxyHost, proxyCredentialsSent: route.proxyCredentialsSent === true } : {}),
+      });
     } finally {
       clearTimeout(deadline);
       request.signal?.removeEventListener('abort', forwardAbort);
@@ -74,32 +90,72 @@ class UndiciTransport implements Transport {
   }
 
   async close(): Promise<void> {
-    const dispatchers: Dispatcher[] = [this.#direct, ...this.#proxies.values()];
+    this.#closed = true;
+    const dispatchers: Dispatcher[] = [...(this.#direct !== undefined ? [this.#direct] : []), ...[...this.#proxies.values()].map((route) => route.dispatcher)];
     this.#proxies.clear();
+    this.#direct = undefined;
     await Promise.allSettled(dispatchers.map((dispatcher) => dispatcher.destroy()));
   }
 
-  #dispatcherFor(url: URL): Dispatcher {
+  /** Loaded on the first request, once: reading the OS store and the CA file costs a few milliseconds. */
+  #trust(): Promise<SecureContext> {
+    this.#secureContext ??= loadTrustedCertificates(this.#options, this.#options.env).then(({ ca }) => createSecureContext({ ca: [...ca] }));
+    return this.#secureContext;
+  }
+
+  /** TLS options shared by direct connections, tunnels and https proxies. */
+  #tls(secureContext: SecureContext): { secureContext: SecureContext; rejectUnauthorized: boolean } {
+    // VS Code applies http.proxyStrictSSL to every request, not only proxied ones
+    // (TLS-inspecting networks need it without an explicit proxy); we follow it.
+    return { secureContext, rejectUnauthorized: this.#options.proxyStrictSSL !== false };
+  }
+
+  async #routeFor(url: URL): Promise<Route> {
+    const secureContext = await this.#trust();
+    if (this.#closed) throw new TransportError('aborted', 'TRANSPORT_CLOSED');
+    const lookup = this.#options.lookup !== undefined ? { lookup: this.#options.lookup } : {};
     const proxy = selectProxy(url, this.#options, this.#options.env);
-    if (proxy === undefined) return this.#direct;
-    let agent = this.#proxies.get(proxy);
-    if (agent === undefined) {
+    if (proxy === undefined) {
+      this.#direct ??= new Agent({
+        connections: this.#options.connectionsPerOrigin,
+        keepAliveTimeout: KEEP_ALIVE_MS,
+        connect: { timeout: this.#options.connectTimeoutMs, ...this.#tls(secureContext), ...lookup },
+      });
+      return { dispatcher: this.#direct };
+    }
+    let route = this.#proxies.get(proxy);
+    if (route === undefined) {
+      let proxyUrl: URL;
       try {
-        agent = new ProxyAgent({
-          uri: proxy,
-          // http targets go to the proxy as absolute-URI requests: many proxies refuse CONNECT to port 80.
-          proxyTunnel: false,
-          connections: this.#options.connectionsPerOrigin,
-          keepAliveTimeout: KEEP_ALIVE_MS,
-          connect: { timeout: this.#options.connectTimeoutMs },
-          requestTls: { rejectUnauthorized: this.#options.proxyStrictSSL !== false },
-        });
+        proxyUrl = new URL(proxy);
       } catch {
         throw new TransportError('proxy', 'ERR_INVALID_PROXY');
       }
-      this.#proxies.set(proxy, agent);
+      const token = this.#options.proxyAuthorization;
+      try {
+        route = {
+          dispatcher: new ProxyAgent({
+            uri: proxy,
+            // http targets go to the proxy as absolute-URI requests: many proxies refuse CONNECT to port 80.
+            // https targets are always tunnelled with CONNECT, so the proxy sees neither headers nor bodies.
+            proxyTunnel: false,
+            ...(token !== undefined ? { token } : {}),
+            connections: this.#options.connectionsPerOrigin,
+            keepAliveTimeout: KEEP_ALIVE_MS,
+            // The connection to the proxy itself (plain or TLS).
+            proxyTls: { timeout: this.#options.connectTimeoutMs, ...this.#tls(secureContext), ...lookup },
+            // TLS to the target, inside the tunnel.
+            requestTls: this.#tls(secureContext),
+          }),
+          proxyHost: proxyUrl.host,
+          proxyCredentialsSent: token !== undefined || proxyUrl.username !== '' || proxyUrl.password !== '',
+        };
+      } catch {
+        throw new TransportError('proxy', 'ERR_INVALID_PROXY');
+      }
+      this.#proxies.set(proxy, route);
     }
-    return agent;
+    return route;
   }
 }
 
@@ -129,34 +185,4 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
     if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   return flat;
-}
-
-const FAILURE_BY_CODE: Readonly<Record<string, TransportFailure>> = {
-  UND_ERR_CONNECT_TIMEOUT: 'connect-timeout',
-  UND_ERR_HEADERS_TIMEOUT: 'headers-timeout',
-  UND_ERR_BODY_TIMEOUT: 'body-timeout',
-  UND_ERR_RES_EXCEEDED_MAX_SIZE: 'too-large',
-};
-
-/** Keeps only a code: undici's messages can quote a proxy URL with its password. */
-function translateError(error: unknown, deadlinePassed: boolean): TransportError {
-  if (isTransportError(error)) return error;
-  const code = errorCode(error);
-  if (code === 'UND_ERR_ABORTED' || code === 'ABORT_ERR' || (error instanceof Error && error.name === 'AbortError')) {
-    return deadlinePassed ? new TransportError('total-timeout', 'TOTAL_TIMEOUT') : new TransportError('aborted', 'ABORT_ERR');
-  }
-  if (code === 'UND_ERR_INVALID_ARG') return new TransportError('invalid-url', code);
-  return new TransportError(FAILURE_BY_CODE[code] ?? 'connection', code);
-}
-
-function errorCode(error: unknown): string {
-  if (typeof error === 'object' && error !== null) {
-    const { code, cause } = error as { code?: unknown; cause?: unknown };
-    if (typeof code === 'string') return code;
-    if (typeof cause === 'object' && cause !== null) {
-      const causeCode = (cause as { code?: unknown }).code;
-      if (typeof causeCode === 'string') return causeCode;
-    }
-  }
-  return 'UNKNOWN';
 }

@@ -12,6 +12,9 @@ export const CLIENT_SETTINGS: readonly string[] = [
   'http.proxy',
   'http.proxyStrictSSL',
   'http.noProxy',
+  'http.proxyAuthorization',
+  'http.systemCertificates',
+  'onboardingEvents.caCertificatesFile',
   'onboardingEvents.timestampUnit',
   'onboardingEvents.maxConcurrentRequests',
   'onboardingEvents.requestTimeoutSeconds',
@@ -27,6 +30,9 @@ export function clientSettingsOf(settings: Settings): ClientSettings {
   if (settings.http.proxy !== undefined) http.proxy = settings.http.proxy;
   if (!settings.http.proxyStrictSSL) http.proxyStrictSSL = false;
   if (settings.http.noProxy.length > 0) http.noProxy = settings.http.noProxy;
+  if (settings.http.proxyAuthorization !== undefined) http.proxyAuthorization = settings.http.proxyAuthorization;
+  if (!settings.http.systemCertificates) http.systemCertificates = false;
+  if (settings.caCertificatesFile.trim() !== '') http.caCertificatesFile = settings.caCertificatesFile.trim();
   if (settings.maxConcurrentRequests !== DEFAULT_HTTP_SETTINGS.maxConcurrency) http.maxConcurrency = settings.maxConcurrentRequests;
   const timeoutMs = settings.requestTimeoutSeconds * 1000;
   if (timeoutMs !== DEFAULT_HTTP_SETTINGS.requestTimeoutMs) http.requestTimeoutMs = timeoutMs;

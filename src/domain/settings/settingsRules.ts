@@ -75,6 +75,7 @@ export const SETTING_RULES = {
   'autoRefresh.enabled': boolean(false),
   'autoRefresh.intervalSeconds': integer(300, 30, 86400),
   'details.panelMode': oneOf(['preview', 'perEvent'], 'preview'),
+  caCertificatesFile: text(''),
 } as const;
 
 /** VS Code's own `http.*` settings that the API client honours. */
@@ -82,6 +83,8 @@ export const HTTP_SETTING_RULES = {
   proxy: optionalText(),
   proxyStrictSSL: boolean(true),
   noProxy: strings([]),
+  proxyAuthorization: optionalText(),
+  systemCertificates: boolean(true),
 } as const;
 
 export const SECTION = 'onboardingEvents';

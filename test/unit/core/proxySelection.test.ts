@@ -67,6 +67,31 @@ describe('proxy selection (VS Code http.proxy settings, HTTPS_PROXY / HTTP_PROXY
     });
   }
 
+  const loopbackCases: readonly string[] = [
+    'http://127.0.0.1:8080/x',
+    'http://127.1.2.3/x',
+    'http://127.1/x',
+    'http://localhost:3000/x',
+    'http://LOCALHOST./x',
+    'http://api.localhost/x',
+    'http://[::1]:8080/x',
+    'http://[0:0:0:0:0:0:0:1]/x',
+    'http://[::ffff:127.0.0.1]/x',
+    'https://127.0.0.1:8443/x',
+  ];
+  for (const url of loopbackCases) {
+    it(`never proxies the loopback target ${url}, whatever the settings and environment say`, () => {
+      const env = { HTTPS_PROXY: 'http://env:2', HTTP_PROXY: 'http://env:2' };
+      assert.equal(selectProxy(target(url), { proxy: 'http://setting:1' }, env), undefined);
+    });
+  }
+
+  for (const url of ['http://128.0.0.1/x', 'http://localhost.example/x', 'http://10.0.0.1/x', 'http://[::2]/x']) {
+    it(`still proxies the non-loopback target ${url}`, () => {
+      assert.equal(selectProxy(target(url), { proxy: 'http://setting:1' }, {}), 'http://setting:1');
+    });
+  }
+
   it('splits NO_PROXY on commas and white space', () => {
     assert.deepEqual(parseNoProxy(' a.example, b.example  c.example,,'), ['a.example', 'b.example', 'c.example']);
   });
@@ -102,13 +127,16 @@ describe('proxy selection (VS Code http.proxy settings, HTTPS_PROXY / HTTP_PROXY
       await new Promise((resolve) => proxy.close(resolve));
     });
 
-    it('sends token and events requests through the http.proxy setting', async () => {
+    it('never sends a loopback API to the proxy: the credentials stay on this machine', async () => {
       const { port } = proxy.address() as AddressInfo;
-      const client = makeClient(api, { http: { proxy: `http://127.0.0.1:${port}`, env: {} } });
+      const proxyUrl = `http://127.0.0.1:${port}`;
+      const client = makeClient(api, { http: { proxy: proxyUrl, env: { HTTP_PROXY: proxyUrl, HTTPS_PROXY: proxyUrl } } });
       try {
+        await client.verifyCredentials();
         const result = await client.getEvents(TEST_SERIALS.onboarded);
         assert.equal(result.events.length, 3);
-        assert.deepEqual(proxied.map((line) => line.split('?')[0]), [`POST ${api.authUrl}/token`, `GET ${api.baseUrl}/public/api/onboarding-events/events`]);
+        assert.deepEqual(proxied, []);
+        assert.equal(api.tokenRequests().length, 1);
       } finally {
         client.dispose();
       }

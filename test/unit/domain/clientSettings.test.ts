@@ -1,5 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { readClientSettings, type SettingsReader } from '../../../src/domain/settings/clientSettings';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CA_FILE_SETTING } from '../../../src/core/apiErrors';
+import { settingId } from '../../../src/domain/settings/settingsRules';
+import { CLIENT_SETTINGS, readClientSettings, type SettingsReader } from '../../../src/domain/settings/clientSettings';
 
 function reader(values: Record<string, unknown>): SettingsReader {
   return (section, key) => values[`${section}.${key}`];
@@ -27,6 +31,24 @@ describe('client settings from VS Code configuration', () => {
       requestTimeoutMs: 5_000,
     });
     assert.deepEqual(readClientSettings(reader({ 'onboardingEvents.maxConcurrentRequests': 'eight' })).http, {});
+  });
+
+  it('passes http.proxyAuthorization, http.systemCertificates off and the CA file to the core client', () => {
+    const settings = readClientSettings(
+      reader({ 'http.proxyAuthorization': 'Basic dTpw', 'http.systemCertificates': false, 'onboardingEvents.caCertificatesFile': ' /etc/company/root-ca.pem ' }),
+    );
+    assert.deepEqual(settings.http, { proxyAuthorization: 'Basic dTpw', systemCertificates: false, caCertificatesFile: '/etc/company/root-ca.pem' });
+    assert.deepEqual(readClientSettings(reader({ 'http.systemCertificates': true, 'onboardingEvents.caCertificatesFile': '' })).http, {});
+  });
+
+  it("the core's error messages name the CA setting by its real id, and package.json makes it machine-scoped (a workspace must not pick the CAs)", () => {
+    assert.equal(CA_FILE_SETTING, settingId('caCertificatesFile'));
+    const manifest = JSON.parse(readFileSync(join(__dirname, '../../../../package.json'), 'utf8')) as { contributes: { configuration: { properties: Record<string, { scope?: string }> } } };
+    assert.equal(manifest.contributes.configuration.properties[CA_FILE_SETTING]?.scope, 'machine');
+  });
+
+  it('rebuilds the client when a network setting changes', () => {
+    for (const id of ['http.proxyAuthorization', 'http.systemCertificates', 'onboardingEvents.caCertificatesFile']) assert.ok(CLIENT_SETTINGS.includes(id), id);
   });
 
   it('reads the timestamp unit, defaulting to auto', () => {

@@ -36,8 +36,8 @@ describe('settings rules (the one settings reader)', () => {
   it('reads every default when nothing is set', () => {
     const settings = readSettings(() => undefined);
     for (const [name, rule] of Object.entries(SETTING_RULES)) assert.deepEqual(settings[name as keyof typeof SETTING_RULES], rule.default, name);
-    assert.deepEqual(settings.http, { proxy: undefined, proxyStrictSSL: true, noProxy: [] });
-    assert.equal(Object.keys(HTTP_SETTING_RULES).length, 3);
+    assert.deepEqual(settings.http, { proxy: undefined, proxyStrictSSL: true, noProxy: [], proxyAuthorization: undefined, systemCertificates: true });
+    assert.equal(Object.keys(HTTP_SETTING_RULES).length, 5);
   });
 
   it('clamps hand-edited numbers into their range and rounds them', () => {

@@ -1,0 +1,127 @@
+// Which certificate authorities our TLS connections trust. undici, used
+// directly, sees only Node's bundled roots, while VS Code's own network stack
+// also trusts the operating system's store: a company CA installed by IT then
+// works in the browser and in VS Code but failed here. So we build the list
+// ourselves, once per transport:
+//   Node's bundled roots
+//   + the OS store, when VS Code's `http.systemCertificates` is on (default):
+//     from Node itself where it offers it (tls.getCACertificates('system'),
+//     Node >= 22.15 / 23.5: VS Code 1.101+ and code-server), else from the
+//     system-ca library (reads the Linux bundles and SSL_CERT_FILE /
+//     SSL_CERT_DIR; on macOS and Windows it needs native modules we do not
+//     ship, and then only the bundled roots and the extra file count)
+//   + NODE_EXTRA_CA_CERTS, which Node adds to its defaults but which an
+//     explicit CA list would otherwise drop
+//   + the PEM file named by `onboardingEvents.caCertificatesFile`.
+// Verification itself is never switched off here: only http.proxyStrictSSL
+// does that, and the transport reports it in the log.
+
+import { readFile, stat } from 'node:fs/promises';
+import * as tls from 'node:tls';
+import { isTransportError, TransportError, type TrustSettings } from './transport';
+
+/** A CA bundle larger than this is not a CA bundle: refuse it rather than read it. */
+export const MAX_CA_FILE_BYTES = 4 * 1024 * 1024;
+
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[A-Za-z0-9+/=\s]+?-----END CERTIFICATE-----/g;
+
+export type SystemStoreSource = 'node' | 'system-ca' | 'unavailable' | 'off';
+
+export interface TrustedCertificates {
+  /** PEM certificates, each once. */
+  readonly ca: readonly string[];
+  /** Where the OS store came from, for the log. */
+  readonly systemStore: SystemStoreSource;
+  /** How many certificates the extra file added. */
+  readonly fromFile: number;
+}
+
+type GetCACertificates = (type: 'default' | 'system' | 'bundled' | 'extra') => string[];
+
+/** Node's own reader of the OS store, where this Node has one (types for Node 20 lack it). */
+function nodeSystemReader(): GetCACertificates | undefined {
+  const candidate = (tls as { getCACertificates?: unknown }).getCACertificates;
+  return typeof candidate === 'function' ? (candidate as GetCACertificates) : undefined;
+}
+
+async function systemStore(): Promise<{ source: SystemStoreSource; certificates: readonly string[] }> {
+  const fromNode = nodeSystemReader();
+  if (fromNode !== undefined) {
+    try {
+      return { source: 'node', certificates: fromNode('system') };
+    } catch {
+      // Fall through to the library: a store Node cannot read may still be readable as files.
+    }
+  }
+  try {
+    // Loaded only here, so a Node that reads the store itself never loads it.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { systemCertsAsync } = require('system-ca') as typeof import('system-ca');
+    return { source: 'system-ca', certificates: await systemCertsAsync() };
+  } catch {
+    return { source: 'unavailable', certificates: [] };
+  }
+}
+
+function derKey(pem: string): string {
+  return pem.replace(/-----(BEGIN|END) CERTIFICATE-----|\s/g, '');
+}
+
+/** The PEM certificates in a file's text; anything else in it (comments, keys) is ignored. */
+export function pemCertificates(text: string): string[] {
+  return (text.match(PEM_CERTIFICATE) ?? []).map((pem) => pem.trim());
+}
+
+async function certificatesFromFile(path: string): Promise<string[]> {
+  const fail = (code: string): TransportError => new TransportError('ca-file', code, { caFile: path });
+  let text: string;
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) throw fail('NOT_A_FILE');
+    if (info.size > MAX_CA_FILE_BYTES) throw fail('FILE_TOO_LARGE');
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if (isTransportError(error)) throw error;
+    const code = (error as { code?: unknown }).code;
+    throw fail(typeof code === 'string' ? code : 'UNREADABLE');
+  }
+  const found = pemCertificates(text);
+  if (found.length === 0) throw fail('NO_PEM_CERTIFICATES');
+  return found;
+}
+
+/** NODE_EXTRA_CA_CERTS as Node read it at start-up; best effort, as Node itself only warns about a bad file. */
+async function nodeExtraCertificates(env: Readonly<Record<string, string | undefined>>): Promise<readonly string[]> {
+  const fromNode = nodeSystemReader();
+  if (fromNode !== undefined) {
+    try {
+      return fromNode('extra');
+    } catch {
+      return [];
+    }
+  }
+  const path = env['NODE_EXTRA_CA_CERTS']?.trim();
+  if (path === undefined || path === '') return [];
+  try {
+    return await certificatesFromFile(path);
+  } catch {
+    return [];
+  }
+}
+
+export async function loadTrustedCertificates(settings: TrustSettings, env: Readonly<Record<string, string | undefined>> = process.env): Promise<TrustedCertificates> {
+  const useSystem = settings.systemCertificates !== false;
+  const system = useSystem ? await systemStore() : { source: 'off' as const, certificates: [] };
+  const file = settings.caCertificatesFile;
+  const extra = file === undefined || file.trim() === '' ? [] : await certificatesFromFile(file.trim());
+  const nodeExtra = await nodeExtraCertificates(env);
+  // The OS store mostly repeats Node's roots, wrapped differently: comparing the
+  // DER content halves the list, and with it the time a secure context takes to build.
+  const unique = new Map<string, string>();
+  for (const pem of [...tls.rootCertificates, ...system.certificates, ...nodeExtra, ...extra]) {
+    const key = derKey(pem);
+    if (!unique.has(key)) unique.set(key, pem.trim());
+  }
+  const ca = [...unique.values()];
+  return { ca, systemStore: system.source, fromFile: extra.length };
+}
