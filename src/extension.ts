@@ -14,6 +14,8 @@ import { publicApi, type OnboardingEventsExtensionApi } from './publicApi';
 import { registerSerialNumbers } from './editor/registerEditor';
 import { registerSession } from './session/registerSession';
 import { errorMessage } from './common/errors';
+import { registerAgentTools } from './agentTools/registerAgentTools';
+import { scanWorkspace } from './machines/workspaceScan';
 
 export type { OnboardingEventsExtensionApi } from './publicApi';
 
@@ -49,6 +51,7 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
     const details = registerDetails(context, { session, log });
     const machines = registerMachines(context, { session, events, details, log });
     const serialNumbers = registerSerialNumbers(context, { session, events, machines, details, log });
+    const agentTools = registerAgentTools(context, { session, events, machines, settings, log, scanWorkspace });
     return publicApi({
       activationMs: performance.now() - started,
       machines,
@@ -57,6 +60,7 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
       sessionTestHook: session.testHook,
       detailsTestHook: details.testHook,
       serialNumbersTestHook: serialNumbers,
+      agentToolsTestHook: agentTools,
     });
   } catch (error) {
     const message = errorMessage(error);

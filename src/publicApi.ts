@@ -8,6 +8,7 @@ import type { EventsResult } from './core/model';
 import type { MachinesApi } from './workbench/contracts/machinesApi';
 import type { SerialNumbersInspector } from './editor/registerEditor';
 import type { SessionDiagnostics } from './session/registerSession';
+import type { AgentToolsTestHook } from './agentTools/registerAgentTools';
 
 /**
  * What other extensions may do with the events cache: read what the user's
@@ -32,6 +33,8 @@ export interface OnboardingEventsExtensionApi {
   readonly detailsTestHook: DetailsTestHook | undefined;
   /** How the last serial-number hover was answered and timed in the host; undefined outside ExtensionMode.Test. */
   readonly serialNumbersTestHook: SerialNumbersInspector | undefined;
+  /** Runs the agent tools' prepareInvocation (their confirmations); undefined outside ExtensionMode.Test. */
+  readonly agentToolsTestHook: AgentToolsTestHook | undefined;
 }
 
 export interface PublicApiParts {
@@ -42,6 +45,7 @@ export interface PublicApiParts {
   readonly sessionTestHook: SessionDiagnostics | undefined;
   readonly detailsTestHook: DetailsTestHook | undefined;
   readonly serialNumbersTestHook: SerialNumbersInspector | undefined;
+  readonly agentToolsTestHook: AgentToolsTestHook | undefined;
 }
 
 export function publicApi(parts: PublicApiParts): OnboardingEventsExtensionApi {
@@ -72,5 +76,6 @@ export function publicApi(parts: PublicApiParts): OnboardingEventsExtensionApi {
     sessionTestHook: testMode ? parts.sessionTestHook : undefined,
     detailsTestHook: testMode ? parts.detailsTestHook : undefined,
     serialNumbersTestHook: testMode ? parts.serialNumbersTestHook : undefined,
+    agentToolsTestHook: testMode ? parts.agentToolsTestHook : undefined,
   };
 }

@@ -75,6 +75,7 @@ export const SETTING_RULES = {
   'autoRefresh.enabled': boolean(false),
   'autoRefresh.intervalSeconds': integer(300, 30, 86400),
   'details.panelMode': oneOf(['preview', 'perEvent'], 'preview'),
+  'agentTools.enabled': boolean(true),
 } as const;
 
 /** VS Code's own `http.*` settings that the API client honours. */
