@@ -5,10 +5,12 @@
 // HTTP stack loads on first use.
 import * as vscode from 'vscode';
 import { errorMessage } from './common/errors';
+import { registerAgentTools } from './agentTools/registerAgentTools';
 import { registerDetails } from './details/registerDetails';
 import { registerEditor } from './editor/registerEditor';
 import { registerLookUp } from './lookUp/registerLookUp';
 import { registerMachines } from './machines/registerMachines';
+import { scanWorkspace } from './machines/workspaceScan';
 import { publicApi, type OnboardingEventsExtensionApi } from './publicApi';
 import { registerSession } from './session/registerSession';
 import { testHooks } from './testHooks';
@@ -36,11 +38,12 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
     const machines = registerMachines(context, { ...deps, matcher: () => serialSettings.value.matcher });
     const editor = registerEditor(context, { ...deps, machines, details: details.api });
     registerLookUp(context, { ...deps, machines, details: details.api });
+    const agentTools = registerAgentTools(context, { ...deps, machines, scanWorkspace });
     return publicApi({
       activationMs: performance.now() - started,
       machines,
       events,
-      testHooks: testHooks({ testMode, session: session.testHook, details: details.testHook, editor, machines: machines.inspector, events }),
+      testHooks: testHooks({ testMode, session: session.testHook, details: details.testHook, editor, machines: machines.inspector, agentTools, events }),
     });
   } catch (error) {
     void vscode.window.showErrorMessage(vscode.l10n.t('Onboarding Events could not start: {0}', errorMessage(error)));

@@ -9,6 +9,7 @@ import type { MachinesApi } from './workbench/contracts/machinesApi';
 import type { EditorInspector } from './editor/registerEditor';
 import type { SessionDiagnostics } from './session/testHook';
 import type { TestHooks } from './testHooks';
+import type { AgentToolsTestHook } from './agentTools/registerAgentTools';
 
 /**
  * What other extensions may do with the events cache: read what the user's
@@ -33,6 +34,8 @@ export interface OnboardingEventsExtensionApi {
   readonly detailsTestHook: DetailsTestHook | undefined;
   /** How the last serial-number hover was answered and timed in the host; undefined outside ExtensionMode.Test. */
   readonly serialNumbersTestHook: EditorInspector | undefined;
+  /** Runs the agent tools' prepareInvocation (their confirmations); undefined outside ExtensionMode.Test. */
+  readonly agentToolsTestHook: AgentToolsTestHook | undefined;
 }
 
 export interface PublicApiParts {
@@ -70,5 +73,6 @@ export function publicApi(parts: PublicApiParts): OnboardingEventsExtensionApi {
     sessionTestHook: testHooks?.session,
     detailsTestHook: testHooks?.details,
     serialNumbersTestHook: testHooks?.editor,
+    agentToolsTestHook: testHooks?.agentTools,
   };
 }

@@ -3,6 +3,7 @@
 // extension's exports. Each feature builds its own hook object (cheap
 // closures, no credentials, no client); whether they are exported at all is
 // decided here, from isTestMode(), and nowhere else.
+import type { AgentToolsTestHook } from './agentTools/registerAgentTools';
 import type { DetailsTestHook } from './details/testHook';
 import type { EditorInspector } from './editor/registerEditor';
 import type { EventsResult } from './core/model';
@@ -15,6 +16,7 @@ export interface TestHooks {
   readonly details: DetailsTestHook | undefined;
   readonly editor: EditorInspector;
   readonly machines: MachinesTreeInspector | undefined;
+  readonly agentTools: AgentToolsTestHook;
   /** Authenticated reads through the cache: for our tests only, never for other extensions. */
   readonly getEvents: (serialNumber: string, options?: GetOptions) => Promise<EventsResult>;
 }
@@ -25,6 +27,7 @@ export interface TestHookParts {
   readonly details: DetailsTestHook | undefined;
   readonly editor: EditorInspector;
   readonly machines: MachinesTreeInspector | undefined;
+  readonly agentTools: AgentToolsTestHook;
   readonly events: EventsService;
 }
 
@@ -36,6 +39,7 @@ export function testHooks(parts: TestHookParts): TestHooks | undefined {
     details: parts.details,
     editor: parts.editor,
     machines: parts.machines,
+    agentTools: parts.agentTools,
     getEvents: (serialNumber, options) => parts.events.get(serialNumber, options),
   };
 }

@@ -56,6 +56,15 @@ export const WEBVIEWS = {
   details: 'onboardingEvents.details',
 } as const;
 
+/** Language model tools agents can call (package.json `contributes.languageModelTools`). */
+export const LANGUAGE_MODEL_TOOLS = {
+  machineEvents: 'onboardingEvents_getMachineEvents',
+  serialNumbers: 'onboardingEvents_findSerialNumbers',
+  summary: 'onboardingEvents_summarizeOnboarding',
+} as const;
+
+export type LanguageModelToolName = (typeof LANGUAGE_MODEL_TOOLS)[keyof typeof LANGUAGE_MODEL_TOOLS];
+
 /** Context keys the manifest's `when` clauses read. */
 export const CONTEXT_KEYS = {
   signedIn: 'onboardingEvents.signedIn',

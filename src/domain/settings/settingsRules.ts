@@ -76,6 +76,7 @@ export const SETTING_RULES = {
   'autoRefresh.intervalSeconds': integer(300, 30, 86400),
   'details.panelMode': oneOf(['preview', 'perEvent'], 'preview'),
   caCertificatesFile: text(''),
+  'agentTools.enabled': boolean(true),
 } as const;
 
 /** VS Code's own `http.*` settings that the API client honours. */

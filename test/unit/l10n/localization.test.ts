@@ -22,7 +22,7 @@ const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as
 const nls = JSON.parse(readFileSync(join(root, 'package.nls.json'), 'utf8')) as Record<string, string>;
 
 /** Manifest fields VS Code shows to the user, by name, wherever they sit under `contributes`. */
-const SHOWN_FIELDS = new Set(['title', 'category', 'name', 'contextualTitle', 'contents', 'label', 'description', 'markdownDescription', 'enumDescriptions', 'markdownEnumDescriptions', 'deprecationMessage', 'markdownDeprecationMessage']);
+const SHOWN_FIELDS = new Set(['title', 'category', 'name', 'contextualTitle', 'contents', 'label', 'description', 'markdownDescription', 'enumDescriptions', 'markdownEnumDescriptions', 'deprecationMessage', 'markdownDeprecationMessage', 'displayName', 'userDescription']);
 
 /** Every [path, text] of a user-visible manifest string. */
 function shownStrings(value: Json, path: string, shown: boolean, out: [string, string][]): [string, string][] {
@@ -33,7 +33,9 @@ function shownStrings(value: Json, path: string, shown: boolean, out: [string, s
   } else if (value !== null && typeof value === 'object') {
     for (const [key, child] of Object.entries(value)) {
       // A setting's `default` and `enum` values are data, and `properties` holds setting ids, not labels.
-      shownStrings(child, `${path}.${key}`, SHOWN_FIELDS.has(key) && path !== '.contributes.configuration.properties', out);
+      // A language model tool's `name` is its id, and its modelDescription and inputSchema are read by the model, not shown: English, like its results.
+      const modelFacing = `${path}.`.includes('.inputSchema.') || (key === 'name' && /^\.contributes\.languageModelTools\[\d+\]$/.test(path));
+      shownStrings(child, `${path}.${key}`, SHOWN_FIELDS.has(key) && path !== '.contributes.configuration.properties' && !modelFacing, out);
     }
   }
   return out;

@@ -1,0 +1,255 @@
+// The text of every agent-tool result. The reader is a language model, so the
+// words are English and fixed (the model answers in the user's language), our
+// own sentences stay outside the data block, and every value that came from
+// the server or a file is quoted inside it (untrustedText.ts). Results are
+// bounded by TOOL_LIMITS.maxResultChars: what does not fit is counted. Nothing
+// here sees a credential: results are built from events, error messages (which
+// never hold secrets, see core/apiErrors.ts) and the environment's name. Pure.
+import type { EventsResult, HalLink, OnboardingEvent } from '../../core/model';
+import { formatRelative, formatUtcIso } from '../../common/time';
+import { countStates, createdEventOf, labelOf, newestOf, STATES, stateOfResult, type OnboardingState } from './onboardingState';
+import { TOOL_LIMITS, type SerialList } from './toolInput';
+import { beginLine, BoundedLines, dataNotice, endLine, quote, type DataSource } from './untrustedText';
+
+const API: DataSource = 'the Onboarding Events API';
+const FILES_AND_API: DataSource = 'workspace files and the Onboarding Events API';
+/** Room kept outside the data block for our own sentences before and after it. */
+const FRAME_CHARS = 1_500;
+const ERROR_CHARS = 300;
+const PATH_CHARS = 200;
+
+export interface ResultContext {
+  readonly now: number;
+  /** The signed-in environment's name (user-chosen, so quoted). */
+  readonly environment: string;
+}
+
+/** What became of one machine's request. */
+export type MachineOutcome =
+  | {
+      readonly kind: 'events';
+      readonly result: EventsResult;
+      /** The last good result, shown because the refresh failed (refreshError says why). */
+      readonly stale: boolean;
+      readonly refreshError?: string;
+    }
+  | { readonly kind: 'error'; readonly message: string };
+
+export interface MachineReport {
+  readonly serialNumber: string;
+  readonly outcome: MachineOutcome;
+}
+
+export function stateOfOutcome(outcome: MachineOutcome): OnboardingState {
+  return outcome.kind === 'error' ? 'unavailable' : stateOfResult(outcome.result);
+}
+
+function when(epochMs: number, now: number): string {
+  const iso = formatUtcIso(epochMs) ?? 'an impossible date';
+  const relative = formatRelative(epochMs, now, 'en');
+  return relative === undefined ? iso : `${iso} (${relative})`;
+}
+
+const v = (text: string): string => quote(text, TOOL_LIMITS.maxValueChars);
+
+function linkText(relation: string, link: HalLink): string {
+  const parts = [v(relation)];
+  if (link.title !== undefined) parts.push(`title ${v(link.title)}`);
+  if (link.deprecation !== undefined) parts.push('deprecated');
+  return parts.length === 1 ? parts[0] ?? '' : `${parts[0] ?? ''} (${parts.slice(1).join(', ')})`;
+}
+
+/** One event on one line: time, type, message, asset id, links by relation name (never hrefs: the agent cannot use them and a server could put anything there). */
+export function eventLine(event: OnboardingEvent, now: number): string {
+  const parts = [`${when(event.time.epochMs, now)}: type ${v(event.type)}`, `message ${v(event.message)}`];
+  if (event.assetId !== undefined) parts.push(`asset id ${v(event.assetId)}`);
+  const links = Object.entries(event.links).flatMap(([relation, list]) => list.map((link) => linkText(relation, link)));
+  if (links.length > 0) parts.push(`links ${links.slice(0, 5).join(', ')}${links.length > 5 ? ` and ${links.length - 5} more` : ''}`);
+  return `  - ${parts.join('; ')}`;
+}
+
+function fetchedText(outcome: Extract<MachineOutcome, { kind: 'events' }>, now: number): string {
+  const at = `fetched ${when(outcome.result.fetchedAt, now)}`;
+  if (!outcome.stale) return at;
+  const why = outcome.refreshError === undefined ? '' : `: ${quote(outcome.refreshError, ERROR_CHARS)}`;
+  return `${at}, NOT UP TO DATE: the last refresh failed${why}`;
+}
+
+function machineHeader(report: MachineReport, shown: number, now: number): string {
+  const serial = v(report.serialNumber);
+  const outcome = report.outcome;
+  if (outcome.kind === 'error') return `Machine ${serial}: unavailable, the request failed: ${quote(outcome.message, ERROR_CHARS)}`;
+  const events = outcome.result.events;
+  const notes: string[] = [fetchedText(outcome, now)];
+  if (outcome.result.invalid.length > 0) notes.push(`${outcome.result.invalid.length} events the API sent could not be read and are left out`);
+  if (outcome.result.truncated) notes.push('the API had more pages than the extension reads, so older events may be missing');
+  if (events.length === 0) return `Machine ${serial}: no events recorded; ${notes.join('; ')}.`;
+  const newest = newestOf(events);
+  const state = `state ${labelOf(stateOfResult(outcome.result))} (newest event type ${v(newest?.type ?? '')})`;
+  const count = shown >= events.length ? `${events.length} events, all shown` : `${events.length} events, newest ${shown} shown, ${events.length - shown} more not shown`;
+  return `Machine ${serial}: ${state}; ${count}; ${notes.join('; ')}.`;
+}
+
+function refusedLines(refused: SerialList['refused']): string[] {
+  if (refused.length === 0) return [];
+  return [`Ignored ${refused.length} entries that are not serial numbers: ${refused.slice(0, 10).map((r) => `${v(r.input)} (${r.reason})`).join(', ')}${refused.length > 10 ? ', …' : ''}.`];
+}
+
+function cutNotice(what: string): string {
+  return `The result reached its size limit (${TOOL_LIMITS.maxResultChars} characters): ${what} not shown. Ask again about fewer machines, or with fewer events per machine.`;
+}
+
+/** The machine-events tool: each machine's newest events, newest first. */
+export function machineEventsText(reports: readonly MachineReport[], options: { readonly maxEvents: number; readonly refused: SerialList['refused'] }, context: ResultContext): string {
+  const lines = new BoundedLines(TOOL_LIMITS.maxResultChars - FRAME_CHARS);
+  let machinesLeft = reports.length;
+  let eventsLeft = 0;
+  for (const report of reports) {
+    const events = report.outcome.kind === 'events' ? [...report.outcome.result.events].sort((a, b) => b.time.epochMs - a.time.epochMs) : [];
+    const shown = Math.min(events.length, options.maxEvents);
+    if (!lines.add(machineHeader(report, shown, context.now))) {
+      eventsLeft += shown;
+      continue;
+    }
+    machinesLeft--;
+    for (const event of events.slice(0, shown)) {
+      if (!lines.full && lines.add(eventLine(event, context.now))) continue;
+      eventsLeft++;
+    }
+  }
+  const head = `Onboarding events of ${reports.length} machine${reports.length === 1 ? '' : 's'} from ${API} (environment ${v(context.environment)}), newest first, at most ${options.maxEvents} per machine. Times are UTC (ISO 8601) with their age. A machine's state is read from the type of its newest event.`;
+  const tail: string[] = [...refusedLines(options.refused)];
+  if (lines.full) tail.push(cutNotice(`${machinesLeft} machines and ${eventsLeft} more events`));
+  return [head, dataNotice(API), beginLine(API), lines.text, endLine(API), ...tail].join('\n');
+}
+
+/** The summary tool: counts by state, the failures with their newest event, then the rest by state. */
+export function summaryText(reports: readonly MachineReport[], refused: SerialList['refused'], context: ResultContext): string {
+  const byState = new Map<OnboardingState, MachineReport[]>();
+  for (const report of reports) {
+    const state = stateOfOutcome(report.outcome);
+    byState.set(state, [...(byState.get(state) ?? []), report]);
+  }
+  const counts = countStates(reports.map((report) => stateOfOutcome(report.outcome)));
+  const countText = STATES.filter(({ state }) => (counts.get(state) ?? 0) > 0)
+    .map(({ state }) => `${counts.get(state) ?? 0} ${labelOf(state)}`)
+    .join(', ');
+  const lines = new BoundedLines(TOOL_LIMITS.maxResultChars - FRAME_CHARS);
+  let left = 0;
+  for (const { state } of STATES) {
+    const group = byState.get(state) ?? [];
+    if (group.length === 0) continue;
+    if (!lines.add(`${capitalized(labelOf(state))} (${group.length}):`)) {
+      left += group.length;
+      continue;
+    }
+    for (const report of group) if (!lines.add(summaryLine(report, context.now))) left++;
+  }
+  const head = `Onboarding summary of ${reports.length} machine${reports.length === 1 ? '' : 's'} from ${API} (environment ${v(context.environment)}): ${countText || 'nothing to count'}. A machine's state is read from the type of its newest event; failed machines are listed first with that event's message.`;
+  const tail = [...refusedLines(refused)];
+  if (lines.full) tail.push(cutNotice(`${left} machines`));
+  return [head, dataNotice(API), beginLine(API), lines.text, endLine(API), ...tail].join('\n');
+}
+
+function summaryLine(report: MachineReport, now: number): string {
+  const serial = v(report.serialNumber);
+  const outcome = report.outcome;
+  if (outcome.kind === 'error') return `- ${serial}: the request failed: ${quote(outcome.message, ERROR_CHARS)}`;
+  const events = outcome.result.events;
+  const newest = newestOf(events);
+  const stale = outcome.stale ? ' (NOT UP TO DATE: the last refresh failed)' : '';
+  if (newest === undefined) return `- ${serial}: no events recorded${stale}`;
+  const created = createdEventOf(events);
+  const asset = created?.assetId === undefined ? '' : `; asset id ${v(created.assetId)}`;
+  return `- ${serial}: newest event ${when(newest.time.epochMs, now)}: type ${v(newest.type)}; message ${v(newest.message)}${asset}${stale}`;
+}
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** One serial number found in scope, with what this window already knows of it. */
+export interface ScopeEntry {
+  readonly serialNumber: string;
+  /** Where it was seen: display paths (workspace-relative) and 0-based lines. */
+  readonly locations: readonly { readonly file: string; readonly line: number }[];
+  readonly occurrences: number;
+  readonly pinned: boolean;
+  readonly recent: boolean;
+  /** The cached result, when one exists (no request is made for this tool). */
+  readonly known?: { readonly result: EventsResult; readonly stale: boolean };
+}
+
+export interface ScopeDescription {
+  /** E.g. 'the active editor', 'the file', 'the workspace scan'. */
+  readonly where: string;
+  /** The file read (display path), for the editor and file sources. */
+  readonly file?: string;
+  readonly filesScanned?: number;
+  /** The scan or the match count hit its cap: there may be more. */
+  readonly capped: boolean;
+  readonly signedIn: boolean;
+  /** Why the user's serial-number pattern is not used, when it is not. */
+  readonly patternProblem?: string;
+}
+
+function scopeLine(entry: ScopeEntry, now: number, showFiles: boolean): string {
+  const parts: string[] = [];
+  const first = entry.locations[0];
+  if (showFiles) {
+    const files = entry.locations.slice(0, 3).map((location) => `${quote(location.file, PATH_CHARS)} line ${location.line + 1}`);
+    if (entry.locations.length > 3) files.push(`${entry.locations.length - 3} more files`);
+    parts.push(`in ${files.join(', ')}`);
+  } else if (first !== undefined) {
+    parts.push(`line ${first.line + 1}${entry.occurrences > 1 ? ` (${entry.occurrences} times)` : ''}`);
+  }
+  if (entry.pinned) parts.push('pinned');
+  if (entry.recent) parts.push('looked up recently');
+  if (entry.known === undefined) {
+    parts.push('state not known yet (no events fetched)');
+  } else {
+    const newest = newestOf(entry.known.result.events);
+    const state = `state ${labelOf(stateOfResult(entry.known.result))}`;
+    const detail = newest === undefined ? '' : `, newest event type ${v(newest.type)} at ${when(newest.time.epochMs, now)}`;
+    parts.push(`${state}${detail}, as fetched ${when(entry.known.result.fetchedAt, now)}${entry.known.stale ? ' (may be out of date)' : ''}`);
+  }
+  return `- ${v(entry.serialNumber)}: ${parts.join('; ')}`;
+}
+
+/** The scope tool: serial numbers in the editor, a file or the workspace, with their known state. No request is made. */
+export function scopeText(entries: readonly ScopeEntry[], scope: ScopeDescription, context: Pick<ResultContext, 'now'>, tools: { readonly events: string; readonly summary: string }): string {
+  const where = scope.file === undefined ? scope.where : `${scope.where} ${quote(scope.file, PATH_CHARS)}`;
+  const scanned = scope.filesScanned === undefined ? '' : ` (${scope.filesScanned} files scanned)`;
+  const head = [
+    `${entries.length} serial number${entries.length === 1 ? '' : 's'} found in ${where}${scanned}${scope.capped ? ', which is not all: a limit was reached' : ''}.`,
+    `No request was sent: each state is what this window already knew (pinned machines, recent look-ups, events fetched before). For current events call ${tools.events}, or ${tools.summary} for counts by state, with these serial numbers.`,
+  ];
+  if (!scope.signedIn) head.push('The user is not signed in to the Onboarding Events API, so no events can be fetched until they sign in.');
+  if (scope.patternProblem !== undefined) head.push(`Note, the serial-number pattern setting is not used: ${quote(scope.patternProblem, ERROR_CHARS)}`);
+  if (entries.length === 0) return head.join('\n');
+  const lines = new BoundedLines(TOOL_LIMITS.maxResultChars - FRAME_CHARS);
+  const listed = entries.slice(0, TOOL_LIMITS.maxScopeSerials);
+  let left = entries.length - listed.length;
+  for (const entry of listed) if (!lines.add(scopeLine(entry, context.now, scope.file === undefined))) left++;
+  const tail = left > 0 ? [`${left} more serial numbers not shown.`] : [];
+  return [...head, dataNotice(FILES_AND_API), beginLine(FILES_AND_API), lines.text, endLine(FILES_AND_API), ...tail].join('\n');
+}
+
+/** Signed out, or the stored credentials were refused: no request was sent, and the agent should ask the user to sign in. */
+export function signInNeededText(state: 'signed-out' | 'credentials-rejected', signInCommandId: string): string {
+  const why =
+    state === 'signed-out'
+      ? 'The user is not signed in to the Onboarding Events API, so no request was sent.'
+      : 'The Onboarding Events API rejected the stored credentials (they may have been changed or revoked), so no request was sent.';
+  return `${why} Ask the user to sign in: run the command "Onboarding Events: Sign In" (command id ${signInCommandId}) from the Command Palette, then call this tool again. Do not ask the user for a password or secret in the chat.`;
+}
+
+/** The tools are turned off by a setting (they may still be called by name). */
+export function turnedOffText(settingId: string): string {
+  return `The Onboarding Events tools are turned off by the setting ${settingId}, so nothing was read. Tell the user they can turn them on in the settings.`;
+}
+
+/** The input was refused before anything was read. */
+export function invalidInputText(problem: string): string {
+  return `Nothing was read: ${problem}`;
+}
