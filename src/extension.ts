@@ -14,6 +14,7 @@ import { publicApi, type OnboardingEventsExtensionApi } from './publicApi';
 import { registerSerialNumbers } from './editor/registerEditor';
 import { registerSession } from './session/registerSession';
 import { errorMessage } from './common/errors';
+import { registerSettingsSync } from './workbench/settingsSync';
 
 export type { OnboardingEventsExtensionApi } from './publicApi';
 
@@ -23,6 +24,7 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
     const log = new Log();
     const settings = new SettingsReader();
     context.subscriptions.push(log, settings);
+    registerSettingsSync(context);
     const session = registerSession(context, log);
     context.subscriptions.push(session);
     const resultStore = new FileResultStore({
