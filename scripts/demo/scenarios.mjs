@@ -29,4 +29,15 @@ export const scenarios = {
     // Let the progress toast fade out and the error toast's entry animation finish.
     await page.waitForTimeout(2500);
   },
+
+  /** Opens the extension's Get Started walkthrough (contributes.walkthroughs). */
+  async walkthrough(page) {
+    await runCommand(page, 'Welcome: Open Walkthrough');
+    await page.waitForTimeout(800);
+    await page.keyboard.type('Get Started with Onboarding Events');
+    await page.waitForTimeout(800);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.gettingStartedContainer', { state: 'visible', timeout: 20_000 });
+    await page.waitForTimeout(2500);
+  },
 };
