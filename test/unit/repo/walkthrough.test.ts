@@ -38,8 +38,8 @@ describe('the Get Started walkthrough', () => {
   it('shows only pictures and pages that exist and that the package ships', () => {
     const media = steps.flatMap((s) => [s.media.image, s.media.markdown].filter((f): f is string => f !== undefined));
     assert.equal(media.length, steps.length);
-    // `vsce ls` applies .vscodeignore exactly as `vsce package` does.
-    const shipped = execFileSync('npx', ['vsce', 'ls', '--no-dependencies'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split(/\r?\n/);
+    // `vsce ls` applies .vscodeignore exactly as `vsce package` does (npx is a .cmd on Windows: a shell runs it).
+    const shipped = execFileSync('npx', ['vsce', 'ls', '--no-dependencies'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], shell: process.platform === 'win32' }).split(/\r?\n/);
     for (const file of media) {
       assert.ok(existsSync(join(root, file)), `${file} exists`);
       assert.ok(shipped.includes(file), `${file} is in the package`);
