@@ -19,17 +19,24 @@ const lazyTransport = {
   },
 };
 
-/** Prints start/end lines that VS Code's $esbuild-watch problem matcher understands. */
+/**
+ * Prints start/end lines that VS Code's $esbuild-watch problem matcher
+ * understands. The three bundles build side by side; the matcher takes the
+ * first "finished" as "ready", so it is printed once the last one is done.
+ */
+let building = 0;
 const problemMatcher = {
   name: 'esbuild-problem-matcher',
   setup(build) {
-    build.onStart(() => console.log('[watch] build started'));
+    build.onStart(() => {
+      if (building++ === 0) console.log('[watch] build started');
+    });
     build.onEnd((result) => {
       for (const { text, location } of result.errors) {
         console.error(`✘ [ERROR] ${text}`);
         if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
       }
-      console.log('[watch] build finished');
+      if (--building === 0) console.log('[watch] build finished');
     });
   },
 };

@@ -7,21 +7,34 @@
 // a printed localhost address. Ctrl-C stops everything it started.
 //   --local            use the local VS Code even when `code` is on PATH
 //   --port N           port of the local VS Code (default: a free one)
-//   --screenshot FILE  once up, save a screenshot of the workbench (headless Chromium)
+//   --screenshot FILE  once up, save a screenshot of the workbench (headless
+//                      Chromium) and stop
+//   --try NAME         with --screenshot: first do one of the steps in
+//                      scripts/demo/scenarios.mjs (e.g. wrong-password)
+// The local VS Code runs without the smoke-test driver the tests use, so its
+// notifications show on screen as they would for a user; without that driver
+// the web workbench loads no extension under development, so the extension is
+// packaged (`vsce package`) and installed into a scratch extensions folder.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { codeServerEntry, nodeBin, provision } from './vscode/provision.mjs';
-import { launchChromium, makeScratch, removeScratch, scratchEnv, startCodeServer, workbenchUrl } from './vscode/workbench.mjs';
+import { scenarios } from './demo/scenarios.mjs';
+import { provision } from './vscode/provision.mjs';
+import { installVsix, launchChromium, makeScratch, removeScratch, startCodeServer } from './vscode/workbench.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
 const { values: opts } = parseArgs({
-  options: { local: { type: 'boolean' }, port: { type: 'string' }, screenshot: { type: 'string' } },
+  options: { local: { type: 'boolean' }, port: { type: 'string' }, screenshot: { type: 'string' }, try: { type: 'string' } },
   strict: true,
 });
+
+if (opts.try && !(opts.try in scenarios)) {
+  console.error(`--try: one of ${Object.keys(scenarios).join(', ')}`);
+  process.exit(2);
+}
 
 const say = (msg) => console.log(`[demo] ${msg}`);
 const workspace = join(root, 'test', 'fixtures', 'demo-workspace');
@@ -41,7 +54,18 @@ const demo = {
   // A file full of serial numbers, so hovers and links are one mouse move away.
   open: 'config/line3.yaml',
 };
-say(`fake API (demo data, fake credentials) at ${api.baseUrl}`);
+say('fake API (demo data, fake credentials, loopback only). To sign in again after signing out, use:');
+// The same values `npm run fake-api` prints: clearly fake, for the local fake only.
+console.log(
+  [
+    `  API base URL:      ${api.baseUrl}`,
+    `  authorization URL: ${api.authUrl}`,
+    `  client id:         ${fake.DEMO_CREDENTIALS.clientId}`,
+    `  client secret:     ${fake.DEMO_CREDENTIALS.clientSecret}`,
+    `  username:          ${fake.DEMO_CREDENTIALS.username}`,
+    `  password:          ${fake.DEMO_CREDENTIALS.password}`,
+  ].join('\n'),
+);
 
 const cleanups = [() => api.close()];
 let stopping = false;
@@ -54,6 +78,11 @@ async function stop(code = 0) {
 }
 process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
+// A failure half-way must not leave a code-server or the fake API running.
+process.on('uncaughtException', (error) => {
+  console.error(error);
+  void stop(1);
+});
 
 const env = { OE_DEMO_SIGN_IN: JSON.stringify(demo) };
 const hasCode = !opts.local && spawnSync('sh', ['-c', 'command -v code'], { stdio: 'ignore' }).status === 0;
@@ -69,34 +98,51 @@ if (hasCode) {
   provision();
   const scratch = makeScratch('demo');
   cleanups.push(() => removeScratch(scratch));
-  // The web workbench loads one extension under development, so the demo's
-  // sign-in helper is packaged and installed like any other extension.
+  // Packaged like a release (`vscode:prepublish` builds the production bundle),
+  // installed with the demo's sign-in helper into the scratch extensions folder.
+  say('packaging the extension (vsce package)…');
+  const vsix = join(scratch, 'onboarding-events.vsix');
   const bootstrapVsix = join(scratch, 'demo-bootstrap.vsix');
+  execFileSync('npx', ['vsce', 'package', '--no-dependencies', '--out', vsix], { cwd: root, stdio: 'ignore' });
   execFileSync('npx', ['vsce', 'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '--out', bootstrapVsix], { cwd: bootstrap, stdio: 'ignore' });
-  execFileSync(nodeBin, [codeServerEntry, '--install-extension', bootstrapVsix, '--extensions-dir', join(scratch, 'extensions'), '--user-data-dir', join(scratch, 'user-data')], {
-    stdio: 'ignore',
-    env: { ...process.env, ...scratchEnv(scratch) },
-  });
+  installVsix(scratch, [vsix, bootstrapVsix]);
   const server = await startCodeServer({
     scratch,
     env,
     port: opts.port ? Number(opts.port) : undefined,
-    userSettings: { 'workbench.colorTheme': 'Default Dark Modern' },
+    testDriver: false,
   });
   cleanups.push(() => server.stop());
-  const url = workbenchUrl(server, { folder: workspace, extensionDevelopmentPaths: [root] });
+  const url = `${server.url}/?${new URLSearchParams({ folder: workspace })}`;
   say('VS Code (local, in the browser) is ready. Open this address in a browser on this machine:');
   console.log(`\n  ${url}\n`);
   if (opts.screenshot) {
     const shotScratch = makeScratch('demo-shot');
+    cleanups.push(() => removeScratch(shotScratch));
     const { browser, page } = await launchChromium({ scratch: shotScratch });
-    await page.goto(url);
-    await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
-    await page.waitForTimeout(Number(process.env.OE_DEMO_SETTLE_MS ?? 12_000));
+    // Anything the page asks of a host outside the loopback range is a bug of the demo set-up.
+    const outside = new Set();
+    page.on('request', (request) => {
+      const { protocol, hostname } = new URL(request.url());
+      if (/^(https?|wss?):$/.test(protocol) && !/^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/.test(hostname)) outside.add(hostname);
+    });
+    try {
+      await page.goto(url);
+      await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+      await page.waitForTimeout(Number(process.env.OE_DEMO_SETTLE_MS ?? 12_000));
+      if (opts.try) await scenarios[opts.try](page, { api, credentials: fake.DEMO_CREDENTIALS });
+    } catch (error) {
+      // The picture of where it stuck is the best error report.
+      await page.screenshot({ path: opts.screenshot }).catch(() => {});
+      console.error(`[demo] ${error instanceof Error ? error.message : String(error)} (screenshot of that moment: ${opts.screenshot})`);
+      await browser.close().catch(() => {});
+      await stop(1);
+    }
     await page.screenshot({ path: opts.screenshot });
     await browser.close();
-    removeScratch(shotScratch);
     say(`screenshot saved to ${opts.screenshot}`);
+    say(`requests to hosts outside the loopback range: ${outside.size === 0 ? 'none' : [...outside].join(', ')}`);
+    await stop(outside.size === 0 ? 0 : 1);
   }
 }
 say('press Ctrl-C to stop the demo.');

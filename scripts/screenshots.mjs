@@ -23,7 +23,7 @@ mkdirSync(outDir, { recursive: true });
 const scratch = makeScratch('shots');
 const server = await startCodeServer({
   scratch,
-  userSettings: { 'workbench.colorTheme': 'Default Dark Modern', 'editor.fontSize': 14, 'window.zoomLevel': 0 },
+  userSettings: { 'editor.fontSize': 14, 'window.zoomLevel': 0 },
   env: { OE_SCREENSHOT_DIR: outDir, ...(grep ? { OE_TEST_GREP: grep } : {}) },
 });
 const { browser, page } = await launchChromium({ scratch });

@@ -15,7 +15,8 @@ const only = process.argv.includes('--unit') ? 'unit' : process.argv.includes('-
 /** Runs a command, echoing its output, and returns { code, output }. */
 function run(cmd, args, env = {}) {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // npm and npx are .cmd files on Windows, which only a shell runs.
+    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' });
     let output = '';
     child.stdout.on('data', (d) => {
       output += d;

@@ -18,6 +18,7 @@ import { Log } from './workbench/log';
 import { registerEventsCache } from './workbench/registerEventsCache';
 import { SerialSettings } from './workbench/serialSettings';
 import { SettingsReader } from './workbench/settings';
+import { registerSettingsSync } from './workbench/settingsSync';
 import { isTestMode } from './workbench/testMode';
 
 export type { OnboardingEventsExtensionApi } from './publicApi';
@@ -31,6 +32,7 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
     // The one serial-number matcher: hovers, links, the look-up and the tree read it.
     const serialSettings = new SerialSettings(settings, log);
     context.subscriptions.push(log, settings, serialSettings);
+    registerSettingsSync(context);
     const session = registerSession(context, log, settings);
     const events = registerEventsCache(context, { session: session.session, settings, log });
     const deps = { session: session.session, events, settings, serialSettings, log };

@@ -3,7 +3,7 @@
 // through playwright-core. Used by the integration tests (via the executable
 // stand-in that @vscode/test-electron's runTests spawns), by the screenshots
 // and by the demo. See ../../README.md, "How tests find a VS Code".
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -46,13 +46,37 @@ export const defaultUserSettings = {
   'window.commandCenter': true,
   'chat.disableAIFeatures': true,
   'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  // The theme's id in VS Code 1.139 (its themes' package.json). The older id
+  // "Default Dark Modern" is only migrated at start-up (and the setting
+  // rewritten), and a reload or a second window painted with other colours.
+  'workbench.colorTheme': 'Dark Modern',
+  // The demo and test workspaces sit inside this repository's Git checkout.
+  'git.openRepositoryInParentFolders': 'never',
+  // Nothing leaves the loopback range: no schema, type or package look-ups.
+  'json.schemaDownload.enable': false,
+  'typescript.disableAutomaticTypeAcquisition': true,
+  'npm.fetchOnlinePackageInfo': false,
+  'extensions.ignoreRecommendations': true,
+  'workbench.settings.enableNaturalLanguageSearch': false,
 };
+
+/**
+ * What code-server reads instead of its built-in gallery (open-vsx): an empty
+ * gallery, which turns the Extensions view's look-ups off. Installing a .vsix
+ * from disk still works.
+ */
+export const offlineGalleryEnv = { EXTENSIONS_GALLERY: '{}' };
 
 /**
  * Starts code-server in its own process group. Returns { url, port, stop }.
  * `env` reaches the extension host (it inherits code-server's environment).
+ * `testDriver`: the smoke-test driver, which the tests need (it makes the web
+ * workbench load extensionDevelopmentPath/extensionTestsPath and report
+ * through codeAutomationLog/Exit) but which also hides every notification
+ * toast. A workbench a person looks at (the demo) runs without it and loads
+ * the extension from an installed .vsix instead (installVsix).
  */
-export async function startCodeServer({ scratch, userSettings = {}, env = {}, log = () => {}, port: wantedPort }) {
+export async function startCodeServer({ scratch, userSettings = {}, env = {}, log = () => {}, port: wantedPort, testDriver = true }) {
   provision();
   const port = wantedPort ?? (await freePort());
   const userDir = join(scratch, 'user-data', 'User');
@@ -73,7 +97,7 @@ export async function startCodeServer({ scratch, userSettings = {}, env = {}, lo
     '--ignore-last-opened',
     '--disable-getting-started-override',
     // Without this a built web workbench ignores extensionDevelopmentPath/extensionTestsPath.
-    '--vscode-option', 'enable-smoke-test-driver',
+    ...(testDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
   ];
   const child = spawn(nodeBin, args, {
     detached: true,
@@ -81,6 +105,7 @@ export async function startCodeServer({ scratch, userSettings = {}, env = {}, lo
     env: {
       ...process.env,
       ...scratchEnv(scratch),
+      ...offlineGalleryEnv,
       ...env,
     },
   });
@@ -109,6 +134,14 @@ export async function startCodeServer({ scratch, userSettings = {}, env = {}, lo
     throw err;
   }
   return { url: `http://127.0.0.1:${port}`, port, stop, child };
+}
+
+/** Installs .vsix files into the scratch's extensions dir, offline, as a user's `code --install-extension` would. */
+export function installVsix(scratch, vsixFiles) {
+  provision();
+  const args = [codeServerEntry, '--extensions-dir', join(scratch, 'extensions'), '--user-data-dir', join(scratch, 'user-data'), '--force'];
+  for (const file of vsixFiles) args.push('--install-extension', file);
+  execFileSync(nodeBin, args, { stdio: 'ignore', env: { ...process.env, ...scratchEnv(scratch), ...offlineGalleryEnv } });
 }
 
 export function scratchEnv(scratch) {

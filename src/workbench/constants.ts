@@ -75,3 +75,26 @@ export const CONTEXT_KEYS = {
 } as const;
 
 export type ContextKey = (typeof CONTEXT_KEYS)[keyof typeof CONTEXT_KEYS];
+
+/**
+ * Keys of the extension's globalState/workspaceState. The features that own
+ * them name the same strings; a unit test holds the two together and makes a
+ * new state key choose whether it syncs.
+ */
+export const STATE_KEYS = {
+  /** Pinned serial numbers (global state when `tree.pinnedScope` is `global`, else workspace state). */
+  pinnedMachines: 'onboardingEvents.pinnedMachines',
+  /** Recently looked-up serial numbers: the look-up history. */
+  recentMachines: 'onboardingEvents.recentMachines',
+  /** Per environment and machine, the newest event seen: derived from one API's results. */
+  seenEvents: 'onboardingEvents.seenEvents',
+  /** Environments (URLs, client id, user name): per machine; their secrets sit in SecretStorage, which does not sync. */
+  environments: 'onboardingEvents.environments',
+  lastEnvironment: 'onboardingEvents.lastEnvironment',
+} as const;
+
+/**
+ * What Settings Sync carries to the user's other machines: the lists the user
+ * curates. Never a secret, an environment or anything derived from results.
+ */
+export const SYNCED_STATE_KEYS: readonly string[] = [STATE_KEYS.pinnedMachines, STATE_KEYS.recentMachines];

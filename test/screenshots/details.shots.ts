@@ -46,14 +46,14 @@ describe('Event details screenshots', function () {
   });
 
   it('shows a machine-created event with a templated and a deprecated link, in dark and light', async () => {
-    await setTheme('Default Dark Modern');
+    await setTheme('Dark Modern');
     await show(DEMO_SERIALS.templatedLinks, 'MACHINE_CREATED');
     await snap('event-details-dark', 2000);
-    await setTheme('Default Light Modern');
+    await setTheme('Light Modern');
     await snap('event-details-light', 2000);
     await setTheme('Default High Contrast');
     await snap('event-details-high-contrast', 2000);
-    await setTheme('Default Dark Modern');
+    await setTheme('Dark Modern');
   });
 
   it('shows a deprecated link with its deprecation text next to a templated link with its form', async () => {
@@ -83,9 +83,9 @@ describe('Event details screenshots', function () {
     ]);
     await show(serial, 'MACHINE_CREATED');
     await snap('event-details-links-dark', 2000);
-    await setTheme('Default Light Modern');
+    await setTheme('Light Modern');
     await snap('event-details-links-light', 2000);
-    await setTheme('Default Dark Modern');
+    await setTheme('Dark Modern');
   });
 
   it('shows a hostile message and a javascript: link as text', async () => {

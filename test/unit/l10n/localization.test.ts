@@ -22,7 +22,7 @@ const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as
 const nls = JSON.parse(readFileSync(join(root, 'package.nls.json'), 'utf8')) as Record<string, string>;
 
 /** Manifest fields VS Code shows to the user, by name, wherever they sit under `contributes`. */
-const SHOWN_FIELDS = new Set(['title', 'category', 'name', 'contextualTitle', 'contents', 'label', 'description', 'markdownDescription', 'enumDescriptions', 'markdownEnumDescriptions', 'deprecationMessage', 'markdownDeprecationMessage', 'displayName', 'userDescription']);
+const SHOWN_FIELDS = new Set(['title', 'category', 'name', 'contextualTitle', 'contents', 'label', 'description', 'markdownDescription', 'enumDescriptions', 'markdownEnumDescriptions', 'deprecationMessage', 'markdownDeprecationMessage', 'displayName', 'altText', 'userDescription']);
 
 /** Every [path, text] of a user-visible manifest string. */
 function shownStrings(value: Json, path: string, shown: boolean, out: [string, string][]): [string, string][] {
