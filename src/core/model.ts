@@ -2,6 +2,10 @@
 // validation at the edge. Nothing here is trusted HTML: every string came from
 // the server and is rendered as text.
 
+import type { RequestPriority } from './http/concurrencyLimiter';
+
+export type { RequestPriority } from './http/concurrencyLimiter';
+
 /** Spec §2.4: every field optional. Unknown fields are kept in `extra`. */
 export interface HalLink {
   readonly href?: string;
@@ -69,6 +73,8 @@ export interface GetEventsOptions {
   /** Spec §4.1 `timestamp` query parameter, sent as given (raw server units). */
   readonly timestamp?: number;
   readonly signal?: AbortSignal;
+  /** Interactive when absent; refresh-all, auto-refresh and scans pass 'bulk' so hovers and look-ups go first. */
+  readonly priority?: RequestPriority;
   /** Cap on pages followed when the server answers with a §2.5 envelope; 50 when absent. */
   readonly maxPages?: number;
 }

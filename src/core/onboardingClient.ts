@@ -14,6 +14,7 @@ import { createLazyTransport } from './http/lazyTransport';
 import { redactUrl, type RequestLogEntry } from './http/requestLog';
 import { DEFAULT_RETRY_POLICY, parseRetryAfter } from './http/retryPolicy';
 import type { LookupFunction, Transport } from './http/transport';
+import type { LimitSnapshot } from './http/adaptiveLimit';
 import { parseJsonBody } from './jsonBody';
 import type { EventsResult, GetEventsOptions } from './model';
 import type { TimestampUnitSetting } from './timestamp';
@@ -21,6 +22,8 @@ import type { TimestampUnitSetting } from './timestamp';
 export type { Credentials } from './auth/credentials';
 export type { RequestLogEntry } from './http/requestLog';
 export type { Transport } from './http/transport';
+export type { RequestPriority } from './http/concurrencyLimiter';
+export type { LimitSnapshot } from './http/adaptiveLimit';
 
 export interface HttpSettings {
   /** VS Code `http.proxy`. */
@@ -37,7 +40,7 @@ export interface HttpSettings {
   caCertificatesFile?: string;
   /** Host-name resolution; dns.lookup unless a test injects one (so no DNS query leaves the machine). */
   lookup?: LookupFunction;
-  /** Requests in flight at once, across all views. */
+  /** The ceiling of requests in flight at once, across all views; below it the limit adapts to the server. */
   maxConcurrency?: number;
   connectTimeoutMs?: number;
   /** Budget for one attempt: until headers, between body chunks, and overall. */
@@ -54,7 +57,7 @@ export interface HttpSettings {
 }
 
 export const DEFAULT_HTTP_SETTINGS = {
-  maxConcurrency: 8,
+  maxConcurrency: 64,
   connectTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   maxResponseBytes: 10 * 1024 * 1024,
@@ -157,6 +160,12 @@ export class OnboardingClient {
         : await this.#http.send({ method: 'GET', url, headers: { accept: LINK_ACCEPT }, signal: combined });
       return this.#linkedResource(response);
     });
+  }
+
+  /** What the adaptive concurrency limit has learnt so far; for diagnostics and the bench. */
+  concurrency(): LimitSnapshot & { readonly active: number; readonly maxActive: number; readonly ceiling: number } {
+    const limiter = this.#http.limiter;
+    return { ...limiter.snapshot(), active: limiter.active, maxActive: limiter.maxActive, ceiling: limiter.ceiling };
   }
 
   /** Forgets the cached token, e.g. after sign-out or when the stored credentials changed. */

@@ -2,7 +2,7 @@
 // the look-up, so a machine seen in one place costs no second request in
 // another. Pure TypeScript (no vscode import): unit-tested under plain mocha.
 import type { ApiError } from '../core/errors';
-import type { EventsResult, GetEventsOptions, TimestampUnit } from '../core/model';
+import type { EventsResult, GetEventsOptions, RequestPriority, TimestampUnit } from '../core/model';
 import { asError } from '../common/errors';
 import { Emitter, type Event } from '../common/emitter';
 
@@ -44,6 +44,12 @@ export type GetOptions = {
   readonly signal?: AbortSignal;
   /** Ignore the cache and ask the API. */
   readonly force?: boolean;
+  /**
+   * Interactive when absent (hover, look-up, details). Refresh-all,
+   * auto-refresh and the workspace scan pass 'bulk': their requests queue
+   * behind every interactive one.
+   */
+  readonly priority?: RequestPriority;
 };
 
 export class NotSignedInError extends Error {
@@ -56,6 +62,8 @@ export class NotSignedInError extends Error {
 export class EventsService {
   private readonly entries = new Map<string, CacheEntry>();
   private readonly inFlight = new Map<string, Promise<EventsResult>>();
+  /** Serial numbers whose request in flight was asked for in bulk and nobody waits for in person yet. */
+  private readonly bulkInFlight = new Set<string>();
   private readonly windows = new Map<string, WindowEntry>();
   private readonly windowsInFlight = new Map<string, Promise<EventsResult>>();
   private readonly updated = new Emitter<string>();
@@ -96,18 +104,39 @@ export class EventsService {
       if (entry) return entry.result;
     }
     const pending = this.inFlight.get(serialNumber);
-    if (pending) return pending;
+    if (pending) {
+      if ((options.priority ?? 'interactive') === 'interactive' && this.bulkInFlight.delete(serialNumber)) this.expedite(serialNumber);
+      return pending;
+    }
     const source = this.options.source();
     if (!source) throw new NotSignedInError();
-    const request = this.fetch(source, serialNumber, options.signal).finally(() => this.inFlight.delete(serialNumber));
+    const request = this.fetch(source, serialNumber, options).finally(() => {
+      this.inFlight.delete(serialNumber);
+      this.bulkInFlight.delete(serialNumber);
+    });
     this.inFlight.set(serialNumber, request);
+    if (options.priority === 'bulk') this.bulkInFlight.add(serialNumber);
     return request;
   }
 
-  private async fetch(source: EventsSource, serialNumber: string, signal: AbortSignal | undefined): Promise<EventsResult> {
+  /**
+   * A hover or look-up now waits for a machine a refresh-all asked for in bulk.
+   * The same request is asked for again, interactively: the client joins the
+   * identical request in flight (one request on the wire) and moves it ahead
+   * of the bulk queue. Its answer is the one the pending call delivers.
+   */
+  private expedite(serialNumber: string): void {
+    const source = this.options.source();
+    source?.getEvents(serialNumber, { priority: 'interactive' }).catch(() => undefined);
+  }
+
+  private async fetch(source: EventsSource, serialNumber: string, options: GetOptions): Promise<EventsResult> {
     const generation = this.generation;
     try {
-      const result = await source.getEvents(serialNumber, signal ? { signal } : {});
+      const result = await source.getEvents(serialNumber, {
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.priority ? { priority: options.priority } : {}),
+      });
       if (generation !== this.generation) return result;
       this.entries.set(serialNumber, { result, stale: false });
       this.options.store?.save(result);
@@ -133,7 +162,7 @@ export class EventsService {
    * replacing it — and callers re-check it client-side. One request per
    * (serial, timestamp) is in flight at a time.
    */
-  async getWindow(serialNumber: string, timestamp: number, options: { readonly signal?: AbortSignal } = {}): Promise<EventsResult> {
+  async getWindow(serialNumber: string, timestamp: number, options: { readonly signal?: AbortSignal; readonly priority?: RequestPriority } = {}): Promise<EventsResult> {
     const key = `${serialNumber}\u0000${timestamp}`;
     const pending = this.windowsInFlight.get(key);
     if (pending) return pending;
@@ -141,7 +170,11 @@ export class EventsService {
     if (!source) throw new NotSignedInError();
     const generation = this.generation;
     const request = (async () => {
-      const result = await source.getEvents(serialNumber, options.signal ? { timestamp, signal: options.signal } : { timestamp });
+      const result = await source.getEvents(serialNumber, {
+        timestamp,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.priority ? { priority: options.priority } : {}),
+      });
       if (generation !== this.generation) return result;
       this.windows.set(serialNumber, { timestamp, result });
       this.fire(serialNumber);

@@ -309,7 +309,8 @@ export class MachinesModel extends Disposable {
     try {
       const since = this.currentFilter.sinceMs;
       if (since === undefined || this.windowFilterUnreliable) {
-        await this.options.events.get(serialNumber, signal ? { force, signal } : { force });
+        // The tree's loads (refresh-all, auto-refresh, a scan's results) queue behind hovers, look-ups and details.
+        await this.options.events.get(serialNumber, { force, priority: 'bulk', ...(signal ? { signal } : {}) });
       } else {
         await this.fetchWindow(serialNumber, since, signal);
       }
@@ -334,7 +335,7 @@ export class MachinesModel extends Disposable {
   }
 
   private async fetchWindow(serialNumber: string, since: number, signal: AbortSignal | undefined): Promise<void> {
-    const options = signal ? { signal } : {};
+    const options = { priority: 'bulk' as const, ...(signal ? { signal } : {}) };
     if (this.options.events.timestampUnitHint(serialNumber) === undefined && this.options.settings().timestampUnit === 'auto') {
       // Nothing tells the server's unit yet: one unfiltered answer does (and is what the window is checked against).
       await this.options.events.get(serialNumber, options);

@@ -3,6 +3,7 @@
 // export of type Benchmark and append it to BENCHMARKS.
 
 import { coreBench } from './core.bench';
+import { fleetBench } from './fleet.bench';
 import { serialNumbersBench } from './serialNumbers.bench';
 import { treeBench } from './tree.bench';
 
@@ -12,7 +13,10 @@ export interface Benchmark {
   run(): Promise<boolean>;
 }
 
-const BENCHMARKS: readonly Benchmark[] = [coreBench, serialNumbersBench, treeBench];
+const ALL: readonly Benchmark[] = [coreBench, serialNumbersBench, treeBench, fleetBench];
+// `npm run bench -- fleet` runs only the benchmarks whose name contains "fleet" (case-insensitive).
+const only = process.argv[2]?.toLowerCase();
+const BENCHMARKS = only === undefined ? ALL : ALL.filter((benchmark) => benchmark.name.toLowerCase().includes(only));
 
 async function main(): Promise<number> {
   const missed: string[] = [];

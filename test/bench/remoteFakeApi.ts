@@ -1,19 +1,31 @@
 // The benchmark's handle on a fake service running in a worker thread: only
-// the few operations the benchmark needs, sent as messages.
+// the few operations the benchmark needs, sent as messages. The server gets its
+// own thread (and event loop) so its work is not charged to the client.
 
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import type { FakeApiConfig, FakeApiOptions, LoadStats } from '../support/fakeApi';
 
-export type WorkerRequest = { readonly id: number } & ({ readonly command: 'setLatency'; readonly ms: number } | { readonly command: 'counts' } | { readonly command: 'close' });
+export type WorkerCommand =
+  | { readonly command: 'setLatency'; readonly ms: number }
+  | { readonly command: 'configure'; readonly patch: Partial<FakeApiConfig> }
+  | { readonly command: 'counts' }
+  | { readonly command: 'reset' }
+  | { readonly command: 'close' };
 
-export type WorkerReply =
-  | { readonly id: 0; readonly baseUrl: string; readonly authUrl: string }
-  | { readonly id: number; readonly tokenRequests: number; readonly requests: number };
+export type WorkerRequest = { readonly id: number } & WorkerCommand;
 
 export interface Counts {
   readonly tokenRequests: number;
   readonly requests: number;
+  readonly eventRequests: number;
+  readonly load: LoadStats;
 }
+
+export type WorkerReply = { readonly id: 0; readonly baseUrl: string; readonly authUrl: string } | ({ readonly id: number } & Counts);
+
+/** Options for the worker's fake; `data` must be structured-cloneable (it is: plain JSON). */
+export type RemoteFakeApiOptions = Omit<FakeApiOptions, 'foreignOrigin'>;
 
 export class RemoteFakeApi {
   #nextId = 1;
@@ -26,13 +38,13 @@ export class RemoteFakeApi {
   ) {
     worker.on('message', (reply: WorkerReply) => {
       if (!('tokenRequests' in reply)) return;
-      this.#pending.get(reply.id)?.({ tokenRequests: reply.tokenRequests, requests: reply.requests });
+      this.#pending.get(reply.id)?.(reply);
       this.#pending.delete(reply.id);
     });
   }
 
-  static start(): Promise<RemoteFakeApi> {
-    const worker = new Worker(join(__dirname, 'fakeApiWorker.js'));
+  static start(options: RemoteFakeApiOptions = {}): Promise<RemoteFakeApi> {
+    const worker = new Worker(join(__dirname, 'fakeApiWorker.js'), { workerData: options });
     return new Promise((resolve, reject) => {
       worker.once('error', reject);
       worker.once('message', (reply: WorkerReply) => {
@@ -45,8 +57,17 @@ export class RemoteFakeApi {
     return this.#send({ command: 'setLatency', ms });
   }
 
+  configure(patch: Partial<FakeApiConfig>): Promise<Counts> {
+    return this.#send({ command: 'configure', patch });
+  }
+
   counts(): Promise<Counts> {
     return this.#send({ command: 'counts' });
+  }
+
+  /** Forgets recorded requests and load statistics. */
+  reset(): Promise<Counts> {
+    return this.#send({ command: 'reset' });
   }
 
   async close(): Promise<void> {
@@ -54,11 +75,11 @@ export class RemoteFakeApi {
     await this.worker.terminate();
   }
 
-  #send(request: { command: 'setLatency'; ms: number } | { command: 'counts' } | { command: 'close' }): Promise<Counts> {
+  #send(command: WorkerCommand): Promise<Counts> {
     const id = this.#nextId++;
     return new Promise((resolve) => {
       this.#pending.set(id, resolve);
-      this.worker.postMessage({ id, ...request });
+      this.worker.postMessage({ id, ...command });
     });
   }
 }

@@ -4,6 +4,7 @@
 // only hammer the authorization server.
 
 import { describeRequest, rejectedFreshTokenError } from '../apiErrors';
+import type { RequestPriority } from '../http/concurrencyLimiter';
 import type { HttpClient, HttpResponse } from '../http/httpClient';
 import type { TokenClient } from './tokenClient';
 
@@ -13,22 +14,23 @@ export class AuthorizedRequests {
     private readonly tokens: TokenClient,
   ) {}
 
-  async get(url: string, signal: AbortSignal | undefined, accept = 'application/json'): Promise<HttpResponse> {
+  async get(url: string, signal: AbortSignal | undefined, accept = 'application/json', priority?: RequestPriority): Promise<HttpResponse> {
     const token = await this.tokens.getToken(signal);
-    const first = await this.#send(url, token, signal, accept);
+    const first = await this.#send(url, token, signal, accept, priority);
     if (first.status !== 401) return first;
     this.tokens.invalidate(token);
     const fresh = await this.tokens.getToken(signal);
-    const second = await this.#send(url, fresh, signal, accept);
+    const second = await this.#send(url, fresh, signal, accept, priority);
     if (second.status === 401) throw rejectedFreshTokenError(describeRequest('GET', url));
     return second;
   }
 
-  #send(url: string, token: string, signal: AbortSignal | undefined, accept: string): Promise<HttpResponse> {
+  #send(url: string, token: string, signal: AbortSignal | undefined, accept: string, priority: RequestPriority | undefined): Promise<HttpResponse> {
     return this.http.send({
       method: 'GET',
       url,
       headers: { authorization: `Bearer ${token}`, accept },
+      ...(priority !== undefined ? { priority } : {}),
       ...(signal !== undefined ? { signal } : {}),
     });
   }

@@ -61,7 +61,7 @@ export class EventsClient {
     }
     const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
     const baseUrl = eventsUrl(this.options.apiBaseUrl, serialNumber, options.timestamp);
-    const first = this.#classify(await this.#fetchJson(baseUrl, serialNumber, options.signal), baseUrl);
+    const first = this.#classify(await this.#fetchJson(baseUrl, serialNumber, options), baseUrl);
 
     const pages: WalkedPage[] = [];
     if (first.kind === 'events') {
@@ -74,7 +74,7 @@ export class EventsClient {
       if (hasMore && maxPages > 1) {
         const fetchPage = async (request: Parameters<typeof pageQuery>[0]): Promise<PageEnvelope> => {
           const url = withQuery(baseUrl, pageQuery(request));
-          const next = parsePageEnvelope(await this.#fetchJson(url, serialNumber, options.signal));
+          const next = parsePageEnvelope(await this.#fetchJson(url, serialNumber, options));
           if (next === undefined) throw protocolError(describeRequest('GET', url), 'A later page of events did not come in the page-based envelope the first page used.');
           return next;
         };
@@ -87,7 +87,7 @@ export class EventsClient {
       if (hasMore && maxPages > 1 && envelope.after !== undefined) {
         const fetchPage = async (request: Parameters<typeof cursorQuery>[0]): Promise<CursorEnvelope> => {
           const url = withQuery(baseUrl, cursorQuery(request));
-          const next = parseCursorEnvelope(await this.#fetchJson(url, serialNumber, options.signal));
+          const next = parseCursorEnvelope(await this.#fetchJson(url, serialNumber, options));
           // The last page of a cursor walk may carry no cursor attribute at all, only content.
           if (next === undefined) throw protocolError(describeRequest('GET', url), 'A later page of events did not come in the cursor-based envelope the first page used.');
           return next;
@@ -138,8 +138,8 @@ export class EventsClient {
     return { kind: 'events', events: [] };
   }
 
-  async #fetchJson(url: string, serialNumber: string, signal: AbortSignal | undefined): Promise<unknown> {
-    const response = await this.options.requests.get(url, signal);
+  async #fetchJson(url: string, serialNumber: string, options: GetEventsOptions): Promise<unknown> {
+    const response = await this.options.requests.get(url, options.signal, undefined, options.priority);
     this.#throwUnlessOk(response, serialNumber);
     const json = parseJsonBody(response.body, response.headers['content-type'], 'The events API');
     if (!json.ok) throw protocolError(describeRequest('GET', url), json.problem, response.status);

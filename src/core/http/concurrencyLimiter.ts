@@ -1,20 +1,79 @@
-// One limit for every request the client makes, so a refresh of hundreds of
-// serial numbers cannot open hundreds of sockets or trip the server's rate
-// limit. Waiters are served first come, first served, and leave the queue when
-// their caller cancels.
+// One queue for every request the client makes, shared by every view:
+//   - how many run at once is learnt (AdaptiveLimit), never above the user's
+//     ceiling (maxConcurrentRequests);
+//   - interactive requests (hover, look-up, details) are granted before any
+//     queued bulk request (refresh-all, auto-refresh, workspace scan), and may
+//     use a small reserve of slots bulk requests never take, so a hover during
+//     a refresh-all waits for no bulk request;
+//   - a Retry-After holds every queued and new request until it has passed,
+//     not just the one request that was told;
+//   - a retry goes to the front of its queue: it has waited longest;
+//   - waiters leave the queue when their caller cancels.
 
 import { cancelledError } from '../apiErrors';
+import { AdaptiveLimit, type AdaptiveLimitOptions, type LimitSnapshot, type SampleOutcome } from './adaptiveLimit';
+
+export type { SampleOutcome } from './adaptiveLimit';
+
+/** Interactive: someone is waiting to see the answer. Bulk: many requests nobody looks at one by one. */
+export type RequestPriority = 'interactive' | 'bulk';
+
+export interface AcquireOptions {
+  /** Interactive when absent. */
+  readonly priority?: RequestPriority;
+  readonly signal?: AbortSignal;
+  /** A retry of a request already sent once: queued ahead of first attempts. */
+  readonly retry?: boolean;
+  /** Names the request for expedite(), e.g. an interactive caller joining a queued bulk GET. */
+  readonly key?: string;
+}
+
+/** A slot in flight. Release it once, with what its answer said about the server's load. */
+export interface Permit {
+  release(outcome: SampleOutcome): void;
+}
+
+export interface ConcurrencyLimiterOptions extends Omit<AdaptiveLimitOptions, 'ceiling'> {
+  readonly ceiling: number;
+  /** Milliseconds; Date.now by default (a Retry-After date is wall-clock time). */
+  readonly now?: () => number;
+}
 
 interface Waiter {
+  priority: RequestPriority;
+  readonly key: string | undefined;
   readonly grant: () => void;
 }
 
-export class ConcurrencyLimiter {
-  #active = 0;
-  readonly #queue: Waiter[] = [];
+/** Slots bulk requests never take: one per 32 of the ceiling, at least one when there are two or more. */
+export function interactiveReserve(ceiling: number): number {
+  return ceiling < 2 ? 0 : Math.max(1, Math.floor(ceiling / 32));
+}
 
-  constructor(readonly limit: number) {
-    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`The concurrency limit must be a positive integer, not ${limit}.`);
+export class ConcurrencyLimiter {
+  readonly #limit: AdaptiveLimit;
+  readonly #reserve: number;
+  readonly #now: () => number;
+  readonly #interactive: Waiter[] = [];
+  readonly #bulk: Waiter[] = [];
+  #active = 0;
+  #pausedUntil = 0;
+  #pauseTimer: ReturnType<typeof setTimeout> | undefined;
+  #maxActive = 0;
+
+  constructor(options: ConcurrencyLimiterOptions) {
+    this.#limit = new AdaptiveLimit(options);
+    this.#reserve = interactiveReserve(options.ceiling);
+    this.#now = options.now ?? Date.now;
+  }
+
+  get ceiling(): number {
+    return this.#limit.ceiling;
+  }
+
+  /** The learnt limit for bulk requests; interactive ones may use the reserve above it. */
+  get limit(): number {
+    return this.#limit.limit;
   }
 
   /** Requests running now; for tests and diagnostics. */
@@ -22,46 +81,136 @@ export class ConcurrencyLimiter {
     return this.#active;
   }
 
-  get queued(): number {
-    return this.#queue.length;
+  /** The most requests that were ever running at once; for tests and the bench. */
+  get maxActive(): number {
+    return this.#maxActive;
   }
 
+  get queued(): number {
+    return this.#interactive.length + this.#bulk.length;
+  }
+
+  snapshot(): LimitSnapshot {
+    return this.#limit.snapshot();
+  }
+
+  /** Convenience for callers that learn nothing from the answer (the limit is not changed by it). */
   async run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    await this.#acquire(signal);
+    const permit = await this.acquire(signal === undefined ? {} : { signal });
     try {
       return await task();
     } finally {
-      this.#release();
+      permit.release('ignore');
     }
   }
 
-  #acquire(signal: AbortSignal | undefined): Promise<void> {
+  /**
+   * The server asked us to wait (Retry-After): nothing is sent before `until`
+   * (ms, the clock of `now`). A later pause extends an earlier one, never shortens it.
+   */
+  pauseUntil(until: number): void {
+    if (until <= this.#pausedUntil) return;
+    this.#pausedUntil = until;
+    this.#schedulePump();
+  }
+
+  /** When sending may resume, if a Retry-After holds the queue now. */
+  pausedUntil(): number | undefined {
+    return this.#pausedUntil > this.#now() ? this.#pausedUntil : undefined;
+  }
+
+  acquire(options: AcquireOptions = {}): Promise<Permit> {
+    const { signal } = options;
+    const priority = options.priority ?? 'interactive';
     if (signal?.aborted === true) return Promise.reject(cancelledError());
-    if (this.#active < this.limit) {
-      this.#active++;
-      return Promise.resolve();
-    }
-    return new Promise<void>((resolve, reject) => {
+    const queue = priority === 'interactive' ? this.#interactive : this.#bulk;
+    // Nobody of equal or higher rank waits, and there is room: go now.
+    const ahead = priority === 'interactive' ? this.#interactive.length : this.#interactive.length + this.#bulk.length;
+    if (ahead === 0 && this.#mayStart(priority)) return Promise.resolve(this.#start());
+    return new Promise<Permit>((resolve, reject) => {
       const onAbort = (): void => {
-        const position = this.#queue.indexOf(waiter);
-        if (position >= 0) this.#queue.splice(position, 1);
+        const own = waiter.priority === 'interactive' ? this.#interactive : this.#bulk;
+        const position = own.indexOf(waiter);
+        if (position >= 0) own.splice(position, 1);
         reject(cancelledError());
+        // A cancelled interactive waiter may have been what held bulk ones back.
+        this.#pump();
       };
       const waiter: Waiter = {
+        priority,
+        key: options.key,
         grant: () => {
           signal?.removeEventListener('abort', onAbort);
-          resolve();
+          resolve(this.#start());
         },
       };
-      this.#queue.push(waiter);
+      if (options.retry === true) queue.unshift(waiter);
+      else queue.push(waiter);
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 
-  #release(): void {
-    const next = this.#queue.shift();
-    // The slot passes straight to the next waiter, so `active` never dips and lets a newcomer jump the queue.
-    if (next !== undefined) next.grant();
-    else this.#active--;
+  /**
+   * Someone is now waiting for the bulk request named `key` in person: it
+   * moves to the interactive queue. False when no such bulk request waits.
+   */
+  expedite(key: string): boolean {
+    const position = this.#bulk.findIndex((waiter) => waiter.key === key);
+    const waiter = this.#bulk[position];
+    if (waiter === undefined) return false;
+    this.#bulk.splice(position, 1);
+    waiter.priority = 'interactive';
+    this.#interactive.push(waiter);
+    this.#pump();
+    return true;
+  }
+
+  #mayStart(priority: RequestPriority): boolean {
+    if (this.#pausedUntil > this.#now()) {
+      this.#schedulePump();
+      return false;
+    }
+    const limit = this.#limit.limit;
+    const ceiling = this.#limit.ceiling;
+    const allowed = priority === 'interactive' ? Math.min(ceiling, limit + this.#reserve) : Math.min(limit, ceiling - this.#reserve);
+    return this.#active < Math.max(1, allowed);
+  }
+
+  #start(): Permit {
+    this.#active++;
+    this.#maxActive = Math.max(this.#maxActive, this.#active);
+    const sent = this.#limit.onSend(this.#active);
+    const startedAt = this.#now();
+    let released = false;
+    return {
+      release: (outcome) => {
+        if (released) return;
+        released = true;
+        this.#active--;
+        this.#limit.onSample(sent, this.#now() - startedAt, outcome, this.#now());
+        this.#pump();
+      },
+    };
+  }
+
+  #pump(): void {
+    for (;;) {
+      const next = this.#interactive[0] ?? this.#bulk[0];
+      if (next === undefined || !this.#mayStart(next.priority)) return;
+      (next.priority === 'interactive' ? this.#interactive : this.#bulk).shift();
+      next.grant();
+    }
+  }
+
+  #schedulePump(): void {
+    if (this.#pauseTimer !== undefined) return;
+    const wait = this.#pausedUntil - this.#now();
+    if (wait <= 0) return;
+    this.#pauseTimer = setTimeout(() => {
+      this.#pauseTimer = undefined;
+      // Timers may fire a little early against the wall clock: check again, re-arm if so.
+      if (this.#pausedUntil > this.#now()) this.#schedulePump();
+      else this.#pump();
+    }, wait);
   }
 }

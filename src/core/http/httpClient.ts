@@ -5,7 +5,7 @@
 // its endpoint) and throws ApiError only when no usable response arrived.
 
 import { cancelledError, errorForTransportFailure } from '../apiErrors';
-import { ConcurrencyLimiter } from './concurrencyLimiter';
+import { ConcurrencyLimiter, type RequestPriority, type SampleOutcome } from './concurrencyLimiter';
 import { RequestCoalescer } from './requestCoalescer';
 import { redactUrl, type RequestLogger } from './requestLog';
 import { RETRYABLE_FAILURES, RETRYABLE_STATUSES, backoffDelay, parseRetryAfter, sleep, type RetryPolicy } from './retryPolicy';
@@ -17,6 +17,8 @@ export interface HttpRequest {
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string;
   readonly signal?: AbortSignal;
+  /** Interactive when absent: bulk requests (refresh-all, scans) queue behind interactive ones. */
+  readonly priority?: RequestPriority;
 }
 
 export interface HttpResponse extends TransportResponse {
@@ -25,6 +27,7 @@ export interface HttpResponse extends TransportResponse {
 
 export interface HttpClientOptions {
   readonly transport: Transport;
+  /** The ceiling of the adaptive concurrency limit. */
   readonly maxConcurrency: number;
   readonly requestTimeoutMs: number;
   readonly maxResponseBytes: number;
@@ -33,6 +36,9 @@ export interface HttpClientOptions {
   readonly now: () => number;
 }
 
+/** Answers that say the server is overloaded, whatever else they say. */
+const OVERLOAD_STATUSES: ReadonlySet<number> = new Set([429, 503]);
+
 export class HttpClient {
   readonly #options: HttpClientOptions;
   readonly #limiter: ConcurrencyLimiter;
@@ -40,7 +46,7 @@ export class HttpClient {
 
   constructor(options: HttpClientOptions) {
     this.#options = options;
-    this.#limiter = new ConcurrencyLimiter(options.maxConcurrency);
+    this.#limiter = new ConcurrencyLimiter({ ceiling: options.maxConcurrency, now: options.now });
   }
 
   get limiter(): ConcurrencyLimiter {
@@ -54,20 +60,22 @@ export class HttpClient {
   send(request: HttpRequest): Promise<HttpResponse> {
     if (request.method !== 'GET') return this.#sendWithRetries(request, request.signal);
     const key = `${request.url}\n${request.headers?.['authorization'] ?? ''}`;
-    return this.#coalescer.run(key, request.signal, (sharedSignal) => this.#sendWithRetries(request, sharedSignal));
+    // An interactive caller joining a queued bulk GET must not wait behind the bulk queue with it.
+    if ((request.priority ?? 'interactive') === 'interactive') this.#limiter.expedite(key);
+    return this.#coalescer.run(key, request.signal, (sharedSignal) => this.#sendWithRetries({ ...request, key }, sharedSignal));
   }
 
   async close(): Promise<void> {
     await this.#options.transport.close();
   }
 
-  async #sendWithRetries(request: HttpRequest, signal: AbortSignal | undefined): Promise<HttpResponse> {
+  async #sendWithRetries(request: HttpRequest & { readonly key?: string }, signal: AbortSignal | undefined): Promise<HttpResponse> {
     const { retry } = this.#options;
     for (let attempt = 1; ; attempt++) {
       const retriesLeft = attempt <= retry.maxRetries;
       let response: HttpResponse;
       try {
-        response = await this.#limiter.run(() => this.#attempt(request, signal, attempt), signal);
+        response = await this.#limited(request, signal, attempt);
       } catch (error) {
         if (signal?.aborted === true) throw cancelledError();
         if (isTransportError(error) && RETRYABLE_FAILURES.has(error.failure) && retriesLeft) {
@@ -81,7 +89,36 @@ export class HttpClient {
       const retryAfterMs = parseRetryAfter(response.headers['retry-after'], this.#options.now());
       // A long Retry-After is reported rather than waited out: the view would look frozen.
       if (retryAfterMs !== undefined && retryAfterMs > retry.maxRetryAfterMs) return response;
-      await this.#wait(retryAfterMs ?? backoffDelay(attempt - 1, retry), signal);
+      // With a Retry-After the limiter already holds every queued request (see #limited); the retry waits in the queue.
+      if (retryAfterMs === undefined) await this.#wait(backoffDelay(attempt - 1, retry), signal);
+    }
+  }
+
+  /** One attempt in a slot of the limiter, which learns from how the server answered. */
+  async #limited(request: HttpRequest & { readonly key?: string }, signal: AbortSignal | undefined, attempt: number): Promise<HttpResponse> {
+    const permit = await this.#limiter.acquire({
+      priority: request.priority ?? 'interactive',
+      retry: attempt > 1,
+      ...(signal !== undefined ? { signal } : {}),
+      ...(request.key !== undefined ? { key: request.key } : {}),
+    });
+    let outcome: SampleOutcome = 'ignore';
+    try {
+      const response = await this.#attempt(request, signal, attempt);
+      outcome = OVERLOAD_STATUSES.has(response.status) ? 'overload' : 'ok';
+      if (RETRYABLE_STATUSES.has(response.status)) {
+        // The server's Retry-After holds every queued request, not only this one; it is set
+        // before this slot is released, so no queued request slips out in between.
+        const retryAfterMs = parseRetryAfter(response.headers['retry-after'], this.#options.now());
+        if (retryAfterMs !== undefined && retryAfterMs <= this.#options.retry.maxRetryAfterMs) this.#limiter.pauseUntil(this.#options.now() + retryAfterMs);
+      }
+      return response;
+    } catch (error) {
+      // A server too busy to answer in time is overloaded too; a refused connection says nothing about load.
+      if (isTransportError(error) && error.failure.endsWith('-timeout')) outcome = 'overload';
+      throw error;
+    } finally {
+      permit.release(outcome);
     }
   }
 

@@ -57,7 +57,7 @@ export const SETTING_RULES = {
   apiBaseUrl: text(''),
   authUrl: text(''),
   timestampUnit: oneOf<TimestampUnitSetting>(['auto', 'seconds', 'milliseconds'], 'auto'),
-  maxConcurrentRequests: integer(8, 1, 64),
+  maxConcurrentRequests: integer(64, 1, 64),
   requestTimeoutSeconds: integer(30, 5, 300),
   cacheSeconds: integer(60, 0, 86400),
   'serialNumber.pattern': text(DEFAULT_SERIAL_PATTERN),

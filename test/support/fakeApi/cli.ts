@@ -12,6 +12,14 @@ const USAGE = `Usage: npm run fake-api -- [options]
   --test-data          serve the small unit-test data set instead
   --latency MS         delay every request by MS milliseconds
   --token-lifetime S   access token lifetime in seconds (default 3600)
+  --capacity C         serve at most C requests at once (default 0: unlimited);
+                       the latency is each request's service time
+  --queue Q            let Q more wait for a slot (their wait adds to latency);
+                       beyond that answer 429 with Retry-After (default 0)
+  --overflow-retry-after S
+                       the Retry-After of that 429, in seconds (default 1)
+  --rate-limit R       at most R requests per second; beyond that 429 with a
+                       Retry-After date at the next second (default 0: none)
   --help               show this text`;
 
 function numberOption(value: string | undefined, name: string): number | undefined {
@@ -33,6 +41,10 @@ async function main(): Promise<void> {
       'test-data': { type: 'boolean' },
       latency: { type: 'string' },
       'token-lifetime': { type: 'string' },
+      capacity: { type: 'string' },
+      queue: { type: 'string' },
+      'overflow-retry-after': { type: 'string' },
+      'rate-limit': { type: 'string' },
       help: { type: 'boolean' },
     },
     strict: true,
@@ -45,12 +57,20 @@ async function main(): Promise<void> {
   const port = numberOption(values.port, 'port');
   const latencyMs = numberOption(values.latency, 'latency');
   const tokenLifetimeSeconds = numberOption(values['token-lifetime'], 'token-lifetime');
+  const capacity = numberOption(values.capacity, 'capacity');
+  const queueLimit = numberOption(values.queue, 'queue');
+  const overflowRetryAfterSeconds = numberOption(values['overflow-retry-after'], 'overflow-retry-after');
+  const rateLimit = numberOption(values['rate-limit'], 'rate-limit');
 
   const api = await startFakeApi({
     data: useTestData ? defaultData() : demoData(),
     ...(port !== undefined ? { port } : {}),
     ...(latencyMs !== undefined ? { latencyMs } : {}),
     ...(tokenLifetimeSeconds !== undefined ? { tokenLifetimeSeconds } : {}),
+    ...(capacity !== undefined ? { capacity: Math.floor(capacity) } : {}),
+    ...(queueLimit !== undefined ? { queueLimit: Math.floor(queueLimit) } : {}),
+    ...(overflowRetryAfterSeconds !== undefined ? { overflowRetryAfterSeconds: Math.floor(overflowRetryAfterSeconds) } : {}),
+    ...(rateLimit !== undefined ? { rateLimit: Math.floor(rateLimit) } : {}),
   });
   const credentials = useTestData ? TEST_CREDENTIALS : DEMO_CREDENTIALS;
 
@@ -61,6 +81,10 @@ async function main(): Promise<void> {
   console.log(`  client secret: ${credentials.clientSecret}`);
   console.log(`  username:      ${credentials.username}`);
   console.log(`  password:      ${credentials.password}`);
+  const { capacity: c, queueLimit: q, rateLimit: r } = api.config;
+  if (c > 0 || r > 0) {
+    console.log(`  load limits:   ${c > 0 ? `${c} at once, ${q} queued, then 429` : 'no capacity limit'}; ${r > 0 ? `${r} requests/s` : 'no rate limit'}`);
+  }
   if (!useTestData) {
     console.log(`  serial format: ${DEMO_SERIAL_PATTERN}`);
     console.log(`  try serials:   ${DEMO_SERIALS.completed} (complete), ${DEMO_SERIALS.failed} (failed), ` +

@@ -26,6 +26,7 @@ export type {
   FakeApiOptions,
   FakeClient,
   FakeUser,
+  LoadStats,
   Fault,
   FaultAction,
   FaultEndpoint,

@@ -4,6 +4,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EndpointContext, Handler } from './context';
+import { LoadGate, NO_LOAD_LIMITS, type LoadStats } from './capacity';
 import { defaultData } from './data';
 import { EVENTS_PATH, handleEvents } from './eventsEndpoint';
 import { FaultEngine, type FaultPlan } from './faults';
@@ -24,6 +25,7 @@ export const DEFAULT_CONFIG: Readonly<FakeApiConfig> = {
   noPermissionStatus: 403,
   latencyMs: 0,
   cursorDefaultLimit: 20,
+  ...NO_LOAD_LIMITS,
 };
 
 /** Copies only configuration keys, so options like `port` or `data` never end up in the config. */
@@ -79,6 +81,7 @@ class FakeApiServer implements FakeApi {
   private readonly faults: FaultEngine;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly live: FakeApiConfig;
+  private readonly gate = new LoadGate(() => this.live);
   private readonly server = createServer((req, res) => void this.onRequest(req, res));
   private listeningPort = 0;
   private closed = false;
@@ -163,6 +166,12 @@ class FakeApiServer implements FakeApi {
       (r) => r.path === EVENTS_PATH && (serial === undefined || r.query['serialNumber'] === serial),
     );
   }
+  loadStats(): LoadStats {
+    return this.gate.stats();
+  }
+  resetLoadStats(): void {
+    this.gate.resetStats();
+  }
   receivedAuthorization(): boolean {
     return this.requests.some((r) => r.headers['authorization'] !== undefined);
   }
@@ -200,11 +209,22 @@ class FakeApiServer implements FakeApi {
       this.requests.push(request);
       const endpoint = endpointOf(request.path);
       const plan = this.faults.plan({ endpoint, serialNumber: request.query['serialNumber'] });
-      await this.sleep(this.live.latencyMs + plan.latencyMs);
-      if (this.closed || res.destroyed) {
+      // Capacity and rate limit first: a request the server cannot take is refused at once.
+      const admission = await this.gate.admit();
+      if (admission.kind === 'rejected') {
+        const reply = errorReply(429, 'Too many requests; retry later.', request.path, this.baseUrl);
+        res.writeHead(reply.status, { ...reply.headers, 'retry-after': admission.retryAfter }).end(reply.body);
         return;
       }
-      await this.answer(request, endpoint, plan, res);
+      try {
+        await this.sleep(this.live.latencyMs + plan.latencyMs);
+        if (this.closed || res.destroyed) {
+          return;
+        }
+        await this.answer(request, endpoint, plan, res);
+      } finally {
+        admission.release();
+      }
     } catch (error: unknown) {
       if (!res.headersSent && !res.destroyed) {
         res.writeHead(500, { 'content-type': 'text/plain' }).end(`fake API bug: ${String(error)}`);

@@ -1,6 +1,10 @@
 // The fake service's contract: what tests configure, inject and observe. Kept
 // in one file so the endpoints, the fault engine and the tests agree on names.
 
+import type { LoadStats } from './capacity';
+
+export type { LoadStats } from './capacity';
+
 /**
  * The spec (§4.1) leaves the meaning of `timestamp` open, so the fake lets a
  * test pick one and check that the client copes with each.
@@ -28,6 +32,14 @@ export interface FakeApiConfig {
   latencyMs: number;
   /** Default `limit` of the cursor envelope (spec §8: defined per endpoint). */
   cursorDefaultLimit: number;
+  /** Requests served at once (their latency is the service time); 0 = unlimited. */
+  capacity: number;
+  /** Requests waiting for a slot beyond `capacity`, their wait added to their latency; more get 429. */
+  queueLimit: number;
+  /** Retry-After, in seconds, of the 429 sent when the queue is full. */
+  overflowRetryAfterSeconds: number;
+  /** Requests per wall-clock second; more get 429 with a Retry-After date at the next second. 0 = unlimited. */
+  rateLimit: number;
 }
 
 export interface FakeUser {
@@ -138,5 +150,8 @@ export interface FakeApi {
   eventRequests(serial?: string): RecordedRequest[];
   /** True when any recorded request carried an Authorization header. */
   receivedAuthorization(): boolean;
+  /** What the capacity and rate limits saw (see `capacity`, `queueLimit`, `rateLimit`). */
+  loadStats(): LoadStats;
+  resetLoadStats(): void;
   close(): Promise<void>;
 }

@@ -52,7 +52,7 @@ describe('settings rules (the one settings reader)', () => {
     const settings = readSettings(
       reading({ 'onboardingEvents.maxConcurrentRequests': 'eight', 'onboardingEvents.hover.enabled': 'yes', 'onboardingEvents.timestampUnit': 'weeks', 'onboardingEvents.tree.pinnedScope': 3, 'onboardingEvents.serialNumber.pattern': 42 }),
     );
-    assert.equal(settings.maxConcurrentRequests, 8);
+    assert.equal(settings.maxConcurrentRequests, 64);
     assert.equal(settings['hover.enabled'], true);
     assert.equal(settings.timestampUnit, 'auto');
     assert.equal(settings['tree.pinnedScope'], 'workspace');

@@ -1,0 +1,192 @@
+// How many requests may be in flight at once, learnt from the server's answers
+// rather than fixed: the spec names no capacity or rate limit, and real
+// servers have both. An AIMD limiter with a latency signal, after Netflix's
+// concurrency-limits (AIMDLimit, VegasLimit) and TCP slow start:
+//   - it starts at `initial` and doubles each round trip while no answer is
+//     slower than the minimum latency seen plus a tolerance (slow start), then
+//     adds one per round trip (additive increase);
+//   - answers much slower than the minimum mean our requests queue on the
+//     server: the limit shrinks to what the server served at once by Little's
+//     law (limit × minimum / mean latency of the round), by `latencyBackoff`
+//     at least and by half at most;
+//   - 429 and 503 (and timeouts) shrink it by `overloadBackoff` (mildly: the
+//     Retry-After pause of the whole queue is the main answer to a 429);
+//   - it never leaves [1, ceiling].
+// "A round trip" is counted in answers: the limit changes at most once per
+// `limit` answers to requests sent after the last change, so answers to
+// requests sent at the old level neither grow nor cut the new one twice.
+// Pure and clock-free (the caller passes times), so it is unit-tested alone.
+
+export type SampleOutcome = 'ok' | 'overload' | 'ignore';
+
+export interface AdaptiveLimitOptions {
+  /** The user's maxConcurrentRequests: the limit never exceeds it. */
+  readonly ceiling: number;
+  /** Where the limit starts; at most the ceiling. */
+  readonly initial?: number;
+  /** An answer slower than minLatency × this (+ latencySlackMs) counts as queued. */
+  readonly latencyTolerance?: number;
+  readonly latencySlackMs?: number;
+  readonly latencyBackoff?: number;
+  readonly overloadBackoff?: number;
+  /** The minimum latency is forgotten after this long, so a slower network or server is learnt again. */
+  readonly minLatencyWindowMs?: number;
+}
+
+/** What the limiter learnt; for diagnostics, tests and the bench. */
+export interface LimitSnapshot {
+  readonly limit: number;
+  readonly minLatencyMs: number | undefined;
+  readonly slowStart: boolean;
+  readonly increases: number;
+  readonly decreases: number;
+}
+
+export const DEFAULT_INITIAL_LIMIT = 16;
+
+/** Allowance for the client's own handling of each answer in a burst (parse, validate, cache). */
+const CLIENT_MS_PER_REQUEST = 0.5;
+
+function emptyRound(): { samples: number; latencySum: number; min: number; queued: number; good: number } {
+  return { samples: 0, latencySum: 0, min: Number.POSITIVE_INFINITY, queued: 0, good: 0 };
+}
+
+export interface SentRequest {
+  readonly seq: number;
+  /** Whether enough of the limit was in use for the answer to say the limit is too low. */
+  readonly probing: boolean;
+  readonly inFlight: number;
+}
+
+export class AdaptiveLimit {
+  readonly ceiling: number;
+  readonly #tolerance: number;
+  readonly #slackMs: number;
+  readonly #latencyBackoff: number;
+  readonly #overloadBackoff: number;
+  readonly #windowMs: number;
+  #limit: number;
+  #slowStart = true;
+  #nextSeq = 0;
+  /** Answers to requests sent from this sequence number on belong to the current round. */
+  #roundStart = 0;
+  #round = emptyRound();
+  #minCurrent = Number.POSITIVE_INFINITY;
+  #minPrevious = Number.POSITIVE_INFINITY;
+  #windowStartedAt: number | undefined;
+  #increases = 0;
+  #decreases = 0;
+
+  constructor(options: AdaptiveLimitOptions) {
+    if (!Number.isInteger(options.ceiling) || options.ceiling < 1) throw new RangeError(`The concurrency ceiling must be a positive integer, not ${options.ceiling}.`);
+    this.ceiling = options.ceiling;
+    this.#limit = Math.min(options.ceiling, Math.max(1, options.initial ?? DEFAULT_INITIAL_LIMIT));
+    this.#tolerance = options.latencyTolerance ?? 1.5;
+    this.#slackMs = options.latencySlackMs ?? 5;
+    this.#latencyBackoff = options.latencyBackoff ?? 0.9;
+    this.#overloadBackoff = options.overloadBackoff ?? 0.9;
+    this.#windowMs = options.minLatencyWindowMs ?? 30_000;
+  }
+
+  /** Whole requests allowed in flight now. */
+  get limit(): number {
+    return Math.max(1, Math.floor(this.#limit));
+  }
+
+  get minLatencyMs(): number | undefined {
+    const min = Math.min(this.#minCurrent, this.#minPrevious);
+    return Number.isFinite(min) ? min : undefined;
+  }
+
+  snapshot(): LimitSnapshot {
+    return { limit: this.limit, minLatencyMs: this.minLatencyMs, slowStart: this.#slowStart, increases: this.#increases, decreases: this.#decreases };
+  }
+
+  /**
+   * A request is being sent with `inFlight` requests (itself included) out.
+   * Returns its sequence number for onSample. A request sent while less than
+   * half the limit was in use says nothing about whether the limit is too low,
+   * so its answer will not grow it (the limit would otherwise creep up during
+   * light use, untested).
+   */
+  onSend(inFlight: number): SentRequest {
+    return { seq: this.#nextSeq++, probing: inFlight * 2 >= this.limit, inFlight };
+  }
+
+  onSample(sent: SentRequest, latencyMs: number, outcome: SampleOutcome, now: number): void {
+    if (outcome === 'ignore') return;
+    const current = sent.seq >= this.#roundStart;
+    if (outcome === 'overload') {
+      if (current) this.#setLimit(Math.max(1, this.#limit * this.#overloadBackoff), 'down');
+      return;
+    }
+    this.#recordLatency(latencyMs, now);
+    const min = this.minLatencyMs ?? latencyMs;
+    // Answers that arrive together are handled one after the other: the last of a burst of n
+    // looks later by n × the client's own work. That is not the server queueing our requests.
+    const queued = latencyMs > min * this.#tolerance + this.#slackMs + CLIENT_MS_PER_REQUEST * sent.inFlight;
+    if (current) {
+      this.#round.samples++;
+      this.#round.latencySum += latencyMs;
+      this.#round.min = Math.min(this.#round.min, latencyMs);
+      if (queued) this.#round.queued++;
+    }
+    // Growth counts every good answer since the last change, also to requests sent just before it:
+    // in a burst those left before the change was made, and waiting for their successors would
+    // make slow start double every other round trip only.
+    if (!queued && sent.probing && this.#round.queued === 0) this.#round.good++;
+    if (this.#round.queued > 0) {
+      // Cut once enough of this round has answered to tell how much queued (Little's law:
+      // the server serves limit × min / mean at once), or at once when a quarter of it queued.
+      const limit = this.limit;
+      // One late answer may be a pause of this process (GC, a busy machine); a tenth of a round is a queue.
+      const enough = this.#round.queued >= Math.max(2, Math.ceil(this.#round.samples / 10));
+      if (!enough && this.#round.samples >= limit) {
+        this.#round = { ...emptyRound(), good: this.#round.good };
+        this.#roundStart = this.#nextSeq;
+        return;
+      }
+      if (enough && this.#round.queued === this.#round.samples) {
+        // Not one answer came near the minimum: the network or the server got slower for
+        // everyone (our own queue would leave the first answers of a round fast). Learn the
+        // new minimum and probe again instead of cutting the limit down to nothing.
+        this.#minCurrent = this.#round.min;
+        this.#minPrevious = this.#round.min;
+        this.#slowStart = true;
+        this.#roundStart = this.#nextSeq;
+        this.#round = emptyRound();
+        return;
+      }
+      if (enough && (this.#round.samples >= limit || this.#round.queued * 4 >= limit)) {
+        const mean = this.#round.latencySum / this.#round.samples;
+        const factor = Math.min(this.#latencyBackoff, Math.max(0.5, min / mean));
+        this.#setLimit(Math.max(1, this.#limit * factor), 'down');
+      }
+      return;
+    }
+    if (this.#round.good < this.limit) return;
+    this.#setLimit(Math.min(this.ceiling, this.#slowStart ? this.#limit * 2 : this.#limit + 1), 'up');
+  }
+
+  #setLimit(limit: number, direction: 'up' | 'down'): void {
+    if (direction === 'down') {
+      this.#slowStart = false;
+      this.#decreases++;
+    } else {
+      this.#increases++;
+    }
+    this.#limit = limit;
+    this.#roundStart = this.#nextSeq;
+    this.#round = emptyRound();
+  }
+
+  #recordLatency(latencyMs: number, now: number): void {
+    this.#windowStartedAt ??= now;
+    if (now - this.#windowStartedAt >= this.#windowMs) {
+      this.#minPrevious = this.#minCurrent;
+      this.#minCurrent = Number.POSITIVE_INFINITY;
+      this.#windowStartedAt = now;
+    }
+    if (latencyMs < this.#minCurrent) this.#minCurrent = latencyMs;
+  }
+}

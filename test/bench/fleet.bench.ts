@@ -1,0 +1,284 @@
+// Issue 14: a refresh of 1,000 machines, and hovers during it, through the real
+// client (adaptive concurrency, interactive first) against three servers, each
+// in its own worker thread, next to two peers measured in the same run:
+//   - unlimited: takes every request at once;
+//   - capacity-limited: C at once, Q queued (their wait adds to latency),
+//     429 + Retry-After beyond;
+//   - rate-limited: R requests per second, 429 + Retry-After beyond.
+// Peers (peers.ts): the simple client (token cached, plain fetch, no limit,
+// retries each 429 after its Retry-After) and by hand (one at a time).
+//
+// Floors: with at most c in flight, n requests need ceil(n / c) round trips;
+// under a rate limit R they need n / R seconds. RTT is measured in the same
+// run: the median of bare fetches with a ready token, before the refreshes.
+// Our figure is the median of RUNS refreshes, each by a fresh client (nothing
+// learnt from the run before); every run is printed.
+
+import { EventsService } from '../../src/eventsCache/eventsService';
+import { DEFAULT_HTTP_SETTINGS, OnboardingClient } from '../../src/core/onboardingClient';
+import { createLazyTransport } from '../../src/core/http/lazyTransport';
+import { parseRetryAfter } from '../../src/core/http/retryPolicy';
+import type { Transport } from '../../src/core/http/transport';
+import { refreshMany } from '../../src/machines/refreshMany';
+import type { FakeApiConfig } from '../support/fakeApi';
+import { TEST_CREDENTIALS } from '../support/fakeApi';
+import { bareToken, median, timed } from './benchSupport';
+import type { Benchmark } from './index';
+import { byHandHovers, byHandRefresh, simpleHover, simpleRefresh, type PeerRun } from './peers';
+import { RemoteFakeApi } from './remoteFakeApi';
+
+const RTT_MS = 100;
+const MACHINES = 1000;
+const CAPACITY = 16;
+const QUEUE = 16;
+const RATE_PER_SECOND = 200;
+const RUNS = 3;
+const BY_HAND_SAMPLE = 20;
+const HOVERS = 5;
+const HOVER_START_MS = 300;
+const HOVER_SPACING_MS = 200;
+const CEILING = DEFAULT_HTTP_SETTINGS.maxConcurrency;
+
+const LIMITS = { refresh: 1.15, tooManyShare: 0.01, rate: 1.15, hoverOverRtt: 1.2, hoverSlackMs: 10 } as const;
+
+const serials = Array.from({ length: MACHINES }, (_, index) => `FLEET-${String(index).padStart(4, '0')}`);
+const hoverSerials = Array.from({ length: HOVERS }, (_, index) => `HOVER-${index}`);
+
+interface Exchange {
+  readonly startedAt: number;
+  /** For a 429: when it arrived and until when it asked us to wait (Date.now() clock). */
+  readonly told?: { readonly at: number; readonly until: number };
+}
+
+/** The real transport, recording when each request left and what each 429 asked. */
+function recordingTransport(): { transport: Transport; exchanges: Exchange[] } {
+  const inner = createLazyTransport({ connectTimeoutMs: 10_000, connectionsPerOrigin: CEILING, env: {} });
+  const exchanges: Exchange[] = [];
+  return {
+    exchanges,
+    transport: {
+      async request(request) {
+        const startedAt = Date.now();
+        const response = await inner.request(request);
+        const at = Date.now();
+        const wait = response.status === 429 ? parseRetryAfter(response.headers['retry-after'], at) : undefined;
+        exchanges.push(wait === undefined ? { startedAt } : { startedAt, told: { at, until: at + wait } });
+        return response;
+      },
+      close: () => inner.close(),
+    },
+  };
+}
+
+/** Requests that left after a 429 had arrived and before the wait it asked for was over. */
+function sentTooEarly(exchanges: readonly Exchange[]): number {
+  const told = exchanges.flatMap((exchange) => (exchange.told === undefined ? [] : [exchange.told]));
+  // One that left in the same millisecond the 429 was read had not been told yet.
+  return exchanges.filter((exchange) => told.some((t) => exchange.startedAt > t.at && exchange.startedAt < t.until)).length;
+}
+
+interface OurRun extends PeerRun {
+  readonly early: number;
+  readonly failed: number;
+  readonly learnt: number;
+  readonly hovers: readonly number[];
+  readonly hoversDuring: boolean;
+}
+
+/** A fresh client refreshes every machine as the tree does (bulk, through the cache); optionally hovers meanwhile. */
+async function ourRefresh(api: RemoteFakeApi, withHovers: boolean): Promise<OurRun> {
+  const recording = recordingTransport();
+  const client = new OnboardingClient({
+    apiBaseUrl: api.baseUrl,
+    authUrl: api.authUrl,
+    credentials: () => Promise.resolve({ ...TEST_CREDENTIALS }),
+    transport: recording.transport,
+    http: { env: {} },
+  });
+  const events = new EventsService({ source: () => client, freshForMs: () => 60_000 });
+  try {
+    await client.getEvents('WARM-0000'); // token and sockets: start-up, not refresh
+    recording.exchanges.length = 0;
+    let running = true;
+    const started = performance.now();
+    const refresh = refreshMany(serials, (serial) => events.get(serial, { force: true, priority: 'bulk' }), { concurrency: CEILING }).finally(() => {
+      running = false;
+    });
+    const hovers: number[] = [];
+    let hoversDuring = true;
+    if (withHovers) {
+      await new Promise((resolve) => setTimeout(resolve, HOVER_START_MS));
+      for (const serial of hoverSerials) {
+        hovers.push(await timed(() => events.get(serial)));
+        hoversDuring &&= running;
+        await new Promise((resolve) => setTimeout(resolve, HOVER_SPACING_MS));
+      }
+    }
+    const result = await refresh;
+    const ms = performance.now() - started;
+    return {
+      ms,
+      sent: recording.exchanges.length,
+      tooMany: recording.exchanges.filter((exchange) => exchange.told !== undefined).length,
+      early: sentTooEarly(recording.exchanges),
+      failed: result.failures.size,
+      learnt: client.concurrency().limit,
+      hovers,
+      hoversDuring,
+    };
+  } finally {
+    client.dispose();
+  }
+}
+
+async function bareRtt(api: RemoteFakeApi, token: string): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    samples.push(await timed(async () => (await fetch(`${api.baseUrl}/public/api/onboarding-events/events?serialNumber=RTT-${i}`, { headers: { authorization: `Bearer ${token}` } })).json()));
+  }
+  return median(samples);
+}
+
+const ms = (value: number): string => `${Math.round(value).toLocaleString('en')} ms`;
+const times = (value: number): string => `${value.toFixed(2)}×`;
+
+/** "ok"/"MISS" plus, when we are slower than a peer in wall time, a clause saying by how much and why. */
+function slowerClause(ours: number, peers: readonly { name: string; ms: number }[], why: string): string {
+  const faster = peers.filter((peer) => peer.ms < ours);
+  if (faster.length === 0) return '';
+  return ` — SLOWER than ${faster.map((peer) => `${peer.name} by ${ms(ours - peer.ms)} (${times(ours / peer.ms)})`).join(', ')}: ${why}`;
+}
+
+interface ServerSetup {
+  readonly name: string;
+  readonly config: Partial<FakeApiConfig>;
+}
+
+const SERVERS = {
+  unlimited: { name: 'unlimited server', config: {} },
+  capacity: { name: `capacity-limited server (C=${CAPACITY}, Q=${QUEUE}, 429 beyond)`, config: { capacity: CAPACITY, queueLimit: QUEUE } },
+  rate: { name: `rate-limited server (${RATE_PER_SECOND} requests/s, 429 + Retry-After beyond)`, config: { rateLimit: RATE_PER_SECOND } },
+} satisfies Record<string, ServerSetup>;
+
+interface Measured {
+  readonly rtt: number;
+  readonly ours: OurRun;
+  readonly runs: readonly OurRun[];
+  readonly simple: PeerRun;
+  readonly byHand: PeerRun & { readonly measured: number };
+  readonly hover?: { readonly ours: readonly number[]; readonly during: boolean; readonly simple: readonly number[]; readonly byHand: readonly number[] };
+}
+
+async function measure(setup: ServerSetup, withHovers: boolean): Promise<Measured> {
+  const api = await RemoteFakeApi.start({ ...setup.config, latencyMs: RTT_MS });
+  try {
+    const token = await bareToken(api);
+    const rtt = await bareRtt(api, token);
+    const runs: OurRun[] = [];
+    for (let run = 0; run < RUNS; run++) runs.push(await ourRefresh(api, false));
+    const byTime = [...runs].sort((a, b) => a.ms - b.ms);
+    const ours = byTime[Math.floor(byTime.length / 2)] ?? runs[0];
+    if (ours === undefined) throw new Error('no run');
+    const simple = await simpleRefresh(api, serials, token);
+    const byHand = await byHandRefresh(api, serials, token, BY_HAND_SAMPLE);
+    if (!withHovers) return { rtt, ours, runs, simple, byHand };
+    const hovering = await ourRefresh(api, true);
+    // The simple client's hovers during its own flood of a refresh.
+    const flood = simpleRefresh(api, serials, token);
+    const simpleHovers: number[] = [];
+    await new Promise((resolve) => setTimeout(resolve, HOVER_START_MS));
+    for (const serial of hoverSerials) {
+      simpleHovers.push(await simpleHover(api, serial, token));
+      await new Promise((resolve) => setTimeout(resolve, HOVER_SPACING_MS));
+    }
+    await flood;
+    const byHandTimes = await byHandHovers(api, serials, hoverSerials, token, HOVER_SPACING_MS + 37);
+    return { rtt, ours, runs, simple, byHand, hover: { ours: hovering.hovers, during: hovering.hoversDuring, simple: simpleHovers, byHand: byHandTimes } };
+  } finally {
+    await api.close();
+  }
+}
+
+function runsText(runs: readonly OurRun[]): string {
+  return `runs ${runs.map((run) => ms(run.ms)).join(', ')}; learnt limit ${runs.map((run) => run.learnt).join(', ')}`;
+}
+
+function peersText(m: Measured): string {
+  return `simple client ${ms(m.simple.ms)} (${m.simple.sent} requests, ${m.simple.tooMany} × 429), by hand ${ms(m.byHand.ms)} (one at a time; ${m.byHand.measured} timed, scaled to ${MACHINES})`;
+}
+
+function hoverCheck(server: string, m: Measured): { met: boolean; line: string } {
+  const hover = m.hover;
+  if (hover === undefined) throw new Error('no hovers measured');
+  const limit = LIMITS.hoverOverRtt * m.rtt + LIMITS.hoverSlackMs;
+  const ours = median(hover.ours);
+  const worst = Math.max(...hover.ours);
+  const simple = median(hover.simple);
+  const byHand = median(hover.byHand);
+  const met = ours <= limit && hover.during;
+  return {
+    met,
+    line:
+      `hover during a ${MACHINES.toLocaleString('en')}-machine refresh-all, ${server}: us ${ms(ours)} median of ${HOVERS} (max ${ms(worst)}; ${hover.during ? 'all during the refresh' : 'NOT all during the refresh'}) = ${(ours / limit).toFixed(2)} × limit (1.2 × RTT ${m.rtt.toFixed(1)} ms + 10 ms = ${ms(limit)})` +
+      ` — simple client ${ms(simple)} (max ${ms(Math.max(...hover.simple))}), by hand ${ms(byHand)} (max ${ms(Math.max(...hover.byHand))})` +
+      slowerClause(ours, [{ name: 'the simple client', ms: simple }, { name: 'by hand', ms: byHand }], 'hover is at most one round trip plus our parsing and validation of the answer'),
+  };
+}
+
+export const fleetBench: Benchmark = {
+  name: `Fleet: ${MACHINES.toLocaleString('en')} machines against three servers (injected RTT ${RTT_MS} ms, ceiling ${CEILING}, ${RUNS} runs each, median shown)`,
+  async run() {
+    const checks: { met: boolean; line: string }[] = [];
+    const print = (check: { met: boolean; line: string }): void => {
+      checks.push(check);
+      console.log(`${check.met ? 'ok  ' : 'MISS'} ${check.line}`);
+    };
+
+    const unlimited = await measure(SERVERS.unlimited, true);
+    {
+      const floor = Math.ceil(MACHINES / CEILING) * unlimited.rtt;
+      const ratio = unlimited.ours.ms / floor;
+      print({
+        met: ratio <= LIMITS.refresh && unlimited.ours.failed === 0,
+        line:
+          `${SERVERS.unlimited.name}: refresh ${MACHINES} — us ${ms(unlimited.ours.ms)} = ${times(ratio)} floor (ceil(${MACHINES}/${CEILING}) × RTT ${unlimited.rtt.toFixed(1)} ms = ${ms(floor)}; limit ${LIMITS.refresh}), ${unlimited.ours.failed} failed; ${peersText(unlimited)}` +
+          slowerClause(unlimited.ours.ms, [{ name: 'the simple client', ms: unlimited.simple.ms }, { name: 'by hand', ms: unlimited.byHand.ms }], `by design: we never send more than the ceiling of ${CEILING} at once to a server that shows no strain, the simple client sends all ${MACHINES}`) +
+          ` [${runsText(unlimited.runs)}]`,
+      });
+      print(hoverCheck(SERVERS.unlimited.name, unlimited));
+    }
+
+    const capacity = await measure(SERVERS.capacity, true);
+    {
+      const floor = Math.ceil(MACHINES / CAPACITY) * capacity.rtt;
+      const ratio = capacity.ours.ms / floor;
+      const worstShare = Math.max(...capacity.runs.map((run) => run.tooMany / run.sent));
+      print({
+        met: ratio <= LIMITS.refresh && worstShare <= LIMITS.tooManyShare && capacity.ours.ms < capacity.simple.ms && capacity.ours.failed === 0,
+        line:
+          `${SERVERS.capacity.name}: refresh ${MACHINES} — us ${ms(capacity.ours.ms)} = ${times(ratio)} floor (ceil(${MACHINES}/${CAPACITY}) × RTT ${capacity.rtt.toFixed(1)} ms = ${ms(floor)}; limit ${LIMITS.refresh}), ` +
+          `${capacity.ours.tooMany} × 429 of ${capacity.ours.sent} (worst run ${(worstShare * 100).toFixed(1)}%, limit 1%), ${capacity.ours.failed} failed; ${peersText(capacity)}` +
+          (capacity.ours.ms < capacity.simple.ms ? `; we are ${times(capacity.simple.ms / capacity.ours.ms)} faster than the simple client` : '') +
+          slowerClause(capacity.ours.ms, [{ name: 'the simple client', ms: capacity.simple.ms }, { name: 'by hand', ms: capacity.byHand.ms }], 'target missed') +
+          ` [${runsText(capacity.runs)}]`,
+      });
+      print(hoverCheck(SERVERS.capacity.name, capacity));
+    }
+
+    const rate = await measure(SERVERS.rate, false);
+    {
+      const bound = (MACHINES / RATE_PER_SECOND) * 1000;
+      const ratio = rate.ours.ms / bound;
+      const early = rate.runs.reduce((sum, run) => sum + run.early, 0);
+      print({
+        met: ratio <= LIMITS.rate && early === 0 && rate.ours.failed === 0,
+        line:
+          `${SERVERS.rate.name}: refresh ${MACHINES} — us ${ms(rate.ours.ms)} = ${times(ratio)} the rate bound (${MACHINES} / ${RATE_PER_SECOND} per s = ${ms(bound)}; limit ${LIMITS.rate}), ` +
+          `${rate.ours.tooMany} × 429 of ${rate.ours.sent}, ${early} requests sent before a Retry-After had passed (all runs; target 0), ${rate.ours.failed} failed; ${peersText(rate)}` +
+          slowerClause(rate.ours.ms, [{ name: 'the simple client', ms: rate.simple.ms }, { name: 'by hand', ms: rate.byHand.ms }], `both wait out the same ${RATE_PER_SECOND}/s limit; the simple client gets there by sending ${rate.simple.sent} requests for ${MACHINES} answers`) +
+          ` [${runsText(rate.runs)}]`,
+      });
+    }
+    return checks.every((check) => check.met);
+  },
+};

@@ -1,0 +1,97 @@
+// The peers our client is measured against, in the same run, on the same fake:
+//   - the simple client: what a competent engineer writes in an afternoon —
+//     one token, cached; plain fetch; every request at once; on a 429 it waits
+//     that request's Retry-After and tries again;
+//   - by hand: one request at a time, as with curl or REST Client (the token
+//     pasted once).
+// Neither is a strawman: no new token per call, no artificial delay.
+
+import { parseRetryAfter, sleep } from '../../src/core/http/retryPolicy';
+import type { FakeEndpoints } from './benchSupport';
+
+export interface PeerRun {
+  readonly ms: number;
+  /** Requests sent, retries included. */
+  readonly sent: number;
+  /** 429 answers received. */
+  readonly tooMany: number;
+}
+
+function eventsUrl(api: FakeEndpoints, serial: string): string {
+  return `${api.baseUrl}/public/api/onboarding-events/events?serialNumber=${encodeURIComponent(serial)}`;
+}
+
+/** One look-up by plain fetch, retrying 429s after their Retry-After (1 s when absent). */
+async function simpleLookup(api: FakeEndpoints, serial: string, token: string, counts: { sent: number; tooMany: number }): Promise<unknown> {
+  for (;;) {
+    counts.sent++;
+    const response = await fetch(eventsUrl(api, serial), { headers: { authorization: `Bearer ${token}` } });
+    if (response.status !== 429) {
+      if (!response.ok) throw new Error(`simple client: HTTP ${response.status} for ${serial}`);
+      return response.json();
+    }
+    counts.tooMany++;
+    await response.arrayBuffer();
+    await sleep(parseRetryAfter(response.headers.get('retry-after') ?? undefined, Date.now()) ?? 1000, undefined);
+  }
+}
+
+/** The simple client refreshing many machines: all at once, each retrying its own 429s. */
+export async function simpleRefresh(api: FakeEndpoints, serials: readonly string[], token: string): Promise<PeerRun> {
+  const counts = { sent: 0, tooMany: 0 };
+  const started = performance.now();
+  await Promise.all(serials.map((serial) => simpleLookup(api, serial, token, counts)));
+  return { ms: performance.now() - started, ...counts };
+}
+
+/** The simple client's one look-up (a hover): one request, retrying 429s. */
+export async function simpleHover(api: FakeEndpoints, serial: string, token: string): Promise<number> {
+  const started = performance.now();
+  await simpleLookup(api, serial, token, { sent: 0, tooMany: 0 });
+  return performance.now() - started;
+}
+
+/**
+ * By hand: one request after another. Timed over `sample` of the serials and
+ * scaled to all of them (a thousand round trips in turn would take minutes);
+ * the line says so.
+ */
+export async function byHandRefresh(api: FakeEndpoints, serials: readonly string[], token: string, sample: number): Promise<PeerRun & { readonly measured: number }> {
+  const counts = { sent: 0, tooMany: 0 };
+  const subset = serials.slice(0, sample);
+  const started = performance.now();
+  for (const serial of subset) await simpleLookup(api, serial, token, counts);
+  const ms = ((performance.now() - started) * serials.length) / subset.length;
+  return { ms, sent: Math.round((counts.sent * serials.length) / subset.length), tooMany: Math.round((counts.tooMany * serials.length) / subset.length), measured: subset.length };
+}
+
+/**
+ * A hover while refreshing by hand: the look-up goes after the request in
+ * progress (one at a time), then takes its own round trip.
+ */
+export async function byHandHovers(api: FakeEndpoints, serials: readonly string[], hoverSerials: readonly string[], token: string, spacingMs: number): Promise<number[]> {
+  const times: number[] = [];
+  // Written by the hover side, read by the one-at-a-time loop: a queue of one.
+  const state: { wanted: { serial: string; at: number } | undefined; stop: boolean } = { wanted: undefined, stop: false };
+  let index = 0;
+  const refresh = (async () => {
+    while (!state.stop) {
+      const hover = state.wanted;
+      state.wanted = undefined;
+      if (hover !== undefined) {
+        await simpleLookup(api, hover.serial, token, { sent: 0, tooMany: 0 });
+        times.push(performance.now() - hover.at);
+      } else {
+        await simpleLookup(api, serials[index++ % serials.length] ?? '', token, { sent: 0, tooMany: 0 });
+      }
+    }
+  })();
+  for (const [done, serial] of hoverSerials.entries()) {
+    await sleep(spacingMs, undefined);
+    state.wanted = { serial, at: performance.now() };
+    while (times.length <= done) await sleep(5, undefined);
+  }
+  state.stop = true;
+  await refresh;
+  return times;
+}
