@@ -28,6 +28,8 @@ class UndiciTransport implements Transport {
   /** One secure context (all trusted CAs parsed once) shared by every TLS connection. */
   #secureContext: Promise<SecureContext> | undefined;
   #direct: Agent | undefined;
+  /** Plain HTTP to loopback: needs no TLS context, so no certificate store is read for it. */
+  #plain: Agent | undefined;
   /** One ProxyAgent per proxy URL, so its sockets to the proxy are pooled too. */
   readonly #proxies = new Map<string, Route>();
   #closed = false;
@@ -91,9 +93,10 @@ class UndiciTransport implements Transport {
 
   async close(): Promise<void> {
     this.#closed = true;
-    const dispatchers: Dispatcher[] = [...(this.#direct !== undefined ? [this.#direct] : []), ...[...this.#proxies.values()].map((route) => route.dispatcher)];
+    const dispatchers: Dispatcher[] = [...(this.#plain !== undefined ? [this.#plain] : []), ...(this.#direct !== undefined ? [this.#direct] : []), ...[...this.#proxies.values()].map((route) => route.dispatcher)];
     this.#proxies.clear();
     this.#direct = undefined;
+    this.#plain = undefined;
     await Promise.allSettled(dispatchers.map((dispatcher) => dispatcher.destroy()));
   }
 
@@ -111,10 +114,16 @@ class UndiciTransport implements Transport {
   }
 
   async #routeFor(url: URL): Promise<Route> {
-    const secureContext = await this.#trust();
-    if (this.#closed) throw new TransportError('aborted', 'TRANSPORT_CLOSED');
     const lookup = this.#options.lookup !== undefined ? { lookup: this.#options.lookup } : {};
     const proxy = selectProxy(url, this.#options, this.#options.env);
+    if (proxy === undefined && url.protocol === 'http:') {
+      // Plain HTTP straight to the server (loopback only, sign-in allows nothing else): no certificates to load.
+      if (this.#closed) throw new TransportError('aborted', 'TRANSPORT_CLOSED');
+      this.#plain ??= new Agent({ connections: this.#options.connectionsPerOrigin, keepAliveTimeout: KEEP_ALIVE_MS, connect: { timeout: this.#options.connectTimeoutMs, ...lookup } });
+      return { dispatcher: this.#plain };
+    }
+    const secureContext = await this.#trust();
+    if (this.#closed) throw new TransportError('aborted', 'TRANSPORT_CLOSED');
     if (proxy === undefined) {
       this.#direct ??= new Agent({
         connections: this.#options.connectionsPerOrigin,
