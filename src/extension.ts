@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { errorMessage } from './common/errors';
 import { registerDetails } from './details/registerDetails';
 import { registerEditor } from './editor/registerEditor';
+import { registerLinks } from './links/registerLinks';
 import { registerLookUp } from './lookUp/registerLookUp';
 import { registerMachines } from './machines/registerMachines';
 import { publicApi, type OnboardingEventsExtensionApi } from './publicApi';
@@ -36,11 +37,12 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
     const machines = registerMachines(context, { ...deps, matcher: () => serialSettings.value.matcher });
     const editor = registerEditor(context, { ...deps, machines, details: details.api });
     registerLookUp(context, { ...deps, machines, details: details.api });
+    const links = registerLinks(context, { ...deps, machines, details: details.api });
     return publicApi({
       activationMs: performance.now() - started,
       machines,
       events,
-      testHooks: testHooks({ testMode, session: session.testHook, details: details.testHook, editor, machines: machines.inspector, events }),
+      testHooks: testHooks({ testMode, session: session.testHook, details: details.testHook, editor, machines: machines.inspector, events, links }),
     });
   } catch (error) {
     void vscode.window.showErrorMessage(vscode.l10n.t('Onboarding Events could not start: {0}', errorMessage(error)));

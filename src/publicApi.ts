@@ -9,6 +9,7 @@ import type { MachinesApi } from './workbench/contracts/machinesApi';
 import type { EditorInspector } from './editor/registerEditor';
 import type { SessionDiagnostics } from './session/testHook';
 import type { TestHooks } from './testHooks';
+import type { LinksTestHook } from './links/registerLinks';
 
 /**
  * What other extensions may do with the events cache: read what the user's
@@ -33,6 +34,8 @@ export interface OnboardingEventsExtensionApi {
   readonly detailsTestHook: DetailsTestHook | undefined;
   /** How the last serial-number hover was answered and timed in the host; undefined outside ExtensionMode.Test. */
   readonly serialNumbersTestHook: EditorInspector | undefined;
+  /** Runs the URI handler for integration tests; undefined outside ExtensionMode.Test. */
+  readonly linksTestHook: LinksTestHook | undefined;
 }
 
 export interface PublicApiParts {
@@ -70,5 +73,6 @@ export function publicApi(parts: PublicApiParts): OnboardingEventsExtensionApi {
     sessionTestHook: testHooks?.session,
     detailsTestHook: testHooks?.details,
     serialNumbersTestHook: testHooks?.editor,
+    linksTestHook: testHooks?.links,
   };
 }

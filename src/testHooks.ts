@@ -7,6 +7,7 @@ import type { DetailsTestHook } from './details/testHook';
 import type { EditorInspector } from './editor/registerEditor';
 import type { EventsResult } from './core/model';
 import type { EventsService, GetOptions } from './eventsCache/eventsService';
+import type { LinksTestHook } from './links/registerLinks';
 import type { SessionDiagnostics } from './session/testHook';
 import type { MachinesTreeInspector } from './workbench/contracts/machinesApi';
 
@@ -15,6 +16,7 @@ export interface TestHooks {
   readonly details: DetailsTestHook | undefined;
   readonly editor: EditorInspector;
   readonly machines: MachinesTreeInspector | undefined;
+  readonly links: LinksTestHook;
   /** Authenticated reads through the cache: for our tests only, never for other extensions. */
   readonly getEvents: (serialNumber: string, options?: GetOptions) => Promise<EventsResult>;
 }
@@ -26,6 +28,7 @@ export interface TestHookParts {
   readonly editor: EditorInspector;
   readonly machines: MachinesTreeInspector | undefined;
   readonly events: EventsService;
+  readonly links: LinksTestHook;
 }
 
 /** The hooks, or undefined outside ExtensionMode.Test. */
@@ -36,6 +39,7 @@ export function testHooks(parts: TestHookParts): TestHooks | undefined {
     details: parts.details,
     editor: parts.editor,
     machines: parts.machines,
+    links: parts.links,
     getEvents: (serialNumber, options) => parts.events.get(serialNumber, options),
   };
 }
