@@ -9,7 +9,7 @@ import { STATE_LOOKS, type MachineState } from '../domain/events/eventState';
 import { distinctSerials, LineMatchCache, linesToScan, type LineMatch, type LineRange } from '../domain/serialNumbers/visibleSerials';
 import type { SerialSettings } from '../workbench/serialSettings';
 import type { SettingsReader } from '../workbench/settings';
-import { inlineStatusText, type GlanceTextContext } from './glanceText';
+import { planStatuses, type GlanceTextContext } from './glanceText';
 import type { GlanceStates } from './glanceStates';
 import { glanceDocument } from './glanceDocuments';
 
@@ -109,18 +109,15 @@ export class InlineStatus extends Disposable {
         this.rendered.delete(key);
         continue;
       }
-      const matches = this.visibleMatches(editor, mode);
+      const planned = planStatuses(this.visibleMatches(editor, mode), (serial) => this.states.stateOf(serial), ctx);
       const options: vscode.DecorationOptions[] = [];
       const rendered: RenderedStatus[] = [];
-      for (const match of matches) {
-        const known = this.states.stateOf(match.serialNumber);
-        if (known === undefined) continue;
-        const text = inlineStatusText(known.state, known.latestEpochMs, ctx);
+      for (const { match, state, text } of planned) {
         options.push({
           range: new vscode.Range(match.line, match.end, match.line, match.end),
-          renderOptions: { after: { contentText: text, color: new vscode.ThemeColor(STATE_LOOKS[known.state].color) } },
+          renderOptions: { after: { contentText: text, color: new vscode.ThemeColor(STATE_LOOKS[state].color) } },
         });
-        rendered.push({ line: match.line, character: match.end, serialNumber: match.serialNumber, state: known.state, text });
+        rendered.push({ line: match.line, character: match.end, serialNumber: match.serialNumber, state, text });
       }
       editor.setDecorations(this.decoration, options);
       this.rendered.set(key, rendered);

@@ -6,20 +6,17 @@
 // arrive (coalesced); cleared on sign-out and on an environment switch.
 import * as vscode from 'vscode';
 import { Disposable, toDisposable } from '../common/lifecycle';
-import { toSingleLine, truncate } from '../common/markdownText';
-import { isProblemState } from '../domain/events/eventState';
 import { LineMatchCache } from '../domain/serialNumbers/visibleSerials';
 import type { SerialSettings } from '../workbench/serialSettings';
 import type { SettingsReader } from '../workbench/settings';
 import { glanceDocument } from './glanceDocuments';
-import type { GlanceState, GlanceStates } from './glanceStates';
-import { problemMessage, type GlanceTextContext } from './glanceText';
+import type { GlanceStates } from './glanceStates';
+import { planProblems, type GlanceTextContext } from './glanceText';
 
 export const DIAGNOSTIC_SOURCE = 'Onboarding Events';
 /** A document's serial numbers beyond this many get no entry (a dump of 100,000 serials is not a to-do list). */
 export const MAX_DIAGNOSTICS_PER_DOCUMENT = 5_000;
 const EDIT_DELAY_MS = 300;
-const TYPE_TEXT_MAX = 60;
 
 export interface DiagnosticsTiming {
   /** Extension-host time of the last rebuild of every document's entries, in ms. */
@@ -127,25 +124,12 @@ export class SerialDiagnostics extends Disposable {
       this.caches.set(key, cache);
     }
     const matches = cache.matchesIn((line) => document.lineAt(line).text, [{ start: 0, end: document.lineCount - 1 }], MAX_DIAGNOSTICS_PER_DOCUMENT);
-    // One state and one message per serial number, however often it occurs.
-    const known = new Map<string, { state: GlanceState | undefined; message: string | undefined }>();
     const diagnostics: vscode.Diagnostic[] = [];
-    for (const match of matches) {
-      let entry = known.get(match.serialNumber);
-      if (entry === undefined) {
-        const state = this.states.stateOf(match.serialNumber);
-        const message =
-          state !== undefined && isProblemState(state.state)
-            ? problemMessage(match.serialNumber, state.state, state.latestType === undefined ? undefined : truncate(toSingleLine(state.latestType), TYPE_TEXT_MAX), ctx)
-            : undefined;
-        entry = { state, message };
-        known.set(match.serialNumber, entry);
-      }
-      if (entry.message === undefined || entry.state === undefined) continue;
-      const diagnostic = new vscode.Diagnostic(new vscode.Range(match.line, match.start, match.line, match.end), entry.message, severity);
+    for (const { match, state, message } of planProblems(matches, (serial) => this.states.stateOf(serial), ctx)) {
+      const diagnostic = new vscode.Diagnostic(new vscode.Range(match.line, match.start, match.line, match.end), message, severity);
       diagnostic.source = DIAGNOSTIC_SOURCE;
       // The code names the state, so quick fixes (and users filtering the panel) can tell the kinds apart.
-      diagnostic.code = entry.state.state;
+      diagnostic.code = state;
       diagnostics.push(diagnostic);
     }
     return diagnostics;

@@ -3,6 +3,7 @@
 // export of type Benchmark and append it to BENCHMARKS.
 
 import { coreBench } from './core.bench';
+import { glanceBench } from './glance.bench';
 import { serialNumbersBench } from './serialNumbers.bench';
 import { treeBench } from './tree.bench';
 
@@ -12,7 +13,7 @@ export interface Benchmark {
   run(): Promise<boolean>;
 }
 
-const BENCHMARKS: readonly Benchmark[] = [coreBench, serialNumbersBench, treeBench];
+const BENCHMARKS: readonly Benchmark[] = [coreBench, serialNumbersBench, treeBench, glanceBench];
 
 async function main(): Promise<number> {
   const missed: string[] = [];

@@ -324,7 +324,10 @@ describe('fake Onboarding Events API', () => {
 
     it('has a machine for every state the inline status shows, and an unknown serial that is not in the data', () => {
       const machines = demoData().machines;
-      const latestType = (serial: string) => [...(machines[serial] ?? [])].sort((a, b) => Number(b['timestamp']) - Number(a['timestamp']))[0]?.['type'];
+      const latestType = (serial: string): unknown => {
+        const events = (machines[serial] ?? []) as Record<string, unknown>[];
+        return [...events].sort((a, b) => Number(b['timestamp']) - Number(a['timestamp']))[0]?.['type'];
+      };
       assert.equal(latestType(DEMO_SERIALS.completed), 'ONBOARDING_COMPLETED');
       assert.equal(latestType(DEMO_SERIALS.failed), 'ONBOARDING_FAILED');
       assert.ok(['ONBOARDING_STARTED', 'DEVICE_REGISTERED', 'CERTIFICATE_ISSUED', 'FIRMWARE_CHECKED'].includes(String(latestType(DEMO_SERIALS.inProgress))));
