@@ -46,7 +46,8 @@ execFileSync('node', ['esbuild.mjs'], { cwd: root, stdio: 'inherit' });
 spawnSync('npx', ['tsc', '-p', 'tsconfig.tests.json'], { cwd: root, stdio: 'ignore' });
 const fake = require(join(root, 'out', 'test', 'support', 'fakeApi', 'index.js'));
 
-const api = await fake.startFakeApi({ data: fake.demoData() });
+// Unknown serial numbers get a 404, so the demo file shows "unknown" apart from "no events".
+const api = await fake.startFakeApi({ data: fake.demoData(), ...fake.DEMO_FAKE_CONFIG });
 const demo = {
   signIn: { apiBaseUrl: api.baseUrl, authUrl: api.authUrl, ...fake.DEMO_CREDENTIALS, environment: 'Demo' },
   // Pinned newest-first in the tree: the failing machine last, so the complete one leads.

@@ -8,6 +8,7 @@ import { errorMessage } from './common/errors';
 import { registerAgentTools } from './agentTools/registerAgentTools';
 import { registerDetails } from './details/registerDetails';
 import { registerEditor } from './editor/registerEditor';
+import { registerLinks } from './links/registerLinks';
 import { registerLookUp } from './lookUp/registerLookUp';
 import { registerMachines } from './machines/registerMachines';
 import { scanWorkspace } from './machines/workspaceScan';
@@ -41,11 +42,12 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
     const editor = registerEditor(context, { ...deps, machines, details: details.api });
     registerLookUp(context, { ...deps, machines, details: details.api });
     const agentTools = registerAgentTools(context, { ...deps, machines, scanWorkspace });
+    const links = registerLinks(context, { ...deps, machines, details: details.api });
     return publicApi({
       activationMs: performance.now() - started,
       machines,
       events,
-      testHooks: testHooks({ testMode, session: session.testHook, details: details.testHook, editor, machines: machines.inspector, agentTools, events }),
+      testHooks: testHooks({ testMode, session: session.testHook, details: details.testHook, editor, machines: machines.inspector, agentTools, events, links }),
     });
   } catch (error) {
     void vscode.window.showErrorMessage(vscode.l10n.t('Onboarding Events could not start: {0}', errorMessage(error)));

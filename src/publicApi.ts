@@ -10,6 +10,7 @@ import type { EditorInspector } from './editor/registerEditor';
 import type { SessionDiagnostics } from './session/testHook';
 import type { TestHooks } from './testHooks';
 import type { AgentToolsTestHook } from './agentTools/registerAgentTools';
+import type { LinksTestHook } from './links/registerLinks';
 
 /**
  * What other extensions may do with the events cache: read what the user's
@@ -36,6 +37,8 @@ export interface OnboardingEventsExtensionApi {
   readonly serialNumbersTestHook: EditorInspector | undefined;
   /** Runs the agent tools' prepareInvocation (their confirmations); undefined outside ExtensionMode.Test. */
   readonly agentToolsTestHook: AgentToolsTestHook | undefined;
+  /** Runs the URI handler for integration tests; undefined outside ExtensionMode.Test. */
+  readonly linksTestHook: LinksTestHook | undefined;
 }
 
 export interface PublicApiParts {
@@ -74,5 +77,6 @@ export function publicApi(parts: PublicApiParts): OnboardingEventsExtensionApi {
     detailsTestHook: testHooks?.details,
     serialNumbersTestHook: testHooks?.editor,
     agentToolsTestHook: testHooks?.agentTools,
+    linksTestHook: testHooks?.links,
   };
 }

@@ -8,6 +8,7 @@ import type { DetailsTestHook } from './details/testHook';
 import type { EditorInspector } from './editor/registerEditor';
 import type { EventsResult } from './core/model';
 import type { EventsService, GetOptions } from './eventsCache/eventsService';
+import type { LinksTestHook } from './links/registerLinks';
 import type { SessionDiagnostics } from './session/testHook';
 import type { MachinesTreeInspector } from './workbench/contracts/machinesApi';
 
@@ -17,6 +18,7 @@ export interface TestHooks {
   readonly editor: EditorInspector;
   readonly machines: MachinesTreeInspector | undefined;
   readonly agentTools: AgentToolsTestHook;
+  readonly links: LinksTestHook;
   /** Authenticated reads through the cache: for our tests only, never for other extensions. */
   readonly getEvents: (serialNumber: string, options?: GetOptions) => Promise<EventsResult>;
 }
@@ -29,6 +31,7 @@ export interface TestHookParts {
   readonly machines: MachinesTreeInspector | undefined;
   readonly agentTools: AgentToolsTestHook;
   readonly events: EventsService;
+  readonly links: LinksTestHook;
 }
 
 /** The hooks, or undefined outside ExtensionMode.Test. */
@@ -40,6 +43,7 @@ export function testHooks(parts: TestHookParts): TestHooks | undefined {
     editor: parts.editor,
     machines: parts.machines,
     agentTools: parts.agentTools,
+    links: parts.links,
     getEvents: (serialNumber, options) => parts.events.get(serialNumber, options),
   };
 }

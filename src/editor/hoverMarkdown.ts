@@ -19,6 +19,7 @@ export const HOVER_ENABLED_COMMANDS: readonly string[] = [
   COMMANDS.hoverReveal,
   COMMANDS.hoverPin,
   COMMANDS.hoverCopy,
+  COMMANDS.copyLinkToMachine,
   COMMANDS.signIn,
   COMMANDS.showLog,
 ];
@@ -61,6 +62,7 @@ function actions(serialNumber: string, latestKey: string | undefined, ctx: Hover
   links.push(`[${ctx.t('Reveal in Sidebar')}](${commandUri(COMMANDS.hoverReveal, arg)} "${ctx.t('Show this machine in the Machines view')}")`);
   links.push(`[${ctx.t('Pin')}](${commandUri(COMMANDS.hoverPin, arg)} "${ctx.t('Pin this machine in the Machines view')}")`);
   links.push(`[${ctx.t('Copy')}](${commandUri(COMMANDS.hoverCopy, arg)} "${ctx.t('Copy the serial number')}")`);
+  links.push(`[${ctx.t('Copy Link')}](${commandUri(COMMANDS.copyLinkToMachine, arg)} "${ctx.t('Copy a link that opens this machine in VS Code')}")`);
   return links.join(' · ');
 }
 

@@ -9,13 +9,27 @@ import { SerialHoverProvider, type HoverTiming } from './serialHoverProvider';
 import { SerialLinkProvider } from './serialLinkProvider';
 import { SerialProviders } from './serialProviders';
 import type { SerialFeatureDeps } from '../workbench/contracts/serialFeatureDeps';
+import type { SettingsReader } from '../workbench/settings';
+import { GLANCE_COMMANDS } from './glanceCommands';
+import { GlanceProviders } from './glanceProviders';
+import { GlanceStates } from './glanceStates';
+import { InlineStatus, type InlineStatusTiming, type RenderedStatus } from './inlineStatus';
+import { SerialCodeActions } from './serialCodeActions';
+import { SerialCompletion } from './serialCompletion';
+import { SerialDiagnostics, type DiagnosticsTiming } from './serialDiagnostics';
 
-export type EditorDeps = SerialFeatureDeps;
+export type EditorDeps = SerialFeatureDeps & { readonly settings: SettingsReader };
 
 /** What integration tests may see of the editor features (no data, no credentials). */
 export interface EditorInspector {
   /** How the last hover over a serial number was answered, and how long our provider took in the extension host. */
   lastHover(): HoverTiming | undefined;
+  /** The inline statuses the editors of `uri` show, and how long the last update took. */
+  inlineStatuses(uri: vscode.Uri): readonly RenderedStatus[];
+  inlineTiming(): InlineStatusTiming;
+  diagnosticsTiming(): DiagnosticsTiming;
+  /** Requests the inline status (visible serial numbers) has sent so far. */
+  glanceRequests(): number;
 }
 
 export function registerEditor(context: vscode.ExtensionContext, deps: EditorDeps): EditorInspector {
@@ -26,5 +40,22 @@ export function registerEditor(context: vscode.ExtensionContext, deps: EditorDep
     new SerialAtCursorContext(serialSettings),
     ...registerCommands(EDITOR_COMMANDS, deps),
   );
-  return { lastHover: () => hoverProvider.lastTiming };
+  // At a glance: inline status, Problems panel, quick fixes, completion (all read one GlanceStates).
+  const states = new GlanceStates({ session: deps.session, events: deps.events, settings: deps.settings, log: deps.log });
+  const inline = new InlineStatus(states, serialSettings, deps.settings);
+  const diagnostics = new SerialDiagnostics(states, serialSettings, deps.settings);
+  context.subscriptions.push(
+    states,
+    inline,
+    diagnostics,
+    new GlanceProviders(serialSettings, new SerialCodeActions(serialSettings, states), new SerialCompletion(deps.machines, states, serialSettings)),
+    ...registerCommands(GLANCE_COMMANDS, undefined),
+  );
+  return {
+    lastHover: () => hoverProvider.lastTiming,
+    inlineStatuses: (uri) => inline.statuses(uri),
+    inlineTiming: () => inline.lastTiming,
+    diagnosticsTiming: () => diagnostics.lastTiming,
+    glanceRequests: () => states.requestsSent,
+  };
 }

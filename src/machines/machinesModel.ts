@@ -10,6 +10,7 @@ import { isApiError } from '../core/errors';
 import type { TimestampUnit } from '../core/model';
 import type { TimestampUnitSetting } from '../core/timestamp';
 import { NotSignedInError, type EventsService } from '../eventsCache/eventsService';
+import { DEFAULT_EVENT_STATE_RULES, type EventStateRules } from '../domain/events/eventState';
 import { isFilterActive, judgeWindowAnswer, NO_FILTER, windowQueryTimestamp, type EventFilter } from '../domain/events/eventFilter';
 import { EventViewCache, machineChildren, type MachineChild, type MachineView } from '../domain/events/eventView';
 import type { MachineLists } from './machineLists';
@@ -28,6 +29,8 @@ export interface ModelSettings {
   readonly timestampUnit: TimestampUnitSetting;
   readonly workspaceScanEnabled: boolean;
   readonly hasWorkspace: boolean;
+  /** The eventStates setting: which type names mean failed or onboarded (the events' icons). */
+  readonly eventStates?: EventStateRules;
 }
 
 export interface FailedLoad {
@@ -219,6 +222,11 @@ export class MachinesModel extends Disposable {
 
   limitOf(serialNumber: string): number {
     return this.limits.get(serialNumber) ?? this.pageSize();
+  }
+
+  /** Which event types mean failed or onboarded: the one mapping the inline status shares. */
+  eventStates(): EventStateRules {
+    return this.options.settings().eventStates ?? DEFAULT_EVENT_STATE_RULES;
   }
 
   /** Events per page: the tree.maxEvents setting. */

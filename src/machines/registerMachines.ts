@@ -55,6 +55,7 @@ export function registerMachines(context: vscode.ExtensionContext, deps: Machine
       timestampUnit: value.timestampUnit,
       workspaceScanEnabled: value['workspaceScan.enabled'],
       hasWorkspace: (vscode.workspace.workspaceFolders?.length ?? 0) > 0,
+      eventStates: value.eventStates,
     };
   };
   const model = store.add(
@@ -142,6 +143,7 @@ export function registerMachines(context: vscode.ExtensionContext, deps: Machine
     },
     pinned: () => lists.pinned(),
     recent: () => lists.recent(),
+    workspace: () => model.machinesIn('workspace'),
     clearRecent: () => void lists.clearRecent(),
     // Cheap closures; publicApi.ts hands it out only under the extension's tests.
     inspector: createTreeInspector({ model, view, scan, polling }),

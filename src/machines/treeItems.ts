@@ -4,6 +4,7 @@
 // appendText, which escapes Markdown, and with HTML support off.
 import * as vscode from 'vscode';
 import type { OnboardingEvent } from '../core/model';
+import { eventState, STATE_LOOKS, type EventStateRules } from '../domain/events/eventState';
 import type { MachinesModel, MachineSummary } from './machinesModel';
 import { formatAbsolute, formatRelative, formatShort, formatUtcIso } from '../common/time';
 import { COMMANDS } from '../workbench/constants';
@@ -189,11 +190,13 @@ function renderMachine(node: MachineNode, context: RenderContext): vscode.TreeIt
   return item;
 }
 
-function eventIcon(event: OnboardingEvent): vscode.ThemeIcon {
+/** The machine-created event keeps its own icon; every other type through the shared eventStates mapping. */
+function eventIcon(event: OnboardingEvent, rules: EventStateRules): vscode.ThemeIcon {
   if (event.assetId !== undefined) return new vscode.ThemeIcon('vm-active', new vscode.ThemeColor('testing.iconPassed'));
-  if (/fail|error|reject|abort/i.test(event.type)) return new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'));
-  if (/complete|success|done|finish/i.test(event.type)) return new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'));
-  return new vscode.ThemeIcon('circle-small-filled');
+  const state = eventState(event, rules);
+  if (state === 'inProgress') return new vscode.ThemeIcon('circle-small-filled');
+  const look = STATE_LOOKS[state];
+  return new vscode.ThemeIcon(look.icon, new vscode.ThemeColor(look.color));
 }
 
 export function eventTooltip(event: OnboardingEvent, context: RenderContext): vscode.MarkdownString {
@@ -232,7 +235,7 @@ function renderEvent(node: EventNode, context: RenderContext): vscode.TreeItem {
   const when = age(event.time.epochMs, context);
   item.description = event.assetId === undefined ? when : `${when} · ${vscode.l10n.t('asset {0}', event.assetId)}`;
   item.tooltip = eventTooltip(event, context);
-  item.iconPath = eventIcon(event);
+  item.iconPath = eventIcon(event, context.model.eventStates());
   item.contextValue = event.assetId === undefined ? 'event' : 'event.asset';
   item.command = { command: COMMANDS.showEventDetails, title: vscode.l10n.t('Show Event Details'), arguments: [event] };
   item.accessibilityInformation = { label: `${event.type}, ${when}` };

@@ -36,6 +36,10 @@ export const COMMANDS = {
   hoverReveal: 'onboardingEvents.serialHover.reveal',
   hoverPin: 'onboardingEvents.serialHover.pin',
   hoverCopy: 'onboardingEvents.serialHover.copy',
+  /** A link (vscode://…/machine?serial=…) that opens the machine in VS Code: tree items, hovers, the details panel, quick fixes. */
+  copyLinkToMachine: 'onboardingEvents.copyLinkToMachine',
+  /** Target of the "Not a serial number" quick fix: adds it to the deny list in a scope the user picks; not in the palette. */
+  notASerialNumber: 'onboardingEvents.glance.notASerialNumber',
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

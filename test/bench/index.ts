@@ -4,6 +4,7 @@
 
 import { coreBench } from './core.bench';
 import { fleetBench } from './fleet.bench';
+import { glanceBench } from './glance.bench';
 import { serialNumbersBench } from './serialNumbers.bench';
 import { treeBench } from './tree.bench';
 
@@ -13,7 +14,7 @@ export interface Benchmark {
   run(): Promise<boolean>;
 }
 
-const ALL: readonly Benchmark[] = [coreBench, serialNumbersBench, treeBench, fleetBench];
+const ALL: readonly Benchmark[] = [coreBench, serialNumbersBench, treeBench, fleetBench, glanceBench];
 // `npm run bench -- fleet` runs only the benchmarks whose name contains "fleet" (case-insensitive).
 const only = process.argv[2]?.toLowerCase();
 const BENCHMARKS = only === undefined ? ALL : ALL.filter((benchmark) => benchmark.name.toLowerCase().includes(only));

@@ -252,6 +252,9 @@ function render(event: EventView, strings: PageStrings): void {
 
   root.replaceChildren(main);
   root.removeAttribute('aria-busy');
+  // The panel's context menu hands this to "Copy Link to Machine" (webview/context in package.json);
+  // set through the dataset, so the serial number is JSON text in an attribute, never markup.
+  document.body.dataset['vscodeContext'] = JSON.stringify({ serialNumber: event.serialNumber, preventDefaultContextMenuItems: false });
 
   if (relativeTimer !== undefined) clearInterval(relativeTimer);
   relativeTimer = setInterval(() => {

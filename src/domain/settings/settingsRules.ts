@@ -7,6 +7,7 @@ import type { TimestampUnitSetting } from '../../core/timestamp';
 import { stringsOf } from '../../common/guards';
 import { MAX_SERIAL_NUMBER_LENGTH } from '../../core/serialNumber';
 import { DEFAULT_SERIAL_MIN_LENGTH, DEFAULT_SERIAL_PATTERN } from '../serialNumbers/serialMatcher';
+import { DEFAULT_EVENT_STATE_RULES, parseEventStateRules, type EventStateRules } from '../events/eventState';
 
 interface Rule<T> {
   readonly default: T;
@@ -77,6 +78,9 @@ export const SETTING_RULES = {
   'details.panelMode': oneOf(['preview', 'perEvent'], 'preview'),
   caCertificatesFile: text(''),
   'agentTools.enabled': boolean(true),
+  eventStates: { default: DEFAULT_EVENT_STATE_RULES, parse: parseEventStateRules } satisfies Rule<EventStateRules>,
+  'inlineStatus.mode': oneOf(['all', 'currentLine', 'off'], 'all'),
+  'diagnostics.severity': oneOf(['off', 'hint', 'information', 'warning', 'error'], 'warning'),
 } as const;
 
 /** VS Code's own `http.*` settings that the API client honours. */

@@ -9,6 +9,8 @@ export interface MachinesApi {
   /** Serial numbers the user pinned, and recent look-ups, newest first. */
   pinned(): readonly string[];
   recent(): readonly string[];
+  /** Serial numbers the workspace scan found (empty until it ran); optional for stand-ins. */
+  workspace?(): readonly string[];
   clearRecent(): void;
   /**
    * Read-only view of what the tree shows, for integration tests (which see

@@ -235,13 +235,13 @@ describe('Machines tree', function () {
       try {
         const rendered = await tree.render();
         const withEvents = machine(rendered, ONBOARDED);
-        assert.deepEqual(menuCommands(withEvents.contextValue), ['copySerialNumber', 'exportEvents', 'refreshMachine', 'removeMachine']);
-        assert.deepEqual(menuCommands(machine(rendered, TEST_SERIALS.empty).contextValue), ['copySerialNumber', 'refreshMachine', 'removeMachine']);
+        assert.deepEqual(menuCommands(withEvents.contextValue), ['copyLinkToMachine', 'copySerialNumber', 'exportEvents', 'refreshMachine', 'removeMachine']);
+        assert.deepEqual(menuCommands(machine(rendered, TEST_SERIALS.empty).contextValue), ['copyLinkToMachine', 'copySerialNumber', 'refreshMachine', 'removeMachine']);
         const created = withEvents.children?.find((child) => child.label === 'MACHINE_CREATED');
         assert.deepEqual(menuCommands(created?.contextValue), ['copyAssetId', 'copyEventJson', 'copyMessage', 'copySerialNumber', 'showEventDetails', 'showRawJson']);
         assert.deepEqual(menuCommands(withEvents.children?.[0]?.contextValue), ['copyEventJson', 'copyMessage', 'copySerialNumber', 'showEventDetails', 'showRawJson']);
         assert.deepEqual(menuCommands('error'), ['retryMachine', 'showLog']);
-        assert.deepEqual(menuCommands('machine.unpinned.workspace.events'), ['copySerialNumber', 'exportEvents', 'pinMachine', 'refreshMachine']);
+        assert.deepEqual(menuCommands('machine.unpinned.workspace.events'), ['copyLinkToMachine', 'copySerialNumber', 'exportEvents', 'pinMachine', 'refreshMachine']);
       } finally {
         await vscode.commands.executeCommand('onboardingEvents.removeMachine', TEST_SERIALS.empty);
       }

@@ -51,7 +51,18 @@ export const DEMO_SERIALS = {
   templatedLinks: 'CNC-5200-E0101',
   /** Onboarding failed at the certificate step. */
   failed: 'PRS-0900-A0314',
+  /** Onboarding started, not finished yet. */
+  inProgress: 'LSR-6060-F0042',
+  /** Not in the data: the demo's fake answers 404 for it (DEMO_FAKE_CONFIG), so it shows as unknown. */
+  unknown: 'MX-9999-Z0001',
 } as const;
+
+/**
+ * How the demo (and its screenshots) run the fake: an unknown serial number
+ * gets a 404, so "unknown to the platform" can be told from "no events yet".
+ * The real API's answer for it is not specified (spec §7).
+ */
+export const DEMO_FAKE_CONFIG = { unknownSerial: '404' } as const;
 
 /**
  * "Now" of the demo: events lie in the ~6 months before it. It is the start of
@@ -139,6 +150,8 @@ function machines(gen: Generator): Machine[] {
     const scenario: Scenario = roll <= 60 ? 'completed' : roll <= 75 ? 'failed' : roll <= 95 ? 'inProgress' : 'empty';
     all.push({ serial, family, scenario });
   }
+  // Added after the generated ones, so the seeded sequence (and every screenshot) of the others stays the same.
+  all.push({ serial: DEMO_SERIALS.inProgress, family: familyOf('LSR'), scenario: 'inProgress' });
   return all;
 }
 

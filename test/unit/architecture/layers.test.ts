@@ -14,7 +14,7 @@ const root = join(__dirname, '..', '..', '..', '..');
 const src = join(root, 'src');
 
 /** Bottom first. A folder may import its own layer's files only when it is the same folder. */
-const LAYERS: readonly (readonly string[])[] = [['common'], ['core'], ['domain'], ['eventsCache'], ['workbench'], ['session', 'machines', 'details', 'editor', 'lookUp', 'agentTools']];
+const LAYERS: readonly (readonly string[])[] = [['common'], ['core'], ['domain'], ['eventsCache'], ['workbench'], ['session', 'machines', 'details', 'editor', 'lookUp', 'agentTools', 'links']];
 const VSCODE_FREE = new Set(['common', 'core', 'domain', 'eventsCache']);
 const TOP_FILES = new Set(['extension.ts', 'publicApi.ts', 'testHooks.ts']);
 

@@ -77,7 +77,7 @@ describe('hover markdown: events table', () => {
     assert.ok(md.includes(COMMANDS.hoverReveal));
   });
 
-  it('links Show Details to the latest event by key, and Reveal, Pin and Copy by serial number', () => {
+  it('links Show Details to the latest event by key, and Reveal, Pin, Copy and Copy Link by serial number', () => {
     const latest = event('ONBOARDING_COMPLETED', 'Done', 1);
     const md = eventsHoverMarkdown(SERIAL, { result: result([latest, event('A', 'b', 9)]), stale: false }, ctx);
     const targets = linkTargets(md);
@@ -90,6 +90,7 @@ describe('hover markdown: events table', () => {
       { command: COMMANDS.hoverReveal, args: [{ serialNumber: SERIAL }] },
       { command: COMMANDS.hoverPin, args: [{ serialNumber: SERIAL }] },
       { command: COMMANDS.hoverCopy, args: [{ serialNumber: SERIAL }] },
+      { command: COMMANDS.copyLinkToMachine, args: [{ serialNumber: SERIAL }] },
     ]);
   });
 

@@ -322,6 +322,19 @@ describe('fake Onboarding Events API', () => {
       assert.deepEqual(demoData(), demoData());
     });
 
+    it('has a machine for every state the inline status shows, and an unknown serial that is not in the data', () => {
+      const machines = demoData().machines;
+      const latestType = (serial: string): unknown => {
+        const events = (machines[serial] ?? []) as Record<string, unknown>[];
+        return [...events].sort((a, b) => Number(b['timestamp']) - Number(a['timestamp']))[0]?.['type'];
+      };
+      assert.equal(latestType(DEMO_SERIALS.completed), 'ONBOARDING_COMPLETED');
+      assert.equal(latestType(DEMO_SERIALS.failed), 'ONBOARDING_FAILED');
+      assert.ok(['ONBOARDING_STARTED', 'DEVICE_REGISTERED', 'CERTIFICATE_ISSUED', 'FIRMWARE_CHECKED'].includes(String(latestType(DEMO_SERIALS.inProgress))));
+      assert.deepEqual(machines[DEMO_SERIALS.empty], []);
+      assert.equal(machines[DEMO_SERIALS.unknown], undefined);
+    });
+
     it('always answers 500 for the failing serial, even after clearFaults', async () => {
       demo.clearFaults();
       assert.equal((await getEvents(demo, demoToken, { serialNumber: DEMO_FAILING_SERIAL })).status, 500);

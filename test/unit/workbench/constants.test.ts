@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { COMMANDS, CONTEXT_KEYS, VIEWS } from '../../../src/workbench/constants';
+import { COMMANDS, CONTEXT_KEYS, VIEWS, WEBVIEWS } from '../../../src/workbench/constants';
 
 const root = join(__dirname, '..', '..', '..', '..');
 const manifestText = readFileSync(join(root, 'package.json'), 'utf8');
@@ -18,7 +18,7 @@ describe('ids shared with package.json', () => {
     for (const id of contributed) assert.ok(ours.includes(id), `${id} is contributed but not in COMMANDS`);
     const internal = ours.filter((id) => !contributed.includes(id)).sort();
     // Internal commands are targets of our own links and buttons, not for the palette.
-    assert.deepEqual(internal, [COMMANDS.hoverCopy, COMMANDS.hoverPin, COMMANDS.hoverReveal, COMMANDS.hoverShowDetails, COMMANDS.sessionMenu, COMMANDS.signInAgain].sort());
+    assert.deepEqual(internal, [COMMANDS.hoverCopy, COMMANDS.hoverPin, COMMANDS.hoverReveal, COMMANDS.hoverShowDetails, COMMANDS.notASerialNumber, COMMANDS.sessionMenu, COMMANDS.signInAgain].sort());
   });
 
   it('views and the container are the ones contributed', () => {
@@ -31,7 +31,7 @@ describe('ids shared with package.json', () => {
     // `config.onboardingEvents.…` reads a setting (VS Code's own context key for it), not one of ours.
     const keys = new Set(whenClauses.flatMap((clause) => [...clause.matchAll(/(?<!config\.)onboardingEvents\.[A-Za-z.]+/g)].map((m) => m[0])));
     const commandIds = new Set<string>(Object.values(COMMANDS));
-    const viewIds = new Set<string>(Object.values(VIEWS));
+    const viewIds = new Set<string>([...Object.values(VIEWS), ...Object.values(WEBVIEWS)]);
     const unknown = [...keys].filter((key) => !(Object.values(CONTEXT_KEYS) as string[]).includes(key) && !commandIds.has(key) && !viewIds.has(key));
     assert.deepEqual(unknown, []);
     const settings = Object.keys((JSON.parse(manifestText) as { contributes: { configuration: { properties: Record<string, unknown> } } }).contributes.configuration.properties);

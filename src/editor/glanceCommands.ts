@@ -1,0 +1,59 @@
+// The "Not a serial number" quick fix: adds the string to the deny list in
+// the settings scope the user picks (user, workspace, or the file's folder),
+// so it loses its status, Problems entry, hover and link everywhere that
+// scope applies. Tests pass `{ serialNumber, target }` to skip the pick.
+import * as vscode from 'vscode';
+import { isRecord } from '../common/guards';
+import { serialNumberArgument } from '../domain/serialNumbers/serialNumberInput';
+import { SECTION } from '../domain/settings/settingsRules';
+import type { CommandFactory, CommandTable } from '../workbench/commands';
+import { COMMANDS } from '../workbench/constants';
+
+const DENY_LIST = 'serialNumber.denyList';
+
+interface ScopeItem extends vscode.QuickPickItem {
+  readonly target: vscode.ConfigurationTarget;
+}
+
+function targetArgument(arg: unknown): vscode.ConfigurationTarget | undefined {
+  const value = isRecord(arg) ? arg['target'] : undefined;
+  if (value === 'global') return vscode.ConfigurationTarget.Global;
+  if (value === 'workspace') return vscode.ConfigurationTarget.Workspace;
+  if (value === 'folder') return vscode.ConfigurationTarget.WorkspaceFolder;
+  return undefined;
+}
+
+async function pickTarget(serialNumber: string, folder: vscode.WorkspaceFolder | undefined): Promise<vscode.ConfigurationTarget | undefined> {
+  const items: ScopeItem[] = [{ label: vscode.l10n.t('User Settings'), description: vscode.l10n.t('every workspace'), target: vscode.ConfigurationTarget.Global }];
+  if (vscode.workspace.workspaceFolders !== undefined) {
+    items.push({ label: vscode.l10n.t('Workspace Settings'), description: vscode.l10n.t('this workspace, shared through its settings file'), target: vscode.ConfigurationTarget.Workspace });
+  }
+  if (folder !== undefined && vscode.workspace.workspaceFile !== undefined) {
+    items.push({ label: vscode.l10n.t('Folder Settings'), description: folder.name, target: vscode.ConfigurationTarget.WorkspaceFolder });
+  }
+  const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Treat {0} as not a serial number in…', serialNumber), placeHolder: vscode.l10n.t('Where to add it to the deny list') });
+  return picked?.target;
+}
+
+const notASerialNumber: CommandFactory<unknown> = () => async (arg) => {
+  const serialNumber = serialNumberArgument(arg)?.trim();
+  if (serialNumber === undefined || serialNumber === '') return undefined;
+  const document = vscode.window.activeTextEditor?.document;
+  const folder = document === undefined ? undefined : vscode.workspace.getWorkspaceFolder(document.uri);
+  const target = targetArgument(arg) ?? (await pickTarget(serialNumber, folder));
+  if (target === undefined) return undefined;
+  const configuration = vscode.workspace.getConfiguration(SECTION, target === vscode.ConfigurationTarget.WorkspaceFolder ? folder?.uri : undefined);
+  const inspected = configuration.inspect<unknown>(DENY_LIST);
+  const current =
+    target === vscode.ConfigurationTarget.Global ? inspected?.globalValue : target === vscode.ConfigurationTarget.Workspace ? inspected?.workspaceValue : inspected?.workspaceFolderValue;
+  const list = Array.isArray(current) ? current.filter((entry): entry is string => typeof entry === 'string') : [];
+  if (!list.some((entry) => entry.trim().toUpperCase() === serialNumber.toUpperCase())) {
+    await configuration.update(DENY_LIST, [...list, serialNumber], target);
+  }
+  vscode.window.setStatusBarMessage(vscode.l10n.t('{0} is no longer treated as a serial number.', serialNumber), 3000);
+  return { target };
+};
+
+export const GLANCE_COMMANDS: CommandTable<unknown> = {
+  [COMMANDS.notASerialNumber]: notASerialNumber,
+};

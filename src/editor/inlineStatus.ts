@@ -1,0 +1,160 @@
+// The inline status after each serial number in view: "✓ onboarded · 3 days
+// ago", in the state's theme colour. Only the visible lines (plus a margin)
+// are matched; their serial numbers are handed to GlanceStates, which loads
+// what is missing after the scrolling settles. Nothing while signed out. The
+// hover over the serial number keeps the details.
+import * as vscode from 'vscode';
+import { Disposable, toDisposable } from '../common/lifecycle';
+import { STATE_LOOKS, type MachineState } from '../domain/events/eventState';
+import { distinctSerials, LineMatchCache, linesToScan, type LineMatch, type LineRange } from '../domain/serialNumbers/visibleSerials';
+import type { SerialSettings } from '../workbench/serialSettings';
+import type { SettingsReader } from '../workbench/settings';
+import { planStatuses, type GlanceTextContext } from './glanceText';
+import type { GlanceStates } from './glanceStates';
+import { glanceDocument } from './glanceDocuments';
+
+/** Lines above and below the visible ones that are matched too, so a short scroll shows a status at once. */
+const MARGIN_LINES = 20;
+/** Scrolling must settle this long before loads start: a fling past 3,000 lines asks for none of them. */
+const LOAD_DELAY_MS = 150;
+
+/** One inline status as the test hook reports it. */
+export interface RenderedStatus {
+  readonly line: number;
+  readonly character: number;
+  readonly serialNumber: string;
+  readonly state: MachineState;
+  readonly text: string;
+}
+
+export interface InlineStatusTiming {
+  /** Extension-host time of the last decoration update, in ms. */
+  readonly lastUpdateMs: number;
+  readonly updates: number;
+}
+
+export class InlineStatus extends Disposable {
+  private readonly decoration = this.register(
+    vscode.window.createTextEditorDecorationType({ after: { margin: '0 0 0 1.5em', fontStyle: 'normal' }, rangeBehavior: vscode.DecorationRangeBehavior.ClosedClosed }),
+  );
+  private readonly caches = new Map<string, LineMatchCache>();
+  private readonly rendered = new Map<string, RenderedStatus[]>();
+  private loadTimer: ReturnType<typeof setTimeout> | undefined;
+  private timing: InlineStatusTiming = { lastUpdateMs: 0, updates: 0 };
+
+  constructor(
+    private readonly states: GlanceStates,
+    private readonly serialSettings: SerialSettings,
+    private readonly settings: SettingsReader,
+  ) {
+    super();
+    this.register(vscode.window.onDidChangeTextEditorVisibleRanges((e) => { this.update([e.textEditor], true); }));
+    this.register(vscode.window.onDidChangeVisibleTextEditors((editors) => { this.update(editors, true); }));
+    this.register(
+      vscode.window.onDidChangeTextEditorSelection((e) => {
+        if (this.mode() === 'currentLine') this.update([e.textEditor], true);
+      }),
+    );
+    this.register(
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.contentChanges.length === 0) return;
+        this.caches.get(e.document.uri.toString())?.reset();
+        this.update(vscode.window.visibleTextEditors.filter((editor) => editor.document === e.document), true);
+      }),
+    );
+    this.register(vscode.workspace.onDidCloseTextDocument((document) => { this.caches.delete(document.uri.toString()); }));
+    this.register(
+      serialSettings.onDidChange((value) => {
+        for (const cache of this.caches.values()) cache.reset(value.matcher);
+        this.updateAll(true);
+      }),
+    );
+    this.register(
+      settings.onDidChange((change) => {
+        if (change.affects('inlineStatus.mode') || change.affects('diagnostics.severity')) this.updateAll(true);
+      }),
+    );
+    this.register(states.onDidChange(() => { this.updateAll(false); }));
+    this.register(toDisposable(() => { if (this.loadTimer !== undefined) clearTimeout(this.loadTimer); }));
+    this.updateAll(true);
+  }
+
+  get lastTiming(): InlineStatusTiming {
+    return this.timing;
+  }
+
+  /** What the editors of `uri` show now (test hook). */
+  statuses(uri: vscode.Uri): readonly RenderedStatus[] {
+    return this.rendered.get(uri.toString()) ?? [];
+  }
+
+  private mode(): 'all' | 'currentLine' | 'off' {
+    return this.settings.value['inlineStatus.mode'];
+  }
+
+  private updateAll(load: boolean): void {
+    this.update(vscode.window.visibleTextEditors, load);
+  }
+
+  /** Repaints `editors` from what is known; with `load`, asks (after scrolling settles) for what is not. */
+  private update(editors: readonly vscode.TextEditor[], load: boolean): void {
+    const started = performance.now();
+    const mode = this.mode();
+    const signedIn = this.states.signedIn;
+    const ctx: GlanceTextContext = { now: Date.now(), locale: vscode.env.language, t: (message, ...args) => vscode.l10n.t(message, ...args) };
+    for (const editor of editors) {
+      const key = editor.document.uri.toString();
+      if (mode === 'off' || !signedIn || !glanceDocument(editor.document, this.serialSettings.value.languages)) {
+        editor.setDecorations(this.decoration, []);
+        this.rendered.delete(key);
+        continue;
+      }
+      const planned = planStatuses(this.visibleMatches(editor, mode), (serial) => this.states.stateOf(serial), ctx);
+      const options: vscode.DecorationOptions[] = [];
+      const rendered: RenderedStatus[] = [];
+      for (const { match, state, text } of planned) {
+        options.push({
+          range: new vscode.Range(match.line, match.end, match.line, match.end),
+          renderOptions: { after: { contentText: text, color: new vscode.ThemeColor(STATE_LOOKS[state].color) } },
+        });
+        rendered.push({ line: match.line, character: match.end, serialNumber: match.serialNumber, state, text });
+      }
+      editor.setDecorations(this.decoration, options);
+      this.rendered.set(key, rendered);
+    }
+    this.timing = { lastUpdateMs: performance.now() - started, updates: this.timing.updates + 1 };
+    if (load) this.scheduleLoads();
+  }
+
+  private visibleMatches(editor: vscode.TextEditor, mode: 'all' | 'currentLine', margin = MARGIN_LINES): LineMatch[] {
+    const document = editor.document;
+    let cache = this.caches.get(document.uri.toString());
+    if (cache === undefined) {
+      cache = new LineMatchCache(this.serialSettings.value.matcher);
+      this.caches.set(document.uri.toString(), cache);
+    }
+    const ranges: LineRange[] =
+      mode === 'currentLine'
+        ? [{ start: editor.selection.active.line, end: editor.selection.active.line }]
+        : linesToScan(editor.visibleRanges.map((range) => ({ start: range.start.line, end: range.end.line })), document.lineCount, margin);
+    return cache.matchesIn((line) => document.lineAt(line).text, ranges);
+  }
+
+  private scheduleLoads(): void {
+    if (this.loadTimer !== undefined) clearTimeout(this.loadTimer);
+    this.loadTimer = setTimeout(() => {
+      this.loadTimer = undefined;
+      // The Problems panel needs the states too, so loads stop only when both are off.
+      if (!this.states.signedIn || (this.mode() === 'off' && this.settings.value['diagnostics.severity'] === 'off')) return;
+      const serials: string[] = [];
+      for (const editor of vscode.window.visibleTextEditors) {
+        if (!glanceDocument(editor.document, this.serialSettings.value.languages)) continue;
+        // Only lines on screen (no margin: a line never shown costs no request); the active editor's first.
+        const found = distinctSerials(this.visibleMatches(editor, 'all', 0));
+        if (editor === vscode.window.activeTextEditor) serials.unshift(...found);
+        else serials.push(...found);
+      }
+      this.states.show(serials);
+    }, LOAD_DELAY_MS);
+  }
+}

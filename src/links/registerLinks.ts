@@ -1,0 +1,179 @@
+// Links from outside: the URI handler for
+//   vscode://onboarding-events.onboarding-events/machine?serial=…&environment=…&timestamp=…
+// and "Copy Link to Machine" (tree items, hovers, the details panel's context
+// menu, quick fixes). A link is untrusted: it is parsed strictly
+// (domain/links/machineLink.ts), never signs in or switches environment
+// without asking, and does no more than a click in the tree would: reveal
+// the machine and, when it names one, open an event's details.
+import * as vscode from 'vscode';
+import { errorMessage } from '../common/errors';
+import { inertNotificationText } from '../common/notificationText';
+import { machineLinkQuery, MACHINE_LINK_PATH, parseMachineLink, type MachineLink } from '../domain/links/machineLink';
+import { sameName } from '../domain/session/environmentRules';
+import { serialNumberArgument } from '../domain/serialNumbers/serialNumberInput';
+import type { EventsService } from '../eventsCache/eventsService';
+import { registerCommands, type CommandFactory, type CommandTable } from '../workbench/commands';
+import { COMMANDS } from '../workbench/constants';
+import type { ApiSession } from '../workbench/contracts/apiSession';
+import type { DetailsApi } from '../workbench/contracts/detailsApi';
+import type { MachinesApi } from '../workbench/contracts/machinesApi';
+import type { Log } from '../workbench/log';
+
+export interface LinksDeps {
+  readonly session: ApiSession;
+  readonly events: EventsService;
+  readonly machines: MachinesApi;
+  readonly details: DetailsApi;
+  readonly log: Log;
+}
+
+/** What a link led to (returned at once; a question to the user goes on in the background). */
+export type LinkOutcome =
+  | { readonly kind: 'refused'; readonly problem: string }
+  | { readonly kind: 'asked-sign-in'; readonly serialNumber: string }
+  | { readonly kind: 'asked-switch'; readonly serialNumber: string; readonly environment: string }
+  | { readonly kind: 'revealed'; readonly serialNumber: string; readonly event?: 'opened' | 'not-found' | undefined };
+
+/** What integration tests may do with links (no credentials). */
+export interface LinksTestHook {
+  /** Runs the URI handler as VS Code would for `uri`. */
+  handle(uri: vscode.Uri): Promise<LinkOutcome>;
+  /** The link "Copy Link to Machine" would copy, before asExternalUri. */
+  linkFor(serialNumber: string): vscode.Uri;
+  lastOutcome(): LinkOutcome | undefined;
+}
+
+const t = (message: string, ...args: (string | number | boolean)[]): string => vscode.l10n.t(message, ...args);
+
+class MachineLinks implements vscode.UriHandler {
+  last: LinkOutcome | undefined;
+
+  constructor(
+    private readonly deps: LinksDeps,
+    private readonly extensionId: string,
+  ) {}
+
+  linkFor(serialNumber: string, timestamp?: number): vscode.Uri {
+    const state = this.deps.session.state;
+    const link: MachineLink = {
+      serialNumber,
+      ...(state.kind === 'signed-out' ? {} : { environment: state.environment.name }),
+      ...(timestamp === undefined ? {} : { timestamp }),
+    };
+    return vscode.Uri.from({ scheme: vscode.env.uriScheme, authority: this.extensionId, path: MACHINE_LINK_PATH, query: machineLinkQuery(link) });
+  }
+
+  handleUri(uri: vscode.Uri): Promise<void> {
+    return this.run(uri).then(() => undefined);
+  }
+
+  /** Handles the link and says what it led to (the test hook's way in). */
+  run(uri: vscode.Uri): Promise<LinkOutcome> {
+    return this.handle(uri).then((outcome) => {
+      this.last = outcome;
+      return outcome;
+    });
+  }
+
+  private async handle(uri: vscode.Uri): Promise<LinkOutcome> {
+    const parsed = parseMachineLink(uri.path, uri.query, t);
+    if (!parsed.ok) {
+      this.deps.log.warn(`Refused a link: ${parsed.problem}`);
+      void vscode.window.showErrorMessage(inertNotificationText(t('This Onboarding Events link cannot be opened: {0}.', parsed.problem)));
+      return { kind: 'refused', problem: parsed.problem };
+    }
+    const { link } = parsed;
+    const state = this.deps.session.state;
+    if (state.kind !== 'signed-in') {
+      // Never signs in by itself: asks, and opens the link after a sign-in the user chose.
+      const signIn = t('Sign In');
+      void vscode.window.showInformationMessage(inertNotificationText(t('Sign in to Onboarding Events to open the machine {0}.', link.serialNumber)), signIn).then(async (choice) => {
+        if (choice !== signIn) return;
+        await vscode.commands.executeCommand(COMMANDS.signIn);
+        if (this.deps.session.state.kind === 'signed-in') await this.open(link);
+      });
+      return { kind: 'asked-sign-in', serialNumber: link.serialNumber };
+    }
+    if (link.environment !== undefined && !sameName(link.environment, state.environment.name)) {
+      const target = this.deps.session.environments().find((env) => sameName(env.name, link.environment ?? ''));
+      void this.askSwitch(link, state.environment.name, target?.id);
+      return { kind: 'asked-switch', serialNumber: link.serialNumber, environment: link.environment };
+    }
+    return this.open(link);
+  }
+
+  /** The link is for another environment: switch only when the user says so, or open here when they choose that. */
+  private async askSwitch(link: MachineLink, current: string, targetId: string | undefined): Promise<void> {
+    const environment = link.environment ?? '';
+    const switchTo = t('Switch to {0}', environment);
+    const openHere = t('Open in {0}', current);
+    const choices = targetId === undefined ? [openHere] : [switchTo, openHere];
+    const message =
+      targetId === undefined
+        ? t('The link to {0} is for the environment "{1}", which is not signed in here. Open it in "{2}"?', link.serialNumber, environment, current)
+        : t('The link to {0} is for the environment "{1}"; you are in "{2}".', link.serialNumber, environment, current);
+    const choice = await vscode.window.showWarningMessage(inertNotificationText(message), { modal: true }, ...choices);
+    if (choice === undefined) return;
+    if (choice === switchTo && targetId !== undefined) {
+      await vscode.commands.executeCommand(COMMANDS.switchEnvironment, { environment: targetId });
+    }
+    await this.open(link);
+  }
+
+  private async open(link: MachineLink): Promise<LinkOutcome> {
+    const { serialNumber } = link;
+    try {
+      await this.deps.machines.reveal(serialNumber);
+    } catch (error) {
+      this.deps.log.error(`Link to ${serialNumber}`, error);
+      void vscode.window.showErrorMessage(inertNotificationText(t('Could not show {0} in the sidebar: {1}', serialNumber, errorMessage(error))));
+    }
+    if (link.timestamp === undefined) return { kind: 'revealed', serialNumber };
+    const opened = await this.openEvent(serialNumber, link.timestamp);
+    return { kind: 'revealed', serialNumber, event: opened ? 'opened' : 'not-found' };
+  }
+
+  private async openEvent(serialNumber: string, timestamp: number): Promise<boolean> {
+    try {
+      const result = await this.deps.events.get(serialNumber);
+      const event = result.events.find((candidate) => candidate.time.raw === timestamp);
+      if (event !== undefined) {
+        await this.deps.details.show(event);
+        return true;
+      }
+      void vscode.window.showInformationMessage(inertNotificationText(t('{0} has no event with the timestamp {1}; the machine is shown instead.', serialNumber, timestamp)));
+    } catch (error) {
+      void vscode.window.showErrorMessage(inertNotificationText(t('Could not load the events of {0}: {1}', serialNumber, errorMessage(error))));
+    }
+    return false;
+  }
+}
+
+interface CopyDeps {
+  readonly links: MachineLinks;
+}
+
+/** Copies the machine's link, made external (a web or remote window gets a link that reaches it). */
+const copyLinkToMachine: CommandFactory<CopyDeps> = ({ links }) => async (arg) => {
+  const serialNumber = serialNumberArgument(arg);
+  if (serialNumber === undefined) return undefined;
+  const external = await vscode.env.asExternalUri(links.linkFor(serialNumber));
+  const text = external.toString(true);
+  await vscode.env.clipboard.writeText(text);
+  vscode.window.setStatusBarMessage(vscode.l10n.t('Copied a link to {0}.', serialNumber), 3000);
+  return text;
+};
+
+const LINK_COMMANDS: CommandTable<CopyDeps> = {
+  [COMMANDS.copyLinkToMachine]: copyLinkToMachine,
+};
+
+export function registerLinks(context: vscode.ExtensionContext, deps: LinksDeps): LinksTestHook {
+  const links = new MachineLinks(deps, context.extension.id);
+  context.subscriptions.push(vscode.window.registerUriHandler(links), ...registerCommands(LINK_COMMANDS, { links }));
+  return {
+    handle: (uri) => links.run(uri),
+    linkFor: (serialNumber) => links.linkFor(serialNumber),
+    lastOutcome: () => links.last,
+  };
+}

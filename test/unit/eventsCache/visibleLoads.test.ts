@@ -1,0 +1,132 @@
+import * as assert from 'node:assert/strict';
+import { ApiError } from '../../../src/core/errors';
+import { MIN_RELOAD_MS, VisibleLoads } from '../../../src/eventsCache/visibleLoads';
+
+interface Call {
+  readonly serialNumber: string;
+  readonly signal: AbortSignal;
+  resolve(): void;
+  reject(error: Error): void;
+}
+
+function harness(options: { periodMs?: number; maxInFlight?: number } = {}) {
+  let now = 0;
+  const fresh = new Set<string>();
+  const calls: Call[] = [];
+  const loads = new VisibleLoads({
+    load: (serialNumber, signal) =>
+      new Promise<void>((resolve, reject) => {
+        calls.push({ serialNumber, signal, resolve, reject });
+      }),
+    isFresh: (serial) => fresh.has(serial),
+    periodMs: () => options.periodMs ?? 60_000,
+    now: () => now,
+    maxInFlight: options.maxInFlight ?? 4,
+  });
+  return {
+    loads,
+    calls,
+    fresh,
+    advance: (ms: number) => {
+      now += ms;
+    },
+    sent: () => calls.map((call) => call.serialNumber),
+  };
+}
+
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('VisibleLoads (what the inline status asks for)', () => {
+  it('asks for each visible serial number once, top first, a few at a time', async () => {
+    const h = harness({ maxInFlight: 2 });
+    h.loads.show(['A', 'B', 'C']);
+    assert.deepEqual(h.sent(), ['A', 'B']);
+    h.calls[0]?.resolve();
+    await settle();
+    assert.deepEqual(h.sent(), ['A', 'B', 'C']);
+  });
+
+  it('asks nothing for a serial number the cache has fresh', () => {
+    const h = harness();
+    h.fresh.add('A');
+    h.loads.show(['A', 'B']);
+    assert.deepEqual(h.sent(), ['B']);
+  });
+
+  it('asks at most once per serial per cache period, however often it is shown', async () => {
+    const h = harness({ periodMs: 60_000 });
+    h.loads.show(['A']);
+    h.calls[0]?.resolve();
+    await settle();
+    for (let i = 0; i < 20; i++) h.loads.show(['A']);
+    h.advance(59_000);
+    h.loads.show(['A']);
+    assert.deepEqual(h.sent(), ['A']);
+    h.advance(2_000);
+    h.loads.show(['A']);
+    assert.deepEqual(h.sent(), ['A', 'A']);
+  });
+
+  it('waits at least MIN_RELOAD_MS even with caching off', async () => {
+    const h = harness({ periodMs: 0 });
+    h.loads.show(['A']);
+    h.calls[0]?.resolve();
+    await settle();
+    h.loads.show(['A']);
+    assert.equal(h.calls.length, 1);
+    h.advance(MIN_RELOAD_MS);
+    h.loads.show(['A']);
+    assert.equal(h.calls.length, 2);
+  });
+
+  it('remembers a failure for the period (a 404 is not asked again on every scroll) and reports its kind', async () => {
+    const h = harness();
+    h.loads.show(['A']);
+    h.calls[0]?.reject(new ApiError('not-found', 'no such machine'));
+    await settle();
+    assert.equal(h.loads.failure('A'), 'not-found');
+    h.loads.show(['A']);
+    assert.equal(h.calls.length, 1);
+    h.advance(61_000);
+    assert.equal(h.loads.failure('A'), undefined);
+  });
+
+  it('aborts a request whose serial number scrolled away, and drops queued ones never sent', () => {
+    const h = harness({ maxInFlight: 1 });
+    h.loads.show(['A', 'B']);
+    assert.deepEqual(h.sent(), ['A']);
+    h.loads.show(['C']);
+    assert.equal(h.calls[0]?.signal.aborted, true);
+    assert.deepEqual(h.sent(), ['A', 'C'], 'B was queued, never sent');
+  });
+
+  it('an aborted request is not an attempt: shown again, it is asked again', async () => {
+    const h = harness();
+    h.loads.show(['A']);
+    h.loads.show([]);
+    h.calls[0]?.reject(new ApiError('cancelled', 'aborted'));
+    await settle();
+    h.loads.show(['A']);
+    assert.deepEqual(h.sent(), ['A', 'A']);
+  });
+
+  it('tells when a load settles, and forgets everything on clear() (sign-out)', async () => {
+    const h = harness();
+    const settled: string[] = [];
+    h.loads.onDidSettle((serial) => {
+      settled.push(serial);
+    });
+    h.loads.show(['A', 'B']);
+    h.calls[0]?.reject(new ApiError('server', 'boom'));
+    await settle();
+    assert.deepEqual(settled, ['A']);
+    h.loads.clear();
+    const second = h.calls[1];
+    assert.ok(second);
+    assert.equal(second.signal.aborted, true);
+    assert.equal(h.loads.failure('A'), undefined);
+    h.calls[1]?.resolve();
+    await settle();
+    assert.deepEqual(settled, ['A'], 'an answer from before clear() is ignored');
+  });
+});
