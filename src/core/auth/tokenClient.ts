@@ -16,6 +16,7 @@ import type { ApiError } from '../errors';
 import type { HttpClient, HttpResponse } from '../http/httpClient';
 import { RequestCoalescer } from '../http/requestCoalescer';
 import { parseRetryAfter } from '../http/retryPolicy';
+import { clampDelay, DELAY_CEILINGS } from '../../common/delays';
 import { parseJsonBody } from '../jsonBody';
 import { basicClientAuthorization } from './clientAuthentication';
 import type { CredentialsProvider } from './credentials';
