@@ -13,8 +13,6 @@ import { SettingsReader } from './settings';
 
 export interface SerialSettingsSnapshot {
   readonly matcher: SerialMatcher;
-  /** Cached word pattern for getWordRangeAtPosition (one RegExp, not one per hover). */
-  readonly wordPattern: RegExp;
   readonly hoverEnabled: boolean;
   readonly linksEnabled: boolean;
   /** Language ids; `['*']` means every language. */
@@ -72,7 +70,6 @@ export class SerialSettings extends Disposable {
     const languages = value['hover.languages'];
     return {
       matcher,
-      wordPattern: matcher.wordPattern(),
       hoverEnabled: value['hover.enabled'],
       linksEnabled: value['links.enabled'],
       // An empty list (set by hand) would select nothing: it means "every language", like the default.

@@ -5,6 +5,7 @@
 import { coreBench } from './core.bench';
 import { serialNumbersBench } from './serialNumbers.bench';
 import { treeBench } from './tree.bench';
+import { hostilePatternsBench } from './hostilePatterns.bench';
 
 export interface Benchmark {
   readonly name: string;
@@ -12,7 +13,7 @@ export interface Benchmark {
   run(): Promise<boolean>;
 }
 
-const BENCHMARKS: readonly Benchmark[] = [coreBench, serialNumbersBench, treeBench];
+const BENCHMARKS: readonly Benchmark[] = [coreBench, serialNumbersBench, treeBench, hostilePatternsBench];
 
 async function main(): Promise<number> {
   const missed: string[] = [];

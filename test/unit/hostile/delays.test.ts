@@ -20,7 +20,7 @@ describe('hostile input: delays from outside are clamped', () => {
     { header: '-5', expected: 0 },
     { header: '1e400', expected: undefined },
     { header: 'Infinity', expected: undefined },
-    { header: `${'x'.repeat(100_000)}`, expected: undefined },
+    { header: 'x'.repeat(100_000), expected: undefined },
   ];
   for (const row of retryAfter) {
     it(`Retry-After ${JSON.stringify(row.header.slice(0, 40))} → ${String(row.expected)} ms`, () => {
