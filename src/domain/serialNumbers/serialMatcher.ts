@@ -8,7 +8,7 @@
 // default — our own reviewed pattern, with bounded repetitions — runs on V8's
 // RegExp, which scans 5 MB several times faster. An unusable pattern never
 // throws at use: the matcher falls back to the default and says why once.
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
 import { MAX_SERIAL_NUMBER_LENGTH, unsafeSerialCharacters } from '../../core/serialNumber';
 import { errorMessage } from '../../common/errors';
 import { plainLocalize, type Localize } from '../../common/localize';
@@ -71,6 +71,15 @@ export const MAX_PROGRAM_SIZE = 120;
 /** Finds the next match at or after `from` (context before `from` still counts); one per scan. */
 type NextMatch = (from: number) => { readonly start: number; readonly end: number } | undefined;
 
+/**
+ * re2js, loaded on first use: its Unicode tables take ~12 ms to load, most of
+ * the activation budget, and only a custom pattern needs it.
+ */
+function re2(): typeof RE2JS {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('re2js') as typeof import('re2js')).RE2JS;
+}
+
 interface Compiled {
   readonly source: string;
   /** A scanner over `text`, or undefined when the pattern cannot match it at all. */
@@ -108,13 +117,14 @@ function compile(source: string, t: Localize): Compiled | string {
   if (source.length > MAX_PATTERN_LENGTH) return t('it is longer than {0} characters', MAX_PATTERN_LENGTH);
   const unsupported = unsupportedSyntax(source, t);
   if (unsupported !== undefined) return unsupported;
+  const engine = re2();
   let re: RE2JS;
   try {
-    re = RE2JS.compile(source, RE2JS.LOOKBEHINDS);
+    re = engine.compile(source, engine.LOOKBEHINDS);
   } catch (error) {
     // A few JavaScript spellings (\u0041, [^], \cA) have RE2 equivalents: accept the translation when it compiles.
     try {
-      re = RE2JS.compile(RE2JS.translateRegExp(source), RE2JS.LOOKBEHINDS);
+      re = engine.compile(engine.translateRegExp(source), engine.LOOKBEHINDS);
     } catch {
       return errorMessage(error);
     }
