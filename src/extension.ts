@@ -17,6 +17,7 @@ import { registerEventsCache } from './workbench/registerEventsCache';
 import { SerialSettings } from './workbench/serialSettings';
 import { SettingsReader } from './workbench/settings';
 import { isTestMode } from './workbench/testMode';
+import { inertNotificationText } from './common/notificationText';
 
 export type { OnboardingEventsExtensionApi } from './publicApi';
 
@@ -43,7 +44,7 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
       testHooks: testHooks({ testMode, session: session.testHook, details: details.testHook, editor, machines: machines.inspector, events }),
     });
   } catch (error) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('Onboarding Events could not start: {0}', errorMessage(error)));
+    void vscode.window.showErrorMessage(inertNotificationText(vscode.l10n.t('Onboarding Events could not start: {0}', errorMessage(error))));
     throw error;
   }
 }

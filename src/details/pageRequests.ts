@@ -96,7 +96,7 @@ export class PageRequests {
             ? vscode.l10n.t('This link was not opened: it contains invisible, right-to-left, space or backslash characters, which can make it read as a different address.')
             : vscode.l10n.t('This link was not opened: only http and https links can be opened.');
       // The refused URL is server text: shown in the detail only, and inert there too.
-      void vscode.window.showWarningMessage(why, { modal: false, detail: inertNotificationText(decision.shown ?? '') });
+      void vscode.window.showWarningMessage(inertNotificationText(why), { modal: false, detail: inertNotificationText(decision.shown ?? '') });
       return;
     }
     const opener = this.services.links.current;
@@ -152,7 +152,7 @@ export class PageRequests {
       reply(false, text);
       const shown = inertNotificationText(vscode.l10n.t('Could not fetch the linked resource: {0}', text));
       observer.didNotify(shown);
-      void vscode.window.showErrorMessage(shown);
+      void vscode.window.showErrorMessage(inertNotificationText(shown));
     }
   }
 

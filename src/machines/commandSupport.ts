@@ -13,6 +13,7 @@ import type { RefreshCount } from './machineRefresh';
 import type { MachinesModel } from './machinesModel';
 import type { MachinesView } from './machinesView';
 import { eventOf, serialOf } from './treeNodes';
+import { inertNotificationText } from '../common/notificationText';
 
 export interface MachineCommandDeps {
   readonly model: MachinesModel;
@@ -44,6 +45,6 @@ export function requireEvent(deps: MachineCommandDeps, argument: unknown): Onboa
 /** Copies to the clipboard and says so in the status bar; returns the text copied. */
 export async function copy(text: string, what: string): Promise<string> {
   await vscode.env.clipboard.writeText(text);
-  vscode.window.setStatusBarMessage(vscode.l10n.t('Copied {0}', what), 2500);
+  vscode.window.setStatusBarMessage(inertNotificationText(vscode.l10n.t('Copied {0}', what)), 2500);
   return text;
 }

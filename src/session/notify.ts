@@ -2,6 +2,7 @@
 // wrapper so integration tests can count what was shown (through the
 // extension API's session diagnostics) without stubbing the vscode namespace.
 import * as vscode from 'vscode';
+import { inertNotificationText } from '../common/notificationText';
 
 export type NotificationKind = 'info' | 'warning' | 'error';
 
@@ -21,22 +22,22 @@ export class Notifier {
 
   info(message: string, ...actions: string[]): Thenable<string | undefined> {
     this.record('info', message);
-    return vscode.window.showInformationMessage(message, ...actions);
+    return vscode.window.showInformationMessage(inertNotificationText(message), ...actions);
   }
 
   warning(message: string, ...actions: string[]): Thenable<string | undefined> {
     this.record('warning', message);
-    return vscode.window.showWarningMessage(message, ...actions);
+    return vscode.window.showWarningMessage(inertNotificationText(message), ...actions);
   }
 
   error(message: string, ...actions: string[]): Thenable<string | undefined> {
     this.record('error', message);
-    return vscode.window.showErrorMessage(message, ...actions);
+    return vscode.window.showErrorMessage(inertNotificationText(message), ...actions);
   }
 
   /** A modal question; returns the chosen action or undefined when cancelled. */
   confirm(message: string, detail: string, action: string): Thenable<string | undefined> {
-    return vscode.window.showWarningMessage(message, { modal: true, detail }, action);
+    return vscode.window.showWarningMessage(inertNotificationText(message), { modal: true, detail }, action);
   }
 
   private record(kind: NotificationKind, message: string): void {

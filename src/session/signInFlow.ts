@@ -13,6 +13,7 @@ import type { SettingsReader } from '../workbench/settings';
 import { runMultiStepInput, type InputStep } from './multiStepInput';
 import type { Notifier } from './notify';
 import type { SessionManager } from './sessionManager';
+import { inertNotificationText } from '../common/notificationText';
 
 type Field = 'apiBaseUrl' | 'authUrl' | 'clientId' | 'clientSecret' | 'username' | 'password' | 'environment';
 
@@ -50,7 +51,7 @@ export class SignInFlow {
   ): Promise<{ kind: 'done'; env: Environment } | { kind: 'cancelled' } | { kind: 'edit'; restartAt: number }> {
     for (;;) {
       const outcome = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Checking the credentials with {0}…', hostOf(draft.authUrl)), cancellable: true },
+        { location: vscode.ProgressLocation.Notification, title: inertNotificationText(vscode.l10n.t('Checking the credentials with {0}…', hostOf(draft.authUrl))), cancellable: true },
         (_progress, token) => {
           const abort = abortSignalFor(token);
           return this.session.verify(draft, abort.signal).finally(() => {

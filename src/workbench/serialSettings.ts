@@ -10,6 +10,7 @@ import { Disposable } from '../common/lifecycle';
 import { createSerialMatcher, type SerialMatcher } from '../domain/serialNumbers/serialMatcher';
 import type { Log } from './log';
 import { SettingsReader } from './settings';
+import { inertNotificationText } from '../common/notificationText';
 
 export interface SerialSettingsSnapshot {
   readonly matcher: SerialMatcher;
@@ -60,7 +61,7 @@ export class SerialSettings extends Disposable {
       this.log.warn(matcher.problem);
       void vscode.window
         .showWarningMessage(
-          vscode.l10n.t('The serial-number pattern setting cannot be used, so the default pattern is used instead. {0}', matcher.problem),
+          inertNotificationText(vscode.l10n.t('The serial-number pattern setting cannot be used, so the default pattern is used instead. {0}', matcher.problem)),
           vscode.l10n.t('Open Setting'),
         )
         .then((choice) => {
