@@ -17,6 +17,8 @@ import { registerEventsCache } from './workbench/registerEventsCache';
 import { SerialSettings } from './workbench/serialSettings';
 import { SettingsReader } from './workbench/settings';
 import { isTestMode } from './workbench/testMode';
+import { ArgumentTrust } from './workbench/argumentTrust';
+import { confirmForExtension } from './workbench/extensionRequests';
 import { inertNotificationText } from './common/notificationText';
 
 export type { OnboardingEventsExtensionApi } from './publicApi';
@@ -30,18 +32,22 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
     // The one serial-number matcher: hovers, links, the look-up and the tree read it.
     const serialSettings = new SerialSettings(settings, log);
     context.subscriptions.push(log, settings, serialSettings);
-    const session = registerSession(context, log, settings);
+    // Argument forms of commands act unseen only under our tests (workbench/argumentTrust.ts).
+    const trust = new ArgumentTrust(testMode);
+    const session = registerSession(context, log, settings, trust);
     const events = registerEventsCache(context, { session: session.session, settings, log });
     const deps = { session: session.session, events, settings, serialSettings, log };
     const details = registerDetails(context, { ...deps, testMode });
-    const machines = registerMachines(context, { ...deps, matcher: () => serialSettings.value.matcher });
+    const machines = registerMachines(context, { ...deps, matcher: () => serialSettings.value.matcher, trust });
     const editor = registerEditor(context, { ...deps, machines, details: details.api });
     registerLookUp(context, { ...deps, machines, details: details.api });
     return publicApi({
       activationMs: performance.now() - started,
       machines,
       events,
-      testHooks: testHooks({ testMode, session: session.testHook, details: details.testHook, editor, machines: machines.inspector, events }),
+      trust,
+      confirmForExtension,
+      testHooks: testHooks({ testMode, session: session.testHook, details: details.testHook, editor, machines: machines.inspector, events, trust }),
     });
   } catch (error) {
     void vscode.window.showErrorMessage(inertNotificationText(vscode.l10n.t('Onboarding Events could not start: {0}', errorMessage(error))));

@@ -9,6 +9,8 @@ import type { EventsResult } from './core/model';
 import type { EventsService, GetOptions } from './eventsCache/eventsService';
 import type { SessionDiagnostics } from './session/testHook';
 import type { MachinesTreeInspector } from './workbench/contracts/machinesApi';
+import type { ArgumentTrust } from './workbench/argumentTrust';
+import type { IDisposable } from './common/lifecycle';
 
 export interface TestHooks {
   readonly session: SessionDiagnostics;
@@ -17,6 +19,8 @@ export interface TestHooks {
   readonly machines: MachinesTreeInspector | undefined;
   /** Authenticated reads through the cache: for our tests only, never for other extensions. */
   readonly getEvents: (serialNumber: string, options?: GetOptions) => Promise<EventsResult>;
+  /** Until disposed, command arguments and the exported API behave as outside test mode (ask, never act unseen). */
+  readonly actAsUser: () => IDisposable;
 }
 
 export interface TestHookParts {
@@ -26,6 +30,7 @@ export interface TestHookParts {
   readonly editor: EditorInspector;
   readonly machines: MachinesTreeInspector | undefined;
   readonly events: EventsService;
+  readonly trust: ArgumentTrust;
 }
 
 /** The hooks, or undefined outside ExtensionMode.Test. */
@@ -37,5 +42,6 @@ export function testHooks(parts: TestHookParts): TestHooks | undefined {
     editor: parts.editor,
     machines: parts.machines,
     getEvents: (serialNumber, options) => parts.events.get(serialNumber, options),
+    actAsUser: () => parts.trust.actAsUser(),
   };
 }

@@ -14,6 +14,7 @@ import type { MachinesModel } from './machinesModel';
 import type { MachinesView } from './machinesView';
 import { eventOf, serialOf } from './treeNodes';
 import { inertNotificationText } from '../common/notificationText';
+import type { ArgumentTrust } from '../workbench/argumentTrust';
 
 export interface MachineCommandDeps {
   readonly model: MachinesModel;
@@ -26,6 +27,7 @@ export interface MachineCommandDeps {
   /** Scans the workspace with progress in a notification. */
   readonly scanWorkspace: () => Promise<void>;
   readonly matcher: () => SerialMatcher;
+  readonly trust: ArgumentTrust;
 }
 
 /** The machine the argument names, else the selected one; asks the user to select one when there is none. */

@@ -85,15 +85,17 @@ async function writeExport(deps: MachineCommandDeps, argument: unknown): Promise
   }
   const events = model.filtered ? view.events : view.all;
   const options = isRecord(argument) ? argument : {};
-  let target: vscode.Uri | undefined =
+  const given: vscode.Uri | undefined =
     options['uri'] instanceof vscode.Uri ? options['uri'] : typeof options['uri'] === 'string' ? vscode.Uri.file(options['uri']) : undefined;
+  // A uri from an argument (another extension, a command link) only prefills the save dialog, except under our own tests.
+  let target = deps.trust.silent ? given : undefined;
   if (!target) {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     const name = defaultExportName(serial, 'json');
     target = await vscode.window.showSaveDialog({
       title: vscode.l10n.t('Export the Onboarding Events of {0}', serial),
       saveLabel: vscode.l10n.t('Export'),
-      ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
+      ...(given ? { defaultUri: given } : folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
       filters: { [vscode.l10n.t('JSON')]: ['json'], [vscode.l10n.t('CSV (spreadsheets)')]: ['csv'] },
     });
     if (!target) return undefined;
