@@ -62,11 +62,13 @@ export async function runSuite({ extensionDevelopmentPath, extensionTestsPath, f
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const suite = process.argv[2] ?? 'integration';
+  // 'restricted': workspace trust on and a folder the user never trusted (Restricted Mode), see test/integration/restricted/.
+  const restricted = suite === 'restricted';
   const code = await runSuite({
     extensionDevelopmentPath: suite === 'package' ? resolve(root, 'test/package/probe') : root,
-    extensionTestsPath: resolve(root, `out/test/${suite}/index.js`),
-    folder: resolve(root, 'test/fixtures/workspace'),
-    env: suite === 'package' ? { OE_INSTALL_VSIX: resolve(root, 'dist/onboarding-events.vsix') } : {},
+    extensionTestsPath: resolve(root, restricted ? 'out/test/integration/restricted/index.js' : `out/test/${suite}/index.js`),
+    folder: resolve(root, restricted ? 'test/fixtures/untrusted-workspace' : 'test/fixtures/workspace'),
+    env: suite === 'package' ? { OE_INSTALL_VSIX: resolve(root, 'dist/onboarding-events.vsix') } : restricted ? { OE_WORKSPACE_TRUST: '1' } : {},
   });
   process.exit(code);
 }

@@ -51,8 +51,10 @@ export const defaultUserSettings = {
 /**
  * Starts code-server in its own process group. Returns { url, port, stop }.
  * `env` reaches the extension host (it inherits code-server's environment).
+ * `workspaceTrust: true` leaves workspace trust on (a fresh folder opens in
+ * Restricted Mode), for the suite that tests it.
  */
-export async function startCodeServer({ scratch, userSettings = {}, env = {}, log = () => {}, port: wantedPort }) {
+export async function startCodeServer({ scratch, userSettings = {}, env = {}, log = () => {}, port: wantedPort, workspaceTrust = false }) {
   provision();
   const port = wantedPort ?? (await freePort());
   const userDir = join(scratch, 'user-data', 'User');
@@ -69,7 +71,7 @@ export async function startCodeServer({ scratch, userSettings = {}, env = {}, lo
     '--extensions-dir', join(scratch, 'extensions'),
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--ignore-last-opened',
     '--disable-getting-started-override',
     // Without this a built web workbench ignores extensionDevelopmentPath/extensionTestsPath.
