@@ -12,6 +12,8 @@ import { lookup } from 'node:dns/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { provision } from './vscode/provision.mjs';
+import { freePort } from './vscode/workbench.mjs';
+import { createRequire } from 'node:module';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const standIn = resolve(root, 'scripts/vscode/code-stand-in.mjs');
@@ -60,13 +62,26 @@ export async function runSuite({ extensionDevelopmentPath, extensionTestsPath, f
   }
 }
 
+/** OE_DEMO_SIGN_IN for the package tier: the fake API's future address (a free port) and the test credentials. */
+async function packageSignIn() {
+  const port = await freePort();
+  const { TEST_CREDENTIALS } = createRequire(import.meta.url)(resolve(root, 'out/test/support/fakeApi/index.js'));
+  const base = `http://127.0.0.1:${port}`;
+  const signIn = { apiBaseUrl: base, authUrl: `${base}/oauth`, ...TEST_CREDENTIALS, environment: 'Package test' };
+  return { OE_PACKAGE_FAKE_PORT: String(port), OE_DEMO_SIGN_IN: JSON.stringify({ signIn }) };
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const suite = process.argv[2] ?? 'integration';
+  // 'restricted': workspace trust on and a folder the user never trusted (Restricted Mode), see test/integration/restricted/.
+  const restricted = suite === 'restricted';
   const code = await runSuite({
+    // The installed package runs in production mode, where the argument form of Sign In asks in a modal first;
+    // it signs in through the one-step grant the demo uses (src/domain/session/argumentSignIn.ts), for a fake API on this port.
     extensionDevelopmentPath: suite === 'package' ? resolve(root, 'test/package/probe') : root,
-    extensionTestsPath: resolve(root, `out/test/${suite}/index.js`),
-    folder: resolve(root, 'test/fixtures/workspace'),
-    env: suite === 'package' ? { OE_INSTALL_VSIX: resolve(root, 'dist/onboarding-events.vsix') } : {},
+    extensionTestsPath: resolve(root, restricted ? 'out/test/integration/restricted/index.js' : `out/test/${suite}/index.js`),
+    folder: resolve(root, restricted ? 'test/fixtures/untrusted-workspace' : 'test/fixtures/workspace'),
+    env: suite === 'package' ? { OE_INSTALL_VSIX: resolve(root, 'dist/onboarding-events.vsix'), ...(await packageSignIn()) } : restricted ? { OE_WORKSPACE_TRUST: '1' } : {},
   });
   process.exit(code);
 }

@@ -81,6 +81,12 @@ if (only !== 'unit') {
   if (integ.code !== 0 && counts.failed === 0) counts.failed = 1;
   results.push({ tier: 'integration', ...counts });
 
+  step('Restricted Mode (extension host, workspace trust on, untrusted folder)');
+  const restricted = await run('node', ['scripts/run-integration.mjs', 'restricted']);
+  const rc = hostCounts(restricted.output, 'restricted') ?? { passed: 0, failed: 1, skipped: 0, note: 'the extension host reported no result' };
+  if (restricted.code !== 0 && rc.failed === 0) rc.failed = 1;
+  results.push({ tier: 'restricted', ...rc });
+
   step('package (.vsix) and test the installed package (extension host)');
   const pack = await run('npm', ['run', '--silent', 'package']);
   if (pack.code !== 0) {

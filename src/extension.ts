@@ -21,6 +21,9 @@ import { SerialSettings } from './workbench/serialSettings';
 import { SettingsReader } from './workbench/settings';
 import { registerSettingsSync } from './workbench/settingsSync';
 import { isTestMode } from './workbench/testMode';
+import { ArgumentTrust } from './workbench/argumentTrust';
+import { confirmForExtension } from './workbench/extensionRequests';
+import { inertNotificationText } from './common/notificationText';
 
 export type { OnboardingEventsExtensionApi } from './publicApi';
 
@@ -34,11 +37,13 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
     const serialSettings = new SerialSettings(settings, log);
     context.subscriptions.push(log, settings, serialSettings);
     registerSettingsSync(context);
-    const session = registerSession(context, log, settings);
+    // Argument forms of commands act unseen only under our tests (workbench/argumentTrust.ts).
+    const trust = new ArgumentTrust(testMode);
+    const session = registerSession(context, log, settings, trust);
     const events = registerEventsCache(context, { session: session.session, settings, log });
     const deps = { session: session.session, events, settings, serialSettings, log };
     const details = registerDetails(context, { ...deps, testMode });
-    const machines = registerMachines(context, { ...deps, matcher: () => serialSettings.value.matcher });
+    const machines = registerMachines(context, { ...deps, matcher: () => serialSettings.value.matcher, trust });
     const editor = registerEditor(context, { ...deps, machines, details: details.api });
     registerLookUp(context, { ...deps, machines, details: details.api });
     const agentTools = registerAgentTools(context, { ...deps, machines, scanWorkspace });
@@ -47,10 +52,12 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
       activationMs: performance.now() - started,
       machines,
       events,
-      testHooks: testHooks({ testMode, session: session.testHook, details: details.testHook, editor, machines: machines.inspector, agentTools, events, links }),
+      trust,
+      confirmForExtension,
+      testHooks: testHooks({ testMode, session: session.testHook, details: details.testHook, editor, machines: machines.inspector, agentTools, events, links, trust }),
     });
   } catch (error) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('Onboarding Events could not start: {0}', errorMessage(error)));
+    void vscode.window.showErrorMessage(inertNotificationText(vscode.l10n.t('Onboarding Events could not start: {0}', errorMessage(error))));
     throw error;
   }
 }

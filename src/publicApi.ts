@@ -11,6 +11,8 @@ import type { SessionDiagnostics } from './session/testHook';
 import type { TestHooks } from './testHooks';
 import type { AgentToolsTestHook } from './agentTools/registerAgentTools';
 import type { LinksTestHook } from './links/registerLinks';
+import type { ArgumentTrust } from './workbench/argumentTrust';
+import type { IDisposable } from './common/lifecycle';
 
 /**
  * What other extensions may do with the events cache: read what the user's
@@ -39,25 +41,42 @@ export interface OnboardingEventsExtensionApi {
   readonly agentToolsTestHook: AgentToolsTestHook | undefined;
   /** Runs the URI handler for integration tests; undefined outside ExtensionMode.Test. */
   readonly linksTestHook: LinksTestHook | undefined;
+  /** Integration tests only: behave as outside test mode until disposed; undefined outside ExtensionMode.Test. */
+  readonly actAsUser: (() => IDisposable) | undefined;
 }
 
 export interface PublicApiParts {
   readonly activationMs: number;
   readonly machines: MachinesApi;
   readonly events: EventsService;
+  /** Outside tests, reveal only selects a listed machine and never loads one (no request for another extension). */
+  readonly trust: ArgumentTrust;
+  /** Asks the user whether another extension may add a machine (whose events the tree then loads). */
+  readonly confirmForExtension: (serialNumber: string, what: 'pin' | 'recent') => Promise<boolean>;
   /** Present only in ExtensionMode.Test (src/testHooks.ts decides). */
   readonly testHooks: TestHooks | undefined;
 }
 
 export function publicApi(parts: PublicApiParts): OnboardingEventsExtensionApi {
-  const { machines, events, testHooks } = parts;
+  const { machines, events, testHooks, trust } = parts;
   return {
     activationMs: parts.activationMs,
     machines: {
-      reveal: (serialNumber) => machines.reveal(serialNumber),
-      pin: (serialNumber) => machines.pin(serialNumber),
+      // Another extension may select a machine the user listed, but never make the tree load one: no authenticated request in the user's name.
+      reveal: async (serialNumber) => {
+        if (trust.silent || machines.revealListed === undefined) return machines.reveal(serialNumber);
+        await machines.revealListed(serialNumber);
+      },
+      // A listed machine is loaded by the tree: outside tests the user agrees first, in VS Code's own modal.
+      pin: async (serialNumber) => {
+        if (trust.silent || (await parts.confirmForExtension(serialNumber, 'pin'))) await machines.pin(serialNumber);
+      },
       addRecent: (serialNumber) => {
-        machines.addRecent(serialNumber);
+        if (trust.silent) machines.addRecent(serialNumber);
+        else
+          void parts.confirmForExtension(serialNumber, 'recent').then((yes) => {
+            if (yes) machines.addRecent(serialNumber);
+          });
       },
       pinned: () => machines.pinned(),
       recent: () => machines.recent(),
@@ -78,5 +97,6 @@ export function publicApi(parts: PublicApiParts): OnboardingEventsExtensionApi {
     serialNumbersTestHook: testHooks?.editor,
     agentToolsTestHook: testHooks?.agentTools,
     linksTestHook: testHooks?.links,
+    actAsUser: testHooks?.actAsUser,
   };
 }

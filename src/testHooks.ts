@@ -11,6 +11,8 @@ import type { EventsService, GetOptions } from './eventsCache/eventsService';
 import type { LinksTestHook } from './links/registerLinks';
 import type { SessionDiagnostics } from './session/testHook';
 import type { MachinesTreeInspector } from './workbench/contracts/machinesApi';
+import type { ArgumentTrust } from './workbench/argumentTrust';
+import type { IDisposable } from './common/lifecycle';
 
 export interface TestHooks {
   readonly session: SessionDiagnostics;
@@ -21,6 +23,8 @@ export interface TestHooks {
   readonly links: LinksTestHook;
   /** Authenticated reads through the cache: for our tests only, never for other extensions. */
   readonly getEvents: (serialNumber: string, options?: GetOptions) => Promise<EventsResult>;
+  /** Until disposed, command arguments and the exported API behave as outside test mode (ask, never act unseen). */
+  readonly actAsUser: () => IDisposable;
 }
 
 export interface TestHookParts {
@@ -32,6 +36,7 @@ export interface TestHookParts {
   readonly agentTools: AgentToolsTestHook;
   readonly events: EventsService;
   readonly links: LinksTestHook;
+  readonly trust: ArgumentTrust;
 }
 
 /** The hooks, or undefined outside ExtensionMode.Test. */
@@ -45,5 +50,6 @@ export function testHooks(parts: TestHookParts): TestHooks | undefined {
     agentTools: parts.agentTools,
     links: parts.links,
     getEvents: (serialNumber, options) => parts.events.get(serialNumber, options),
+    actAsUser: () => parts.trust.actAsUser(),
   };
 }

@@ -52,7 +52,11 @@ try {
       env: { ...process.env, ...scratchEnv(scratch) },
     });
   }
-  server = await startCodeServer({ scratch, log: (t) => verbose && process.stderr.write(t) });
+  // OE_WORKSPACE_TRUST=1 (scripts/run-integration.mjs restricted): trust on, the folder opens untrusted.
+  const trust = process.env.OE_WORKSPACE_TRUST === '1'
+    ? { workspaceTrust: true, userSettings: { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' } }
+    : {};
+  server = await startCodeServer({ scratch, log: (t) => verbose && process.stderr.write(t), ...trust });
   const launched = await launchChromium({ scratch });
   browser = launched.browser;
   const { page } = launched;

@@ -75,8 +75,11 @@ export const offlineGalleryEnv = { EXTENSIONS_GALLERY: '{}' };
  * through codeAutomationLog/Exit) but which also hides every notification
  * toast. A workbench a person looks at (the demo) runs without it and loads
  * the extension from an installed .vsix instead (installVsix).
+ *
+ * `workspaceTrust: true` leaves workspace trust on (a fresh folder opens in
+ * Restricted Mode), for the suite that tests it.
  */
-export async function startCodeServer({ scratch, userSettings = {}, env = {}, log = () => {}, port: wantedPort, testDriver = true }) {
+export async function startCodeServer({ scratch, userSettings = {}, env = {}, log = () => {}, port: wantedPort, workspaceTrust = false, testDriver = true }) {
   provision();
   const port = wantedPort ?? (await freePort());
   const userDir = join(scratch, 'user-data', 'User');
@@ -93,7 +96,7 @@ export async function startCodeServer({ scratch, userSettings = {}, env = {}, lo
     '--extensions-dir', join(scratch, 'extensions'),
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--ignore-last-opened',
     '--disable-getting-started-override',
     // Without this a built web workbench ignores extensionDevelopmentPath/extensionTestsPath.

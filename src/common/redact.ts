@@ -10,6 +10,18 @@ interface Rule {
 }
 
 const RULES: readonly Rule[] = [
+  // User and password in a URL (a proxy URL, say): "http://user:secret@host".
+  { pattern: /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]*@/gi, replace: (_match, scheme = '') => `${scheme}${REDACTED}@` },
+  // Quoted JSON values of credential properties, escaped quotes and spaces included.
+  {
+    pattern: /("(?:access_token|refresh_token|id_token|client_secret|password)"\s*:\s*")(?:[^"\\]|\\.)*"/gi,
+    replace: (_match, head = '') => `${head}${REDACTED}"`,
+  },
+  // Form fields: the value runs to the next "&" (a form-encoded value has no raw spaces, but a logged draft may).
+  {
+    pattern: /\b(access_token|refresh_token|id_token|client_secret|password)=[^&\r\n]*/gi,
+    replace: (_match, name = '') => `${name}=${REDACTED}`,
+  },
   // Authorization header values: "Bearer <token>", "Basic <base64>".
   { pattern: /\b(Bearer|Basic)\s+[A-Za-z0-9\-._~+/]+=*/gi, replace: (_match, scheme = '') => `${scheme} ${REDACTED}` },
   // Form fields and JSON properties that carry credentials.
@@ -21,19 +33,34 @@ const RULES: readonly Rule[] = [
   { pattern: /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g, replace: () => REDACTED },
 ];
 
+/** Below this length a secret is removed only where it stands alone, or "ab" would shred every "about". */
+const SHORT_SECRET = 4;
+/** Access tokens kept: a long session gets a new one every hour, and an expired one is worth little. */
+const MAX_TOKENS = 16;
+
 export class Redactor {
   private readonly secrets = new Set<string>();
+  private readonly tokens: string[] = [];
 
-  /** Values that must never be printed. Empty and very short values are ignored (they would shred ordinary text). */
+  /** Values that must never be printed, for as long as the extension runs (an empty value is ignored). */
   addSecret(value: string | undefined): void {
-    if (value && value.length >= 4) this.secrets.add(value);
+    if (value !== undefined && value !== '') this.secrets.add(value);
+  }
+
+  /** An access token, the moment it arrives: redacted like a secret, the oldest forgotten beyond MAX_TOKENS. */
+  addToken(value: string | undefined): void {
+    if (value === undefined || value === '' || this.tokens.includes(value)) return;
+    this.tokens.push(value);
+    if (this.tokens.length > MAX_TOKENS) this.tokens.shift();
   }
 
   redact(text: string): string {
     let out = text;
     // Longest first, so a secret that contains another is removed whole.
-    for (const secret of [...this.secrets].sort((a, b) => b.length - a.length)) {
-      for (const form of encodings(secret)) out = out.split(form).join(REDACTED);
+    for (const secret of [...this.secrets, ...this.tokens].sort((a, b) => b.length - a.length)) {
+      for (const form of encodings(secret)) {
+        out = form.length >= SHORT_SECRET ? out.split(form).join(REDACTED) : out.replace(standingAlone(form), `$1${REDACTED}`);
+      }
     }
     for (const rule of RULES) {
       // The callback gets (match, ...captures, offset, whole text): keep only the captures.
@@ -45,8 +72,16 @@ export class Redactor {
   }
 }
 
-/** The forms a secret takes in URLs and form bodies, besides itself. */
+/** The forms a secret takes in URLs, form bodies and JSON strings, besides itself. */
 function encodings(secret: string): string[] {
-  const forms = new Set([secret, encodeURIComponent(secret), encodeURIComponent(secret).replace(/%20/g, '+')]);
-  return [...forms];
+  const json = JSON.stringify(secret).slice(1, -1);
+  const asciiJson = json.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const forms = new Set([secret, encodeURIComponent(secret), encodeURIComponent(secret).replace(/%20/g, '+'), json, asciiJson]);
+  return [...forms].filter((form) => form !== '');
+}
+
+/** A short value where it is a whole token: not inside a longer word. */
+function standingAlone(form: string): RegExp {
+  const escaped = form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(^|[^A-Za-z0-9])${escaped}(?![A-Za-z0-9])`, 'g');
 }

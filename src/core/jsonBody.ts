@@ -1,7 +1,10 @@
 // Spec §4.1 declares the response content type as */*, so JSON is recognised
 // by parsing the body, not by trusting Content-Type. When it is not JSON we
 // say what it looks like: an HTML page almost always means a sign-in page of a
-// proxy or SSO gateway answered instead of the API.
+// proxy or SSO gateway answered instead of the API. Values nested deeper than
+// MAX_JSON_DEPTH are pruned (src/common/jsonDepth.ts).
+
+import { pruneDeepJson } from '../common/jsonDepth';
 
 export type JsonBody = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly problem: string };
 
@@ -10,7 +13,8 @@ export function parseJsonBody(body: Uint8Array, contentType: string | undefined,
   const trimmed = text.trimStart();
   if (trimmed === '') return { ok: false, problem: `${source} answered with an empty body where JSON was expected.` };
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    // Pruned here, at the edge: nothing downstream meets a nesting depth it cannot render.
+    return { ok: true, value: pruneDeepJson(JSON.parse(text) as unknown) };
   } catch {
     if (trimmed.startsWith('<') || (contentType ?? '').toLowerCase().includes('html')) {
       return { ok: false, problem: `${source} answered with an HTML page instead of JSON; a sign-in page of a proxy or single sign-on gateway often does this.` };

@@ -75,6 +75,8 @@ export interface ClientOptions {
   http?: HttpSettings;
   /** Called once per HTTP attempt; the glue logs these. */
   onRequest?: (entry: RequestLogEntry) => void;
+  /** Called with each access token as it arrives; the glue registers it with the log redactor. */
+  onToken?: (value: string) => void;
   /** Tests and the benchmark may inject one; the default loads undici lazily. */
   transport?: Transport;
   now?: () => number;
@@ -131,7 +133,7 @@ export class OnboardingClient {
       ...(options.onRequest !== undefined ? { onRequest: withCertificateChecks(options.onRequest, settings.proxyStrictSSL !== false) } : {}),
       now,
     });
-    this.#tokens = new TokenClient({ http: this.#http, authUrl: options.authUrl, credentials: options.credentials, now });
+    this.#tokens = new TokenClient({ http: this.#http, authUrl: options.authUrl, credentials: options.credentials, now, ...(options.onToken !== undefined ? { onToken: options.onToken } : {}) });
     this.#requests = new AuthorizedRequests(this.#http, this.#tokens);
     this.#events = new EventsClient({ requests: this.#requests, apiBaseUrl: options.apiBaseUrl, timestampUnit: options.timestampUnit ?? 'auto', now });
   }

@@ -10,6 +10,28 @@ export const MAX_SERIAL_NUMBER_LENGTH = 128;
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 
+/**
+ * Characters that make text read differently from what it is: bidi controls
+ * (a right-to-left override shows "CBA" for "ABC"), zero-width characters and
+ * the byte-order mark. Never part of a serial number.
+ */
+export const INVISIBLE_OR_BIDI = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/;
+
+/**
+ * Markup that VS Code renders in notifications and status-bar text: a
+ * Markdown link `[label](command:…)` and a `$(icon)`. A serial number that
+ * contains it could turn a message about it into a runnable link.
+ */
+export const RENDERED_MARKUP = /\]\(|\$\(/;
+
+/** Why a string is no serial number whatever the pattern says, or undefined: control, bidi, zero-width characters, markup. */
+export function unsafeSerialCharacters(value: string): 'control' | 'invisible' | 'markup' | undefined {
+  if (CONTROL_CHARACTER.test(value)) return 'control';
+  if (INVISIBLE_OR_BIDI.test(value)) return 'invisible';
+  if (RENDERED_MARKUP.test(value)) return 'markup';
+  return undefined;
+}
+
 /** Trims and validates a serial number; throws ApiError('invalid-input') saying what is wrong. */
 export function normalizeSerialNumber(input: string): string {
   const serial = input.trim();
@@ -19,8 +41,15 @@ export function normalizeSerialNumber(input: string): string {
   if (serial.length > MAX_SERIAL_NUMBER_LENGTH) {
     throw new ApiError('invalid-input', `A serial number is at most ${MAX_SERIAL_NUMBER_LENGTH} characters; this one has ${serial.length}. Check what was pasted.`);
   }
-  if (CONTROL_CHARACTER.test(serial)) {
+  const unsafe = unsafeSerialCharacters(serial);
+  if (unsafe === 'control') {
     throw new ApiError('invalid-input', 'The serial number contains a control character (such as a tab or line break). Remove it and try again.');
+  }
+  if (unsafe === 'invisible') {
+    throw new ApiError('invalid-input', 'The serial number contains an invisible or right-to-left formatting character, so it would not read as what it is. Type it again.');
+  }
+  if (unsafe === 'markup') {
+    throw new ApiError('invalid-input', 'The serial number contains "](" or "$(", which are never part of a serial number. Check what was pasted.');
   }
   return serial;
 }

@@ -6,6 +6,7 @@ import { parseLinks } from './hal';
 import type { InvalidEvent, OnboardingEvent } from './model';
 import { toEventTime, type TimestampUnitSetting } from './timestamp';
 import { isRecord } from '../common/guards';
+import { pruneDeepJson } from '../common/jsonDepth';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -37,7 +38,9 @@ export function validateEvents(rawEvents: readonly unknown[], options: ValidateO
 
 
 /** The event, or the reason it is invalid. */
-export function validateEvent(raw: unknown, serialNumber: string, timestampUnit: TimestampUnitSetting = 'auto'): OnboardingEvent | string {
+export function validateEvent(input: unknown, serialNumber: string, timestampUnit: TimestampUnitSetting = 'auto'): OnboardingEvent | string {
+  // Bodies are pruned when parsed; an event from anywhere else (a webview message, a stored result) is pruned here.
+  const raw = pruneDeepJson(input);
   if (!isRecord(raw)) return 'the event is not a JSON object';
   const { message, timestamp, type, assetId } = raw;
   if (typeof message !== 'string') return message === undefined || message === null ? 'message is missing' : 'message must be a string';

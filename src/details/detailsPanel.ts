@@ -11,6 +11,7 @@ import { pageStrings } from './pageStrings';
 import type { HostMessage } from './protocol';
 import { buildEventView } from './viewModel';
 import { WebviewHost } from './webviewHost';
+import { displayText } from '../common/notificationText';
 
 /** What every panel shares: the session, the read-only documents, the opener, and the observer tests read. */
 export interface PanelContext extends PageRequestServices {
@@ -20,7 +21,8 @@ export interface PanelContext extends PageRequestServices {
 const MAX_TITLE = 60;
 
 export function panelTitle(event: OnboardingEvent): string {
-  const type = event.type.length > MAX_TITLE ? `${event.type.slice(0, MAX_TITLE - 1)}…` : event.type;
+  const shown = displayText(event.type);
+  const type = shown.length > MAX_TITLE ? `${shown.slice(0, MAX_TITLE - 1)}…` : shown;
   return vscode.l10n.t('{0} · {1}', type, event.serialNumber);
 }
 

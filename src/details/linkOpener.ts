@@ -1,6 +1,7 @@
 // The one place that hands a URL to the operating system. The URL was already
-// judged http(s) by the link policy; this shows it in full in a modal and
-// opens it only when the user agrees.
+// judged and normalized by the link policy (externalUrl); this shows its host
+// on its own and the URL in full in a modal, and opens exactly that URL only
+// when the user agrees.
 import * as vscode from 'vscode';
 
 /**
@@ -8,18 +9,18 @@ import * as vscode from 'vscode';
  * tests can stand in for the browser and the modal dialog.
  */
 export interface LinkOpener {
-  /** Shows the full URL and asks; true to go ahead. */
-  confirm(url: string): Promise<boolean>;
+  /** Shows the host on its own and the full URL, and asks; true to go ahead. */
+  confirm(url: string, host: string): Promise<boolean>;
   open(url: string): Promise<boolean>;
 }
 
 export function defaultLinkOpener(): LinkOpener {
   return {
-    async confirm(url: string): Promise<boolean> {
+    async confirm(url: string, host: string): Promise<boolean> {
       const open = vscode.l10n.t('Open');
       const choice = await vscode.window.showWarningMessage(
         vscode.l10n.t('Open this link from the server in your browser?'),
-        { modal: true, detail: url },
+        { modal: true, detail: vscode.l10n.t('Host: {0}\n\n{1}', host, url) },
         open,
       );
       return choice === open;

@@ -8,8 +8,42 @@ import type { OnboardingEvent } from '../core/model';
 import type { LinkTargetView, VariableValues } from './protocol';
 import { linkById, resolveLinkTarget } from './viewModel';
 
-/** `allow`: the URL may be opened or fetched. `refuse`: it may not; `shown` is what to show the user instead (null: nothing). */
-export type LinkDecision = { readonly kind: 'allow'; readonly url: string } | { readonly kind: 'refuse'; readonly shown: string | null };
+/**
+ * `allow`: the URL may be opened or fetched — `url` is the normalized URL,
+ * exactly what is shown and what is opened, and `host` is shown on its own.
+ * `refuse`: it may not; `shown` is what to show the user instead (null:
+ * nothing), `reason` why.
+ */
+export type LinkDecision =
+  | { readonly kind: 'allow'; readonly url: string; readonly host: string }
+  | { readonly kind: 'refuse'; readonly shown: string | null; readonly reason: LinkRefusal };
+
+/**
+ * `scheme`: not http(s) or unreadable. `userinfo`: "user:password@" in the
+ * URL, which makes "https://good.com@evil.com" read as good.com. `disguised`:
+ * characters that make the URL read as another — bidi controls, zero-width or
+ * control characters, whitespace, and backslashes (browsers read
+ * "https://good.com\@evil.com" differently from people).
+ */
+export type LinkRefusal = 'scheme' | 'userinfo' | 'disguised';
+
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const DISGUISING = /[\u0000-\u0020\u007f-\u00a0\u061c\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff\\]/;
+
+/** The URL as it will be opened, or why it may not be: the one judgement every open and fetch passes. */
+export function externalUrl(raw: string): { readonly ok: true; readonly url: string; readonly host: string } | { readonly ok: false; readonly reason: LinkRefusal } {
+  if (DISGUISING.test(raw)) return { ok: false, reason: 'disguised' };
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    return { ok: false, reason: 'scheme' };
+  }
+  if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.hostname === '') return { ok: false, reason: 'scheme' };
+  if (parsed.username !== '' || parsed.password !== '' || /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(raw)) return { ok: false, reason: 'userinfo' };
+  // The host as the browser will resolve it: internationalised names in their xn-- form, so look-alike letters show.
+  return { ok: true, url: parsed.href, host: parsed.host };
+}
 
 /** Where the event holds the links, and the API base relative links resolve against (none while signed out). */
 export interface LinkRequest {
@@ -24,7 +58,9 @@ export function linkTarget(request: LinkRequest, linkId: number, variables: Vari
 }
 
 function decide(openable: boolean, url: string | null): LinkDecision {
-  return openable && url !== null ? { kind: 'allow', url } : { kind: 'refuse', shown: url };
+  if (!openable || url === null) return { kind: 'refuse', shown: url, reason: 'scheme' };
+  const checked = externalUrl(url);
+  return checked.ok ? { kind: 'allow', url: checked.url, host: checked.host } : { kind: 'refuse', shown: url, reason: checked.reason };
 }
 
 /** Opening a link in the browser; undefined (do nothing) when the event has no such link. */
@@ -42,7 +78,7 @@ export function deprecationDecision(request: LinkRequest, linkId: number): LinkD
 /** Fetching a link with the user's sign-in: an unknown link is refused like a non-http(s) one (the page asked for it). */
 export function fetchDecision(request: LinkRequest, linkId: number, variables: VariableValues): LinkDecision {
   const target = linkTarget(request, linkId, variables);
-  return target === undefined ? { kind: 'refuse', shown: null } : decide(target.openable, target.url);
+  return target === undefined ? { kind: 'refuse', shown: null, reason: 'scheme' } : decide(target.openable, target.url);
 }
 
 /** The text "Copy URL" puts on the clipboard: the resolved target as shown, whatever its scheme. */

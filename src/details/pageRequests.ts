@@ -88,15 +88,19 @@ export class PageRequests {
     const { observer, log } = this.services;
     if (decision.kind === 'refuse') {
       observer.didRefuse();
-      log.warn('Event details: refused to open a link that is not http or https.');
-      void vscode.window.showWarningMessage(vscode.l10n.t('This link was not opened: only http and https links can be opened.'), {
-        modal: false,
-        detail: decision.shown ?? '',
-      });
+      log.warn(`Event details: refused to open a link (${decision.reason}).`);
+      const why =
+        decision.reason === 'userinfo'
+          ? vscode.l10n.t('This link was not opened: it contains a user name or password before its host, which can make one site look like another.')
+          : decision.reason === 'disguised'
+            ? vscode.l10n.t('This link was not opened: it contains invisible, right-to-left, space or backslash characters, which can make it read as a different address.')
+            : vscode.l10n.t('This link was not opened: only http and https links can be opened.');
+      // The refused URL is server text: shown in the detail only, and inert there too.
+      void vscode.window.showWarningMessage(inertNotificationText(why), { modal: false, detail: inertNotificationText(decision.shown ?? '') });
       return;
     }
     const opener = this.services.links.current;
-    if (!(await opener.confirm(decision.url))) return;
+    if (!(await opener.confirm(decision.url, decision.host))) return;
     observer.didOpen();
     await opener.open(decision.url);
   }
@@ -148,7 +152,7 @@ export class PageRequests {
       reply(false, text);
       const shown = inertNotificationText(vscode.l10n.t('Could not fetch the linked resource: {0}', text));
       observer.didNotify(shown);
-      void vscode.window.showErrorMessage(shown);
+      void vscode.window.showErrorMessage(inertNotificationText(shown));
     }
   }
 

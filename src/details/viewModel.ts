@@ -30,7 +30,8 @@ export function jsonText(value: unknown): string {
     const text = JSON.stringify(value) as unknown;
     return typeof text === 'string' ? text : String(value);
   } catch {
-    return String(value);
+    // Parsed JSON is pruned to MAX_JSON_DEPTH at the edge, so this is a value from elsewhere; String() of it could throw too.
+    return '[unprintable value]';
   }
 }
 

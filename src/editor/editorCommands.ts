@@ -16,6 +16,7 @@ import type { MachinesApi } from '../workbench/contracts/machinesApi';
 import type { Log } from '../workbench/log';
 import type { SerialSettings } from '../workbench/serialSettings';
 import { serialAtCursor } from './serialAtCursor';
+import { inertNotificationText } from '../common/notificationText';
 
 export interface EditorCommandDeps {
   readonly events: EventsService;
@@ -42,7 +43,7 @@ const hoverShowDetails: CommandFactory<EditorCommandDeps> = (deps) => async (arg
   const key = isRecord(arg) ? arg['key'] : undefined;
   const event = await eventByKey(deps.events, serialNumber, typeof key === 'string' ? key : undefined);
   if (event === undefined) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('The events of {0} are no longer loaded. Hover again to load them.', serialNumber));
+    void vscode.window.showInformationMessage(inertNotificationText(vscode.l10n.t('The events of {0} are no longer loaded. Hover again to load them.', serialNumber)));
     return;
   }
   await deps.details.show(event);
@@ -56,7 +57,7 @@ const hoverReveal: CommandFactory<EditorCommandDeps> = (deps) => async (arg) => 
     await deps.machines.reveal(serialNumber);
   } catch (error) {
     deps.log.error(`Reveal ${serialNumber}`, error);
-    void vscode.window.showErrorMessage(vscode.l10n.t('Could not show {0} in the sidebar: {1}', serialNumber, errorMessage(error)));
+    void vscode.window.showErrorMessage(inertNotificationText(vscode.l10n.t('Could not show {0} in the sidebar: {1}', serialNumber, errorMessage(error))));
   }
 };
 
@@ -64,14 +65,14 @@ const hoverPin: CommandFactory<EditorCommandDeps> = (deps) => async (arg) => {
   const serialNumber = serialNumberArgument(arg);
   if (serialNumber === undefined) return;
   await deps.machines.pin(serialNumber);
-  vscode.window.setStatusBarMessage(vscode.l10n.t('Pinned {0}.', serialNumber), 3000);
+  vscode.window.setStatusBarMessage(inertNotificationText(vscode.l10n.t('Pinned {0}.', serialNumber)), 3000);
 };
 
 const hoverCopy: CommandFactory<EditorCommandDeps> = () => async (arg) => {
   const serialNumber = serialNumberArgument(arg);
   if (serialNumber === undefined) return;
   await vscode.env.clipboard.writeText(serialNumber);
-  vscode.window.setStatusBarMessage(vscode.l10n.t('Copied {0}.', serialNumber), 3000);
+  vscode.window.setStatusBarMessage(inertNotificationText(vscode.l10n.t('Copied {0}.', serialNumber)), 3000);
 };
 
 export const EDITOR_COMMANDS: CommandTable<EditorCommandDeps> = {

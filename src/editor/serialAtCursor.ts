@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { MAX_SERIAL_NUMBER_LENGTH } from '../core/serialNumber';
 import { Disposable, toDisposable } from '../common/lifecycle';
-import type { SerialMatch } from '../domain/serialNumbers/serialMatcher';
+import type { SerialMatch, SerialMatcher } from '../domain/serialNumbers/serialMatcher';
 import { CONTEXT_KEYS } from '../workbench/constants';
 import { setContext } from '../workbench/contextKeys';
 import type { SerialSettings } from '../workbench/serialSettings';
@@ -15,14 +15,22 @@ const LONG_LINE = 10_000;
 
 /** The serial number at the editor's (primary) cursor, if any. */
 export function serialAtCursor(editor: vscode.TextEditor, settings: SerialSettings): SerialMatch | undefined {
-  const position = editor.selection.active;
-  const line = editor.document.lineAt(position.line).text;
-  if (line.length <= LONG_LINE) return settings.value.matcher.matchAt(line, position.character);
+  return serialAtPosition(editor.document, editor.selection.active, settings.value.matcher);
+}
+
+/**
+ * The serial number covering `position`, found by the matcher on the line
+ * alone — never by `getWordRangeAtPosition`, which would run the pattern on
+ * VS Code's backtracking RegExp engine.
+ */
+export function serialAtPosition(document: vscode.TextDocument, position: vscode.Position, matcher: SerialMatcher): SerialMatch | undefined {
+  const line = document.lineAt(position.line).text;
+  if (line.length <= LONG_LINE) return matcher.matchAt(line, position.character);
   // A minified file's one line can be megabytes: look only around the cursor
   // (a serial number is at most MAX_SERIAL_NUMBER_LENGTH long).
   const from = Math.max(0, position.character - 2 * MAX_SERIAL_NUMBER_LENGTH);
   const window = line.slice(from, position.character + 2 * MAX_SERIAL_NUMBER_LENGTH);
-  const match = settings.value.matcher.matchAt(window, position.character - from);
+  const match = matcher.matchAt(window, position.character - from);
   return match === undefined ? undefined : { serialNumber: match.serialNumber, start: match.start + from, end: match.end + from };
 }
 

@@ -12,6 +12,7 @@ import { errorHoverMarkdown, eventsHoverMarkdown, HOVER_ENABLED_COMMANDS, signed
 import { abortSignalFor } from '../common/cancellation';
 import { errorMessage } from '../common/errors';
 import type { SerialSettings } from '../workbench/serialSettings';
+import { serialAtPosition } from './serialAtCursor';
 
 export interface SerialHoverDeps {
   readonly session: ApiSession;
@@ -47,11 +48,11 @@ export class SerialHoverProvider implements vscode.HoverProvider {
   provideHover(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): vscode.ProviderResult<vscode.Hover> {
     const started = performance.now();
     const settings = this.deps.settings.value;
-    const range = document.getWordRangeAtPosition(position, settings.wordPattern);
-    if (range === undefined) return undefined;
-    const serialNumber = document.getText(range);
-    // The word pattern found it; the matcher adds the minimum length and the deny list.
-    if (!settings.matcher.isSerialNumber(serialNumber)) return undefined;
+    // The matcher on the line (RE2, linear time), with the minimum length and the deny list.
+    const match = serialAtPosition(document, position, settings.matcher);
+    if (match === undefined) return undefined;
+    const serialNumber = match.serialNumber;
+    const range = new vscode.Range(position.line, match.start, position.line, match.end);
 
     const ctx = hoverContext(settings.maxEvents);
     if (this.deps.session.client() === undefined) {

@@ -14,6 +14,7 @@ import { formatRelative } from '../common/time';
 import { checkSerialNumber, serialNumberArgument } from '../domain/serialNumbers/serialNumberInput';
 import { COMMANDS } from '../workbench/constants';
 import type { SerialFeatureDeps } from '../workbench/contracts/serialFeatureDeps';
+import { inertNotificationText } from '../common/notificationText';
 
 export type MachineLookUpDeps = SerialFeatureDeps;
 
@@ -60,7 +61,7 @@ export class MachineLookUp extends Disposable {
     }
     const checked = checkSerialNumber(given, vscode.l10n.t);
     if (!checked.ok) {
-      void vscode.window.showErrorMessage(checked.message);
+      void vscode.window.showErrorMessage(inertNotificationText(checked.message));
       return;
     }
     const serialNumber = checked.serialNumber;
@@ -307,10 +308,10 @@ export class MachineLookUp extends Disposable {
   private async pin(serialNumber: string): Promise<void> {
     try {
       await this.deps.machines.pin(serialNumber);
-      vscode.window.setStatusBarMessage(vscode.l10n.t('Pinned {0}.', serialNumber), 3000);
+      vscode.window.setStatusBarMessage(inertNotificationText(vscode.l10n.t('Pinned {0}.', serialNumber)), 3000);
     } catch (error) {
       this.deps.log.error(`Pin ${serialNumber}`, error);
-      void vscode.window.showErrorMessage(vscode.l10n.t('Could not pin {0}: {1}', serialNumber, errorMessage(error)));
+      void vscode.window.showErrorMessage(inertNotificationText(vscode.l10n.t('Could not pin {0}: {1}', serialNumber, errorMessage(error))));
     }
   }
 
@@ -319,7 +320,7 @@ export class MachineLookUp extends Disposable {
       await this.deps.machines.reveal(serialNumber);
     } catch (error) {
       this.deps.log.error(`Reveal ${serialNumber}`, error);
-      void vscode.window.showErrorMessage(vscode.l10n.t('Could not show {0} in the sidebar: {1}', serialNumber, errorMessage(error)));
+      void vscode.window.showErrorMessage(inertNotificationText(vscode.l10n.t('Could not show {0} in the sidebar: {1}', serialNumber, errorMessage(error))));
     }
   }
 }

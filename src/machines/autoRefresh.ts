@@ -2,6 +2,7 @@
 // only while the Machines view is visible and the window has focus, and more
 // slowly after errors — never sooner than the server's Retry-After. Pure
 // TypeScript with injected timers and clock, unit-tested under mocha.
+import { clampDelay, DELAY_CEILINGS } from '../common/delays';
 
 export type PollOutcome =
   | { readonly kind: 'ok' }
@@ -39,9 +40,16 @@ const realTimers: Timers = {
 
 /** Delay before the next poll after `failures` consecutive failed polls. */
 export function backoffDelay(intervalMs: number, failures: number, retryAfterMs: number | undefined, maxBackoffMs = DEFAULT_MAX_BACKOFF_MS): number {
-  const doubled = intervalMs * 2 ** Math.min(failures, 16);
-  const backoff = Math.min(doubled, Math.max(maxBackoffMs, intervalMs));
-  return Math.max(backoff, retryAfterMs ?? 0);
+  const interval = pollIntervalMs(intervalMs);
+  const doubled = interval * 2 ** Math.min(failures, 16);
+  const backoff = Math.min(doubled, Math.max(maxBackoffMs, interval));
+  // Never sooner than the interval, never later than a day, whatever the server asked.
+  return clampDelay(Math.max(backoff, retryAfterMs ?? 0), DELAY_CEILINGS.pollMs, interval);
+}
+
+/** The interval as a timer can honour it: at least a second, at most a day. */
+function pollIntervalMs(intervalMs: number): number {
+  return clampDelay(intervalMs, DELAY_CEILINGS.pollMs, 1000);
 }
 
 export class AutoRefresh {
@@ -75,7 +83,7 @@ export class AutoRefresh {
 
   /** Delay from the last poll to the next one: the interval, or the backoff after failures. */
   currentDelay(): number {
-    const interval = this.options.intervalMs();
+    const interval = pollIntervalMs(this.options.intervalMs());
     return this.failures === 0 ? interval : backoffDelay(interval, this.failures, this.lastRetryAfterMs, this.options.maxBackoffMs);
   }
 
@@ -90,14 +98,14 @@ export class AutoRefresh {
       this.setState('disabled');
       return;
     }
-    const due = this.lastPollAt === undefined ? this.now() + this.options.intervalMs() : this.lastPollAt + this.currentDelay();
+    const due = this.lastPollAt === undefined ? this.now() + pollIntervalMs(this.options.intervalMs()) : this.lastPollAt + this.currentDelay();
     this.dueAt = due;
     if (!this.options.active()) {
       this.setState('paused');
       return;
     }
     this.setState('waiting');
-    this.timer = this.timers.setTimeout(() => void this.pollNow(), Math.max(0, due - this.now()));
+    this.timer = this.timers.setTimeout(() => void this.pollNow(), clampDelay(due - this.now(), DELAY_CEILINGS.pollMs));
   }
 
   /** Polls now (the timer's job; tests and "refresh" call it too), unless disabled or inactive. */

@@ -13,6 +13,8 @@ import type { RefreshCount } from './machineRefresh';
 import type { MachinesModel } from './machinesModel';
 import type { MachinesView } from './machinesView';
 import { eventOf, serialOf } from './treeNodes';
+import { inertNotificationText } from '../common/notificationText';
+import type { ArgumentTrust } from '../workbench/argumentTrust';
 
 export interface MachineCommandDeps {
   readonly model: MachinesModel;
@@ -25,6 +27,7 @@ export interface MachineCommandDeps {
   /** Scans the workspace with progress in a notification. */
   readonly scanWorkspace: () => Promise<void>;
   readonly matcher: () => SerialMatcher;
+  readonly trust: ArgumentTrust;
 }
 
 /** The machine the argument names, else the selected one; asks the user to select one when there is none. */
@@ -44,6 +47,6 @@ export function requireEvent(deps: MachineCommandDeps, argument: unknown): Onboa
 /** Copies to the clipboard and says so in the status bar; returns the text copied. */
 export async function copy(text: string, what: string): Promise<string> {
   await vscode.env.clipboard.writeText(text);
-  vscode.window.setStatusBarMessage(vscode.l10n.t('Copied {0}', what), 2500);
+  vscode.window.setStatusBarMessage(inertNotificationText(vscode.l10n.t('Copied {0}', what)), 2500);
   return text;
 }

@@ -12,6 +12,7 @@ import { COMMANDS } from '../workbench/constants';
 import { copy, requireEvent, requireSerial, type MachineCommandDeps } from './commandSupport';
 import { describeFilter } from './filterDescription';
 import { CLEAR_FILTER, parseSince, pickFilter, type FilterArgument } from './filterPicker';
+import { inertNotificationText } from '../common/notificationText';
 
 /** Changes the filter by the argument (a FilterArgument), or as picked when there is none. */
 async function applyFilter(deps: MachineCommandDeps, argument: unknown): Promise<EventFilter | undefined> {
@@ -23,7 +24,7 @@ async function applyFilter(deps: MachineCommandDeps, argument: unknown): Promise
   try {
     sinceMs = parseSince(change.since);
   } catch (error) {
-    void vscode.window.showErrorMessage(errorMessage(error));
+    void vscode.window.showErrorMessage(inertNotificationText(errorMessage(error)));
     return undefined;
   }
   const before = model.filter;
@@ -79,20 +80,22 @@ async function writeExport(deps: MachineCommandDeps, argument: unknown): Promise
   if (!model.summary(serial).loaded) await model.load(serial, false);
   const view = model.view(serial);
   if (view.total === 0) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('{0} has no onboarding events to export.', serial));
+    void vscode.window.showInformationMessage(inertNotificationText(vscode.l10n.t('{0} has no onboarding events to export.', serial)));
     return undefined;
   }
   const events = model.filtered ? view.events : view.all;
   const options = isRecord(argument) ? argument : {};
-  let target: vscode.Uri | undefined =
+  const given: vscode.Uri | undefined =
     options['uri'] instanceof vscode.Uri ? options['uri'] : typeof options['uri'] === 'string' ? vscode.Uri.file(options['uri']) : undefined;
+  // A uri from an argument (another extension, a command link) only prefills the save dialog, except under our own tests.
+  let target = deps.trust.silent ? given : undefined;
   if (!target) {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     const name = defaultExportName(serial, 'json');
     target = await vscode.window.showSaveDialog({
       title: vscode.l10n.t('Export the Onboarding Events of {0}', serial),
       saveLabel: vscode.l10n.t('Export'),
-      ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
+      ...(given ? { defaultUri: given } : folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
       filters: { [vscode.l10n.t('JSON')]: ['json'], [vscode.l10n.t('CSV (spreadsheets)')]: ['csv'] },
     });
     if (!target) return undefined;
@@ -109,9 +112,9 @@ async function writeExport(deps: MachineCommandDeps, argument: unknown): Promise
   const written = target;
   void vscode.window
     .showInformationMessage(
-      model.filtered
+      inertNotificationText(model.filtered
         ? vscode.l10n.t('Exported {0} events of {1} (filtered) to {2}.', events.length, serial, vscode.workspace.asRelativePath(written))
-        : vscode.l10n.t('Exported {0} events of {1} to {2}.', events.length, serial, vscode.workspace.asRelativePath(written)),
+        : vscode.l10n.t('Exported {0} events of {1} to {2}.', events.length, serial, vscode.workspace.asRelativePath(written))),
       open,
     )
     .then((answer) => (answer === open ? vscode.commands.executeCommand('vscode.open', written) : undefined));
@@ -124,7 +127,7 @@ function exportEvents(deps: MachineCommandDeps): CommandHandler {
       return await writeExport(deps, argument);
     } catch (error) {
       deps.log.error('Export failed', error);
-      void vscode.window.showErrorMessage(vscode.l10n.t('The events could not be exported: {0}', errorMessage(error)));
+      void vscode.window.showErrorMessage(inertNotificationText(vscode.l10n.t('The events could not be exported: {0}', errorMessage(error))));
       return undefined;
     }
   };

@@ -10,6 +10,7 @@ import type { CommandHandler, CommandTable } from '../workbench/commands';
 import { COMMANDS } from '../workbench/constants';
 import { copy, requireSerial, type MachineCommandDeps } from './commandSupport';
 import { serialOf } from './treeNodes';
+import { inertNotificationText } from '../common/notificationText';
 
 function refreshAll(deps: MachineCommandDeps): CommandHandler {
   return () => deps.refresh();
@@ -48,12 +49,12 @@ function addMachine(deps: MachineCommandDeps): CommandHandler {
     }
     const checked = checkSerialNumber(input, vscode.l10n.t);
     if (!checked.ok) {
-      void vscode.window.showErrorMessage(checked.message);
+      void vscode.window.showErrorMessage(inertNotificationText(checked.message));
       return undefined;
     }
     const serial = checked.serialNumber;
     if (!(await lists.pin(serial))) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('{0} is already pinned.', serial));
+      void vscode.window.showInformationMessage(inertNotificationText(vscode.l10n.t('{0} is already pinned.', serial)));
     }
     log.info(`Pinned ${serial}.`);
     if (deps.session.state.kind === 'signed-in') {
@@ -97,7 +98,7 @@ function scanWorkspace(deps: MachineCommandDeps): CommandHandler {
     await deps.scanWorkspace();
     const scan = model.workspaceScan;
     if (scan.kind !== 'scanned') return undefined;
-    if (scan.found.length === 0) void vscode.window.showInformationMessage(vscode.l10n.t('No serial numbers were found in {0} files.', scan.filesScanned));
+    if (scan.found.length === 0) void vscode.window.showInformationMessage(inertNotificationText(vscode.l10n.t('No serial numbers were found in {0} files.', scan.filesScanned)));
     else await view.treeView.reveal(view.provider.groupNode('workspace'), { expand: true, select: false, focus: false }).then(undefined, () => undefined);
     return { found: scan.found.map((found) => found.serialNumber), filesScanned: scan.filesScanned, capped: scan.capped };
   };
@@ -125,7 +126,7 @@ function revealMachine(deps: MachineCommandDeps): CommandHandler {
     try {
       await deps.view.reveal(serial);
     } catch (error) {
-      void vscode.window.showErrorMessage(errorMessage(error));
+      void vscode.window.showErrorMessage(inertNotificationText(errorMessage(error)));
     }
   };
 }

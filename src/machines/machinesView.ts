@@ -63,6 +63,18 @@ export class MachinesView extends Disposable {
     model.markSeen(serial);
   }
 
+  /** Selects a listed machine without loading or expanding it; false when it is not listed or signed out. */
+  async revealListed(serialInput: string): Promise<boolean> {
+    const { model, lists } = this.deps;
+    const serial = normalizeSerialNumber(serialInput);
+    const group = lists.isPinned(serial) ? 'pinned' : lists.recent().includes(serial) ? 'recent' : model.machinesIn('workspace').includes(serial) ? 'workspace' : undefined;
+    if (group === undefined || !this.deps.signedIn()) return false;
+    this.provider.flush();
+    await this.treeView.reveal(this.provider.machineNode(group, serial), { select: true, focus: false, expand: false });
+    model.markSeen(serial);
+    return true;
+  }
+
   private updateChrome(): void {
     updateViewChrome(this.treeView, this.deps.model, this.deps.signedIn());
   }

@@ -25,6 +25,7 @@ import { PinnedPolling } from './pinnedPolling';
 import { ScanRunner } from './scanRunner';
 import { SeenTracker } from './seenTracker';
 import { createTreeInspector } from './treeInspector';
+import type { ArgumentTrust } from '../workbench/argumentTrust';
 
 export interface MachinesDeps {
   readonly session: ApiSession;
@@ -33,10 +34,12 @@ export interface MachinesDeps {
   /** The serial-number matcher the hovers use too (workbench/serialSettings.ts): one pattern, one deny list. */
   readonly matcher: () => SerialMatcher;
   readonly log: Log;
+  /** Whether a command's argument form may act unseen (exportEvents with a uri). */
+  readonly trust: ArgumentTrust;
 }
 
 export function registerMachines(context: vscode.ExtensionContext, deps: MachinesDeps): MachinesApi {
-  const { session, events, settings, matcher, log } = deps;
+  const { session, events, settings, matcher, log, trust } = deps;
   const store = new DisposableStore();
   context.subscriptions.push(store);
   const signedIn = (): boolean => session.state.kind === 'signed-in';
@@ -130,11 +133,13 @@ export function registerMachines(context: vscode.ExtensionContext, deps: Machine
     refresh: (serials) => refresh.run(serials),
     scanWorkspace: () => scan.run('notification'),
     matcher,
+    trust,
   };
   store.add(vscode.Disposable.from(...registerCommands({ ...MACHINE_COMMANDS, ...EVENT_COMMANDS }, commandDeps)));
 
   return {
     reveal: (serial) => view.reveal(serial),
+    revealListed: (serial) => view.revealListed(serial),
     pin: async (serial) => {
       await lists.pin(normalizeSerialNumber(serial));
     },

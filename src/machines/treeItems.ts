@@ -9,6 +9,7 @@ import type { MachinesModel, MachineSummary } from './machinesModel';
 import { formatAbsolute, formatRelative, formatShort, formatUtcIso } from '../common/time';
 import { COMMANDS } from '../workbench/constants';
 import type { ErrorNode, EventNode, GroupNode, LoadMoreNode, MachineNode, MachinesNode, PlaceholderNode } from './treeNodes';
+import { displayText } from '../common/notificationText';
 
 
 export interface RenderContext {
@@ -109,7 +110,7 @@ export function machineDescription(summary: MachineSummary, context: RenderConte
   if (!summary.loaded) {
     parts.push(summary.state === 'error' ? vscode.l10n.t('request failed') : summary.loading ? vscode.l10n.t('loading…') : '');
   } else if (view.latest) {
-    parts.push(`${view.latest.type} · ${age(view.latest.time.epochMs, context)}`);
+    parts.push(`${displayText(view.latest.type)} · ${age(view.latest.time.epochMs, context)}`);
   } else if (view.total === 0) {
     parts.push(vscode.l10n.t('no events'));
   } else {
@@ -202,9 +203,9 @@ function eventIcon(event: OnboardingEvent, rules: EventStateRules): vscode.Theme
 export function eventTooltip(event: OnboardingEvent, context: RenderContext): vscode.MarkdownString {
   const md = untrustedMarkdown();
   md.appendMarkdown('**');
-  md.appendText(event.type);
+  md.appendText(displayText(event.type));
   md.appendMarkdown('**\n\n');
-  md.appendText(event.message);
+  md.appendText(displayText(event.message));
   md.appendMarkdown('\n\n---\n\n');
   md.appendText(
     vscode.l10n.t(
@@ -223,14 +224,15 @@ export function eventTooltip(event: OnboardingEvent, context: RenderContext): vs
   if (machineLink !== undefined) {
     md.appendMarkdown('\n\n');
     // As text, not a link: the href is server data (the details view opens it after checking it).
-    md.appendText(vscode.l10n.t('Machine link: {0}', machineLink));
+    md.appendText(vscode.l10n.t('Machine link: {0}', displayText(machineLink)));
   }
   return md;
 }
 
 function renderEvent(node: EventNode, context: RenderContext): vscode.TreeItem {
   const { event } = node;
-  const item = new vscode.TreeItem(event.type, vscode.TreeItemCollapsibleState.None);
+  // Server text: a right-to-left override or a control character must not reorder or hide what the label says.
+  const item = new vscode.TreeItem(displayText(event.type), vscode.TreeItemCollapsibleState.None);
   item.id = node.id;
   const when = age(event.time.epochMs, context);
   item.description = event.assetId === undefined ? when : `${when} · ${vscode.l10n.t('asset {0}', event.assetId)}`;
@@ -238,7 +240,7 @@ function renderEvent(node: EventNode, context: RenderContext): vscode.TreeItem {
   item.iconPath = eventIcon(event, context.model.eventStates());
   item.contextValue = event.assetId === undefined ? 'event' : 'event.asset';
   item.command = { command: COMMANDS.showEventDetails, title: vscode.l10n.t('Show Event Details'), arguments: [event] };
-  item.accessibilityInformation = { label: `${event.type}, ${when}` };
+  item.accessibilityInformation = { label: `${displayText(event.type)}, ${when}` };
   return item;
 }
 

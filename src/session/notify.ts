@@ -2,8 +2,14 @@
 // wrapper so integration tests can count what was shown (through the
 // extension API's session diagnostics) without stubbing the vscode namespace.
 import * as vscode from 'vscode';
+import { inertNotificationText } from '../common/notificationText';
 
-export type NotificationKind = 'info' | 'warning' | 'error';
+export type NotificationKind = 'info' | 'warning' | 'error' | 'confirm';
+
+/** Answers a modal question: the chosen action, or undefined when cancelled. */
+export type Confirmer = (message: string, detail: string, action: string) => Thenable<string | undefined>;
+
+const modal: Confirmer = (message, detail, action) => vscode.window.showWarningMessage(inertNotificationText(message), { modal: true, detail }, action);
 
 export interface ShownNotification {
   readonly kind: NotificationKind;
@@ -13,6 +19,7 @@ export interface ShownNotification {
 
 export class Notifier {
   private readonly shownList: ShownNotification[] = [];
+  private confirmer: Confirmer = modal;
 
   /** Everything shown so far in this window, oldest first (kept short). */
   get shown(): readonly ShownNotification[] {
@@ -21,22 +28,38 @@ export class Notifier {
 
   info(message: string, ...actions: string[]): Thenable<string | undefined> {
     this.record('info', message);
-    return vscode.window.showInformationMessage(message, ...actions);
+    return vscode.window.showInformationMessage(inertNotificationText(message), ...actions);
   }
 
   warning(message: string, ...actions: string[]): Thenable<string | undefined> {
     this.record('warning', message);
-    return vscode.window.showWarningMessage(message, ...actions);
+    return vscode.window.showWarningMessage(inertNotificationText(message), ...actions);
   }
 
   error(message: string, ...actions: string[]): Thenable<string | undefined> {
     this.record('error', message);
-    return vscode.window.showErrorMessage(message, ...actions);
+    return vscode.window.showErrorMessage(inertNotificationText(message), ...actions);
   }
 
   /** A modal question; returns the chosen action or undefined when cancelled. */
   confirm(message: string, detail: string, action: string): Thenable<string | undefined> {
-    return vscode.window.showWarningMessage(message, { modal: true, detail }, action);
+    this.record('confirm', `${message}\n${detail}`);
+    return this.confirmer(message, detail, action);
+  }
+
+  /**
+   * Test hook (exported only in ExtensionMode.Test, see testHook.ts): answers
+   * modal questions in place of the user until disposed, since a test cannot
+   * click a modal dialog.
+   */
+  answerConfirmations(confirmer: Confirmer): { dispose(): void } {
+    const previous = this.confirmer;
+    this.confirmer = confirmer;
+    return {
+      dispose: () => {
+        this.confirmer = previous;
+      },
+    };
   }
 
   private record(kind: NotificationKind, message: string): void {

@@ -17,6 +17,9 @@ import { SessionManager } from './sessionManager';
 import { SignInFlow } from './signInFlow';
 import { SessionStatusBar } from './statusBar';
 import { sessionDiagnostics, type SessionDiagnostics } from './testHook';
+import { ConfirmedEndpoints } from './confirmedEndpoints';
+import { demoGrant } from '../domain/session/argumentSignIn';
+import type { ArgumentTrust } from '../workbench/argumentTrust';
 
 
 export interface RegisteredSession {
@@ -26,11 +29,14 @@ export interface RegisteredSession {
   readonly testHook: SessionDiagnostics;
 }
 
-export function registerSession(context: vscode.ExtensionContext, log: Log, settings: SettingsReader): RegisteredSession {
+export function registerSession(context: vscode.ExtensionContext, log: Log, settings: SettingsReader, trust: ArgumentTrust): RegisteredSession {
   const notifier = new Notifier();
   const store = new CredentialStore(context.secrets, context.globalState);
   const session = new SessionManager({ store, log, notifier, settings, localize: vscode.l10n.t, onDidChangeSecrets: (listener) => context.secrets.onDidChange(listener) });
-  const flow = new SignInFlow(session, notifier, settings);
+  const confirmed = new ConfirmedEndpoints(context.globalState);
+  const flow = new SignInFlow(session, notifier, settings, confirmed);
+  // Read once, at activation: see demoGrant() for why only the demo's extension host can use it.
+  const demo = { grant: demoGrant(process.env['OE_DEMO_SIGN_IN']) };
   const provider = new OnboardingAuthenticationProvider(session, () => flow.run());
   const statusBar = new SessionStatusBar();
 
@@ -46,7 +52,7 @@ export function registerSession(context: vscode.ExtensionContext, log: Log, sett
     statusBar,
     provider,
     vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, authProviderLabel(), provider, { supportsMultipleAccounts: true }),
-    ...registerCommands(sessionCommands, { session, flow, notifier, log }),
+    ...registerCommands(sessionCommands, { session, flow, notifier, log, trust, confirmed, demo }),
     session.onDidChangeState(updateUi),
     session.onDidChangeEnvironments(updateUi),
   );

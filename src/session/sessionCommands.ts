@@ -11,6 +11,9 @@ import type { SignInDraft } from '../domain/session/sessionMachine';
 import type { CommandHandler, CommandTable } from '../workbench/commands';
 import { COMMANDS } from '../workbench/constants';
 import type { Log } from '../workbench/log';
+import type { ArgumentTrust } from '../workbench/argumentTrust';
+import { planArgumentSignIn, signInFields, type DemoGrant } from '../domain/session/argumentSignIn';
+import type { ConfirmedEndpoints } from './confirmedEndpoints';
 import type { Notifier } from './notify';
 import type { SessionManager } from './sessionManager';
 import type { SignInFlow, SignInPrefill } from './signInFlow';
@@ -21,21 +24,35 @@ export interface SessionCommandDeps {
   readonly flow: SignInFlow;
   readonly notifier: Notifier;
   readonly log: Log;
+  readonly trust: ArgumentTrust;
+  readonly confirmed: ConfirmedEndpoints;
+  /** The demo's one-step sign-in (argumentSignIn.ts), read from the environment at activation; consumed on use. */
+  readonly demo: { grant: DemoGrant | undefined };
 }
 
 const AUTOMATION_KEYS = ['apiBaseUrl', 'authUrl', 'clientId', 'clientSecret', 'username', 'password'] as const;
 
-/** Interactive, or (given the automation keys) without asking anything; returns only the environment's name. */
+/** Interactive, or (given the automation keys) after a modal showing the URLs — silent only under tests and for the demo; returns only the environment's name. */
 function signIn(deps: SessionCommandDeps): CommandHandler {
   return async (arg?: unknown): Promise<{ environment: string } | undefined> => {
-    if (isRecord(arg) && AUTOMATION_KEYS.some((key) => key in arg)) return signInWithArguments(deps, arg);
+    if (isRecord(arg) && AUTOMATION_KEYS.some((key) => key in arg)) {
+      // Outside tests an incomplete argument only prefills the interactive flow (never its secrets).
+      if (!deps.trust.silent && signInFields(arg) === undefined) {
+        const prefill = stringFields(arg);
+        delete prefill.clientSecret;
+        delete prefill.password;
+        const env = await deps.flow.run(prefill);
+        return env === undefined ? undefined : { environment: env.name };
+      }
+      return signInWithArguments(deps, arg);
+    }
     const prefill = isRecord(arg) && isRecord(arg['prefill']) ? stringFields(arg['prefill']) : {};
     const env = await deps.flow.run(prefill);
     return env === undefined ? undefined : { environment: env.name };
   };
 }
 
-/** Kept out of the palette: the status bar, the welcome view and "Sign In Again" use it. */
+/** Kept out of the palette: the status bar, the welcome view and "Sign In Again" use it. Starts at the secret steps only for URLs the user confirmed (the flow checks). */
 function signInAgain({ session, flow }: SessionCommandDeps): CommandHandler {
   return async () => {
     const env = session.state.kind === 'signed-out' ? undefined : session.state.environment;
@@ -70,8 +87,13 @@ export const sessionCommands: CommandTable<SessionCommandDeps> = {
   [COMMANDS.sessionMenu]: sessionMenu,
 };
 
-/** The automation form: asks nothing, verifies, stores, activates; returns only the environment's name. */
-async function signInWithArguments(deps: SessionCommandDeps, arg: Record<string, unknown>): Promise<{ environment: string }> {
+/**
+ * The automation form: verifies, stores, activates; returns only the
+ * environment's name, or undefined when the user declined. Outside tests (and
+ * the demo's grant) it first shows the URLs in a modal and stores nothing
+ * unless the user confirms.
+ */
+async function signInWithArguments(deps: SessionCommandDeps, arg: Record<string, unknown>): Promise<{ environment: string } | undefined> {
   const fields = stringFields(arg);
   const missing = AUTOMATION_KEYS.filter((key) => (fields[key] ?? '') === '');
   if (missing.length > 0) throw new Error(vscode.l10n.t('Sign-in needs {0}.', missing.join(', ')));
@@ -88,6 +110,26 @@ async function signInWithArguments(deps: SessionCommandDeps, arg: Record<string,
     password: fields.password ?? '',
     ...(fields.environment !== undefined && fields.environment.trim() !== '' ? { environment: fields.environment.trim() } : {}),
   };
+  const resolved = deps.session.resolveEnvironment(draft);
+  const existing = deps.session.environments().find((env) => env.id === resolved.id);
+  const complete = signInFields(arg);
+  const plan = complete === undefined ? ({ kind: 'silent' } as const) : planArgumentSignIn({ fields: complete, apiBaseUrl: api.url, authUrl: auth.url, existing, testMode: deps.trust.silent, grant: deps.demo.grant });
+  if (plan.kind === 'silent') {
+    if (!deps.trust.silent) deps.demo.grant = undefined;
+  } else {
+    const action = vscode.l10n.t('Sign In');
+    const lines = [
+      vscode.l10n.t('API: {0}', plan.apiBaseUrl),
+      vscode.l10n.t('Authorization server (receives the password): {0}/token', plan.authUrl.replace(/\/+$/, '')),
+      vscode.l10n.t('User: {0}', plan.username),
+    ];
+    if (plan.replaces !== undefined) {
+      lines.push('', vscode.l10n.t('This replaces the URLs of your environment "{0}" (API {1}, authorization server {2}).', plan.replaces.name, plan.replaces.apiBaseUrl, plan.replaces.authUrl));
+    }
+    lines.push('', vscode.l10n.t('Another extension or a link asked for this sign-in. Continue only if you expected it.'));
+    const choice = await deps.notifier.confirm(vscode.l10n.t('Sign in to "{0}" with these URLs?', resolved.name), lines.join('\n'), action);
+    if (choice !== action) return undefined;
+  }
   const outcome = await deps.session.verify(draft);
   if (!outcome.ok) {
     const error = outcome.error;
@@ -97,6 +139,8 @@ async function signInWithArguments(deps: SessionCommandDeps, arg: Record<string,
     throw new Error(vscode.l10n.t('Sign-in failed: {0} Nothing was stored.', error.message));
   }
   const env = await deps.session.completeSignIn(draft);
+  // Only a confirmed modal counts as the user having seen these URLs.
+  if (plan.kind === 'confirm') await deps.confirmed.confirm(env);
   return { environment: env.name };
 }
 

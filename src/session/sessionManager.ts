@@ -45,6 +45,9 @@ export class SessionManager extends Disposable implements ApiSession {
           onRequest: (entry) => {
             log.request(entry);
           },
+          onToken: (value) => {
+            log.redactor.addToken(value);
+          },
         }),
         log,
         notifyRejected: (env) => {

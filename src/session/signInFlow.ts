@@ -13,24 +13,34 @@ import type { SettingsReader } from '../workbench/settings';
 import { runMultiStepInput, type InputStep } from './multiStepInput';
 import type { Notifier } from './notify';
 import type { SessionManager } from './sessionManager';
+import type { ConfirmedEndpoints } from './confirmedEndpoints';
+import { inertNotificationText } from '../common/notificationText';
 
 type Field = 'apiBaseUrl' | 'authUrl' | 'clientId' | 'clientSecret' | 'username' | 'password' | 'environment';
 
 export type SignInPrefill = Partial<Record<Field, string>>;
 
 const CLIENT_ID_STEP = 2;
+/** The first step after the two URL steps. */
+const FIRST_ACCOUNT_STEP = CLIENT_ID_STEP;
 
 export class SignInFlow {
   constructor(
     private readonly session: SessionManager,
     private readonly notifier: Notifier,
     private readonly settings: Pick<SettingsReader, 'value'>,
+    private readonly confirmed: ConfirmedEndpoints,
   ) {}
 
-  /** The interactive flow. Resolves with the new active environment, or undefined when the user gave up. */
+  /**
+   * The interactive flow. Resolves with the new active environment, or
+   * undefined when the user gave up. Starting past the URL steps is allowed
+   * only for URLs the user confirmed before; otherwise the flow starts at the
+   * first URL step, so nobody types a secret for a /token they never saw.
+   */
   async run(prefill: SignInPrefill = {}, startAt = 0): Promise<Environment | undefined> {
     let values: SignInPrefill = { ...this.defaults(), ...definedOnly(prefill) };
-    let step = startAt;
+    let step = startAt >= FIRST_ACCOUNT_STEP && !this.urlsConfirmed(values) ? 0 : startAt;
     for (;;) {
       const collected = await runMultiStepInput(vscode.l10n.t('Sign In to Onboarding Events'), this.steps(), values, step);
       if (collected === undefined) return undefined;
@@ -50,7 +60,7 @@ export class SignInFlow {
   ): Promise<{ kind: 'done'; env: Environment } | { kind: 'cancelled' } | { kind: 'edit'; restartAt: number }> {
     for (;;) {
       const outcome = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Checking the credentials with {0}…', hostOf(draft.authUrl)), cancellable: true },
+        { location: vscode.ProgressLocation.Notification, title: inertNotificationText(vscode.l10n.t('Checking the credentials with {0}…', hostOf(draft.authUrl))), cancellable: true },
         (_progress, token) => {
           const abort = abortSignalFor(token);
           return this.session.verify(draft, abort.signal).finally(() => {
@@ -60,6 +70,8 @@ export class SignInFlow {
       );
       if (outcome.ok) {
         const env = await this.session.completeSignIn(draft);
+        // The flow showed the URL steps (or started past them only for confirmed URLs).
+        await this.confirmed.confirm(env);
         void this.notifier.info(vscode.l10n.t('Signed in to {0} as {1}.', env.name, env.username));
         return { kind: 'done', env };
       }
@@ -87,6 +99,14 @@ export class SignInFlow {
       const choice = await this.notifier.error(vscode.l10n.t('Sign-in failed: {0} Nothing was stored.', error.message), edit);
       return choice === edit ? { kind: 'edit', restartAt: 0 } : { kind: 'cancelled' };
     }
+  }
+
+  /** Whether the prefilled URLs are those the user confirmed for the environment they belong to. */
+  private urlsConfirmed(values: SignInPrefill): boolean {
+    const draft = accountDraft(values);
+    if (draft === undefined) return false;
+    const env = this.session.environments().find((candidate) => candidate.apiBaseUrl === draft.apiBaseUrl && candidate.authUrl === draft.authUrl && candidate.username === draft.username);
+    return env !== undefined && this.confirmed.isConfirmed(env);
   }
 
   /** URLs from the settings, else from the environment in use, so a second sign-in is mostly Enter. */

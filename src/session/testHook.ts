@@ -6,7 +6,7 @@ import type * as vscode from 'vscode';
 import type { SessionState } from '../domain/session/sessionState';
 import type { ApiSession } from '../workbench/contracts/apiSession';
 import { secretKey } from './credentialStore';
-import type { Notifier, ShownNotification } from './notify';
+import type { Confirmer, Notifier, ShownNotification } from './notify';
 
 /**
  * It holds no credentials, tokens or clients: names, state kinds, our own
@@ -22,12 +22,14 @@ export interface SessionDiagnostics {
   hasStoredSecret(environmentId: string): Promise<boolean>;
   /** The folder of the extension's log files (context.logUri), to search them. */
   readonly logDirectory: string;
+  /** Answers sign-in's modal questions in place of the user until disposed (records them in notifications() as 'confirm'). */
+  answerConfirmations(confirmer: Confirmer): { dispose(): void };
 }
 
 export function sessionDiagnostics(
   context: Pick<vscode.ExtensionContext, 'globalState' | 'workspaceState' | 'secrets' | 'logUri'>,
   session: Pick<ApiSession, 'state' | 'environments'>,
-  notifier: Pick<Notifier, 'shown'>,
+  notifier: Pick<Notifier, 'shown' | 'answerConfirmations'>,
 ): SessionDiagnostics {
   return {
     state: () => {
@@ -43,5 +45,6 @@ export function sessionDiagnostics(
       }),
     hasStoredSecret: async (environmentId) => (await context.secrets.get(secretKey(environmentId))) !== undefined,
     logDirectory: context.logUri.fsPath,
+    answerConfirmations: (confirmer) => notifier.answerConfirmations(confirmer),
   };
 }

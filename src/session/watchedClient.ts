@@ -45,6 +45,8 @@ export interface ClientFactoryOptions {
   /** Read at each client's creation: a settings change rebuilds the client (SessionMachine.rebuildClient). */
   readonly settings: () => ClientSettings;
   readonly onRequest: (entry: RequestLogEntry) => void;
+  /** Each access token as it arrives (for the log redactor). */
+  readonly onToken?: (value: string) => void;
 }
 
 /** Watched clients for the active environment; plain throwaway ones to verify a sign-in. */
@@ -58,6 +60,7 @@ export function watchedClients(options: ClientFactoryOptions): ClientFactory<Wat
       timestampUnit: settings.timestampUnit,
       http: settings.http,
       onRequest: options.onRequest,
+      ...(options.onToken !== undefined ? { onToken: options.onToken } : {}),
     };
   };
   return {

@@ -1,6 +1,7 @@
 // The one events cache every view reads through, with its on-disk copy of the
 // last good results (filed per environment, API and user, so data of one never
 // shows under another) and the rules that keep it honest across sign-ins.
+import { clampDelay, DELAY_CEILINGS } from '../common/delays';
 import * as vscode from 'vscode';
 import { errorMessage } from '../common/errors';
 import { EventsService } from '../eventsCache/eventsService';
@@ -22,7 +23,7 @@ export function registerEventsCache(context: vscode.ExtensionContext, deps: { se
   });
   const events = new EventsService({
     source: () => session.client(),
-    freshForMs: () => settings.value.cacheSeconds * 1000,
+    freshForMs: () => clampDelay(settings.value.cacheSeconds * 1000, DELAY_CEILINGS.cacheMs),
     store,
   });
   context.subscriptions.push(

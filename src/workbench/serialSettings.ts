@@ -10,11 +10,10 @@ import { Disposable } from '../common/lifecycle';
 import { createSerialMatcher, type SerialMatcher } from '../domain/serialNumbers/serialMatcher';
 import type { Log } from './log';
 import { SettingsReader } from './settings';
+import { inertNotificationText } from '../common/notificationText';
 
 export interface SerialSettingsSnapshot {
   readonly matcher: SerialMatcher;
-  /** Cached word pattern for getWordRangeAtPosition (one RegExp, not one per hover). */
-  readonly wordPattern: RegExp;
   readonly hoverEnabled: boolean;
   readonly linksEnabled: boolean;
   /** Language ids; `['*']` means every language. */
@@ -62,7 +61,7 @@ export class SerialSettings extends Disposable {
       this.log.warn(matcher.problem);
       void vscode.window
         .showWarningMessage(
-          vscode.l10n.t('The serial-number pattern setting cannot be used, so the default pattern is used instead. {0}', matcher.problem),
+          inertNotificationText(vscode.l10n.t('The serial-number pattern setting cannot be used, so the default pattern is used instead. {0}', matcher.problem)),
           vscode.l10n.t('Open Setting'),
         )
         .then((choice) => {
@@ -72,7 +71,6 @@ export class SerialSettings extends Disposable {
     const languages = value['hover.languages'];
     return {
       matcher,
-      wordPattern: matcher.wordPattern(),
       hoverEnabled: value['hover.enabled'],
       linksEnabled: value['links.enabled'],
       // An empty list (set by hand) would select nothing: it means "every language", like the default.

@@ -7,6 +7,7 @@ import { fleetBench } from './fleet.bench';
 import { glanceBench } from './glance.bench';
 import { serialNumbersBench } from './serialNumbers.bench';
 import { treeBench } from './tree.bench';
+import { hostilePatternsBench } from './hostilePatterns.bench';
 
 export interface Benchmark {
   readonly name: string;
@@ -14,7 +15,7 @@ export interface Benchmark {
   run(): Promise<boolean>;
 }
 
-const ALL: readonly Benchmark[] = [coreBench, serialNumbersBench, treeBench, fleetBench, glanceBench];
+const ALL: readonly Benchmark[] = [coreBench, serialNumbersBench, treeBench, fleetBench, glanceBench, hostilePatternsBench];
 // `npm run bench -- fleet` runs only the benchmarks whose name contains "fleet" (case-insensitive).
 const only = process.argv[2]?.toLowerCase();
 const BENCHMARKS = only === undefined ? ALL : ALL.filter((benchmark) => benchmark.name.toLowerCase().includes(only));

@@ -12,7 +12,8 @@ describe('The packaged .vsix against the fake API', () => {
   let api: OnboardingEventsExtensionApi;
 
   before(async () => {
-    fake = await startFakeApi();
+    // scripts/run-integration.mjs chose the port and put this fake's sign-in into OE_DEMO_SIGN_IN.
+    fake = await startFakeApi({ port: Number(process.env['OE_PACKAGE_FAKE_PORT'] ?? '0') });
     const extension = vscode.extensions.getExtension<OnboardingEventsExtensionApi>(EXTENSION_ID);
     assert.ok(extension);
     api = await extension.activate();
@@ -23,6 +24,8 @@ describe('The packaged .vsix against the fake API', () => {
     await fake.close();
   });
 
+  // In production the argument form asks in a modal first; the one-step sign-in granted by the
+  // extension host's OE_DEMO_SIGN_IN (as `npm run demo` does) is the only silent path, checked here.
   it('signs in with the argument object and shows a pinned machine with its events in the tree', async () => {
     await vscode.commands.executeCommand('onboardingEvents.signIn', {
       apiBaseUrl: fake.baseUrl,

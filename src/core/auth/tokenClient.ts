@@ -16,6 +16,7 @@ import type { ApiError } from '../errors';
 import type { HttpClient, HttpResponse } from '../http/httpClient';
 import { RequestCoalescer } from '../http/requestCoalescer';
 import { parseRetryAfter } from '../http/retryPolicy';
+import { clampDelay, DELAY_CEILINGS } from '../../common/delays';
 import { parseJsonBody } from '../jsonBody';
 import { basicClientAuthorization } from './clientAuthentication';
 import type { CredentialsProvider } from './credentials';
@@ -40,6 +41,8 @@ export interface TokenClientOptions {
   readonly authUrl: string;
   readonly credentials: CredentialsProvider;
   readonly now: () => number;
+  /** Called with every access token the moment it arrives, before anything else sees it (the log registers it as a secret). */
+  readonly onToken?: (value: string) => void;
 }
 
 export class TokenClient {
@@ -128,6 +131,8 @@ export class TokenClient {
     const body = json.value;
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw protocolError(request, 'The token response is not a JSON object.');
     const { token_type: tokenType, access_token: accessToken, expires_in: expiresIn, scope } = body as Record<string, unknown>;
+    // Opaque tokens look like nothing a pattern could recognise: the log must be told, even of one we refuse below.
+    if (typeof accessToken === 'string' && accessToken !== '') this.#options.onToken?.(accessToken);
     if (typeof tokenType !== 'string' || tokenType.toLowerCase() !== 'bearer') {
       throw protocolError(request, 'The authorization server did not issue a Bearer token (spec §5.4 expects token_type "Bearer").');
     }
@@ -137,7 +142,8 @@ export class TokenClient {
     if (expiresIn !== undefined && (typeof expiresIn !== 'number' || !Number.isInteger(expiresIn) || expiresIn <= 0)) {
       throw protocolError(request, 'The token response has an expires_in that is not a positive number of seconds.');
     }
-    const lifetimeMs = (expiresIn ?? DEFAULT_TOKEN_LIFETIME_SECONDS) * 1000;
+    // A server's expires_in is a delay from outside: 1e308 seconds must not mean "never refresh".
+    const lifetimeMs = clampDelay((expiresIn ?? DEFAULT_TOKEN_LIFETIME_SECONDS) * 1000, DELAY_CEILINGS.tokenLifetimeMs);
     const refreshAt = requestedAt + lifetimeMs - Math.min(EXPIRY_MARGIN_MS, lifetimeMs / 10);
     return typeof scope === 'string' ? { value: accessToken, refreshAt, scope } : { value: accessToken, refreshAt };
   }

@@ -31,6 +31,14 @@ import { dedupeEvents, sortNewestFirst, validateEvents } from '../validateEvents
 
 export const EVENTS_PATH = '/public/api/onboarding-events/events';
 
+/**
+ * Response bytes one machine's page walk may hold (README, Security). One
+ * response is capped at 10 MB by the HTTP client; without this, 50 pages
+ * could hold 500 MB. The walk stops after the page that crosses it, and the
+ * result says more are available (`truncated`).
+ */
+export const MAX_BYTES_PER_MACHINE = 32 * 1024 * 1024;
+
 /** Spec §4.1: `{base_url}/public/api/onboarding-events/events?serialNumber=…[&timestamp=…]`. */
 export function eventsUrl(apiBaseUrl: string, serialNumber: string, timestamp?: number): string {
   const url = new URL(`${apiBaseUrl.replace(/\/+$/, '')}${EVENTS_PATH}`);
@@ -40,10 +48,13 @@ export function eventsUrl(apiBaseUrl: string, serialNumber: string, timestamp?: 
 }
 
 export interface EventsClientOptions {
-  readonly requests: AuthorizedRequests;
+  /** The authorized GET (an AuthorizedRequests); tests pass a stand-in. */
+  readonly requests: Pick<AuthorizedRequests, 'get'>;
   readonly apiBaseUrl: string;
   readonly timestampUnit: TimestampUnitSetting;
   readonly now: () => number;
+  /** MAX_BYTES_PER_MACHINE unless a test sets a smaller budget. */
+  readonly maxBytesPerMachine?: number;
 }
 
 type FirstAnswer =
@@ -61,7 +72,9 @@ export class EventsClient {
     }
     const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
     const baseUrl = eventsUrl(this.options.apiBaseUrl, serialNumber, options.timestamp);
-    const first = this.#classify(await this.#fetchJson(baseUrl, serialNumber, options), baseUrl);
+    const budget = { bytes: 0, max: this.options.maxBytesPerMachine ?? MAX_BYTES_PER_MACHINE };
+    const first = this.#classify(await this.#fetchJson(baseUrl, serialNumber, options, budget), baseUrl);
+    const withinBudget = (): boolean => budget.bytes < budget.max;
 
     const pages: WalkedPage[] = [];
     if (first.kind === 'events') {
@@ -71,29 +84,35 @@ export class EventsClient {
       const size = envelope.size ?? DEFAULT_PAGE_SIZE;
       const hasMore = pageHasMore(envelope, size);
       pages.push({ items: envelope.content, index: 0, hasMore });
-      if (hasMore && maxPages > 1) {
+      if (hasMore && maxPages > 1 && withinBudget()) {
         const fetchPage = async (request: Parameters<typeof pageQuery>[0]): Promise<PageEnvelope> => {
           const url = withQuery(baseUrl, pageQuery(request));
-          const next = parsePageEnvelope(await this.#fetchJson(url, serialNumber, options));
+          const next = parsePageEnvelope(await this.#fetchJson(url, serialNumber, options, budget));
           if (next === undefined) throw protocolError(describeRequest('GET', url), 'A later page of events did not come in the page-based envelope the first page used.');
           return next;
         };
-        for await (const page of walkPages(fetchPage, { page: (envelope.number ?? 0) + 1, size }, { maxPages: maxPages - 1 })) pages.push(page);
+        for await (const page of walkPages(fetchPage, { page: (envelope.number ?? 0) + 1, size }, { maxPages: maxPages - 1 })) {
+          pages.push(page);
+          if (!withinBudget()) break;
+        }
       }
     } else {
       const { envelope } = first;
       const hasMore = cursorHasMore(envelope);
       pages.push({ items: envelope.content, index: 0, hasMore });
-      if (hasMore && maxPages > 1 && envelope.after !== undefined) {
+      if (hasMore && maxPages > 1 && envelope.after !== undefined && withinBudget()) {
         const fetchPage = async (request: Parameters<typeof cursorQuery>[0]): Promise<CursorEnvelope> => {
           const url = withQuery(baseUrl, cursorQuery(request));
-          const next = parseCursorEnvelope(await this.#fetchJson(url, serialNumber, options));
+          const next = parseCursorEnvelope(await this.#fetchJson(url, serialNumber, options, budget));
           // The last page of a cursor walk may carry no cursor attribute at all, only content.
           if (next === undefined) throw protocolError(describeRequest('GET', url), 'A later page of events did not come in the cursor-based envelope the first page used.');
           return next;
         };
         const start = envelope.limit !== undefined ? { after: envelope.after, limit: envelope.limit } : { after: envelope.after };
-        for await (const page of walkCursor(fetchPage, start, { maxPages: maxPages - 1 })) pages.push(page);
+        for await (const page of walkCursor(fetchPage, start, { maxPages: maxPages - 1 })) {
+          pages.push(page);
+          if (!withinBudget()) break;
+        }
       }
     }
     return this.#result(serialNumber, pages);
@@ -105,8 +124,9 @@ export class EventsClient {
     let offset = 0;
     for (const page of pages) {
       const checked = validateEvents(page.items, { serialNumber, timestampUnit: this.options.timestampUnit, indexOffset: offset });
-      valid.push(...checked.events);
-      invalid.push(...checked.invalid);
+      // One by one: push(...spread) passes every element as an argument and throws RangeError at ~150k.
+      for (const event of checked.events) valid.push(event);
+      for (const bad of checked.invalid) invalid.push(bad);
       offset += page.items.length;
     }
     // Pages of a list that changes while we walk it can overlap; a single answer is kept as sent.
@@ -138,9 +158,10 @@ export class EventsClient {
     return { kind: 'events', events: [] };
   }
 
-  async #fetchJson(url: string, serialNumber: string, options: GetEventsOptions): Promise<unknown> {
+  async #fetchJson(url: string, serialNumber: string, options: GetEventsOptions, budget: { bytes: number }): Promise<unknown> {
     const response = await this.options.requests.get(url, options.signal, undefined, options.priority);
     this.#throwUnlessOk(response, serialNumber);
+    budget.bytes += response.body.byteLength;
     const json = parseJsonBody(response.body, response.headers['content-type'], 'The events API');
     if (!json.ok) throw protocolError(describeRequest('GET', url), json.problem, response.status);
     return json.value;

@@ -2,6 +2,7 @@
 // are plausibly temporary are retried: network errors, 429 and the gateway
 // statuses 502/503/504. A 500 is a bug on the server and retrying it would
 // only triple the load.
+import { clampDelay, DELAY_CEILINGS, MAX_TIMER_DELAY_MS } from '../../common/delays';
 
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 
@@ -36,14 +37,21 @@ export function backoffDelay(retry: number, policy: RetryPolicy): number {
   return Math.round(ceiling / 2 + (policy.random() * ceiling) / 2);
 }
 
-/** RFC 9110 §10.2.3: delay-seconds or an HTTP-date. Returns milliseconds, or undefined when absent or unreadable. */
+/**
+ * RFC 9110 §10.2.3: delay-seconds or an HTTP-date. Returns milliseconds, or
+ * undefined when absent or unreadable — always finite and at most a day
+ * (DELAY_CEILINGS.retryAfterMs): "3000000" seconds or a date in the year
+ * 9999 means "a long time", never Infinity or a timer that overflows.
+ */
 export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
   if (value === undefined) return undefined;
   const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  // More digits than this is a day's ceiling anyway; Number() of 400 digits is Infinity.
+  if (/^\d+$/.test(trimmed)) return clampDelay(trimmed.length > 12 ? Number.POSITIVE_INFINITY : Number(trimmed) * 1000, DELAY_CEILINGS.retryAfterMs);
+  if (trimmed.length > 64) return undefined;
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
+  return clampDelay(date - now, DELAY_CEILINGS.retryAfterMs);
 }
 
 export function sleep(ms: number, signal: AbortSignal | undefined): Promise<'slept' | 'aborted'> {
@@ -56,7 +64,7 @@ export function sleep(ms: number, signal: AbortSignal | undefined): Promise<'sle
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
       resolve('slept');
-    }, ms);
+    }, clampDelay(ms, MAX_TIMER_DELAY_MS));
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

@@ -1,9 +1,15 @@
 // Finds serial numbers in text for hovers, links, the look-up and the
 // workspace scan. Pure TypeScript (no vscode import) so it is tested under
-// plain mocha with table-style cases. The pattern is a user setting, so it is
-// compiled defensively: an invalid or dangerous pattern never throws at use,
-// the matcher falls back to the default and says why once (`problem`).
-import { MAX_SERIAL_NUMBER_LENGTH } from '../../core/serialNumber';
+// plain mocha with table-style cases. The pattern is a setting — one a cloned
+// repository's .vscode/settings.json can set — so it runs on RE2 (re2js, a
+// pure-JavaScript port): matching takes time linear in the text whatever the
+// pattern, where a backtracking RegExp can take exponential time and, being
+// synchronous, freeze every extension in the window. Only the built-in
+// default — our own reviewed pattern, with bounded repetitions — runs on V8's
+// RegExp, which scans 5 MB several times faster. An unusable pattern never
+// throws at use: the matcher falls back to the default and says why once.
+import type { RE2JS } from 're2js';
+import { MAX_SERIAL_NUMBER_LENGTH, unsafeSerialCharacters } from '../../core/serialNumber';
 import { errorMessage } from '../../common/errors';
 import { plainLocalize, type Localize } from '../../common/localize';
 import { inertNotificationText } from '../../common/notificationText';
@@ -28,7 +34,7 @@ export interface SerialMatch {
 }
 
 export interface SerialMatcherOptions {
-  /** RegExp source (JavaScript syntax, no slashes or flags); empty or undefined means the default. */
+  /** Pattern source (RE2 syntax, which is JavaScript's without lookaheads and backreferences); empty or undefined means the default. */
   readonly pattern?: string | undefined;
   /** Matches shorter than this are ignored. */
   readonly minLength?: number | undefined;
@@ -49,81 +55,95 @@ export interface SerialMatcher {
   matchAt(text: string, offset: number): SerialMatch | undefined;
   /** True when the whole of `candidate` is one serial number (pattern, min length, deny list). */
   isSerialNumber(candidate: string): boolean;
-  /**
-   * A fresh non-global RegExp for `TextDocument.getWordRangeAtPosition`
-   * (which refuses patterns that match the empty string; the matcher already
-   * refused those).
-   */
-  wordPattern(): RegExp;
 }
+
+/** Longer pattern settings are refused: a serial-number pattern is a line, not a program. */
+export const MAX_PATTERN_LENGTH = 1000;
 
 /**
- * Star height above one — a quantified group that itself contains an
- * unbounded quantifier, as in `(a+)+` or `(\w*-)*` — is the classic shape of
- * catastrophic backtracking. A JavaScript regex cannot be interrupted once
- * running, so such patterns are refused up front rather than time-boxed.
+ * RE2 matches in time proportional to text length × program size, so the
+ * program size is what bounds a pattern's cost. Realistic serial patterns
+ * compile to 10–50 instructions (the default: about 20); at this ceiling a
+ * 10 kB line still takes well under 50 ms (`npm run bench`, hostile patterns).
  */
-export function hasNestedQuantifier(source: string): boolean {
-  // For each open group: does it contain an unbounded quantifier?
-  const groups: boolean[] = [];
-  let inClass = false;
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i];
-    if (c === '\\') {
-      i++;
-      continue;
-    }
-    if (inClass) {
-      if (c === ']') inClass = false;
-      continue;
-    }
-    if (c === '[') {
-      inClass = true;
-    } else if (c === '(') {
-      groups.push(false);
-    } else if (c === ')') {
-      const innerUnbounded = groups.pop() ?? false;
-      const quantifier = unboundedQuantifierAt(source, i + 1);
-      if (innerUnbounded && quantifier) return true;
-      if ((innerUnbounded || quantifier) && groups.length > 0) groups[groups.length - 1] = true;
-    } else if (unboundedQuantifierAt(source, i) && groups.length > 0) {
-      groups[groups.length - 1] = true;
-    }
-  }
-  return false;
-}
+export const MAX_PROGRAM_SIZE = 120;
 
-/** `+`, `*`, `{n,}` or `{n,m}` with m > 1 at `index` (a repetition that can backtrack over many positions). */
-function unboundedQuantifierAt(source: string, index: number): boolean {
-  const c = source[index];
-  if (c === '+' || c === '*') return true;
-  if (c !== '{') return false;
-  const brace = /^\{(\d+)(,(\d*))?\}/.exec(source.slice(index, index + 24));
-  if (!brace) return false;
-  if (brace[2] === undefined) return false;
-  if (brace[3] === undefined || brace[3] === '') return true;
-  return Number(brace[3]) > 1;
+/** Finds the next match at or after `from` (context before `from` still counts); one per scan. */
+type NextMatch = (from: number) => { readonly start: number; readonly end: number } | undefined;
+
+/**
+ * re2js, loaded on first use: its Unicode tables take ~12 ms to load, most of
+ * the activation budget, and only a custom pattern needs it.
+ */
+function re2(): typeof RE2JS {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('re2js') as typeof import('re2js')).RE2JS;
 }
 
 interface Compiled {
-  readonly regex: RegExp;
   readonly source: string;
+  /** A scanner over `text`, or undefined when the pattern cannot match it at all. */
+  readonly scanner: (text: string) => NextMatch | undefined;
+}
+
+/** The built-in default on V8's RegExp: reviewed, no nested or unbounded repetition, so backtracking stays linear. */
+function compileDefault(): Compiled {
+  const regex = new RegExp(DEFAULT_SERIAL_PATTERN, 'g');
+  return {
+    source: DEFAULT_SERIAL_PATTERN,
+    scanner: (text) => (from) => {
+      regex.lastIndex = from;
+      const m = regex.exec(text);
+      return m === null ? undefined : { start: m.index, end: m.index + m[0].length };
+    },
+  };
+}
+
+/** JavaScript regex syntax RE2 lacks, and what to write instead. */
+function unsupportedSyntax(source: string, t: Localize): string | undefined {
+  if (/\\[1-9]|\\k</.test(source)) {
+    return t('backreferences (\\1, \\k<name>) are not supported, as they cannot be matched in linear time; spell out the repeated part instead');
+  }
+  if (/\(\?[=!]/.test(source)) {
+    return t('lookaheads ((?=…), (?!…)) are not supported; use \\b, a character class, or include the following text in the pattern instead');
+  }
+  if (/\(\?<[=!][^)]*\((?!\?)/.test(source)) {
+    return t('a lookbehind may not contain a capturing group; write (?:…) inside it instead');
+  }
+  return undefined;
 }
 
 function compile(source: string, t: Localize): Compiled | string {
-  let regex: RegExp;
+  if (source.length > MAX_PATTERN_LENGTH) return t('it is longer than {0} characters', MAX_PATTERN_LENGTH);
+  const unsupported = unsupportedSyntax(source, t);
+  if (unsupported !== undefined) return unsupported;
+  const engine = re2();
+  let re: RE2JS;
   try {
-    regex = new RegExp(source, 'g');
+    re = engine.compile(source, engine.LOOKBEHINDS);
   } catch (error) {
-    return errorMessage(error);
+    // A few JavaScript spellings (\u0041, [^], \cA) have RE2 equivalents: accept the translation when it compiles.
+    try {
+      re = engine.compile(engine.translateRegExp(source), engine.LOOKBEHINDS);
+    } catch {
+      return errorMessage(error);
+    }
   }
-  if (regex.test('')) {
+  if (re.programSize() > MAX_PROGRAM_SIZE) {
+    return t('it is too complex ({0} steps, at most {1}); use smaller repetition counts, such as {2} instead of {3}', re.programSize(), MAX_PROGRAM_SIZE, '{2,8}', '{2,200}');
+  }
+  if (re.test('')) {
     return t('it matches an empty string, so it would match everywhere');
   }
-  if (hasNestedQuantifier(source)) {
-    return t('it nests repetitions (like (a+)+), which can make matching take exponential time');
-  }
-  return { regex, source };
+  return {
+    source,
+    scanner: (text) => {
+      // One pass of RE2's DFA (no positions, so its fastest engine) says whether there is anything to find at all.
+      if (!re.test(text)) return undefined;
+      const matcher = re.matcher(text);
+      return (from) => (matcher.find(from) ? { start: matcher.start(), end: matcher.end() } : undefined);
+    },
+  };
 }
 
 /** Builds a matcher; never throws (an unusable pattern falls back to the default, see `problem`). */
@@ -133,37 +153,40 @@ export function createSerialMatcher(options: SerialMatcherOptions = {}): SerialM
   let compiled: Compiled;
   let problem: string | undefined;
   if (requested === '' || requested === DEFAULT_SERIAL_PATTERN) {
-    compiled = compile(DEFAULT_SERIAL_PATTERN, t) as Compiled;
+    compiled = compileDefault();
   } else {
     const result = compile(requested, t);
     if (typeof result === 'string') {
       // Shown in a notification, and the pattern may come from a workspace's settings: no command link may form in it.
       problem = inertNotificationText(t('The serial-number pattern "{0}" cannot be used ({1}); using the default {2} instead.', requested, result, DEFAULT_SERIAL_PATTERN));
-      compiled = compile(DEFAULT_SERIAL_PATTERN, t) as Compiled;
+      compiled = compileDefault();
     } else {
       compiled = result;
     }
   }
   const minLength = Math.max(1, Math.floor(options.minLength ?? DEFAULT_SERIAL_MIN_LENGTH));
   const denied = new Set((options.denyList ?? []).map((entry) => entry.trim().toUpperCase()).filter((entry) => entry !== ''));
-  const regex = compiled.regex;
 
   const accept = (value: string): boolean =>
-    value.length >= minLength && value.length <= MAX_SERIAL_NUMBER_LENGTH && (denied.size === 0 || !denied.has(value.toUpperCase()));
+    value.length >= minLength &&
+    value.length <= MAX_SERIAL_NUMBER_LENGTH &&
+    // Whatever the pattern matched: no control, bidi or zero-width characters, no "](" or "$(" (they render in messages).
+    unsafeSerialCharacters(value) === undefined &&
+    (denied.size === 0 || !denied.has(value.toUpperCase()));
 
-  /** Runs the global regex from `from`; calls `visit` per accepted match until it returns false. */
+  /** Finds matches from `from` on (the text before it still counts for \b and lookbehinds); calls `visit` per accepted match until it returns false. */
   const scan = (text: string, from: number, visit: (match: SerialMatch) => boolean): void => {
-    regex.lastIndex = from;
-    for (;;) {
-      const m = regex.exec(text);
-      if (m === null) return;
-      const value = m[0];
-      if (value === '') {
-        // Cannot happen for the patterns compile() accepts; guards the loop anyway.
-        regex.lastIndex++;
-        continue;
-      }
-      if (accept(value) && !visit({ serialNumber: value, start: m.index, end: m.index + value.length })) return;
+    if (from > text.length) return;
+    const next = compiled.scanner(text);
+    if (next === undefined) return;
+    let position = from;
+    for (let found = next(position); found !== undefined; found = position <= text.length ? next(position) : undefined) {
+      const { start, end } = found;
+      // An empty match cannot happen for the patterns compile() accepts; step over it anyway.
+      position = end > start ? end : end + 1;
+      if (end === start) continue;
+      const value = text.slice(start, end);
+      if (accept(value) && !visit({ serialNumber: value, start, end })) return;
     }
   };
 
@@ -202,9 +225,6 @@ export function createSerialMatcher(options: SerialMatcherOptions = {}): SerialM
         return false;
       });
       return whole;
-    },
-    wordPattern() {
-      return new RegExp(compiled.source);
     },
   };
 }

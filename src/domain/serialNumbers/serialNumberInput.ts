@@ -3,12 +3,9 @@
 // the core's own messages stay English, as core has no vscode. Also what a
 // command accepts as a serial number argument.
 import { isApiError } from '../../core/errors';
-import { MAX_SERIAL_NUMBER_LENGTH, normalizeSerialNumber } from '../../core/serialNumber';
+import { MAX_SERIAL_NUMBER_LENGTH, normalizeSerialNumber, unsafeSerialCharacters } from '../../core/serialNumber';
 import { isRecord } from '../../common/guards';
 import type { Localize } from '../../common/localize';
-
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 
 export type SerialNumberInput = { readonly ok: true; readonly serialNumber: string } | { readonly ok: false; readonly message: string };
 
@@ -22,8 +19,15 @@ export function checkSerialNumber(input: string, t: Localize): SerialNumberInput
     if (trimmed.length > MAX_SERIAL_NUMBER_LENGTH) {
       return { ok: false, message: t('A serial number is at most {0} characters; this one has {1}. Check what was pasted.', MAX_SERIAL_NUMBER_LENGTH, trimmed.length) };
     }
-    if (CONTROL_CHARACTER.test(trimmed)) {
+    const unsafe = unsafeSerialCharacters(trimmed);
+    if (unsafe === 'control') {
       return { ok: false, message: t('The serial number contains a control character (such as a tab or line break). Remove it and try again.') };
+    }
+    if (unsafe === 'invisible') {
+      return { ok: false, message: t('The serial number contains an invisible or right-to-left formatting character, so it would not read as what it is. Type it again.') };
+    }
+    if (unsafe === 'markup') {
+      return { ok: false, message: t('The serial number contains "](" or "$(", which are never part of a serial number. Check what was pasted.') };
     }
     // A rule the core gained later: its own (English) words rather than none.
     return { ok: false, message: error.message };

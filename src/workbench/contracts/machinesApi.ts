@@ -2,6 +2,13 @@
 export interface MachinesApi {
   /** Shows the machine in the sidebar (adding it to "Recent" when it is not listed) and selects it. */
   reveal(serialNumber: string): Promise<void>;
+  /**
+   * For other extensions (the exported API): selects the machine only when it
+   * is already listed (pinned, recent or found in the workspace), without
+   * loading or expanding it — no request is made on their behalf. False when
+   * it is not listed.
+   */
+  revealListed?(serialNumber: string): Promise<boolean>;
   /** Pins the machine (per the tree.pinnedScope setting). */
   pin(serialNumber: string): Promise<void>;
   /** Records a look-up in the "Recent" group and the look-up history. */

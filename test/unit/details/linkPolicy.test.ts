@@ -20,22 +20,22 @@ describe('details: link policy', () => {
 
   it('allows opening and fetching an absolute https link, with the URL recomputed from the event', () => {
     const request = signedIn(machineCreated());
-    assert.deepEqual(openDecision(request, 0, {}), { kind: 'allow', url: machineUrl });
-    assert.deepEqual(fetchDecision(request, 0, {}), { kind: 'allow', url: machineUrl });
+    assert.deepEqual(openDecision(request, 0, {}), { kind: 'allow', url: machineUrl, host: 'api.example.test' });
+    assert.deepEqual(fetchDecision(request, 0, {}), { kind: 'allow', url: machineUrl, host: 'api.example.test' });
     assert.equal(copyableUrl(request, 0), machineUrl);
   });
 
   it('expands a templated link with the page\'s values and resolves it against the signed-in API', () => {
     const request = signedIn(machineCreated());
     const url = `${API_BASE}/public/api/machines?serialNumber=MX-1&size=5`;
-    assert.deepEqual(openDecision(request, 1, { serialNumber: 'MX-1', page: '', size: '5' }), { kind: 'allow', url });
+    assert.deepEqual(openDecision(request, 1, { serialNumber: 'MX-1', page: '', size: '5' }), { kind: 'allow', url, host: 'api.example.test' });
     assert.deepEqual(linkTarget(request, 1, { serialNumber: 'MX-1', size: '5' }), { url, openable: true, blocked: null });
   });
 
   it('refuses a relative link while signed out (nothing to resolve it against), showing it as text', () => {
     const request = signedOut(machineCreated());
-    assert.deepEqual(openDecision(request, 1, {}), { kind: 'refuse', shown: '/public/api/machines' });
-    assert.deepEqual(fetchDecision(request, 1, {}), { kind: 'refuse', shown: '/public/api/machines' });
+    assert.deepEqual(openDecision(request, 1, {}), { kind: 'refuse', shown: '/public/api/machines', reason: 'scheme' });
+    assert.deepEqual(fetchDecision(request, 1, {}), { kind: 'refuse', shown: '/public/api/machines', reason: 'scheme' });
   });
 
   const unsafe: readonly [string, string][] = [
@@ -58,9 +58,9 @@ describe('details: link policy', () => {
 
   it('refuses a malformed or missing href (shown as sent, or nothing)', () => {
     const request = signedIn(withLinks({ broken: { href: 'http://[::1' }, empty: { title: 'no href' } }));
-    assert.deepEqual(openDecision(request, 0, {}), { kind: 'refuse', shown: 'http://[::1' });
-    assert.deepEqual(openDecision(request, 1, {}), { kind: 'refuse', shown: null });
-    assert.deepEqual(fetchDecision(request, 1, {}), { kind: 'refuse', shown: null });
+    assert.deepEqual(openDecision(request, 0, {}), { kind: 'refuse', shown: 'http://[::1', reason: 'scheme' });
+    assert.deepEqual(openDecision(request, 1, {}), { kind: 'refuse', shown: null, reason: 'scheme' });
+    assert.deepEqual(fetchDecision(request, 1, {}), { kind: 'refuse', shown: null, reason: 'scheme' });
     assert.equal(copyableUrl(request, 1), undefined);
   });
 
@@ -71,16 +71,16 @@ describe('details: link policy', () => {
       assert.equal(deprecationDecision(request, id), undefined);
       assert.equal(linkTarget(request, id, {}), undefined);
       assert.equal(copyableUrl(request, id), undefined);
-      assert.deepEqual(fetchDecision(request, id, {}), { kind: 'refuse', shown: null });
+      assert.deepEqual(fetchDecision(request, id, {}), { kind: 'refuse', shown: null, reason: 'scheme' });
     }
     assert.equal(copyableUrl(request, undefined), undefined);
   });
 
   it('opens a deprecation explanation only when it is an http(s) URL', () => {
     const request = signedIn(machineCreated());
-    assert.deepEqual(deprecationDecision(request, 2), { kind: 'allow', url: 'https://api.example.test/docs/deprecations#legacy' });
+    assert.deepEqual(deprecationDecision(request, 2), { kind: 'allow', url: 'https://api.example.test/docs/deprecations#legacy', host: 'api.example.test' });
     assert.equal(deprecationDecision(request, 0), undefined, 'a link that is not deprecated has nothing to open');
     const textOnly = signedIn(withLinks({ old: { href: 'https://x.test', deprecation: 'javascript:alert(1)' } }));
-    assert.deepEqual(deprecationDecision(textOnly, 0), { kind: 'refuse', shown: 'javascript:alert(1)' });
+    assert.deepEqual(deprecationDecision(textOnly, 0), { kind: 'refuse', shown: 'javascript:alert(1)', reason: 'scheme' });
   });
 });

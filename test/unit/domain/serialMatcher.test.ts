@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import {
   DEFAULT_SERIAL_PATTERN,
   createSerialMatcher,
-  hasNestedQuantifier,
+  MAX_PROGRAM_SIZE,
   type SerialMatcherOptions,
 } from '../../../src/domain/serialNumbers/serialMatcher';
 import { DEMO_SERIAL_PATTERN, DEMO_SERIALS, demoData } from '../../support/fakeApi';
@@ -131,7 +131,7 @@ describe('serial matcher: matchAt', () => {
   });
 });
 
-describe('serial matcher: isSerialNumber and wordPattern', () => {
+describe('serial matcher: isSerialNumber', () => {
   const table: readonly [string, boolean][] = [
     ['MX-4711-A0023', true],
     ['MX-4711-A0023 ', false],
@@ -151,14 +151,6 @@ describe('serial matcher: isSerialNumber and wordPattern', () => {
     assert.equal(createSerialMatcher({ denyList: ['MX-4711-A0023'] }).isSerialNumber('MX-4711-A0023'), false);
   });
 
-  it('word pattern is a fresh non-global RegExp of the source in use', () => {
-    const matcher = createSerialMatcher();
-    const a = matcher.wordPattern();
-    assert.notEqual(a, matcher.wordPattern());
-    assert.equal(a.global, false);
-    assert.equal(a.source, DEFAULT_SERIAL_PATTERN);
-    assert.equal(a.test(''), false, 'getWordRangeAtPosition refuses patterns matching the empty string');
-  });
 });
 
 describe('serial matcher: defaults and invalid patterns', () => {
@@ -198,10 +190,15 @@ describe('serial matcher: defaults and invalid patterns', () => {
     ['a{2,1}', /cannot be used/],
     ['\\w*', /empty string/],
     ['(?:)', /empty string/],
-    ['(a+)+b', /exponential/],
-    ['([A-Z]+-?)*\\d', /exponential/],
-    ['(\\w{1,}x)*', /empty string|exponential/],
-    ['(?:[A-Z]*\\d)+', /exponential/],
+    ['(\\w{1,}x)*', /empty string/],
+    ['(\\w)\\1', /backreferences/],
+    ['(?<x>\\w)\\k<x>', /backreferences/],
+    ['MX(?=-\\d)', /lookaheads/],
+    ['MX(?!-0)', /lookaheads/],
+    ['(?<=(SN):)\\w+', /capturing group/],
+    ['[A-Z0-9-]{10,128}', /too complex/],
+    ['\\p{L}{1,1000}', /too complex/],
+    ['a'.repeat(1001), /longer than 1000/],
   ];
   for (const [pattern, why] of invalid) {
     it(`refuses ${JSON.stringify(pattern)} without throwing and says why`, () => {
@@ -213,7 +210,7 @@ describe('serial matcher: defaults and invalid patterns', () => {
   }
 
   it('words a refused pattern so that the notification showing it has no clickable link (a workspace can set the pattern)', () => {
-    for (const pattern of ['[Fix](command:workbench.action.terminal.new)(', '(a+)+[x](https://evil.example)']) {
+    for (const pattern of ['[Fix](command:workbench.action.terminal.new)(', '(a)\\1[x](https://evil.example)']) {
       const problem = createSerialMatcher({ pattern }).problem ?? '';
       assert.notEqual(problem, '');
       assert.deepEqual([...problem.matchAll(NOTIFICATION_LINK)], [], problem);
@@ -227,25 +224,16 @@ describe('serial matcher: defaults and invalid patterns', () => {
     assert.equal(matcher.source, '\\bSN-\\d{6}\\b');
   });
 
-  const nesting: readonly [string, boolean][] = [
-    [DEFAULT_SERIAL_PATTERN, false],
-    ['(a+)+', true],
-    ['(a*)*', true],
-    ['(a{2,})+', true],
-    ['(a{1,5}){2,}', true],
-    ['(a{2})+', false],
-    ['(ab)+', false],
-    ['(a)+(b+)', false],
-    ['[(a+)]+', false],
-    ['\\(a+\\)+', false],
-    ['((a+)b)*', true],
-    ['(?:x|(?:y+))*', true],
-  ];
-  for (const [source, nested] of nesting) {
-    it(`${source} ${nested ? 'nests' : 'does not nest'} repetitions`, () => {
-      assert.equal(hasNestedQuantifier(source), nested);
+  // These were refused by a nested-quantifier check before; on RE2 they are harmless and may be used.
+  for (const pattern of ['(a+)+b', '([A-Z]+-?)*\\d', '(?:[A-Z]*\\d)+']) {
+    it(`accepts ${pattern}: on RE2 nested repetitions cost linear time`, () => {
+      assert.equal(createSerialMatcher({ pattern }).problem, undefined);
     });
   }
+
+  it(`the default pattern compiles to well under ${MAX_PROGRAM_SIZE} steps`, () => {
+    assert.equal(createSerialMatcher({ pattern: DEFAULT_SERIAL_PATTERN }).problem, undefined);
+  });
 });
 
 describe('serial matcher: performance guard', () => {

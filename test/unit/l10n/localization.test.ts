@@ -49,6 +49,9 @@ function manifestShownStrings(): [string, string][] {
   }
   const contributes = manifest['contributes'];
   assert.ok(contributes !== undefined);
+  // Restricted Mode and virtual-workspace descriptions show in VS Code's trust editor and extension page.
+  const capabilities = manifest['capabilities'];
+  if (capabilities !== undefined) shownStrings(capabilities, '.capabilities', false, out);
   return shownStrings(contributes, '.contributes', false, out);
 }
 

@@ -1,0 +1,112 @@
+// The argument form of Sign In (`onboardingEvents.signIn` with an object of
+// URLs and credentials) can be run by any other extension and by a
+// `command:` link in any notification or Markdown. So outside the
+// extension's own tests it never acts unseen: it shows the URLs in a modal
+// and stores only when the user confirms. Two exceptions, both decided here:
+// test mode, and the demo's one-step sign-in (see demoGrant below). Pure:
+// unit-tested in test/unit/hostile/commandArguments.test.ts.
+import { isRecord } from '../../common/guards';
+import { isLoopbackHost } from './environmentRules';
+import type { Environment } from './sessionState';
+
+export const SIGN_IN_FIELDS = ['apiBaseUrl', 'authUrl', 'clientId', 'clientSecret', 'username', 'password'] as const;
+export type SignInFields = Readonly<Record<(typeof SIGN_IN_FIELDS)[number], string>> & { readonly environment?: string };
+
+/**
+ * The demo's one-step sign-in. `npm run demo` starts the extension host with
+ * OE_DEMO_SIGN_IN = { "signIn": { the six fields } } in its environment, and
+ * the demo's bootstrap extension runs the argument form with exactly those
+ * fields. It is honoured only when (1) that variable was in the extension
+ * host's environment when we activated — no user's VS Code has it, and a
+ * command link or an extension installed later cannot put it into a running
+ * process before our activation read it; (2) every field equals the
+ * variable's; (3) both URLs are loopback, so the most it can do is sign in to
+ * a server on this computer with credentials it supplies itself; (4) it names
+ * no existing environment; and (5) only once per activation.
+ */
+export interface DemoGrant {
+  readonly fields: SignInFields;
+}
+
+/** The grant in an OE_DEMO_SIGN_IN value, or undefined when absent, unreadable or not loopback. */
+export function demoGrant(variable: string | undefined): DemoGrant | undefined {
+  if (variable === undefined || variable.length > 10_000) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(variable);
+  } catch {
+    return undefined;
+  }
+  const signIn = isRecord(parsed) ? parsed['signIn'] : undefined;
+  const fields = isRecord(signIn) ? signInFields(signIn) : undefined;
+  if (fields === undefined || !onLoopback(fields.apiBaseUrl) || !onLoopback(fields.authUrl)) return undefined;
+  return { fields };
+}
+
+/** The six fields (and the optional environment name) when all six are non-empty strings. */
+export function signInFields(record: Readonly<Record<string, unknown>>): SignInFields | undefined {
+  const out: Record<string, string> = {};
+  for (const key of SIGN_IN_FIELDS) {
+    const value = record[key];
+    if (typeof value !== 'string' || value === '') return undefined;
+    out[key] = value;
+  }
+  const environment = record['environment'];
+  if (typeof environment === 'string' && environment.trim() !== '') out['environment'] = environment.trim();
+  return out as SignInFields;
+}
+
+function onLoopback(url: string): boolean {
+  try {
+    return isLoopbackHost(new URL(url).hostname);
+  } catch {
+    return false;
+  }
+}
+
+export type ArgumentSignInPlan =
+  /** Verify and store without asking (test mode, or the demo's grant). */
+  | { readonly kind: 'silent' }
+  /** Ask in a modal that shows these facts; store only when confirmed. */
+  | {
+      readonly kind: 'confirm';
+      readonly apiBaseUrl: string;
+      readonly authUrl: string;
+      readonly username: string;
+      /** The stored environment this would change, and its URLs now, when the URLs differ. */
+      readonly replaces?: Environment;
+    };
+
+export interface PlanInput {
+  readonly fields: SignInFields;
+  /** The normalized URLs (checkEndpointUrl). */
+  readonly apiBaseUrl: string;
+  readonly authUrl: string;
+  /** The stored environment the draft would create or replace (SessionMachine.resolveEnvironment), if it exists. */
+  readonly existing: Environment | undefined;
+  readonly testMode: boolean;
+  /** The demo's grant, while unused. */
+  readonly grant: DemoGrant | undefined;
+}
+
+export function planArgumentSignIn(input: PlanInput): ArgumentSignInPlan {
+  if (input.testMode) return { kind: 'silent' };
+  if (input.grant !== undefined && input.existing === undefined && sameFields(input.grant.fields, input.fields)) return { kind: 'silent' };
+  const changesUrls = input.existing !== undefined && (input.existing.apiBaseUrl !== input.apiBaseUrl || input.existing.authUrl !== input.authUrl);
+  return {
+    kind: 'confirm',
+    apiBaseUrl: input.apiBaseUrl,
+    authUrl: input.authUrl,
+    username: input.fields.username,
+    ...(changesUrls ? { replaces: input.existing } : {}),
+  };
+}
+
+function sameFields(a: SignInFields, b: SignInFields): boolean {
+  return SIGN_IN_FIELDS.every((key) => a[key] === b[key]) && (a.environment ?? '') === (b.environment ?? '');
+}
+
+/** What "the URLs the user confirmed" are recorded as, per environment id. */
+export function endpointsKey(env: Pick<Environment, 'apiBaseUrl' | 'authUrl'>): string {
+  return `${env.apiBaseUrl} ${env.authUrl}`;
+}

@@ -1,0 +1,168 @@
+// Hostile corpus, real host: what a workspace's settings, another extension
+// or a command link can do to a real VS Code with the extension running.
+// The unit tier (test/unit/hostile/) holds the tables; this suite checks the
+// same promises end to end. Add a case where a table row needs the host.
+import * as assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { startFakeApi, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
+import { activateExtension, signIn, signInArgs, signOutIfSignedIn, type TestedApi } from '../support/extension';
+
+const settings = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('onboardingEvents');
+
+async function openText(content: string): Promise<vscode.TextDocument> {
+  const document = await vscode.workspace.openTextDocument({ content, language: 'plaintext' });
+  await vscode.window.showTextDocument(document);
+  return document;
+}
+
+describe('Hostile input (real host)', () => {
+  let api: TestedApi;
+  let fake: FakeApi;
+
+  before(async () => {
+    api = await activateExtension();
+    fake = await startFakeApi();
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await signOutIfSignedIn();
+    await fake.close();
+  });
+
+  it('a catastrophic serial-number pattern in the settings does not freeze the host: links and hovers on a 10 kB hostile line answer at once', async () => {
+    await settings().update('serialNumber.pattern', '(?:A|A)*!', vscode.ConfigurationTarget.Global);
+    try {
+      const document = await openText(`${'A'.repeat(10_240)}\n${'1'.repeat(10_240)}\n`);
+      const started = performance.now();
+      await vscode.commands.executeCommand<vscode.DocumentLink[]>('vscode.executeLinkProvider', document.uri);
+      await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', document.uri, new vscode.Position(0, 5000));
+      const elapsed = performance.now() - started;
+      // With a backtracking engine this pattern takes 0.6 s at 26 characters and 4x more per character.
+      assert.ok(elapsed < 2000, `answered in ${elapsed.toFixed(0)} ms`);
+    } finally {
+      await settings().update('serialNumber.pattern', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  describe('argument forms, as another extension or a command link would run them', () => {
+    let asUser: { dispose(): void };
+    beforeEach(() => {
+      assert.ok(api.actAsUser, 'the test hook is exported under test');
+      asUser = api.actAsUser();
+    });
+    afterEach(() => {
+      asUser.dispose();
+    });
+
+    it('signIn with an argument object stores nothing unless the user confirms the modal that shows the URLs', async () => {
+      const hook = api.sessionTestHook;
+      assert.ok(hook);
+      const asked: string[] = [];
+      const answer = hook.answerConfirmations((message, detail) => {
+        asked.push(`${message}\n${detail}`);
+        return Promise.resolve(undefined);
+      });
+      const tokenRequests = fake.tokenRequests().length;
+      try {
+        const result = await vscode.commands.executeCommand('onboardingEvents.signIn', signInArgs(fake, 'Hostile'));
+        assert.equal(result, undefined);
+        assert.equal(hook.environmentNames().includes('Hostile'), false, 'nothing stored');
+        assert.equal(fake.tokenRequests().length, tokenRequests, 'not even a token request: the credentials went nowhere');
+        assert.match(asked[0] ?? '', new RegExp(`${fake.authUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/token`), 'the modal shows where the password would go');
+      } finally {
+        answer.dispose();
+      }
+    });
+
+    it('an argument that would overwrite an environment\'s URLs says so in the modal, and declining keeps the old URLs', async () => {
+      const hook = api.sessionTestHook;
+      assert.ok(hook);
+      asUser.dispose();
+      await signIn(fake);
+      asUser = api.actAsUser?.() ?? asUser;
+      const other = await startFakeApi();
+      const asked: string[] = [];
+      const answer = hook.answerConfirmations((message, detail) => {
+        asked.push(`${message}\n${detail}`);
+        return Promise.resolve(undefined);
+      });
+      try {
+        await vscode.commands.executeCommand('onboardingEvents.signIn', signInArgs(other, 'Test'));
+        assert.match(asked[0] ?? '', /replaces the URLs of your environment "Test"/);
+        assert.ok(hook.storedStateJson().includes(fake.authUrl), 'the stored environment keeps its URLs');
+        assert.equal(hook.storedStateJson().includes(other.authUrl), false);
+      } finally {
+        answer.dispose();
+        await other.close();
+        await signOutIfSignedIn();
+      }
+    });
+
+    it('signIn confirmed in the modal signs in and records the URLs as confirmed (Sign In Again may then skip them)', async () => {
+      const hook = api.sessionTestHook;
+      assert.ok(hook);
+      const answer = hook.answerConfirmations((_message, _detail, action) => Promise.resolve(action));
+      try {
+        assert.deepEqual(await vscode.commands.executeCommand('onboardingEvents.signIn', signInArgs(fake, 'Test')), { environment: 'Test' });
+        assert.match(hook.storedStateJson(), /onboardingEvents\.confirmedEndpoints/);
+      } finally {
+        answer.dispose();
+        await signOutIfSignedIn();
+      }
+    });
+
+    it('exportEvents with a uri opens the save dialog instead of writing; cancelling it writes nothing', async () => {
+      asUser.dispose();
+      await signIn(fake);
+      asUser = api.actAsUser?.() ?? asUser;
+      await vscode.commands.executeCommand('onboardingEvents.addMachine', { serialNumber: TEST_SERIALS.onboarded });
+      const dir = mkdtempSync(join(tmpdir(), 'oe-hostile-'));
+      const target = join(dir, 'written-by-a-link.json');
+      try {
+        const running = vscode.commands.executeCommand<string | undefined>('onboardingEvents.exportEvents', { serialNumber: TEST_SERIALS.onboarded, uri: target });
+        await new Promise((resolve) => {
+          setTimeout(resolve, 1500);
+        });
+        await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+        const result = await Promise.race([running, new Promise<'still waiting'>((resolve) => setTimeout(() => { resolve('still waiting'); }, 5000))]);
+        assert.notEqual(typeof result, 'string', `the command returned ${String(result)}`);
+        assert.equal(existsSync(target), false, 'nothing was written without the dialog');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+        await vscode.commands.executeCommand('onboardingEvents.removeMachine', TEST_SERIALS.onboarded);
+        await signOutIfSignedIn();
+      }
+    });
+
+    it('machines.reveal from another extension makes no request and adds nothing for a serial the user never listed', async () => {
+      asUser.dispose();
+      await signIn(fake);
+      asUser = api.actAsUser?.() ?? asUser;
+      try {
+        fake.clearRequests();
+        await api.machines.reveal(TEST_SERIALS.started);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        assert.deepEqual(fake.eventRequests(TEST_SERIALS.started), [], 'no request on another extension\'s behalf');
+        assert.equal(api.machines.recent().includes(TEST_SERIALS.started), false);
+      } finally {
+        await signOutIfSignedIn();
+      }
+    });
+  });
+
+  it('a serial number with a command link, an icon or a bidi character is refused at input', async () => {
+    await signIn(fake);
+    try {
+      for (const serialNumber of ['[Open](command:workbench.action.terminal.new)', 'MX-$(alert)', 'MX-4711\u202e']) {
+        await vscode.commands.executeCommand('onboardingEvents.addMachine', { serialNumber });
+        assert.equal(api.machines.pinned().includes(serialNumber), false, serialNumber);
+      }
+    } finally {
+      await signOutIfSignedIn();
+    }
+  });
+});
