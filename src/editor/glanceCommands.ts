@@ -8,6 +8,7 @@ import { serialNumberArgument } from '../domain/serialNumbers/serialNumberInput'
 import { SECTION } from '../domain/settings/settingsRules';
 import type { CommandFactory, CommandTable } from '../workbench/commands';
 import { COMMANDS } from '../workbench/constants';
+import { inertNotificationText } from '../common/notificationText';
 
 const DENY_LIST = 'serialNumber.denyList';
 
@@ -50,7 +51,7 @@ const notASerialNumber: CommandFactory<unknown> = () => async (arg) => {
   if (!list.some((entry) => entry.trim().toUpperCase() === serialNumber.toUpperCase())) {
     await configuration.update(DENY_LIST, [...list, serialNumber], target);
   }
-  vscode.window.setStatusBarMessage(vscode.l10n.t('{0} is no longer treated as a serial number.', serialNumber), 3000);
+  vscode.window.setStatusBarMessage(vscode.l10n.t('{0} is no longer treated as a serial number.', inertNotificationText(serialNumber)), 3000);
   return { target };
 };
 

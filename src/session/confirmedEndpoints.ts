@@ -8,8 +8,9 @@ import { isRecord } from '../common/guards';
 import { endpointsKey } from '../domain/session/argumentSignIn';
 import type { Environment } from '../domain/session/sessionState';
 import type { StateBackend } from './credentialStore';
+import { STATE_KEYS } from '../workbench/constants';
 
-export const CONFIRMED_ENDPOINTS_KEY = 'onboardingEvents.confirmedEndpoints';
+export const CONFIRMED_ENDPOINTS_KEY = STATE_KEYS.confirmedEndpoints;
 
 export class ConfirmedEndpoints {
   constructor(private readonly state: StateBackend) {}

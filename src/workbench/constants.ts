@@ -95,6 +95,8 @@ export const STATE_KEYS = {
   /** Environments (URLs, client id, user name): per machine; their secrets sit in SecretStorage, which does not sync. */
   environments: 'onboardingEvents.environments',
   lastEnvironment: 'onboardingEvents.lastEnvironment',
+  /** The sign-in URLs the user confirmed per environment: a security decision of this machine, never synced. */
+  confirmedEndpoints: 'onboardingEvents.confirmedEndpoints',
 } as const;
 
 /**

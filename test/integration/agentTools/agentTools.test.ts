@@ -53,13 +53,15 @@ describe('Language Model Tools for agents', () => {
     ];
     fake = await startFakeApi({ data });
     await signOutIfSignedIn();
-    // The inline status loads the serial numbers on screen by itself; these tests count the tools' own requests.
+    // The inline status and the Problems panel load the serial numbers on screen by themselves; these tests count the tools' own requests.
     await vscode.workspace.getConfiguration('onboardingEvents').update('inlineStatus.mode', 'off', vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration('onboardingEvents').update('diagnostics.severity', 'off', vscode.ConfigurationTarget.Global);
   });
 
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.workspace.getConfiguration('onboardingEvents').update('inlineStatus.mode', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration('onboardingEvents').update('diagnostics.severity', undefined, vscode.ConfigurationTarget.Global);
     await vscode.workspace.getConfiguration('onboardingEvents').update('agentTools.enabled', undefined, vscode.ConfigurationTarget.Global);
     api.machines.clearRecent();
     await signOutIfSignedIn();
