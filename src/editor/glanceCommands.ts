@@ -51,7 +51,7 @@ const notASerialNumber: CommandFactory<unknown> = () => async (arg) => {
   if (!list.some((entry) => entry.trim().toUpperCase() === serialNumber.toUpperCase())) {
     await configuration.update(DENY_LIST, [...list, serialNumber], target);
   }
-  vscode.window.setStatusBarMessage(vscode.l10n.t('{0} is no longer treated as a serial number.', inertNotificationText(serialNumber)), 3000);
+  vscode.window.setStatusBarMessage(inertNotificationText(vscode.l10n.t('{0} is no longer treated as a serial number.', serialNumber)), 3000);
   return { target };
 };
 

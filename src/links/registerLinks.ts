@@ -160,7 +160,7 @@ const copyLinkToMachine: CommandFactory<CopyDeps> = ({ links }) => async (arg) =
   const external = await vscode.env.asExternalUri(links.linkFor(serialNumber));
   const text = external.toString(true);
   await vscode.env.clipboard.writeText(text);
-  vscode.window.setStatusBarMessage(vscode.l10n.t('Copied a link to {0}.', inertNotificationText(serialNumber)), 3000);
+  vscode.window.setStatusBarMessage(inertNotificationText(vscode.l10n.t('Copied a link to {0}.', serialNumber)), 3000);
   return text;
 };
 

@@ -9,6 +9,7 @@ import { registerSettingsSync } from '../../../src/workbench/settingsSync';
 import { PINNED_KEY, RECENT_KEY } from '../../../src/machines/machineLists';
 import { SEEN_KEY } from '../../../src/machines/seenTracker';
 import { ENVIRONMENTS_KEY, LAST_ENVIRONMENT_KEY, secretKey } from '../../../src/session/credentialStore';
+import { CONFIRMED_ENDPOINTS_KEY } from '../../../src/session/confirmedEndpoints';
 
 const srcDir = join(__dirname, '..', '..', '..', '..', 'src');
 
@@ -47,7 +48,7 @@ describe('Settings Sync of global state', () => {
   it('STATE_KEYS names the same strings the features use', () => {
     assert.deepEqual(
       { ...STATE_KEYS },
-      { pinnedMachines: PINNED_KEY, recentMachines: RECENT_KEY, seenEvents: SEEN_KEY, environments: ENVIRONMENTS_KEY, lastEnvironment: LAST_ENVIRONMENT_KEY },
+      { pinnedMachines: PINNED_KEY, recentMachines: RECENT_KEY, seenEvents: SEEN_KEY, environments: ENVIRONMENTS_KEY, lastEnvironment: LAST_ENVIRONMENT_KEY, confirmedEndpoints: CONFIRMED_ENDPOINTS_KEY },
     );
   });
 
