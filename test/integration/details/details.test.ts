@@ -293,8 +293,12 @@ describe('Event details panel (webview)', function () {
     const config = vscode.workspace.getConfiguration('onboardingEvents');
     await config.update('details.panelMode', 'preview', vscode.ConfigurationTarget.Global);
     await showAndRender(a);
+    const shell = hook.lastHtml;
     await showAndRender(b);
     assert.deepEqual(hook.panelTitles(), [`${b.type} · ${b.serialNumber}`]);
+    // The ready page re-rendered in place: no new shell (each has its own nonce), so the tab title
+    // changed in the same turn as the content was posted, not a page load earlier.
+    assert.equal(hook.lastHtml, shell, 'the preview kept its page');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 
     await config.update('details.panelMode', 'perEvent', vscode.ConfigurationTarget.Global);
@@ -326,6 +330,17 @@ describe('Event details panel (webview)', function () {
     assert.deepEqual(hook.panelTitles(), [], 'signing out closed the panel');
     await vscode.commands.executeCommand('onboardingEvents.signOut', { environment: 'Details other', confirm: false });
     await signIn(fake);
+  });
+
+  it('opens in the active editor group, as a tab beside the file rather than a split that halves it', async () => {
+    const [event] = (await api.events.get(TEST_SERIALS.onboarded)).events;
+    assert.ok(event);
+    const document = await vscode.workspace.openTextDocument({ language: 'yaml', content: `serial: ${TEST_SERIALS.onboarded}\n` });
+    await vscode.window.showTextDocument(document, vscode.ViewColumn.One);
+    await showAndRender(event);
+    assert.equal(vscode.window.tabGroups.all.length, 1, 'no second editor group');
+    const tabs = vscode.window.tabGroups.all[0]?.tabs.map((tab) => tab.label) ?? [];
+    assert.ok(tabs.includes(`${event.type} · ${event.serialNumber}`), tabs.join(', '));
   });
 
   it('refuses a command argument that is not an event, opening nothing', async () => {
