@@ -337,10 +337,14 @@ describe('Event details panel (webview)', function () {
     assert.ok(event);
     const document = await vscode.workspace.openTextDocument({ language: 'yaml', content: `serial: ${TEST_SERIALS.onboarded}\n` });
     await vscode.window.showTextDocument(document, vscode.ViewColumn.One);
-    await showAndRender(event);
+    await vscode.commands.executeCommand('onboardingEvents.showEventDetails', { event });
+    const title = `${event.type} · ${event.serialNumber}`;
+    const tabs = (): string[] => vscode.window.tabGroups.all.flatMap((group) => group.tabs.map((tab) => tab.label));
+    for (let waited = 0; waited < 10_000 && !tabs().includes(title); waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.ok(tabs().includes(title), tabs().join(', '));
     assert.equal(vscode.window.tabGroups.all.length, 1, 'no second editor group');
-    const tabs = vscode.window.tabGroups.all[0]?.tabs.map((tab) => tab.label) ?? [];
-    assert.ok(tabs.includes(`${event.type} · ${event.serialNumber}`), tabs.join(', '));
+    // The file and its details as two tabs of one group.
+    assert.equal(vscode.window.tabGroups.all[0]?.tabs.length, 2);
   });
 
   it('refuses a command argument that is not an event, opening nothing', async () => {
