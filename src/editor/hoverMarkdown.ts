@@ -59,8 +59,8 @@ function actions(serialNumber: string, latestKey: string | undefined, ctx: Hover
   if (latestKey !== undefined) {
     links.push(`[${ctx.t('Show Details')}](${commandUri(COMMANDS.hoverShowDetails, [{ serialNumber, key: latestKey }])} "${ctx.t('Open the latest event in the details panel')}")`);
   }
-  links.push(`[${ctx.t('Reveal in Sidebar')}](${commandUri(COMMANDS.hoverReveal, arg)} "${ctx.t('Show this machine in the Machines view')}")`);
-  links.push(`[${ctx.t('Pin')}](${commandUri(COMMANDS.hoverPin, arg)} "${ctx.t('Pin this machine in the Machines view')}")`);
+  links.push(`[${ctx.t('Reveal in Sidebar')}](${commandUri(COMMANDS.hoverReveal, arg)} "${ctx.t('Show this machine in the Onboarding Events view')}")`);
+  links.push(`[${ctx.t('Pin')}](${commandUri(COMMANDS.hoverPin, arg)} "${ctx.t('Pin this machine in the Onboarding Events view')}")`);
   links.push(`[${ctx.t('Copy')}](${commandUri(COMMANDS.hoverCopy, arg)} "${ctx.t('Copy the serial number')}")`);
   return links.join(' · ');
 }
