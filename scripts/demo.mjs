@@ -123,10 +123,16 @@ if (hasCode) {
     const { browser, page } = await launchChromium({ scratch: shotScratch });
     // Anything the page asks of a host outside the loopback range is a bug of the demo set-up.
     const outside = new Set();
-    page.on('request', (request) => {
+    const check = (request) => {
       const { protocol, hostname } = new URL(request.url());
       if (/^(https?|wss?):$/.test(protocol) && !/^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/.test(hostname)) outside.add(hostname);
+    };
+    // A webview's resources (*.vscode-resource.vscode-cdn.net) are answered by the
+    // webview's service worker from the local server: only what reached the network counts.
+    page.on('response', (response) => {
+      if (!response.fromServiceWorker()) check(response.request());
     });
+    page.on('requestfailed', check);
     try {
       await page.goto(url);
       await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });

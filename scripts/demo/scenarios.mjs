@@ -12,7 +12,49 @@ async function runCommand(page, title) {
   await page.keyboard.press('Enter');
 }
 
+/** Moves the mouse over the first occurrence of `text` in the editor, as a person would to get its hover. */
+async function hoverText(page, text) {
+  // The token's own span, not the line's span around it.
+  const span = page.locator('.monaco-editor .view-line span span').filter({ hasText: new RegExp(`^${text}$`) }).first();
+  await span.waitFor({ state: 'visible', timeout: 20_000 });
+  const box = await span.boundingBox();
+  // Two moves: the editor shows a hover after the mouse rests on a word.
+  await page.mouse.move(box.x + 4, box.y + box.height / 2);
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 4 });
+  await page.waitForSelector('.monaco-hover-content .rendered-markdown', { state: 'visible', timeout: 20_000 });
+  await page.waitForTimeout(1200);
+}
+
+/** Selects an event of a machine in the Machines view by its label, opening its details (preview mode). */
+async function openEventDetails(page, serialNumber, label) {
+  const machine = page.locator('.monaco-list-row[aria-level="2"]', { hasText: serialNumber }).first();
+  await machine.waitFor({ state: 'visible', timeout: 20_000 });
+  if ((await machine.getAttribute('aria-expanded')) !== 'true') await machine.click();
+  // An event row (level 3), not a machine row whose description names the same type.
+  await page.locator('.monaco-list-row[aria-level="3"]', { hasText: label }).first().click();
+  await page.waitForSelector('iframe.webview', { state: 'attached', timeout: 20_000 });
+  await page.waitForTimeout(2000);
+}
+
 export const scenarios = {
+  /** Hovers the first serial number in the demo's YAML file. */
+  async hover(page) {
+    await hoverText(page, 'MX-4711-A0023');
+  },
+
+  /** Opens an event's details from the tree, then hovers a serial number in the editor: the issue 17 layout. */
+  async 'details-hover'(page) {
+    await openEventDetails(page, 'PRS-0900-A0314', 'ONBOARDING_FAILED');
+    await page.locator('.tab', { hasText: 'line3.yaml' }).first().click();
+    await page.waitForTimeout(800);
+    await hoverText(page, 'PRS-0900-A0314');
+  },
+
+  /** Opens an event's details from the tree. */
+  async details(page) {
+    await openEventDetails(page, 'PRS-0900-A0314', 'ONBOARDING_FAILED');
+  },
+
   /** Sign In with every value right but the password: the error shows as a toast with "Edit Sign-In". */
   async 'wrong-password'(page, { api, credentials }) {
     await runCommand(page, 'Onboarding Events: Sign In');

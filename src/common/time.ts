@@ -41,12 +41,16 @@ export function safeLocale(locale: string): string {
 
 const relativeFormatters = new Map<string, Intl.RelativeTimeFormat>();
 
-function relativeFormatter(locale: string): Intl.RelativeTimeFormat {
-  let formatter = relativeFormatters.get(locale);
+/** 'short' ("3 mo. ago", "5 min. ago") for narrow places such as tree descriptions; 'long' ("3 months ago") elsewhere. */
+export type RelativeStyle = 'long' | 'short';
+
+function relativeFormatter(locale: string, style: RelativeStyle): Intl.RelativeTimeFormat {
+  const cacheKey = `${locale}|${style}`;
+  let formatter = relativeFormatters.get(cacheKey);
   if (formatter === undefined) {
     // numeric 'auto': "yesterday", "last month", "now" where the language has such words.
-    formatter = new Intl.RelativeTimeFormat(safeLocale(locale), { numeric: 'auto', style: 'long' });
-    relativeFormatters.set(locale, formatter);
+    formatter = new Intl.RelativeTimeFormat(safeLocale(locale), { numeric: 'auto', style });
+    relativeFormatters.set(cacheKey, formatter);
   }
   return formatter;
 }
@@ -58,11 +62,11 @@ function relativeFormatter(locale: string): Intl.RelativeTimeFormat {
  * future agree), and when that rounds up to a full next unit say that instead
  * ("1 hour ago", never "60 minutes ago"). Undefined for an impossible date.
  */
-export function formatRelative(epochMs: number, nowMs: number, locale: string): string | undefined {
+export function formatRelative(epochMs: number, nowMs: number, locale: string, style: RelativeStyle = 'long'): string | undefined {
   if (!isRepresentable(epochMs) || !Number.isFinite(nowMs)) return undefined;
   const delta = epochMs - nowMs;
   const distance = Math.abs(delta);
-  const format = relativeFormatter(locale);
+  const format = relativeFormatter(locale, style);
   if (distance < NOW_WITHIN_MS) return format.format(0, 'second');
   const sign = delta < 0 ? -1 : 1;
   for (let i = 0; i < UNITS.length; i++) {

@@ -70,10 +70,18 @@ export class DetailsPanel extends Disposable {
     return this.current;
   }
 
-  /** Shows another event in this panel (the preview follows the selection). */
+  /**
+   * Shows another event in this panel (the preview follows the selection). A
+   * page that is up re-renders in place, and the tab title changes in the same
+   * turn as the content is posted; a fresh shell would show the new title over
+   * the old page until the new one said "ready" (~180 ms).
+   */
   setEvent(event: OnboardingEvent): void {
-    this.current = event;
-    this.load();
+    if (this.host.isReady) this.refresh(event);
+    else {
+      this.current = event;
+      this.load();
+    }
   }
 
   /** Re-posts the event, e.g. after the API base or the timestamp setting changed. */

@@ -78,11 +78,14 @@ export class DetailsPanels extends Disposable {
     }
   }
 
-  /** Next to the other details panels, else beside the editor, else in the active group. */
+  /**
+   * Next to the other details panels, else in the active group, as GitHub Pull
+   * Requests opens a description and Jira an issue. Beside the editor it would
+   * split the window and squeeze the file being read to half its width.
+   */
   private column(): vscode.ViewColumn {
     const other = [...this.panels].find((p) => p.panel.viewColumn !== undefined)?.panel.viewColumn;
-    if (other !== undefined) return other;
-    return vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
+    return other ?? vscode.ViewColumn.Active;
   }
 
   // The two listeners below are on the panel's own events, which end with it: nothing to keep.

@@ -65,6 +65,11 @@ export class WebviewHost extends Disposable {
     );
   }
 
+  /** The page has said "ready" since the last load: what is posted now is shown. */
+  get isReady(): boolean {
+    return this.ready;
+  }
+
   /** A fresh shell (and nonce): the page announces "ready" again and gets `content()`. */
   load(): void {
     this.ready = false;

@@ -8,6 +8,7 @@ import { commandUri, escapeMarkdown, markdownCell, toSingleLine, truncate } from
 import type { Localize } from '../common/localize';
 import { formatAbsolute, formatRelative } from '../common/time';
 import { COMMANDS } from '../workbench/constants';
+import { stateWord } from '../domain/events/stateWord';
 
 /**
  * The exact allow-list for `MarkdownString.isTrusted`: the commands the hover
@@ -44,8 +45,8 @@ export interface CachedEvents {
   readonly error?: Error;
 }
 
-/** Longest message shown in a cell; the details panel shows the whole text. */
-export const MESSAGE_CELL_MAX = 80;
+/** Longest message shown in a cell (a compact hover); the details panel shows the whole text. */
+export const MESSAGE_CELL_MAX = 60;
 const TYPE_CELL_MAX = 40;
 const ERROR_TEXT_MAX = 200;
 
@@ -59,27 +60,32 @@ function actions(serialNumber: string, latestKey: string | undefined, ctx: Hover
   if (latestKey !== undefined) {
     links.push(`[${ctx.t('Show Details')}](${commandUri(COMMANDS.hoverShowDetails, [{ serialNumber, key: latestKey }])} "${ctx.t('Open the latest event in the details panel')}")`);
   }
-  links.push(`[${ctx.t('Reveal in Sidebar')}](${commandUri(COMMANDS.hoverReveal, arg)} "${ctx.t('Show this machine in the Machines view')}")`);
-  links.push(`[${ctx.t('Pin')}](${commandUri(COMMANDS.hoverPin, arg)} "${ctx.t('Pin this machine in the Machines view')}")`);
+  links.push(`[${ctx.t('Reveal in Sidebar')}](${commandUri(COMMANDS.hoverReveal, arg)} "${ctx.t('Show this machine in the Onboarding Events view')}")`);
+  links.push(`[${ctx.t('Pin')}](${commandUri(COMMANDS.hoverPin, arg)} "${ctx.t('Pin this machine in the Onboarding Events view')}")`);
   links.push(`[${ctx.t('Copy')}](${commandUri(COMMANDS.hoverCopy, arg)} "${ctx.t('Copy the serial number')}")`);
   links.push(`[${ctx.t('Copy Link')}](${commandUri(COMMANDS.copyLinkToMachine, arg)} "${ctx.t('Copy a link that opens this machine in VS Code')}")`);
   return links.join(' · ');
 }
 
-/** The hover for a machine whose events are known (fresh, or stale after a failed refresh). */
+/**
+ * The hover for a machine whose events are known (fresh, or stale after a failed refresh).
+ * What matters comes first, so it is in view even when the hover is small (a narrow
+ * editor beside a details panel scrolls the rest): the machine's state and the age of its
+ * newest event, then the actions, then the table, then the counts and the exact time.
+ */
 export function eventsHoverMarkdown(serialNumber: string, cached: CachedEvents, ctx: HoverContext): string {
   const { result } = cached;
   const events = result.events;
   const parts: string[] = [];
-  const count = events.length === 1 ? ctx.t('1 event') : ctx.t('{0} events', events.length);
   const latest = events[0];
-  const latestAt = latest === undefined ? '' : ` · ${ctx.t('latest {0}', escapeMarkdown(formatAbsolute(latest.time.epochMs, ctx.locale, ctx.timeZone) ?? String(latest.time.raw)))}`;
-  parts.push(`${heading(serialNumber)} · ${count}${result.truncated ? ` ${ctx.t('(more not loaded)')}` : ''}${latestAt}`);
+  const state = escapeMarkdown(stateWord(latest, ctx.t));
+  parts.push(`${heading(serialNumber)} · ${latest === undefined ? state : `${state} · ${escapeMarkdown(age(latest.time.epochMs, ctx))}`}`);
   if (cached.stale) {
     const when = age(result.fetchedAt, ctx);
     const why = cached.error ? ` ${escapeMarkdown(truncate(toSingleLine(cached.error.message), ERROR_TEXT_MAX))}` : '';
     parts.push(`_${ctx.t('Not up to date: last loaded {0}.', when)}_${why}`);
   }
+  parts.push(actions(serialNumber, latest?.key, ctx));
   if (events.length === 0) {
     parts.push(ctx.t('No onboarding events recorded for this machine.'));
   } else {
@@ -90,14 +96,15 @@ export function eventsHoverMarkdown(serialNumber: string, cached: CachedEvents, 
     );
     parts.push([`| ${ctx.t('Type')} | ${ctx.t('When')} | ${ctx.t('Message')} |`, '| :-- | :-- | :-- |', ...rows].join('\n'));
     const hidden = events.length - shown.length;
-    if (hidden > 0) {
-      parts.push(`_${hidden === 1 ? ctx.t('1 older event not shown.') : ctx.t('{0} older events not shown.', hidden)}_`);
-    }
+    const count = events.length === 1 ? ctx.t('1 event') : ctx.t('{0} events', events.length);
+    const notShown = hidden === 0 ? '' : ` (${hidden === 1 ? ctx.t('1 older event not shown') : ctx.t('{0} older events not shown', hidden)})`;
+    const more = result.truncated ? ` ${ctx.t('(more not loaded)')}` : '';
+    const exact = latest === undefined ? '' : ` · ${ctx.t('latest {0}', escapeMarkdown(formatAbsolute(latest.time.epochMs, ctx.locale, ctx.timeZone) ?? String(latest.time.raw)))}`;
+    parts.push(`_${count}${notShown}${more}${exact}_`);
   }
   if (result.invalid.length > 0) {
     parts.push(`_${result.invalid.length === 1 ? ctx.t('1 event could not be read.') : ctx.t('{0} events could not be read.', result.invalid.length)}_ [${ctx.t('Show Log')}](${commandUri(COMMANDS.showLog, [])})`);
   }
-  parts.push(actions(serialNumber, latest?.key, ctx));
   return parts.join('\n\n');
 }
 
@@ -113,7 +120,7 @@ export function signedOutHoverMarkdown(serialNumber: string, ctx: HoverContext):
 export function errorHoverMarkdown(serialNumber: string, message: string, ctx: HoverContext): string {
   return [
     heading(serialNumber),
-    `${ctx.t('Could not load onboarding events:')} ${escapeMarkdown(truncate(toSingleLine(message), ERROR_TEXT_MAX))}`,
     `[${ctx.t('Show Log')}](${commandUri(COMMANDS.showLog, [])}) · ${actions(serialNumber, undefined, ctx)}`,
+    `${ctx.t('Could not load onboarding events:')} ${escapeMarkdown(truncate(toSingleLine(message), ERROR_TEXT_MAX))}`,
   ].join('\n\n');
 }

@@ -1,4 +1,4 @@
-// What the Machines view's commands share: their dependencies, and reading
+// What the Onboarding Events view's commands share: their dependencies, and reading
 // their argument. Each command accepts what its menu passes (a tree element)
 // and, for tests and other features, a plain argument (a serial number,
 // `{ serialNumber }`, an event), so none of them needs a dialog when told
@@ -33,14 +33,14 @@ export interface MachineCommandDeps {
 /** The machine the argument names, else the selected one; asks the user to select one when there is none. */
 export function requireSerial(deps: MachineCommandDeps, argument: unknown): string | undefined {
   const serial = serialOf(argument) ?? serialOf(deps.view.treeView.selection[0]);
-  if (serial === undefined) void vscode.window.showInformationMessage(vscode.l10n.t('Select a machine in the Machines view first.'));
+  if (serial === undefined) void vscode.window.showInformationMessage(vscode.l10n.t('Select a machine in the Onboarding Events view first.'));
   return serial;
 }
 
 /** The event the argument names, else the selected one; asks the user to select one when there is none. */
 export function requireEvent(deps: MachineCommandDeps, argument: unknown): OnboardingEvent | undefined {
   const event = eventOf(argument) ?? eventOf(deps.view.treeView.selection[0]);
-  if (event === undefined) void vscode.window.showInformationMessage(vscode.l10n.t('Select an event in the Machines view first.'));
+  if (event === undefined) void vscode.window.showInformationMessage(vscode.l10n.t('Select an event in the Onboarding Events view first.'));
   return event;
 }
 

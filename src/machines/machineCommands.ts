@@ -40,7 +40,7 @@ function addMachine(deps: MachineCommandDeps): CommandHandler {
     if (input === undefined) {
       input = await vscode.window.showInputBox({
         title: vscode.l10n.t('Add Machine'),
-        prompt: vscode.l10n.t('The serial number of the machine to pin to the Machines view'),
+        prompt: vscode.l10n.t('The serial number of the machine to pin to the Onboarding Events view'),
         placeHolder: vscode.l10n.t('e.g. MX-4711-A0023'),
         ignoreFocusOut: true,
         validateInput: validateSerial,

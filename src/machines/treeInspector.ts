@@ -78,6 +78,7 @@ export function describeItem(node: MachinesNode, item: vscode.TreeItem): Rendere
     id: item.id,
     label,
     description: typeof item.description === 'string' ? item.description : undefined,
+    ...(item.accessibilityInformation ? { accessibilityLabel: item.accessibilityInformation.label } : {}),
     tooltip,
     ...(item.tooltip instanceof vscode.MarkdownString
       ? {

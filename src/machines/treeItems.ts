@@ -6,10 +6,13 @@ import * as vscode from 'vscode';
 import type { OnboardingEvent } from '../core/model';
 import { eventState, STATE_LOOKS, type EventStateRules } from '../domain/events/eventState';
 import type { MachinesModel, MachineSummary } from './machinesModel';
-import { formatAbsolute, formatRelative, formatShort, formatUtcIso } from '../common/time';
+import { formatAbsolute, formatRelative, formatShort, formatUtcIso, type RelativeStyle } from '../common/time';
 import { COMMANDS } from '../workbench/constants';
 import type { ErrorNode, EventNode, GroupNode, LoadMoreNode, MachineNode, MachinesNode, PlaceholderNode } from './treeNodes';
 import { displayText } from '../common/notificationText';
+import type { Localize } from '../common/localize';
+import { stateWord } from '../domain/events/stateWord';
+import { errorRowLabel, groupAccessibilityLabel } from './rowText';
 
 
 export interface RenderContext {
@@ -26,6 +29,13 @@ function exactTime(epochMs: number, context: RenderContext): string {
 function age(epochMs: number, context: RenderContext): string {
   return formatRelative(epochMs, context.now, context.locale) ?? String(epochMs);
 }
+
+/** "3 mo. ago": row descriptions share a narrow sidebar with the label and the inline actions; screen readers get the long form. */
+function shortAge(epochMs: number, context: RenderContext, style: RelativeStyle = 'short'): string {
+  return formatRelative(epochMs, context.now, context.locale, style) ?? String(epochMs);
+}
+
+const t: Localize = (message, ...args) => vscode.l10n.t(message, ...args);
 
 function untrustedMarkdown(): vscode.MarkdownString {
   const markdown = new vscode.MarkdownString('', false);
@@ -75,10 +85,13 @@ function renderGroup(node: GroupNode, { model }: RenderContext): vscode.TreeItem
     item.description = scan.capped
       ? vscode.l10n.t('{0} (first {1} files)', model.machinesIn('workspace').length, scan.filesScanned)
       : String(model.machinesIn('workspace').length);
-    item.tooltip = vscode.l10n.t('Serial numbers found in {0} workspace files, {1}.', scan.filesScanned, formatRelative(scan.at, Date.now(), vscode.env.language) ?? '');
+    // The time of the scan, not "now": a relative time is frozen when the item is rendered.
+    item.tooltip = vscode.l10n.t('Serial numbers found in {0} workspace files, scanned {1}.', scan.filesScanned, formatShort(scan.at, Date.now(), vscode.env.language) ?? '');
   } else if (scan.kind === 'not-scanned') {
     item.description = vscode.l10n.t('expand to scan');
   }
+  // Without it, screen readers read the tooltip, which changes with every scan.
+  item.accessibilityInformation = { label: groupAccessibilityLabel(groupLabel(node), item.description) };
   return item;
 }
 
@@ -99,7 +112,7 @@ function stateIcon(summary: MachineSummary): vscode.ThemeIcon {
   }
 }
 
-export function machineDescription(summary: MachineSummary, context: RenderContext): string {
+export function machineDescription(summary: MachineSummary, context: RenderContext, style: RelativeStyle = 'short'): string {
   const parts: string[] = [];
   // Stale first: it qualifies everything after it, and must not be cut off in a narrow sidebar.
   if (summary.stale && summary.fetchedAt !== undefined) {
@@ -109,8 +122,9 @@ export function machineDescription(summary: MachineSummary, context: RenderConte
   const { view } = summary;
   if (!summary.loaded) {
     parts.push(summary.state === 'error' ? vscode.l10n.t('request failed') : summary.loading ? vscode.l10n.t('loading…') : '');
-  } else if (view.latest) {
-    parts.push(`${displayText(view.latest.type)} · ${age(view.latest.time.epochMs, context)}`);
+  } else if (view.latest && view.newest) {
+    // A state word, not the raw type ("ONBOARDING_COMPLETED" is cut off at the default sidebar width): the type is in the tooltip and the rows below.
+    parts.push(`${stateWord(view.newest, t)} · ${shortAge(view.newest.time.epochMs, context, style)}`);
   } else if (view.total === 0) {
     parts.push(vscode.l10n.t('no events'));
   } else {
@@ -187,7 +201,7 @@ function renderMachine(node: MachineNode, context: RenderContext): vscode.TreeIt
   item.iconPath = stateIcon(summary);
   // machine.<pinned|unpinned>.<group>[.events]: menus match on this (package.json view/item/context).
   item.contextValue = `machine.${summary.pinned ? 'pinned' : 'unpinned'}.${node.group}${summary.view.total > 0 ? '.events' : ''}`;
-  item.accessibilityInformation = { label: `${node.serialNumber}, ${item.description}` };
+  item.accessibilityInformation = { label: `${node.serialNumber}, ${machineDescription(summary, context, 'long')}` };
   return item;
 }
 
@@ -234,13 +248,13 @@ function renderEvent(node: EventNode, context: RenderContext): vscode.TreeItem {
   // Server text: a right-to-left override or a control character must not reorder or hide what the label says.
   const item = new vscode.TreeItem(displayText(event.type), vscode.TreeItemCollapsibleState.None);
   item.id = node.id;
-  const when = age(event.time.epochMs, context);
+  const when = shortAge(event.time.epochMs, context);
   item.description = event.assetId === undefined ? when : `${when} · ${vscode.l10n.t('asset {0}', event.assetId)}`;
   item.tooltip = eventTooltip(event, context);
   item.iconPath = eventIcon(event, context.model.eventStates());
   item.contextValue = event.assetId === undefined ? 'event' : 'event.asset';
   item.command = { command: COMMANDS.showEventDetails, title: vscode.l10n.t('Show Event Details'), arguments: [event] };
-  item.accessibilityInformation = { label: `${displayText(event.type)}, ${when}` };
+  item.accessibilityInformation = { label: `${displayText(event.type)}, ${age(event.time.epochMs, context)}` };
   return item;
 }
 
@@ -263,8 +277,10 @@ export function firstSentence(message: string): string {
 }
 
 function renderError(node: ErrorNode): vscode.TreeItem {
-  const item = new vscode.TreeItem(firstSentence(node.message), vscode.TreeItemCollapsibleState.None);
+  // A few words as the label; what the server said as the description and, in full, the tooltip.
+  const item = new vscode.TreeItem(errorRowLabel(node.errorKind, t), vscode.TreeItemCollapsibleState.None);
   item.id = node.id;
+  item.description = firstSentence(node.message);
   item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'));
   item.contextValue = 'error';
   const md = untrustedMarkdown();

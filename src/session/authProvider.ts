@@ -1,5 +1,5 @@
 // The Accounts-menu face of sign-in: every environment with stored secrets is
-// one account ("username (Environment)"), and signing out there removes it.
+// one account ("username · Environment"), and signing out there removes it.
 import * as vscode from 'vscode';
 import { Disposable } from '../common/lifecycle';
 import type { Environment } from '../domain/session/sessionState';

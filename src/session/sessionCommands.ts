@@ -80,6 +80,8 @@ function sessionMenu(deps: SessionCommandDeps): CommandHandler {
 
 export const sessionCommands: CommandTable<SessionCommandDeps> = {
   [COMMANDS.signIn]: signIn,
+  // The same flow: its last step names the new environment, and signing in to it makes it the active one.
+  [COMMANDS.addEnvironment]: signIn,
   [COMMANDS.signInAgain]: signInAgain,
   [COMMANDS.signOut]: signOut,
   [COMMANDS.switchEnvironment]: switchEnvironment,

@@ -5,6 +5,8 @@
 
 export const COMMANDS = {
   signIn: 'onboardingEvents.signIn',
+  /** Sign In under the name it has while signed in: it adds another environment. */
+  addEnvironment: 'onboardingEvents.addEnvironment',
   signInAgain: 'onboardingEvents.signInAgain',
   signOut: 'onboardingEvents.signOut',
   switchEnvironment: 'onboardingEvents.switchEnvironment',

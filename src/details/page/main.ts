@@ -281,14 +281,21 @@ function iconButton(iconName: string, label: string, onClick: () => void): HTMLB
 }
 
 let currentStrings: PageStrings | undefined;
+/** The raw event last shown, to tell another event from a refresh of the same one. */
+let lastShown: string | undefined;
 
 function receive(message: HostMessage): void {
   switch (message.type) {
-    case 'show':
+    case 'show': {
+      // Another event in the same page (the preview follows the selection): start at its top.
+      const shownBefore = lastShown;
+      lastShown = JSON.stringify(message.state.raw);
       currentStrings = message.strings;
       vscode.setState(message.state);
       render(message.event, message.strings);
+      if (shownBefore !== undefined && shownBefore !== lastShown) window.scrollTo(0, 0);
       return;
+    }
     case 'expanded':
       if (latestExpand.get(message.linkId) === message.seq && currentStrings) showTarget(message.linkId, message.target, currentStrings);
       return;

@@ -1,7 +1,8 @@
 // Where a machine stands, as far as its events tell. The spec leaves states
 // and event types open (§3, §2.2), so the state is read from the type of the
-// newest event with the same words the tree's icons use. Pure: unit-tested.
+// newest event by the one mapping the tree and the editor use. Pure: unit-tested.
 import type { EventsResult, OnboardingEvent } from '../../core/model';
+import { DEFAULT_EVENT_STATE_RULES, eventState, type EventStateRules } from '../events/eventState';
 
 export type OnboardingState = 'failed' | 'completed' | 'in-progress' | 'no-events' | 'unavailable';
 
@@ -14,15 +15,11 @@ export const STATES: readonly { readonly state: OnboardingState; readonly wordin
   { state: 'completed', wording: 'completed' },
 ];
 
-const FAILED = /fail|error|reject|abort/i;
-const COMPLETED = /complete|success|done|finish/i;
-
-export function stateOfEvent(newest: OnboardingEvent | undefined): Exclude<OnboardingState, 'unavailable'> {
+/** The one mapping from event types to states (domain/events/eventState.ts), in this file's words. */
+export function stateOfEvent(newest: OnboardingEvent | undefined, rules: EventStateRules = DEFAULT_EVENT_STATE_RULES): Exclude<OnboardingState, 'unavailable'> {
   if (newest === undefined) return 'no-events';
-  if (FAILED.test(newest.type)) return 'failed';
-  // A machine-created event (spec §2.2: it carries assetId) as the newest one means the machine exists.
-  if (COMPLETED.test(newest.type) || newest.assetId !== undefined) return 'completed';
-  return 'in-progress';
+  const state = eventState(newest, rules);
+  return state === 'onboarded' ? 'completed' : state === 'failed' ? 'failed' : 'in-progress';
 }
 
 export function stateOfResult(result: EventsResult): Exclude<OnboardingState, 'unavailable'> {

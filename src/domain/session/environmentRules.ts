@@ -122,7 +122,11 @@ export function findSameAccount(
   );
 }
 
-/** Label in the Accounts menu and quick picks: "username (Environment)". */
+/**
+ * Label in the Accounts menu: "username · Environment". VS Code adds the
+ * provider's name in parentheses ("… (Onboarding Events)"), so parentheses of
+ * our own would read as two asides in a row: "user (Demo) (Onboarding Events)".
+ */
 export function accountLabel(env: Pick<Environment, 'username' | 'name'>): string {
-  return `${env.username} (${env.name})`;
+  return `${env.username} · ${env.name}`;
 }

@@ -46,6 +46,8 @@ export interface RenderedNode {
     readonly supportThemeIcons: boolean;
   };
   readonly contextValue: string | undefined;
+  /** What a screen reader says for the row (accessibilityInformation.label), when the item sets one. */
+  readonly accessibilityLabel?: string;
   /** ThemeIcon id and colour id, e.g. 'vm-active' and 'testing.iconPassed'. */
   readonly icon: string | undefined;
   readonly iconColor: string | undefined;

@@ -293,8 +293,12 @@ describe('Event details panel (webview)', function () {
     const config = vscode.workspace.getConfiguration('onboardingEvents');
     await config.update('details.panelMode', 'preview', vscode.ConfigurationTarget.Global);
     await showAndRender(a);
+    const shell = hook.lastHtml;
     await showAndRender(b);
     assert.deepEqual(hook.panelTitles(), [`${b.type} · ${b.serialNumber}`]);
+    // The ready page re-rendered in place: no new shell (each has its own nonce), so the tab title
+    // changed in the same turn as the content was posted, not a page load earlier.
+    assert.equal(hook.lastHtml, shell, 'the preview kept its page');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 
     await config.update('details.panelMode', 'perEvent', vscode.ConfigurationTarget.Global);
@@ -326,6 +330,21 @@ describe('Event details panel (webview)', function () {
     assert.deepEqual(hook.panelTitles(), [], 'signing out closed the panel');
     await vscode.commands.executeCommand('onboardingEvents.signOut', { environment: 'Details other', confirm: false });
     await signIn(fake);
+  });
+
+  it('opens in the active editor group, as a tab beside the file rather than a split that halves it', async () => {
+    const [event] = (await api.events.get(TEST_SERIALS.onboarded)).events;
+    assert.ok(event);
+    const document = await vscode.workspace.openTextDocument({ language: 'yaml', content: `serial: ${TEST_SERIALS.onboarded}\n` });
+    await vscode.window.showTextDocument(document, vscode.ViewColumn.One);
+    await vscode.commands.executeCommand('onboardingEvents.showEventDetails', { event });
+    const title = `${event.type} · ${event.serialNumber}`;
+    const tabs = (): string[] => vscode.window.tabGroups.all.flatMap((group) => group.tabs.map((tab) => tab.label));
+    for (let waited = 0; waited < 10_000 && !tabs().includes(title); waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.ok(tabs().includes(title), tabs().join(', '));
+    assert.equal(vscode.window.tabGroups.all.length, 1, 'no second editor group');
+    // The file and its details as two tabs of one group.
+    assert.equal(vscode.window.tabGroups.all[0]?.tabs.length, 2);
   });
 
   it('refuses a command argument that is not an event, opening nothing', async () => {

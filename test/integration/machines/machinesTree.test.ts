@@ -124,7 +124,11 @@ describe('Machines tree', function () {
     it('shows the machine with its latest event and the events newest first, with types, times, asset id and a details command', async () => {
       const rendered = await tree.render();
       const node = machine(rendered, ONBOARDED);
-      assert.match(node.description ?? '', /^ONBOARDING_COMPLETED · /);
+      // A state word and a short age fit a default-width sidebar; the raw type is in the tooltip.
+      assert.match(node.description ?? '', /^completed · \S/);
+      assert.match(node.tooltip ?? '', /Latest: ONBOARDING_COMPLETED, /);
+      assert.match(node.accessibilityLabel ?? '', new RegExp(`^${ONBOARDED}, completed · .* ago$`));
+      assert.doesNotMatch(node.accessibilityLabel ?? '', /\bmo\.|yr\./, 'screen readers get the long form of the age');
       assert.equal(node.icon, 'vm-active', 'a machine with a machine-created event');
       assert.equal(node.contextValue, 'machine.pinned.pinned.events');
       assert.match(node.tooltip ?? '', /3 events/);
@@ -222,7 +226,7 @@ describe('Machines tree', function () {
       const rendered = await tree.render();
       const refreshed = machine(rendered, ONBOARDED);
       assert.equal(refreshed.children?.[0]?.label, 'FIRMWARE_UPDATED');
-      assert.match(refreshed.description ?? '', /^1 new · FIRMWARE_UPDATED · 5 minutes ago/);
+      assert.match(refreshed.description ?? '', /^1 new · in progress · 5 min\. ago$/);
       assert.deepEqual(tree.badge(), { value: 1, tooltip: '1 onboarding events you have not seen yet' });
 
       await api.machines.reveal(ONBOARDED);
@@ -264,7 +268,10 @@ describe('Machines tree', function () {
         const failed = machine(rendered, STARTED);
         const error = failed.children?.[0];
         assert.equal(error?.contextValue, 'error');
-        assert.match(error.label, /HTTP 500/);
+        // A few words that fit the sidebar; the server's first sentence next to them, the whole message in the tooltip.
+        assert.equal(error.label, 'Server error');
+        assert.match(error.description ?? '', /HTTP 500/);
+        assert.match(error.tooltip ?? '', /HTTP 500.*Try again later/s);
         assert.equal(failed.icon, 'history', 'its last good result is shown, marked stale');
         assert.deepEqual(labels(failed.children?.slice(1)), ['ONBOARDING_STARTED']);
         const ok = machine(rendered, ONBOARDED);
@@ -351,6 +358,10 @@ describe('Machines tree', function () {
       const rendered = await tree.render();
       const workspace = group(rendered, 'In This Workspace');
       assert.ok(labels(workspace.children).includes('MX-4711-A0024'));
+      // Screen readers read the group's label and count, never a relative time frozen at rendering ("…, now.").
+      assert.equal(workspace.accessibilityLabel, `In This Workspace, ${workspace.description ?? ''}`);
+      assert.match(workspace.description ?? '', /^\d+$/);
+      assert.doesNotMatch(workspace.tooltip ?? '', /\bnow\b/);
       assert.match(machine(rendered, 'MX-4711-A0024', 'In This Workspace').tooltip ?? '', /Found in: machines\.yaml:\d+/);
       assert.equal(machine(rendered, 'MX-4711-A0024', 'In This Workspace').contextValue?.startsWith('machine.unpinned.workspace'), true);
 
@@ -439,7 +450,8 @@ describe('Machines tree', function () {
         assert.match(node.description ?? '', /stale, from/);
         assert.match(node.tooltip ?? '', /Stale: the last refresh failed/);
         assert.equal(node.children?.[0]?.contextValue, 'error');
-        assert.match(node.children[0].label, /Could not reach|did not answer|connect/i);
+        assert.match(node.children[0].label, /API not reachable|Request timed out/);
+        assert.match(node.children[0].description ?? '', /Could not reach|did not answer|connect/i);
         assert.equal(node.children[1]?.label, 'FIRMWARE_UPDATED');
       } finally {
         fake = await startFakeApi();

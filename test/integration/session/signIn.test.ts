@@ -71,7 +71,7 @@ describe('Sign-in: environments, SecretStorage and the Accounts menu', function 
 
   it('lists the signed-in user in the Accounts menu as "username (Environment)"', async () => {
     await waitFor('the account to appear', async () =>
-      (await vscode.authentication.getAccounts(PROVIDER_ID)).some((account) => account.label === `${TEST_CREDENTIALS.username} (Session A)`),
+      (await vscode.authentication.getAccounts(PROVIDER_ID)).some((account) => account.label === `${TEST_CREDENTIALS.username} · Session A`),
     );
   });
 
@@ -90,7 +90,7 @@ describe('Sign-in: environments, SecretStorage and the Accounts menu', function 
       session = await vscode.authentication.getSession(PROVIDER_ID, [], { silent: true });
     }
     assert.ok(session);
-    assert.equal(session.account.label, `${TEST_CREDENTIALS.username} (Session A)`);
+    assert.equal(session.account.label, `${TEST_CREDENTIALS.username} · Session A`);
     const text = JSON.stringify(session);
     for (const secret of [TEST_CREDENTIALS.clientSecret, TEST_CREDENTIALS.password]) assert.equal(text.includes(secret), false);
     const bearer = fake.requests.map((request) => request.headers['authorization'] ?? '').filter((value) => value.startsWith('Bearer '));
@@ -142,7 +142,7 @@ describe('Sign-in: environments, SecretStorage and the Accounts menu', function 
     assert.equal(fake.eventRequests(TEST_SERIALS.onboarded).length, before + 1, 'A reads from its own API again');
     assert.equal(other.eventRequests(TEST_SERIALS.onboarded).length, 1);
     const accounts = (await vscode.authentication.getAccounts(PROVIDER_ID)).map((account) => account.label);
-    assert.ok(accounts.includes(`${TEST_CREDENTIALS.username} (Session B)`));
+    assert.ok(accounts.includes(`${TEST_CREDENTIALS.username} · Session B`));
   });
 
   it('signs out of one environment and removes everything it stored for it', async () => {
@@ -156,7 +156,7 @@ describe('Sign-in: environments, SecretStorage and the Accounts menu', function 
     assert.equal(signInState.includes(id), false);
     assert.equal(signInState.includes('Session B'), false);
     const accounts = (await vscode.authentication.getAccounts(PROVIDER_ID)).map((account) => account.label);
-    assert.equal(accounts.includes(`${TEST_CREDENTIALS.username} (Session B)`), false);
+    assert.equal(accounts.includes(`${TEST_CREDENTIALS.username} · Session B`), false);
     // The other environment is untouched and still active.
     assert.deepEqual(hook.state(), { kind: 'signed-in', environment: 'Session A' });
   });
@@ -166,7 +166,7 @@ describe('Sign-in: environments, SecretStorage and the Accounts menu', function 
     const id = environmentIdOf(hook, 'Session Menu');
     assert.ok(id !== undefined);
     // The menu's "Sign Out" runs this command; in tests VS Code confirms on its own.
-    await vscode.commands.executeCommand('_signOutOfAccount', { providerId: PROVIDER_ID, accountLabel: `${TEST_CREDENTIALS.username} (Session Menu)` });
+    await vscode.commands.executeCommand('_signOutOfAccount', { providerId: PROVIDER_ID, accountLabel: `${TEST_CREDENTIALS.username} · Session Menu` });
     await waitFor('the sign-out', () => !hook.environmentNames().includes('Session Menu'));
     assert.equal(await hook.hasStoredSecret(id), false);
     assert.deepEqual(hook.state(), { kind: 'signed-out' });

@@ -52,6 +52,13 @@ describe('time formatting: relative', () => {
     assert.equal(formatRelative(NOW + 90 * MINUTE, NOW, 'en'), 'in 2 hours');
   });
 
+  it('has a short form for tree descriptions, where a sidebar at its default width has room for a few words', () => {
+    assert.equal(formatRelative(NOW - 3 * 30 * DAY, NOW, 'en', 'short'), '3 mo. ago');
+    assert.equal(formatRelative(NOW - 5 * MINUTE, NOW, 'en', 'short'), '5 min. ago');
+    // The long form is still the default, and each style keeps its own formatter.
+    assert.equal(formatRelative(NOW - 5 * MINUTE, NOW, 'en'), '5 minutes ago');
+  });
+
   it('follows the locale, and falls back to English for one Intl rejects', () => {
     assert.equal(formatRelative(NOW - 3 * DAY, NOW, 'de'), 'vor 3 Tagen');
     assert.equal(formatRelative(NOW - DAY, NOW, 'de'), 'gestern');

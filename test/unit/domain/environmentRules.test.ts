@@ -89,8 +89,9 @@ describe('environment rules: names', () => {
     assert.equal(checkEnvironmentName('Test system', others), undefined);
   });
 
-  it('labels accounts "username (Environment)"', () => {
-    assert.equal(accountLabel(env({ username: 'api.user', name: 'Test' })), 'api.user (Test)');
+  it('labels accounts "username · Environment", without parentheses: VS Code adds the provider\'s name in them', () => {
+    assert.equal(accountLabel(env({ username: 'api.user', name: 'Test' })), 'api.user · Test');
+    assert.doesNotMatch(accountLabel(env({ username: 'api.user', name: 'Demo' })), /[()]/);
   });
 });
 

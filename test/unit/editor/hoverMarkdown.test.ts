@@ -58,8 +58,33 @@ describe('hover markdown: events table', () => {
     assert.deepEqual(cells(rows[0] ?? ''), ['Type', 'When', 'Message']);
     assert.deepEqual(cells(rows[1] ?? ''), ['ONBOARDING\\_COMPLETED', '10 minutes ago', 'Done']);
     assert.deepEqual(cells(rows[2] ?? ''), ['ONBOARDING\\_STARTED', '3 days ago', 'Go']);
-    // Read as rendered (escapes removed): the same exact time as the tree tooltip and the details panel.
-    assert.equal(md.split('\n')[0]?.replace(/\\(.)/g, '$1'), '**MX-4711-A0023** · 2 events · latest Jun 2, 2025, 11:50:00 AM UTC');
+    // Read as rendered (escapes removed): the count, and the same exact time as the tree tooltip and the details panel, under the table.
+    const paragraphs = md.split('\n\n').map((p) => p.replace(/\\(.)/g, '$1'));
+    assert.equal(paragraphs.at(-1), '_2 events · latest Jun 2, 2025, 11:50:00 AM UTC_');
+  });
+
+  it('puts the state of the machine and the actions first, the table after, so a small hover shows what matters without scrolling', () => {
+    const failed = eventsHoverMarkdown(SERIAL, { result: result([event('ONBOARDING_FAILED', 'Timeout', 90), event('ONBOARDING_STARTED', 'Go', 100)]), stale: false }, ctx);
+    const paragraphs = failed.split('\n\n');
+    // A short state word and the age of the newest event, not the raw type (which is in the table).
+    assert.equal(paragraphs[0], '**MX\\-4711\\-A0023** · failed · 2 hours ago');
+    assert.ok(paragraphs[1]?.startsWith(`[Show Details](command:${COMMANDS.hoverShowDetails}?`), paragraphs[1]);
+    assert.ok(paragraphs[1]?.includes(`(command:${COMMANDS.hoverCopy}?`));
+    assert.ok(paragraphs[2]?.startsWith('| Type | When | Message |'));
+    const completed = eventsHoverMarkdown(SERIAL, { result: result([event('ONBOARDING_COMPLETED', 'Done', 3)]), stale: false }, ctx);
+    assert.equal(completed.split('\n\n')[0], '**MX\\-4711\\-A0023** · completed · 3 minutes ago');
+    const started = eventsHoverMarkdown(SERIAL, { result: result([event('DEVICE_REGISTERED', 'ok', 3)]), stale: false }, ctx);
+    assert.equal(started.split('\n\n')[0], '**MX\\-4711\\-A0023** · in progress · 3 minutes ago');
+    // A stale result says so right under the state, before the actions.
+    const stale = eventsHoverMarkdown(SERIAL, { result: result([event('A', 'b', 1)]), stale: true }, ctx).split('\n\n');
+    assert.match(stale[1] ?? '', /^_Not up to date/);
+    assert.match(stale[2] ?? '', /^\[Show Details\]/);
+  });
+
+  it('puts the actions before the error text when loading failed', () => {
+    const md = errorHoverMarkdown(SERIAL, 'The API had a problem answering (HTTP 500). Try again later.', ctx).split('\n\n');
+    assert.match(md[1] ?? '', /^\[Show Log\]\(command:/);
+    assert.match(md[2] ?? '', /^Could not load onboarding events:/);
   });
 
   it('shows at most maxEvents rows and says how many are hidden', () => {
