@@ -1,6 +1,5 @@
 import js from '@eslint/js';
-import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
-import importX from 'eslint-plugin-import-x';
+import importPlugin from 'eslint-plugin-import';
 import tseslint from 'typescript-eslint';
 
 // The layers of src/, bottom first (ARCHITECTURE.md draws them). A folder may
@@ -11,7 +10,7 @@ const VSCODE_FREE = ['common', 'core', 'domain', 'eventsCache'];
 const LAYERS = [['common'], ['core'], ['domain'], ['eventsCache'], ['workbench'], ['session', 'machines', 'details', 'editor', 'lookUp', 'agentTools', 'links']];
 const TOP = ['./src/extension.ts', './src/publicApi.ts', './src/testHooks.ts'];
 
-/** import-x/no-restricted-paths zones: for each folder, everything it must not import. */
+/** import/no-restricted-paths zones: for each folder, everything it must not import. */
 function layerZones() {
   const zones = [];
   LAYERS.forEach((layer, level) => {
@@ -60,16 +59,15 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts'],
-    plugins: { 'import-x': importX },
+    plugins: { import: importPlugin },
     settings: {
-      // import-x/no-cycle parses the files an import leads to: it needs to know they are TypeScript.
-      ...importX.flatConfigs.typescript.settings,
-      'import-x/resolver': undefined,
-      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+      // import/no-cycle parses the files an import leads to: it needs to know they are TypeScript
+      // (the node resolver with .ts extensions resolves our relative imports; we use no path aliases).
+      ...importPlugin.flatConfigs.typescript.settings,
     },
     rules: {
-      'import-x/no-cycle': ['error', { ignoreExternal: true }],
-      'import-x/no-restricted-paths': ['error', { zones: layerZones() }],
+      'import/no-cycle': ['error', { ignoreExternal: true }],
+      'import/no-restricted-paths': ['error', { zones: layerZones() }],
     },
   },
   ...VSCODE_FREE.map((folder) => ({ files: [`src/${folder}/**/*.ts`], rules: noVscode(`src/${folder}`) })),

@@ -2,9 +2,9 @@
 // themselves: every import, type-only ones included, goes to the importer's
 // own folder or a layer below; feature folders never import each other; the
 // vscode-free layers never import vscode; and there is no import circle.
-// ESLint enforces the same rules while you type (import-x/no-cycle,
-// import-x/no-restricted-paths); this test also sees type-only imports, which
-// import-x/no-cycle skips.
+// ESLint enforces the same rules while you type (import/no-cycle,
+// import/no-restricted-paths); this test also sees type-only imports, which
+// import/no-cycle skips.
 import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
