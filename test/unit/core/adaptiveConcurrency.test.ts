@@ -57,11 +57,13 @@ describe('Adaptive concurrency over real HTTP', () => {
     const recording = recordingTransport();
     const client = makeClient(api, { transport: recording.transport, http: { maxConcurrency: 48 } });
     try {
+      // The first answer sets the minimum latency: at the latency of the test, as on a real network.
+      // A long one, so that a busy test machine's pauses (tens of ms) do not look like a queue.
+      api.setLatency(150);
       await client.getEvents('WARM');
-      api.setLatency(40);
-      await refreshAll(client, serials('GROW', 400));
+      await refreshAll(client, serials('GROW', 300));
       const learnt = client.concurrency();
-      assert.ok(learnt.limit > 16, `the limit stayed at ${learnt.limit}`);
+      assert.ok(learnt.increases > 0, 'the limit never grew');
       assert.ok(recording.maxInFlight() > 16, `at most ${recording.maxInFlight()} were in flight`);
       assert.ok(recording.maxInFlight() <= 48, 'above the ceiling');
     } finally {
@@ -73,8 +75,10 @@ describe('Adaptive concurrency over real HTTP', () => {
     const { api } = context();
     const client = makeClient(api, { http: { maxConcurrency: 64 } });
     try {
+      api.setLatency(40);
       await client.getEvents('WARM');
-      api.configure({ capacity: 3, queueLimit: 1000, latencyMs: 40 });
+      api.configure({ capacity: 3, queueLimit: 1000 });
+      // Every answer waits behind earlier ones of ours: none comes near the minimum. That is our queue, not a slower network.
       await refreshAll(client, serials('QUEUE', 150));
       const learnt = client.concurrency();
       assert.ok(learnt.decreases > 0, 'never decreased');
