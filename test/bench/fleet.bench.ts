@@ -22,7 +22,7 @@ import type { Transport } from '../../src/core/http/transport';
 import { refreshMany } from '../../src/machines/refreshMany';
 import type { FakeApiConfig } from '../support/fakeApi';
 import { TEST_CREDENTIALS } from '../support/fakeApi';
-import { bareToken, median, timed } from './benchSupport';
+import { bareToken, median, ms, slowerClause, timed, times } from './benchSupport';
 import type { Benchmark } from './index';
 import { byHandHovers, byHandRefresh, simpleHover, simpleRefresh, type PeerRun } from './peers';
 import { RemoteFakeApi } from './remoteFakeApi';
@@ -137,16 +137,6 @@ async function bareRtt(api: RemoteFakeApi, token: string): Promise<number> {
     samples.push(await timed(async () => (await fetch(`${api.baseUrl}/public/api/onboarding-events/events?serialNumber=RTT-${i}`, { headers: { authorization: `Bearer ${token}` } })).json()));
   }
   return median(samples);
-}
-
-const ms = (value: number): string => `${Math.round(value).toLocaleString('en')} ms`;
-const times = (value: number): string => `${value.toFixed(2)}×`;
-
-/** "ok"/"MISS" plus, when we are slower than a peer in wall time, a clause saying by how much and why. */
-function slowerClause(ours: number, peers: readonly { name: string; ms: number }[], why: string): string {
-  const faster = peers.filter((peer) => peer.ms < ours);
-  if (faster.length === 0) return '';
-  return ` — SLOWER than ${faster.map((peer) => `${peer.name} by ${ms(ours - peer.ms)} (${times(ours / peer.ms)})`).join(', ')}: ${why}`;
 }
 
 interface ServerSetup {
