@@ -48,7 +48,14 @@ export interface LimitSnapshot {
   readonly decreases: number;
 }
 
-export const DEFAULT_INITIAL_LIMIT = 16;
+/**
+ * Where the limit starts: half the default ceiling of 64, so a healthy server sees the ceiling
+ * after one round trip (from 16, slow start cost a refresh of 1,000 machines more than a round
+ * trip). A server that takes fewer queues the rest (the limit is cut when those answers come back)
+ * or answers 429, whose Retry-After then holds the whole queue; slow start from 16 would have
+ * sent it 32 in the second round trip all the same.
+ */
+export const DEFAULT_INITIAL_LIMIT = 32;
 
 /** At or below this limit, answers that stay slow mean a slower network or server, not our queue. */
 export const RELEARN_AT_LIMIT = 4;
