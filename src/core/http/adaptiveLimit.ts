@@ -52,8 +52,9 @@ export interface LimitSnapshot {
  * Where the limit starts: half the default ceiling of 64, so a healthy server sees the ceiling
  * after one round trip (from 16, slow start cost a refresh of 1,000 machines more than a round
  * trip). A server that takes fewer queues the rest (the limit is cut when those answers come back)
- * or answers 429, whose Retry-After then holds the whole queue; slow start from 16 would have
- * sent it 32 in the second round trip all the same.
+ * or answers 429, whose Retry-After then holds the whole queue. A server that took 16 without
+ * queueing got 32 in the second round trip from 16 as well; one that takes fewer than 16 now
+ * meets 32 in the first round trip instead of 16.
  */
 export const DEFAULT_INITIAL_LIMIT = 32;
 
