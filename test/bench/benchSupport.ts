@@ -40,3 +40,13 @@ export async function bareEvents(api: FakeEndpoints, serial: string, token: stri
   const response = await fetch(`${api.baseUrl}/public/api/onboarding-events/events?serialNumber=${encodeURIComponent(serial)}`, { headers: { authorization: `Bearer ${token}` } });
   return response.json();
 }
+
+export const ms = (value: number): string => `${Math.round(value).toLocaleString('en')} ms`;
+export const times = (value: number): string => `${value.toFixed(2)}×`;
+
+/** Empty when no peer was faster in wall time; otherwise a clause saying which, by how much and why. */
+export function slowerClause(ours: number, peers: readonly { name: string; ms: number }[], why: string): string {
+  const faster = peers.filter((peer) => peer.ms < ours);
+  if (faster.length === 0) return '';
+  return ` — SLOWER than ${faster.map((peer) => `${peer.name} by ${ms(ours - peer.ms)} (${times(ours / peer.ms)})`).join(', ')}: ${why}`;
+}

@@ -36,6 +36,11 @@ async function simpleLookup(api: FakeEndpoints, serial: string, token: string, c
   }
 }
 
+/** One look-up by either peer with a token in hand: one plain request (retrying 429s). */
+export function peerLookup(api: FakeEndpoints, serial: string, token: string): Promise<unknown> {
+  return simpleLookup(api, serial, token, { sent: 0, tooMany: 0 });
+}
+
 /** The simple client refreshing many machines: all at once, each retrying its own 429s. */
 export async function simpleRefresh(api: FakeEndpoints, serials: readonly string[], token: string): Promise<PeerRun> {
   const counts = { sent: 0, tooMany: 0 };

@@ -7,9 +7,16 @@
 //     once per (result, filter) and then slices the newest N; the naive
 //     version re-sorts and re-filters everything on every call.
 // (b) Refresh of 1,000 pinned machines through the real OnboardingClient
-//     against the fake service (injected latency), bounded by the client's
-//     concurrency: the floor is ceil(1000 / c) round trips. The naive version
-//     refreshes one machine after another.
+//     against the fake service (injected latency) in a worker thread, bounded
+//     by the client's ceiling c: the floor is ceil(1000 / c) round trips.
+//     Five runs, each by a fresh client, after one untimed run that compiles
+//     the code path; the median and the spread are shown, and every run must
+//     be within the limit. Next to the peers of
+//     fleet.bench.ts: the simple client (all at once) and by hand (one at a time).
+//     The injected RTT is 100 ms, as in fleet.bench.ts (it was 20 ms at a
+//     concurrency of 8): at 20 ms the floor with the ceiling of 64 asks for
+//     3,200 answers a second, which measures what two shared cores can parse,
+//     not the tree.
 // (c) Heap used by the model holding those 1,000 machines plus the
 //     10,000-event one, and by what one render of the big machine allocates,
 //     against a naive render that builds a node for every event.
@@ -22,8 +29,11 @@ import { compileFilter } from '../../src/domain/events/eventFilter';
 import { MachineLists, type KeyValueStore } from '../../src/machines/machineLists';
 import { MachinesModel } from '../../src/machines/machinesModel';
 import { SeenTracker } from '../../src/machines/seenTracker';
-import { defaultData, makeEvent, startFakeApi, TEST_CREDENTIALS, type FakeApi } from '../support/fakeApi';
-import { median, timed } from './benchSupport';
+import { defaultData, makeEvent, TEST_CREDENTIALS, type FakeApiData } from '../support/fakeApi';
+import { DEFAULT_INITIAL_LIMIT } from '../../src/core/http/adaptiveLimit';
+import { bareEvents, bareToken, median, slowerClause, timed } from './benchSupport';
+import { byHandRefresh, simpleRefresh } from './peers';
+import { RemoteFakeApi } from './remoteFakeApi';
 import type { Benchmark } from './index';
 
 const BIG = 'BIG-0000-A0000';
@@ -31,7 +41,9 @@ const EVENTS_ON_BIG = 10_000;
 const PINNED = 1_000;
 const EVENTS_PER_MACHINE = 5;
 const CALLS = 200;
-const INJECTED_RTT_MS = 20;
+const RUNS = 5;
+const BY_HAND_SAMPLE = 50;
+const INJECTED_RTT_MS = 100;
 const CONCURRENCY = DEFAULT_HTTP_SETTINGS.maxConcurrency;
 const MAX_EVENTS_SHOWN = 50;
 const T0 = Date.UTC(2025, 0, 15, 8, 0, 0);
@@ -100,12 +112,13 @@ function newModel(events: EventsService, lists: MachineLists): MachinesModel {
 
 const serials = Array.from({ length: PINNED }, (_, index) => `PIN-${String(index).padStart(4, '0')}-A0000`);
 
-async function startLoadedFake(): Promise<FakeApi> {
+/** The fake's data: the default machines plus the pinned ones, five events each. */
+function loadedData(): FakeApiData {
   const data = defaultData();
   for (const serial of serials) {
     data.machines[serial] = Array.from({ length: EVENTS_PER_MACHINE }, (_, i) => makeEvent({ type: `STEP_${i}`, message: `Step ${i} of ${serial}`, timestamp: T0 + i * 60_000 }));
   }
-  return startFakeApi({ data });
+  return data;
 }
 
 export const treeBench: Benchmark = {
@@ -162,55 +175,61 @@ export const treeBench: Benchmark = {
     const naiveRender = naiveRenderAll(big);
     const naiveRenderMb = heapMb() - beforeNaive;
 
-    // (b) refresh all of 1,000 pinned machines through the real client ----------------------
-    const fake = await startLoadedFake();
+    // (b) refresh all of 1,000 pinned machines through the real client, RUNS times ------------
+    // The fake runs in a worker thread: its work is not charged to the client's thread.
+    const fake = await RemoteFakeApi.start({ data: loadedData() });
     const baseline = heapMb();
     try {
-      const client = new OnboardingClient({
-        apiBaseUrl: fake.baseUrl,
-        authUrl: fake.authUrl,
-        credentials: () => Promise.resolve({ ...TEST_CREDENTIALS }),
-        http: { maxConcurrency: CONCURRENCY, env: {} },
-      });
+      const token = await bareToken(fake);
+      await fake.setLatency(INJECTED_RTT_MS);
       const pinnedStore = new MemoryStore();
       await pinnedStore.update('onboardingEvents.pinnedMachines', serials);
-      const realEvents = new EventsService({ source: () => client, freshForMs: () => 60_000 });
       const realLists = new MachineLists({ pinnedStore: () => pinnedStore, recentStore: new MemoryStore() });
-      const realModel = newModel(realEvents, realLists);
-      await realEvents.get(serials[0] ?? BIG); // token and undici loaded: start-up, not refresh
-      fake.setLatency(INJECTED_RTT_MS);
-
-      // The round trip on this machine now: injected latency plus loopback and server work, bare fetches with a token.
-      const token = await (async () => {
-        const basic = Buffer.from(`${encodeURIComponent(TEST_CREDENTIALS.clientId)}:${encodeURIComponent(TEST_CREDENTIALS.clientSecret)}`).toString('base64');
-        const response = await fetch(`${fake.authUrl}/token`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${basic}` },
-          body: new URLSearchParams({ grant_type: 'password', username: TEST_CREDENTIALS.username, password: TEST_CREDENTIALS.password, scope: 'api' }),
+      const runs: { ms: number; rtt: number; ratio: number; requests: number; failed: number }[] = [];
+      let client: OnboardingClient | undefined;
+      let realModel: MachinesModel | undefined;
+      // One untimed run first: the first refresh in the process compiles the model's code path (JIT).
+      for (let run = -1; run < RUNS; run++) {
+        // Each run by a fresh client, as after a window reload: nothing learnt from the run before.
+        client?.dispose();
+        realModel?.dispose();
+        const runClient = new OnboardingClient({
+          apiBaseUrl: fake.baseUrl,
+          authUrl: fake.authUrl,
+          credentials: () => Promise.resolve({ ...TEST_CREDENTIALS }),
+          http: { maxConcurrency: CONCURRENCY, env: {} },
         });
-        return ((await response.json()) as { access_token: string }).access_token;
-      })();
-      const rtts: number[] = [];
-      for (let i = 0; i < 7; i++) rtts.push(await timed(() => fetch(`${fake.baseUrl}/public/api/onboarding-events/events?serialNumber=${serials[i] ?? ''}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json())));
-      const rtt = median(rtts);
-
-      fake.clearRequests();
-      const refreshMs = await timed(() => realModel.refreshAll());
-      const requests = fake.eventRequests().length;
-      const failed = serials.filter((serial) => realModel.failureOf(serial) !== undefined).length;
+        const realEvents = new EventsService({ source: () => runClient, freshForMs: () => 60_000 });
+        const runModel = newModel(realEvents, realLists);
+        client = runClient;
+        realModel = runModel;
+        await runClient.getEvents('WARM-0000-A0000'); // token and sockets: start-up, not refresh
+        // The round trip on this machine now (injected latency plus loopback and server work), right before the run.
+        const rtts: number[] = [];
+        for (let i = 0; i < 5; i++) rtts.push(await timed(() => bareEvents(fake, serials[i] ?? '', token)));
+        const rtt = median(rtts);
+        await fake.reset();
+        const ms = await timed(() => runModel.refreshAll());
+        const requests = (await fake.counts()).eventRequests;
+        const failed = serials.filter((serial) => runModel.failureOf(serial) !== undefined).length;
+        if (run >= 0) runs.push({ ms, rtt, ratio: ms / (Math.ceil(PINNED / CONCURRENCY) * rtt), requests, failed });
+      }
+      if (client === undefined || realModel === undefined) throw new Error('no run');
+      const simple = await simpleRefresh(fake, serials, token);
+      const byHand = await byHandRefresh(fake, serials, token, BY_HAND_SAMPLE);
+      const ratios = runs.map((run) => run.ratio);
+      const medianRun = [...runs].sort((a, b) => a.ratio - b.ratio)[Math.floor(runs.length / 2)] ?? runs[0];
+      if (medianRun === undefined) throw new Error('no run');
+      const worst = Math.max(...ratios);
       const rounds = Math.ceil(PINNED / CONCURRENCY);
-      const refreshRatio = refreshMs / (rounds * rtt);
-
-      const naiveModel = newModel(realEvents, realLists);
-      const naiveSubset = serials.slice(0, 100);
-      const naiveMs = (await timed(async () => {
-        for (const serial of naiveSubset) await naiveModel.load(serial, true);
-      })) * (PINNED / naiveSubset.length);
       checks.push({
-        met: refreshRatio <= LIMITS.refreshRatio && failed === 0 && requests === PINNED,
+        met: worst <= LIMITS.refreshRatio && runs.every((run) => run.failed === 0 && run.requests === PINNED),
         line:
-          `refresh all ${PINNED} pinned machines: ${Math.round(refreshMs)} ms = ${refreshRatio.toFixed(2)} × floor (ceil(${PINNED}/${CONCURRENCY}) × RTT ${rtt.toFixed(1)} ms = ${Math.round(rounds * rtt)} ms; limit ${LIMITS.refreshRatio}), ` +
-          `${requests} requests, ${failed} failed — naive one-by-one ${Math.round(naiveMs)} ms (extrapolated from 100), ${(naiveMs / refreshMs).toFixed(1)}× slower`,
+          `refresh all ${PINNED} pinned machines: us ${Math.round(medianRun.ms)} ms = ${medianRun.ratio.toFixed(2)} × floor median of ${RUNS} runs after an untimed warm-up run (ceil(${PINNED}/${CONCURRENCY}) × RTT ${medianRun.rtt.toFixed(1)} ms = ${Math.round(rounds * medianRun.rtt)} ms), ` +
+          `spread ${Math.min(...ratios).toFixed(2)}–${worst.toFixed(2)} (every run within the limit ${LIMITS.refreshRatio}: ${worst <= LIMITS.refreshRatio ? 'yes' : 'NO'}; runs ${runs.map((run) => `${Math.round(run.ms)} ms`).join(', ')}), ` +
+          `${runs.map((run) => run.requests).join('/')} requests, ${runs.reduce((sum, run) => sum + run.failed, 0)} failed — ` +
+          `simple client ${Math.round(simple.ms)} ms (${simple.sent} requests, all at once), by hand ${Math.round(byHand.ms)} ms (one at a time; ${byHand.measured} timed, scaled to ${PINNED})` +
+          slowerClause(medianRun.ms, [{ name: 'the simple client', ms: simple.ms }, { name: 'by hand', ms: byHand.ms }], `by design: we send at most the ceiling of ${CONCURRENCY} at once and learn our way up to it from ${Math.min(CONCURRENCY, DEFAULT_INITIAL_LIMIT)}, the simple client sends all ${PINNED}`),
       });
 
       // (c, part 2) heap of the model with everything loaded -------------------------------
@@ -230,7 +249,6 @@ export const treeBench: Benchmark = {
       });
       client.dispose();
       realModel.dispose();
-      naiveModel.dispose();
     } finally {
       await fake.close();
       model.dispose();

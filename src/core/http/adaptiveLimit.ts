@@ -11,7 +11,13 @@
 //     at least and by half at most;
 //   - 429 and 503 (and timeouts) shrink it by `overloadBackoff` (mildly: the
 //     Retry-After pause of the whole queue is the main answer to a 429);
-//   - it never leaves [1, ceiling].
+//   - it never leaves [1, ceiling];
+//   - when every answer of a round is slow, that alone does not say the network
+//     got slower: a standing queue of our own requests on the server makes every
+//     answer slow too (each waits behind the ones sent before it). So it is cut
+//     like any queue, and the minimum is learnt again only once the limit is
+//     down to RELEARN_AT_LIMIT and answers stay slow for RELEARN_AFTER_ROUNDS
+//     rounds in a row: so few requests cannot queue behind each other for long.
 // "A round trip" is counted in answers: the limit changes at most once per
 // `limit` answers to requests sent after the last change, so answers to
 // requests sent at the old level neither grow nor cut the new one twice.
@@ -42,7 +48,20 @@ export interface LimitSnapshot {
   readonly decreases: number;
 }
 
-export const DEFAULT_INITIAL_LIMIT = 16;
+/**
+ * Where the limit starts: half the default ceiling of 64, so a healthy server sees the ceiling
+ * after one round trip (from 16, slow start cost a refresh of 1,000 machines more than a round
+ * trip). A server that takes fewer queues the rest (the limit is cut when those answers come back)
+ * or answers 429, whose Retry-After then holds the whole queue. A server that took 16 without
+ * queueing got 32 in the second round trip from 16 as well; one that takes fewer than 16 now
+ * meets 32 in the first round trip instead of 16.
+ */
+export const DEFAULT_INITIAL_LIMIT = 32;
+
+/** At or below this limit, answers that stay slow mean a slower network or server, not our queue. */
+export const RELEARN_AT_LIMIT = 4;
+/** Rounds in a row, every answer slow, at or below RELEARN_AT_LIMIT before the minimum is learnt again. */
+export const RELEARN_AFTER_ROUNDS = 3;
 
 /** Allowance for the client's own handling of each answer in a burst (parse, validate, cache). */
 const CLIENT_MS_PER_REQUEST = 0.5;
@@ -76,6 +95,8 @@ export class AdaptiveLimit {
   #windowStartedAt: number | undefined;
   #increases = 0;
   #decreases = 0;
+  /** Rounds in a row at or below RELEARN_AT_LIMIT in which every answer was slow. */
+  #slowRoundsWhenLow = 0;
 
   constructor(options: AdaptiveLimitOptions) {
     if (!Number.isInteger(options.ceiling) || options.ceiling < 1) throw new RangeError(`The concurrency ceiling must be a positive integer, not ${options.ceiling}.`);
@@ -142,17 +163,23 @@ export class AdaptiveLimit {
       // One late answer may be a pause of this process (GC, a busy machine); a tenth of a round is a queue.
       const enough = this.#round.queued >= Math.max(2, Math.ceil(this.#round.samples / 10));
       if (!enough && this.#round.samples >= limit) {
+        this.#slowRoundsWhenLow = 0;
         this.#round = { ...emptyRound(), good: this.#round.good };
         this.#roundStart = this.#nextSeq;
         return;
       }
-      if (enough && this.#round.queued === this.#round.samples) {
-        // Not one answer came near the minimum: the network or the server got slower for
-        // everyone (our own queue would leave the first answers of a round fast). Learn the
-        // new minimum and probe again instead of cutting the limit down to nothing.
-        this.#minCurrent = this.#round.min;
-        this.#minPrevious = this.#round.min;
-        this.#slowStart = true;
+      const allSlow = this.#round.queued === this.#round.samples;
+      if (enough && allSlow && limit <= RELEARN_AT_LIMIT) {
+        // Not one answer came near the minimum, though too few requests are out to queue behind
+        // each other: the network or the server got slower for everyone. After a few such rounds,
+        // learn the new minimum and probe again instead of cutting down to a limit of one.
+        if (this.#round.samples < limit) return;
+        if (++this.#slowRoundsWhenLow >= RELEARN_AFTER_ROUNDS) {
+          this.#minCurrent = this.#round.min;
+          this.#minPrevious = this.#round.min;
+          this.#slowRoundsWhenLow = 0;
+          this.#slowStart = true;
+        }
         this.#roundStart = this.#nextSeq;
         this.#round = emptyRound();
         return;
@@ -169,6 +196,7 @@ export class AdaptiveLimit {
   }
 
   #setLimit(limit: number, direction: 'up' | 'down'): void {
+    this.#slowRoundsWhenLow = 0;
     if (direction === 'down') {
       this.#slowStart = false;
       this.#decreases++;

@@ -2,6 +2,7 @@
 // HTTP against the fake service with a capacity, a queue and a rate limit.
 
 import * as assert from 'node:assert/strict';
+import { DEFAULT_INITIAL_LIMIT } from '../../../src/core/http/adaptiveLimit';
 import { createUndiciTransport } from '../../../src/core/http/undiciTransport';
 import { parseRetryAfter } from '../../../src/core/http/retryPolicy';
 import type { Transport } from '../../../src/core/http/transport';
@@ -57,12 +58,14 @@ describe('Adaptive concurrency over real HTTP', () => {
     const recording = recordingTransport();
     const client = makeClient(api, { transport: recording.transport, http: { maxConcurrency: 48 } });
     try {
+      // The first answer sets the minimum latency: at the latency of the test, as on a real network.
+      // A long one, so that a busy test machine's pauses (tens of ms) do not look like a queue.
+      api.setLatency(150);
       await client.getEvents('WARM');
-      api.setLatency(40);
-      await refreshAll(client, serials('GROW', 400));
+      await refreshAll(client, serials('GROW', 300));
       const learnt = client.concurrency();
-      assert.ok(learnt.limit > 16, `the limit stayed at ${learnt.limit}`);
-      assert.ok(recording.maxInFlight() > 16, `at most ${recording.maxInFlight()} were in flight`);
+      assert.ok(learnt.increases > 0, 'the limit never grew');
+      assert.ok(recording.maxInFlight() > DEFAULT_INITIAL_LIMIT, `at most ${recording.maxInFlight()} were in flight, where the limit starts`);
       assert.ok(recording.maxInFlight() <= 48, 'above the ceiling');
     } finally {
       client.dispose();
@@ -73,8 +76,10 @@ describe('Adaptive concurrency over real HTTP', () => {
     const { api } = context();
     const client = makeClient(api, { http: { maxConcurrency: 64 } });
     try {
+      api.setLatency(40);
       await client.getEvents('WARM');
-      api.configure({ capacity: 3, queueLimit: 1000, latencyMs: 40 });
+      api.configure({ capacity: 3, queueLimit: 1000 });
+      // Every answer waits behind earlier ones of ours: none comes near the minimum. That is our queue, not a slower network.
       await refreshAll(client, serials('QUEUE', 150));
       const learnt = client.concurrency();
       assert.ok(learnt.decreases > 0, 'never decreased');

@@ -1,0 +1,90 @@
+// The few vscode APIs the hover provider touches, so the benchmark can run the
+// real provider (src/editor/serialHoverProvider.ts) in plain Node: Hover,
+// MarkdownString, Range, Position, CancellationTokenSource, env.language and
+// l10n.t. Loading this module makes `require('vscode')` resolve to this very
+// module, so import it before anything that imports vscode (the bench entry
+// does, first of all). Bench-only: the unit tier never sees it, and the
+// extension gets the real API.
+
+import Module from 'node:module';
+import { plainLocalize } from '../../src/common/localize';
+
+export class Position {
+  constructor(
+    readonly line: number,
+    readonly character: number,
+  ) {}
+}
+
+export class Range {
+  constructor(
+    readonly start: Position,
+    readonly end: Position,
+  ) {}
+}
+
+export class MarkdownString {
+  isTrusted: boolean | { readonly enabledCommands: readonly string[] } | undefined;
+  supportHtml = false;
+  constructor(
+    public value = '',
+    public supportThemeIcons = false,
+  ) {}
+}
+
+export class Hover {
+  constructor(
+    readonly contents: MarkdownString,
+    readonly range?: Range,
+  ) {}
+}
+
+export class CancellationTokenSource {
+  readonly #listeners = new Set<() => unknown>();
+  #cancelled = false;
+  readonly token = {
+    isCancellationRequested: false,
+    onCancellationRequested: (listener: () => unknown): { dispose(): void } => {
+      this.#listeners.add(listener);
+      return { dispose: () => this.#listeners.delete(listener) };
+    },
+  };
+
+  cancel(): void {
+    if (this.#cancelled) return;
+    this.#cancelled = true;
+    this.token.isCancellationRequested = true;
+    for (const listener of this.#listeners) listener();
+  }
+
+  dispose(): void {
+    this.#listeners.clear();
+  }
+}
+
+export const env = { language: 'en' };
+export const l10n = { t: plainLocalize };
+
+/** A one-line text document: what the provider asks of vscode.TextDocument, as VS Code answers it. */
+export function oneLineDocument(text: string): { getWordRangeAtPosition(position: Position, pattern: RegExp): Range | undefined; getText(range: Range): string } {
+  return {
+    getWordRangeAtPosition(position, pattern) {
+      const global = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
+      for (const match of text.matchAll(global)) {
+        const start = match.index;
+        const end = start + match[0].length;
+        if (start <= position.character && position.character <= end) return new Range(new Position(position.line, start), new Position(position.line, end));
+      }
+      return undefined;
+    },
+    getText(range) {
+      return text.slice(range.start.character, range.end.character);
+    },
+  };
+}
+
+type ResolveFilename = (request: string, ...rest: unknown[]) => string;
+
+const loader = Module as unknown as { _resolveFilename: ResolveFilename };
+const resolveFilename = loader._resolveFilename;
+loader._resolveFilename = (request, ...rest) => (request === 'vscode' ? __filename : resolveFilename(request, ...rest));
