@@ -99,7 +99,7 @@ export const serialNumbersBench: Benchmark = {
       const provider = new SerialHoverProvider({
         session: { client: () => client, reportCredentialsRejected: () => undefined } as unknown as ApiSession,
         events,
-        settings: { value: { matcher, wordPattern: matcher.wordPattern(), hoverEnabled: true, linksEnabled: true, languages: ['*'], maxEvents: 5 } } as unknown as SerialSettings,
+        settings: { value: { matcher, hoverEnabled: true, linksEnabled: true, languages: ['*'], maxEvents: 5 } } as unknown as SerialSettings,
         log: { warn: () => undefined, info: () => undefined } as unknown as Log,
       });
       const document = oneLineDocument(line) as unknown as vscode.TextDocument;

@@ -66,17 +66,10 @@ export const env = { language: 'en' };
 export const l10n = { t: plainLocalize };
 
 /** A one-line text document: what the provider asks of vscode.TextDocument, as VS Code answers it. */
-export function oneLineDocument(text: string): { getWordRangeAtPosition(position: Position, pattern: RegExp): Range | undefined; getText(range: Range): string } {
+export function oneLineDocument(text: string): { lineAt(line: number): { readonly text: string }; getText(range: Range): string } {
   return {
-    getWordRangeAtPosition(position, pattern) {
-      const global = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
-      for (const match of text.matchAll(global)) {
-        const start = match.index;
-        const end = start + match[0].length;
-        if (start <= position.character && position.character <= end) return new Range(new Position(position.line, start), new Position(position.line, end));
-      }
-      return undefined;
-    },
+    // The hover asks the matcher on the line (src/editor/serialAtCursor.ts), never VS Code's word pattern.
+    lineAt: () => ({ text }),
     getText(range) {
       return text.slice(range.start.character, range.end.character);
     },
