@@ -39,7 +39,8 @@ function isLinkField(name: string): name is LinkField {
 export function parseLinks(value: unknown, path = '_links'): LinkParseResult {
   if (value === undefined || value === null) return { ok: true, links: {} };
   if (!isRecord(value)) return { ok: false, reason: `${path} must be an object` };
-  const links: Record<string, HalLink[]> = {};
+  // Collected as entries: fromEntries keeps a relation named "__proto__" as an own property instead of a prototype.
+  const links: [string, HalLink[]][] = [];
   for (const [relation, entry] of Object.entries(value)) {
     const entries = Array.isArray(entry) ? entry : [entry];
     const parsed: HalLink[] = [];
@@ -49,19 +50,19 @@ export function parseLinks(value: unknown, path = '_links'): LinkParseResult {
       if (typeof link === 'string') return { ok: false, reason: link };
       parsed.push(link);
     }
-    links[relation] = parsed;
+    links.push([relation, parsed]);
   }
-  return { ok: true, links };
+  return { ok: true, links: Object.fromEntries(links) };
 }
 
 /** Returns the link, or a reason string naming the offending field. */
 function parseLink(value: unknown, path: string): HalLink | string {
   if (!isRecord(value)) return `${path} must be an object`;
   const link: Record<string, unknown> = {};
-  const extra: Record<string, unknown> = {};
+  const extra: [string, unknown][] = [];
   for (const [name, fieldValue] of Object.entries(value)) {
     if (!isLinkField(name)) {
-      extra[name] = fieldValue;
+      extra.push([name, fieldValue]);
       continue;
     }
     if (fieldValue === null || fieldValue === undefined) continue;
@@ -69,7 +70,7 @@ function parseLink(value: unknown, path: string): HalLink | string {
     if (typeof fieldValue !== expected) return `${path}.${name} must be a ${expected}`;
     link[name] = fieldValue;
   }
-  if (Object.keys(extra).length > 0) link['extra'] = extra;
+  if (extra.length > 0) link['extra'] = Object.fromEntries(extra);
   return link;
 }
 

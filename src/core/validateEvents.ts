@@ -57,8 +57,8 @@ export function validateEvent(input: unknown, serialNumber: string, timestampUni
   const links = parseLinks(raw['_links']);
   if (!links.ok) return links.reason;
 
-  const extra: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(raw)) if (!KNOWN_FIELDS.has(name)) extra[name] = value;
+  // fromEntries defines own properties: a field named "__proto__" is kept as one, not made the prototype.
+  const extra: Record<string, unknown> = Object.fromEntries(Object.entries(raw).filter(([name]) => !KNOWN_FIELDS.has(name)));
 
   const validAssetId = typeof assetId === 'string' ? assetId : undefined;
   const common = {

@@ -55,6 +55,9 @@ export function createTreeInspector({ model, view, scan, polling }: InspectedPar
       provider.flush();
       return outcome?.kind;
     },
+    setWindowFocused: (focused) => {
+      polling.overrideWindowFocus(focused);
+    },
   };
   return inspector;
 }

@@ -11,8 +11,6 @@ export const EXTENSION_ID = 'onboarding-events.onboarding-events';
 interface Manifest {
   contributes: {
     commands: { command: string }[];
-    viewsContainers: { activitybar: { id: string }[] };
-    views: Record<string, { id: string }[]>;
   };
 }
 
@@ -36,10 +34,14 @@ describe('Activation in the real extension host', () => {
     if (!wasActive) loadAndActivateMs = performance.now() - started;
   });
 
-  it('activates without error and reports how long activate() took', () => {
+  it('activates without error within a second, and exports the test hooks in test mode', () => {
     assert.equal(extension.isActive, true);
-    assert.equal(typeof api.activationMs, 'number');
-    // A figure for the notes, not a timed assertion: the target is ≤ 15 ms for activate().
+    // A regression that makes activate() do I/O or load the HTTP stack shows here; the target is ≤ 15 ms.
+    assert.ok(Number.isFinite(api.activationMs) && api.activationMs > 0 && api.activationMs < 1_000, `activate() took ${api.activationMs} ms`);
+    // The other suites observe the extension through these: without them they would test nothing.
+    assert.ok(api.machines.inspector, 'the Machines tree inspector is exported under test');
+    assert.ok(api.sessionTestHook, 'the session hook is exported under test');
+    assert.ok(api.events.get, 'events.get is exported under test');
     console.log(`    activate() took ${api.activationMs.toFixed(2)} ms in the extension host` +
       (loadAndActivateMs === undefined ? '' : `; loading the bundle and activating took ${loadAndActivateMs.toFixed(2)} ms`));
   });
@@ -56,11 +58,25 @@ describe('Activation in the real extension host', () => {
     assert.deepEqual(missing, []);
   });
 
-  it('contributes the Onboarding Events container with the Machines view', async () => {
-    const manifest = JSON.parse(readFileSync(join(extension.extensionPath, 'package.json'), 'utf8')) as Manifest;
-    assert.deepEqual(manifest.contributes.viewsContainers.activitybar.map((c) => c.id), ['onboardingEvents']);
-    assert.deepEqual(manifest.contributes.views['onboardingEvents']?.map((v) => v.id), ['onboardingEvents.machines']);
-    // Focusing the view through its generated command proves the workbench knows it.
+  it('the workbench shows the Machines view in its own container, and hides it with the container', async () => {
+    const inspector = api.machines.inspector;
+    assert.ok(inspector);
+    await vscode.commands.executeCommand('workbench.view.explorer');
+    await waitFor(() => !inspector.viewVisible());
+    assert.equal(inspector.viewVisible(), false, 'hidden while the Explorer is shown');
+    // The container's generated command fails when the workbench does not know the container.
+    await vscode.commands.executeCommand('workbench.view.extension.onboardingEvents');
+    await waitFor(() => inspector.viewVisible());
+    assert.equal(inspector.viewVisible(), true, 'the container opens with the Machines view');
+    await vscode.commands.executeCommand('workbench.view.explorer');
     await vscode.commands.executeCommand('onboardingEvents.machines.focus');
+    await waitFor(() => inspector.viewVisible());
+    assert.equal(inspector.viewVisible(), true, 'focusing the view opens its container');
   });
 });
+
+/** Polls `condition` for up to `ms`: view visibility follows a command asynchronously. */
+async function waitFor(condition: () => boolean, ms = 3_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!condition() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+}

@@ -71,4 +71,10 @@ export interface MachinesTreeInspector {
   autoRefresh(): { readonly state: string; readonly nextPollAt: number | undefined; readonly consecutiveFailures: number; readonly active: boolean };
   /** Runs one auto-refresh poll as its timer would (it does nothing while paused or disabled). */
   pollNow(): Promise<string | undefined>;
+  /**
+   * Makes auto-refresh read the window as focused (true) or not (false)
+   * instead of asking the OS, whose focus a headless run does not control;
+   * undefined goes back to the real window state.
+   */
+  setWindowFocused(focused: boolean | undefined): void;
 }

@@ -126,7 +126,12 @@ describe('Serial numbers in code (hovers, links, look-up)', () => {
       assert.equal(md.supportHtml, false);
       const trusted = md.isTrusted;
       assert.ok(typeof trusted === 'object', 'isTrusted is an allow-list, not true');
-      assert.ok(trusted.enabledCommands.every((c) => c.startsWith('onboardingEvents.')));
+      // Every command link the hover shows must be on the list (or clicking it does nothing), and the list holds only ours.
+      const linked = [...new Set([...md.value.matchAll(/\(command:([\w.]+)/g)].map((m) => m[1] ?? ''))];
+      assert.ok(linked.length >= 3, `the hover links its actions: ${linked.join(', ')}`);
+      assert.deepEqual(linked.filter((command) => !trusted.enabledCommands.includes(command)), [], 'linked but not enabled');
+      assert.ok(trusted.enabledCommands.length > 0);
+      assert.deepEqual(trusted.enabledCommands.filter((c) => !c.startsWith('onboardingEvents.')), [], 'enabled commands that are not ours');
     });
 
     it('text without a serial number gets no hover from us and makes no request', async () => {

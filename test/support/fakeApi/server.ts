@@ -240,7 +240,7 @@ class FakeApiServer implements FakeApi {
       return;
     }
     if (terminal?.kind === 'hugeBody') {
-      await this.sendHuge(res, terminal.bytes);
+      await this.sendHuge(res, terminal.bytes, terminal.chunked === true);
       return;
     }
     const context: EndpointContext = {
@@ -293,13 +293,14 @@ class FakeApiServer implements FakeApi {
   }
 
   /** Valid JSON of exactly `bytes` bytes (or the minimum wrapper), streamed with back-pressure. */
-  private async sendHuge(res: ServerResponse, bytes: number): Promise<void> {
+  private async sendHuge(res: ServerResponse, bytes: number, chunked: boolean): Promise<void> {
     const head = Buffer.from('{"events":[],"padding":"');
     const tail = Buffer.from('"}');
     let padding = Math.max(0, bytes - head.length - tail.length);
     res.writeHead(200, {
       'content-type': 'application/json',
-      'content-length': String(head.length + padding + tail.length),
+      // Node sends Transfer-Encoding: chunked when no length is set.
+      ...(chunked ? {} : { 'content-length': String(head.length + padding + tail.length) }),
     });
     res.write(head);
     const block = Buffer.alloc(64 * 1024, 'x');

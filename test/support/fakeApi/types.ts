@@ -94,8 +94,13 @@ export type FaultAction =
   | { kind: 'malformedJson' }
   /** 200 text/html login page, as a captive portal or an SSO proxy would send. */
   | { kind: 'html' }
-  /** 200 application/json of exactly `bytes` bytes (valid JSON, mostly padding). */
-  | { kind: 'hugeBody'; bytes: number }
+  /**
+   * 200 application/json of exactly `bytes` bytes (valid JSON, mostly padding),
+   * announced by Content-Length unless `chunked`, which streams it with no
+   * length given (as a proxy that re-encodes would), so only a cap on the
+   * bytes actually read can stop it.
+   */
+  | { kind: 'hugeBody'; bytes: number; chunked?: boolean }
   /** Answers the matching requests with another envelope than configured. */
   | { kind: 'envelope'; envelope: Envelope };
 

@@ -33,6 +33,20 @@ describe('log redaction', () => {
     assert.equal(redactor.redact(`token ${jwt} end`), 'token [redacted] end');
   });
 
+  it('removes bearer and basic credentials whatever the case of the scheme (RFC 9110: schemes are case-insensitive)', () => {
+    const redactor = new Redactor();
+    for (const scheme of ['bearer', 'BEARER', 'bEaReR', 'basic', 'BASIC']) {
+      assert.equal(redactor.redact(`authorization: ${scheme} dXNlcjpwYXNz`), `authorization: ${scheme} [redacted]`, scheme);
+    }
+  });
+
+  it('removes a registered secret with spaces in its form-encoded form (space as "+")', () => {
+    const redactor = new Redactor();
+    redactor.addSecret('two words&more');
+    assert.equal(redactor.redact('form field=two+words%26more end'), 'form field=[redacted] end');
+    assert.equal(redactor.redact('uri two%20words%26more end'), 'uri [redacted] end');
+  });
+
   it('keeps ordinary text intact and ignores values too short to be secrets', () => {
     const redactor = new Redactor();
     redactor.addSecret('');

@@ -45,6 +45,17 @@ describe('timestamps (spec §2.2: unit and epoch not shown)', () => {
     assert.equal(detectTimestampUnit(SECONDS_THRESHOLD), 'milliseconds');
   });
 
+  it('reads millisecond timestamps from 1973 on as milliseconds, not as seconds thousands of years ahead', () => {
+    // Literal values, not the exported constant: moving the threshold must fail here.
+    assert.equal(SECONDS_THRESHOLD, 1e11);
+    const y2000 = Date.UTC(2000, 0, 1);
+    assert.deepEqual(toEventTime(y2000), { raw: y2000, epochMs: y2000, unit: 'milliseconds', detected: true });
+    assert.equal(detectTimestampUnit(Date.UTC(1973, 2, 4)), 'milliseconds');
+    assert.equal(detectTimestampUnit(99_999_999_999), 'seconds', 'year 5138 in seconds');
+    assert.equal(detectTimestampUnit(-Date.UTC(2000, 0, 1)), 'milliseconds', 'the magnitude decides, also before 1970');
+    assert.equal(detectTimestampUnit(-1_000_000_000), 'seconds');
+  });
+
   it('converts to epoch milliseconds and keeps the raw value', () => {
     assert.deepEqual(toEventTime(1_736_928_000), { raw: 1_736_928_000, epochMs: 1_736_928_000_000, unit: 'seconds', detected: true });
     assert.deepEqual(toEventTime(1_736_928_000_000), { raw: 1_736_928_000_000, epochMs: 1_736_928_000_000, unit: 'milliseconds', detected: true });

@@ -89,6 +89,63 @@ describe('token client (spec §5)', () => {
     assert.equal(api.eventRequests().length, 2, 'no request was rejected and retried');
   });
 
+  describe('renewal before expiry, on an injected clock', () => {
+    /** A client whose clock moves only when the test moves it; returns the clock's setter. */
+    function clockedClient(api: ReturnType<typeof context>['api']): { client: ReturnType<typeof makeClient>; advance: (ms: number) => void } {
+      let now = 1_700_000_000_000;
+      return { client: makeClient(api, { now: () => now }), advance: (ms) => (now += ms) };
+    }
+
+    it('uses a one-hour token until 30 s before it expires, then gets a new one', async () => {
+      const { api } = context();
+      const { client, advance } = clockedClient(api);
+      try {
+        await client.getEvents(TEST_SERIALS.onboarded);
+        advance(3_600_000 - 30_000 - 1);
+        await client.getEvents(TEST_SERIALS.onboarded);
+        assert.equal(api.tokenRequests().length, 1, 'still valid 30 s + 1 ms before expiry');
+        advance(1);
+        await client.getEvents(TEST_SERIALS.onboarded);
+        assert.equal(api.tokenRequests().length, 2, 'renewed 30 s before expiry');
+      } finally {
+        client.dispose();
+      }
+    });
+
+    it('caps the margin at a tenth of a short lifetime, so a 20 s token is used for 18 s, not asked for on every request', async () => {
+      const { api } = context();
+      api.configure({ tokenLifetimeSeconds: 20 });
+      const { client, advance } = clockedClient(api);
+      try {
+        await client.getEvents(TEST_SERIALS.onboarded);
+        await client.getEvents(TEST_SERIALS.started);
+        advance(18_000 - 1);
+        await client.getEvents(TEST_SERIALS.onboarded);
+        assert.equal(api.tokenRequests().length, 1, 'one grant for three requests within 18 s');
+        advance(1);
+        await client.getEvents(TEST_SERIALS.onboarded);
+        assert.equal(api.tokenRequests().length, 2, 'renewed 2 s (a tenth) before expiry');
+      } finally {
+        client.dispose();
+      }
+    });
+
+    it('assumes the spec\'s one hour when the token response has no expires_in', async () => {
+      const { api } = context();
+      api.addFault({ endpoint: 'token', kind: 'status', status: 200, body: { token_type: 'Bearer', access_token: 'no.expiry' }, times: 1 });
+      const { client, advance } = clockedClient(api);
+      try {
+        await client.verifyCredentials();
+        advance(3_570_000 - 1);
+        await client.getEvents(TEST_SERIALS.onboarded);
+        assert.equal(api.tokenRequests().length, 1 + 1, 'the fake rejects "no.expiry": one more grant after the 401, none before');
+        assert.equal(api.eventRequests()[0]?.headers['authorization'], 'Bearer no.expiry', 'the cached token was still used');
+      } finally {
+        client.dispose();
+      }
+    });
+  });
+
   it('a 401 from the API causes exactly one new grant and one retry', async () => {
     const { api, client } = context();
     await client.getEvents(TEST_SERIALS.onboarded);
@@ -108,10 +165,29 @@ describe('token client (spec §5)', () => {
     assert.equal(api.tokenRequests().length, 2);
   });
 
+  it('a late 401 for a token already replaced does not cause another grant (only the rejected token is forgotten)', async () => {
+    const { api, client } = context();
+    await client.getEvents(TEST_SERIALS.onboarded);
+    api.revokeAllTokens();
+    // The fake checks the token after the delay, so this 401 arrives once the replacement is cached.
+    api.addFault({ endpoint: 'events', serialNumber: 'LATE-1', kind: 'latency', ms: 300, times: 1 });
+    const late = client.getEvents('LATE-1');
+    await delay(50);
+    await client.getEvents('EARLY-1');
+    assert.equal(api.tokenRequests().length, 2, 'the early 401 got the replacement');
+    await late;
+    assert.equal(api.tokenRequests().length, 2, 'the late 401 reused the replacement');
+    const [, retried] = api.eventRequests('LATE-1');
+    assert.equal(retried?.headers['authorization'], api.eventRequests('EARLY-1')[1]?.headers['authorization'], 'retried with the replacement token');
+  });
+
   it('a 401 for a freshly granted token is reported, not retried again', async () => {
     const { api, client } = context();
     api.addFault({ endpoint: 'events', kind: 'status', status: 401 });
-    assertApiError(await rejectionOf(client.getEvents(TEST_SERIALS.onboarded)), 'invalid-credentials', /Sign In/);
+    const error = await rejectionOf(client.getEvents(TEST_SERIALS.onboarded));
+    // Its own message: the credentials worked at the token endpoint, so the likely cause is a mismatched environment.
+    assertApiError(error, 'invalid-credentials', /rejected a freshly issued access token \(HTTP 401\)\. Check that the API base URL and the authorization URL belong to the same environment/);
+    assert.equal(isApiError(error) ? error.details.status : undefined, 401);
     assert.equal(api.tokenRequests().length, 2);
     assert.equal(api.eventRequests().length, 2);
   });
