@@ -76,7 +76,9 @@ export class Redactor {
 function encodings(secret: string): string[] {
   const json = JSON.stringify(secret).slice(1, -1);
   const asciiJson = json.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  const forms = new Set([secret, encodeURIComponent(secret), encodeURIComponent(secret).replace(/%20/g, '+'), json, asciiJson]);
+  // The token request's form body is written by URLSearchParams, which also encodes ' ! ( ) ~.
+  const formBody = new URLSearchParams({ x: secret }).toString().slice(2);
+  const forms = new Set([secret, encodeURIComponent(secret), encodeURIComponent(secret).replace(/%20/g, '+'), formBody, json, asciiJson]);
   return [...forms].filter((form) => form !== '');
 }
 

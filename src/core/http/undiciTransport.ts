@@ -171,6 +171,9 @@ class UndiciTransport implements Transport {
 async function readCapped(body: Dispatcher.ResponseData['body'], contentLength: string | string[] | undefined, maxBytes: number): Promise<Uint8Array> {
   // Refuse early when the server announces too much, before reading a byte of it.
   if (typeof contentLength === 'string' && Number(contentLength) > maxBytes) {
+    // Destroying a body that is still arriving makes undici emit RequestAbortedError on it: with
+    // no listener that is an uncaught exception in the extension host. We refused it; ignore that.
+    body.on('error', () => undefined);
     body.destroy();
     throw new TransportError('too-large', 'RESPONSE_TOO_LARGE');
   }
@@ -180,6 +183,7 @@ async function readCapped(body: Dispatcher.ResponseData['body'], contentLength: 
     const buffer = chunk as Buffer;
     total += buffer.length;
     if (total > maxBytes) {
+      body.on('error', () => undefined);
       body.destroy();
       throw new TransportError('too-large', 'RESPONSE_TOO_LARGE');
     }
