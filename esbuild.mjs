@@ -63,7 +63,15 @@ const contexts = await Promise.all([
   esbuild.context({ ...common, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist' }),
   esbuild.context({ ...common, entryPoints: { undiciTransport: 'src/core/http/undiciTransport.ts' }, outdir: 'dist' }),
   // The event-details page script, built from TypeScript so it shares src/details/protocol.ts with the host.
-  esbuild.context({ ...common, platform: 'browser', format: 'iife', target: 'es2022', external: [], entryPoints: { details: 'src/details/page/main.ts' }, outdir: 'media/details' }),
+  esbuild.context({
+    ...common,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    external: [],
+    entryPoints: { details: 'src/details/page/main.ts' },
+    outdir: 'media/details',
+  }),
 ]);
 
 if (watch) {

@@ -7,7 +7,14 @@ import tseslint from 'typescript-eslint';
 // folders never import each other (they share through the layers below, or an
 // interface passed in at wiring). The first four are vscode-free.
 const VSCODE_FREE = ['common', 'core', 'domain', 'eventsCache'];
-const LAYERS = [['common'], ['core'], ['domain'], ['eventsCache'], ['workbench'], ['session', 'machines', 'details', 'editor', 'lookUp', 'agentTools', 'links']];
+const LAYERS = [
+  ['common'],
+  ['core'],
+  ['domain'],
+  ['eventsCache'],
+  ['workbench'],
+  ['session', 'machines', 'details', 'editor', 'lookUp', 'agentTools', 'links'],
+];
 const TOP = ['./src/extension.ts', './src/publicApi.ts', './src/testHooks.ts'];
 
 /** import/no-restricted-paths zones: for each folder, everything it must not import. */
@@ -26,7 +33,8 @@ function layerZones() {
         zones.push({
           target: `./src/${folder}`,
           from: siblings,
-          message: 'Feature folders never import each other: share through a layer below (workbench/contracts, domain, common) or an interface passed in at wiring.',
+          message:
+            'Feature folders never import each other: share through a layer below (workbench/contracts, domain, common) or an interface passed in at wiring.',
         });
     }
   });
@@ -41,7 +49,10 @@ function layerZones() {
 }
 
 const noVscode = (where) => ({
-  'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: `${where} never imports vscode: it is tested under plain mocha.` }] }],
+  'no-restricted-imports': [
+    'error',
+    { paths: [{ name: 'vscode', message: `${where} never imports vscode: it is tested under plain mocha.` }] },
+  ],
 });
 
 export default tseslint.config(
@@ -79,7 +90,20 @@ export default tseslint.config(
     languageOptions: {
       ...tseslint.configs.disableTypeChecked.languageOptions,
       globals: Object.fromEntries(
-        ['process', 'console', 'URL', 'URLSearchParams', 'setTimeout', 'clearTimeout', 'Buffer', 'performance', 'require', 'exports', 'module', '__dirname'].map((g) => [g, 'readonly']),
+        [
+          'process',
+          'console',
+          'URL',
+          'URLSearchParams',
+          'setTimeout',
+          'clearTimeout',
+          'Buffer',
+          'performance',
+          'require',
+          'exports',
+          'module',
+          '__dirname',
+        ].map((g) => [g, 'readonly']),
       ),
     },
     rules: { ...tseslint.configs.disableTypeChecked.rules, '@typescript-eslint/no-require-imports': 'off' },

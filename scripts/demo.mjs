@@ -90,10 +90,14 @@ const hasCode = !opts.local && spawnSync('sh', ['-c', 'command -v code'], { stdi
 
 if (hasCode) {
   say('opening your VS Code (`code`) with the extension under development…');
-  const child = spawn('code', ['--new-window', `--extensionDevelopmentPath=${root}`, `--extensionDevelopmentPath=${bootstrap}`, workspace], {
-    stdio: 'inherit',
-    env: { ...process.env, ...env },
-  });
+  const child = spawn(
+    'code',
+    ['--new-window', `--extensionDevelopmentPath=${root}`, `--extensionDevelopmentPath=${bootstrap}`, workspace],
+    {
+      stdio: 'inherit',
+      env: { ...process.env, ...env },
+    },
+  );
   child.on('exit', () => say('VS Code started; the demo API keeps running until Ctrl-C.'));
 } else {
   provision();
@@ -105,7 +109,10 @@ if (hasCode) {
   const vsix = join(scratch, 'onboarding-events.vsix');
   const bootstrapVsix = join(scratch, 'demo-bootstrap.vsix');
   execFileSync('npx', ['vsce', 'package', '--no-dependencies', '--out', vsix], { cwd: root, stdio: 'ignore' });
-  execFileSync('npx', ['vsce', 'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '--out', bootstrapVsix], { cwd: bootstrap, stdio: 'ignore' });
+  execFileSync('npx', ['vsce', 'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '--out', bootstrapVsix], {
+    cwd: bootstrap,
+    stdio: 'ignore',
+  });
   installVsix(scratch, [vsix, bootstrapVsix]);
   const server = await startCodeServer({
     scratch,

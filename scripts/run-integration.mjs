@@ -20,7 +20,10 @@ const standIn = resolve(root, 'scripts/vscode/code-stand-in.mjs');
 
 async function updateServerResolves() {
   const timeout = new Promise((r) => setTimeout(() => r(false), 3000).unref());
-  const probe = lookup('update.code.visualstudio.com').then(() => true, () => false);
+  const probe = lookup('update.code.visualstudio.com').then(
+    () => true,
+    () => false,
+  );
   return Promise.race([probe, timeout]);
 }
 
@@ -34,7 +37,9 @@ export async function chooseVSCode() {
 
 export async function runSuite({ extensionDevelopmentPath, extensionTestsPath, folder, env = {} }) {
   const choice = await chooseVSCode();
-  console.log(`[integration] VS Code: ${choice.kind === 'local' ? 'local (code-server + Chromium)' : choice.kind === 'yours' ? choice.executable : 'downloaded by @vscode/test-electron'}`);
+  console.log(
+    `[integration] VS Code: ${choice.kind === 'local' ? 'local (code-server + Chromium)' : choice.kind === 'yours' ? choice.executable : 'downloaded by @vscode/test-electron'}`,
+  );
   try {
     const launchArgs = folder ? [folder] : [];
     let executable = choice.executable;
@@ -81,7 +86,12 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     extensionDevelopmentPath: suite === 'package' ? resolve(root, 'test/package/probe') : root,
     extensionTestsPath: resolve(root, restricted ? 'out/test/integration/restricted/index.js' : `out/test/${suite}/index.js`),
     folder: resolve(root, restricted ? 'test/fixtures/untrusted-workspace' : 'test/fixtures/workspace'),
-    env: suite === 'package' ? { OE_INSTALL_VSIX: resolve(root, 'dist/onboarding-events.vsix'), ...(await packageSignIn()) } : restricted ? { OE_WORKSPACE_TRUST: '1' } : {},
+    env:
+      suite === 'package'
+        ? { OE_INSTALL_VSIX: resolve(root, 'dist/onboarding-events.vsix'), ...(await packageSignIn()) }
+        : restricted
+          ? { OE_WORKSPACE_TRUST: '1' }
+          : {},
   });
   process.exit(code);
 }

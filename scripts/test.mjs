@@ -16,7 +16,12 @@ const only = process.argv.includes('--unit') ? 'unit' : process.argv.includes('-
 function run(cmd, args, env = {}) {
   return new Promise((resolve) => {
     // npm and npx are .cmd files on Windows, which only a shell runs.
-    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' });
+    const child = spawn(cmd, args, {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      shell: process.platform === 'win32',
+    });
     let output = '';
     child.stdout.on('data', (d) => {
       output += d;
@@ -77,13 +82,23 @@ if (only !== 'integration') {
 if (only !== 'unit') {
   step('integration tests (extension host)');
   const integ = await run('node', ['scripts/run-integration.mjs', 'integration']);
-  const counts = hostCounts(integ.output, 'integration') ?? { passed: 0, failed: 1, skipped: 0, note: 'the extension host reported no result' };
+  const counts = hostCounts(integ.output, 'integration') ?? {
+    passed: 0,
+    failed: 1,
+    skipped: 0,
+    note: 'the extension host reported no result',
+  };
   if (integ.code !== 0 && counts.failed === 0) counts.failed = 1;
   results.push({ tier: 'integration', ...counts });
 
   step('Restricted Mode (extension host, workspace trust on, untrusted folder)');
   const restricted = await run('node', ['scripts/run-integration.mjs', 'restricted']);
-  const rc = hostCounts(restricted.output, 'restricted') ?? { passed: 0, failed: 1, skipped: 0, note: 'the extension host reported no result' };
+  const rc = hostCounts(restricted.output, 'restricted') ?? {
+    passed: 0,
+    failed: 1,
+    skipped: 0,
+    note: 'the extension host reported no result',
+  };
   if (restricted.code !== 0 && rc.failed === 0) rc.failed = 1;
   results.push({ tier: 'restricted', ...rc });
 
@@ -100,7 +115,12 @@ if (only !== 'unit') {
 }
 
 console.log(`\n━━ totals (npm test took ${Math.round((Date.now() - startedAt) / 1000)} s)`);
-for (const r of results) console.log(`${r.tier}: ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped${r.note ? ` (${r.note})` : ''}`);
-const total = results.reduce((a, r) => ({ passed: a.passed + r.passed, failed: a.failed + r.failed, skipped: a.skipped + r.skipped }), { passed: 0, failed: 0, skipped: 0 });
+for (const r of results)
+  console.log(`${r.tier}: ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped${r.note ? ` (${r.note})` : ''}`);
+const total = results.reduce((a, r) => ({ passed: a.passed + r.passed, failed: a.failed + r.failed, skipped: a.skipped + r.skipped }), {
+  passed: 0,
+  failed: 0,
+  skipped: 0,
+});
 console.log(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
 process.exit(total.failed > 0 || !ok ? 1 : 0);

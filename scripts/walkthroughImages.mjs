@@ -23,7 +23,9 @@ try {
   for (const [name, [shot, x, y, width, height]] of Object.entries(CUTS)) {
     const png = readFileSync(join(root, 'media', 'screenshots', `${shot}.png`)).toString('base64');
     await page.setViewportSize({ width, height });
-    await page.setContent(`<body style="margin:0;overflow:hidden"><img style="position:absolute;left:${-x}px;top:${-y}px" src="data:image/png;base64,${png}"></body>`);
+    await page.setContent(
+      `<body style="margin:0;overflow:hidden"><img style="position:absolute;left:${-x}px;top:${-y}px" src="data:image/png;base64,${png}"></body>`,
+    );
     await page.waitForFunction('document.images[0]?.complete');
     await page.screenshot({ path: join(root, 'media', 'walkthrough', `${name}.png`) });
     console.log(`wrote media/walkthrough/${name}.png`);

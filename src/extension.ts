@@ -54,10 +54,22 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
       events,
       trust,
       confirmForExtension,
-      testHooks: testHooks({ testMode, session: session.testHook, details: details.testHook, editor, machines: machines.inspector, agentTools, events, links, trust }),
+      testHooks: testHooks({
+        testMode,
+        session: session.testHook,
+        details: details.testHook,
+        editor,
+        machines: machines.inspector,
+        agentTools,
+        events,
+        links,
+        trust,
+      }),
     });
   } catch (error) {
-    void vscode.window.showErrorMessage(inertNotificationText(vscode.l10n.t('Onboarding Events could not start: {0}', errorMessage(error))));
+    void vscode.window.showErrorMessage(
+      inertNotificationText(vscode.l10n.t('Onboarding Events could not start: {0}', errorMessage(error))),
+    );
     throw error;
   }
 }

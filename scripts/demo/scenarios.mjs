@@ -15,7 +15,10 @@ async function runCommand(page, title) {
 /** Moves the mouse over the first occurrence of `text` in the editor, as a person would to get its hover. */
 async function hoverText(page, text) {
   // The token's own span, not the line's span around it.
-  const span = page.locator('.monaco-editor .view-line span span').filter({ hasText: new RegExp(`^${text}$`) }).first();
+  const span = page
+    .locator('.monaco-editor .view-line span span')
+    .filter({ hasText: new RegExp(`^${text}$`) })
+    .first();
   await span.waitFor({ state: 'visible', timeout: 20_000 });
   const box = await span.boundingBox();
   // Two moves: the editor shows a hover after the mouse rests on a word.
@@ -58,7 +61,15 @@ export const scenarios = {
   /** Sign In with every value right but the password: the error shows as a toast with "Edit Sign-In". */
   async 'wrong-password'(page, { api, credentials }) {
     await runCommand(page, 'Onboarding Events: Sign In');
-    const answers = [api.baseUrl, api.authUrl, credentials.clientId, credentials.clientSecret, credentials.username, 'not-the-password', 'Demo'];
+    const answers = [
+      api.baseUrl,
+      api.authUrl,
+      credentials.clientId,
+      credentials.clientSecret,
+      credentials.username,
+      'not-the-password',
+      'Demo',
+    ];
     for (const answer of answers) {
       await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
       await page.waitForTimeout(400);

@@ -47,15 +47,31 @@ try {
   // The package tier installs the real .vsix first, exactly as a user would.
   const vsix = process.env.OE_INSTALL_VSIX;
   if (vsix) {
-    execFileSync(nodeBin, [codeServerEntry, '--install-extension', vsix, '--extensions-dir', join(scratch, 'extensions'), '--user-data-dir', join(scratch, 'user-data')], {
-      stdio: verbose ? 'inherit' : 'ignore',
-      env: { ...process.env, ...scratchEnv(scratch) },
-    });
+    execFileSync(
+      nodeBin,
+      [
+        codeServerEntry,
+        '--install-extension',
+        vsix,
+        '--extensions-dir',
+        join(scratch, 'extensions'),
+        '--user-data-dir',
+        join(scratch, 'user-data'),
+      ],
+      {
+        stdio: verbose ? 'inherit' : 'ignore',
+        env: { ...process.env, ...scratchEnv(scratch) },
+      },
+    );
   }
   // OE_WORKSPACE_TRUST=1 (scripts/run-integration.mjs restricted): trust on, the folder opens untrusted.
-  const trust = process.env.OE_WORKSPACE_TRUST === '1'
-    ? { workspaceTrust: true, userSettings: { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' } }
-    : {};
+  const trust =
+    process.env.OE_WORKSPACE_TRUST === '1'
+      ? {
+          workspaceTrust: true,
+          userSettings: { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' },
+        }
+      : {};
   server = await startCodeServer({ scratch, log: (t) => verbose && process.stderr.write(t), ...trust });
   const launched = await launchChromium({ scratch });
   browser = launched.browser;

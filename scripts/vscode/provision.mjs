@@ -83,7 +83,14 @@ function ensureCodeServer() {
   };
   run(
     'npm',
-    ['install', '--no-save', '--no-package-lock', `code-server@${CODE_SERVER_VERSION}`, '--dangerously-allow-all-scripts', '--loglevel=error'],
+    [
+      'install',
+      '--no-save',
+      '--no-package-lock',
+      `code-server@${CODE_SERVER_VERSION}`,
+      '--dangerously-allow-all-scripts',
+      '--loglevel=error',
+    ],
     { cwd: codeServerDir, env },
   );
   if (!existsSync(codeServerEntry)) throw new Error(`code-server did not install to ${codeServerEntry}`);

@@ -79,7 +79,15 @@ export const offlineGalleryEnv = { EXTENSIONS_GALLERY: '{}' };
  * `workspaceTrust: true` leaves workspace trust on (a fresh folder opens in
  * Restricted Mode), for the suite that tests it.
  */
-export async function startCodeServer({ scratch, userSettings = {}, env = {}, log = () => {}, port: wantedPort, workspaceTrust = false, testDriver = true }) {
+export async function startCodeServer({
+  scratch,
+  userSettings = {},
+  env = {},
+  log = () => {},
+  port: wantedPort,
+  workspaceTrust = false,
+  testDriver = true,
+}) {
   provision();
   const port = wantedPort ?? (await freePort());
   const userDir = join(scratch, 'user-data', 'User');
@@ -89,11 +97,16 @@ export async function startCodeServer({ scratch, userSettings = {}, env = {}, lo
   writeFileSync(configFile, 'auth: none\ncert: false\n');
   const args = [
     codeServerEntry,
-    '--bind-addr', `127.0.0.1:${port}`,
-    '--auth', 'none',
-    '--config', configFile,
-    '--user-data-dir', join(scratch, 'user-data'),
-    '--extensions-dir', join(scratch, 'extensions'),
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--auth',
+    'none',
+    '--config',
+    configFile,
+    '--user-data-dir',
+    join(scratch, 'user-data'),
+    '--extensions-dir',
+    join(scratch, 'extensions'),
     '--disable-telemetry',
     '--disable-update-check',
     ...(workspaceTrust ? [] : ['--disable-workspace-trust']),

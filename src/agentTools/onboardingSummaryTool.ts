@@ -16,7 +16,10 @@ export class OnboardingSummaryTool implements vscode.LanguageModelTool<unknown> 
     return prepareReading(this.deps, serials, vscode.l10n.t('Summarizing the onboarding of {0} machines', serials.length));
   }
 
-  async invoke(options: vscode.LanguageModelToolInvocationOptions<unknown>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+  async invoke(
+    options: vscode.LanguageModelToolInvocationOptions<unknown>,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.LanguageModelToolResult> {
     const closed = gate(this.deps, true);
     if (closed !== undefined) return textResult(closed);
     const input = parseSummaryInput(options.input);

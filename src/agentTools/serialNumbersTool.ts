@@ -38,7 +38,10 @@ export class SerialNumbersTool implements vscode.LanguageModelTool<unknown> {
     return { invocationMessage };
   }
 
-  async invoke(options: vscode.LanguageModelToolInvocationOptions<unknown>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+  async invoke(
+    options: vscode.LanguageModelToolInvocationOptions<unknown>,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.LanguageModelToolResult> {
     const closed = gate(this.deps, false);
     if (closed !== undefined) return textResult(closed);
     const input = parseSerialScopeInput(options.input);

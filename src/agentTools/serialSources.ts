@@ -80,17 +80,27 @@ async function readText(uri: vscode.Uri): Promise<string | { readonly problem: s
   const open = vscode.workspace.textDocuments.find((document) => document.uri.toString() === uri.toString());
   if (open) return open.getText();
   const stat = await vscode.workspace.fs.stat(uri);
-  if (stat.size > MAX_SCANNED_FILE_BYTES) return { problem: `The file is larger than ${MAX_SCANNED_FILE_BYTES / 1024 / 1024} MiB, so it is not read.` };
+  if (stat.size > MAX_SCANNED_FILE_BYTES)
+    return { problem: `The file is larger than ${MAX_SCANNED_FILE_BYTES / 1024 / 1024} MiB, so it is not read.` };
   const bytes = await vscode.workspace.fs.readFile(uri);
   if (bytes.subarray(0, 4096).includes(0)) return { problem: 'The file looks binary, so it is not read.' };
   return decoder.decode(bytes);
 }
 
-export async function serialsInScope(input: SerialScopeInput, matcher: SerialMatcher, deps: SourceDeps, token: vscode.CancellationToken): Promise<FoundInScope> {
+export async function serialsInScope(
+  input: SerialScopeInput,
+  matcher: SerialMatcher,
+  deps: SourceDeps,
+  token: vscode.CancellationToken,
+): Promise<FoundInScope> {
   switch (input.source) {
     case 'activeEditor': {
       const editor = vscode.window.activeTextEditor;
-      if (editor === undefined) return { ok: false, problem: 'No text editor is active. Ask the user to open the file, or call this tool with "source": "file" or "workspace".' };
+      if (editor === undefined)
+        return {
+          ok: false,
+          problem: 'No text editor is active. Ask the user to open the file, or call this tool with "source": "file" or "workspace".',
+        };
       return inOneText(matcher, editor.document.uri, editor.document.getText(), 'the active editor');
     }
     case 'file': {
@@ -102,12 +112,25 @@ export async function serialsInScope(input: SerialScopeInput, matcher: SerialMat
     }
     case 'workspace': {
       const settings = deps.settings.value;
-      if (!settings['workspaceScan.enabled']) return { ok: false, problem: 'The workspace scan is turned off by the setting onboardingEvents.workspaceScan.enabled. Use "source": "activeEditor" or "file" instead.' };
-      if ((vscode.workspace.workspaceFolders?.length ?? 0) === 0) return { ok: false, problem: 'No folder is open in this window, so there is no workspace to scan.' };
-      const result = await deps.scanWorkspace(() => matcher, { include: settings['workspaceScan.include'], maxFiles: settings['workspaceScan.maxFiles'] }, token);
+      if (!settings['workspaceScan.enabled'])
+        return {
+          ok: false,
+          problem:
+            'The workspace scan is turned off by the setting onboardingEvents.workspaceScan.enabled. Use "source": "activeEditor" or "file" instead.',
+        };
+      if ((vscode.workspace.workspaceFolders?.length ?? 0) === 0)
+        return { ok: false, problem: 'No folder is open in this window, so there is no workspace to scan.' };
+      const result = await deps.scanWorkspace(
+        () => matcher,
+        { include: settings['workspaceScan.include'], maxFiles: settings['workspaceScan.maxFiles'] },
+        token,
+      );
       const found = result.found.map((serial) => ({
         ...serial,
-        locations: serial.locations.map((location) => ({ ...location, file: vscode.workspace.asRelativePath(vscode.Uri.parse(location.file)) })),
+        locations: serial.locations.map((location) => ({
+          ...location,
+          file: vscode.workspace.asRelativePath(vscode.Uri.parse(location.file)),
+        })),
       }));
       return { ok: true, found, where: 'the workspace', filesScanned: result.filesScanned, capped: result.capped };
     }

@@ -71,7 +71,11 @@ function isCancellation(error: unknown): boolean {
  * reported per machine, with the last good result when there is one;
  * cancelling the token aborts the requests and rejects with CancellationError.
  */
-export async function readMachines(deps: ToolDeps, serialNumbers: readonly string[], token: vscode.CancellationToken): Promise<MachineReport[]> {
+export async function readMachines(
+  deps: ToolDeps,
+  serialNumbers: readonly string[],
+  token: vscode.CancellationToken,
+): Promise<MachineReport[]> {
   const abort = abortSignalFor(token);
   const credentials = { rejected: false };
   try {

@@ -7,4 +7,5 @@
 export type Localize = (message: string, ...args: (string | number | boolean)[]) => string;
 
 /** Substitutes `{0}`, `{1}`… like vscode.l10n.t does without a translation: for tests, the bench and logs. */
-export const plainLocalize: Localize = (message, ...args) => message.replace(/\{(\d+)\}/g, (whole, index: string) => String(args[Number(index)] ?? whole));
+export const plainLocalize: Localize = (message, ...args) =>
+  message.replace(/\{(\d+)\}/g, (whole, index: string) => String(args[Number(index)] ?? whole));

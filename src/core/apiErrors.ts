@@ -36,7 +36,11 @@ export function disposedError(): ApiError {
 }
 
 export function invalidCredentialsError(request: string, status?: number): ApiError {
-  return new ApiError('invalid-credentials', `The API rejected the credentials. Run ${SIGN_IN_COMMAND} again.`, withStatus({ request }, status));
+  return new ApiError(
+    'invalid-credentials',
+    `The API rejected the credentials. Run ${SIGN_IN_COMMAND} again.`,
+    withStatus({ request }, status),
+  );
 }
 
 export function rejectedFreshTokenError(request: string): ApiError {
@@ -56,7 +60,10 @@ export function permissionDeniedError(request: string, status?: number): ApiErro
 }
 
 export function notFoundError(request: string, what = 'The requested resource'): ApiError {
-  return new ApiError('not-found', `${what} was not found (HTTP 404). Check the serial number and the API base URL setting.`, { status: 404, request });
+  return new ApiError('not-found', `${what} was not found (HTTP 404). Check the serial number and the API base URL setting.`, {
+    status: 404,
+    request,
+  });
 }
 
 export function rateLimitedError(request: string, status: number, retryAfterMs?: number): ApiError {
@@ -66,15 +73,26 @@ export function rateLimitedError(request: string, status: number, retryAfterMs?:
 }
 
 export function serverError(request: string, status: number): ApiError {
-  return new ApiError('server', `The API had a problem answering (HTTP ${status}). Try again later; if it persists, the service may be down.`, { status, request });
+  return new ApiError(
+    'server',
+    `The API had a problem answering (HTTP ${status}). Try again later; if it persists, the service may be down.`,
+    { status, request },
+  );
 }
 
 export function unexpectedStatusError(request: string, status: number): ApiError {
-  return new ApiError('protocol', `The API answered with an unexpected HTTP ${status}. Check the API base URL setting.`, { status, request });
+  return new ApiError('protocol', `The API answered with an unexpected HTTP ${status}. Check the API base URL setting.`, {
+    status,
+    request,
+  });
 }
 
 export function protocolError(request: string, problem: string, status?: number): ApiError {
-  return new ApiError('protocol', `${problem} Check the API base URL and authorization URL settings, and any proxy in between.`, withStatus({ request }, status));
+  return new ApiError(
+    'protocol',
+    `${problem} Check the API base URL and authorization URL settings, and any proxy in between.`,
+    withStatus({ request }, status),
+  );
 }
 
 export function invalidInputError(message: string): ApiError {
@@ -86,8 +104,10 @@ export function errorForTransportFailure(error: TransportError, method: string, 
   const request = describeRequest(method, url);
   const host = hostOf(url);
   const { proxyHost = 'the proxy', proxyStatus, proxyCredentialsSent = false, causes = [error.code], caFile = '' } = error.context;
-  const network = (failure: NetworkFailure, message: string): ApiError => new ApiError('network', message, { request, network: failure, causes });
-  const timeout = (failure: NetworkFailure, message: string): ApiError => new ApiError('timeout', message, { request, network: failure, causes });
+  const network = (failure: NetworkFailure, message: string): ApiError =>
+    new ApiError('network', message, { request, network: failure, causes });
+  const timeout = (failure: NetworkFailure, message: string): ApiError =>
+    new ApiError('timeout', message, { request, network: failure, causes });
   switch (error.failure) {
     case 'aborted':
       return cancelledError();
@@ -96,15 +116,24 @@ export function errorForTransportFailure(error: TransportError, method: string, 
     case 'headers-timeout':
     case 'body-timeout':
     case 'total-timeout':
-      return timeout('response-timeout', `${host} did not answer within ${Math.round(timeoutMs / 1000)} s. Try again, or raise the request timeout setting if the service is slow.`);
+      return timeout(
+        'response-timeout',
+        `${host} did not answer within ${Math.round(timeoutMs / 1000)} s. Try again, or raise the request timeout setting if the service is slow.`,
+      );
     case 'too-large':
       return protocolError(request, `The answer from ${host} was larger than the allowed maximum, so it was not read.`);
     case 'proxy':
-      return network('proxy-invalid', 'The proxy setting is not a valid URL. Fix the http.proxy setting or the HTTPS_PROXY environment variable.');
+      return network(
+        'proxy-invalid',
+        'The proxy setting is not a valid URL. Fix the http.proxy setting or the HTTPS_PROXY environment variable.',
+      );
     case 'invalid-url':
       return invalidInputError(`The URL for ${request} is not valid. Check the API base URL and authorization URL settings.`);
     case 'untrusted-certificate': {
-      const what = error.code === 'DEPTH_ZERO_SELF_SIGNED_CERT' ? 'presented a self-signed certificate' : 'presented a certificate from a certificate authority this computer does not trust';
+      const what =
+        error.code === 'DEPTH_ZERO_SELF_SIGNED_CERT'
+          ? 'presented a self-signed certificate'
+          : 'presented a certificate from a certificate authority this computer does not trust';
       return network(
         'untrusted-certificate',
         `${host} ${what} (${error.code}). If your company or a TLS-inspecting proxy uses its own CA, save its certificate (PEM) to a file and set ${CA_FILE_SETTING} to that file's path, or add the CA to the operating system's certificate store.`,
@@ -145,14 +174,20 @@ export function errorForTransportFailure(error: TransportError, method: string, 
         `The CA certificates file "${caFile}" could not be used (${error.code}). Set ${CA_FILE_SETTING} to a readable PEM file of CA certificates, or clear it.`,
       );
     case 'dns':
-      return network('dns', `The host name ${hostnameOf(url)} could not be found (${error.code}). Check the API base URL and authorization URL settings, and your DNS or VPN connection.`);
+      return network(
+        'dns',
+        `The host name ${hostnameOf(url)} could not be found (${error.code}). Check the API base URL and authorization URL settings, and your DNS or VPN connection.`,
+      );
     case 'connection-refused':
       return network(
         'connection-refused',
         `${host} refused the connection (${error.code}). Check the port in the API base URL and authorization URL settings, and that the service (or your SSH tunnel) is running.`,
       );
     case 'connection':
-      return network('connection', `Could not reach ${host} (${error.code}). Check your network connection, the API base URL and proxy settings, then try again.`);
+      return network(
+        'connection',
+        `Could not reach ${host} (${error.code}). Check your network connection, the API base URL and proxy settings, then try again.`,
+      );
   }
 }
 

@@ -30,7 +30,6 @@ function isLinkField(name: string): name is LinkField {
   return Object.prototype.hasOwnProperty.call(LINK_FIELD_TYPES, name);
 }
 
-
 /**
  * Parses a `_links` object. A relation may hold one link or an array of links
  * (HAL allows both); either way the result is an array. `null` fields are read
@@ -102,7 +101,8 @@ export function expandLink(link: HalLink, variables: TemplateVariables = {}): st
   if (link.href === undefined) return undefined;
   if (link.templated !== true) return link.href;
   const context: Record<string, PrimitiveValue | PrimitiveValue[]> = {};
-  for (const [name, value] of Object.entries(variables)) context[name] = Array.isArray(value) ? [...(value as readonly PrimitiveValue[])] : (value as PrimitiveValue);
+  for (const [name, value] of Object.entries(variables))
+    context[name] = Array.isArray(value) ? [...(value as readonly PrimitiveValue[])] : (value as PrimitiveValue);
   return loadUrlTemplate().parseTemplate(link.href).expand(context);
 }
 

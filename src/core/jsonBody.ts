@@ -17,7 +17,10 @@ export function parseJsonBody(body: Uint8Array, contentType: string | undefined,
     return { ok: true, value: pruneDeepJson(JSON.parse(text) as unknown) };
   } catch {
     if (trimmed.startsWith('<') || (contentType ?? '').toLowerCase().includes('html')) {
-      return { ok: false, problem: `${source} answered with an HTML page instead of JSON; a sign-in page of a proxy or single sign-on gateway often does this.` };
+      return {
+        ok: false,
+        problem: `${source} answered with an HTML page instead of JSON; a sign-in page of a proxy or single sign-on gateway often does this.`,
+      };
     }
     return { ok: false, problem: `${source} answered with a body that is not valid JSON.` };
   }

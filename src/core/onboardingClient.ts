@@ -129,13 +129,31 @@ export class OnboardingClient {
       maxConcurrency: settings.maxConcurrency,
       requestTimeoutMs: settings.requestTimeoutMs,
       maxResponseBytes: settings.maxResponseBytes,
-      retry: { ...DEFAULT_RETRY_POLICY, maxRetries: settings.maxRetries, baseDelayMs: settings.retryBaseDelayMs, maxRetryAfterMs: settings.maxRetryAfterMs },
-      ...(options.onRequest !== undefined ? { onRequest: withCertificateChecks(options.onRequest, settings.proxyStrictSSL !== false) } : {}),
+      retry: {
+        ...DEFAULT_RETRY_POLICY,
+        maxRetries: settings.maxRetries,
+        baseDelayMs: settings.retryBaseDelayMs,
+        maxRetryAfterMs: settings.maxRetryAfterMs,
+      },
+      ...(options.onRequest !== undefined
+        ? { onRequest: withCertificateChecks(options.onRequest, settings.proxyStrictSSL !== false) }
+        : {}),
       now,
     });
-    this.#tokens = new TokenClient({ http: this.#http, authUrl: options.authUrl, credentials: options.credentials, now, ...(options.onToken !== undefined ? { onToken: options.onToken } : {}) });
+    this.#tokens = new TokenClient({
+      http: this.#http,
+      authUrl: options.authUrl,
+      credentials: options.credentials,
+      now,
+      ...(options.onToken !== undefined ? { onToken: options.onToken } : {}),
+    });
     this.#requests = new AuthorizedRequests(this.#http, this.#tokens);
-    this.#events = new EventsClient({ requests: this.#requests, apiBaseUrl: options.apiBaseUrl, timestampUnit: options.timestampUnit ?? 'auto', now });
+    this.#events = new EventsClient({
+      requests: this.#requests,
+      apiBaseUrl: options.apiBaseUrl,
+      timestampUnit: options.timestampUnit ?? 'auto',
+      now,
+    });
   }
 
   /** Spec §4.1: the validated events of one machine, newest first. */
@@ -156,7 +174,8 @@ export class OnboardingClient {
   fetchLink(href: string, signal?: AbortSignal): Promise<LinkedResource> {
     return this.#guard(signal, async (combined) => {
       const url = resolveHref(href, this.#apiBaseUrl.endsWith('/') ? this.#apiBaseUrl : `${this.#apiBaseUrl}/`);
-      if (url === undefined || !isOpenable(url)) throw invalidInputError('Only http and https links can be followed; this link is not one.');
+      if (url === undefined || !isOpenable(url))
+        throw invalidInputError('Only http and https links can be followed; this link is not one.');
       const response = sameOrigin(url, this.#apiBaseUrl)
         ? await this.#requests.get(url, combined, LINK_ACCEPT)
         : await this.#http.send({ method: 'GET', url, headers: { accept: LINK_ACCEPT }, signal: combined });
@@ -196,7 +215,12 @@ export class OnboardingClient {
 
   #linkedResource(response: HttpResponse): LinkedResource {
     if (response.status < 200 || response.status >= 300) {
-      throw errorForApiStatus(describeRequest('GET', response.url), response.status, parseRetryAfter(response.headers['retry-after'], Date.now()), 'The linked resource');
+      throw errorForApiStatus(
+        describeRequest('GET', response.url),
+        response.status,
+        parseRetryAfter(response.headers['retry-after'], Date.now()),
+        'The linked resource',
+      );
     }
     const contentType = response.headers['content-type'];
     const base = { url: response.url, status: response.status, ...(contentType !== undefined ? { contentType } : {}) };

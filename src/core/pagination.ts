@@ -109,7 +109,6 @@ export interface CursorEnvelope {
   readonly limit?: number;
 }
 
-
 function integerField(body: Record<string, unknown>, name: string): number | undefined {
   const value = body[name];
   return typeof value === 'number' && Number.isInteger(value) ? value : undefined;
@@ -181,7 +180,11 @@ export function pageHasMore(envelope: PageEnvelope, requestedSize?: number): boo
  * Walks page-based results from `request.page` onwards, yielding each page.
  * Stops at the last page, at an empty page, or after `maxPages` pages.
  */
-export async function* walkPages(fetchPage: (request: PageRequest) => Promise<PageEnvelope>, request: PageRequest = {}, options: WalkOptions = {}): AsyncGenerator<WalkedPage> {
+export async function* walkPages(
+  fetchPage: (request: PageRequest) => Promise<PageEnvelope>,
+  request: PageRequest = {},
+  options: WalkOptions = {},
+): AsyncGenerator<WalkedPage> {
   const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
   let page = request.page ?? DEFAULT_PAGE;
   for (let index = 0; index < maxPages; index++) {
@@ -207,7 +210,11 @@ export function cursorHasMore(envelope: CursorEnvelope, requestedLimit?: number,
  * when a page is short or empty, when the cursor stops moving, or after
  * `maxPages` pages.
  */
-export async function* walkCursor(fetchPage: (request: CursorRequest) => Promise<CursorEnvelope>, request: CursorRequest = {}, options: WalkOptions = {}): AsyncGenerator<WalkedPage> {
+export async function* walkCursor(
+  fetchPage: (request: CursorRequest) => Promise<CursorEnvelope>,
+  request: CursorRequest = {},
+  options: WalkOptions = {},
+): AsyncGenerator<WalkedPage> {
   const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
   let current = request;
   for (let index = 0; index < maxPages; index++) {

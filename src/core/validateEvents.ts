@@ -36,9 +36,12 @@ export function validateEvents(rawEvents: readonly unknown[], options: ValidateO
   return { events, invalid };
 }
 
-
 /** The event, or the reason it is invalid. */
-export function validateEvent(input: unknown, serialNumber: string, timestampUnit: TimestampUnitSetting = 'auto'): OnboardingEvent | string {
+export function validateEvent(
+  input: unknown,
+  serialNumber: string,
+  timestampUnit: TimestampUnitSetting = 'auto',
+): OnboardingEvent | string {
   // Bodies are pruned when parsed; an event from anywhere else (a webview message, a stored result) is pruned here.
   const raw = pruneDeepJson(input);
   if (!isRecord(raw)) return 'the event is not a JSON object';

@@ -27,7 +27,9 @@ function eventFrom(deps: DetailsCommandDeps, argument: unknown): OnboardingEvent
   if (result.ok) return result.event;
   deps.log.warn(`Event details: cannot show this event: ${result.reason}.`);
   // The reason may quote a relation name from the (tampered) argument: keep it from forming a command link.
-  void vscode.window.showErrorMessage(inertNotificationText(vscode.l10n.t('Cannot show the event: {0}.', inertNotificationText(result.reason))));
+  void vscode.window.showErrorMessage(
+    inertNotificationText(vscode.l10n.t('Cannot show the event: {0}.', inertNotificationText(result.reason))),
+  );
   return undefined;
 }
 

@@ -51,7 +51,12 @@ export class DetailsPanels extends Disposable {
       this.last = this.preview;
       return;
     }
-    const panel = vscode.window.createWebviewPanel(WEBVIEWS.details, panelTitle(event), { viewColumn: this.column(), preserveFocus }, webviewOptions(this.context.extensionUri));
+    const panel = vscode.window.createWebviewPanel(
+      WEBVIEWS.details,
+      panelTitle(event),
+      { viewColumn: this.column(), preserveFocus },
+      webviewOptions(this.context.extensionUri),
+    );
     const details = this.track(new DetailsPanel(panel, event, this.context));
     if (mode === 'preview') this.preview = details;
   }

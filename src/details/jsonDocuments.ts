@@ -8,7 +8,10 @@ export const JSON_SCHEME = 'onboarding-events';
 
 /** Keeps path segments readable and harmless: server strings become file-name-safe text. */
 export function safeSegment(text: string, fallback = 'item'): string {
-  const cleaned = text.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '').slice(0, 80);
+  const cleaned = text
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^[-.]+|-+$/g, '')
+    .slice(0, 80);
   return cleaned === '' ? fallback : cleaned;
 }
 
@@ -34,7 +37,10 @@ export class ReadOnlyDocuments extends Disposable implements vscode.TextDocument
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.contents.get(uri.toString()) ?? JSON.stringify(vscode.l10n.t('This document is no longer available. Open it again from the event details.'));
+    return (
+      this.contents.get(uri.toString()) ??
+      JSON.stringify(vscode.l10n.t('This document is no longer available. Open it again from the event details.'))
+    );
   }
 
   /** Opens (or refreshes) a read-only editor; `.json` paths get the JSON language. */

@@ -31,7 +31,9 @@ export type LinkRefusal = 'scheme' | 'userinfo' | 'disguised';
 const DISGUISING = /[\u0000-\u0020\u007f-\u00a0\u061c\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff\\]/;
 
 /** The URL as it will be opened, or why it may not be: the one judgement every open and fetch passes. */
-export function externalUrl(raw: string): { readonly ok: true; readonly url: string; readonly host: string } | { readonly ok: false; readonly reason: LinkRefusal } {
+export function externalUrl(
+  raw: string,
+): { readonly ok: true; readonly url: string; readonly host: string } | { readonly ok: false; readonly reason: LinkRefusal } {
   if (DISGUISING.test(raw)) return { ok: false, reason: 'disguised' };
   let parsed: URL;
   try {
@@ -40,7 +42,8 @@ export function externalUrl(raw: string): { readonly ok: true; readonly url: str
     return { ok: false, reason: 'scheme' };
   }
   if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.hostname === '') return { ok: false, reason: 'scheme' };
-  if (parsed.username !== '' || parsed.password !== '' || /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(raw)) return { ok: false, reason: 'userinfo' };
+  if (parsed.username !== '' || parsed.password !== '' || /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(raw))
+    return { ok: false, reason: 'userinfo' };
   // The host as the browser will resolve it: internationalised names in their xn-- form, so look-alike letters show.
   return { ok: true, url: parsed.href, host: parsed.host };
 }

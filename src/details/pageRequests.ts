@@ -14,7 +14,15 @@ import type { ApiSession } from '../workbench/contracts/apiSession';
 import type { Log } from '../workbench/log';
 import type { ReadOnlyDocuments } from './jsonDocuments';
 import type { LinkOpenerSlot } from './linkOpener';
-import { copyableUrl, deprecationDecision, fetchDecision, linkTarget, openDecision, type LinkDecision, type LinkRequest } from './linkPolicy';
+import {
+  copyableUrl,
+  deprecationDecision,
+  fetchDecision,
+  linkTarget,
+  openDecision,
+  type LinkDecision,
+  type LinkRequest,
+} from './linkPolicy';
 import type { HostMessage, PageMessage, VariableValues } from './protocol';
 import type { DetailsObserver } from './testHook';
 
@@ -91,12 +99,19 @@ export class PageRequests {
       log.warn(`Event details: refused to open a link (${decision.reason}).`);
       const why =
         decision.reason === 'userinfo'
-          ? vscode.l10n.t('This link was not opened: it contains a user name or password before its host, which can make one site look like another.')
+          ? vscode.l10n.t(
+              'This link was not opened: it contains a user name or password before its host, which can make one site look like another.',
+            )
           : decision.reason === 'disguised'
-            ? vscode.l10n.t('This link was not opened: it contains invisible, right-to-left, space or backslash characters, which can make it read as a different address.')
+            ? vscode.l10n.t(
+                'This link was not opened: it contains invisible, right-to-left, space or backslash characters, which can make it read as a different address.',
+              )
             : vscode.l10n.t('This link was not opened: only http and https links can be opened.');
       // The refused URL is server text: shown in the detail only, and inert there too.
-      void vscode.window.showWarningMessage(inertNotificationText(why), { modal: false, detail: inertNotificationText(decision.shown ?? '') });
+      void vscode.window.showWarningMessage(inertNotificationText(why), {
+        modal: false,
+        detail: inertNotificationText(decision.shown ?? ''),
+      });
       return;
     }
     const opener = this.services.links.current;
@@ -130,12 +145,15 @@ export class PageRequests {
     const title = inertNotificationText(vscode.l10n.t('Fetching {0}', url));
     observer.didNotify(title);
     try {
-      const resource = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_progress, token) => {
-        const abort = abortSignalFor(token);
-        return client.fetchLink(url, abort.signal).finally(() => {
-          abort.dispose();
-        });
-      });
+      const resource = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+        (_progress, token) => {
+          const abort = abortSignalFor(token);
+          return client.fetchLink(url, abort.signal).finally(() => {
+            abort.dispose();
+          });
+        },
+      );
       const where = new URL(resource.url);
       const segments = ['linked', where.host, ...where.pathname.split('/').filter((s) => s !== '')];
       if (resource.json !== undefined) await documents.show(segments, JSON.stringify(resource.json, null, 2));

@@ -34,7 +34,14 @@ export function registerDetails(context: vscode.ExtensionContext, deps: DetailsD
   const documents = new ReadOnlyDocuments();
   const observed = deps.testMode ? new DetailsObservations() : undefined;
   const links = new LinkOpenerSlot();
-  const panelContext: PanelContext = { extensionUri: context.extensionUri, session, log, documents, links, observer: observed ?? NO_OBSERVER };
+  const panelContext: PanelContext = {
+    extensionUri: context.extensionUri,
+    session,
+    log,
+    documents,
+    links,
+    observer: observed ?? NO_OBSERVER,
+  };
   const panels = new DetailsPanels(panelContext, settings);
   /** The environment whose data the panels show (undefined before the first sign-in of this window). */
   let shownFor: string | undefined = session.state.kind === 'signed-out' ? undefined : session.state.environment.id;

@@ -53,7 +53,8 @@ export function resolveLinkTarget(link: HalLink, variables: VariableValues, apiB
   }
   if (expanded === undefined) return { url: null, openable: false, blocked: 'no-href' };
   // Same base as the core's fetchLink: a trailing slash, so "machines/1" resolves under the base path.
-  const resolved = apiBaseUrl === undefined ? absoluteUrl(expanded) : resolveHref(expanded, apiBaseUrl.endsWith('/') ? apiBaseUrl : `${apiBaseUrl}/`);
+  const resolved =
+    apiBaseUrl === undefined ? absoluteUrl(expanded) : resolveHref(expanded, apiBaseUrl.endsWith('/') ? apiBaseUrl : `${apiBaseUrl}/`);
   if (resolved === undefined) return { url: expanded, openable: false, blocked: 'malformed' };
   return isOpenable(resolved) ? { url: resolved, openable: true, blocked: null } : { url: resolved, openable: false, blocked: 'scheme' };
 }

@@ -74,7 +74,8 @@ export class WebviewHost extends Disposable {
   load(): void {
     this.ready = false;
     const webview = this.panel.webview;
-    const media = (...path: string[]): string => webview.asWebviewUri(vscode.Uri.joinPath(this.options.extensionUri, 'media', ...path)).toString();
+    const media = (...path: string[]): string =>
+      webview.asWebviewUri(vscode.Uri.joinPath(this.options.extensionUri, 'media', ...path)).toString();
     const html = renderShell({
       cspSource: webview.cspSource,
       nonce: randomBytes(18).toString('base64'),

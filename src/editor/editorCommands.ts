@@ -43,7 +43,9 @@ const hoverShowDetails: CommandFactory<EditorCommandDeps> = (deps) => async (arg
   const key = isRecord(arg) ? arg['key'] : undefined;
   const event = await eventByKey(deps.events, serialNumber, typeof key === 'string' ? key : undefined);
   if (event === undefined) {
-    void vscode.window.showInformationMessage(inertNotificationText(vscode.l10n.t('The events of {0} are no longer loaded. Hover again to load them.', serialNumber)));
+    void vscode.window.showInformationMessage(
+      inertNotificationText(vscode.l10n.t('The events of {0} are no longer loaded. Hover again to load them.', serialNumber)),
+    );
     return;
   }
   await deps.details.show(event);
@@ -57,7 +59,9 @@ const hoverReveal: CommandFactory<EditorCommandDeps> = (deps) => async (arg) => 
     await deps.machines.reveal(serialNumber);
   } catch (error) {
     deps.log.error(`Reveal ${serialNumber}`, error);
-    void vscode.window.showErrorMessage(inertNotificationText(vscode.l10n.t('Could not show {0} in the sidebar: {1}', serialNumber, errorMessage(error))));
+    void vscode.window.showErrorMessage(
+      inertNotificationText(vscode.l10n.t('Could not show {0} in the sidebar: {1}', serialNumber, errorMessage(error))),
+    );
   }
 };
 
@@ -86,7 +90,8 @@ export const EDITOR_COMMANDS: CommandTable<EditorCommandDeps> = {
 /** The event with `key` (the latest when no key): from the cache, or one request when the cache was cleared meanwhile. */
 async function eventByKey(events: EventsService, serialNumber: string, key: string | undefined): Promise<OnboardingEvent | undefined> {
   const known = events.peek(serialNumber)?.result.events;
-  const find = (list: readonly OnboardingEvent[] | undefined): OnboardingEvent | undefined => (key === undefined ? list?.[0] : list?.find((e) => e.key === key));
+  const find = (list: readonly OnboardingEvent[] | undefined): OnboardingEvent | undefined =>
+    key === undefined ? list?.[0] : list?.find((e) => e.key === key);
   const hit = find(known);
   if (hit !== undefined) return hit;
   try {

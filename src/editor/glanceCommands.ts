@@ -24,15 +24,27 @@ function targetArgument(arg: unknown): vscode.ConfigurationTarget | undefined {
   return undefined;
 }
 
-async function pickTarget(serialNumber: string, folder: vscode.WorkspaceFolder | undefined): Promise<vscode.ConfigurationTarget | undefined> {
-  const items: ScopeItem[] = [{ label: vscode.l10n.t('User Settings'), description: vscode.l10n.t('every workspace'), target: vscode.ConfigurationTarget.Global }];
+async function pickTarget(
+  serialNumber: string,
+  folder: vscode.WorkspaceFolder | undefined,
+): Promise<vscode.ConfigurationTarget | undefined> {
+  const items: ScopeItem[] = [
+    { label: vscode.l10n.t('User Settings'), description: vscode.l10n.t('every workspace'), target: vscode.ConfigurationTarget.Global },
+  ];
   if (vscode.workspace.workspaceFolders !== undefined) {
-    items.push({ label: vscode.l10n.t('Workspace Settings'), description: vscode.l10n.t('this workspace, shared through its settings file'), target: vscode.ConfigurationTarget.Workspace });
+    items.push({
+      label: vscode.l10n.t('Workspace Settings'),
+      description: vscode.l10n.t('this workspace, shared through its settings file'),
+      target: vscode.ConfigurationTarget.Workspace,
+    });
   }
   if (folder !== undefined && vscode.workspace.workspaceFile !== undefined) {
     items.push({ label: vscode.l10n.t('Folder Settings'), description: folder.name, target: vscode.ConfigurationTarget.WorkspaceFolder });
   }
-  const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Treat {0} as not a serial number in…', serialNumber), placeHolder: vscode.l10n.t('Where to add it to the deny list') });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: vscode.l10n.t('Treat {0} as not a serial number in…', serialNumber),
+    placeHolder: vscode.l10n.t('Where to add it to the deny list'),
+  });
   return picked?.target;
 }
 
@@ -43,15 +55,25 @@ const notASerialNumber: CommandFactory<unknown> = () => async (arg) => {
   const folder = document === undefined ? undefined : vscode.workspace.getWorkspaceFolder(document.uri);
   const target = targetArgument(arg) ?? (await pickTarget(serialNumber, folder));
   if (target === undefined) return undefined;
-  const configuration = vscode.workspace.getConfiguration(SECTION, target === vscode.ConfigurationTarget.WorkspaceFolder ? folder?.uri : undefined);
+  const configuration = vscode.workspace.getConfiguration(
+    SECTION,
+    target === vscode.ConfigurationTarget.WorkspaceFolder ? folder?.uri : undefined,
+  );
   const inspected = configuration.inspect<unknown>(DENY_LIST);
   const current =
-    target === vscode.ConfigurationTarget.Global ? inspected?.globalValue : target === vscode.ConfigurationTarget.Workspace ? inspected?.workspaceValue : inspected?.workspaceFolderValue;
+    target === vscode.ConfigurationTarget.Global
+      ? inspected?.globalValue
+      : target === vscode.ConfigurationTarget.Workspace
+        ? inspected?.workspaceValue
+        : inspected?.workspaceFolderValue;
   const list = Array.isArray(current) ? current.filter((entry): entry is string => typeof entry === 'string') : [];
   if (!list.some((entry) => entry.trim().toUpperCase() === serialNumber.toUpperCase())) {
     await configuration.update(DENY_LIST, [...list, serialNumber], target);
   }
-  vscode.window.setStatusBarMessage(inertNotificationText(vscode.l10n.t('{0} is no longer treated as a serial number.', serialNumber)), 3000);
+  vscode.window.setStatusBarMessage(
+    inertNotificationText(vscode.l10n.t('{0} is no longer treated as a serial number.', serialNumber)),
+    3000,
+  );
   return { target };
 };
 

@@ -15,8 +15,16 @@ export class GlanceProviders extends Disposable {
   ) {
     super();
     this.update(settings.value);
-    this.register(settings.onDidChange((value) => { this.update(value); }));
-    this.register(toDisposable(() => { this.registrations?.dispose(); }));
+    this.register(
+      settings.onDidChange((value) => {
+        this.update(value);
+      }),
+    );
+    this.register(
+      toDisposable(() => {
+        this.registrations?.dispose();
+      }),
+    );
   }
 
   private update(value: SerialSettingsSnapshot): void {

@@ -76,7 +76,11 @@ export class GlanceStates extends Disposable {
         this.schedule();
       }),
     );
-    this.register(toDisposable(() => { if (this.timer !== undefined) clearTimeout(this.timer); }));
+    this.register(
+      toDisposable(() => {
+        if (this.timer !== undefined) clearTimeout(this.timer);
+      }),
+    );
   }
 
   get signedIn(): boolean {
@@ -131,9 +135,9 @@ export class GlanceStates extends Disposable {
     } catch (error) {
       if (error instanceof NotSignedInError) throw error;
       if (isApiError(error) && error.kind === 'invalid-credentials') this.deps.session.reportCredentialsRejected();
-      else if (!(isApiError(error) && (error.kind === 'cancelled' || error.kind === 'not-found'))) this.deps.log.warn(`Inline status of ${serialNumber}: ${error instanceof Error ? error.message : String(error)}`);
+      else if (!(isApiError(error) && (error.kind === 'cancelled' || error.kind === 'not-found')))
+        this.deps.log.warn(`Inline status of ${serialNumber}: ${error instanceof Error ? error.message : String(error)}`);
       throw error;
     }
   }
 }
-

@@ -28,7 +28,12 @@ export function glanceStateOf(
   const state = machineState({ result: entry?.result, errorKind }, rules);
   if (state === undefined) return undefined;
   const latest = entry?.result.events[0];
-  return { state, latestEpochMs: latest?.time.epochMs, latestType: latest?.type, stale: entry?.stale === true || entry?.error !== undefined };
+  return {
+    state,
+    latestEpochMs: latest?.time.epochMs,
+    latestType: latest?.type,
+    stale: entry?.stale === true || entry?.error !== undefined,
+  };
 }
 
 /** One inline status to draw: where, and what it says. */
@@ -43,7 +48,11 @@ export interface PlannedStatus {
  * distinct serial number, however often it occurs. What an update of the
  * decorations costs besides VS Code's own calls (timed by the bench).
  */
-export function planStatuses(matches: readonly LineMatch[], stateOf: (serialNumber: string) => GlanceState | undefined, ctx: GlanceTextContext): PlannedStatus[] {
+export function planStatuses(
+  matches: readonly LineMatch[],
+  stateOf: (serialNumber: string) => GlanceState | undefined,
+  ctx: GlanceTextContext,
+): PlannedStatus[] {
   const texts = new Map<string, { state: MachineState; text: string } | undefined>();
   const planned: PlannedStatus[] = [];
   for (const match of matches) {
@@ -68,7 +77,11 @@ export interface PlannedProblem {
 const TYPE_TEXT_MAX = 60;
 
 /** The Problems-panel entries for `matches` (every occurrence), one state and message per serial number. */
-export function planProblems(matches: readonly LineMatch[], stateOf: (serialNumber: string) => GlanceState | undefined, ctx: GlanceTextContext): PlannedProblem[] {
+export function planProblems(
+  matches: readonly LineMatch[],
+  stateOf: (serialNumber: string) => GlanceState | undefined,
+  ctx: GlanceTextContext,
+): PlannedProblem[] {
   const known = new Map<string, { state: 'failed' | 'noEvents' | 'unknown'; message: string } | undefined>();
   const planned: PlannedProblem[] = [];
   for (const match of matches) {
@@ -77,7 +90,15 @@ export function planProblems(matches: readonly LineMatch[], stateOf: (serialNumb
       const state = stateOf(match.serialNumber);
       entry =
         state !== undefined && isProblemState(state.state)
-          ? { state: state.state, message: problemMessage(match.serialNumber, state.state, state.latestType === undefined ? undefined : truncate(toSingleLine(state.latestType), TYPE_TEXT_MAX), ctx) }
+          ? {
+              state: state.state,
+              message: problemMessage(
+                match.serialNumber,
+                state.state,
+                state.latestType === undefined ? undefined : truncate(toSingleLine(state.latestType), TYPE_TEXT_MAX),
+                ctx,
+              ),
+            }
           : undefined;
       known.set(match.serialNumber, entry);
     }
@@ -124,7 +145,12 @@ export function inlineStatusText(state: MachineState, latestEpochMs: number | un
 }
 
 /** The Problems-panel message for a serial number in a problem state. */
-export function problemMessage(serialNumber: string, state: 'failed' | 'noEvents' | 'unknown', latestType: string | undefined, ctx: GlanceTextContext): string {
+export function problemMessage(
+  serialNumber: string,
+  state: 'failed' | 'noEvents' | 'unknown',
+  latestType: string | undefined,
+  ctx: GlanceTextContext,
+): string {
   switch (state) {
     case 'failed':
       // The type name is server text: a diagnostic message is plain text, never rendered as Markdown.

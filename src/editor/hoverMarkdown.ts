@@ -58,12 +58,18 @@ function actions(serialNumber: string, latestKey: string | undefined, ctx: Hover
   const arg = [{ serialNumber }];
   const links: string[] = [];
   if (latestKey !== undefined) {
-    links.push(`[${ctx.t('Show Details')}](${commandUri(COMMANDS.hoverShowDetails, [{ serialNumber, key: latestKey }])} "${ctx.t('Open the latest event in the details panel')}")`);
+    links.push(
+      `[${ctx.t('Show Details')}](${commandUri(COMMANDS.hoverShowDetails, [{ serialNumber, key: latestKey }])} "${ctx.t('Open the latest event in the details panel')}")`,
+    );
   }
-  links.push(`[${ctx.t('Reveal in Sidebar')}](${commandUri(COMMANDS.hoverReveal, arg)} "${ctx.t('Show this machine in the Onboarding Events view')}")`);
+  links.push(
+    `[${ctx.t('Reveal in Sidebar')}](${commandUri(COMMANDS.hoverReveal, arg)} "${ctx.t('Show this machine in the Onboarding Events view')}")`,
+  );
   links.push(`[${ctx.t('Pin')}](${commandUri(COMMANDS.hoverPin, arg)} "${ctx.t('Pin this machine in the Onboarding Events view')}")`);
   links.push(`[${ctx.t('Copy')}](${commandUri(COMMANDS.hoverCopy, arg)} "${ctx.t('Copy the serial number')}")`);
-  links.push(`[${ctx.t('Copy Link')}](${commandUri(COMMANDS.copyLinkToMachine, arg)} "${ctx.t('Copy a link that opens this machine in VS Code')}")`);
+  links.push(
+    `[${ctx.t('Copy Link')}](${commandUri(COMMANDS.copyLinkToMachine, arg)} "${ctx.t('Copy a link that opens this machine in VS Code')}")`,
+  );
   return links.join(' · ');
 }
 
@@ -92,18 +98,25 @@ export function eventsHoverMarkdown(serialNumber: string, cached: CachedEvents, 
     const shown = events.slice(0, Math.max(1, ctx.maxEvents));
     const rows = shown.map(
       // Non-breaking spaces keep "2 years ago" on one line when the message is long.
-      (event) => `| ${markdownCell(event.type, TYPE_CELL_MAX)} | ${escapeMarkdown(age(event.time.epochMs, ctx)).replace(/ /g, '\u00a0')} | ${markdownCell(event.message, MESSAGE_CELL_MAX)} |`,
+      (event) =>
+        `| ${markdownCell(event.type, TYPE_CELL_MAX)} | ${escapeMarkdown(age(event.time.epochMs, ctx)).replace(/ /g, '\u00a0')} | ${markdownCell(event.message, MESSAGE_CELL_MAX)} |`,
     );
     parts.push([`| ${ctx.t('Type')} | ${ctx.t('When')} | ${ctx.t('Message')} |`, '| :-- | :-- | :-- |', ...rows].join('\n'));
     const hidden = events.length - shown.length;
     const count = events.length === 1 ? ctx.t('1 event') : ctx.t('{0} events', events.length);
-    const notShown = hidden === 0 ? '' : ` (${hidden === 1 ? ctx.t('1 older event not shown') : ctx.t('{0} older events not shown', hidden)})`;
+    const notShown =
+      hidden === 0 ? '' : ` (${hidden === 1 ? ctx.t('1 older event not shown') : ctx.t('{0} older events not shown', hidden)})`;
     const more = result.truncated ? ` ${ctx.t('(more not loaded)')}` : '';
-    const exact = latest === undefined ? '' : ` · ${ctx.t('latest {0}', escapeMarkdown(formatAbsolute(latest.time.epochMs, ctx.locale, ctx.timeZone) ?? String(latest.time.raw)))}`;
+    const exact =
+      latest === undefined
+        ? ''
+        : ` · ${ctx.t('latest {0}', escapeMarkdown(formatAbsolute(latest.time.epochMs, ctx.locale, ctx.timeZone) ?? String(latest.time.raw)))}`;
     parts.push(`_${count}${notShown}${more}${exact}_`);
   }
   if (result.invalid.length > 0) {
-    parts.push(`_${result.invalid.length === 1 ? ctx.t('1 event could not be read.') : ctx.t('{0} events could not be read.', result.invalid.length)}_ [${ctx.t('Show Log')}](${commandUri(COMMANDS.showLog, [])})`);
+    parts.push(
+      `_${result.invalid.length === 1 ? ctx.t('1 event could not be read.') : ctx.t('{0} events could not be read.', result.invalid.length)}_ [${ctx.t('Show Log')}](${commandUri(COMMANDS.showLog, [])})`,
+    );
   }
   return parts.join('\n\n');
 }

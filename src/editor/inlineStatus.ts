@@ -35,7 +35,10 @@ export interface InlineStatusTiming {
 
 export class InlineStatus extends Disposable {
   private readonly decoration = this.register(
-    vscode.window.createTextEditorDecorationType({ after: { margin: '0 0 0 1.5em', fontStyle: 'normal' }, rangeBehavior: vscode.DecorationRangeBehavior.ClosedClosed }),
+    vscode.window.createTextEditorDecorationType({
+      after: { margin: '0 0 0 1.5em', fontStyle: 'normal' },
+      rangeBehavior: vscode.DecorationRangeBehavior.ClosedClosed,
+    }),
   );
   private readonly caches = new Map<string, LineMatchCache>();
   private readonly rendered = new Map<string, RenderedStatus[]>();
@@ -48,8 +51,16 @@ export class InlineStatus extends Disposable {
     private readonly settings: SettingsReader,
   ) {
     super();
-    this.register(vscode.window.onDidChangeTextEditorVisibleRanges((e) => { this.update([e.textEditor], true); }));
-    this.register(vscode.window.onDidChangeVisibleTextEditors((editors) => { this.update(editors, true); }));
+    this.register(
+      vscode.window.onDidChangeTextEditorVisibleRanges((e) => {
+        this.update([e.textEditor], true);
+      }),
+    );
+    this.register(
+      vscode.window.onDidChangeVisibleTextEditors((editors) => {
+        this.update(editors, true);
+      }),
+    );
     this.register(
       vscode.window.onDidChangeTextEditorSelection((e) => {
         if (this.mode() === 'currentLine') this.update([e.textEditor], true);
@@ -59,10 +70,17 @@ export class InlineStatus extends Disposable {
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (e.contentChanges.length === 0) return;
         this.caches.get(e.document.uri.toString())?.reset();
-        this.update(vscode.window.visibleTextEditors.filter((editor) => editor.document === e.document), true);
+        this.update(
+          vscode.window.visibleTextEditors.filter((editor) => editor.document === e.document),
+          true,
+        );
       }),
     );
-    this.register(vscode.workspace.onDidCloseTextDocument((document) => { this.caches.delete(document.uri.toString()); }));
+    this.register(
+      vscode.workspace.onDidCloseTextDocument((document) => {
+        this.caches.delete(document.uri.toString());
+      }),
+    );
     this.register(
       serialSettings.onDidChange((value) => {
         for (const cache of this.caches.values()) cache.reset(value.matcher);
@@ -74,8 +92,16 @@ export class InlineStatus extends Disposable {
         if (change.affects('inlineStatus.mode') || change.affects('diagnostics.severity')) this.updateAll(true);
       }),
     );
-    this.register(states.onDidChange(() => { this.updateAll(false); }));
-    this.register(toDisposable(() => { if (this.loadTimer !== undefined) clearTimeout(this.loadTimer); }));
+    this.register(
+      states.onDidChange(() => {
+        this.updateAll(false);
+      }),
+    );
+    this.register(
+      toDisposable(() => {
+        if (this.loadTimer !== undefined) clearTimeout(this.loadTimer);
+      }),
+    );
     this.updateAll(true);
   }
 
@@ -101,7 +127,11 @@ export class InlineStatus extends Disposable {
     const started = performance.now();
     const mode = this.mode();
     const signedIn = this.states.signedIn;
-    const ctx: GlanceTextContext = { now: Date.now(), locale: vscode.env.language, t: (message, ...args) => vscode.l10n.t(message, ...args) };
+    const ctx: GlanceTextContext = {
+      now: Date.now(),
+      locale: vscode.env.language,
+      t: (message, ...args) => vscode.l10n.t(message, ...args),
+    };
     for (const editor of editors) {
       const key = editor.document.uri.toString();
       if (mode === 'off' || !signedIn || !glanceDocument(editor.document, this.serialSettings.value.languages)) {
@@ -136,7 +166,11 @@ export class InlineStatus extends Disposable {
     const ranges: LineRange[] =
       mode === 'currentLine'
         ? [{ start: editor.selection.active.line, end: editor.selection.active.line }]
-        : linesToScan(editor.visibleRanges.map((range) => ({ start: range.start.line, end: range.end.line })), document.lineCount, margin);
+        : linesToScan(
+            editor.visibleRanges.map((range) => ({ start: range.start.line, end: range.end.line })),
+            document.lineCount,
+            margin,
+          );
     return cache.matchesIn((line) => document.lineAt(line).text, ranges);
   }
 

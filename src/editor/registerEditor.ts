@@ -48,7 +48,11 @@ export function registerEditor(context: vscode.ExtensionContext, deps: EditorDep
     states,
     inline,
     diagnostics,
-    new GlanceProviders(serialSettings, new SerialCodeActions(serialSettings, states), new SerialCompletion(deps.machines, states, serialSettings)),
+    new GlanceProviders(
+      serialSettings,
+      new SerialCodeActions(serialSettings, states),
+      new SerialCompletion(deps.machines, states, serialSettings),
+    ),
     ...registerCommands(GLANCE_COMMANDS, undefined),
   );
   return {

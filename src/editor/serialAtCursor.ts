@@ -23,7 +23,11 @@ export function serialAtCursor(editor: vscode.TextEditor, settings: SerialSettin
  * alone — never by `getWordRangeAtPosition`, which would run the pattern on
  * VS Code's backtracking RegExp engine.
  */
-export function serialAtPosition(document: vscode.TextDocument, position: vscode.Position, matcher: SerialMatcher): SerialMatch | undefined {
+export function serialAtPosition(
+  document: vscode.TextDocument,
+  position: vscode.Position,
+  matcher: SerialMatcher,
+): SerialMatch | undefined {
   const line = document.lineAt(position.line).text;
   if (line.length <= LONG_LINE) return matcher.matchAt(line, position.character);
   // A minified file's one line can be megabytes: look only around the cursor

@@ -10,7 +10,11 @@ import { DIAGNOSTIC_SOURCE } from './serialDiagnostics';
 import type { GlanceStates } from './glanceStates';
 
 /** The serial number covering `position`, looking only near it on a long line. */
-export function serialAt(document: vscode.TextDocument, position: vscode.Position, settings: SerialSettings): { serialNumber: string; range: vscode.Range } | undefined {
+export function serialAt(
+  document: vscode.TextDocument,
+  position: vscode.Position,
+  settings: SerialSettings,
+): { serialNumber: string; range: vscode.Range } | undefined {
   const line = document.lineAt(position.line).text;
   const from = Math.max(0, position.character - 2 * MAX_SERIAL_NUMBER_LENGTH);
   const window = line.slice(from, position.character + 2 * MAX_SERIAL_NUMBER_LENGTH);
@@ -27,11 +31,17 @@ export class SerialCodeActions implements vscode.CodeActionProvider {
     private readonly states: GlanceStates,
   ) {}
 
-  provideCodeActions(document: vscode.TextDocument, range: vscode.Range | vscode.Selection, context: vscode.CodeActionContext): vscode.CodeAction[] {
+  provideCodeActions(
+    document: vscode.TextDocument,
+    range: vscode.Range | vscode.Selection,
+    context: vscode.CodeActionContext,
+  ): vscode.CodeAction[] {
     const found = serialAt(document, range.start, this.settings);
     if (found === undefined) return [];
     const { serialNumber } = found;
-    const ours = context.diagnostics.filter((diagnostic) => diagnostic.source === DIAGNOSTIC_SOURCE && diagnostic.range.intersection(found.range) !== undefined);
+    const ours = context.diagnostics.filter(
+      (diagnostic) => diagnostic.source === DIAGNOSTIC_SOURCE && diagnostic.range.intersection(found.range) !== undefined,
+    );
     const arg = { serialNumber };
     const action = (title: string, command: string, args: unknown[], preferred = false): vscode.CodeAction => {
       const codeAction = new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix);
@@ -42,7 +52,8 @@ export class SerialCodeActions implements vscode.CodeActionProvider {
     };
     const actions = [action(vscode.l10n.t('Look Up {0}', serialNumber), COMMANDS.lookUpMachine, [serialNumber], ours.length > 0)];
     const known = this.states.stateOf(serialNumber);
-    if (known?.latestEpochMs !== undefined) actions.push(action(vscode.l10n.t('Show Details of the Latest Event of {0}', serialNumber), COMMANDS.hoverShowDetails, [arg]));
+    if (known?.latestEpochMs !== undefined)
+      actions.push(action(vscode.l10n.t('Show Details of the Latest Event of {0}', serialNumber), COMMANDS.hoverShowDetails, [arg]));
     actions.push(
       action(vscode.l10n.t('Pin {0} in the Machines View', serialNumber), COMMANDS.hoverPin, [arg]),
       action(vscode.l10n.t('Copy Link to {0}', serialNumber), COMMANDS.copyLinkToMachine, [arg]),

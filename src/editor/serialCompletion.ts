@@ -22,8 +22,15 @@ export class SerialCompletion implements vscode.CompletionItemProvider {
     private readonly settings: SerialSettings,
   ) {}
 
-  provideCompletionItems(document: vscode.TextDocument, position: vscode.Position, _token: vscode.CancellationToken, context: vscode.CompletionContext): vscode.CompletionItem[] {
-    const before = document.lineAt(position.line).text.slice(Math.max(0, position.character - MAX_SERIAL_NUMBER_LENGTH), position.character);
+  provideCompletionItems(
+    document: vscode.TextDocument,
+    position: vscode.Position,
+    _token: vscode.CancellationToken,
+    context: vscode.CompletionContext,
+  ): vscode.CompletionItem[] {
+    const before = document
+      .lineAt(position.line)
+      .text.slice(Math.max(0, position.character - MAX_SERIAL_NUMBER_LENGTH), position.character);
     const typed = TYPED_WORD.exec(before)?.[0] ?? '';
     if (typed === '' && context.triggerKind !== vscode.CompletionTriggerKind.Invoke) return [];
     const prefix = typed.toUpperCase();
@@ -33,7 +40,11 @@ export class SerialCompletion implements vscode.CompletionItemProvider {
       [this.machines.workspace?.() ?? [], '2', vscode.l10n.t('in this workspace')],
     ];
     const range = new vscode.Range(position.line, position.character - typed.length, position.line, position.character);
-    const ctx: GlanceTextContext = { now: Date.now(), locale: vscode.env.language, t: (message, ...args) => vscode.l10n.t(message, ...args) };
+    const ctx: GlanceTextContext = {
+      now: Date.now(),
+      locale: vscode.env.language,
+      t: (message, ...args) => vscode.l10n.t(message, ...args),
+    };
     const matcher = this.settings.value.matcher;
     const seen = new Set<string>();
     const items: vscode.CompletionItem[] = [];
@@ -47,7 +58,8 @@ export class SerialCompletion implements vscode.CompletionItemProvider {
         item.range = range;
         item.filterText = serialNumber;
         item.sortText = `${order}${serialNumber}`;
-        item.detail = known === undefined ? vscode.l10n.t('Onboarding Events: not loaded yet') : stateSummary(known.state, known.latestEpochMs, ctx);
+        item.detail =
+          known === undefined ? vscode.l10n.t('Onboarding Events: not loaded yet') : stateSummary(known.state, known.latestEpochMs, ctx);
         items.push(item);
       }
     }

@@ -52,8 +52,16 @@ export class SerialDiagnostics extends Disposable {
     private readonly settings: SettingsReader,
   ) {
     super();
-    this.register(states.onDidChange(() => { this.updateAll(); }));
-    this.register(vscode.workspace.onDidOpenTextDocument((document) => { this.updateDocuments([document]); }));
+    this.register(
+      states.onDidChange(() => {
+        this.updateAll();
+      }),
+    );
+    this.register(
+      vscode.workspace.onDidOpenTextDocument((document) => {
+        this.updateDocuments([document]);
+      }),
+    );
     this.register(
       vscode.workspace.onDidCloseTextDocument((document) => {
         this.caches.delete(document.uri.toString());
@@ -85,7 +93,11 @@ export class SerialDiagnostics extends Disposable {
         if (change.affects('diagnostics.severity') || change.affects('eventStates')) this.updateAll();
       }),
     );
-    this.register(toDisposable(() => { if (this.editTimer !== undefined) clearTimeout(this.editTimer); }));
+    this.register(
+      toDisposable(() => {
+        if (this.editTimer !== undefined) clearTimeout(this.editTimer);
+      }),
+    );
     this.updateAll();
   }
 
@@ -101,7 +113,11 @@ export class SerialDiagnostics extends Disposable {
     const started = performance.now();
     const severity = severityOf(this.settings.value['diagnostics.severity']);
     let count = 0;
-    const ctx: GlanceTextContext = { now: Date.now(), locale: vscode.env.language, t: (message, ...args) => vscode.l10n.t(message, ...args) };
+    const ctx: GlanceTextContext = {
+      now: Date.now(),
+      locale: vscode.env.language,
+      t: (message, ...args) => vscode.l10n.t(message, ...args),
+    };
     for (const document of documents) {
       if (document.isClosed) continue;
       if (severity === undefined || !this.states.signedIn || !glanceDocument(document, this.serialSettings.value.languages)) {
@@ -123,7 +139,11 @@ export class SerialDiagnostics extends Disposable {
       cache = new LineMatchCache(this.serialSettings.value.matcher);
       this.caches.set(key, cache);
     }
-    const matches = cache.matchesIn((line) => document.lineAt(line).text, [{ start: 0, end: document.lineCount - 1 }], MAX_DIAGNOSTICS_PER_DOCUMENT);
+    const matches = cache.matchesIn(
+      (line) => document.lineAt(line).text,
+      [{ start: 0, end: document.lineCount - 1 }],
+      MAX_DIAGNOSTICS_PER_DOCUMENT,
+    );
     const diagnostics: vscode.Diagnostic[] = [];
     for (const { match, state, message } of planProblems(matches, (serial) => this.states.stateOf(serial), ctx)) {
       const diagnostic = new vscode.Diagnostic(new vscode.Range(match.line, match.start, match.line, match.end), message, severity);

@@ -8,7 +8,13 @@ import { isApiError } from '../core/errors';
 import { NotSignedInError, type EventsService } from '../eventsCache/eventsService';
 import type { Log } from '../workbench/log';
 import type { ApiSession } from '../workbench/contracts/apiSession';
-import { errorHoverMarkdown, eventsHoverMarkdown, HOVER_ENABLED_COMMANDS, signedOutHoverMarkdown, type HoverContext } from './hoverMarkdown';
+import {
+  errorHoverMarkdown,
+  eventsHoverMarkdown,
+  HOVER_ENABLED_COMMANDS,
+  signedOutHoverMarkdown,
+  type HoverContext,
+} from './hoverMarkdown';
 import { abortSignalFor } from '../common/cancellation';
 import { errorMessage } from '../common/errors';
 import type { SerialSettings } from '../workbench/serialSettings';
@@ -45,7 +51,11 @@ export class SerialHoverProvider implements vscode.HoverProvider {
     return this.last;
   }
 
-  provideHover(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): vscode.ProviderResult<vscode.Hover> {
+  provideHover(
+    document: vscode.TextDocument,
+    position: vscode.Position,
+    token: vscode.CancellationToken,
+  ): vscode.ProviderResult<vscode.Hover> {
     const started = performance.now();
     const settings = this.deps.settings.value;
     // The matcher on the line (RE2, linear time), with the minimum length and the deny list.
@@ -104,7 +114,12 @@ export class SerialHoverProvider implements vscode.HoverProvider {
     return { answer: hover(eventsHoverMarkdown(serialNumber, { ...known, stale: true }, ctx), range), source: 'stale' };
   }
 
-  private async fetch(serialNumber: string, range: vscode.Range, token: vscode.CancellationToken, maxEvents: number): Promise<vscode.Hover | undefined> {
+  private async fetch(
+    serialNumber: string,
+    range: vscode.Range,
+    token: vscode.CancellationToken,
+    maxEvents: number,
+  ): Promise<vscode.Hover | undefined> {
     const abort = abortSignalFor(token);
     try {
       const result = await this.deps.events.get(serialNumber, { signal: abort.signal });

@@ -26,7 +26,10 @@ export class SerialLinkProvider implements vscode.DocumentLinkProvider {
     const matcher = this.settings.value.matcher;
     const matches = matcher.findAll(document.getText(), MAX_LINKS_PER_DOCUMENT);
     return matches.map((match) => {
-      const link = new vscode.DocumentLink(new vscode.Range(document.positionAt(match.start), document.positionAt(match.end)), revealMachineUri(match.serialNumber));
+      const link = new vscode.DocumentLink(
+        new vscode.Range(document.positionAt(match.start), document.positionAt(match.end)),
+        revealMachineUri(match.serialNumber),
+      );
       link.tooltip = vscode.l10n.t('Show {0} in the Onboarding Events sidebar', match.serialNumber);
       return link;
     });

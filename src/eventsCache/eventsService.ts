@@ -162,7 +162,11 @@ export class EventsService {
    * replacing it — and callers re-check it client-side. One request per
    * (serial, timestamp) is in flight at a time.
    */
-  async getWindow(serialNumber: string, timestamp: number, options: { readonly signal?: AbortSignal; readonly priority?: RequestPriority } = {}): Promise<EventsResult> {
+  async getWindow(
+    serialNumber: string,
+    timestamp: number,
+    options: { readonly signal?: AbortSignal; readonly priority?: RequestPriority } = {},
+  ): Promise<EventsResult> {
     const key = `${serialNumber}\u0000${timestamp}`;
     const pending = this.windowsInFlight.get(key);
     if (pending) return pending;

@@ -77,7 +77,8 @@ export class FileResultStore implements ResultStore {
         // Synchronous on purpose: EventsService.peek() is synchronous, and one small file per machine is read once.
         stored = JSON.parse(readFileSync(file, 'utf8'));
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.options.onError?.(`The cached events of ${serialNumber} could not be read; they will be fetched again.`, error);
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+          this.options.onError?.(`The cached events of ${serialNumber} could not be read; they will be fetched again.`, error);
         return undefined;
       }
     }

@@ -60,7 +60,12 @@ class MachineLinks implements vscode.UriHandler {
       ...(state.kind === 'signed-out' ? {} : { environment: state.environment.name }),
       ...(timestamp === undefined ? {} : { timestamp }),
     };
-    return vscode.Uri.from({ scheme: vscode.env.uriScheme, authority: this.extensionId, path: MACHINE_LINK_PATH, query: machineLinkQuery(link) });
+    return vscode.Uri.from({
+      scheme: vscode.env.uriScheme,
+      authority: this.extensionId,
+      path: MACHINE_LINK_PATH,
+      query: machineLinkQuery(link),
+    });
   }
 
   handleUri(uri: vscode.Uri): Promise<void> {
@@ -87,11 +92,16 @@ class MachineLinks implements vscode.UriHandler {
     if (state.kind !== 'signed-in') {
       // Never signs in by itself: asks, and opens the link after a sign-in the user chose.
       const signIn = t('Sign In');
-      void vscode.window.showInformationMessage(inertNotificationText(t('Sign in to Onboarding Events to open the machine {0}.', link.serialNumber)), signIn).then(async (choice) => {
-        if (choice !== signIn) return;
-        await vscode.commands.executeCommand(COMMANDS.signIn);
-        if (this.deps.session.state.kind === 'signed-in') await this.open(link);
-      });
+      void vscode.window
+        .showInformationMessage(
+          inertNotificationText(t('Sign in to Onboarding Events to open the machine {0}.', link.serialNumber)),
+          signIn,
+        )
+        .then(async (choice) => {
+          if (choice !== signIn) return;
+          await vscode.commands.executeCommand(COMMANDS.signIn);
+          if (this.deps.session.state.kind === 'signed-in') await this.open(link);
+        });
       return { kind: 'asked-sign-in', serialNumber: link.serialNumber };
     }
     if (link.environment !== undefined && !sameName(link.environment, state.environment.name)) {
@@ -110,7 +120,12 @@ class MachineLinks implements vscode.UriHandler {
     const choices = targetId === undefined ? [openHere] : [switchTo, openHere];
     const message =
       targetId === undefined
-        ? t('The link to {0} is for the environment "{1}", which is not signed in here. Open it in "{2}"?', link.serialNumber, environment, current)
+        ? t(
+            'The link to {0} is for the environment "{1}", which is not signed in here. Open it in "{2}"?',
+            link.serialNumber,
+            environment,
+            current,
+          )
         : t('The link to {0} is for the environment "{1}"; you are in "{2}".', link.serialNumber, environment, current);
     const choice = await vscode.window.showWarningMessage(inertNotificationText(message), { modal: true }, ...choices);
     if (choice === undefined) return;
@@ -126,7 +141,9 @@ class MachineLinks implements vscode.UriHandler {
       await this.deps.machines.reveal(serialNumber);
     } catch (error) {
       this.deps.log.error(`Link to ${serialNumber}`, error);
-      void vscode.window.showErrorMessage(inertNotificationText(t('Could not show {0} in the sidebar: {1}', serialNumber, errorMessage(error))));
+      void vscode.window.showErrorMessage(
+        inertNotificationText(t('Could not show {0} in the sidebar: {1}', serialNumber, errorMessage(error))),
+      );
     }
     if (link.timestamp === undefined) return { kind: 'revealed', serialNumber };
     const opened = await this.openEvent(serialNumber, link.timestamp);
@@ -141,9 +158,13 @@ class MachineLinks implements vscode.UriHandler {
         await this.deps.details.show(event);
         return true;
       }
-      void vscode.window.showInformationMessage(inertNotificationText(t('{0} has no event with the timestamp {1}; the machine is shown instead.', serialNumber, timestamp)));
+      void vscode.window.showInformationMessage(
+        inertNotificationText(t('{0} has no event with the timestamp {1}; the machine is shown instead.', serialNumber, timestamp)),
+      );
     } catch (error) {
-      void vscode.window.showErrorMessage(inertNotificationText(t('Could not load the events of {0}: {1}', serialNumber, errorMessage(error))));
+      void vscode.window.showErrorMessage(
+        inertNotificationText(t('Could not load the events of {0}: {1}', serialNumber, errorMessage(error))),
+      );
     }
     return false;
   }
@@ -154,15 +175,17 @@ interface CopyDeps {
 }
 
 /** Copies the machine's link, made external (a web or remote window gets a link that reaches it). */
-const copyLinkToMachine: CommandFactory<CopyDeps> = ({ links }) => async (arg) => {
-  const serialNumber = serialNumberArgument(arg);
-  if (serialNumber === undefined) return undefined;
-  const external = await vscode.env.asExternalUri(links.linkFor(serialNumber));
-  const text = external.toString(true);
-  await vscode.env.clipboard.writeText(text);
-  vscode.window.setStatusBarMessage(inertNotificationText(vscode.l10n.t('Copied a link to {0}.', serialNumber)), 3000);
-  return text;
-};
+const copyLinkToMachine: CommandFactory<CopyDeps> =
+  ({ links }) =>
+  async (arg) => {
+    const serialNumber = serialNumberArgument(arg);
+    if (serialNumber === undefined) return undefined;
+    const external = await vscode.env.asExternalUri(links.linkFor(serialNumber));
+    const text = external.toString(true);
+    await vscode.env.clipboard.writeText(text);
+    vscode.window.setStatusBarMessage(inertNotificationText(vscode.l10n.t('Copied a link to {0}.', serialNumber)), 3000);
+    return text;
+  };
 
 const LINK_COMMANDS: CommandTable<CopyDeps> = {
   [COMMANDS.copyLinkToMachine]: copyLinkToMachine,

@@ -18,7 +18,8 @@ const DETAIL_MAX = 300;
 /** `timeZone`: IANA zone for the exact time; the host's zone when absent (tests pin it). */
 export function eventPickText(event: OnboardingEvent, now: number, locale: string, timeZone?: string): EventPickText {
   const type = event.type.toUpperCase();
-  const icon = type.includes('FAIL') || type.includes('ERROR') ? 'error' : type.includes('COMPLETED') ? 'pass-filled' : 'circle-large-outline';
+  const icon =
+    type.includes('FAIL') || type.includes('ERROR') ? 'error' : type.includes('COMPLETED') ? 'pass-filled' : 'circle-large-outline';
   const message = toSingleLine(event.message);
   return {
     label: defuseThemeIcons(truncate(toSingleLine(event.type), 80)),

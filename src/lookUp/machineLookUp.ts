@@ -24,19 +24,26 @@ interface SerialItem extends vscode.QuickPickItem {
   readonly invalid?: string;
 }
 
-type EventItem = vscode.QuickPickItem & (
-  | { readonly action: 'event'; readonly event: OnboardingEvent }
-  | { readonly action: 'sign-in' | 'retry' | 'none' }
-);
+type EventItem = vscode.QuickPickItem &
+  ({ readonly action: 'event'; readonly event: OnboardingEvent } | { readonly action: 'sign-in' | 'retry' | 'none' });
 
 export class MachineLookUp extends Disposable {
   /** The quick pick on screen (one at a time) with its listeners; replaced by the next one. */
   private active: IDisposable | undefined;
 
   private readonly pinButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('pin'), tooltip: vscode.l10n.t('Pin Machine') };
-  private readonly revealButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('eye'), tooltip: vscode.l10n.t('Reveal in Sidebar') };
-  private readonly refreshButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('refresh'), tooltip: vscode.l10n.t('Refresh') };
-  private readonly clearButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('clear-all'), tooltip: vscode.l10n.t('Clear Look-up History') };
+  private readonly revealButton: vscode.QuickInputButton = {
+    iconPath: new vscode.ThemeIcon('eye'),
+    tooltip: vscode.l10n.t('Reveal in Sidebar'),
+  };
+  private readonly refreshButton: vscode.QuickInputButton = {
+    iconPath: new vscode.ThemeIcon('refresh'),
+    tooltip: vscode.l10n.t('Refresh'),
+  };
+  private readonly clearButton: vscode.QuickInputButton = {
+    iconPath: new vscode.ThemeIcon('clear-all'),
+    tooltip: vscode.l10n.t('Clear Look-up History'),
+  };
 
   constructor(private readonly deps: MachineLookUpDeps) {
     super();
@@ -148,13 +155,21 @@ export class MachineLookUp extends Disposable {
           label: defuseThemeIcons(serialNumber),
           iconPath: new vscode.ThemeIcon('search'),
           description: vscode.l10n.t('Look up this serial number'),
-          ...(looksRight ? {} : { detail: vscode.l10n.t('$(warning) Does not match the serial-number pattern setting; it is looked up as typed.') }),
+          ...(looksRight
+            ? {}
+            : { detail: vscode.l10n.t('$(warning) Does not match the serial-number pattern setting; it is looked up as typed.') }),
           alwaysShow: true,
           serialNumber,
         });
       } else {
         const reason = checked.message;
-        items.push({ label: defuseThemeIcons(typed.slice(0, 80)), iconPath: new vscode.ThemeIcon('error'), detail: reason, alwaysShow: true, invalid: reason });
+        items.push({
+          label: defuseThemeIcons(typed.slice(0, 80)),
+          iconPath: new vscode.ThemeIcon('error'),
+          detail: reason,
+          alwaysShow: true,
+          invalid: reason,
+        });
       }
     }
     const group = (label: string, serials: readonly string[], isPinned: boolean): void => {
@@ -182,7 +197,9 @@ export class MachineLookUp extends Disposable {
     const latest = entry.result.events[0];
     const count = entry.result.events.length === 1 ? vscode.l10n.t('1 event') : vscode.l10n.t('{0} events', entry.result.events.length);
     if (latest === undefined) return count;
-    return defuseThemeIcons(`${count} · ${latest.type.slice(0, 40)} ${formatRelative(latest.time.epochMs, Date.now(), vscode.env.language) ?? ''}`);
+    return defuseThemeIcons(
+      `${count} · ${latest.type.slice(0, 40)} ${formatRelative(latest.time.epochMs, Date.now(), vscode.env.language) ?? ''}`,
+    );
   }
 
   private showEvents(serialNumber: string, canGoBack: boolean): void {
@@ -204,7 +221,12 @@ export class MachineLookUp extends Disposable {
     pick.matchOnDetail = true;
     const setButtons = (): void => {
       const pinned = this.deps.machines.pinned().includes(serialNumber);
-      pick.buttons = [...(canGoBack ? [vscode.QuickInputButtons.Back] : []), this.refreshButton, ...(pinned ? [] : [this.pinButton]), this.revealButton];
+      pick.buttons = [
+        ...(canGoBack ? [vscode.QuickInputButtons.Back] : []),
+        this.refreshButton,
+        ...(pinned ? [] : [this.pinButton]),
+        this.revealButton,
+      ];
     };
     setButtons();
 
@@ -225,7 +247,10 @@ export class MachineLookUp extends Disposable {
       try {
         const result = await events.get(serialNumber, { signal: controller.signal, force });
         if (controller.signal.aborted) return;
-        pick.items = result.events.length > 0 ? this.eventItems(result.events) : [{ label: vscode.l10n.t('No onboarding events recorded for this machine.'), action: 'none' }];
+        pick.items =
+          result.events.length > 0
+            ? this.eventItems(result.events)
+            : [{ label: vscode.l10n.t('No onboarding events recorded for this machine.'), action: 'none' }];
         pick.placeholder = vscode.l10n.t('Pick an event to open its details');
       } catch (error) {
         if (controller.signal.aborted) return;
@@ -278,12 +303,24 @@ export class MachineLookUp extends Disposable {
     const locale = vscode.env.language;
     return events.map((event) => {
       const text = eventPickText(event, now, locale);
-      return { label: text.label, description: text.description, detail: text.detail, iconPath: new vscode.ThemeIcon(text.icon), action: 'event', event };
+      return {
+        label: text.label,
+        description: text.description,
+        detail: text.detail,
+        iconPath: new vscode.ThemeIcon(text.icon),
+        action: 'event',
+        event,
+      };
     });
   }
 
   private signInItem(): EventItem {
-    return { label: vscode.l10n.t('Sign In…'), iconPath: new vscode.ThemeIcon('sign-in'), detail: vscode.l10n.t('Sign in to see the onboarding events of this machine.'), action: 'sign-in' };
+    return {
+      label: vscode.l10n.t('Sign In…'),
+      iconPath: new vscode.ThemeIcon('sign-in'),
+      detail: vscode.l10n.t('Sign in to see the onboarding events of this machine.'),
+      action: 'sign-in',
+    };
   }
 
   private errorItems(error: unknown): EventItem[] {
@@ -311,7 +348,9 @@ export class MachineLookUp extends Disposable {
       vscode.window.setStatusBarMessage(inertNotificationText(vscode.l10n.t('Pinned {0}.', serialNumber)), 3000);
     } catch (error) {
       this.deps.log.error(`Pin ${serialNumber}`, error);
-      void vscode.window.showErrorMessage(inertNotificationText(vscode.l10n.t('Could not pin {0}: {1}', serialNumber, errorMessage(error))));
+      void vscode.window.showErrorMessage(
+        inertNotificationText(vscode.l10n.t('Could not pin {0}: {1}', serialNumber, errorMessage(error))),
+      );
     }
   }
 
@@ -320,7 +359,9 @@ export class MachineLookUp extends Disposable {
       await this.deps.machines.reveal(serialNumber);
     } catch (error) {
       this.deps.log.error(`Reveal ${serialNumber}`, error);
-      void vscode.window.showErrorMessage(inertNotificationText(vscode.l10n.t('Could not show {0} in the sidebar: {1}', serialNumber, errorMessage(error))));
+      void vscode.window.showErrorMessage(
+        inertNotificationText(vscode.l10n.t('Could not show {0} in the sidebar: {1}', serialNumber, errorMessage(error))),
+      );
     }
   }
 }

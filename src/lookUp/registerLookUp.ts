@@ -12,11 +12,16 @@ interface LookUpCommandDeps {
   readonly lookUp: MachineLookUp;
 }
 
-const lookUpMachine: CommandFactory<LookUpCommandDeps> = ({ lookUp }) => (arg) => lookUp.run(arg);
+const lookUpMachine: CommandFactory<LookUpCommandDeps> =
+  ({ lookUp }) =>
+  (arg) =>
+    lookUp.run(arg);
 
-const clearLookupHistory: CommandFactory<LookUpCommandDeps> = ({ lookUp }) => () => {
-  lookUp.clearHistory();
-};
+const clearLookupHistory: CommandFactory<LookUpCommandDeps> =
+  ({ lookUp }) =>
+  () => {
+    lookUp.clearHistory();
+  };
 
 export const LOOK_UP_COMMANDS: CommandTable<LookUpCommandDeps> = {
   [COMMANDS.lookUpMachine]: lookUpMachine,

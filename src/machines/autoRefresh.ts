@@ -35,11 +35,18 @@ export const DEFAULT_MAX_BACKOFF_MS = 60 * 60 * 1000;
 
 const realTimers: Timers = {
   setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => { clearTimeout(handle as ReturnType<typeof setTimeout>); },
+  clearTimeout: (handle) => {
+    clearTimeout(handle as ReturnType<typeof setTimeout>);
+  },
 };
 
 /** Delay before the next poll after `failures` consecutive failed polls. */
-export function backoffDelay(intervalMs: number, failures: number, retryAfterMs: number | undefined, maxBackoffMs = DEFAULT_MAX_BACKOFF_MS): number {
+export function backoffDelay(
+  intervalMs: number,
+  failures: number,
+  retryAfterMs: number | undefined,
+  maxBackoffMs = DEFAULT_MAX_BACKOFF_MS,
+): number {
   const interval = pollIntervalMs(intervalMs);
   const doubled = interval * 2 ** Math.min(failures, 16);
   const backoff = Math.min(doubled, Math.max(maxBackoffMs, interval));
@@ -98,7 +105,8 @@ export class AutoRefresh {
       this.setState('disabled');
       return;
     }
-    const due = this.lastPollAt === undefined ? this.now() + pollIntervalMs(this.options.intervalMs()) : this.lastPollAt + this.currentDelay();
+    const due =
+      this.lastPollAt === undefined ? this.now() + pollIntervalMs(this.options.intervalMs()) : this.lastPollAt + this.currentDelay();
     this.dueAt = due;
     if (!this.options.active()) {
       this.setState('paused');

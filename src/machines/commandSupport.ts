@@ -33,7 +33,8 @@ export interface MachineCommandDeps {
 /** The machine the argument names, else the selected one; asks the user to select one when there is none. */
 export function requireSerial(deps: MachineCommandDeps, argument: unknown): string | undefined {
   const serial = serialOf(argument) ?? serialOf(deps.view.treeView.selection[0]);
-  if (serial === undefined) void vscode.window.showInformationMessage(vscode.l10n.t('Select a machine in the Onboarding Events view first.'));
+  if (serial === undefined)
+    void vscode.window.showInformationMessage(vscode.l10n.t('Select a machine in the Onboarding Events view first.'));
   return serial;
 }
 

@@ -86,7 +86,11 @@ async function writeExport(deps: MachineCommandDeps, argument: unknown): Promise
   const events = model.filtered ? view.events : view.all;
   const options = isRecord(argument) ? argument : {};
   const given: vscode.Uri | undefined =
-    options['uri'] instanceof vscode.Uri ? options['uri'] : typeof options['uri'] === 'string' ? vscode.Uri.file(options['uri']) : undefined;
+    options['uri'] instanceof vscode.Uri
+      ? options['uri']
+      : typeof options['uri'] === 'string'
+        ? vscode.Uri.file(options['uri'])
+        : undefined;
   // A uri from an argument (another extension, a command link) only prefills the save dialog, except under our own tests.
   let target = deps.trust.silent ? given : undefined;
   if (!target) {
@@ -105,16 +109,22 @@ async function writeExport(deps: MachineCommandDeps, argument: unknown): Promise
   const content =
     format === 'csv'
       ? eventsToCsv(serial, events)
-      : eventsToJson(serial, events, { exportedAt: Date.now(), fetchedAt: entry.fetchedAt, ...(model.filtered ? { filter: describeFilter(model.filter) } : {}) });
+      : eventsToJson(serial, events, {
+          exportedAt: Date.now(),
+          fetchedAt: entry.fetchedAt,
+          ...(model.filtered ? { filter: describeFilter(model.filter) } : {}),
+        });
   await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(content));
   log.info(`Exported ${events.length} events of ${serial} as ${format.toUpperCase()} to ${target.toString(true)}.`);
   const open = vscode.l10n.t('Open');
   const written = target;
   void vscode.window
     .showInformationMessage(
-      inertNotificationText(model.filtered
-        ? vscode.l10n.t('Exported {0} events of {1} (filtered) to {2}.', events.length, serial, vscode.workspace.asRelativePath(written))
-        : vscode.l10n.t('Exported {0} events of {1} to {2}.', events.length, serial, vscode.workspace.asRelativePath(written))),
+      inertNotificationText(
+        model.filtered
+          ? vscode.l10n.t('Exported {0} events of {1} (filtered) to {2}.', events.length, serial, vscode.workspace.asRelativePath(written))
+          : vscode.l10n.t('Exported {0} events of {1} to {2}.', events.length, serial, vscode.workspace.asRelativePath(written)),
+      ),
       open,
     )
     .then((answer) => (answer === open ? vscode.commands.executeCommand('vscode.open', written) : undefined));
@@ -127,7 +137,9 @@ function exportEvents(deps: MachineCommandDeps): CommandHandler {
       return await writeExport(deps, argument);
     } catch (error) {
       deps.log.error('Export failed', error);
-      void vscode.window.showErrorMessage(inertNotificationText(vscode.l10n.t('The events could not be exported: {0}', errorMessage(error))));
+      void vscode.window.showErrorMessage(
+        inertNotificationText(vscode.l10n.t('The events could not be exported: {0}', errorMessage(error))),
+      );
       return undefined;
     }
   };

@@ -22,7 +22,8 @@ const DAY = 24 * HOUR;
 export function parseSince(value: number | string | null | undefined): number | null | undefined {
   if (value === undefined || value === null) return value;
   const ms = typeof value === 'number' ? value : Date.parse(value);
-  if (!Number.isFinite(ms)) throw new Error(vscode.l10n.t('"{0}" is not a date. Use a form like 2025-01-31 or 2025-01-31T08:00.', String(value)));
+  if (!Number.isFinite(ms))
+    throw new Error(vscode.l10n.t('"{0}" is not a date. Use a form like 2025-01-31 or 2025-01-31T08:00.', String(value)));
   return ms;
 }
 
@@ -31,16 +32,26 @@ export async function pickFilter(model: MachinesModel): Promise<FilterArgument |
   const current = model.filter;
   type Step = vscode.QuickPickItem & { readonly step: 'types' | 'text' | 'since' | 'clear' };
   const items: Step[] = [
-    { step: 'types', label: `$(symbol-enum) ${vscode.l10n.t('Event Type…')}`, description: current.types?.join(', ') ?? vscode.l10n.t('any') },
+    {
+      step: 'types',
+      label: `$(symbol-enum) ${vscode.l10n.t('Event Type…')}`,
+      description: current.types?.join(', ') ?? vscode.l10n.t('any'),
+    },
     { step: 'text', label: `$(search) ${vscode.l10n.t('Text…')}`, description: current.text ?? vscode.l10n.t('any') },
     {
       step: 'since',
       label: `$(history) ${vscode.l10n.t('Since…')}`,
-      description: current.sinceMs === undefined ? vscode.l10n.t('any time') : formatShort(current.sinceMs, Date.now(), vscode.env.language) ?? String(current.sinceMs),
+      description:
+        current.sinceMs === undefined
+          ? vscode.l10n.t('any time')
+          : (formatShort(current.sinceMs, Date.now(), vscode.env.language) ?? String(current.sinceMs)),
     },
   ];
   if (model.filtered) items.push({ step: 'clear', label: `$(clear-all) ${vscode.l10n.t('Clear Filter')}` });
-  const choice = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Filter Events'), placeHolder: vscode.l10n.t('Filter the events of every machine by…') });
+  const choice = await vscode.window.showQuickPick(items, {
+    title: vscode.l10n.t('Filter Events'),
+    placeHolder: vscode.l10n.t('Filter the events of every machine by…'),
+  });
   if (!choice) return undefined;
   switch (choice.step) {
     case 'clear':
@@ -96,7 +107,8 @@ async function pickSince(): Promise<FilterArgument | undefined> {
   const date = await vscode.window.showInputBox({
     title: vscode.l10n.t('Show Events Since'),
     prompt: vscode.l10n.t('A date, or a date and time, in your local time zone (e.g. 2025-01-31 or 2025-01-31T08:00)'),
-    validateInput: (value) => (Number.isFinite(Date.parse(value)) ? undefined : vscode.l10n.t('Enter a date like 2025-01-31 or 2025-01-31T08:00.')),
+    validateInput: (value) =>
+      Number.isFinite(Date.parse(value)) ? undefined : vscode.l10n.t('Enter a date like 2025-01-31 or 2025-01-31T08:00.'),
   });
   return date === undefined ? undefined : { since: date };
 }

@@ -58,7 +58,9 @@ function addMachine(deps: MachineCommandDeps): CommandHandler {
     }
     log.info(`Pinned ${serial}.`);
     if (deps.session.state.kind === 'signed-in') {
-      void deps.view.reveal(serial).catch((error: unknown) => { log.warn(`Could not reveal ${serial}: ${String(error)}`); });
+      void deps.view.reveal(serial).catch((error: unknown) => {
+        log.warn(`Could not reveal ${serial}: ${String(error)}`);
+      });
     }
     return serial;
   };
@@ -98,8 +100,14 @@ function scanWorkspace(deps: MachineCommandDeps): CommandHandler {
     await deps.scanWorkspace();
     const scan = model.workspaceScan;
     if (scan.kind !== 'scanned') return undefined;
-    if (scan.found.length === 0) void vscode.window.showInformationMessage(inertNotificationText(vscode.l10n.t('No serial numbers were found in {0} files.', scan.filesScanned)));
-    else await view.treeView.reveal(view.provider.groupNode('workspace'), { expand: true, select: false, focus: false }).then(undefined, () => undefined);
+    if (scan.found.length === 0)
+      void vscode.window.showInformationMessage(
+        inertNotificationText(vscode.l10n.t('No serial numbers were found in {0} files.', scan.filesScanned)),
+      );
+    else
+      await view.treeView
+        .reveal(view.provider.groupNode('workspace'), { expand: true, select: false, focus: false })
+        .then(undefined, () => undefined);
     return { found: scan.found.map((found) => found.serialNumber), filesScanned: scan.filesScanned, capped: scan.capped };
   };
 }

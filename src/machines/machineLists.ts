@@ -64,7 +64,10 @@ export class MachineLists extends Disposable {
   async unpin(serialNumber: string): Promise<boolean> {
     const pinned = this.pinned();
     if (!pinned.includes(serialNumber)) return false;
-    await this.options.pinnedStore().update(PINNED_KEY, pinned.filter((serial) => serial !== serialNumber));
+    await this.options.pinnedStore().update(
+      PINNED_KEY,
+      pinned.filter((serial) => serial !== serialNumber),
+    );
     this.fire();
     return true;
   }
@@ -81,7 +84,10 @@ export class MachineLists extends Disposable {
   async removeRecent(serialNumber: string): Promise<boolean> {
     const recent = this.recent();
     if (!recent.includes(serialNumber)) return false;
-    await this.options.recentStore.update(RECENT_KEY, recent.filter((serial) => serial !== serialNumber));
+    await this.options.recentStore.update(
+      RECENT_KEY,
+      recent.filter((serial) => serial !== serialNumber),
+    );
     this.fire();
     return true;
   }

@@ -17,7 +17,11 @@ export class MachineRefresh extends Disposable {
 
   constructor(private readonly model: MachinesModel) {
     super();
-    this.register(toDisposable(() => { this.lifetime.abort(); }));
+    this.register(
+      toDisposable(() => {
+        this.lifetime.abort();
+      }),
+    );
   }
 
   /** Refreshes the given machines (default: every listed one). */

@@ -56,7 +56,13 @@ export interface MachineSummary {
 export type WorkspaceScanState =
   | { readonly kind: 'not-scanned' }
   | { readonly kind: 'scanning' }
-  | { readonly kind: 'scanned'; readonly found: readonly FoundSerial[]; readonly filesScanned: number; readonly capped: boolean; readonly at: number }
+  | {
+      readonly kind: 'scanned';
+      readonly found: readonly FoundSerial[];
+      readonly filesScanned: number;
+      readonly capped: boolean;
+      readonly at: number;
+    }
   | { readonly kind: 'failed'; readonly message: string };
 
 export interface MachinesModelOptions {
@@ -116,7 +122,8 @@ export class MachinesModel extends Disposable {
     const settings = this.options.settings();
     const found = this.scan.kind === 'scanned' ? this.scan.found.length : 0;
     // With no other machine the welcome view (which offers Scan Workspace) is shown instead of an unscanned group.
-    if (settings.workspaceScanEnabled && settings.hasWorkspace && (groups.length > 0 || found > 0 || this.scan.kind === 'scanning')) groups.push('workspace');
+    if (settings.workspaceScanEnabled && settings.hasWorkspace && (groups.length > 0 || found > 0 || this.scan.kind === 'scanning'))
+      groups.push('workspace');
     return groups;
   }
 
@@ -216,7 +223,9 @@ export class MachinesModel extends Disposable {
       limit: this.limitOf(serialNumber),
       loaded: summary.loaded,
       loading: summary.loading,
-      error: summary.failure ? { message: summary.failure.error.message, kind: isApiError(summary.failure.error) ? summary.failure.error.kind : undefined } : undefined,
+      error: summary.failure
+        ? { message: summary.failure.error.message, kind: isApiError(summary.failure.error) ? summary.failure.error.kind : undefined }
+        : undefined,
     });
   }
 
@@ -282,7 +291,10 @@ export class MachinesModel extends Disposable {
   }
 
   /** Refreshes the given machines (default: every listed one) with the client's concurrency as the bound. */
-  refreshAll(serialNumbers = this.allListed(), options: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {}): Promise<RefreshManyResult> {
+  refreshAll(
+    serialNumbers = this.allListed(),
+    options: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {},
+  ): Promise<RefreshManyResult> {
     return refreshMany(serialNumbers, (serial) => this.load(serial, true, options.signal), {
       concurrency: this.options.settings().concurrency,
       ...(options.signal ? { signal: options.signal } : {}),
@@ -378,6 +390,10 @@ export class MachinesModel extends Disposable {
   }
 
   isListed(serialNumber: string): boolean {
-    return this.options.lists.isPinned(serialNumber) || this.options.lists.recent().includes(serialNumber) || this.foundInWorkspace(serialNumber) !== undefined;
+    return (
+      this.options.lists.isPinned(serialNumber) ||
+      this.options.lists.recent().includes(serialNumber) ||
+      this.foundInWorkspace(serialNumber) !== undefined
+    );
   }
 }

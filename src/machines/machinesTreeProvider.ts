@@ -27,8 +27,16 @@ export class MachinesTreeProvider extends Disposable implements vscode.TreeDataP
     private readonly requestScan: () => void,
   ) {
     super();
-    this.register(model.onDidChange((change) => { this.schedule(change); }));
-    this.register(toDisposable(() => { if (this.timer) clearTimeout(this.timer); }));
+    this.register(
+      model.onDidChange((change) => {
+        this.schedule(change);
+      }),
+    );
+    this.register(
+      toDisposable(() => {
+        if (this.timer) clearTimeout(this.timer);
+      }),
+    );
   }
 
   private schedule(change: ModelChange): void {
@@ -37,7 +45,9 @@ export class MachinesTreeProvider extends Disposable implements vscode.TreeDataP
       this.pending ??= new Set();
       for (const serial of change) this.pending.add(serial);
     }
-    this.timer ??= setTimeout(() => { this.flush(); }, BATCH_MS);
+    this.timer ??= setTimeout(() => {
+      this.flush();
+    }, BATCH_MS);
   }
 
   /** Fires the batched changes now. */
@@ -113,7 +123,13 @@ export class MachinesTreeProvider extends Disposable implements vscode.TreeDataP
     });
     const scan = this.model.workspaceScan;
     if (group.group === 'workspace' && scan.kind === 'scanned' && scan.capped) {
-      nodes.push({ kind: 'placeholder', id: `${group.id}/placeholder:scan-capped`, reason: 'scan-capped', detail: String(scan.filesScanned), parent: group });
+      nodes.push({
+        kind: 'placeholder',
+        id: `${group.id}/placeholder:scan-capped`,
+        reason: 'scan-capped',
+        detail: String(scan.filesScanned),
+        parent: group,
+      });
     }
     return nodes;
   }
@@ -127,11 +143,25 @@ export class MachinesTreeProvider extends Disposable implements vscode.TreeDataP
     const serialNumber = machine.serialNumber;
     switch (child.kind) {
       case 'error':
-        return { kind: 'error', id: `${machine.id}/error`, serialNumber, message: child.message, errorKind: child.errorKind, parent: machine };
+        return {
+          kind: 'error',
+          id: `${machine.id}/error`,
+          serialNumber,
+          message: child.message,
+          errorKind: child.errorKind,
+          parent: machine,
+        };
       case 'event':
         return { kind: 'event', id: `${machine.id}/event:${child.event.key}`, serialNumber, event: child.event, parent: machine };
       case 'loadMore':
-        return { kind: 'loadMore', id: `${machine.id}/more`, serialNumber, shown: child.shown, remaining: child.remaining, parent: machine };
+        return {
+          kind: 'loadMore',
+          id: `${machine.id}/more`,
+          serialNumber,
+          shown: child.shown,
+          remaining: child.remaining,
+          parent: machine,
+        };
       case 'placeholder':
         return { kind: 'placeholder', id: `${machine.id}/placeholder:${child.reason}`, reason: child.reason, parent: machine };
     }

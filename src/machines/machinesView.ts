@@ -34,14 +34,29 @@ export class MachinesView extends Disposable {
         if (model.workspaceScan.kind === 'not-scanned') deps.requestScan();
       }),
     );
-    this.treeView = this.register(vscode.window.createTreeView<MachinesNode>(VIEWS.machines, { treeDataProvider: this.provider, showCollapseAll: true }));
-    this.provider.onDidFlush = () => { this.updateChrome(); };
+    this.treeView = this.register(
+      vscode.window.createTreeView<MachinesNode>(VIEWS.machines, { treeDataProvider: this.provider, showCollapseAll: true }),
+    );
+    this.provider.onDidFlush = () => {
+      this.updateChrome();
+    };
     this.updateChrome();
-    this.register(this.treeView.onDidExpandElement((event) => { this.markSeen(event.element); }));
-    this.register(this.treeView.onDidChangeSelection((event) => { event.selection.forEach((node) => { this.markSeen(node); }); }));
+    this.register(
+      this.treeView.onDidExpandElement((event) => {
+        this.markSeen(event.element);
+      }),
+    );
+    this.register(
+      this.treeView.onDidChangeSelection((event) => {
+        event.selection.forEach((node) => {
+          this.markSeen(node);
+        });
+      }),
+    );
     this.register(
       this.treeView.onDidCollapseElement((event) => {
-        if (event.element.kind === 'group' && event.element.group === 'workspace' && model.workspaceScan.kind === 'scanning') deps.cancelScan();
+        if (event.element.kind === 'group' && event.element.group === 'workspace' && model.workspaceScan.kind === 'scanning')
+          deps.cancelScan();
       }),
     );
   }
@@ -67,7 +82,13 @@ export class MachinesView extends Disposable {
   async revealListed(serialInput: string): Promise<boolean> {
     const { model, lists } = this.deps;
     const serial = normalizeSerialNumber(serialInput);
-    const group = lists.isPinned(serial) ? 'pinned' : lists.recent().includes(serial) ? 'recent' : model.machinesIn('workspace').includes(serial) ? 'workspace' : undefined;
+    const group = lists.isPinned(serial)
+      ? 'pinned'
+      : lists.recent().includes(serial)
+        ? 'recent'
+        : model.machinesIn('workspace').includes(serial)
+          ? 'workspace'
+          : undefined;
     if (group === undefined || !this.deps.signedIn()) return false;
     this.provider.flush();
     await this.treeView.reveal(this.provider.machineNode(group, serial), { select: true, focus: false, expand: false });

@@ -42,12 +42,22 @@ export class PinnedPolling extends Disposable {
         intervalMs: () => settings.value['autoRefresh.intervalSeconds'] * 1000,
         active: () => this.active(),
         poll: () => this.poll(),
-        onStateChange: (state) => { log.info(`Auto-refresh: ${state}.`); },
+        onStateChange: (state) => {
+          log.info(`Auto-refresh: ${state}.`);
+        },
       }),
     );
     this.scheduler.update();
-    this.register(deps.view.onDidChangeVisibility(() => { this.scheduler.update(); }));
-    this.register(vscode.window.onDidChangeWindowState(() => { this.scheduler.update(); }));
+    this.register(
+      deps.view.onDidChangeVisibility(() => {
+        this.scheduler.update();
+      }),
+    );
+    this.register(
+      vscode.window.onDidChangeWindowState(() => {
+        this.scheduler.update();
+      }),
+    );
     this.register(
       settings.onDidChange((change) => {
         if (change.affects('autoRefresh')) this.reset();
@@ -73,7 +83,12 @@ export class PinnedPolling extends Disposable {
 
   snapshot(): PollingSnapshot {
     const { scheduler } = this;
-    return { state: scheduler.state, nextPollAt: scheduler.nextPollAt, consecutiveFailures: scheduler.consecutiveFailures, active: this.active() };
+    return {
+      state: scheduler.state,
+      nextPollAt: scheduler.nextPollAt,
+      consecutiveFailures: scheduler.consecutiveFailures,
+      active: this.active(),
+    };
   }
 
   private active(): boolean {
@@ -90,7 +105,9 @@ export class PinnedPolling extends Disposable {
     const verdict = judgePoll({ signedIn: signedIn(), pinned, startedAt, failureOf: (serial) => pollFailureOf(model.failureOf(serial)) });
     if (verdict.kind !== 'failed') return verdict;
     const { failed, retryAfterMs } = verdict;
-    log.warn(`Auto-refresh: ${failed} of ${pinned.length} machines failed; polling backs off${retryAfterMs === undefined ? '' : ` (the API asked to wait ${Math.ceil(retryAfterMs / 1000)} s)`}.`);
+    log.warn(
+      `Auto-refresh: ${failed} of ${pinned.length} machines failed; polling backs off${retryAfterMs === undefined ? '' : ` (the API asked to wait ${Math.ceil(retryAfterMs / 1000)} s)`}.`,
+    );
     return retryAfterMs === undefined ? { kind: 'failed' } : { kind: 'failed', retryAfterMs };
   }
 }

@@ -66,5 +66,7 @@ export function judgePoll(round: PollRound): PollVerdict {
 export function pollFailureOf(failure: { readonly error: Error; readonly at: number } | undefined): PollFailure | undefined {
   if (failure === undefined) return undefined;
   const { error, at } = failure;
-  return isApiError(error) ? { errorKind: error.kind, retryAfterMs: error.details.retryAfterMs, at } : { errorKind: undefined, retryAfterMs: undefined, at };
+  return isApiError(error)
+    ? { errorKind: error.kind, retryAfterMs: error.details.retryAfterMs, at }
+    : { errorKind: undefined, retryAfterMs: undefined, at };
 }

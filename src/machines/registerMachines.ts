@@ -46,8 +46,11 @@ export function registerMachines(context: vscode.ExtensionContext, deps: Machine
   const environmentId = (): string | undefined => (session.state.kind === 'signed-in' ? session.state.environment.id : undefined);
 
   // ---- State ---------------------------------------------------------------
-  const pinnedStoreOf = (scope: 'workspace' | 'global'): KeyValueStore => (scope === 'global' ? context.globalState : context.workspaceState);
-  const lists = store.add(new MachineLists({ pinnedStore: () => pinnedStoreOf(settings.value['tree.pinnedScope']), recentStore: context.globalState }));
+  const pinnedStoreOf = (scope: 'workspace' | 'global'): KeyValueStore =>
+    scope === 'global' ? context.globalState : context.workspaceState;
+  const lists = store.add(
+    new MachineLists({ pinnedStore: () => pinnedStoreOf(settings.value['tree.pinnedScope']), recentStore: context.globalState }),
+  );
   const seen = new SeenTracker(context.globalState, environmentId);
   store.add(toDisposable(() => void seen.flush()));
   const modelSettings = (): ModelSettings => {
@@ -68,11 +71,19 @@ export function registerMachines(context: vscode.ExtensionContext, deps: Machine
       seen,
       settings: modelSettings,
       signedIn,
-      onCredentialsRejected: () => { session.reportCredentialsRejected(); },
-      log: (message) => { log.info(message); },
+      onCredentialsRejected: () => {
+        session.reportCredentialsRejected();
+      },
+      log: (message) => {
+        log.info(message);
+      },
     }),
   );
-  store.add(lists.onDidChange(() => { model.fire(undefined); }));
+  store.add(
+    lists.onDidChange(() => {
+      model.fire(undefined);
+    }),
+  );
 
   // ---- View, scan, refresh, auto-refresh -----------------------------------
   const scan = store.add(
@@ -89,7 +100,9 @@ export function registerMachines(context: vscode.ExtensionContext, deps: Machine
       lists,
       signedIn,
       requestScan: () => void scan.run('view'),
-      cancelScan: () => { scan.cancel(); },
+      cancelScan: () => {
+        scan.cancel();
+      },
     }),
   );
   const refresh = store.add(new MachineRefresh(model));
@@ -109,7 +122,8 @@ export function registerMachines(context: vscode.ExtensionContext, deps: Machine
         pinnedScope = settings.value['tree.pinnedScope'];
         void lists.carryPinsOver(from, pinnedStoreOf(pinnedScope));
       }
-      if ((change.affects('workspaceScan') || change.affects('serialNumber')) && model.workspaceScan.kind !== 'not-scanned') void scan.run('view');
+      if ((change.affects('workspaceScan') || change.affects('serialNumber')) && model.workspaceScan.kind !== 'not-scanned')
+        void scan.run('view');
       model.fire(undefined);
     }),
   );

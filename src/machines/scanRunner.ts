@@ -27,7 +27,11 @@ export class ScanRunner extends Disposable {
 
   constructor(private readonly deps: ScanRunnerDeps) {
     super();
-    this.register(toDisposable(() => { this.cancel(); }));
+    this.register(
+      toDisposable(() => {
+        this.cancel();
+      }),
+    );
   }
 
   /** Starts a scan, cancelling the one running; resolves when it ends (never rejects). */
@@ -39,8 +43,15 @@ export class ScanRunner extends Disposable {
     const run =
       where === 'notification'
         ? vscode.window.withProgress(
-            { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Scanning the workspace for serial numbers'), cancellable: true },
-            (progress, token) => this.scan(source, token, (message) => { progress.report({ message }); }),
+            {
+              location: vscode.ProgressLocation.Notification,
+              title: vscode.l10n.t('Scanning the workspace for serial numbers'),
+              cancellable: true,
+            },
+            (progress, token) =>
+              this.scan(source, token, (message) => {
+                progress.report({ message });
+              }),
           )
         : vscode.window.withProgress({ location: { viewId: VIEWS.machines } }, () => this.scan(source, source.token));
     this.running = Promise.resolve(run);
@@ -56,9 +67,15 @@ export class ScanRunner extends Disposable {
     await this.running;
   }
 
-  private async scan(source: vscode.CancellationTokenSource, token: vscode.CancellationToken, report?: (message: string) => void): Promise<void> {
+  private async scan(
+    source: vscode.CancellationTokenSource,
+    token: vscode.CancellationToken,
+    report?: (message: string) => void,
+  ): Promise<void> {
     const { model, log } = this.deps;
-    const linked = token.onCancellationRequested(() => { source.cancel(); });
+    const linked = token.onCancellationRequested(() => {
+      source.cancel();
+    });
     try {
       // The matcher is read once the files are found, after this turn: a
       // settings change that started the scan is then seen by every listener.
@@ -66,7 +83,9 @@ export class ScanRunner extends Disposable {
         report?.(vscode.l10n.t('{0} of {1} files', done, total)),
       );
       if (this.cancellation === source) model.setWorkspaceScan({ kind: 'scanned', ...result, at: Date.now() });
-      log.info(`Workspace scan: ${result.found.length} serial numbers in ${result.filesScanned} files${result.capped ? ' (capped by workspaceScan.maxFiles)' : ''}.`);
+      log.info(
+        `Workspace scan: ${result.found.length} serial numbers in ${result.filesScanned} files${result.capped ? ' (capped by workspaceScan.maxFiles)' : ''}.`,
+      );
     } catch (error) {
       if (this.cancellation !== source) return;
       if (error instanceof vscode.CancellationError || source.token.isCancellationRequested) {

@@ -22,7 +22,8 @@ export function createTreeInspector({ model, view, scan, polling }: InspectedPar
   const inspector: MachinesTreeInspector = {
     async render(depth = 3) {
       // As a user who expanded everything would see it, except that the workspace group is only opened once scanned (it scans when expanded).
-      const open = (node: MachinesNode): boolean => !(node.kind === 'group' && node.group === 'workspace' && model.workspaceScan.kind === 'not-scanned');
+      const open = (node: MachinesNode): boolean =>
+        !(node.kind === 'group' && node.group === 'workspace' && model.workspaceScan.kind === 'not-scanned');
       const walk = (nodes: MachinesNode[], level: number): void => {
         if (level >= depth) return;
         for (const node of nodes) if (open(node)) walk(provider.getChildren(node), level + 1);
@@ -74,7 +75,11 @@ export function describeItem(node: MachinesNode, item: vscode.TreeItem): Rendere
         : item.tooltip.value.replace(/&nbsp;/g, ' ').replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, '$1');
   const icon = item.iconPath instanceof vscode.ThemeIcon ? item.iconPath : undefined;
   const collapsible =
-    item.collapsibleState === vscode.TreeItemCollapsibleState.Expanded ? 'expanded' : item.collapsibleState === vscode.TreeItemCollapsibleState.Collapsed ? 'collapsed' : 'none';
+    item.collapsibleState === vscode.TreeItemCollapsibleState.Expanded
+      ? 'expanded'
+      : item.collapsibleState === vscode.TreeItemCollapsibleState.Collapsed
+        ? 'collapsed'
+        : 'none';
   return {
     node,
     kind: node.kind,

@@ -14,7 +14,6 @@ import type { Localize } from '../common/localize';
 import { stateWord } from '../domain/events/stateWord';
 import { errorRowLabel, groupAccessibilityLabel } from './rowText';
 
-
 export interface RenderContext {
   readonly model: MachinesModel;
   readonly now: number;
@@ -74,7 +73,10 @@ function groupLabel(node: GroupNode): string {
 
 function renderGroup(node: GroupNode, { model }: RenderContext): vscode.TreeItem {
   // The workspace group scans when expanded, so it starts collapsed.
-  const item = new vscode.TreeItem(groupLabel(node), node.group === 'workspace' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded);
+  const item = new vscode.TreeItem(
+    groupLabel(node),
+    node.group === 'workspace' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded,
+  );
   item.id = node.id;
   item.contextValue = `group.${node.group}`;
   item.iconPath = new vscode.ThemeIcon(node.group === 'pinned' ? 'pinned' : node.group === 'recent' ? 'history' : 'folder-library');
@@ -86,7 +88,11 @@ function renderGroup(node: GroupNode, { model }: RenderContext): vscode.TreeItem
       ? vscode.l10n.t('{0} (first {1} files)', model.machinesIn('workspace').length, scan.filesScanned)
       : String(model.machinesIn('workspace').length);
     // The time of the scan, not "now": a relative time is frozen when the item is rendered.
-    item.tooltip = vscode.l10n.t('Serial numbers found in {0} workspace files, scanned {1}.', scan.filesScanned, formatShort(scan.at, Date.now(), vscode.env.language) ?? '');
+    item.tooltip = vscode.l10n.t(
+      'Serial numbers found in {0} workspace files, scanned {1}.',
+      scan.filesScanned,
+      formatShort(scan.at, Date.now(), vscode.env.language) ?? '',
+    );
   } else if (scan.kind === 'not-scanned') {
     item.description = vscode.l10n.t('expand to scan');
   }
@@ -154,7 +160,9 @@ export function machineTooltip(summary: MachineSummary, context: RenderContext, 
     md.appendMarkdown('\n\n');
     const latest = view.latest ?? view.newest;
     if (latest) {
-      md.appendText(vscode.l10n.t('Latest: {0}, {1} ({2})', latest.type, exactTime(latest.time.epochMs, context), age(latest.time.epochMs, context)));
+      md.appendText(
+        vscode.l10n.t('Latest: {0}, {1} ({2})', latest.type, exactTime(latest.time.epochMs, context), age(latest.time.epochMs, context)),
+      );
       md.appendMarkdown('\n\n');
     }
     if (view.created?.assetId !== undefined) {
@@ -170,8 +178,14 @@ export function machineTooltip(summary: MachineSummary, context: RenderContext, 
     md.appendMarkdown('$(history) ');
     md.appendText(
       summary.failure
-        ? vscode.l10n.t('Stale: the last refresh failed, so this is the result from {0}.', summary.fetchedAt === undefined ? '?' : exactTime(summary.fetchedAt, context))
-        : vscode.l10n.t('Stale: kept from {0}; it refreshes when the API can be reached.', summary.fetchedAt === undefined ? '?' : exactTime(summary.fetchedAt, context)),
+        ? vscode.l10n.t(
+            'Stale: the last refresh failed, so this is the result from {0}.',
+            summary.fetchedAt === undefined ? '?' : exactTime(summary.fetchedAt, context),
+          )
+        : vscode.l10n.t(
+            'Stale: kept from {0}; it refreshes when the API can be reached.',
+            summary.fetchedAt === undefined ? '?' : exactTime(summary.fetchedAt, context),
+          ),
     );
     md.appendMarkdown('\n\n');
   }

@@ -44,7 +44,8 @@ export interface ErrorNode {
   readonly parent: MachineNode;
 }
 
-export type PlaceholderReason = 'loading' | 'no-events' | 'none-match' | 'not-loaded' | 'scanning' | 'scan-none' | 'scan-failed' | 'scan-capped';
+export type PlaceholderReason =
+  'loading' | 'no-events' | 'none-match' | 'not-loaded' | 'scanning' | 'scan-none' | 'scan-failed' | 'scan-capped';
 
 export interface PlaceholderNode {
   readonly kind: 'placeholder';
@@ -69,10 +70,13 @@ export function serialOf(argument: unknown): string | undefined {
 /** An event from a command argument: an event node, `{ event }`, or the event itself. */
 export function eventOf(argument: unknown): OnboardingEvent | undefined {
   if (typeof argument !== 'object' || argument === null) return undefined;
-  const candidate = 'event' in argument ? (argument).event : argument;
+  const candidate = 'event' in argument ? argument.event : argument;
   if (typeof candidate !== 'object' || candidate === null) return undefined;
   const event = candidate as Partial<OnboardingEvent>;
-  return typeof event.type === 'string' && typeof event.message === 'string' && typeof event.serialNumber === 'string' && typeof event.key === 'string'
+  return typeof event.type === 'string' &&
+    typeof event.message === 'string' &&
+    typeof event.serialNumber === 'string' &&
+    typeof event.key === 'string'
     ? (candidate as OnboardingEvent)
     : undefined;
 }

@@ -28,7 +28,12 @@ function looksBinary(bytes: Uint8Array): boolean {
 }
 
 /** `matcher` is asked for once the files are found (see ScanRunner). */
-export async function scanWorkspace(matcher: () => SerialMatcher, settings: ScanSettings, token: vscode.CancellationToken, progress?: (filesScanned: number, total: number) => void): Promise<ScanResult> {
+export async function scanWorkspace(
+  matcher: () => SerialMatcher,
+  settings: ScanSettings,
+  token: vscode.CancellationToken,
+  progress?: (filesScanned: number, total: number) => void,
+): Promise<ScanResult> {
   const exclude = excludeGlob(
     vscode.workspace.getConfiguration('files').get<Record<string, unknown>>('exclude'),
     vscode.workspace.getConfiguration('search').get<Record<string, unknown>>('exclude'),

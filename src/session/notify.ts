@@ -9,7 +9,8 @@ export type NotificationKind = 'info' | 'warning' | 'error' | 'confirm';
 /** Answers a modal question: the chosen action, or undefined when cancelled. */
 export type Confirmer = (message: string, detail: string, action: string) => Thenable<string | undefined>;
 
-const modal: Confirmer = (message, detail, action) => vscode.window.showWarningMessage(inertNotificationText(message), { modal: true, detail }, action);
+const modal: Confirmer = (message, detail, action) =>
+  vscode.window.showWarningMessage(inertNotificationText(message), { modal: true, detail }, action);
 
 export interface ShownNotification {
   readonly kind: NotificationKind;

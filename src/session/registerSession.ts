@@ -21,7 +21,6 @@ import { ConfirmedEndpoints } from './confirmedEndpoints';
 import { demoGrant } from '../domain/session/argumentSignIn';
 import type { ArgumentTrust } from '../workbench/argumentTrust';
 
-
 export interface RegisteredSession {
   /** The session every view reads through. */
   readonly session: ApiSession;
@@ -29,10 +28,22 @@ export interface RegisteredSession {
   readonly testHook: SessionDiagnostics;
 }
 
-export function registerSession(context: vscode.ExtensionContext, log: Log, settings: SettingsReader, trust: ArgumentTrust): RegisteredSession {
+export function registerSession(
+  context: vscode.ExtensionContext,
+  log: Log,
+  settings: SettingsReader,
+  trust: ArgumentTrust,
+): RegisteredSession {
   const notifier = new Notifier();
   const store = new CredentialStore(context.secrets, context.globalState);
-  const session = new SessionManager({ store, log, notifier, settings, localize: vscode.l10n.t, onDidChangeSecrets: (listener) => context.secrets.onDidChange(listener) });
+  const session = new SessionManager({
+    store,
+    log,
+    notifier,
+    settings,
+    localize: vscode.l10n.t,
+    onDidChangeSecrets: (listener) => context.secrets.onDidChange(listener),
+  });
   const confirmed = new ConfirmedEndpoints(context.globalState);
   const flow = new SignInFlow(session, notifier, settings, confirmed);
   // Read once, at activation: see demoGrant() for why only the demo's extension host can use it.
@@ -51,7 +62,9 @@ export function registerSession(context: vscode.ExtensionContext, log: Log, sett
     session,
     statusBar,
     provider,
-    vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, authProviderLabel(), provider, { supportsMultipleAccounts: true }),
+    vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, authProviderLabel(), provider, {
+      supportsMultipleAccounts: true,
+    }),
     ...registerCommands(sessionCommands, { session, flow, notifier, log, trust, confirmed, demo }),
     session.onDidChangeState(updateUi),
     session.onDidChangeEnvironments(updateUi),

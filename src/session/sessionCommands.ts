@@ -115,7 +115,17 @@ async function signInWithArguments(deps: SessionCommandDeps, arg: Record<string,
   const resolved = deps.session.resolveEnvironment(draft);
   const existing = deps.session.environments().find((env) => env.id === resolved.id);
   const complete = signInFields(arg);
-  const plan = complete === undefined ? ({ kind: 'silent' } as const) : planArgumentSignIn({ fields: complete, apiBaseUrl: api.url, authUrl: auth.url, existing, testMode: deps.trust.silent, grant: deps.demo.grant });
+  const plan =
+    complete === undefined
+      ? ({ kind: 'silent' } as const)
+      : planArgumentSignIn({
+          fields: complete,
+          apiBaseUrl: api.url,
+          authUrl: auth.url,
+          existing,
+          testMode: deps.trust.silent,
+          grant: deps.demo.grant,
+        });
   if (plan.kind === 'silent') {
     if (!deps.trust.silent) deps.demo.grant = undefined;
   } else {
@@ -126,7 +136,15 @@ async function signInWithArguments(deps: SessionCommandDeps, arg: Record<string,
       vscode.l10n.t('User: {0}', plan.username),
     ];
     if (plan.replaces !== undefined) {
-      lines.push('', vscode.l10n.t('This replaces the URLs of your environment "{0}" (API {1}, authorization server {2}).', plan.replaces.name, plan.replaces.apiBaseUrl, plan.replaces.authUrl));
+      lines.push(
+        '',
+        vscode.l10n.t(
+          'This replaces the URLs of your environment "{0}" (API {1}, authorization server {2}).',
+          plan.replaces.name,
+          plan.replaces.apiBaseUrl,
+          plan.replaces.authUrl,
+        ),
+      );
     }
     lines.push('', vscode.l10n.t('Another extension or a link asked for this sign-in. Continue only if you expected it.'));
     const choice = await deps.notifier.confirm(vscode.l10n.t('Sign in to "{0}" with these URLs?', resolved.name), lines.join('\n'), action);
@@ -136,7 +154,9 @@ async function signInWithArguments(deps: SessionCommandDeps, arg: Record<string,
   if (!outcome.ok) {
     const error = outcome.error;
     if (isApiError(error) && error.kind === 'invalid-credentials') {
-      throw new Error(vscode.l10n.t('The authorization server rejected the client id, client secret, username or password. Nothing was stored.'));
+      throw new Error(
+        vscode.l10n.t('The authorization server rejected the client id, client secret, username or password. Nothing was stored.'),
+      );
     }
     throw new Error(vscode.l10n.t('Sign-in failed: {0} Nothing was stored.', error.message));
   }
@@ -167,7 +187,9 @@ async function signOutOf(deps: SessionCommandDeps, arg: unknown): Promise<void> 
     const action = vscode.l10n.t('Sign Out');
     const choice = await notifier.confirm(
       vscode.l10n.t('Sign out of {0} ({1})?', env.name, env.username),
-      vscode.l10n.t('The client secret and password of this environment are removed from this computer. You can sign in again at any time.'),
+      vscode.l10n.t(
+        'The client secret and password of this environment are removed from this computer. You can sign in again at any time.',
+      ),
       action,
     );
     if (choice !== action) return;
@@ -206,7 +228,10 @@ async function pickEnvironment(session: SessionManager, placeHolder: string, off
     env,
   }));
   if (offerNew) {
-    items.push({ label: '', kind: vscode.QuickPickItemKind.Separator }, { label: `$(add) ${vscode.l10n.t('Sign In to Another Environment…')}` });
+    items.push(
+      { label: '', kind: vscode.QuickPickItemKind.Separator },
+      { label: `$(add) ${vscode.l10n.t('Sign In to Another Environment…')}` },
+    );
   }
   const picked = await vscode.window.showQuickPick(items, { placeHolder, matchOnDescription: true, matchOnDetail: true });
   if (picked === undefined) return undefined;
@@ -244,7 +269,10 @@ async function showSessionMenu(deps: SessionCommandDeps): Promise<void> {
       run: run(COMMANDS.signOut, { environment: state.environment.id }),
     });
   }
-  items.push({ label: '', kind: vscode.QuickPickItemKind.Separator }, { label: `$(output) ${vscode.l10n.t('Show Log')}`, run: run(COMMANDS.showLog) });
+  items.push(
+    { label: '', kind: vscode.QuickPickItemKind.Separator },
+    { label: `$(output) ${vscode.l10n.t('Show Log')}`, run: run(COMMANDS.showLog) },
+  );
   const title =
     state.kind === 'signed-in'
       ? vscode.l10n.t('Onboarding Events: {0} ({1})', state.environment.name, state.environment.username)

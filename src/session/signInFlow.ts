@@ -60,7 +60,11 @@ export class SignInFlow {
   ): Promise<{ kind: 'done'; env: Environment } | { kind: 'cancelled' } | { kind: 'edit'; restartAt: number }> {
     for (;;) {
       const outcome = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: inertNotificationText(vscode.l10n.t('Checking the credentials with {0}…', hostOf(draft.authUrl))), cancellable: true },
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: inertNotificationText(vscode.l10n.t('Checking the credentials with {0}…', hostOf(draft.authUrl))),
+          cancellable: true,
+        },
         (_progress, token) => {
           const abort = abortSignalFor(token);
           return this.session.verify(draft, abort.signal).finally(() => {
@@ -89,7 +93,10 @@ export class SignInFlow {
       if (kind === 'network' || kind === 'timeout') {
         const retry = vscode.l10n.t('Try Again');
         const choice = await this.notifier.error(
-          vscode.l10n.t('Could not check the credentials: {0} Nothing was stored; what you typed is kept until you close this message.', error.message),
+          vscode.l10n.t(
+            'Could not check the credentials: {0} Nothing was stored; what you typed is kept until you close this message.',
+            error.message,
+          ),
           retry,
           edit,
         );
@@ -105,7 +112,12 @@ export class SignInFlow {
   private urlsConfirmed(values: SignInPrefill): boolean {
     const draft = accountDraft(values);
     if (draft === undefined) return false;
-    const env = this.session.environments().find((candidate) => candidate.apiBaseUrl === draft.apiBaseUrl && candidate.authUrl === draft.authUrl && candidate.username === draft.username);
+    const env = this.session
+      .environments()
+      .find(
+        (candidate) =>
+          candidate.apiBaseUrl === draft.apiBaseUrl && candidate.authUrl === draft.authUrl && candidate.username === draft.username,
+      );
     return env !== undefined && this.confirmed.isConfirmed(env);
   }
 
@@ -136,7 +148,11 @@ export class SignInFlow {
         placeholder: 'https://auth.example.com/oauth',
         validate: (value) => urlMessage(value),
       },
-      { key: 'clientId', prompt: vscode.l10n.t('Client ID of the API user (from the API access page of the management application).'), validate: required(vscode.l10n.t('client ID')) },
+      {
+        key: 'clientId',
+        prompt: vscode.l10n.t('Client ID of the API user (from the API access page of the management application).'),
+        validate: required(vscode.l10n.t('client ID')),
+      },
       {
         key: 'clientSecret',
         prompt: vscode.l10n.t('Client secret. Kept in VS Code secret storage only.'),
@@ -163,9 +179,14 @@ export class SignInFlow {
           const draft = accountDraft(values);
           const ownId = draft === undefined ? undefined : this.session.resolveEnvironment(draft).id;
           const problem = checkEnvironmentName(value, this.session.environments(), ownId);
-          if (problem === 'empty') return vscode.l10n.t('Enter a name, e.g. {0}.', suggestEnvironmentName(values.apiBaseUrl ?? '', [], vscode.l10n.t));
+          if (problem === 'empty')
+            return vscode.l10n.t('Enter a name, e.g. {0}.', suggestEnvironmentName(values.apiBaseUrl ?? '', [], vscode.l10n.t));
           if (problem === 'too-long') return vscode.l10n.t('Use one line of at most 60 characters.');
-          if (problem === 'taken') return vscode.l10n.t('Another sign-in is already called "{0}". Choose another name, or sign out of that one first.', value.trim());
+          if (problem === 'taken')
+            return vscode.l10n.t(
+              'Another sign-in is already called "{0}". Choose another name, or sign out of that one first.',
+              value.trim(),
+            );
           return undefined;
         },
       },
@@ -187,7 +208,9 @@ export function urlProblemMessage(problem: UrlProblem): string {
     case 'scheme':
       return vscode.l10n.t('Use an https:// URL.');
     case 'insecure':
-      return vscode.l10n.t('Use https://. Plain http:// is allowed only for this computer (localhost, 127.0.0.1, [::1]), because credentials would travel unencrypted.');
+      return vscode.l10n.t(
+        'Use https://. Plain http:// is allowed only for this computer (localhost, 127.0.0.1, [::1]), because credentials would travel unencrypted.',
+      );
     case 'userinfo':
       return vscode.l10n.t('Leave user names and passwords out of the URL; they are asked for separately and kept in secret storage.');
     case 'query':
@@ -226,5 +249,7 @@ function nonEmpty(value: string | undefined): string | undefined {
 }
 
 function definedOnly<T extends object>(value: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as {
+    [K in keyof T]?: Exclude<T[K], undefined>;
+  };
 }

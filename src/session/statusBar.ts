@@ -35,9 +35,13 @@ export class SessionStatusBar extends Disposable {
         const env = state.environment;
         this.item.text = `$(warning) ${env.name}`;
         this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
-        this.item.accessibilityInformation = { label: vscode.l10n.t('Onboarding Events: the credentials for {0} no longer work', env.name) };
+        this.item.accessibilityInformation = {
+          label: vscode.l10n.t('Onboarding Events: the credentials for {0} no longer work', env.name),
+        };
         tooltip.appendMarkdown(`**${vscode.l10n.t('Onboarding Events')}**\n\n`);
-        tooltip.appendText(vscode.l10n.t('The credentials stored for {0} ({1}) no longer work. Click to sign in again.', env.name, env.username));
+        tooltip.appendText(
+          vscode.l10n.t('The credentials stored for {0} ({1}) no longer work. Click to sign in again.', env.name, env.username),
+        );
         break;
       }
       case 'signed-out':
@@ -45,7 +49,11 @@ export class SessionStatusBar extends Disposable {
         this.item.backgroundColor = undefined;
         this.item.accessibilityInformation = { label: vscode.l10n.t('Onboarding Events: signed out') };
         tooltip.appendMarkdown(`**${vscode.l10n.t('Onboarding Events')}**\n\n`);
-        tooltip.appendText(hasEnvironments ? vscode.l10n.t('Signed out. Click to switch to a saved environment or sign in.') : vscode.l10n.t('Signed out. Click to sign in.'));
+        tooltip.appendText(
+          hasEnvironments
+            ? vscode.l10n.t('Signed out. Click to switch to a saved environment or sign in.')
+            : vscode.l10n.t('Signed out. Click to sign in.'),
+        );
         break;
     }
     this.item.tooltip = tooltip;

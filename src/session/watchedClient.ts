@@ -27,7 +27,9 @@ export class WatchedClient extends OnboardingClient {
     return this.watch(super.fetchLink(...args));
   }
 
-  override verifyCredentials(...args: Parameters<OnboardingClient['verifyCredentials']>): ReturnType<OnboardingClient['verifyCredentials']> {
+  override verifyCredentials(
+    ...args: Parameters<OnboardingClient['verifyCredentials']>
+  ): ReturnType<OnboardingClient['verifyCredentials']> {
     return this.watch(super.verifyCredentials(...args));
   }
 

@@ -13,7 +13,10 @@ export async function confirmForExtension(serialNumber: string, what: 'pin' | 'r
         ? vscode.l10n.t('Another extension asks to pin {0} in the Machines view.', serialNumber)
         : vscode.l10n.t('Another extension asks to add {0} to the recent machines.', serialNumber),
     ),
-    { modal: true, detail: vscode.l10n.t('The Machines view then loads its onboarding events with your sign-in. Continue only if you expected this.') },
+    {
+      modal: true,
+      detail: vscode.l10n.t('The Machines view then loads its onboarding events with your sign-in. Continue only if you expected this.'),
+    },
     action,
   );
   return choice === action;

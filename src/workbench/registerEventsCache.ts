@@ -11,7 +11,10 @@ import type { Log } from './log';
 import { forgetResultsOnSignOut, resultScope } from './resultScope';
 import type { SettingsReader } from './settings';
 
-export function registerEventsCache(context: vscode.ExtensionContext, deps: { session: ApiSession; settings: SettingsReader; log: Log }): EventsService {
+export function registerEventsCache(
+  context: vscode.ExtensionContext,
+  deps: { session: ApiSession; settings: SettingsReader; log: Log },
+): EventsService {
   const { session, settings, log } = deps;
   const store = new FileResultStore({
     directory: vscode.Uri.joinPath(context.globalStorageUri, 'results').fsPath,

@@ -61,7 +61,9 @@ export class SerialSettings extends Disposable {
       this.log.warn(matcher.problem);
       void vscode.window
         .showWarningMessage(
-          inertNotificationText(vscode.l10n.t('The serial-number pattern setting cannot be used, so the default pattern is used instead. {0}', matcher.problem)),
+          inertNotificationText(
+            vscode.l10n.t('The serial-number pattern setting cannot be used, so the default pattern is used instead. {0}', matcher.problem),
+          ),
           vscode.l10n.t('Open Setting'),
         )
         .then((choice) => {

@@ -24,8 +24,7 @@ export class SettingsReader extends Disposable {
     super();
     this.register(
       vscode.workspace.onDidChangeConfiguration((event) => {
-        const affects: SettingsChange['affects'] = (name) =>
-          event.affectsConfiguration(name === 'http' ? 'http' : `${SECTION}.${name}`);
+        const affects: SettingsChange['affects'] = (name) => event.affectsConfiguration(name === 'http' ? 'http' : `${SECTION}.${name}`);
         if (!event.affectsConfiguration(SECTION) && !event.affectsConfiguration('http')) return;
         this.snapshot = undefined;
         this.changed.fire({ affects, event });

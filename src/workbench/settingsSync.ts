@@ -3,6 +3,8 @@
 import type * as vscode from 'vscode';
 import { SYNCED_STATE_KEYS } from './constants';
 
-export function registerSettingsSync(context: { readonly globalState: Pick<vscode.ExtensionContext['globalState'], 'setKeysForSync'> }): void {
+export function registerSettingsSync(context: {
+  readonly globalState: Pick<vscode.ExtensionContext['globalState'], 'setKeysForSync'>;
+}): void {
   context.globalState.setKeysForSync(SYNCED_STATE_KEYS);
 }

@@ -25,11 +25,18 @@ export function median(values: readonly number[]): number {
 
 /** A token by the password grant, the way a naive client gets one for each call. */
 export async function bareToken(api: FakeEndpoints): Promise<string> {
-  const basic = Buffer.from(`${encodeURIComponent(TEST_CREDENTIALS.clientId)}:${encodeURIComponent(TEST_CREDENTIALS.clientSecret)}`).toString('base64');
+  const basic = Buffer.from(
+    `${encodeURIComponent(TEST_CREDENTIALS.clientId)}:${encodeURIComponent(TEST_CREDENTIALS.clientSecret)}`,
+  ).toString('base64');
   const tokenResponse = await fetch(`${api.authUrl}/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${basic}` },
-    body: new URLSearchParams({ grant_type: 'password', username: TEST_CREDENTIALS.username, password: TEST_CREDENTIALS.password, scope: 'api' }),
+    body: new URLSearchParams({
+      grant_type: 'password',
+      username: TEST_CREDENTIALS.username,
+      password: TEST_CREDENTIALS.password,
+      scope: 'api',
+    }),
   });
   const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
   return token;
@@ -37,7 +44,9 @@ export async function bareToken(api: FakeEndpoints): Promise<string> {
 
 /** One events request by plain fetch with a token in hand. */
 export async function bareEvents(api: FakeEndpoints, serial: string, token: string): Promise<unknown> {
-  const response = await fetch(`${api.baseUrl}/public/api/onboarding-events/events?serialNumber=${encodeURIComponent(serial)}`, { headers: { authorization: `Bearer ${token}` } });
+  const response = await fetch(`${api.baseUrl}/public/api/onboarding-events/events?serialNumber=${encodeURIComponent(serial)}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   return response.json();
 }
 

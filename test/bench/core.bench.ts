@@ -73,7 +73,11 @@ export const coreBench: Benchmark = {
       const simple = { cold: [] as number[], warm: [] as number[] };
       const byHand = { cold: [] as number[], warm: [] as number[] };
       for (let repeat = 0; repeat < REPEATS; repeat++) {
-        const rtt = median([await timed(() => bareEvents(api, TEST_SERIALS.onboarded, token)), await timed(() => bareEvents(api, TEST_SERIALS.onboarded, token)), await timed(() => bareEvents(api, TEST_SERIALS.onboarded, token))]);
+        const rtt = median([
+          await timed(() => bareEvents(api, TEST_SERIALS.onboarded, token)),
+          await timed(() => bareEvents(api, TEST_SERIALS.onboarded, token)),
+          await timed(() => bareEvents(api, TEST_SERIALS.onboarded, token)),
+        ]);
         rtts.push(rtt);
         const client = newClient(api);
         const cold = await timed(() => client.getEvents(TEST_SERIALS.onboarded));
@@ -94,7 +98,8 @@ export const coreBench: Benchmark = {
       console.log(`RTT: ${INJECTED_RTT_MS} ms injected, ${rtt.toFixed(1)} ms measured (median of bare requests)`);
       const coldRatio = median(ours.coldRatio);
       const warmRatio = median(ours.warmRatio);
-      const why = 'the same requests; the difference is our own work (a fresh client opens its own connections, parses and validates the answer), inside the limit';
+      const why =
+        'the same requests; the difference is our own work (a fresh client opens its own connections, parses and validates the answer), inside the limit';
 
       // (b) token requests for 100 look-ups within one token lifetime (3600 s), all asked at once.
       const tokensBefore = (await api.counts()).tokenRequests;

@@ -101,7 +101,9 @@ async function ourRefresh(api: RemoteFakeApi, withHovers: boolean): Promise<OurR
     recording.exchanges.length = 0;
     let running = true;
     const started = performance.now();
-    const refresh = refreshMany(serials, (serial) => events.get(serial, { force: true, priority: 'bulk' }), { concurrency: CEILING }).finally(() => {
+    const refresh = refreshMany(serials, (serial) => events.get(serial, { force: true, priority: 'bulk' }), {
+      concurrency: CEILING,
+    }).finally(() => {
       running = false;
     });
     const hovers: number[] = [];
@@ -134,7 +136,15 @@ async function ourRefresh(api: RemoteFakeApi, withHovers: boolean): Promise<OurR
 async function bareRtt(api: RemoteFakeApi, token: string): Promise<number> {
   const samples: number[] = [];
   for (let i = 0; i < 7; i++) {
-    samples.push(await timed(async () => (await fetch(`${api.baseUrl}/public/api/onboarding-events/events?serialNumber=RTT-${i}`, { headers: { authorization: `Bearer ${token}` } })).json()));
+    samples.push(
+      await timed(async () =>
+        (
+          await fetch(`${api.baseUrl}/public/api/onboarding-events/events?serialNumber=RTT-${i}`, {
+            headers: { authorization: `Bearer ${token}` },
+          })
+        ).json(),
+      ),
+    );
   }
   return median(samples);
 }
@@ -156,7 +166,12 @@ interface Measured {
   readonly runs: readonly OurRun[];
   readonly simple: PeerRun;
   readonly byHand: PeerRun & { readonly measured: number };
-  readonly hover?: { readonly ours: readonly number[]; readonly during: boolean; readonly simple: readonly number[]; readonly byHand: readonly number[] };
+  readonly hover?: {
+    readonly ours: readonly number[];
+    readonly during: boolean;
+    readonly simple: readonly number[];
+    readonly byHand: readonly number[];
+  };
 }
 
 async function measure(setup: ServerSetup, withHovers: boolean): Promise<Measured> {
@@ -183,7 +198,14 @@ async function measure(setup: ServerSetup, withHovers: boolean): Promise<Measure
     }
     await flood;
     const byHandTimes = await byHandHovers(api, serials, hoverSerials, token, HOVER_SPACING_MS + 37);
-    return { rtt, ours, runs, simple, byHand, hover: { ours: hovering.hovers, during: hovering.hoversDuring, simple: simpleHovers, byHand: byHandTimes } };
+    return {
+      rtt,
+      ours,
+      runs,
+      simple,
+      byHand,
+      hover: { ours: hovering.hovers, during: hovering.hoversDuring, simple: simpleHovers, byHand: byHandTimes },
+    };
   } finally {
     await api.close();
   }
@@ -212,7 +234,14 @@ function hoverCheck(server: string, m: Measured): { met: boolean; line: string }
     line:
       `hover during a ${MACHINES.toLocaleString('en')}-machine refresh-all, ${server}: us ${ms(ours)} median of ${HOVERS} (max ${ms(worst)}, ${over} of ${HOVERS} over the limit; ${hover.during ? 'all during the refresh' : 'NOT all during the refresh'}) = ${(ours / limit).toFixed(2)} × limit (1.2 × RTT ${m.rtt.toFixed(1)} ms + 10 ms = ${ms(limit)})` +
       ` — simple client ${ms(simple)} (max ${ms(Math.max(...hover.simple))}), by hand ${ms(byHand)} (max ${ms(Math.max(...hover.byHand))})` +
-      slowerClause(ours, [{ name: 'the simple client', ms: simple }, { name: 'by hand', ms: byHand }], 'hover is at most one round trip plus our parsing and validation of the answer'),
+      slowerClause(
+        ours,
+        [
+          { name: 'the simple client', ms: simple },
+          { name: 'by hand', ms: byHand },
+        ],
+        'hover is at most one round trip plus our parsing and validation of the answer',
+      ),
   };
 }
 
@@ -233,7 +262,14 @@ export const fleetBench: Benchmark = {
         met: ratio <= LIMITS.refresh && unlimited.ours.failed === 0,
         line:
           `${SERVERS.unlimited.name}: refresh ${MACHINES} — us ${ms(unlimited.ours.ms)} = ${times(ratio)} floor (ceil(${MACHINES}/${CEILING}) × RTT ${unlimited.rtt.toFixed(1)} ms = ${ms(floor)}; limit ${LIMITS.refresh}), ${unlimited.ours.failed} failed; ${peersText(unlimited)}` +
-          slowerClause(unlimited.ours.ms, [{ name: 'the simple client', ms: unlimited.simple.ms }, { name: 'by hand', ms: unlimited.byHand.ms }], `by design: we never send more than the ceiling of ${CEILING} at once to a server that shows no strain, the simple client sends all ${MACHINES}`) +
+          slowerClause(
+            unlimited.ours.ms,
+            [
+              { name: 'the simple client', ms: unlimited.simple.ms },
+              { name: 'by hand', ms: unlimited.byHand.ms },
+            ],
+            `by design: we never send more than the ceiling of ${CEILING} at once to a server that shows no strain, the simple client sends all ${MACHINES}`,
+          ) +
           ` [${runsText(unlimited.runs)}]`,
       });
       print(hoverCheck(SERVERS.unlimited.name, unlimited));
@@ -245,12 +281,25 @@ export const fleetBench: Benchmark = {
       const ratio = capacity.ours.ms / floor;
       const worstShare = Math.max(...capacity.runs.map((run) => run.tooMany / run.sent));
       print({
-        met: ratio <= LIMITS.refresh && worstShare <= LIMITS.tooManyShare && capacity.ours.ms < capacity.simple.ms && capacity.ours.failed === 0,
+        met:
+          ratio <= LIMITS.refresh &&
+          worstShare <= LIMITS.tooManyShare &&
+          capacity.ours.ms < capacity.simple.ms &&
+          capacity.ours.failed === 0,
         line:
           `${SERVERS.capacity.name}: refresh ${MACHINES} — us ${ms(capacity.ours.ms)} = ${times(ratio)} floor (ceil(${MACHINES}/${CAPACITY}) × RTT ${capacity.rtt.toFixed(1)} ms = ${ms(floor)}; limit ${LIMITS.refresh}), ` +
           `${capacity.ours.tooMany} × 429 of ${capacity.ours.sent} (worst run ${(worstShare * 100).toFixed(1)}%, limit 1%), ${capacity.ours.failed} failed; ${peersText(capacity)}` +
-          (capacity.ours.ms < capacity.simple.ms ? `; we are ${times(capacity.simple.ms / capacity.ours.ms)} faster than the simple client` : '') +
-          slowerClause(capacity.ours.ms, [{ name: 'the simple client', ms: capacity.simple.ms }, { name: 'by hand', ms: capacity.byHand.ms }], 'target missed') +
+          (capacity.ours.ms < capacity.simple.ms
+            ? `; we are ${times(capacity.simple.ms / capacity.ours.ms)} faster than the simple client`
+            : '') +
+          slowerClause(
+            capacity.ours.ms,
+            [
+              { name: 'the simple client', ms: capacity.simple.ms },
+              { name: 'by hand', ms: capacity.byHand.ms },
+            ],
+            'target missed',
+          ) +
           ` [${runsText(capacity.runs)}]`,
       });
       print(hoverCheck(SERVERS.capacity.name, capacity));
@@ -266,7 +315,14 @@ export const fleetBench: Benchmark = {
         line:
           `${SERVERS.rate.name}: refresh ${MACHINES} — us ${ms(rate.ours.ms)} = ${times(ratio)} the rate bound (${MACHINES} / ${RATE_PER_SECOND} per s = ${ms(bound)}; limit ${LIMITS.rate}), ` +
           `${rate.ours.tooMany} × 429 of ${rate.ours.sent}, ${early} requests sent before a Retry-After had passed (all runs; target 0), ${rate.ours.failed} failed; ${peersText(rate)}` +
-          slowerClause(rate.ours.ms, [{ name: 'the simple client', ms: rate.simple.ms }, { name: 'by hand', ms: rate.byHand.ms }], `both wait out the same ${RATE_PER_SECOND}/s limit; the simple client gets there by sending ${rate.simple.sent} requests for ${MACHINES} answers`) +
+          slowerClause(
+            rate.ours.ms,
+            [
+              { name: 'the simple client', ms: rate.simple.ms },
+              { name: 'by hand', ms: rate.byHand.ms },
+            ],
+            `both wait out the same ${RATE_PER_SECOND}/s limit; the simple client gets there by sending ${rate.simple.sent} requests for ${MACHINES} answers`,
+          ) +
           ` [${runsText(rate.runs)}]`,
       });
     }

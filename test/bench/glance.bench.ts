@@ -20,7 +20,14 @@ import { OnboardingClient } from '../../src/core/onboardingClient';
 import { DEFAULT_EVENT_STATE_RULES, eventState } from '../../src/domain/events/eventState';
 import { createSerialMatcher, DEFAULT_SERIAL_PATTERN } from '../../src/domain/serialNumbers/serialMatcher';
 import { distinctSerials, LineMatchCache, linesToScan } from '../../src/domain/serialNumbers/visibleSerials';
-import { glanceStateOf, inlineStatusText, planProblems, planStatuses, problemMessage, type GlanceTextContext } from '../../src/editor/glanceText';
+import {
+  glanceStateOf,
+  inlineStatusText,
+  planProblems,
+  planStatuses,
+  problemMessage,
+  type GlanceTextContext,
+} from '../../src/editor/glanceText';
 import { EventsService } from '../../src/eventsCache/eventsService';
 import { VisibleLoads } from '../../src/eventsCache/visibleLoads';
 import { makeEvent, startFakeApi, TEST_CREDENTIALS, type FakeApi } from '../support/fakeApi';
@@ -39,7 +46,11 @@ const T0 = Date.UTC(2025, 0, 15, 8, 0, 0);
 const serialOf = (i: number): string => `MX-${String(1000 + (i % 9000)).padStart(4, '0')}-A${String(i).padStart(4, '0')}`;
 
 function file(): string[] {
-  return Array.from({ length: LINES }, (_, i) => (i % (LINES / SERIALS) === 0 ? `  - serial: ${serialOf(i / (LINES / SERIALS))}   # machine ${i}` : `    note: line ${i} of the plant config`));
+  return Array.from({ length: LINES }, (_, i) =>
+    i % (LINES / SERIALS) === 0
+      ? `  - serial: ${serialOf(i / (LINES / SERIALS))}   # machine ${i}`
+      : `    note: line ${i} of the plant config`,
+  );
 }
 
 function machineData(): Record<string, unknown[]> {
@@ -51,14 +62,23 @@ function machineData(): Record<string, unknown[]> {
         ? []
         : [
             makeEvent({ type: 'ONBOARDING_STARTED', message: 'started', timestamp: T0 / 1000 + i }),
-            makeEvent({ type: kind === 0 ? 'ONBOARDING_COMPLETED' : kind === 1 ? 'ONBOARDING_FAILED' : 'DEVICE_REGISTERED', message: 'next', timestamp: T0 / 1000 + i + 60 }),
+            makeEvent({
+              type: kind === 0 ? 'ONBOARDING_COMPLETED' : kind === 1 ? 'ONBOARDING_FAILED' : 'DEVICE_REGISTERED',
+              message: 'next',
+              timestamp: T0 / 1000 + i + 60,
+            }),
           ];
   }
   return machines;
 }
 
 function newClient(api: FakeApi): OnboardingClient {
-  return new OnboardingClient({ apiBaseUrl: api.baseUrl, authUrl: api.authUrl, credentials: () => Promise.resolve({ ...TEST_CREDENTIALS }), http: { env: {} } });
+  return new OnboardingClient({
+    apiBaseUrl: api.baseUrl,
+    authUrl: api.authUrl,
+    credentials: () => Promise.resolve({ ...TEST_CREDENTIALS }),
+    http: { env: {} },
+  });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -83,7 +103,11 @@ export const glanceBench: Benchmark = {
 
       // (b) scrolling, first: it fills the cache the other two read --------------------------
       fake.setLatency(INJECTED_RTT_MS);
-      const loads = new VisibleLoads({ load: (serial, signal) => events.get(serial, { signal }), isFresh: (serial) => events.isFresh(serial), periodMs: () => 60_000 });
+      const loads = new VisibleLoads({
+        load: (serial, signal) => events.get(serial, { signal }),
+        isFresh: (serial) => events.isFresh(serial),
+        periodMs: () => 60_000,
+      });
       const scrollCache = new LineMatchCache(matcher);
       const shownLines = new Set<number>();
       const showScreen = async (top: number): Promise<void> => {
@@ -96,10 +120,12 @@ export const glanceBench: Benchmark = {
       const tops: number[] = [];
       for (let top = 0; top < 3000; top += SCREEN) tops.push(top);
       for (const top of [...tops, ...[...tops].reverse(), ...tops]) await showScreen(top);
-      const shownSerials = new Set(distinctSerials(scrollCache.matchesIn((line) => lines[line] ?? '', [{ start: 0, end: LINES - 1 }])).filter((serial) => {
-        const line = lines.findIndex((l) => l.includes(serial));
-        return shownLines.has(line);
-      }));
+      const shownSerials = new Set(
+        distinctSerials(scrollCache.matchesIn((line) => lines[line] ?? '', [{ start: 0, end: LINES - 1 }])).filter((serial) => {
+          const line = lines.findIndex((l) => l.includes(serial));
+          return shownLines.has(line);
+        }),
+      );
       let maxPerSerial = 0;
       let neverShownAsked = 0;
       for (let i = 0; i < SERIALS; i++) {
@@ -111,7 +137,10 @@ export const glanceBench: Benchmark = {
       // Naive: VS Code fires a visible-range event per frame while scrolling (~5 per screen here), each asking for what it shows.
       let naiveRequests = 0;
       for (const top of [...tops, ...[...tops].reverse(), ...tops]) {
-        for (let frame = 0; frame < 5; frame++) naiveRequests += distinctSerials(scrollCache.matchesIn((line) => lines[line] ?? '', [{ start: top, end: top + SCREEN - 1 }])).length;
+        for (let frame = 0; frame < 5; frame++)
+          naiveRequests += distinctSerials(
+            scrollCache.matchesIn((line) => lines[line] ?? '', [{ start: top, end: top + SCREEN - 1 }]),
+          ).length;
       }
       checks.push({
         met: maxPerSerial <= LIMITS.requestsPerSerial && neverShownAsked === 0,
@@ -129,10 +158,19 @@ export const glanceBench: Benchmark = {
       const ours: number[] = [];
       let planned = 0;
       // Warm-up runs (JIT) are not counted, for ours and the naive one alike.
-      for (let r = 0; r < WARM_UP; r++) planStatuses(decoCache.matchesIn((line) => lines[line] ?? '', all), stateOf, ctx);
+      for (let r = 0; r < WARM_UP; r++)
+        planStatuses(
+          decoCache.matchesIn((line) => lines[line] ?? '', all),
+          stateOf,
+          ctx,
+        );
       for (let r = 0; r < REPEATS; r++) {
         const started = performance.now();
-        planned = planStatuses(decoCache.matchesIn((line) => lines[line] ?? '', all), stateOf, ctx).length;
+        planned = planStatuses(
+          decoCache.matchesIn((line) => lines[line] ?? '', all),
+          stateOf,
+          ctx,
+        ).length;
         ours.push(performance.now() - started);
       }
       const naive: number[] = [];
@@ -155,11 +193,17 @@ export const glanceBench: Benchmark = {
       const decorateMs = median(ours);
       checks.push({
         met: decorateMs <= LIMITS.decorateMs && planned === SERIALS,
-        line: `decoration update, all ${LINES.toLocaleString('en')} lines / ${planned} serials in view: ${decorateMs.toFixed(2)} ms (limit ${LIMITS.decorateMs}); one screen of ${SCREEN} lines ${median(Array.from({ length: REPEATS }, () => {
-          const started = performance.now();
-          planStatuses(decoCache.matchesIn((line) => lines[line] ?? '', [{ start: 2500, end: 2500 + SCREEN }]), stateOf, ctx);
-          return performance.now() - started;
-        })).toFixed(3)} ms — naive re-match + per-occurrence state ${median(naive).toFixed(2)} ms`,
+        line: `decoration update, all ${LINES.toLocaleString('en')} lines / ${planned} serials in view: ${decorateMs.toFixed(2)} ms (limit ${LIMITS.decorateMs}); one screen of ${SCREEN} lines ${median(
+          Array.from({ length: REPEATS }, () => {
+            const started = performance.now();
+            planStatuses(
+              decoCache.matchesIn((line) => lines[line] ?? '', [{ start: 2500, end: 2500 + SCREEN }]),
+              stateOf,
+              ctx,
+            );
+            return performance.now() - started;
+          }),
+        ).toFixed(3)} ms — naive re-match + per-occurrence state ${median(naive).toFixed(2)} ms`,
       });
 
       // (c) Problems-panel entries after the results arrived -----------------------------------
@@ -167,10 +211,19 @@ export const glanceBench: Benchmark = {
       diagCache.matchesIn((line) => lines[line] ?? '', all);
       const diag: number[] = [];
       let problems = 0;
-      for (let r = 0; r < WARM_UP; r++) planProblems(diagCache.matchesIn((line) => lines[line] ?? '', all), stateOf, ctx);
+      for (let r = 0; r < WARM_UP; r++)
+        planProblems(
+          diagCache.matchesIn((line) => lines[line] ?? '', all),
+          stateOf,
+          ctx,
+        );
       for (let r = 0; r < REPEATS; r++) {
         const started = performance.now();
-        problems = planProblems(diagCache.matchesIn((line) => lines[line] ?? '', all), stateOf, ctx).length;
+        problems = planProblems(
+          diagCache.matchesIn((line) => lines[line] ?? '', all),
+          stateOf,
+          ctx,
+        ).length;
         diag.push(performance.now() - started);
       }
       const naiveDiag: number[] = [];

@@ -22,7 +22,12 @@ function eventsUrl(api: FakeEndpoints, serial: string): string {
 }
 
 /** One look-up by plain fetch, retrying 429s after their Retry-After (1 s when absent). */
-async function simpleLookup(api: FakeEndpoints, serial: string, token: string, counts: { sent: number; tooMany: number }): Promise<unknown> {
+async function simpleLookup(
+  api: FakeEndpoints,
+  serial: string,
+  token: string,
+  counts: { sent: number; tooMany: number },
+): Promise<unknown> {
   for (;;) {
     counts.sent++;
     const response = await fetch(eventsUrl(api, serial), { headers: { authorization: `Bearer ${token}` } });
@@ -61,20 +66,36 @@ export async function simpleHover(api: FakeEndpoints, serial: string, token: str
  * scaled to all of them (a thousand round trips in turn would take minutes);
  * the line says so.
  */
-export async function byHandRefresh(api: FakeEndpoints, serials: readonly string[], token: string, sample: number): Promise<PeerRun & { readonly measured: number }> {
+export async function byHandRefresh(
+  api: FakeEndpoints,
+  serials: readonly string[],
+  token: string,
+  sample: number,
+): Promise<PeerRun & { readonly measured: number }> {
   const counts = { sent: 0, tooMany: 0 };
   const subset = serials.slice(0, sample);
   const started = performance.now();
   for (const serial of subset) await simpleLookup(api, serial, token, counts);
   const ms = ((performance.now() - started) * serials.length) / subset.length;
-  return { ms, sent: Math.round((counts.sent * serials.length) / subset.length), tooMany: Math.round((counts.tooMany * serials.length) / subset.length), measured: subset.length };
+  return {
+    ms,
+    sent: Math.round((counts.sent * serials.length) / subset.length),
+    tooMany: Math.round((counts.tooMany * serials.length) / subset.length),
+    measured: subset.length,
+  };
 }
 
 /**
  * A hover while refreshing by hand: the look-up goes after the request in
  * progress (one at a time), then takes its own round trip.
  */
-export async function byHandHovers(api: FakeEndpoints, serials: readonly string[], hoverSerials: readonly string[], token: string, spacingMs: number): Promise<number[]> {
+export async function byHandHovers(
+  api: FakeEndpoints,
+  serials: readonly string[],
+  hoverSerials: readonly string[],
+  token: string,
+  spacingMs: number,
+): Promise<number[]> {
   const times: number[] = [];
   // Written by the hover side, read by the one-at-a-time loop: a queue of one.
   const state: { wanted: { serial: string; at: number } | undefined; stop: boolean } = { wanted: undefined, stop: false };

@@ -75,7 +75,8 @@ async function bareRtt(api: FakeApi): Promise<number> {
   const token = await bareToken(api);
   const url = `${api.baseUrl}/public/api/onboarding-events/events?serialNumber=${encodeURIComponent(TEST_SERIALS.onboarded)}`;
   const samples: number[] = [];
-  for (let i = 0; i < 5; i++) samples.push(await timed(async () => (await fetch(url, { headers: { authorization: `Bearer ${token}` } })).json()));
+  for (let i = 0; i < 5; i++)
+    samples.push(await timed(async () => (await fetch(url, { headers: { authorization: `Bearer ${token}` } })).json()));
   return median(samples);
 }
 
@@ -99,7 +100,9 @@ export const serialNumbersBench: Benchmark = {
       const provider = new SerialHoverProvider({
         session: { client: () => client, reportCredentialsRejected: () => undefined } as unknown as ApiSession,
         events,
-        settings: { value: { matcher, hoverEnabled: true, linksEnabled: true, languages: ['*'], maxEvents: 5 } } as unknown as SerialSettings,
+        settings: {
+          value: { matcher, hoverEnabled: true, linksEnabled: true, languages: ['*'], maxEvents: 5 },
+        } as unknown as SerialSettings,
         log: { warn: () => undefined, info: () => undefined } as unknown as Log,
       });
       const document = oneLineDocument(line) as unknown as vscode.TextDocument;
@@ -113,7 +116,8 @@ export const serialNumbersBench: Benchmark = {
         const started = performance.now();
         const answer = cachedHover();
         cachedSamples.push(performance.now() - started);
-        if (!(answer instanceof Hover) || provider.lastTiming?.source !== 'cache') throw new Error('the hover provider did not answer from the cache');
+        if (!(answer instanceof Hover) || provider.lastTiming?.source !== 'cache')
+          throw new Error('the hover provider did not answer from the cache');
       }
       const cachedMedian = median(cachedSamples);
       const cachedP99 = percentile(cachedSamples, 0.99);
@@ -178,7 +182,14 @@ export const serialNumbersBench: Benchmark = {
           line:
             `uncached hover (token warm, through the provider): ${uncached.toFixed(1)} ms = ${(uncached / uncachedLimit).toFixed(2)} × limit (RTT ${rtt.toFixed(1)} ms + ${LIMITS.uncachedOverRttMs} ms); 4 more hovers within the cache period sent ${repeatRequests} requests — ` +
             `simple client ${simpleHover.toFixed(1)} ms, by hand ${byHandHover.toFixed(1)} ms (the same one request)` +
-            slowerClause(uncached, [{ name: 'the simple client', ms: simpleHover }, { name: 'by hand', ms: byHandHover }], 'the same one request; the rest is our parsing, validation and Markdown, inside the limit'),
+            slowerClause(
+              uncached,
+              [
+                { name: 'the simple client', ms: simpleHover },
+                { name: 'by hand', ms: byHandHover },
+              ],
+              'the same one request; the rest is our parsing, validation and Markdown, inside the limit',
+            ),
         },
         {
           met: scan <= LIMITS.scanMs,

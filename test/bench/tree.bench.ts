@@ -74,7 +74,12 @@ class MemoryStore implements KeyValueStore {
 function bigResult(): EventsResult {
   const events: OnboardingEvent[] = [];
   for (let i = EVENTS_ON_BIG - 1; i >= 0; i--) {
-    const raw = makeEvent({ type: `TYPE_${i % 13}`, message: `Step ${i} of the onboarding of ${BIG}`, timestamp: T0 + i * 1000, ...(i === 3 ? { assetId: '3f2b8c1e-7a4d-4e4b-9a6f-1c2d3e4f5a6b' } : {}) });
+    const raw = makeEvent({
+      type: `TYPE_${i % 13}`,
+      message: `Step ${i} of the onboarding of ${BIG}`,
+      timestamp: T0 + i * 1000,
+      ...(i === 3 ? { assetId: '3f2b8c1e-7a4d-4e4b-9a6f-1c2d3e4f5a6b' } : {}),
+    });
     const event = validateEvent(raw, BIG);
     if (typeof event === 'string') throw new Error(event);
     events.push(event);
@@ -89,14 +94,21 @@ function heapMb(): number {
 
 /** What a naive provider does on each getChildren: copy, sort, filter everything, then cut. */
 function naiveChildren(result: EventsResult, filter: (event: OnboardingEvent) => boolean): OnboardingEvent[] {
-  return [...result.events].sort((a, b) => b.time.epochMs - a.time.epochMs).filter(filter).slice(0, MAX_EVENTS_SHOWN);
+  return [...result.events]
+    .sort((a, b) => b.time.epochMs - a.time.epochMs)
+    .filter(filter)
+    .slice(0, MAX_EVENTS_SHOWN);
 }
 
 /** A naive render: one node with label, description and tooltip text for every event. */
 function naiveRenderAll(result: EventsResult): { label: string; description: string; tooltip: string }[] {
   return [...result.events]
     .sort((a, b) => b.time.epochMs - a.time.epochMs)
-    .map((event) => ({ label: event.type, description: new Date(event.time.epochMs).toISOString(), tooltip: `${event.message}\n${JSON.stringify(event.raw)}` }));
+    .map((event) => ({
+      label: event.type,
+      description: new Date(event.time.epochMs).toISOString(),
+      tooltip: `${event.message}\n${JSON.stringify(event.raw)}`,
+    }));
 }
 
 function newModel(events: EventsService, lists: MachineLists): MachinesModel {
@@ -104,7 +116,13 @@ function newModel(events: EventsService, lists: MachineLists): MachinesModel {
     events,
     lists,
     seen: new SeenTracker(new MemoryStore(), () => 'bench'),
-    settings: () => ({ maxEvents: MAX_EVENTS_SHOWN, concurrency: CONCURRENCY, timestampUnit: 'auto', workspaceScanEnabled: false, hasWorkspace: false }),
+    settings: () => ({
+      maxEvents: MAX_EVENTS_SHOWN,
+      concurrency: CONCURRENCY,
+      timestampUnit: 'auto',
+      workspaceScanEnabled: false,
+      hasWorkspace: false,
+    }),
     signedIn: () => true,
     onCredentialsRejected: () => undefined,
   });
@@ -116,7 +134,9 @@ const serials = Array.from({ length: PINNED }, (_, index) => `PIN-${String(index
 function loadedData(): FakeApiData {
   const data = defaultData();
   for (const serial of serials) {
-    data.machines[serial] = Array.from({ length: EVENTS_PER_MACHINE }, (_, i) => makeEvent({ type: `STEP_${i}`, message: `Step ${i} of ${serial}`, timestamp: T0 + i * 60_000 }));
+    data.machines[serial] = Array.from({ length: EVENTS_PER_MACHINE }, (_, i) =>
+      makeEvent({ type: `STEP_${i}`, message: `Step ${i} of ${serial}`, timestamp: T0 + i * 60_000 }),
+    );
   }
   return data;
 }
@@ -229,7 +249,14 @@ export const treeBench: Benchmark = {
           `spread ${Math.min(...ratios).toFixed(2)}–${worst.toFixed(2)} (every run within the limit ${LIMITS.refreshRatio}: ${worst <= LIMITS.refreshRatio ? 'yes' : 'NO'}; runs ${runs.map((run) => `${Math.round(run.ms)} ms`).join(', ')}), ` +
           `${runs.map((run) => run.requests).join('/')} requests, ${runs.reduce((sum, run) => sum + run.failed, 0)} failed — ` +
           `simple client ${Math.round(simple.ms)} ms (${simple.sent} requests, all at once), by hand ${Math.round(byHand.ms)} ms (one at a time; ${byHand.measured} timed, scaled to ${PINNED})` +
-          slowerClause(medianRun.ms, [{ name: 'the simple client', ms: simple.ms }, { name: 'by hand', ms: byHand.ms }], `by design: we send at most the ceiling of ${CONCURRENCY} at once and learn our way up to it from ${Math.min(CONCURRENCY, DEFAULT_INITIAL_LIMIT)}, the simple client sends all ${PINNED}`),
+          slowerClause(
+            medianRun.ms,
+            [
+              { name: 'the simple client', ms: simple.ms },
+              { name: 'by hand', ms: byHand.ms },
+            ],
+            `by design: we send at most the ceiling of ${CONCURRENCY} at once and learn our way up to it from ${Math.min(CONCURRENCY, DEFAULT_INITIAL_LIMIT)}, the simple client sends all ${PINNED}`,
+          ),
       });
 
       // (c, part 2) heap of the model with everything loaded -------------------------------

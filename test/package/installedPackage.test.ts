@@ -28,10 +28,25 @@ describe('The packaged .vsix installed into VS Code', () => {
     // vsce stores README/CHANGELOG in lower case and LICENSE as LICENSE.txt.
     const files = listFiles(extension.extensionPath);
     const lower = new Set(files.map((f) => f.toLowerCase()));
-    const required = ['package.json', 'dist/extension.js', 'dist/undiciTransport.js', 'media/icon.png', 'media/activitybar.svg',
-      'media/details/details.js', 'media/details/details.css', 'media/codicons/codicon.css', 'media/codicons/codicon.ttf',
-      'media/walkthrough/sign-in.png', 'media/walkthrough/machines.png', 'media/walkthrough/hover.png', 'media/walkthrough/details.png',
-      'media/walkthrough/settings.md', 'readme.md', 'license.txt', 'changelog.md'];
+    const required = [
+      'package.json',
+      'dist/extension.js',
+      'dist/undiciTransport.js',
+      'media/icon.png',
+      'media/activitybar.svg',
+      'media/details/details.js',
+      'media/details/details.css',
+      'media/codicons/codicon.css',
+      'media/codicons/codicon.ttf',
+      'media/walkthrough/sign-in.png',
+      'media/walkthrough/machines.png',
+      'media/walkthrough/hover.png',
+      'media/walkthrough/details.png',
+      'media/walkthrough/settings.md',
+      'readme.md',
+      'license.txt',
+      'changelog.md',
+    ];
     for (const file of required) assert.ok(lower.has(file.toLowerCase()), `${file} is in the package`);
     const leaked = files.filter((f) => /^(src|test|scripts|node_modules|out)\//.test(f) || f.endsWith('.map') || f.endsWith('.ts'));
     assert.deepEqual(leaked, []);

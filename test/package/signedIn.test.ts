@@ -44,7 +44,7 @@ describe('The packaged .vsix against the fake API', () => {
     await api.machines.reveal(TEST_SERIALS.onboarded);
     await vscode.commands.executeCommand('onboardingEvents.refreshMachine', { serialNumber: TEST_SERIALS.onboarded });
     const loaded = api.events.peek(TEST_SERIALS.onboarded);
-    assert.ok(loaded, 'the machine\'s events are in the cache the tree renders from');
+    assert.ok(loaded, "the machine's events are in the cache the tree renders from");
     assert.equal(loaded.result.events.length, 3);
     assert.equal(loaded.stale, false);
     assert.ok(fake.eventRequests(TEST_SERIALS.onboarded).length >= 1, 'the tree asked the fake API for the machine');

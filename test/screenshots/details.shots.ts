@@ -32,7 +32,12 @@ describe('Event details screenshots', function () {
     api = await activateExtension();
     originalTheme = vscode.workspace.getConfiguration('workbench').inspect<string>('colorTheme')?.globalValue;
     fake = await startFakeApi({ data: demoData() });
-    await vscode.commands.executeCommand('onboardingEvents.signIn', { apiBaseUrl: fake.baseUrl, authUrl: fake.authUrl, ...DEMO_CREDENTIALS, environment: 'Demo' });
+    await vscode.commands.executeCommand('onboardingEvents.signIn', {
+      apiBaseUrl: fake.baseUrl,
+      authUrl: fake.authUrl,
+      ...DEMO_CREDENTIALS,
+      environment: 'Demo',
+    });
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('workbench.action.closeSidebar');
     await vscode.commands.executeCommand('workbench.action.closePanel');
@@ -75,8 +80,19 @@ describe('Event details screenshots', function () {
               type: 'application/hal+json',
               hreflang: 'en',
             },
-            machineEvents: { href: `${machines}{assetId}/events{?from,to}`, templated: true, title: 'Events of this machine', type: 'application/json' },
-            machine: { href: `${machines}${assetId}`, title: `CNC router ${serial}`, type: 'application/hal+json', name: serial, profile: 'https://example.invalid/profiles/machine' },
+            machineEvents: {
+              href: `${machines}{assetId}/events{?from,to}`,
+              templated: true,
+              title: 'Events of this machine',
+              type: 'application/json',
+            },
+            machine: {
+              href: `${machines}${assetId}`,
+              title: `CNC router ${serial}`,
+              type: 'application/hal+json',
+              name: serial,
+              profile: 'https://example.invalid/profiles/machine',
+            },
           },
         },
       }),

@@ -31,7 +31,12 @@ describe('Serial numbers at a glance screenshots', function () {
     extension = found;
     api = await activateExtension();
     fake = await startFakeApi({ data: demoData(), ...DEMO_FAKE_CONFIG });
-    await vscode.commands.executeCommand('onboardingEvents.signIn', { apiBaseUrl: fake.baseUrl, authUrl: fake.authUrl, ...DEMO_CREDENTIALS, environment: 'Demo' });
+    await vscode.commands.executeCommand('onboardingEvents.signIn', {
+      apiBaseUrl: fake.baseUrl,
+      authUrl: fake.authUrl,
+      ...DEMO_CREDENTIALS,
+      environment: 'Demo',
+    });
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('workbench.action.closePanel');
     for (const serial of [DEMO_SERIALS.failed, DEMO_SERIALS.inProgress, DEMO_SERIALS.completed]) await api.machines.pin(serial);
@@ -63,7 +68,10 @@ describe('Serial numbers at a glance screenshots', function () {
 
   it('offers quick fixes on a failed machine', async () => {
     const editor = await vscode.window.showTextDocument(document);
-    const line = document.getText().split('\n').findIndex((text) => text.includes(DEMO_SERIALS.failed));
+    const line = document
+      .getText()
+      .split('\n')
+      .findIndex((text) => text.includes(DEMO_SERIALS.failed));
     const character = document.lineAt(line).text.indexOf(DEMO_SERIALS.failed) + 3;
     editor.selection = new vscode.Selection(line, character, line, character);
     await sleep(500);

@@ -22,7 +22,12 @@ describe('Machines tree screenshots', function () {
   let fake: FakeApi;
 
   async function signIn(): Promise<void> {
-    await vscode.commands.executeCommand('onboardingEvents.signIn', { apiBaseUrl: fake.baseUrl, authUrl: fake.authUrl, ...DEMO_CREDENTIALS, environment: 'Demo' });
+    await vscode.commands.executeCommand('onboardingEvents.signIn', {
+      apiBaseUrl: fake.baseUrl,
+      authUrl: fake.authUrl,
+      ...DEMO_CREDENTIALS,
+      environment: 'Demo',
+    });
   }
 
   async function collapseAndReveal(serial: string): Promise<void> {

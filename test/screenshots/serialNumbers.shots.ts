@@ -33,7 +33,12 @@ describe('Serial numbers screenshots', function () {
     extension = found;
     api = await activateExtension();
     fake = await startFakeApi({ data: demoData() });
-    await vscode.commands.executeCommand('onboardingEvents.signIn', { apiBaseUrl: fake.baseUrl, authUrl: fake.authUrl, ...DEMO_CREDENTIALS, environment: 'Demo' });
+    await vscode.commands.executeCommand('onboardingEvents.signIn', {
+      apiBaseUrl: fake.baseUrl,
+      authUrl: fake.authUrl,
+      ...DEMO_CREDENTIALS,
+      environment: 'Demo',
+    });
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('workbench.action.closePanel');
   });
@@ -50,7 +55,10 @@ describe('Serial numbers screenshots', function () {
     const uri = vscode.Uri.joinPath(extension.extensionUri, 'test', 'fixtures', 'workspace', 'machines.yaml');
     const document = await vscode.workspace.openTextDocument(uri);
     const editor = await vscode.window.showTextDocument(document);
-    const line = document.getText().split('\n').findIndex((text) => text.includes(DEMO_SERIALS.completed));
+    const line = document
+      .getText()
+      .split('\n')
+      .findIndex((text) => text.includes(DEMO_SERIALS.completed));
     assert.ok(line >= 0);
     const character = document.lineAt(line).text.indexOf(DEMO_SERIALS.completed) + 4;
     editor.selection = new vscode.Selection(line, character, line, character);
@@ -60,7 +68,10 @@ describe('Serial numbers screenshots', function () {
   });
 
   it('keeps a hostile message and link inert in the hover', async () => {
-    const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: `Ticket 4711: lathe ${DEMO_SERIALS.hostile} fails its firmware check.\n` });
+    const document = await vscode.workspace.openTextDocument({
+      language: 'markdown',
+      content: `Ticket 4711: lathe ${DEMO_SERIALS.hostile} fails its firmware check.\n`,
+    });
     const editor = await vscode.window.showTextDocument(document);
     const character = document.lineAt(0).text.indexOf(DEMO_SERIALS.hostile) + 4;
     editor.selection = new vscode.Selection(0, character, 0, character);

@@ -26,7 +26,9 @@ describe('Sign-in screens', function () {
 
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
-    await vscode.commands.executeCommand('onboardingEvents.signOut', { environment: 'Test system', confirm: false }).then(undefined, () => undefined);
+    await vscode.commands
+      .executeCommand('onboardingEvents.signOut', { environment: 'Test system', confirm: false })
+      .then(undefined, () => undefined);
     await config().update('apiBaseUrl', undefined, vscode.ConfigurationTarget.Global);
     await config().update('authUrl', undefined, vscode.ConfigurationTarget.Global);
     await fake.close();
@@ -37,7 +39,13 @@ describe('Sign-in screens', function () {
     await vscode.commands.executeCommand('onboardingEvents.machines.focus');
     // Not awaited: the flow waits for the user, and we play the user.
     void vscode.commands.executeCommand('onboardingEvents.signIn', {
-      prefill: { clientId: TEST_CREDENTIALS.clientId, clientSecret: TEST_CREDENTIALS.clientSecret, username: TEST_CREDENTIALS.username, password: TEST_CREDENTIALS.password, environment: 'Test system' },
+      prefill: {
+        clientId: TEST_CREDENTIALS.clientId,
+        clientSecret: TEST_CREDENTIALS.clientSecret,
+        username: TEST_CREDENTIALS.username,
+        password: TEST_CREDENTIALS.password,
+        environment: 'Test system',
+      },
     });
     const steps = ['api-url', 'auth-url', 'client-id', 'client-secret', 'username', 'password', 'environment-name'];
     for (const [index, step] of steps.entries()) {

@@ -21,11 +21,31 @@ const lookalikeHosts = [
   'https://evil.test%2F@api.example.test/x',
 ];
 
-const badSchemes = ['javascript:alert(1)', 'JavaScript:alert(1)', 'command:workbench.action.quit', 'file:///etc/passwd', 'data:text/html,<b>x</b>', 'vscode://x', 'ftp://api.example.test/x', 'http://', 'https:///x'];
+const badSchemes = [
+  'javascript:alert(1)',
+  'JavaScript:alert(1)',
+  'command:workbench.action.quit',
+  'file:///etc/passwd',
+  'data:text/html,<b>x</b>',
+  'vscode://x',
+  'ftp://api.example.test/x',
+  'http://',
+  'https:///x',
+];
 
 const relative = ['/public/api/machines/1', 'machines/1', '../../x', '?page=2', '#frag', '', '.', 'public/api/machines{?serialNumber}'];
 
-const templates = ['{+target}', '{target}', `${API_ORIGIN}/m/{id}`, `${API_ORIGIN}{+path}`, '/m/{id}{?q}', '{/segments*}', 'https://{host}/x', '{#frag}', '{'];
+const templates = [
+  '{+target}',
+  '{target}',
+  `${API_ORIGIN}/m/{id}`,
+  `${API_ORIGIN}{+path}`,
+  '/m/{id}{?q}',
+  '{/segments*}',
+  'https://{host}/x',
+  '{#frag}',
+  '{',
+];
 
 /** One href: mostly the shapes above, sometimes arbitrary text or a well-formed URL. */
 export const hostileHref = fc.oneof(
@@ -41,4 +61,8 @@ export const variableValue = fc.oneof(
   fc.string(),
 );
 
-export const variables = fc.dictionary(fc.constantFrom('target', 'id', 'path', 'q', 'segments', 'host', 'frag', 'serialNumber'), variableValue, { maxKeys: 4 });
+export const variables = fc.dictionary(
+  fc.constantFrom('target', 'id', 'path', 'q', 'segments', 'host', 'frag', 'serialNumber'),
+  variableValue,
+  { maxKeys: 4 },
+);

@@ -18,10 +18,15 @@ export const PROPERTY_RUNS = envInteger('FC_RUNS', DEFAULT_RUNS);
 fc.configureGlobal({ seed: PROPERTY_SEED, numRuns: PROPERTY_RUNS, endOnFailure: false, includeErrorInReport: true });
 
 /** fc.assert with the shared seed, and a failure message that says how to replay it. */
-export function holds<Ts extends [unknown, ...unknown[]]>(property: fc.IProperty<Ts> | fc.IAsyncProperty<Ts>, parameters: fc.Parameters<Ts> = {}): void | Promise<void> {
+export function holds<Ts extends [unknown, ...unknown[]]>(
+  property: fc.IProperty<Ts> | fc.IAsyncProperty<Ts>,
+  parameters: fc.Parameters<Ts> = {},
+): void | Promise<void> {
   const replay = (error: unknown): never => {
     const message = error instanceof Error ? error.message : String(error);
-    throw new Error(`${message}\nReplay with FC_SEED=${parameters.seed ?? PROPERTY_SEED} (npm run test:unit, or npx mocha after compiling).`);
+    throw new Error(
+      `${message}\nReplay with FC_SEED=${parameters.seed ?? PROPERTY_SEED} (npm run test:unit, or npx mocha after compiling).`,
+    );
   };
   try {
     const result = fc.assert(property as fc.IRawProperty<Ts>, parameters);

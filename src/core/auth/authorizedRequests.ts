@@ -25,7 +25,13 @@ export class AuthorizedRequests {
     return second;
   }
 
-  #send(url: string, token: string, signal: AbortSignal | undefined, accept: string, priority: RequestPriority | undefined): Promise<HttpResponse> {
+  #send(
+    url: string,
+    token: string,
+    signal: AbortSignal | undefined,
+    accept: string,
+    priority: RequestPriority | undefined,
+  ): Promise<HttpResponse> {
     return this.http.send({
       method: 'GET',
       url,

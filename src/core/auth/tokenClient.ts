@@ -117,7 +117,12 @@ export class TokenClient {
         'content-type': 'application/x-www-form-urlencoded',
         accept: 'application/json',
       },
-      body: new URLSearchParams({ grant_type: 'password', username: credentials.username, password: credentials.password, scope: 'api' }).toString(),
+      body: new URLSearchParams({
+        grant_type: 'password',
+        username: credentials.username,
+        password: credentials.password,
+        scope: 'api',
+      }).toString(),
       signal,
     });
     if (response.status !== 200) throw this.#errorFor(response);
@@ -129,7 +134,8 @@ export class TokenClient {
     const json = parseJsonBody(response.body, response.headers['content-type'], 'The authorization server');
     if (!json.ok) throw protocolError(request, json.problem, response.status);
     const body = json.value;
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw protocolError(request, 'The token response is not a JSON object.');
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw protocolError(request, 'The token response is not a JSON object.');
     const { token_type: tokenType, access_token: accessToken, expires_in: expiresIn, scope } = body as Record<string, unknown>;
     // Opaque tokens look like nothing a pattern could recognise: the log must be told, even of one we refuse below.
     if (typeof accessToken === 'string' && accessToken !== '') this.#options.onToken?.(accessToken);
@@ -152,14 +158,17 @@ export class TokenClient {
   #errorFor(response: HttpResponse): ApiError {
     const request = describeRequest('POST', this.tokenUrl);
     const json = parseJsonBody(response.body, response.headers['content-type'], 'The authorization server');
-    const code = json.ok && typeof json.value === 'object' && json.value !== null ? (json.value as Record<string, unknown>)['error'] : undefined;
+    const code =
+      json.ok && typeof json.value === 'object' && json.value !== null ? (json.value as Record<string, unknown>)['error'] : undefined;
     const { status } = response;
-    if (code === 'access_denied' || code === 'unauthorized_client' || code === 'invalid_scope' || status === 403) return permissionDeniedError(request, status);
+    if (code === 'access_denied' || code === 'unauthorized_client' || code === 'invalid_scope' || status === 403)
+      return permissionDeniedError(request, status);
     if (code === 'invalid_grant' || code === 'invalid_client' || status === 401) return invalidCredentialsError(request, status);
     if (status === 404) return notFoundError(request, 'The token endpoint (check the authorization URL setting)');
     if (status === 429) return rateLimitedError(request, status, parseRetryAfter(response.headers['retry-after'], this.#options.now()));
     if (status >= 500) return serverError(request, status);
-    if (status === 400) return protocolError(request, 'The authorization server refused the token request as malformed (HTTP 400).', status);
+    if (status === 400)
+      return protocolError(request, 'The authorization server refused the token request as malformed (HTTP 400).', status);
     return unexpectedStatusError(request, status);
   }
 }

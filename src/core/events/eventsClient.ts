@@ -88,7 +88,11 @@ export class EventsClient {
         const fetchPage = async (request: Parameters<typeof pageQuery>[0]): Promise<PageEnvelope> => {
           const url = withQuery(baseUrl, pageQuery(request));
           const next = parsePageEnvelope(await this.#fetchJson(url, serialNumber, options, budget));
-          if (next === undefined) throw protocolError(describeRequest('GET', url), 'A later page of events did not come in the page-based envelope the first page used.');
+          if (next === undefined)
+            throw protocolError(
+              describeRequest('GET', url),
+              'A later page of events did not come in the page-based envelope the first page used.',
+            );
           return next;
         };
         for await (const page of walkPages(fetchPage, { page: (envelope.number ?? 0) + 1, size }, { maxPages: maxPages - 1 })) {
@@ -105,7 +109,11 @@ export class EventsClient {
           const url = withQuery(baseUrl, cursorQuery(request));
           const next = parseCursorEnvelope(await this.#fetchJson(url, serialNumber, options, budget));
           // The last page of a cursor walk may carry no cursor attribute at all, only content.
-          if (next === undefined) throw protocolError(describeRequest('GET', url), 'A later page of events did not come in the cursor-based envelope the first page used.');
+          if (next === undefined)
+            throw protocolError(
+              describeRequest('GET', url),
+              'A later page of events did not come in the cursor-based envelope the first page used.',
+            );
           return next;
         };
         const start = envelope.limit !== undefined ? { after: envelope.after, limit: envelope.limit } : { after: envelope.after };
@@ -147,7 +155,8 @@ export class EventsClient {
     }
     const events = (body as Record<string, unknown>)['events'];
     if (Array.isArray(events)) return { kind: 'events', events };
-    if (events !== undefined && events !== null) throw protocolError(request, 'The events answer has an "events" field that is not a list.');
+    if (events !== undefined && events !== null)
+      throw protocolError(request, 'The events answer has an "events" field that is not a list.');
     const page = parsePageEnvelope(body);
     if (page !== undefined) return { kind: 'page', envelope: page };
     const cursor = parseCursorEnvelope(body);

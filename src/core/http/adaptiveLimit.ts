@@ -99,7 +99,8 @@ export class AdaptiveLimit {
   #slowRoundsWhenLow = 0;
 
   constructor(options: AdaptiveLimitOptions) {
-    if (!Number.isInteger(options.ceiling) || options.ceiling < 1) throw new RangeError(`The concurrency ceiling must be a positive integer, not ${options.ceiling}.`);
+    if (!Number.isInteger(options.ceiling) || options.ceiling < 1)
+      throw new RangeError(`The concurrency ceiling must be a positive integer, not ${options.ceiling}.`);
     this.ceiling = options.ceiling;
     this.#limit = Math.min(options.ceiling, Math.max(1, options.initial ?? DEFAULT_INITIAL_LIMIT));
     this.#tolerance = options.latencyTolerance ?? 1.5;
@@ -120,7 +121,13 @@ export class AdaptiveLimit {
   }
 
   snapshot(): LimitSnapshot {
-    return { limit: this.limit, minLatencyMs: this.minLatencyMs, slowStart: this.#slowStart, increases: this.#increases, decreases: this.#decreases };
+    return {
+      limit: this.limit,
+      minLatencyMs: this.minLatencyMs,
+      slowStart: this.#slowStart,
+      increases: this.#increases,
+      decreases: this.#decreases,
+    };
   }
 
   /**

@@ -95,7 +95,11 @@ export class HttpClient {
   }
 
   /** One attempt in a slot of the limiter, which learns from how the server answered. */
-  async #limited(request: HttpRequest & { readonly key?: string }, signal: AbortSignal | undefined, attempt: number): Promise<HttpResponse> {
+  async #limited(
+    request: HttpRequest & { readonly key?: string },
+    signal: AbortSignal | undefined,
+    attempt: number,
+  ): Promise<HttpResponse> {
     const permit = await this.#limiter.acquire({
       priority: request.priority ?? 'interactive',
       retry: attempt > 1,
@@ -110,7 +114,8 @@ export class HttpClient {
         // The server's Retry-After holds every queued request, not only this one; it is set
         // before this slot is released, so no queued request slips out in between.
         const retryAfterMs = parseRetryAfter(response.headers['retry-after'], this.#options.now());
-        if (retryAfterMs !== undefined && retryAfterMs <= this.#options.retry.maxRetryAfterMs) this.#limiter.pauseUntil(this.#options.now() + retryAfterMs);
+        if (retryAfterMs !== undefined && retryAfterMs <= this.#options.retry.maxRetryAfterMs)
+          this.#limiter.pauseUntil(this.#options.now() + retryAfterMs);
       }
       return response;
     } catch (error) {
@@ -151,7 +156,9 @@ export class HttpClient {
       return { ...response, url: request.url };
     } catch (error) {
       // An injected transport may throw anything; its text could carry anything, so only a code survives.
-      const failure = isTransportError(error) ? error : new TransportError(signal?.aborted === true ? 'aborted' : 'connection', 'TRANSPORT_FAILED');
+      const failure = isTransportError(error)
+        ? error
+        : new TransportError(signal?.aborted === true ? 'aborted' : 'connection', 'TRANSPORT_FAILED');
       log({ error: describeFailure(failure) });
       throw failure;
     }

@@ -58,9 +58,12 @@ export function classifyNetworkError(error: unknown, situation: FailureSituation
   const outer = codes[0] ?? 'UNKNOWN';
   const base: TransportFailureContext = {
     causes: codes,
-    ...(situation.proxyHost !== undefined ? { proxyHost: situation.proxyHost, proxyCredentialsSent: situation.proxyCredentialsSent === true } : {}),
+    ...(situation.proxyHost !== undefined
+      ? { proxyHost: situation.proxyHost, proxyCredentialsSent: situation.proxyCredentialsSent === true }
+      : {}),
   };
-  const make = (failure: TransportFailure, code: string, extra: TransportFailureContext = {}): TransportError => new TransportError(failure, code, { ...base, ...extra });
+  const make = (failure: TransportFailure, code: string, extra: TransportFailureContext = {}): TransportError =>
+    new TransportError(failure, code, { ...base, ...extra });
 
   const proxyStatus = proxyStatusOf(error);
   if (proxyStatus !== undefined && situation.proxyHost !== undefined) {
@@ -81,7 +84,10 @@ export function classifyNetworkError(error: unknown, situation: FailureSituation
   const root = codes.at(-1) ?? outer;
   const timeout = TIMEOUTS[root] ?? TIMEOUTS[outer];
   // Through a proxy we connect only to the proxy: the target's refusals come back as a status.
-  if (situation.proxyHost !== undefined && (DNS_FAILURE.has(root) || root === 'ECONNREFUSED' || timeout === 'connect-timeout' || root === 'EHOSTUNREACH' || root === 'ENETUNREACH')) {
+  if (
+    situation.proxyHost !== undefined &&
+    (DNS_FAILURE.has(root) || root === 'ECONNREFUSED' || timeout === 'connect-timeout' || root === 'EHOSTUNREACH' || root === 'ENETUNREACH')
+  ) {
     return make('proxy-unreachable', root);
   }
   if (DNS_FAILURE.has(root)) return make('dns', root);

@@ -113,7 +113,7 @@ function ipv4InCidr(host: string, cidr: string): boolean {
   if (hostValue === undefined || networkValue === undefined || !Number.isInteger(bits) || bits < 0 || bits > 32) return false;
   if (bits === 0) return true;
   const mask = (0xffffffff << (32 - bits)) >>> 0;
-  return ((hostValue & mask) >>> 0) === ((networkValue & mask) >>> 0);
+  return (hostValue & mask) >>> 0 === (networkValue & mask) >>> 0;
 }
 
 function ipv4ToInt(address: string): number | undefined {

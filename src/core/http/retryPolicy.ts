@@ -47,7 +47,8 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
   if (value === undefined) return undefined;
   const trimmed = value.trim();
   // More digits than this is a day's ceiling anyway; Number() of 400 digits is Infinity.
-  if (/^\d+$/.test(trimmed)) return clampDelay(trimmed.length > 12 ? Number.POSITIVE_INFINITY : Number(trimmed) * 1000, DELAY_CEILINGS.retryAfterMs);
+  if (/^\d+$/.test(trimmed))
+    return clampDelay(trimmed.length > 12 ? Number.POSITIVE_INFINITY : Number(trimmed) * 1000, DELAY_CEILINGS.retryAfterMs);
   if (trimmed.length > 64) return undefined;
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return undefined;
@@ -61,10 +62,13 @@ export function sleep(ms: number, signal: AbortSignal | undefined): Promise<'sle
       clearTimeout(timer);
       resolve('aborted');
     };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve('slept');
-    }, clampDelay(ms, MAX_TIMER_DELAY_MS));
+    const timer = setTimeout(
+      () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve('slept');
+      },
+      clampDelay(ms, MAX_TIMER_DELAY_MS),
+    );
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

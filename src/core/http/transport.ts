@@ -94,7 +94,10 @@ export class TransportError extends Error {
 }
 
 export function isTransportError(value: unknown): value is TransportError {
-  return value instanceof TransportError || (typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[TRANSPORT_ERROR] === true);
+  return (
+    value instanceof TransportError ||
+    (typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[TRANSPORT_ERROR] === true)
+  );
 }
 
 export interface Transport {

@@ -109,7 +109,10 @@ async function nodeExtraCertificates(env: Readonly<Record<string, string | undef
   }
 }
 
-export async function loadTrustedCertificates(settings: TrustSettings, env: Readonly<Record<string, string | undefined>> = process.env): Promise<TrustedCertificates> {
+export async function loadTrustedCertificates(
+  settings: TrustSettings,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<TrustedCertificates> {
   const useSystem = settings.systemCertificates !== false;
   const system = useSystem ? await systemStore() : { source: 'off' as const, certificates: [] };
   const file = settings.caCertificatesFile;

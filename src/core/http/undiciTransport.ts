@@ -76,14 +76,20 @@ class UndiciTransport implements Transport {
       // A plain-http target behind a proxy gets the proxy's own refusal as a response.
       if (route.proxyHost !== undefined && response.statusCode === 407 && url.protocol === 'http:') {
         response.body.destroy();
-        throw new TransportError('proxy-auth-required', 'PROXY_407', { proxyHost: route.proxyHost, proxyStatus: 407, proxyCredentialsSent: route.proxyCredentialsSent === true });
+        throw new TransportError('proxy-auth-required', 'PROXY_407', {
+          proxyHost: route.proxyHost,
+          proxyStatus: 407,
+          proxyCredentialsSent: route.proxyCredentialsSent === true,
+        });
       }
       const body = await readCapped(response.body, response.headers['content-length'], request.maxBytes);
       return { status: response.statusCode, headers: flattenHeaders(response.headers), body };
     } catch (error) {
       throw classifyNetworkError(error, {
         deadlinePassed,
-        ...(route?.proxyHost !== undefined ? { proxyHost: route.proxyHost, proxyCredentialsSent: route.proxyCredentialsSent === true } : {}),
+        ...(route?.proxyHost !== undefined
+          ? { proxyHost: route.proxyHost, proxyCredentialsSent: route.proxyCredentialsSent === true }
+          : {}),
       });
     } finally {
       clearTimeout(deadline);
@@ -93,7 +99,11 @@ class UndiciTransport implements Transport {
 
   async close(): Promise<void> {
     this.#closed = true;
-    const dispatchers: Dispatcher[] = [...(this.#plain !== undefined ? [this.#plain] : []), ...(this.#direct !== undefined ? [this.#direct] : []), ...[...this.#proxies.values()].map((route) => route.dispatcher)];
+    const dispatchers: Dispatcher[] = [
+      ...(this.#plain !== undefined ? [this.#plain] : []),
+      ...(this.#direct !== undefined ? [this.#direct] : []),
+      ...[...this.#proxies.values()].map((route) => route.dispatcher),
+    ];
     this.#proxies.clear();
     this.#direct = undefined;
     this.#plain = undefined;
@@ -102,7 +112,9 @@ class UndiciTransport implements Transport {
 
   /** Loaded on the first request, once: reading the OS store and the CA file costs a few milliseconds. */
   #trust(): Promise<SecureContext> {
-    this.#secureContext ??= loadTrustedCertificates(this.#options, this.#options.env).then(({ ca }) => createSecureContext({ ca: [...ca] }));
+    this.#secureContext ??= loadTrustedCertificates(this.#options, this.#options.env).then(({ ca }) =>
+      createSecureContext({ ca: [...ca] }),
+    );
     return this.#secureContext;
   }
 
@@ -119,7 +131,11 @@ class UndiciTransport implements Transport {
     if (proxy === undefined && url.protocol === 'http:') {
       // Plain HTTP straight to the server (loopback only, sign-in allows nothing else): no certificates to load.
       if (this.#closed) throw new TransportError('aborted', 'TRANSPORT_CLOSED');
-      this.#plain ??= new Agent({ connections: this.#options.connectionsPerOrigin, keepAliveTimeout: KEEP_ALIVE_MS, connect: { timeout: this.#options.connectTimeoutMs, ...lookup } });
+      this.#plain ??= new Agent({
+        connections: this.#options.connectionsPerOrigin,
+        keepAliveTimeout: KEEP_ALIVE_MS,
+        connect: { timeout: this.#options.connectTimeoutMs, ...lookup },
+      });
       return { dispatcher: this.#plain };
     }
     const secureContext = await this.#trust();
@@ -168,7 +184,11 @@ class UndiciTransport implements Transport {
   }
 }
 
-async function readCapped(body: Dispatcher.ResponseData['body'], contentLength: string | string[] | undefined, maxBytes: number): Promise<Uint8Array> {
+async function readCapped(
+  body: Dispatcher.ResponseData['body'],
+  contentLength: string | string[] | undefined,
+  maxBytes: number,
+): Promise<Uint8Array> {
   // Refuse early when the server announces too much, before reading a byte of it.
   if (typeof contentLength === 'string' && Number(contentLength) > maxBytes) {
     // Destroying a body that is still arriving makes undici emit RequestAbortedError on it: with

@@ -26,14 +26,26 @@ interface VsCodeApi {
 declare function acquireVsCodeApi(): VsCodeApi;
 
 const vscode = acquireVsCodeApi();
-const post = (message: PageMessage): void => { vscode.postMessage(message); };
+const post = (message: PageMessage): void => {
+  vscode.postMessage(message);
+};
 
 let seq = 0;
 /** Latest request per link: an older reply arriving late is ignored. */
 const latestExpand = new Map<number, number>();
 const pendingFetch = new Map<number, number>();
 /** Per link: the inputs of its template form, and the nodes the replies update. */
-const linkUi = new Map<number, { inputs: Map<string, HTMLInputElement>; url: HTMLElement; reason: HTMLElement; open: HTMLButtonElement; fetch: HTMLButtonElement; copy: HTMLButtonElement }>();
+const linkUi = new Map<
+  number,
+  {
+    inputs: Map<string, HTMLInputElement>;
+    url: HTMLElement;
+    reason: HTMLElement;
+    open: HTMLButtonElement;
+    fetch: HTMLButtonElement;
+    copy: HTMLButtonElement;
+  }
+>();
 let relativeTimer: ReturnType<typeof setInterval> | undefined;
 
 type Attrs = Readonly<Record<string, string>>;
@@ -122,14 +134,21 @@ function renderLink(link: LinkView, strings: PageStrings): HTMLElement {
   if (link.deprecated) {
     const note = el('div', 'deprecation', undefined, { role: 'note' });
     note.append(icon('warning'), el('span', undefined, strings.deprecatedBecause), el('span', 'value', link.deprecation ?? ''));
-    if (link.deprecationOpenable) note.append(button(strings.openDeprecationInfo, 'link-external', () => { post({ type: 'openDeprecation', linkId: link.id }); }));
+    if (link.deprecationOpenable)
+      note.append(
+        button(strings.openDeprecationInfo, 'link-external', () => {
+          post({ type: 'openDeprecation', linkId: link.id });
+        }),
+      );
     article.append(note);
   }
 
   const inputs = new Map<string, HTMLInputElement>();
   if (link.templated && link.variables.length > 0) {
     const form = el('form', 'template', undefined, { 'aria-label': strings.templateVariables });
-    form.addEventListener('submit', (event) => { event.preventDefault(); });
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+    });
     const fieldset = el('fieldset');
     fieldset.append(el('legend', undefined, strings.templateVariables));
     for (const name of link.variables) {
@@ -160,15 +179,30 @@ function renderLink(link: LinkView, strings: PageStrings): HTMLElement {
   article.append(target);
 
   const actions = el('div', 'actions', undefined, { role: 'group', 'aria-label': strings.actions });
-  const open = button(strings.open, 'link-external', () => { post({ type: 'open', linkId: link.id, variables: variablesOf(link.id) }); }, plainLocalize(strings.openAria, link.relation), false);
-  const fetchButton = button(strings.fetch, 'cloud-download', () => {
-    const mine = ++seq;
-    pendingFetch.set(link.id, mine);
-    fetchButton.disabled = true;
-    announce(strings.fetching);
-    post({ type: 'fetch', seq: mine, linkId: link.id, variables: variablesOf(link.id) });
-  }, plainLocalize(strings.fetchAria, link.relation));
-  const copy = button(strings.copyUrl, 'copy', () => { post({ type: 'copy', what: 'url', linkId: link.id, variables: variablesOf(link.id) }); });
+  const open = button(
+    strings.open,
+    'link-external',
+    () => {
+      post({ type: 'open', linkId: link.id, variables: variablesOf(link.id) });
+    },
+    plainLocalize(strings.openAria, link.relation),
+    false,
+  );
+  const fetchButton = button(
+    strings.fetch,
+    'cloud-download',
+    () => {
+      const mine = ++seq;
+      pendingFetch.set(link.id, mine);
+      fetchButton.disabled = true;
+      announce(strings.fetching);
+      post({ type: 'fetch', seq: mine, linkId: link.id, variables: variablesOf(link.id) });
+    },
+    plainLocalize(strings.fetchAria, link.relation),
+  );
+  const copy = button(strings.copyUrl, 'copy', () => {
+    post({ type: 'copy', what: 'url', linkId: link.id, variables: variablesOf(link.id) });
+  });
   actions.append(open, fetchButton, copy);
   article.append(actions);
 
@@ -200,9 +234,20 @@ function render(event: EventView, strings: PageStrings): void {
   const message = el('p', 'message', event.message, { id: 'event-message' });
   const toolbar = el('div', 'toolbar', undefined, { role: 'toolbar', 'aria-label': strings.actions });
   toolbar.append(
-    button(strings.copyJson, 'json', () => { post({ type: 'copy', what: 'json' }); }),
-    button(strings.showRawJson, 'go-to-file', () => { post({ type: 'showRawJson' }); }),
-    button(strings.exportEvents, 'export', () => { post({ type: 'exportEvents' }); }, plainLocalize(strings.exportEventsAria, event.serialNumber)),
+    button(strings.copyJson, 'json', () => {
+      post({ type: 'copy', what: 'json' });
+    }),
+    button(strings.showRawJson, 'go-to-file', () => {
+      post({ type: 'showRawJson' });
+    }),
+    button(
+      strings.exportEvents,
+      'export',
+      () => {
+        post({ type: 'exportEvents' });
+      },
+      plainLocalize(strings.exportEventsAria, event.serialNumber),
+    ),
   );
   header.append(h1, message, toolbar);
   main.append(header);
@@ -213,12 +258,22 @@ function render(event: EventView, strings: PageStrings): void {
   field(facts, strings.type, event.type);
   field(facts, strings.message, event.message, 'message-value');
   const serial = el('span', 'with-copy');
-  serial.append(el('code', undefined, event.serialNumber), iconButton('copy', strings.copySerialNumberAria, () => { post({ type: 'copy', what: 'serialNumber' }); }));
+  serial.append(
+    el('code', undefined, event.serialNumber),
+    iconButton('copy', strings.copySerialNumberAria, () => {
+      post({ type: 'copy', what: 'serialNumber' });
+    }),
+  );
   field(facts, strings.serialNumber, serial);
   if (event.assetId === null) field(facts, strings.assetId, el('span', 'absent', strings.assetIdAbsent));
   else {
     const asset = el('span', 'with-copy');
-    asset.append(el('code', undefined, event.assetId), iconButton('copy', strings.copyAssetIdAria, () => { post({ type: 'copy', what: 'assetId' }); }));
+    asset.append(
+      el('code', undefined, event.assetId),
+      iconButton('copy', strings.copyAssetIdAria, () => {
+        post({ type: 'copy', what: 'assetId' });
+      }),
+    );
     field(facts, strings.assetId, asset);
   }
   const time = el('dl', 'time');
@@ -227,7 +282,10 @@ function render(event: EventView, strings: PageStrings): void {
   const relative = field(time, strings.timeRelative, event.time.relative);
   const unit = event.time.unit === 'seconds' ? strings.unitSeconds : strings.unitMilliseconds;
   const raw = el('span');
-  raw.append(el('code', undefined, event.time.raw), el('span', 'unit', ` ${unit} · ${event.time.detected ? strings.unitDetected : strings.unitFromSetting}`));
+  raw.append(
+    el('code', undefined, event.time.raw),
+    el('span', 'unit', ` ${unit} · ${event.time.detected ? strings.unitDetected : strings.unitFromSetting}`),
+  );
   field(time, strings.timeRaw, raw);
   field(facts, strings.time, time);
   details.append(facts);

@@ -16,7 +16,10 @@ export const STATES: readonly { readonly state: OnboardingState; readonly wordin
 ];
 
 /** The one mapping from event types to states (domain/events/eventState.ts), in this file's words. */
-export function stateOfEvent(newest: OnboardingEvent | undefined, rules: EventStateRules = DEFAULT_EVENT_STATE_RULES): Exclude<OnboardingState, 'unavailable'> {
+export function stateOfEvent(
+  newest: OnboardingEvent | undefined,
+  rules: EventStateRules = DEFAULT_EVENT_STATE_RULES,
+): Exclude<OnboardingState, 'unavailable'> {
   if (newest === undefined) return 'no-events';
   const state = eventState(newest, rules);
   return state === 'onboarded' ? 'completed' : state === 'failed' ? 'failed' : 'in-progress';

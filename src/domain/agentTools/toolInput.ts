@@ -49,10 +49,15 @@ export interface SerialScopeInput {
 }
 
 function serialList(input: unknown, max: number): Parsed<SerialList> {
-  if (!isRecord(input) || !Array.isArray(input['serialNumbers'])) return { ok: false, problem: 'Give "serialNumbers": an array of serial numbers.' };
+  if (!isRecord(input) || !Array.isArray(input['serialNumbers']))
+    return { ok: false, problem: 'Give "serialNumbers": an array of serial numbers.' };
   const given: unknown[] = input['serialNumbers'];
   if (given.length === 0) return { ok: false, problem: 'Give at least one serial number in "serialNumbers".' };
-  if (given.length > max) return { ok: false, problem: `Give at most ${max} serial numbers per call (${given.length} were given); split the list into several calls.` };
+  if (given.length > max)
+    return {
+      ok: false,
+      problem: `Give at most ${max} serial numbers per call (${given.length} were given); split the list into several calls.`,
+    };
   const serialNumbers: string[] = [];
   const refused: { input: string; reason: string }[] = [];
   for (const entry of given) {
@@ -80,7 +85,12 @@ function wholeNumber(value: unknown, fallback: number, min: number, max: number)
 export function parseMachineEventsInput(input: unknown): Parsed<MachineEventsInput> {
   const list = serialList(input, TOOL_LIMITS.maxEventsSerials);
   if (!list.ok) return list;
-  const maxEvents = wholeNumber(isRecord(input) ? input['maxEventsPerMachine'] : undefined, TOOL_LIMITS.defaultEventsPerMachine, 1, TOOL_LIMITS.maxEventsPerMachine);
+  const maxEvents = wholeNumber(
+    isRecord(input) ? input['maxEventsPerMachine'] : undefined,
+    TOOL_LIMITS.defaultEventsPerMachine,
+    1,
+    TOOL_LIMITS.maxEventsPerMachine,
+  );
   return { ok: true, value: { ...list.value, maxEvents } };
 }
 
@@ -94,7 +104,11 @@ export function parseSerialScopeInput(input: unknown): Parsed<SerialScopeInput> 
   if (chosen === undefined) return { ok: false, problem: `Give "source": one of ${SERIAL_SOURCES.map((s) => `"${s}"`).join(', ')}.` };
   if (chosen !== 'file') return { ok: true, value: { source: chosen } };
   const file = isRecord(input) ? input['file'] : undefined;
-  if (typeof file !== 'string' || file.trim() === '') return { ok: false, problem: 'With "source": "file", give "file": a path relative to the workspace folder, or an absolute path inside it.' };
+  if (typeof file !== 'string' || file.trim() === '')
+    return {
+      ok: false,
+      problem: 'With "source": "file", give "file": a path relative to the workspace folder, or an absolute path inside it.',
+    };
   return { ok: true, value: { source: chosen, file: file.trim() } };
 }
 

@@ -56,7 +56,7 @@ function linkText(relation: string, link: HalLink): string {
   const parts = [v(relation)];
   if (link.title !== undefined) parts.push(`title ${v(link.title)}`);
   if (link.deprecation !== undefined) parts.push('deprecated');
-  return parts.length === 1 ? parts[0] ?? '' : `${parts[0] ?? ''} (${parts.slice(1).join(', ')})`;
+  return parts.length === 1 ? (parts[0] ?? '') : `${parts[0] ?? ''} (${parts.slice(1).join(', ')})`;
 }
 
 /** One event on one line: time, type, message, asset id, links by relation name (never hrefs: the agent cannot use them and a server could put anything there). */
@@ -81,18 +81,27 @@ function machineHeader(report: MachineReport, shown: number, now: number): strin
   if (outcome.kind === 'error') return `Machine ${serial}: unavailable, the request failed: ${quote(outcome.message, ERROR_CHARS)}`;
   const events = outcome.result.events;
   const notes: string[] = [fetchedText(outcome, now)];
-  if (outcome.result.invalid.length > 0) notes.push(`${outcome.result.invalid.length} events the API sent could not be read and are left out`);
+  if (outcome.result.invalid.length > 0)
+    notes.push(`${outcome.result.invalid.length} events the API sent could not be read and are left out`);
   if (outcome.result.truncated) notes.push('the API had more pages than the extension reads, so older events may be missing');
   if (events.length === 0) return `Machine ${serial}: no events recorded; ${notes.join('; ')}.`;
   const newest = newestOf(events);
   const state = `state ${labelOf(stateOfResult(outcome.result))} (newest event type ${v(newest?.type ?? '')})`;
-  const count = shown >= events.length ? `${events.length} events, all shown` : `${events.length} events, newest ${shown} shown, ${events.length - shown} more not shown`;
+  const count =
+    shown >= events.length
+      ? `${events.length} events, all shown`
+      : `${events.length} events, newest ${shown} shown, ${events.length - shown} more not shown`;
   return `Machine ${serial}: ${state}; ${count}; ${notes.join('; ')}.`;
 }
 
 function refusedLines(refused: SerialList['refused']): string[] {
   if (refused.length === 0) return [];
-  return [`Ignored ${refused.length} entries that are not serial numbers: ${refused.slice(0, 10).map((r) => `${v(r.input)} (${r.reason})`).join(', ')}${refused.length > 10 ? ', …' : ''}.`];
+  return [
+    `Ignored ${refused.length} entries that are not serial numbers: ${refused
+      .slice(0, 10)
+      .map((r) => `${v(r.input)} (${r.reason})`)
+      .join(', ')}${refused.length > 10 ? ', …' : ''}.`,
+  ];
 }
 
 function cutNotice(what: string): string {
@@ -100,12 +109,17 @@ function cutNotice(what: string): string {
 }
 
 /** The machine-events tool: each machine's newest events, newest first. */
-export function machineEventsText(reports: readonly MachineReport[], options: { readonly maxEvents: number; readonly refused: SerialList['refused'] }, context: ResultContext): string {
+export function machineEventsText(
+  reports: readonly MachineReport[],
+  options: { readonly maxEvents: number; readonly refused: SerialList['refused'] },
+  context: ResultContext,
+): string {
   const lines = new BoundedLines(TOOL_LIMITS.maxResultChars - FRAME_CHARS);
   let machinesLeft = reports.length;
   let eventsLeft = 0;
   for (const report of reports) {
-    const events = report.outcome.kind === 'events' ? [...report.outcome.result.events].sort((a, b) => b.time.epochMs - a.time.epochMs) : [];
+    const events =
+      report.outcome.kind === 'events' ? [...report.outcome.result.events].sort((a, b) => b.time.epochMs - a.time.epochMs) : [];
     const shown = Math.min(events.length, options.maxEvents);
     if (!lines.add(machineHeader(report, shown, context.now))) {
       eventsLeft += shown;
@@ -211,13 +225,20 @@ function scopeLine(entry: ScopeEntry, now: number, showFiles: boolean): string {
     const newest = newestOf(entry.known.result.events);
     const state = `state ${labelOf(stateOfResult(entry.known.result))}`;
     const detail = newest === undefined ? '' : `, newest event type ${v(newest.type)} at ${when(newest.time.epochMs, now)}`;
-    parts.push(`${state}${detail}, as fetched ${when(entry.known.result.fetchedAt, now)}${entry.known.stale ? ' (may be out of date)' : ''}`);
+    parts.push(
+      `${state}${detail}, as fetched ${when(entry.known.result.fetchedAt, now)}${entry.known.stale ? ' (may be out of date)' : ''}`,
+    );
   }
   return `- ${v(entry.serialNumber)}: ${parts.join('; ')}`;
 }
 
 /** The scope tool: serial numbers in the editor, a file or the workspace, with their known state. No request is made. */
-export function scopeText(entries: readonly ScopeEntry[], scope: ScopeDescription, context: Pick<ResultContext, 'now'>, tools: { readonly events: string; readonly summary: string }): string {
+export function scopeText(
+  entries: readonly ScopeEntry[],
+  scope: ScopeDescription,
+  context: Pick<ResultContext, 'now'>,
+  tools: { readonly events: string; readonly summary: string },
+): string {
   const where = scope.file === undefined ? scope.where : `${scope.where} ${quote(scope.file, PATH_CHARS)}`;
   const scanned = scope.filesScanned === undefined ? '' : ` (${scope.filesScanned} files scanned)`;
   const head = [
@@ -225,7 +246,8 @@ export function scopeText(entries: readonly ScopeEntry[], scope: ScopeDescriptio
     `No request was sent: each state is what this window already knew (pinned machines, recent look-ups, events fetched before). For current events call ${tools.events}, or ${tools.summary} for counts by state, with these serial numbers.`,
   ];
   if (!scope.signedIn) head.push('The user is not signed in to the Onboarding Events API, so no events can be fetched until they sign in.');
-  if (scope.patternProblem !== undefined) head.push(`Note, the serial-number pattern setting is not used: ${quote(scope.patternProblem, ERROR_CHARS)}`);
+  if (scope.patternProblem !== undefined)
+    head.push(`Note, the serial-number pattern setting is not used: ${quote(scope.patternProblem, ERROR_CHARS)}`);
   if (entries.length === 0) return head.join('\n');
   const lines = new BoundedLines(TOOL_LIMITS.maxResultChars - FRAME_CHARS);
   const listed = entries.slice(0, TOOL_LIMITS.maxScopeSerials);

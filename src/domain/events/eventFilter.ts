@@ -48,9 +48,9 @@ export function updateFilter(
   current: EventFilter,
   change: { readonly types?: readonly string[] | null; readonly text?: string | null; readonly sinceMs?: number | null },
 ): EventFilter {
-  const types = change.types === undefined ? current.types : change.types ?? [];
-  const text = change.text === undefined ? current.text : change.text ?? '';
-  const sinceMs = change.sinceMs === undefined ? current.sinceMs : change.sinceMs ?? undefined;
+  const types = change.types === undefined ? current.types : (change.types ?? []);
+  const text = change.text === undefined ? current.text : (change.text ?? '');
+  const sinceMs = change.sinceMs === undefined ? current.sinceMs : (change.sinceMs ?? undefined);
   return {
     ...(types && types.length > 0 ? { types: [...new Set(types)].sort() } : {}),
     ...(text !== undefined && text.trim() !== '' ? { text: text.trim() } : {}),
@@ -99,7 +99,11 @@ export interface WindowJudgement {
  * differently never hides an event; this only decides whether another,
  * unfiltered request is needed and whether to stop relying on the filter.
  */
-export function judgeWindowAnswer(windowEvents: readonly OnboardingEvent[], fullEvents: readonly OnboardingEvent[] | undefined, sinceMs: number): WindowJudgement {
+export function judgeWindowAnswer(
+  windowEvents: readonly OnboardingEvent[],
+  fullEvents: readonly OnboardingEvent[] | undefined,
+  sinceMs: number,
+): WindowJudgement {
   const answer = assessWindowAnswer(windowEvents, sinceMs);
   if (answer === 'outside') return { answer, unreliable: true, needFull: true };
   if (fullEvents === undefined) return { answer, unreliable: false, needFull: answer === 'empty' };

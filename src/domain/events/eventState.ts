@@ -65,7 +65,10 @@ function contains(type: string, list: readonly string[]): boolean {
  * `COMPLETED_WITH_ERRORS` is a failure); else one containing an "onboarded"
  * word is onboarded; anything else is a step on the way.
  */
-export function eventState(event: Pick<OnboardingEvent, 'type' | 'assetId'>, rules: EventStateRules = DEFAULT_EVENT_STATE_RULES): EventState {
+export function eventState(
+  event: Pick<OnboardingEvent, 'type' | 'assetId'>,
+  rules: EventStateRules = DEFAULT_EVENT_STATE_RULES,
+): EventState {
   if (event.assetId !== undefined) return 'onboarded';
   const type = event.type.toUpperCase();
   if (contains(type, rules.failed)) return 'failed';

@@ -48,7 +48,8 @@ export function parseMachineLink(path: string, query: string, t: Localize): Pars
   let link: MachineLink = { serialNumber: checked.serialNumber };
   const environment = params.get('environment');
   if (environment !== null && environment.trim() !== '') {
-    if (environment.length > MAX_ENVIRONMENT_NAME_LENGTH || CONTROL_CHARACTER.test(environment)) return { ok: false, problem: t('its environment name cannot be one') };
+    if (environment.length > MAX_ENVIRONMENT_NAME_LENGTH || CONTROL_CHARACTER.test(environment))
+      return { ok: false, problem: t('its environment name cannot be one') };
     link = { ...link, environment: environment.trim() };
   }
   const timestamp = params.get('timestamp');

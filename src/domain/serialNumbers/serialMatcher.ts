@@ -102,10 +102,14 @@ function compileDefault(): Compiled {
 /** JavaScript regex syntax RE2 lacks, and what to write instead. */
 function unsupportedSyntax(source: string, t: Localize): string | undefined {
   if (/\\[1-9]|\\k</.test(source)) {
-    return t('backreferences (\\1, \\k<name>) are not supported, as they cannot be matched in linear time; spell out the repeated part instead');
+    return t(
+      'backreferences (\\1, \\k<name>) are not supported, as they cannot be matched in linear time; spell out the repeated part instead',
+    );
   }
   if (/\(\?[=!]/.test(source)) {
-    return t('lookaheads ((?=…), (?!…)) are not supported; use \\b, a character class, or include the following text in the pattern instead');
+    return t(
+      'lookaheads ((?=…), (?!…)) are not supported; use \\b, a character class, or include the following text in the pattern instead',
+    );
   }
   if (/\(\?<[=!][^)]*\((?!\?)/.test(source)) {
     return t('a lookbehind may not contain a capturing group; write (?:…) inside it instead');
@@ -130,7 +134,13 @@ function compile(source: string, t: Localize): Compiled | string {
     }
   }
   if (re.programSize() > MAX_PROGRAM_SIZE) {
-    return t('it is too complex ({0} steps, at most {1}); use smaller repetition counts, such as {2} instead of {3}', re.programSize(), MAX_PROGRAM_SIZE, '{2,8}', '{2,200}');
+    return t(
+      'it is too complex ({0} steps, at most {1}); use smaller repetition counts, such as {2} instead of {3}',
+      re.programSize(),
+      MAX_PROGRAM_SIZE,
+      '{2,8}',
+      '{2,200}',
+    );
   }
   if (re.test('')) {
     return t('it matches an empty string, so it would match everywhere');
@@ -158,7 +168,14 @@ export function createSerialMatcher(options: SerialMatcherOptions = {}): SerialM
     const result = compile(requested, t);
     if (typeof result === 'string') {
       // Shown in a notification, and the pattern may come from a workspace's settings: no command link may form in it.
-      problem = inertNotificationText(t('The serial-number pattern "{0}" cannot be used ({1}); using the default {2} instead.', requested, result, DEFAULT_SERIAL_PATTERN));
+      problem = inertNotificationText(
+        t(
+          'The serial-number pattern "{0}" cannot be used ({1}); using the default {2} instead.',
+          requested,
+          result,
+          DEFAULT_SERIAL_PATTERN,
+        ),
+      );
       compiled = compileDefault();
     } else {
       compiled = result;

@@ -17,17 +17,35 @@ export function checkSerialNumber(input: string, t: Localize): SerialNumberInput
     const trimmed = input.trim();
     if (trimmed === '') return { ok: false, message: t('Enter a serial number: it is empty.') };
     if (trimmed.length > MAX_SERIAL_NUMBER_LENGTH) {
-      return { ok: false, message: t('A serial number is at most {0} characters; this one has {1}. Check what was pasted.', MAX_SERIAL_NUMBER_LENGTH, trimmed.length) };
+      return {
+        ok: false,
+        message: t(
+          'A serial number is at most {0} characters; this one has {1}. Check what was pasted.',
+          MAX_SERIAL_NUMBER_LENGTH,
+          trimmed.length,
+        ),
+      };
     }
     const unsafe = unsafeSerialCharacters(trimmed);
     if (unsafe === 'control') {
-      return { ok: false, message: t('The serial number contains a control character (such as a tab or line break). Remove it and try again.') };
+      return {
+        ok: false,
+        message: t('The serial number contains a control character (such as a tab or line break). Remove it and try again.'),
+      };
     }
     if (unsafe === 'invisible') {
-      return { ok: false, message: t('The serial number contains an invisible or right-to-left formatting character, so it would not read as what it is. Type it again.') };
+      return {
+        ok: false,
+        message: t(
+          'The serial number contains an invisible or right-to-left formatting character, so it would not read as what it is. Type it again.',
+        ),
+      };
     }
     if (unsafe === 'markup') {
-      return { ok: false, message: t('The serial number contains "](" or "$(", which are never part of a serial number. Check what was pasted.') };
+      return {
+        ok: false,
+        message: t('The serial number contains "](" or "$(", which are never part of a serial number. Check what was pasted.'),
+      };
     }
     // A rule the core gained later: its own (English) words rather than none.
     return { ok: false, message: error.message };

@@ -29,13 +29,17 @@ export const MAX_VISIBLE_MATCHES = 2_000;
 export function linesToScan(ranges: readonly LineRange[], lineCount: number, margin = 0): LineRange[] {
   if (lineCount <= 0) return [];
   const grown = ranges
-    .map((range) => ({ start: Math.max(0, Math.min(range.start, range.end) - margin), end: Math.min(lineCount - 1, Math.max(range.start, range.end) + margin) }))
+    .map((range) => ({
+      start: Math.max(0, Math.min(range.start, range.end) - margin),
+      end: Math.min(lineCount - 1, Math.max(range.start, range.end) + margin),
+    }))
     .filter((range) => range.start <= range.end)
     .sort((a, b) => a.start - b.start);
   const merged: LineRange[] = [];
   for (const range of grown) {
     const last = merged[merged.length - 1];
-    if (last !== undefined && range.start <= last.end + 1) merged[merged.length - 1] = { start: last.start, end: Math.max(last.end, range.end) };
+    if (last !== undefined && range.start <= last.end + 1)
+      merged[merged.length - 1] = { start: last.start, end: Math.max(last.end, range.end) };
     else merged.push(range);
   }
   return merged;

@@ -92,7 +92,8 @@ export interface PlanInput {
 export function planArgumentSignIn(input: PlanInput): ArgumentSignInPlan {
   if (input.testMode) return { kind: 'silent' };
   if (input.grant !== undefined && input.existing === undefined && sameFields(input.grant.fields, input.fields)) return { kind: 'silent' };
-  const changesUrls = input.existing !== undefined && (input.existing.apiBaseUrl !== input.apiBaseUrl || input.existing.authUrl !== input.authUrl);
+  const changesUrls =
+    input.existing !== undefined && (input.existing.apiBaseUrl !== input.apiBaseUrl || input.existing.authUrl !== input.authUrl);
   return {
     kind: 'confirm',
     apiBaseUrl: input.apiBaseUrl,

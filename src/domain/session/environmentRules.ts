@@ -50,7 +50,11 @@ export function checkEndpointUrl(text: string): UrlCheck {
 export const MAX_NAME_LENGTH = 60;
 
 /** Environment names are shown in the status bar and the Accounts menu: short, single-line. */
-export function checkEnvironmentName(text: string, others: readonly Environment[], ownId?: string): 'empty' | 'too-long' | 'taken' | undefined {
+export function checkEnvironmentName(
+  text: string,
+  others: readonly Environment[],
+  ownId?: string,
+): 'empty' | 'too-long' | 'taken' | undefined {
   const name = text.trim();
   if (name === '') return 'empty';
   if (name.length > MAX_NAME_LENGTH || /[\r\n]/.test(name)) return 'too-long';
@@ -118,7 +122,11 @@ export function findSameAccount(
   draft: Pick<Environment, 'apiBaseUrl' | 'authUrl' | 'clientId' | 'username'>,
 ): Environment | undefined {
   return environments.find(
-    (env) => env.apiBaseUrl === draft.apiBaseUrl && env.authUrl === draft.authUrl && env.clientId === draft.clientId && env.username === draft.username,
+    (env) =>
+      env.apiBaseUrl === draft.apiBaseUrl &&
+      env.authUrl === draft.authUrl &&
+      env.clientId === draft.clientId &&
+      env.username === draft.username,
   );
 }
 

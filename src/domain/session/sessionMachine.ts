@@ -164,7 +164,9 @@ export class SessionMachine<C extends SessionClient> extends Disposable {
       this.deps.log.info(`Credentials verified for ${draft.username} at ${draft.authUrl}`);
       return { ok: true };
     } catch (error) {
-      this.deps.log.warn(`Credentials not verified for ${draft.username} at ${draft.authUrl}: ${isApiError(error) ? `${error.kind}: ${error.message}` : errorMessage(error)}`);
+      this.deps.log.warn(
+        `Credentials not verified for ${draft.username} at ${draft.authUrl}: ${isApiError(error) ? `${error.kind}: ${error.message}` : errorMessage(error)}`,
+      );
       return { ok: false, error: asError(error) };
     }
   }
@@ -175,7 +177,10 @@ export class SessionMachine<C extends SessionClient> extends Disposable {
     const sameAccount = findSameAccount(environments, draft);
     const named = draft.environment === undefined ? undefined : environments.find((env) => sameName(env.name, draft.environment ?? ''));
     const existing = named ?? sameAccount;
-    const name = draft.environment?.trim() ?? sameAccount?.name ?? suggestEnvironmentName(draft.apiBaseUrl, environments, this.deps.localize ?? plainLocalize);
+    const name =
+      draft.environment?.trim() ??
+      sameAccount?.name ??
+      suggestEnvironmentName(draft.apiBaseUrl, environments, this.deps.localize ?? plainLocalize);
     return {
       id: existing?.id ?? (this.deps.newId ?? newEnvironmentId)(),
       name,
@@ -347,5 +352,7 @@ function credentialsOf(values: Pick<SignInDraft, 'clientId' | 'clientSecret' | '
 }
 
 function fingerprint(secrets: StoredSecrets): string {
-  return createHash('sha256').update(JSON.stringify([secrets.clientSecret, secrets.password])).digest('base64');
+  return createHash('sha256')
+    .update(JSON.stringify([secrets.clientSecret, secrets.password]))
+    .digest('base64');
 }

@@ -30,7 +30,7 @@ function integer(fallback: number, min: number, max: number): Rule<number> & { r
 }
 
 function oneOf<const T extends string>(values: readonly T[], fallback: T): Rule<T> & { readonly values: readonly T[] } {
-  return { default: fallback, values, parse: (value) => (values.find((candidate) => candidate === value) ?? fallback) };
+  return { default: fallback, values, parse: (value) => values.find((candidate) => candidate === value) ?? fallback };
 }
 
 function text(fallback: string): Rule<string> {
@@ -46,12 +46,17 @@ function optionalText(): Rule<string | undefined> {
 function strings(fallback: readonly string[]): Rule<readonly string[]> {
   return {
     default: fallback,
-    parse: (value) => (Array.isArray(value) ? stringsOf(value).map((entry) => entry.trim()).filter((entry) => entry !== '') : fallback),
+    parse: (value) =>
+      Array.isArray(value)
+        ? stringsOf(value)
+            .map((entry) => entry.trim())
+            .filter((entry) => entry !== '')
+        : fallback,
   };
 }
 
-
-export const DEFAULT_SCAN_INCLUDE = '**/*.{json,jsonc,yaml,yml,xml,ini,cfg,conf,properties,toml,csv,txt,log,md,ts,js,py,java,cs,go,rs,c,cpp,h,sh,env}';
+export const DEFAULT_SCAN_INCLUDE =
+  '**/*.{json,jsonc,yaml,yml,xml,ini,cfg,conf,properties,toml,csv,txt,log,md,ts,js,py,java,cs,go,rs,c,cpp,h,sh,env}';
 
 /** The `onboardingEvents.*` settings, keyed by their name below the section. */
 export const SETTING_RULES = {

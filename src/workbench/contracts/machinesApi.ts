@@ -68,7 +68,12 @@ export interface MachinesTreeInspector {
   badge(): { readonly value: number; readonly tooltip: string } | undefined;
   viewDescription(): string | undefined;
   viewVisible(): boolean;
-  autoRefresh(): { readonly state: string; readonly nextPollAt: number | undefined; readonly consecutiveFailures: number; readonly active: boolean };
+  autoRefresh(): {
+    readonly state: string;
+    readonly nextPollAt: number | undefined;
+    readonly consecutiveFailures: number;
+    readonly active: boolean;
+  };
   /** Runs one auto-refresh poll as its timer would (it does nothing while paused or disabled). */
   pollNow(): Promise<string | undefined>;
   /**

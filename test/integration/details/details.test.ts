@@ -139,7 +139,12 @@ describe('Event details panel (webview)', function () {
       template: { href: 'javascript:{x}', templated: true },
     };
     const [event] = await eventsFor('HX-0002-BBBBB', [
-      makeEvent({ type: 'LINKS', message: 'links of every kind', timestamp: T0, extra: { _links: { ...unsafe, docs: { href: 'https://docs.example.invalid/onboarding?a=1&b=2' } } } }),
+      makeEvent({
+        type: 'LINKS',
+        message: 'links of every kind',
+        timestamp: T0,
+        extra: { _links: { ...unsafe, docs: { href: 'https://docs.example.invalid/onboarding?a=1&b=2' } } },
+      }),
     ]);
     assert.ok(event);
     await showAndRender(event);
@@ -192,7 +197,12 @@ describe('Event details panel (webview)', function () {
 
   it('expands a templated link with the variables the page sends, replying to the same sequence number', async () => {
     const [event] = await eventsFor('HX-0003-CCCCC', [
-      makeEvent({ type: 'TEMPLATED', message: 'search link', timestamp: T0, extra: { _links: { search: { href: '/public/api/machines{?serialNumber,size}', templated: true } } } }),
+      makeEvent({
+        type: 'TEMPLATED',
+        message: 'search link',
+        timestamp: T0,
+        extra: { _links: { search: { href: '/public/api/machines{?serialNumber,size}', templated: true } } },
+      }),
     ]);
     assert.ok(event);
     await showAndRender(event);
@@ -255,10 +265,15 @@ describe('Event details panel (webview)', function () {
     assert.doesNotThrow(() => JSON.parse(doc.getText()) as unknown);
   });
 
-  it('shows a link\'s URL in the fetch progress and error notifications as text, never as a clickable command link', async () => {
+  it("shows a link's URL in the fetch progress and error notifications as text, never as a clickable command link", async () => {
     const planted = '[Retry](command:workbench.action.closeAllEditors)';
     const [event] = await eventsFor('HX-0005-EEEEE', [
-      makeEvent({ type: 'NOTE', message: 'planted link', timestamp: T0, extra: { _links: { machine: { href: `${foreign.baseUrl}/x${planted}` } } } }),
+      makeEvent({
+        type: 'NOTE',
+        message: 'planted link',
+        timestamp: T0,
+        extra: { _links: { machine: { href: `${foreign.baseUrl}/x${planted}` } } },
+      }),
     ]);
     assert.ok(event);
     await showAndRender(event);
@@ -267,8 +282,12 @@ describe('Event details panel (webview)', function () {
     const before = hook.notifications().length;
     await hook.simulatePageMessage({ type: 'fetch', seq: 9, linkId: link.id, variables: {} });
     const notified = hook.notifications().slice(before);
-    assert.ok(notified.some((text) => text.startsWith('Fetching ') && text.includes('/x[Retry]')), JSON.stringify(notified));
-    for (const text of notified) assert.deepEqual([...text.matchAll(NOTIFICATION_LINK)], [], `no link VS Code would make clickable in: ${text}`);
+    assert.ok(
+      notified.some((text) => text.startsWith('Fetching ') && text.includes('/x[Retry]')),
+      JSON.stringify(notified),
+    );
+    for (const text of notified)
+      assert.deepEqual([...text.matchAll(NOTIFICATION_LINK)], [], `no link VS Code would make clickable in: ${text}`);
   });
 
   it('shows the raw JSON of an event in a read-only JSON editor', async () => {
@@ -308,7 +327,7 @@ describe('Event details panel (webview)', function () {
     assert.deepEqual(hook.panelTitles().sort(), [`${a.type} · ${a.serialNumber}`, `${b.type} · ${b.serialNumber}`].sort());
   });
 
-  it('closes its panels when the user signs out or switches to another environment, since they show that API\'s data', async () => {
+  it("closes its panels when the user signs out or switches to another environment, since they show that API's data", async () => {
     const [event] = (await api.events.get(TEST_SERIALS.onboarded, { force: true })).events;
     assert.ok(event);
     await showAndRender(event);
@@ -340,7 +359,8 @@ describe('Event details panel (webview)', function () {
     await vscode.commands.executeCommand('onboardingEvents.showEventDetails', { event });
     const title = `${event.type} · ${event.serialNumber}`;
     const tabs = (): string[] => vscode.window.tabGroups.all.flatMap((group) => group.tabs.map((tab) => tab.label));
-    for (let waited = 0; waited < 10_000 && !tabs().includes(title); waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let waited = 0; waited < 10_000 && !tabs().includes(title); waited += 100)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     assert.ok(tabs().includes(title), tabs().join(', '));
     assert.equal(vscode.window.tabGroups.all.length, 1, 'no second editor group');
     // The file and its details as two tabs of one group.

@@ -21,7 +21,8 @@ async function until<T>(what: string, probe: () => T | undefined | false, timeou
   for (;;) {
     const value = probe();
     if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${show === undefined ? '' : `; last seen: ${JSON.stringify(show())}`}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}${show === undefined ? '' : `; last seen: ${JSON.stringify(show())}`}`);
     await sleep(50);
   }
 }
@@ -120,17 +121,23 @@ describe('Serial numbers at a glance (inline status, Problems, quick fixes, comp
       return found.length === 4 && found;
     });
     const described = diagnostics.map((d) => [document.getText(d.range), d.code, d.severity]).sort();
-    assert.deepEqual(described, [
-      [FAILED, 'failed', vscode.DiagnosticSeverity.Warning],
-      [FAILED, 'failed', vscode.DiagnosticSeverity.Warning],
-      [TEST_SERIALS.empty, 'noEvents', vscode.DiagnosticSeverity.Warning],
-      [UNKNOWN, 'unknown', vscode.DiagnosticSeverity.Warning],
-    ].sort());
+    assert.deepEqual(
+      described,
+      [
+        [FAILED, 'failed', vscode.DiagnosticSeverity.Warning],
+        [FAILED, 'failed', vscode.DiagnosticSeverity.Warning],
+        [TEST_SERIALS.empty, 'noEvents', vscode.DiagnosticSeverity.Warning],
+        [UNKNOWN, 'unknown', vscode.DiagnosticSeverity.Warning],
+      ].sort(),
+    );
     assert.match(diagnostics.find((d) => d.code === 'failed')?.message ?? '', /failed: its latest event is ONBOARDING_FAILED/);
     const settings = vscode.workspace.getConfiguration('onboardingEvents');
     try {
       await settings.update('diagnostics.severity', 'information', vscode.ConfigurationTarget.Global);
-      await until('information severity', () => ours(document.uri).every((d) => d.severity === vscode.DiagnosticSeverity.Information) && ours(document.uri).length === 4);
+      await until(
+        'information severity',
+        () => ours(document.uri).every((d) => d.severity === vscode.DiagnosticSeverity.Information) && ours(document.uri).length === 4,
+      );
       await settings.update('diagnostics.severity', 'off', vscode.ConfigurationTarget.Global);
       await until('no diagnostics when off', () => ours(document.uri).length === 0);
     } finally {
@@ -147,13 +154,22 @@ describe('Serial numbers at a glance (inline status, Problems, quick fixes, comp
     await sleep(400);
     assert.equal(fake.eventRequests(FAR).length, 0, 'line 2501 was never shown');
     editor.revealRange(new vscode.Range(2501, 0, 2501, 0), vscode.TextEditorRevealType.InCenter);
-    await until('the far status', () => hook().inlineStatuses(document.uri).some((s) => s.serialNumber === FAR));
+    await until('the far status', () =>
+      hook()
+        .inlineStatuses(document.uri)
+        .some((s) => s.serialNumber === FAR),
+    );
     assert.equal(fake.eventRequests(FAR).length, 1);
   });
 
   it('limits the status to the cursor line, or turns it off, by setting', async () => {
     const { document, editor } = await openText(FILE);
-    await until('all statuses', () => hook().inlineStatuses(document.uri).length === 6, 8000, () => hook().inlineStatuses(document.uri));
+    await until(
+      'all statuses',
+      () => hook().inlineStatuses(document.uri).length === 6,
+      8000,
+      () => hook().inlineStatuses(document.uri),
+    );
     const settings = vscode.workspace.getConfiguration('onboardingEvents');
     try {
       await settings.update('inlineStatus.mode', 'currentLine', vscode.ConfigurationTarget.Global);
@@ -174,7 +190,11 @@ describe('Serial numbers at a glance (inline status, Problems, quick fixes, comp
     const { document } = await openText(FILE);
     await until('diagnostics', () => ours(document.uri).length === 4);
     const start = document.lineAt(4).text.indexOf(FAILED);
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', document.uri, new vscode.Range(4, start, 4, start + FAILED.length));
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      document.uri,
+      new vscode.Range(4, start, 4, start + FAILED.length),
+    );
     const mine = actions.filter((a) => a.command?.command.startsWith('onboardingEvents.'));
     assert.deepEqual(
       mine.map((a) => a.command?.command),
@@ -185,7 +205,11 @@ describe('Serial numbers at a glance (inline status, Problems, quick fixes, comp
     // exactly when our diagnostic is under the range (and is then attached to every action).
     assert.equal(mine[0]?.isPreferred, true);
     // On a serial number without a diagnostic: the same actions, none preferred.
-    const onboarded = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', document.uri, new vscode.Range(1, 14, 1, 14));
+    const onboarded = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      document.uri,
+      new vscode.Range(1, 14, 1, 14),
+    );
     const plain = onboarded.filter((a) => a.command?.command.startsWith('onboardingEvents.'));
     assert.equal(plain.length, 5, 'Show Details is offered: the machine has events');
     assert.ok(plain.every((a) => a.isPreferred !== true));
@@ -199,7 +223,13 @@ describe('Serial numbers at a glance (inline status, Problems, quick fixes, comp
       await vscode.commands.executeCommand(COMMANDS.notASerialNumber, { serialNumber: UNKNOWN, target: 'global' });
       assert.deepEqual(vscode.workspace.getConfiguration('onboardingEvents').inspect('serialNumber.denyList')?.globalValue, [UNKNOWN]);
       await until('no unknown diagnostic', () => !ours(document.uri).some((d) => d.code === 'unknown'));
-      await until('no unknown status', () => !hook().inlineStatuses(document.uri).some((s) => s.serialNumber === UNKNOWN));
+      await until(
+        'no unknown status',
+        () =>
+          !hook()
+            .inlineStatuses(document.uri)
+            .some((s) => s.serialNumber === UNKNOWN),
+      );
     } finally {
       await settings.update('serialNumber.denyList', undefined, vscode.ConfigurationTarget.Global);
     }
@@ -210,11 +240,18 @@ describe('Serial numbers at a glance (inline status, Problems, quick fixes, comp
     await api.events.get(TEST_SERIALS.onboarded);
     const { document } = await openText('machines:\n  - serial: MX-47');
     const before = fake.requests.length;
-    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', document.uri, new vscode.Position(1, 17));
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+      'vscode.executeCompletionItemProvider',
+      document.uri,
+      new vscode.Position(1, 17),
+    );
     const item = list.items.find((i) => (typeof i.label === 'string' ? i.label : i.label.label) === TEST_SERIALS.onboarded);
     assert.ok(item, 'the pinned serial number is offered');
     assert.match(String(item.detail), /^onboarded · /);
-    assert.ok(!list.items.some((i) => (typeof i.label === 'string' ? i.label : i.label.label) === TEST_SERIALS.started), 'a serial number that does not start with the typed prefix is not offered');
+    assert.ok(
+      !list.items.some((i) => (typeof i.label === 'string' ? i.label : i.label.label) === TEST_SERIALS.started),
+      'a serial number that does not start with the typed prefix is not offered',
+    );
     assert.equal(fake.requests.length, before, 'completion sent no request');
   });
 
@@ -249,16 +286,27 @@ describe('Serial numbers at a glance (inline status, Problems, quick fixes, comp
   });
 
   it('measures a 5,000-line file with 1,000 serial numbers in the extension host', async () => {
-    const serials = Array.from({ length: 1000 }, (_, i) => `MX-${String(1000 + (i % 1000)).padStart(4, '0')}-A${String(i).padStart(4, '0')}`);
+    const serials = Array.from(
+      { length: 1000 },
+      (_, i) => `MX-${String(1000 + (i % 1000)).padStart(4, '0')}-A${String(i).padStart(4, '0')}`,
+    );
     for (const serial of serials.slice(0, 1000)) fake.setMachineEvents(serial, []);
-    const lines = Array.from({ length: 5000 }, (_, i) => (i % 5 === 0 ? `  - serial: ${serials[i / 5] ?? ''}  # machine ${i / 5}` : `    note: line ${i}`));
+    const lines = Array.from({ length: 5000 }, (_, i) =>
+      i % 5 === 0 ? `  - serial: ${serials[i / 5] ?? ''}  # machine ${i / 5}` : `    note: line ${i}`,
+    );
     const { document, editor } = await openText(lines.join('\n'));
     await until('the first screen', () => hook().inlineStatuses(document.uri).length > 5);
     editor.revealRange(new vscode.Range(2500, 0, 2500, 0), vscode.TextEditorRevealType.InCenter);
-    await until('the middle screen', () => hook().inlineStatuses(document.uri).some((s) => s.line > 2400));
+    await until('the middle screen', () =>
+      hook()
+        .inlineStatuses(document.uri)
+        .some((s) => s.line > 2400),
+    );
     const inline = hook().inlineTiming();
     const diagnostics = hook().diagnosticsTiming();
-    console.log(`    inline status update: ${inline.lastUpdateMs.toFixed(2)} ms; diagnostics rebuild: ${diagnostics.lastUpdateMs.toFixed(2)} ms for ${diagnostics.diagnostics} entries; requests sent by the inline status so far: ${hook().glanceRequests()}`);
+    console.log(
+      `    inline status update: ${inline.lastUpdateMs.toFixed(2)} ms; diagnostics rebuild: ${diagnostics.lastUpdateMs.toFixed(2)} ms for ${diagnostics.diagnostics} entries; requests sent by the inline status so far: ${hook().glanceRequests()}`,
+    );
     const asked = serials.filter((serial) => fake.eventRequests(serial).length > 0).length;
     assert.ok(asked < 200, `only serial numbers shown were asked for (${asked} of 1000)`);
     // All 1,000 results arrive (as if the tree loaded them): the Problems entries of every occurrence are rebuilt.
@@ -266,7 +314,9 @@ describe('Serial numbers at a glance (inline status, Problems, quick fixes, comp
     await until('1,000 Problems entries', () => ours(document.uri).length === 1000, 15_000);
     await sleep(300);
     const rebuilt = hook().diagnosticsTiming();
-    console.log(`    after 1,000 results arrived: diagnostics rebuild ${rebuilt.lastUpdateMs.toFixed(2)} ms for ${rebuilt.diagnostics} entries (target 20 ms, extension-host time incl. creating vscode.Diagnostic objects)`);
+    console.log(
+      `    after 1,000 results arrived: diagnostics rebuild ${rebuilt.lastUpdateMs.toFixed(2)} ms for ${rebuilt.diagnostics} entries (target 20 ms, extension-host time incl. creating vscode.Diagnostic objects)`,
+    );
     assert.ok(rebuilt.lastUpdateMs < 100, 'far below a frame budget even on a loaded 2-core machine');
   });
 
@@ -278,6 +328,9 @@ describe('Serial numbers at a glance (inline status, Problems, quick fixes, comp
     await until('no statuses', () => hook().inlineStatuses(document.uri).length === 0);
     const links = api.linksTestHook;
     assert.ok(links);
-    assert.deepEqual(await links.handle(links.linkFor(TEST_SERIALS.onboarded)), { kind: 'asked-sign-in', serialNumber: TEST_SERIALS.onboarded });
+    assert.deepEqual(await links.handle(links.linkFor(TEST_SERIALS.onboarded)), {
+      kind: 'asked-sign-in',
+      serialNumber: TEST_SERIALS.onboarded,
+    });
   });
 });

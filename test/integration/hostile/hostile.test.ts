@@ -72,13 +72,17 @@ describe('Hostile input (real host)', () => {
         assert.equal(result, undefined);
         assert.equal(hook.environmentNames().includes('Hostile'), false, 'nothing stored');
         assert.equal(fake.tokenRequests().length, tokenRequests, 'not even a token request: the credentials went nowhere');
-        assert.match(asked[0] ?? '', new RegExp(`${fake.authUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/token`), 'the modal shows where the password would go');
+        assert.match(
+          asked[0] ?? '',
+          new RegExp(`${fake.authUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/token`),
+          'the modal shows where the password would go',
+        );
       } finally {
         answer.dispose();
       }
     });
 
-    it('an argument that would overwrite an environment\'s URLs says so in the modal, and declining keeps the old URLs', async () => {
+    it("an argument that would overwrite an environment's URLs says so in the modal, and declining keeps the old URLs", async () => {
       const hook = api.sessionTestHook;
       assert.ok(hook);
       asUser.dispose();
@@ -107,7 +111,9 @@ describe('Hostile input (real host)', () => {
       assert.ok(hook);
       const answer = hook.answerConfirmations((_message, _detail, action) => Promise.resolve(action));
       try {
-        assert.deepEqual(await vscode.commands.executeCommand('onboardingEvents.signIn', signInArgs(fake, 'Test')), { environment: 'Test' });
+        assert.deepEqual(await vscode.commands.executeCommand('onboardingEvents.signIn', signInArgs(fake, 'Test')), {
+          environment: 'Test',
+        });
         assert.match(hook.storedStateJson(), /onboardingEvents\.confirmedEndpoints/);
       } finally {
         answer.dispose();
@@ -123,12 +129,22 @@ describe('Hostile input (real host)', () => {
       const dir = mkdtempSync(join(tmpdir(), 'oe-hostile-'));
       const target = join(dir, 'written-by-a-link.json');
       try {
-        const running = vscode.commands.executeCommand<string | undefined>('onboardingEvents.exportEvents', { serialNumber: TEST_SERIALS.onboarded, uri: target });
+        const running = vscode.commands.executeCommand<string | undefined>('onboardingEvents.exportEvents', {
+          serialNumber: TEST_SERIALS.onboarded,
+          uri: target,
+        });
         await new Promise((resolve) => {
           setTimeout(resolve, 1500);
         });
         await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
-        const result = await Promise.race([running, new Promise<'still waiting'>((resolve) => setTimeout(() => { resolve('still waiting'); }, 5000))]);
+        const result = await Promise.race([
+          running,
+          new Promise<'still waiting'>((resolve) =>
+            setTimeout(() => {
+              resolve('still waiting');
+            }, 5000),
+          ),
+        ]);
         assert.notEqual(typeof result, 'string', `the command returned ${String(result)}`);
         assert.equal(existsSync(target), false, 'nothing was written without the dialog');
       } finally {
@@ -146,7 +162,7 @@ describe('Hostile input (real host)', () => {
         fake.clearRequests();
         await api.machines.reveal(TEST_SERIALS.started);
         await new Promise((resolve) => setTimeout(resolve, 500));
-        assert.deepEqual(fake.eventRequests(TEST_SERIALS.started), [], 'no request on another extension\'s behalf');
+        assert.deepEqual(fake.eventRequests(TEST_SERIALS.started), [], "no request on another extension's behalf");
         assert.equal(api.machines.recent().includes(TEST_SERIALS.started), false);
       } finally {
         await signOutIfSignedIn();

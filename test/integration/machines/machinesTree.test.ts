@@ -41,12 +41,15 @@ interface MenuEntry {
 
 /** The item-context commands package.json offers for a contextValue in the Machines view. */
 function menuCommands(contextValue: string | undefined): string[] {
-  const manifest = JSON.parse(readFileSync(join(ourExtension().extensionPath, 'package.json'), 'utf8')) as { contributes: { menus: Record<string, MenuEntry[]> } };
+  const manifest = JSON.parse(readFileSync(join(ourExtension().extensionPath, 'package.json'), 'utf8')) as {
+    contributes: { menus: Record<string, MenuEntry[]> };
+  };
   const offered = new Set<string>();
   for (const entry of manifest.contributes.menus['view/item/context'] ?? []) {
     const match = /viewItem =~ \/(.*)\/$/.exec(entry.when);
     const equal = /viewItem == (\S+)$/.exec(entry.when);
-    if ((match?.[1] !== undefined && new RegExp(match[1]).test(contextValue ?? '')) || equal?.[1] === contextValue) offered.add(entry.command.replace('onboardingEvents.', ''));
+    if ((match?.[1] !== undefined && new RegExp(match[1]).test(contextValue ?? '')) || equal?.[1] === contextValue)
+      offered.add(entry.command.replace('onboardingEvents.', ''));
   }
   return [...offered].sort();
 }
@@ -182,7 +185,6 @@ describe('Machines tree', function () {
         rendered = await tree.render();
         assert.deepEqual(labels(machine(rendered, ONBOARDED).children), ['ONBOARDING_COMPLETED']);
         assert.match(machine(rendered, ONBOARDED).tooltip ?? '', /1 of 3 events match the filter/);
-
       } finally {
         await vscode.commands.executeCommand('onboardingEvents.clearFilter');
       }
@@ -191,7 +193,7 @@ describe('Machines tree', function () {
       assert.equal(machine(await tree.render(), ONBOARDED).children?.length, 3);
     });
 
-    it('a time window asks the API with `timestamp` in the server\'s unit and re-checks the answer, whichever way the server reads it', async () => {
+    it("a time window asks the API with `timestamp` in the server's unit and re-checks the answer, whichever way the server reads it", async () => {
       const since = T0 + 60_000; // the MACHINE_CREATED event
       try {
         for (const timestampFilter of ['after-inclusive', 'after-exclusive', 'ignore', 'before-inclusive'] as const) {
@@ -200,8 +202,16 @@ describe('Machines tree', function () {
           await vscode.commands.executeCommand('onboardingEvents.filterEvents', { since: null });
           await vscode.commands.executeCommand('onboardingEvents.filterEvents', { since });
           const rendered = await tree.render();
-          assert.deepEqual(labels(machine(rendered, ONBOARDED).children), ['ONBOARDING_COMPLETED', 'MACHINE_CREATED'], `server reads timestamp as ${timestampFilter}`);
-          assert.deepEqual(labels(machine(rendered, STARTED).children), ['ONBOARDING_STARTED'], `server reads timestamp as ${timestampFilter}`);
+          assert.deepEqual(
+            labels(machine(rendered, ONBOARDED).children),
+            ['ONBOARDING_COMPLETED', 'MACHINE_CREATED'],
+            `server reads timestamp as ${timestampFilter}`,
+          );
+          assert.deepEqual(
+            labels(machine(rendered, STARTED).children),
+            ['ONBOARDING_STARTED'],
+            `server reads timestamp as ${timestampFilter}`,
+          );
           const windowed = fake.eventRequests(ONBOARDED).filter((request) => request.query['timestamp'] !== undefined);
           if (timestampFilter === 'after-inclusive') {
             // Milliseconds (the unit of this server's timestamps), one below the bound so an exclusive reading keeps the boundary event.
@@ -218,7 +228,10 @@ describe('Machines tree', function () {
       await tree.render();
       assert.equal(tree.badge(), undefined, 'the history found when adding is not "new"');
       const before = fake.eventRequests(ONBOARDED).length;
-      fake.addEvent(ONBOARDED, makeEvent({ type: 'FIRMWARE_UPDATED', message: 'Firmware 5.0.1 installed', timestamp: Date.now() - 5 * 60_000 }));
+      fake.addEvent(
+        ONBOARDED,
+        makeEvent({ type: 'FIRMWARE_UPDATED', message: 'Firmware 5.0.1 installed', timestamp: Date.now() - 5 * 60_000 }),
+      );
       const node = machine(await tree.render(), ONBOARDED);
       const result = await vscode.commands.executeCommand<{ done: number; failed: number }>('onboardingEvents.refreshMachine', node.node);
       assert.deepEqual(result, { done: 1, failed: 0 });
@@ -239,13 +252,43 @@ describe('Machines tree', function () {
       try {
         const rendered = await tree.render();
         const withEvents = machine(rendered, ONBOARDED);
-        assert.deepEqual(menuCommands(withEvents.contextValue), ['copyLinkToMachine', 'copySerialNumber', 'exportEvents', 'refreshMachine', 'removeMachine']);
-        assert.deepEqual(menuCommands(machine(rendered, TEST_SERIALS.empty).contextValue), ['copyLinkToMachine', 'copySerialNumber', 'refreshMachine', 'removeMachine']);
+        assert.deepEqual(menuCommands(withEvents.contextValue), [
+          'copyLinkToMachine',
+          'copySerialNumber',
+          'exportEvents',
+          'refreshMachine',
+          'removeMachine',
+        ]);
+        assert.deepEqual(menuCommands(machine(rendered, TEST_SERIALS.empty).contextValue), [
+          'copyLinkToMachine',
+          'copySerialNumber',
+          'refreshMachine',
+          'removeMachine',
+        ]);
         const created = withEvents.children?.find((child) => child.label === 'MACHINE_CREATED');
-        assert.deepEqual(menuCommands(created?.contextValue), ['copyAssetId', 'copyEventJson', 'copyMessage', 'copySerialNumber', 'showEventDetails', 'showRawJson']);
-        assert.deepEqual(menuCommands(withEvents.children?.[0]?.contextValue), ['copyEventJson', 'copyMessage', 'copySerialNumber', 'showEventDetails', 'showRawJson']);
+        assert.deepEqual(menuCommands(created?.contextValue), [
+          'copyAssetId',
+          'copyEventJson',
+          'copyMessage',
+          'copySerialNumber',
+          'showEventDetails',
+          'showRawJson',
+        ]);
+        assert.deepEqual(menuCommands(withEvents.children?.[0]?.contextValue), [
+          'copyEventJson',
+          'copyMessage',
+          'copySerialNumber',
+          'showEventDetails',
+          'showRawJson',
+        ]);
         assert.deepEqual(menuCommands('error'), ['retryMachine', 'showLog']);
-        assert.deepEqual(menuCommands('machine.unpinned.workspace.events'), ['copyLinkToMachine', 'copySerialNumber', 'exportEvents', 'pinMachine', 'refreshMachine']);
+        assert.deepEqual(menuCommands('machine.unpinned.workspace.events'), [
+          'copyLinkToMachine',
+          'copySerialNumber',
+          'exportEvents',
+          'pinMachine',
+          'refreshMachine',
+        ]);
       } finally {
         await vscode.commands.executeCommand('onboardingEvents.removeMachine', TEST_SERIALS.empty);
       }
@@ -275,13 +318,19 @@ describe('Machines tree', function () {
         assert.equal(failed.icon, 'history', 'its last good result is shown, marked stale');
         assert.deepEqual(labels(failed.children?.slice(1)), ['ONBOARDING_STARTED']);
         const ok = machine(rendered, ONBOARDED);
-        assert.equal(ok.children?.some((child) => child.kind === 'error'), false);
+        assert.equal(
+          ok.children?.some((child) => child.kind === 'error'),
+          false,
+        );
         assert.equal(ok.children[0]?.label, 'FIRMWARE_UPDATED');
 
         fake.clearFaults();
         await vscode.commands.executeCommand('onboardingEvents.retryMachine', error.node);
         rendered = await tree.render();
-        assert.equal(machine(rendered, STARTED).children?.some((child) => child.kind === 'error'), false);
+        assert.equal(
+          machine(rendered, STARTED).children?.some((child) => child.kind === 'error'),
+          false,
+        );
         assert.equal(machine(rendered, STARTED).icon, 'vm-outline');
       } finally {
         fake.clearFaults();
@@ -305,7 +354,7 @@ describe('Machines tree', function () {
       assert.equal(json['assetId'], TEST_ASSET_ID);
     });
 
-    it('tooltips render a hostile server\'s text as text: untrusted, no HTML, no live link, and no theme icon', async () => {
+    it("tooltips render a hostile server's text as text: untrusted, no HTML, no live link, and no theme icon", async () => {
       const hostile = 'MX-4711-H0666';
       const type = '$(error) **BOLD** [x](command:onboardingEvents.signOut) <img src=x onerror=alert(1)>';
       fake.setMachineEvents(hostile, [makeEvent({ type, message: '$(zap) [run](command:workbench.action.terminal.new)', timestamp: T0 })]);
@@ -329,18 +378,28 @@ describe('Machines tree', function () {
       }
     });
 
-    it('exports a machine\'s events to CSV (quoted, formula-guarded) and JSON (as sent)', async () => {
-      fake.addEvent(ONBOARDED, makeEvent({ type: 'NOTE', message: '=HYPERLINK("http://evil.invalid","click"), then "quoted"', timestamp: T0 + 30_000 }));
+    it("exports a machine's events to CSV (quoted, formula-guarded) and JSON (as sent)", async () => {
+      fake.addEvent(
+        ONBOARDED,
+        makeEvent({ type: 'NOTE', message: '=HYPERLINK("http://evil.invalid","click"), then "quoted"', timestamp: T0 + 30_000 }),
+      );
       await vscode.commands.executeCommand('onboardingEvents.refreshMachine', ONBOARDED);
       const dir = mkdtempSync(join(tmpdir(), 'oe-export-'));
       const csvPath = join(dir, 'events.csv');
-      const written = await vscode.commands.executeCommand<string>('onboardingEvents.exportEvents', { serialNumber: ONBOARDED, uri: vscode.Uri.file(csvPath) });
+      const written = await vscode.commands.executeCommand<string>('onboardingEvents.exportEvents', {
+        serialNumber: ONBOARDED,
+        uri: vscode.Uri.file(csvPath),
+      });
       assert.equal(written, vscode.Uri.file(csvPath).toString());
       const csv = readFileSync(csvPath, 'utf8');
       const lines = csv.replace(/^\uFEFF/, '').split('\r\n');
       assert.equal(lines[0], 'serialNumber,type,message,timestamp,timeUtc,assetId,machineLink');
       assert.equal(lines.length, 1 + 5 + 1, 'header, five events, final line break');
-      assert.ok(lines.includes(`${ONBOARDED},NOTE,"'=HYPERLINK(""http://evil.invalid"",""click""), then ""quoted""",${T0 + 30_000},2025-01-15T08:00:30.000Z,,`));
+      assert.ok(
+        lines.includes(
+          `${ONBOARDED},NOTE,"'=HYPERLINK(""http://evil.invalid"",""click""), then ""quoted""",${T0 + 30_000},2025-01-15T08:00:30.000Z,,`,
+        ),
+      );
 
       const jsonPath = join(dir, 'events.json');
       await vscode.commands.executeCommand('onboardingEvents.exportEvents', { serialNumber: ONBOARDED, uri: jsonPath });
@@ -381,7 +440,11 @@ describe('Machines tree', function () {
       await vscode.commands.executeCommand('onboardingEvents.pinMachine', machine(rendered, 'MX-4711-A0024', 'Recent').node);
       rendered = await tree.render(2);
       assert.ok(labels(group(rendered, 'Pinned').children).includes('MX-4711-A0024'));
-      assert.equal(rendered.some((node) => node.label === 'Recent'), false, 'a pinned look-up is listed once');
+      assert.equal(
+        rendered.some((node) => node.label === 'Recent'),
+        false,
+        'a pinned look-up is listed once',
+      );
       assert.equal(await vscode.commands.executeCommand('onboardingEvents.removeMachine', machine(rendered, 'MX-4711-A0024').node), true);
       rendered = await tree.render(2);
       assert.equal(labels(group(rendered, 'Pinned').children).includes('MX-4711-A0024'), false);
@@ -465,12 +528,15 @@ describe('Machines tree', function () {
   });
 
   describe('signing out', () => {
-    it('of an environment that is not the active one forgets what the badge kept for it, and keeps the active one\'s', async () => {
+    it("of an environment that is not the active one forgets what the badge kept for it, and keeps the active one's", async () => {
       const hook = api.sessionTestHook;
       assert.ok(hook);
-      const globalState = (): Record<string, unknown> => (JSON.parse(hook.storedStateJson()) as { globalState: Record<string, unknown> }).globalState;
+      const globalState = (): Record<string, unknown> =>
+        (JSON.parse(hook.storedStateJson()) as { globalState: Record<string, unknown> }).globalState;
       const seenIds = (): string[] => Object.keys(globalState()['onboardingEvents.seenEvents'] ?? {});
-      const idOf = (name: string): string | undefined => (globalState()['onboardingEvents.environments'] as { id: string; name: string }[] | undefined)?.find((env) => env.name === name)?.id;
+      const idOf = (name: string): string | undefined =>
+        (globalState()['onboardingEvents.environments'] as { id: string; name: string }[] | undefined)?.find((env) => env.name === name)
+          ?.id;
       const testId = idOf('Test');
       assert.ok(testId !== undefined && seenIds().includes(testId), `the badge kept what was seen in Test: ${JSON.stringify(seenIds())}`);
       await signIn(fake, 'Seen Other');

@@ -44,7 +44,10 @@ describe('Networks: HTTPS with a private CA in the extension host', function () 
   it('without the CA, sign-in says the certificate authority is not trusted, naming the host and the setting', async () => {
     await setCaFile(undefined);
     await assert.rejects(Promise.resolve(vscode.commands.executeCommand('onboardingEvents.signIn', signInArgs())), (error: Error) => {
-      assert.match(error.message, new RegExp(`127\\.0\\.0\\.1:${front.port} presented a certificate from a certificate authority this computer does not trust`));
+      assert.match(
+        error.message,
+        new RegExp(`127\\.0\\.0\\.1:${front.port} presented a certificate from a certificate authority this computer does not trust`),
+      );
       assert.match(error.message, /onboardingEvents\.caCertificatesFile/);
       return true;
     });

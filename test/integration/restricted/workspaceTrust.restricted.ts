@@ -11,7 +11,9 @@ import { startFakeApi, TEST_SERIALS, type FakeApi } from '../../support/fakeApi'
 import { activateExtension, signIn, signOutIfSignedIn, type TestedApi } from '../support/extension';
 
 interface Manifest {
-  readonly capabilities: { readonly untrustedWorkspaces: { readonly supported: string; readonly restrictedConfigurations: readonly string[] } };
+  readonly capabilities: {
+    readonly untrustedWorkspaces: { readonly supported: string; readonly restrictedConfigurations: readonly string[] };
+  };
 }
 
 describe('Restricted Mode (workspace trust on, untrusted folder)', () => {
@@ -38,19 +40,23 @@ describe('Restricted Mode (workspace trust on, untrusted folder)', () => {
     assert.equal(vscode.extensions.getExtension('onboarding-events.onboarding-events')?.isActive, true);
   });
 
-  it('the workspace\'s values of every restricted setting are ignored', () => {
+  it("the workspace's values of every restricted setting are ignored", () => {
     const manifest = JSON.parse(readFileSync(join(__dirname, '../../../../package.json'), 'utf8')) as Manifest;
     assert.equal(manifest.capabilities.untrustedWorkspaces.supported, 'limited');
     const configuration = vscode.workspace.getConfiguration();
     for (const id of manifest.capabilities.untrustedWorkspaces.restrictedConfigurations) {
       const inspected = configuration.inspect(id);
-      assert.deepEqual(configuration.get(id), inspected?.globalValue ?? inspected?.defaultValue, `${id} reads the user's value or the default`);
+      assert.deepEqual(
+        configuration.get(id),
+        inspected?.globalValue ?? inspected?.defaultValue,
+        `${id} reads the user's value or the default`,
+      );
     }
     assert.equal(configuration.get('onboardingEvents.serialNumber.pattern'), DEFAULT_SERIAL_PATTERN);
     assert.equal(configuration.get('onboardingEvents.autoRefresh.enabled'), false);
   });
 
-  it('links use the user\'s pattern and deny list, not the workspace\'s', async () => {
+  it("links use the user's pattern and deny list, not the workspace's", async () => {
     const folder = vscode.workspace.workspaceFolders?.[0];
     assert.ok(folder);
     const document = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder.uri, 'machines.txt'));
@@ -61,7 +67,7 @@ describe('Restricted Mode (workspace trust on, untrusted folder)', () => {
     assert.equal(linked.includes('ZZ-123'), false);
   });
 
-  it('signing in, hovers and the Machines view work with the user\'s settings', async () => {
+  it("signing in, hovers and the Machines view work with the user's settings", async () => {
     assert.ok(fake);
     await signIn(fake);
     const events = await api.events.get(TEST_SERIALS.onboarded);
@@ -69,8 +75,15 @@ describe('Restricted Mode (workspace trust on, untrusted folder)', () => {
     const folder = vscode.workspace.workspaceFolders?.[0];
     assert.ok(folder);
     const document = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder.uri, 'machines.txt'));
-    const hovers = (await vscode.commands.executeCommand<vscode.Hover[] | undefined>('vscode.executeHoverProvider', document.uri, new vscode.Position(0, 18))) ?? [];
-    const ours = hovers.flatMap((hover) => hover.contents).filter((content) => content instanceof vscode.MarkdownString && content.value.includes('onboardingEvents.'));
-    assert.equal(ours.length, 1, 'one hover from us over MX-4711-A0023 (the workspace\'s deny list would have hidden it)');
+    const hovers =
+      (await vscode.commands.executeCommand<vscode.Hover[] | undefined>(
+        'vscode.executeHoverProvider',
+        document.uri,
+        new vscode.Position(0, 18),
+      )) ?? [];
+    const ours = hovers
+      .flatMap((hover) => hover.contents)
+      .filter((content) => content instanceof vscode.MarkdownString && content.value.includes('onboardingEvents.'));
+    assert.equal(ours.length, 1, "one hover from us over MX-4711-A0023 (the workspace's deny list would have hidden it)");
   });
 });

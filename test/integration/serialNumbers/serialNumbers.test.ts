@@ -9,7 +9,11 @@ import { startFakeApi, TEST_SERIALS, type FakeApi } from '../../support/fakeApi'
 import { activateExtension, signIn, signOutIfSignedIn } from '../support/extension';
 
 function hoverText(hovers: readonly vscode.Hover[]): string[] {
-  return hovers.flatMap((hover) => hover.contents.map((content) => (content instanceof vscode.MarkdownString ? content.value : typeof content === 'string' ? content : '')));
+  return hovers.flatMap((hover) =>
+    hover.contents.map((content) =>
+      content instanceof vscode.MarkdownString ? content.value : typeof content === 'string' ? content : '',
+    ),
+  );
 }
 
 /** Our hovers only (other extensions or built-ins may add their own). */
@@ -85,7 +89,9 @@ describe('Serial numbers in code (hovers, links, look-up)', () => {
         warm.push(api.serialNumbersTestHook?.lastHover()?.ms ?? Number.NaN);
       }
       warm.sort((a, b) => a - b);
-      console.log(`    cached hover, 10 more: median ${warm[5]?.toFixed(3) ?? '?'} ms, max ${warm[9]?.toFixed(3) ?? '?'} ms in our provider`);
+      console.log(
+        `    cached hover, 10 more: median ${warm[5]?.toFixed(3) ?? '?'} ms, max ${warm[9]?.toFixed(3) ?? '?'} ms in our provider`,
+      );
       assert.equal(second[0], markdown);
       assert.equal(fake.eventRequests(TEST_SERIALS.onboarded).length, 1, 'no second request within the cache period');
     });
@@ -119,7 +125,9 @@ describe('Serial numbers in code (hovers, links, look-up)', () => {
     it('the hover is trusted only for its own commands and renders no HTML', async () => {
       const document = await openText(`x ${TEST_SERIALS.started} y`);
       const hovers = await hoversAt(document, new vscode.Position(0, 4));
-      const contents = hovers.flatMap((h) => h.contents).filter((c): c is vscode.MarkdownString => c instanceof vscode.MarkdownString && c.value.includes('onboardingEvents.'));
+      const contents = hovers
+        .flatMap((h) => h.contents)
+        .filter((c): c is vscode.MarkdownString => c instanceof vscode.MarkdownString && c.value.includes('onboardingEvents.'));
       assert.equal(contents.length, 1);
       const md = contents[0];
       assert.ok(md);
@@ -129,9 +137,17 @@ describe('Serial numbers in code (hovers, links, look-up)', () => {
       // Every command link the hover shows must be on the list (or clicking it does nothing), and the list holds only ours.
       const linked = [...new Set([...md.value.matchAll(/\(command:([\w.]+)/g)].map((m) => m[1] ?? ''))];
       assert.ok(linked.length >= 3, `the hover links its actions: ${linked.join(', ')}`);
-      assert.deepEqual(linked.filter((command) => !trusted.enabledCommands.includes(command)), [], 'linked but not enabled');
+      assert.deepEqual(
+        linked.filter((command) => !trusted.enabledCommands.includes(command)),
+        [],
+        'linked but not enabled',
+      );
       assert.ok(trusted.enabledCommands.length > 0);
-      assert.deepEqual(trusted.enabledCommands.filter((c) => !c.startsWith('onboardingEvents.')), [], 'enabled commands that are not ours');
+      assert.deepEqual(
+        trusted.enabledCommands.filter((c) => !c.startsWith('onboardingEvents.')),
+        [],
+        'enabled commands that are not ours',
+      );
     });
 
     it('text without a serial number gets no hover from us and makes no request', async () => {

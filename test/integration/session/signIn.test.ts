@@ -71,7 +71,9 @@ describe('Sign-in: environments, SecretStorage and the Accounts menu', function 
 
   it('lists the signed-in user in the Accounts menu as "username (Environment)"', async () => {
     await waitFor('the account to appear', async () =>
-      (await vscode.authentication.getAccounts(PROVIDER_ID)).some((account) => account.label === `${TEST_CREDENTIALS.username} · Session A`),
+      (await vscode.authentication.getAccounts(PROVIDER_ID)).some(
+        (account) => account.label === `${TEST_CREDENTIALS.username} · Session A`,
+      ),
     );
   });
 
@@ -86,7 +88,10 @@ describe('Sign-in: environments, SecretStorage and the Accounts menu', function 
       void vscode.commands.executeCommand(`${PROVIDER_ID}${EXTENSION_ID}Access`);
       await sleep(800);
       await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-      await waitFor('access to be granted', async () => (await vscode.authentication.getSession(PROVIDER_ID, [], { silent: true })) !== undefined);
+      await waitFor(
+        'access to be granted',
+        async () => (await vscode.authentication.getSession(PROVIDER_ID, [], { silent: true })) !== undefined,
+      );
       session = await vscode.authentication.getSession(PROVIDER_ID, [], { silent: true });
     }
     assert.ok(session);
@@ -106,7 +111,9 @@ describe('Sign-in: environments, SecretStorage and the Accounts menu', function 
   it('refuses a wrong password: stores nothing, keeps the current sign-in, and says so', async () => {
     const before = hook.storedStateJson();
     await assert.rejects(
-      Promise.resolve(vscode.commands.executeCommand('onboardingEvents.signIn', signInArgs(fake, 'Session Wrong', { password: 'wrong-password' }))),
+      Promise.resolve(
+        vscode.commands.executeCommand('onboardingEvents.signIn', signInArgs(fake, 'Session Wrong', { password: 'wrong-password' })),
+      ),
       (error: Error) => {
         assert.match(error.message, /rejected the client id, client secret, username or password\. Nothing was stored\./);
         assert.equal(error.message.includes('wrong-password'), false);
@@ -121,7 +128,12 @@ describe('Sign-in: environments, SecretStorage and the Accounts menu', function 
   it('refuses plain http to a host that is not loopback without sending anything', async () => {
     const requestsBefore = fake.requests.length;
     await assert.rejects(
-      Promise.resolve(vscode.commands.executeCommand('onboardingEvents.signIn', { ...signInArgs(fake, 'Session Wrong'), apiBaseUrl: 'http://api.example.com' })),
+      Promise.resolve(
+        vscode.commands.executeCommand('onboardingEvents.signIn', {
+          ...signInArgs(fake, 'Session Wrong'),
+          apiBaseUrl: 'http://api.example.com',
+        }),
+      ),
       /apiBaseUrl: Use https:\/\//,
     );
     assert.equal(fake.requests.length, requestsBefore);
@@ -166,7 +178,10 @@ describe('Sign-in: environments, SecretStorage and the Accounts menu', function 
     const id = environmentIdOf(hook, 'Session Menu');
     assert.ok(id !== undefined);
     // The menu's "Sign Out" runs this command; in tests VS Code confirms on its own.
-    await vscode.commands.executeCommand('_signOutOfAccount', { providerId: PROVIDER_ID, accountLabel: `${TEST_CREDENTIALS.username} · Session Menu` });
+    await vscode.commands.executeCommand('_signOutOfAccount', {
+      providerId: PROVIDER_ID,
+      accountLabel: `${TEST_CREDENTIALS.username} · Session Menu`,
+    });
     await waitFor('the sign-out', () => !hook.environmentNames().includes('Session Menu'));
     assert.equal(await hook.hasStoredSecret(id), false);
     assert.deepEqual(hook.state(), { kind: 'signed-out' });

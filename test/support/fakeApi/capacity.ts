@@ -31,7 +31,8 @@ export interface LoadStats {
   readonly rejectedRate: number;
 }
 
-export type Admission = { readonly kind: 'admitted'; readonly release: () => void } | { readonly kind: 'rejected'; readonly retryAfter: string };
+export type Admission =
+  { readonly kind: 'admitted'; readonly release: () => void } | { readonly kind: 'rejected'; readonly retryAfter: string };
 
 export class LoadGate {
   #serving = 0;

@@ -83,13 +83,17 @@ async function main(): Promise<void> {
   console.log(`  password:      ${credentials.password}`);
   const { capacity: c, queueLimit: q, rateLimit: r } = api.config;
   if (c > 0 || r > 0) {
-    console.log(`  load limits:   ${c > 0 ? `${c} at once, ${q} queued, then 429` : 'no capacity limit'}; ${r > 0 ? `${r} requests/s` : 'no rate limit'}`);
+    console.log(
+      `  load limits:   ${c > 0 ? `${c} at once, ${q} queued, then 429` : 'no capacity limit'}; ${r > 0 ? `${r} requests/s` : 'no rate limit'}`,
+    );
   }
   if (!useTestData) {
     console.log(`  serial format: ${DEMO_SERIAL_PATTERN}`);
-    console.log(`  try serials:   ${DEMO_SERIALS.completed} (complete), ${DEMO_SERIALS.failed} (failed), ` +
-      `${DEMO_SERIALS.templatedLinks} (templated links), ${DEMO_SERIALS.hostile} (hostile content), ` +
-      `${DEMO_FAILING_SERIAL} (always 500)`);
+    console.log(
+      `  try serials:   ${DEMO_SERIALS.completed} (complete), ${DEMO_SERIALS.failed} (failed), ` +
+        `${DEMO_SERIALS.templatedLinks} (templated links), ${DEMO_SERIALS.hostile} (hostile content), ` +
+        `${DEMO_FAILING_SERIAL} (always 500)`,
+    );
   }
   console.log('Press Ctrl+C to stop.');
 
@@ -102,8 +106,12 @@ async function main(): Promise<void> {
     console.log(`\n${signal}: stopping after ${api.requests.length} requests.`);
     void api.close().then(() => process.exit(0));
   };
-  process.on('SIGINT', () => { stop('SIGINT'); });
-  process.on('SIGTERM', () => { stop('SIGTERM'); });
+  process.on('SIGINT', () => {
+    stop('SIGINT');
+  });
+  process.on('SIGTERM', () => {
+    stop('SIGTERM');
+  });
 }
 
 main().catch((error: unknown) => {

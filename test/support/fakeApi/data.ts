@@ -62,8 +62,7 @@ export function makeEvent(input: MakeEventInput): Record<string, unknown> {
     event['assetId'] = input.assetId;
   }
   const href =
-    input.machineHref ??
-    (input.assetId !== undefined ? `${BASE_URL_PLACEHOLDER}/public/api/machines/${input.assetId}` : undefined);
+    input.machineHref ?? (input.assetId !== undefined ? `${BASE_URL_PLACEHOLDER}/public/api/machines/${input.assetId}` : undefined);
   if (href !== undefined) {
     event['_links'] = {
       machine: { href, type: 'application/hal+json', title: 'Machine', name: input.assetId ?? 'machine' },
@@ -93,9 +92,7 @@ export function defaultData(): FakeApiData {
         }),
         makeEvent({ type: 'ONBOARDING_COMPLETED', message: 'Onboarding completed', timestamp: T0 + 120_000 }),
       ],
-      [TEST_SERIALS.started]: [
-        makeEvent({ type: 'ONBOARDING_STARTED', message: 'Onboarding started', timestamp: T0 + 3_600_000 }),
-      ],
+      [TEST_SERIALS.started]: [makeEvent({ type: 'ONBOARDING_STARTED', message: 'Onboarding started', timestamp: T0 + 3_600_000 })],
       [TEST_SERIALS.empty]: [],
     },
   };

@@ -39,11 +39,7 @@ export function handleEvents(context: EndpointContext): Reply {
   if (stored === undefined && config.unknownSerial === '404') {
     return errorReply(404, `No machine with serial number ${serial}.`, request.path, baseUrl);
   }
-  const filtered = filterByTimestamp(
-    stored ?? [],
-    rawTimestamp === undefined ? undefined : Number(rawTimestamp),
-    config.timestampFilter,
-  );
+  const filtered = filterByTimestamp(stored ?? [], rawTimestamp === undefined ? undefined : Number(rawTimestamp), config.timestampFilter);
   const ordered = orderEvents(filtered, config.order, seedOf(serial));
   const wrapped = wrapEvents(context.envelope, ordered, request.query, config.cursorDefaultLimit);
   if (!wrapped.ok) {

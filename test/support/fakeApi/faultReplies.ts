@@ -33,8 +33,7 @@ export function faultReply(
       return { status: fault.status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(fault.body) };
     }
     case 'rateLimit': {
-      const retryAfter =
-        fault.retryAfter instanceof Date ? fault.retryAfter.toUTCString() : String(fault.retryAfter);
+      const retryAfter = fault.retryAfter instanceof Date ? fault.retryAfter.toUTCString() : String(fault.retryAfter);
       const reply = errorReply(429, 'Rate limit exceeded.', path, baseUrl);
       return { ...reply, headers: { ...reply.headers, 'retry-after': retryAfter } };
     }

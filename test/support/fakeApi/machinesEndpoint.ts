@@ -34,9 +34,7 @@ function derivedMachine(context: EndpointContext, assetId: string): unknown {
 
 function serialOfAsset(context: EndpointContext, assetId: string): string | undefined {
   const assets = context.data.assets ?? {};
-  const fromAsset = Object.prototype.hasOwnProperty.call(assets, assetId)
-    ? field(assets[assetId], 'serialNumber')
-    : undefined;
+  const fromAsset = Object.prototype.hasOwnProperty.call(assets, assetId) ? field(assets[assetId], 'serialNumber') : undefined;
   if (typeof fromAsset === 'string') {
     return fromAsset;
   }

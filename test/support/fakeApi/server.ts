@@ -70,7 +70,9 @@ function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => { resolve(Buffer.concat(chunks).toString('utf8')); });
+    req.on('end', () => {
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    });
     req.on('error', reject);
   });
 }
@@ -162,9 +164,7 @@ class FakeApiServer implements FakeApi {
     return this.requests.filter((r) => r.path === TOKEN_PATH);
   }
   eventRequests(serial?: string): RecordedRequest[] {
-    return this.requests.filter(
-      (r) => r.path === EVENTS_PATH && (serial === undefined || r.query['serialNumber'] === serial),
-    );
+    return this.requests.filter((r) => r.path === EVENTS_PATH && (serial === undefined || r.query['serialNumber'] === serial));
   }
   loadStats(): LoadStats {
     return this.gate.stats();
@@ -183,7 +183,9 @@ class FakeApiServer implements FakeApi {
     }
     this.timers.clear();
     return new Promise((resolve) => {
-      this.server.close(() => { resolve(); });
+      this.server.close(() => {
+        resolve();
+      });
       // Keep-alive and trickling connections would otherwise hold close() open.
       this.server.closeAllConnections();
     });
@@ -251,8 +253,7 @@ class FakeApiServer implements FakeApi {
       baseUrl: this.baseUrl,
       envelope: plan.envelope ?? this.live.envelope,
     };
-    const reply: Reply =
-      terminal !== undefined ? faultReply(terminal, request.path, this.baseUrl) : this.route(endpoint)(context);
+    const reply: Reply = terminal !== undefined ? faultReply(terminal, request.path, this.baseUrl) : this.route(endpoint)(context);
     if (plan.slowBody !== undefined) {
       await this.sendSlowly(res, reply, plan.slowBody.chunkBytes ?? 1, plan.slowBody.delayMs);
     } else {

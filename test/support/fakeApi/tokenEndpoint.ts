@@ -50,9 +50,7 @@ export function handleToken(context: EndpointContext): Reply {
   }
 
   const client = parseBasic(request.headers['authorization']);
-  const known =
-    client !== undefined &&
-    data.clients.some((c) => c.clientId === client.clientId && c.clientSecret === client.clientSecret);
+  const known = client !== undefined && data.clients.some((c) => c.clientId === client.clientId && c.clientSecret === client.clientSecret);
   if (!known) {
     return oauthError(context, 401, 'invalid_client', 'Client authentication failed.');
   }

@@ -8,11 +8,20 @@ import type { LookupFunction } from 'node:net';
 export function loopbackLookup(names: readonly string[]): LookupFunction & { readonly asked: readonly string[] } {
   const known = new Set(names.map((name) => name.toLowerCase()));
   const asked: string[] = [];
-  const lookup = (hostname: string, options: { all?: boolean }, callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void): void => {
+  const lookup = (
+    hostname: string,
+    options: { all?: boolean },
+    callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+  ): void => {
     asked.push(hostname);
     process.nextTick(() => {
       if (!known.has(hostname.toLowerCase())) {
-        const error: NodeJS.ErrnoException = Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', errno: -3008, syscall: 'getaddrinfo', hostname });
+        const error: NodeJS.ErrnoException = Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), {
+          code: 'ENOTFOUND',
+          errno: -3008,
+          syscall: 'getaddrinfo',
+          hostname,
+        });
         callback(error, options.all === true ? [] : '', 4);
         return;
       }

@@ -45,7 +45,23 @@ function signed(dir: string, name: string, subjectAltName: string, days: number)
   openssl(dir, ['req', ...ec, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${name}`]);
   writeFileSync(join(dir, `${name}.ext`), `subjectAltName=${subjectAltName}\nextendedKeyUsage=serverAuth\n`);
   // -days -1 puts notAfter a day before notBefore: a certificate that has expired.
-  openssl(dir, ['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${name}.pem`, '-days', String(days), '-extfile', `${name}.ext`]);
+  openssl(dir, [
+    'x509',
+    '-req',
+    '-in',
+    `${name}.csr`,
+    '-CA',
+    'ca.pem',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-out',
+    `${name}.pem`,
+    '-days',
+    String(days),
+    '-extfile',
+    `${name}.ext`,
+  ]);
   return { key: readFileSync(join(dir, `${name}.key`), 'utf8'), cert: readFileSync(join(dir, `${name}.pem`), 'utf8') };
 }
 
@@ -56,8 +72,34 @@ export function testPki(): TestPki {
     rmSync(dir, { recursive: true, force: true });
   });
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
-  openssl(dir, ['req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=Onboarding Events Test Plant CA']);
-  openssl(dir, ['req', '-x509', ...ec, '-keyout', 'self.key', '-out', 'self.pem', '-days', '2', '-subj', `/CN=${PLANT_HOST}`, '-addext', `subjectAltName=${NAMES}`]);
+  openssl(dir, [
+    'req',
+    '-x509',
+    ...ec,
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.pem',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=Onboarding Events Test Plant CA',
+  ]);
+  openssl(dir, [
+    'req',
+    '-x509',
+    ...ec,
+    '-keyout',
+    'self.key',
+    '-out',
+    'self.pem',
+    '-days',
+    '2',
+    '-subj',
+    `/CN=${PLANT_HOST}`,
+    '-addext',
+    `subjectAltName=${NAMES}`,
+  ]);
   made = {
     dir,
     caFile: join(dir, 'ca.pem'),

@@ -25,5 +25,11 @@ export function event(input: Partial<MakeEventInput> & { readonly minute: number
 }
 
 export function result(serial: string, events: readonly OnboardingEvent[], fetchedAt = NOW - 2 * MINUTE): EventsResult {
-  return { serialNumber: serial, events: [...events].sort((a, b) => b.time.epochMs - a.time.epochMs), invalid: [], fetchedAt, truncated: false };
+  return {
+    serialNumber: serial,
+    events: [...events].sort((a, b) => b.time.epochMs - a.time.epochMs),
+    invalid: [],
+    fetchedAt,
+    truncated: false,
+  };
 }

@@ -43,7 +43,10 @@ describe('agent tools in package.json and the README', () => {
       assert.match(tool.modelDescription, /never|not/i);
       assert.equal(tool.inputSchema?.type, 'object');
       assert.ok((tool.inputSchema.required ?? []).length > 0);
-      assert.ok(manifest.activationEvents.includes(`onLanguageModelTool:${tool.name}`), `${tool.name}: activates the extension when called first`);
+      assert.ok(
+        manifest.activationEvents.includes(`onLanguageModelTool:${tool.name}`),
+        `${tool.name}: activates the extension when called first`,
+      );
     }
   });
 
@@ -53,7 +56,12 @@ describe('agent tools in package.json and the README', () => {
       .split('\n')
       .filter((line) => line.startsWith('|'))
       .slice(2)
-      .map((line) => line.slice(1, -1).split('|').map((cell) => cell.trim()));
+      .map((line) =>
+        line
+          .slice(1, -1)
+          .split('|')
+          .map((cell) => cell.trim()),
+      );
     assert.deepEqual(
       rows.map((row) => [row[0], row[1], row[2]]),
       tools.map((tool) => [`\`${tool.name}\``, `\`#${tool.toolReferenceName ?? ''}\``, nls[tool.displayName.slice(1, -1)]]),

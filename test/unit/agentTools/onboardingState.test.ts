@@ -18,7 +18,10 @@ describe('agent tools: onboarding state', () => {
   }
 
   it('decides by the newest event, whatever order the events come in', () => {
-    const failedThenDone = result('MX-4711-A0023', [event({ minute: 1, type: 'ONBOARDING_FAILED' }), event({ minute: 9, type: 'ONBOARDING_COMPLETED' })]);
+    const failedThenDone = result('MX-4711-A0023', [
+      event({ minute: 1, type: 'ONBOARDING_FAILED' }),
+      event({ minute: 9, type: 'ONBOARDING_COMPLETED' }),
+    ]);
     assert.equal(stateOfResult(failedThenDone), 'completed');
     const unsorted = { ...failedThenDone, events: [...failedThenDone.events].reverse() };
     assert.equal(stateOfResult(unsorted), 'completed');
@@ -27,12 +30,15 @@ describe('agent tools: onboarding state', () => {
 
   it('counts every state, with zeros', () => {
     const counts = countStates(['failed', 'failed', 'completed']);
-    assert.deepEqual([...counts.entries()], [
-      ['failed', 2],
-      ['unavailable', 0],
-      ['in-progress', 0],
-      ['no-events', 0],
-      ['completed', 1],
-    ]);
+    assert.deepEqual(
+      [...counts.entries()],
+      [
+        ['failed', 2],
+        ['unavailable', 0],
+        ['in-progress', 0],
+        ['no-events', 0],
+        ['completed', 1],
+      ],
+    );
   });
 });

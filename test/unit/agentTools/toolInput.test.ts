@@ -14,7 +14,18 @@ import { LANGUAGE_MODEL_TOOLS } from '../../../src/workbench/constants';
 
 interface ContributedTool {
   readonly name: string;
-  readonly inputSchema: { readonly properties: Record<string, { readonly maxItems?: number; readonly maximum?: number; readonly minimum?: number; readonly default?: unknown; readonly enum?: readonly string[] }> };
+  readonly inputSchema: {
+    readonly properties: Record<
+      string,
+      {
+        readonly maxItems?: number;
+        readonly maximum?: number;
+        readonly minimum?: number;
+        readonly default?: unknown;
+        readonly enum?: readonly string[];
+      }
+    >;
+  };
 }
 
 const root = join(__dirname, '..', '..', '..', '..');
@@ -27,7 +38,9 @@ const schema = (name: string): ContributedTool['inputSchema']['properties'] => {
 
 describe('agent tools: input', () => {
   it('takes valid serial numbers trimmed, once each, in the order given, and says why others were refused', () => {
-    const parsed = parseMachineEventsInput({ serialNumbers: [' MX-4711-A0023 ', 'KRP-0815-B0001', 'MX-4711-A0023', '', 'a\tb', 'x'.repeat(129), 42] });
+    const parsed = parseMachineEventsInput({
+      serialNumbers: [' MX-4711-A0023 ', 'KRP-0815-B0001', 'MX-4711-A0023', '', 'a\tb', 'x'.repeat(129), 42],
+    });
     assert.ok(parsed.ok);
     assert.deepEqual(parsed.value.serialNumbers, ['MX-4711-A0023', 'KRP-0815-B0001']);
     assert.deepEqual(
@@ -67,15 +80,24 @@ describe('agent tools: input', () => {
 
   it('reads the scope source, and requires a file for "file"', () => {
     assert.deepEqual(parseSerialScopeInput({ source: 'activeEditor' }), { ok: true, value: { source: 'activeEditor' } });
-    assert.deepEqual(parseSerialScopeInput({ source: 'file', file: ' config/line3.yaml ' }), { ok: true, value: { source: 'file', file: 'config/line3.yaml' } });
+    assert.deepEqual(parseSerialScopeInput({ source: 'file', file: ' config/line3.yaml ' }), {
+      ok: true,
+      value: { source: 'file', file: 'config/line3.yaml' },
+    });
     assert.equal(parseSerialScopeInput({ source: 'file' }).ok, false);
     assert.equal(parseSerialScopeInput({ source: 'disk' }).ok, false);
   });
 
   it('asks for confirmation only when more than 10 machines are not in the cache', () => {
     const serials = Array.from({ length: 12 }, (_, i) => `S-${i}`);
-    assert.equal(requestsNeeded(serials, () => false), 12);
-    assert.equal(requestsNeeded(serials, (s) => s !== 'S-0' && s !== 'S-1'), 2);
+    assert.equal(
+      requestsNeeded(serials, () => false),
+      12,
+    );
+    assert.equal(
+      requestsNeeded(serials, (s) => s !== 'S-0' && s !== 'S-1'),
+      2,
+    );
     assert.equal(needsConfirmation(11), true);
     assert.equal(needsConfirmation(10), false);
   });

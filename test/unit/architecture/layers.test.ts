@@ -14,7 +14,14 @@ const root = join(__dirname, '..', '..', '..', '..');
 const src = join(root, 'src');
 
 /** Bottom first. A folder may import its own layer's files only when it is the same folder. */
-const LAYERS: readonly (readonly string[])[] = [['common'], ['core'], ['domain'], ['eventsCache'], ['workbench'], ['session', 'machines', 'details', 'editor', 'lookUp', 'agentTools', 'links']];
+const LAYERS: readonly (readonly string[])[] = [
+  ['common'],
+  ['core'],
+  ['domain'],
+  ['eventsCache'],
+  ['workbench'],
+  ['session', 'machines', 'details', 'editor', 'lookUp', 'agentTools', 'links'],
+];
 const VSCODE_FREE = new Set(['common', 'core', 'domain', 'eventsCache']);
 const TOP_FILES = new Set(['extension.ts', 'publicApi.ts', 'testHooks.ts']);
 
@@ -30,11 +37,13 @@ function specifiers(file: string): string[] {
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false);
   const found: string[] = [];
   const visit = (node: ts.Node): void => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) found.push(node.moduleSpecifier.text);
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier))
+      found.push(node.moduleSpecifier.text);
     if (ts.isCallExpression(node) && node.arguments.length === 1) {
       const [arg] = node.arguments;
       const callee = node.expression.getText(source);
-      if (arg && ts.isStringLiteral(arg) && (callee === 'require' || node.expression.kind === ts.SyntaxKind.ImportKeyword)) found.push(arg.text);
+      if (arg && ts.isStringLiteral(arg) && (callee === 'require' || node.expression.kind === ts.SyntaxKind.ImportKeyword))
+        found.push(arg.text);
     }
     ts.forEachChild(node, visit);
   };
@@ -69,7 +78,8 @@ describe('the house plan of src/', () => {
   it('puts every folder in a layer and only the wiring at the top', () => {
     for (const file of files) {
       const folder = folderOf(file);
-      if (folder === '') assert.ok(TOP_FILES.has(relative(src, file)), `${rel(file)}: only ${[...TOP_FILES].join(', ')} sit at the top of src/`);
+      if (folder === '')
+        assert.ok(TOP_FILES.has(relative(src, file)), `${rel(file)}: only ${[...TOP_FILES].join(', ')} sit at the top of src/`);
       else levelOf(folder);
     }
   });
@@ -98,7 +108,9 @@ describe('the house plan of src/', () => {
   });
 
   it('has no import circle, counting type-only imports', () => {
-    const edges = new Map([...graph].map(([file, imports]) => [file, imports.map((s) => resolveLocal(file, s)).filter((t): t is string => t !== undefined)]));
+    const edges = new Map(
+      [...graph].map(([file, imports]) => [file, imports.map((s) => resolveLocal(file, s)).filter((t): t is string => t !== undefined)]),
+    );
     const cycles: string[] = [];
     const state = new Map<string, 'open' | 'done'>();
     const path: string[] = [];

@@ -43,7 +43,12 @@ describe('hover cancellation', () => {
 
     before(async () => {
       fake = await startFakeApi();
-      client = new OnboardingClient({ apiBaseUrl: fake.baseUrl, authUrl: fake.authUrl, credentials: () => Promise.resolve({ ...TEST_CREDENTIALS }), http: { env: {}, maxRetries: 0 } });
+      client = new OnboardingClient({
+        apiBaseUrl: fake.baseUrl,
+        authUrl: fake.authUrl,
+        credentials: () => Promise.resolve({ ...TEST_CREDENTIALS }),
+        http: { env: {}, maxRetries: 0 },
+      });
     });
 
     after(async () => {

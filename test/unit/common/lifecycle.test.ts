@@ -29,12 +29,17 @@ describe('lifecycle: Disposable, DisposableStore, Emitter', () => {
 
   it('keeps disposing the rest when one throws, then rethrows the first error', () => {
     const order: string[] = [];
-    assert.throws(
-      () => {
-        disposeAll([{ dispose: () => order.push('a') }, { dispose: () => { throw new Error('b failed'); } }, { dispose: () => order.push('c') }]);
-      },
-      /b failed/,
-    );
+    assert.throws(() => {
+      disposeAll([
+        { dispose: () => order.push('a') },
+        {
+          dispose: () => {
+            throw new Error('b failed');
+          },
+        },
+        { dispose: () => order.push('c') },
+      ]);
+    }, /b failed/);
     assert.deepEqual(order, ['c', 'a']);
   });
 

@@ -29,7 +29,10 @@ describe('log redaction', () => {
     assert.equal(redactor.redact('Authorization: Bearer abc.DEF-123'), 'Authorization: Bearer [redacted]');
     assert.equal(redactor.redact('Authorization: Basic dXNlcjpwYXNz'), 'Authorization: Basic [redacted]');
     assert.equal(redactor.redact('{"access_token":"tok123","token_type":"Bearer"}'), '{"access_token":"[redacted]","token_type":"Bearer"}');
-    assert.equal(redactor.redact('grant_type=password&password=hunter22&client_secret=s3'), 'grant_type=password&password=[redacted]&client_secret=[redacted]');
+    assert.equal(
+      redactor.redact('grant_type=password&password=hunter22&client_secret=s3'),
+      'grant_type=password&password=[redacted]&client_secret=[redacted]',
+    );
     assert.equal(redactor.redact(`token ${jwt} end`), 'token [redacted] end');
   });
 

@@ -10,20 +10,35 @@ const LOCALES = ['en', 'de', 'ja', 'ar', 'x-invalid', ''];
 const MAX_DATE_MS = 8.64e15;
 /** Seconds since 1971 up to where auto-detection switches to milliseconds (1e11 s, the year 5138). */
 const seconds = fc.integer({ min: 31_536_000, max: 99_999_999_999 });
-const anyInstant = fc.oneof(fc.integer({ min: -MAX_DATE_MS, max: MAX_DATE_MS }), fc.maxSafeInteger(), fc.constantFrom(NaN, Infinity, -Infinity, MAX_DATE_MS + 1));
+const anyInstant = fc.oneof(
+  fc.integer({ min: -MAX_DATE_MS, max: MAX_DATE_MS }),
+  fc.maxSafeInteger(),
+  fc.constantFrom(NaN, Infinity, -Infinity, MAX_DATE_MS + 1),
+);
 
 const BROKEN = /NaN|Invalid|undefined|Infinity/;
 
 describe('time formatting: properties', () => {
   it('an instant in range always reads as words and a date, never NaN or Invalid Date; out of range, as nothing', () =>
     holds(
-      fc.property(anyInstant, fc.integer({ min: 0, max: 4_102_444_800_000 }), fc.constantFrom(...LOCALES), fc.constantFrom(undefined, 'UTC', 'Asia/Kolkata'), (epochMs, nowMs, locale, timeZone) => {
-        const inRange = Number.isFinite(epochMs) && Math.abs(epochMs) <= MAX_DATE_MS;
-        for (const text of [formatRelative(epochMs, nowMs, locale), formatAbsolute(epochMs, locale, timeZone), formatShort(epochMs, nowMs, locale, timeZone), formatUtcIso(epochMs)]) {
-          if (!inRange) assert.equal(text, undefined);
-          else assert.ok(text !== undefined && text !== '' && !BROKEN.test(text), JSON.stringify(text));
-        }
-      }),
+      fc.property(
+        anyInstant,
+        fc.integer({ min: 0, max: 4_102_444_800_000 }),
+        fc.constantFrom(...LOCALES),
+        fc.constantFrom(undefined, 'UTC', 'Asia/Kolkata'),
+        (epochMs, nowMs, locale, timeZone) => {
+          const inRange = Number.isFinite(epochMs) && Math.abs(epochMs) <= MAX_DATE_MS;
+          for (const text of [
+            formatRelative(epochMs, nowMs, locale),
+            formatAbsolute(epochMs, locale, timeZone),
+            formatShort(epochMs, nowMs, locale, timeZone),
+            formatUtcIso(epochMs),
+          ]) {
+            if (!inRange) assert.equal(text, undefined);
+            else assert.ok(text !== undefined && text !== '' && !BROKEN.test(text), JSON.stringify(text));
+          }
+        },
+      ),
     ));
 
   it('a raw number always reads as digits, whatever the locale', () =>

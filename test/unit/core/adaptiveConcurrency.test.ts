@@ -44,7 +44,8 @@ function recordingTransport(): { transport: Transport; sent: Sent[]; inFlight: (
   };
 }
 
-const serials = (prefix: string, count: number): string[] => Array.from({ length: count }, (_, index) => `${prefix}-${String(index).padStart(3, '0')}`);
+const serials = (prefix: string, count: number): string[] =>
+  Array.from({ length: count }, (_, index) => `${prefix}-${String(index).padStart(3, '0')}`);
 
 async function refreshAll(client: OnboardingClient, list: readonly string[]): Promise<void> {
   await Promise.all(list.map((serial) => client.getEvents(serial, { priority: 'bulk' })));
@@ -69,7 +70,10 @@ describe('Adaptive concurrency over real HTTP', () => {
       await refreshAll(client, serials('GROW', 300));
       const learnt = client.concurrency();
       assert.ok(learnt.increases > 0, 'the limit never grew');
-      assert.ok(recording.maxInFlight() > DEFAULT_INITIAL_LIMIT, `at most ${recording.maxInFlight()} were in flight, where the limit starts`);
+      assert.ok(
+        recording.maxInFlight() > DEFAULT_INITIAL_LIMIT,
+        `at most ${recording.maxInFlight()} were in flight, where the limit starts`,
+      );
       assert.ok(recording.maxInFlight() <= 48, 'above the ceiling');
     } finally {
       client.dispose();

@@ -27,7 +27,8 @@ function simulate(limit: AdaptiveLimit, server: SimulatedServer, count: number, 
   while (answered < count) {
     while (sent < count && inFlight.length < limit.limit) {
       sent++;
-      const slot = Number.isFinite(server.capacity) && slotsFreeAt.length >= server.capacity ? Math.max(now, slotsFreeAt.shift() ?? now) : now;
+      const slot =
+        Number.isFinite(server.capacity) && slotsFreeAt.length >= server.capacity ? Math.max(now, slotsFreeAt.shift() ?? now) : now;
       const done = slot + server.latencyAt(slot);
       if (Number.isFinite(server.capacity)) {
         slotsFreeAt.push(done);

@@ -12,7 +12,9 @@ function assertApiError(error: unknown, kind: ApiErrorKind, message?: RegExp): v
 }
 
 function manyEvents(count: number): unknown[] {
-  return Array.from({ length: count }, (_, index) => makeEvent({ type: 'STEP', message: `step ${index}`, timestamp: 1_736_928_000 + index }));
+  return Array.from({ length: count }, (_, index) =>
+    makeEvent({ type: 'STEP', message: `step ${index}`, timestamp: 1_736_928_000 + index }),
+  );
 }
 
 describe('events client (spec §4.1 GET /events)', () => {
@@ -64,26 +66,38 @@ describe('events client (spec §4.1 GET /events)', () => {
       api.setMachineEvents('ORDER-1', manyEvents(12));
       const { events } = await client.getEvents('ORDER-1');
       const times = events.map((event) => event.time.epochMs);
-      assert.deepEqual(times, [...times].sort((a, b) => b - a));
+      assert.deepEqual(
+        times,
+        [...times].sort((a, b) => b - a),
+      );
     });
   }
 
   it('§2.2 detects seconds vs milliseconds and honours an override', async () => {
     const { api } = context();
-    api.setMachineEvents('UNIT-1', [makeEvent({ type: 'A', message: 's', timestamp: 1_736_928_000 }), makeEvent({ type: 'B', message: 'ms', timestamp: 1_736_928_000_000 })]);
+    api.setMachineEvents('UNIT-1', [
+      makeEvent({ type: 'A', message: 's', timestamp: 1_736_928_000 }),
+      makeEvent({ type: 'B', message: 'ms', timestamp: 1_736_928_000_000 }),
+    ]);
     const detecting = makeClient(api);
     const forced = makeClient(api, { timestampUnit: 'milliseconds' });
     try {
       const detected = await detecting.getEvents('UNIT-1');
-      assert.deepEqual(detected.events.map((event) => [event.time.unit, event.time.epochMs]), [
-        ['seconds', 1_736_928_000_000],
-        ['milliseconds', 1_736_928_000_000],
-      ]);
+      assert.deepEqual(
+        detected.events.map((event) => [event.time.unit, event.time.epochMs]),
+        [
+          ['seconds', 1_736_928_000_000],
+          ['milliseconds', 1_736_928_000_000],
+        ],
+      );
       const overridden = await forced.getEvents('UNIT-1');
-      assert.deepEqual(overridden.events.map((event) => [event.time.unit, event.time.raw, event.time.detected]), [
-        ['milliseconds', 1_736_928_000_000, false],
-        ['milliseconds', 1_736_928_000, false],
-      ]);
+      assert.deepEqual(
+        overridden.events.map((event) => [event.time.unit, event.time.raw, event.time.detected]),
+        [
+          ['milliseconds', 1_736_928_000_000, false],
+          ['milliseconds', 1_736_928_000, false],
+        ],
+      );
     } finally {
       detecting.dispose();
       forced.dispose();
@@ -99,12 +113,18 @@ describe('events client (spec §4.1 GET /events)', () => {
       makeEvent({ type: 'D', message: 'also good', timestamp: 5, extra: { region: 'eu' } }),
     ]);
     const result = await client.getEvents('MIXED-1');
-    assert.deepEqual(result.events.map((event) => event.message), ['also good', 'good']);
+    assert.deepEqual(
+      result.events.map((event) => event.message),
+      ['also good', 'good'],
+    );
     assert.deepEqual(result.events[0]?.extra, { region: 'eu' });
-    assert.deepEqual(result.invalid.map(({ index, reason }) => [index, reason]), [
-      [1, 'message is missing'],
-      [2, 'assetId must be a UUID'],
-    ]);
+    assert.deepEqual(
+      result.invalid.map(({ index, reason }) => [index, reason]),
+      [
+        [1, 'message is missing'],
+        [2, 'assetId must be a UUID'],
+      ],
+    );
   });
 
   it('§2.1 events is optional: a known serial without events is an empty list', async () => {
@@ -146,7 +166,10 @@ describe('events client (spec §4.1 GET /events)', () => {
     const result = await client.getEvents('PAGED-1');
     assert.equal(result.events.length, 45);
     assert.equal(result.truncated, false);
-    assert.deepEqual(api.eventRequests('PAGED-1').map((request) => request.query['page']), [undefined, '1', '2']);
+    assert.deepEqual(
+      api.eventRequests('PAGED-1').map((request) => request.query['page']),
+      [undefined, '1', '2'],
+    );
   });
 
   it('§2.5 follows a cursor-based envelope to the end', async () => {
@@ -174,7 +197,10 @@ describe('events client (spec §4.1 GET /events)', () => {
     api.configure({ envelope: 'page' });
     api.setMachineEvents('PAGED-3', [...manyEvents(21), { bad: true }]);
     const result = await client.getEvents('PAGED-3');
-    assert.deepEqual(result.invalid.map((invalid) => invalid.index), [21]);
+    assert.deepEqual(
+      result.invalid.map((invalid) => invalid.index),
+      [21],
+    );
   });
 
   it('an unknown serial that answers 404 is not-found, naming the serial', async () => {

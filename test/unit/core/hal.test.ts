@@ -23,12 +23,18 @@ describe('HAL links (spec §2.3, §2.4)', () => {
   });
 
   it('keeps unknown link fields in extra and reads null as absent', () => {
-    assert.deepEqual(parseLinks({ machine: { href: '/a', title: null, method: 'GET' } }), { ok: true, links: { machine: [{ href: '/a', extra: { method: 'GET' } }] } });
+    assert.deepEqual(parseLinks({ machine: { href: '/a', title: null, method: 'GET' } }), {
+      ok: true,
+      links: { machine: [{ href: '/a', extra: { method: 'GET' } }] },
+    });
   });
 
   it('names the field when a link field has the wrong type', () => {
     assert.deepEqual(parseLinks({ machine: { href: 42 } }), { ok: false, reason: '_links.machine.href must be a string' });
-    assert.deepEqual(parseLinks({ machine: [{ href: '/a' }, { templated: 'yes' }] }), { ok: false, reason: '_links.machine[1].templated must be a boolean' });
+    assert.deepEqual(parseLinks({ machine: [{ href: '/a' }, { templated: 'yes' }] }), {
+      ok: false,
+      reason: '_links.machine[1].templated must be a boolean',
+    });
     assert.deepEqual(parseLinks({ machine: 'https://x' }), { ok: false, reason: '_links.machine must be an object' });
     assert.deepEqual(parseLinks([]), { ok: false, reason: '_links must be an object' });
   });
@@ -71,7 +77,11 @@ describe('HAL links (spec §2.3, §2.4)', () => {
 
   it('exposes deprecation, with an info URL only when it is safe to open', () => {
     assert.deepEqual(linkDeprecation({ href: '/a' }), { deprecated: false });
-    assert.deepEqual(linkDeprecation({ href: '/a', deprecation: 'https://api.example/dep' }), { deprecated: true, infoUrl: 'https://api.example/dep', raw: 'https://api.example/dep' });
+    assert.deepEqual(linkDeprecation({ href: '/a', deprecation: 'https://api.example/dep' }), {
+      deprecated: true,
+      infoUrl: 'https://api.example/dep',
+      raw: 'https://api.example/dep',
+    });
     assert.deepEqual(linkDeprecation({ href: '/a', deprecation: 'javascript:alert(1)' }), { deprecated: true, raw: 'javascript:alert(1)' });
   });
 });

@@ -72,11 +72,14 @@ describe('HTTP behaviour: retries, timeouts, size cap, cancellation, concurrency
         const { api, client, log } = context();
         api.addFault({ endpoint: 'events', kind: 'status', status, times: 2 });
         assert.equal((await client.getEvents(SERIAL)).events.length, 3);
-        assert.deepEqual(log.filter((entry) => entry.url.includes('/events')).map((entry) => [entry.attempt, entry.status]), [
-          [1, status],
-          [2, status],
-          [3, 200],
-        ]);
+        assert.deepEqual(
+          log.filter((entry) => entry.url.includes('/events')).map((entry) => [entry.attempt, entry.status]),
+          [
+            [1, status],
+            [2, status],
+            [3, 200],
+          ],
+        );
       });
     }
 
@@ -142,7 +145,10 @@ describe('HTTP behaviour: retries, timeouts, size cap, cancellation, concurrency
       const http = httpClient({ retry: { ...DEFAULT_RETRY_POLICY, baseDelayMs: step, random: () => 1 } });
       try {
         api.addFault({ endpoint: 'events', kind: 'status', status: 503, times: 2 });
-        const response = await http.send({ method: 'GET', url: `${api.baseUrl}/public/api/onboarding-events/events?serialNumber=${SERIAL}` });
+        const response = await http.send({
+          method: 'GET',
+          url: `${api.baseUrl}/public/api/onboarding-events/events?serialNumber=${SERIAL}`,
+        });
         assert.equal(response.status, 401, 'the third attempt reached the endpoint (no token: 401)');
         const [first, second, third] = api.eventRequests().map((request) => request.at);
         assert.ok(first !== undefined && second !== undefined && third !== undefined, 'three attempts');
@@ -164,7 +170,11 @@ describe('HTTP behaviour: retries, timeouts, size cap, cancellation, concurrency
     it('reports a network error with the error code when resets persist', async () => {
       const { api, client, log } = context();
       api.addFault({ endpoint: 'events', kind: 'reset' });
-      assertApiError(await rejectionOf(client.getEvents(SERIAL)), 'network', /Could not reach 127\.0\.0\.1:\d+ \((ECONNRESET|UND_ERR_SOCKET)\)\. Check your network/);
+      assertApiError(
+        await rejectionOf(client.getEvents(SERIAL)),
+        'network',
+        /Could not reach 127\.0\.0\.1:\d+ \((ECONNRESET|UND_ERR_SOCKET)\)\. Check your network/,
+      );
       assert.equal(log.filter((entry) => entry.error !== undefined).length, 4);
     });
 
@@ -172,7 +182,10 @@ describe('HTTP behaviour: retries, timeouts, size cap, cancellation, concurrency
       const { api } = context();
       const port = api.port;
       await api.close();
-      const client = makeClient({ ...api, baseUrl: `http://127.0.0.1:${port}`, authUrl: `http://127.0.0.1:${port}/oauth` }, { http: { maxRetries: 1 } });
+      const client = makeClient(
+        { ...api, baseUrl: `http://127.0.0.1:${port}`, authUrl: `http://127.0.0.1:${port}/oauth` },
+        { http: { maxRetries: 1 } },
+      );
       try {
         assertApiError(await rejectionOf(client.getEvents(SERIAL)), 'network', /ECONNREFUSED/);
       } finally {
@@ -366,7 +379,10 @@ describe('HTTP behaviour: retries, timeouts, size cap, cancellation, concurrency
         api.setLatency(0);
         const later = Promise.all(['QUEUE-3', 'QUEUE-4', 'QUEUE-5'].map((serial) => client.getEvents(serial)));
         await within(later, 3_000, 'later requests hang: the cancelled caller kept its slot');
-        assert.deepEqual(api.eventRequests().map((request) => request.query['serialNumber']), [SERIAL, 'QUEUE-1', 'QUEUE-3', 'QUEUE-4', 'QUEUE-5']);
+        assert.deepEqual(
+          api.eventRequests().map((request) => request.query['serialNumber']),
+          [SERIAL, 'QUEUE-1', 'QUEUE-3', 'QUEUE-4', 'QUEUE-5'],
+        );
       } finally {
         client.dispose();
       }
@@ -379,7 +395,11 @@ describe('HTTP behaviour: retries, timeouts, size cap, cancellation, concurrency
       api.setLatency(50);
       const results = await Promise.all(Array.from({ length: 5 }, () => client.getEvents(SERIAL)));
       assert.equal(api.eventRequests().length, 1);
-      for (const result of results) assert.deepEqual(result.events.map((event) => event.key), results[0]?.events.map((event) => event.key));
+      for (const result of results)
+        assert.deepEqual(
+          result.events.map((event) => event.key),
+          results[0]?.events.map((event) => event.key),
+        );
     });
 
     it('identical GETs with different Authorization are not coalesced: each caller gets the answer to its own credentials', async () => {
@@ -389,10 +409,21 @@ describe('HTTP behaviour: retries, timeouts, size cap, cancellation, concurrency
         api.setLatency(100);
         const url = `${api.baseUrl}/public/api/onboarding-events/events?serialNumber=${SERIAL}`;
         const responses = await Promise.all(
-          ['Bearer first', 'Bearer second', 'Bearer first'].map((authorization) => http.send({ method: 'GET', url, headers: { authorization } })),
+          ['Bearer first', 'Bearer second', 'Bearer first'].map((authorization) =>
+            http.send({ method: 'GET', url, headers: { authorization } }),
+          ),
         );
-        assert.deepEqual(api.eventRequests().map((request) => request.headers['authorization']).sort(), ['Bearer first', 'Bearer second']);
-        assert.deepEqual(responses.map((response) => response.status), [401, 401, 401]);
+        assert.deepEqual(
+          api
+            .eventRequests()
+            .map((request) => request.headers['authorization'])
+            .sort(),
+          ['Bearer first', 'Bearer second'],
+        );
+        assert.deepEqual(
+          responses.map((response) => response.status),
+          [401, 401, 401],
+        );
       } finally {
         await http.close();
       }
@@ -425,7 +456,10 @@ describe('HTTP behaviour: retries, timeouts, size cap, cancellation, concurrency
       api.setLatency(1_000);
       const first = new AbortController();
       const second = new AbortController();
-      const outcomes = [client.getEvents(TEST_SERIALS.started, { signal: first.signal }), client.getEvents(TEST_SERIALS.started, { signal: second.signal })].map((call) => rejectionOf(call));
+      const outcomes = [
+        client.getEvents(TEST_SERIALS.started, { signal: first.signal }),
+        client.getEvents(TEST_SERIALS.started, { signal: second.signal }),
+      ].map((call) => rejectionOf(call));
       await delay(50);
       first.abort();
       await delay(20);
@@ -445,7 +479,10 @@ describe('HTTP behaviour: retries, timeouts, size cap, cancellation, concurrency
       const token = log[0];
       const events = log[1];
       assert.ok(token && events);
-      assert.deepEqual({ ...token, durationMs: 0 }, { method: 'POST', url: `${api.authUrl}/token`, status: 200, durationMs: 0, attempt: 1 });
+      assert.deepEqual(
+        { ...token, durationMs: 0 },
+        { method: 'POST', url: `${api.authUrl}/token`, status: 200, durationMs: 0, attempt: 1 },
+      );
       assert.equal(events.url, `${api.baseUrl}/public/api/onboarding-events/events?serialNumber=${SERIAL}`);
       assert.ok(events.durationMs >= 0);
     });

@@ -115,13 +115,19 @@ describe('no secret ever appears in errors, logs or string forms (issue 3 item 6
     for (const secret of [...SECRETS, token, 'proxy-secret-1', encodeURIComponent(TEST_CREDENTIALS.password)]) {
       assert.ok(!haystack.includes(secret), `a secret leaked: ${secret.slice(0, 3)}…`);
     }
-    assert.ok(!haystack.includes(basicClientAuthorization(TEST_CREDENTIALS.clientId, TEST_CREDENTIALS.clientSecret).slice('Basic '.length)), 'the Basic header leaked');
+    assert.ok(
+      !haystack.includes(basicClientAuthorization(TEST_CREDENTIALS.clientId, TEST_CREDENTIALS.clientSecret).slice('Basic '.length)),
+      'the Basic header leaked',
+    );
   });
 
   it('toString says whether a token is cached, never what it is', async () => {
     const { client } = context();
     assert.match(String(client), /token: none/);
     await client.getEvents(TEST_SERIALS.onboarded);
-    assert.match(String(client), /^OnboardingClient\(api: http:\/\/127\.0\.0\.1:\d+\/, auth: http:\/\/127\.0\.0\.1:\d+\/oauth, token: cached\)$/);
+    assert.match(
+      String(client),
+      /^OnboardingClient\(api: http:\/\/127\.0\.0\.1:\d+\/, auth: http:\/\/127\.0\.0\.1:\d+\/oauth, token: cached\)$/,
+    );
   });
 });

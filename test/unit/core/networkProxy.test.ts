@@ -38,7 +38,15 @@ describe('through a real recording proxy on 127.0.0.1 (the proxy package)', func
   const base = (): string => `https://${PLANT_HOST}:${front.port}`;
   /** No name resolves on the client side: through a proxy only the proxy resolves the API's host. */
   const clientVia = (http: HttpSettings, log: RequestLogEntry[] = []) =>
-    makeClient(api, { apiBaseUrl: base(), authUrl: `${base()}/oauth`, http: { lookup: loopbackLookup([]), systemCertificates: false, caCertificatesFile: pki.caFile, ...http } }, log);
+    makeClient(
+      api,
+      {
+        apiBaseUrl: base(),
+        authUrl: `${base()}/oauth`,
+        http: { lookup: loopbackLookup([]), systemCertificates: false, caCertificatesFile: pki.caFile, ...http },
+      },
+      log,
+    );
 
   async function failureOf(http: HttpSettings): Promise<ApiError> {
     const client = clientVia(http);
@@ -87,7 +95,11 @@ describe('through a real recording proxy on 127.0.0.1 (the proxy package)', func
     const { url, visits } = await startProxy();
     for (const host of ['127.0.0.1', 'localhost']) {
       const origin = `http://${host}:${api.port}`;
-      const client = makeClient(api, { apiBaseUrl: origin, authUrl: `${origin}/oauth`, http: { proxy: url, env: { HTTP_PROXY: url, HTTPS_PROXY: url }, lookup: loopbackLookup(['localhost']) } });
+      const client = makeClient(api, {
+        apiBaseUrl: origin,
+        authUrl: `${origin}/oauth`,
+        http: { proxy: url, env: { HTTP_PROXY: url, HTTPS_PROXY: url }, lookup: loopbackLookup(['localhost']) },
+      });
       try {
         await client.verifyCredentials();
         await client.getEvents(TEST_SERIALS.onboarded);
@@ -127,7 +139,10 @@ describe('through a real recording proxy on 127.0.0.1 (the proxy package)', func
     const error = await failureOf({ proxy: url });
     assert.equal(error.kind, 'network');
     assert.equal(error.details.network, 'proxy-auth-required');
-    assert.match(error.message, new RegExp(`^The proxy 127\\.0\\.0\\.1:${port} requires authentication \\(HTTP 407\\)\\..*http\\.proxyAuthorization`));
+    assert.match(
+      error.message,
+      new RegExp(`^The proxy 127\\.0\\.0\\.1:${port} requires authentication \\(HTTP 407\\)\\..*http\\.proxyAuthorization`),
+    );
   });
 
   it('407 with wrong credentials: says the proxy rejected them, without quoting them', async () => {
@@ -151,7 +166,10 @@ describe('through a real recording proxy on 127.0.0.1 (the proxy package)', func
     }
     assert.ok(isApiError(error));
     assert.equal(error.details.network, 'proxy-refused');
-    assert.match(error.message, new RegExp(`^The proxy 127\\.0\\.0\\.1:${port} refused to open a connection to ${PLANT_HOST}:${front.port} \\(HTTP 502\\)`));
+    assert.match(
+      error.message,
+      new RegExp(`^The proxy 127\\.0\\.0\\.1:${port} refused to open a connection to ${PLANT_HOST}:${front.port} \\(HTTP 502\\)`),
+    );
     assert.match(log[0]?.error ?? '', new RegExp(`^proxy-refused .* via proxy 127\\.0\\.0\\.1:${port} \\(HTTP 502\\)$`));
   });
 
@@ -169,6 +187,11 @@ describe('through a real recording proxy on 127.0.0.1 (the proxy package)', func
     const { url } = await startProxy();
     const error = await failureOf({ proxy: url, caCertificatesFile: '' });
     assert.equal(error.details.network, 'untrusted-certificate');
-    assert.match(error.message, new RegExp(`^${PLANT_HOST}:${front.port} presented a certificate from a certificate authority this computer does not trust.*onboardingEvents\\.caCertificatesFile`));
+    assert.match(
+      error.message,
+      new RegExp(
+        `^${PLANT_HOST}:${front.port} presented a certificate from a certificate authority this computer does not trust.*onboardingEvents\\.caCertificatesFile`,
+      ),
+    );
   });
 });

@@ -34,7 +34,15 @@ describe('HTTPS with a private CA (test CA made with openssl, HTTPS fake on 127.
 
   const base = (): string => `https://${PLANT_HOST}:${front.port}`;
   const clientWith = (http: HttpSettings, log: RequestLogEntry[] = []) =>
-    makeClient(api, { apiBaseUrl: base(), authUrl: `${base()}/oauth`, http: { lookup: loopbackLookup([PLANT_HOST]), systemCertificates: false, ...http } }, log);
+    makeClient(
+      api,
+      {
+        apiBaseUrl: base(),
+        authUrl: `${base()}/oauth`,
+        http: { lookup: loopbackLookup([PLANT_HOST]), systemCertificates: false, ...http },
+      },
+      log,
+    );
 
   async function failureOf(http: HttpSettings): Promise<ApiError> {
     const client = clientWith(http);
@@ -70,7 +78,10 @@ describe('HTTPS with a private CA (test CA made with openssl, HTTPS fake on 127.
     const error = await failureOf({});
     assert.equal(error.kind, 'network');
     assert.equal(error.details.network, 'untrusted-certificate');
-    assert.match(error.message, new RegExp(`^${PLANT_HOST}:${front.port} presented a certificate from a certificate authority this computer does not trust`));
+    assert.match(
+      error.message,
+      new RegExp(`^${PLANT_HOST}:${front.port} presented a certificate from a certificate authority this computer does not trust`),
+    );
     assert.match(error.message, /onboardingEvents\.caCertificatesFile/);
     assert.deepEqual(api.requests, []);
   });
@@ -122,7 +133,11 @@ describe('HTTPS with a private CA (test CA made with openssl, HTTPS fake on 127.
 
   it('a host name that does not resolve gives a DNS error (resolved by an injected lookup: no DNS query leaves the machine)', async () => {
     const lookup = loopbackLookup([PLANT_HOST]);
-    const client = makeClient(api, { apiBaseUrl: 'https://unknown.plant.test', authUrl: 'https://unknown.plant.test/oauth', http: { lookup, systemCertificates: false } });
+    const client = makeClient(api, {
+      apiBaseUrl: 'https://unknown.plant.test',
+      authUrl: 'https://unknown.plant.test/oauth',
+      http: { lookup, systemCertificates: false },
+    });
     try {
       const error = asApiError(await rejectionOf(client.getEvents(TEST_SERIALS.onboarded)));
       assert.equal(error.details.network, 'dns');
@@ -138,7 +153,11 @@ describe('HTTPS with a private CA (test CA made with openssl, HTTPS fake on 127.
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const { port } = closed.address() as AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
-    const client = makeClient(api, { apiBaseUrl: `http://127.0.0.1:${port}`, authUrl: `http://127.0.0.1:${port}/oauth`, http: { maxRetries: 0 } });
+    const client = makeClient(api, {
+      apiBaseUrl: `http://127.0.0.1:${port}`,
+      authUrl: `http://127.0.0.1:${port}/oauth`,
+      http: { maxRetries: 0 },
+    });
     try {
       const error = asApiError(await rejectionOf(client.getEvents(TEST_SERIALS.onboarded)));
       assert.equal(error.details.network, 'connection-refused');
@@ -158,7 +177,11 @@ describe('transport errors across bundles', () => {
       [Symbol.for('onboardingEvents.TransportError')]: true,
     });
     const api = await startFakeApi();
-    const client = makeClient(api, { apiBaseUrl: 'https://api.plant.test', authUrl: 'https://api.plant.test/oauth', transport: { request: () => Promise.reject(foreign), close: () => Promise.resolve() } });
+    const client = makeClient(api, {
+      apiBaseUrl: 'https://api.plant.test',
+      authUrl: 'https://api.plant.test/oauth',
+      transport: { request: () => Promise.reject(foreign), close: () => Promise.resolve() },
+    });
     try {
       const error = asApiError(await rejectionOf(client.getEvents(TEST_SERIALS.onboarded)));
       assert.equal(error.details.network, 'dns');

@@ -93,7 +93,11 @@ describe('pagination (spec §4.2)', () => {
 
   describe('envelopes (spec §2.5)', () => {
     it('recognises a page-based envelope and ignores fields of the wrong type', () => {
-      assert.deepEqual(parsePageEnvelope({ content: [1], totalPages: 3, number: 0, size: 'x' }), { content: [1], totalPages: 3, number: 0 });
+      assert.deepEqual(parsePageEnvelope({ content: [1], totalPages: 3, number: 0, size: 'x' }), {
+        content: [1],
+        totalPages: 3,
+        number: 0,
+      });
       assert.equal(parsePageEnvelope({ content: [1] }), undefined);
       assert.equal(parsePageEnvelope({ events: [] }), undefined);
     });
@@ -114,10 +118,15 @@ describe('pagination (spec §4.2)', () => {
 
     it('§4.2 worked example: size=25, page=1 returns the second page of at most 25 elements', async () => {
       api.configure({ envelope: 'page' });
-      const envelope = parsePageEnvelope(await getJson(api, pageQuery({ size: 25, page: 1, sort: [ascending('name'), descending('description')] })));
+      const envelope = parsePageEnvelope(
+        await getJson(api, pageQuery({ size: 25, page: 1, sort: [ascending('name'), descending('description')] })),
+      );
       assert.ok(envelope);
       assert.equal(envelope.number, 1);
-      assert.deepEqual(messages(envelope.content), Array.from({ length: 25 }, (_, index) => String(25 + index)));
+      assert.deepEqual(
+        messages(envelope.content),
+        Array.from({ length: 25 }, (_, index) => String(25 + index)),
+      );
       assert.equal(api.eventRequests(SERIAL)[0]?.query['sort'], 'name,-description');
     });
 
@@ -125,15 +134,21 @@ describe('pagination (spec §4.2)', () => {
       api.configure({ envelope: 'cursor' });
       const first = parseCursorEnvelope(await getJson(api, cursorQuery({ limit: 20, sort: [descending('displayName')] })));
       assert.ok(first?.after !== undefined);
-      const next = parseCursorEnvelope(await getJson(api, cursorQuery({ limit: 20, sort: [descending('displayName')], after: first.after })));
+      const next = parseCursorEnvelope(
+        await getJson(api, cursorQuery({ limit: 20, sort: [descending('displayName')], after: first.after })),
+      );
       assert.ok(next);
-      assert.deepEqual(messages(next.content), Array.from({ length: 20 }, (_, index) => String(20 + index)));
+      assert.deepEqual(
+        messages(next.content),
+        Array.from({ length: 20 }, (_, index) => String(20 + index)),
+      );
       assert.equal(api.eventRequests(SERIAL)[1]?.query['sort'], '-displayName');
     });
 
     it('walkPages visits every page once and stops at the last', async () => {
       api.configure({ envelope: 'page' });
-      const fetchPage = async (request: PageRequest): Promise<PageEnvelope> => parsePageEnvelope(await getJson(api, pageQuery(request))) ?? assert.fail('not a page envelope');
+      const fetchPage = async (request: PageRequest): Promise<PageEnvelope> =>
+        parsePageEnvelope(await getJson(api, pageQuery(request))) ?? assert.fail('not a page envelope');
       const seen: string[] = [];
       let pages = 0;
       for await (const page of walkPages(fetchPage, { size: 25 })) {
@@ -141,20 +156,28 @@ describe('pagination (spec §4.2)', () => {
         pages++;
       }
       assert.equal(pages, 3);
-      assert.deepEqual(seen, Array.from({ length: 60 }, (_, index) => String(index)));
+      assert.deepEqual(
+        seen,
+        Array.from({ length: 60 }, (_, index) => String(index)),
+      );
     });
 
     it('walkCursor follows `after` until the server stops giving one', async () => {
       api.configure({ envelope: 'cursor' });
-      const fetchPage = async (request: CursorRequest): Promise<CursorEnvelope> => parseCursorEnvelope(await getJson(api, cursorQuery(request))) ?? assert.fail('not a cursor envelope');
+      const fetchPage = async (request: CursorRequest): Promise<CursorEnvelope> =>
+        parseCursorEnvelope(await getJson(api, cursorQuery(request))) ?? assert.fail('not a cursor envelope');
       const seen: string[] = [];
       for await (const page of walkCursor(fetchPage, { limit: 25 })) seen.push(...messages(page.items));
-      assert.deepEqual(seen, Array.from({ length: 60 }, (_, index) => String(index)));
+      assert.deepEqual(
+        seen,
+        Array.from({ length: 60 }, (_, index) => String(index)),
+      );
     });
 
     it('a walk stops at the page cap and its last page says more were left', async () => {
       api.configure({ envelope: 'page' });
-      const fetchPage = async (request: PageRequest): Promise<PageEnvelope> => parsePageEnvelope(await getJson(api, pageQuery(request))) ?? assert.fail('not a page envelope');
+      const fetchPage = async (request: PageRequest): Promise<PageEnvelope> =>
+        parsePageEnvelope(await getJson(api, pageQuery(request))) ?? assert.fail('not a page envelope');
       const pages = [];
       for await (const page of walkPages(fetchPage, { size: 10 }, { maxPages: 2 })) pages.push(page);
       assert.equal(pages.length, 2);
@@ -178,7 +201,8 @@ describe('pagination (spec §4.2)', () => {
 
     it('walkPages without totalPages stops at the first short page', async () => {
       const sizes = [20, 20, 7];
-      const fetchPage = (request: PageRequest): Promise<PageEnvelope> => Promise.resolve({ content: new Array<number>(sizes[request.page ?? 0] ?? 0).fill(0), number: request.page ?? 0 });
+      const fetchPage = (request: PageRequest): Promise<PageEnvelope> =>
+        Promise.resolve({ content: new Array<number>(sizes[request.page ?? 0] ?? 0).fill(0), number: request.page ?? 0 });
       let pages = 0;
       for await (const page of walkPages(fetchPage)) pages += page.items.length > 0 ? 1 : 0;
       assert.equal(pages, 3);

@@ -13,7 +13,10 @@ describe('proxy selection (VS Code http.proxy settings, HTTPS_PROXY / HTTP_PROXY
   });
 
   it('prefers the http.proxy setting over the environment', () => {
-    assert.equal(selectProxy(target('https://api.example/x'), { proxy: 'http://setting:1' }, { HTTPS_PROXY: 'http://env:2' }), 'http://setting:1');
+    assert.equal(
+      selectProxy(target('https://api.example/x'), { proxy: 'http://setting:1' }, { HTTPS_PROXY: 'http://env:2' }),
+      'http://setting:1',
+    );
   });
 
   it('uses HTTPS_PROXY for https targets, falling back to HTTP_PROXY, and HTTP_PROXY for http targets', () => {
@@ -26,7 +29,10 @@ describe('proxy selection (VS Code http.proxy settings, HTTPS_PROXY / HTTP_PROXY
 
   it('reads lower-case variables too, upper case winning', () => {
     assert.equal(selectProxy(target('https://a.example'), {}, { https_proxy: 'http://lower:1' }), 'http://lower:1');
-    assert.equal(selectProxy(target('https://a.example'), {}, { https_proxy: 'http://lower:1', HTTPS_PROXY: 'http://upper:2' }), 'http://upper:2');
+    assert.equal(
+      selectProxy(target('https://a.example'), {}, { https_proxy: 'http://lower:1', HTTPS_PROXY: 'http://upper:2' }),
+      'http://upper:2',
+    );
   });
 
   it('adds http:// to a proxy given without a scheme', () => {
@@ -109,7 +115,13 @@ describe('proxy selection (VS Code http.proxy settings, HTTPS_PROXY / HTTP_PROXY
         proxied.push(`${req.method ?? ''} ${req.url ?? ''}`);
         const upstream = new URL(req.url ?? '');
         const forward = httpRequest(
-          { host: upstream.hostname, port: upstream.port, path: `${upstream.pathname}${upstream.search}`, method: req.method, headers: req.headers },
+          {
+            host: upstream.hostname,
+            port: upstream.port,
+            path: `${upstream.pathname}${upstream.search}`,
+            method: req.method,
+            headers: req.headers,
+          },
           (answer) => {
             res.writeHead(answer.statusCode ?? 502, answer.headers);
             answer.pipe(res);

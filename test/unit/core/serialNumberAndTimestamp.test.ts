@@ -58,11 +58,21 @@ describe('timestamps (spec §2.2: unit and epoch not shown)', () => {
 
   it('converts to epoch milliseconds and keeps the raw value', () => {
     assert.deepEqual(toEventTime(1_736_928_000), { raw: 1_736_928_000, epochMs: 1_736_928_000_000, unit: 'seconds', detected: true });
-    assert.deepEqual(toEventTime(1_736_928_000_000), { raw: 1_736_928_000_000, epochMs: 1_736_928_000_000, unit: 'milliseconds', detected: true });
+    assert.deepEqual(toEventTime(1_736_928_000_000), {
+      raw: 1_736_928_000_000,
+      epochMs: 1_736_928_000_000,
+      unit: 'milliseconds',
+      detected: true,
+    });
   });
 
   it('lets an explicit unit override detection', () => {
     assert.deepEqual(toEventTime(5_000, 'milliseconds'), { raw: 5_000, epochMs: 5_000, unit: 'milliseconds', detected: false });
-    assert.deepEqual(toEventTime(1_736_928_000_000, 'seconds'), { raw: 1_736_928_000_000, epochMs: 1_736_928_000_000_000, unit: 'seconds', detected: false });
+    assert.deepEqual(toEventTime(1_736_928_000_000, 'seconds'), {
+      raw: 1_736_928_000_000,
+      epochMs: 1_736_928_000_000_000,
+      unit: 'seconds',
+      detected: false,
+    });
   });
 });

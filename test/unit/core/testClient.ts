@@ -2,7 +2,13 @@
 // pointed at it with short retry delays, no proxy from the environment, and a
 // log of every request the client reported.
 
-import { OnboardingClient, type ClientOptions, type Credentials, type HttpSettings, type RequestLogEntry } from '../../../src/core/onboardingClient';
+import {
+  OnboardingClient,
+  type ClientOptions,
+  type Credentials,
+  type HttpSettings,
+  type RequestLogEntry,
+} from '../../../src/core/onboardingClient';
 import { startFakeApi, TEST_CREDENTIALS, type FakeApi, type FakeApiOptions } from '../../support/fakeApi';
 
 export interface TestContext {

@@ -22,7 +22,12 @@ describe('token client (spec §5)', () => {
     assert.equal(request.path, '/oauth/token');
     assert.equal(request.headers['content-type'], 'application/x-www-form-urlencoded');
     const form = new URLSearchParams(request.body);
-    assert.deepEqual(Object.fromEntries(form), { grant_type: 'password', username: TEST_CREDENTIALS.username, password: TEST_CREDENTIALS.password, scope: 'api' });
+    assert.deepEqual(Object.fromEntries(form), {
+      grant_type: 'password',
+      username: TEST_CREDENTIALS.username,
+      password: TEST_CREDENTIALS.password,
+      scope: 'api',
+    });
   });
 
   it('§5.3 sends Basic client credentials, both parts form-urlencoded first (RFC 6749 §2.3.1)', async () => {
@@ -36,7 +41,7 @@ describe('token client (spec §5)', () => {
   });
 
   it('form-encodes like the WHATWG serialiser: only ALPHA, DIGIT and *-._ stay', () => {
-    assert.equal(formUrlEncode("a b!'()~*-._"), "a+b%21%27%28%29%7E*-._");
+    assert.equal(formUrlEncode("a b!'()~*-._"), 'a+b%21%27%28%29%7E*-._');
   });
 
   it('§5.6 sends the token as a bearer token to the events operation', async () => {
@@ -91,7 +96,10 @@ describe('token client (spec §5)', () => {
 
   describe('renewal before expiry, on an injected clock', () => {
     /** A client whose clock moves only when the test moves it; returns the clock's setter. */
-    function clockedClient(api: ReturnType<typeof context>['api']): { client: ReturnType<typeof makeClient>; advance: (ms: number) => void } {
+    function clockedClient(api: ReturnType<typeof context>['api']): {
+      client: ReturnType<typeof makeClient>;
+      advance: (ms: number) => void;
+    } {
       let now = 1_700_000_000_000;
       return { client: makeClient(api, { now: () => now }), advance: (ms) => (now += ms) };
     }
@@ -130,7 +138,7 @@ describe('token client (spec §5)', () => {
       }
     });
 
-    it('assumes the spec\'s one hour when the token response has no expires_in', async () => {
+    it("assumes the spec's one hour when the token response has no expires_in", async () => {
       const { api } = context();
       api.addFault({ endpoint: 'token', kind: 'status', status: 200, body: { token_type: 'Bearer', access_token: 'no.expiry' }, times: 1 });
       const { client, advance } = clockedClient(api);
@@ -178,7 +186,11 @@ describe('token client (spec §5)', () => {
     await late;
     assert.equal(api.tokenRequests().length, 2, 'the late 401 reused the replacement');
     const [, retried] = api.eventRequests('LATE-1');
-    assert.equal(retried?.headers['authorization'], api.eventRequests('EARLY-1')[1]?.headers['authorization'], 'retried with the replacement token');
+    assert.equal(
+      retried?.headers['authorization'],
+      api.eventRequests('EARLY-1')[1]?.headers['authorization'],
+      'retried with the replacement token',
+    );
   });
 
   it('a 401 for a freshly granted token is reported, not retried again', async () => {
@@ -186,7 +198,11 @@ describe('token client (spec §5)', () => {
     api.addFault({ endpoint: 'events', kind: 'status', status: 401 });
     const error = await rejectionOf(client.getEvents(TEST_SERIALS.onboarded));
     // Its own message: the credentials worked at the token endpoint, so the likely cause is a mismatched environment.
-    assertApiError(error, 'invalid-credentials', /rejected a freshly issued access token \(HTTP 401\)\. Check that the API base URL and the authorization URL belong to the same environment/);
+    assertApiError(
+      error,
+      'invalid-credentials',
+      /rejected a freshly issued access token \(HTTP 401\)\. Check that the API base URL and the authorization URL belong to the same environment/,
+    );
     assert.equal(isApiError(error) ? error.details.status : undefined, 401);
     assert.equal(api.tokenRequests().length, 2);
     assert.equal(api.eventRequests().length, 2);
@@ -195,7 +211,11 @@ describe('token client (spec §5)', () => {
   it('§7 invalid_grant (wrong password) means invalid credentials, with what to do', async () => {
     const { api, client } = context();
     api.setPassword(TEST_CREDENTIALS.username, 'changed');
-    assertApiError(await rejectionOf(client.verifyCredentials()), 'invalid-credentials', /The API rejected the credentials\. Run 'Onboarding Events: Sign In' again\./);
+    assertApiError(
+      await rejectionOf(client.verifyCredentials()),
+      'invalid-credentials',
+      /The API rejected the credentials\. Run 'Onboarding Events: Sign In' again\./,
+    );
   });
 
   it('§7 invalid_client (HTTP 401 from the token endpoint) means invalid credentials', async () => {
@@ -246,7 +266,13 @@ describe('token client (spec §5)', () => {
 
   it('accepts "bearer" in any case (RFC 6749 §5.1 token_type is case-insensitive)', async () => {
     const { api, client } = context();
-    api.addFault({ endpoint: 'token', kind: 'status', status: 200, body: { token_type: 'bearer', access_token: 'abc.def', expires_in: 60 }, times: 1 });
+    api.addFault({
+      endpoint: 'token',
+      kind: 'status',
+      status: 200,
+      body: { token_type: 'bearer', access_token: 'abc.def', expires_in: 60 },
+      times: 1,
+    });
     await client.verifyCredentials();
   });
 

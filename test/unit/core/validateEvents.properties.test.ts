@@ -30,7 +30,9 @@ const validEvent = fc.record(
 
 /** Fields the spec does not name, keys as JSON.parse would make them (own properties, "__proto__" included). */
 const unknownFields = fc
-  .array(fc.tuple(fc.oneof(fc.string(), fc.constantFrom('__proto__', 'constructor', 'toString', 'extra', 'raw')), fc.jsonValue()), { maxLength: 5 })
+  .array(fc.tuple(fc.oneof(fc.string(), fc.constantFrom('__proto__', 'constructor', 'toString', 'extra', 'raw')), fc.jsonValue()), {
+    maxLength: 5,
+  })
   .map((entries) => entries.filter(([name]) => !KNOWN.has(name)));
 
 /** The event as the wire would carry it: built as JSON text and parsed, so nothing is shared with the generator. */
@@ -59,26 +61,26 @@ describe('event validation: properties', () => {
           assert.ok(entry.reason.length > 0);
         }
         const indexes = invalid.map((entry) => entry.index);
-        assert.deepEqual(indexes, [...indexes].sort((a, b) => a - b));
+        assert.deepEqual(
+          indexes,
+          [...indexes].sort((a, b) => a - b),
+        );
       }),
     ));
 
   it('keeps every valid event, in order, beside any invalid ones', () =>
     holds(
-      fc.property(
-        fc.array(fc.tuple(fc.boolean(), validEvent, fc.jsonValue())),
-        (rows) => {
-          const elements = rows.map(([valid, event, junk]) => (valid ? event : { junk }));
-          const expected = rows.filter(([valid]) => valid).map(([, event]) => event);
-          const { events, invalid } = validateEvents(elements, { serialNumber: SERIAL });
-          assert.deepEqual(
-            events.map((event) => [event.message, event.type, event.time.raw]),
-            expected.map((event) => [event.message, event.type, event.timestamp]),
-          );
-          assert.equal(invalid.length, rows.length - expected.length);
-          for (const event of events) assert.equal(event.serialNumber, SERIAL);
-        },
-      ),
+      fc.property(fc.array(fc.tuple(fc.boolean(), validEvent, fc.jsonValue())), (rows) => {
+        const elements = rows.map(([valid, event, junk]) => (valid ? event : { junk }));
+        const expected = rows.filter(([valid]) => valid).map(([, event]) => event);
+        const { events, invalid } = validateEvents(elements, { serialNumber: SERIAL });
+        assert.deepEqual(
+          events.map((event) => [event.message, event.type, event.time.raw]),
+          expected.map((event) => [event.message, event.type, event.timestamp]),
+        );
+        assert.equal(invalid.length, rows.length - expected.length);
+        for (const event of events) assert.equal(event.serialNumber, SERIAL);
+      }),
     ));
 
   it('keeps unknown fields as sent, own properties even when named like prototype members', () =>
@@ -95,25 +97,47 @@ describe('event validation: properties', () => {
 
   it('keeps every link relation and unknown link field as sent, own properties even when named "__proto__"', () =>
     holds(
-      fc.property(fc.array(fc.tuple(fc.oneof(fc.string(), fc.constantFrom('__proto__', 'constructor')), fc.webUrl(), unknownFields), { maxLength: 4 }), (relations) => {
-        const text = `{${relations.map(([relation, href, extra]) => `${JSON.stringify(relation)}:${JSON.stringify(onTheWire({ href }, extra.filter(([name]) => !LINK_FIELDS.has(name))))}`).join(',')}}`;
-        const wire = JSON.parse(text) as Record<string, Record<string, unknown>>;
-        const parsed = parseLinks(wire);
-        assert.ok(parsed.ok);
-        assert.deepEqual(Object.keys(parsed.links), Object.keys(wire));
-        for (const [relation, links] of Object.entries(parsed.links)) {
-          const sent = wire[relation] ?? {};
-          assert.equal(links[0]?.href, sent['href']);
-          assert.deepEqual(Object.entries(links[0]?.extra ?? {}), Object.entries(sent).filter(([name]) => !LINK_FIELDS.has(name)));
-        }
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.oneof(fc.string(), fc.constantFrom('__proto__', 'constructor')), fc.webUrl(), unknownFields), {
+          maxLength: 4,
+        }),
+        (relations) => {
+          const text = `{${relations
+            .map(
+              ([relation, href, extra]) =>
+                `${JSON.stringify(relation)}:${JSON.stringify(
+                  onTheWire(
+                    { href },
+                    extra.filter(([name]) => !LINK_FIELDS.has(name)),
+                  ),
+                )}`,
+            )
+            .join(',')}}`;
+          const wire = JSON.parse(text) as Record<string, Record<string, unknown>>;
+          const parsed = parseLinks(wire);
+          assert.ok(parsed.ok);
+          assert.deepEqual(Object.keys(parsed.links), Object.keys(wire));
+          for (const [relation, links] of Object.entries(parsed.links)) {
+            const sent = wire[relation] ?? {};
+            assert.equal(links[0]?.href, sent['href']);
+            assert.deepEqual(
+              Object.entries(links[0]?.extra ?? {}),
+              Object.entries(sent).filter(([name]) => !LINK_FIELDS.has(name)),
+            );
+          }
+        },
+      ),
     ));
 
   it('refuses a timestamp that is not a safe integer, and anything but a UUID as assetId', () =>
     holds(
       fc.property(
         validEvent,
-        fc.oneof(fc.double().filter((n) => !Number.isSafeInteger(n)), fc.string(), fc.boolean()),
+        fc.oneof(
+          fc.double().filter((n) => !Number.isSafeInteger(n)),
+          fc.string(),
+          fc.boolean(),
+        ),
         fc.string().filter((s) => !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s)),
         (fields, badTime, badAsset) => {
           assert.equal(typeof validateEvent({ ...fields, timestamp: badTime }, SERIAL), 'string');

@@ -3,7 +3,13 @@ import type { OnboardingEvent } from '../../../src/core/model';
 import { dedupeEvents, eventKey, sortNewestFirst, validateEvent, validateEvents } from '../../../src/core/validateEvents';
 
 const UUID = '3f2b8c1e-7a4d-4e4b-9a6f-1c2d3e4f5a6b';
-const valid = { type: 'MACHINE_CREATED', message: 'Machine asset created', timestamp: 1_736_928_060_000, assetId: UUID, _links: { machine: { href: '/m/1' } } };
+const valid = {
+  type: 'MACHINE_CREATED',
+  message: 'Machine asset created',
+  timestamp: 1_736_928_060_000,
+  assetId: UUID,
+  _links: { machine: { href: '/m/1' } },
+};
 
 function reasonFor(raw: unknown): string {
   const result = validateEvent(raw, 'SN');
@@ -36,7 +42,11 @@ describe('event validation (spec §2.2)', () => {
     ['timestamp beyond 2^53', { type: 'A', message: 'm', timestamp: 2 ** 60 }, /too large/],
     ['assetId not a UUID', { type: 'A', message: 'm', timestamp: 1, assetId: 'machine-1' }, /assetId must be a UUID/],
     ['assetId not a string', { type: 'A', message: 'm', timestamp: 1, assetId: 7 }, /assetId must be a string/],
-    ['a machine link field of the wrong type', { type: 'A', message: 'm', timestamp: 1, _links: { machine: { templated: 'no' } } }, /_links\.machine\.templated must be a boolean/],
+    [
+      'a machine link field of the wrong type',
+      { type: 'A', message: 'm', timestamp: 1, _links: { machine: { templated: 'no' } } },
+      /_links\.machine\.templated must be a boolean/,
+    ],
   ];
   for (const [name, raw, reason] of cases) {
     it(`reports ${name}`, () => {
@@ -72,7 +82,10 @@ describe('event validation (spec §2.2)', () => {
       ],
       { serialNumber: 'SN', timestampUnit: 'seconds' },
     );
-    assert.deepEqual(sortNewestFirst(events).map((event) => event.message), ['new', 'tie-1', 'tie-2', 'old']);
+    assert.deepEqual(
+      sortNewestFirst(events).map((event) => event.message),
+      ['new', 'tie-1', 'tie-2', 'old'],
+    );
   });
 
   it('de-duplicates by key', () => {

@@ -24,7 +24,13 @@ export function machineCreated(): OnboardingEvent {
     _links: {
       machine: { href: `${API_BASE}/public/api/machines/${ASSET_ID}`, type: 'application/hal+json', title: 'Machine', name: ASSET_ID },
       search: { href: '/public/api/machines{?serialNumber,page,size}', templated: true, title: 'Find machines' },
-      legacy: { href: 'https://legacy.example.test/m/1', deprecation: 'https://api.example.test/docs/deprecations#legacy', hreflang: 'en', seen: 'x', profile: 'https://p.example.test/p' },
+      legacy: {
+        href: 'https://legacy.example.test/m/1',
+        deprecation: 'https://api.example.test/docs/deprecations#legacy',
+        hreflang: 'en',
+        seen: 'x',
+        profile: 'https://p.example.test/p',
+      },
     },
     plant: 'Augsburg',
   });

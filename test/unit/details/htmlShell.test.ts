@@ -26,7 +26,10 @@ describe('details: HTML shell', () => {
 
   it('allows scripts only by nonce and styles, fonts and images only from the webview source', () => {
     const csp = contentSecurityPolicy('https://webview.test', 'N');
-    assert.equal(csp, "default-src 'none'; style-src https://webview.test; font-src https://webview.test; img-src https://webview.test; script-src 'nonce-N'");
+    assert.equal(
+      csp,
+      "default-src 'none'; style-src https://webview.test; font-src https://webview.test; img-src https://webview.test; script-src 'nonce-N'",
+    );
     assert.ok(shell.includes(`content="${escapeHtml(contentSecurityPolicy('https://webview.test', 'abc123+/AB'))}"`));
     assert.doesNotMatch(shell, /unsafe-inline|unsafe-eval/);
   });

@@ -17,21 +17,39 @@ function assertOpenable(decision: LinkDecision | undefined): void {
 describe('link policy: properties', () => {
   it('anything allowed to open or be fetched is http or https with a host, for any link, template values and sign-in state', () =>
     holds(
-      fc.property(hostileHref, fc.boolean(), fc.option(hostileHref, { nil: undefined }), variables, fc.boolean(), fc.nat(3), (href, templated, deprecation, values, signedIn, linkId) => {
-        const link = { href, templated, ...(deprecation !== undefined ? { deprecation } : {}) };
-        const request = { event: event({ type: 'T', message: 'm', timestamp: 1, _links: { machine: link, other: [link, { href: 'https://x.test' }] } }), apiBaseUrl: signedIn ? `${API_ORIGIN}/base` : undefined };
-        assertOpenable(openDecision(request, linkId, values));
-        assertOpenable(fetchDecision(request, linkId, values));
-        assertOpenable(deprecationDecision(request, linkId));
-      }),
+      fc.property(
+        hostileHref,
+        fc.boolean(),
+        fc.option(hostileHref, { nil: undefined }),
+        variables,
+        fc.boolean(),
+        fc.nat(3),
+        (href, templated, deprecation, values, signedIn, linkId) => {
+          const link = { href, templated, ...(deprecation !== undefined ? { deprecation } : {}) };
+          const request = {
+            event: event({ type: 'T', message: 'm', timestamp: 1, _links: { machine: link, other: [link, { href: 'https://x.test' }] } }),
+            apiBaseUrl: signedIn ? `${API_ORIGIN}/base` : undefined,
+          };
+          assertOpenable(openDecision(request, linkId, values));
+          assertOpenable(fetchDecision(request, linkId, values));
+          assertOpenable(deprecationDecision(request, linkId));
+        },
+      ),
     ));
 
   it('a link without a scheme or host of its own stays on the API origin, whatever values fill its template', () =>
     holds(
-      fc.property(fc.constantFrom('/m/{id}', 'm/{id}{?q}', '/public/api/machines{?serialNumber}', '/x{/segments*}', 'a/{+path}'), variables, (href, values) => {
-        const request = { event: event({ type: 'T', message: 'm', timestamp: 1, _links: { machine: { href, templated: true } } }), apiBaseUrl: API_ORIGIN };
-        const decision = fetchDecision(request, 0, values);
-        if (decision.kind === 'allow') assert.equal(new URL(decision.url).origin, API_ORIGIN, decision.url);
-      }),
+      fc.property(
+        fc.constantFrom('/m/{id}', 'm/{id}{?q}', '/public/api/machines{?serialNumber}', '/x{/segments*}', 'a/{+path}'),
+        variables,
+        (href, values) => {
+          const request = {
+            event: event({ type: 'T', message: 'm', timestamp: 1, _links: { machine: { href, templated: true } } }),
+            apiBaseUrl: API_ORIGIN,
+          };
+          const decision = fetchDecision(request, 0, values);
+          if (decision.kind === 'allow') assert.equal(new URL(decision.url).origin, API_ORIGIN, decision.url);
+        },
+      ),
     ));
 });

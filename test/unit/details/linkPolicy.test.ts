@@ -3,7 +3,14 @@
 // holds, and lets only http(s) go to the browser or the API client.
 import * as assert from 'node:assert/strict';
 import type { OnboardingEvent } from '../../../src/core/model';
-import { copyableUrl, deprecationDecision, fetchDecision, linkTarget, openDecision, type LinkRequest } from '../../../src/details/linkPolicy';
+import {
+  copyableUrl,
+  deprecationDecision,
+  fetchDecision,
+  linkTarget,
+  openDecision,
+  type LinkRequest,
+} from '../../../src/details/linkPolicy';
 import { API_BASE, ASSET_ID, event, machineCreated, T_MS } from './fixtures';
 
 /** Links in flattened order: ids 0… as the page numbers them. */
@@ -25,10 +32,14 @@ describe('details: link policy', () => {
     assert.equal(copyableUrl(request, 0), machineUrl);
   });
 
-  it('expands a templated link with the page\'s values and resolves it against the signed-in API', () => {
+  it("expands a templated link with the page's values and resolves it against the signed-in API", () => {
     const request = signedIn(machineCreated());
     const url = `${API_BASE}/public/api/machines?serialNumber=MX-1&size=5`;
-    assert.deepEqual(openDecision(request, 1, { serialNumber: 'MX-1', page: '', size: '5' }), { kind: 'allow', url, host: 'api.example.test' });
+    assert.deepEqual(openDecision(request, 1, { serialNumber: 'MX-1', page: '', size: '5' }), {
+      kind: 'allow',
+      url,
+      host: 'api.example.test',
+    });
     assert.deepEqual(linkTarget(request, 1, { serialNumber: 'MX-1', size: '5' }), { url, openable: true, blocked: null });
   });
 
@@ -78,7 +89,11 @@ describe('details: link policy', () => {
 
   it('opens a deprecation explanation only when it is an http(s) URL', () => {
     const request = signedIn(machineCreated());
-    assert.deepEqual(deprecationDecision(request, 2), { kind: 'allow', url: 'https://api.example.test/docs/deprecations#legacy', host: 'api.example.test' });
+    assert.deepEqual(deprecationDecision(request, 2), {
+      kind: 'allow',
+      url: 'https://api.example.test/docs/deprecations#legacy',
+      host: 'api.example.test',
+    });
     assert.equal(deprecationDecision(request, 0), undefined, 'a link that is not deprecated has nothing to open');
     const textOnly = signedIn(withLinks({ old: { href: 'https://x.test', deprecation: 'javascript:alert(1)' } }));
     assert.deepEqual(deprecationDecision(textOnly, 0), { kind: 'refuse', shown: 'javascript:alert(1)', reason: 'scheme' });

@@ -60,7 +60,10 @@ describe('details: message validation (host and page)', () => {
       assert.equal(isHostMessage({ type: 'show', event: view, state, strings }), true);
     });
     it('accepts replies and status lines', () => {
-      assert.equal(isHostMessage({ type: 'expanded', seq: 3, linkId: 1, target: { url: 'https://x', openable: true, blocked: null } }), true);
+      assert.equal(
+        isHostMessage({ type: 'expanded', seq: 3, linkId: 1, target: { url: 'https://x', openable: true, blocked: null } }),
+        true,
+      );
       assert.equal(isHostMessage({ type: 'fetched', seq: 3, linkId: 1, ok: false, message: 'no' }), true);
       assert.equal(isHostMessage({ type: 'status', message: 'Copied' }), true);
     });

@@ -4,7 +4,14 @@ import { HAL_LINK_FIELDS } from '../../../src/details/protocol';
 import { buildEventView, flattenLinks, jsonText, linkById, resolveLinkTarget } from '../../../src/details/viewModel';
 import { API_BASE, ASSET_ID, event, machineCreated, SERIAL, T_MS } from './fixtures';
 
-const options = { title: 'MACHINE_CREATED · MX-4711-A0023', locale: 'en-US', nowMs: T_MS + 3_600_000, apiBaseUrl: API_BASE, timeZone: 'UTC', outOfRange: 'out of range' };
+const options = {
+  title: 'MACHINE_CREATED · MX-4711-A0023',
+  locale: 'en-US',
+  nowMs: T_MS + 3_600_000,
+  apiBaseUrl: API_BASE,
+  timeZone: 'UTC',
+  outOfRange: 'out of range',
+};
 
 describe('details: view model', () => {
   it('shows type, message, serial number, asset id and every reading of the time', () => {
@@ -37,14 +44,25 @@ describe('details: view model', () => {
   it('lists all nine HAL link fields for every link, in spec order, null when not sent', () => {
     const view = buildEventView(machineCreated(), options);
     assert.equal(view.links.length, 3);
-    for (const link of view.links) assert.deepEqual(link.fields.map((f) => f.name), [...HAL_LINK_FIELDS]);
+    for (const link of view.links)
+      assert.deepEqual(
+        link.fields.map((f) => f.name),
+        [...HAL_LINK_FIELDS],
+      );
     const machine = view.links[0];
     assert.ok(machine);
     assert.equal(machine.relation, 'machine');
-    assert.deepEqual(
-      Object.fromEntries(machine.fields.map((f) => [f.name, f.value])),
-      { href: `${API_BASE}/public/api/machines/${ASSET_ID}`, templated: null, type: 'application/hal+json', deprecation: null, name: ASSET_ID, profile: null, title: 'Machine', hreflang: null, seen: null },
-    );
+    assert.deepEqual(Object.fromEntries(machine.fields.map((f) => [f.name, f.value])), {
+      href: `${API_BASE}/public/api/machines/${ASSET_ID}`,
+      templated: null,
+      type: 'application/hal+json',
+      deprecation: null,
+      name: ASSET_ID,
+      profile: null,
+      title: 'Machine',
+      hreflang: null,
+      seen: null,
+    });
     assert.deepEqual(machine.target, { url: `${API_BASE}/public/api/machines/${ASSET_ID}`, openable: true, blocked: null });
   });
 
@@ -54,7 +72,10 @@ describe('details: view model', () => {
     assert.equal(legacy.deprecated, true);
     assert.equal(legacy.deprecation, 'https://api.example.test/docs/deprecations#legacy');
     assert.equal(legacy.deprecationOpenable, true);
-    const textOnly = buildEventView(event({ type: 'T', message: 'm', timestamp: 1, _links: { old: { href: 'https://x.test', deprecation: 'javascript:alert(1)' } } }), options).links[0];
+    const textOnly = buildEventView(
+      event({ type: 'T', message: 'm', timestamp: 1, _links: { old: { href: 'https://x.test', deprecation: 'javascript:alert(1)' } } }),
+      options,
+    ).links[0];
     assert.ok(textOnly);
     assert.equal(textOnly.deprecated, true);
     assert.equal(textOnly.deprecation, 'javascript:alert(1)');
@@ -100,11 +121,19 @@ describe('details: view model', () => {
   }
 
   it('shows a malformed href as text, blocked as malformed', () => {
-    assert.deepEqual(resolveLinkTarget({ href: 'http://[::1' }, {}, API_BASE), { url: 'http://[::1', openable: false, blocked: 'malformed' });
+    assert.deepEqual(resolveLinkTarget({ href: 'http://[::1' }, {}, API_BASE), {
+      url: 'http://[::1',
+      openable: false,
+      blocked: 'malformed',
+    });
   });
 
   it('cannot resolve a relative href while signed out (no API base), and says so', () => {
-    assert.deepEqual(resolveLinkTarget({ href: '/public/api/machines/1' }, {}, undefined), { url: '/public/api/machines/1', openable: false, blocked: 'malformed' });
+    assert.deepEqual(resolveLinkTarget({ href: '/public/api/machines/1' }, {}, undefined), {
+      url: '/public/api/machines/1',
+      openable: false,
+      blocked: 'malformed',
+    });
   });
 
   it('resolves relative hrefs under the API base path, as the core does when fetching', () => {
@@ -116,13 +145,28 @@ describe('details: view model', () => {
   });
 
   it('numbers links across relations and arrays, in the order sent', () => {
-    const e = event({ type: 'T', message: 'm', timestamp: 1, _links: { a: [{ href: 'https://a/1' }, { href: 'https://a/2' }], b: { href: 'https://b' } } });
-    assert.deepEqual(flattenLinks(e).map((f) => [f.relation, f.link.href]), [['a', 'https://a/1'], ['a', 'https://a/2'], ['b', 'https://b']]);
+    const e = event({
+      type: 'T',
+      message: 'm',
+      timestamp: 1,
+      _links: { a: [{ href: 'https://a/1' }, { href: 'https://a/2' }], b: { href: 'https://b' } },
+    });
+    assert.deepEqual(
+      flattenLinks(e).map((f) => [f.relation, f.link.href]),
+      [
+        ['a', 'https://a/1'],
+        ['a', 'https://a/2'],
+        ['b', 'https://b'],
+      ],
+    );
     assert.equal(linkById(e, 3), undefined);
   });
 
   it('lists unknown link fields as JSON text', () => {
-    const view = buildEventView(event({ type: 'T', message: 'm', timestamp: 1, _links: { a: { href: 'https://a', weird: { x: 1 } } } }), options);
+    const view = buildEventView(
+      event({ type: 'T', message: 'm', timestamp: 1, _links: { a: { href: 'https://a', weird: { x: 1 } } } }),
+      options,
+    );
     assert.deepEqual(view.links[0]?.extra, [{ name: 'weird', value: '{"x":1}' }]);
     assert.equal(jsonText(undefined), 'undefined');
   });
@@ -136,7 +180,13 @@ describe('details: view model', () => {
 
 describe('details: template forms start filled in from the event', () => {
   it('fills variables named assetId or serialNumber, and expands the target with them', () => {
-    const e = event({ type: 'MACHINE_CREATED', message: 'm', timestamp: T_MS, assetId: ASSET_ID, _links: { events: { href: '/machines/{assetId}/events{?serialNumber,from}', templated: true } } });
+    const e = event({
+      type: 'MACHINE_CREATED',
+      message: 'm',
+      timestamp: T_MS,
+      assetId: ASSET_ID,
+      _links: { events: { href: '/machines/{assetId}/events{?serialNumber,from}', templated: true } },
+    });
     const link = buildEventView(e, options).links[0];
     assert.ok(link);
     assert.deepEqual(link.values, { assetId: ASSET_ID, serialNumber: SERIAL });

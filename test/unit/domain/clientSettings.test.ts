@@ -12,9 +12,17 @@ function reader(values: Record<string, unknown>): SettingsReader {
 describe('client settings from VS Code configuration', () => {
   it('passes VS Code http.proxy, http.proxyStrictSSL and http.noProxy to the core client', () => {
     const settings = readClientSettings(
-      reader({ 'http.proxy': ' http://proxy.corp:3128 ', 'http.proxyStrictSSL': false, 'http.noProxy': ['internal.example.com', '', 7, '10.0.0.0/8'] }),
+      reader({
+        'http.proxy': ' http://proxy.corp:3128 ',
+        'http.proxyStrictSSL': false,
+        'http.noProxy': ['internal.example.com', '', 7, '10.0.0.0/8'],
+      }),
     );
-    assert.deepEqual(settings.http, { proxy: 'http://proxy.corp:3128', proxyStrictSSL: false, noProxy: ['internal.example.com', '10.0.0.0/8'] });
+    assert.deepEqual(settings.http, {
+      proxy: 'http://proxy.corp:3128',
+      proxyStrictSSL: false,
+      noProxy: ['internal.example.com', '10.0.0.0/8'],
+    });
   });
 
   it('leaves unset proxy settings out, so the core falls back to HTTPS_PROXY/NO_PROXY', () => {
@@ -22,33 +30,50 @@ describe('client settings from VS Code configuration', () => {
   });
 
   it('maps concurrency and the request timeout (seconds to ms), clamping hand-edited values', () => {
-    assert.deepEqual(readClientSettings(reader({ 'onboardingEvents.maxConcurrentRequests': 4, 'onboardingEvents.requestTimeoutSeconds': 45 })).http, {
-      maxConcurrency: 4,
-      requestTimeoutMs: 45_000,
-    });
+    assert.deepEqual(
+      readClientSettings(reader({ 'onboardingEvents.maxConcurrentRequests': 4, 'onboardingEvents.requestTimeoutSeconds': 45 })).http,
+      {
+        maxConcurrency: 4,
+        requestTimeoutMs: 45_000,
+      },
+    );
     // 1000 is clamped to the maximum, 64, which is also the core's default ceiling and so left out.
-    assert.deepEqual(readClientSettings(reader({ 'onboardingEvents.maxConcurrentRequests': 1000, 'onboardingEvents.requestTimeoutSeconds': 1 })).http, {
-      requestTimeoutMs: 5_000,
-    });
+    assert.deepEqual(
+      readClientSettings(reader({ 'onboardingEvents.maxConcurrentRequests': 1000, 'onboardingEvents.requestTimeoutSeconds': 1 })).http,
+      {
+        requestTimeoutMs: 5_000,
+      },
+    );
     assert.deepEqual(readClientSettings(reader({ 'onboardingEvents.maxConcurrentRequests': 'eight' })).http, {});
   });
 
   it('passes http.proxyAuthorization, http.systemCertificates off and the CA file to the core client', () => {
     const settings = readClientSettings(
-      reader({ 'http.proxyAuthorization': 'Basic dTpw', 'http.systemCertificates': false, 'onboardingEvents.caCertificatesFile': ' /etc/company/root-ca.pem ' }),
+      reader({
+        'http.proxyAuthorization': 'Basic dTpw',
+        'http.systemCertificates': false,
+        'onboardingEvents.caCertificatesFile': ' /etc/company/root-ca.pem ',
+      }),
     );
-    assert.deepEqual(settings.http, { proxyAuthorization: 'Basic dTpw', systemCertificates: false, caCertificatesFile: '/etc/company/root-ca.pem' });
+    assert.deepEqual(settings.http, {
+      proxyAuthorization: 'Basic dTpw',
+      systemCertificates: false,
+      caCertificatesFile: '/etc/company/root-ca.pem',
+    });
     assert.deepEqual(readClientSettings(reader({ 'http.systemCertificates': true, 'onboardingEvents.caCertificatesFile': '' })).http, {});
   });
 
   it("the core's error messages name the CA setting by its real id, and package.json makes it machine-scoped (a workspace must not pick the CAs)", () => {
     assert.equal(CA_FILE_SETTING, settingId('caCertificatesFile'));
-    const manifest = JSON.parse(readFileSync(join(__dirname, '../../../../package.json'), 'utf8')) as { contributes: { configuration: { properties: Record<string, { scope?: string }> } } };
+    const manifest = JSON.parse(readFileSync(join(__dirname, '../../../../package.json'), 'utf8')) as {
+      contributes: { configuration: { properties: Record<string, { scope?: string }> } };
+    };
     assert.equal(manifest.contributes.configuration.properties[CA_FILE_SETTING]?.scope, 'machine');
   });
 
   it('rebuilds the client when a network setting changes', () => {
-    for (const id of ['http.proxyAuthorization', 'http.systemCertificates', 'onboardingEvents.caCertificatesFile']) assert.ok(CLIENT_SETTINGS.includes(id), id);
+    for (const id of ['http.proxyAuthorization', 'http.systemCertificates', 'onboardingEvents.caCertificatesFile'])
+      assert.ok(CLIENT_SETTINGS.includes(id), id);
   });
 
   it('reads the timestamp unit, defaulting to auto', () => {

@@ -122,7 +122,23 @@ describe('environment rules: stored environments are untrusted', () => {
 
   it('finds the same account by endpoints, client id and username', () => {
     const list = [env({ id: 'a' }), env({ id: 'b', username: 'other' })];
-    assert.equal(findSameAccount(list, { apiBaseUrl: 'https://api.example.com', authUrl: 'https://auth.example.com/oauth', clientId: 'client', username: 'other' })?.id, 'b');
-    assert.equal(findSameAccount(list, { apiBaseUrl: 'https://api2.example.com', authUrl: 'https://auth.example.com/oauth', clientId: 'client', username: 'user' }), undefined);
+    assert.equal(
+      findSameAccount(list, {
+        apiBaseUrl: 'https://api.example.com',
+        authUrl: 'https://auth.example.com/oauth',
+        clientId: 'client',
+        username: 'other',
+      })?.id,
+      'b',
+    );
+    assert.equal(
+      findSameAccount(list, {
+        apiBaseUrl: 'https://api2.example.com',
+        authUrl: 'https://auth.example.com/oauth',
+        clientId: 'client',
+        username: 'user',
+      }),
+      undefined,
+    );
   });
 });

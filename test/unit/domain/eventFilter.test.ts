@@ -1,10 +1,22 @@
 import assert from 'node:assert/strict';
-import { assessWindowAnswer, compileFilter, isFilterActive, judgeWindowAnswer, updateFilter, windowQueryTimestamp } from '../../../src/domain/events/eventFilter';
+import {
+  assessWindowAnswer,
+  compileFilter,
+  isFilterActive,
+  judgeWindowAnswer,
+  updateFilter,
+  windowQueryTimestamp,
+} from '../../../src/domain/events/eventFilter';
 import { event, MINUTE, T0 } from '../machines/fixtures';
 
 describe('Event filter', () => {
   const started = event({ minute: 0, type: 'ONBOARDING_STARTED', message: 'Onboarding started' });
-  const created = event({ minute: 1, type: 'MACHINE_CREATED', message: 'Machine asset created', assetId: '3f2b8c1e-7a4d-4e4b-9a6f-1c2d3e4f5a6b' });
+  const created = event({
+    minute: 1,
+    type: 'MACHINE_CREATED',
+    message: 'Machine asset created',
+    assetId: '3f2b8c1e-7a4d-4e4b-9a6f-1c2d3e4f5a6b',
+  });
   const completed = event({ minute: 2, type: 'ONBOARDING_COMPLETED', message: 'Onboarding Completed' });
   const all = [completed, created, started];
 
@@ -44,7 +56,7 @@ describe('Event filter', () => {
     assert.equal(isFilterActive(filter), false);
   });
 
-  it('sends the window bound one unit early, in the server\'s unit', () => {
+  it("sends the window bound one unit early, in the server's unit", () => {
     assert.equal(windowQueryTimestamp(T0, 'milliseconds'), T0 - 1);
     assert.equal(windowQueryTimestamp(T0, 'seconds'), T0 / 1000 - 1);
     assert.equal(windowQueryTimestamp(T0 + 999, 'seconds'), T0 / 1000 - 1, 'floors to whole seconds');
@@ -63,7 +75,15 @@ describe('Event filter', () => {
     assert.deepEqual(judgeWindowAnswer([started], undefined, since), { answer: 'outside', unreliable: true, needFull: true });
     assert.deepEqual(judgeWindowAnswer([], undefined, since), { answer: 'empty', unreliable: false, needFull: true });
     assert.deepEqual(judgeWindowAnswer([completed, created], all, since), { answer: 'within', unreliable: false, needFull: false });
-    assert.deepEqual(judgeWindowAnswer([completed], all, since), { answer: 'within', unreliable: true, needFull: false }, 'left out the boundary event');
-    assert.deepEqual(judgeWindowAnswer(all, all, since), { answer: 'mixed', unreliable: false, needFull: false }, 'ignored: the re-check drops the old one');
+    assert.deepEqual(
+      judgeWindowAnswer([completed], all, since),
+      { answer: 'within', unreliable: true, needFull: false },
+      'left out the boundary event',
+    );
+    assert.deepEqual(
+      judgeWindowAnswer(all, all, since),
+      { answer: 'mixed', unreliable: false, needFull: false },
+      'ignored: the re-check drops the old one',
+    );
   });
 });

@@ -1,6 +1,13 @@
 import * as assert from 'node:assert/strict';
 import type { EventsResult, OnboardingEvent } from '../../../src/core/model';
-import { DEFAULT_EVENT_STATE_RULES, eventState, isProblemState, machineState, parseEventStateRules, STATE_LOOKS } from '../../../src/domain/events/eventState';
+import {
+  DEFAULT_EVENT_STATE_RULES,
+  eventState,
+  isProblemState,
+  machineState,
+  parseEventStateRules,
+  STATE_LOOKS,
+} from '../../../src/domain/events/eventState';
 import { SETTING_RULES } from '../../../src/domain/settings/settingsRules';
 
 function event(type: string, assetId?: string): OnboardingEvent {
@@ -71,7 +78,9 @@ describe('event states (the one mapping of type names to states)', () => {
 
   it('raises problems only for failed, no events and unknown', () => {
     assert.deepEqual(
-      (['onboarded', 'failed', 'inProgress', 'noEvents', 'unknown', 'unavailable', undefined] as const).filter((state) => isProblemState(state)),
+      (['onboarded', 'failed', 'inProgress', 'noEvents', 'unknown', 'unavailable', undefined] as const).filter((state) =>
+        isProblemState(state),
+      ),
       ['failed', 'noEvents', 'unknown'],
     );
   });

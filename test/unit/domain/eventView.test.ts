@@ -8,24 +8,39 @@ describe('Event view of one machine', () => {
   const c = event({ minute: 2, type: 'C', assetId: '3f2b8c1e-7a4d-4e4b-9a6f-1c2d3e4f5a6b' });
 
   it('merges lists by event key, newest first', () => {
-    assert.deepEqual(mergeEvents([[b, a], [c, b]]).map((e) => e.type), ['C', 'B', 'A']);
+    assert.deepEqual(
+      mergeEvents([
+        [b, a],
+        [c, b],
+      ]).map((e) => e.type),
+      ['C', 'B', 'A'],
+    );
   });
 
   it('returns a single sorted list as is, and sorts one that is not', () => {
     const sorted = [c, b, a];
     assert.equal(mergeEvents([sorted]), sorted);
-    assert.deepEqual(mergeEvents([[a, c, b]]).map((e) => e.type), ['C', 'B', 'A']);
+    assert.deepEqual(
+      mergeEvents([[a, c, b]]).map((e) => e.type),
+      ['C', 'B', 'A'],
+    );
   });
 
   it('keeps server order among equal times', () => {
     const x = event({ minute: 5, type: 'X' });
     const y = event({ minute: 5, type: 'Y' });
-    assert.deepEqual(mergeEvents([[a, y, x]]).map((e) => e.type), ['Y', 'X', 'A']);
+    assert.deepEqual(
+      mergeEvents([[a, y, x]]).map((e) => e.type),
+      ['Y', 'X', 'A'],
+    );
   });
 
   it('builds the filtered view with total, latest, newest and the machine-created event', () => {
     const view = buildView(result([c, b, a]), undefined, { types: ['A', 'B'] });
-    assert.deepEqual(view.events.map((e) => e.type), ['B', 'A']);
+    assert.deepEqual(
+      view.events.map((e) => e.type),
+      ['B', 'A'],
+    );
     assert.equal(view.total, 3);
     assert.equal(view.latest?.type, 'B');
     assert.equal(view.newest?.type, 'C');
@@ -35,7 +50,10 @@ describe('Event view of one machine', () => {
   it('unites the full result with a windowed answer and re-checks the window', () => {
     const newer = event({ minute: 3, type: 'D' });
     const view = buildView(result([c, b, a]), result([newer, c, a]), { sinceMs: T0 + 2 * MINUTE });
-    assert.deepEqual(view.events.map((e) => e.type), ['D', 'C']);
+    assert.deepEqual(
+      view.events.map((e) => e.type),
+      ['D', 'C'],
+    );
     assert.equal(view.total, 4);
   });
 
@@ -60,16 +78,30 @@ describe('Event view of one machine', () => {
   it('children: the error first, above the last good events', () => {
     const view = buildView(result([b, a]), undefined, {});
     const children = machineChildren({ view, limit: 50, loaded: true, loading: false, error: { message: 'HTTP 500', kind: 'server' } });
-    assert.deepEqual(children.map((child) => child.kind), ['error', 'event', 'event']);
+    assert.deepEqual(
+      children.map((child) => child.kind),
+      ['error', 'event', 'event'],
+    );
   });
 
   it('children: placeholders say loading, not loaded, no events, or none match', () => {
     const empty = buildView(undefined, undefined, {});
-    assert.deepEqual(machineChildren({ view: empty, limit: 5, loaded: false, loading: true }), [{ kind: 'placeholder', reason: 'loading' }]);
-    assert.deepEqual(machineChildren({ view: empty, limit: 5, loaded: false, loading: false }), [{ kind: 'placeholder', reason: 'not-loaded' }]);
-    assert.deepEqual(machineChildren({ view: buildView(result([]), undefined, {}), limit: 5, loaded: true, loading: false }), [{ kind: 'placeholder', reason: 'no-events' }]);
-    assert.deepEqual(machineChildren({ view: buildView(result([a]), undefined, { types: ['Z'] }), limit: 5, loaded: true, loading: false }), [{ kind: 'placeholder', reason: 'none-match' }]);
-    assert.deepEqual(machineChildren({ view: empty, limit: 5, loaded: false, loading: false, error: { message: 'm' } }), [{ kind: 'error', message: 'm', errorKind: undefined }]);
+    assert.deepEqual(machineChildren({ view: empty, limit: 5, loaded: false, loading: true }), [
+      { kind: 'placeholder', reason: 'loading' },
+    ]);
+    assert.deepEqual(machineChildren({ view: empty, limit: 5, loaded: false, loading: false }), [
+      { kind: 'placeholder', reason: 'not-loaded' },
+    ]);
+    assert.deepEqual(machineChildren({ view: buildView(result([]), undefined, {}), limit: 5, loaded: true, loading: false }), [
+      { kind: 'placeholder', reason: 'no-events' },
+    ]);
+    assert.deepEqual(
+      machineChildren({ view: buildView(result([a]), undefined, { types: ['Z'] }), limit: 5, loaded: true, loading: false }),
+      [{ kind: 'placeholder', reason: 'none-match' }],
+    );
+    assert.deepEqual(machineChildren({ view: empty, limit: 5, loaded: false, loading: false, error: { message: 'm' } }), [
+      { kind: 'error', message: 'm', errorKind: undefined },
+    ]);
   });
 
   it('lists the known event types once, sorted', () => {

@@ -46,12 +46,17 @@ function readCsv(text: string): string[][] {
 const serverText = fc.oneof(
   fc.string(),
   fc.string({ unit: 'grapheme' }),
-  fc.tuple(fc.constantFrom('=', '+', '-', '@', '\t', '\r', ' =', '\u3000+', '\uFF1D', '\uFF20', '"', ',', '\r\n', "'", ' \t-'), fc.string()).map(([start, rest]) => start + rest),
+  fc
+    .tuple(fc.constantFrom('=', '+', '-', '@', '\t', '\r', ' =', '\u3000+', '\uFF1D', '\uFF20', '"', ',', '\r\n', "'", ' \t-'), fc.string())
+    .map(([start, rest]) => start + rest),
 );
 
 const serverEvent = fc
   .record({ type: serverText, message: serverText, timestamp: fc.maxSafeInteger(), href: serverText })
-  .map(({ type, message, timestamp, href }) => validateEvent({ type, message, timestamp, _links: { machine: { href } } }, 'SN') as OnboardingEvent);
+  .map(
+    ({ type, message, timestamp, href }) =>
+      validateEvent({ type, message, timestamp, _links: { machine: { href } } }, 'SN') as OnboardingEvent,
+  );
 
 describe('CSV export: properties', () => {
   it('a cell reads back as the text, or the text behind one apostrophe, and never starts a formula', () =>
@@ -83,7 +88,8 @@ describe('CSV export: properties', () => {
           assert.equal(timestamp, String(events[index]?.time.raw));
           assert.match(row[CSV_COLUMNS.indexOf('timeUtc')] ?? '', /^$|^[+-]?\d{4,6}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
           row.forEach((cell, column) => {
-            if (CSV_COLUMNS[column] !== 'timestamp' && CSV_COLUMNS[column] !== 'timeUtc') assert.ok(!startsFormula(cell), `${CSV_COLUMNS[column]}: ${JSON.stringify(cell)}`);
+            if (CSV_COLUMNS[column] !== 'timestamp' && CSV_COLUMNS[column] !== 'timeUtc')
+              assert.ok(!startsFormula(cell), `${CSV_COLUMNS[column]}: ${JSON.stringify(cell)}`);
           });
         });
       }),

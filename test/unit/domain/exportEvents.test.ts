@@ -11,7 +11,8 @@ describe('Exporting events', () => {
   });
 
   it('guards cells a spreadsheet would run as a formula', () => {
-    for (const start of ['=', '+', '-', '@', '\t', '\r']) assert.equal(csvCell(`${start}1+1`).replace(/^"/, '').startsWith(`'${start}`), true, JSON.stringify(start));
+    for (const start of ['=', '+', '-', '@', '\t', '\r'])
+      assert.equal(csvCell(`${start}1+1`).replace(/^"/, '').startsWith(`'${start}`), true, JSON.stringify(start));
     assert.equal(csvCell('=HYPERLINK("http://evil.invalid","x")'), `"'=HYPERLINK(""http://evil.invalid"",""x"")"`);
     assert.equal(csvCell('a=b'), 'a=b', 'only a leading character is dangerous');
     for (const sneaky of [' =1+1', '\u3000=1+1', '\uFF1D1+1', '\uFF0B1', '\uFF0D1', '\uFF20SUM(A1)']) {
@@ -20,7 +21,12 @@ describe('Exporting events', () => {
   });
 
   it('writes a header, one row per event, CRLF line ends and a BOM', () => {
-    const created = event({ minute: 1, type: 'MACHINE_CREATED', message: 'Created, finally', assetId: '3f2b8c1e-7a4d-4e4b-9a6f-1c2d3e4f5a6b' });
+    const created = event({
+      minute: 1,
+      type: 'MACHINE_CREATED',
+      message: 'Created, finally',
+      assetId: '3f2b8c1e-7a4d-4e4b-9a6f-1c2d3e4f5a6b',
+    });
     const csv = eventsToCsv(SERIAL, [created, event({ minute: 0, type: '-1', message: '@admin' })]);
     assert.ok(csv.startsWith('\uFEFFserialNumber,type,message,timestamp,timeUtc,assetId,machineLink\r\n'));
     const rows = csv.slice(1).split('\r\n');
@@ -35,8 +41,18 @@ describe('Exporting events', () => {
 
   it('writes JSON with the events exactly as the server sent them', () => {
     const e = event({ minute: 0, type: 'A', message: 'm' });
-    const json = JSON.parse(eventsToJson(SERIAL, [e], { exportedAt: T0, fetchedAt: T0 - 1000, filter: 'Filtered: type: A' })) as Record<string, unknown>;
-    assert.deepEqual(json, { serialNumber: SERIAL, exportedAt: '2025-01-15T08:00:00.000Z', fetchedAt: '2025-01-15T07:59:59.000Z', filter: 'Filtered: type: A', count: 1, events: [e.raw] });
+    const json = JSON.parse(eventsToJson(SERIAL, [e], { exportedAt: T0, fetchedAt: T0 - 1000, filter: 'Filtered: type: A' })) as Record<
+      string,
+      unknown
+    >;
+    assert.deepEqual(json, {
+      serialNumber: SERIAL,
+      exportedAt: '2025-01-15T08:00:00.000Z',
+      fetchedAt: '2025-01-15T07:59:59.000Z',
+      filter: 'Filtered: type: A',
+      count: 1,
+      events: [e.raw],
+    });
   });
 
   it('picks the format from the file name and suggests a safe name', () => {

@@ -14,10 +14,22 @@ const PATTERNS = [DEFAULT_SERIAL_PATTERN, '\\b[A-Z]{2}\\d{6}\\b', 'SN-\\d+', '[A
 
 /** Text around serial-shaped tokens: letters, digits, dashes, separators, and the odd control or bidi character. */
 const token = fc.oneof(
-  fc.constantFrom('MX-4711-A0023', 'mx-4711-a0023', 'WELD-3100-D0007', 'AB123456', 'SN-42', 'SN-000000', 'XMX-4711-A0023X', 'KRP-0815-B0042'),
+  fc.constantFrom(
+    'MX-4711-A0023',
+    'mx-4711-a0023',
+    'WELD-3100-D0007',
+    'AB123456',
+    'SN-42',
+    'SN-000000',
+    'XMX-4711-A0023X',
+    'KRP-0815-B0042',
+  ),
   fc.stringMatching(/^[A-Z]{1,5}-?\d{0,7}(-[A-Z0-9]{0,6})?$/),
 );
-const glue = fc.oneof(fc.constantFrom(' ', '\n', ', ', '"', '-', '_', '\u202e', '\u200b', '\t', '\u0000', 'é'), fc.string({ maxLength: 3 }));
+const glue = fc.oneof(
+  fc.constantFrom(' ', '\n', ', ', '"', '-', '_', '\u202e', '\u200b', '\t', '\u0000', 'é'),
+  fc.string({ maxLength: 3 }),
+);
 const text = fc.array(fc.tuple(glue, token), { maxLength: 8 }).map((parts) => parts.map(([before, serial]) => before + serial).join(''));
 
 function assertSound(found: readonly SerialMatch[], source: string, haystack: string, minLength: number, deny: readonly string[]): void {
@@ -37,24 +49,32 @@ function assertSound(found: readonly SerialMatch[], source: string, haystack: st
 describe('serial-number matching: properties', () => {
   it('every match satisfies the pattern, the minimum length and the deny list, in order and without overlap', () =>
     holds(
-      fc.property(text, fc.constantFrom(...PATTERNS), fc.integer({ min: 1, max: 14 }), fc.array(fc.oneof(token, fc.constantFrom(' mx-4711-a0023 ')), { maxLength: 3 }), (haystack, pattern, minLength, deny) => {
-        const matcher = createSerialMatcher({ pattern, minLength, denyList: deny });
-        assert.equal(matcher.problem, undefined);
-        const found = matcher.findAll(haystack);
-        assertSound(found, matcher.source, haystack, minLength, deny);
-        assert.deepEqual(matcher.findAll(haystack, 2), found.slice(0, 2), 'a limit keeps the first matches');
-        for (const match of found) {
-          assert.ok(matcher.isSerialNumber(match.serialNumber) || pattern !== DEFAULT_SERIAL_PATTERN, 'a match alone is a serial number');
-          // Inside the match (its first and last offsets may be shared with a neighbour, and the first match wins there).
-          if (match.end - match.start >= 2) assert.deepEqual(matcher.matchAt(haystack, match.start + 1), match, 'matchAt finds it from inside');
-        }
-      }),
+      fc.property(
+        text,
+        fc.constantFrom(...PATTERNS),
+        fc.integer({ min: 1, max: 14 }),
+        fc.array(fc.oneof(token, fc.constantFrom(' mx-4711-a0023 ')), { maxLength: 3 }),
+        (haystack, pattern, minLength, deny) => {
+          const matcher = createSerialMatcher({ pattern, minLength, denyList: deny });
+          assert.equal(matcher.problem, undefined);
+          const found = matcher.findAll(haystack);
+          assertSound(found, matcher.source, haystack, minLength, deny);
+          assert.deepEqual(matcher.findAll(haystack, 2), found.slice(0, 2), 'a limit keeps the first matches');
+          for (const match of found) {
+            assert.ok(matcher.isSerialNumber(match.serialNumber) || pattern !== DEFAULT_SERIAL_PATTERN, 'a match alone is a serial number');
+            // Inside the match (its first and last offsets may be shared with a neighbour, and the first match wins there).
+            if (match.end - match.start >= 2)
+              assert.deepEqual(matcher.matchAt(haystack, match.start + 1), match, 'matchAt finds it from inside');
+          }
+        },
+      ),
     ));
 
   it('the default pattern never matches across a control, bidi or zero-width character', () =>
     holds(
       fc.property(text, (haystack) => {
-        for (const match of createSerialMatcher().findAll(haystack)) assert.ok(!CONTROL_OR_BIDI.test(match.serialNumber), JSON.stringify(match.serialNumber));
+        for (const match of createSerialMatcher().findAll(haystack))
+          assert.ok(!CONTROL_OR_BIDI.test(match.serialNumber), JSON.stringify(match.serialNumber));
       }),
     ));
 
@@ -62,7 +82,8 @@ describe('serial-number matching: properties', () => {
   it('no pattern a user may set matches across a control, bidi or zero-width character', () =>
     holds(
       fc.property(text, fc.constantFrom('[^\\s,"]+', '\\S{6,}', '.{6,20}', 'MX.{5,12}'), (haystack, pattern) => {
-        for (const match of createSerialMatcher({ pattern }).findAll(haystack)) assert.ok(!CONTROL_OR_BIDI.test(match.serialNumber), JSON.stringify(match.serialNumber));
+        for (const match of createSerialMatcher({ pattern }).findAll(haystack))
+          assert.ok(!CONTROL_OR_BIDI.test(match.serialNumber), JSON.stringify(match.serialNumber));
       }),
     ));
 });

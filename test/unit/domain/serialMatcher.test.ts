@@ -31,7 +31,11 @@ const rows: readonly Row[] = [
   { name: 'after a dash (dash is a word boundary)', text: 'id-MX-4711-A0023', expected: ['MX-4711-A0023'] },
   { name: 'in a URL path', text: 'https://example.invalid/m/CNC-5200-E0101?x=1', expected: ['CNC-5200-E0101'] },
   { name: 'followed by a dot at sentence end', text: 'See PRS-0900-A0314.', expected: ['PRS-0900-A0314'] },
-  { name: 'several on one line, in order', text: 'MX-4711-A0023 MX-4711-A0024 LSR-6060-F1234', expected: ['MX-4711-A0023', 'MX-4711-A0024', 'LSR-6060-F1234'] },
+  {
+    name: 'several on one line, in order',
+    text: 'MX-4711-A0023 MX-4711-A0024 LSR-6060-F1234',
+    expected: ['MX-4711-A0023', 'MX-4711-A0024', 'LSR-6060-F1234'],
+  },
   { name: 'across lines (CRLF)', text: 'MX-4711-A0023\r\nMX-4711-A0024\r\n', expected: ['MX-4711-A0023', 'MX-4711-A0024'] },
   // Non-matches
   { name: 'empty text', text: '', expected: [] },
@@ -48,19 +52,59 @@ const rows: readonly Row[] = [
   { name: 'mixed case', text: 'Mx-4711-A0023', expected: [] },
   { name: 'a UUID', text: '3f2a9c1e-4b7d-4e2a-9f3c-1a2b3c4d5e6f', expected: [] },
   // Minimum length
-  { name: 'min length equal to the serial length keeps it', text: 'MX-4711-A0023', options: { minLength: 13 }, expected: ['MX-4711-A0023'] },
-  { name: 'min length above the serial length drops it', text: 'MX-4711-A0023 WELD-3100-D0007', options: { minLength: 14 }, expected: ['WELD-3100-D0007'] },
+  {
+    name: 'min length equal to the serial length keeps it',
+    text: 'MX-4711-A0023',
+    options: { minLength: 13 },
+    expected: ['MX-4711-A0023'],
+  },
+  {
+    name: 'min length above the serial length drops it',
+    text: 'MX-4711-A0023 WELD-3100-D0007',
+    options: { minLength: 14 },
+    expected: ['WELD-3100-D0007'],
+  },
   { name: 'min length below 1 counts as 1', text: 'MX-4711-A0023', options: { minLength: -5 }, expected: ['MX-4711-A0023'] },
   // Deny list
-  { name: 'deny list drops an exact entry', text: 'MX-4711-A0023 MX-4711-A0024', options: { denyList: ['MX-4711-A0024'] }, expected: ['MX-4711-A0023'] },
-  { name: 'deny list compares case-insensitively and trims', text: 'MX-4711-A0023', options: { denyList: ['  mx-4711-a0023 '] }, expected: [] },
+  {
+    name: 'deny list drops an exact entry',
+    text: 'MX-4711-A0023 MX-4711-A0024',
+    options: { denyList: ['MX-4711-A0024'] },
+    expected: ['MX-4711-A0023'],
+  },
+  {
+    name: 'deny list compares case-insensitively and trims',
+    text: 'MX-4711-A0023',
+    options: { denyList: ['  mx-4711-a0023 '] },
+    expected: [],
+  },
   { name: 'deny list entries are not prefixes', text: 'MX-4711-A0023', options: { denyList: ['MX-4711'] }, expected: ['MX-4711-A0023'] },
   { name: 'empty deny-list entries are ignored', text: 'MX-4711-A0023', options: { denyList: ['', '  '] }, expected: ['MX-4711-A0023'] },
   // Case and custom patterns
-  { name: 'a custom case-insensitive pattern', text: 'mx-4711-a0023', options: { pattern: '\\b(?:[A-Za-z]{2,4})-\\d{4}-[A-Za-z0-9]{5}\\b' }, expected: ['mx-4711-a0023'] },
-  { name: 'a custom pattern with a lookbehind', text: 'SN:AB123456 AB999999', options: { pattern: '(?<=SN:)[A-Z]{2}\\d{6}\\b' }, expected: ['AB123456'] },
-  { name: 'an invalid pattern falls back to the default', text: 'MX-4711-A0023', options: { pattern: '([A-Z' }, expected: ['MX-4711-A0023'] },
-  { name: 'a pattern matching the empty string falls back', text: 'MX-4711-A0023 abc', options: { pattern: '\\w*' }, expected: ['MX-4711-A0023'] },
+  {
+    name: 'a custom case-insensitive pattern',
+    text: 'mx-4711-a0023',
+    options: { pattern: '\\b(?:[A-Za-z]{2,4})-\\d{4}-[A-Za-z0-9]{5}\\b' },
+    expected: ['mx-4711-a0023'],
+  },
+  {
+    name: 'a custom pattern with a lookbehind',
+    text: 'SN:AB123456 AB999999',
+    options: { pattern: '(?<=SN:)[A-Z]{2}\\d{6}\\b' },
+    expected: ['AB123456'],
+  },
+  {
+    name: 'an invalid pattern falls back to the default',
+    text: 'MX-4711-A0023',
+    options: { pattern: '([A-Z' },
+    expected: ['MX-4711-A0023'],
+  },
+  {
+    name: 'a pattern matching the empty string falls back',
+    text: 'MX-4711-A0023 abc',
+    options: { pattern: '\\w*' },
+    expected: ['MX-4711-A0023'],
+  },
   { name: 'a blank pattern means the default', text: 'MX-4711-A0023', options: { pattern: '   ' }, expected: ['MX-4711-A0023'] },
 ];
 
@@ -150,7 +194,6 @@ describe('serial matcher: isSerialNumber', () => {
   it('refuses a denied serial number', () => {
     assert.equal(createSerialMatcher({ denyList: ['MX-4711-A0023'] }).isSerialNumber('MX-4711-A0023'), false);
   });
-
 });
 
 describe('serial matcher: defaults and invalid patterns', () => {
@@ -169,7 +212,10 @@ describe('serial matcher: defaults and invalid patterns', () => {
     assert.ok(serials.length >= 40);
     for (const serial of serials) {
       assert.ok(new RegExp(`^${DEMO_SERIAL_PATTERN}$`).test(serial), `${serial} is a demo serial`);
-      assert.deepEqual(matcher.findAll(`x ${serial} y`).map((m) => m.serialNumber), [serial]);
+      assert.deepEqual(
+        matcher.findAll(`x ${serial} y`).map((m) => m.serialNumber),
+        [serial],
+      );
     }
     for (const serial of Object.values(DEMO_SERIALS)) {
       assert.equal(matcher.isSerialNumber(serial), true, serial);
@@ -179,7 +225,9 @@ describe('serial matcher: defaults and invalid patterns', () => {
   it('the fixture workspace file has the expected serial numbers', () => {
     const yaml = readFileSync(join(__dirname, '../../../../test/fixtures/workspace/machines.yaml'), 'utf8');
     assert.deepEqual(
-      createSerialMatcher().findAll(yaml).map((m) => m.serialNumber),
+      createSerialMatcher()
+        .findAll(yaml)
+        .map((m) => m.serialNumber),
       ['MX-4711-A0023', 'MX-4711-A0024'],
     );
   });
@@ -205,7 +253,10 @@ describe('serial matcher: defaults and invalid patterns', () => {
       const matcher = createSerialMatcher({ pattern });
       assert.match(matcher.problem ?? '', why);
       assert.equal(matcher.source, DEFAULT_SERIAL_PATTERN);
-      assert.deepEqual(matcher.findAll('MX-4711-A0023').map((m) => m.serialNumber), ['MX-4711-A0023']);
+      assert.deepEqual(
+        matcher.findAll('MX-4711-A0023').map((m) => m.serialNumber),
+        ['MX-4711-A0023'],
+      );
     });
   }
 

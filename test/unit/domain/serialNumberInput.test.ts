@@ -29,7 +29,8 @@ describe('serial number input', () => {
   }
 
   it('words the reason through the t it is given, so the user reads it in their language', () => {
-    const german: Localize = (message, ...args) => (message === 'Enter a serial number: it is empty.' ? 'Geben Sie eine Seriennummer ein.' : plainLocalize(message, ...args));
+    const german: Localize = (message, ...args) =>
+      message === 'Enter a serial number: it is empty.' ? 'Geben Sie eine Seriennummer ein.' : plainLocalize(message, ...args);
     assert.deepEqual(checkSerialNumber(' ', german), { ok: false, message: 'Geben Sie eine Seriennummer ein.' });
   });
 });

@@ -192,7 +192,12 @@ describe('session machine', () => {
     it('gives the client the stored credentials, read when it needs a token', async () => {
       const env = await signIn(PROD);
       store.secrets.set(env.id, { clientSecret: PROD.clientSecret, password: 'new-password' });
-      assert.deepEqual(await activeClient().credentials(), { clientId: PROD.clientId, clientSecret: PROD.clientSecret, username: PROD.username, password: 'new-password' });
+      assert.deepEqual(await activeClient().credentials(), {
+        clientId: PROD.clientId,
+        clientSecret: PROD.clientSecret,
+        username: PROD.username,
+        password: 'new-password',
+      });
     });
 
     it('updates the same account instead of adding a twin', async () => {
@@ -337,7 +342,14 @@ describe('session machine', () => {
     });
 
     it('waits for the environment entry when the secret arrives first', async () => {
-      const env: Environment = { id: 'elsewhere', name: 'Elsewhere', apiBaseUrl: PROD.apiBaseUrl, authUrl: PROD.authUrl, clientId: PROD.clientId, username: PROD.username };
+      const env: Environment = {
+        id: 'elsewhere',
+        name: 'Elsewhere',
+        apiBaseUrl: PROD.apiBaseUrl,
+        authUrl: PROD.authUrl,
+        clientId: PROD.clientId,
+        username: PROD.username,
+      };
       store.secrets.set(env.id, { clientSecret: 'client-secret-2', password: 'password-2' });
       onSleep = () => {
         store.list = [env];
@@ -360,7 +372,14 @@ describe('session machine', () => {
 
   describe('start-up', () => {
     it('initializes from the last environment without verifying (no network)', async () => {
-      const env: Environment = { id: 'stored', name: 'Stored', apiBaseUrl: PROD.apiBaseUrl, authUrl: PROD.authUrl, clientId: PROD.clientId, username: PROD.username };
+      const env: Environment = {
+        id: 'stored',
+        name: 'Stored',
+        apiBaseUrl: PROD.apiBaseUrl,
+        authUrl: PROD.authUrl,
+        clientId: PROD.clientId,
+        username: PROD.username,
+      };
       store.list = [env];
       store.secrets.set(env.id, { clientSecret: PROD.clientSecret, password: PROD.password });
       store.last = env.id;
@@ -371,7 +390,14 @@ describe('session machine', () => {
     });
 
     it('stays signed out when the last environment has no secrets', async () => {
-      const env: Environment = { id: 'stored', name: 'Stored', apiBaseUrl: PROD.apiBaseUrl, authUrl: PROD.authUrl, clientId: PROD.clientId, username: PROD.username };
+      const env: Environment = {
+        id: 'stored',
+        name: 'Stored',
+        apiBaseUrl: PROD.apiBaseUrl,
+        authUrl: PROD.authUrl,
+        clientId: PROD.clientId,
+        username: PROD.username,
+      };
       store.list = [env];
       store.last = env.id;
       await machine.initialize();

@@ -11,14 +11,21 @@ interface Contributed {
 }
 
 const root = join(__dirname, '..', '..', '..', '..');
-const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { contributes: { configuration: { properties: Record<string, Contributed> } } };
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  contributes: { configuration: { properties: Record<string, Contributed> } };
+};
 const contributed = manifest.contributes.configuration.properties;
 
-const reading = (values: Record<string, unknown>): RawSettings => (section, name) => values[`${section}.${name}`];
+const reading =
+  (values: Record<string, unknown>): RawSettings =>
+  (section, name) =>
+    values[`${section}.${name}`];
 
 describe('settings rules (the one settings reader)', () => {
   it('has a rule for every onboardingEvents setting in package.json, and no rule without one', () => {
-    const declared = Object.keys(contributed).map((id) => id.slice(SECTION.length + 1)).sort();
+    const declared = Object.keys(contributed)
+      .map((id) => id.slice(SECTION.length + 1))
+      .sort();
     assert.deepEqual(Object.keys(SETTING_RULES).sort(), declared);
   });
 
@@ -35,13 +42,27 @@ describe('settings rules (the one settings reader)', () => {
 
   it('reads every default when nothing is set', () => {
     const settings = readSettings(() => undefined);
-    for (const [name, rule] of Object.entries(SETTING_RULES)) assert.deepEqual(settings[name as keyof typeof SETTING_RULES], rule.default, name);
-    assert.deepEqual(settings.http, { proxy: undefined, proxyStrictSSL: true, noProxy: [], proxyAuthorization: undefined, systemCertificates: true });
+    for (const [name, rule] of Object.entries(SETTING_RULES))
+      assert.deepEqual(settings[name as keyof typeof SETTING_RULES], rule.default, name);
+    assert.deepEqual(settings.http, {
+      proxy: undefined,
+      proxyStrictSSL: true,
+      noProxy: [],
+      proxyAuthorization: undefined,
+      systemCertificates: true,
+    });
     assert.equal(Object.keys(HTTP_SETTING_RULES).length, 5);
   });
 
   it('clamps hand-edited numbers into their range and rounds them', () => {
-    const settings = readSettings(reading({ 'onboardingEvents.maxConcurrentRequests': 1000, 'onboardingEvents.cacheSeconds': -5, 'onboardingEvents.hover.maxEvents': 7.6, 'onboardingEvents.autoRefresh.intervalSeconds': 1 }));
+    const settings = readSettings(
+      reading({
+        'onboardingEvents.maxConcurrentRequests': 1000,
+        'onboardingEvents.cacheSeconds': -5,
+        'onboardingEvents.hover.maxEvents': 7.6,
+        'onboardingEvents.autoRefresh.intervalSeconds': 1,
+      }),
+    );
     assert.equal(settings.maxConcurrentRequests, 64);
     assert.equal(settings.cacheSeconds, 0);
     assert.equal(settings['hover.maxEvents'], 8);
@@ -50,7 +71,13 @@ describe('settings rules (the one settings reader)', () => {
 
   it('falls back to the default for values of the wrong type', () => {
     const settings = readSettings(
-      reading({ 'onboardingEvents.maxConcurrentRequests': 'eight', 'onboardingEvents.hover.enabled': 'yes', 'onboardingEvents.timestampUnit': 'weeks', 'onboardingEvents.tree.pinnedScope': 3, 'onboardingEvents.serialNumber.pattern': 42 }),
+      reading({
+        'onboardingEvents.maxConcurrentRequests': 'eight',
+        'onboardingEvents.hover.enabled': 'yes',
+        'onboardingEvents.timestampUnit': 'weeks',
+        'onboardingEvents.tree.pinnedScope': 3,
+        'onboardingEvents.serialNumber.pattern': 42,
+      }),
     );
     assert.equal(settings.maxConcurrentRequests, 64);
     assert.equal(settings['hover.enabled'], true);
@@ -60,7 +87,13 @@ describe('settings rules (the one settings reader)', () => {
   });
 
   it('keeps only the non-blank strings of a hand-edited list (the deny list, languages, http.noProxy)', () => {
-    const settings = readSettings(reading({ 'onboardingEvents.serialNumber.denyList': ['AB-1234-XXXXX', 7, null, ' ', ' CD-0000-00000 '], 'http.noProxy': ['corp.example', {}], 'onboardingEvents.hover.languages': 'yaml' }));
+    const settings = readSettings(
+      reading({
+        'onboardingEvents.serialNumber.denyList': ['AB-1234-XXXXX', 7, null, ' ', ' CD-0000-00000 '],
+        'http.noProxy': ['corp.example', {}],
+        'onboardingEvents.hover.languages': 'yaml',
+      }),
+    );
     assert.deepEqual(settings['serialNumber.denyList'], ['AB-1234-XXXXX', 'CD-0000-00000']);
     assert.deepEqual(settings.http.noProxy, ['corp.example']);
     assert.deepEqual(settings['hover.languages'], ['*']);

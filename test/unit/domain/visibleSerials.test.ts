@@ -7,8 +7,30 @@ describe('visible serial numbers', () => {
     const cases: [string, { start: number; end: number }[], number, number, { start: number; end: number }[]][] = [
       ['grows by the margin and clamps to the document', [{ start: 5, end: 10 }], 100, 3, [{ start: 2, end: 13 }]],
       ['clamps at both ends', [{ start: 0, end: 98 }], 100, 5, [{ start: 0, end: 99 }]],
-      ['merges overlapping and touching ranges (folded regions)', [{ start: 30, end: 40 }, { start: 0, end: 10 }, { start: 11, end: 20 }], 100, 0, [{ start: 0, end: 20 }, { start: 30, end: 40 }]],
-      ['merges ranges the margin joins', [{ start: 0, end: 10 }, { start: 14, end: 20 }], 100, 2, [{ start: 0, end: 22 }]],
+      [
+        'merges overlapping and touching ranges (folded regions)',
+        [
+          { start: 30, end: 40 },
+          { start: 0, end: 10 },
+          { start: 11, end: 20 },
+        ],
+        100,
+        0,
+        [
+          { start: 0, end: 20 },
+          { start: 30, end: 40 },
+        ],
+      ],
+      [
+        'merges ranges the margin joins',
+        [
+          { start: 0, end: 10 },
+          { start: 14, end: 20 },
+        ],
+        100,
+        2,
+        [{ start: 0, end: 22 }],
+      ],
       ['gives nothing for an empty document', [{ start: 0, end: 0 }], 0, 5, []],
     ];
     for (const [name, ranges, lineCount, margin, expected] of cases) {
@@ -20,7 +42,9 @@ describe('visible serial numbers', () => {
 
   describe('LineMatchCache', () => {
     const matcher = createSerialMatcher();
-    const lines = Array.from({ length: 100 }, (_, i) => (i % 10 === 0 ? `- serial: MX-4711-A${String(i).padStart(4, '0')} # and MX-4711-A0023` : `line ${i}`));
+    const lines = Array.from({ length: 100 }, (_, i) =>
+      i % 10 === 0 ? `- serial: MX-4711-A${String(i).padStart(4, '0')} # and MX-4711-A0023` : `line ${i}`,
+    );
 
     it('finds the serial numbers on the given lines only, with line and character positions', () => {
       const cache = new LineMatchCache(matcher);
@@ -60,7 +84,10 @@ describe('visible serial numbers', () => {
     it('looks only at the start of a very long line', () => {
       const cache = new LineMatchCache(matcher);
       const long = `${'x '.repeat(MAX_MATCHED_LINE_LENGTH)} MX-4711-A0023`;
-      assert.deepEqual(cache.matchesIn(() => long, [{ start: 0, end: 0 }]), []);
+      assert.deepEqual(
+        cache.matchesIn(() => long, [{ start: 0, end: 0 }]),
+        [],
+      );
     });
 
     it('uses a new matcher after reset(matcher) (the deny list changed)', () => {

@@ -1,6 +1,13 @@
 import * as assert from 'node:assert/strict';
 import { plainLocalize } from '../../../src/common/localize';
-import { inlineStatusText, planProblems, planStatuses, problemMessage, stateSummary, type GlanceState } from '../../../src/editor/glanceText';
+import {
+  inlineStatusText,
+  planProblems,
+  planStatuses,
+  problemMessage,
+  stateSummary,
+  type GlanceState,
+} from '../../../src/editor/glanceText';
 import type { LineMatch } from '../../../src/domain/serialNumbers/visibleSerials';
 
 const at = (line: number, serialNumber: string): LineMatch => ({ line, start: 0, end: serialNumber.length, serialNumber });
@@ -20,7 +27,10 @@ describe('glance text (inline status, Problems entries, completion details)', ()
   });
 
   it('words each problem', () => {
-    assert.equal(problemMessage('MX-4711-A0023', 'failed', 'ONBOARDING_FAILED', ctx), 'Onboarding of MX-4711-A0023 failed: its latest event is ONBOARDING_FAILED.');
+    assert.equal(
+      problemMessage('MX-4711-A0023', 'failed', 'ONBOARDING_FAILED', ctx),
+      'Onboarding of MX-4711-A0023 failed: its latest event is ONBOARDING_FAILED.',
+    );
     assert.match(problemMessage('MX-4711-A0023', 'noEvents', undefined, ctx), /no onboarding events/);
     assert.match(problemMessage('MX-4711-A0023', 'unknown', undefined, ctx), /does not know/);
   });
@@ -38,11 +48,27 @@ describe('glance text (inline status, Problems entries, completion details)', ()
     };
     const matches = [at(0, 'A'), at(1, 'B'), at(2, 'A'), at(3, 'D'), at(4, 'B'), at(5, 'C')];
     const statuses = planStatuses(matches, stateOf, ctx);
-    assert.deepEqual(statuses.map((s) => [s.match.line, s.state]), [[0, 'onboarded'], [1, 'failed'], [2, 'onboarded'], [4, 'failed'], [5, 'unknown']]);
+    assert.deepEqual(
+      statuses.map((s) => [s.match.line, s.state]),
+      [
+        [0, 'onboarded'],
+        [1, 'failed'],
+        [2, 'onboarded'],
+        [4, 'failed'],
+        [5, 'unknown'],
+      ],
+    );
     assert.deepEqual(asked, ['A', 'B', 'D', 'C']);
     asked.length = 0;
     const problems = planProblems(matches, stateOf, ctx);
-    assert.deepEqual(problems.map((p) => [p.match.line, p.state]), [[1, 'failed'], [4, 'failed'], [5, 'unknown']]);
+    assert.deepEqual(
+      problems.map((p) => [p.match.line, p.state]),
+      [
+        [1, 'failed'],
+        [4, 'failed'],
+        [5, 'unknown'],
+      ],
+    );
     assert.deepEqual(asked, ['A', 'B', 'D', 'C']);
     assert.equal(problems[0]?.message, 'Onboarding of B failed: its latest event is X_FAILED second line.', 'server text is one line');
   });

@@ -53,7 +53,11 @@ function cells(row: string): string[] {
 
 describe('hover markdown: events table', () => {
   it('shows the latest events newest first with type, relative time and message', () => {
-    const md = eventsHoverMarkdown(SERIAL, { result: result([event('ONBOARDING_COMPLETED', 'Done', 10), event('ONBOARDING_STARTED', 'Go', 3 * 24 * 60)]), stale: false }, ctx);
+    const md = eventsHoverMarkdown(
+      SERIAL,
+      { result: result([event('ONBOARDING_COMPLETED', 'Done', 10), event('ONBOARDING_STARTED', 'Go', 3 * 24 * 60)]), stale: false },
+      ctx,
+    );
     const rows = tableRows(md);
     assert.deepEqual(cells(rows[0] ?? ''), ['Type', 'When', 'Message']);
     assert.deepEqual(cells(rows[1] ?? ''), ['ONBOARDING\\_COMPLETED', '10 minutes ago', 'Done']);
@@ -64,7 +68,11 @@ describe('hover markdown: events table', () => {
   });
 
   it('puts the state of the machine and the actions first, the table after, so a small hover shows what matters without scrolling', () => {
-    const failed = eventsHoverMarkdown(SERIAL, { result: result([event('ONBOARDING_FAILED', 'Timeout', 90), event('ONBOARDING_STARTED', 'Go', 100)]), stale: false }, ctx);
+    const failed = eventsHoverMarkdown(
+      SERIAL,
+      { result: result([event('ONBOARDING_FAILED', 'Timeout', 90), event('ONBOARDING_STARTED', 'Go', 100)]), stale: false },
+      ctx,
+    );
     const paragraphs = failed.split('\n\n');
     // A short state word and the age of the newest event, not the raw type (which is in the table).
     assert.equal(paragraphs[0], '**MX\\-4711\\-A0023** · failed · 2 hours ago');
@@ -126,7 +134,11 @@ describe('hover markdown: events table', () => {
   });
 
   it('reports events that could not be read and links to the log', () => {
-    const md = eventsHoverMarkdown(SERIAL, { result: result([event('A', 'b', 1)], { invalid: [{ index: 2, reason: 'type is missing', raw: {} }] }), stale: false }, ctx);
+    const md = eventsHoverMarkdown(
+      SERIAL,
+      { result: result([event('A', 'b', 1)], { invalid: [{ index: 2, reason: 'type is missing', raw: {} }] }), stale: false },
+      ctx,
+    );
     assert.match(md, /1 event could not be read/);
     assert.ok(linkTargets(md).some((t) => t.startsWith(`command:${COMMANDS.showLog}`)));
   });

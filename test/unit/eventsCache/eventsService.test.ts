@@ -11,7 +11,10 @@ class Deferred<T> {
 describe('Events service', () => {
   it('shares one request per serial number and serves the cache while fresh', async () => {
     let calls = 0;
-    const service = new EventsService({ source: () => ({ getEvents: () => (calls++, Promise.resolve(result([event({ minute: 0 })], SERIAL, Date.now()))) }), freshForMs: () => 60_000 });
+    const service = new EventsService({
+      source: () => ({ getEvents: () => (calls++, Promise.resolve(result([event({ minute: 0 })], SERIAL, Date.now()))) }),
+      freshForMs: () => 60_000,
+    });
     await Promise.all([service.get(SERIAL), service.get(SERIAL)]);
     await service.get(SERIAL);
     assert.equal(calls, 1);
@@ -58,10 +61,12 @@ describe('Events service', () => {
     assert.equal(service.peek(SERIAL), undefined);
   });
 
-  it('tells the unit of the server\'s timestamps from fetched events, own machine first', async () => {
+  it("tells the unit of the server's timestamps from fetched events, own machine first", async () => {
     const seconds = event({ minute: 0, timestamp: 1_736_928_000 }, 'OTHER');
     const service = new EventsService({
-      source: () => ({ getEvents: (serial: string) => Promise.resolve(serial === 'OTHER' ? result([seconds], 'OTHER') : result([event({ minute: 0 })])) }),
+      source: () => ({
+        getEvents: (serial: string) => Promise.resolve(serial === 'OTHER' ? result([seconds], 'OTHER') : result([event({ minute: 0 })])),
+      }),
       freshForMs: () => 60_000,
     });
     assert.equal(service.timestampUnitHint(SERIAL), undefined);

@@ -27,12 +27,19 @@ describe('Stored results (offline copy)', () => {
   it('reads back what it saved, validated again and newest first, with its fetch time', async () => {
     const saved = result([event({ minute: 1, type: 'B' }), event({ minute: 0, type: 'A' })], SERIAL, 1234);
     store.save(saved);
-    assert.deepEqual(store.load(SERIAL)?.events.map((e) => e.type), ['B', 'A'], 'readable before the write finished');
+    assert.deepEqual(
+      store.load(SERIAL)?.events.map((e) => e.type),
+      ['B', 'A'],
+      'readable before the write finished',
+    );
     await store.flush();
     const fresh = new FileResultStore({ directory: dir, scope: () => scope });
     const loaded = fresh.load(SERIAL);
     assert.equal(loaded?.fetchedAt, 1234);
-    assert.deepEqual(loaded.events.map((e) => e.key), saved.events.map((e) => e.key));
+    assert.deepEqual(
+      loaded.events.map((e) => e.key),
+      saved.events.map((e) => e.key),
+    );
   });
 
   it('keeps environments apart, and stores nothing while signed out', async () => {
@@ -77,16 +84,31 @@ describe('Stored results (offline copy)', () => {
     assert.equal(loaded.invalid.length, 1);
   });
 
-  it('the scope is environment, API and user; signing out deletes that environment\'s results', async () => {
-    const env: Environment = { id: 'id-1', name: 'Test', apiBaseUrl: 'http://127.0.0.1:1', authUrl: 'http://127.0.0.1:1/oauth', clientId: 'c', username: 'u' };
-    assert.notEqual(resultScope({ kind: 'signed-in', environment: env }), resultScope({ kind: 'signed-in', environment: { ...env, apiBaseUrl: 'http://127.0.0.1:2' } }));
+  it("the scope is environment, API and user; signing out deletes that environment's results", async () => {
+    const env: Environment = {
+      id: 'id-1',
+      name: 'Test',
+      apiBaseUrl: 'http://127.0.0.1:1',
+      authUrl: 'http://127.0.0.1:1/oauth',
+      clientId: 'c',
+      username: 'u',
+    };
+    assert.notEqual(
+      resultScope({ kind: 'signed-in', environment: env }),
+      resultScope({ kind: 'signed-in', environment: { ...env, apiBaseUrl: 'http://127.0.0.1:2' } }),
+    );
     assert.equal(resultScope({ kind: 'credentials-rejected', environment: env }), undefined);
 
     let state: SessionState = { kind: 'signed-in', environment: env };
     const listeners: ((s: SessionState) => void)[] = [];
     const session = {
-      get state() { return state; },
-      onDidChangeState: (listener: (s: SessionState) => void) => { listeners.push(listener); return { dispose: () => undefined }; },
+      get state() {
+        return state;
+      },
+      onDidChangeState: (listener: (s: SessionState) => void) => {
+        listeners.push(listener);
+        return { dispose: () => undefined };
+      },
       environments: () => [env],
       onDidChangeEnvironments: () => ({ dispose: () => undefined }),
     };
@@ -102,7 +124,14 @@ describe('Stored results (offline copy)', () => {
   });
 
   it('signing out of an environment that is not the active one (here or in another window) deletes its results too, and only its', async () => {
-    const envA: Environment = { id: 'id-a', name: 'A', apiBaseUrl: 'http://127.0.0.1:1', authUrl: 'http://127.0.0.1:1/oauth', clientId: 'c', username: 'u' };
+    const envA: Environment = {
+      id: 'id-a',
+      name: 'A',
+      apiBaseUrl: 'http://127.0.0.1:1',
+      authUrl: 'http://127.0.0.1:1/oauth',
+      clientId: 'c',
+      username: 'u',
+    };
     const envB: Environment = { ...envA, id: 'id-b', name: 'B', apiBaseUrl: 'http://127.0.0.1:2' };
     let environments = [envA, envB];
     const changed: (() => void)[] = [];
@@ -110,7 +139,10 @@ describe('Stored results (offline copy)', () => {
       state: { kind: 'signed-in', environment: envA } as SessionState,
       onDidChangeState: () => ({ dispose: () => undefined }),
       environments: () => environments,
-      onDidChangeEnvironments: (listener: () => void) => { changed.push(listener); return { dispose: () => undefined }; },
+      onDidChangeEnvironments: (listener: () => void) => {
+        changed.push(listener);
+        return { dispose: () => undefined };
+      },
     };
     scope = resultScope({ kind: 'signed-in', environment: envB });
     store.save(result([event({ minute: 0 })]));
@@ -124,7 +156,7 @@ describe('Stored results (offline copy)', () => {
     for (const listener of changed) listener();
     await store.flush();
     await new Promise((resolve) => setImmediate(resolve));
-    assert.equal(files(dir).length, 1, 'B\'s results are gone');
-    assert.equal(store.load(SERIAL)?.events[0]?.time.epochMs !== undefined, true, 'A\'s results are kept');
+    assert.equal(files(dir).length, 1, "B's results are gone");
+    assert.equal(store.load(SERIAL)?.events[0]?.time.epochMs !== undefined, true, "A's results are kept");
   });
 });

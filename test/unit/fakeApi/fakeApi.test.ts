@@ -138,7 +138,10 @@ describe('fake Onboarding Events API', () => {
       assert.equal(created.assetId, TEST_ASSET_ID);
       assert.equal(created._links.machine.href, `${api.baseUrl}/public/api/machines/${TEST_ASSET_ID}`);
       const ts = timestampsOf(body);
-      assert.deepEqual(ts, [...ts].sort((a, b) => a - b));
+      assert.deepEqual(
+        ts,
+        [...ts].sort((a, b) => a - b),
+      );
     });
 
     it('answers 401 with an invalid_token challenge once the token has expired', async () => {
@@ -173,7 +176,10 @@ describe('fake Onboarding Events API', () => {
     it('filters by timestamp as configured: inclusive lower bound by default', async () => {
       const accessToken = await token(api);
       const query = { serialNumber: 'S-1', timestamp: '200' };
-      api.setMachineEvents('S-1', [100, 200, 300].map((t) => makeEvent({ type: 'T', message: 'm', timestamp: t })));
+      api.setMachineEvents(
+        'S-1',
+        [100, 200, 300].map((t) => makeEvent({ type: 'T', message: 'm', timestamp: t })),
+      );
       assert.deepEqual(timestampsOf(await (await getEvents(api, accessToken, query)).json()), [200, 300]);
       api.configure({ timestampFilter: 'after-exclusive', order: 'desc' });
       assert.deepEqual(timestampsOf(await (await getEvents(api, accessToken, query)).json()), [300]);
@@ -183,14 +189,20 @@ describe('fake Onboarding Events API', () => {
 
     it('never returns a shuffled list in sorted order', async () => {
       api.configure({ order: 'shuffled' });
-      api.setMachineEvents('S-2', [1, 2].map((t) => makeEvent({ type: 'T', message: 'm', timestamp: t })));
+      api.setMachineEvents(
+        'S-2',
+        [1, 2].map((t) => makeEvent({ type: 'T', message: 'm', timestamp: t })),
+      );
       const body: unknown = await (await getEvents(api, await token(api), { serialNumber: 'S-2' })).json();
       assert.deepEqual(timestampsOf(body), [2, 1]);
     });
 
     it('pages with size and page in the page envelope', async () => {
       api.configure({ envelope: 'page' });
-      api.setMachineEvents('S-3', [1, 2, 3, 4, 5].map((t) => makeEvent({ type: 'T', message: 'm', timestamp: t })));
+      api.setMachineEvents(
+        'S-3',
+        [1, 2, 3, 4, 5].map((t) => makeEvent({ type: 'T', message: 'm', timestamp: t })),
+      );
       const response = await getEvents(api, await token(api), { serialNumber: 'S-3', size: '2', page: '2' });
       const body = (await response.json()) as Record<string, unknown>;
       assert.deepEqual(
@@ -201,7 +213,10 @@ describe('fake Onboarding Events API', () => {
 
     it('follows after-cursors in the cursor envelope and omits after on the last page', async () => {
       api.configure({ envelope: 'cursor' });
-      api.setMachineEvents('S-4', [1, 2, 3].map((t) => makeEvent({ type: 'T', message: 'm', timestamp: t })));
+      api.setMachineEvents(
+        'S-4',
+        [1, 2, 3].map((t) => makeEvent({ type: 'T', message: 'm', timestamp: t })),
+      );
       const accessToken = await token(api);
       const first = (await (await getEvents(api, accessToken, { serialNumber: 'S-4', limit: '2' })).json()) as {
         content: unknown[];
@@ -211,9 +226,10 @@ describe('fake Onboarding Events API', () => {
       assert.equal(first.content.length, 2);
       assert.equal(first.limit, 2);
       assert.ok(first.after !== undefined);
-      const second = (await (
-        await getEvents(api, accessToken, { serialNumber: 'S-4', limit: '2', after: first.after })
-      ).json()) as Record<string, unknown>;
+      const second = (await (await getEvents(api, accessToken, { serialNumber: 'S-4', limit: '2', after: first.after })).json()) as Record<
+        string,
+        unknown
+      >;
       assert.deepEqual(second['content'], [makeEvent({ type: 'T', message: 'm', timestamp: 3 })]);
       assert.equal('after' in second, false);
     });
@@ -318,7 +334,10 @@ describe('fake Onboarding Events API', () => {
       const serials = Object.keys(demoData().machines);
       assert.ok(serials.length >= 35 && serials.length <= 45);
       const pattern = new RegExp(`^${DEMO_SERIAL_PATTERN}$`);
-      assert.deepEqual(serials.filter((s) => !pattern.test(s)), []);
+      assert.deepEqual(
+        serials.filter((s) => !pattern.test(s)),
+        [],
+      );
       assert.deepEqual(demoData(), demoData());
     });
 
@@ -330,7 +349,11 @@ describe('fake Onboarding Events API', () => {
       };
       assert.equal(latestType(DEMO_SERIALS.completed), 'ONBOARDING_COMPLETED');
       assert.equal(latestType(DEMO_SERIALS.failed), 'ONBOARDING_FAILED');
-      assert.ok(['ONBOARDING_STARTED', 'DEVICE_REGISTERED', 'CERTIFICATE_ISSUED', 'FIRMWARE_CHECKED'].includes(String(latestType(DEMO_SERIALS.inProgress))));
+      assert.ok(
+        ['ONBOARDING_STARTED', 'DEVICE_REGISTERED', 'CERTIFICATE_ISSUED', 'FIRMWARE_CHECKED'].includes(
+          String(latestType(DEMO_SERIALS.inProgress)),
+        ),
+      );
       assert.deepEqual(machines[DEMO_SERIALS.empty], []);
       assert.equal(machines[DEMO_SERIALS.unknown], undefined);
     });

@@ -17,19 +17,83 @@ const DEMO: SignInFields = {
   password: 'demo-password',
   environment: 'Demo',
 };
-const PRODUCTION: Environment = { id: 'p1', name: 'Production', apiBaseUrl: 'https://api.example.com', authUrl: 'https://auth.example.com/oauth', clientId: 'c', username: 'u' };
-const ATTACKER: SignInFields = { ...DEMO, apiBaseUrl: 'https://api.example.com', authUrl: 'https://evil.example/oauth', environment: 'Production' };
+const PRODUCTION: Environment = {
+  id: 'p1',
+  name: 'Production',
+  apiBaseUrl: 'https://api.example.com',
+  authUrl: 'https://auth.example.com/oauth',
+  clientId: 'c',
+  username: 'u',
+};
+const ATTACKER: SignInFields = {
+  ...DEMO,
+  apiBaseUrl: 'https://api.example.com',
+  authUrl: 'https://evil.example/oauth',
+  environment: 'Production',
+};
 
 describe('hostile input: argument forms of commands', () => {
   describe('the plan for signIn with an argument object', () => {
     const grant = demoGrant(JSON.stringify({ signIn: DEMO }));
     const rows: readonly { name: string; input: Parameters<typeof planArgumentSignIn>[0]; expected: string }[] = [
-      { name: 'under our tests: silent', input: { fields: ATTACKER, apiBaseUrl: ATTACKER.apiBaseUrl, authUrl: ATTACKER.authUrl, existing: PRODUCTION, testMode: true, grant: undefined }, expected: 'silent' },
-      { name: 'a new environment outside tests: confirm', input: { fields: DEMO, apiBaseUrl: DEMO.apiBaseUrl, authUrl: DEMO.authUrl, existing: undefined, testMode: false, grant: undefined }, expected: 'confirm' },
-      { name: 'overwriting Production with another /token: confirm, naming what it replaces', input: { fields: ATTACKER, apiBaseUrl: ATTACKER.apiBaseUrl, authUrl: ATTACKER.authUrl, existing: PRODUCTION, testMode: false, grant }, expected: 'confirm+replaces' },
-      { name: 'the demo grant, exactly: silent', input: { fields: DEMO, apiBaseUrl: DEMO.apiBaseUrl, authUrl: DEMO.authUrl, existing: undefined, testMode: false, grant }, expected: 'silent' },
-      { name: 'the demo grant with one field changed: confirm', input: { fields: { ...DEMO, password: 'x' }, apiBaseUrl: DEMO.apiBaseUrl, authUrl: DEMO.authUrl, existing: undefined, testMode: false, grant }, expected: 'confirm' },
-      { name: 'the demo grant naming an existing environment: confirm', input: { fields: DEMO, apiBaseUrl: DEMO.apiBaseUrl, authUrl: DEMO.authUrl, existing: { ...PRODUCTION, name: 'Demo', apiBaseUrl: DEMO.apiBaseUrl, authUrl: DEMO.authUrl }, testMode: false, grant }, expected: 'confirm' },
+      {
+        name: 'under our tests: silent',
+        input: {
+          fields: ATTACKER,
+          apiBaseUrl: ATTACKER.apiBaseUrl,
+          authUrl: ATTACKER.authUrl,
+          existing: PRODUCTION,
+          testMode: true,
+          grant: undefined,
+        },
+        expected: 'silent',
+      },
+      {
+        name: 'a new environment outside tests: confirm',
+        input: { fields: DEMO, apiBaseUrl: DEMO.apiBaseUrl, authUrl: DEMO.authUrl, existing: undefined, testMode: false, grant: undefined },
+        expected: 'confirm',
+      },
+      {
+        name: 'overwriting Production with another /token: confirm, naming what it replaces',
+        input: {
+          fields: ATTACKER,
+          apiBaseUrl: ATTACKER.apiBaseUrl,
+          authUrl: ATTACKER.authUrl,
+          existing: PRODUCTION,
+          testMode: false,
+          grant,
+        },
+        expected: 'confirm+replaces',
+      },
+      {
+        name: 'the demo grant, exactly: silent',
+        input: { fields: DEMO, apiBaseUrl: DEMO.apiBaseUrl, authUrl: DEMO.authUrl, existing: undefined, testMode: false, grant },
+        expected: 'silent',
+      },
+      {
+        name: 'the demo grant with one field changed: confirm',
+        input: {
+          fields: { ...DEMO, password: 'x' },
+          apiBaseUrl: DEMO.apiBaseUrl,
+          authUrl: DEMO.authUrl,
+          existing: undefined,
+          testMode: false,
+          grant,
+        },
+        expected: 'confirm',
+      },
+      {
+        name: 'the demo grant naming an existing environment: confirm',
+        input: {
+          fields: DEMO,
+          apiBaseUrl: DEMO.apiBaseUrl,
+          authUrl: DEMO.authUrl,
+          existing: { ...PRODUCTION, name: 'Demo', apiBaseUrl: DEMO.apiBaseUrl, authUrl: DEMO.authUrl },
+          testMode: false,
+          grant,
+        },
+        expected: 'confirm',
+      },
     ];
     for (const row of rows) {
       it(row.name, () => {
@@ -46,8 +110,8 @@ describe('hostile input: argument forms of commands', () => {
 
   describe('the demo grant (OE_DEMO_SIGN_IN)', () => {
     const rows: readonly [string, string | undefined, boolean][] = [
-      ['absent (every user\'s VS Code)', undefined, false],
-      ['the demo\'s loopback sign-in', JSON.stringify({ signIn: DEMO }), true],
+      ["absent (every user's VS Code)", undefined, false],
+      ["the demo's loopback sign-in", JSON.stringify({ signIn: DEMO }), true],
       ['a remote API', JSON.stringify({ signIn: { ...DEMO, apiBaseUrl: 'https://api.example.com' } }), false],
       ['a remote authorization server', JSON.stringify({ signIn: { ...DEMO, authUrl: 'https://evil.example/oauth' } }), false],
       ['a loopback-looking host name', JSON.stringify({ signIn: { ...DEMO, authUrl: 'http://127.0.0.1.evil.example/oauth' } }), false],
@@ -69,10 +133,17 @@ describe('hostile input: argument forms of commands', () => {
 
   it('Sign In Again starts at the URL steps once the URLs differ from those the user confirmed', async () => {
     const values = new Map<string, unknown>();
-    const confirmed = new ConfirmedEndpoints({ get: (key) => values.get(key), update: (key, value) => Promise.resolve(void values.set(key, value)) });
+    const confirmed = new ConfirmedEndpoints({
+      get: (key) => values.get(key),
+      update: (key, value) => Promise.resolve(void values.set(key, value)),
+    });
     assert.equal(confirmed.isConfirmed(PRODUCTION), false, 'nothing confirmed yet');
     await confirmed.confirm(PRODUCTION);
     assert.equal(confirmed.isConfirmed(PRODUCTION), true);
-    assert.equal(confirmed.isConfirmed({ ...PRODUCTION, authUrl: 'https://evil.example/oauth' }), false, 'another /token is not what the user confirmed');
+    assert.equal(
+      confirmed.isConfirmed({ ...PRODUCTION, authUrl: 'https://evil.example/oauth' }),
+      false,
+      'another /token is not what the user confirmed',
+    );
   });
 });

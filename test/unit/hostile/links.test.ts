@@ -13,10 +13,26 @@ interface Row {
 }
 
 const rows: readonly Row[] = [
-  { name: 'a plain https URL', url: 'https://docs.example.com/deprecations#x', expected: { url: 'https://docs.example.com/deprecations#x', host: 'docs.example.com' } },
-  { name: 'upper-case scheme and host are normalized', url: 'HTTPS://Docs.Example.COM/a', expected: { url: 'https://docs.example.com/a', host: 'docs.example.com' } },
-  { name: 'a look-alike Unicode host shows in its xn-- form', url: 'https://exаmple.com/', expected: { url: 'https://xn--exmple-4nf.com/', host: 'xn--exmple-4nf.com' } },
-  { name: 'a space in the path is percent-encoded in what is shown and opened', url: 'https://docs.example.com/a%20b', expected: { url: 'https://docs.example.com/a%20b', host: 'docs.example.com' } },
+  {
+    name: 'a plain https URL',
+    url: 'https://docs.example.com/deprecations#x',
+    expected: { url: 'https://docs.example.com/deprecations#x', host: 'docs.example.com' },
+  },
+  {
+    name: 'upper-case scheme and host are normalized',
+    url: 'HTTPS://Docs.Example.COM/a',
+    expected: { url: 'https://docs.example.com/a', host: 'docs.example.com' },
+  },
+  {
+    name: 'a look-alike Unicode host shows in its xn-- form',
+    url: 'https://exаmple.com/',
+    expected: { url: 'https://xn--exmple-4nf.com/', host: 'xn--exmple-4nf.com' },
+  },
+  {
+    name: 'a space in the path is percent-encoded in what is shown and opened',
+    url: 'https://docs.example.com/a%20b',
+    expected: { url: 'https://docs.example.com/a%20b', host: 'docs.example.com' },
+  },
   { name: 'backslash before @ (reads as evil.com, opens good.com)', url: 'https://good.com\\@evil.com', expected: 'disguised' },
   { name: 'user:password before the host', url: 'https://good.com:pw@evil.com/', expected: 'userinfo' },
   { name: 'a bare @ before the host', url: 'https://good.com@evil.com/', expected: 'userinfo' },
@@ -45,12 +61,23 @@ describe('hostile input: links from the server', () => {
       event: event({ type: 'T', message: 'm', timestamp: T_MS, _links: { old: { href: 'https://x.test/a', deprecation } } }),
       apiBaseUrl: API_BASE,
     });
-    assert.deepEqual(deprecationDecision(withDeprecation('https://good.com\\@evil.com'), 0), { kind: 'refuse', shown: 'https://good.com\\@evil.com', reason: 'disguised' });
-    assert.deepEqual(deprecationDecision(withDeprecation('HTTPS://Good.com/why'), 0), { kind: 'allow', url: 'https://good.com/why', host: 'good.com' });
+    assert.deepEqual(deprecationDecision(withDeprecation('https://good.com\\@evil.com'), 0), {
+      kind: 'refuse',
+      shown: 'https://good.com\\@evil.com',
+      reason: 'disguised',
+    });
+    assert.deepEqual(deprecationDecision(withDeprecation('HTTPS://Good.com/why'), 0), {
+      kind: 'allow',
+      url: 'https://good.com/why',
+      host: 'good.com',
+    });
   });
 
   it('an href with a password before the host is neither opened nor fetched', () => {
-    const request = { event: event({ type: 'T', message: 'm', timestamp: T_MS, _links: { a: { href: 'https://u:p@evil.com/' } } }), apiBaseUrl: API_BASE };
+    const request = {
+      event: event({ type: 'T', message: 'm', timestamp: T_MS, _links: { a: { href: 'https://u:p@evil.com/' } } }),
+      apiBaseUrl: API_BASE,
+    };
     assert.deepEqual(openDecision(request, 0, {}), { kind: 'refuse', shown: 'https://u:p@evil.com/', reason: 'userinfo' });
   });
 });

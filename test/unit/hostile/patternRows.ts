@@ -38,4 +38,3 @@ export const HOSTILE_PATTERN_ROWS: readonly HostilePatternRow[] = [
   { pattern: '(?:\\w+-?)+\\d', line: 'digits' },
   { pattern: '\\b[A-Z]{2,4}-\\d{4}-[A-Z0-9]{5}\\b', line: 'dashes' },
 ];
-

@@ -35,7 +35,13 @@ describe('hostile input: serial-number patterns run in linear time', () => {
     });
   }
 
-  const markup: readonly string[] = ['[Open](command:workbench.action.terminal.new)', 'A$(alert)B', 'MX\u202e3200-4711', 'MX\u200b4711X', 'MX-4711\u0007'];
+  const markup: readonly string[] = [
+    '[Open](command:workbench.action.terminal.new)',
+    'A$(alert)B',
+    'MX\u202e3200-4711',
+    'MX\u200b4711X',
+    'MX-4711\u0007',
+  ];
   for (const text of markup) {
     it(`a pattern that matches ${JSON.stringify(text)} still yields no serial number (markup, bidi and control characters are refused)`, () => {
       const matcher = createSerialMatcher({ pattern: '\\S{6,}' });

@@ -19,7 +19,12 @@ interface Row {
 const rows: readonly Row[] = [
   { name: 'user:password in a proxy URL', line: 'proxy http://alice:hunter2@proxy.corp.local:8080 failed', leaked: 'hunter2' },
   { name: 'user:password in an https URL', line: 'GET https://bob:s3cr3t@api.example.com/x', leaked: 's3cr3t' },
-  { name: 'a JSON-escaped secret (quote and backslash)', secret: 'p4ss"w\\rd', line: '{"password":"p4ss\\"w\\\\rd","username":"u"}', leaked: 'w\\\\rd' },
+  {
+    name: 'a JSON-escaped secret (quote and backslash)',
+    secret: 'p4ss"w\\rd',
+    line: '{"password":"p4ss\\"w\\\\rd","username":"u"}',
+    leaked: 'w\\\\rd',
+  },
   { name: 'a JSON-escaped secret in an unnamed field', secret: 'p4ss"w\\rd', line: '{"note":"p4ss\\"w\\\\rd"}', leaked: 'w\\\\rd' },
   { name: 'a non-ASCII secret as \\u escape', secret: 'S3cr€t!', line: '{"x":"S3cr\\u20act!"}', leaked: 'S3cr' },
   { name: 'a secret with spaces in a JSON credential field', line: '"client_secret": "correct horse battery staple"', leaked: 'horse' },
@@ -29,7 +34,12 @@ const rows: readonly Row[] = [
   { name: 'a one-character secret in a form', secret: 'q', line: 'username=u&password=q&scope=api', leaked: '=q&' },
   { name: 'an opaque token after lower-case bearer', line: 'authorization: bearer 8f1c2d3e4f5a6b7c', leaked: '8f1c2d3e4f5a6b7c' },
   { name: 'an opaque token after BEARER', line: 'Authorization: BEARER abc~def+ghi/jkl=', leaked: 'abc~def' },
-  { name: 'an opaque token registered on arrival, logged bare', secret: 'opaque.Token-value_123', line: 'token opaque.Token-value_123 expired', leaked: 'opaque.Token' },
+  {
+    name: 'an opaque token registered on arrival, logged bare',
+    secret: 'opaque.Token-value_123',
+    line: 'token opaque.Token-value_123 expired',
+    leaked: 'opaque.Token',
+  },
 ];
 
 describe('hostile input: log redaction', () => {
@@ -61,7 +71,14 @@ describe('hostile input: log redaction', () => {
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       authUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     });
-    after(() => new Promise<void>((resolve) => server.close(() => { resolve(); })));
+    after(
+      () =>
+        new Promise<void>((resolve) =>
+          server.close(() => {
+            resolve();
+          }),
+        ),
+    );
 
     it('the client hands it to onToken before any request uses it, and the redactor removes it', async () => {
       const redactor = new Redactor();

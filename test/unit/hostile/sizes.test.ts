@@ -51,7 +51,10 @@ describe('hostile input: big and deep answers', () => {
   it('validation prunes a deep value that did not come through the parser', () => {
     let deep: unknown = 1;
     for (let i = 0; i < 200_000; i++) deep = { a: deep };
-    const { events } = validateEvents([{ type: 'T', message: 'm', timestamp: T, deep }], { serialNumber: SERIAL, timestampUnit: 'milliseconds' });
+    const { events } = validateEvents([{ type: 'T', message: 'm', timestamp: T, deep }], {
+      serialNumber: SERIAL,
+      timestampUnit: 'milliseconds',
+    });
     assert.equal(events.length, 1);
     assert.doesNotThrow(() => JSON.stringify(events[0]?.raw));
   });
@@ -70,7 +73,9 @@ describe('hostile input: big and deep answers', () => {
         get: (url) => {
           const number = Number(new URL(url).searchParams.get('page') ?? '0');
           requests++;
-          return Promise.resolve(response(url, { content: [{ type: 'T', message: filler, timestamp: T - number }], number, size: 1, totalPages: 50 }));
+          return Promise.resolve(
+            response(url, { content: [{ type: 'T', message: filler, timestamp: T - number }], number, size: 1, totalPages: 50 }),
+          );
         },
       },
       apiBaseUrl: 'https://api.example.test',

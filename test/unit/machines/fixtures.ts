@@ -11,7 +11,12 @@ export const T0 = Date.UTC(2025, 0, 15, 8, 0, 0);
 export const MINUTE = 60_000;
 
 export function event(input: Partial<MakeEventInput> & { readonly minute: number }, serial = SERIAL): OnboardingEvent {
-  const raw = makeEvent({ type: input.type ?? 'STEP', message: input.message ?? `step at minute ${input.minute}`, timestamp: input.timestamp ?? T0 + input.minute * MINUTE, ...(input.assetId !== undefined ? { assetId: input.assetId } : {}) });
+  const raw = makeEvent({
+    type: input.type ?? 'STEP',
+    message: input.message ?? `step at minute ${input.minute}`,
+    timestamp: input.timestamp ?? T0 + input.minute * MINUTE,
+    ...(input.assetId !== undefined ? { assetId: input.assetId } : {}),
+  });
   const result = validateEvent(raw, serial);
   assert.ok(typeof result !== 'string', result as string);
   return result;
@@ -24,7 +29,17 @@ export function result(events: readonly OnboardingEvent[], serial = SERIAL, fetc
 /** `count` events, one per minute, newest first. */
 export function manyEvents(count: number, serial = SERIAL): OnboardingEvent[] {
   const events: OnboardingEvent[] = [];
-  for (let i = count - 1; i >= 0; i--) events.push(event({ minute: i, type: i % 10 === 0 ? 'MACHINE_CREATED' : `TYPE_${i % 7}`, ...(i % 10 === 0 ? { assetId: '3f2b8c1e-7a4d-4e4b-9a6f-1c2d3e4f5a6b' } : {}) }, serial));
+  for (let i = count - 1; i >= 0; i--)
+    events.push(
+      event(
+        {
+          minute: i,
+          type: i % 10 === 0 ? 'MACHINE_CREATED' : `TYPE_${i % 7}`,
+          ...(i % 10 === 0 ? { assetId: '3f2b8c1e-7a4d-4e4b-9a6f-1c2d3e4f5a6b' } : {}),
+        },
+        serial,
+      ),
+    );
   return events;
 }
 

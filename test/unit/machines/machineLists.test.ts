@@ -100,7 +100,10 @@ describe('Seen events (the view badge)', () => {
     assert.equal(writes, 0);
     tracker.markSeen('S-0', newest);
     assert.equal(writes, 1);
-    assert.equal((store.get<Record<string, Record<string, number>>>('onboardingEvents.seenEvents') ?? {})['env']?.['S-99'], older.time.epochMs);
+    assert.equal(
+      (store.get<Record<string, Record<string, number>>>('onboardingEvents.seenEvents') ?? {})['env']?.['S-99'],
+      older.time.epochMs,
+    );
     tracker.baseline('T', older);
     await tracker.flush();
     assert.equal(writes, 2);

@@ -33,7 +33,9 @@ class ScriptedSource {
 
 const settings: ModelSettings = { maxEvents: 2, concurrency: 2, timestampUnit: 'auto', workspaceScanEnabled: true, hasWorkspace: true };
 
-async function setup(events: OnboardingEvent[] = [event({ minute: 2, type: 'C' }), event({ minute: 1, type: 'B' }), event({ minute: 0, type: 'A' })]) {
+async function setup(
+  events: OnboardingEvent[] = [event({ minute: 2, type: 'C' }), event({ minute: 1, type: 'B' }), event({ minute: 0, type: 'A' })],
+) {
   const source = new ScriptedSource(new Map([[SERIAL, events]]));
   const service = new EventsService({ source: () => source, freshForMs: () => 60_000 });
   const store = new MemoryStore();
@@ -52,7 +54,8 @@ async function setup(events: OnboardingEvent[] = [event({ minute: 2, type: 'C' }
   return { source, service, lists, model, rejected: () => rejected, signOut: () => (signedIn = false) };
 }
 
-const types = (model: MachinesModel): string[] => model.children(SERIAL).map((child) => (child.kind === 'event' ? child.event.type : child.kind));
+const types = (model: MachinesModel): string[] =>
+  model.children(SERIAL).map((child) => (child.kind === 'event' ? child.event.type : child.kind));
 
 describe('Machines model', () => {
   it('lists pinned machines in a group (and the workspace group next to it, to be scanned)', async () => {
@@ -136,7 +139,7 @@ describe('Machines model', () => {
     });
   }
 
-  it('asks in seconds when the server\'s timestamps are seconds', async () => {
+  it("asks in seconds when the server's timestamps are seconds", async () => {
     const seconds = [2, 1, 0].map((minute) => event({ minute, type: `S${minute}`, timestamp: (T0 + minute * MINUTE) / 1000 }));
     const { model, source } = await setup(seconds);
     model.setFilter({ sinceMs: T0 + MINUTE });

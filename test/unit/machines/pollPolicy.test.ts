@@ -14,7 +14,12 @@ function failure(errorKind: PollFailure['errorKind'], retryAfterMs?: number, at 
 
 describe('Auto-refresh poll policy', () => {
   describe('before refreshing', () => {
-    const rows: readonly { readonly rule: string; readonly signedIn: boolean; readonly pinned: readonly string[]; readonly expected: ReturnType<typeof beforePoll> }[] = [
+    const rows: readonly {
+      readonly rule: string;
+      readonly signedIn: boolean;
+      readonly pinned: readonly string[];
+      readonly expected: ReturnType<typeof beforePoll>;
+    }[] = [
       { rule: 'signed out, polling cannot work: stop', signedIn: false, pinned: [A], expected: { kind: 'stop' } },
       { rule: 'signed out with nothing pinned: still stop', signedIn: false, pinned: [], expected: { kind: 'stop' } },
       { rule: 'nothing pinned: nothing to ask, a successful poll', signedIn: true, pinned: [], expected: { kind: 'ok' } },
@@ -37,11 +42,32 @@ describe('Auto-refresh poll policy', () => {
     }[] = [
       { rule: 'no machine failed: ok', failures: {}, expected: { kind: 'ok' } },
       { rule: 'signed out meanwhile (a rejected token signs out): stop', signedIn: false, failures: {}, expected: { kind: 'stop' } },
-      { rule: 'signed out meanwhile, even with failures that ask to wait: stop', signedIn: false, failures: { [A]: failure('rate-limited', 5000) }, expected: { kind: 'stop' } },
-      { rule: 'a failure from before the poll started belongs to an earlier attempt: ok', failures: { [A]: failure('server', 5000, STARTED - 1) }, expected: { kind: 'ok' } },
-      { rule: 'a failure at the very start of the poll counts', failures: { [A]: failure('server', undefined, STARTED) }, expected: { kind: 'failed', failed: 1 } },
-      { rule: 'a failure without Retry-After: failed, with no wait', failures: { [A]: failure('network') }, expected: { kind: 'failed', failed: 1 } },
-      { rule: 'a failure that is no ApiError still counts', failures: { [A]: failure(undefined) }, expected: { kind: 'failed', failed: 1 } },
+      {
+        rule: 'signed out meanwhile, even with failures that ask to wait: stop',
+        signedIn: false,
+        failures: { [A]: failure('rate-limited', 5000) },
+        expected: { kind: 'stop' },
+      },
+      {
+        rule: 'a failure from before the poll started belongs to an earlier attempt: ok',
+        failures: { [A]: failure('server', 5000, STARTED - 1) },
+        expected: { kind: 'ok' },
+      },
+      {
+        rule: 'a failure at the very start of the poll counts',
+        failures: { [A]: failure('server', undefined, STARTED) },
+        expected: { kind: 'failed', failed: 1 },
+      },
+      {
+        rule: 'a failure without Retry-After: failed, with no wait',
+        failures: { [A]: failure('network') },
+        expected: { kind: 'failed', failed: 1 },
+      },
+      {
+        rule: 'a failure that is no ApiError still counts',
+        failures: { [A]: failure(undefined) },
+        expected: { kind: 'failed', failed: 1 },
+      },
       {
         rule: 'several failures: counted, and the longest Retry-After is honoured',
         failures: { [A]: failure('rate-limited', 2000), [B]: failure('rate-limited', 9000), [C]: failure('rate-limited', 4000) },
@@ -52,7 +78,11 @@ describe('Auto-refresh poll policy', () => {
         failures: { [A]: failure('rate-limited', 60_000, STARTED - 1), [B]: failure('rate-limited', 3000) },
         expected: { kind: 'failed', failed: 1, retryAfterMs: 3000 },
       },
-      { rule: 'a Retry-After of zero is kept as zero', failures: { [A]: failure('rate-limited', 0) }, expected: { kind: 'failed', failed: 1, retryAfterMs: 0 } },
+      {
+        rule: 'a Retry-After of zero is kept as zero',
+        failures: { [A]: failure('rate-limited', 0) },
+        expected: { kind: 'failed', failed: 1, retryAfterMs: 0 },
+      },
       {
         rule: 'rejected credentials: stop, whatever the other machines asked',
         failures: { [A]: failure('rate-limited', 9000), [B]: failure('invalid-credentials') },
@@ -64,7 +94,7 @@ describe('Auto-refresh poll policy', () => {
         expected: { kind: 'ok' },
       },
       {
-        rule: 'only pinned machines are judged (a failed hover look-up is not the poll\'s)',
+        rule: "only pinned machines are judged (a failed hover look-up is not the poll's)",
         pinned: [A],
         failures: { [B]: failure('invalid-credentials'), [C]: failure('server') },
         expected: { kind: 'ok' },

@@ -9,13 +9,17 @@ describe('Refreshing many machines', () => {
     let peak = 0;
     const seen: string[] = [];
     const serials = Array.from({ length: 50 }, (_, i) => `S-${i}`);
-    const result = await refreshMany([...serials, 'S-1'], async (serial) => {
-      active++;
-      peak = Math.max(peak, active);
-      seen.push(serial);
-      await new Promise((resolve) => setTimeout(resolve, 1));
-      active--;
-    }, { concurrency: 4 });
+    const result = await refreshMany(
+      [...serials, 'S-1'],
+      async (serial) => {
+        active++;
+        peak = Math.max(peak, active);
+        seen.push(serial);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        active--;
+      },
+      { concurrency: 4 },
+    );
     assert.equal(peak, 4);
     assert.equal(result.done, 50);
     assert.deepEqual([...seen].sort(), [...serials].sort());
@@ -23,10 +27,14 @@ describe('Refreshing many machines', () => {
 
   it('collects failures without stopping the others, and reports progress', async () => {
     const progress: number[] = [];
-    const result = await refreshMany(['a', 'b', 'c'], (serial) => (serial === 'b' ? Promise.reject(new Error('boom')) : Promise.resolve()), {
-      concurrency: 2,
-      onProgress: (done) => progress.push(done),
-    });
+    const result = await refreshMany(
+      ['a', 'b', 'c'],
+      (serial) => (serial === 'b' ? Promise.reject(new Error('boom')) : Promise.resolve()),
+      {
+        concurrency: 2,
+        onProgress: (done) => progress.push(done),
+      },
+    );
     assert.deepEqual([...result.failures.keys()], ['b']);
     assert.deepEqual(progress, [1, 2, 3]);
   });
@@ -34,11 +42,15 @@ describe('Refreshing many machines', () => {
   it('stops starting new refreshes when cancelled', async () => {
     const controller = new AbortController();
     let calls = 0;
-    const result = await refreshMany(['a', 'b', 'c', 'd'], () => {
-      calls++;
-      controller.abort();
-      return Promise.resolve();
-    }, { concurrency: 1, signal: controller.signal });
+    const result = await refreshMany(
+      ['a', 'b', 'c', 'd'],
+      () => {
+        calls++;
+        controller.abort();
+        return Promise.resolve();
+      },
+      { concurrency: 1, signal: controller.signal },
+    );
     assert.equal(calls, 1);
     assert.equal(result.cancelled, true);
   });
@@ -52,13 +64,23 @@ describe('Serial numbers in workspace files', () => {
     collector.add('file:///a.yaml', 'line: 3\nserial: MX-4711-A0023\n  other: MX-4711-A0024 and MX-4711-A0023\n');
     collector.add('file:///b.txt', 'MX-4711-A0023 AB-0000-00000 XMX-4711-A0023X');
     assert.deepEqual(collector.result(), [
-      { serialNumber: 'MX-4711-A0023', occurrences: 3, locations: [{ file: 'file:///a.yaml', line: 1 }, { file: 'file:///b.txt', line: 0 }] },
+      {
+        serialNumber: 'MX-4711-A0023',
+        occurrences: 3,
+        locations: [
+          { file: 'file:///a.yaml', line: 1 },
+          { file: 'file:///b.txt', line: 0 },
+        ],
+      },
       { serialNumber: 'MX-4711-A0024', occurrences: 1, locations: [{ file: 'file:///a.yaml', line: 2 }] },
     ]);
   });
 
   it('builds one exclude glob from files.exclude and search.exclude, leaving out disabled and conditional entries', () => {
-    assert.equal(excludeGlob({ '**/.git': true, '**/x': false }, { '**/node_modules': true, '**/*.js': { when: '$(basename).ts' } }), '{**/.git,**/node_modules}');
+    assert.equal(
+      excludeGlob({ '**/.git': true, '**/x': false }, { '**/node_modules': true, '**/*.js': { when: '$(basename).ts' } }),
+      '{**/.git,**/node_modules}',
+    );
     assert.equal(excludeGlob({ '**/.git': true }, undefined), '**/.git');
     assert.equal(excludeGlob({}, {}), undefined);
   });

@@ -26,7 +26,7 @@ describe('Tree row texts that fit a default-width sidebar', () => {
     undefined,
   ];
 
-  it('labels an error row with a few words per kind of failure, not the server\'s sentence', () => {
+  it("labels an error row with a few words per kind of failure, not the server's sentence", () => {
     assert.equal(errorRowLabel('server', plainLocalize), 'Server error');
     assert.equal(errorRowLabel('network', plainLocalize), 'API not reachable');
     assert.equal(errorRowLabel(undefined, plainLocalize), 'Could not load events');
@@ -36,11 +36,14 @@ describe('Tree row texts that fit a default-width sidebar', () => {
     }
   });
 
-  it('says a machine\'s state in one short word from its newest event, whatever the event type is called', () => {
+  it("says a machine's state in one short word from its newest event, whatever the event type is called", () => {
     assert.equal(stateWord(event({ type: 'ONBOARDING_COMPLETED', minute: 1 }), plainLocalize), 'completed');
     assert.equal(stateWord(event({ type: 'ONBOARDING_FAILED', minute: 1 }), plainLocalize), 'failed');
     assert.equal(stateWord(event({ type: 'CERTIFICATE_REJECTED', minute: 1 }), plainLocalize), 'failed');
-    assert.equal(stateWord(event({ type: 'MACHINE_CREATED', assetId: '436db7ec-30c2-41dd-8b7a-2c3cb93cd609', minute: 1 }), plainLocalize), 'completed');
+    assert.equal(
+      stateWord(event({ type: 'MACHINE_CREATED', assetId: '436db7ec-30c2-41dd-8b7a-2c3cb93cd609', minute: 1 }), plainLocalize),
+      'completed',
+    );
     assert.equal(stateWord(event({ type: 'DEVICE_REGISTERED', minute: 1 }), plainLocalize), 'in progress');
     assert.equal(stateWord(undefined, plainLocalize), 'no events');
   });

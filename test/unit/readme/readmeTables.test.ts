@@ -51,7 +51,10 @@ describe('README tables match package.json', () => {
     const documented = new Map(rows.map((row) => [code(row[0]), row[1]]));
     assert.equal(documented.size, rows.length, 'no command is listed twice');
     const expected = new Map(
-      manifest.contributes.commands.map((c) => [c.command, c.category ? `${localized(c.category)}: ${localized(c.title)}` : localized(c.title)]),
+      manifest.contributes.commands.map((c) => [
+        c.command,
+        c.category ? `${localized(c.category)}: ${localized(c.title)}` : localized(c.title),
+      ]),
     );
     assert.deepEqual([...documented.keys()].sort(), [...expected.keys()].sort());
     for (const [id, title] of expected) assert.equal(documented.get(id), title, `title of ${id}`);

@@ -19,7 +19,11 @@ const read = (file: string): string => readFileSync(join(root, file), 'utf8');
 function jsonc(file: string): Record<string, unknown> {
   const errors: ParseError[] = [];
   const value: unknown = parseJsonc(read(file), errors, { allowTrailingComma: true });
-  assert.deepEqual(errors.map((e) => `${printParseErrorCode(e.error)} at ${e.offset}`), [], `${file} parses`);
+  assert.deepEqual(
+    errors.map((e) => `${printParseErrorCode(e.error)} at ${e.offset}`),
+    [],
+    `${file} parses`,
+  );
   assert.ok(isRecord(value), `${file} holds an object`);
   return value;
 }
@@ -66,7 +70,8 @@ describe('the repository opens like every extension repository', () => {
         const args = strings(config['args'], `${String(config['name'])}.args`);
         assert.ok(args.includes('--extensionDevelopmentPath=${workspaceFolder}'), `${String(config['name'])} loads this extension`);
         for (const arg of args) {
-          const path = /^--extension(?:Development|Tests)Path=(.*)$/.exec(arg)?.[1] ?? (arg.startsWith('${workspaceFolder}') ? arg : undefined);
+          const path =
+            /^--extension(?:Development|Tests)Path=(.*)$/.exec(arg)?.[1] ?? (arg.startsWith('${workspaceFolder}') ? arg : undefined);
           if (path !== undefined) assert.ok(existsInRepo(path), `${String(config['name'])}: ${arg} exists`);
         }
         for (const pattern of strings(config['outFiles'], 'outFiles')) assert.match(pattern, /^\$\{workspaceFolder\}\/(dist|out)\//);
@@ -76,7 +81,10 @@ describe('the repository opens like every extension repository', () => {
     it('names in preLaunchTask a task that exists, and every dependsOn names one too', () => {
       for (const config of launch) {
         const task = config['preLaunchTask'];
-        assert.ok(typeof task === 'string' && taskByLabel.has(task), `${String(config['name'])}: preLaunchTask "${String(task)}" is a task`);
+        assert.ok(
+          typeof task === 'string' && taskByLabel.has(task),
+          `${String(config['name'])}: preLaunchTask "${String(task)}" is a task`,
+        );
       }
       for (const task of tasks) {
         const deps = task['dependsOn'] === undefined ? [] : strings(task['dependsOn'], 'dependsOn');
@@ -111,7 +119,12 @@ describe('the repository opens like every extension repository', () => {
       assert.equal(watch['problemMatcher'], '$esbuild-watch');
       assert.match(manifest.scripts['watch'] ?? '', /esbuild\.mjs --watch/);
       const esbuild = read('esbuild.mjs');
-      for (const line of ["'[watch] build started'", "'[watch] build finished'", '`✘ [ERROR] ${text}`', '`    ${location.file}:${location.line}:${location.column}:`']) {
+      for (const line of [
+        "'[watch] build started'",
+        "'[watch] build finished'",
+        '`✘ [ERROR] ${text}`',
+        '`    ${location.file}:${location.line}:${location.column}:`',
+      ]) {
         assert.ok(esbuild.includes(line), `esbuild.mjs prints ${line}`);
       }
     });
@@ -130,7 +143,10 @@ describe('the repository opens like every extension repository', () => {
       assert.ok(isRecord(matcher) && isRecord(matcher['background']));
       const ends = new RegExp(String(matcher['background']['endsPattern']));
       const printed = [...read('test/support/fakeApi/cli.ts').matchAll(/console\.log\('([^']*)'\)/g)].map((m) => m[1] ?? '');
-      assert.ok(printed.some((line) => ends.test(line)), `the fake API prints a line matching ${ends.source}`);
+      assert.ok(
+        printed.some((line) => ends.test(line)),
+        `the fake API prints a line matching ${ends.source}`,
+      );
     });
   });
 
@@ -165,7 +181,12 @@ describe('the repository opens like every extension repository', () => {
       assert.ok('push' in workflow['on'] && 'pull_request' in workflow['on']);
       const strategy = job()['strategy'];
       assert.ok(isRecord(strategy) && isRecord(strategy['matrix']));
-      assert.deepEqual(strings(strategy['matrix']['os'], 'matrix.os').map((os) => os.replace(/-.*/, '')).sort(), ['macos', 'ubuntu', 'windows']);
+      assert.deepEqual(
+        strings(strategy['matrix']['os'], 'matrix.os')
+          .map((os) => os.replace(/-.*/, ''))
+          .sort(),
+        ['macos', 'ubuntu', 'windows'],
+      );
       assert.equal(job()['runs-on'], '${{ matrix.os }}');
       assert.ok(isRecord(job()['env']) && (job()['env'] as Record<string, unknown>)['OE_VSCODE'] === 'download');
     });
@@ -174,9 +195,17 @@ describe('the repository opens like every extension repository', () => {
       const steps = runs();
       const setupNode = records(job()['steps'], 'steps').find((s) => String(s['uses']).startsWith('actions/setup-node@'));
       assert.ok(setupNode && isRecord(setupNode['with']) && setupNode['with']['node-version-file'] === '.nvmrc');
-      const order = ['npm ci', 'npm run lint', 'npm run test:unit', 'xvfb-run -a npm run test:integration'].map((cmd) => steps.indexOf(cmd));
-      assert.ok(order.every((i) => i >= 0), `steps: ${steps.join(' | ')}`);
-      assert.deepEqual([...order].sort((a, b) => a - b), order);
+      const order = ['npm ci', 'npm run lint', 'npm run test:unit', 'xvfb-run -a npm run test:integration'].map((cmd) =>
+        steps.indexOf(cmd),
+      );
+      assert.ok(
+        order.every((i) => i >= 0),
+        `steps: ${steps.join(' | ')}`,
+      );
+      assert.deepEqual(
+        [...order].sort((a, b) => a - b),
+        order,
+      );
       assert.ok(steps.includes('npm run test:integration'), 'Windows and macOS run the integration tier without xvfb');
       for (const script of ['lint', 'test:unit', 'test:integration']) assert.ok(script in manifest.scripts, `npm run ${script} exists`);
     });

@@ -54,7 +54,9 @@ function holds(when: string | undefined, context: Context): boolean {
 }
 
 function titleBar(context: Context): { buttons: string[]; menu: string[] } {
-  const entries = (manifest.contributes.menus['view/title'] ?? []).filter((entry) => holds(entry.when, { view: VIEWS.machines, ...context }));
+  const entries = (manifest.contributes.menus['view/title'] ?? []).filter((entry) =>
+    holds(entry.when, { view: VIEWS.machines, ...context }),
+  );
   const name = (entry: MenuEntry): string => entry.command.replace(/^onboardingEvents\./, '');
   return {
     buttons: entries.filter((entry) => entry.group?.startsWith('navigation')).map(name),
@@ -62,7 +64,12 @@ function titleBar(context: Context): { buttons: string[]; menu: string[] } {
   };
 }
 
-const signedOut: Context = { [CONTEXT_KEYS.signedIn]: false, [CONTEXT_KEYS.hasMachines]: true, [CONTEXT_KEYS.hasEnvironments]: true, workspaceFolderCount: 1 };
+const signedOut: Context = {
+  [CONTEXT_KEYS.signedIn]: false,
+  [CONTEXT_KEYS.hasMachines]: true,
+  [CONTEXT_KEYS.hasEnvironments]: true,
+  workspaceFolderCount: 1,
+};
 const signedIn: Context = { ...signedOut, [CONTEXT_KEYS.signedIn]: true };
 
 describe('the Machines view title bar', () => {

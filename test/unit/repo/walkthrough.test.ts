@@ -28,10 +28,14 @@ const knownCommands = new Set<string>([...Object.values(COMMANDS), `${VIEWS.mach
 
 describe('the Get Started walkthrough', () => {
   it('walks through sign-in, pinning, the hover, the details and the settings', () => {
-    assert.deepEqual(steps.map((s) => s.id), ['signIn', 'pinMachine', 'hover', 'details', 'settings']);
+    assert.deepEqual(
+      steps.map((s) => s.id),
+      ['signIn', 'pinMachine', 'hover', 'details', 'settings'],
+    );
     for (const step of steps) {
       assert.ok(text(step.title) !== step.title && text(step.description) !== step.description, `${step.id} is localized`);
-      if (step.media.image) assert.ok(step.media.altText && text(step.media.altText) !== step.media.altText, `${step.id} describes its picture`);
+      if (step.media.image)
+        assert.ok(step.media.altText && text(step.media.altText) !== step.media.altText, `${step.id} describes its picture`);
     }
   });
 
@@ -41,7 +45,12 @@ describe('the Get Started walkthrough', () => {
     const media = steps.flatMap((s) => [s.media.image, s.media.markdown].filter((f): f is string => f !== undefined));
     assert.equal(media.length, steps.length);
     // `vsce ls` applies .vscodeignore exactly as `vsce package` does (npx is a .cmd on Windows: a shell runs it).
-    const shipped = execFileSync('npx', ['vsce', 'ls', '--no-dependencies'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], shell: process.platform === 'win32' }).split(/\r?\n/);
+    const shipped = execFileSync('npx', ['vsce', 'ls', '--no-dependencies'], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      shell: process.platform === 'win32',
+    }).split(/\r?\n/);
     for (const file of media) {
       assert.ok(existsSync(join(root, file)), `${file} exists`);
       assert.ok(shipped.includes(file), `${file} is in the package`);
@@ -56,7 +65,11 @@ describe('the Get Started walkthrough', () => {
         const [kind, value = ''] = event.split(/:(.*)/s);
         if (kind === 'onCommand') assert.ok(knownCommands.has(value), `${step.id}: ${event}`);
         else if (kind === 'onContext') assert.ok((Object.values(CONTEXT_KEYS) as string[]).includes(value), `${step.id}: ${event}`);
-        else if (kind === 'onSettingChanged') assert.ok(Object.keys(manifest.contributes.configuration.properties).some((k) => k.startsWith(value)), `${step.id}: ${event}`);
+        else if (kind === 'onSettingChanged')
+          assert.ok(
+            Object.keys(manifest.contributes.configuration.properties).some((k) => k.startsWith(value)),
+            `${step.id}: ${event}`,
+          );
         else assert.fail(`${step.id}: unexpected completion event ${event}`);
       }
     }

@@ -51,7 +51,13 @@ const PROD: Environment = {
   clientId: 'client-1',
   username: 'api.user',
 };
-const TEST: Environment = { ...PROD, id: 'test', name: 'Test', apiBaseUrl: 'http://127.0.0.1:4000', authUrl: 'http://127.0.0.1:4000/oauth' };
+const TEST: Environment = {
+  ...PROD,
+  id: 'test',
+  name: 'Test',
+  apiBaseUrl: 'http://127.0.0.1:4000',
+  authUrl: 'http://127.0.0.1:4000/oauth',
+};
 const SECRETS = { clientSecret: 'client-secret-value', password: 'password-value' };
 
 describe('credential store', () => {

@@ -12,7 +12,9 @@ interface Manifest {
 
 function properties(): Record<string, { scope?: string }> {
   const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8')) as Manifest;
-  const sections = Array.isArray(manifest.contributes.configuration) ? manifest.contributes.configuration : [manifest.contributes.configuration];
+  const sections = Array.isArray(manifest.contributes.configuration)
+    ? manifest.contributes.configuration
+    : [manifest.contributes.configuration];
   return Object.assign({}, ...sections.map((section) => section.properties)) as Record<string, { scope?: string }>;
 }
 
@@ -21,7 +23,10 @@ describe('URL settings that decide where credentials go', () => {
     it(`${key} can be set only in user (machine) settings, never by a workspace`, () => {
       const setting = properties()[key];
       assert.ok(setting, `${key} is contributed`);
-      assert.ok(setting.scope === 'machine' || setting.scope === 'application', `scope is ${setting.scope ?? 'window (the default), which a workspace can set'}`);
+      assert.ok(
+        setting.scope === 'machine' || setting.scope === 'application',
+        `scope is ${setting.scope ?? 'window (the default), which a workspace can set'}`,
+      );
     });
   }
 });

@@ -23,7 +23,9 @@ function sourceFiles(dir: string): string[] {
 function declaredStateKeys(): string[] {
   return sourceFiles(srcDir)
     .filter((file) => !file.endsWith(join('workbench', 'constants.ts')))
-    .flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/const \w*(?:KEY|PREFIX)\w* = '(onboardingEvents\.[^']*)'/g)].map((m) => m[1] ?? ''));
+    .flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/const \w*(?:KEY|PREFIX)\w* = '(onboardingEvents\.[^']*)'/g)].map((m) => m[1] ?? ''),
+    );
 }
 
 function syncedByRegister(): string[] {
@@ -48,7 +50,14 @@ describe('Settings Sync of global state', () => {
   it('STATE_KEYS names the same strings the features use', () => {
     assert.deepEqual(
       { ...STATE_KEYS },
-      { pinnedMachines: PINNED_KEY, recentMachines: RECENT_KEY, seenEvents: SEEN_KEY, environments: ENVIRONMENTS_KEY, lastEnvironment: LAST_ENVIRONMENT_KEY, confirmedEndpoints: CONFIRMED_ENDPOINTS_KEY },
+      {
+        pinnedMachines: PINNED_KEY,
+        recentMachines: RECENT_KEY,
+        seenEvents: SEEN_KEY,
+        environments: ENVIRONMENTS_KEY,
+        lastEnvironment: LAST_ENVIRONMENT_KEY,
+        confirmedEndpoints: CONFIRMED_ENDPOINTS_KEY,
+      },
     );
   });
 
@@ -56,7 +65,10 @@ describe('Settings Sync of global state', () => {
     const known = new Set<string>([...Object.values(STATE_KEYS), secretKey('')]);
     const declared = declaredStateKeys();
     assert.ok(declared.length >= 5, `found the declared keys (${declared.join(', ')})`);
-    assert.deepEqual(declared.filter((key) => !known.has(key)), []);
+    assert.deepEqual(
+      declared.filter((key) => !known.has(key)),
+      [],
+    );
     for (const key of SYNCED_STATE_KEYS) assert.ok(declared.includes(key), `${key} is declared by a feature`);
   });
 });
