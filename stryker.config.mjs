@@ -33,7 +33,12 @@ const MUTATE = [
 export default {
   mutate: MUTATE,
   testRunner: 'mocha',
-  mochaOptions: { config: '.mocharc.json', spec: ['out/test/unit/**/*.test.js'] },
+  mochaOptions: {
+    config: '.mocharc.json',
+    spec: ['out/test/unit/**/*.test.js'],
+    // It reads the sources to check that every l10n message is a literal; in the sandbox they are instrumented.
+    ignore: ['out/test/unit/l10n/localization.test.js'],
+  },
   buildCommand: 'npx tsc -p tsconfig.tests.json',
   checkers: ['typescript'],
   tsconfigFile: 'tsconfig.json',

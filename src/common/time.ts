@@ -33,6 +33,7 @@ export function isRepresentable(epochMs: number): boolean {
 /** VS Code's display language ids are BCP 47 tags; anything Intl rejects falls back to English. */
 export function safeLocale(locale: string): string {
   try {
+    // Stryker disable next-line StringLiteral: getCanonicalLocales of one string returns one tag or throws, so the fallback is for the type only.
     return Intl.getCanonicalLocales(locale)[0] ?? 'en';
   } catch {
     return 'en';
@@ -47,6 +48,7 @@ export type RelativeStyle = 'long' | 'short';
 function relativeFormatter(locale: string, style: RelativeStyle): Intl.RelativeTimeFormat {
   const cacheKey = `${locale}|${style}`;
   let formatter = relativeFormatters.get(cacheKey);
+  // Stryker disable next-line ConditionalExpression: the cache only saves work; a new formatter formats the same.
   if (formatter === undefined) {
     // numeric 'auto': "yesterday", "last month", "now" where the language has such words.
     formatter = new Intl.RelativeTimeFormat(safeLocale(locale), { numeric: 'auto', style });
@@ -68,11 +70,15 @@ export function formatRelative(epochMs: number, nowMs: number, locale: string, s
   const distance = Math.abs(delta);
   const format = relativeFormatter(locale, style);
   if (distance < NOW_WITHIN_MS) return format.format(0, 'second');
+  // Stryker disable next-line EqualityOperator: a delta of 0 already returned "now".
   const sign = delta < 0 ? -1 : 1;
+  // Stryker disable next-line EqualityOperator: the loop always returns at the last unit, 'second', which is never skipped.
   for (let i = 0; i < UNITS.length; i++) {
     const current = UNITS[i];
+    // Stryker disable next-line ConditionalExpression: the distance is at least 10 s here, so 'second' would never be skipped anyway.
     if (current === undefined || (distance < current.size && current.unit !== 'second')) continue;
     const count = Math.round(distance / current.size);
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: UNITS[-1] is undefined as well.
     const larger = i > 0 ? UNITS[i - 1] : undefined;
     if (larger !== undefined && current.promoteAt !== undefined && count >= current.promoteAt) return format.format(sign, larger.unit);
     return format.format(sign * count, current.unit);
@@ -89,6 +95,7 @@ export function formatRelative(epochMs: number, nowMs: number, locale: string, s
 export function formatAbsolute(epochMs: number, locale: string, timeZone?: string): string | undefined {
   if (!isRepresentable(epochMs)) return undefined;
   const options: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'long' };
+  // Stryker disable next-line ConditionalExpression: setting timeZone to undefined means the default zone, as leaving it out does.
   if (timeZone !== undefined) options.timeZone = timeZone;
   return new Intl.DateTimeFormat(safeLocale(locale), options).format(new Date(epochMs));
 }
@@ -97,7 +104,9 @@ export function formatAbsolute(epochMs: number, locale: string, timeZone?: strin
 export function formatShort(epochMs: number, nowMs: number, locale: string, timeZone?: string): string | undefined {
   if (!isRepresentable(epochMs)) return undefined;
   const options: Intl.DateTimeFormatOptions = { timeStyle: 'short' };
+  // Stryker disable next-line ConditionalExpression: setting timeZone to undefined means the default zone, as leaving it out does.
   if (timeZone !== undefined) options.timeZone = timeZone;
+  // Stryker disable next-line ConditionalExpression: a timeZone of undefined means the default zone, as leaving it out does.
   const day = new Intl.DateTimeFormat('en-CA', { dateStyle: 'short', ...(timeZone !== undefined ? { timeZone } : {}) });
   const sameDay = isRepresentable(nowMs) && day.format(new Date(nowMs)) === day.format(new Date(epochMs));
   if (!sameDay) options.dateStyle = 'medium';
