@@ -70,6 +70,7 @@ ok = (await gate('build (esbuild)', 'node', ['esbuild.mjs'])) && ok;
 rmSync(new URL('../out', import.meta.url), { recursive: true, force: true });
 ok = (await gate('type check and compile tests (tsc)', 'npx', ['tsc', '-p', 'tsconfig.tests.json'])) && ok;
 ok = (await gate('lint (eslint)', 'npx', ['eslint', '.'])) && ok;
+ok = (await gate('format (prettier --check)', 'npx', ['prettier', '--check', '.'])) && ok;
 
 if (only !== 'integration') {
   step('unit tests (mocha)');
