@@ -1,7 +1,7 @@
 // Serial numbers in code: hovers, Ctrl/Cmd-click links, and the editor
 // context-menu entry (which hands over to the look-up by command id). Only
 // registration here; each concern lives in its own file.
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import { registerCommands } from '../workbench/commands';
 import { EDITOR_COMMANDS } from './editorCommands';
 import { SerialAtCursorContext } from './serialAtCursor';
@@ -11,7 +11,6 @@ import { SerialProviders } from './serialProviders';
 import type { SerialFeatureDeps } from '../workbench/contracts/serialFeatureDeps';
 import type { SettingsReader } from '../workbench/settings';
 import { GLANCE_COMMANDS } from './glanceCommands';
-import { GlanceProviders } from './glanceProviders';
 import { GlanceStates } from './glanceStates';
 import { InlineStatus, type InlineStatusTiming, type RenderedStatus } from './inlineStatus';
 import { SerialCodeActions } from './serialCodeActions';
@@ -34,9 +33,15 @@ export interface EditorInspector {
 
 export function registerEditor(context: vscode.ExtensionContext, deps: EditorDeps): EditorInspector {
   const { serialSettings } = deps;
+  const linkProvider = new SerialLinkProvider(serialSettings);
   const hoverProvider = new SerialHoverProvider({ session: deps.session, events: deps.events, settings: serialSettings, log: deps.log });
   context.subscriptions.push(
-    new SerialProviders(serialSettings, hoverProvider, new SerialLinkProvider(serialSettings)),
+    new SerialProviders(serialSettings, (selector, value) => {
+      return [
+        ...(value.hoverEnabled ? [vscode.languages.registerHoverProvider(selector, hoverProvider)] : []),
+        ...(value.linksEnabled ? [vscode.languages.registerDocumentLinkProvider(selector, linkProvider)] : []),
+      ];
+    }),
     new SerialAtCursorContext(serialSettings),
     ...registerCommands(EDITOR_COMMANDS, deps),
   );
@@ -44,15 +49,16 @@ export function registerEditor(context: vscode.ExtensionContext, deps: EditorDep
   const states = new GlanceStates({ session: deps.session, events: deps.events, settings: deps.settings, log: deps.log });
   const inline = new InlineStatus(states, serialSettings, deps.settings);
   const diagnostics = new SerialDiagnostics(states, serialSettings, deps.settings);
+  const codeActions = new SerialCodeActions(serialSettings, states);
+  const completion = new SerialCompletion(deps.machines, states, serialSettings);
   context.subscriptions.push(
     states,
     inline,
     diagnostics,
-    new GlanceProviders(
-      serialSettings,
-      new SerialCodeActions(serialSettings, states),
-      new SerialCompletion(deps.machines, states, serialSettings),
-    ),
+    new SerialProviders(serialSettings, (selector) => [
+      vscode.languages.registerCodeActionsProvider(selector, codeActions, SerialCodeActions.metadata),
+      vscode.languages.registerCompletionItemProvider(selector, completion),
+    ]),
     ...registerCommands(GLANCE_COMMANDS, undefined),
   );
   return {

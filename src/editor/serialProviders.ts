@@ -1,17 +1,19 @@
-// The hover and link providers follow the hover.enabled, links.enabled and
-// hover.languages settings: registered again, for the new languages, whenever
-// those settings change.
+// Language providers that follow the serial settings (hover.enabled,
+// links.enabled, hover.languages): registered again, for the new languages,
+// whenever those settings change. One class for the hover and links and for
+// the quick fixes and completion, each caller saying what to register.
 import * as vscode from 'vscode';
 import { Disposable, toDisposable } from '../common/lifecycle';
 import { selectorFor, type SerialSettings, type SerialSettingsSnapshot } from '../workbench/serialSettings';
+
+export type ProviderRegistrations = (selector: vscode.DocumentSelector, value: SerialSettingsSnapshot) => vscode.Disposable[];
 
 export class SerialProviders extends Disposable {
   private registrations: vscode.Disposable | undefined;
 
   constructor(
     settings: SerialSettings,
-    private readonly hoverProvider: vscode.HoverProvider,
-    private readonly linkProvider: vscode.DocumentLinkProvider,
+    private readonly registerAll: ProviderRegistrations,
   ) {
     super();
     this.update(settings.value);
@@ -29,10 +31,6 @@ export class SerialProviders extends Disposable {
 
   private update(value: SerialSettingsSnapshot): void {
     this.registrations?.dispose();
-    const selector = selectorFor(value.languages);
-    const registrations: vscode.Disposable[] = [];
-    if (value.hoverEnabled) registrations.push(vscode.languages.registerHoverProvider(selector, this.hoverProvider));
-    if (value.linksEnabled) registrations.push(vscode.languages.registerDocumentLinkProvider(selector, this.linkProvider));
-    this.registrations = vscode.Disposable.from(...registrations);
+    this.registrations = vscode.Disposable.from(...this.registerAll(selectorFor(value.languages), value));
   }
 }
