@@ -80,39 +80,25 @@ if (only !== 'integration') {
   results.push({ tier: 'unit', ...counts });
 }
 
+/** Runs one extension-host suite (scripts/run-integration.mjs <suite>) and records its counts. */
+async function hostTier(suite) {
+  const { code, output } = await run('node', ['scripts/run-integration.mjs', suite]);
+  const counts = hostCounts(output, suite) ?? { passed: 0, failed: 1, skipped: 0, note: 'the extension host reported no result' };
+  if (code !== 0 && counts.failed === 0) counts.failed = 1;
+  results.push({ tier: suite, ...counts });
+}
+
 if (only !== 'unit') {
   step('integration tests (extension host)');
-  const integ = await run('node', ['scripts/run-integration.mjs', 'integration']);
-  const counts = hostCounts(integ.output, 'integration') ?? {
-    passed: 0,
-    failed: 1,
-    skipped: 0,
-    note: 'the extension host reported no result',
-  };
-  if (integ.code !== 0 && counts.failed === 0) counts.failed = 1;
-  results.push({ tier: 'integration', ...counts });
+  await hostTier('integration');
 
   step('Restricted Mode (extension host, workspace trust on, untrusted folder)');
-  const restricted = await run('node', ['scripts/run-integration.mjs', 'restricted']);
-  const rc = hostCounts(restricted.output, 'restricted') ?? {
-    passed: 0,
-    failed: 1,
-    skipped: 0,
-    note: 'the extension host reported no result',
-  };
-  if (restricted.code !== 0 && rc.failed === 0) rc.failed = 1;
-  results.push({ tier: 'restricted', ...rc });
+  await hostTier('restricted');
 
   step('package (.vsix) and test the installed package (extension host)');
   const pack = await run('npm', ['run', '--silent', 'package']);
-  if (pack.code !== 0) {
-    results.push({ tier: 'package', passed: 0, failed: 1, skipped: 0, note: 'vsce package failed' });
-  } else {
-    const pkg = await run('node', ['scripts/run-integration.mjs', 'package']);
-    const c = hostCounts(pkg.output, 'package') ?? { passed: 0, failed: 1, skipped: 0, note: 'the extension host reported no result' };
-    if (pkg.code !== 0 && c.failed === 0) c.failed = 1;
-    results.push({ tier: 'package', ...c });
-  }
+  if (pack.code !== 0) results.push({ tier: 'package', passed: 0, failed: 1, skipped: 0, note: 'vsce package failed' });
+  else await hostTier('package');
 }
 
 console.log(`\n━━ totals (npm test took ${Math.round((Date.now() - startedAt) / 1000)} s)`);
