@@ -3,6 +3,7 @@
 // saying whether /events does, so a page- or cursor-based envelope is followed
 // too, up to a page cap, and the result says when the cap cut it short.
 
+import { isRecord } from '../../common/guards';
 import { describeRequest, errorForApiStatus, invalidInputError, protocolError } from '../apiErrors';
 import type { AuthorizedRequests } from '../auth/authorizedRequests';
 import type { HttpResponse } from '../http/httpClient';
@@ -107,8 +108,9 @@ export class EventsClient {
       if (hasMore && maxPages > 1 && envelope.after !== undefined && withinBudget()) {
         const fetchPage = async (request: Parameters<typeof cursorQuery>[0]): Promise<CursorEnvelope> => {
           const url = withQuery(baseUrl, cursorQuery(request));
-          const next = parseCursorEnvelope(await this.#fetchJson(url, serialNumber, options, budget));
+          const body = await this.#fetchJson(url, serialNumber, options, budget);
           // The last page of a cursor walk may carry no cursor attribute at all, only content.
+          const next = parseCursorEnvelope(body) ?? contentOnly(body);
           if (next === undefined)
             throw protocolError(
               describeRequest('GET', url),
@@ -181,4 +183,9 @@ export class EventsClient {
     const retryAfterMs = parseRetryAfter(response.headers['retry-after'], this.options.now());
     throw errorForApiStatus(describeRequest('GET', response.url), response.status, retryAfterMs, `Serial number '${serialNumber}'`);
   }
+}
+
+/** `{content: [...]}` without any cursor attribute: a last page, with nothing after it. */
+function contentOnly(body: unknown): CursorEnvelope | undefined {
+  return isRecord(body) && Array.isArray(body['content']) ? { content: body['content'] as unknown[] } : undefined;
 }
