@@ -85,7 +85,8 @@ export class EventsClient {
       const size = envelope.size ?? DEFAULT_PAGE_SIZE;
       const hasMore = pageHasMore(envelope, size);
       pages.push({ items: envelope.content, index: 0, hasMore });
-      if (hasMore && maxPages > 1 && withinBudget()) {
+      // A walk of maxPages - 1 further pages: none when the cap is 1.
+      if (hasMore && withinBudget()) {
         const fetchPage = async (request: Parameters<typeof pageQuery>[0]): Promise<PageEnvelope> => {
           const url = withQuery(baseUrl, pageQuery(request));
           const next = parsePageEnvelope(await this.#fetchJson(url, serialNumber, options, budget));
@@ -105,7 +106,7 @@ export class EventsClient {
       const { envelope } = first;
       const hasMore = cursorHasMore(envelope);
       pages.push({ items: envelope.content, index: 0, hasMore });
-      if (hasMore && maxPages > 1 && envelope.after !== undefined && withinBudget()) {
+      if (hasMore && envelope.after !== undefined && withinBudget()) {
         const fetchPage = async (request: Parameters<typeof cursorQuery>[0]): Promise<CursorEnvelope> => {
           const url = withQuery(baseUrl, cursorQuery(request));
           const body = await this.#fetchJson(url, serialNumber, options, budget);
@@ -152,10 +153,10 @@ export class EventsClient {
 
   #classify(body: unknown, url: string): FirstAnswer {
     const request = describeRequest('GET', url);
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    if (!isRecord(body)) {
       throw protocolError(request, 'The events answer is not a JSON object (spec §2.1 expects {"events": [...]}).');
     }
-    const events = (body as Record<string, unknown>)['events'];
+    const events = body['events'];
     if (Array.isArray(events)) return { kind: 'events', events };
     if (events !== undefined && events !== null)
       throw protocolError(request, 'The events answer has an "events" field that is not a list.');
@@ -163,7 +164,7 @@ export class EventsClient {
     if (page !== undefined) return { kind: 'page', envelope: page };
     const cursor = parseCursorEnvelope(body);
     if (cursor !== undefined) return { kind: 'cursor', envelope: cursor };
-    const content = (body as Record<string, unknown>)['content'];
+    const content = body['content'];
     if (Array.isArray(content)) return { kind: 'events', events: content };
     // Spec §2.1: `events` is optional, so an object without it is an empty list.
     return { kind: 'events', events: [] };

@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { isApiError, type ApiErrorKind } from '../../../src/core/errors';
+import { isApiError, type ApiError, type ApiErrorKind } from '../../../src/core/errors';
+import { eventsUrl } from '../../../src/core/events/eventsClient';
+import type { EventsResult } from '../../../src/core/model';
 import { makeEvent, TEST_ASSET_ID, TEST_SERIALS } from '../../support/fakeApi';
 import { makeClient, rejectionOf, useFakeApi } from './testClient';
 
@@ -218,5 +220,190 @@ describe('events client (spec §4.1 GET /events)', () => {
     const { api, client } = context();
     api.addFault({ endpoint: 'events', kind: 'status', status: 403 });
     assertApiError(await rejectionOf(client.getEvents(TEST_SERIALS.onboarded)), 'permission-denied');
+  });
+});
+
+describe('events URL (spec §4.1)', () => {
+  const table: readonly (readonly [string, number | undefined, string])[] = [
+    ['https://api.example.test', undefined, 'https://api.example.test/public/api/onboarding-events/events?serialNumber=S-1'],
+    ['https://api.example.test/', undefined, 'https://api.example.test/public/api/onboarding-events/events?serialNumber=S-1'],
+    [
+      'https://api.example.test/base//',
+      0,
+      'https://api.example.test/base/public/api/onboarding-events/events?serialNumber=S-1&timestamp=0',
+    ],
+  ];
+  for (const [base, timestamp, expected] of table) {
+    it(`${base} with timestamp ${String(timestamp)} gives ${expected}`, () => {
+      assert.equal(eventsUrl(base, 'S-1', timestamp), expected);
+    });
+  }
+});
+
+describe('events client: answers that are not the documented shape', () => {
+  const context = useFakeApi();
+  const REQUEST = `GET ${EVENTS_PATH}`;
+
+  async function answeredWith(body: unknown, headers?: Record<string, string>): Promise<EventsResult> {
+    const { api, client } = context();
+    api.addFault({ endpoint: 'events', kind: 'status', status: 200, body, ...(headers !== undefined ? { headers } : {}) });
+    return client.getEvents(TEST_SERIALS.onboarded);
+  }
+
+  it('refuses a fractional or unsafe timestamp filter with the reason, without any request', async () => {
+    const { api, client } = context();
+    for (const timestamp of [1.5, 2 ** 53, Number.NaN]) {
+      const error = await rejectionOf(client.getEvents(TEST_SERIALS.onboarded, { timestamp }));
+      assertApiError(error, 'invalid-input');
+      assert.equal((error as Error).message, 'The timestamp filter must be a whole number (spec §4.1: int64).');
+    }
+    assert.equal(api.requests.length, 0);
+  });
+
+  for (const [what, body] of [
+    ['a number', 5],
+    ['null', null],
+    ['a string', '"events"'],
+    ['a list', [1, 2]],
+  ] as const) {
+    it(`an answer that is ${what} is a protocol error naming the request`, async () => {
+      const error = await rejectionOf(answeredWith(body));
+      assertApiError(error, 'protocol');
+      assert.ok(
+        (error as ApiError).message.startsWith('The events answer is not a JSON object (spec §2.1 expects {"events": [...]}).'),
+        (error as ApiError).message,
+      );
+      assert.equal((error as ApiError).details.request, REQUEST);
+    });
+  }
+
+  for (const events of [{}, 'e', 0]) {
+    it(`an "events" field that is ${JSON.stringify(events)} rather than a list is a protocol error`, async () => {
+      const error = await rejectionOf(answeredWith({ events }));
+      assertApiError(error, 'protocol', /^The events answer has an "events" field that is not a list\./);
+      assert.equal((error as ApiError).details.request, REQUEST);
+    });
+  }
+
+  it('an "events" field that is null counts as absent: an empty list', async () => {
+    const result = await answeredWith({ events: null });
+    assert.deepEqual([result.events, result.invalid], [[], []]);
+  });
+
+  it('an object without "events" is an empty list, with nothing invalid', async () => {
+    const result = await answeredWith({ note: 'nothing here' });
+    assert.deepEqual([result.events, result.invalid, result.truncated], [[], [], false]);
+  });
+
+  it('a bare {content: [...]} without page or cursor attributes is read as the list of events', async () => {
+    const result = await answeredWith({ content: manyEvents(2) });
+    assert.deepEqual(
+      result.events.map((event) => event.message),
+      ['step 1', 'step 0'],
+    );
+  });
+
+  it('a single answer is kept as sent, repeats included (only overlapping pages are deduplicated)', async () => {
+    const twice = makeEvent({ type: 'STEP', message: 'same', timestamp: 1_736_928_000 });
+    const result = await answeredWith({ events: [twice, twice] });
+    assert.equal(result.events.length, 2);
+  });
+
+  it('fetchedAt is the injected clock when the answer arrived', async () => {
+    const { api } = context();
+    const client = makeClient(api, { now: () => 1_234_567 });
+    try {
+      assert.equal((await client.getEvents(TEST_SERIALS.onboarded)).fetchedAt, 1_234_567);
+    } finally {
+      client.dispose();
+    }
+  });
+
+  it('a page that says text/html is called an HTML page even when it does not start with "<"', async () => {
+    const error = await rejectionOf(answeredWith('Please sign in', { 'content-type': 'text/html' }));
+    assertApiError(error, 'protocol');
+    assert.ok(
+      (error as ApiError).message.startsWith('The events API answered with an HTML page instead of JSON;'),
+      (error as ApiError).message,
+    );
+    assert.deepEqual((error as ApiError).details, { request: REQUEST, status: 200 });
+  });
+
+  it('an empty 2xx body is a protocol error that says the body was empty', async () => {
+    const error = await rejectionOf(answeredWith(''));
+    assertApiError(error, 'protocol', /^The events API answered with an empty body where JSON was expected\./);
+  });
+
+  it('any 2xx status is an answer', async () => {
+    const { api, client } = context();
+    api.addFault({ endpoint: 'events', kind: 'status', status: 299, body: { events: manyEvents(1) } });
+    assert.equal((await client.getEvents(TEST_SERIALS.onboarded)).events.length, 1);
+  });
+
+  it('HTTP 300 is an unexpected status, not an answer', async () => {
+    const { api, client } = context();
+    api.addFault({ endpoint: 'events', kind: 'status', status: 300, body: { events: manyEvents(1) } });
+    const error = await rejectionOf(client.getEvents(TEST_SERIALS.onboarded));
+    assertApiError(error, 'protocol', /unexpected HTTP 300/);
+    assert.deepEqual((error as ApiError).details, { status: 300, request: REQUEST });
+  });
+
+  it('a 404 says which serial number was not found, and names the request', async () => {
+    const { api, client } = context();
+    api.configure({ unknownSerial: '404' });
+    const error = await rejectionOf(client.getEvents('NOPE-1'));
+    assertApiError(error, 'not-found');
+    assert.ok((error as ApiError).message.startsWith("Serial number 'NOPE-1' was not found (HTTP 404)."), (error as ApiError).message);
+    assert.equal((error as ApiError).details.request, REQUEST);
+  });
+
+  it('a 429 whose Retry-After is too long to wait out is rate-limited, with the wait the server asked for', async () => {
+    const { api, client } = context();
+    api.addFault({ endpoint: 'events', kind: 'rateLimit', retryAfter: 3600 });
+    const error = await rejectionOf(client.getEvents(TEST_SERIALS.onboarded));
+    assertApiError(error, 'rate-limited', /Wait 3600 s/);
+    assert.equal((error as ApiError).details.retryAfterMs, 3_600_000);
+  });
+});
+
+describe('events client: following list envelopes', () => {
+  const context = useFakeApi();
+
+  it('a page-based answer that is the only page makes one request and is complete', async () => {
+    const { api, client } = context();
+    api.configure({ envelope: 'page' });
+    api.setMachineEvents('PAGED-ONE', manyEvents(5));
+    const result = await client.getEvents('PAGED-ONE');
+    assert.deepEqual([result.events.length, result.truncated, api.eventRequests('PAGED-ONE').length], [5, false, 1]);
+  });
+
+  it('maxPages 1 reads only the first page and says more are available', async () => {
+    const { api, client } = context();
+    api.configure({ envelope: 'page' });
+    api.setMachineEvents('PAGED-CAP', manyEvents(45));
+    const result = await client.getEvents('PAGED-CAP', { maxPages: 1 });
+    assert.deepEqual([result.events.length, result.truncated, api.eventRequests('PAGED-CAP').length], [20, true, 1]);
+  });
+
+  it('a cursor walk asks for the next page after the cursor with the limit of the first answer, up to the cap', async () => {
+    const { api, client } = context();
+    api.configure({ envelope: 'cursor', cursorDefaultLimit: 10 });
+    api.setMachineEvents('CURSOR-CAP', manyEvents(35));
+    const result = await client.getEvents('CURSOR-CAP', { maxPages: 2 });
+    assert.deepEqual([result.events.length, result.truncated], [20, true]);
+    const requests = api.eventRequests('CURSOR-CAP');
+    assert.equal(requests.length, 2);
+    const second = requests[1];
+    assert.ok(second);
+    assert.equal(second.query['limit'], '10');
+    assert.ok(Object.hasOwn(second.query, 'after'), 'the second request continues after the first page');
+  });
+
+  it('a cursor answer that is the only page makes one request', async () => {
+    const { api, client } = context();
+    api.configure({ envelope: 'cursor', cursorDefaultLimit: 10 });
+    api.setMachineEvents('CURSOR-ONE', manyEvents(4));
+    const result = await client.getEvents('CURSOR-ONE');
+    assert.deepEqual([result.events.length, result.truncated, api.eventRequests('CURSOR-ONE').length], [4, false, 1]);
   });
 });
