@@ -173,12 +173,15 @@ export class OnboardingClient {
    */
   fetchLink(href: string, signal?: AbortSignal): Promise<LinkedResource> {
     return this.#guard(signal, async (combined) => {
-      const url = resolveHref(href, this.#apiBaseUrl.endsWith('/') ? this.#apiBaseUrl : `${this.#apiBaseUrl}/`);
+      const base = this.#apiBaseUrl.endsWith('/') ? this.#apiBaseUrl : `${this.#apiBaseUrl}/`;
+      const url = resolveHref(href, base);
       if (url === undefined || !isOpenable(url))
         throw invalidInputError('Only http and https links can be followed; this link is not one.');
-      const response = sameOrigin(url, this.#apiBaseUrl)
-        ? await this.#requests.get(url, combined, LINK_ACCEPT)
-        : await this.#http.send({ method: 'GET', url, headers: { accept: LINK_ACCEPT }, signal: combined });
+      // Both parse here: resolveHref has parsed the base (the API base URL's origin) and returned url.
+      const response =
+        new URL(url).origin === new URL(base).origin
+          ? await this.#requests.get(url, combined, LINK_ACCEPT)
+          : await this.#http.send({ method: 'GET', url, headers: { accept: LINK_ACCEPT }, signal: combined });
       return this.#linkedResource(response);
     });
   }
@@ -252,14 +255,6 @@ function withCertificateChecks(onRequest: (entry: RequestLogEntry) => void, stri
   return (entry) => {
     onRequest(entry.url.startsWith('https:') ? { ...entry, certificateChecksOff: true } : entry);
   };
-}
-
-function sameOrigin(url: string, apiBaseUrl: string): boolean {
-  try {
-    return new URL(url).origin === new URL(apiBaseUrl).origin;
-  } catch {
-    return false;
-  }
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {
