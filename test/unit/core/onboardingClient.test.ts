@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { inspect } from 'node:util';
 import { isApiError, type ApiError } from '../../../src/core/errors';
-import type { HttpSettings } from '../../../src/core/onboardingClient';
+import type { HttpSettings, RequestLogEntry } from '../../../src/core/onboardingClient';
 import { startForeignOrigin, TEST_ASSET_ID, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { makeClient, rejectionOf, useFakeApi } from './testClient';
 
@@ -213,6 +213,22 @@ describe('OnboardingClient: tokens, string forms and settings', () => {
     await client.getEvents(TEST_SERIALS.onboarded);
     assert.equal(inspect(client), String(client));
     assert.equal(JSON.stringify(client), JSON.stringify(String(client)));
+  });
+
+  it('with http.proxyStrictSSL off, a plain http request is not logged as unverified: there was no certificate to check', async () => {
+    const { api } = context();
+    const log: RequestLogEntry[] = [];
+    const client = makeClient(api, { http: { proxyStrictSSL: false } }, log);
+    try {
+      await client.getEvents(TEST_SERIALS.onboarded);
+      assert.ok(log.length >= 2, JSON.stringify(log));
+      assert.deepEqual(
+        log.filter((entry) => 'certificateChecksOff' in entry),
+        [],
+      );
+    } finally {
+      client.dispose();
+    }
   });
 
   it('concurrency() reports the configured ceiling and what was in flight', async () => {
