@@ -145,3 +145,20 @@ describe('events client: the per-machine byte budget', () => {
     assert.deepEqual([queries.length, result.truncated], [2, true]);
   });
 });
+
+describe('events client: statuses no HTTP server sends over the wire', () => {
+  it('a status below 200 from the transport is an unexpected status, not an answer', async () => {
+    const client = new EventsClient({
+      requests: {
+        get: (url): Promise<HttpResponse> =>
+          Promise.resolve({ url, status: 199, headers: {}, body: new TextEncoder().encode(JSON.stringify({ events: [event(0)] })) }),
+      },
+      apiBaseUrl: BASE,
+      timestampUnit: 'milliseconds',
+      now: () => T,
+    });
+    const error = await rejectionOf(client.getEvents(SERIAL));
+    assert.ok(isApiError(error) && error.kind === 'protocol', String(error));
+    assert.equal(error.details.status, 199);
+  });
+});

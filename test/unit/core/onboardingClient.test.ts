@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { inspect } from 'node:util';
 import { isApiError, type ApiError } from '../../../src/core/errors';
-import type { HttpSettings, RequestLogEntry } from '../../../src/core/onboardingClient';
+import { OnboardingClient, type HttpSettings, type RequestLogEntry, type Transport } from '../../../src/core/onboardingClient';
 import { startForeignOrigin, TEST_ASSET_ID, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { makeClient, rejectionOf, useFakeApi } from './testClient';
 
@@ -300,6 +300,29 @@ describe('OnboardingClient: tokens, string forms and settings', () => {
     try {
       api.addFault({ endpoint: 'events', kind: 'latency', ms: 5_000 });
       assert.equal(apiError(await rejectionOf(client.getEvents(TEST_SERIALS.onboarded))).kind, 'timeout');
+    } finally {
+      client.dispose();
+    }
+  });
+});
+
+describe('OnboardingClient.fetchLink: statuses no HTTP server sends over the wire', () => {
+  it('a status below 200 from the transport is an unexpected status, not a resource', async () => {
+    const transport: Transport = {
+      request: () =>
+        Promise.resolve({ status: 199, headers: { 'content-type': 'application/json' }, body: new TextEncoder().encode('{}') }),
+      close: () => Promise.resolve(),
+    };
+    const client = new OnboardingClient({
+      apiBaseUrl: 'https://api.example.test',
+      authUrl: 'https://auth.example.test/oauth',
+      credentials: () => Promise.reject(new Error('no token is needed for another origin')),
+      transport,
+      http: { maxRetries: 0 },
+    });
+    try {
+      const error = apiError(await rejectionOf(client.fetchLink('https://elsewhere.example.test/x')));
+      assert.deepEqual([error.kind, error.details.status], ['protocol', 199]);
     } finally {
       client.dispose();
     }
