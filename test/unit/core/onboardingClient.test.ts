@@ -7,6 +7,7 @@ import { inspect } from 'node:util';
 import { isApiError, type ApiError } from '../../../src/core/errors';
 import { OnboardingClient, type HttpSettings, type RequestLogEntry, type Transport } from '../../../src/core/onboardingClient';
 import { startForeignOrigin, TEST_ASSET_ID, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
+import { loopbackLookup } from '../../support/network/loopbackLookup';
 import { makeClient, rejectionOf, useFakeApi } from './testClient';
 
 const LINK_ACCEPT = 'application/hal+json, application/json;q=0.9, */*;q=0.5';
@@ -327,4 +328,64 @@ describe('OnboardingClient.fetchLink: statuses no HTTP server sends over the wir
       client.dispose();
     }
   });
+});
+
+describe('OnboardingClient: settings handed to the transport', () => {
+  const context = useFakeApi();
+
+  it('http.noProxy sends a host listed there directly, past the proxy', async () => {
+    const { api } = context();
+    const base = `http://plant.test:${api.port}`;
+    const client = makeClient(api, {
+      apiBaseUrl: base,
+      authUrl: `${base}/oauth`,
+      http: { proxy: 'http://127.0.0.1:1', noProxy: ['plant.test'], lookup: loopbackLookup(['plant.test']), maxRetries: 0 },
+    });
+    try {
+      assert.equal((await client.getEvents(TEST_SERIALS.onboarded)).events.length, 3);
+    } finally {
+      client.dispose();
+    }
+  });
+
+  for (const [proxyStrictSSL, flagged] of [
+    [undefined, false],
+    [true, false],
+    [false, true],
+  ] as const) {
+    it(`an https request is ${flagged ? '' : 'not '}logged as unverified with http.proxyStrictSSL ${String(proxyStrictSSL)}`, async () => {
+      const log: RequestLogEntry[] = [];
+      const transport: Transport = {
+        request: (request) =>
+          Promise.resolve({
+            status: 200,
+            headers: { 'content-type': 'application/json' },
+            body: new TextEncoder().encode(
+              request.url.endsWith('/token')
+                ? JSON.stringify({ token_type: 'Bearer', access_token: 't', expires_in: 3600 })
+                : '{"events":[]}',
+            ),
+          }),
+        close: () => Promise.resolve(),
+      };
+      const client = new OnboardingClient({
+        apiBaseUrl: 'https://api.example.test',
+        authUrl: 'https://auth.example.test/oauth',
+        credentials: () => Promise.resolve({ clientId: 'id', clientSecret: 'secret', username: 'u', password: 'p' }),
+        transport,
+        onRequest: (entry) => log.push(entry),
+        http: proxyStrictSSL === undefined ? {} : { proxyStrictSSL },
+      });
+      try {
+        await client.getEvents(TEST_SERIALS.onboarded);
+        assert.equal(log.length, 2);
+        assert.deepEqual(
+          log.map((entry) => entry.certificateChecksOff === true),
+          [flagged, flagged],
+        );
+      } finally {
+        client.dispose();
+      }
+    });
+  }
 });
