@@ -49,8 +49,8 @@ export abstract class Disposable implements IDisposable {
     return item;
   }
 
+  /** Exactly once per item: the first call empties `owned`, and register() never adds to it afterwards. */
   dispose(): void {
-    if (this.disposed) return;
     this.disposed = true;
     disposeAll(this.owned.splice(0));
   }

@@ -6,28 +6,29 @@ const REDACTED = '[redacted]';
 
 interface Rule {
   readonly pattern: RegExp;
+  /** Every capture group of `pattern` is mandatory, so each reaches `replace` as a string. */
   readonly replace: (match: string, ...groups: string[]) => string;
 }
 
 const RULES: readonly Rule[] = [
   // User and password in a URL (a proxy URL, say): "http://user:secret@host".
-  { pattern: /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]*@/gi, replace: (_match, scheme = '') => `${scheme}${REDACTED}@` },
+  { pattern: /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]*@/gi, replace: (_match, scheme) => `${scheme}${REDACTED}@` },
   // Quoted JSON values of credential properties, escaped quotes and spaces included.
   {
     pattern: /("(?:access_token|refresh_token|id_token|client_secret|password)"\s*:\s*")(?:[^"\\]|\\.)*"/gi,
-    replace: (_match, head = '') => `${head}${REDACTED}"`,
+    replace: (_match, head) => `${head}${REDACTED}"`,
   },
   // Form fields: the value runs to the next "&" (a form-encoded value has no raw spaces, but a logged draft may).
   {
     pattern: /\b(access_token|refresh_token|id_token|client_secret|password)=[^&\r\n]*/gi,
-    replace: (_match, name = '') => `${name}=${REDACTED}`,
+    replace: (_match, name) => `${name}=${REDACTED}`,
   },
   // Authorization header values: "Bearer <token>", "Basic <base64>".
-  { pattern: /\b(Bearer|Basic)\s+[A-Za-z0-9\-._~+/]+=*/gi, replace: (_match, scheme = '') => `${scheme} ${REDACTED}` },
+  { pattern: /\b(Bearer|Basic)\s+[A-Za-z0-9\-._~+/]+=*/gi, replace: (_match, scheme) => `${scheme} ${REDACTED}` },
   // Form fields and JSON properties that carry credentials.
   {
     pattern: /\b(access_token|refresh_token|id_token|client_secret|password)(["']?\s*[:=]\s*["']?)[^"'&\s,}]+/gi,
-    replace: (_match, name = '', separator = '') => `${name}${separator}${REDACTED}`,
+    replace: (_match, name, separator) => `${name}${separator}${REDACTED}`,
   },
   // Anything shaped like a JWT, wherever it appears.
   { pattern: /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g, replace: () => REDACTED },
@@ -62,12 +63,8 @@ export class Redactor {
         out = form.length >= SHORT_SECRET ? out.split(form).join(REDACTED) : out.replace(standingAlone(form), `$1${REDACTED}`);
       }
     }
-    for (const rule of RULES) {
-      // The callback gets (match, ...captures, offset, whole text): keep only the captures.
-      out = out.replace(rule.pattern, (match: string, ...rest: unknown[]) =>
-        rule.replace(match, ...rest.slice(0, -2).map((part) => (typeof part === 'string' ? part : ''))),
-      );
-    }
+    // The callback gets (match, ...captures, offset, whole text); each rule reads only its captures, which are all strings.
+    for (const rule of RULES) out = out.replace(rule.pattern, rule.replace);
     return out;
   }
 }

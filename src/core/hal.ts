@@ -115,11 +115,14 @@ export function resolveHref(href: string, base: string): string | undefined {
   }
 }
 
-/** Only http and https may be opened: `javascript:`, `command:`, `file:`, `data:` and the like are refused. */
+/**
+ * Only http and https may be opened: `javascript:`, `command:`, `file:`, `data:` and the like are refused.
+ * The URL parser itself refuses an http(s) URL without a host ("http://"), so no empty-host check is needed.
+ */
 export function isOpenable(url: string): boolean {
   try {
     const parsed = new URL(url);
-    return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname !== '';
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:';
   } catch {
     return false;
   }

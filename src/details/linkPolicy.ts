@@ -41,7 +41,8 @@ export function externalUrl(
   } catch {
     return { ok: false, reason: 'scheme' };
   }
-  if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.hostname === '') return { ok: false, reason: 'scheme' };
+  // The URL parser itself refuses an http(s) URL without a host ("http://"), so no empty-host check is needed.
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return { ok: false, reason: 'scheme' };
   if (parsed.username !== '' || parsed.password !== '' || /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(raw))
     return { ok: false, reason: 'userinfo' };
   // The host as the browser will resolve it: internationalised names in their xn-- form, so look-alike letters show.

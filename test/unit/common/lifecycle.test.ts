@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { Emitter } from '../../../src/common/emitter';
-import { Disposable, DisposableStore, disposeAll, toDisposable } from '../../../src/common/lifecycle';
+import { Disposable, DisposableStore, disposeAll, toDisposable, type IDisposable } from '../../../src/common/lifecycle';
 
 class Owner extends Disposable {
   own(item: { dispose(): unknown }): void {
@@ -43,6 +43,17 @@ describe('lifecycle: Disposable, DisposableStore, Emitter', () => {
     assert.deepEqual(order, ['c', 'a']);
   });
 
+  it('when several throw, the error rethrown is the first one thrown, from the newest item', () => {
+    const thrower = (message: string): IDisposable => ({
+      dispose: () => {
+        throw new Error(message);
+      },
+    });
+    assert.throws(() => {
+      disposeAll([thrower('older'), thrower('newer')]);
+    }, /^Error: newer$/);
+  });
+
   it('toDisposable runs its function once', () => {
     let calls = 0;
     const d = toDisposable(() => calls++);
@@ -65,6 +76,38 @@ describe('lifecycle: Disposable, DisposableStore, Emitter', () => {
     assert.deepEqual(a, [1]);
     assert.deepEqual(b, [1, 2]);
     assert.equal(emitter.hasListeners, false);
+  });
+
+  it('an Emitter says whether anyone listens', () => {
+    const emitter = new Emitter<number>();
+    assert.equal(emitter.hasListeners, false);
+    const subscription = emitter.event(() => undefined);
+    assert.equal(emitter.hasListeners, true);
+    subscription.dispose();
+    assert.equal(emitter.hasListeners, false);
+  });
+
+  it('a disposed Emitter takes no new listener: it is never called and not counted', () => {
+    const emitter = new Emitter<number>();
+    emitter.dispose();
+    const heard: number[] = [];
+    emitter.event((v) => heard.push(v)).dispose();
+    emitter.event((v) => heard.push(v));
+    emitter.fire(1);
+    assert.deepEqual(heard, []);
+    assert.equal(emitter.hasListeners, false);
+  });
+
+  it('the same function subscribed twice is heard twice, and each subscription ends on its own', () => {
+    const emitter = new Emitter<number>();
+    const heard: number[] = [];
+    const listener = (v: number): number => heard.push(v);
+    const first = emitter.event(listener);
+    emitter.event(listener);
+    emitter.fire(1);
+    first.dispose();
+    emitter.fire(2);
+    assert.deepEqual(heard, [1, 1, 2]);
   });
 
   it('a listener that throws does not keep the others or the caller from going on', async () => {

@@ -29,6 +29,13 @@ describe('HAL links (spec §2.3, §2.4)', () => {
     });
   });
 
+  it('reads an undefined link field as absent, like null', () => {
+    assert.deepEqual(parseLinks({ machine: { href: '/a', title: undefined, templated: undefined } }), {
+      ok: true,
+      links: { machine: [{ href: '/a' }] },
+    });
+  });
+
   it('names the field when a link field has the wrong type', () => {
     assert.deepEqual(parseLinks({ machine: { href: 42 } }), { ok: false, reason: '_links.machine.href must be a string' });
     assert.deepEqual(parseLinks({ machine: [{ href: '/a' }, { templated: 'yes' }] }), {
@@ -67,6 +74,8 @@ describe('HAL links (spec §2.3, §2.4)', () => {
     ['vscode://ms-vscode.something', false],
     ['/relative/only', false],
     ['http://', false],
+    ['https://:443/x', false],
+    ['http:x', true],
     ['not a url', false],
   ];
   for (const [url, expected] of openable) {

@@ -1,8 +1,10 @@
 import * as assert from 'node:assert/strict';
 import {
   ascending,
+  cursorHasMore,
   cursorQuery,
   descending,
+  pageHasMore,
   pageQuery,
   parseCursorEnvelope,
   parsePageEnvelope,
@@ -89,6 +91,44 @@ describe('pagination (spec §4.2)', () => {
       assert.equal(renderSort([ascending('a'), descending('b'), ascending('c')]), 'a,-b,c');
       assert.deepEqual(parseSort('+name, -description,,'), [ascending('name'), descending('description')]);
     });
+    it('says which size, page or limit it refuses, and why', () => {
+      assert.throws(() => pageQuery({ size: 0 }), { name: 'RangeError', message: 'Page size must be a positive integer, not 0.' });
+      assert.throws(() => pageQuery({ page: -1 }), {
+        name: 'RangeError',
+        message: 'Page number is 0-based and must be a non-negative integer, not -1.',
+      });
+      assert.throws(() => cursorQuery({ limit: 0 }), { name: 'RangeError', message: 'Limit must be a positive integer, not 0.' });
+    });
+
+    it('a size or limit of 1 is the smallest allowed', () => {
+      assert.deepEqual(pageQuery({ size: 1 }), [
+        ['size', '1'],
+        ['page', '0'],
+      ]);
+      assert.deepEqual(cursorQuery({ limit: 1 }), [['limit', '1']]);
+    });
+
+    it('an empty sort sends no sort parameter', () => {
+      assert.deepEqual(pageQuery({ sort: [] }), [
+        ['size', '20'],
+        ['page', '0'],
+      ]);
+      assert.deepEqual(cursorQuery({ sort: [] }), []);
+    });
+
+    const sorts: readonly [string, ReturnType<typeof parseSort>][] = [
+      ['name', [ascending('name')]],
+      ['-', []],
+      ['+', []],
+      ['', []],
+      [' - , + ,,name', [ascending('name')]],
+      ['-a,+b,c', [descending('a'), ascending('b'), ascending('c')]],
+    ];
+    for (const [text, expected] of sorts) {
+      it(`parseSort(${JSON.stringify(text)}) reads ${JSON.stringify(renderSort(expected))}, dropping empty and sign-only keys`, () => {
+        assert.deepEqual(parseSort(text), expected);
+      });
+    }
   });
 
   describe('envelopes (spec §2.5)', () => {
@@ -100,6 +140,32 @@ describe('pagination (spec §4.2)', () => {
       });
       assert.equal(parsePageEnvelope({ content: [1] }), undefined);
       assert.equal(parsePageEnvelope({ events: [] }), undefined);
+    });
+
+    it('keeps every page attribute of the right type', () => {
+      assert.deepEqual(
+        parsePageEnvelope({ content: [1], totalPages: 3, totalElements: 41, number: 2, size: 20, numberOfElements: 1, extra: 'x' }),
+        { content: [1], totalPages: 3, totalElements: 41, number: 2, size: 20, numberOfElements: 1 },
+      );
+      assert.deepEqual(parseCursorEnvelope({ content: [1], before: 'b', after: 'a', limit: 5, extra: 'x' }), {
+        content: [1],
+        before: 'b',
+        after: 'a',
+        limit: 5,
+      });
+    });
+
+    it('totalPages alone or number alone makes a page-based envelope', () => {
+      assert.deepEqual(parsePageEnvelope({ content: [], totalPages: 0 }), { content: [], totalPages: 0 });
+      assert.deepEqual(parsePageEnvelope({ content: [], number: 0 }), { content: [], number: 0 });
+      assert.equal(parsePageEnvelope({ content: [], size: 20, totalElements: 0, numberOfElements: 0 }), undefined);
+    });
+
+    it('any one of before, after and limit makes a cursor-based envelope; an empty cursor counts as none', () => {
+      assert.deepEqual(parseCursorEnvelope({ content: [], before: 'b' }), { content: [], before: 'b' });
+      assert.deepEqual(parseCursorEnvelope({ content: [], limit: 5 }), { content: [], limit: 5 });
+      assert.equal(parseCursorEnvelope({ content: [], after: '', before: '' }), undefined);
+      assert.deepEqual(parseCursorEnvelope({ content: [], after: '', limit: 5 }), { content: [], limit: 5 });
     });
 
     it('recognises a cursor-based envelope from some of its attributes', () => {
@@ -187,6 +253,56 @@ describe('pagination (spec §4.2)', () => {
   });
 
   describe('without a server', () => {
+    const pageCases: readonly [string, PageEnvelope, number | undefined, boolean][] = [
+      ['an empty page, even when totalPages says more', { content: [], number: 0, totalPages: 5 }, 20, false],
+      ['a page before the last by totalPages', { content: [1], number: 3, totalPages: 5 }, 20, true],
+      ['the last page by totalPages', { content: [1], number: 4, totalPages: 5 }, 20, false],
+      ['a full page without totalPages', { content: [1, 2], number: 0 }, 2, true],
+      ['a short page without totalPages', { content: [1], number: 0 }, 2, false],
+      ['a page without totalPages or any size', { content: [1], number: 0 }, undefined, false],
+      ["the server's size over the requested one", { content: [1, 2], number: 0, size: 3 }, 2, false],
+    ];
+    for (const [name, envelope, requested, expected] of pageCases) {
+      it(`pageHasMore: ${name} -> ${expected}`, () => {
+        assert.equal(pageHasMore(envelope, requested), expected);
+      });
+    }
+
+    const cursorCases: readonly [string, CursorEnvelope, number | undefined, string | undefined, boolean][] = [
+      ['an empty page with a cursor', { content: [], after: 'x' }, undefined, undefined, false],
+      ['a page without a cursor', { content: [1] }, undefined, undefined, false],
+      ['a page whose cursor did not move', { content: [1], after: 'x' }, undefined, 'x', false],
+      ['a page with a new cursor and no limit anywhere', { content: [1], after: 'y' }, undefined, 'x', true],
+      ['a page shorter than the requested limit', { content: [1, 2], after: 'y' }, 5, undefined, false],
+      ['a page as long as the requested limit', { content: [1, 2], after: 'y' }, 2, undefined, true],
+      ["a page shorter than the server's limit", { content: [1], after: 'y', limit: 2 }, 1, undefined, false],
+    ];
+    for (const [name, envelope, limit, previous, expected] of cursorCases) {
+      it(`cursorHasMore: ${name} -> ${expected}`, () => {
+        assert.equal(cursorHasMore(envelope, limit, previous), expected);
+      });
+    }
+
+    it("walkCursor asks for the next page with the server's limit, or keeps its own when the server names none", async () => {
+      const replies: CursorEnvelope[] = [
+        { content: [1, 2], after: 'a' },
+        { content: [3, 4, 5], after: 'b', limit: 3 },
+        { content: [6], after: 'c' },
+      ];
+      const asked: CursorRequest[] = [];
+      const fetchPage = (request: CursorRequest): Promise<CursorEnvelope> => {
+        asked.push(request);
+        return Promise.resolve(replies[asked.length - 1] ?? { content: [] });
+      };
+      const pages = [];
+      for await (const page of walkCursor(fetchPage, { limit: 2 })) pages.push(page);
+      assert.deepEqual(asked, [{ limit: 2 }, { limit: 2, after: 'a' }, { limit: 3, after: 'b' }]);
+      assert.deepEqual(
+        pages.map((page) => page.hasMore),
+        [true, true, false],
+      );
+    });
+
     it('walkCursor stops when the cursor does not move', async () => {
       let calls = 0;
       const stuck = (): Promise<CursorEnvelope> => {

@@ -54,6 +54,31 @@ describe('event validation (spec §2.2)', () => {
     });
   }
 
+  const exactReasons: readonly [string, unknown, string][] = [
+    ['a null message', { type: 'A', message: null, timestamp: 1 }, 'message is missing'],
+    ['a null type', { type: null, message: 'm', timestamp: 1 }, 'type is missing'],
+    ['a type of the wrong type', { type: 3, message: 'm', timestamp: 1 }, 'type must be a string'],
+    ['a null timestamp', { type: 'A', message: 'm', timestamp: null }, 'timestamp is missing'],
+    ['text before a UUID assetId', { type: 'A', message: 'm', timestamp: 1, assetId: `x${UUID}` }, 'assetId must be a UUID'],
+    ['text after a UUID assetId', { type: 'A', message: 'm', timestamp: 1, assetId: `${UUID}x` }, 'assetId must be a UUID'],
+  ];
+  for (const [name, raw, reason] of exactReasons) {
+    it(`reports ${name} as "${reason}"`, () => {
+      assert.equal(reasonFor(raw), reason);
+    });
+  }
+
+  it('an upper-case UUID is a valid assetId', () => {
+    const event = validateEvent({ type: 'A', message: 'm', timestamp: 1, assetId: UUID.toUpperCase() }, 'SN');
+    assert.ok(typeof event !== 'string');
+    assert.equal(event.assetId, UUID.toUpperCase());
+  });
+
+  it('the key holds type, raw timestamp, message and assetId (null when absent)', () => {
+    assert.equal(eventKey('A', 1, 'm'), '["A",1,"m",null]');
+    assert.equal(eventKey('A', 1, 'm', UUID), `["A",1,"m","${UUID}"]`);
+  });
+
   it('reads null optional fields as absent', () => {
     const event = validateEvent({ type: 'A', message: 'm', timestamp: 1, assetId: null, _links: null }, 'SN');
     assert.ok(typeof event !== 'string');
