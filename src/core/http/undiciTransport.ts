@@ -73,15 +73,6 @@ class UndiciTransport implements Transport {
         headersTimeout: request.timeouts.headersMs,
         bodyTimeout: request.timeouts.bodyMs,
       });
-      // A plain-http target behind a proxy gets the proxy's own refusal as a response.
-      if (route.proxyHost !== undefined && response.statusCode === 407 && url.protocol === 'http:') {
-        response.body.destroy();
-        throw new TransportError('proxy-auth-required', 'PROXY_407', {
-          proxyHost: route.proxyHost,
-          proxyStatus: 407,
-          proxyCredentialsSent: route.proxyCredentialsSent === true,
-        });
-      }
       const body = await readCapped(response.body, response.headers['content-length'], request.maxBytes);
       return { status: response.statusCode, headers: flattenHeaders(response.headers), body };
     } catch (error) {
@@ -173,7 +164,8 @@ class UndiciTransport implements Transport {
             requestTls: this.#tls(secureContext),
           }),
           proxyHost: proxyUrl.host,
-          proxyCredentialsSent: token !== undefined || proxyUrl.username !== '' || proxyUrl.password !== '',
+          // As undici decides: the token, else Basic from the URL only when it has both a user and a password.
+          proxyCredentialsSent: token !== undefined || (proxyUrl.username !== '' && proxyUrl.password !== ''),
         };
       } catch {
         throw new TransportError('proxy', 'ERR_INVALID_PROXY');
