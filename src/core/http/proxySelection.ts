@@ -90,14 +90,13 @@ function entryMatches(raw: string, host: string, port: string): boolean {
 function splitHostPort(entry: string): { name: string; port?: string } {
   const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
   if (bracketed) {
+    // Stryker disable next-line StringLiteral: the first group is not optional, so it always holds a string.
     const [, name = '', port] = bracketed;
     return port === undefined ? { name } : { name, port };
   }
-  const colons = entry.split(':').length - 1;
-  if (colons === 1) {
-    const [name = '', port = ''] = entry.split(':');
-    return /^\d+$/.test(port) ? { name, port } : { name: entry };
-  }
+  // One colon: host:port (a port that is not all digits then matches no URL's port). More: a bare IPv6 address.
+  const colon = entry.indexOf(':');
+  if (colon !== -1 && colon === entry.lastIndexOf(':')) return { name: entry.slice(0, colon), port: entry.slice(colon + 1) };
   return { name: entry };
 }
 

@@ -21,6 +21,17 @@ describe('proxy rules at the edges', () => {
     });
   }
 
+  it('a bracketed entry with anything before or after it exempts nothing', () => {
+    assert.equal(bypassesProxy(new URL('http://[::1]:3000/'), parseNoProxy('[::1]:3000')), true);
+    assert.equal(bypassesProxy(new URL('http://[::1]:3000/'), parseNoProxy('x[::1]:3000')), false);
+    assert.equal(bypassesProxy(new URL('http://[::1]:3000/'), parseNoProxy('[::1]:3000x')), false);
+  });
+
+  it('a host:port entry whose port is not a number exempts nothing', () => {
+    assert.equal(bypassesProxy(new URL('http://example.com/'), parseNoProxy('example.com:http')), false);
+    assert.equal(bypassesProxy(new URL('http://example.com:8080/'), parseNoProxy('example.com:')), false);
+  });
+
   it('a CIDR entry needs four octets: 0.0.10/8 exempts nothing', () => {
     assert.equal(bypassesProxy(new URL('http://0.0.0.1/'), parseNoProxy('0.0.10/8')), false);
     assert.equal(bypassesProxy(new URL('http://0.0.0.1/'), parseNoProxy('0.0.0.10/8')), true);
