@@ -29,8 +29,12 @@ const TIMEOUTS: Readonly<Record<string, TransportFailure>> = {
   UND_ERR_BODY_TIMEOUT: 'body-timeout',
 };
 
-/** undici reports a refused CONNECT only in this message (as a RequestAbortedError, like a cancel). */
-const PROXY_STATUS = /^Proxy response \((\d{3})\) !== 200/;
+/**
+ * undici reports a proxy's refusal only in a message: a refused CONNECT as a
+ * RequestAbortedError (like a cancel), a 407 to a plain-http request sent
+ * through the proxy as an InvalidArgumentError (like a bad URL).
+ */
+const PROXY_STATUS: readonly RegExp[] = [/^Proxy response \((\d{3})\) !== 200/, /^Proxy Authentication Required \((\d{3})\)/];
 
 export interface FailureSituation {
   /** host[:port] of the proxy in use, or undefined for a direct connection. */
@@ -99,8 +103,10 @@ export function classifyNetworkError(error: unknown, situation: FailureSituation
 function proxyStatusOf(error: unknown): number | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
-    const match = PROXY_STATUS.exec(current.message);
-    if (match?.[1] !== undefined) return Number(match[1]);
+    for (const pattern of PROXY_STATUS) {
+      const match = pattern.exec(current.message);
+      if (match?.[1] !== undefined) return Number(match[1]);
+    }
     current = current.cause;
   }
   return undefined;

@@ -61,7 +61,7 @@ export function normalizeProxyUrl(proxy: string): string {
 export function parseNoProxy(value: string): string[] {
   return value
     .split(/[\s,]+/)
-    .map((entry) => entry.trim().toLowerCase())
+    .map((entry) => entry.toLowerCase())
     .filter((entry) => entry !== '');
 }
 
@@ -90,27 +90,30 @@ function entryMatches(raw: string, host: string, port: string): boolean {
 function splitHostPort(entry: string): { name: string; port?: string } {
   const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
   if (bracketed) {
+    // Stryker disable next-line StringLiteral: the first group is not optional, so it always holds a string.
     const [, name = '', port] = bracketed;
     return port === undefined ? { name } : { name, port };
   }
-  const colons = entry.split(':').length - 1;
-  if (colons === 1) {
-    const [name = '', port = ''] = entry.split(':');
-    return /^\d+$/.test(port) ? { name, port } : { name: entry };
-  }
+  // One colon: host:port (a port that is not all digits then matches no URL's port). More: a bare IPv6 address.
+  const colon = entry.indexOf(':');
+  if (colon !== -1 && colon === entry.lastIndexOf(':')) return { name: entry.slice(0, colon), port: entry.slice(colon + 1) };
   return { name: entry };
 }
 
+/** URL host names are bracketed exactly when they are IPv6 addresses. */
 function stripBrackets(host: string): string {
-  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+  return host.startsWith('[') ? host.slice(1, -1) : host;
 }
 
 function ipv4InCidr(host: string, cidr: string): boolean {
-  const [network = '', bitsText = ''] = cidr.split('/');
-  const bits = Number(bitsText);
+  const slash = cidr.indexOf('/');
   const hostValue = ipv4ToInt(host);
-  const networkValue = ipv4ToInt(network);
-  if (hostValue === undefined || networkValue === undefined || !Number.isInteger(bits) || bits < 0 || bits > 32) return false;
+  const networkValue = ipv4ToInt(cidr.slice(0, slash));
+  const bitsText = cidr.slice(slash + 1);
+  // Digits only: Number('') is 0, which would make `10.0.0.0/` exempt every address.
+  if (hostValue === undefined || networkValue === undefined || !/^\d{1,2}$/.test(bitsText)) return false;
+  const bits = Number(bitsText);
+  if (bits > 32) return false;
   if (bits === 0) return true;
   const mask = (0xffffffff << (32 - bits)) >>> 0;
   return (hostValue & mask) >>> 0 === (networkValue & mask) >>> 0;

@@ -18,7 +18,7 @@
 
 import { readFile, stat } from 'node:fs/promises';
 import * as tls from 'node:tls';
-import { isTransportError, TransportError, type TrustSettings } from './transport';
+import { TransportError, type TrustSettings } from './transport';
 
 /** A CA bundle larger than this is not a CA bundle: refuse it rather than read it. */
 export const MAX_CA_FILE_BYTES = 4 * 1024 * 1024;
@@ -36,16 +36,32 @@ export interface TrustedCertificates {
   readonly fromFile: number;
 }
 
-type GetCACertificates = (type: 'default' | 'system' | 'bundled' | 'extra') => string[];
+export type GetCACertificates = (type: 'default' | 'system' | 'bundled' | 'extra') => string[];
 
-/** Node's own reader of the OS store, where this Node has one (types for Node 20 lack it). */
-function nodeSystemReader(): GetCACertificates | undefined {
-  const candidate = (tls as { getCACertificates?: unknown }).getCACertificates;
-  return typeof candidate === 'function' ? (candidate as GetCACertificates) : undefined;
+/** Where the stores are read from; tests pass their own to try each path on any Node and OS. */
+export interface CertificateStores {
+  /** Node's own reader of the OS store, where this Node has one. */
+  readonly nodeReader: () => GetCACertificates | undefined;
+  /** The system-ca library's reading of the OS store. */
+  readonly systemCa: () => Promise<readonly string[]>;
 }
 
-async function systemStore(): Promise<{ source: SystemStoreSource; certificates: readonly string[] }> {
-  const fromNode = nodeSystemReader();
+const NODE_AND_SYSTEM_CA: CertificateStores = {
+  // The types for Node 20 lack tls.getCACertificates.
+  nodeReader: () => {
+    const candidate = (tls as { getCACertificates?: unknown }).getCACertificates;
+    return typeof candidate === 'function' ? (candidate as GetCACertificates) : undefined;
+  },
+  systemCa: () => {
+    // Loaded only here, so a Node that reads the store itself never loads it.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { systemCertsAsync } = require('system-ca') as typeof import('system-ca');
+    return systemCertsAsync();
+  },
+};
+
+async function systemStore(stores: CertificateStores): Promise<{ source: SystemStoreSource; certificates: readonly string[] }> {
+  const fromNode = stores.nodeReader();
   if (fromNode !== undefined) {
     try {
       return { source: 'node', certificates: fromNode('system') };
@@ -54,10 +70,7 @@ async function systemStore(): Promise<{ source: SystemStoreSource; certificates:
     }
   }
   try {
-    // Loaded only here, so a Node that reads the store itself never loads it.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { systemCertsAsync } = require('system-ca') as typeof import('system-ca');
-    return { source: 'system-ca', certificates: await systemCertsAsync() };
+    return { source: 'system-ca', certificates: await stores.systemCa() };
   } catch {
     return { source: 'unavailable', certificates: [] };
   }
@@ -81,7 +94,7 @@ async function certificatesFromFile(path: string): Promise<string[]> {
     if (info.size > MAX_CA_FILE_BYTES) throw fail('FILE_TOO_LARGE');
     text = await readFile(path, 'utf8');
   } catch (error) {
-    if (isTransportError(error)) throw error;
+    // Our own refusals above carry their code too, so they come out unchanged.
     const code = (error as { code?: unknown }).code;
     throw fail(typeof code === 'string' ? code : 'UNREADABLE');
   }
@@ -91,8 +104,11 @@ async function certificatesFromFile(path: string): Promise<string[]> {
 }
 
 /** NODE_EXTRA_CA_CERTS as Node read it at start-up; best effort, as Node itself only warns about a bad file. */
-async function nodeExtraCertificates(env: Readonly<Record<string, string | undefined>>): Promise<readonly string[]> {
-  const fromNode = nodeSystemReader();
+async function nodeExtraCertificates(
+  env: Readonly<Record<string, string | undefined>>,
+  stores: CertificateStores,
+): Promise<readonly string[]> {
+  const fromNode = stores.nodeReader();
   if (fromNode !== undefined) {
     try {
       return fromNode('extra');
@@ -112,12 +128,13 @@ async function nodeExtraCertificates(env: Readonly<Record<string, string | undef
 export async function loadTrustedCertificates(
   settings: TrustSettings,
   env: Readonly<Record<string, string | undefined>> = process.env,
+  stores: CertificateStores = NODE_AND_SYSTEM_CA,
 ): Promise<TrustedCertificates> {
   const useSystem = settings.systemCertificates !== false;
-  const system = useSystem ? await systemStore() : { source: 'off' as const, certificates: [] };
+  const system = useSystem ? await systemStore(stores) : { source: 'off' as const, certificates: [] };
   const file = settings.caCertificatesFile;
   const extra = file === undefined || file.trim() === '' ? [] : await certificatesFromFile(file.trim());
-  const nodeExtra = await nodeExtraCertificates(env);
+  const nodeExtra = await nodeExtraCertificates(env, stores);
   // The OS store mostly repeats Node's roots, wrapped differently: comparing the
   // DER content halves the list, and with it the time a secure context takes to build.
   const unique = new Map<string, string>();

@@ -66,6 +66,33 @@ describe('proxy selection (VS Code http.proxy settings, HTTPS_PROXY / HTTP_PROXY
     ['[::1]', 'http://[::1]:3000', true],
     ['::1', 'http://[::1]:3000', true],
     ['[::1]:3000', 'http://[::1]:3001', false],
+    ['[::1]:3000', 'http://[::1]:3000', true],
+    ['[2001:db8::1]', 'https://[2001:db8::1]', true],
+    ['2001:1::1', 'http://[2001:1::1]', true],
+    ['2001:1::1', 'http://[2001:1::2]', false],
+    ['example.com', 'https://example.com./', true],
+    ['example.com.', 'https://api.example.com', true],
+    ['example.com:80', 'http://example.com', true],
+    ['example.com:80', 'https://example.com', false],
+    ['example.com:443', 'http://example.com', false],
+    ['example.com', 'https://example.com.evil.example', false],
+    ['.', 'http://a../', false],
+    ['*.', 'http://a../', false],
+    ['10.1.2.3/32', 'http://10.1.2.3', true],
+    ['10.1.2.3/32', 'http://10.1.2.4', false],
+    ['10.1.2.0/24', 'http://10.1.2.200', true],
+    ['10.1.2.0/24', 'http://10.1.3.1', false],
+    ['0.0.0.0/0', 'http://203.0.113.9', true],
+    ['10.0.0.0/8', 'http://api.example', false],
+    ['10.0.0.0/-1', 'http://10.0.0.1', false],
+    ['10.0.0.0/33', 'http://10.200.0.1', false],
+    ['10.0.0.0/8.5', 'http://10.0.0.1', false],
+    ['10.0.0.0/', 'http://192.0.2.1', false],
+    ['10.0.0/8', 'http://10.0.0.1', false],
+    ['10.0.0.256/8', 'http://10.0.0.1', false],
+    ['10.1.2.255/32', 'http://10.1.2.255', true],
+    ['1x.0.0.0/8', 'http://0.0.0.1', false],
+    ['x1.0.0.0/8', 'http://0.0.0.1', false],
   ];
   for (const [entry, url, expected] of noProxyCases) {
     it(`NO_PROXY=${entry} ${expected ? 'exempts' : 'does not exempt'} ${url}`, () => {
@@ -97,6 +124,36 @@ describe('proxy selection (VS Code http.proxy settings, HTTPS_PROXY / HTTP_PROXY
       assert.equal(selectProxy(target(url), { proxy: 'http://setting:1' }, {}), 'http://setting:1');
     });
   }
+
+  it('ignores a blank http.proxy setting and blank variables, and trims the one it uses', () => {
+    assert.equal(selectProxy(target('https://a.example'), { proxy: '  ' }, { HTTPS_PROXY: ' http://env:2 ' }), 'http://env:2');
+    assert.equal(selectProxy(target('https://a.example'), { proxy: ' http://setting:1\n' }, {}), 'http://setting:1');
+    assert.equal(selectProxy(target('https://a.example'), {}, { HTTPS_PROXY: ' ', https_proxy: 'http://lower:1' }), 'http://lower:1');
+    assert.equal(selectProxy(target('https://a.example'), {}, { HTTPS_PROXY: '', HTTP_PROXY: 'http://plain:2' }), 'http://plain:2');
+    assert.equal(selectProxy(target('https://a.example'), { proxy: '' }, { HTTPS_PROXY: '\t' }), undefined);
+  });
+
+  it('sends no other scheme to a proxy from the environment', () => {
+    const env = { HTTPS_PROXY: 'http://secure:1', HTTP_PROXY: 'http://plain:2' };
+    assert.equal(selectProxy(target('ftp://files.example/x'), {}, env), undefined);
+    assert.equal(selectProxy(target('wss://a.example/x'), {}, env), undefined);
+  });
+
+  it('exempts a host only when NO_PROXY or http.noProxy names it', () => {
+    const env = { HTTPS_PROXY: 'http://proxy:1' };
+    for (const host of ['stryker', 'was', 'here', 'api.example']) {
+      assert.equal(selectProxy(target(`https://${host}/`), {}, env), 'http://proxy:1', host);
+      assert.equal(selectProxy(target(`https://${host}/`), { noProxy: [] }, { ...env, NO_PROXY: '' }), 'http://proxy:1', host);
+    }
+    assert.equal(selectProxy(target('https://b.example'), { noProxy: ['a.example b.example'] }, env), undefined);
+  });
+
+  it('adds http:// to a proxy given without a scheme, and keeps any scheme given', () => {
+    assert.equal(normalizeProxyUrl('HTTPS://Proxy.corp:443'), 'HTTPS://Proxy.corp:443');
+    assert.equal(normalizeProxyUrl('socks5://proxy.corp:1080'), 'socks5://proxy.corp:1080');
+    assert.equal(normalizeProxyUrl('proxy.corp:3128/?next=http://x'), 'http://proxy.corp:3128/?next=http://x');
+    assert.equal(normalizeProxyUrl('proxy.corp'), 'http://proxy.corp');
+  });
 
   it('splits NO_PROXY on commas and white space', () => {
     assert.deepEqual(parseNoProxy(' a.example, b.example  c.example,,'), ['a.example', 'b.example', 'c.example']);
