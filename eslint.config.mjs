@@ -56,7 +56,7 @@ const noVscode = (where) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'out/', '.vscode-test/', 'dist-vsix/', 'media/**/*.js'] },
+  { ignores: ['node_modules/', 'dist/', 'out/', '.vscode-test/', 'dist-vsix/', 'media/**/*.js', '.stryker-tmp/', 'reports/'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {
