@@ -34,6 +34,8 @@ export interface HttpClientOptions {
   readonly retry: RetryPolicy;
   readonly onRequest?: RequestLogger;
   readonly now: () => number;
+  /** Waits out a backoff step; `sleep` unless a test injects one to see the delays without waiting. */
+  readonly sleep?: (ms: number, signal: AbortSignal | undefined) => Promise<'slept' | 'aborted'>;
 }
 
 /** Answers that say the server is overloaded, whatever else they say. */
@@ -128,7 +130,7 @@ export class HttpClient {
   }
 
   async #wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
-    if ((await sleep(ms, signal)) === 'aborted') throw cancelledError();
+    if ((await (this.#options.sleep ?? sleep)(ms, signal)) === 'aborted') throw cancelledError();
   }
 
   async #attempt(request: HttpRequest, signal: AbortSignal | undefined, attempt: number): Promise<HttpResponse> {
