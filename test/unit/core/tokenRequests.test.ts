@@ -34,12 +34,12 @@ describe('token client over HTTP (spec §5)', () => {
   let rig: Rig | undefined;
   const opened: HttpClient[] = [];
 
-  async function start(options: Partial<TokenClientOptions> = {}): Promise<Rig> {
+  async function start(options: Partial<TokenClientOptions> = {}, maxConcurrency = 8): Promise<Rig> {
     const api = await startFakeApi();
     let now = START;
     const http = new HttpClient({
       transport: createUndiciTransport({ connectTimeoutMs: 5_000, connectionsPerOrigin: 8, env: {} }),
-      maxConcurrency: 8,
+      maxConcurrency,
       requestTimeoutMs: 5_000,
       maxResponseBytes: 1024 * 1024,
       // No retries: every answer of the fake reaches the token client as it was sent.
@@ -303,6 +303,31 @@ describe('token client over HTTP (spec §5)', () => {
       assert.equal(first.headers['authorization'], `Bearer ${await tokens.getToken()}`);
       assert.equal(first.headers['accept'], 'application/json');
       assert.equal(second.headers['accept'], 'application/hal+json');
+    });
+
+    it('pass on a bulk priority: with one slot, an interactive request queued later is sent before a bulk one', async () => {
+      const { api, requests, tokens } = await start({}, 1);
+      await tokens.getToken();
+      const url = (serial: string): string => `${api.baseUrl}${EVENTS_PATH}?serialNumber=${serial}`;
+      api.addFault({ endpoint: 'events', serialNumber: 'HOLDS-THE-SLOT', kind: 'latency', ms: 100 });
+      const holding = requests.get(url('HOLDS-THE-SLOT'), undefined);
+      const bulk = requests.get(url('BULK'), undefined, 'application/json', 'bulk');
+      const interactive = requests.get(url('INTERACTIVE'), undefined, 'application/json', 'interactive');
+      await Promise.all([holding, bulk, interactive]);
+      assert.deepEqual(
+        api.eventRequests().map((request) => request.query['serialNumber']),
+        ['HOLDS-THE-SLOT', 'INTERACTIVE', 'BULK'],
+      );
+    });
+
+    it("pass on the caller's signal: a request cancelled before it is sent is never sent", async () => {
+      const { api, requests, tokens } = await start();
+      await tokens.getToken();
+      const controller = new AbortController();
+      const pending = requests.get(`${api.baseUrl}${EVENTS_PATH}?serialNumber=A-1`, controller.signal);
+      controller.abort();
+      assert.equal((await apiError(pending)).kind, 'cancelled');
+      assert.equal(api.eventRequests().length, 0);
     });
 
     it('a 401 for a fresh token too is reported with the request, not retried again', async () => {
