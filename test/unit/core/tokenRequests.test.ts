@@ -151,7 +151,7 @@ describe('token client over HTTP (spec §5)', () => {
   });
 
   describe('access tokens it accepts (RFC 6750 b64token)', () => {
-    for (const value of ['x', 'aZ09-._~+/', 'abc==', 'eyJhbGciOi.eyJzdWIi.c2ln']) {
+    for (const value of ['x', 'AZaz09-._~+/', 'abc==', 'eyJhbGciOi.eyJzdWIi.c2ln']) {
       it(`accepts ${JSON.stringify(value)}`, async () => {
         const { api, tokens, seen } = await start();
         api.addFault({ endpoint: 'token', kind: 'status', status: 200, body: { token_type: 'Bearer', access_token: value } });
