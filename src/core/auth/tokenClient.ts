@@ -161,7 +161,6 @@ export class TokenClient {
     // Stryker disable next-line StringLiteral: only the error code is read here; the Content-Type and source shape only the discarded problem text
     const json = parseJsonBody(response.body, response.headers['content-type'], 'The authorization server');
     const code =
-      // Stryker disable next-line ConditionalExpression: a body that is not JSON has no value, and typeof undefined is not 'object'
       json.ok && typeof json.value === 'object' && json.value !== null ? (json.value as Record<string, unknown>)['error'] : undefined;
     const { status } = response;
     if (code === 'access_denied' || code === 'unauthorized_client' || code === 'invalid_scope' || status === 403)
