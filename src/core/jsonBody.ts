@@ -16,7 +16,7 @@ export function parseJsonBody(body: Uint8Array, contentType: string | undefined,
     // Pruned here, at the edge: nothing downstream meets a nesting depth it cannot render.
     return { ok: true, value: pruneDeepJson(JSON.parse(text) as unknown) };
   } catch {
-    if (trimmed.startsWith('<') || (contentType ?? '').toLowerCase().includes('html')) {
+    if (trimmed.startsWith('<') || contentType?.toLowerCase().includes('html') === true) {
       return {
         ok: false,
         problem: `${source} answered with an HTML page instead of JSON; a sign-in page of a proxy or single sign-on gateway often does this.`,
