@@ -48,10 +48,14 @@ export interface SerialScopeInput {
   readonly file?: string;
 }
 
-function serialList(input: unknown, max: number): Parsed<SerialList> {
-  if (!isRecord(input) || !Array.isArray(input['serialNumbers']))
-    return { ok: false, problem: 'Give "serialNumbers": an array of serial numbers.' };
-  const given: unknown[] = input['serialNumbers'];
+/** The input's fields; none when it is not an object. */
+function fieldsOf(input: unknown): Readonly<Record<string, unknown>> {
+  return isRecord(input) ? input : {};
+}
+
+function serialList(fields: Readonly<Record<string, unknown>>, max: number): Parsed<SerialList> {
+  const given = fields['serialNumbers'];
+  if (!Array.isArray(given)) return { ok: false, problem: 'Give "serialNumbers": an array of serial numbers.' };
   if (given.length === 0) return { ok: false, problem: 'Give at least one serial number in "serialNumbers".' };
   if (given.length > max)
     return {
@@ -83,27 +87,23 @@ function wholeNumber(value: unknown, fallback: number, min: number, max: number)
 }
 
 export function parseMachineEventsInput(input: unknown): Parsed<MachineEventsInput> {
-  const list = serialList(input, TOOL_LIMITS.maxEventsSerials);
+  const fields = fieldsOf(input);
+  const list = serialList(fields, TOOL_LIMITS.maxEventsSerials);
   if (!list.ok) return list;
-  const maxEvents = wholeNumber(
-    isRecord(input) ? input['maxEventsPerMachine'] : undefined,
-    TOOL_LIMITS.defaultEventsPerMachine,
-    1,
-    TOOL_LIMITS.maxEventsPerMachine,
-  );
+  const maxEvents = wholeNumber(fields['maxEventsPerMachine'], TOOL_LIMITS.defaultEventsPerMachine, 1, TOOL_LIMITS.maxEventsPerMachine);
   return { ok: true, value: { ...list.value, maxEvents } };
 }
 
 export function parseSummaryInput(input: unknown): Parsed<SummaryInput> {
-  return serialList(input, TOOL_LIMITS.maxSummarySerials);
+  return serialList(fieldsOf(input), TOOL_LIMITS.maxSummarySerials);
 }
 
 export function parseSerialScopeInput(input: unknown): Parsed<SerialScopeInput> {
-  const source = isRecord(input) ? input['source'] : undefined;
-  const chosen = SERIAL_SOURCES.find((candidate) => candidate === source);
+  const fields = fieldsOf(input);
+  const chosen = SERIAL_SOURCES.find((candidate) => candidate === fields['source']);
   if (chosen === undefined) return { ok: false, problem: `Give "source": one of ${SERIAL_SOURCES.map((s) => `"${s}"`).join(', ')}.` };
   if (chosen !== 'file') return { ok: true, value: { source: chosen } };
-  const file = isRecord(input) ? input['file'] : undefined;
+  const file = fields['file'];
   if (typeof file !== 'string' || file.trim() === '')
     return {
       ok: false,

@@ -18,8 +18,8 @@ import { truncate } from '../../common/markdownText';
 const INVISIBLE =
   // eslint-disable-next-line no-control-regex, no-misleading-character-class -- removing these characters one by one (joiners and selectors included) is the point
   /[\u0000-\u0008\u000e-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufe00-\ufe0f\ufeff\ufff9-\ufffb]|\udb40[\udc00-\udc7f]|\udb40[\udd00-\uddef]/g;
-/** Line breaks, tabs and the Unicode line/paragraph separators: one space each, then runs collapse. */
-const BREAKS_AND_SPACES = /[\s\u2028\u2029]+/g;
+/** Line breaks, tabs and the Unicode line/paragraph separators (all in \s): one space for each run. */
+const BREAKS_AND_SPACES = /\s+/g;
 
 /** One line of visible text: invisible characters gone, breaks and runs of spaces made one space, at most `max` code points. */
 export function cleanText(text: string, max: number): string {

@@ -38,8 +38,8 @@ export function checkEndpointUrl(text: string): UrlCheck {
   } catch {
     return { ok: false, problem: 'invalid' };
   }
+  // No hostname check: the URL parser refuses an http(s) URL without a host ('invalid' above).
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, problem: 'scheme' };
-  if (url.hostname === '') return { ok: false, problem: 'invalid' };
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) return { ok: false, problem: 'insecure' };
   if (url.username !== '' || url.password !== '') return { ok: false, problem: 'userinfo' };
   if (url.search !== '' || url.hash !== '') return { ok: false, problem: 'query' };
@@ -103,17 +103,14 @@ export function parseStoredEnvironments(raw: unknown): Environment[] {
 
 function parseEnvironment(item: unknown): Environment | undefined {
   if (typeof item !== 'object' || item === null) return undefined;
-  const record = item as Record<string, unknown>;
-  const fields = ['id', 'name', 'apiBaseUrl', 'authUrl', 'clientId', 'username'] as const;
-  const values: string[] = [];
-  for (const field of fields) {
-    const value = record[field];
-    if (typeof value !== 'string' || value === '') return undefined;
-    values.push(value);
-  }
-  const [id = '', name = '', apiBaseUrl = '', authUrl = '', clientId = '', username = ''] = values;
+  const { id, name, apiBaseUrl, authUrl, clientId, username } = item as Record<string, unknown>;
+  if (!filled(id) || !filled(name) || !filled(apiBaseUrl) || !filled(authUrl) || !filled(clientId) || !filled(username)) return undefined;
   if (!checkEndpointUrl(apiBaseUrl).ok || !checkEndpointUrl(authUrl).ok) return undefined;
   return { id, name, apiBaseUrl, authUrl, clientId, username };
+}
+
+function filled(value: unknown): value is string {
+  return typeof value === 'string' && value !== '';
 }
 
 /** The same API user on the same endpoints: signing in again updates it instead of adding a twin. */

@@ -175,7 +175,8 @@ export class SessionMachine<C extends SessionClient> extends Disposable {
   resolveEnvironment(draft: SignInDraft): Environment {
     const environments = this.environments();
     const sameAccount = findSameAccount(environments, draft);
-    const named = draft.environment === undefined ? undefined : environments.find((env) => sameName(env.name, draft.environment ?? ''));
+    const wanted = draft.environment;
+    const named = wanted === undefined ? undefined : environments.find((env) => sameName(env.name, wanted));
     const existing = named ?? sameAccount;
     const name =
       draft.environment?.trim() ??
@@ -273,8 +274,9 @@ export class SessionMachine<C extends SessionClient> extends Disposable {
 
   private async activateStored(id: string, options: { remember: boolean }): Promise<boolean> {
     const env = this.deps.store.find(id);
-    const secrets = env === undefined ? undefined : await this.readSecretsSafely(id);
-    if (env === undefined || secrets === undefined) return false;
+    if (env === undefined) return false;
+    const secrets = await this.readSecretsSafely(id);
+    if (secrets === undefined) return false;
     await this.activate(env, secrets, options);
     return true;
   }

@@ -66,6 +66,35 @@ describe('agent tools: input', () => {
     }
   });
 
+  it('says what is wrong with the list, in words the agent can act on', () => {
+    const problem = (input: unknown): string => {
+      const parsed = parseMachineEventsInput(input);
+      assert.ok(!parsed.ok);
+      return parsed.problem;
+    };
+    assert.equal(problem(null), 'Give "serialNumbers": an array of serial numbers.');
+    assert.equal(problem({ serialNumbers: 'MX-4711-A0023' }), 'Give "serialNumbers": an array of serial numbers.');
+    assert.equal(problem({ serialNumbers: [] }), 'Give at least one serial number in "serialNumbers".');
+    const many = Array.from({ length: 21 }, (_, i) => `MX-4711-A${String(i).padStart(4, '0')}`);
+    assert.equal(
+      problem({ serialNumbers: many }),
+      'Give at most 20 serial numbers per call (21 were given); split the list into several calls.',
+    );
+    assert.ok(parseMachineEventsInput({ serialNumbers: many.slice(0, 20) }).ok, 'exactly the limit is fine');
+  });
+
+  it('shows entries that are not strings as JSON (or their type when JSON has none), refused as not a string', () => {
+    const parsed = parseSummaryInput({ serialNumbers: ['MX-4711-A0023', null, { a: 1 }, undefined, true] });
+    assert.ok(parsed.ok);
+    assert.deepEqual(parsed.value.refused, [
+      { input: 'null', reason: 'not a string' },
+      { input: '{"a":1}', reason: 'not a string' },
+      { input: 'undefined', reason: 'not a string' },
+      { input: 'true', reason: 'not a string' },
+    ]);
+    assert.deepEqual(parsed.value.serialNumbers, ['MX-4711-A0023']);
+  });
+
   it('clamps the events per machine into 1…50 and rounds it', () => {
     const max = (value: unknown): number => {
       const parsed = parseMachineEventsInput({ serialNumbers: ['MX-4711-A0023'], maxEventsPerMachine: value });
@@ -76,6 +105,10 @@ describe('agent tools: input', () => {
     assert.equal(max(0), 1);
     assert.equal(max(3.6), 4);
     assert.equal(max('7'), 10);
+    assert.equal(max(1), 1);
+    assert.equal(max(50), 50);
+    assert.equal(max(Number.POSITIVE_INFINITY), 10);
+    assert.equal(max(Number.NaN), 10);
   });
 
   it('reads the scope source, and requires a file for "file"', () => {
@@ -86,6 +119,20 @@ describe('agent tools: input', () => {
     });
     assert.equal(parseSerialScopeInput({ source: 'file' }).ok, false);
     assert.equal(parseSerialScopeInput({ source: 'disk' }).ok, false);
+  });
+
+  it('says which sources there are, and that "file" needs a non-blank path', () => {
+    const sources = 'Give "source": one of "activeEditor", "file", "workspace".';
+    const needsFile = 'With "source": "file", give "file": a path relative to the workspace folder, or an absolute path inside it.';
+    for (const [input, problem] of [
+      [null, sources],
+      ['workspace', sources],
+      [{ source: 'disk' }, sources],
+      [{ source: 'file', file: '   ' }, needsFile],
+      [{ source: 'file', file: 7 }, needsFile],
+    ] as const)
+      assert.deepEqual(parseSerialScopeInput(input), { ok: false, problem }, JSON.stringify(input));
+    assert.deepEqual(parseSerialScopeInput({ source: 'workspace', file: 'ignored' }), { ok: true, value: { source: 'workspace' } });
   });
 
   it('asks for confirmation only when more than 10 machines are not in the cache', () => {

@@ -24,6 +24,47 @@ describe('agent tools: untrusted text', () => {
       });
     }
 
+    // The first and last character of every range removed, one by one, each between two letters.
+    const removed: readonly (readonly [string, number])[] = [
+      ['NUL', 0x0000],
+      ['backspace', 0x0008],
+      ['shift out', 0x000e],
+      ['unit separator', 0x001f],
+      ['delete', 0x007f],
+      ['last C1 control', 0x009f],
+      ['soft hyphen', 0x00ad],
+      ['Arabic letter mark', 0x061c],
+      ['Mongolian vowel separator', 0x180e],
+      ['zero-width space', 0x200b],
+      ['right-to-left mark', 0x200f],
+      ['left-to-right embedding', 0x202a],
+      ['right-to-left override', 0x202e],
+      ['word joiner', 0x2060],
+      ['invisible plus', 0x2064],
+      ['left-to-right isolate', 0x2066],
+      ['nominal digit shapes', 0x206f],
+      ['first variation selector', 0xfe00],
+      ['last variation selector', 0xfe0f],
+      ['byte order mark', 0xfeff],
+      ['interlinear annotation anchor', 0xfff9],
+      ['interlinear annotation terminator', 0xfffb],
+      ['language tag', 0xe0000],
+      ['cancel tag', 0xe007f],
+      ['first supplementary variation selector', 0xe0100],
+      ['last supplementary variation selector', 0xe01ef],
+    ];
+    for (const [name, codePoint] of removed) {
+      it(`removes the ${name} (U+${codePoint.toString(16).toUpperCase().padStart(4, '0')})`, () => {
+        assert.equal(cleanText(`a${String.fromCodePoint(codePoint)}b`, 1000), 'ab');
+      });
+    }
+
+    it('keeps the visible characters next to those ranges', () => {
+      const kept = [0x00a1, 0x00ae, 0x061b, 0x1820, 0x2010, 0x2030, 0x2070, 0xfdfd, 0xfe10, 0xfffc, 0xfffd, 0x1f600];
+      const text = kept.map((codePoint) => String.fromCodePoint(codePoint)).join('');
+      assert.equal(cleanText(text, 1000), text);
+    });
+
     it('caps the length in code points, ending in an ellipsis, without splitting a surrogate pair', () => {
       assert.equal(cleanText('abcdefghij', 5), 'abcd…');
       assert.equal(cleanText('😀😀😀😀😀😀', 3), '😀😀…');

@@ -76,6 +76,25 @@ describe('client settings from VS Code configuration', () => {
       assert.ok(CLIENT_SETTINGS.includes(id), id);
   });
 
+  // One changed value for each setting the client is built from.
+  const changed: Record<string, unknown> = {
+    'http.proxy': 'http://proxy.corp:3128',
+    'http.proxyStrictSSL': false,
+    'http.noProxy': ['internal.example.com'],
+    'http.proxyAuthorization': 'Basic dTpw',
+    'http.systemCertificates': false,
+    'onboardingEvents.caCertificatesFile': '/etc/company/root-ca.pem',
+    'onboardingEvents.timestampUnit': 'seconds',
+    'onboardingEvents.maxConcurrentRequests': 8,
+    'onboardingEvents.requestTimeoutSeconds': 60,
+  };
+  it('rebuilds the client on a change of exactly the settings it is built from', () => {
+    const unchanged = readClientSettings(reader({}));
+    for (const [id, value] of Object.entries(changed))
+      assert.notDeepEqual(readClientSettings(reader({ [id]: value })), unchanged, `${id} changes the client`);
+    assert.deepEqual([...CLIENT_SETTINGS].sort(), Object.keys(changed).sort());
+  });
+
   it('reads the timestamp unit, defaulting to auto', () => {
     assert.equal(readClientSettings(reader({ 'onboardingEvents.timestampUnit': 'seconds' })).timestampUnit, 'seconds');
     assert.equal(readClientSettings(reader({ 'onboardingEvents.timestampUnit': 'milliseconds' })).timestampUnit, 'milliseconds');

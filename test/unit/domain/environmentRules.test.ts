@@ -6,7 +6,9 @@ import {
   checkEnvironmentName,
   findSameAccount,
   isLoopbackHost,
+  MAX_NAME_LENGTH,
   parseStoredEnvironments,
+  sameName,
   suggestEnvironmentName,
 } from '../../../src/domain/session/environmentRules';
 
@@ -52,6 +54,8 @@ describe('environment rules: endpoint URLs', () => {
     ['http://localhost.example.com', 'insecure'],
     ['http://[::2]', 'insecure'],
     ['https://user:pass@api.example.com', 'userinfo'],
+    ['https://user@api.example.com', 'userinfo'],
+    ['https://:pass@api.example.com', 'userinfo'],
     ['https://api.example.com/?token=x', 'query'],
     ['https://api.example.com/#frag', 'query'],
   ];
@@ -70,6 +74,26 @@ describe('environment rules: endpoint URLs', () => {
     assert.equal(isLoopbackHost('127.0.0.1.nip.io'), false);
     assert.equal(isLoopbackHost('192.168.1.1'), false);
   });
+
+  const loopback: [string, boolean][] = [
+    ['::1', true],
+    ['localhost.', true],
+    ['api.localhost', true],
+    ['127.0.0.1.', true],
+    ['127.0.0', false],
+    ['127.0.0.1.1', false],
+    ['127.0.0.0x1', false],
+    ['127.0.0.1e2', false],
+    ['127.0.0.', false],
+    ['127.0.0. 1', false],
+    ['127.0.0.1 ', false],
+    ['128.0.0.1', false],
+  ];
+  for (const [host, expected] of loopback) {
+    it(`${expected ? 'treats' : 'does not treat'} the host ${JSON.stringify(host)} as loopback`, () => {
+      assert.equal(isLoopbackHost(host), expected);
+    });
+  }
 });
 
 describe('environment rules: names', () => {
@@ -77,6 +101,24 @@ describe('environment rules: names', () => {
     assert.equal(suggestEnvironmentName('https://api.example.com/x', []), 'api.example.com');
     assert.equal(suggestEnvironmentName('https://api.example.com', [env({ name: 'api.example.com' })]), 'api.example.com (2)');
     assert.equal(suggestEnvironmentName('not a url', []), 'Default');
+  });
+
+  it('counts on past every suggestion already taken', () => {
+    const taken = [env({ id: 'a', name: 'api.example.com' }), env({ id: 'b', name: 'API.example.com (2)' })];
+    assert.equal(suggestEnvironmentName('https://api.example.com', taken), 'api.example.com (3)');
+  });
+
+  it('compares names case-insensitively and without surrounding spaces, on either side', () => {
+    assert.equal(sameName(' Production ', 'production'), true);
+    assert.equal(sameName('production', ' PRODUCTION '), true);
+    assert.equal(sameName('Production', 'Production 2'), false);
+  });
+
+  it(`accepts a name of exactly ${MAX_NAME_LENGTH} characters, and finds a taken name among several others`, () => {
+    const others = [env({ id: 'a', name: 'Production' }), env({ id: 'b', name: 'Test' })];
+    assert.equal(checkEnvironmentName('x'.repeat(MAX_NAME_LENGTH), others), undefined);
+    assert.equal(checkEnvironmentName('test', others), 'taken');
+    assert.equal(checkEnvironmentName('test', others, 'b'), undefined);
   });
 
   it('refuses empty, multi-line, too long and (case-insensitively) taken names, except the own one', () => {
@@ -115,6 +157,28 @@ describe('environment rules: stored environments are untrusted', () => {
     assert.equal(Object.prototype.hasOwnProperty.call(parsed[1], 'extra'), false);
   });
 
+  for (const field of ['id', 'name', 'apiBaseUrl', 'authUrl', 'clientId', 'username'] as const) {
+    it(`drops an entry whose ${field} is missing, empty or not text`, () => {
+      const good = env();
+      const without = Object.fromEntries(Object.entries(good).filter(([key]) => key !== field));
+      assert.deepEqual(parseStoredEnvironments([without, { ...good, [field]: '' }, { ...good, [field]: 7 }]), []);
+      assert.deepEqual(parseStoredEnvironments([good]), [good]);
+    });
+  }
+
+  it('drops an entry with an insecure authorization URL', () => {
+    assert.deepEqual(parseStoredEnvironments([env({ authUrl: 'http://auth.example.com' })]), []);
+  });
+
+  it('drops entries that are not objects, even a function carrying every field', () => {
+    const good = env();
+    const fields: PropertyDescriptorMap = Object.fromEntries(
+      Object.entries(good).map(([key, value]: [string, string]) => [key, { value, enumerable: true }]),
+    );
+    const callable: unknown = Object.defineProperties(() => undefined, fields);
+    assert.deepEqual(parseStoredEnvironments([callable, 42, true]), []);
+  });
+
   it('reads anything that is not an array as no environments', () => {
     assert.deepEqual(parseStoredEnvironments(undefined), []);
     assert.deepEqual(parseStoredEnvironments({ a: 1 }), []);
@@ -140,5 +204,14 @@ describe('environment rules: stored environments are untrusted', () => {
       }),
       undefined,
     );
+  });
+
+  it('an account on another authorization URL or with another client id is not the same account', () => {
+    const list = [env({ id: 'a' })];
+    const same = { apiBaseUrl: 'https://api.example.com', authUrl: 'https://auth.example.com/oauth', clientId: 'client', username: 'user' };
+    assert.equal(findSameAccount(list, same)?.id, 'a');
+    assert.equal(findSameAccount(list, { ...same, authUrl: 'https://auth2.example.com/oauth' }), undefined);
+    assert.equal(findSameAccount(list, { ...same, clientId: 'client-2' }), undefined);
+    assert.equal(findSameAccount(list, { ...same, username: 'other' }), undefined);
   });
 });

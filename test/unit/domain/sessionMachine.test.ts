@@ -22,6 +22,10 @@ class MemoryStorage implements CredentialStorage {
   /** When set, save() waits for it before writing (to interleave transitions). */
   saveGate: Promise<void> | undefined;
   failNextSave = false;
+  /** When set, reading secrets fails (a locked OS keyring). */
+  failReads = false;
+  /** Every id rememberLast was asked to store, in order. */
+  readonly rememberedLast: (string | undefined)[] = [];
 
   environments(): Environment[] {
     return [...this.list];
@@ -33,10 +37,12 @@ class MemoryStorage implements CredentialStorage {
     return this.last !== undefined && this.find(this.last) !== undefined ? this.last : undefined;
   }
   rememberLast(id: string | undefined): Promise<void> {
+    this.rememberedLast.push(id);
     this.last = id;
     return Promise.resolve();
   }
   readSecrets(id: string): Promise<StoredSecrets | undefined> {
+    if (this.failReads) return Promise.reject(new Error('keyring locked'));
     return Promise.resolve(this.secrets.get(id));
   }
   async save(env: Environment, secrets: StoredSecrets): Promise<void> {
@@ -77,6 +83,8 @@ class FakeClients implements ClientFactory<FakeClient> {
   readonly verified: Credentials[] = [];
   /** Passwords the fake authorization server accepts. */
   readonly accepted = new Set(['right-password', 'new-password']);
+  /** When set, verification fails with this instead (a failure that is not the API's answer). */
+  failWith: Error | undefined;
 
   create(endpoints: Endpoints, credentials: () => Promise<Credentials>, onRejected: () => void): FakeClient {
     const client = new FakeClient(endpoints, credentials, onRejected);
@@ -85,6 +93,7 @@ class FakeClients implements ClientFactory<FakeClient> {
   }
   verify(_endpoints: Endpoints, credentials: Credentials): Promise<void> {
     this.verified.push(credentials);
+    if (this.failWith !== undefined) return Promise.reject(this.failWith);
     return this.accepted.has(credentials.password) ? Promise.resolve() : Promise.reject(invalidCredentialsError('POST /token'));
   }
   get last(): FakeClient | undefined {
@@ -115,6 +124,7 @@ describe('session machine', () => {
   let environmentChanges: number;
   let machine: SessionMachine<FakeClient>;
   let ids: number;
+  let logged: string[];
 
   beforeEach(() => {
     store = new MemoryStorage();
@@ -126,10 +136,15 @@ describe('session machine', () => {
     states = [];
     environmentChanges = 0;
     ids = 0;
+    logged = [];
     machine = new SessionMachine({
       store,
       clients,
-      log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+      log: {
+        info: (message) => logged.push(`info: ${message}`),
+        warn: (message) => logged.push(`warn: ${message}`),
+        error: (message, error) => logged.push(`error: ${message} (${error instanceof Error ? error.message : String(error)})`),
+      },
       notifyRejected: (env) => rejectedNotices.push(env),
       rememberSecret: (value) => remembered.push(value),
       sleep: () => {
@@ -208,6 +223,62 @@ describe('session machine', () => {
       assert.equal(store.environments().length, 1);
       assert.equal(store.secrets.get(first.id)?.password, 'new-password');
     });
+
+    it('logs who was verified where, and why a refusal happened, without the password', async () => {
+      await machine.verify(PROD);
+      await machine.verify({ ...PROD, password: 'wrong-password' });
+      clients.failWith = new Error('socket hang up');
+      const outcome = await machine.verify(PROD);
+      assert.deepEqual(outcome, { ok: false, error: clients.failWith });
+      assert.deepEqual(logged, [
+        'info: Credentials verified for api.user at https://auth.example.com/oauth',
+        `warn: Credentials not verified for api.user at https://auth.example.com/oauth: invalid-credentials: ${invalidCredentialsError('POST /token').message}`,
+        'warn: Credentials not verified for api.user at https://auth.example.com/oauth: socket hang up',
+      ]);
+      assert.ok(!logged.join('\n').includes('right-password'));
+    });
+
+    it('logs the environment and user it signed in to', async () => {
+      await signIn(PROD);
+      assert.ok(logged.includes('info: Signed in to Production as api.user'), logged.join('\n'));
+    });
+
+    it('with a name, replaces the environment of that name even for another account, and keeps the name as typed but trimmed', async () => {
+      const prod = await signIn(PROD);
+      const renamed = await signIn({ ...PROD, username: 'other.user', environment: '  PRODUCTION ' });
+      assert.equal(renamed.id, prod.id);
+      assert.equal(renamed.name, 'PRODUCTION');
+      assert.equal(renamed.username, 'other.user');
+      assert.deepEqual(store.environments(), [renamed]);
+    });
+
+    it('with a new name for the same account, keeps the account under its new name', async () => {
+      const first = await signIn(PROD);
+      const second = await signIn({ ...PROD, environment: 'Live' });
+      assert.equal(second.id, first.id);
+      assert.equal(second.name, 'Live');
+    });
+
+    it('without a name, for a new account whose API URL has no host, suggests the localized default name', () => {
+      const localized = new SessionMachine<FakeClient>({
+        store,
+        clients,
+        log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+        notifyRejected: () => undefined,
+        rememberSecret: () => undefined,
+        sleep: () => Promise.resolve(),
+        localize: (message) => `[${message}]`,
+        newId: () => 'new-id',
+      });
+      try {
+        const env = localized.resolveEnvironment({ ...PROD_ACCOUNT, apiBaseUrl: 'not a url' });
+        assert.equal(env.name, '[Default]');
+        assert.equal(env.id, 'new-id');
+        assert.equal(machine.resolveEnvironment({ ...PROD_ACCOUNT, apiBaseUrl: 'not a url' }).name, 'Default');
+      } finally {
+        localized.dispose();
+      }
+    });
   });
 
   describe('switch', () => {
@@ -230,6 +301,30 @@ describe('session machine', () => {
       store.secrets.delete(prod.id);
       assert.equal(await machine.switchTo(prod.id), false);
       assert.deepEqual(machine.state, { kind: 'signed-in', environment: test });
+    });
+
+    it('refuses an id whose secrets arrived without its environment entry', async () => {
+      const test = await signIn(TEST);
+      store.secrets.set('orphan', { clientSecret: 'client-secret-2', password: 'password-2' });
+      assert.equal(await machine.switchTo('orphan'), false);
+      assert.deepEqual(machine.state, { kind: 'signed-in', environment: test });
+    });
+
+    it('with a locked keyring, is refused, says why in the log and keeps the current one', async () => {
+      const prod = await signIn(PROD);
+      const test = await signIn(TEST);
+      store.failReads = true;
+      assert.equal(await machine.switchTo(prod.id), false);
+      assert.deepEqual(machine.state, { kind: 'signed-in', environment: test });
+      assert.equal(logged.at(-1), 'error: Could not read the stored credentials from VS Code secret storage (keyring locked)');
+    });
+
+    it('knows which environments have their secrets stored; a locked keyring counts as none', async () => {
+      const prod = await signIn(PROD);
+      assert.equal(await machine.hasSecrets(prod.id), true);
+      assert.equal(await machine.hasSecrets('unknown'), false);
+      store.failReads = true;
+      assert.equal(await machine.hasSecrets(prod.id), false);
     });
   });
 
@@ -254,6 +349,13 @@ describe('session machine', () => {
       assert.equal(store.secrets.has(prod.id), false);
       assert.deepEqual(machine.state, { kind: 'signed-in', environment: test });
     });
+
+    it('logs the environment by name, or by id when no entry is left', async () => {
+      const prod = await signIn(PROD);
+      await machine.signOut(prod.id);
+      await machine.signOut('gone');
+      assert.deepEqual(logged.slice(-2), ['info: Signed out of Production', 'info: Signed out of gone']);
+    });
   });
 
   describe('revoked credentials', () => {
@@ -263,6 +365,20 @@ describe('session machine', () => {
       assert.deepEqual(machine.state, { kind: 'credentials-rejected', environment: env });
       assert.equal(machine.client(), undefined, 'views get no client while the credentials are rejected');
       assert.deepEqual(rejectedNotices, [env]);
+      assert.equal(logged.at(-1), 'warn: The stored credentials of Production (api.user) were rejected');
+    });
+
+    it('reported by a view start the episode just as the client would', async () => {
+      const env = await signIn(PROD);
+      machine.reportCredentialsRejected();
+      assert.deepEqual(machine.state, { kind: 'credentials-rejected', environment: env });
+      assert.deepEqual(rejectedNotices, [env]);
+    });
+
+    it('reported while signed out change nothing', () => {
+      machine.reportCredentialsRejected();
+      assert.deepEqual(machine.state, { kind: 'signed-out' });
+      assert.deepEqual(rejectedNotices, []);
     });
 
     it('a second rejection in the same episode changes nothing', async () => {
@@ -299,7 +415,10 @@ describe('session machine', () => {
     it('include secrets removed in another window a moment ago: the client gets invalid credentials', async () => {
       const env = await signIn(PROD);
       store.secrets.delete(env.id);
-      await assert.rejects(activeClient().credentials(), (error: unknown) => isApiError(error) && error.kind === 'invalid-credentials');
+      await assert.rejects(
+        activeClient().credentials(),
+        (error: unknown) => isApiError(error) && error.kind === 'invalid-credentials' && error.details.request === 'POST /token',
+      );
     });
   });
 
@@ -311,6 +430,7 @@ describe('session machine', () => {
       await machine.handleSecretChange(env.id);
       assert.deepEqual(machine.state, { kind: 'signed-out' });
       assert.equal(client.disposed, true);
+      assert.equal(logged.at(-1), 'info: Signed out of Production in another window');
     });
 
     it('changed secrets there: re-activated here with a new client', async () => {
@@ -322,6 +442,8 @@ describe('session machine', () => {
       assert.deepEqual(states, [{ kind: 'signed-in', environment: env }]);
       assert.notEqual(machine.client(), client);
       assert.equal(client.disposed, true);
+      assert.equal(logged.at(-1), 'info: The credentials of Production changed in another window');
+      assert.deepEqual(store.rememberedLast, [env.id], 'following another window is not choosing an environment');
     });
 
     it('our own write, arriving as a change with the same secrets, changes nothing', async () => {
@@ -361,6 +483,20 @@ describe('session machine', () => {
       assert.equal(await machine.switchTo(env.id), true);
     });
 
+    it('stops waiting for the environment entry after five looks', async () => {
+      store.secrets.set('elsewhere', { clientSecret: 'client-secret-2', password: 'password-2' });
+      await machine.handleSecretChange('elsewhere');
+      assert.equal(sleeps, 5);
+      assert.deepEqual(machine.state, { kind: 'signed-out' });
+      assert.equal(environmentChanges, 1);
+    });
+
+    it('does not wait for an entry when the secret is gone as well', async () => {
+      await machine.handleSecretChange('gone');
+      assert.equal(sleeps, 0);
+      assert.equal(environmentChanges, 1);
+    });
+
     it('of an environment that is not active leaves the active one alone', async () => {
       const prod = await signIn(PROD);
       const test = await signIn(TEST);
@@ -387,6 +523,7 @@ describe('session machine', () => {
       assert.deepEqual(machine.state, { kind: 'signed-in', environment: env });
       assert.equal(clients.verified.length, 0);
       assert.equal(environmentChanges, 1);
+      assert.deepEqual(store.rememberedLast, [], 'starting up is not choosing an environment');
     });
 
     it('stays signed out when the last environment has no secrets', async () => {
@@ -426,6 +563,33 @@ describe('session machine', () => {
       await assert.rejects(machine.completeSignIn(PROD), /keyring locked/);
       await signIn(PROD);
       assert.equal(machine.state.kind, 'signed-in');
+    });
+
+    it('a rebuilt client replaces the old one and is announced while signed in', async () => {
+      const env = await signIn(PROD);
+      const old = activeClient();
+      states = [];
+      machine.rebuildClient();
+      assert.equal(old.disposed, true);
+      assert.equal(machine.client(), clients.last);
+      assert.notEqual(machine.client(), old);
+      assert.deepEqual(states, [{ kind: 'signed-in', environment: env }]);
+      assert.equal(logged.at(-1), 'info: Settings changed: the API client was rebuilt');
+    });
+
+    it('a client rebuilt while the credentials are rejected is neither announced nor handed out', async () => {
+      await signIn(PROD);
+      activeClient().reject();
+      states = [];
+      machine.rebuildClient();
+      assert.deepEqual(states, []);
+      assert.equal(machine.client(), undefined);
+    });
+
+    it('no client is built while signed out', () => {
+      machine.rebuildClient();
+      assert.equal(clients.created.length, 0);
+      assert.deepEqual(logged, []);
     });
 
     it('dispose drops the active client', async () => {

@@ -54,6 +54,13 @@ describe('settings rules (the one settings reader)', () => {
     assert.equal(Object.keys(HTTP_SETTING_RULES).length, 5);
   });
 
+  it('reads blank optional text (the proxy, its authorization) as unset, and trims the rest', () => {
+    const blank = readSettings(reading({ 'http.proxy': '   ', 'http.proxyAuthorization': '\t' }));
+    assert.equal(blank.http.proxy, undefined);
+    assert.equal(blank.http.proxyAuthorization, undefined);
+    assert.equal(readSettings(reading({ 'http.proxy': ' http://proxy.corp:3128 ' })).http.proxy, 'http://proxy.corp:3128');
+  });
+
   it('clamps hand-edited numbers into their range and rounds them', () => {
     const settings = readSettings(
       reading({

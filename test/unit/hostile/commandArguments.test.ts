@@ -17,6 +17,15 @@ const DEMO: SignInFields = {
   password: 'demo-password',
   environment: 'Demo',
 };
+/** The demo's fields without an environment name. */
+const UNNAMED: SignInFields = {
+  apiBaseUrl: DEMO.apiBaseUrl,
+  authUrl: DEMO.authUrl,
+  clientId: DEMO.clientId,
+  clientSecret: DEMO.clientSecret,
+  username: DEMO.username,
+  password: DEMO.password,
+};
 const PRODUCTION: Environment = {
   id: 'p1',
   name: 'Production',
@@ -129,6 +138,75 @@ describe('hostile input: argument forms of commands', () => {
   it('signInFields needs all six non-empty strings', () => {
     assert.equal(signInFields({ ...DEMO, clientId: 3 }), undefined);
     assert.deepEqual(signInFields({ ...DEMO, extra: 'x' }), DEMO);
+  });
+
+  it('signInFields keeps the environment name trimmed, and leaves out a blank or non-text one', () => {
+    assert.equal(signInFields({ ...DEMO, environment: '  Demo  ' })?.environment, 'Demo');
+    assert.equal(signInFields({ ...DEMO, environment: '   ' })?.environment, undefined);
+    assert.equal(signInFields({ ...DEMO, environment: 7 })?.environment, undefined);
+    assert.ok(!('environment' in (signInFields({ ...DEMO, environment: ' ' }) ?? {})));
+  });
+
+  describe('the grant is read only from a well-formed variable', () => {
+    const rows: readonly [string, string][] = [
+      ['JSON that is not an object', '[1, 2]'],
+      ['JSON null', 'null'],
+      ['signIn that is not an object', JSON.stringify({ signIn: 'everything' })],
+      ['an API URL that is not a URL', JSON.stringify({ signIn: { ...DEMO, apiBaseUrl: 'not a url' } })],
+      ['an authorization URL that is not a URL', JSON.stringify({ signIn: { ...DEMO, authUrl: 'not a url' } })],
+    ];
+    for (const [name, variable] of rows)
+      it(`${name}: no grant`, () => {
+        assert.equal(demoGrant(variable), undefined);
+      });
+
+    it('a variable of up to 10,000 characters is read, a longer one is not', () => {
+      const base = JSON.stringify({ signIn: DEMO, pad: '' });
+      const padded = (length: number): string => JSON.stringify({ signIn: DEMO, pad: 'x'.repeat(length - base.length) });
+      assert.equal(padded(10_000).length, 10_000);
+      assert.deepEqual(demoGrant(padded(10_000)), { fields: DEMO });
+      assert.equal(demoGrant(padded(10_001)), undefined);
+    });
+  });
+
+  describe('what the confirmation shows', () => {
+    const input = {
+      fields: UNNAMED,
+      apiBaseUrl: PRODUCTION.apiBaseUrl,
+      authUrl: PRODUCTION.authUrl,
+      testMode: false,
+      grant: undefined,
+    };
+    it('the URLs and the user that would be signed in', () => {
+      assert.deepEqual(planArgumentSignIn({ ...input, existing: undefined }), {
+        kind: 'confirm',
+        apiBaseUrl: PRODUCTION.apiBaseUrl,
+        authUrl: PRODUCTION.authUrl,
+        username: DEMO.username,
+      });
+    });
+    it('no replaced environment when its URLs stay the same', () => {
+      assert.equal(planArgumentSignIn({ ...input, existing: PRODUCTION }).kind, 'confirm');
+      assert.ok(!('replaces' in planArgumentSignIn({ ...input, existing: PRODUCTION })));
+    });
+    it('the replaced environment when only its API URL or only its authorization URL changes', () => {
+      for (const existing of [
+        { ...PRODUCTION, apiBaseUrl: 'https://api2.example.com' },
+        { ...PRODUCTION, authUrl: 'https://auth2.example.com/oauth' },
+      ]) {
+        const plan = planArgumentSignIn({ ...input, existing });
+        assert.equal(plan.kind === 'confirm' ? plan.replaces : undefined, existing);
+      }
+    });
+    it('the demo grant with another environment name, or none where the grant has one, still asks', () => {
+      const grant = demoGrant(JSON.stringify({ signIn: DEMO }));
+      const exactly = { fields: DEMO, apiBaseUrl: DEMO.apiBaseUrl, authUrl: DEMO.authUrl, existing: undefined, testMode: false, grant };
+      assert.equal(planArgumentSignIn(exactly).kind, 'silent');
+      assert.equal(planArgumentSignIn({ ...exactly, fields: { ...DEMO, environment: 'Other' } }).kind, 'confirm');
+      assert.equal(planArgumentSignIn({ ...exactly, fields: UNNAMED }).kind, 'confirm');
+      const unnamedGrant = demoGrant(JSON.stringify({ signIn: UNNAMED }));
+      assert.equal(planArgumentSignIn({ ...exactly, fields: UNNAMED, grant: unnamedGrant }).kind, 'silent');
+    });
   });
 
   it('Sign In Again starts at the URL steps once the URLs differ from those the user confirmed', async () => {
