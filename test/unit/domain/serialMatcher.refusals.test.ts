@@ -31,10 +31,7 @@ describe('serial matcher: why a pattern is refused, in the words the user reads'
     ['(?<=SN-(A|B))\\d{4}', 'a lookbehind may not contain a capturing group; write (?:…) inside it instead'],
     ['(?<!(x))y', 'a lookbehind may not contain a capturing group; write (?:…) inside it instead'],
     ['a'.repeat(1001), 'it is longer than 1000 characters'],
-    [
-      '[A-Z0-9-]{10,128}',
-      'it is too complex (248 steps, at most 120); use smaller repetition counts, such as {2,8} instead of {2,200}',
-    ],
+    ['[A-Z0-9-]{10,128}', 'it is too complex (248 steps, at most 120); use smaller repetition counts, such as {2,8} instead of {2,200}'],
     ['\\w*', 'it matches an empty string, so it would match everywhere'],
     ['^$', 'it matches an empty string, so it would match everywhere'],
   ];
@@ -58,7 +55,10 @@ describe('serial matcher: why a pattern is refused, in the words the user reads'
     const matcher = createSerialMatcher({ pattern: '  \\bSN-\\d{6}\\b  ' });
     assert.equal(matcher.problem, undefined);
     assert.equal(matcher.source, '\\bSN-\\d{6}\\b');
-    assert.equal(createSerialMatcher({ pattern: ' ^$ ' }).problem, refusal('^$', 'it matches an empty string, so it would match everywhere'));
+    assert.equal(
+      createSerialMatcher({ pattern: ' ^$ ' }).problem,
+      refusal('^$', 'it matches an empty string, so it would match everywhere'),
+    );
   });
 
   it('words the reason and the sentence through the t it is given', () => {
