@@ -160,20 +160,22 @@ function compile(source: string, t: Localize): Compiled | string {
 /** Builds a matcher; never throws (an unusable pattern falls back to the default, see `problem`). */
 export function createSerialMatcher(options: SerialMatcherOptions = {}): SerialMatcher {
   const requested = options.pattern?.trim() ?? '';
+  // The default written out is the default, run on V8.
+  // Stryker disable next-line ConditionalExpression: the default compiled by RE2 finds the same matches, only slower
+  const custom = requested === DEFAULT_SERIAL_PATTERN ? '' : requested;
   const t = options.t ?? plainLocalize;
   let compiled: Compiled;
   let problem: string | undefined;
-  // Stryker disable next-line ConditionalExpression: the default compiled by RE2 finds the same matches, only slower
-  if (requested === '' || requested === DEFAULT_SERIAL_PATTERN) {
+  if (custom === '') {
     compiled = compileDefault();
   } else {
-    const result = compile(requested, t);
+    const result = compile(custom, t);
     if (typeof result === 'string') {
       // Shown in a notification, and the pattern may come from a workspace's settings: no command link may form in it.
       problem = inertNotificationText(
         t(
           'The serial-number pattern "{0}" cannot be used ({1}); using the default {2} instead.',
-          requested,
+          custom,
           result,
           DEFAULT_SERIAL_PATTERN,
         ),
