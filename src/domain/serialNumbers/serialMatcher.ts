@@ -173,12 +173,7 @@ export function createSerialMatcher(options: SerialMatcherOptions = {}): SerialM
     if (typeof result === 'string') {
       // Shown in a notification, and the pattern may come from a workspace's settings: no command link may form in it.
       problem = inertNotificationText(
-        t(
-          'The serial-number pattern "{0}" cannot be used ({1}); using the default {2} instead.',
-          custom,
-          result,
-          DEFAULT_SERIAL_PATTERN,
-        ),
+        t('The serial-number pattern "{0}" cannot be used ({1}); using the default {2} instead.', custom, result, DEFAULT_SERIAL_PATTERN),
       );
       compiled = compileDefault();
     } else {
