@@ -182,7 +182,7 @@ export function createSerialMatcher(options: SerialMatcherOptions = {}): SerialM
   }
   const minLength = Math.max(1, Math.floor(options.minLength ?? DEFAULT_SERIAL_MIN_LENGTH));
   // A blank entry denies nothing: no empty match is ever accepted (minLength is at least 1).
-  const denied = new Set((options.denyList ?? []).map((entry) => entry.trim().toUpperCase()));
+  const denied = new Set(options.denyList?.map((entry) => entry.trim().toUpperCase()));
 
   const accept = (value: string): boolean =>
     value.length >= minLength &&
@@ -198,36 +198,44 @@ export function createSerialMatcher(options: SerialMatcherOptions = {}): SerialM
   const scan = (text: string, from: number, visit: (match: SerialMatch) => boolean): void => {
     const next = compiled.scanner(text);
     if (next === undefined) return;
-    let position = from;
-    for (let found = next(position); found !== undefined; found = position <= text.length ? next(position) : undefined) {
+    for (let found = next(from); found !== undefined;) {
       const { start, end } = found;
-      // Patterns such as \b or a bare lookbehind pass compile() (they match nothing in "") yet match empty
-      // strings elsewhere: step past such a match; accept() refuses it (minLength is at least 1).
-      position = end > start ? end : end + 1;
       const value = text.slice(start, end);
       if (accept(value) && !visit({ serialNumber: value, start, end })) return;
+      // Patterns such as \b or a bare lookbehind pass compile() (they match nothing in "") yet match empty
+      // strings elsewhere: step past such a match; accept() refuses it (minLength is at least 1).
+      const position = end > start ? end : end + 1;
+      // Past the end only after an empty match at text.length (re2js throws for a start beyond the text).
+      // Stryker disable next-line EqualityOperator: a match found at text.length would be empty, and accept() refuses it
+      if (position > text.length) return;
+      found = next(position);
     }
+  };
+
+  const findAll = (text: string, limit = Number.POSITIVE_INFINITY): SerialMatch[] => {
+    const found: SerialMatch[] = [];
+    if (limit <= 0) return found;
+    scan(text, 0, (match) => {
+      found.push(match);
+      return found.length < limit;
+    });
+    return found;
   };
 
   return {
     source: compiled.source,
     problem,
-    findAll(text, limit = Number.POSITIVE_INFINITY) {
-      const found: SerialMatch[] = [];
-      if (limit <= 0) return found;
-      scan(text, 0, (match) => {
-        found.push(match);
-        return found.length < limit;
-      });
-      return found;
-    },
+    findAll,
     matchAt(text, offset) {
-      if (offset < 0 || offset > text.length) return undefined;
+      // Beyond the text nothing covers the offset (and re2js would throw for a start past the end). A
+      // negative offset needs no check: every match starts after it.
+      if (offset > text.length) return undefined;
       // A serial is at most MAX_SERIAL_NUMBER_LENGTH long, so one covering
       // `offset` starts no earlier than this; lookbehinds and \b still see the
       // real text before it.
       let hit: SerialMatch | undefined;
       scan(text, Math.max(0, offset - MAX_SERIAL_NUMBER_LENGTH), (match) => {
+        // Stryker disable next-line BooleanLiteral: every later match starts after the offset too; stopping only saves work
         if (match.start > offset) return false;
         if (match.end >= offset) {
           hit = match;
@@ -238,12 +246,8 @@ export function createSerialMatcher(options: SerialMatcherOptions = {}): SerialM
       return hit;
     },
     isSerialNumber(candidate) {
-      let whole = false;
-      scan(candidate, 0, (match) => {
-        whole = match.start === 0 && match.end === candidate.length;
-        return false;
-      });
-      return whole;
+      const [first] = findAll(candidate, 1);
+      return first !== undefined && first.start === 0 && first.end === candidate.length;
     },
   };
 }

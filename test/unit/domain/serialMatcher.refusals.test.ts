@@ -43,6 +43,17 @@ describe('serial matcher: why a pattern is refused, in the words the user reads'
     });
   }
 
+  it('accepts a pattern of exactly 120 steps and refuses one of 121', () => {
+    assert.equal(createSerialMatcher({ pattern: '\\bSN-\\d{3,58}\\b' }).problem, undefined);
+    assert.equal(
+      createSerialMatcher({ pattern: '\\bSN-\\d{2,58}\\b' }).problem,
+      refusal(
+        '\\bSN-\\d{2,58}\\b',
+        'it is too complex (121 steps, at most 120); use smaller repetition counts, such as {2,8} instead of {2,200}',
+      ),
+    );
+  });
+
   it('a pattern RE2 cannot read is refused with what RE2 says about it', () => {
     assert.equal(createSerialMatcher({ pattern: '([A-Z' }).problem, refusal('([A-Z', 'error parsing regexp: missing closing ]: `[A-Z`'));
   });
@@ -158,6 +169,20 @@ describe('serial matcher: edges', () => {
       assert.equal(matcher.matchAt('MX-4711-A0023', -1), undefined);
     });
   }
+
+  it('finds serial numbers that touch (a user pattern without \\b); where they meet, the first one covers the offset', () => {
+    const matcher = createSerialMatcher({ pattern: 'SN\\d{4}' });
+    assert.deepEqual(
+      matcher.findAll('SN1234SN5678').map((m) => m.serialNumber),
+      ['SN1234', 'SN5678'],
+    );
+    assert.equal(matcher.matchAt('SN1234SN5678', 6)?.serialNumber, 'SN1234');
+    assert.equal(matcher.matchAt('SN1234SN5678', 7)?.serialNumber, 'SN5678');
+  });
+
+  it('matchAt far past the end of the text finds nothing and does not throw (a user pattern)', () => {
+    assert.equal(createSerialMatcher({ pattern: '\\bSN-\\d{6}\\b' }).matchAt('SN-123456', 999), undefined);
+  });
 
   it('matchAt finds a serial number that ends at the offset even when 200 characters precede it (a user pattern)', () => {
     const matcher = createSerialMatcher({ pattern: '\\bSN-\\d{6}\\b' });
