@@ -70,6 +70,13 @@ describe('serial number input', () => {
     });
   }
 
+  it('names the control character, not the length, in an input of exactly 128 characters', () => {
+    assert.deepEqual(checkSerialNumber(`MX\t${'X'.repeat(125)}`, marked), {
+      ok: false,
+      message: '«The serial number contains a control character (such as a tab or line break). Remove it and try again.»',
+    });
+  });
+
   it('accepts exactly 128 characters (after trimming) and refuses 129', () => {
     assert.deepEqual(checkSerialNumber(` ${'X'.repeat(128)} `, marked), { ok: true, serialNumber: 'X'.repeat(128) });
     assert.equal(checkSerialNumber('X'.repeat(129), marked).ok, false);
