@@ -51,12 +51,13 @@ export class SerialCollector {
 
   /** Sorted by serial number (UTF-16 code units, not locale), so the group is stable from scan to scan. */
   result(): FoundSerial[] {
-    return (
-      [...this.found.entries()]
-        .map(([serialNumber, entry]) => ({ serialNumber, locations: entry.locations, occurrences: entry.occurrences }))
-        // Stryker disable next-line EqualityOperator: serial numbers are the keys of a Map, so no two are equal and < sorts as <= does
-        .sort((a, b) => (a.serialNumber < b.serialNumber ? -1 : 1))
-    );
+    const found = [...this.found.entries()].map(([serialNumber, entry]) => ({
+      serialNumber,
+      locations: entry.locations,
+      occurrences: entry.occurrences,
+    }));
+    // Stryker disable next-line EqualityOperator: serial numbers are the keys of a Map, so no two are equal and < sorts as <= does
+    return found.sort((a, b) => (a.serialNumber < b.serialNumber ? -1 : 1));
   }
 }
 

@@ -89,15 +89,14 @@ describe('Event view of one machine', () => {
     const cache = new EventViewCache();
     const full = result([c, b, a]);
     const filter = {};
-    const first = cache.view('S', full, undefined, filter);
-    const windowed = cache.view('S', full, result([event({ minute: 3, type: 'D' })]), filter);
-    assert.equal(windowed.total, 4);
+    cache.view('S', full, undefined, filter);
     const filtered = cache.view('S', full, undefined, { types: ['A'] });
-    assert.notEqual(filtered, first);
     assert.deepEqual(
       filtered.events.map((e) => e.type),
       ['A'],
     );
+    const windowed = cache.view('S', full, result([event({ minute: 3, type: 'D' })]), filter);
+    assert.equal(windowed.total, 4);
     assert.deepEqual(
       cache.view('T', undefined, result([b]), filter).events.map((e) => e.type),
       ['B'],
