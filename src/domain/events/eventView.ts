@@ -24,13 +24,11 @@ export interface MachineView {
   readonly created: OnboardingEvent | undefined;
 }
 
-export const EMPTY_VIEW: MachineView = { events: [], all: [], total: 0, latest: undefined, newest: undefined, created: undefined };
-
 function isNewestFirst(events: readonly OnboardingEvent[]): boolean {
-  for (let i = 1; i < events.length; i++) {
-    const previous = events[i - 1];
-    const current = events[i];
-    if (previous && current && previous.time.epochMs < current.time.epochMs) return false;
+  let previous = Number.POSITIVE_INFINITY;
+  for (const event of events) {
+    if (event.time.epochMs > previous) return false;
+    previous = event.time.epochMs;
   }
   return true;
 }
@@ -38,11 +36,9 @@ function isNewestFirst(events: readonly OnboardingEvent[]): boolean {
 /** Union of the lists by event key (first occurrence wins), newest first; server order kept among equal times. */
 export function mergeEvents(lists: readonly (readonly OnboardingEvent[])[]): readonly OnboardingEvent[] {
   const nonEmpty = lists.filter((list) => list.length > 0);
-  if (nonEmpty.length === 1) {
-    const only = nonEmpty[0] ?? [];
-    // The client already de-duplicates and sorts one answer; re-check in O(n) rather than re-sort.
-    if (isNewestFirst(only)) return only;
-  }
+  const [only, ...others] = nonEmpty;
+  // The client already de-duplicates and sorts one answer; re-check in O(n) and return it as it is.
+  if (only !== undefined && others.length === 0 && isNewestFirst(only)) return only;
   const seen = new Set<string>();
   const merged: OnboardingEvent[] = [];
   for (const list of nonEmpty) {
@@ -52,8 +48,8 @@ export function mergeEvents(lists: readonly (readonly OnboardingEvent[])[]): rea
       merged.push(event);
     }
   }
-  // Array.prototype.sort is stable, so equal times keep server order.
-  return isNewestFirst(merged) ? merged : merged.sort((a, b) => b.time.epochMs - a.time.epochMs);
+  // Array.prototype.sort is stable, so equal times keep server order (and V8's TimSort takes O(n) on sorted runs).
+  return merged.sort((a, b) => b.time.epochMs - a.time.epochMs);
 }
 
 export function buildView(full: EventsResult | undefined, window: EventsResult | undefined, filter: EventFilter): MachineView {
@@ -84,7 +80,7 @@ export class EventViewCache {
   view(serialNumber: string, full: EventsResult | undefined, window: EventsResult | undefined, filter: EventFilter): MachineView {
     const memo = this.memos.get(serialNumber);
     if (memo && memo.full === full && memo.window === window && memo.filter === filter) return memo.view;
-    const view = full === undefined && window === undefined ? EMPTY_VIEW : buildView(full, window, filter);
+    const view = buildView(full, window, filter);
     this.memos.set(serialNumber, { full, window, filter, view });
     return view;
   }

@@ -31,12 +31,8 @@ const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 export function parseMachineLink(path: string, query: string, t: Localize): ParsedMachineLink {
   if (path !== MACHINE_LINK_PATH) return { ok: false, problem: t('it does not point to a machine') };
   if (query.length > MAX_LINK_QUERY_LENGTH) return { ok: false, problem: t('it is too long') };
-  let params: URLSearchParams;
-  try {
-    params = new URLSearchParams(query);
-  } catch {
-    return { ok: false, problem: t('its parameters cannot be read') };
-  }
+  // Never throws: any string parses (a lone surrogate becomes U+FFFD).
+  const params = new URLSearchParams(query);
   for (const name of ['serial', 'environment', 'timestamp']) {
     if (params.getAll(name).length > 1) return { ok: false, problem: t('it names "{0}" more than once', name) };
   }

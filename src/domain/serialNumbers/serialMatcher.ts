@@ -149,6 +149,7 @@ function compile(source: string, t: Localize): Compiled | string {
     source,
     scanner: (text) => {
       // One pass of RE2's DFA (no positions, so its fastest engine) says whether there is anything to find at all.
+      // Stryker disable next-line ConditionalExpression: only saves work; the matcher below finds nothing either
       if (!re.test(text)) return undefined;
       const matcher = re.matcher(text);
       return (from) => (matcher.find(from) ? { start: matcher.start(), end: matcher.end() } : undefined);
@@ -159,22 +160,20 @@ function compile(source: string, t: Localize): Compiled | string {
 /** Builds a matcher; never throws (an unusable pattern falls back to the default, see `problem`). */
 export function createSerialMatcher(options: SerialMatcherOptions = {}): SerialMatcher {
   const requested = options.pattern?.trim() ?? '';
+  // The default written out is the default, run on V8.
+  // Stryker disable next-line ConditionalExpression: the default compiled by RE2 finds the same matches, only slower
+  const custom = requested === DEFAULT_SERIAL_PATTERN ? '' : requested;
   const t = options.t ?? plainLocalize;
   let compiled: Compiled;
   let problem: string | undefined;
-  if (requested === '' || requested === DEFAULT_SERIAL_PATTERN) {
+  if (custom === '') {
     compiled = compileDefault();
   } else {
-    const result = compile(requested, t);
+    const result = compile(custom, t);
     if (typeof result === 'string') {
       // Shown in a notification, and the pattern may come from a workspace's settings: no command link may form in it.
       problem = inertNotificationText(
-        t(
-          'The serial-number pattern "{0}" cannot be used ({1}); using the default {2} instead.',
-          requested,
-          result,
-          DEFAULT_SERIAL_PATTERN,
-        ),
+        t('The serial-number pattern "{0}" cannot be used ({1}); using the default {2} instead.', custom, result, DEFAULT_SERIAL_PATTERN),
       );
       compiled = compileDefault();
     } else {
@@ -182,50 +181,61 @@ export function createSerialMatcher(options: SerialMatcherOptions = {}): SerialM
     }
   }
   const minLength = Math.max(1, Math.floor(options.minLength ?? DEFAULT_SERIAL_MIN_LENGTH));
-  const denied = new Set((options.denyList ?? []).map((entry) => entry.trim().toUpperCase()).filter((entry) => entry !== ''));
+  // A blank entry denies nothing: no empty match is ever accepted (minLength is at least 1).
+  const denied = new Set(options.denyList?.map((entry) => entry.trim().toUpperCase()));
 
   const accept = (value: string): boolean =>
     value.length >= minLength &&
     value.length <= MAX_SERIAL_NUMBER_LENGTH &&
     // Whatever the pattern matched: no control, bidi or zero-width characters, no "](" or "$(" (they render in messages).
     unsafeSerialCharacters(value) === undefined &&
-    (denied.size === 0 || !denied.has(value.toUpperCase()));
+    !denied.has(value.toUpperCase());
 
-  /** Finds matches from `from` on (the text before it still counts for \b and lookbehinds); calls `visit` per accepted match until it returns false. */
+  /**
+   * Finds matches from `from` (0 ≤ from ≤ text.length; the text before it still counts for \b and lookbehinds);
+   * calls `visit` per accepted match until it returns false.
+   */
   const scan = (text: string, from: number, visit: (match: SerialMatch) => boolean): void => {
-    if (from > text.length) return;
     const next = compiled.scanner(text);
     if (next === undefined) return;
-    let position = from;
-    for (let found = next(position); found !== undefined; found = position <= text.length ? next(position) : undefined) {
+    for (let found = next(from); found !== undefined;) {
       const { start, end } = found;
-      // An empty match cannot happen for the patterns compile() accepts; step over it anyway.
-      position = end > start ? end : end + 1;
-      if (end === start) continue;
       const value = text.slice(start, end);
       if (accept(value) && !visit({ serialNumber: value, start, end })) return;
+      // Patterns such as \b or a bare lookbehind pass compile() (they match nothing in "") yet match empty
+      // strings elsewhere: step past such a match; accept() refuses it (minLength is at least 1).
+      const position = end > start ? end : end + 1;
+      // Past the end only after an empty match at text.length (re2js throws for a start beyond the text).
+      // Stryker disable next-line EqualityOperator: a match found at text.length would be empty, and accept() refuses it
+      if (position > text.length) return;
+      found = next(position);
     }
+  };
+
+  const findAll = (text: string, limit = Number.POSITIVE_INFINITY): SerialMatch[] => {
+    const found: SerialMatch[] = [];
+    if (limit <= 0) return found;
+    scan(text, 0, (match) => {
+      found.push(match);
+      return found.length < limit;
+    });
+    return found;
   };
 
   return {
     source: compiled.source,
     problem,
-    findAll(text, limit = Number.POSITIVE_INFINITY) {
-      const found: SerialMatch[] = [];
-      if (limit <= 0) return found;
-      scan(text, 0, (match) => {
-        found.push(match);
-        return found.length < limit;
-      });
-      return found;
-    },
+    findAll,
     matchAt(text, offset) {
-      if (offset < 0 || offset > text.length) return undefined;
+      // Beyond the text nothing covers the offset (and re2js would throw for a start past the end). A
+      // negative offset needs no check: every match starts after it.
+      if (offset > text.length) return undefined;
       // A serial is at most MAX_SERIAL_NUMBER_LENGTH long, so one covering
       // `offset` starts no earlier than this; lookbehinds and \b still see the
       // real text before it.
       let hit: SerialMatch | undefined;
       scan(text, Math.max(0, offset - MAX_SERIAL_NUMBER_LENGTH), (match) => {
+        // Stryker disable next-line BooleanLiteral: every later match starts after the offset too; stopping only saves work
         if (match.start > offset) return false;
         if (match.end >= offset) {
           hit = match;
@@ -236,12 +246,8 @@ export function createSerialMatcher(options: SerialMatcherOptions = {}): SerialM
       return hit;
     },
     isSerialNumber(candidate) {
-      let whole = false;
-      scan(candidate, 0, (match) => {
-        whole = match.start === 0 && match.end === candidate.length;
-        return false;
-      });
-      return whole;
+      const [first] = findAll(candidate, 1);
+      return first !== undefined && first.start === 0 && first.end === candidate.length;
     },
   };
 }

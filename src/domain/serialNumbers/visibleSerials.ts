@@ -27,7 +27,7 @@ export const MAX_VISIBLE_MATCHES = 2_000;
 
 /** The ranges grown by `margin` lines each side, clamped to the document, sorted and merged. */
 export function linesToScan(ranges: readonly LineRange[], lineCount: number, margin = 0): LineRange[] {
-  if (lineCount <= 0) return [];
+  // An empty document clamps every range to end at -1, before its start, so the filter leaves none.
   const grown = ranges
     .map((range) => ({
       start: Math.max(0, Math.min(range.start, range.end) - margin),
@@ -87,7 +87,7 @@ export class LineMatchCache {
     if (known !== undefined) return known;
     const text = lineText(line);
     const matches = this.matcher
-      .findAll(text.length > MAX_MATCHED_LINE_LENGTH ? text.slice(0, MAX_MATCHED_LINE_LENGTH) : text)
+      .findAll(text.slice(0, MAX_MATCHED_LINE_LENGTH))
       .map((match) => ({ line, start: match.start, end: match.end, serialNumber: match.serialNumber }));
     this.lines.set(line, matches);
     return matches;

@@ -29,13 +29,12 @@ export class SerialCollector {
 
   add(file: string, text: string): void {
     const matches = this.matcher.findAll(text, MAX_MATCHES_PER_FILE);
-    if (matches.length === 0) return;
     let line = 0;
     let lineCountedTo = 0;
     const seenInFile = new Set<string>();
     for (const match of matches) {
       // Count line breaks incrementally: matches come in order.
-      for (let i = lineCountedTo; i < match.start; i++) if (text.charCodeAt(i) === 10) line++;
+      line += text.slice(lineCountedTo, match.start).split('\n').length - 1;
       lineCountedTo = match.start;
       let entry = this.found.get(match.serialNumber);
       if (!entry) {
@@ -50,11 +49,15 @@ export class SerialCollector {
     }
   }
 
-  /** Sorted by serial number, so the group is stable from scan to scan. */
+  /** Sorted by serial number (UTF-16 code units, not locale), so the group is stable from scan to scan. */
   result(): FoundSerial[] {
-    return [...this.found.entries()]
-      .map(([serialNumber, entry]) => ({ serialNumber, locations: entry.locations, occurrences: entry.occurrences }))
-      .sort((a, b) => (a.serialNumber < b.serialNumber ? -1 : a.serialNumber > b.serialNumber ? 1 : 0));
+    const found = [...this.found.entries()].map(([serialNumber, entry]) => ({
+      serialNumber,
+      locations: entry.locations,
+      occurrences: entry.occurrences,
+    }));
+    // Stryker disable next-line EqualityOperator: serial numbers are the keys of a Map, so no two are equal and < sorts as <= does
+    return found.sort((a, b) => (a.serialNumber < b.serialNumber ? -1 : 1));
   }
 }
 

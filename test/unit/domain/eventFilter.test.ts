@@ -56,6 +56,48 @@ describe('Event filter', () => {
     assert.equal(isFilterActive(filter), false);
   });
 
+  const activeness: readonly [string, Parameters<typeof isFilterActive>[0], boolean][] = [
+    ['a type alone', { types: ['A'] }, true],
+    ['text alone', { text: 'x' }, true],
+    ['a time window alone (even at the epoch)', { sinceMs: 0 }, true],
+    ['an empty type list', { types: [] }, false],
+    ['empty text', { text: '' }, false],
+  ];
+  for (const [what, filter, active] of activeness) {
+    it(`with ${what} is ${active ? '' : 'in'}active`, () => {
+      assert.equal(isFilterActive(filter), active);
+    });
+  }
+
+  it('an empty type list passes every type', () => {
+    assert.deepEqual(all.filter(compileFilter({ types: [] })), all);
+  });
+
+  it('by text ignores surrounding white space', () => {
+    assert.deepEqual(all.filter(compileFilter({ text: '  asset  ' })), [created]);
+  });
+
+  it('by text matches the type alone, whatever its case', () => {
+    const typed = event({ minute: 3, type: 'FIRMWARE_FLASHED', message: 'Step done' });
+    assert.deepEqual([typed, ...all].filter(compileFilter({ text: 'Firmware' })), [typed]);
+  });
+
+  it('null clears types and text; a part the change leaves out is kept', () => {
+    const current = { types: ['A'], text: 'x', sinceMs: 5 };
+    assert.deepEqual(updateFilter(current, { types: null }), { text: 'x', sinceMs: 5 });
+    assert.deepEqual(updateFilter(current, { text: null }), { types: ['A'], sinceMs: 5 });
+    assert.deepEqual(updateFilter(current, { sinceMs: null }), { types: ['A'], text: 'x' });
+    assert.deepEqual(updateFilter(current, { sinceMs: 7 }), { types: ['A'], text: 'x', sinceMs: 7 });
+    assert.deepEqual(updateFilter(current, {}), current);
+  });
+
+  it('blank text and a time that is no finite number set nothing', () => {
+    assert.deepEqual(updateFilter({}, { text: '   ' }), {});
+    assert.deepEqual(updateFilter({}, { sinceMs: Number.NaN }), {});
+    assert.deepEqual(updateFilter({}, { sinceMs: Number.POSITIVE_INFINITY }), {});
+    assert.deepEqual(updateFilter({}, { sinceMs: 0 }), { sinceMs: 0 });
+  });
+
   it("sends the window bound one unit early, in the server's unit", () => {
     assert.equal(windowQueryTimestamp(T0, 'milliseconds'), T0 - 1);
     assert.equal(windowQueryTimestamp(T0, 'seconds'), T0 / 1000 - 1);
@@ -74,6 +116,8 @@ describe('Event filter', () => {
     const since = T0 + MINUTE;
     assert.deepEqual(judgeWindowAnswer([started], undefined, since), { answer: 'outside', unreliable: true, needFull: true });
     assert.deepEqual(judgeWindowAnswer([], undefined, since), { answer: 'empty', unreliable: false, needFull: true });
+    assert.deepEqual(judgeWindowAnswer([completed], undefined, since), { answer: 'within', unreliable: false, needFull: false });
+    assert.deepEqual(judgeWindowAnswer(all, undefined, since), { answer: 'mixed', unreliable: false, needFull: false });
     assert.deepEqual(judgeWindowAnswer([completed, created], all, since), { answer: 'within', unreliable: false, needFull: false });
     assert.deepEqual(
       judgeWindowAnswer([completed], all, since),

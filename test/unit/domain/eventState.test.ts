@@ -61,6 +61,32 @@ describe('event states (the one mapping of type names to states)', () => {
     assert.deepEqual(rules.onboarded, ['OK']);
   });
 
+  it('keeps words of up to 100 characters and the first 50 words of a list', () => {
+    const long = 'x'.repeat(100);
+    assert.deepEqual(parseEventStateRules({ failed: [long, `${long}y`] }).failed, [long.toUpperCase()]);
+    const many = Array.from({ length: 51 }, (_, i) => `w${i}`);
+    const rules = parseEventStateRules({ failed: many });
+    assert.equal(rules.failed.length, 50);
+    assert.equal(rules.failed[49], 'W49');
+  });
+
+  it('keeps both defaults for a setting that is no object', () => {
+    for (const value of [null, 'FAIL', 42, true]) assert.deepEqual(parseEventStateRules(value), DEFAULT_EVENT_STATE_RULES);
+    assert.deepEqual(parseEventStateRules({}), DEFAULT_EVENT_STATE_RULES);
+  });
+
+  const defaults: [string, string][] = [
+    ['ROLLOUT_ABORTED', 'failed'],
+    ['HANDSHAKE_ERROR', 'failed'],
+    ['PROVISIONING_DONE', 'onboarded'],
+    ['SETUP_FINISHED', 'onboarded'],
+  ];
+  for (const [type, expected] of defaults) {
+    it(`reads ${type} as ${expected} by the default words`, () => {
+      assert.equal(eventState(event(type)), expected);
+    });
+  }
+
   it('is the rule of the eventStates setting', () => {
     assert.equal(SETTING_RULES.eventStates.default, DEFAULT_EVENT_STATE_RULES);
     assert.deepEqual(SETTING_RULES.eventStates.parse({ failed: ['x'] }).failed, ['X']);

@@ -26,6 +26,24 @@ describe('Event view of one machine', () => {
     );
   });
 
+  it('returns one newest-first answer as it is, also beside empty lists and with equal times', () => {
+    const x = event({ minute: 5, type: 'X' });
+    const y = event({ minute: 5, type: 'Y' });
+    const sorted = [y, x, a];
+    assert.equal(mergeEvents([sorted]), sorted);
+    assert.equal(mergeEvents([sorted, []]), sorted);
+    assert.equal(mergeEvents([[], sorted]), sorted);
+    assert.deepEqual(mergeEvents([[], []]), []);
+    assert.deepEqual(mergeEvents([]), []);
+  });
+
+  it('merges two lists even when the first is newest first on its own', () => {
+    assert.deepEqual(
+      mergeEvents([[c, a], [b]]).map((e) => e.type),
+      ['C', 'B', 'A'],
+    );
+  });
+
   it('keeps server order among equal times', () => {
     const x = event({ minute: 5, type: 'X' });
     const y = event({ minute: 5, type: 'Y' });
@@ -65,6 +83,40 @@ describe('Event view of one machine', () => {
     assert.equal(cache.view('S', full, undefined, filter), first);
     assert.notEqual(cache.view('S', result([c, b, a]), undefined, filter), first);
     assert.equal(cache.view('S', undefined, undefined, filter).total, 0);
+  });
+
+  it('builds a new view when the window answer or the filter changes, and from a window answer alone', () => {
+    const cache = new EventViewCache();
+    const full = result([c, b, a]);
+    const filter = {};
+    cache.view('S', full, undefined, filter);
+    const filtered = cache.view('S', full, undefined, { types: ['A'] });
+    assert.deepEqual(
+      filtered.events.map((e) => e.type),
+      ['A'],
+    );
+    const windowed = cache.view('S', full, result([event({ minute: 3, type: 'D' })]), filter);
+    assert.equal(windowed.total, 4);
+    assert.deepEqual(
+      cache.view('T', undefined, result([b]), filter).events.map((e) => e.type),
+      ['B'],
+    );
+  });
+
+  it('forgets one machine, or every machine', () => {
+    const cache = new EventViewCache();
+    const full = result([c, b, a]);
+    const filter = {};
+    const s = cache.view('S', full, undefined, filter);
+    const t = cache.view('T', full, undefined, filter);
+    cache.forget('S');
+    const s2 = cache.view('S', full, undefined, filter);
+    assert.notEqual(s2, s);
+    assert.deepEqual(s2, s);
+    assert.equal(cache.view('T', full, undefined, filter), t, 'the other machine is still remembered');
+    cache.forget();
+    assert.notEqual(cache.view('S', full, undefined, filter), s2);
+    assert.notEqual(cache.view('T', full, undefined, filter), t);
   });
 
   it('children: newest N, then "Load more" with the remaining count', () => {

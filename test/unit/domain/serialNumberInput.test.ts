@@ -28,6 +28,60 @@ describe('serial number input', () => {
     });
   }
 
+  // A t that marks what it words: each reason must come through it, not as the core's English.
+  const marked: Localize = (message, ...args) => `«${plainLocalize(message, ...args)}»`;
+  const worded: readonly [string, string, string][] = [
+    ['an empty input', '  ', '«Enter a serial number: it is empty.»'],
+    ['an overlong input', ` ${'X'.repeat(129)} `, '«A serial number is at most 128 characters; this one has 129. Check what was pasted.»'],
+    [
+      'a line break',
+      'MX-4711\nA0023',
+      '«The serial number contains a control character (such as a tab or line break). Remove it and try again.»',
+    ],
+    [
+      'a C1 control character',
+      'MX-4711\u0085A0023',
+      '«The serial number contains a control character (such as a tab or line break). Remove it and try again.»',
+    ],
+    [
+      'a right-to-left override',
+      'MX-4711-\u202eA0023',
+      '«The serial number contains an invisible or right-to-left formatting character, so it would not read as what it is. Type it again.»',
+    ],
+    [
+      'a zero-width space',
+      'MX-4711\u200b-A0023',
+      '«The serial number contains an invisible or right-to-left formatting character, so it would not read as what it is. Type it again.»',
+    ],
+    [
+      'a Markdown link',
+      'MX-4711](command:x)',
+      '«The serial number contains "](" or "$(", which are never part of a serial number. Check what was pasted.»',
+    ],
+    [
+      'an icon',
+      'MX-$(alert)',
+      '«The serial number contains "](" or "$(", which are never part of a serial number. Check what was pasted.»',
+    ],
+  ];
+  for (const [what, input, message] of worded) {
+    it(`refuses ${what} in the words of the t it is given`, () => {
+      assert.deepEqual(checkSerialNumber(input, marked), { ok: false, message });
+    });
+  }
+
+  it('names the control character, not the length, in an input of exactly 128 characters', () => {
+    assert.deepEqual(checkSerialNumber(`MX\t${'X'.repeat(125)}`, marked), {
+      ok: false,
+      message: '«The serial number contains a control character (such as a tab or line break). Remove it and try again.»',
+    });
+  });
+
+  it('accepts exactly 128 characters (after trimming) and refuses 129', () => {
+    assert.deepEqual(checkSerialNumber(` ${'X'.repeat(128)} `, marked), { ok: true, serialNumber: 'X'.repeat(128) });
+    assert.equal(checkSerialNumber('X'.repeat(129), marked).ok, false);
+  });
+
   it('words the reason through the t it is given, so the user reads it in their language', () => {
     const german: Localize = (message, ...args) =>
       message === 'Enter a serial number: it is empty.' ? 'Geben Sie eine Seriennummer ein.' : plainLocalize(message, ...args);

@@ -32,6 +32,17 @@ describe('visible serial numbers', () => {
         [{ start: 0, end: 22 }],
       ],
       ['gives nothing for an empty document', [{ start: 0, end: 0 }], 0, 5, []],
+      ['keeps a range of one line', [{ start: 5, end: 5 }], 100, 0, [{ start: 5, end: 5 }]],
+      [
+        'drops a range wholly past the end of the document (it changed under the editor)',
+        [
+          { start: 0, end: 3 },
+          { start: 150, end: 160 },
+        ],
+        100,
+        0,
+        [{ start: 0, end: 3 }],
+      ],
     ];
     for (const [name, ranges, lineCount, margin, expected] of cases) {
       it(name, () => {

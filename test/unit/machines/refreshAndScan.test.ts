@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { createSerialMatcher } from '../../../src/domain/serialNumbers/serialMatcher';
 import { refreshMany } from '../../../src/machines/refreshMany';
-import { excludeGlob, SerialCollector } from '../../../src/domain/workspaceScan/workspaceSerials';
+import {
+  excludeGlob,
+  MAX_MATCHES_PER_FILE,
+  MAX_SCANNED_FILE_BYTES,
+  SerialCollector,
+} from '../../../src/domain/workspaceScan/workspaceSerials';
 
 describe('Refreshing many machines', () => {
   it('never runs more than the concurrency limit at once, and visits each serial number once', async () => {
@@ -74,6 +79,36 @@ describe('Serial numbers in workspace files', () => {
       },
       { serialNumber: 'MX-4711-A0024', occurrences: 1, locations: [{ file: 'file:///a.yaml', line: 2 }] },
     ]);
+  });
+
+  it('sorts by serial number in code-unit order, whatever order the files name them in', () => {
+    const collector = new SerialCollector(createSerialMatcher({ pattern: '\\b[A-Za-z]{2}-\\d{4}\\b' }));
+    collector.add('file:///a.txt', 'zz-0001 mx-0001 MX-0002 AB-0003 MX-0001');
+    assert.deepEqual(
+      collector.result().map((found) => found.serialNumber),
+      ['AB-0003', 'MX-0001', 'MX-0002', 'mx-0001', 'zz-0001'],
+    );
+  });
+
+  it('counts lines across LF and CRLF, several serial numbers on a line, and files without any', () => {
+    const collector = new SerialCollector(matcher);
+    collector.add('file:///none.txt', 'nothing\nhere\n');
+    collector.add('file:///c.txt', '\n\r\nMX-4711-A0023 MX-4711-A0024\n\n\nWELD-3100-D0007\nMX-4711-A0024\n');
+    assert.deepEqual(collector.result(), [
+      { serialNumber: 'MX-4711-A0023', occurrences: 1, locations: [{ file: 'file:///c.txt', line: 2 }] },
+      { serialNumber: 'MX-4711-A0024', occurrences: 2, locations: [{ file: 'file:///c.txt', line: 2 }] },
+      { serialNumber: 'WELD-3100-D0007', occurrences: 1, locations: [{ file: 'file:///c.txt', line: 5 }] },
+    ]);
+  });
+
+  it(`counts at most ${MAX_MATCHES_PER_FILE} serial numbers per file`, () => {
+    const collector = new SerialCollector(matcher);
+    collector.add('file:///many.txt', 'MX-4711-A0023\n'.repeat(MAX_MATCHES_PER_FILE + 5));
+    assert.equal(collector.result()[0]?.occurrences, MAX_MATCHES_PER_FILE);
+  });
+
+  it('scans files up to one MiB (the agent tool tells the user "1 MiB")', () => {
+    assert.equal(MAX_SCANNED_FILE_BYTES, 1024 * 1024);
   });
 
   it('builds one exclude glob from files.exclude and search.exclude, leaving out disabled and conditional entries', () => {
