@@ -28,6 +28,6 @@ export function clampDelay(ms: number | undefined, ceiling: number, floor = 0): 
   const top = Math.min(Math.max(0, ceiling), MAX_TIMER_DELAY_MS);
   const bottom = Math.min(Math.max(0, floor), top);
   if (ms === undefined || Number.isNaN(ms)) return bottom;
-  if (ms === Number.POSITIVE_INFINITY) return top;
+  // Infinity needs no case of its own: Math.min(top, Infinity) is top.
   return Math.min(top, Math.max(bottom, Math.round(ms)));
 }

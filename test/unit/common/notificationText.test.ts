@@ -23,3 +23,13 @@ describe('inertNotificationText', () => {
     assert.equal(inertNotificationText('a](b').replace(/\u200b/g, ''), 'a](b');
   });
 });
+
+describe('displayText and inertNotificationText, exactly', () => {
+  it('shows each control and bidi-control character as "\ufffd", and keeps the rest', () => {
+    assert.equal(inertNotificationText('a\u0007b\u202ec'), 'a\ufffdb\ufffdc');
+  });
+
+  it('puts an invisible break inside "](" and "$(" and removes nothing', () => {
+    assert.equal(inertNotificationText('[x](y) $(z)'), '[x]\u200b(y) $\u200b(z)');
+  });
+});
