@@ -49,10 +49,12 @@ const rows: readonly Row[] = [
 
 describe('hostile input: links from the server', () => {
   for (const row of rows) {
-    it(`${row.name}: ${JSON.stringify(row.url)} → ${typeof row.expected === 'string' ? `refused (${row.expected})` : row.expected.url}`, () => {
+    // The name stays plain text: the URL (tabs, newlines, bidi) goes in the message, where a test
+    // runner selecting tests by name (StrykerJS runs a mutant's tests with mocha's grep) cannot trip on it.
+    it(`${row.name}: ${typeof row.expected === 'string' ? `refused (${row.expected})` : `opens ${row.expected.url}`}`, () => {
       const checked = externalUrl(row.url);
-      if (typeof row.expected === 'string') assert.deepEqual(checked, { ok: false, reason: row.expected });
-      else assert.deepEqual(checked, { ok: true, ...row.expected });
+      if (typeof row.expected === 'string') assert.deepEqual(checked, { ok: false, reason: row.expected }, JSON.stringify(row.url));
+      else assert.deepEqual(checked, { ok: true, ...row.expected }, JSON.stringify(row.url));
     });
   }
 
