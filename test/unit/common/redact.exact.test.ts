@@ -5,6 +5,7 @@ import { Redactor } from '../../../src/common/redact';
 describe('Redactor, exactly what it removes', () => {
   const shapes: ReadonlyArray<readonly [string, string]> = [
     ['proxy http://user:pw@proxy.example:8080/', 'proxy http://[redacted]@proxy.example:8080/'],
+    ['https://user:pw@proxy.example/ at the start', 'https://[redacted]@proxy.example/ at the start'],
     ['{"password":"a b"}', '{"password":"[redacted]"}'],
     ['password: hunter2 rest', 'password: [redacted] rest'],
     ['password:hunter2', 'password:[redacted]'],
