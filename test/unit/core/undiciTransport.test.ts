@@ -7,8 +7,9 @@ import { getEventListeners } from 'node:events';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
-import { isTransportError, type TransportError, type TransportOptions, type TransportRequest } from '../../../src/core/http/transport';
+import type { TransportOptions } from '../../../src/core/http/transport';
 import { createUndiciTransport } from '../../../src/core/http/undiciTransport';
+import { getRequest, transportFailureOf, transportOptions, TIMEOUTS } from './transportRequests';
 import { loopbackLookup } from '../../support/network/loopbackLookup';
 import { startRecordingProxy, type RecordingProxy } from '../../support/network/recordingProxy';
 import { PLANT_HOST, testPki } from '../../support/network/testPki';
@@ -71,26 +72,6 @@ async function startHttp(handler: Handler): Promise<TestServer> {
   return listen(createHttpServer(recording(received, handler)), received);
 }
 
-const TIMEOUTS = { headersMs: 5_000, bodyMs: 5_000, totalMs: 8_000 };
-
-function options(extra: Partial<TransportOptions> = {}): TransportOptions {
-  return { connectTimeoutMs: 5_000, connectionsPerOrigin: 8, env: {}, systemCertificates: false, ...extra };
-}
-
-function get(url: string, extra: Partial<TransportRequest> = {}): TransportRequest {
-  return { method: 'GET', url, headers: {}, timeouts: TIMEOUTS, maxBytes: 1024, ...extra };
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<TransportError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(isTransportError(error), `expected a TransportError, got ${String(error)}`);
-    return error;
-  }
-  throw new Error('expected the request to fail');
-}
-
 const text = (body: Uint8Array): string => Buffer.from(body).toString();
 
 describe('undici transport', function () {
@@ -100,7 +81,7 @@ describe('undici transport', function () {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
   const transportWith = (extra: Partial<TransportOptions> = {}) => {
-    const transport = createUndiciTransport(options(extra));
+    const transport = createUndiciTransport(transportOptions(extra));
     cleanups.push(() => transport.close());
     return transport;
   };
@@ -118,7 +99,7 @@ describe('undici transport', function () {
         res.writeHead(201).end('created');
       });
       const response = await transportWith().request({
-        ...get(`http://127.0.0.1:${server.port}/a/b?serial=1&x=%20`),
+        ...getRequest(`http://127.0.0.1:${server.port}/a/b?serial=1&x=%20`),
         method: 'POST',
         headers: { 'X-Client': 'test', 'Content-Type': 'application/x-www-form-urlencoded' },
         body: 'grant_type=password',
@@ -136,7 +117,7 @@ describe('undici transport', function () {
 
     it('sends a GET without a body', async () => {
       const server = await serve((_req, res) => res.end());
-      const response = await transportWith().request(get(`http://127.0.0.1:${server.port}/`));
+      const response = await transportWith().request(getRequest(`http://127.0.0.1:${server.port}/`));
       assert.equal(response.status, 200);
       assert.equal(response.body.length, 0);
       assert.equal(server.received[0]?.headers['content-length'], undefined);
@@ -144,14 +125,14 @@ describe('undici transport', function () {
     });
 
     it('refuses an address that is not a URL, sending nothing', async () => {
-      const error = await failureOf(transportWith().request(get('not a url')));
+      const error = await transportFailureOf(transportWith().request(getRequest('not a url')));
       assert.deepEqual([error.failure, error.code], ['invalid-url', 'ERR_INVALID_URL']);
     });
 
     it('resolves host names with the injected lookup, also for plain http', async () => {
       const server = await serve((_req, res) => res.end('ok'));
       const lookup = loopbackLookup(['api.plant.test']);
-      const response = await transportWith({ lookup }).request(get(`http://api.plant.test:${server.port}/`));
+      const response = await transportWith({ lookup }).request(getRequest(`http://api.plant.test:${server.port}/`));
       assert.equal(text(response.body), 'ok');
       assert.ok(lookup.asked.includes('api.plant.test'));
     });
@@ -160,7 +141,7 @@ describe('undici transport', function () {
       const server = await serve((_req, res) => setTimeout(() => res.end('ok'), 20));
       const transport = transportWith({ connectionsPerOrigin: 1 });
       const url = `http://127.0.0.1:${server.port}/`;
-      await Promise.all([transport.request(get(url)), transport.request(get(url)), transport.request(get(url))]);
+      await Promise.all([transport.request(getRequest(url)), transport.request(getRequest(url)), transport.request(getRequest(url))]);
       assert.equal(server.received.length, 3);
       assert.equal(server.connections(), 1);
     });
@@ -173,15 +154,15 @@ describe('undici transport', function () {
         res.writeHead(200, { 'Content-Length': '2048' });
         res.write('0123456789');
       });
-      const error = await failureOf(
-        transportWith().request(get(`http://127.0.0.1:${server.port}/`, { timeouts: { ...TIMEOUTS, totalMs: 3_000 } })),
+      const error = await transportFailureOf(
+        transportWith().request(getRequest(`http://127.0.0.1:${server.port}/`, { timeouts: { ...TIMEOUTS, totalMs: 3_000 } })),
       );
       assert.deepEqual([error.failure, error.code], ['too-large', 'RESPONSE_TOO_LARGE']);
     });
 
     it('reads a body announced at exactly the cap', async () => {
       const server = await serve((_req, res) => res.end('x'.repeat(1024)));
-      const response = await transportWith().request(get(`http://127.0.0.1:${server.port}/`));
+      const response = await transportWith().request(getRequest(`http://127.0.0.1:${server.port}/`));
       assert.equal(response.body.length, 1024);
     });
 
@@ -193,10 +174,10 @@ describe('undici transport', function () {
       });
       const transport = transportWith();
       const url = `http://127.0.0.1:${server.port}/`;
-      const response = await transport.request(get(url));
+      const response = await transport.request(getRequest(url));
       assert.equal(text(response.body), `${'x'.repeat(1023)}y`);
       size = 1025;
-      const error = await failureOf(transport.request(get(url)));
+      const error = await transportFailureOf(transport.request(getRequest(url)));
       assert.deepEqual([error.failure, error.code], ['too-large', 'RESPONSE_TOO_LARGE']);
     });
   });
@@ -210,8 +191,8 @@ describe('undici transport', function () {
           clearInterval(timer);
         });
       });
-      const error = await failureOf(
-        transportWith().request(get(`http://127.0.0.1:${server.port}/`, { timeouts: { ...TIMEOUTS, totalMs: 200 } })),
+      const error = await transportFailureOf(
+        transportWith().request(getRequest(`http://127.0.0.1:${server.port}/`, { timeouts: { ...TIMEOUTS, totalMs: 200 } })),
       );
       assert.deepEqual([error.failure, error.code], ['total-timeout', 'TOTAL_TIMEOUT']);
     });
@@ -220,7 +201,9 @@ describe('undici transport', function () {
       const server = await serve((_req, res) => res.end());
       const controller = new AbortController();
       controller.abort();
-      const error = await failureOf(transportWith().request(get(`http://127.0.0.1:${server.port}/`, { signal: controller.signal })));
+      const error = await transportFailureOf(
+        transportWith().request(getRequest(`http://127.0.0.1:${server.port}/`, { signal: controller.signal })),
+      );
       assert.deepEqual([error.failure, error.code], ['aborted', 'ABORT_ERR']);
       assert.equal(server.connections(), 0);
     });
@@ -234,7 +217,9 @@ describe('undici transport', function () {
         arrived();
       });
       const controller = new AbortController();
-      const pending = failureOf(transportWith().request(get(`http://127.0.0.1:${server.port}/`, { signal: controller.signal })));
+      const pending = transportFailureOf(
+        transportWith().request(getRequest(`http://127.0.0.1:${server.port}/`, { signal: controller.signal })),
+      );
       await requestArrived;
       controller.abort();
       const error = await pending;
@@ -245,8 +230,8 @@ describe('undici transport', function () {
       const server = await serve((req, res) => (req.url === '/fail' ? res.destroy() : res.end('ok')));
       const transport = transportWith();
       const { signal } = new AbortController();
-      await transport.request(get(`http://127.0.0.1:${server.port}/`, { signal }));
-      await failureOf(transport.request(get(`http://127.0.0.1:${server.port}/fail`, { signal })));
+      await transport.request(getRequest(`http://127.0.0.1:${server.port}/`, { signal }));
+      await transportFailureOf(transport.request(getRequest(`http://127.0.0.1:${server.port}/fail`, { signal })));
       assert.equal(getEventListeners(signal, 'abort').length, 0);
     });
   });
@@ -255,15 +240,15 @@ describe('undici transport', function () {
     it('refuses requests after close, plain http and https alike', async () => {
       const server = await serve((_req, res) => res.end());
       const transport = transportWith();
-      await transport.request(get(`http://127.0.0.1:${server.port}/`));
+      await transport.request(getRequest(`http://127.0.0.1:${server.port}/`));
       await transport.close();
       for (const url of [`http://127.0.0.1:${server.port}/`, `https://127.0.0.1:${server.port}/`, `https://${PLANT_HOST}/`]) {
-        const error = await failureOf(transport.request(get(url)));
+        const error = await transportFailureOf(transport.request(getRequest(url)));
         assert.deepEqual([error.failure, error.code], ['aborted', 'TRANSPORT_CLOSED'], url);
       }
-      const proxied = createUndiciTransport(options({ proxy: `http://127.0.0.1:${server.port}` }));
+      const proxied = createUndiciTransport(transportOptions({ proxy: `http://127.0.0.1:${server.port}` }));
       await proxied.close();
-      const error = await failureOf(proxied.request(get(`https://${PLANT_HOST}/`)));
+      const error = await transportFailureOf(proxied.request(getRequest(`https://${PLANT_HOST}/`)));
       assert.deepEqual([error.failure, error.code], ['aborted', 'TRANSPORT_CLOSED']);
       assert.equal(server.received.length, 1);
     });
@@ -282,13 +267,13 @@ describe('undici transport', function () {
       cleanups.push(() => silentHttps.close());
       const proxy = await startRecordingProxy({ hosts: [PLANT_HOST] });
       cleanups.push(() => proxy.close());
-      const direct = createUndiciTransport(options({ caCertificatesFile: pki.caFile, lookup: loopbackLookup([PLANT_HOST]) }));
-      const proxied = createUndiciTransport(options({ caCertificatesFile: pki.caFile, proxy: proxy.url }));
+      const direct = createUndiciTransport(transportOptions({ caCertificatesFile: pki.caFile, lookup: loopbackLookup([PLANT_HOST]) }));
+      const proxied = createUndiciTransport(transportOptions({ caCertificatesFile: pki.caFile, proxy: proxy.url }));
       const pending = [
-        direct.request(get(`http://127.0.0.1:${silentHttp.port}/`)),
-        direct.request(get(`https://${PLANT_HOST}:${silentHttps.port}/`)),
-        proxied.request(get(`https://${PLANT_HOST}:${silentHttps.port}/`)),
-      ].map((request) => failureOf(request));
+        direct.request(getRequest(`http://127.0.0.1:${silentHttp.port}/`)),
+        direct.request(getRequest(`https://${PLANT_HOST}:${silentHttps.port}/`)),
+        proxied.request(getRequest(`https://${PLANT_HOST}:${silentHttps.port}/`)),
+      ].map((request) => transportFailureOf(request));
       await waitFor(() => silentHttp.received.length === 1 && silentHttps.received.length === 2);
       await Promise.all([direct.close(), proxied.close()]);
       for (const error of await Promise.all(pending)) assert.deepEqual([error.failure, error.code], ['connection', 'UND_ERR_DESTROYED']);
@@ -301,7 +286,9 @@ describe('undici transport', function () {
     it('gives up on a TLS handshake that does not complete within connectTimeoutMs', async () => {
       const silent = await listen(createNetServer(() => undefined));
       cleanups.push(() => silent.close());
-      const error = await failureOf(transportWith({ connectTimeoutMs: 100 }).request(get(`https://127.0.0.1:${silent.port}/`)));
+      const error = await transportFailureOf(
+        transportWith({ connectTimeoutMs: 100 }).request(getRequest(`https://127.0.0.1:${silent.port}/`)),
+      );
       assert.deepEqual([error.failure, error.code], ['connect-timeout', 'UND_ERR_CONNECT_TIMEOUT']);
     });
 
@@ -313,13 +300,15 @@ describe('undici transport', function () {
         proxy: `https://proxy.test:${silent.port}`,
         lookup: loopbackLookup(['proxy.test']),
       });
-      const error = await failureOf(transport.request(get(`https://${PLANT_HOST}/`)));
+      const error = await transportFailureOf(transport.request(getRequest(`https://${PLANT_HOST}/`)));
       assert.deepEqual([error.failure, error.code], ['proxy-unreachable', 'UND_ERR_CONNECT_TIMEOUT']);
       assert.equal(error.context.proxyHost, `proxy.test:${silent.port}`);
     });
 
     it('refuses a proxy setting that is not a URL', async () => {
-      const error = await failureOf(transportWith({ proxy: 'http://proxy corp:3128' }).request(get(`https://${PLANT_HOST}/`)));
+      const error = await transportFailureOf(
+        transportWith({ proxy: 'http://proxy corp:3128' }).request(getRequest(`https://${PLANT_HOST}/`)),
+      );
       assert.deepEqual([error.failure, error.code], ['proxy', 'ERR_INVALID_PROXY']);
     });
 
@@ -332,9 +321,9 @@ describe('undici transport', function () {
       const proxy = await startRecordingProxy({ hosts: [PLANT_HOST] });
       cleanups.push(() => proxy.close());
       const url = `https://${PLANT_HOST}:${front.port}/`;
-      const strict = await failureOf(transportWith({ proxy: proxy.url }).request(get(url)));
+      const strict = await transportFailureOf(transportWith({ proxy: proxy.url }).request(getRequest(url)));
       assert.equal(strict.failure, 'untrusted-certificate');
-      const response = await transportWith({ proxy: proxy.url, proxyStrictSSL: false }).request(get(url));
+      const response = await transportWith({ proxy: proxy.url, proxyStrictSSL: false }).request(getRequest(url));
       assert.equal(text(response.body), 'behind');
       assert.equal(api.received.length, 0);
     });
@@ -360,7 +349,7 @@ describe('undici transport', function () {
       for (const [what, settings, sent] of cases) {
         for (const scheme of ['http', 'https']) {
           it(`${what}: a 407 to an ${scheme} request is "proxy authentication required", credentials sent: ${String(sent)}`, async () => {
-            const error = await failureOf(transportWith(settings()).request(get(`${scheme}://${PLANT_HOST}:${api.port}/`)));
+            const error = await transportFailureOf(transportWith(settings()).request(getRequest(`${scheme}://${PLANT_HOST}:${api.port}/`)));
             assert.deepEqual([error.failure, error.code], ['proxy-auth-required', 'PROXY_407']);
             assert.equal(error.context.proxyHost, `127.0.0.1:${proxy.port}`);
             assert.equal(error.context.proxyStatus, 407);
@@ -371,7 +360,7 @@ describe('undici transport', function () {
 
       it('with the right credentials, a plain http request goes through the proxy as an absolute URI', async () => {
         const response = await transportWith({ proxy: proxy.urlWithCredentials('plant', 'secret') }).request(
-          get(`http://${PLANT_HOST}:${api.port}/x?y=1`),
+          getRequest(`http://${PLANT_HOST}:${api.port}/x?y=1`),
         );
         assert.equal(text(response.body), 'ok');
         assert.deepEqual(

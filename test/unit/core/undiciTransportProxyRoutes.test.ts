@@ -5,38 +5,18 @@
 import * as assert from 'node:assert/strict';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { isTransportError, type TransportError, type TransportOptions, type TransportRequest } from '../../../src/core/http/transport';
 import { createUndiciTransport } from '../../../src/core/http/undiciTransport';
+import { getRequest, transportFailureOf, transportOptions } from './transportRequests';
 import { startRecordingProxy } from '../../support/network/recordingProxy';
 import { PLANT_HOST } from '../../support/network/testPki';
-
-const TIMEOUTS = { headersMs: 5_000, bodyMs: 5_000, totalMs: 8_000 };
-
-function options(extra: Partial<TransportOptions>): TransportOptions {
-  return { connectTimeoutMs: 5_000, connectionsPerOrigin: 8, env: {}, systemCertificates: false, ...extra };
-}
-
-function get(url: string): TransportRequest {
-  return { method: 'GET', url, headers: {}, timeouts: TIMEOUTS, maxBytes: 1024 };
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<TransportError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(isTransportError(error), `expected a TransportError, got ${String(error)}`);
-    return error;
-  }
-  throw new Error('expected the request to fail');
-}
 
 describe('undici transport: proxy routes', function () {
   this.timeout(15_000);
 
   it('refuses a proxy URL with a scheme undici cannot use as a proxy', async () => {
-    const transport = createUndiciTransport(options({ proxy: 'ftp://proxy.corp:21' }));
+    const transport = createUndiciTransport(transportOptions({ proxy: 'ftp://proxy.corp:21' }));
     try {
-      const error = await failureOf(transport.request(get(`https://${PLANT_HOST}/`)));
+      const error = await transportFailureOf(transport.request(getRequest(`https://${PLANT_HOST}/`)));
       assert.deepEqual([error.failure, error.code], ['proxy', 'ERR_INVALID_PROXY']);
     } finally {
       await transport.close();
@@ -45,9 +25,9 @@ describe('undici transport: proxy routes', function () {
 
   it('a password without a user is not sent, so a 407 says credentials are required, not rejected', async () => {
     const proxy = await startRecordingProxy({ hosts: [PLANT_HOST], credentials: { user: 'plant', password: 'secret' } });
-    const transport = createUndiciTransport(options({ proxy: `http://:secret@127.0.0.1:${proxy.port}` }));
+    const transport = createUndiciTransport(transportOptions({ proxy: `http://:secret@127.0.0.1:${proxy.port}` }));
     try {
-      const error = await failureOf(transport.request(get(`https://${PLANT_HOST}:1/`)));
+      const error = await transportFailureOf(transport.request(getRequest(`https://${PLANT_HOST}:1/`)));
       assert.equal(error.failure, 'proxy-auth-required');
       assert.equal(error.context.proxyCredentialsSent, false);
       assert.ok(proxy.visits.every((visit) => !visit.headerNames.includes('proxy-authorization')));
@@ -65,9 +45,9 @@ describe('undici transport: proxy routes', function () {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const { port } = silent.address() as AddressInfo;
     const proxy = await startRecordingProxy({ hosts: [PLANT_HOST] });
-    const transport = createUndiciTransport(options({ proxy: proxy.url }));
+    const transport = createUndiciTransport(transportOptions({ proxy: proxy.url }));
     try {
-      const pending = [1, 2, 3].map((n) => failureOf(transport.request(get(`http://${PLANT_HOST}:${port}/${n}`))));
+      const pending = [1, 2, 3].map((n) => transportFailureOf(transport.request(getRequest(`http://${PLANT_HOST}:${port}/${n}`))));
       while (arrived.length < 3) await new Promise((resolve) => setTimeout(resolve, 5));
       await transport.close();
       for (const error of await Promise.all(pending)) assert.deepEqual([error.failure, error.code], ['connection', 'UND_ERR_DESTROYED']);
