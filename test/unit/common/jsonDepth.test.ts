@@ -37,6 +37,7 @@ describe('JSON depth and pruning', () => {
     assert.deepEqual(pruneDeepJson({ a: { b: { c: 1 } }, n: null, s: 's' }, 2), { a: { b: TOO_DEEP }, n: null, s: 's' });
     assert.deepEqual(pruneDeepJson([1, [2, [3]], 'x', null], 2), [1, [2, TOO_DEEP], 'x', null]);
     assert.deepEqual(pruneDeepJson({ list: [[1], 2] }, 2), { list: [TOO_DEEP, 2] });
+    assert.deepEqual(pruneDeepJson({ empty: [], kept: {}, deep: [[[1]]] }, 2), { empty: [], kept: {}, deep: [TOO_DEEP] });
   });
 
   it('returns a value exactly maxDepth deep as it is, and prunes one level deeper', () => {
