@@ -167,7 +167,8 @@ const isString = (v: unknown): v is string => typeof v === 'string';
 const isNullableString = (v: unknown): v is string | null => v === null || typeof v === 'string';
 const isBoolean = (v: unknown): v is boolean => typeof v === 'boolean';
 const isIndex = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
-const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+// Number.isFinite does not coerce: it is false for anything but a finite number.
+const isFiniteNumber = (v: unknown): v is number => Number.isFinite(v);
 
 /** Bounds what a page can make the host process in one message. */
 const MAX_VARIABLES = 64;

@@ -25,6 +25,10 @@ describe('serial numbers (spec §4.1 rule 1: serialNumber must be supplied)', ()
     ['too long', 'X'.repeat(MAX_SERIAL_NUMBER_LENGTH + 1), /at most 128/],
     ['a control character inside', 'MX\u00074711', /control character/],
     ['a line break inside', 'MX\n4711', /control character/],
+    ['a right-to-left override', 'MX-4711\u202e', /an invisible or right-to-left formatting character/],
+    ['a zero-width space', 'MX\u200b-4711', /an invisible or right-to-left formatting character/],
+    ['a Markdown link opener', 'MX](https://x', /contains "\]\(" or "\$\(", which are never part of a serial number/],
+    ['a codicon opener', '$(alert)MX', /contains "\]\(" or "\$\(", which are never part of a serial number/],
   ];
   for (const [name, input, message] of refused) {
     it(`refuses ${name} with a message saying what is wrong`, () => {

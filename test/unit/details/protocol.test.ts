@@ -67,6 +67,9 @@ describe('details: message validation (host and page)', () => {
       assert.equal(isHostMessage({ type: 'fetched', seq: 3, linkId: 1, ok: false, message: 'no' }), true);
       assert.equal(isHostMessage({ type: 'status', message: 'Copied' }), true);
     });
+    it('rejects a host message that is not an object', () => {
+      for (const value of [null, undefined, 'show', 3, ['show']]) assert.equal(isHostMessage(value), false, JSON.stringify(value));
+    });
     it('rejects a show message missing a page string', () => {
       const partial = Object.fromEntries(Object.entries(strings).filter(([key]) => key !== 'copy'));
       assert.equal(isHostMessage({ type: 'show', event: view, state, strings: partial }), false);
