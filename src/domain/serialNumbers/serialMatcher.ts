@@ -202,13 +202,12 @@ export function createSerialMatcher(options: SerialMatcherOptions = {}): SerialM
       const { start, end } = found;
       const value = text.slice(start, end);
       if (accept(value) && !visit({ serialNumber: value, start, end })) return;
+      // After a match that reaches the end of the text only an empty match can follow, and accept() refuses
+      // it (minLength is at least 1); re2js would throw for a search starting beyond the text.
+      if (end === text.length) return;
       // Patterns such as \b or a bare lookbehind pass compile() (they match nothing in "") yet match empty
-      // strings elsewhere: step past such a match; accept() refuses it (minLength is at least 1).
-      const position = end > start ? end : end + 1;
-      // Past the end only after an empty match at text.length (re2js throws for a start beyond the text).
-      // Stryker disable next-line EqualityOperator: a match found at text.length would be empty, and accept() refuses it
-      if (position > text.length) return;
-      found = next(position);
+      // strings elsewhere: step past such a match.
+      found = next(end > start ? end : end + 1);
     }
   };
 

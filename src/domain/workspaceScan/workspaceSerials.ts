@@ -22,8 +22,13 @@ export const MAX_SCANNED_FILE_BYTES = 1024 * 1024;
 /** Matches per file, so a generated file full of serials cannot flood the tree. */
 export const MAX_MATCHES_PER_FILE = 1000;
 
+interface Entry {
+  readonly locations: SerialLocation[];
+  occurrences: number;
+}
+
 export class SerialCollector {
-  private readonly found = new Map<string, { locations: SerialLocation[]; occurrences: number }>();
+  private readonly found = new Map<string, Entry>();
 
   constructor(private readonly matcher: SerialMatcher) {}
 
@@ -51,13 +56,8 @@ export class SerialCollector {
 
   /** Sorted by serial number (UTF-16 code units, not locale), so the group is stable from scan to scan. */
   result(): FoundSerial[] {
-    const found = [...this.found.entries()].map(([serialNumber, entry]) => ({
-      serialNumber,
-      locations: entry.locations,
-      occurrences: entry.occurrences,
-    }));
-    // Stryker disable next-line EqualityOperator: serial numbers are the keys of a Map, so no two are equal and < sorts as <= does
-    return found.sort((a, b) => (a.serialNumber < b.serialNumber ? -1 : 1));
+    // sort() without a comparator orders strings by UTF-16 code units; every key has its entry.
+    return [...this.found.keys()].sort().map((serialNumber) => ({ serialNumber, ...(this.found.get(serialNumber) as Entry) }));
   }
 }
 

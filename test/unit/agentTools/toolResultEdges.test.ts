@@ -15,6 +15,7 @@ import {
   type MachineReport,
   type ScopeEntry,
 } from '../../../src/domain/agentTools/toolResults';
+import { TOOL_LIMITS } from '../../../src/domain/agentTools/toolInput';
 import { beginLine, dataNotice, endLine, type DataSource } from '../../../src/domain/agentTools/untrustedText';
 import { event, MINUTE, NOW, result } from './fixtures';
 
@@ -76,6 +77,40 @@ describe('agent tools: result text, edge cases', () => {
         header(machineEventsText([report(r, true)], { maxEvents: 1, refused: [] }, context)),
         `Machine "MX-1": state in progress (newest event type "STEP"); 1 events, all shown; ${FETCHED}, NOT UP TO DATE: the last refresh failed.`,
       );
+    });
+
+    it('lists a result read back out of order newest first, and keeps the newest when fewer are asked for', () => {
+      const read: EventsResult = {
+        ...result('MX-1', []),
+        events: [2, 7, 4].map((minute) => event({ minute, message: `at ${minute}` })),
+      };
+      const messages = (maxEvents: number): string[] =>
+        block(machineEventsText([report(read)], { maxEvents, refused: [] }, context))
+          .slice(1)
+          .map((line) => /message "([^"]*)"/.exec(line)?.[1] ?? line);
+      assert.deepEqual(messages(3), ['at 7', 'at 4', 'at 2']);
+      assert.deepEqual(messages(1), ['at 7']);
+    });
+
+    it('separates the notes of a machine with events by semicolons: fetched, stale, unreadable, truncated', () => {
+      const r: EventsResult = {
+        ...result('MX-1', [event({ minute: 1, type: 'STEP', message: 'm' })]),
+        invalid: [{ index: 1, reason: 'no type', raw: {} }],
+        truncated: true,
+      };
+      assert.equal(
+        block(machineEventsText([report(r, true)], { maxEvents: 1, refused: [] }, context))[0],
+        `Machine "MX-1": state in progress (newest event type "STEP"); 1 events, all shown; ${FETCHED}, NOT UP TO DATE: the last refresh failed; 1 events the API sent could not be read and are left out; the API had more pages than the extension reads, so older events may be missing.`,
+      );
+    });
+
+    it('words a time that is no date, and leaves out the age when "now" is unknown', () => {
+      const r = result('MX-1', [event({ minute: 1, type: 'STEP', message: 'm' })], Number.NaN);
+      const lines = block(machineEventsText([report(r)], { maxEvents: 1, refused: [] }, { ...context, now: Number.NaN }));
+      assert.deepEqual(lines, [
+        'Machine "MX-1": state in progress (newest event type "STEP"); 1 events, all shown; fetched an impossible date.',
+        '  - 2025-01-15T08:01:00.000Z: type "STEP"; message "m"',
+      ]);
     });
 
     it('says how many events could not be read and that older pages may be missing', () => {
@@ -216,6 +251,7 @@ describe('agent tools: result text, edge cases', () => {
       assert.deepEqual(block(text, FILES), [
         '- "MX-1": line 1; state no events, as fetched 2025-01-18T07:55:00.000Z (5 minutes ago) (may be out of date)',
       ]);
+      assert.equal(lines.at(-1), endLine(FILES), 'nothing after the block when every serial number is listed');
     });
 
     it('in the workspace, names up to three files and counts the others', () => {
@@ -253,6 +289,7 @@ describe('agent tools: result text, edge cases', () => {
       const more = /^(\d+) more serial numbers not shown\.$/.exec(text.split('\n').at(-1) ?? '');
       assert.ok(more, text.slice(-200));
       assert.equal(listed + Number(more[1]), 150);
+      assert.ok(text.length <= TOOL_LIMITS.maxResultChars, `${text.length} characters`);
     });
   });
 

@@ -103,5 +103,14 @@ describe('agent tools: untrusted text', () => {
       assert.equal(lines.add('1'), false, 'no line after the cut, so nothing reads as complete when it is not');
       assert.equal(lines.text, '12345');
     });
+
+    it('counts one separator per line, and takes a line that uses up the budget exactly', () => {
+      const lines = new BoundedLines(10);
+      assert.equal(lines.add('1234'), true);
+      assert.equal(lines.add('1234'), true, '4 + 1 + 4 + 1 = 10 characters, the whole budget');
+      assert.equal(lines.full, false);
+      assert.equal(lines.add(''), false, 'even an empty line needs its separator');
+      assert.equal(lines.text, '1234\n1234');
+    });
   });
 });

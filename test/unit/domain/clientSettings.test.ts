@@ -63,6 +63,10 @@ describe('client settings from VS Code configuration', () => {
     assert.deepEqual(readClientSettings(reader({ 'http.systemCertificates': true, 'onboardingEvents.caCertificatesFile': '' })).http, {});
   });
 
+  it('treats a CA file setting of only spaces as unset, so the client adds no CA file', () => {
+    assert.deepEqual(readClientSettings(reader({ 'onboardingEvents.caCertificatesFile': ' \t ' })).http, {});
+  });
+
   it("the core's error messages name the CA setting by its real id, and package.json makes it machine-scoped (a workspace must not pick the CAs)", () => {
     assert.equal(CA_FILE_SETTING, settingId('caCertificatesFile'));
     const manifest = JSON.parse(readFileSync(join(__dirname, '../../../../package.json'), 'utf8')) as {
