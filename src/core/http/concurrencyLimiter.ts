@@ -109,9 +109,10 @@ export class ConcurrencyLimiter {
    * (ms, the clock of `now`). A later pause extends an earlier one, never shortens it.
    */
   pauseUntil(until: number): void {
+    // Stryker disable next-line EqualityOperator: a pause to the instant already set changes nothing; at most it arms a timer that pumps the queue once more
     if (until <= this.#pausedUntil) return;
     this.#pausedUntil = until;
-    this.#schedulePump();
+    this.#schedulePump(this.#now());
   }
 
   /** When sending may resume, if a Retry-After holds the queue now. */
@@ -131,6 +132,7 @@ export class ConcurrencyLimiter {
       const onAbort = (): void => {
         const own = waiter.priority === 'interactive' ? this.#interactive : this.#bulk;
         const position = own.indexOf(waiter);
+        // Stryker disable next-line ConditionalExpression: a waiter still listening is in the queue of its priority (grant stops the listening as it leaves, expedite moves it with its priority)
         if (position >= 0) own.splice(position, 1);
         reject(cancelledError());
         // A cancelled interactive waiter may have been what held bulk ones back.
@@ -166,8 +168,9 @@ export class ConcurrencyLimiter {
   }
 
   #mayStart(priority: RequestPriority): boolean {
-    if (this.#pausedUntil > this.#now()) {
-      this.#schedulePump();
+    const now = this.#now();
+    if (this.#pausedUntil > now) {
+      this.#schedulePump(now);
       return false;
     }
     const limit = this.#limit.limit;
@@ -202,15 +205,17 @@ export class ConcurrencyLimiter {
     }
   }
 
-  #schedulePump(): void {
+  /**
+   * Pumps the queue when the pause ends. `now` is the very reading of the clock that found the
+   * pause on: a second reading could already be at its end and arm no timer, stalling the queue.
+   */
+  #schedulePump(now: number): void {
+    // Stryker disable next-line ConditionalExpression: a second timer only pumps the queue once more, and a pump grants only what may start
     if (this.#pauseTimer !== undefined) return;
-    const wait = this.#pausedUntil - this.#now();
-    if (wait <= 0) return;
     this.#pauseTimer = setTimeout(() => {
       this.#pauseTimer = undefined;
-      // Timers may fire a little early against the wall clock: check again, re-arm if so.
-      if (this.#pausedUntil > this.#now()) this.#schedulePump();
-      else this.#pump();
-    }, wait);
+      // Timers may fire a little early against the wall clock: a waiter the pump finds still paused arms the next one.
+      this.#pump();
+    }, this.#pausedUntil - now);
   }
 }
