@@ -25,7 +25,7 @@ export interface AcquireOptions {
   /** A retry of a request already sent once: queued ahead of first attempts. */
   readonly retry?: boolean;
   /** Names the request for expedite(), e.g. an interactive caller joining a queued bulk GET. */
-  readonly key?: string;
+  readonly key?: string | undefined;
 }
 
 /** A slot in flight. Release it once, with what its answer said about the server's load. */
