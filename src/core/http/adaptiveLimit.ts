@@ -222,7 +222,6 @@ export class AdaptiveLimit {
       this.#minCurrent = Number.POSITIVE_INFINITY;
       this.#windowStartedAt = now;
     }
-    // Stryker disable next-line EqualityOperator: an answer exactly as fast as the minimum would set the minimum it already is
-    if (latencyMs < this.#minCurrent) this.#minCurrent = latencyMs;
+    this.#minCurrent = Math.min(this.#minCurrent, latencyMs);
   }
 }

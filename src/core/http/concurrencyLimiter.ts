@@ -109,9 +109,7 @@ export class ConcurrencyLimiter {
    * (ms, the clock of `now`). A later pause extends an earlier one, never shortens it.
    */
   pauseUntil(until: number): void {
-    // Stryker disable next-line EqualityOperator: a pause to the instant already set changes nothing; at most it arms a timer that pumps the queue once more
-    if (until <= this.#pausedUntil) return;
-    this.#pausedUntil = until;
+    this.#pausedUntil = Math.max(this.#pausedUntil, until);
     this.#schedulePump(this.#now());
   }
 
@@ -131,9 +129,9 @@ export class ConcurrencyLimiter {
     return new Promise<Permit>((resolve, reject) => {
       const onAbort = (): void => {
         const own = waiter.priority === 'interactive' ? this.#interactive : this.#bulk;
-        const position = own.indexOf(waiter);
-        // Stryker disable next-line ConditionalExpression: a waiter still listening is in the queue of its priority (grant stops the listening as it leaves, expedite moves it with its priority)
-        if (position >= 0) own.splice(position, 1);
+        // A waiter still listening is in the queue of its priority: grant stops the listening as it
+        // takes the waiter out, and expedite moves it together with its priority.
+        own.splice(own.indexOf(waiter), 1);
         reject(cancelledError());
         // A cancelled interactive waiter may have been what held bulk ones back.
         this.#pump();
@@ -210,11 +208,10 @@ export class ConcurrencyLimiter {
    * pause on: a second reading could already be at its end and arm no timer, stalling the queue.
    */
   #schedulePump(now: number): void {
-    // Stryker disable next-line ConditionalExpression: a second timer only pumps the queue once more, and a pump grants only what may start
-    if (this.#pauseTimer !== undefined) return;
+    // One timer, for the end of the pause as it stands now.
+    clearTimeout(this.#pauseTimer);
+    // Timers may fire a little early against the wall clock: a waiter the pump finds still paused arms the next one.
     this.#pauseTimer = setTimeout(() => {
-      this.#pauseTimer = undefined;
-      // Timers may fire a little early against the wall clock: a waiter the pump finds still paused arms the next one.
       this.#pump();
     }, this.#pausedUntil - now);
   }
