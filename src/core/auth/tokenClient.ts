@@ -17,6 +17,7 @@ import type { HttpClient, HttpResponse } from '../http/httpClient';
 import { RequestCoalescer } from '../http/requestCoalescer';
 import { parseRetryAfter } from '../http/retryPolicy';
 import { clampDelay, DELAY_CEILINGS } from '../../common/delays';
+import { isRecord } from '../../common/guards';
 import { parseJsonBody } from '../jsonBody';
 import { basicClientAuthorization } from './clientAuthentication';
 import type { CredentialsProvider } from './credentials';
@@ -160,8 +161,9 @@ export class TokenClient {
     const request = describeRequest('POST', this.tokenUrl);
     // Stryker disable next-line StringLiteral: only the error code is read here; the Content-Type and source shape only the discarded problem text
     const json = parseJsonBody(response.body, response.headers['content-type'], 'The authorization server');
-    const code =
-      json.ok && typeof json.value === 'object' && json.value !== null ? (json.value as Record<string, unknown>)['error'] : undefined;
+    // A body that is not JSON has no value: undefined, which is no record.
+    const { value } = json as { readonly value?: unknown };
+    const code = isRecord(value) ? value['error'] : undefined;
     const { status } = response;
     if (code === 'access_denied' || code === 'unauthorized_client' || code === 'invalid_scope' || status === 403)
       return permissionDeniedError(request, status);

@@ -222,6 +222,6 @@ export class AdaptiveLimit {
       this.#minCurrent = Number.POSITIVE_INFINITY;
       this.#windowStartedAt = now;
     }
-    if (latencyMs < this.#minCurrent) this.#minCurrent = latencyMs;
+    this.#minCurrent = Math.min(this.#minCurrent, latencyMs);
   }
 }

@@ -25,7 +25,7 @@ export interface AcquireOptions {
   /** A retry of a request already sent once: queued ahead of first attempts. */
   readonly retry?: boolean;
   /** Names the request for expedite(), e.g. an interactive caller joining a queued bulk GET. */
-  readonly key?: string;
+  readonly key?: string | undefined;
 }
 
 /** A slot in flight. Release it once, with what its answer said about the server's load. */
@@ -109,9 +109,8 @@ export class ConcurrencyLimiter {
    * (ms, the clock of `now`). A later pause extends an earlier one, never shortens it.
    */
   pauseUntil(until: number): void {
-    if (until <= this.#pausedUntil) return;
-    this.#pausedUntil = until;
-    this.#schedulePump();
+    this.#pausedUntil = Math.max(this.#pausedUntil, until);
+    this.#schedulePump(this.#now());
   }
 
   /** When sending may resume, if a Retry-After holds the queue now. */
@@ -130,8 +129,9 @@ export class ConcurrencyLimiter {
     return new Promise<Permit>((resolve, reject) => {
       const onAbort = (): void => {
         const own = waiter.priority === 'interactive' ? this.#interactive : this.#bulk;
-        const position = own.indexOf(waiter);
-        if (position >= 0) own.splice(position, 1);
+        // A waiter still listening is in the queue of its priority: grant stops the listening as it
+        // takes the waiter out, and expedite moves it together with its priority.
+        own.splice(own.indexOf(waiter), 1);
         reject(cancelledError());
         // A cancelled interactive waiter may have been what held bulk ones back.
         this.#pump();
@@ -166,8 +166,9 @@ export class ConcurrencyLimiter {
   }
 
   #mayStart(priority: RequestPriority): boolean {
-    if (this.#pausedUntil > this.#now()) {
-      this.#schedulePump();
+    const now = this.#now();
+    if (this.#pausedUntil > now) {
+      this.#schedulePump(now);
       return false;
     }
     const limit = this.#limit.limit;
@@ -202,15 +203,16 @@ export class ConcurrencyLimiter {
     }
   }
 
-  #schedulePump(): void {
-    if (this.#pauseTimer !== undefined) return;
-    const wait = this.#pausedUntil - this.#now();
-    if (wait <= 0) return;
+  /**
+   * Pumps the queue when the pause ends. `now` is the very reading of the clock that found the
+   * pause on: a second reading could already be at its end and arm no timer, stalling the queue.
+   */
+  #schedulePump(now: number): void {
+    // One timer, for the end of the pause as it stands now.
+    clearTimeout(this.#pauseTimer);
+    // Timers may fire a little early against the wall clock: a waiter the pump finds still paused arms the next one.
     this.#pauseTimer = setTimeout(() => {
-      this.#pauseTimer = undefined;
-      // Timers may fire a little early against the wall clock: check again, re-arm if so.
-      if (this.#pausedUntil > this.#now()) this.#schedulePump();
-      else this.#pump();
-    }, wait);
+      this.#pump();
+    }, this.#pausedUntil - now);
   }
 }

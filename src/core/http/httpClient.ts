@@ -61,7 +61,8 @@ export class HttpClient {
    */
   send(request: HttpRequest): Promise<HttpResponse> {
     if (request.method !== 'GET') return this.#sendWithRetries(request, request.signal);
-    const key = `${request.url}\n${request.headers?.['authorization'] ?? ''}`;
+    // Without an Authorization header the second entry is null, which no header's text can equal.
+    const key = JSON.stringify([request.url, request.headers?.['authorization']]);
     // An interactive caller joining a queued bulk GET must not wait behind the bulk queue with it.
     if ((request.priority ?? 'interactive') === 'interactive') this.#limiter.expedite(key);
     return this.#coalescer.run(key, request.signal, (sharedSignal) => this.#sendWithRetries({ ...request, key }, sharedSignal));
@@ -106,7 +107,7 @@ export class HttpClient {
       priority: request.priority ?? 'interactive',
       retry: attempt > 1,
       ...(signal !== undefined ? { signal } : {}),
-      ...(request.key !== undefined ? { key: request.key } : {}),
+      key: request.key,
     });
     let outcome: SampleOutcome = 'ignore';
     try {
@@ -169,6 +170,7 @@ export class HttpClient {
 
 /** "untrusted-certificate UND_ERR_CONNECT ← UNABLE_TO_VERIFY_LEAF_SIGNATURE via proxy host:port": codes and hosts only. */
 function describeFailure(failure: TransportError): string {
+  // Stryker disable next-line ArrayDeclaration: a default of one cause is not more than one either: the chain is the failure's code
   const { causes = [], proxyHost, proxyStatus } = failure.context;
   const chain = causes.length > 1 ? causes.join(' ← ') : failure.code;
   const proxy = proxyHost === undefined ? '' : ` via proxy ${proxyHost}${proxyStatus !== undefined ? ` (HTTP ${proxyStatus})` : ''}`;

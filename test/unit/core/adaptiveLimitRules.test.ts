@@ -192,6 +192,44 @@ describe('Adaptive limit rules (one answer at a time)', () => {
       assert.equal(fresh.limit, 15);
     });
 
+    it('late answers to requests sent before a cut do not cut the new limit again', () => {
+      const limit = warmed({ initial: 16 });
+      const sent = send(limit, 16);
+      // Four of the first five answers queued: a quarter of 16, so the limit is cut at once.
+      for (const request of sent.slice(0, 4)) answer(limit, request, 300);
+      // Mean (100 + 4 × 300) / 5 = 260 ms against a minimum of 100: halved.
+      assert.equal(limit.limit, 8);
+      for (const request of sent.slice(4)) answer(limit, request, 300);
+      assert.equal(limit.limit, 8, 'they answered the old level');
+      assert.equal(limit.snapshot().decreases, 1);
+    });
+
+    it('a few late answers early in a large round wait for the whole round, which then cuts by what queued', () => {
+      const limit = warmed({ initial: 20 });
+      const sent = send(limit, 19);
+      for (const request of sent.slice(0, 3)) answer(limit, request, 100);
+      for (const request of sent.slice(3, 5)) answer(limit, request, 200);
+      assert.equal(limit.limit, 20, 'two late answers of six: too early to tell how much of 20 queued');
+      for (const request of sent.slice(5, 18)) answer(limit, request, 100);
+      assert.equal(limit.limit, 20, 'nineteen answers of twenty');
+      answer(limit, sent[18], 100);
+      // The round is whole, two of twenty queued. Mean 110 ms: min / mean 0.91, so latencyBackoff decides: 20 × 0.9 = 18.
+      assert.equal(limit.limit, 18);
+    });
+
+    it('good answers in a round that already had a late one do not count toward growth', () => {
+      const limit = warmed({ initial: 4 });
+      const sent = send(limit, 7);
+      answer(limit, sent[0], 300);
+      // The round (the warm-up answer and these three) is whole with one late answer: it starts over.
+      answer(limit, sent[1], 100);
+      answer(limit, sent[2], 100);
+      for (const request of sent.slice(3, 6)) answer(limit, request, 100);
+      assert.equal(limit.limit, 4, 'three good answers since the round started over');
+      answer(limit, sent[6], 100);
+      assert.equal(limit.limit, 8);
+    });
+
     it('one late answer in a whole round is not a queue: the round starts over and its good answers still count', () => {
       const limit = warmed({ initial: 4 });
       const sent = send(limit, 5);
@@ -252,6 +290,28 @@ describe('Adaptive limit rules (one answer at a time)', () => {
       assert.equal(limit.minLatencyMs, 100);
       slowRound();
       assert.equal(limit.minLatencyMs, 400);
+    });
+
+    it('a limit of exactly four is low too: three slow rounds learn the minimum again instead of cutting', () => {
+      const limit = warmed({ initial: 5 });
+      limit.onSample(limit.onSend(5), 100, 'overload', 0);
+      assert.equal(limit.limit, 4);
+      for (let round = 1; round <= 3; round++) for (const request of send(limit, 4)) answer(limit, request, 400);
+      assert.equal(limit.limit, 4);
+      assert.equal(limit.minLatencyMs, 400);
+      assert.equal(limit.snapshot().decreases, 1);
+    });
+
+    it('at a low limit, a round in which late answers queued but not every answer was late is cut like any queue', () => {
+      const limit = lowLimit();
+      const sent = send(limit, 3);
+      answer(limit, sent[0], 400);
+      answer(limit, sent[1], 400);
+      assert.equal(limit.limit, 3, 'every answer so far was late, and the round is not whole');
+      answer(limit, sent[2], 100);
+      // Mean 300 ms against a minimum of 100: halved, 3.6 × 0.5 = 1.8.
+      assert.equal(limit.limit, 1);
+      assert.equal(limit.minLatencyMs, 100);
     });
 
     it('above the low limit, slow rounds are cut like any queue', () => {

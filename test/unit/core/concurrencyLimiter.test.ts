@@ -405,6 +405,55 @@ describe('Concurrency limiter (the request queue)', () => {
       await grantedWithin(granted, 1, 2_000);
     });
 
+    // Between the end of a pause on the clock and its timer, the queue has not moved yet: a new request
+    // must still queue behind those of equal or higher rank that waited through the pause.
+    const afterThePause: ReadonlyArray<{
+      queued: ReadonlyArray<[string, AcquireOptions]>;
+      late: [string, AcquireOptions];
+      order: string[];
+    }> = [
+      { queued: [['b1', bulk]], late: ['b2', bulk], order: ['running', 'b1', 'b2'] },
+      {
+        queued: [
+          ['i1', {}],
+          ['b1', bulk],
+        ],
+        late: ['b2', bulk],
+        order: ['running', 'i1', 'b1', 'b2'],
+      },
+      { queued: [['i1', {}]], late: ['i2', {}], order: ['running', 'i1', 'i2'] },
+    ];
+    for (const { queued, late, order } of afterThePause) {
+      it(`a ${late[0]} request made once the pause is over queues behind ${queued.map(([name]) => name).join(' and ')}`, async () => {
+        const { limiter, clock, granted, request } = setUp({ ceiling: 4 });
+        const running = request('running');
+        await flush();
+        limiter.pauseUntil(clock.now + 1_000);
+        for (const [name, options] of queued) request(name, options);
+        await flush();
+        clock.now += 1_000;
+        request(...late);
+        await flush();
+        assert.deepEqual(granted, ['running']);
+        release(running);
+        await flush();
+        assert.deepEqual(granted, order);
+      });
+    }
+
+    // Every read of this clock is a millisecond later than the one before: a timer's check may find the
+    // pause not quite over and the next read find it over. Whatever the parity of the reads, the queue moves.
+    for (const end of [5, 6, 7]) {
+      it(`a clock that moves on while a timer re-arms still ends a pause at ${end}`, async () => {
+        let reads = 0;
+        const limiter = new ConcurrencyLimiter({ ceiling: 4, now: () => reads++ });
+        limiter.pauseUntil(end);
+        const permit = await limiter.acquire();
+        assert.ok(reads > end, `granted after ${reads} reads of the clock, before the pause ended`);
+        permit.release('ignore');
+      });
+    }
+
     it('a later pause extends an earlier one, a shorter one does not shorten it', () => {
       const { limiter, clock } = setUp({ ceiling: 4 });
       limiter.pauseUntil(clock.now + 100);

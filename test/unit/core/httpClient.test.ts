@@ -144,6 +144,19 @@ describe('HTTP client (scripted transport, test clock)', () => {
       );
     });
 
+    it('concurrent GETs of one URL with different Authorization are each sent, and so is one without', async () => {
+      const { http, sent } = harness([answer(200), answer(200), answer(200)]);
+      await Promise.all([
+        http.send(get({ headers: { authorization: 'Bearer a' } })),
+        http.send(get({ headers: { authorization: 'Bearer b' } })),
+        http.send(get()),
+      ]);
+      assert.deepEqual(
+        sent.map((request) => request.headers['authorization']),
+        ['Bearer a', 'Bearer b', undefined],
+      );
+    });
+
     it('close() closes the transport', async () => {
       const { http, closed } = harness([]);
       await http.close();
@@ -309,6 +322,28 @@ describe('HTTP client (scripted transport, test clock)', () => {
       ]);
       assertApiError(await rejectionOf(http.send({ method: 'POST', url: URL_, signal: controller.signal })), 'cancelled');
       assert.equal(log[0]?.error, 'aborted TRANSPORT_FAILED');
+    });
+
+    it('a request cancelled while it waits for a slot leaves the queue at once and is never sent', async () => {
+      let answerFirst: (() => void) | undefined;
+      const held = (): Promise<TransportResponse> =>
+        new Promise((resolve) => {
+          answerFirst = () => {
+            resolve(answer(200));
+          };
+        });
+      const { http, sent } = harness([held, answer(201)], { maxConcurrency: 1 });
+      const first = http.send({ method: 'POST', url: URL_ });
+      const controller = new AbortController();
+      const queued = http.send({ method: 'POST', url: URL_, signal: controller.signal });
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(http.limiter.queued, 1);
+      controller.abort();
+      assert.equal(http.limiter.queued, 0, 'it left the queue while the first request still runs');
+      assertApiError(await rejectionOf(queued), 'cancelled');
+      answerFirst?.();
+      assert.equal((await first).status, 200);
+      assert.equal(sent.length, 1);
     });
 
     it('cancelling during a backoff stops it', async () => {
