@@ -124,9 +124,15 @@ describe('trusted certificate authorities', () => {
       }
     });
 
-    it("ignores a failure of Node's extra reader", async () => {
-      const trusted = await loadTrustedCertificates({ systemCertificates: false }, {}, stores({ system: [CA] }, []));
+    it("ignores a failure of Node's extra reader, and does not read the variable's file in its place", async () => {
+      const extraFile = file('unread-extra.pem', pki.selfSigned.cert);
+      const trusted = await loadTrustedCertificates(
+        { systemCertificates: false },
+        { NODE_EXTRA_CA_CERTS: extraFile },
+        stores({ system: [CA] }, []),
+      );
       assert.equal(trusted.ca.length, tls.rootCertificates.length);
+      assert.ok(!trusted.ca.includes(SELF));
     });
   });
 
