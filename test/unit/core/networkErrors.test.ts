@@ -122,6 +122,13 @@ describe('network error classification', () => {
       });
     }
 
+    it('the root cause decides, not an error in the middle of a longer chain', () => {
+      assert.deepEqual(classified(chain('UND_ERR_SOCKET', 'ECONNRESET', 'ECONNREFUSED')), {
+        failure: 'connection-refused',
+        code: 'ECONNREFUSED',
+      });
+    });
+
     it('the innermost verdict decides when several are in the chain', () => {
       assert.deepEqual(classified(chain('CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT')), {
         failure: 'untrusted-certificate',
@@ -213,6 +220,8 @@ describe('network error classification', () => {
     it('reads the status only from a message that starts with it', () => {
       const quoted = coded('UND_ERR_ABORTED', undefined, 'upstream said: Proxy response (502) !== 200');
       assert.deepEqual(classified(quoted, VIA_PROXY), { failure: 'aborted', code: 'ABORT_ERR' });
+      const quoted407 = coded('UND_ERR_INVALID_ARG', undefined, 'invalid header: Proxy Authentication Required (407)');
+      assert.deepEqual(classified(quoted407, VIA_PROXY), { failure: 'invalid-url', code: 'UND_ERR_INVALID_ARG' });
     });
 
     it('a proxy status without a proxy in use is just a cancel', () => {

@@ -1,5 +1,19 @@
 import * as assert from 'node:assert/strict';
+import * as transport from '../../../src/core/http/transport';
 import { isTransportError, TransportError } from '../../../src/core/http/transport';
+
+/** A second copy of the module, as the separately bundled undici transport has: its class is another class. */
+function otherBundleCopy(): typeof transport {
+  const path = require.resolve('../../../src/core/http/transport');
+  const ours = require.cache[path];
+  Reflect.deleteProperty(require.cache, path);
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return require(path) as typeof transport;
+  } finally {
+    if (ours !== undefined) require.cache[path] = ours;
+  }
+}
 
 describe('transport errors', () => {
   it('say the failure and the code, and nothing else, in their message', () => {
@@ -23,5 +37,14 @@ describe('transport errors', () => {
     ]) {
       assert.equal(isTransportError(other), false);
     }
+  });
+
+  it("are recognised across the two bundles' copies of the class, both ways", () => {
+    const other = otherBundleCopy();
+    assert.notEqual(other.TransportError, TransportError);
+    const foreign = new other.TransportError('dns', 'ENOTFOUND');
+    assert.ok(!(foreign instanceof TransportError));
+    assert.ok(isTransportError(foreign));
+    assert.ok(other.isTransportError(new TransportError('aborted', 'ABORT_ERR')));
   });
 });
