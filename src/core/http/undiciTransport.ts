@@ -184,8 +184,9 @@ async function readCapped(
   contentLength: string | string[] | undefined,
   maxBytes: number,
 ): Promise<Uint8Array> {
-  // Refuse early when the server announces too much, before reading a byte of it.
-  if (typeof contentLength === 'string' && Number(contentLength) > maxBytes) {
+  // Refuse early when the server announces too much, before reading a byte of it. undici gives
+  // an array only for a repeated header, and Number() of two or more values is NaN, as of none.
+  if (Number(contentLength) > maxBytes) {
     // Destroying a body that is still arriving makes undici emit RequestAbortedError on it: with
     // no listener that is an uncaught exception in the extension host. We refused it; ignore that.
     body.on('error', () => undefined);
@@ -198,7 +199,7 @@ async function readCapped(
     const buffer = chunk as Buffer;
     total += buffer.length;
     if (total > maxBytes) {
-      body.on('error', () => undefined);
+      // No 'error' listener of our own needed here: leaving the loop keeps the iterator's on the body.
       body.destroy();
       throw new TransportError('too-large', 'RESPONSE_TOO_LARGE');
     }

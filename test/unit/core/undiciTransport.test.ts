@@ -7,6 +7,8 @@ import { getEventListeners } from 'node:events';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TransportOptions } from '../../../src/core/http/transport';
 import { createUndiciTransport } from '../../../src/core/http/undiciTransport';
 import { getRequest, transportFailureOf, transportOptions, TIMEOUTS } from './transportRequests';
@@ -137,6 +139,15 @@ describe('undici transport', function () {
       assert.ok(lookup.asked.includes('api.plant.test'));
     });
 
+    it('reads no certificate store for plain http to the loopback: a CA file that cannot be used does not stop it', async () => {
+      const server = await serve((_req, res) => res.end('ok'));
+      const transport = transportWith({ caCertificatesFile: join(tmpdir(), 'oe-no-such-ca-file.pem') });
+      const response = await transport.request(getRequest(`http://127.0.0.1:${server.port}/`));
+      assert.equal(text(response.body), 'ok');
+      const error = await transportFailureOf(transport.request(getRequest(`https://127.0.0.1:${server.port}/`)));
+      assert.deepEqual([error.failure, error.code], ['ca-file', 'ENOENT']);
+    });
+
     it('opens at most connectionsPerOrigin sockets to one origin', async () => {
       const server = await serve((_req, res) => setTimeout(() => res.end('ok'), 20));
       const transport = transportWith({ connectionsPerOrigin: 1 });
@@ -178,6 +189,19 @@ describe('undici transport', function () {
       assert.equal(text(response.body), `${'x'.repeat(1023)}y`);
       size = 1025;
       const error = await transportFailureOf(transport.request(getRequest(url)));
+      assert.deepEqual([error.failure, error.code], ['too-large', 'RESPONSE_TOO_LARGE']);
+    });
+
+    it('refuses a streamed body that runs past the cap while more is still coming, leaving no error unhandled', async () => {
+      const server = await serve((_req, res) => {
+        res.writeHead(200);
+        res.write('x'.repeat(2048));
+        const timer = setInterval(() => res.write('.'), 10);
+        res.on('close', () => {
+          clearInterval(timer);
+        });
+      });
+      const error = await transportFailureOf(transportWith().request(getRequest(`http://127.0.0.1:${server.port}/`)));
       assert.deepEqual([error.failure, error.code], ['too-large', 'RESPONSE_TOO_LARGE']);
     });
   });
