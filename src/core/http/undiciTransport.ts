@@ -6,7 +6,14 @@ import { createSecureContext, type SecureContext } from 'node:tls';
 import { Agent, ProxyAgent, type Dispatcher } from 'undici';
 import { classifyNetworkError } from './networkErrors';
 import { selectProxy } from './proxySelection';
-import { TransportError, type Transport, type TransportOptions, type TransportRequest, type TransportResponse } from './transport';
+import {
+  TransportError,
+  type LookupFunction,
+  type Transport,
+  type TransportOptions,
+  type TransportRequest,
+  type TransportResponse,
+} from './transport';
 import { loadTrustedCertificates } from './trustedCertificates';
 
 /** Idle keep-alive sockets are reused for this long; a refresh burst then pays no new handshakes. */
@@ -116,8 +123,9 @@ class UndiciTransport implements Transport {
   }
 
   async #routeFor(url: URL): Promise<Route> {
-    // Stryker disable next-line ConditionalExpression: net.connect treats lookup: undefined as dns.lookup, as when it is left out.
-    const lookup = this.#options.lookup !== undefined ? { lookup: this.#options.lookup } : {};
+    // Set only when given: its type then has no room for lookup: undefined.
+    const lookup: { lookup?: LookupFunction } = {};
+    if (this.#options.lookup !== undefined) lookup.lookup = this.#options.lookup;
     const proxy = selectProxy(url, this.#options, this.#options.env);
     if (proxy === undefined && url.protocol === 'http:') {
       // Plain HTTP straight to the server (loopback only, sign-in allows nothing else): no certificates to load.
@@ -148,6 +156,9 @@ class UndiciTransport implements Transport {
         throw new TransportError('proxy', 'ERR_INVALID_PROXY');
       }
       const token = this.#options.proxyAuthorization;
+      // Set only when given: its type then has no room for token: undefined.
+      const auth: { token?: string } = {};
+      if (token !== undefined) auth.token = token;
       try {
         route = {
           dispatcher: new ProxyAgent({
@@ -155,8 +166,7 @@ class UndiciTransport implements Transport {
             // http targets go to the proxy as absolute-URI requests: many proxies refuse CONNECT to port 80.
             // https targets are always tunnelled with CONNECT, so the proxy sees neither headers nor bodies.
             proxyTunnel: false,
-            // Stryker disable next-line ConditionalExpression: undici sends no Proxy-Authorization for token: undefined, as when it is left out.
-            ...(token !== undefined ? { token } : {}),
+            ...auth,
             connections: this.#options.connectionsPerOrigin,
             keepAliveTimeout: KEEP_ALIVE_MS,
             // The connection to the proxy itself (plain or TLS).
@@ -212,7 +222,6 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   const flat: Record<string, string> = {};
   // undici already gives the names in lower case.
   for (const [name, value] of Object.entries(headers)) {
-    // Stryker disable next-line ConditionalExpression: undici never gives a header whose value is undefined; the type allows it.
     if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return flat;

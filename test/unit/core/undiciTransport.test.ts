@@ -392,6 +392,15 @@ describe('undici transport', function () {
           [['GET', `http://${PLANT_HOST}:${api.port}/x?y=1`]],
         );
       });
+
+      it('with the right http.proxyAuthorization, a request goes through the proxy', async () => {
+        const proxyAuthorization = `Basic ${Buffer.from('plant:secret').toString('base64')}`;
+        const response = await transportWith({ proxy: proxy.url, proxyAuthorization }).request(
+          getRequest(`http://${PLANT_HOST}:${api.port}/`),
+        );
+        assert.equal(text(response.body), 'ok');
+        assert.equal(proxy.visits.length, 1);
+      });
     });
   });
 });
