@@ -50,7 +50,8 @@ function envValue(env: Env, name: string): string | undefined {
 
 function nonEmpty(value: string | undefined): string | undefined {
   const trimmed = value?.trim();
-  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
+  // No value stays undefined as it is.
+  return trimmed === '' ? undefined : trimmed;
 }
 
 /** People write `proxy.corp:3128` without a scheme; http is what they mean. */
@@ -59,10 +60,13 @@ export function normalizeProxyUrl(proxy: string): string {
 }
 
 export function parseNoProxy(value: string): string[] {
-  return value
-    .split(/[\s,]+/)
-    .map((entry) => entry.toLowerCase())
-    .filter((entry) => entry !== '');
+  return (
+    value
+      // Runs of separators leave empty entries, dropped below.
+      .split(/[\s,]/)
+      .map((entry) => entry.toLowerCase())
+      .filter((entry) => entry !== '')
+  );
 }
 
 /**
