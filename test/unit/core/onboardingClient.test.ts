@@ -5,6 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { inspect } from 'node:util';
 import { isApiError, type ApiError } from '../../../src/core/errors';
+import { TransportError } from '../../../src/core/http/transport';
 import { OnboardingClient, type HttpSettings, type RequestLogEntry, type Transport } from '../../../src/core/onboardingClient';
 import { startForeignOrigin, TEST_ASSET_ID, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { loopbackLookup } from '../../support/network/loopbackLookup';
@@ -38,6 +39,17 @@ describe('OnboardingClient.fetchLink', () => {
     const client = makeClient(api, { apiBaseUrl: `${api.baseUrl}/` });
     try {
       const resource = await client.fetchLink(MACHINE_PATH.slice(1));
+      assert.equal(resource.url, `${api.baseUrl}${MACHINE_PATH}`);
+    } finally {
+      client.dispose();
+    }
+  });
+
+  it('resolves an href without a leading slash against an API base path that does not end in a slash', async () => {
+    const { api } = context();
+    const client = makeClient(api, { apiBaseUrl: `${api.baseUrl}/public/api` });
+    try {
+      const resource = await client.fetchLink(`machines/${TEST_ASSET_ID}`);
       assert.equal(resource.url, `${api.baseUrl}${MACHINE_PATH}`);
     } finally {
       client.dispose();
@@ -128,6 +140,20 @@ describe('OnboardingClient: cancelling and disposing', () => {
     assert.equal(api.requests.length, 0);
   });
 
+  it('after dispose a call says the extension is shutting down even when its own signal is already aborted', async () => {
+    const { api, client } = context();
+    client.dispose();
+    const error = apiError(await rejectionOf(client.getEvents(TEST_SERIALS.onboarded, { signal: AbortSignal.abort() })));
+    assert.deepEqual([error.kind, error.message], ['cancelled', DISPOSED]);
+    assert.equal(api.requests.length, 0);
+  });
+
+  it('a signal aborted before the call says cancelled, also for a link that would be refused', async () => {
+    const { client } = context();
+    const error = apiError(await rejectionOf(client.fetchLink('ftp://127.0.0.1/file', AbortSignal.abort())));
+    assert.deepEqual([error.kind, error.message], ['cancelled', CANCELLED]);
+  });
+
   it('a signal aborted before the call says cancelled, and sends nothing', async () => {
     const { api, client } = context();
     const error = apiError(await rejectionOf(client.getEvents(TEST_SERIALS.onboarded, { signal: AbortSignal.abort() })));
@@ -172,6 +198,34 @@ describe('OnboardingClient: cancelling and disposing', () => {
     controller.abort();
     client.dispose();
     assert.equal(apiError(await rejectionOf(call)).message, CANCELLED);
+  });
+
+  it('dispose aborts a request in flight without a signal of its own, also on a transport whose close leaves it running', async () => {
+    const signals: AbortSignal[] = [];
+    const transport: Transport = {
+      request: (request) =>
+        new Promise((_resolve, reject) => {
+          const { signal } = request;
+          assert.ok(signal !== undefined, 'the transport is always given a signal');
+          signals.push(signal);
+          signal.addEventListener('abort', () => {
+            reject(new TransportError('aborted', 'ABORT_ERR'));
+          });
+        }),
+      close: () => Promise.resolve(),
+    };
+    const client = new OnboardingClient({
+      apiBaseUrl: 'https://api.example.test',
+      authUrl: 'https://auth.example.test/oauth',
+      credentials: () => Promise.reject(new Error('no token is needed for another origin')),
+      transport,
+      http: { maxRetries: 0 },
+    });
+    const call = client.fetchLink('https://elsewhere.example.test/x');
+    while (signals.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    client.dispose();
+    assert.equal(signals[0]?.aborted, true);
+    assert.equal(apiError(await rejectionOf(call)).message, DISPOSED);
   });
 
   it('dispose forgets the token', async () => {
