@@ -16,6 +16,17 @@ const MACHINE_PATH = `/public/api/machines/${TEST_ASSET_ID}`;
 const CANCELLED = 'The request was cancelled.';
 const DISPOSED = 'The request was cancelled because the extension is shutting down or reloading its settings.';
 
+/** A client whose every request goes to `transport`, for links to another origin (no token asked for) and no retries. */
+function overTransport(transport: Transport): OnboardingClient {
+  return new OnboardingClient({
+    apiBaseUrl: 'https://api.example.test',
+    authUrl: 'https://auth.example.test/oauth',
+    credentials: () => Promise.reject(new Error('no token is needed for another origin')),
+    transport,
+    http: { maxRetries: 0 },
+  });
+}
+
 function apiError(error: unknown): ApiError {
   assert.ok(isApiError(error), `expected an ApiError, got ${String(error)}`);
   return error;
@@ -214,13 +225,7 @@ describe('OnboardingClient: cancelling and disposing', () => {
         }),
       close: () => Promise.resolve(),
     };
-    const client = new OnboardingClient({
-      apiBaseUrl: 'https://api.example.test',
-      authUrl: 'https://auth.example.test/oauth',
-      credentials: () => Promise.reject(new Error('no token is needed for another origin')),
-      transport,
-      http: { maxRetries: 0 },
-    });
+    const client = overTransport(transport);
     const call = client.fetchLink('https://elsewhere.example.test/x');
     while (signals.length === 0) await new Promise((resolve) => setImmediate(resolve));
     client.dispose();
@@ -368,13 +373,7 @@ describe('OnboardingClient.fetchLink: statuses no HTTP server sends over the wir
         Promise.resolve({ status: 199, headers: { 'content-type': 'application/json' }, body: new TextEncoder().encode('{}') }),
       close: () => Promise.resolve(),
     };
-    const client = new OnboardingClient({
-      apiBaseUrl: 'https://api.example.test',
-      authUrl: 'https://auth.example.test/oauth',
-      credentials: () => Promise.reject(new Error('no token is needed for another origin')),
-      transport,
-      http: { maxRetries: 0 },
-    });
+    const client = overTransport(transport);
     try {
       const error = apiError(await rejectionOf(client.fetchLink('https://elsewhere.example.test/x')));
       assert.deepEqual([error.kind, error.details.status], ['protocol', 199]);
