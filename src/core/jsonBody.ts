@@ -9,7 +9,8 @@ import { pruneDeepJson } from '../common/jsonDepth';
 export type JsonBody = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly problem: string };
 
 export function parseJsonBody(body: Uint8Array, contentType: string | undefined, source: string): JsonBody {
-  const text = new TextDecoder('utf-8').decode(body).replace(/^\uFEFF/, '');
+  // The decoder keeps the byte-order mark (ignoreBOM) so that one place, here, removes it.
+  const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(body).replace(/^\uFEFF/, '');
   const trimmed = text.trimStart();
   if (trimmed === '') return { ok: false, problem: `${source} answered with an empty body where JSON was expected.` };
   try {

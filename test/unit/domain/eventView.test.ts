@@ -81,6 +81,7 @@ describe('Event view of one machine', () => {
     const filter = {};
     const first = cache.view('S', full, undefined, filter);
     assert.equal(cache.view('S', full, undefined, filter), first);
+    assert.equal(cache.view('S', full, result([event({ minute: 3, type: 'D' })]), filter).total, 4, 'a new window answer alone');
     assert.notEqual(cache.view('S', result([c, b, a]), undefined, filter), first);
     assert.equal(cache.view('S', undefined, undefined, filter).total, 0);
   });
