@@ -282,6 +282,18 @@ describe('token client (spec §5)', () => {
     assertApiError(await rejectionOf(client.verifyCredentials()), 'protocol', /HTML page/);
   });
 
+  it('a token answer marked text/html is called an HTML page even when it does not start with <', async () => {
+    const { api, client } = context();
+    api.addFault({
+      endpoint: 'token',
+      kind: 'status',
+      status: 200,
+      body: 'Please sign in first.',
+      headers: { 'Content-Type': 'text/html' },
+    });
+    assertApiError(await rejectionOf(client.verifyCredentials()), 'protocol', /HTML page/);
+  });
+
   it('retries a 503 from the token endpoint', async () => {
     const { api, client } = context();
     api.addFault({ endpoint: 'token', kind: 'status', status: 503, times: 1 });
