@@ -3,6 +3,7 @@
 // only place that holds the access token (in private fields, so it shows up in
 // neither toString nor util.inspect).
 
+import { definedOnly } from '../common/definedOnly';
 import { cancelledError, describeRequest, disposedError, errorForApiStatus, invalidInputError } from './apiErrors';
 import { AuthorizedRequests } from './auth/authorizedRequests';
 import type { Credentials } from './auth/credentials';
@@ -259,8 +260,4 @@ function withCertificateChecks(onRequest: (entry: RequestLogEntry) => void, stri
   return (entry) => {
     onRequest(entry.url.startsWith('https:') ? { ...entry, certificateChecksOff: true } : entry);
   };
-}
-
-function definedOnly<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>;
 }

@@ -5,6 +5,7 @@
 // mistake or waits out a network problem, and is gone when the flow ends.
 import * as vscode from 'vscode';
 import { abortSignalFor } from '../common/cancellation';
+import { definedOnly } from '../common/definedOnly';
 import { isApiError } from '../core/errors';
 import type { Environment } from '../domain/session/sessionState';
 import { checkEndpointUrl, checkEnvironmentName, suggestEnvironmentName, type UrlProblem } from '../domain/session/environmentRules';
@@ -246,10 +247,4 @@ function hostOf(url: string): string {
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value.trim();
-}
-
-function definedOnly<T extends object>(value: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as {
-    [K in keyof T]?: Exclude<T[K], undefined>;
-  };
 }

@@ -4,16 +4,10 @@
 
 import { createSecureContext, type SecureContext } from 'node:tls';
 import { Agent, ProxyAgent, type Dispatcher } from 'undici';
+import { definedOnly } from '../../common/definedOnly';
 import { classifyNetworkError } from './networkErrors';
 import { selectProxy } from './proxySelection';
-import {
-  TransportError,
-  type LookupFunction,
-  type Transport,
-  type TransportOptions,
-  type TransportRequest,
-  type TransportResponse,
-} from './transport';
+import { TransportError, type Transport, type TransportOptions, type TransportRequest, type TransportResponse } from './transport';
 import { loadTrustedCertificates } from './trustedCertificates';
 
 /** Idle keep-alive sockets are reused for this long; a refresh burst then pays no new handshakes. */
@@ -123,9 +117,7 @@ class UndiciTransport implements Transport {
   }
 
   async #routeFor(url: URL): Promise<Route> {
-    // Set only when given: its type then has no room for lookup: undefined.
-    const lookup: { lookup?: LookupFunction } = {};
-    if (this.#options.lookup !== undefined) lookup.lookup = this.#options.lookup;
+    const lookup = definedOnly({ lookup: this.#options.lookup });
     const proxy = selectProxy(url, this.#options, this.#options.env);
     if (proxy === undefined && url.protocol === 'http:') {
       // Plain HTTP straight to the server (loopback only, sign-in allows nothing else): no certificates to load.
@@ -156,9 +148,6 @@ class UndiciTransport implements Transport {
         throw new TransportError('proxy', 'ERR_INVALID_PROXY');
       }
       const token = this.#options.proxyAuthorization;
-      // Set only when given: its type then has no room for token: undefined.
-      const auth: { token?: string } = {};
-      if (token !== undefined) auth.token = token;
       try {
         route = {
           dispatcher: new ProxyAgent({
@@ -166,7 +155,7 @@ class UndiciTransport implements Transport {
             // http targets go to the proxy as absolute-URI requests: many proxies refuse CONNECT to port 80.
             // https targets are always tunnelled with CONNECT, so the proxy sees neither headers nor bodies.
             proxyTunnel: false,
-            ...auth,
+            ...definedOnly({ token }),
             connections: this.#options.connectionsPerOrigin,
             keepAliveTimeout: KEEP_ALIVE_MS,
             // The connection to the proxy itself (plain or TLS).
