@@ -161,9 +161,7 @@ export class TokenClient {
     const request = describeRequest('POST', this.tokenUrl);
     // Stryker disable next-line StringLiteral: only the error code is read here; the Content-Type and source shape only the discarded problem text
     const json = parseJsonBody(response.body, response.headers['content-type'], 'The authorization server');
-    // A body that is not JSON has no value: undefined, which is no record.
-    const { value } = json as { readonly value?: unknown };
-    const code = isRecord(value) ? value['error'] : undefined;
+    const code = json.ok && isRecord(json.value) ? json.value['error'] : undefined;
     const { status } = response;
     if (code === 'access_denied' || code === 'unauthorized_client' || code === 'invalid_scope' || status === 403)
       return permissionDeniedError(request, status);
