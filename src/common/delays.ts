@@ -31,3 +31,53 @@ export function clampDelay(ms: number | undefined, ceiling: number, floor = 0): 
   // Infinity needs no case of its own: Math.min(top, Infinity) is top.
   return Math.min(top, Math.max(bottom, Math.round(ms)));
 }
+
+/**
+ * The one way to run something after a burst of triggers (typing, scrolling,
+ * answers landing together), instead of a hand-written timer per feature.
+ * 'quiet' runs once the triggers have stopped for `delayMs` (each trigger
+ * restarts the wait: a cursor that keeps moving updates nothing until it
+ * rests); 'batch' runs `delayMs` after the first trigger of a burst (later
+ * triggers join that run: a stream of answers repaints at a steady pace).
+ */
+export class Debouncer {
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly run: () => void,
+    private readonly delayMs: number,
+    private readonly mode: 'quiet' | 'batch' = 'quiet',
+  ) {}
+
+  /** A run is waiting for its timer. */
+  get pending(): boolean {
+    return this.#timer !== undefined;
+  }
+
+  trigger(): void {
+    if (this.#timer !== undefined) {
+      if (this.mode === 'batch') return;
+      clearTimeout(this.#timer);
+    }
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.run();
+    }, this.delayMs);
+  }
+
+  /** Runs now when a run is waiting (e.g. a test, or a reader that cannot wait for the timer). */
+  flush(): void {
+    if (this.#timer === undefined) return;
+    this.cancel();
+    this.run();
+  }
+
+  cancel(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  dispose(): void {
+    this.cancel();
+  }
+}

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { clampDelay, DELAY_CEILINGS, MAX_TIMER_DELAY_MS } from '../../../src/common/delays';
+import { clampDelay, Debouncer, DELAY_CEILINGS, MAX_TIMER_DELAY_MS } from '../../../src/common/delays';
 
 const DAY = 86_400_000;
 
@@ -35,4 +35,58 @@ describe('clampDelay: a delay from outside as whole milliseconds in [floor, ceil
       assert.equal(floor === undefined ? clampDelay(ms, ceiling) : clampDelay(ms, ceiling, floor), expected);
     });
   }
+});
+
+describe('Debouncer: one run after a burst of triggers', () => {
+  const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it("'quiet' runs once, after the triggers have stopped for the delay", async () => {
+    let runs = 0;
+    const debouncer = new Debouncer(() => runs++, 30);
+    debouncer.trigger();
+    await wait(20);
+    debouncer.trigger(); // restarts the wait: nothing has run yet
+    await wait(20);
+    assert.equal(runs, 0);
+    assert.equal(debouncer.pending, true);
+    await wait(30);
+    assert.equal(runs, 1);
+    assert.equal(debouncer.pending, false);
+  });
+
+  it("'batch' runs the delay after the first trigger, and later triggers join that run", async () => {
+    let runs = 0;
+    const debouncer = new Debouncer(() => runs++, 30, 'batch');
+    debouncer.trigger();
+    await wait(20);
+    debouncer.trigger(); // joins: does not push the run back
+    await wait(20);
+    assert.equal(runs, 1);
+    debouncer.trigger();
+    await wait(40);
+    assert.equal(runs, 2);
+  });
+
+  it('flush runs a waiting run at once, and nothing when none waits', () => {
+    let runs = 0;
+    const debouncer = new Debouncer(() => runs++, 10_000);
+    debouncer.flush();
+    assert.equal(runs, 0);
+    debouncer.trigger();
+    debouncer.flush();
+    assert.equal(runs, 1);
+    assert.equal(debouncer.pending, false);
+  });
+
+  it('cancel and dispose drop a waiting run', async () => {
+    let runs = 0;
+    const cancelled = new Debouncer(() => runs++, 10);
+    cancelled.trigger();
+    cancelled.cancel();
+    const disposed = new Debouncer(() => runs++, 10);
+    disposed.trigger();
+    disposed.dispose();
+    await wait(30);
+    assert.equal(runs, 0);
+  });
 });
