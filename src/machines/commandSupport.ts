@@ -5,6 +5,7 @@
 // what to do; without one they act on the view's selection.
 import * as vscode from 'vscode';
 import type { OnboardingEvent } from '../core/model';
+import { serialNumberArgument } from '../domain/serialNumbers/serialNumberInput';
 import type { SerialMatcher } from '../domain/serialNumbers/serialMatcher';
 import type { ApiSession } from '../workbench/contracts/apiSession';
 import type { Log } from '../workbench/log';
@@ -12,7 +13,7 @@ import type { MachineLists } from './machineLists';
 import type { RefreshCount } from './machineRefresh';
 import type { MachinesModel } from './machinesModel';
 import type { MachinesView } from './machinesView';
-import { eventOf, serialOf } from './treeNodes';
+import { eventOf } from './treeNodes';
 import { inertNotificationText } from '../common/notificationText';
 import type { ArgumentTrust } from '../workbench/argumentTrust';
 
@@ -32,7 +33,7 @@ export interface MachineCommandDeps {
 
 /** The machine the argument names, else the selected one; asks the user to select one when there is none. */
 export function requireSerial(deps: MachineCommandDeps, argument: unknown): string | undefined {
-  const serial = serialOf(argument) ?? serialOf(deps.view.treeView.selection[0]);
+  const serial = serialNumberArgument(argument) ?? serialNumberArgument(deps.view.treeView.selection[0]);
   if (serial === undefined)
     void vscode.window.showInformationMessage(vscode.l10n.t('Select a machine in the Onboarding Events view first.'));
   return serial;

@@ -5,11 +5,10 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../common/errors';
 import { normalizeSerialNumber } from '../core/serialNumber';
-import { checkSerialNumber } from '../domain/serialNumbers/serialNumberInput';
+import { checkSerialNumber, serialNumberArgument } from '../domain/serialNumbers/serialNumberInput';
 import type { CommandHandler, CommandTable } from '../workbench/commands';
 import { COMMANDS } from '../workbench/constants';
 import { copy, requireSerial, type MachineCommandDeps } from './commandSupport';
-import { serialOf } from './treeNodes';
 import { inertNotificationText } from '../common/notificationText';
 
 function refreshAll(deps: MachineCommandDeps): CommandHandler {
@@ -36,7 +35,7 @@ function addMachine(deps: MachineCommandDeps): CommandHandler {
     };
   };
   return async (argument?: unknown): Promise<string | undefined> => {
-    let input = serialOf(argument);
+    let input = serialNumberArgument(argument);
     if (input === undefined) {
       input = await vscode.window.showInputBox({
         title: vscode.l10n.t('Add Machine'),
