@@ -2,6 +2,8 @@
 // refresh, add, pin, remove, reveal, load more, scan the workspace, copy the
 // serial number. Each is a named factory `(deps) => handler`; the table is
 // registered with the event commands (eventCommands.ts) in registerMachines.ts.
+// Reveal, Pin and Copy are also the actions of the serial-number hover and
+// quick fixes, which pass `{ serialNumber }`.
 import * as vscode from 'vscode';
 import { errorMessage } from '../common/errors';
 import { normalizeSerialNumber } from '../core/serialNumber';
@@ -85,6 +87,8 @@ function pinMachine(deps: MachineCommandDeps): CommandHandler {
     if (serial === undefined) return false;
     const pinned = await deps.lists.pin(normalizeSerialNumber(serial));
     if (pinned) deps.log.info(`Pinned ${serial}.`);
+    // Said also when it was pinned already: from a hover or a quick fix the tree may be out of sight.
+    vscode.window.setStatusBarMessage(inertNotificationText(vscode.l10n.t('Pinned {0}.', serial)), 3000);
     return pinned;
   };
 }
@@ -130,10 +134,14 @@ function revealMachine(deps: MachineCommandDeps): CommandHandler {
   return async (argument) => {
     const serial = requireSerial(deps, argument);
     if (serial === undefined) return;
+    // A failure is logged and shown (as the look-up's and the links' reveal do), not thrown at a hover link.
     try {
       await deps.view.reveal(serial);
     } catch (error) {
-      void vscode.window.showErrorMessage(inertNotificationText(errorMessage(error)));
+      deps.log.error(`Reveal ${serial}`, error);
+      void vscode.window.showErrorMessage(
+        inertNotificationText(vscode.l10n.t('Could not show {0} in the sidebar: {1}', serial, errorMessage(error))),
+      );
     }
   };
 }

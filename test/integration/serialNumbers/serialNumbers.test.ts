@@ -69,7 +69,7 @@ describe('Serial numbers in code (hovers, links, look-up)', () => {
       assert.match(markdown, /MACHINE\\_CREATED/);
       assert.match(markdown, /ONBOARDING\\_STARTED/);
       assert.match(markdown, /Onboarding completed/);
-      for (const command of [COMMANDS.hoverShowDetails, COMMANDS.hoverReveal, COMMANDS.hoverPin, COMMANDS.hoverCopy]) {
+      for (const command of [COMMANDS.showEventDetails, COMMANDS.revealMachine, COMMANDS.pinMachine, COMMANDS.copySerialNumber]) {
         assert.ok(markdown.includes(`command:${command}`), `links to ${command}`);
       }
       assert.equal(fake.eventRequests(TEST_SERIALS.onboarded).length, 1);
