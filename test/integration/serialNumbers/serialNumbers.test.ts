@@ -197,19 +197,22 @@ describe('Serial numbers in code (hovers, links, look-up)', () => {
         assert.ok((await vscode.env.clipboard.readText()).includes(encodeURIComponent(serial)), 'a link to the machine');
 
         // The quick fix's Show Details passes only { serialNumber }: the same command opens the latest event.
-        await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-        await vscode.window.showTextDocument(document);
+        const shown = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.label === detailsTitle);
+        await vscode.window.tabGroups.close(shown);
+        assert.ok(!tabs().includes(detailsTitle));
         let showDetails: vscode.Command | undefined;
+        let offered: string[] = [];
         for (let waited = 0; waited < 8000 && showDetails === undefined; waited += 100) {
           const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
             'vscode.executeCodeActionProvider',
             document.uri,
             new vscode.Range(position, position),
           );
+          offered = actions.map((action) => action.command?.command ?? action.title);
           showDetails = actions.find((action) => action.command?.command === COMMANDS.showEventDetails)?.command;
           if (showDetails === undefined) await new Promise((resolve) => setTimeout(resolve, 100));
         }
-        assert.ok(showDetails, 'the quick fixes offer Show Details');
+        assert.ok(showDetails, `the quick fixes offer Show Details: ${offered.join(', ')}`);
         assert.deepEqual(showDetails.arguments, [{ serialNumber: serial }]);
         await vscode.commands.executeCommand(showDetails.command, ...(showDetails.arguments ?? []));
         await waitForTab(detailsTitle);
