@@ -56,17 +56,3 @@ export interface PlaceholderNode {
 }
 
 export type MachinesNode = GroupNode | MachineNode | EventNode | LoadMoreNode | ErrorNode | PlaceholderNode;
-
-/** An event from a command argument: an event node, `{ event }`, or the event itself. */
-export function eventOf(argument: unknown): OnboardingEvent | undefined {
-  if (typeof argument !== 'object' || argument === null) return undefined;
-  const candidate = 'event' in argument ? argument.event : argument;
-  if (typeof candidate !== 'object' || candidate === null) return undefined;
-  const event = candidate as Partial<OnboardingEvent>;
-  return typeof event.type === 'string' &&
-    typeof event.message === 'string' &&
-    typeof event.serialNumber === 'string' &&
-    typeof event.key === 'string'
-    ? (candidate as OnboardingEvent)
-    : undefined;
-}
