@@ -1,16 +1,18 @@
 // The details feature's commands: one table of named factories, registered in
 // one loop by registerDetails. Commands can be run by anything (a tree node, a
-// hover's command link, another extension, the palette), so the event is
-// validated again from its raw JSON before anything shows.
+// hover's command link, another extension, the palette), so an event is
+// validated again from its raw JSON before anything shows, and a reference
+// (`{ serialNumber, key }`) is looked up in the events cache.
 import * as vscode from 'vscode';
 import type { OnboardingEvent } from '../core/model';
+import type { EventsService } from '../eventsCache/eventsService';
 import { inertNotificationText } from '../common/notificationText';
 import type { CommandFactory, CommandTable } from '../workbench/commands';
 import { COMMANDS } from '../workbench/constants';
 import type { Log } from '../workbench/log';
 import type { SettingsReader } from '../workbench/settings';
 import type { DetailsPanels } from './detailsPanels';
-import { eventFromArgument } from './eventArgument';
+import { eventFromArgument, eventReference, type EventReference } from './eventArgument';
 import type { ReadOnlyDocuments } from './jsonDocuments';
 
 export interface DetailsCommandDeps {
@@ -18,11 +20,25 @@ export interface DetailsCommandDeps {
   readonly documents: ReadOnlyDocuments;
   readonly settings: SettingsReader;
   readonly log: Log;
+  /** Resolves `{ serialNumber, key }` references (hover links, quick fixes) to the event. */
+  readonly events: EventsService;
 }
 
-/** The event a command was given, or (without argument) the current panel's; undefined after telling the user why not. */
-function eventFrom(deps: DetailsCommandDeps, argument: unknown): OnboardingEvent | undefined {
+/**
+ * The event a command was given (an event, `{ event }`, or a reference the cache
+ * resolves), or (without argument) the current panel's; undefined after telling the user why not.
+ */
+async function eventFrom(deps: DetailsCommandDeps, argument: unknown): Promise<OnboardingEvent | undefined> {
   if (argument === undefined) return deps.panels.current?.event;
+  const reference = eventReference(argument);
+  if (reference !== undefined) {
+    const event = await cachedEvent(deps.events, reference);
+    if (event === undefined)
+      void vscode.window.showInformationMessage(
+        inertNotificationText(vscode.l10n.t('The events of {0} are no longer loaded. Hover again to load them.', reference.serialNumber)),
+      );
+    return event;
+  }
   const result = eventFromArgument(argument, deps.settings.value.timestampUnit, vscode.l10n.t);
   if (result.ok) return result.event;
   deps.log.warn(`Event details: cannot show this event: ${result.reason}.`);
@@ -33,13 +49,26 @@ function eventFrom(deps: DetailsCommandDeps, argument: unknown): OnboardingEvent
   return undefined;
 }
 
-const showEventDetails: CommandFactory<DetailsCommandDeps> = (deps) => (argument) => {
-  const event = eventFrom(deps, argument);
+/** The referenced event: from the cache, or one request when the cache was cleared meanwhile. */
+async function cachedEvent(events: EventsService, { serialNumber, key }: EventReference): Promise<OnboardingEvent | undefined> {
+  const find = (list: readonly OnboardingEvent[] | undefined): OnboardingEvent | undefined =>
+    key === undefined ? list?.[0] : list?.find((event) => event.key === key);
+  const hit = find(events.peek(serialNumber)?.result.events);
+  if (hit !== undefined) return hit;
+  try {
+    return find((await events.get(serialNumber)).events);
+  } catch {
+    return undefined;
+  }
+}
+
+const showEventDetails: CommandFactory<DetailsCommandDeps> = (deps) => async (argument) => {
+  const event = await eventFrom(deps, argument);
   if (event) deps.panels.show(event);
 };
 
 const showRawJson: CommandFactory<DetailsCommandDeps> = (deps) => async (argument) => {
-  const event = eventFrom(deps, argument);
+  const event = await eventFrom(deps, argument);
   if (!event) return;
   const name = `${event.type}-${event.time.raw}`;
   await deps.documents.show(['event', event.serialNumber, name], JSON.stringify(event.raw, null, 2));

@@ -2,7 +2,9 @@
 // can be run by anything (a tree node, a hover's command link, another
 // extension, the command palette), and panel state comes back from disk after
 // a reload, so neither is trusted: the raw event is validated again through
-// the core's validator, exactly as if it had just arrived from the API.
+// the core's validator, exactly as if it had just arrived from the API. A
+// reference (serial number and key) is not an event: the command looks it up
+// in the events cache, which holds only validated events.
 
 import type { OnboardingEvent } from '../core/model';
 import type { TimestampUnitSetting } from '../core/timestamp';
@@ -21,6 +23,26 @@ export function eventFromArgument(argument: unknown, unit: TimestampUnitSetting,
   if (typeof serialNumber !== 'string' || serialNumber === '') return { ok: false, reason: t('the event has no serial number') };
   if (!('raw' in candidate)) return { ok: false, reason: t('the event carries no raw data') };
   return revalidate(serialNumber, candidate['raw'], unit);
+}
+
+/** Which event the cache should give: the one with `key`, or the machine's latest when there is no key. */
+export interface EventReference {
+  readonly serialNumber: string;
+  readonly key: string | undefined;
+}
+
+/**
+ * `{ serialNumber, key }` (or `{ serialNumber }` for the latest event), as the
+ * hover and the quick fixes pass it: an id, not the event, so no server data
+ * travels in a command URI. Those fields only: anything more is an event
+ * argument, validated as one (a forged event must not pass as a reference).
+ */
+export function eventReference(argument: unknown): EventReference | undefined {
+  if (!isRecord(argument)) return undefined;
+  const { serialNumber, key, ...rest } = argument;
+  if (typeof serialNumber !== 'string' || serialNumber === '' || Object.keys(rest).length > 0) return undefined;
+  if (key !== undefined && typeof key !== 'string') return undefined;
+  return { serialNumber, key };
 }
 
 export function stateFor(event: OnboardingEvent): PersistedState {

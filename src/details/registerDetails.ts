@@ -2,6 +2,7 @@
 // commands, the serializer that brings panels back after a reload, and (only
 // under test) the hook integration tests observe.
 import * as vscode from 'vscode';
+import type { EventsService } from '../eventsCache/eventsService';
 import type { ApiSession } from '../workbench/contracts/apiSession';
 import type { DetailsApi } from '../workbench/contracts/detailsApi';
 import { registerCommands } from '../workbench/commands';
@@ -17,6 +18,7 @@ import { DetailsObservations, detailsTestHook, NO_OBSERVER, type DetailsTestHook
 
 export interface DetailsDeps {
   readonly session: ApiSession;
+  readonly events: EventsService;
   readonly settings: SettingsReader;
   readonly log: Log;
   /** The extension runs its own tests: keep observations for the test hook. */
@@ -30,7 +32,7 @@ export interface DetailsFeature {
 }
 
 export function registerDetails(context: vscode.ExtensionContext, deps: DetailsDeps): DetailsFeature {
-  const { session, settings, log } = deps;
+  const { session, events, settings, log } = deps;
   const documents = new ReadOnlyDocuments();
   const observed = deps.testMode ? new DetailsObservations() : undefined;
   const links = new LinkOpenerSlot();
@@ -49,7 +51,7 @@ export function registerDetails(context: vscode.ExtensionContext, deps: DetailsD
   context.subscriptions.push(
     documents,
     panels,
-    ...registerCommands(DETAILS_COMMANDS, { panels, documents, settings, log }),
+    ...registerCommands(DETAILS_COMMANDS, { panels, documents, settings, log, events }),
     vscode.window.registerWebviewPanelSerializer(WEBVIEWS.details, {
       deserializeWebviewPanel: (panel: vscode.WebviewPanel, state: unknown) => {
         panels.revive(panel, state);

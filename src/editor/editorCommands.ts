@@ -1,29 +1,19 @@
-// The editor feature's commands: the context-menu look-up of the serial number
-// at the cursor, and the targets of the hover's command links (not in the
-// palette). The hover's commands take `{ serialNumber }` and, for details, an
-// event key: the event itself is looked up in the cache, so no server data
-// travels through a URI. One table of named factories, registered in one loop.
+// The editor feature's own commands: the context-menu look-up of the serial
+// number at the cursor, and the "Not a serial number" quick fix. The hover's
+// and the other quick fixes' actions are the Machines and details commands
+// themselves. One table of named factories, registered in one loop.
 import * as vscode from 'vscode';
-import type { OnboardingEvent } from '../core/model';
-import { errorMessage } from '../common/errors';
 import { isRecord } from '../common/guards';
+import { inertNotificationText } from '../common/notificationText';
 import { serialNumberArgument } from '../domain/serialNumbers/serialNumberInput';
-import type { EventsService } from '../eventsCache/eventsService';
+import { SECTION } from '../domain/settings/settingsRules';
 import type { CommandFactory, CommandTable } from '../workbench/commands';
 import { COMMANDS } from '../workbench/constants';
-import type { DetailsApi } from '../workbench/contracts/detailsApi';
-import type { MachinesApi } from '../workbench/contracts/machinesApi';
-import type { Log } from '../workbench/log';
 import type { SerialSettings } from '../workbench/serialSettings';
 import { serialAtCursor } from './serialAtCursor';
-import { inertNotificationText } from '../common/notificationText';
 
 export interface EditorCommandDeps {
-  readonly events: EventsService;
-  readonly machines: MachinesApi;
-  readonly details: DetailsApi;
   readonly serialSettings: SerialSettings;
-  readonly log: Log;
 }
 
 /** Hands the serial number to the look-up through its command id (the look-up is another feature). */
@@ -37,66 +27,78 @@ const lookUpSerialAtCursor: CommandFactory<EditorCommandDeps> = (deps) => () => 
   return vscode.commands.executeCommand(COMMANDS.lookUpMachine, { serialNumber: found.serialNumber });
 };
 
-const hoverShowDetails: CommandFactory<EditorCommandDeps> = (deps) => async (arg) => {
-  const serialNumber = serialNumberArgument(arg);
-  if (serialNumber === undefined) return;
-  const key = isRecord(arg) ? arg['key'] : undefined;
-  const event = await eventByKey(deps.events, serialNumber, typeof key === 'string' ? key : undefined);
-  if (event === undefined) {
-    void vscode.window.showInformationMessage(
-      inertNotificationText(vscode.l10n.t('The events of {0} are no longer loaded. Hover again to load them.', serialNumber)),
-    );
-    return;
+// "Not a serial number" adds the string to the deny list in the settings scope
+// the user picks (user, workspace, or the file's folder), so it loses its
+// status, Problems entry, hover and link everywhere that scope applies. Tests
+// pass `{ serialNumber, target }` to skip the pick.
+const DENY_LIST = 'serialNumber.denyList';
+
+interface ScopeItem extends vscode.QuickPickItem {
+  readonly target: vscode.ConfigurationTarget;
+}
+
+function targetArgument(arg: unknown): vscode.ConfigurationTarget | undefined {
+  const value = isRecord(arg) ? arg['target'] : undefined;
+  if (value === 'global') return vscode.ConfigurationTarget.Global;
+  if (value === 'workspace') return vscode.ConfigurationTarget.Workspace;
+  if (value === 'folder') return vscode.ConfigurationTarget.WorkspaceFolder;
+  return undefined;
+}
+
+async function pickTarget(
+  serialNumber: string,
+  folder: vscode.WorkspaceFolder | undefined,
+): Promise<vscode.ConfigurationTarget | undefined> {
+  const items: ScopeItem[] = [
+    { label: vscode.l10n.t('User Settings'), description: vscode.l10n.t('every workspace'), target: vscode.ConfigurationTarget.Global },
+  ];
+  if (vscode.workspace.workspaceFolders !== undefined) {
+    items.push({
+      label: vscode.l10n.t('Workspace Settings'),
+      description: vscode.l10n.t('this workspace, shared through its settings file'),
+      target: vscode.ConfigurationTarget.Workspace,
+    });
   }
-  await deps.details.show(event);
-};
-
-/** Reveals in the sidebar; a failure is logged and shown (as the look-up's reveal does), not thrown at the hover. */
-const hoverReveal: CommandFactory<EditorCommandDeps> = (deps) => async (arg) => {
-  const serialNumber = serialNumberArgument(arg);
-  if (serialNumber === undefined) return;
-  try {
-    await deps.machines.reveal(serialNumber);
-  } catch (error) {
-    deps.log.error(`Reveal ${serialNumber}`, error);
-    void vscode.window.showErrorMessage(
-      inertNotificationText(vscode.l10n.t('Could not show {0} in the sidebar: {1}', serialNumber, errorMessage(error))),
-    );
+  if (folder !== undefined && vscode.workspace.workspaceFile !== undefined) {
+    items.push({ label: vscode.l10n.t('Folder Settings'), description: folder.name, target: vscode.ConfigurationTarget.WorkspaceFolder });
   }
-};
+  const picked = await vscode.window.showQuickPick(items, {
+    title: vscode.l10n.t('Treat {0} as not a serial number in…', serialNumber),
+    placeHolder: vscode.l10n.t('Where to add it to the deny list'),
+  });
+  return picked?.target;
+}
 
-const hoverPin: CommandFactory<EditorCommandDeps> = (deps) => async (arg) => {
-  const serialNumber = serialNumberArgument(arg);
-  if (serialNumber === undefined) return;
-  await deps.machines.pin(serialNumber);
-  vscode.window.setStatusBarMessage(inertNotificationText(vscode.l10n.t('Pinned {0}.', serialNumber)), 3000);
-};
-
-const hoverCopy: CommandFactory<EditorCommandDeps> = () => async (arg) => {
-  const serialNumber = serialNumberArgument(arg);
-  if (serialNumber === undefined) return;
-  await vscode.env.clipboard.writeText(serialNumber);
-  vscode.window.setStatusBarMessage(inertNotificationText(vscode.l10n.t('Copied {0}.', serialNumber)), 3000);
+const notASerialNumber: CommandFactory<EditorCommandDeps> = () => async (arg) => {
+  const serialNumber = serialNumberArgument(arg)?.trim();
+  if (serialNumber === undefined || serialNumber === '') return undefined;
+  const document = vscode.window.activeTextEditor?.document;
+  const folder = document === undefined ? undefined : vscode.workspace.getWorkspaceFolder(document.uri);
+  const target = targetArgument(arg) ?? (await pickTarget(serialNumber, folder));
+  if (target === undefined) return undefined;
+  const configuration = vscode.workspace.getConfiguration(
+    SECTION,
+    target === vscode.ConfigurationTarget.WorkspaceFolder ? folder?.uri : undefined,
+  );
+  const inspected = configuration.inspect<unknown>(DENY_LIST);
+  const current =
+    target === vscode.ConfigurationTarget.Global
+      ? inspected?.globalValue
+      : target === vscode.ConfigurationTarget.Workspace
+        ? inspected?.workspaceValue
+        : inspected?.workspaceFolderValue;
+  const list = Array.isArray(current) ? current.filter((entry): entry is string => typeof entry === 'string') : [];
+  if (!list.some((entry) => entry.trim().toUpperCase() === serialNumber.toUpperCase())) {
+    await configuration.update(DENY_LIST, [...list, serialNumber], target);
+  }
+  vscode.window.setStatusBarMessage(
+    inertNotificationText(vscode.l10n.t('{0} is no longer treated as a serial number.', serialNumber)),
+    3000,
+  );
+  return { target };
 };
 
 export const EDITOR_COMMANDS: CommandTable<EditorCommandDeps> = {
   [COMMANDS.lookUpSerialAtCursor]: lookUpSerialAtCursor,
-  [COMMANDS.hoverShowDetails]: hoverShowDetails,
-  [COMMANDS.hoverReveal]: hoverReveal,
-  [COMMANDS.hoverPin]: hoverPin,
-  [COMMANDS.hoverCopy]: hoverCopy,
+  [COMMANDS.notASerialNumber]: notASerialNumber,
 };
-
-/** The event with `key` (the latest when no key): from the cache, or one request when the cache was cleared meanwhile. */
-async function eventByKey(events: EventsService, serialNumber: string, key: string | undefined): Promise<OnboardingEvent | undefined> {
-  const known = events.peek(serialNumber)?.result.events;
-  const find = (list: readonly OnboardingEvent[] | undefined): OnboardingEvent | undefined =>
-    key === undefined ? list?.[0] : list?.find((e) => e.key === key);
-  const hit = find(known);
-  if (hit !== undefined) return hit;
-  try {
-    return find((await events.get(serialNumber)).events);
-  } catch {
-    return undefined;
-  }
-}

@@ -12,14 +12,15 @@ import { stateWord } from '../domain/events/stateWord';
 
 /**
  * The exact allow-list for `MarkdownString.isTrusted`: the commands the hover
- * links to. The hover's own ones take `{ serialNumber }` (and an event key):
- * no server data rides in a URI.
+ * links to. Its actions are the machine and details commands themselves, with
+ * `{ serialNumber }` (and, for details, an event key the command looks up in
+ * the cache): no server data rides in a URI.
  */
 export const HOVER_ENABLED_COMMANDS: readonly string[] = [
-  COMMANDS.hoverShowDetails,
-  COMMANDS.hoverReveal,
-  COMMANDS.hoverPin,
-  COMMANDS.hoverCopy,
+  COMMANDS.showEventDetails,
+  COMMANDS.revealMachine,
+  COMMANDS.pinMachine,
+  COMMANDS.copySerialNumber,
   COMMANDS.copyLinkToMachine,
   COMMANDS.signIn,
   COMMANDS.showLog,
@@ -59,14 +60,14 @@ function actions(serialNumber: string, latestKey: string | undefined, ctx: Hover
   const links: string[] = [];
   if (latestKey !== undefined) {
     links.push(
-      `[${ctx.t('Show Details')}](${commandUri(COMMANDS.hoverShowDetails, [{ serialNumber, key: latestKey }])} "${ctx.t('Open the latest event in the details panel')}")`,
+      `[${ctx.t('Show Details')}](${commandUri(COMMANDS.showEventDetails, [{ serialNumber, key: latestKey }])} "${ctx.t('Open the latest event in the details panel')}")`,
     );
   }
   links.push(
-    `[${ctx.t('Reveal in Sidebar')}](${commandUri(COMMANDS.hoverReveal, arg)} "${ctx.t('Show this machine in the Onboarding Events view')}")`,
+    `[${ctx.t('Reveal in Sidebar')}](${commandUri(COMMANDS.revealMachine, arg)} "${ctx.t('Show this machine in the Onboarding Events view')}")`,
   );
-  links.push(`[${ctx.t('Pin')}](${commandUri(COMMANDS.hoverPin, arg)} "${ctx.t('Pin this machine in the Onboarding Events view')}")`);
-  links.push(`[${ctx.t('Copy')}](${commandUri(COMMANDS.hoverCopy, arg)} "${ctx.t('Copy the serial number')}")`);
+  links.push(`[${ctx.t('Pin')}](${commandUri(COMMANDS.pinMachine, arg)} "${ctx.t('Pin this machine in the Onboarding Events view')}")`);
+  links.push(`[${ctx.t('Copy')}](${commandUri(COMMANDS.copySerialNumber, arg)} "${ctx.t('Copy the serial number')}")`);
   links.push(
     `[${ctx.t('Copy Link')}](${commandUri(COMMANDS.copyLinkToMachine, arg)} "${ctx.t('Copy a link that opens this machine in VS Code')}")`,
   );

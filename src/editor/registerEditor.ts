@@ -10,7 +10,6 @@ import { SerialLinkProvider } from './serialLinkProvider';
 import { SerialProviders } from './serialProviders';
 import type { SerialFeatureDeps } from '../workbench/contracts/serialFeatureDeps';
 import type { SettingsReader } from '../workbench/settings';
-import { GLANCE_COMMANDS } from './glanceCommands';
 import { GlanceStates } from './glanceStates';
 import { InlineStatus, type InlineStatusTiming, type RenderedStatus } from './inlineStatus';
 import { SerialCodeActions } from './serialCodeActions';
@@ -59,7 +58,6 @@ export function registerEditor(context: vscode.ExtensionContext, deps: EditorDep
       vscode.languages.registerCodeActionsProvider(selector, codeActions, SerialCodeActions.metadata),
       vscode.languages.registerCompletionItemProvider(selector, completion),
     ]),
-    ...registerCommands(GLANCE_COMMANDS, undefined),
   );
   return {
     lastHover: () => hoverProvider.lastTiming,

@@ -1,7 +1,8 @@
 // Quick fixes on serial numbers: on our Problems-panel entries and on any
 // serial number under the cursor. Look Up, Show Details of the latest event,
-// Pin, Copy Link, and "Not a serial number" (deny list). Every action is a
-// command with `{ serialNumber }`: nothing runs until the user picks it.
+// Pin, Copy Link, and "Not a serial number" (deny list). Every action is the
+// feature's own command with `{ serialNumber }` (Show Details looks the latest
+// event up in the cache): nothing runs until the user picks it.
 import * as vscode from 'vscode';
 import { MAX_SERIAL_NUMBER_LENGTH } from '../core/serialNumber';
 import { COMMANDS } from '../workbench/constants';
@@ -53,9 +54,9 @@ export class SerialCodeActions implements vscode.CodeActionProvider {
     const actions = [action(vscode.l10n.t('Look Up {0}', serialNumber), COMMANDS.lookUpMachine, [serialNumber], ours.length > 0)];
     const known = this.states.stateOf(serialNumber);
     if (known?.latestEpochMs !== undefined)
-      actions.push(action(vscode.l10n.t('Show Details of the Latest Event of {0}', serialNumber), COMMANDS.hoverShowDetails, [arg]));
+      actions.push(action(vscode.l10n.t('Show Details of the Latest Event of {0}', serialNumber), COMMANDS.showEventDetails, [arg]));
     actions.push(
-      action(vscode.l10n.t('Pin {0} in the Machines View', serialNumber), COMMANDS.hoverPin, [arg]),
+      action(vscode.l10n.t('Pin {0} in the Machines View', serialNumber), COMMANDS.pinMachine, [arg]),
       action(vscode.l10n.t('Copy Link to {0}', serialNumber), COMMANDS.copyLinkToMachine, [arg]),
       action(vscode.l10n.t('{0} Is Not a Serial Number…', serialNumber), COMMANDS.notASerialNumber, [arg]),
     );

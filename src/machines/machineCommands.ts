@@ -1,16 +1,86 @@
-// The Machines view's commands about which machines it lists and loads:
-// refresh, add, pin, remove, reveal, load more, scan the workspace, copy the
-// serial number. Each is a named factory `(deps) => handler`; the table is
-// registered with the event commands (eventCommands.ts) in registerMachines.ts.
+// The Machines view's commands, one table after rust-analyzer's commands.ts:
+// which machines it lists and loads (refresh, add, pin, remove, reveal, load
+// more, scan the workspace, copy the serial number) and the events it shows
+// (filter, copy an event's fields, export to JSON or CSV). Each is a named
+// factory `(deps) => handler`; registerMachines registers the table in one
+// loop. Each command accepts what its menu passes (a tree element) and, for
+// tests, other features and the hover's links, a plain argument (a serial
+// number, `{ serialNumber }`, an event), so none of them needs a dialog when
+// told what to do; without one they act on the view's selection. Reveal, Pin
+// and Copy are also the actions of the serial-number hover and quick fixes.
 import * as vscode from 'vscode';
 import { errorMessage } from '../common/errors';
+import { isRecord } from '../common/guards';
+import { inertNotificationText } from '../common/notificationText';
+import type { OnboardingEvent } from '../core/model';
 import { normalizeSerialNumber } from '../core/serialNumber';
-import { checkSerialNumber } from '../domain/serialNumbers/serialNumberInput';
+import { updateFilter, type EventFilter } from '../domain/events/eventFilter';
+import { defaultExportName, eventsToCsv, eventsToJson, formatOf, type ExportFormat } from '../domain/events/exportEvents';
+import type { SerialMatcher } from '../domain/serialNumbers/serialMatcher';
+import { checkSerialNumber, serialNumberArgument } from '../domain/serialNumbers/serialNumberInput';
+import type { ArgumentTrust } from '../workbench/argumentTrust';
 import type { CommandHandler, CommandTable } from '../workbench/commands';
 import { COMMANDS } from '../workbench/constants';
-import { copy, requireSerial, type MachineCommandDeps } from './commandSupport';
-import { serialOf } from './treeNodes';
-import { inertNotificationText } from '../common/notificationText';
+import type { ApiSession } from '../workbench/contracts/apiSession';
+import type { Log } from '../workbench/log';
+import { describeFilter } from './filterDescription';
+import { CLEAR_FILTER, parseSince, pickFilter, type FilterArgument } from './filterPicker';
+import type { MachineLists } from './machineLists';
+import type { RefreshCount } from './machineRefresh';
+import type { MachinesModel } from './machinesModel';
+import type { MachinesView } from './machinesView';
+
+export interface MachineCommandDeps {
+  readonly model: MachinesModel;
+  readonly lists: MachineLists;
+  readonly view: MachinesView;
+  readonly session: ApiSession;
+  readonly log: Log;
+  /** Refreshes the given machines (default: every listed one), with progress in the view. */
+  readonly refresh: (serials?: readonly string[]) => Thenable<RefreshCount>;
+  /** Scans the workspace with progress in a notification. */
+  readonly scanWorkspace: () => Promise<void>;
+  readonly matcher: () => SerialMatcher;
+  readonly trust: ArgumentTrust;
+}
+
+/** The machine the argument names, else the selected one; asks the user to select one when there is none. */
+function requireSerial(deps: MachineCommandDeps, argument: unknown): string | undefined {
+  const serial = serialNumberArgument(argument) ?? serialNumberArgument(deps.view.treeView.selection[0]);
+  if (serial === undefined)
+    void vscode.window.showInformationMessage(vscode.l10n.t('Select a machine in the Onboarding Events view first.'));
+  return serial;
+}
+
+/** An event from a command argument: an event node, `{ event }`, or the event itself. */
+function eventOf(argument: unknown): OnboardingEvent | undefined {
+  if (typeof argument !== 'object' || argument === null) return undefined;
+  const candidate = 'event' in argument ? argument.event : argument;
+  if (typeof candidate !== 'object' || candidate === null) return undefined;
+  const event = candidate as Partial<OnboardingEvent>;
+  return typeof event.type === 'string' &&
+    typeof event.message === 'string' &&
+    typeof event.serialNumber === 'string' &&
+    typeof event.key === 'string'
+    ? (candidate as OnboardingEvent)
+    : undefined;
+}
+
+/** The event the argument names, else the selected one; asks the user to select one when there is none. */
+function requireEvent(deps: MachineCommandDeps, argument: unknown): OnboardingEvent | undefined {
+  const event = eventOf(argument) ?? eventOf(deps.view.treeView.selection[0]);
+  if (event === undefined) void vscode.window.showInformationMessage(vscode.l10n.t('Select an event in the Onboarding Events view first.'));
+  return event;
+}
+
+/** Copies to the clipboard and says so in the status bar; returns the text copied. */
+async function copy(text: string, what: string): Promise<string> {
+  await vscode.env.clipboard.writeText(text);
+  vscode.window.setStatusBarMessage(inertNotificationText(vscode.l10n.t('Copied {0}', what)), 2500);
+  return text;
+}
+
+// ---- Which machines the view lists and loads ---------------------------------
 
 function refreshAll(deps: MachineCommandDeps): CommandHandler {
   return () => deps.refresh();
@@ -36,7 +106,7 @@ function addMachine(deps: MachineCommandDeps): CommandHandler {
     };
   };
   return async (argument?: unknown): Promise<string | undefined> => {
-    let input = serialOf(argument);
+    let input = serialNumberArgument(argument);
     if (input === undefined) {
       input = await vscode.window.showInputBox({
         title: vscode.l10n.t('Add Machine'),
@@ -86,6 +156,8 @@ function pinMachine(deps: MachineCommandDeps): CommandHandler {
     if (serial === undefined) return false;
     const pinned = await deps.lists.pin(normalizeSerialNumber(serial));
     if (pinned) deps.log.info(`Pinned ${serial}.`);
+    // Said also when it was pinned already: from a hover or a quick fix the tree may be out of sight.
+    vscode.window.setStatusBarMessage(inertNotificationText(vscode.l10n.t('Pinned {0}.', serial)), 3000);
     return pinned;
   };
 }
@@ -131,10 +203,147 @@ function revealMachine(deps: MachineCommandDeps): CommandHandler {
   return async (argument) => {
     const serial = requireSerial(deps, argument);
     if (serial === undefined) return;
+    // A failure is logged and shown (as the look-up's and the links' reveal do), not thrown at a hover link.
     try {
       await deps.view.reveal(serial);
     } catch (error) {
-      void vscode.window.showErrorMessage(inertNotificationText(errorMessage(error)));
+      deps.log.error(`Reveal ${serial}`, error);
+      void vscode.window.showErrorMessage(
+        inertNotificationText(vscode.l10n.t('Could not show {0} in the sidebar: {1}', serial, errorMessage(error))),
+      );
+    }
+  };
+}
+
+// ---- The events shown -------------------------------------------------------
+
+/** Changes the filter by the argument (a FilterArgument), or as picked when there is none. */
+async function applyFilter(deps: MachineCommandDeps, argument: unknown): Promise<EventFilter | undefined> {
+  const { model, log } = deps;
+  // A tree element (it has a `kind`) is what a menu passes: it says nothing about the filter.
+  const change = isRecord(argument) && !('kind' in argument) ? (argument as FilterArgument) : await pickFilter(model);
+  if (!change) return undefined;
+  let sinceMs: number | null | undefined;
+  try {
+    sinceMs = parseSince(change.since);
+  } catch (error) {
+    void vscode.window.showErrorMessage(inertNotificationText(errorMessage(error)));
+    return undefined;
+  }
+  const before = model.filter;
+  const next = updateFilter(before, {
+    ...(change.types !== undefined ? { types: change.types } : {}),
+    ...(change.text !== undefined ? { text: change.text } : {}),
+    ...(sinceMs !== undefined ? { sinceMs } : {}),
+  });
+  model.setFilter(next);
+  deps.view.provider.flush();
+  log.info(model.filtered ? describeFilter(next) : 'Filter cleared.');
+  // A new time window is asked of the API (spec §4.1 `timestamp`) for every listed machine.
+  if (next.sinceMs !== undefined && next.sinceMs !== before.sinceMs && deps.session.state.kind === 'signed-in') await deps.refresh();
+  return next;
+}
+
+function filterEvents(deps: MachineCommandDeps): CommandHandler {
+  return (argument) => applyFilter(deps, argument);
+}
+
+function clearFilter(deps: MachineCommandDeps): CommandHandler {
+  return () => applyFilter(deps, CLEAR_FILTER);
+}
+
+function copyAssetId(deps: MachineCommandDeps): CommandHandler {
+  return (argument) => {
+    const event = requireEvent(deps, argument);
+    if (event?.assetId === undefined) return undefined;
+    return copy(event.assetId, vscode.l10n.t('asset ID {0}', event.assetId));
+  };
+}
+
+function copyMessage(deps: MachineCommandDeps): CommandHandler {
+  return (argument) => {
+    const event = requireEvent(deps, argument);
+    return event === undefined ? undefined : copy(event.message, vscode.l10n.t('the event message'));
+  };
+}
+
+function copyEventJson(deps: MachineCommandDeps): CommandHandler {
+  return (argument) => {
+    const event = requireEvent(deps, argument);
+    // The event exactly as the server sent it.
+    return event === undefined ? undefined : copy(JSON.stringify(event.raw, null, 2), vscode.l10n.t('the event as JSON'));
+  };
+}
+
+/** Writes the machine's events (the filtered ones while a filter is on) where the argument or a save dialog says. */
+async function writeExport(deps: MachineCommandDeps, argument: unknown): Promise<string | undefined> {
+  const { model, log } = deps;
+  const serial = requireSerial(deps, argument);
+  if (serial === undefined) return undefined;
+  if (!model.summary(serial).loaded) await model.load(serial, false);
+  const view = model.view(serial);
+  if (view.total === 0) {
+    void vscode.window.showInformationMessage(inertNotificationText(vscode.l10n.t('{0} has no onboarding events to export.', serial)));
+    return undefined;
+  }
+  const events = model.filtered ? view.events : view.all;
+  const options = isRecord(argument) ? argument : {};
+  const given: vscode.Uri | undefined =
+    options['uri'] instanceof vscode.Uri
+      ? options['uri']
+      : typeof options['uri'] === 'string'
+        ? vscode.Uri.file(options['uri'])
+        : undefined;
+  // A uri from an argument (another extension, a command link) only prefills the save dialog, except under our own tests.
+  let target = deps.trust.silent ? given : undefined;
+  if (!target) {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const name = defaultExportName(serial, 'json');
+    target = await vscode.window.showSaveDialog({
+      title: vscode.l10n.t('Export the Onboarding Events of {0}', serial),
+      saveLabel: vscode.l10n.t('Export'),
+      ...(given ? { defaultUri: given } : folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
+      filters: { [vscode.l10n.t('JSON')]: ['json'], [vscode.l10n.t('CSV (spreadsheets)')]: ['csv'] },
+    });
+    if (!target) return undefined;
+  }
+  const format: ExportFormat = options['format'] === 'csv' || options['format'] === 'json' ? options['format'] : formatOf(target.path);
+  const entry = model.summary(serial);
+  const content =
+    format === 'csv'
+      ? eventsToCsv(serial, events)
+      : eventsToJson(serial, events, {
+          exportedAt: Date.now(),
+          fetchedAt: entry.fetchedAt,
+          ...(model.filtered ? { filter: describeFilter(model.filter) } : {}),
+        });
+  await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(content));
+  log.info(`Exported ${events.length} events of ${serial} as ${format.toUpperCase()} to ${target.toString(true)}.`);
+  const open = vscode.l10n.t('Open');
+  const written = target;
+  void vscode.window
+    .showInformationMessage(
+      inertNotificationText(
+        model.filtered
+          ? vscode.l10n.t('Exported {0} events of {1} (filtered) to {2}.', events.length, serial, vscode.workspace.asRelativePath(written))
+          : vscode.l10n.t('Exported {0} events of {1} to {2}.', events.length, serial, vscode.workspace.asRelativePath(written)),
+      ),
+      open,
+    )
+    .then((answer) => (answer === open ? vscode.commands.executeCommand('vscode.open', written) : undefined));
+  return target.toString();
+}
+
+function exportEvents(deps: MachineCommandDeps): CommandHandler {
+  return async (argument) => {
+    try {
+      return await writeExport(deps, argument);
+    } catch (error) {
+      deps.log.error('Export failed', error);
+      void vscode.window.showErrorMessage(
+        inertNotificationText(vscode.l10n.t('The events could not be exported: {0}', errorMessage(error))),
+      );
+      return undefined;
     }
   };
 }
@@ -150,4 +359,10 @@ export const MACHINE_COMMANDS: CommandTable<MachineCommandDeps> = {
   [COMMANDS.scanWorkspace]: scanWorkspace,
   [COMMANDS.loadMore]: loadMore,
   [COMMANDS.copySerialNumber]: copySerialNumber,
+  [COMMANDS.filterEvents]: filterEvents,
+  [COMMANDS.clearFilter]: clearFilter,
+  [COMMANDS.copyAssetId]: copyAssetId,
+  [COMMANDS.copyMessage]: copyMessage,
+  [COMMANDS.copyEventJson]: copyEventJson,
+  [COMMANDS.exportEvents]: exportEvents,
 };

@@ -14,9 +14,7 @@ import type { ApiSession } from '../workbench/contracts/apiSession';
 import type { MachinesApi } from '../workbench/contracts/machinesApi';
 import type { Log } from '../workbench/log';
 import type { SettingsReader } from '../workbench/settings';
-import type { MachineCommandDeps } from './commandSupport';
-import { EVENT_COMMANDS } from './eventCommands';
-import { MACHINE_COMMANDS } from './machineCommands';
+import { MACHINE_COMMANDS, type MachineCommandDeps } from './machineCommands';
 import { MachineLists, type KeyValueStore } from './machineLists';
 import { MachineRefresh } from './machineRefresh';
 import { MachinesModel, type ModelSettings } from './machinesModel';
@@ -149,7 +147,7 @@ export function registerMachines(context: vscode.ExtensionContext, deps: Machine
     matcher,
     trust,
   };
-  store.add(vscode.Disposable.from(...registerCommands({ ...MACHINE_COMMANDS, ...EVENT_COMMANDS }, commandDeps)));
+  store.add(vscode.Disposable.from(...registerCommands(MACHINE_COMMANDS, commandDeps)));
 
   return {
     reveal: (serial) => view.reveal(serial),

@@ -56,27 +56,3 @@ export interface PlaceholderNode {
 }
 
 export type MachinesNode = GroupNode | MachineNode | EventNode | LoadMoreNode | ErrorNode | PlaceholderNode;
-
-/** A serial number from a command argument: a node, `{ serialNumber }`, or the string itself. */
-export function serialOf(argument: unknown): string | undefined {
-  if (typeof argument === 'string') return argument;
-  if (typeof argument !== 'object' || argument === null) return undefined;
-  const value = (argument as { serialNumber?: unknown }).serialNumber;
-  if (typeof value === 'string') return value;
-  const event = (argument as { event?: { serialNumber?: unknown } }).event;
-  return typeof event?.serialNumber === 'string' ? event.serialNumber : undefined;
-}
-
-/** An event from a command argument: an event node, `{ event }`, or the event itself. */
-export function eventOf(argument: unknown): OnboardingEvent | undefined {
-  if (typeof argument !== 'object' || argument === null) return undefined;
-  const candidate = 'event' in argument ? argument.event : argument;
-  if (typeof candidate !== 'object' || candidate === null) return undefined;
-  const event = candidate as Partial<OnboardingEvent>;
-  return typeof event.type === 'string' &&
-    typeof event.message === 'string' &&
-    typeof event.serialNumber === 'string' &&
-    typeof event.key === 'string'
-    ? (candidate as OnboardingEvent)
-    : undefined;
-}

@@ -33,11 +33,6 @@ export const COMMANDS = {
   lookUpSerialAtCursor: 'onboardingEvents.lookUpSerialAtCursor',
   revealMachine: 'onboardingEvents.revealMachine',
   clearLookupHistory: 'onboardingEvents.clearLookupHistory',
-  /** Targets of the serial-number hover's command links; not in the palette. */
-  hoverShowDetails: 'onboardingEvents.serialHover.showDetails',
-  hoverReveal: 'onboardingEvents.serialHover.reveal',
-  hoverPin: 'onboardingEvents.serialHover.pin',
-  hoverCopy: 'onboardingEvents.serialHover.copy',
   /** A link (vscode://…/machine?serial=…) that opens the machine in VS Code: tree items, hovers, the details panel, quick fixes. */
   copyLinkToMachine: 'onboardingEvents.copyLinkToMachine',
   /** Target of the "Not a serial number" quick fix: adds it to the deny list in a scope the user picks; not in the palette. */

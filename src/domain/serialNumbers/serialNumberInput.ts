@@ -53,16 +53,18 @@ export function checkSerialNumber(input: string, t: Localize): SerialNumberInput
 }
 
 /**
- * The serial number a command was given: `'MX-4711-A0023'` or
- * `{ serialNumber: 'MX-4711-A0023' }` (as command links and tree nodes pass
- * it). Anything else, from whoever ran the command, gives undefined. Not yet
- * checked: pass it through checkSerialNumber before using it as one.
+ * The serial number a command was given, the one parser every command uses:
+ * `'MX-4711-A0023'`, `{ serialNumber: 'MX-4711-A0023' }` (as command links,
+ * hovers and the Machines tree's nodes pass it) or `{ event }` (an event
+ * argument, whose event names its machine). Anything else, from whoever ran
+ * the command, gives undefined. Not yet checked: pass it through
+ * checkSerialNumber before using it as one.
  */
 export function serialNumberArgument(arg: unknown): string | undefined {
   if (typeof arg === 'string') return arg;
-  if (isRecord(arg)) {
-    const value = arg['serialNumber'];
-    if (typeof value === 'string') return value;
-  }
-  return undefined;
+  if (!isRecord(arg)) return undefined;
+  const value = arg['serialNumber'];
+  if (typeof value === 'string') return value;
+  const event = arg['event'];
+  return isRecord(event) && typeof event['serialNumber'] === 'string' ? event['serialNumber'] : undefined;
 }

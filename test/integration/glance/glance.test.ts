@@ -198,7 +198,7 @@ describe('Serial numbers at a glance (inline status, Problems, quick fixes, comp
     const mine = actions.filter((a) => a.command?.command.startsWith('onboardingEvents.'));
     assert.deepEqual(
       mine.map((a) => a.command?.command),
-      [COMMANDS.lookUpMachine, COMMANDS.hoverShowDetails, COMMANDS.hoverPin, COMMANDS.copyLinkToMachine, COMMANDS.notASerialNumber],
+      [COMMANDS.lookUpMachine, COMMANDS.showEventDetails, COMMANDS.pinMachine, COMMANDS.copyLinkToMachine, COMMANDS.notASerialNumber],
     );
     assert.ok(mine.every((a) => a.kind?.value === vscode.CodeActionKind.QuickFix.value));
     // executeCodeActionProvider does not hand an action's diagnostics back; Look Up is preferred

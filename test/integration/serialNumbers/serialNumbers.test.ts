@@ -69,7 +69,7 @@ describe('Serial numbers in code (hovers, links, look-up)', () => {
       assert.match(markdown, /MACHINE\\_CREATED/);
       assert.match(markdown, /ONBOARDING\\_STARTED/);
       assert.match(markdown, /Onboarding completed/);
-      for (const command of [COMMANDS.hoverShowDetails, COMMANDS.hoverReveal, COMMANDS.hoverPin, COMMANDS.hoverCopy]) {
+      for (const command of [COMMANDS.showEventDetails, COMMANDS.revealMachine, COMMANDS.pinMachine, COMMANDS.copySerialNumber]) {
         assert.ok(markdown.includes(`command:${command}`), `links to ${command}`);
       }
       assert.equal(fake.eventRequests(TEST_SERIALS.onboarded).length, 1);
@@ -148,6 +148,78 @@ describe('Serial numbers in code (hovers, links, look-up)', () => {
         [],
         'enabled commands that are not ours',
       );
+    });
+
+    it("the hover's actions are the machine and details commands, and each does its job with the argument the hover passes", async () => {
+      const serial = TEST_SERIALS.onboarded;
+      const listed = (): boolean => api.machines.pinned().includes(serial) || api.machines.recent().includes(serial);
+      // Unlisted first, so Reveal has to add the machine (to Recent) and Pin to pin it.
+      for (let i = 0; i < 2 && listed(); i++) await vscode.commands.executeCommand(COMMANDS.removeMachine, serial);
+      assert.equal(listed(), false);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      const document = await openText(`serial: ${serial}\n`);
+      const position = new vscode.Position(0, 10);
+      const [markdown = ''] = ourHovers(await hoversAt(document, position));
+      // Every command link as VS Code would run it on a click: the id and the JSON arguments of its URI.
+      const links = [...markdown.matchAll(/\]\(command:([\w.]+)\?([^\s)]*)/g)].map((m) => ({
+        command: m[1] ?? '',
+        args: JSON.parse(decodeURIComponent(m[2] ?? '')) as unknown[],
+      }));
+      assert.deepEqual(
+        links.map((link) => link.command),
+        [COMMANDS.showEventDetails, COMMANDS.revealMachine, COMMANDS.pinMachine, COMMANDS.copySerialNumber, COMMANDS.copyLinkToMachine],
+      );
+      const click = async (command: string): Promise<void> => {
+        const link = links.find((candidate) => candidate.command === command);
+        assert.ok(link, command);
+        await vscode.commands.executeCommand(link.command, ...link.args);
+      };
+      const tabs = (): string[] => vscode.window.tabGroups.all.flatMap((group) => group.tabs.map((tab) => tab.label));
+      const waitForTab = async (title: string): Promise<void> => {
+        for (let waited = 0; waited < 10_000 && !tabs().includes(title); waited += 100)
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        assert.ok(tabs().includes(title), tabs().join(', '));
+      };
+      try {
+        const latest = api.events.peek(serial)?.result.events[0];
+        assert.ok(latest, 'the hover loaded the events');
+        const detailsTitle = `${latest.type} · ${serial}`;
+
+        await click(COMMANDS.showEventDetails);
+        await waitForTab(detailsTitle);
+        await click(COMMANDS.revealMachine);
+        assert.ok(api.machines.recent().includes(serial), 'revealed, so listed under Recent');
+        await click(COMMANDS.pinMachine);
+        assert.ok(api.machines.pinned().includes(serial), 'pinned');
+        await click(COMMANDS.copySerialNumber);
+        assert.equal(await vscode.env.clipboard.readText(), serial);
+        await click(COMMANDS.copyLinkToMachine);
+        assert.ok((await vscode.env.clipboard.readText()).includes(encodeURIComponent(serial)), 'a link to the machine');
+
+        // The quick fix's Show Details passes only { serialNumber }: the same command opens the latest event.
+        const shown = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.label === detailsTitle);
+        await vscode.window.tabGroups.close(shown);
+        assert.ok(!tabs().includes(detailsTitle));
+        let showDetails: vscode.Command | undefined;
+        let offered: string[] = [];
+        for (let waited = 0; waited < 8000 && showDetails === undefined; waited += 100) {
+          const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+            'vscode.executeCodeActionProvider',
+            document.uri,
+            new vscode.Range(position, position),
+          );
+          offered = actions.map((action) => action.command?.command ?? action.title);
+          showDetails = actions.find((action) => action.command?.command === COMMANDS.showEventDetails)?.command;
+          if (showDetails === undefined) await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        assert.ok(showDetails, `the quick fixes offer Show Details: ${offered.join(', ')}`);
+        assert.deepEqual(showDetails.arguments, [{ serialNumber: serial }]);
+        await vscode.commands.executeCommand(showDetails.command, ...(showDetails.arguments ?? []));
+        await waitForTab(detailsTitle);
+      } finally {
+        await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+        for (let i = 0; i < 2 && listed(); i++) await vscode.commands.executeCommand(COMMANDS.removeMachine, serial);
+      }
     });
 
     it('text without a serial number gets no hover from us and makes no request', async () => {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { eventFromArgument, eventFromState, stateFor } from '../../../src/details/eventArgument';
+import { eventFromArgument, eventFromState, eventReference, stateFor } from '../../../src/details/eventArgument';
 import { machineCreated, SERIAL } from './fixtures';
 
 describe('details: command arguments and restored panel state', () => {
@@ -49,6 +49,25 @@ describe('details: command arguments and restored panel state', () => {
       assert.ok(!result.ok && result.reason.length > 0);
     });
   }
+
+  describe('a reference the events cache resolves, as the hover and the quick fixes pass it', () => {
+    const cases: readonly [string, unknown, { serialNumber: string; key: string | undefined } | undefined][] = [
+      ['{ serialNumber, key }: that event', { serialNumber: SERIAL, key: 'k1' }, { serialNumber: SERIAL, key: 'k1' }],
+      ['{ serialNumber }: the latest event', { serialNumber: SERIAL }, { serialNumber: SERIAL, key: undefined }],
+      ['a key that is not a string', { serialNumber: SERIAL, key: 7 }, undefined],
+      ['an empty serial number', { serialNumber: '', key: 'k1' }, undefined],
+      ['a forged event (more fields than a reference)', { serialNumber: SERIAL, type: 'FORGED' }, undefined],
+      ['an event', machineCreated(), undefined],
+      ['{ event } as tree nodes pass it', { event: machineCreated() }, undefined],
+      ['a string', SERIAL, undefined],
+      ['an array', [SERIAL, 'k1'], undefined],
+    ];
+    for (const [label, argument, expected] of cases) {
+      it(`${label} gives ${expected === undefined ? 'no reference' : 'a reference'}`, () => {
+        assert.deepEqual(eventReference(argument), expected);
+      });
+    }
+  });
 
   it('round-trips through the persisted state and re-validates on revive', () => {
     const state = stateFor(machineCreated());

@@ -76,8 +76,8 @@ describe('hover markdown: events table', () => {
     const paragraphs = failed.split('\n\n');
     // A short state word and the age of the newest event, not the raw type (which is in the table).
     assert.equal(paragraphs[0], '**MX\\-4711\\-A0023** · failed · 2 hours ago');
-    assert.ok(paragraphs[1]?.startsWith(`[Show Details](command:${COMMANDS.hoverShowDetails}?`), paragraphs[1]);
-    assert.ok(paragraphs[1]?.includes(`(command:${COMMANDS.hoverCopy}?`));
+    assert.ok(paragraphs[1]?.startsWith(`[Show Details](command:${COMMANDS.showEventDetails}?`), paragraphs[1]);
+    assert.ok(paragraphs[1]?.includes(`(command:${COMMANDS.copySerialNumber}?`));
     assert.ok(paragraphs[2]?.startsWith('| Type | When | Message |'));
     const completed = eventsHoverMarkdown(SERIAL, { result: result([event('ONBOARDING_COMPLETED', 'Done', 3)]), stale: false }, ctx);
     assert.equal(completed.split('\n\n')[0], '**MX\\-4711\\-A0023** · completed · 3 minutes ago');
@@ -106,8 +106,8 @@ describe('hover markdown: events table', () => {
     const md = eventsHoverMarkdown(SERIAL, { result: result([]), stale: false }, ctx);
     assert.match(md, /No onboarding events recorded/);
     assert.equal(tableRows(md).length, 0);
-    assert.ok(!md.includes(COMMANDS.hoverShowDetails));
-    assert.ok(md.includes(COMMANDS.hoverReveal));
+    assert.ok(!md.includes(COMMANDS.showEventDetails));
+    assert.ok(md.includes(COMMANDS.revealMachine));
   });
 
   it('links Show Details to the latest event by key, and Reveal, Pin, Copy and Copy Link by serial number', () => {
@@ -119,10 +119,10 @@ describe('hover markdown: events table', () => {
       return { command: command ?? '', args: JSON.parse(decodeURIComponent(query ?? '[]')) };
     };
     assert.deepEqual(targets.map(decode), [
-      { command: COMMANDS.hoverShowDetails, args: [{ serialNumber: SERIAL, key: latest.key }] },
-      { command: COMMANDS.hoverReveal, args: [{ serialNumber: SERIAL }] },
-      { command: COMMANDS.hoverPin, args: [{ serialNumber: SERIAL }] },
-      { command: COMMANDS.hoverCopy, args: [{ serialNumber: SERIAL }] },
+      { command: COMMANDS.showEventDetails, args: [{ serialNumber: SERIAL, key: latest.key }] },
+      { command: COMMANDS.revealMachine, args: [{ serialNumber: SERIAL }] },
+      { command: COMMANDS.pinMachine, args: [{ serialNumber: SERIAL }] },
+      { command: COMMANDS.copySerialNumber, args: [{ serialNumber: SERIAL }] },
       { command: COMMANDS.copyLinkToMachine, args: [{ serialNumber: SERIAL }] },
     ]);
   });
@@ -204,7 +204,7 @@ describe('hover markdown: signed out and errors', () => {
     const md = errorHoverMarkdown(SERIAL, 'The server answered 500 <b>boom</b>\nsecond line', ctx);
     assert.ok(md.includes('500 \\<b\\>boom\\<\\/b\\> second line'));
     assert.ok(linkTargets(md).some((t) => t.startsWith(`command:${COMMANDS.showLog}`)));
-    assert.ok(!md.includes(COMMANDS.hoverShowDetails));
+    assert.ok(!md.includes(COMMANDS.showEventDetails));
   });
 
   it('uses the localizer for every fixed string', () => {
