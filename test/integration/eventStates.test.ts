@@ -79,6 +79,7 @@ describe("One state vocabulary: every view and the agent tools follow the user's
     await eventStates(PLANT_RULES);
     await signIn(fake);
     api.events.clear();
+    assert.equal(await vscode.commands.executeCommand('onboardingEvents.addMachine', CLEARED), CLEARED);
   });
 
   after(async () => {
@@ -94,22 +95,27 @@ describe("One state vocabulary: every view and the agent tools follow the user's
     await vscode.window.showTextDocument(document);
 
     const hover = await hoverFirstLine(document, CLEARED);
-    assert.match(hover, /^\*\*PRS\\-0900\\-A0314\*\* · onboarded · /, 'the hover says what the rules say');
-
-    assert.equal(await vscode.commands.executeCommand('onboardingEvents.addMachine', CLEARED), CLEARED);
     const row = pinnedMachine(await tree.render(), CLEARED);
-    assert.match(row.description ?? '', /^onboarded · /, 'the tree row says the same word');
-
     const hook = api.serialNumbersTestHook;
     assert.ok(hook, 'the editor test hook is exported under test');
     const status = await until('the inline status', () => hook.inlineStatuses(document.uri).find((s) => s.serialNumber === CLEARED));
-    assert.equal(status.state, 'onboarded');
-    assert.match(status.text, /^\u2713 onboarded · /);
-
     const summary = await invoke(LANGUAGE_MODEL_TOOLS.summary, [CLEARED]);
-    assert.match(summary, /\(environment "Test"\): 1 onboarded\./, 'the summary counts it as the views show it');
-    assert.ok(summary.split('\n').includes('Onboarded (1):'), summary);
     const events = await invoke(LANGUAGE_MODEL_TOOLS.machineEvents, [CLEARED]);
+
+    // Side by side, so a failure shows what each place said.
+    assert.deepEqual(
+      {
+        hover: hover.split(' · ')[1],
+        treeRow: row.description?.split(' · ')[0],
+        inlineStatus: status.state,
+        summaryCounts: /\(environment "Test"\): (.*?)\. /.exec(summary)?.[1],
+        machineEvents: /: state (.*?) \(newest event type/.exec(events)?.[1],
+      },
+      { hover: 'onboarded', treeRow: 'onboarded', inlineStatus: 'onboarded', summaryCounts: '1 onboarded', machineEvents: 'onboarded' },
+    );
+    assert.match(hover, /^\*\*PRS\\-0900\\-A0314\*\* · onboarded · /);
+    assert.match(status.text, /^\u2713 onboarded · /);
+    assert.ok(summary.split('\n').includes('Onboarded (1):'), summary);
     assert.match(events, new RegExp(`Machine "${CLEARED}": state onboarded \\(newest event type "${CLEARED_TYPE}"\\)`));
   });
 
