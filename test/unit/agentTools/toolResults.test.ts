@@ -264,22 +264,6 @@ describe('agent tools: result text', () => {
         split(machineEventsText([events(failed)], { maxEvents: 1, refused: [] }, { ...context, rules })).inside[0] ?? '',
         /^Machine "PRS-0900-A0314": state onboarded \(newest event type "ONBOARDING_FAILED"\)/,
       );
-      const scope = scopeText(
-        [
-          {
-            serialNumber: 'PRS-0900-A0314',
-            locations: [{ file: 'u', line: 0 }],
-            occurrences: 1,
-            pinned: false,
-            recent: false,
-            known: { result: failed, stale: false },
-          },
-        ],
-        { where: 'the active editor', capped: false, signedIn: true },
-        { now: NOW, rules },
-        { events: 'e', summary: 's' },
-      );
-      assert.match(scope, /- "PRS-0900-A0314": in "u" line 1; state onboarded, newest event type "ONBOARDING_FAILED"/);
     });
   });
 
@@ -310,6 +294,14 @@ describe('agent tools: result text', () => {
         '- "MX-4711-A0023": line 3 (2 times); pinned; state onboarded, newest event type "ONBOARDING_COMPLETED" at 2025-01-15T08:02:00.000Z (3 days ago), as fetched 2025-01-18T07:58:00.000Z (2 minutes ago)',
         '- "KRP-0815-B0001": line 7; looked up recently; state not known yet (no events fetched)',
       ]);
+    });
+
+    it("reads a known machine's state by the user's eventStates rules, as the views do", () => {
+      const rules = parseEventStateRules({ failed: ['STARTED'], onboarded: ['FAILED'] });
+      const seen = { serialNumber: 'PRS-0900-A0314', locations: [{ file: 'u', line: 0 }], occurrences: 1, pinned: false, recent: false };
+      const where = { where: 'the active editor', capped: false, signedIn: true };
+      const text = scopeText([{ ...seen, known: { result: failed, stale: false } }], where, { now: NOW, rules }, tools);
+      assert.match(text, /- "PRS-0900-A0314": in "u" line 1; state onboarded, newest event type "ONBOARDING_FAILED"/);
     });
 
     it('names the files for the workspace scan and says when it is signed out', () => {

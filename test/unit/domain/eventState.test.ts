@@ -128,36 +128,28 @@ describe('event states (the one mapping of type names to states)', () => {
 
 describe("a machine's state: the one mapping, always with the user's rules", () => {
   const custom = parseEventStateRules({ failed: ['BROKEN'], onboarded: ['FAILED'] });
-  // [newest event type, rules, state]: the rules decide, whatever a type name says in English.
-  const table: readonly (readonly [string, EventStateRules, MachineState])[] = [
-    ['ONBOARDING_FAILED', DEFAULT_EVENT_STATE_RULES, 'failed'],
-    ['ONBOARDING_FAILED', custom, 'onboarded'],
-    ['LINE_BROKEN', DEFAULT_EVENT_STATE_RULES, 'inProgress'],
-    ['LINE_BROKEN', custom, 'failed'],
-    ['ONBOARDING_COMPLETED', DEFAULT_EVENT_STATE_RULES, 'onboarded'],
-    ['ONBOARDING_COMPLETED', custom, 'inProgress'],
-    ['DEVICE_REGISTERED', custom, 'inProgress'],
+  const ASSET = '3f2b8c1e-7a4d-4e4b-9a6f-1c2d3e4f5a6b';
+  // [newest event type, its asset id, rules, state]: the rules decide, whatever a type name says in English.
+  const table: readonly (readonly [string, string | undefined, EventStateRules, MachineState])[] = [
+    ['ONBOARDING_FAILED', undefined, DEFAULT_EVENT_STATE_RULES, 'failed'],
+    ['CERTIFICATE_REJECTED', undefined, DEFAULT_EVENT_STATE_RULES, 'failed'],
+    ['device_error', undefined, DEFAULT_EVENT_STATE_RULES, 'failed'],
+    ['ONBOARDING_COMPLETED', undefined, DEFAULT_EVENT_STATE_RULES, 'onboarded'],
+    ['MACHINE_CREATED', ASSET, DEFAULT_EVENT_STATE_RULES, 'onboarded'],
+    ['DEVICE_REGISTERED', undefined, DEFAULT_EVENT_STATE_RULES, 'inProgress'],
+    ['LINE_BROKEN', undefined, DEFAULT_EVENT_STATE_RULES, 'inProgress'],
+    ['ONBOARDING_FAILED', undefined, custom, 'onboarded'],
+    ['LINE_BROKEN', undefined, custom, 'failed'],
+    ['ONBOARDING_COMPLETED', undefined, custom, 'inProgress'],
+    ['DEVICE_REGISTERED', undefined, custom, 'inProgress'],
+    ['LINE_BROKEN', ASSET, custom, 'onboarded'],
   ];
-  for (const [type, rules, expected] of table) {
-    it(`reads a machine whose newest event is ${type} as ${expected} ${rules === custom ? 'by custom rules' : 'by default'}`, () => {
+  for (const [type, assetId, rules, expected] of table) {
+    const how = `${assetId === undefined ? '' : ' with an asset id'} ${rules === custom ? 'by custom rules' : 'by default'}`;
+    it(`reads a machine whose newest event is ${type}${how} as ${expected}`, () => {
+      const newest = timedEvent({ minute: 2, type, ...(assetId === undefined ? {} : { assetId }) });
       const older = timedEvent({ minute: 1, type: 'ONBOARDING_COMPLETED' });
-      assert.equal(machineState({ result: resultOf('MX-4711-A0023', [timedEvent({ minute: 2, type }), older]) }, rules), expected);
-    });
-  }
-
-  // Moved with the code from the agent tools' own state module, in the one vocabulary.
-  const cases: readonly (readonly [string, string | undefined, MachineState])[] = [
-    ['ONBOARDING_FAILED', undefined, 'failed'],
-    ['CERTIFICATE_REJECTED', undefined, 'failed'],
-    ['device_error', undefined, 'failed'],
-    ['ONBOARDING_COMPLETED', undefined, 'onboarded'],
-    ['MACHINE_CREATED', '3f2b8c1e-7a4d-4e4b-9a6f-1c2d3e4f5a6b', 'onboarded'],
-    ['DEVICE_REGISTERED', undefined, 'inProgress'],
-  ];
-  for (const [type, assetId, state] of cases) {
-    it(`reads ${type} as ${state}`, () => {
-      const newest = timedEvent({ minute: 1, type, ...(assetId === undefined ? {} : { assetId }) });
-      assert.equal(machineState({ result: resultOf('MX-4711-A0023', [newest]) }, DEFAULT_EVENT_STATE_RULES), state);
+      assert.equal(machineState({ result: resultOf('MX-4711-A0023', [newest, older]) }, rules), expected);
     });
   }
 
