@@ -31,7 +31,15 @@ export class MachineEventsTool implements vscode.LanguageModelTool<unknown> {
     const reports = await readMachines(this.deps, serialNumbers, token);
     this.deps.log.info(`Agent tool: events of ${serialNumbers.length} machines read.`);
     return textResult(
-      machineEventsText(reports, { maxEvents, refused }, { now: Date.now(), environment: environmentName(this.deps.session) }),
+      machineEventsText(
+        reports,
+        { maxEvents, refused },
+        {
+          now: Date.now(),
+          environment: environmentName(this.deps.session),
+          rules: this.deps.settings.value.eventStates,
+        },
+      ),
     );
   }
 }

@@ -26,6 +26,12 @@ export class OnboardingSummaryTool implements vscode.LanguageModelTool<unknown> 
     if (!input.ok) return textResult(invalidInputText(input.problem));
     const reports = await readMachines(this.deps, input.value.serialNumbers, token);
     this.deps.log.info(`Agent tool: onboarding summary of ${reports.length} machines.`);
-    return textResult(summaryText(reports, input.value.refused, { now: Date.now(), environment: environmentName(this.deps.session) }));
+    return textResult(
+      summaryText(reports, input.value.refused, {
+        now: Date.now(),
+        environment: environmentName(this.deps.session),
+        rules: this.deps.settings.value.eventStates,
+      }),
+    );
   }
 }

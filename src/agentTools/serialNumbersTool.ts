@@ -76,7 +76,7 @@ export class SerialNumbersTool implements vscode.LanguageModelTool<unknown> {
           signedIn: this.deps.session.state.kind === 'signed-in',
           ...(matcher.problem === undefined ? {} : { patternProblem: matcher.problem }),
         },
-        { now: Date.now() },
+        { now: Date.now(), rules: this.deps.settings.value.eventStates },
         { events: LANGUAGE_MODEL_TOOLS.machineEvents, summary: LANGUAGE_MODEL_TOOLS.summary },
       ),
     );

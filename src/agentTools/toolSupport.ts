@@ -91,7 +91,7 @@ export async function readMachines(
           // The service keeps the last good result when a refresh fails: show it, marked.
           const previous = error instanceof NotSignedInError ? undefined : deps.events.peek(serialNumber);
           return previous === undefined
-            ? { serialNumber, outcome: { kind: 'error', message } }
+            ? { serialNumber, outcome: { kind: 'error', message, ...(isApiError(error) ? { errorKind: error.kind } : {}) } }
             : { serialNumber, outcome: { kind: 'events', result: previous.result, stale: true, refreshError: message } };
         }
       }),

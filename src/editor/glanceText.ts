@@ -6,7 +6,15 @@ import type { Localize } from '../common/localize';
 import { toSingleLine, truncate } from '../common/markdownText';
 import { formatRelative } from '../common/time';
 import type { EventsResult } from '../core/model';
-import { isProblemState, machineState, STATE_LOOKS, type EventStateRules, type MachineState } from '../domain/events/eventState';
+import {
+  isProblemState,
+  machineState,
+  newestOf,
+  STATE_LOOKS,
+  stateWord,
+  type EventStateRules,
+  type MachineState,
+} from '../domain/events/eventState';
 import type { LineMatch } from '../domain/serialNumbers/visibleSerials';
 
 export interface GlanceState {
@@ -27,7 +35,7 @@ export function glanceStateOf(
 ): GlanceState | undefined {
   const state = machineState({ result: entry?.result, errorKind }, rules);
   if (state === undefined) return undefined;
-  const latest = entry?.result.events[0];
+  const latest = entry === undefined ? undefined : newestOf(entry.result.events);
   return {
     state,
     latestEpochMs: latest?.time.epochMs,
@@ -111,24 +119,6 @@ export interface GlanceTextContext {
   readonly now: number;
   readonly locale: string;
   readonly t: Localize;
-}
-
-/** The state's word in the user's language. */
-export function stateWord(state: MachineState, t: Localize): string {
-  switch (state) {
-    case 'onboarded':
-      return t('onboarded');
-    case 'failed':
-      return t('failed');
-    case 'inProgress':
-      return t('in progress');
-    case 'noEvents':
-      return t('no events');
-    case 'unknown':
-      return t('unknown');
-    case 'unavailable':
-      return t('unavailable');
-  }
 }
 
 /** "onboarded · 3 days ago": the state's word and, when there is a latest event, its age. */

@@ -8,7 +8,7 @@ import { commandUri, escapeMarkdown, markdownCell, toSingleLine, truncate } from
 import type { Localize } from '../common/localize';
 import { formatAbsolute, formatRelative } from '../common/time';
 import { COMMANDS } from '../workbench/constants';
-import { stateWord } from '../domain/events/stateWord';
+import { machineState, stateWord, type EventStateRules } from '../domain/events/eventState';
 
 /**
  * The exact allow-list for `MarkdownString.isTrusted`: the commands the hover
@@ -34,6 +34,8 @@ export interface HoverContext {
   readonly maxEvents: number;
   /** IANA zone for exact times; the host's zone when absent (tests pin it). */
   readonly timeZone?: string;
+  /** The eventStates setting, so the first line says what the tree and the inline status say. */
+  readonly rules: EventStateRules;
 }
 
 function age(epochMs: number, ctx: HoverContext): string {
@@ -85,7 +87,7 @@ export function eventsHoverMarkdown(serialNumber: string, cached: CachedEvents, 
   const events = result.events;
   const parts: string[] = [];
   const latest = events[0];
-  const state = escapeMarkdown(stateWord(latest, ctx.t));
+  const state = escapeMarkdown(stateWord(machineState({ result }, ctx.rules), ctx.t));
   parts.push(`${heading(serialNumber)} · ${latest === undefined ? state : `${state} · ${escapeMarkdown(age(latest.time.epochMs, ctx))}`}`);
   if (cached.stale) {
     const when = age(result.fetchedAt, ctx);

@@ -33,7 +33,13 @@ export interface EditorInspector {
 export function registerEditor(context: vscode.ExtensionContext, deps: EditorDeps): EditorInspector {
   const { serialSettings } = deps;
   const linkProvider = new SerialLinkProvider(serialSettings);
-  const hoverProvider = new SerialHoverProvider({ session: deps.session, events: deps.events, settings: serialSettings, log: deps.log });
+  const hoverProvider = new SerialHoverProvider({
+    session: deps.session,
+    events: deps.events,
+    settings: serialSettings,
+    eventStates: () => deps.settings.value.eventStates,
+    log: deps.log,
+  });
   context.subscriptions.push(
     new SerialProviders(serialSettings, (selector, value) => {
       return [

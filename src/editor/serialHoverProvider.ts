@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { isApiError } from '../core/errors';
 import { NotSignedInError, type EventsService } from '../eventsCache/eventsService';
+import type { EventStateRules } from '../domain/events/eventState';
 import type { Log } from '../workbench/log';
 import type { ApiSession } from '../workbench/contracts/apiSession';
 import {
@@ -24,6 +25,8 @@ export interface SerialHoverDeps {
   readonly session: ApiSession;
   readonly events: EventsService;
   readonly settings: SerialSettings;
+  /** The eventStates setting (settings.value.eventStates), read per hover. */
+  readonly eventStates: () => EventStateRules;
   readonly log: Log;
 }
 
@@ -64,7 +67,7 @@ export class SerialHoverProvider implements vscode.HoverProvider {
     const serialNumber = match.serialNumber;
     const range = new vscode.Range(position.line, match.start, position.line, match.end);
 
-    const ctx = hoverContext(settings.maxEvents);
+    const ctx = hoverContext(settings.maxEvents, this.deps.eventStates());
     if (this.deps.session.client() === undefined) {
       const answer = hover(signedOutHoverMarkdown(serialNumber, ctx), range);
       this.last = { serialNumber, source: 'signed-out', ms: performance.now() - started };
@@ -77,7 +80,7 @@ export class SerialHoverProvider implements vscode.HoverProvider {
       this.last = { serialNumber, source: 'cache', ms: performance.now() - started };
       return answer;
     }
-    const fetched = this.fetch(serialNumber, range, token, settings.maxEvents);
+    const fetched = this.fetch(serialNumber, range, token, ctx);
     if (cached === undefined) {
       return fetched.finally(() => {
         this.last = { serialNumber, source: 'request', ms: performance.now() - started };
@@ -118,15 +121,15 @@ export class SerialHoverProvider implements vscode.HoverProvider {
     serialNumber: string,
     range: vscode.Range,
     token: vscode.CancellationToken,
-    maxEvents: number,
+    asked: HoverContext,
   ): Promise<vscode.Hover | undefined> {
     const abort = abortSignalFor(token);
     try {
       const result = await this.deps.events.get(serialNumber, { signal: abort.signal });
-      return hover(eventsHoverMarkdown(serialNumber, { result, stale: false }, hoverContext(maxEvents)), range);
+      return hover(eventsHoverMarkdown(serialNumber, { result, stale: false }, hoverContext(asked.maxEvents, asked.rules)), range);
     } catch (error) {
       if (token.isCancellationRequested || (isApiError(error) && error.kind === 'cancelled')) return undefined;
-      const ctx = hoverContext(maxEvents);
+      const ctx = hoverContext(asked.maxEvents, asked.rules);
       if (error instanceof NotSignedInError) return hover(signedOutHoverMarkdown(serialNumber, ctx), range);
       if (isApiError(error) && error.kind === 'invalid-credentials') {
         this.deps.session.reportCredentialsRejected();
@@ -144,8 +147,9 @@ export class SerialHoverProvider implements vscode.HoverProvider {
   }
 }
 
-export function hoverContext(maxEvents: number): HoverContext {
-  return { now: Date.now(), locale: vscode.env.language, t: (message, ...args) => vscode.l10n.t(message, ...args), maxEvents };
+/** Built again after a request, so ages are counted from when the answer came. */
+function hoverContext(maxEvents: number, rules: EventStateRules): HoverContext {
+  return { now: Date.now(), locale: vscode.env.language, t: (message, ...args) => vscode.l10n.t(message, ...args), maxEvents, rules };
 }
 
 /** Server data is escaped by the builders; here the string is made inert: no HTML, only our own commands. */

@@ -4,14 +4,13 @@
 // appendText, which escapes Markdown, and with HTML support off.
 import * as vscode from 'vscode';
 import type { OnboardingEvent } from '../core/model';
-import { eventState, STATE_LOOKS, type EventStateRules } from '../domain/events/eventState';
+import { eventState, STATE_LOOKS, stateWord, type EventStateRules } from '../domain/events/eventState';
 import type { MachinesModel, MachineSummary } from './machinesModel';
 import { formatAbsolute, formatRelative, formatShort, formatUtcIso, type RelativeStyle } from '../common/time';
 import { COMMANDS } from '../workbench/constants';
 import type { ErrorNode, EventNode, GroupNode, LoadMoreNode, MachineNode, MachinesNode, PlaceholderNode } from './treeNodes';
 import { displayText } from '../common/notificationText';
 import type { Localize } from '../common/localize';
-import { stateWord } from '../domain/events/stateWord';
 import { errorRowLabel, groupAccessibilityLabel } from './rowText';
 
 export interface RenderContext {
@@ -130,7 +129,9 @@ export function machineDescription(summary: MachineSummary, context: RenderConte
     parts.push(summary.state === 'error' ? vscode.l10n.t('request failed') : summary.loading ? vscode.l10n.t('loading…') : '');
   } else if (view.latest && view.newest) {
     // A state word, not the raw type ("ONBOARDING_COMPLETED" is cut off at the default sidebar width): the type is in the tooltip and the rows below.
-    parts.push(`${stateWord(view.newest, t)} · ${shortAge(view.newest.time.epochMs, context, style)}`);
+    parts.push(
+      `${stateWord(eventState(view.newest, context.model.eventStates()), t)} · ${shortAge(view.newest.time.epochMs, context, style)}`,
+    );
   } else if (view.total === 0) {
     parts.push(vscode.l10n.t('no events'));
   } else {

@@ -184,7 +184,7 @@ export const glanceBench: Benchmark = {
           const latest = result?.events[0];
           // Sorted and formatted again per occurrence, as a provider without a per-update memo does.
           const sorted = [...(result?.events ?? [])].sort((a, b) => b.time.epochMs - a.time.epochMs);
-          const state = latest === undefined ? 'noEvents' : eventState(sorted[0] ?? latest);
+          const state = latest === undefined ? 'noEvents' : eventState(sorted[0] ?? latest, DEFAULT_EVENT_STATE_RULES);
           count += inlineStatusText(state, latest?.time.epochMs, { ...ctx, t: plainLocalize }).length > 0 ? 1 : 0;
         }
         naive.push(performance.now() - started);
@@ -236,7 +236,7 @@ export const glanceBench: Benchmark = {
             const result = events.peek(m[0])?.result;
             const sorted = [...(result?.events ?? [])].sort((a, b) => b.time.epochMs - a.time.epochMs);
             const latest = sorted[0];
-            const state = latest === undefined ? 'noEvents' : eventState(latest);
+            const state = latest === undefined ? 'noEvents' : eventState(latest, DEFAULT_EVENT_STATE_RULES);
             if (state === 'failed' || state === 'noEvents') {
               problemMessage(m[0], state, latest?.type, ctx);
               count++;

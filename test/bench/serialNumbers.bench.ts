@@ -28,6 +28,7 @@ import type * as vscode from 'vscode';
 import type { ApiSession } from '../../src/workbench/contracts/apiSession';
 import type { Log } from '../../src/workbench/log';
 import type { SerialSettings } from '../../src/workbench/serialSettings';
+import { DEFAULT_EVENT_STATE_RULES } from '../../src/domain/events/eventState';
 
 const INJECTED_RTT_MS = 50;
 const LIMITS = { cachedHoverMs: 2, uncachedOverRttMs: 10, scanMs: 50 } as const;
@@ -103,6 +104,7 @@ export const serialNumbersBench: Benchmark = {
         settings: {
           value: { matcher, hoverEnabled: true, linksEnabled: true, languages: ['*'], maxEvents: 5 },
         } as unknown as SerialSettings,
+        eventStates: () => DEFAULT_EVENT_STATE_RULES,
         log: { warn: () => undefined, info: () => undefined } as unknown as Log,
       });
       const document = oneLineDocument(line) as unknown as vscode.TextDocument;

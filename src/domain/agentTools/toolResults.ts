@@ -6,8 +6,9 @@
 // here sees a credential: results are built from events, error messages (which
 // never hold secrets, see core/apiErrors.ts) and the environment's name. Pure.
 import type { EventsResult, HalLink, OnboardingEvent } from '../../core/model';
+import { plainLocalize } from '../../common/localize';
 import { formatRelative, formatUtcIso } from '../../common/time';
-import { countStates, createdEventOf, labelOf, newestOf, STATES, stateOfResult, type OnboardingState } from './onboardingState';
+import { machineState, newestOf, stateWord, type EventStateRules, type MachineState } from '../events/eventState';
 import { TOOL_LIMITS, type SerialList } from './toolInput';
 import { beginLine, BoundedLines, dataNotice, endLine, quote, type DataSource } from './untrustedText';
 
@@ -22,6 +23,8 @@ export interface ResultContext {
   readonly now: number;
   /** The signed-in environment's name (user-chosen, so quoted). */
   readonly environment: string;
+  /** The eventStates setting: a machine's state here is the one the user's views show. */
+  readonly rules: EventStateRules;
 }
 
 /** What became of one machine's request. */
@@ -33,16 +36,32 @@ export type MachineOutcome =
       readonly stale: boolean;
       readonly refreshError?: string;
     }
-  | { readonly kind: 'error'; readonly message: string };
+  | {
+      readonly kind: 'error';
+      readonly message: string;
+      /** The error's kind (`ApiError.kind`), when it has one: 'not-found' makes the machine unknown, as in the views. */
+      readonly errorKind?: string;
+    };
 
 export interface MachineReport {
   readonly serialNumber: string;
   readonly outcome: MachineOutcome;
 }
 
-export function stateOfOutcome(outcome: MachineOutcome): OnboardingState {
-  return outcome.kind === 'error' ? 'unavailable' : stateOfResult(outcome.result);
+/** The state the views show for the machine. */
+export function stateOfOutcome(outcome: MachineOutcome, rules: EventStateRules): MachineState {
+  if (outcome.kind === 'events') return machineState({ result: outcome.result }, rules);
+  // Not signed in, or a failure that is no ApiError: a request that failed all the same.
+  return outcome.errorKind === undefined ? 'unavailable' : machineState({ errorKind: outcome.errorKind }, rules);
 }
+
+/** A state in the views' words, in English (the model answers in the user's language). */
+function word(state: MachineState): string {
+  return stateWord(state, plainLocalize);
+}
+
+/** Order of states in a summary: failures first, since that is what people ask about. */
+const SUMMARY_ORDER: readonly MachineState[] = ['failed', 'unavailable', 'unknown', 'inProgress', 'noEvents', 'onboarded'];
 
 function when(epochMs: number, now: number): string {
   const iso = formatUtcIso(epochMs) ?? 'an impossible date';
@@ -76,10 +95,12 @@ function fetchedText(outcome: Extract<MachineOutcome, { kind: 'events' }>, now: 
   return `${at}, NOT UP TO DATE: the last refresh failed${why}`;
 }
 
-function machineHeader(report: MachineReport, shown: number, now: number): string {
+function machineHeader(report: MachineReport, shown: number, context: ResultContext): string {
+  const { now } = context;
   const serial = v(report.serialNumber);
   const outcome = report.outcome;
-  if (outcome.kind === 'error') return `Machine ${serial}: unavailable, the request failed: ${quote(outcome.message, ERROR_CHARS)}`;
+  if (outcome.kind === 'error')
+    return `Machine ${serial}: ${word(stateOfOutcome(outcome, context.rules))}, the request failed: ${quote(outcome.message, ERROR_CHARS)}`;
   const events = outcome.result.events;
   const notes: string[] = [fetchedText(outcome, now)];
   if (outcome.result.invalid.length > 0)
@@ -87,7 +108,7 @@ function machineHeader(report: MachineReport, shown: number, now: number): strin
   if (outcome.result.truncated) notes.push('the API had more pages than the extension reads, so older events may be missing');
   const newest = newestOf(events);
   if (newest === undefined) return `Machine ${serial}: no events recorded; ${notes.join('; ')}.`;
-  const state = `state ${labelOf(stateOfResult(outcome.result))} (newest event type ${v(newest.type)})`;
+  const state = `state ${word(stateOfOutcome(outcome, context.rules))} (newest event type ${v(newest.type)})`;
   const count =
     shown >= events.length
       ? `${events.length} events, all shown`
@@ -122,7 +143,7 @@ export function machineEventsText(
     const events =
       report.outcome.kind === 'events' ? [...report.outcome.result.events].sort((a, b) => b.time.epochMs - a.time.epochMs) : [];
     const shown = Math.min(events.length, options.maxEvents);
-    if (!lines.add(machineHeader(report, shown, context.now))) {
+    if (!lines.add(machineHeader(report, shown, context))) {
       eventsLeft += shown;
       continue;
     }
@@ -140,22 +161,21 @@ export function machineEventsText(
 
 /** The summary tool: counts by state, the failures with their newest event, then the rest by state. */
 export function summaryText(reports: readonly MachineReport[], refused: SerialList['refused'], context: ResultContext): string {
-  const byState = new Map<OnboardingState, MachineReport[]>();
+  const byState = new Map<MachineState, MachineReport[]>();
   for (const report of reports) {
-    const state = stateOfOutcome(report.outcome);
+    const state = stateOfOutcome(report.outcome, context.rules);
     byState.set(state, [...(byState.get(state) ?? []), report]);
   }
-  const counts = countStates(reports.map((report) => stateOfOutcome(report.outcome)));
-  const countText = STATES.filter(({ state }) => (counts.get(state) ?? 0) > 0)
-    .map(({ state }) => `${counts.get(state) ?? 0} ${labelOf(state)}`)
-    .join(', ');
+  const groups = SUMMARY_ORDER.flatMap((state) => {
+    const group = byState.get(state) ?? [];
+    return group.length === 0 ? [] : [{ state, group }];
+  });
+  const countText = groups.map(({ state, group }) => `${group.length} ${word(state)}`).join(', ');
   const lines = new BoundedLines(TOOL_LIMITS.maxResultChars - FRAME_CHARS);
   let left = 0;
-  for (const { state } of STATES) {
-    const group = byState.get(state) ?? [];
-    if (group.length === 0) continue;
+  for (const { state, group } of groups) {
     // Once a line does not fit, no later one does (BoundedLines): when the heading is cut, so is every machine below it.
-    lines.add(`${capitalized(labelOf(state))} (${group.length}):`);
+    lines.add(`${capitalized(word(state))} (${group.length}):`);
     for (const report of group) if (!lines.add(summaryLine(report, context.now))) left++;
   }
   const head = `Onboarding summary of ${reports.length} machine${reports.length === 1 ? '' : 's'} from ${API} (environment ${v(context.environment)}): ${countText || 'nothing to count'}. A machine's state is read from the type of its newest event; failed machines are listed first with that event's message.`;
@@ -172,7 +192,7 @@ function summaryLine(report: MachineReport, now: number): string {
   const newest = newestOf(events);
   const stale = outcome.stale ? ' (NOT UP TO DATE: the last refresh failed)' : '';
   if (newest === undefined) return `- ${serial}: no events recorded${stale}`;
-  const created = createdEventOf(events);
+  const created = events.find((event) => event.assetId !== undefined);
   const asset = created?.assetId === undefined ? '' : `; asset id ${v(created.assetId)}`;
   return `- ${serial}: newest event ${when(newest.time.epochMs, now)}: type ${v(newest.type)}; message ${v(newest.message)}${asset}${stale}`;
 }
@@ -206,7 +226,8 @@ export interface ScopeDescription {
   readonly patternProblem?: string;
 }
 
-function scopeLine(entry: ScopeEntry, now: number, showFiles: boolean): string {
+function scopeLine(entry: ScopeEntry, context: Pick<ResultContext, 'now' | 'rules'>, showFiles: boolean): string {
+  const { now } = context;
   const parts: string[] = [];
   const first = entry.locations[0];
   if (showFiles) {
@@ -222,7 +243,7 @@ function scopeLine(entry: ScopeEntry, now: number, showFiles: boolean): string {
     parts.push('state not known yet (no events fetched)');
   } else {
     const newest = newestOf(entry.known.result.events);
-    const state = `state ${labelOf(stateOfResult(entry.known.result))}`;
+    const state = `state ${word(machineState({ result: entry.known.result }, context.rules))}`;
     const detail = newest === undefined ? '' : `, newest event type ${v(newest.type)} at ${when(newest.time.epochMs, now)}`;
     parts.push(
       `${state}${detail}, as fetched ${when(entry.known.result.fetchedAt, now)}${entry.known.stale ? ' (may be out of date)' : ''}`,
@@ -235,7 +256,7 @@ function scopeLine(entry: ScopeEntry, now: number, showFiles: boolean): string {
 export function scopeText(
   entries: readonly ScopeEntry[],
   scope: ScopeDescription,
-  context: Pick<ResultContext, 'now'>,
+  context: Pick<ResultContext, 'now' | 'rules'>,
   tools: { readonly events: string; readonly summary: string },
 ): string {
   const where = scope.file === undefined ? scope.where : `${scope.where} ${quote(scope.file, PATH_CHARS)}`;
@@ -251,7 +272,7 @@ export function scopeText(
   const lines = new BoundedLines(TOOL_LIMITS.maxResultChars - FRAME_CHARS);
   const listed = entries.slice(0, TOOL_LIMITS.maxScopeSerials);
   let left = entries.length - listed.length;
-  for (const entry of listed) if (!lines.add(scopeLine(entry, context.now, scope.file === undefined))) left++;
+  for (const entry of listed) if (!lines.add(scopeLine(entry, context, scope.file === undefined))) left++;
   const tail = left > 0 ? [`${left} more serial numbers not shown.`] : [];
   return [...head, dataNotice(FILES_AND_API), beginLine(FILES_AND_API), lines.text, endLine(FILES_AND_API), ...tail].join('\n');
 }

@@ -3,9 +3,12 @@
 // does not list the event types (§2.2 "Allowed values: not shown"), so the
 // mapping from a type name to a state is the `onboardingEvents.eventStates`
 // setting; the one rule the spec does give is that a machine-created event
-// carries an assetId, which always means onboarded. THE one mapping: the
-// tree's icons, the inline status, the Problems panel and completion read it.
-// Pure (no vscode): table-tested under plain mocha.
+// carries an assetId, which always means onboarded. THE one state vocabulary:
+// the hover, the tree, the inline status, the Problems panel, completion and
+// the agent tools read a state through machineState or eventState (always
+// with the user's rules, so no view can forget them) and say it with
+// stateWord. Pure (no vscode): table-tested under plain mocha.
+import type { Localize } from '../../common/localize';
 import type { EventsResult, OnboardingEvent } from '../../core/model';
 
 /** What a single event says about its machine. */
@@ -65,10 +68,7 @@ function contains(type: string, list: readonly string[]): boolean {
  * `COMPLETED_WITH_ERRORS` is a failure); else one containing an "onboarded"
  * word is onboarded; anything else is a step on the way.
  */
-export function eventState(
-  event: Pick<OnboardingEvent, 'type' | 'assetId'>,
-  rules: EventStateRules = DEFAULT_EVENT_STATE_RULES,
-): EventState {
+export function eventState(event: Pick<OnboardingEvent, 'type' | 'assetId'>, rules: EventStateRules): EventState {
   if (event.assetId !== undefined) return 'onboarded';
   const type = event.type.toUpperCase();
   if (contains(type, rules.failed)) return 'failed';
@@ -83,20 +83,54 @@ export interface KnownMachine {
   readonly errorKind?: string | undefined;
 }
 
+/** The newest event: results are sorted newest first, but one that was not must not change a machine's state. */
+export function newestOf(events: readonly OnboardingEvent[]): OnboardingEvent | undefined {
+  let newest: OnboardingEvent | undefined;
+  for (const event of events) if (newest === undefined || event.time.epochMs > newest.time.epochMs) newest = event;
+  return newest;
+}
+
 /**
  * A machine's state from what is known: its newest event's state; no events;
  * unknown when the API answered "not found" (spec §7 leaves failure codes
  * open; a 404 is the one reading that means "never heard of it"); unavailable
  * for any other failure with nothing kept. Undefined when nothing is known yet.
  */
-export function machineState(known: KnownMachine, rules: EventStateRules = DEFAULT_EVENT_STATE_RULES): MachineState | undefined {
+export function machineState(
+  known: { readonly result: EventsResult } | { readonly errorKind: string },
+  rules: EventStateRules,
+): MachineState;
+export function machineState(known: KnownMachine, rules: EventStateRules): MachineState | undefined;
+export function machineState(known: KnownMachine, rules: EventStateRules): MachineState | undefined {
   const { result } = known;
   if (result !== undefined) {
-    const latest = result.events[0];
-    return latest === undefined ? 'noEvents' : eventState(latest, rules);
+    const newest = newestOf(result.events);
+    return newest === undefined ? 'noEvents' : eventState(newest, rules);
   }
   if (known.errorKind === undefined) return undefined;
   return known.errorKind === 'not-found' ? 'unknown' : 'unavailable';
+}
+
+/**
+ * The one word for a state, wherever it is shown: the hover's first line, a
+ * tree row, the inline status, completion and the agent tools (which pass an
+ * English `t`: their reader is a model).
+ */
+export function stateWord(state: MachineState, t: Localize): string {
+  switch (state) {
+    case 'onboarded':
+      return t('onboarded');
+    case 'failed':
+      return t('failed');
+    case 'inProgress':
+      return t('in progress');
+    case 'noEvents':
+      return t('no events');
+    case 'unknown':
+      return t('unknown');
+    case 'unavailable':
+      return t('unavailable');
+  }
 }
 
 /**

@@ -115,7 +115,7 @@ describe('Language Model Tools for agents', () => {
       const header = inside[0] ?? '';
       assert.match(
         header,
-        /^Machine "CNC-5200-E0101": state completed \(newest event type "ONBOARDING_COMPLETED"\); 6 events, newest 3 shown, 3 more not shown; fetched \d{4}-\d\d-\d\dT[\d:.]+Z \(now\)\.$/,
+        /^Machine "CNC-5200-E0101": state onboarded \(newest event type "ONBOARDING_COMPLETED"\); 6 events, newest 3 shown, 3 more not shown; fetched \d{4}-\d\d-\d\dT[\d:.]+Z \(now\)\.$/,
       );
       assert.match(
         inside[1] ?? '',
@@ -172,7 +172,7 @@ describe('Language Model Tools for agents', () => {
       assert.ok(!/[\u202e\u200b]|\udb40/.test(text), 'no invisible character reaches the agent');
     });
 
-    it('summary: counts by state, the failures first with their reason, completed machines with their asset id', async () => {
+    it('summary: counts by state, the failures first with their reason, onboarded machines with their asset id', async () => {
       const serials = [
         DEMO_SERIALS.completed,
         DEMO_SERIALS.failed,
@@ -185,7 +185,7 @@ describe('Language Model Tools for agents', () => {
       show('onboardingEvents_summarizeOnboarding', text);
       assert.match(
         text,
-        /^Onboarding summary of 6 machines from the Onboarding Events API \(environment "Test"\): 1 failed, 1 unavailable \(the request failed\), 1 no events, 3 completed\./,
+        /^Onboarding summary of 6 machines from the Onboarding Events API \(environment "Test"\): 1 failed, 1 unavailable, 1 no events, 3 onboarded\./,
       );
       const { inside } = blockLines(text);
       assert.equal(inside[0], 'Failed (1):');
@@ -206,7 +206,7 @@ describe('Language Model Tools for agents', () => {
       assert.match(text, /^3 serial numbers found in the active editor "Untitled-\d+"\.\nNo request was sent/);
       assert.match(
         text,
-        /- "CNC-5200-E0101": line 3 \(2 times\); state completed, newest event type "ONBOARDING_COMPLETED" at .*, as fetched /,
+        /- "CNC-5200-E0101": line 3 \(2 times\); state onboarded, newest event type "ONBOARDING_COMPLETED" at .*, as fetched /,
       );
       assert.match(text, /- "PRS-0900-A0314": line 4; looked up recently; state failed, newest event type "ONBOARDING_FAILED"/);
       assert.match(text, /- "MX-4800-B1234": line 5; state not known yet \(no events fetched\)/);
@@ -308,7 +308,7 @@ describe('Language Model Tools for agents', () => {
       }
       assert.match(
         await invoke(LANGUAGE_MODEL_TOOLS.machineEvents, { serialNumbers: [DEMO_SERIALS.templatedLinks] }),
-        /Machine "CNC-5200-E0101": state completed/,
+        /Machine "CNC-5200-E0101": state onboarded/,
       );
     });
   });

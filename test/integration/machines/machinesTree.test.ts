@@ -128,9 +128,9 @@ describe('Machines tree', function () {
       const rendered = await tree.render();
       const node = machine(rendered, ONBOARDED);
       // A state word and a short age fit a default-width sidebar; the raw type is in the tooltip.
-      assert.match(node.description ?? '', /^completed · \S/);
+      assert.match(node.description ?? '', /^onboarded · \S/);
       assert.match(node.tooltip ?? '', /Latest: ONBOARDING_COMPLETED, /);
-      assert.match(node.accessibilityLabel ?? '', new RegExp(`^${ONBOARDED}, completed · .* ago$`));
+      assert.match(node.accessibilityLabel ?? '', new RegExp(`^${ONBOARDED}, onboarded · .* ago$`));
       assert.doesNotMatch(node.accessibilityLabel ?? '', /\bmo\.|yr\./, 'screen readers get the long form of the age');
       assert.equal(node.icon, 'vm-active', 'a machine with a machine-created event');
       assert.equal(node.contextValue, 'machine.pinned.pinned.events');

@@ -18,10 +18,11 @@ import {
 import { TOOL_LIMITS } from '../../../src/domain/agentTools/toolInput';
 import { beginLine, dataNotice, endLine, type DataSource } from '../../../src/domain/agentTools/untrustedText';
 import { event, MINUTE, NOW, result } from './fixtures';
+import { DEFAULT_EVENT_STATE_RULES } from '../../../src/domain/events/eventState';
 
 const API: DataSource = 'the Onboarding Events API';
 const FILES: DataSource = 'workspace files and the Onboarding Events API';
-const context = { now: NOW, environment: 'Test' };
+const context = { now: NOW, environment: 'Test', rules: DEFAULT_EVENT_STATE_RULES };
 const tools = { events: 'events_tool', summary: 'summary_tool' };
 const FETCHED = 'fetched 2025-01-18T07:58:00.000Z (2 minutes ago)';
 
@@ -230,7 +231,12 @@ describe('agent tools: result text, edge cases', () => {
     });
 
     it('with nothing found, says so in the singular or plural, and shows no block', () => {
-      const text = scopeText([], { where: 'the active editor', capped: false, signedIn: true }, { now: NOW }, tools);
+      const text = scopeText(
+        [],
+        { where: 'the active editor', capped: false, signedIn: true },
+        { now: NOW, rules: DEFAULT_EVENT_STATE_RULES },
+        tools,
+      );
       assert.equal(
         text,
         '0 serial numbers found in the active editor.\nNo request was sent: each state is what this window already knew (pinned machines, recent look-ups, events fetched before). For current events call events_tool, or summary_tool for counts by state, with these serial numbers.',
@@ -242,7 +248,7 @@ describe('agent tools: result text, edge cases', () => {
       const text = scopeText(
         [entry('MX-1', { known })],
         { where: 'the file', file: 'a.yaml', capped: false, signedIn: true, patternProblem: 'unterminated group' },
-        { now: NOW },
+        { now: NOW, rules: DEFAULT_EVENT_STATE_RULES },
         tools,
       );
       const lines = text.split('\n');
@@ -267,7 +273,7 @@ describe('agent tools: result text, edge cases', () => {
           }),
         ],
         { where: 'the workspace', filesScanned: 3, capped: false, signedIn: true },
-        { now: NOW },
+        { now: NOW, rules: DEFAULT_EVENT_STATE_RULES },
         tools,
       );
       assert.deepEqual(block(text, FILES), ['- "MX-1": in "a" line 1, "b" line 2, "c" line 3; state not known yet (no events fetched)']);
@@ -276,7 +282,12 @@ describe('agent tools: result text, edge cases', () => {
 
     it('lists at most 200 serial numbers and counts the rest', () => {
       const entries = Array.from({ length: 205 }, (_, i) => entry(`MX-${i}`));
-      const text = scopeText(entries, { where: 'the workspace', capped: true, signedIn: true }, { now: NOW }, tools);
+      const text = scopeText(
+        entries,
+        { where: 'the workspace', capped: true, signedIn: true },
+        { now: NOW, rules: DEFAULT_EVENT_STATE_RULES },
+        tools,
+      );
       assert.equal(block(text, FILES).length, 200);
       assert.equal(text.split('\n').at(-1), '5 more serial numbers not shown.');
     });
@@ -284,7 +295,12 @@ describe('agent tools: result text, edge cases', () => {
     it('at the size limit, the serial numbers listed plus those counted are all of them', () => {
       const locations = Array.from({ length: 3 }, (_, i) => ({ file: `${'d/'.repeat(90)}${i}`, line: i }));
       const entries = Array.from({ length: 150 }, (_, i) => entry(`MX-${i}`, { locations, occurrences: 3 }));
-      const text = scopeText(entries, { where: 'the workspace', capped: false, signedIn: true }, { now: NOW }, tools);
+      const text = scopeText(
+        entries,
+        { where: 'the workspace', capped: false, signedIn: true },
+        { now: NOW, rules: DEFAULT_EVENT_STATE_RULES },
+        tools,
+      );
       const listed = block(text, FILES).length;
       const more = /^(\d+) more serial numbers not shown\.$/.exec(text.split('\n').at(-1) ?? '');
       assert.ok(more, text.slice(-200));

@@ -13,9 +13,10 @@ import {
 import { beginLine, endLine } from '../../../src/domain/agentTools/untrustedText';
 import { DEMO_SERIALS, demoData } from '../../support/fakeApi';
 import { event, NOW, result } from './fixtures';
+import { DEFAULT_EVENT_STATE_RULES, parseEventStateRules } from '../../../src/domain/events/eventState';
 
 const ASSET = '3f2b8c1e-7a4d-4e4b-9a6f-1c2d3e4f5a6b';
-const context = { now: NOW, environment: 'Test' };
+const context = { now: NOW, environment: 'Test', rules: DEFAULT_EVENT_STATE_RULES };
 const API = 'the Onboarding Events API';
 
 const onboarded = result('MX-4711-A0023', [
@@ -62,7 +63,7 @@ describe('agent tools: result text', () => {
       const text = machineEventsText([events(onboarded)], { maxEvents: 10, refused: [] }, context);
       const { inside } = split(text);
       assert.deepEqual(inside, [
-        'Machine "MX-4711-A0023": state completed (newest event type "ONBOARDING_COMPLETED"); 3 events, all shown; fetched 2025-01-18T07:58:00.000Z (2 minutes ago).',
+        'Machine "MX-4711-A0023": state onboarded (newest event type "ONBOARDING_COMPLETED"); 3 events, all shown; fetched 2025-01-18T07:58:00.000Z (2 minutes ago).',
         '  - 2025-01-15T08:02:00.000Z (3 days ago): type "ONBOARDING_COMPLETED"; message "Onboarding completed"',
         `  - 2025-01-15T08:01:00.000Z (3 days ago): type "MACHINE_CREATED"; message "Machine asset created"; asset id "${ASSET}"; links "machine" (title "Machine")`,
         '  - 2025-01-15T08:00:00.000Z (3 days ago): type "ONBOARDING_STARTED"; message "Onboarding started"',
@@ -183,7 +184,7 @@ describe('agent tools: result text', () => {
   });
 
   describe('summary', () => {
-    it('counts by state and lists the failures first, with their reason, and completed machines with their asset id', () => {
+    it('counts by state and lists the failures first, with their reason, and onboarded machines with their asset id', () => {
       const text = summaryText(
         [
           events(onboarded),
@@ -196,18 +197,73 @@ describe('agent tools: result text', () => {
       );
       assert.match(
         text,
-        /^Onboarding summary of 4 machines from the Onboarding Events API \(environment "Test"\): 1 failed, 1 unavailable \(the request failed\), 1 no events, 1 completed\./,
+        /^Onboarding summary of 4 machines from the Onboarding Events API \(environment "Test"\): 1 failed, 1 unavailable, 1 no events, 1 onboarded\./,
       );
       assert.deepEqual(split(text).inside, [
         'Failed (1):',
         '- "PRS-0900-A0314": newest event 2025-01-15T08:05:00.000Z (3 days ago): type "ONBOARDING_FAILED"; message "Onboarding failed: Certificate signing request rejected: RSA key shorter than 3072 bits."',
-        'Unavailable (the request failed) (1):',
+        'Unavailable (1):',
         '- "KRP-0815-B0042": the request failed: "The API had a problem answering (HTTP 500)."',
         'No events (1):',
         '- "WELD-3100-D0007": no events recorded',
-        'Completed (1):',
+        'Onboarded (1):',
         `- "MX-4711-A0023": newest event 2025-01-15T08:02:00.000Z (3 days ago): type "ONBOARDING_COMPLETED"; message "Onboarding completed"; asset id "${ASSET}"`,
       ]);
+    });
+
+    it('counts only the states that occur, in the order failures first', () => {
+      const text = summaryText([events(failed), events(onboarded), events({ ...failed, serialNumber: 'PRS-0900-A0315' })], [], context);
+      assert.match(text, /\): 2 failed, 1 onboarded\. /);
+      assert.deepEqual(
+        split(text).inside.filter((line) => !line.startsWith('- ')),
+        ['Failed (2):', 'Onboarded (1):'],
+      );
+    });
+
+    it('finds the machine-created event for its asset id wherever it is among the events', () => {
+      const createdFirst = result('MX-4711-A0023', [
+        event({ minute: 3, type: 'ONBOARDING_COMPLETED' }),
+        event({ minute: 2, type: 'MACHINE_CREATED', assetId: ASSET }),
+        event({ minute: 1 }),
+      ]);
+      assert.match(summaryText([events(createdFirst)], [], context), new RegExp(`asset id "${ASSET}"`));
+      assert.doesNotMatch(summaryText([events(failed)], [], context), /asset id/);
+    });
+
+    it('calls a machine unknown when the API does not know it, as the views do, and unavailable when the request failed otherwise', () => {
+      const notFound: MachineReport = {
+        serialNumber: 'MX-9999-Z0001',
+        outcome: { kind: 'error', message: 'Not found.', errorKind: 'not-found' },
+      };
+      const down: MachineReport = { serialNumber: 'KRP-0815-B0042', outcome: { kind: 'error', message: 'HTTP 500.', errorKind: 'server' } };
+      const text = summaryText([notFound, down], [], context);
+      assert.match(text, /\): 1 unavailable, 1 unknown\. /);
+      assert.deepEqual(split(text).inside, [
+        'Unavailable (1):',
+        '- "KRP-0815-B0042": the request failed: "HTTP 500."',
+        'Unknown (1):',
+        '- "MX-9999-Z0001": the request failed: "Not found."',
+      ]);
+      assert.deepEqual(split(machineEventsText([notFound], { maxEvents: 1, refused: [] }, context)).inside, [
+        'Machine "MX-9999-Z0001": unknown, the request failed: "Not found."',
+      ]);
+    });
+
+    it("reads every state by the user's eventStates rules, as the views do", () => {
+      const rules = parseEventStateRules({ failed: ['STARTED'], onboarded: ['FAILED'] });
+      const text = summaryText([events(failed), events(result('KRP-0815-B0001', [event({ minute: 1, type: 'ONBOARDING_STARTED' })]))], [], {
+        ...context,
+        rules,
+      });
+      assert.match(text, /\): 1 failed, 1 onboarded\. /);
+      assert.deepEqual(
+        split(text).inside.filter((line) => !line.startsWith('- ')),
+        ['Failed (1):', 'Onboarded (1):'],
+      );
+      assert.match(
+        split(machineEventsText([events(failed)], { maxEvents: 1, refused: [] }, { ...context, rules })).inside[0] ?? '',
+        /^Machine "PRS-0900-A0314": state onboarded \(newest event type "ONBOARDING_FAILED"\)/,
+      );
     });
   });
 
@@ -228,16 +284,24 @@ describe('agent tools: result text', () => {
           { serialNumber: 'KRP-0815-B0001', locations: [{ file: 'u', line: 6 }], occurrences: 1, pinned: false, recent: true },
         ],
         { where: 'the active editor', file: 'config/line3.yaml', capped: false, signedIn: true },
-        { now: NOW },
+        { now: NOW, rules: DEFAULT_EVENT_STATE_RULES },
         tools,
       );
       assert.match(text, /^2 serial numbers found in the active editor "config\/line3\.yaml"\.\nNo request was sent/);
       const lines = text.split('\n');
       const begin = lines.indexOf(beginLine('workspace files and the Onboarding Events API'));
       assert.deepEqual(lines.slice(begin + 1, begin + 3), [
-        '- "MX-4711-A0023": line 3 (2 times); pinned; state completed, newest event type "ONBOARDING_COMPLETED" at 2025-01-15T08:02:00.000Z (3 days ago), as fetched 2025-01-18T07:58:00.000Z (2 minutes ago)',
+        '- "MX-4711-A0023": line 3 (2 times); pinned; state onboarded, newest event type "ONBOARDING_COMPLETED" at 2025-01-15T08:02:00.000Z (3 days ago), as fetched 2025-01-18T07:58:00.000Z (2 minutes ago)',
         '- "KRP-0815-B0001": line 7; looked up recently; state not known yet (no events fetched)',
       ]);
+    });
+
+    it("reads a known machine's state by the user's eventStates rules, as the views do", () => {
+      const rules = parseEventStateRules({ failed: ['STARTED'], onboarded: ['FAILED'] });
+      const seen = { serialNumber: 'PRS-0900-A0314', locations: [{ file: 'u', line: 0 }], occurrences: 1, pinned: false, recent: false };
+      const where = { where: 'the active editor', capped: false, signedIn: true };
+      const text = scopeText([{ ...seen, known: { result: failed, stale: false } }], where, { now: NOW, rules }, tools);
+      assert.match(text, /- "PRS-0900-A0314": in "u" line 1; state onboarded, newest event type "ONBOARDING_FAILED"/);
     });
 
     it('names the files for the workspace scan and says when it is signed out', () => {
@@ -257,7 +321,7 @@ describe('agent tools: result text', () => {
           },
         ],
         { where: 'the workspace', filesScanned: 12, capped: true, signedIn: false },
-        { now: NOW },
+        { now: NOW, rules: DEFAULT_EVENT_STATE_RULES },
         tools,
       );
       assert.match(text, /found in the workspace \(12 files scanned\), which is not all: a limit was reached\./);

@@ -1,14 +1,20 @@
 import * as assert from 'node:assert/strict';
 import type { EventsResult, OnboardingEvent } from '../../../src/core/model';
+import { plainLocalize } from '../../../src/common/localize';
 import {
   DEFAULT_EVENT_STATE_RULES,
   eventState,
   isProblemState,
   machineState,
+  newestOf,
   parseEventStateRules,
   STATE_LOOKS,
+  stateWord,
+  type EventStateRules,
+  type MachineState,
 } from '../../../src/domain/events/eventState';
 import { SETTING_RULES } from '../../../src/domain/settings/settingsRules';
+import { event as timedEvent, result as resultOf } from '../agentTools/fixtures';
 
 function event(type: string, assetId?: string): OnboardingEvent {
   return {
@@ -42,7 +48,7 @@ describe('event states (the one mapping of type names to states)', () => {
   ];
   for (const [type, assetId, expected] of cases) {
     it(`reads ${type}${assetId === undefined ? '' : ' with an asset id'} as ${expected}`, () => {
-      assert.equal(eventState(event(type, assetId)), expected);
+      assert.equal(eventState(event(type, assetId), DEFAULT_EVENT_STATE_RULES), expected);
     });
   }
 
@@ -83,7 +89,7 @@ describe('event states (the one mapping of type names to states)', () => {
   ];
   for (const [type, expected] of defaults) {
     it(`reads ${type} as ${expected} by the default words`, () => {
-      assert.equal(eventState(event(type)), expected);
+      assert.equal(eventState(event(type), DEFAULT_EVENT_STATE_RULES), expected);
     });
   }
 
@@ -93,13 +99,14 @@ describe('event states (the one mapping of type names to states)', () => {
   });
 
   it('gives a machine the state of its newest event, no events, unknown for not-found, unavailable for other failures', () => {
-    assert.equal(machineState({ result: result(event('ONBOARDING_FAILED'), event('ONBOARDING_COMPLETED')) }), 'failed');
-    assert.equal(machineState({ result: result() }), 'noEvents');
-    assert.equal(machineState({ errorKind: 'not-found' }), 'unknown');
-    assert.equal(machineState({ errorKind: 'server' }), 'unavailable');
-    assert.equal(machineState({}), undefined);
+    const rules = DEFAULT_EVENT_STATE_RULES;
+    assert.equal(machineState({ result: result(event('ONBOARDING_FAILED'), event('ONBOARDING_COMPLETED')) }, rules), 'failed');
+    assert.equal(machineState({ result: result() }, rules), 'noEvents');
+    assert.equal(machineState({ errorKind: 'not-found' }, rules), 'unknown');
+    assert.equal(machineState({ errorKind: 'server' }, rules), 'unavailable');
+    assert.equal(machineState({}, rules), undefined);
     // A kept result beats the failure of its refresh.
-    assert.equal(machineState({ result: result(event('ONBOARDING_COMPLETED')), errorKind: 'server' }), 'onboarded');
+    assert.equal(machineState({ result: result(event('ONBOARDING_COMPLETED')), errorKind: 'server' }, rules), 'onboarded');
   });
 
   it('raises problems only for failed, no events and unknown', () => {
@@ -116,5 +123,93 @@ describe('event states (the one mapping of type names to states)', () => {
       assert.match(look.icon, /^[a-z-]+$/);
       assert.ok(look.color.length > 0 && look.glyph.length > 0);
     }
+  });
+});
+
+describe("a machine's state: the one mapping, always with the user's rules", () => {
+  const custom = parseEventStateRules({ failed: ['BROKEN'], onboarded: ['FAILED'] });
+  const ASSET = '3f2b8c1e-7a4d-4e4b-9a6f-1c2d3e4f5a6b';
+  // [newest event type, its asset id, rules, state]: the rules decide, whatever a type name says in English.
+  const table: readonly (readonly [string, string | undefined, EventStateRules, MachineState])[] = [
+    ['ONBOARDING_FAILED', undefined, DEFAULT_EVENT_STATE_RULES, 'failed'],
+    ['CERTIFICATE_REJECTED', undefined, DEFAULT_EVENT_STATE_RULES, 'failed'],
+    ['device_error', undefined, DEFAULT_EVENT_STATE_RULES, 'failed'],
+    ['ONBOARDING_COMPLETED', undefined, DEFAULT_EVENT_STATE_RULES, 'onboarded'],
+    ['MACHINE_CREATED', ASSET, DEFAULT_EVENT_STATE_RULES, 'onboarded'],
+    ['DEVICE_REGISTERED', undefined, DEFAULT_EVENT_STATE_RULES, 'inProgress'],
+    ['LINE_BROKEN', undefined, DEFAULT_EVENT_STATE_RULES, 'inProgress'],
+    ['ONBOARDING_FAILED', undefined, custom, 'onboarded'],
+    ['LINE_BROKEN', undefined, custom, 'failed'],
+    ['ONBOARDING_COMPLETED', undefined, custom, 'inProgress'],
+    ['DEVICE_REGISTERED', undefined, custom, 'inProgress'],
+    ['LINE_BROKEN', ASSET, custom, 'onboarded'],
+  ];
+  for (const [type, assetId, rules, expected] of table) {
+    const how = `${assetId === undefined ? '' : ' with an asset id'} ${rules === custom ? 'by custom rules' : 'by default'}`;
+    it(`reads a machine whose newest event is ${type}${how} as ${expected}`, () => {
+      const newest = timedEvent({ minute: 2, type, ...(assetId === undefined ? {} : { assetId }) });
+      const older = timedEvent({ minute: 1, type: 'ONBOARDING_COMPLETED' });
+      assert.equal(machineState({ result: resultOf('MX-4711-A0023', [newest, older]) }, rules), expected);
+    });
+  }
+
+  it('decides by the newest event, whatever order the events come in', () => {
+    const failedThenDone = resultOf('MX-4711-A0023', [
+      timedEvent({ minute: 1, type: 'ONBOARDING_FAILED' }),
+      timedEvent({ minute: 9, type: 'ONBOARDING_COMPLETED' }),
+    ]);
+    assert.equal(machineState({ result: failedThenDone }, DEFAULT_EVENT_STATE_RULES), 'onboarded');
+    const unsorted = { ...failedThenDone, events: [...failedThenDone.events].reverse() };
+    assert.equal(machineState({ result: unsorted }, DEFAULT_EVENT_STATE_RULES), 'onboarded');
+    assert.equal(machineState({ result: resultOf('MX-4711-A0023', []) }, DEFAULT_EVENT_STATE_RULES), 'noEvents');
+  });
+
+  it('takes the first of events with the same time as the newest (the client lists newest first)', () => {
+    const first = timedEvent({ minute: 4, type: 'FIRST' });
+    const second = timedEvent({ minute: 4, type: 'SECOND' });
+    assert.equal(newestOf([first, second]), first);
+    assert.equal(newestOf([second, first]), second);
+    assert.equal(newestOf([]), undefined);
+  });
+});
+
+describe('state words: one per state, for every view and the agent tools', () => {
+  const words: readonly (readonly [MachineState, string])[] = [
+    ['onboarded', 'onboarded'],
+    ['failed', 'failed'],
+    ['inProgress', 'in progress'],
+    ['noEvents', 'no events'],
+    ['unknown', 'unknown'],
+    ['unavailable', 'unavailable'],
+  ];
+  for (const [state, word] of words) {
+    it(`says ${state} as "${word}"`, () => {
+      assert.equal(stateWord(state, plainLocalize), word);
+    });
+  }
+
+  it('says every state through the Localize it is given, so the views can translate it', () => {
+    const shout = (message: string): string => message.toUpperCase();
+    assert.deepEqual(
+      words.map(([state]) => stateWord(state, shout)),
+      words.map(([, word]) => word.toUpperCase()),
+    );
+  });
+
+  it("says a machine's state in one short word from its newest event, whatever the event type is called", () => {
+    const say = (type: string, assetId?: string): string =>
+      stateWord(
+        machineState(
+          { result: resultOf('MX-4711-A0023', [timedEvent({ type, minute: 1, ...(assetId === undefined ? {} : { assetId }) })]) },
+          DEFAULT_EVENT_STATE_RULES,
+        ),
+        plainLocalize,
+      );
+    assert.equal(say('ONBOARDING_COMPLETED'), 'onboarded');
+    assert.equal(say('ONBOARDING_FAILED'), 'failed');
+    assert.equal(say('CERTIFICATE_REJECTED'), 'failed');
+    assert.equal(say('MACHINE_CREATED', '436db7ec-30c2-41dd-8b7a-2c3cb93cd609'), 'onboarded');
+    assert.equal(say('DEVICE_REGISTERED'), 'in progress');
+    assert.equal(stateWord(machineState({ result: resultOf('MX-4711-A0023', []) }, DEFAULT_EVENT_STATE_RULES), plainLocalize), 'no events');
   });
 });

@@ -15,11 +15,12 @@ import {
 import { makeEvent } from '../../support/fakeApi';
 import { plainLocalize } from '../../../src/common/localize';
 import { COMMANDS } from '../../../src/workbench/constants';
+import { DEFAULT_EVENT_STATE_RULES, parseEventStateRules } from '../../../src/domain/events/eventState';
 
 const NOW = Date.UTC(2025, 5, 2, 12, 0, 0);
 const MINUTE = 60_000;
 const SERIAL = 'MX-4711-A0023';
-const ctx: HoverContext = { now: NOW, locale: 'en', t: plainLocalize, maxEvents: 5, timeZone: 'UTC' };
+const ctx: HoverContext = { now: NOW, locale: 'en', t: plainLocalize, maxEvents: 5, timeZone: 'UTC', rules: DEFAULT_EVENT_STATE_RULES };
 
 function event(type: string, message: string, minutesAgo: number): OnboardingEvent {
   const result = validateEvent(makeEvent({ type, message, timestamp: NOW - minutesAgo * MINUTE }), SERIAL);
@@ -80,13 +81,29 @@ describe('hover markdown: events table', () => {
     assert.ok(paragraphs[1]?.includes(`(command:${COMMANDS.copySerialNumber}?`));
     assert.ok(paragraphs[2]?.startsWith('| Type | When | Message |'));
     const completed = eventsHoverMarkdown(SERIAL, { result: result([event('ONBOARDING_COMPLETED', 'Done', 3)]), stale: false }, ctx);
-    assert.equal(completed.split('\n\n')[0], '**MX\\-4711\\-A0023** · completed · 3 minutes ago');
+    assert.equal(completed.split('\n\n')[0], '**MX\\-4711\\-A0023** · onboarded · 3 minutes ago');
     const started = eventsHoverMarkdown(SERIAL, { result: result([event('DEVICE_REGISTERED', 'ok', 3)]), stale: false }, ctx);
     assert.equal(started.split('\n\n')[0], '**MX\\-4711\\-A0023** · in progress · 3 minutes ago');
     // A stale result says so right under the state, before the actions.
     const stale = eventsHoverMarkdown(SERIAL, { result: result([event('A', 'b', 1)]), stale: true }, ctx).split('\n\n');
     assert.match(stale[1] ?? '', /^_Not up to date/);
     assert.match(stale[2] ?? '', /^\[Show Details\]/);
+  });
+
+  it("says the state the user's eventStates rules give, the word the tree and the inline status use", () => {
+    const rules = parseEventStateRules({ failed: ['STARTED'], onboarded: ['FAILED'] });
+    const failed = eventsHoverMarkdown(
+      SERIAL,
+      { result: result([event('ONBOARDING_FAILED', 'Timeout', 3)]), stale: false },
+      { ...ctx, rules },
+    );
+    assert.equal(failed.split('\n\n')[0], '**MX\\-4711\\-A0023** · onboarded · 3 minutes ago');
+    const started = eventsHoverMarkdown(
+      SERIAL,
+      { result: result([event('ONBOARDING_STARTED', 'Go', 3)]), stale: false },
+      { ...ctx, rules },
+    );
+    assert.equal(started.split('\n\n')[0], '**MX\\-4711\\-A0023** · failed · 3 minutes ago');
   });
 
   it('puts the actions before the error text when loading failed', () => {
