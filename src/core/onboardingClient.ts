@@ -4,7 +4,7 @@
 // neither toString nor util.inspect).
 
 import { definedOnly } from '../common/definedOnly';
-import { cancelledError, describeRequest, disposedError, errorForApiStatus, invalidInputError } from './apiErrors';
+import { cancelledError, describeRequest, disposedError, errorForApiStatus, invalidInputError } from './errors';
 import { AuthorizedRequests } from './auth/authorizedRequests';
 import type { Credentials } from './auth/credentials';
 import { TokenClient } from './auth/tokenClient';

@@ -3,6 +3,7 @@
 // lives only in a private field so neither toString nor util.inspect shows it.
 
 import {
+  type ApiError,
   describeRequest,
   invalidCredentialsError,
   notFoundError,
@@ -11,8 +12,7 @@ import {
   rateLimitedError,
   serverError,
   unexpectedStatusError,
-} from '../apiErrors';
-import type { ApiError } from '../errors';
+} from '../errors';
 import type { HttpClient, HttpResponse } from '../http/httpClient';
 import { RequestCoalescer } from '../http/requestCoalescer';
 import { parseRetryAfter } from '../http/retryPolicy';

@@ -1,8 +1,8 @@
-// Turns what undici and Node throw into a TransportFailure a message can be
+// Turns what undici and Node throw into a NetworkFailure a message can be
 // written for. Only codes (and a proxy's status) are read: the libraries'
 // messages may quote a proxy URL with its password, so none is kept.
 
-import { isTransportError, TransportError, type TransportFailure, type TransportFailureContext } from './transport';
+import { isTransportError, TransportError, type NetworkFailureContext } from './transport';
 
 /** OpenSSL's verdicts that mean "no trusted CA issued this certificate". */
 const UNTRUSTED_CERTIFICATE = new Set([
@@ -22,7 +22,7 @@ const NAME_MISMATCH = new Set(['ERR_TLS_CERT_ALTNAME_INVALID', 'HOSTNAME_MISMATC
 
 const DNS_FAILURE = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAI_NODATA']);
 
-const TIMEOUTS: Readonly<Record<string, TransportFailure>> = {
+const TIMEOUTS: Readonly<Record<string, TransportError['failure']>> = {
   UND_ERR_CONNECT_TIMEOUT: 'connect-timeout',
   ETIMEDOUT: 'connect-timeout',
   UND_ERR_HEADERS_TIMEOUT: 'headers-timeout',
@@ -60,13 +60,13 @@ export function classifyNetworkError(error: unknown, situation: FailureSituation
   if (isTransportError(error)) return error;
   const codes = causeCodes(error);
   const outer = codes[0] ?? 'UNKNOWN';
-  const base: TransportFailureContext = {
+  const base: NetworkFailureContext = {
     causes: codes,
     ...(situation.proxyHost !== undefined
       ? { proxyHost: situation.proxyHost, proxyCredentialsSent: situation.proxyCredentialsSent === true }
       : {}),
   };
-  const make = (failure: TransportFailure, code: string, extra: TransportFailureContext = {}): TransportError =>
+  const make = (failure: TransportError['failure'], code: string, extra: NetworkFailureContext = {}): TransportError =>
     new TransportError(failure, code, { ...base, ...extra });
 
   const proxyStatus = proxyStatusOf(error);

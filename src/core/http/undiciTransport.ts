@@ -145,7 +145,7 @@ class UndiciTransport implements Transport {
       try {
         proxyUrl = new URL(proxy);
       } catch {
-        throw new TransportError('proxy', 'ERR_INVALID_PROXY');
+        throw new TransportError('proxy-invalid', 'ERR_INVALID_PROXY');
       }
       const token = this.#options.proxyAuthorization;
       try {
@@ -170,7 +170,7 @@ class UndiciTransport implements Transport {
           },
         };
       } catch {
-        throw new TransportError('proxy', 'ERR_INVALID_PROXY');
+        throw new TransportError('proxy-invalid', 'ERR_INVALID_PROXY');
       }
       this.#proxies.set(proxy, route);
     }

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CA_FILE_SETTING } from '../../../src/core/apiErrors';
+import { CA_FILE_SETTING } from '../../../src/core/errors';
 import { settingId } from '../../../src/domain/settings/settingsRules';
 import { CLIENT_SETTINGS, readClientSettings, type SettingsReader } from '../../../src/domain/settings/clientSettings';
 
