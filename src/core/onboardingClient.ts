@@ -6,8 +6,7 @@
 import { definedOnly } from '../common/definedOnly';
 import { cancelledError, describeRequest, disposedError, errorForApiStatus, invalidInputError } from './errors';
 import { AuthorizedRequests } from './auth/authorizedRequests';
-import type { Credentials } from './auth/credentials';
-import { TokenClient } from './auth/tokenClient';
+import { TokenClient, type Credentials } from './auth/tokenClient';
 import { EventsClient } from './events/eventsClient';
 import { isOpenable, resolveHref } from './hal';
 import { HttpClient, type HttpResponse } from './http/httpClient';
@@ -20,7 +19,7 @@ import { parseJsonBody } from './jsonBody';
 import type { EventsResult, GetEventsOptions } from './model';
 import type { TimestampUnitSetting } from './timestamp';
 
-export type { Credentials } from './auth/credentials';
+export type { Credentials } from './auth/tokenClient';
 export type { RequestLogEntry } from './http/requestLog';
 export type { Transport } from './http/transport';
 export type { RequestPriority } from './http/concurrencyLimiter';

@@ -8,7 +8,7 @@
 // from the outside (storage, clients, the notification, the log redactor, a
 // timer) comes in through the small interfaces below, so plain mocha tests it.
 import { createHash } from 'node:crypto';
-import type { Credentials } from '../../core/auth/credentials';
+import type { Credentials } from '../../core/auth/tokenClient';
 import { invalidCredentialsError, isApiError, type ApiError } from '../../core/errors';
 import { Emitter, type Event } from '../../common/emitter';
 import { asError, errorMessage } from '../../common/errors';

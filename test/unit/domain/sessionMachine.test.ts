@@ -2,7 +2,7 @@
 // (which a test may change behind the machine's back, as another window
 // would) and fake clients whose server refusal the test triggers.
 import * as assert from 'node:assert/strict';
-import type { Credentials } from '../../../src/core/auth/credentials';
+import type { Credentials } from '../../../src/core/auth/tokenClient';
 import { invalidCredentialsError, isApiError } from '../../../src/core/errors';
 import {
   SessionMachine,
