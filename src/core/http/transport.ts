@@ -2,7 +2,7 @@
 // this interface, so undici stays in its own lazily loaded bundle and tests or
 // benchmarks can inject another implementation.
 
-import type { LookupFunction as NetLookupFunction } from 'node:net';
+import type { LookupFunction } from 'node:net';
 
 export type HttpMethod = 'GET' | 'POST';
 
@@ -134,15 +134,12 @@ export interface TrustSettings {
   readonly caCertificatesFile?: string;
 }
 
-/** Resolves a host name, as `dns.lookup` does; tests inject one so no DNS query leaves the machine. */
-export type LookupFunction = NetLookupFunction;
-
 export interface TransportOptions extends ProxySettings, TrustSettings {
   readonly connectTimeoutMs: number;
   /** Upper bound of sockets per origin; the client's concurrency limit normally binds first. */
   readonly connectionsPerOrigin: number;
   /** Where HTTPS_PROXY / HTTP_PROXY / NO_PROXY are read; process.env unless a test injects one. */
-  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly env: Readonly<NodeJS.ProcessEnv>;
   /** dns.lookup unless a test injects one. */
   readonly lookup?: LookupFunction;
 }

@@ -26,12 +26,8 @@ export function createUndiciTransport(options: TransportOptions): Transport {
 
 interface Route {
   readonly dispatcher: Dispatcher;
-  /** Set when the route goes through a proxy; what a failure message says about it. */
-  readonly proxy?: {
-    /** host[:port] of the proxy, without credentials. */
-    readonly proxyHost: string;
-    readonly proxyCredentialsSent: boolean;
-  };
+  /** Set when the route goes through a proxy: what a failure message says about it. */
+  readonly proxy?: Required<Pick<NetworkFailureContext, 'proxyHost' | 'proxyCredentialsSent'>>;
 }
 
 class UndiciTransport implements Transport {
@@ -263,10 +259,8 @@ const TIMEOUTS: Readonly<Record<string, TransportError['failure']>> = {
  */
 const PROXY_STATUS: readonly RegExp[] = [/^Proxy response \((\d{3})\) !== 200/, /^Proxy Authentication Required \((\d{3})\)/];
 
-export interface FailureSituation {
-  /** host[:port] of the proxy in use, or undefined for a direct connection. */
-  readonly proxyHost?: string;
-  readonly proxyCredentialsSent?: boolean;
+/** The route's proxy (none for a direct connection), and whose deadline ended the request. */
+export interface FailureSituation extends Pick<NetworkFailureContext, 'proxyHost' | 'proxyCredentialsSent'> {
   /** Our own deadline fired (rather than the caller cancelling). */
   readonly deadlinePassed: boolean;
 }
