@@ -23,8 +23,8 @@ export type ApiErrorKind =
  * them apart without parsing the message. The kind stays 'network' (or
  * 'timeout') so every view keeps offering "Try Again" for all of them. A
  * subset of the transport's names: an abort is 'cancelled', a bad URL
- * 'invalid-input', a too-large answer 'protocol', and which response deadline
- * passed is the log's business ('response-timeout').
+ * 'invalid-input', a too-large answer 'protocol', and the three response
+ * deadlines are one 'response-timeout' (the causes still name which passed).
  */
 export type ApiNetworkFailure = Exclude<NetworkFailure, 'aborted' | 'invalid-url' | 'too-large' | ResponseDeadline>;
 

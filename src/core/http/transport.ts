@@ -58,7 +58,7 @@ export type NetworkFailure =
   | 'proxy-auth-required'
   | 'proxy-refused'
   | 'proxy-unreachable'
-  /** The proxy setting (or HTTPS_PROXY) is not a URL. */
+  /** The proxy setting (or HTTPS_PROXY) is not a proxy URL undici can use. */
   | 'proxy-invalid'
   | 'ca-file';
 
