@@ -24,7 +24,7 @@ export type ApiErrorKind =
  * 'timeout') so every view keeps offering "Try Again" for all of them. A
  * subset of the transport's names: an abort is 'cancelled', a bad URL
  * 'invalid-input', a too-large answer 'protocol', and the three response
- * deadlines are one 'response-timeout' (the causes still name which passed).
+ * deadlines are one 'response-timeout' (the request log still names which).
  */
 export type ApiNetworkFailure = Exclude<NetworkFailure, 'aborted' | 'invalid-url' | 'too-large' | ResponseDeadline>;
 
