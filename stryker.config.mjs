@@ -25,7 +25,6 @@ const MUTATE = [
   '!src/core/http/lazyTransport.ts',
   // Type-only modules.
   '!src/core/model.ts',
-  '!src/core/auth/credentials.ts',
   '!src/domain/session/sessionState.ts',
 ];
 

@@ -1,5 +1,10 @@
-// Errors a UI can act on. Every message says what to do next, and none ever
-// contains a password, client secret or token: callers may show or log them.
+// Errors a UI can act on, and the one place that builds them. Every message
+// says what to do next, and none ever contains a password, client secret or
+// token: callers may show or log them. Messages are assembled only from status
+// codes, error codes, hosts and paths: never from server bodies or library
+// messages, which could echo a secret.
+
+import type { NetworkFailure, ResponseDeadline, TransportError } from './http/transport';
 
 export type ApiErrorKind =
   | 'invalid-credentials'
@@ -16,22 +21,12 @@ export type ApiErrorKind =
 /**
  * Which network failure a 'network' or 'timeout' error is, so a view can tell
  * them apart without parsing the message. The kind stays 'network' (or
- * 'timeout') so every view keeps offering "Try Again" for all of them.
+ * 'timeout') so every view keeps offering "Try Again" for all of them. A
+ * subset of the transport's names: an abort is 'cancelled', a bad URL
+ * 'invalid-input', a too-large answer 'protocol', and the three response
+ * deadlines are one 'response-timeout' (the request log still names which).
  */
-export type NetworkFailure =
-  | 'untrusted-certificate'
-  | 'certificate-expired'
-  | 'certificate-name-mismatch'
-  | 'proxy-auth-required'
-  | 'proxy-refused'
-  | 'proxy-unreachable'
-  | 'proxy-invalid'
-  | 'ca-file'
-  | 'dns'
-  | 'connection-refused'
-  | 'connection'
-  | 'connect-timeout'
-  | 'response-timeout';
+export type ApiNetworkFailure = Exclude<NetworkFailure, 'aborted' | 'invalid-url' | 'too-large' | ResponseDeadline>;
 
 export class ApiError extends Error {
   constructor(
@@ -44,7 +39,7 @@ export class ApiError extends Error {
       /** Method and path (no query string secrets; serial numbers are not secret). */
       readonly request?: string;
       /** Set on 'network' and 'timeout' errors. */
-      readonly network?: NetworkFailure;
+      readonly network?: ApiNetworkFailure;
       /** Error codes from the outermost to the root cause (e.g. UND_ERR_SOCKET, ECONNRESET): for the log, never a library message. */
       readonly causes?: readonly string[];
     } = {},
@@ -56,4 +51,215 @@ export class ApiError extends Error {
 
 export function isApiError(value: unknown): value is ApiError {
   return value instanceof ApiError;
+}
+
+export const SIGN_IN_COMMAND = "'Onboarding Events: Sign In'";
+
+/** The machine-scoped setting that adds CA certificates (package.json holds the same id; a test checks). */
+export const CA_FILE_SETTING = 'onboardingEvents.caCertificatesFile';
+
+/** "GET /path" for error details: enough to locate the call, nothing a secret could hide in. */
+export function describeRequest(method: string, url: string): string {
+  try {
+    return `${method} ${new URL(url).pathname}`;
+  } catch {
+    return method;
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'the server';
+  }
+}
+
+export function cancelledError(): ApiError {
+  return new ApiError('cancelled', 'The request was cancelled.');
+}
+
+export function disposedError(): ApiError {
+  return new ApiError('cancelled', 'The request was cancelled because the extension is shutting down or reloading its settings.');
+}
+
+export function invalidCredentialsError(request: string, status?: number): ApiError {
+  return new ApiError(
+    'invalid-credentials',
+    `The API rejected the credentials. Run ${SIGN_IN_COMMAND} again.`,
+    withStatus({ request }, status),
+  );
+}
+
+export function rejectedFreshTokenError(request: string): ApiError {
+  return new ApiError(
+    'invalid-credentials',
+    `The API rejected a freshly issued access token (HTTP 401). Check that the API base URL and the authorization URL belong to the same environment, then run ${SIGN_IN_COMMAND} again.`,
+    { status: 401, request },
+  );
+}
+
+export function permissionDeniedError(request: string, status?: number): ApiError {
+  return new ApiError(
+    'permission-denied',
+    "The API user is not allowed to read onboarding events. Ask the administrator who created the API user to grant it access to the Onboarding Events API (scope 'api'), then sign in again.",
+    withStatus({ request }, status),
+  );
+}
+
+export function notFoundError(request: string, what = 'The requested resource'): ApiError {
+  return new ApiError('not-found', `${what} was not found (HTTP 404). Check the serial number and the API base URL setting.`, {
+    status: 404,
+    request,
+  });
+}
+
+export function rateLimitedError(request: string, status: number, retryAfterMs?: number): ApiError {
+  const wait = retryAfterMs === undefined ? 'Wait a minute' : `Wait ${Math.max(1, Math.ceil(retryAfterMs / 1000))} s`;
+  const details = retryAfterMs === undefined ? { status, request } : { status, request, retryAfterMs };
+  return new ApiError('rate-limited', `The API is limiting how often it may be called (HTTP ${status}). ${wait} and try again.`, details);
+}
+
+export function serverError(request: string, status: number): ApiError {
+  return new ApiError(
+    'server',
+    `The API had a problem answering (HTTP ${status}). Try again later; if it persists, the service may be down.`,
+    { status, request },
+  );
+}
+
+export function unexpectedStatusError(request: string, status: number): ApiError {
+  return new ApiError('protocol', `The API answered with an unexpected HTTP ${status}. Check the API base URL setting.`, {
+    status,
+    request,
+  });
+}
+
+export function protocolError(request: string, problem: string, status?: number): ApiError {
+  return new ApiError(
+    'protocol',
+    `${problem} Check the API base URL and authorization URL settings, and any proxy in between.`,
+    withStatus({ request }, status),
+  );
+}
+
+export function invalidInputError(message: string): ApiError {
+  return new ApiError('invalid-input', message);
+}
+
+/** Maps a request that produced no response. */
+export function errorForTransportFailure(error: TransportError, method: string, url: string, timeoutMs: number): ApiError {
+  const request = describeRequest(method, url);
+  const host = hostOf(url);
+  const { proxyHost = 'the proxy', proxyStatus, proxyCredentialsSent = false, causes = [error.code], caFile = '' } = error.context;
+  const network = (failure: ApiNetworkFailure, message: string): ApiError =>
+    new ApiError('network', message, { request, network: failure, causes });
+  const timeout = (failure: ApiNetworkFailure, message: string): ApiError =>
+    new ApiError('timeout', message, { request, network: failure, causes });
+  switch (error.failure) {
+    case 'aborted':
+      return cancelledError();
+    case 'connect-timeout':
+      return timeout('connect-timeout', `Could not connect to ${host} in time. Check your network and proxy settings, then try again.`);
+    case 'headers-timeout':
+    case 'body-timeout':
+    case 'total-timeout':
+      return timeout(
+        'response-timeout',
+        `${host} did not answer within ${Math.round(timeoutMs / 1000)} s. Try again, or raise the request timeout setting if the service is slow.`,
+      );
+    case 'too-large':
+      return protocolError(request, `The answer from ${host} was larger than the allowed maximum, so it was not read.`);
+    case 'proxy-invalid':
+      return network(
+        'proxy-invalid',
+        'The proxy setting is not a valid URL. Fix the http.proxy setting or the HTTPS_PROXY environment variable.',
+      );
+    case 'invalid-url':
+      return invalidInputError(`The URL for ${request} is not valid. Check the API base URL and authorization URL settings.`);
+    case 'untrusted-certificate': {
+      const what =
+        error.code === 'DEPTH_ZERO_SELF_SIGNED_CERT'
+          ? 'presented a self-signed certificate'
+          : 'presented a certificate from a certificate authority this computer does not trust';
+      return network(
+        'untrusted-certificate',
+        `${host} ${what} (${error.code}). If your company or a TLS-inspecting proxy uses its own CA, save its certificate (PEM) to a file and set ${CA_FILE_SETTING} to that file's path, or add the CA to the operating system's certificate store.`,
+      );
+    }
+    case 'certificate-expired':
+      return network(
+        'certificate-expired',
+        error.code === 'CERT_NOT_YET_VALID'
+          ? `The certificate of ${host} is not valid yet (${error.code}). Check this computer's date and time; otherwise ask the server's administrators.`
+          : `The certificate of ${host} has expired (${error.code}). Ask the server's administrators to renew it, and check this computer's date and time.`,
+      );
+    case 'certificate-name-mismatch':
+      return network(
+        'certificate-name-mismatch',
+        `The certificate of ${host} was issued for another host name (${error.code}). Use the host name the certificate names in the API base URL and authorization URL settings.`,
+      );
+    case 'proxy-auth-required':
+      return network(
+        'proxy-auth-required',
+        proxyCredentialsSent
+          ? `The proxy ${proxyHost} rejected the proxy credentials (HTTP 407). Correct the user and password in the proxy URL (http.proxy or HTTPS_PROXY) or the http.proxyAuthorization setting.`
+          : `The proxy ${proxyHost} requires authentication (HTTP 407). Put the user and password in the proxy URL (http://user:password@host:port in http.proxy or HTTPS_PROXY), or set http.proxyAuthorization.`,
+      );
+    case 'proxy-refused':
+      return network(
+        'proxy-refused',
+        `The proxy ${proxyHost} refused to open a connection to ${host} (HTTP ${proxyStatus ?? 502}). Ask your network administrators to allow ${host}, or exempt it with the http.noProxy setting or NO_PROXY if it is reachable without the proxy.`,
+      );
+    case 'proxy-unreachable':
+      return network(
+        'proxy-unreachable',
+        `Could not connect to the proxy ${proxyHost} (${error.code}). Check the http.proxy setting and the HTTPS_PROXY and HTTP_PROXY environment variables.`,
+      );
+    case 'ca-file':
+      return network(
+        'ca-file',
+        `The CA certificates file "${caFile}" could not be used (${error.code}). Set ${CA_FILE_SETTING} to a readable PEM file of CA certificates, or clear it.`,
+      );
+    case 'dns':
+      return network(
+        'dns',
+        `The host name ${hostnameOf(url)} could not be found (${error.code}). Check the API base URL and authorization URL settings, and your DNS or VPN connection.`,
+      );
+    case 'connection-refused':
+      return network(
+        'connection-refused',
+        `${host} refused the connection (${error.code}). Check the port in the API base URL and authorization URL settings, and that the service (or your SSH tunnel) is running.`,
+      );
+    case 'connection':
+      return network(
+        'connection',
+        `Could not reach ${host} (${error.code}). Check your network connection, the API base URL and proxy settings, then try again.`,
+      );
+  }
+}
+
+function hostnameOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return 'the server';
+  }
+}
+
+function withStatus<T extends object>(details: T, status: number | undefined): T | (T & { status: number }) {
+  return status === undefined ? details : { ...details, status };
+}
+
+/**
+ * Maps a non-2xx answer of the API (not the token endpoint). 401 is handled by
+ * the caller, which owns the one-retry-with-a-new-token rule.
+ */
+export function errorForApiStatus(request: string, status: number, retryAfterMs: number | undefined, what?: string): ApiError {
+  if (status === 401) return invalidCredentialsError(request, status);
+  if (status === 403) return permissionDeniedError(request, status);
+  if (status === 404) return notFoundError(request, what);
+  if (status === 429) return rateLimitedError(request, status, retryAfterMs);
+  if (status >= 500) return serverError(request, status);
+  return unexpectedStatusError(request, status);
 }

@@ -4,23 +4,23 @@
 // neither toString nor util.inspect).
 
 import { definedOnly } from '../common/definedOnly';
-import { cancelledError, describeRequest, disposedError, errorForApiStatus, invalidInputError } from './apiErrors';
+import { cancelledError, describeRequest, disposedError, errorForApiStatus, invalidInputError } from './errors';
 import { AuthorizedRequests } from './auth/authorizedRequests';
-import type { Credentials } from './auth/credentials';
-import { TokenClient } from './auth/tokenClient';
+import { TokenClient, type Credentials } from './auth/tokenClient';
 import { EventsClient } from './events/eventsClient';
 import { isOpenable, resolveHref } from './hal';
 import { HttpClient, type HttpResponse } from './http/httpClient';
 import { createLazyTransport } from './http/lazyTransport';
 import { redactUrl, type RequestLogEntry } from './http/requestLog';
 import { DEFAULT_RETRY_POLICY, parseRetryAfter } from './http/retryPolicy';
-import type { LookupFunction, Transport } from './http/transport';
+import type { LookupFunction } from 'node:net';
+import type { Transport } from './http/transport';
 import type { LimitSnapshot } from './http/adaptiveLimit';
 import { parseJsonBody } from './jsonBody';
 import type { EventsResult, GetEventsOptions } from './model';
 import type { TimestampUnitSetting } from './timestamp';
 
-export type { Credentials } from './auth/credentials';
+export type { Credentials } from './auth/tokenClient';
 export type { RequestLogEntry } from './http/requestLog';
 export type { Transport } from './http/transport';
 export type { RequestPriority } from './http/concurrencyLimiter';

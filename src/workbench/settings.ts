@@ -8,9 +8,12 @@ import { Disposable } from '../common/lifecycle';
 import { BUILTIN_COMMANDS } from './constants';
 import { readSettings, SECTION, settingId, type SettingName, type Settings } from '../domain/settings/settingsRules';
 
+/** The prefix of a dotted setting name ('serialNumber' of 'serialNumber.pattern'), so a group's name comes from its settings. */
+type GroupOf<Name> = Name extends `${infer Group}.${string}` ? Group : never;
+
 export interface SettingsChange {
-  /** Whether the change touches this setting (or, for a prefix such as 'serialNumber', any below it). */
-  affects(name: SettingName | 'serialNumber' | 'hover' | 'links' | 'tree' | 'workspaceScan' | 'autoRefresh' | 'details' | 'http'): boolean;
+  /** Whether the change touches this setting (or, for a group such as 'serialNumber', any in it). */
+  affects(name: SettingName | GroupOf<SettingName> | 'http'): boolean;
   /** VS Code's event, for settings that are not ours (e.g. files.exclude). */
   readonly event: vscode.ConfigurationChangeEvent;
 }

@@ -3,7 +3,7 @@
 // second 401 means the API will not accept our tokens, and retrying more would
 // only hammer the authorization server.
 
-import { describeRequest, rejectedFreshTokenError } from '../apiErrors';
+import { describeRequest, rejectedFreshTokenError } from '../errors';
 import type { RequestPriority } from '../http/concurrencyLimiter';
 import type { HttpClient, HttpResponse } from '../http/httpClient';
 import type { TokenClient } from './tokenClient';

@@ -3,6 +3,7 @@
 // lives only in a private field so neither toString nor util.inspect shows it.
 
 import {
+  type ApiError,
   describeRequest,
   invalidCredentialsError,
   notFoundError,
@@ -11,16 +12,26 @@ import {
   rateLimitedError,
   serverError,
   unexpectedStatusError,
-} from '../apiErrors';
-import type { ApiError } from '../errors';
+} from '../errors';
 import type { HttpClient, HttpResponse } from '../http/httpClient';
 import { RequestCoalescer } from '../http/requestCoalescer';
 import { parseRetryAfter } from '../http/retryPolicy';
 import { clampDelay, DELAY_CEILINGS } from '../../common/delays';
 import { isRecord } from '../../common/guards';
 import { parseJsonBody } from '../jsonBody';
-import { basicClientAuthorization } from './clientAuthentication';
-import type { CredentialsProvider } from './credentials';
+
+/**
+ * The four values an administrator gets when creating an API user (spec §5.2).
+ * The glue reads them from SecretStorage on demand; the core never stores them.
+ */
+export interface Credentials {
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly username: string;
+  readonly password: string;
+}
+
+export type CredentialsProvider = () => Promise<Credentials>;
 
 /** Spec §8: the stated lifetime, assumed when a server omits expires_in. */
 export const DEFAULT_TOKEN_LIFETIME_SECONDS = 3600;
@@ -173,4 +184,21 @@ export class TokenClient {
       return protocolError(request, 'The authorization server refused the token request as malformed (HTTP 400).', status);
     return unexpectedStatusError(request, status);
   }
+}
+
+// RFC 6749 §2.3.1: the client id and secret are each encoded with the
+// application/x-www-form-urlencoded algorithm *before* being joined with ":"
+// and base64-encoded. Skipping that step breaks secrets containing ":", "%",
+// "+" or non-ASCII characters.
+
+/** The WHATWG form-urlencoded serialiser: only ALPHA / DIGIT / "*-._" stay, space becomes "+". */
+export function formUrlEncode(value: string): string {
+  return encodeURIComponent(value)
+    .replace(/[!'()~]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%20/g, '+');
+}
+
+export function basicClientAuthorization(clientId: string, clientSecret: string): string {
+  const pair = `${formUrlEncode(clientId)}:${formUrlEncode(clientSecret)}`;
+  return `Basic ${Buffer.from(pair, 'utf8').toString('base64')}`;
 }

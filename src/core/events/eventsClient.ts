@@ -4,7 +4,7 @@
 // too, up to a page cap, and the result says when the cap cut it short.
 
 import { isRecord } from '../../common/guards';
-import { describeRequest, errorForApiStatus, invalidInputError, protocolError } from '../apiErrors';
+import { describeRequest, errorForApiStatus, invalidInputError, protocolError } from '../errors';
 import type { AuthorizedRequests } from '../auth/authorizedRequests';
 import type { HttpResponse } from '../http/httpClient';
 import { parseRetryAfter } from '../http/retryPolicy';

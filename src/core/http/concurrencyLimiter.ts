@@ -10,7 +10,7 @@
 //   - a retry goes to the front of its queue: it has waited longest;
 //   - waiters leave the queue when their caller cancels.
 
-import { cancelledError } from '../apiErrors';
+import { cancelledError } from '../errors';
 import { AdaptiveLimit, type AdaptiveLimitOptions, type LimitSnapshot, type SampleOutcome } from './adaptiveLimit';
 
 export type { SampleOutcome } from './adaptiveLimit';

@@ -4,7 +4,7 @@
 // returns any HTTP status to the caller (who knows what a 401 or 404 means for
 // its endpoint) and throws ApiError only when no usable response arrived.
 
-import { cancelledError, errorForTransportFailure } from '../apiErrors';
+import { cancelledError, errorForTransportFailure } from '../errors';
 import { ConcurrencyLimiter, type RequestPriority, type SampleOutcome } from './concurrencyLimiter';
 import { RequestCoalescer } from './requestCoalescer';
 import { redactUrl, type RequestLogger } from './requestLog';

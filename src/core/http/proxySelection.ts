@@ -10,10 +10,8 @@
 
 import type { ProxySettings } from './transport';
 
-type Env = Readonly<Record<string, string | undefined>>;
-
 /** The proxy URL to use for `target`, or undefined for a direct connection. */
-export function selectProxy(target: URL, settings: ProxySettings, env: Env): string | undefined {
+export function selectProxy(target: URL, settings: ProxySettings, env: Readonly<NodeJS.ProcessEnv>): string | undefined {
   if (isLoopbackHost(target.hostname)) return undefined;
   const candidate = nonEmpty(settings.proxy) ?? proxyFromEnv(target.protocol, env);
   if (candidate === undefined) return undefined;
@@ -37,14 +35,14 @@ export function isLoopbackHost(hostname: string): boolean {
   return value !== undefined && value >>> 24 === 127;
 }
 
-function proxyFromEnv(protocol: string, env: Env): string | undefined {
+function proxyFromEnv(protocol: string, env: Readonly<NodeJS.ProcessEnv>): string | undefined {
   if (protocol === 'https:') return envValue(env, 'HTTPS_PROXY') ?? envValue(env, 'HTTP_PROXY');
   if (protocol === 'http:') return envValue(env, 'HTTP_PROXY');
   return undefined;
 }
 
 /** Upper case first, as curl does; lower case is the older convention. */
-function envValue(env: Env, name: string): string | undefined {
+function envValue(env: Readonly<NodeJS.ProcessEnv>, name: string): string | undefined {
   return nonEmpty(env[name]) ?? nonEmpty(env[name.toLowerCase()]);
 }
 

@@ -3,7 +3,7 @@
 // work has its own AbortSignal, aborted only when every waiter has cancelled,
 // so one impatient caller cannot fail the others.
 
-import { cancelledError } from '../apiErrors';
+import { cancelledError } from '../errors';
 import { asError } from '../../common/errors';
 
 interface Shared<T> {

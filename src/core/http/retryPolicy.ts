@@ -3,14 +3,15 @@
 // statuses 502/503/504. A 500 is a bug on the server and retrying it would
 // only triple the load.
 import { clampDelay, DELAY_CEILINGS, MAX_TIMER_DELAY_MS } from '../../common/delays';
+import type { NetworkFailure } from './transport';
 
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 
 /**
- * Failures (see TransportFailure) worth another try; timeouts are not, as the user already waited the full time.
+ * Failures (see NetworkFailure) worth another try; timeouts are not, as the user already waited the full time.
  * A refused connection is (a service restarting); certificates, proxies and DNS are not: they fail the same way again.
  */
-export const RETRYABLE_FAILURES: ReadonlySet<string> = new Set(['connection', 'connection-refused']);
+export const RETRYABLE_FAILURES: ReadonlySet<NetworkFailure> = new Set<NetworkFailure>(['connection', 'connection-refused']);
 
 export interface RetryPolicy {
   readonly maxRetries: number;

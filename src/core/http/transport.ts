@@ -2,7 +2,7 @@
 // this interface, so undici stays in its own lazily loaded bundle and tests or
 // benchmarks can inject another implementation.
 
-import type { LookupFunction as NetLookupFunction } from 'node:net';
+import type { LookupFunction } from 'node:net';
 
 export type HttpMethod = 'GET' | 'POST';
 
@@ -34,15 +34,21 @@ export interface TransportResponse {
 }
 
 /**
- * Why a request produced no response. Transports translate their library's
- * errors into these so nothing above them depends on undici's error classes.
+ * Why a request produced no response: the one list of names, from the
+ * transport up. Transports translate their library's errors into these so
+ * nothing above them depends on undici's error classes. An ApiError keeps the
+ * ones a view can tell apart (`ApiNetworkFailure` in core/errors.ts): an
+ * abort, a bad URL or a too-large answer become other kinds of error, and the
+ * three response deadlines become 'response-timeout'.
  */
-export type TransportFailure =
+export type NetworkFailure =
   | 'aborted'
+  | 'invalid-url'
+  | 'too-large'
   | 'connect-timeout'
-  | 'headers-timeout'
-  | 'body-timeout'
-  | 'total-timeout'
+  | ResponseDeadline
+  /** A response deadline passed, whichever one: how an ApiError reports the three above. */
+  | 'response-timeout'
   | 'connection'
   | 'connection-refused'
   | 'dns'
@@ -52,13 +58,15 @@ export type TransportFailure =
   | 'proxy-auth-required'
   | 'proxy-refused'
   | 'proxy-unreachable'
-  | 'ca-file'
-  | 'too-large'
-  | 'proxy'
-  | 'invalid-url';
+  /** The proxy setting (or HTTPS_PROXY) is not a proxy URL undici can use. */
+  | 'proxy-invalid'
+  | 'ca-file';
+
+/** The deadlines of TransportTimeouts, in the order a response can miss them. */
+export type ResponseDeadline = 'headers-timeout' | 'body-timeout' | 'total-timeout';
 
 /** What a failure is about, for the message: all of it safe to show and log. */
-export interface TransportFailureContext {
+export interface NetworkFailureContext {
   /** host[:port] of the proxy the request went through (never its user or password). */
   readonly proxyHost?: string;
   /** The HTTP status the proxy answered a CONNECT with (407, 502, ...). */
@@ -83,10 +91,11 @@ export class TransportError extends Error {
   readonly [TRANSPORT_ERROR] = true;
 
   constructor(
-    readonly failure: TransportFailure,
+    /** The finest name the transport knows: which deadline passed, never the 'response-timeout' that groups them. */
+    readonly failure: Exclude<NetworkFailure, 'response-timeout'>,
     /** A short system code such as ECONNRESET; never the library's message, which may quote URLs with credentials. */
     readonly code: string,
-    readonly context: TransportFailureContext = {},
+    readonly context: NetworkFailureContext = {},
   ) {
     super(`${failure} (${code})`);
     this.name = 'TransportError';
@@ -125,15 +134,12 @@ export interface TrustSettings {
   readonly caCertificatesFile?: string;
 }
 
-/** Resolves a host name, as `dns.lookup` does; tests inject one so no DNS query leaves the machine. */
-export type LookupFunction = NetLookupFunction;
-
 export interface TransportOptions extends ProxySettings, TrustSettings {
   readonly connectTimeoutMs: number;
   /** Upper bound of sockets per origin; the client's concurrency limit normally binds first. */
   readonly connectionsPerOrigin: number;
   /** Where HTTPS_PROXY / HTTP_PROXY / NO_PROXY are read; process.env unless a test injects one. */
-  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly env: Readonly<NodeJS.ProcessEnv>;
   /** dns.lookup unless a test injects one. */
   readonly lookup?: LookupFunction;
 }

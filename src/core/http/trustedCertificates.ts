@@ -105,10 +105,7 @@ async function certificatesFromFile(path: string): Promise<string[]> {
 }
 
 /** NODE_EXTRA_CA_CERTS as Node read it at start-up; best effort, as Node itself only warns about a bad file. */
-async function nodeExtraCertificates(
-  env: Readonly<Record<string, string | undefined>>,
-  stores: CertificateStores,
-): Promise<readonly string[]> {
+async function nodeExtraCertificates(env: Readonly<NodeJS.ProcessEnv>, stores: CertificateStores): Promise<readonly string[]> {
   const fromNode = stores.nodeReader();
   if (fromNode !== undefined) {
     try {
@@ -129,7 +126,7 @@ async function nodeExtraCertificates(
 
 export async function loadTrustedCertificates(
   settings: TrustSettings,
-  env: Readonly<Record<string, string | undefined>> = process.env,
+  env: Readonly<NodeJS.ProcessEnv> = process.env,
   stores: CertificateStores = NODE_AND_SYSTEM_CA,
 ): Promise<TrustedCertificates> {
   const useSystem = settings.systemCertificates !== false;

@@ -8,9 +8,8 @@
 // from the outside (storage, clients, the notification, the log redactor, a
 // timer) comes in through the small interfaces below, so plain mocha tests it.
 import { createHash } from 'node:crypto';
-import { invalidCredentialsError } from '../../core/apiErrors';
-import type { Credentials } from '../../core/auth/credentials';
-import { isApiError, type ApiError } from '../../core/errors';
+import type { Credentials } from '../../core/auth/tokenClient';
+import { invalidCredentialsError, isApiError, type ApiError } from '../../core/errors';
 import { Emitter, type Event } from '../../common/emitter';
 import { asError, errorMessage } from '../../common/errors';
 import { Disposable, toDisposable } from '../../common/lifecycle';

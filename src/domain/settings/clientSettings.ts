@@ -3,9 +3,7 @@
 // so the core's defaults stay the one source of them.
 import { DEFAULT_HTTP_SETTINGS, type HttpSettings } from '../../core/onboardingClient';
 import type { TimestampUnitSetting } from '../../core/timestamp';
-import { readSettings, type RawSettings, type Settings } from './settingsRules';
-
-export type SettingsReader = RawSettings;
+import type { Settings } from './settingsRules';
 
 /** Settings whose change means the client must be rebuilt. */
 export const CLIENT_SETTINGS: readonly string[] = [
@@ -37,8 +35,4 @@ export function clientSettingsOf(settings: Settings): ClientSettings {
   const timeoutMs = settings.requestTimeoutSeconds * 1000;
   if (timeoutMs !== DEFAULT_HTTP_SETTINGS.requestTimeoutMs) http.requestTimeoutMs = timeoutMs;
   return { timestampUnit: settings.timestampUnit, http };
-}
-
-export function readClientSettings(read: SettingsReader): ClientSettings {
-  return clientSettingsOf(readSettings(read));
 }

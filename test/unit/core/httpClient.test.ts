@@ -11,7 +11,7 @@ import { DEFAULT_RETRY_POLICY } from '../../../src/core/http/retryPolicy';
 import {
   TransportError,
   type Transport,
-  type TransportFailureContext,
+  type NetworkFailureContext,
   type TransportRequest,
   type TransportResponse,
 } from '../../../src/core/http/transport';
@@ -87,7 +87,7 @@ function assertApiError(error: unknown, kind: ApiErrorKind, message?: RegExp): v
   if (message !== undefined) assert.match(error.message, message);
 }
 
-const failure = (kind: TransportError['failure'], code: string, context: TransportFailureContext = {}): TransportError =>
+const failure = (kind: TransportError['failure'], code: string, context: NetworkFailureContext = {}): TransportError =>
   new TransportError(kind, code, context);
 
 describe('HTTP client (scripted transport, test clock)', () => {

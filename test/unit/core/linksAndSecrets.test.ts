@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { inspect } from 'node:util';
-import { basicClientAuthorization } from '../../../src/core/auth/clientAuthentication';
+import { basicClientAuthorization } from '../../../src/core/auth/tokenClient';
 import { isApiError } from '../../../src/core/errors';
 import { expandLink } from '../../../src/core/hal';
 import { startForeignOrigin, TEST_ASSET_ID, TEST_CREDENTIALS, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { formUrlEncode } from '../../../src/core/auth/clientAuthentication';
+import { formUrlEncode } from '../../../src/core/auth/tokenClient';
 import { isApiError, type ApiErrorKind } from '../../../src/core/errors';
 import { TEST_CREDENTIALS, TEST_NO_PERMISSION_USER, TEST_SERIALS } from '../../support/fakeApi';
 import { delay, makeClient, rejectionOf, useFakeApi } from './testClient';

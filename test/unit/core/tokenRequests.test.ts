@@ -6,10 +6,17 @@
 
 import * as assert from 'node:assert/strict';
 import { inspect } from 'node:util';
-import { invalidCredentialsError, permissionDeniedError, serverError, unexpectedStatusError } from '../../../src/core/apiErrors';
 import { AuthorizedRequests } from '../../../src/core/auth/authorizedRequests';
 import { TokenClient, type TokenClientOptions } from '../../../src/core/auth/tokenClient';
-import { isApiError, type ApiError, type ApiErrorKind } from '../../../src/core/errors';
+import {
+  invalidCredentialsError,
+  isApiError,
+  permissionDeniedError,
+  serverError,
+  unexpectedStatusError,
+  type ApiError,
+  type ApiErrorKind,
+} from '../../../src/core/errors';
 import { HttpClient } from '../../../src/core/http/httpClient';
 import { DEFAULT_RETRY_POLICY } from '../../../src/core/http/retryPolicy';
 import { createUndiciTransport } from '../../../src/core/http/undiciTransport';

@@ -333,7 +333,7 @@ describe('undici transport', function () {
       const error = await transportFailureOf(
         transportWith({ proxy: 'http://proxy corp:3128' }).request(getRequest(`https://${PLANT_HOST}/`)),
       );
-      assert.deepEqual([error.failure, error.code], ['proxy', 'ERR_INVALID_PROXY']);
+      assert.deepEqual([error.failure, error.code], ['proxy-invalid', 'ERR_INVALID_PROXY']);
     });
 
     it('http.proxyStrictSSL false also accepts an unverifiable certificate of a target behind the proxy', async () => {

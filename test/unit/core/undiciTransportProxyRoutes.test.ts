@@ -17,7 +17,7 @@ describe('undici transport: proxy routes', function () {
     const transport = createUndiciTransport(transportOptions({ proxy: 'ftp://proxy.corp:21' }));
     try {
       const error = await transportFailureOf(transport.request(getRequest(`https://${PLANT_HOST}/`)));
-      assert.deepEqual([error.failure, error.code], ['proxy', 'ERR_INVALID_PROXY']);
+      assert.deepEqual([error.failure, error.code], ['proxy-invalid', 'ERR_INVALID_PROXY']);
     } finally {
       await transport.close();
     }

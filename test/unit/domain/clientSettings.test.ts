@@ -1,12 +1,17 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CA_FILE_SETTING } from '../../../src/core/apiErrors';
-import { settingId } from '../../../src/domain/settings/settingsRules';
-import { CLIENT_SETTINGS, readClientSettings, type SettingsReader } from '../../../src/domain/settings/clientSettings';
+import { CA_FILE_SETTING } from '../../../src/core/errors';
+import { readSettings, settingId, type RawSettings } from '../../../src/domain/settings/settingsRules';
+import { CLIENT_SETTINGS, clientSettingsOf, type ClientSettings } from '../../../src/domain/settings/clientSettings';
 
-function reader(values: Record<string, unknown>): SettingsReader {
+function reader(values: Record<string, unknown>): RawSettings {
   return (section, key) => values[`${section}.${key}`];
+}
+
+/** As the session reads them: every setting validated once, then the client's part picked out. */
+function readClientSettings(read: RawSettings): ClientSettings {
+  return clientSettingsOf(readSettings(read));
 }
 
 describe('client settings from VS Code configuration', () => {

@@ -2,9 +2,8 @@
 // (which a test may change behind the machine's back, as another window
 // would) and fake clients whose server refusal the test triggers.
 import * as assert from 'node:assert/strict';
-import { invalidCredentialsError } from '../../../src/core/apiErrors';
-import type { Credentials } from '../../../src/core/auth/credentials';
-import { isApiError } from '../../../src/core/errors';
+import type { Credentials } from '../../../src/core/auth/tokenClient';
+import { invalidCredentialsError, isApiError } from '../../../src/core/errors';
 import {
   SessionMachine,
   type ClientFactory,

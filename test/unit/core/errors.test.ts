@@ -4,6 +4,7 @@
 
 import * as assert from 'node:assert/strict';
 import {
+  ApiError,
   cancelledError,
   describeRequest,
   disposedError,
@@ -11,6 +12,7 @@ import {
   errorForTransportFailure,
   invalidCredentialsError,
   invalidInputError,
+  isApiError,
   notFoundError,
   permissionDeniedError,
   protocolError,
@@ -18,9 +20,9 @@ import {
   rejectedFreshTokenError,
   serverError,
   unexpectedStatusError,
-} from '../../../src/core/apiErrors';
-import { ApiError, isApiError, type ApiErrorKind } from '../../../src/core/errors';
-import { TransportError, type TransportFailure, type TransportFailureContext } from '../../../src/core/http/transport';
+  type ApiErrorKind,
+} from '../../../src/core/errors';
+import { TransportError, type NetworkFailureContext } from '../../../src/core/http/transport';
 
 interface Shape {
   readonly kind: ApiErrorKind;
@@ -219,7 +221,7 @@ describe('API errors: what each failure tells the user', () => {
     const URL = 'https://api.example.com:8443/public/api/x?q=1';
     const request = 'GET /public/api/x';
 
-    function failure(kind: TransportFailure, code: string, context?: TransportFailureContext, timeoutMs = 30_000): Shape {
+    function failure(kind: TransportError['failure'], code: string, context?: NetworkFailureContext, timeoutMs = 30_000): Shape {
       return shapeOf(errorForTransportFailure(new TransportError(kind, code, context), 'GET', URL, timeoutMs));
     }
 
@@ -264,7 +266,7 @@ describe('API errors: what each failure tells the user', () => {
 
     it('an invalid proxy setting says which settings to fix', () => {
       assert.deepEqual(
-        failure('proxy', 'ERR_INVALID_URL'),
+        failure('proxy-invalid', 'ERR_INVALID_URL'),
         network(
           'proxy-invalid',
           'The proxy setting is not a valid URL. Fix the http.proxy setting or the HTTPS_PROXY environment variable.',
@@ -432,7 +434,7 @@ describe('API errors: what each failure tells the user', () => {
     });
 
     it('an unparsable URL is described as "the server"', () => {
-      const host = (kind: TransportFailure): string =>
+      const host = (kind: TransportError['failure']): string =>
         errorForTransportFailure(new TransportError(kind, 'E'), 'GET', 'not a url', 30_000).message;
       assert.match(host('connection'), /^Could not reach the server \(E\)\./);
       assert.match(host('dns'), /^The host name the server could not be found \(E\)\./);

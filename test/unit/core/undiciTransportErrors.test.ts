@@ -1,10 +1,10 @@
-// How what undici and Node throw becomes a TransportFailure: the errors here
+// How what undici and Node throw becomes a NetworkFailure: the errors here
 // are built in the shapes those libraries use (a code, a `cause` chain, and
 // for a refused CONNECT only a message), so every rule is tried without a network.
 
 import * as assert from 'node:assert/strict';
-import { causeCodes, classifyNetworkError, type FailureSituation } from '../../../src/core/http/networkErrors';
-import { TransportError, type TransportFailure, type TransportFailureContext } from '../../../src/core/http/transport';
+import { causeCodes, classifyNetworkError, type FailureSituation } from '../../../src/core/http/undiciTransport';
+import { TransportError, type NetworkFailureContext } from '../../../src/core/http/transport';
 
 /** An error as Node and undici make them: an Error with a code, optionally wrapping another. */
 function coded(code: string | undefined, cause?: unknown, message = 'failed'): Error {
@@ -19,7 +19,7 @@ function chain(...codes: string[]): Error {
 const DIRECT: FailureSituation = { deadlinePassed: false };
 const VIA_PROXY: FailureSituation = { deadlinePassed: false, proxyHost: 'proxy.corp:3128', proxyCredentialsSent: false };
 
-function classified(error: unknown, situation: FailureSituation = DIRECT): { failure: TransportFailure; code: string } {
+function classified(error: unknown, situation: FailureSituation = DIRECT): { failure: TransportError['failure']; code: string } {
   const result = classifyNetworkError(error, situation);
   return { failure: result.failure, code: result.code };
 }
@@ -60,7 +60,7 @@ describe('network error classification', () => {
       assert.equal(classifyNetworkError(foreign, DIRECT), foreign);
     });
 
-    const cases: readonly [string, unknown, TransportFailure, string][] = [
+    const cases: readonly [string, unknown, TransportError['failure'], string][] = [
       ['a reset connection', chain('ECONNRESET'), 'connection', 'ECONNRESET'],
       ['an error without any code', new Error('socket hang up'), 'connection', 'UNKNOWN'],
       ['something that is not even an Error', 'boom', 'connection', 'UNKNOWN'],
@@ -100,7 +100,7 @@ describe('network error classification', () => {
   });
 
   describe('certificates', () => {
-    const verdicts: readonly [string, TransportFailure][] = [
+    const verdicts: readonly [string, TransportError['failure']][] = [
       ['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'untrusted-certificate'],
       ['UNABLE_TO_GET_ISSUER_CERT', 'untrusted-certificate'],
       ['UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'untrusted-certificate'],
@@ -189,7 +189,7 @@ describe('network error classification', () => {
         proxyHost: 'proxy.corp:3128',
         proxyCredentialsSent: true,
         proxyStatus: 407,
-      } satisfies TransportFailureContext);
+      } satisfies NetworkFailureContext);
     });
 
     it('a 407 to a plain-http request sent through the proxy is "proxy authentication required", not an invalid URL', () => {
