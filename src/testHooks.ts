@@ -122,7 +122,12 @@ export interface MachinesHooks {
   badge(): { readonly value: number; readonly tooltip: string } | undefined;
   viewDescription(): string | undefined;
   viewVisible(): boolean;
-  autoRefresh(): { readonly state: string; readonly nextPollAt: number | undefined; readonly consecutiveFailures: number; readonly active: boolean };
+  autoRefresh(): {
+    readonly state: string;
+    readonly nextPollAt: number | undefined;
+    readonly consecutiveFailures: number;
+    readonly active: boolean;
+  };
   /** Runs one auto-refresh poll as its timer would (it does nothing while paused or disabled). */
   pollNow(): Promise<string | undefined>;
   /** Reads the window as focused (true) or not (false) instead of asking the OS, which a headless run does not control; undefined: the real window again. */
@@ -152,9 +157,9 @@ export interface TestHooks {
   readonly agentTools: AgentToolsHooks;
   readonly links: LinksHooks;
   /** Authenticated reads through the cache: for our tests only, never for other extensions. */
-  getEvents(serialNumber: string, options?: GetOptions): Promise<EventsResult>;
+  readonly getEvents: (serialNumber: string, options?: GetOptions) => Promise<EventsResult>;
   /** Until disposed, command arguments and the exported API behave as outside test mode (ask, never act unseen). */
-  actAsUser(): IDisposable;
+  readonly actAsUser: () => IDisposable;
 }
 
 /** What the hooks are derived from: the features as extension.ts wired them. */

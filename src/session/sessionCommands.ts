@@ -218,7 +218,11 @@ interface EnvironmentItem extends vscode.QuickPickItem {
 }
 
 /** A quick pick of the environments, the active one first and marked; undefined when dismissed. */
-async function pickEnvironment(session: SessionMachine<SessionClient>, placeHolder: string, offerNew = false): Promise<Environment | undefined> {
+async function pickEnvironment(
+  session: SessionMachine<SessionClient>,
+  placeHolder: string,
+  offerNew = false,
+): Promise<Environment | undefined> {
   const activeId = session.activeEnvironment?.id;
   const environments = [...session.environments()].sort((a, b) => Number(b.id === activeId) - Number(a.id === activeId));
   const items: EnvironmentItem[] = environments.map((env) => ({
