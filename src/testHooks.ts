@@ -24,65 +24,13 @@ import type { DiagnosticsTiming } from './editor/serialDiagnostics';
 import type { HoverTiming } from './editor/serialHoverProvider';
 import type { LinkOutcome, MachineLinks } from './links/registerLinks';
 import type { Machines } from './machines/registerMachines';
+import type { PollingSnapshot } from './machines/pinnedPolling';
 import type { MachinesNode } from './machines/treeNodes';
 import { secretKey } from './session/credentialStore';
 import type { Confirmer, Notifier, ShownNotification } from './session/notify';
 import type { ArgumentTrust } from './workbench/argumentTrust';
 import type { ApiSession } from './workbench/contracts/apiSession';
 import type { LanguageModelToolName } from './workbench/constants';
-
-/** Sign-in as the tests see it: names, state kinds, our own notification texts and the non-secret state stored. */
-export interface SessionHooks {
-  state(): { readonly kind: SessionState['kind']; readonly environment?: string };
-  environmentNames(): string[];
-  notifications(): readonly ShownNotification[];
-  /** Global and workspace state (keys and values) as JSON: everything the extension stored outside SecretStorage. */
-  storedStateJson(): string;
-  /** Whether SecretStorage still holds an entry for this environment id (the values stay inside). */
-  hasStoredSecret(environmentId: string): Promise<boolean>;
-  /** The folder of the extension's log files (context.logUri), to search them. */
-  readonly logDirectory: string;
-  /** Answers sign-in's modal questions in place of the user until disposed (recorded in notifications() as 'confirm'). */
-  answerConfirmations(confirmer: Confirmer): IDisposable;
-}
-
-export type RenderedReport = Extract<PanelActivity, { kind: 'rendered' }>['report'];
-
-/** The event details panels: what their pages were given and did. */
-export interface DetailsHooks {
-  /** The HTML most recently given to a details webview. */
-  readonly lastHtml: string | undefined;
-  /** The message most recently posted to a details page. */
-  readonly lastPosted: HostMessage | undefined;
-  /** The page's most recent read-back of what it rendered. */
-  readonly lastRendered: RenderedReport | undefined;
-  /** Resolves with the next (or current, when `predicate` already holds) rendered report. */
-  waitForRendered(predicate: (report: RenderedReport) => boolean, timeoutMs?: number): Promise<RenderedReport>;
-  /** Titles of the open details panels. */
-  panelTitles(): string[];
-  /** Handles `message` as if the most recently shown panel's page had sent it; resolves when handled. */
-  simulatePageMessage(message: unknown): Promise<void>;
-  /** Replaces the opener (browser and its confirmation) until disposed. */
-  useLinkOpener(opener: LinkOpener): IDisposable;
-  /** Times a link was handed to an opener (unsafe links must never get there). */
-  readonly openCalls: number;
-  /** Times a link was refused for not being http(s). */
-  readonly refusedLinks: number;
-  /** Notification messages and progress titles the panels showed, oldest first. */
-  notifications(): string[];
-}
-
-/** The editor features: how the last hover was answered, and the at-a-glance views. */
-export interface EditorHooks {
-  /** How the last hover over a serial number was answered, and how long our provider took in the extension host. */
-  lastHover(): HoverTiming | undefined;
-  /** The inline statuses the editors of `uri` show. */
-  inlineStatuses(uri: vscode.Uri): readonly RenderedStatus[];
-  inlineTiming(): InlineStatusTiming;
-  diagnosticsTiming(): DiagnosticsTiming;
-  /** Requests the inline status (visible serial numbers) has sent so far. */
-  glanceRequests(): number;
-}
 
 /** A TreeItem of the Machines view as plain data: what the user sees of it, and what a menu would pass. */
 export interface RenderedNode {
@@ -112,55 +60,11 @@ export interface RenderedNode {
   readonly children?: readonly RenderedNode[];
 }
 
-/** The Machines view as the user sees it, and its auto-refresh. */
-export interface MachinesHooks {
-  /** Renders the tree to `depth` levels (1 = groups, 2 = machines, 3 = their children) after letting the loads that rendering starts finish. */
-  render(depth?: number): Promise<RenderedNode[]>;
-  /** Resolves when no machine is loading and no scan is running. */
-  whenIdle(): Promise<void>;
-  contextKeys(): { readonly hasMachines: boolean; readonly filtered: boolean };
-  badge(): { readonly value: number; readonly tooltip: string } | undefined;
-  viewDescription(): string | undefined;
-  viewVisible(): boolean;
-  autoRefresh(): {
-    readonly state: string;
-    readonly nextPollAt: number | undefined;
-    readonly consecutiveFailures: number;
-    readonly active: boolean;
-  };
-  /** Runs one auto-refresh poll as its timer would (it does nothing while paused or disabled). */
-  pollNow(): Promise<string | undefined>;
-  /** Reads the window as focused (true) or not (false) instead of asking the OS, which a headless run does not control; undefined: the real window again. */
-  setWindowFocused(focused: boolean | undefined): void;
-}
-
-/** The agent tools beyond vscode.lm.invokeTool, whose confirmation is a modal a test cannot answer without a chat. */
-export interface AgentToolsHooks {
-  /** Runs the tool's prepareInvocation, as VS Code does before invoking it. */
-  prepare(name: LanguageModelToolName, input: unknown): Promise<vscode.PreparedToolInvocation | null | undefined>;
-}
-
-/** Links from outside: code-server does not route openExternal of a vscode:// link to the handler, so the tests run it here. */
-export interface LinksHooks {
-  /** Runs the URI handler as VS Code would for `uri`. */
-  handle(uri: vscode.Uri): Promise<LinkOutcome>;
-  /** The link "Copy Link to Machine" would copy, before asExternalUri. */
-  linkFor(serialNumber: string): vscode.Uri;
-  lastOutcome(): LinkOutcome | undefined;
-}
-
-export interface TestHooks {
-  readonly session: SessionHooks;
-  readonly details: DetailsHooks;
-  readonly editor: EditorHooks;
-  readonly machines: MachinesHooks;
-  readonly agentTools: AgentToolsHooks;
-  readonly links: LinksHooks;
-  /** Authenticated reads through the cache: for our tests only, never for other extensions. */
-  readonly getEvents: (serialNumber: string, options?: GetOptions) => Promise<EventsResult>;
-  /** Until disposed, command arguments and the exported API behave as outside test mode (ask, never act unseen). */
-  readonly actAsUser: () => IDisposable;
-}
+export type TestHooks = ReturnType<typeof hooksOf>;
+export type SessionHooks = TestHooks['session'];
+export type DetailsHooks = TestHooks['details'];
+export type MachinesHooks = TestHooks['machines'];
+export type RenderedReport = Extract<PanelActivity, { kind: 'rendered' }>['report'];
 
 /** What the hooks are derived from: the features as extension.ts wired them. */
 export interface TestHookSources {
@@ -179,21 +83,30 @@ export interface TestHookSources {
 
 /** The hooks, or undefined outside ExtensionMode.Test (then nothing is recorded either). */
 export function testHooks(sources: TestHookSources): TestHooks | undefined {
-  if (!sources.testMode) return undefined;
+  return sources.testMode ? hooksOf(sources) : undefined;
+}
+
+function hooksOf(sources: TestHookSources) {
   const { session, notifier, events, editor, links, agentTools, trust } = sources;
   return {
     session: sessionHooks(sources.context, session, notifier),
     details: detailsHooks(sources.details, sources.context.subscriptions),
+    /** The editor features: how the last hover was answered, and the at-a-glance views. */
     editor: {
-      lastHover: () => editor.hover.lastTiming,
-      inlineStatuses: (uri) => editor.inline.statuses(uri),
-      inlineTiming: () => editor.inline.lastTiming,
-      diagnosticsTiming: () => editor.diagnostics.lastTiming,
-      glanceRequests: () => editor.states.requestsSent,
+      /** How the last hover over a serial number was answered, and how long our provider took in the extension host. */
+      lastHover: (): HoverTiming | undefined => editor.hover.lastTiming,
+      /** The inline statuses the editors of `uri` show. */
+      inlineStatuses: (uri: vscode.Uri): readonly RenderedStatus[] => editor.inline.statuses(uri),
+      inlineTiming: (): InlineStatusTiming => editor.inline.lastTiming,
+      diagnosticsTiming: (): DiagnosticsTiming => editor.diagnostics.lastTiming,
+      /** Requests the inline status (visible serial numbers) has sent so far. */
+      glanceRequests: (): number => editor.states.requestsSent,
     },
     machines: machinesHooks(sources.machines),
+    /** The agent tools beyond vscode.lm.invokeTool, whose confirmation is a modal a test cannot answer without a chat. */
     agentTools: {
-      prepare: async (name, input) => {
+      /** Runs the tool's prepareInvocation, as VS Code does before invoking it. */
+      prepare: async (name: LanguageModelToolName, input: unknown): Promise<vscode.PreparedToolInvocation | null | undefined> => {
         const source = new vscode.CancellationTokenSource();
         try {
           return await agentTools[name].prepareInvocation?.({ input }, source.token);
@@ -202,37 +115,47 @@ export function testHooks(sources: TestHookSources): TestHooks | undefined {
         }
       },
     },
+    /** Links from outside: code-server does not route openExternal of a vscode:// link to the handler, so the tests run it here. */
     links: {
-      handle: (uri) => links.run(uri),
-      linkFor: (serialNumber) => links.linkFor(serialNumber),
-      lastOutcome: () => links.last,
+      /** Runs the URI handler as VS Code would for `uri`. */
+      handle: (uri: vscode.Uri): Promise<LinkOutcome> => links.run(uri),
+      /** The link "Copy Link to Machine" would copy, before asExternalUri. */
+      linkFor: (serialNumber: string): vscode.Uri => links.linkFor(serialNumber),
+      lastOutcome: (): LinkOutcome | undefined => links.last,
     },
-    getEvents: (serialNumber, options) => events.get(serialNumber, options),
-    actAsUser: () => trust.actAsUser(),
+    /** Authenticated reads through the cache: for our tests only, never for other extensions. */
+    getEvents: (serialNumber: string, options?: GetOptions): Promise<EventsResult> => events.get(serialNumber, options),
+    /** Until disposed, command arguments and the exported API behave as outside test mode (ask, never act unseen). */
+    actAsUser: (): IDisposable => trust.actAsUser(),
   };
 }
 
-function sessionHooks(context: TestHookSources['context'], session: ApiSession, notifier: Notifier): SessionHooks {
+/** Sign-in as the tests see it: names, state kinds, our own notification texts and the non-secret state stored. */
+function sessionHooks(context: TestHookSources['context'], session: ApiSession, notifier: Notifier) {
   return {
-    state: () => {
+    state: (): { readonly kind: SessionState['kind']; readonly environment?: string } => {
       const state = session.state;
       return state.kind === 'signed-out' ? { kind: state.kind } : { kind: state.kind, environment: state.environment.name };
     },
-    environmentNames: () => session.environments().map((env) => env.name),
-    notifications: () => [...notifier.shown],
-    storedStateJson: () =>
+    environmentNames: (): string[] => session.environments().map((env) => env.name),
+    notifications: (): readonly ShownNotification[] => [...notifier.shown],
+    /** Global and workspace state (keys and values) as JSON: everything the extension stored outside SecretStorage. */
+    storedStateJson: (): string =>
       JSON.stringify({
         globalState: Object.fromEntries(context.globalState.keys().map((key) => [key, context.globalState.get<unknown>(key)])),
         workspaceState: Object.fromEntries(context.workspaceState.keys().map((key) => [key, context.workspaceState.get<unknown>(key)])),
       }),
-    hasStoredSecret: async (environmentId) => (await context.secrets.get(secretKey(environmentId))) !== undefined,
+    /** Whether SecretStorage still holds an entry for this environment id (the values stay inside). */
+    hasStoredSecret: async (environmentId: string): Promise<boolean> => (await context.secrets.get(secretKey(environmentId))) !== undefined,
+    /** The folder of the extension's log files (context.logUri), to search them. */
     logDirectory: context.logUri.fsPath,
-    answerConfirmations: (confirmer) => notifier.answerConfirmations(confirmer),
+    /** Answers sign-in's modal questions in place of the user until disposed (recorded in notifications() as 'confirm'). */
+    answerConfirmations: (confirmer: Confirmer): IDisposable => notifier.answerConfirmations(confirmer),
   };
 }
 
-/** Keeps what the panels' activity says, from activation on: only in test mode does anyone listen. */
-function detailsHooks(details: Details, subscriptions: IDisposable[]): DetailsHooks {
+/** The event details panels: what their pages were given and did, kept from activation on (only in test mode does anyone listen). */
+function detailsHooks(details: Details, subscriptions: IDisposable[]) {
   let lastHtml: string | undefined;
   let lastPosted: HostMessage | undefined;
   let lastRendered: RenderedReport | undefined;
@@ -266,23 +189,30 @@ function detailsHooks(details: Details, subscriptions: IDisposable[]): DetailsHo
     }),
   );
   return {
-    get lastHtml() {
+    /** The HTML most recently given to a details webview. */
+    get lastHtml(): string | undefined {
       return lastHtml;
     },
-    get lastPosted() {
+    /** The message most recently posted to a details page. */
+    get lastPosted(): HostMessage | undefined {
       return lastPosted;
     },
-    get lastRendered() {
+    /** The page's most recent read-back of what it rendered. */
+    get lastRendered(): RenderedReport | undefined {
       return lastRendered;
     },
-    get openCalls() {
+    /** Times a link was handed to an opener (unsafe links must never get there). */
+    get openCalls(): number {
       return openCalls;
     },
-    get refusedLinks() {
+    /** Times a link was refused for not being http(s). */
+    get refusedLinks(): number {
       return refusedLinks;
     },
-    notifications: () => [...notifications],
-    waitForRendered: (predicate, timeoutMs = 10_000) => {
+    /** Notification messages and progress titles the panels showed, oldest first. */
+    notifications: (): string[] => [...notifications],
+    /** Resolves with the next (or current, when `predicate` already holds) rendered report. */
+    waitForRendered: (predicate: (report: RenderedReport) => boolean, timeoutMs = 10_000): Promise<RenderedReport> => {
       if (lastRendered && predicate(lastRendered)) return Promise.resolve(lastRendered);
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => {
@@ -298,17 +228,21 @@ function detailsHooks(details: Details, subscriptions: IDisposable[]): DetailsHo
         waiters.add(waiter);
       });
     },
-    panelTitles: () => details.panels.all.map((p) => p.panel.title),
-    simulatePageMessage: async (message) => {
+    /** Titles of the open details panels. */
+    panelTitles: (): string[] => details.panels.all.map((p) => p.panel.title),
+    /** Handles `message` as if the most recently shown panel's page had sent it; resolves when handled. */
+    simulatePageMessage: async (message: unknown): Promise<void> => {
       const target = details.panels.current;
       if (!target) throw new Error('no details panel is open');
       await target.receive(message);
     },
-    useLinkOpener: (opener) => details.links.use(opener),
+    /** Replaces the opener (browser and its confirmation) until disposed. */
+    useLinkOpener: (opener: LinkOpener): IDisposable => details.links.use(opener),
   };
 }
 
-function machinesHooks({ model, view, scan, polling }: Machines): MachinesHooks {
+/** The Machines view as the user sees it, and its auto-refresh. */
+function machinesHooks({ model, view, scan, polling }: Machines) {
   const { provider, treeView } = view;
   const whenIdle = async (): Promise<void> => {
     do {
@@ -319,7 +253,8 @@ function machinesHooks({ model, view, scan, polling }: Machines): MachinesHooks 
     provider.flush();
   };
   return {
-    async render(depth = 3) {
+    /** Renders the tree to `depth` levels (1 = groups, 2 = machines, 3 = their children) after letting the loads that rendering starts finish. */
+    async render(depth = 3): Promise<RenderedNode[]> {
       // As a user who expanded everything would see it, except that the workspace group is only opened once scanned (it scans when expanded).
       const open = (node: MachinesNode): boolean =>
         !(node.kind === 'group' && node.group === 'workspace' && model.workspaceScan.kind === 'not-scanned');
@@ -336,19 +271,26 @@ function machinesHooks({ model, view, scan, polling }: Machines): MachinesHooks 
       };
       return provider.getChildren().map((node) => render(node, 1));
     },
+    /** Resolves when no machine is loading and no scan is running. */
     whenIdle,
-    contextKeys: () => ({ hasMachines: model.hasMachines(), filtered: model.filtered }),
-    badge: () => (treeView.badge ? { value: treeView.badge.value, tooltip: treeView.badge.tooltip } : undefined),
-    viewDescription: () => treeView.description || undefined,
-    viewVisible: () => treeView.visible,
-    autoRefresh: () => polling.snapshot(),
-    async pollNow() {
+    contextKeys: (): { readonly hasMachines: boolean; readonly filtered: boolean } => ({
+      hasMachines: model.hasMachines(),
+      filtered: model.filtered,
+    }),
+    badge: (): { readonly value: number; readonly tooltip: string } | undefined =>
+      treeView.badge ? { value: treeView.badge.value, tooltip: treeView.badge.tooltip } : undefined,
+    viewDescription: (): string | undefined => treeView.description || undefined,
+    viewVisible: (): boolean => treeView.visible,
+    autoRefresh: (): PollingSnapshot => polling.snapshot(),
+    /** Runs one auto-refresh poll as its timer would (it does nothing while paused or disabled). */
+    async pollNow(): Promise<string | undefined> {
       const outcome = await polling.pollNow();
       await model.whenIdle();
       provider.flush();
       return outcome?.kind;
     },
-    setWindowFocused: (focused) => {
+    /** Reads the window as focused (true) or not (false) instead of asking the OS, which a headless run does not control; undefined: the real window again. */
+    setWindowFocused: (focused: boolean | undefined): void => {
       polling.overrideWindowFocus(focused);
     },
   };
