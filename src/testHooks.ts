@@ -1,6 +1,6 @@
 // The test hooks: the one module through which the integration tests observe
-// and steer the extension, reached through the exports in ExtensionMode.Test
-// only (isTestMode(), checked here and nowhere else). Every hook is derived
+// and steer the extension, reached through the exports (api.testHooks) in
+// ExtensionMode.Test only, and undefined otherwise. Every hook is derived
 // from what the features already are and expose to each other (the session's
 // state, the events cache, the details panels' activity, the tree's provider
 // and view, the hover provider's last answer, the registered tools and URI
