@@ -13,6 +13,7 @@ import { registerLookUp } from './lookUp/registerLookUp';
 import { registerMachines } from './machines/registerMachines';
 import { scanWorkspace } from './machines/workspaceScan';
 import { publicApi, type OnboardingEventsExtensionApi } from './publicApi';
+import { Notifier } from './session/notify';
 import { registerSession } from './session/registerSession';
 import { testHooks } from './testHooks';
 import { Log } from './workbench/log';
@@ -39,32 +40,24 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
     registerSettingsSync(context);
     // Argument forms of commands act unseen only under our tests (workbench/argumentTrust.ts).
     const trust = new ArgumentTrust(testMode);
-    const session = registerSession(context, log, settings, trust);
-    const events = registerEventsCache(context, { session: session.session, settings, log });
-    const deps = { session: session.session, events, settings, serialSettings, log };
-    const details = registerDetails(context, { ...deps, testMode });
+    // The one way sign-in talks to the user (a thin wrapper the test hooks read).
+    const notifier = new Notifier();
+    const session = registerSession(context, { log, settings, trust, notifier });
+    const events = registerEventsCache(context, { session, settings, log });
+    const deps = { session, events, settings, serialSettings, log };
+    const details = registerDetails(context, deps);
     const machines = registerMachines(context, { ...deps, matcher: () => serialSettings.value.matcher, trust });
-    const editor = registerEditor(context, { ...deps, machines, details: details.api });
-    registerLookUp(context, { ...deps, machines, details: details.api });
+    const editor = registerEditor(context, { ...deps, machines, details });
+    registerLookUp(context, { ...deps, machines, details });
     const agentTools = registerAgentTools(context, { ...deps, machines, scanWorkspace });
-    const links = registerLinks(context, { ...deps, machines, details: details.api });
+    const links = registerLinks(context, { ...deps, machines, details });
     return publicApi({
       activationMs: performance.now() - started,
       machines,
       events,
       trust,
       confirmForExtension,
-      testHooks: testHooks({
-        testMode,
-        session: session.testHook,
-        details: details.testHook,
-        editor,
-        machines: machines.inspector,
-        agentTools,
-        events,
-        links,
-        trust,
-      }),
+      testHooks: testHooks({ testMode, context, session, notifier, events, details, editor, machines, agentTools, links, trust }),
     });
   } catch (error) {
     void vscode.window.showErrorMessage(

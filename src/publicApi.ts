@@ -2,28 +2,20 @@
 // closures over the services rather than the services themselves: nothing in
 // it reaches the session, the API client or the credential store, however
 // deep someone walks the object graph.
-import type { DetailsTestHook } from './details/testHook';
-import type { CacheEntry, EventsService, GetOptions } from './eventsCache/eventsService';
-import type { EventsResult } from './core/model';
+import type { CacheEntry, EventsService } from './eventsCache/eventsService';
 import type { MachinesApi } from './workbench/contracts/machinesApi';
-import type { EditorInspector } from './editor/registerEditor';
-import type { SessionDiagnostics } from './session/testHook';
 import type { TestHooks } from './testHooks';
-import type { AgentToolsTestHook } from './agentTools/registerAgentTools';
-import type { LinksTestHook } from './links/registerLinks';
 import type { ArgumentTrust } from './workbench/argumentTrust';
-import type { IDisposable } from './common/lifecycle';
 
 /**
  * What other extensions may do with the events cache: read what the user's
- * own views already fetched. Asking the API under the user's sign-in
- * (`get`) is offered to our integration tests only (ExtensionMode.Test), so
- * another extension can't make authenticated reads in the user's name.
+ * own views already fetched. Asking the API under the user's sign-in is
+ * offered to our integration tests only (TestHooks.getEvents), so another
+ * extension can't make authenticated reads in the user's name.
  */
 export interface PublicEvents {
   peek(serialNumber: string): CacheEntry | undefined;
   clear(): void;
-  readonly get?: (serialNumber: string, options?: GetOptions) => Promise<EventsResult>;
 }
 
 export interface OnboardingEventsExtensionApi {
@@ -31,18 +23,8 @@ export interface OnboardingEventsExtensionApi {
   readonly activationMs: number;
   readonly machines: MachinesApi;
   readonly events: PublicEvents;
-  /** Sign-in observations for integration tests (no credentials); undefined outside ExtensionMode.Test. */
-  readonly sessionTestHook: SessionDiagnostics | undefined;
-  /** Event-details observations for integration tests; undefined outside ExtensionMode.Test. */
-  readonly detailsTestHook: DetailsTestHook | undefined;
-  /** How the last serial-number hover was answered and timed in the host; undefined outside ExtensionMode.Test. */
-  readonly serialNumbersTestHook: EditorInspector | undefined;
-  /** Runs the agent tools' prepareInvocation (their confirmations); undefined outside ExtensionMode.Test. */
-  readonly agentToolsTestHook: AgentToolsTestHook | undefined;
-  /** Runs the URI handler for integration tests; undefined outside ExtensionMode.Test. */
-  readonly linksTestHook: LinksTestHook | undefined;
-  /** Integration tests only: behave as outside test mode until disposed; undefined outside ExtensionMode.Test. */
-  readonly actAsUser: (() => IDisposable) | undefined;
+  /** What our integration tests observe and steer (src/testHooks.ts); undefined outside ExtensionMode.Test. */
+  readonly testHooks: TestHooks | undefined;
 }
 
 export interface PublicApiParts {
@@ -83,20 +65,13 @@ export function publicApi(parts: PublicApiParts): OnboardingEventsExtensionApi {
       clearRecent: () => {
         machines.clearRecent();
       },
-      ...(testHooks?.machines ? { inspector: testHooks.machines } : {}),
     },
     events: {
       peek: (serialNumber) => events.peek(serialNumber),
       clear: () => {
         events.clear();
       },
-      ...(testHooks ? { get: testHooks.getEvents } : {}),
     },
-    sessionTestHook: testHooks?.session,
-    detailsTestHook: testHooks?.details,
-    serialNumbersTestHook: testHooks?.editor,
-    agentToolsTestHook: testHooks?.agentTools,
-    linksTestHook: testHooks?.links,
-    actAsUser: testHooks?.actAsUser,
+    testHooks,
   };
 }

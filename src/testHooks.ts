@@ -1,55 +1,339 @@
-// The one place the test hooks are put together: read-only observations (and
-// a few steering handles) that the integration tests reach through the
-// extension's exports. Each feature builds its own hook object (cheap
-// closures, no credentials, no client); whether they are exported at all is
-// decided here, from isTestMode(), and nowhere else.
-import type { AgentToolsTestHook } from './agentTools/registerAgentTools';
-import type { DetailsTestHook } from './details/testHook';
-import type { EditorInspector } from './editor/registerEditor';
-import type { EventsResult } from './core/model';
-import type { EventsService, GetOptions } from './eventsCache/eventsService';
-import type { LinksTestHook } from './links/registerLinks';
-import type { SessionDiagnostics } from './session/testHook';
-import type { MachinesTreeInspector } from './workbench/contracts/machinesApi';
-import type { ArgumentTrust } from './workbench/argumentTrust';
+// The test hooks: the one module through which the integration tests observe
+// and steer the extension, reached through the exports (api.testHooks) in
+// ExtensionMode.Test only, and undefined otherwise. Every hook is derived
+// from what the features already are and expose to each other (the session's
+// state, the events cache, the details panels' activity, the tree's provider
+// and view, the hover provider's last answer, the registered tools and URI
+// handler); no feature builds a hook of its own. The exports are readable by
+// any other extension, so everything here is a closure: walking the object
+// graph reaches no session, client or credential store, and nothing returns a
+// credential, a token or a client.
+import * as vscode from 'vscode';
 import type { IDisposable } from './common/lifecycle';
+import type { EventsResult } from './core/model';
+import type { SessionState } from './domain/session/sessionState';
+import type { EventsService, GetOptions } from './eventsCache/eventsService';
+import type { AgentTools } from './agentTools/registerAgentTools';
+import type { LinkOpener } from './details/linkOpener';
+import type { PanelActivity } from './details/pageRequests';
+import type { HostMessage } from './details/protocol';
+import type { Details } from './details/registerDetails';
+import type { Editor } from './editor/registerEditor';
+import type { InlineStatusTiming, RenderedStatus } from './editor/inlineStatus';
+import type { DiagnosticsTiming } from './editor/serialDiagnostics';
+import type { HoverTiming } from './editor/serialHoverProvider';
+import type { LinkOutcome, MachineLinks } from './links/registerLinks';
+import type { Machines } from './machines/registerMachines';
+import type { PollingSnapshot } from './machines/pinnedPolling';
+import type { MachinesNode } from './machines/treeNodes';
+import { secretKey } from './session/credentialStore';
+import type { Confirmer, Notifier, ShownNotification } from './session/notify';
+import type { ArgumentTrust } from './workbench/argumentTrust';
+import type { ApiSession } from './workbench/contracts/apiSession';
+import type { LanguageModelToolName } from './workbench/constants';
 
-export interface TestHooks {
-  readonly session: SessionDiagnostics;
-  readonly details: DetailsTestHook | undefined;
-  readonly editor: EditorInspector;
-  readonly machines: MachinesTreeInspector | undefined;
-  readonly agentTools: AgentToolsTestHook;
-  readonly links: LinksTestHook;
-  /** Authenticated reads through the cache: for our tests only, never for other extensions. */
-  readonly getEvents: (serialNumber: string, options?: GetOptions) => Promise<EventsResult>;
-  /** Until disposed, command arguments and the exported API behave as outside test mode (ask, never act unseen). */
-  readonly actAsUser: () => IDisposable;
+/** A TreeItem of the Machines view as plain data: what the user sees of it, and what a menu would pass. */
+export interface RenderedNode {
+  /** The tree element itself: pass it to a command as a menu would. */
+  readonly node: unknown;
+  readonly kind: string;
+  readonly id: string | undefined;
+  readonly label: string;
+  readonly description: string | undefined;
+  /** Tooltip text (the Markdown source when it is Markdown). */
+  readonly tooltip: string | undefined;
+  /** The Markdown tooltip exactly as handed to VS Code, for checks of its escaping and trust. */
+  readonly tooltipMarkdown?: {
+    readonly value: string;
+    readonly isTrusted: boolean | { readonly enabledCommands: readonly string[] };
+    readonly supportHtml: boolean;
+    readonly supportThemeIcons: boolean;
+  };
+  readonly contextValue: string | undefined;
+  /** What a screen reader says for the row (accessibilityInformation.label), when the item sets one. */
+  readonly accessibilityLabel?: string;
+  /** ThemeIcon id and colour id, e.g. 'vm-active' and 'testing.iconPassed'. */
+  readonly icon: string | undefined;
+  readonly iconColor: string | undefined;
+  readonly collapsible: 'none' | 'collapsed' | 'expanded';
+  readonly command: { readonly command: string; readonly arguments: readonly unknown[] } | undefined;
+  readonly children?: readonly RenderedNode[];
 }
 
-export interface TestHookParts {
+export type TestHooks = ReturnType<typeof hooksOf>;
+export type SessionHooks = TestHooks['session'];
+export type DetailsHooks = TestHooks['details'];
+export type MachinesHooks = TestHooks['machines'];
+export type RenderedReport = Extract<PanelActivity, { kind: 'rendered' }>['report'];
+
+/** What the hooks are derived from: the features as extension.ts wired them. */
+export interface TestHookSources {
   readonly testMode: boolean;
-  readonly session: SessionDiagnostics;
-  readonly details: DetailsTestHook | undefined;
-  readonly editor: EditorInspector;
-  readonly machines: MachinesTreeInspector | undefined;
-  readonly agentTools: AgentToolsTestHook;
+  readonly context: Pick<vscode.ExtensionContext, 'globalState' | 'workspaceState' | 'secrets' | 'logUri' | 'subscriptions'>;
+  readonly session: ApiSession;
+  readonly notifier: Notifier;
   readonly events: EventsService;
-  readonly links: LinksTestHook;
+  readonly details: Details;
+  readonly editor: Editor;
+  readonly machines: Machines;
+  readonly agentTools: AgentTools;
+  readonly links: MachineLinks;
   readonly trust: ArgumentTrust;
 }
 
-/** The hooks, or undefined outside ExtensionMode.Test. */
-export function testHooks(parts: TestHookParts): TestHooks | undefined {
-  if (!parts.testMode) return undefined;
+/** The hooks, or undefined outside ExtensionMode.Test (then nothing is recorded either). */
+export function testHooks(sources: TestHookSources): TestHooks | undefined {
+  return sources.testMode ? hooksOf(sources) : undefined;
+}
+
+function hooksOf(sources: TestHookSources) {
+  const { session, notifier, events, editor, links, agentTools, trust } = sources;
   return {
-    session: parts.session,
-    details: parts.details,
-    editor: parts.editor,
-    machines: parts.machines,
-    agentTools: parts.agentTools,
-    links: parts.links,
-    getEvents: (serialNumber, options) => parts.events.get(serialNumber, options),
-    actAsUser: () => parts.trust.actAsUser(),
+    session: sessionHooks(sources.context, session, notifier),
+    details: detailsHooks(sources.details, sources.context.subscriptions),
+    /** The editor features: how the last hover was answered, and the at-a-glance views. */
+    editor: {
+      /** How the last hover over a serial number was answered, and how long our provider took in the extension host. */
+      lastHover: (): HoverTiming | undefined => editor.hover.lastTiming,
+      /** The inline statuses the editors of `uri` show. */
+      inlineStatuses: (uri: vscode.Uri): readonly RenderedStatus[] => editor.inline.statuses(uri),
+      inlineTiming: (): InlineStatusTiming => editor.inline.lastTiming,
+      diagnosticsTiming: (): DiagnosticsTiming => editor.diagnostics.lastTiming,
+      /** Requests the inline status (visible serial numbers) has sent so far. */
+      glanceRequests: (): number => editor.states.requestsSent,
+    },
+    machines: machinesHooks(sources.machines),
+    /** The agent tools beyond vscode.lm.invokeTool, whose confirmation is a modal a test cannot answer without a chat. */
+    agentTools: {
+      /** Runs the tool's prepareInvocation, as VS Code does before invoking it. */
+      prepare: async (name: LanguageModelToolName, input: unknown): Promise<vscode.PreparedToolInvocation | null | undefined> => {
+        const source = new vscode.CancellationTokenSource();
+        try {
+          return await agentTools[name].prepareInvocation?.({ input }, source.token);
+        } finally {
+          source.dispose();
+        }
+      },
+    },
+    /** Links from outside: code-server does not route openExternal of a vscode:// link to the handler, so the tests run it here. */
+    links: {
+      /** Runs the URI handler as VS Code would for `uri`. */
+      handle: (uri: vscode.Uri): Promise<LinkOutcome> => links.run(uri),
+      /** The link "Copy Link to Machine" would copy, before asExternalUri. */
+      linkFor: (serialNumber: string): vscode.Uri => links.linkFor(serialNumber),
+      lastOutcome: (): LinkOutcome | undefined => links.last,
+    },
+    /** Authenticated reads through the cache: for our tests only, never for other extensions. */
+    getEvents: (serialNumber: string, options?: GetOptions): Promise<EventsResult> => events.get(serialNumber, options),
+    /** Until disposed, command arguments and the exported API behave as outside test mode (ask, never act unseen). */
+    actAsUser: (): IDisposable => trust.actAsUser(),
+  };
+}
+
+/** Sign-in as the tests see it: names, state kinds, our own notification texts and the non-secret state stored. */
+function sessionHooks(context: TestHookSources['context'], session: ApiSession, notifier: Notifier) {
+  return {
+    state: (): { readonly kind: SessionState['kind']; readonly environment?: string } => {
+      const state = session.state;
+      return state.kind === 'signed-out' ? { kind: state.kind } : { kind: state.kind, environment: state.environment.name };
+    },
+    environmentNames: (): string[] => session.environments().map((env) => env.name),
+    notifications: (): readonly ShownNotification[] => [...notifier.shown],
+    /** Global and workspace state (keys and values) as JSON: everything the extension stored outside SecretStorage. */
+    storedStateJson: (): string =>
+      JSON.stringify({
+        globalState: Object.fromEntries(context.globalState.keys().map((key) => [key, context.globalState.get<unknown>(key)])),
+        workspaceState: Object.fromEntries(context.workspaceState.keys().map((key) => [key, context.workspaceState.get<unknown>(key)])),
+      }),
+    /** Whether SecretStorage still holds an entry for this environment id (the values stay inside). */
+    hasStoredSecret: async (environmentId: string): Promise<boolean> => (await context.secrets.get(secretKey(environmentId))) !== undefined,
+    /** The folder of the extension's log files (context.logUri), to search them. */
+    logDirectory: context.logUri.fsPath,
+    /** Answers sign-in's modal questions in place of the user until disposed (recorded in notifications() as 'confirm'). */
+    answerConfirmations: (confirmer: Confirmer): IDisposable => notifier.answerConfirmations(confirmer),
+  };
+}
+
+/** The event details panels: what their pages were given and did, kept from activation on (only in test mode does anyone listen). */
+function detailsHooks(details: Details, subscriptions: IDisposable[]) {
+  let lastHtml: string | undefined;
+  let lastPosted: HostMessage | undefined;
+  let lastRendered: RenderedReport | undefined;
+  let openCalls = 0;
+  let refusedLinks = 0;
+  const notifications: string[] = [];
+  const waiters = new Set<(report: RenderedReport) => void>();
+  subscriptions.push(
+    details.onDidActivity((activity) => {
+      switch (activity.kind) {
+        case 'html':
+          lastHtml = activity.html;
+          return;
+        case 'posted':
+          lastPosted = activity.message;
+          return;
+        case 'rendered':
+          lastRendered = activity.report;
+          for (const waiter of [...waiters]) waiter(activity.report);
+          return;
+        case 'opened':
+          openCalls++;
+          return;
+        case 'refused':
+          refusedLinks++;
+          return;
+        case 'notified':
+          notifications.push(activity.message);
+          return;
+      }
+    }),
+  );
+  return {
+    /** The HTML most recently given to a details webview. */
+    get lastHtml(): string | undefined {
+      return lastHtml;
+    },
+    /** The message most recently posted to a details page. */
+    get lastPosted(): HostMessage | undefined {
+      return lastPosted;
+    },
+    /** The page's most recent read-back of what it rendered. */
+    get lastRendered(): RenderedReport | undefined {
+      return lastRendered;
+    },
+    /** Times a link was handed to an opener (unsafe links must never get there). */
+    get openCalls(): number {
+      return openCalls;
+    },
+    /** Times a link was refused for not being http(s). */
+    get refusedLinks(): number {
+      return refusedLinks;
+    },
+    /** Notification messages and progress titles the panels showed, oldest first. */
+    notifications: (): string[] => [...notifications],
+    /** Resolves with the next (or current, when `predicate` already holds) rendered report. */
+    waitForRendered: (predicate: (report: RenderedReport) => boolean, timeoutMs = 10_000): Promise<RenderedReport> => {
+      if (lastRendered && predicate(lastRendered)) return Promise.resolve(lastRendered);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiters.delete(waiter);
+          reject(new Error(`the details page did not render as expected within ${timeoutMs} ms`));
+        }, timeoutMs);
+        const waiter = (report: RenderedReport): void => {
+          if (!predicate(report)) return;
+          clearTimeout(timer);
+          waiters.delete(waiter);
+          resolve(report);
+        };
+        waiters.add(waiter);
+      });
+    },
+    /** Titles of the open details panels. */
+    panelTitles: (): string[] => details.panels.all.map((p) => p.panel.title),
+    /** Handles `message` as if the most recently shown panel's page had sent it; resolves when handled. */
+    simulatePageMessage: async (message: unknown): Promise<void> => {
+      const target = details.panels.current;
+      if (!target) throw new Error('no details panel is open');
+      await target.receive(message);
+    },
+    /** Replaces the opener (browser and its confirmation) until disposed. */
+    useLinkOpener: (opener: LinkOpener): IDisposable => details.links.use(opener),
+  };
+}
+
+/** The Machines view as the user sees it, and its auto-refresh. */
+function machinesHooks({ model, view, scan, polling }: Machines) {
+  const { provider, treeView } = view;
+  const whenIdle = async (): Promise<void> => {
+    do {
+      await model.whenIdle();
+      await scan.whenDone();
+    } while (model.workspaceScan.kind === 'scanning');
+    await model.whenIdle();
+    provider.flush();
+  };
+  return {
+    /** Renders the tree to `depth` levels (1 = groups, 2 = machines, 3 = their children) after letting the loads that rendering starts finish. */
+    async render(depth = 3): Promise<RenderedNode[]> {
+      // As a user who expanded everything would see it, except that the workspace group is only opened once scanned (it scans when expanded).
+      const open = (node: MachinesNode): boolean =>
+        !(node.kind === 'group' && node.group === 'workspace' && model.workspaceScan.kind === 'not-scanned');
+      const walk = (nodes: MachinesNode[], level: number): void => {
+        if (level >= depth) return;
+        for (const node of nodes) if (open(node)) walk(provider.getChildren(node), level + 1);
+      };
+      walk(provider.getChildren(), 1);
+      await whenIdle();
+      const render = (node: MachinesNode, level: number): RenderedNode => {
+        const item = provider.getTreeItem(node);
+        const children = level < depth && open(node) ? provider.getChildren(node).map((child) => render(child, level + 1)) : undefined;
+        return { ...describeItem(node, item), ...(children ? { children } : {}) };
+      };
+      return provider.getChildren().map((node) => render(node, 1));
+    },
+    /** Resolves when no machine is loading and no scan is running. */
+    whenIdle,
+    contextKeys: (): { readonly hasMachines: boolean; readonly filtered: boolean } => ({
+      hasMachines: model.hasMachines(),
+      filtered: model.filtered,
+    }),
+    badge: (): { readonly value: number; readonly tooltip: string } | undefined =>
+      treeView.badge ? { value: treeView.badge.value, tooltip: treeView.badge.tooltip } : undefined,
+    viewDescription: (): string | undefined => treeView.description || undefined,
+    viewVisible: (): boolean => treeView.visible,
+    autoRefresh: (): PollingSnapshot => polling.snapshot(),
+    /** Runs one auto-refresh poll as its timer would (it does nothing while paused or disabled). */
+    async pollNow(): Promise<string | undefined> {
+      const outcome = await polling.pollNow();
+      await model.whenIdle();
+      provider.flush();
+      return outcome?.kind;
+    },
+    /** Reads the window as focused (true) or not (false) instead of asking the OS, which a headless run does not control; undefined: the real window again. */
+    setWindowFocused: (focused: boolean | undefined): void => {
+      polling.overrideWindowFocus(focused);
+    },
+  };
+}
+
+function describeItem(node: MachinesNode, item: vscode.TreeItem): RenderedNode {
+  const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
+  // Tooltip text as the hover shows it: without the escapes appendText adds.
+  const tooltip =
+    item.tooltip === undefined
+      ? undefined
+      : typeof item.tooltip === 'string'
+        ? item.tooltip
+        : item.tooltip.value.replace(/&nbsp;/g, ' ').replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, '$1');
+  const icon = item.iconPath instanceof vscode.ThemeIcon ? item.iconPath : undefined;
+  const collapsible =
+    item.collapsibleState === vscode.TreeItemCollapsibleState.Expanded
+      ? 'expanded'
+      : item.collapsibleState === vscode.TreeItemCollapsibleState.Collapsed
+        ? 'collapsed'
+        : 'none';
+  return {
+    node,
+    kind: node.kind,
+    id: item.id,
+    label,
+    description: typeof item.description === 'string' ? item.description : undefined,
+    ...(item.accessibilityInformation ? { accessibilityLabel: item.accessibilityInformation.label } : {}),
+    tooltip,
+    ...(item.tooltip instanceof vscode.MarkdownString
+      ? {
+          tooltipMarkdown: {
+            value: item.tooltip.value,
+            isTrusted: item.tooltip.isTrusted ?? false,
+            supportHtml: item.tooltip.supportHtml ?? false,
+            supportThemeIcons: item.tooltip.supportThemeIcons ?? false,
+          },
+        }
+      : {}),
+    contextValue: item.contextValue,
+    icon: icon?.id,
+    iconColor: icon?.color?.id,
+    collapsible,
+    command: item.command ? { command: item.command.command, arguments: item.command.arguments ?? [] } : undefined,
   };
 }

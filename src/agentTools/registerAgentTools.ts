@@ -30,31 +30,15 @@ export interface AgentToolsDeps {
   readonly serialSettings: SerialSettings;
 }
 
-/**
- * What integration tests may do with the registered tools beyond
- * vscode.lm.invokeTool: run prepareInvocation, which VS Code calls before
- * invoking and whose confirmation it shows as a modal dialog that a test
- * cannot answer when there is no chat.
- */
-export interface AgentToolsTestHook {
-  prepare(name: LanguageModelToolName, input: unknown): Promise<vscode.PreparedToolInvocation | null | undefined>;
-}
+export type AgentTools = Readonly<Record<LanguageModelToolName, vscode.LanguageModelTool<unknown>>>;
 
-export function registerAgentTools(context: vscode.ExtensionContext, deps: AgentToolsDeps): AgentToolsTestHook {
-  const tools: Record<LanguageModelToolName, vscode.LanguageModelTool<unknown>> = {
+/** Registers the tools with VS Code; returns them by name. */
+export function registerAgentTools(context: vscode.ExtensionContext, deps: AgentToolsDeps): AgentTools {
+  const tools: AgentTools = {
     [LANGUAGE_MODEL_TOOLS.machineEvents]: new MachineEventsTool(deps),
     [LANGUAGE_MODEL_TOOLS.serialNumbers]: new SerialNumbersTool(deps),
     [LANGUAGE_MODEL_TOOLS.summary]: new OnboardingSummaryTool(deps),
   };
   for (const [name, tool] of Object.entries(tools)) context.subscriptions.push(vscode.lm.registerTool(name, tool));
-  return {
-    prepare: async (name, input) => {
-      const source = new vscode.CancellationTokenSource();
-      try {
-        return await tools[name].prepareInvocation?.({ input }, source.token);
-      } finally {
-        source.dispose();
-      }
-    },
-  };
+  return tools;
 }

@@ -13,7 +13,7 @@ import { buildEventView } from './viewModel';
 import { WebviewHost } from './webviewHost';
 import { displayText } from '../common/notificationText';
 
-/** What every panel shares: the session, the read-only documents, the opener, and the observer tests read. */
+/** What every panel shares: the session, the read-only documents, the opener, and where it reports its activity. */
 export interface PanelContext extends PageRequestServices {
   readonly extensionUri: vscode.Uri;
 }
@@ -51,7 +51,7 @@ export class DetailsPanel extends Disposable {
       new WebviewHost(panel, {
         extensionUri: context.extensionUri,
         log: context.log,
-        observer: context.observer,
+        report: context.report,
         content: () => this.showMessage(),
         request: (message) => requests.handle(message),
       }),

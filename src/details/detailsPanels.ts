@@ -16,7 +16,7 @@ import { webviewOptions } from './webviewHost';
 export class DetailsPanels extends Disposable {
   private readonly panels = new Set<DetailsPanel>();
   private preview: DetailsPanel | undefined;
-  /** The panel most recently shown or focused: the one "Show Raw JSON" without argument and the test hook act on. */
+  /** The panel most recently shown or focused: the one "Show Raw JSON" without argument and the test hooks act on. */
   private last: DetailsPanel | undefined;
 
   constructor(

@@ -24,10 +24,24 @@ import {
   type LinkRequest,
 } from './linkPolicy';
 import type { HostMessage, PageMessage, VariableValues } from './protocol';
-import type { DetailsObserver } from './testHook';
 
 /** Every request but the handshake, which the webview host answers itself. */
 export type PageRequest = Exclude<PageMessage, { type: 'ready' }>;
+
+/**
+ * What a panel did, as one event stream (DetailsApi.onDidActivity): what the
+ * page was given and did, never credentials. Nothing in the product listens;
+ * src/testHooks.ts keeps what the integration tests read back.
+ */
+export type PanelActivity =
+  | { readonly kind: 'html'; readonly html: string }
+  | { readonly kind: 'posted'; readonly message: HostMessage }
+  | { readonly kind: 'rendered'; readonly report: Extract<PageMessage, { type: 'rendered' }> }
+  | { readonly kind: 'opened' }
+  /** A link refused for not being http(s) (or disguised): it never reached the opener. */
+  | { readonly kind: 'refused' }
+  /** A notification or progress title a panel showed, as shown. */
+  | { readonly kind: 'notified'; readonly message: string };
 
 /** What every panel's requests share. */
 export interface PageRequestServices {
@@ -35,7 +49,7 @@ export interface PageRequestServices {
   readonly log: Log;
   readonly documents: ReadOnlyDocuments;
   readonly links: LinkOpenerSlot;
-  readonly observer: DetailsObserver;
+  readonly report: (activity: PanelActivity) => void;
 }
 
 /** The API base relative links resolve against: the signed-in environment's, none while signed out. */
@@ -59,7 +73,7 @@ export class PageRequests {
   async handle(message: PageRequest): Promise<void> {
     switch (message.type) {
       case 'rendered':
-        this.services.observer.didRender(message);
+        this.services.report({ kind: 'rendered', report: message });
         return;
       case 'expand': {
         const target = linkTarget(this.linkRequest(), message.linkId, message.variables);
@@ -93,9 +107,9 @@ export class PageRequests {
 
   /** Refused links are shown as text and never reach the opener; allowed ones are confirmed in a modal first. */
   private async openExternal(decision: LinkDecision): Promise<void> {
-    const { observer, log } = this.services;
+    const { report, log } = this.services;
     if (decision.kind === 'refuse') {
-      observer.didRefuse();
+      report({ kind: 'refused' });
       log.warn(`Event details: refused to open a link (${decision.reason}).`);
       const why =
         decision.reason === 'userinfo'
@@ -116,18 +130,18 @@ export class PageRequests {
     }
     const opener = this.services.links.current;
     if (!(await opener.confirm(decision.url, decision.host))) return;
-    observer.didOpen();
+    report({ kind: 'opened' });
     await opener.open(decision.url);
   }
 
   private async fetch(seq: number, linkId: number, variables: VariableValues): Promise<void> {
-    const { session, observer, log, documents } = this.services;
+    const { session, report, log, documents } = this.services;
     const reply = (ok: boolean, text: string): void => {
       this.post({ type: 'fetched', seq, linkId, ok, message: text });
     };
     const decision = fetchDecision(this.linkRequest(), linkId, variables);
     if (decision.kind === 'refuse') {
-      observer.didRefuse();
+      report({ kind: 'refused' });
       reply(false, vscode.l10n.t('Only http and https links can be fetched.'));
       return;
     }
@@ -143,7 +157,7 @@ export class PageRequests {
     const url = decision.url;
     // The URL is the server's: in a notification it must not become a command link.
     const title = inertNotificationText(vscode.l10n.t('Fetching {0}', url));
-    observer.didNotify(title);
+    report({ kind: 'notified', message: title });
     try {
       const resource = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title, cancellable: true },
@@ -169,7 +183,7 @@ export class PageRequests {
       log.error('Event details: fetching a linked resource failed', error);
       reply(false, text);
       const shown = inertNotificationText(vscode.l10n.t('Could not fetch the linked resource: {0}', text));
-      observer.didNotify(shown);
+      report({ kind: 'notified', message: shown });
       void vscode.window.showErrorMessage(inertNotificationText(shown));
     }
   }

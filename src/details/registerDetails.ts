@@ -1,6 +1,5 @@
 // Event details: the webview panels, the read-only JSON documents, the two
-// commands, the serializer that brings panels back after a reload, and (only
-// under test) the hook integration tests observe.
+// commands and the serializer that brings panels back after a reload.
 import * as vscode from 'vscode';
 import type { EventsService } from '../eventsCache/eventsService';
 import type { ApiSession } from '../workbench/contracts/apiSession';
@@ -14,35 +13,39 @@ import type { PanelContext } from './detailsPanel';
 import { DetailsPanels } from './detailsPanels';
 import { ReadOnlyDocuments } from './jsonDocuments';
 import { LinkOpenerSlot } from './linkOpener';
-import { DetailsObservations, detailsTestHook, NO_OBSERVER, type DetailsTestHook } from './testHook';
+import type { PanelActivity } from './pageRequests';
+import { Emitter, type Event } from '../common/emitter';
 
 export interface DetailsDeps {
   readonly session: ApiSession;
   readonly events: EventsService;
   readonly settings: SettingsReader;
   readonly log: Log;
-  /** The extension runs its own tests: keep observations for the test hook. */
-  readonly testMode: boolean;
 }
 
-export interface DetailsFeature {
-  readonly api: DetailsApi;
-  /** Present only in test mode. */
-  readonly testHook: DetailsTestHook | undefined;
+/** The details feature: the DetailsApi the other features use, the open panels, the opener they use and what they do. */
+export interface Details extends DetailsApi {
+  readonly panels: DetailsPanels;
+  /** The opener every panel hands links to: the browser, unless replaced until disposed. */
+  readonly links: LinkOpenerSlot;
+  /** What the panels did (nobody in the product listens; nothing is kept when nobody does). */
+  readonly onDidActivity: Event<PanelActivity>;
 }
 
-export function registerDetails(context: vscode.ExtensionContext, deps: DetailsDeps): DetailsFeature {
+export function registerDetails(context: vscode.ExtensionContext, deps: DetailsDeps): Details {
   const { session, events, settings, log } = deps;
   const documents = new ReadOnlyDocuments();
-  const observed = deps.testMode ? new DetailsObservations() : undefined;
   const links = new LinkOpenerSlot();
+  const activity = new Emitter<PanelActivity>();
   const panelContext: PanelContext = {
     extensionUri: context.extensionUri,
     session,
     log,
     documents,
     links,
-    observer: observed ?? NO_OBSERVER,
+    report: (happened) => {
+      activity.fire(happened);
+    },
   };
   const panels = new DetailsPanels(panelContext, settings);
   /** The environment whose data the panels show (undefined before the first sign-in of this window). */
@@ -51,6 +54,7 @@ export function registerDetails(context: vscode.ExtensionContext, deps: DetailsD
   context.subscriptions.push(
     documents,
     panels,
+    activity,
     ...registerCommands(DETAILS_COMMANDS, { panels, documents, settings, log, events }),
     vscode.window.registerWebviewPanelSerializer(WEBVIEWS.details, {
       deserializeWebviewPanel: (panel: vscode.WebviewPanel, state: unknown) => {
@@ -72,25 +76,13 @@ export function registerDetails(context: vscode.ExtensionContext, deps: DetailsD
     }),
   );
 
-  const testHook =
-    observed &&
-    detailsTestHook(observed, {
-      titles: () => panels.all.map((p) => p.panel.title),
-      receive: async (message) => {
-        const target = panels.current;
-        if (!target) throw new Error('no details panel is open');
-        await target.receive(message);
-      },
-      useLinkOpener: (opener) => links.use(opener),
-    });
-
   return {
-    api: {
-      show: (event) => {
-        panels.show(event);
-        return Promise.resolve();
-      },
+    show: (event) => {
+      panels.show(event);
+      return Promise.resolve();
     },
-    testHook,
+    panels,
+    links,
+    onDidActivity: activity.event,
   };
 }

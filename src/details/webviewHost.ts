@@ -10,8 +10,7 @@ import { Disposable, toDisposable } from '../common/lifecycle';
 import type { Log } from '../workbench/log';
 import { renderShell } from './html';
 import { isPageMessage, type HostMessage } from './protocol';
-import type { PageRequest } from './pageRequests';
-import type { DetailsObserver } from './testHook';
+import type { PageRequest, PanelActivity } from './pageRequests';
 
 export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
   return {
@@ -25,7 +24,7 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions 
 export interface WebviewHostOptions {
   readonly extensionUri: vscode.Uri;
   readonly log: Log;
-  readonly observer: DetailsObserver;
+  readonly report: (activity: PanelActivity) => void;
   /** What the page is sent each time it says "ready", and on `update()`. */
   content(): HostMessage;
   /** Every other message of the protocol the page sends. */
@@ -87,7 +86,7 @@ export class WebviewHost extends Disposable {
       lang: vscode.env.language,
     });
     webview.html = html;
-    this.options.observer.didSetHtml(html);
+    this.options.report({ kind: 'html', html });
   }
 
   /** Posts `content()` again when the page is ready; otherwise its "ready" will fetch the new content anyway. */
@@ -96,11 +95,11 @@ export class WebviewHost extends Disposable {
   }
 
   post(message: HostMessage): void {
-    this.options.observer.didPost(message);
+    this.options.report({ kind: 'posted', message });
     void this.panel.webview.postMessage(message);
   }
 
-  /** Entry point for every message from the page (and the test hook): validated, then handled. */
+  /** Entry point for every message from the page (and the test hooks): validated, then handled. */
   async receive(message: unknown): Promise<void> {
     if (!isPageMessage(message)) {
       this.options.log.warn('Event details: ignored a message from the page that is not part of the protocol.');

@@ -84,7 +84,7 @@ export class GlanceStates extends Disposable {
   }
 
   get signedIn(): boolean {
-    return this.deps.session.client() !== undefined;
+    return this.deps.session.state.kind === 'signed-in';
   }
 
   /** The serial numbers editors now show: loads what is missing, cancels what scrolled away. */

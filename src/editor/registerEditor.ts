@@ -5,32 +5,28 @@ import * as vscode from 'vscode';
 import { registerCommands } from '../workbench/commands';
 import { EDITOR_COMMANDS } from './editorCommands';
 import { SerialAtCursorContext } from './serialAtCursor';
-import { SerialHoverProvider, type HoverTiming } from './serialHoverProvider';
+import { SerialHoverProvider } from './serialHoverProvider';
 import { SerialLinkProvider } from './serialLinkProvider';
 import { SerialProviders } from './serialProviders';
 import type { SerialFeatureDeps } from '../workbench/contracts/serialFeatureDeps';
 import type { SettingsReader } from '../workbench/settings';
 import { GlanceStates } from './glanceStates';
-import { InlineStatus, type InlineStatusTiming, type RenderedStatus } from './inlineStatus';
+import { InlineStatus } from './inlineStatus';
 import { SerialCodeActions } from './serialCodeActions';
 import { SerialCompletion } from './serialCompletion';
-import { SerialDiagnostics, type DiagnosticsTiming } from './serialDiagnostics';
+import { SerialDiagnostics } from './serialDiagnostics';
 
 export type EditorDeps = SerialFeatureDeps & { readonly settings: SettingsReader };
 
-/** What integration tests may see of the editor features (no data, no credentials). */
-export interface EditorInspector {
-  /** How the last hover over a serial number was answered, and how long our provider took in the extension host. */
-  lastHover(): HoverTiming | undefined;
-  /** The inline statuses the editors of `uri` show, and how long the last update took. */
-  inlineStatuses(uri: vscode.Uri): readonly RenderedStatus[];
-  inlineTiming(): InlineStatusTiming;
-  diagnosticsTiming(): DiagnosticsTiming;
-  /** Requests the inline status (visible serial numbers) has sent so far. */
-  glanceRequests(): number;
+/** What the editor features are made of: the hover provider and the at-a-glance views (inline status, Problems) over one GlanceStates. */
+export interface Editor {
+  readonly hover: SerialHoverProvider;
+  readonly inline: InlineStatus;
+  readonly diagnostics: SerialDiagnostics;
+  readonly states: GlanceStates;
 }
 
-export function registerEditor(context: vscode.ExtensionContext, deps: EditorDeps): EditorInspector {
+export function registerEditor(context: vscode.ExtensionContext, deps: EditorDeps): Editor {
   const { serialSettings } = deps;
   const linkProvider = new SerialLinkProvider(serialSettings);
   const hoverProvider = new SerialHoverProvider({
@@ -65,11 +61,5 @@ export function registerEditor(context: vscode.ExtensionContext, deps: EditorDep
       vscode.languages.registerCompletionItemProvider(selector, completion),
     ]),
   );
-  return {
-    lastHover: () => hoverProvider.lastTiming,
-    inlineStatuses: (uri) => inline.statuses(uri),
-    inlineTiming: () => inline.lastTiming,
-    diagnosticsTiming: () => diagnostics.lastTiming,
-    glanceRequests: () => states.requestsSent,
-  };
+  return { hover: hoverProvider, inline, diagnostics, states };
 }

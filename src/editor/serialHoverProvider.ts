@@ -68,7 +68,7 @@ export class SerialHoverProvider implements vscode.HoverProvider {
     const range = new vscode.Range(position.line, match.start, position.line, match.end);
 
     const ctx = hoverContext(settings.maxEvents, this.deps.eventStates());
-    if (this.deps.session.client() === undefined) {
+    if (this.deps.session.state.kind !== 'signed-in') {
       const answer = hover(signedOutHoverMarkdown(serialNumber, ctx), range);
       this.last = { serialNumber, source: 'signed-out', ms: performance.now() - started };
       return answer;

@@ -34,18 +34,10 @@ export type LinkOutcome =
   | { readonly kind: 'asked-switch'; readonly serialNumber: string; readonly environment: string }
   | { readonly kind: 'revealed'; readonly serialNumber: string; readonly event?: 'opened' | 'not-found' | undefined };
 
-/** What integration tests may do with links (no credentials). */
-export interface LinksTestHook {
-  /** Runs the URI handler as VS Code would for `uri`. */
-  handle(uri: vscode.Uri): Promise<LinkOutcome>;
-  /** The link "Copy Link to Machine" would copy, before asExternalUri. */
-  linkFor(serialNumber: string): vscode.Uri;
-  lastOutcome(): LinkOutcome | undefined;
-}
-
 const t = (message: string, ...args: (string | number | boolean)[]): string => vscode.l10n.t(message, ...args);
 
-class MachineLinks implements vscode.UriHandler {
+export class MachineLinks implements vscode.UriHandler {
+  /** What the last link led to. */
   last: LinkOutcome | undefined;
 
   constructor(
@@ -72,7 +64,7 @@ class MachineLinks implements vscode.UriHandler {
     return this.run(uri).then(() => undefined);
   }
 
-  /** Handles the link and says what it led to (the test hook's way in). */
+  /** Handles the link and says what it led to. */
   run(uri: vscode.Uri): Promise<LinkOutcome> {
     return this.handle(uri).then((outcome) => {
       this.last = outcome;
@@ -191,12 +183,9 @@ const LINK_COMMANDS: CommandTable<CopyDeps> = {
   [COMMANDS.copyLinkToMachine]: copyLinkToMachine,
 };
 
-export function registerLinks(context: vscode.ExtensionContext, deps: LinksDeps): LinksTestHook {
+/** Registers the URI handler and the copy command; returns the handler. */
+export function registerLinks(context: vscode.ExtensionContext, deps: LinksDeps): MachineLinks {
   const links = new MachineLinks(deps, context.extension.id);
   context.subscriptions.push(vscode.window.registerUriHandler(links), ...registerCommands(LINK_COMMANDS, { links }));
-  return {
-    handle: (uri) => links.run(uri),
-    linkFor: (serialNumber) => links.linkFor(serialNumber),
-    lastOutcome: () => links.last,
-  };
+  return links;
 }

@@ -30,7 +30,7 @@ export interface PollingSnapshot {
 
 export class PinnedPolling extends Disposable {
   private readonly scheduler: AutoRefresh;
-  /** Set only through the test hook (treeInspector.ts): the window's focus as the test says, not as the OS says. */
+  /** Set only through the test hooks (src/testHooks.ts): the window's focus as the test says, not as the OS says. */
   private focusOverride: boolean | undefined;
 
   constructor(private readonly deps: PinnedPollingDeps) {
@@ -75,7 +75,7 @@ export class PinnedPolling extends Disposable {
     return this.scheduler.pollNow();
   }
 
-  /** For the test hook: read the window as focused or not (undefined: the real window state again). */
+  /** For the test hooks: read the window as focused or not (undefined: the real window state again). */
   overrideWindowFocus(focused: boolean | undefined): void {
     this.focusOverride = focused;
     this.scheduler.update();

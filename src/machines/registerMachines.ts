@@ -1,7 +1,7 @@
 // The Machines view: only wiring. It builds the parts (lists, model, view,
 // workspace scan, refresh, auto-refresh, commands), connects them to the
-// session and the settings, and returns what other features and the tests may
-// use. The decisions live in the parts: machinesModel, pollPolicy,
+// session and the settings, and returns the MachinesApi other features use,
+// with the parts it is made of. The decisions live in the parts: machinesModel, pollPolicy,
 // autoRefresh, domain/events, ...
 import * as vscode from 'vscode';
 import { DisposableStore, toDisposable } from '../common/lifecycle';
@@ -22,7 +22,6 @@ import { MachinesView } from './machinesView';
 import { PinnedPolling } from './pinnedPolling';
 import { ScanRunner } from './scanRunner';
 import { SeenTracker } from './seenTracker';
-import { createTreeInspector } from './treeInspector';
 import type { ArgumentTrust } from '../workbench/argumentTrust';
 
 export interface MachinesDeps {
@@ -36,7 +35,15 @@ export interface MachinesDeps {
   readonly trust: ArgumentTrust;
 }
 
-export function registerMachines(context: vscode.ExtensionContext, deps: MachinesDeps): MachinesApi {
+/** The Machines view: the MachinesApi other features use, and the parts that make it (model, view, scan, auto-refresh). */
+export interface Machines extends MachinesApi {
+  readonly model: MachinesModel;
+  readonly view: MachinesView;
+  readonly scan: ScanRunner;
+  readonly polling: PinnedPolling;
+}
+
+export function registerMachines(context: vscode.ExtensionContext, deps: MachinesDeps): Machines {
   const { session, events, settings, matcher, log, trust } = deps;
   const store = new DisposableStore();
   context.subscriptions.push(store);
@@ -162,7 +169,9 @@ export function registerMachines(context: vscode.ExtensionContext, deps: Machine
     recent: () => lists.recent(),
     workspace: () => model.machinesIn('workspace'),
     clearRecent: () => void lists.clearRecent(),
-    // Cheap closures; publicApi.ts hands it out only under the extension's tests.
-    inspector: createTreeInspector({ model, view, scan, polling }),
+    model,
+    view,
+    scan,
+    polling,
   };
 }

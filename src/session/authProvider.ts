@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { Disposable } from '../common/lifecycle';
 import type { Environment } from '../domain/session/sessionState';
 import { accountLabel } from '../domain/session/environmentRules';
-import type { SessionManager } from './sessionManager';
+import type { SessionClient, SessionMachine } from '../domain/session/sessionMachine';
 
 export const AUTH_PROVIDER_ID = 'onboarding-events';
 /** The Accounts menu's name for the provider; package.json's authentication label says the same. */
@@ -19,7 +19,7 @@ export class OnboardingAuthenticationProvider extends Disposable implements vsco
   private known = new Map<string, vscode.AuthenticationSession>();
 
   constructor(
-    private readonly session: SessionManager,
+    private readonly session: SessionMachine<SessionClient>,
     /** The interactive sign-in, for "Sign in" requests coming from the Accounts menu or another extension. */
     private readonly signIn: () => Promise<Environment | undefined>,
   ) {

@@ -1,6 +1,6 @@
 // The one place sign-in talks to the user through notifications. A thin
-// wrapper so integration tests can count what was shown (through the
-// extension API's session diagnostics) without stubbing the vscode namespace.
+// wrapper so integration tests can count what was shown (through the test
+// hooks, src/testHooks.ts) without stubbing the vscode namespace.
 import * as vscode from 'vscode';
 import { inertNotificationText } from '../common/notificationText';
 
@@ -49,9 +49,9 @@ export class Notifier {
   }
 
   /**
-   * Test hook (exported only in ExtensionMode.Test, see testHook.ts): answers
-   * modal questions in place of the user until disposed, since a test cannot
-   * click a modal dialog.
+   * For the test hooks (exported only in ExtensionMode.Test): answers modal
+   * questions in place of the user until disposed, since a test cannot click
+   * a modal dialog.
    */
   answerConfirmations(confirmer: Confirmer): { dispose(): void } {
     const previous = this.confirmer;

@@ -1,48 +1,64 @@
 // Wiring for sign-in: the credential store, the session, the Accounts-menu
 // provider, the status bar, the commands and the context keys that menus and
 // welcome views read. Everything registered here goes to
-// context.subscriptions, the session included.
+// context.subscriptions, the session included. The session is the vscode-free
+// SessionMachine (domain/session/sessionMachine.ts, where the rules of sign-in,
+// switch, sign-out and rejected credentials live) given VS Code's pieces here:
+// SecretStorage, the settings, the log and the user's notifications. It follows
+// SecretStorage changes from other windows and rebuilds the client when a client
+// setting changes.
 import * as vscode from 'vscode';
-import type { ApiSession } from '../workbench/contracts/apiSession';
 import { registerCommands } from '../workbench/commands';
 import { CONTEXT_KEYS } from '../workbench/constants';
 import { setContext } from '../workbench/contextKeys';
 import type { Log } from '../workbench/log';
 import type { SettingsReader } from '../workbench/settings';
 import { AUTH_PROVIDER_ID, authProviderLabel, OnboardingAuthenticationProvider } from './authProvider';
-import { CredentialStore } from './credentialStore';
-import { Notifier } from './notify';
+import { CredentialStore, environmentIdOfSecretKey } from './credentialStore';
+import { announceCredentialsRejected } from './credentialsRejectedNotice';
+import type { Notifier } from './notify';
 import { sessionCommands } from './sessionCommands';
-import { SessionManager } from './sessionManager';
 import { SignInFlow } from './signInFlow';
 import { SessionStatusBar } from './statusBar';
-import { sessionDiagnostics, type SessionDiagnostics } from './testHook';
+import { watchedClients, type WatchedClient } from './watchedClient';
+import { SessionMachine } from '../domain/session/sessionMachine';
+import { CLIENT_SETTINGS, clientSettingsOf } from '../domain/settings/clientSettings';
 import { ConfirmedEndpoints } from './confirmedEndpoints';
 import { demoGrant } from '../domain/session/argumentSignIn';
 import type { ArgumentTrust } from '../workbench/argumentTrust';
 
-export interface RegisteredSession {
-  /** The session every view reads through. */
-  readonly session: ApiSession;
-  /** Observations for integration tests, no credentials; publicApi.ts exports it in ExtensionMode.Test only. */
-  readonly testHook: SessionDiagnostics;
+export interface SessionDeps {
+  readonly log: Log;
+  readonly settings: SettingsReader;
+  readonly trust: ArgumentTrust;
+  /** The one way sign-in talks to the user (extension.ts builds it). */
+  readonly notifier: Notifier;
 }
 
-export function registerSession(
-  context: vscode.ExtensionContext,
-  log: Log,
-  settings: SettingsReader,
-  trust: ArgumentTrust,
-): RegisteredSession {
-  const notifier = new Notifier();
+/** Returns the session every view reads through (the ApiSession). */
+export function registerSession(context: vscode.ExtensionContext, deps: SessionDeps): SessionMachine<WatchedClient> {
+  const { log, settings, trust, notifier } = deps;
   const store = new CredentialStore(context.secrets, context.globalState);
-  const session = new SessionManager({
+  const session = new SessionMachine<WatchedClient>({
     store,
+    clients: watchedClients({
+      settings: () => clientSettingsOf(settings.value),
+      onRequest: (entry) => {
+        log.request(entry);
+      },
+      onToken: (value) => {
+        log.redactor.addToken(value);
+      },
+    }),
     log,
-    notifier,
-    settings,
+    notifyRejected: (env) => {
+      announceCredentialsRejected(notifier, env);
+    },
+    rememberSecret: (value) => {
+      log.redactor.addSecret(value);
+    },
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     localize: vscode.l10n.t,
-    onDidChangeSecrets: (listener) => context.secrets.onDidChange(listener),
   });
   const confirmed = new ConfirmedEndpoints(context.globalState);
   const flow = new SignInFlow(session, notifier, settings, confirmed);
@@ -68,11 +84,19 @@ export function registerSession(
     ...registerCommands(sessionCommands, { session, flow, notifier, log, trust, confirmed, demo }),
     session.onDidChangeState(updateUi),
     session.onDidChangeEnvironments(updateUi),
+    // SecretStorage is shared by all windows: another window's sign-in or sign-out arrives here.
+    context.secrets.onDidChange((event) => {
+      const id = environmentIdOfSecretKey(event.key);
+      if (id !== undefined) void session.handleSecretChange(id);
+    }),
+    settings.onDidChange((change) => {
+      if (CLIENT_SETTINGS.some((setting) => change.event.affectsConfiguration(setting))) session.rebuildClient();
+    }),
   );
   updateUi();
   void session.initialize().catch((error: unknown) => {
     log.error('Could not restore the last sign-in', error);
   });
 
-  return { session, testHook: sessionDiagnostics(context, session, notifier) };
+  return session;
 }

@@ -15,12 +15,12 @@ import type { ArgumentTrust } from '../workbench/argumentTrust';
 import { planArgumentSignIn, signInFields, type DemoGrant } from '../domain/session/argumentSignIn';
 import type { ConfirmedEndpoints } from './confirmedEndpoints';
 import type { Notifier } from './notify';
-import type { SessionManager } from './sessionManager';
+import type { SessionClient, SessionMachine } from '../domain/session/sessionMachine';
 import type { SignInFlow, SignInPrefill } from './signInFlow';
 import { urlProblemMessage } from './signInFlow';
 
 export interface SessionCommandDeps {
-  readonly session: SessionManager;
+  readonly session: SessionMachine<SessionClient>;
   readonly flow: SignInFlow;
   readonly notifier: Notifier;
   readonly log: Log;
@@ -218,7 +218,11 @@ interface EnvironmentItem extends vscode.QuickPickItem {
 }
 
 /** A quick pick of the environments, the active one first and marked; undefined when dismissed. */
-async function pickEnvironment(session: SessionManager, placeHolder: string, offerNew = false): Promise<Environment | undefined> {
+async function pickEnvironment(
+  session: SessionMachine<SessionClient>,
+  placeHolder: string,
+  offerNew = false,
+): Promise<Environment | undefined> {
   const activeId = session.activeEnvironment?.id;
   const environments = [...session.environments()].sort((a, b) => Number(b.id === activeId) - Number(a.id === activeId));
   const items: EnvironmentItem[] = environments.map((env) => ({

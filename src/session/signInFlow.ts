@@ -13,7 +13,7 @@ import type { SignInDraft } from '../domain/session/sessionMachine';
 import type { SettingsReader } from '../workbench/settings';
 import { runMultiStepInput, type InputStep } from './multiStepInput';
 import type { Notifier } from './notify';
-import type { SessionManager } from './sessionManager';
+import type { SessionClient, SessionMachine } from '../domain/session/sessionMachine';
 import type { ConfirmedEndpoints } from './confirmedEndpoints';
 import { inertNotificationText } from '../common/notificationText';
 
@@ -27,7 +27,7 @@ const FIRST_ACCOUNT_STEP = CLIENT_ID_STEP;
 
 export class SignInFlow {
   constructor(
-    private readonly session: SessionManager,
+    private readonly session: SessionMachine<SessionClient>,
     private readonly notifier: Notifier,
     private readonly settings: Pick<SettingsReader, 'value'>,
     private readonly confirmed: ConfirmedEndpoints,

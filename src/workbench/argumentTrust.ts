@@ -3,7 +3,7 @@
 // Markdown can run them with arguments, so outside the extension's own tests
 // an argument may prefill but never store credentials, switch or overwrite
 // an environment, or write a file unseen. The integration tests switch to
-// the user's behaviour through a test hook (actAsUser) to check exactly that.
+// the user's behaviour through the test hooks (actAsUser) to check exactly that.
 import type { IDisposable } from '../common/lifecycle';
 
 export class ArgumentTrust {
@@ -16,7 +16,7 @@ export class ArgumentTrust {
     return this.testMode && this.asUser === 0;
   }
 
-  /** Test hook: behave as outside test mode until disposed. */
+  /** For the test hooks: behave as outside test mode until disposed. */
   actAsUser(): IDisposable {
     this.asUser++;
     let disposed = false;

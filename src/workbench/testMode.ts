@@ -1,6 +1,7 @@
 // The one place that decides whether the extension runs under its own tests.
-// Test hooks (read-only observations for the integration tests) are built by
-// src/testHooks.ts and exported only then; nothing else checks the mode.
+// extension.ts asks once and hands the answer to the two things that differ
+// then: src/testHooks.ts (the test hooks are exported only under test) and
+// ArgumentTrust (argument forms of commands act unseen only under test).
 import * as vscode from 'vscode';
 
 export function isTestMode(context: Pick<vscode.ExtensionContext, 'extensionMode'>): boolean {

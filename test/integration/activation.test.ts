@@ -41,9 +41,10 @@ describe('Activation in the real extension host', () => {
       `activate() took ${api.activationMs} ms`,
     );
     // The other suites observe the extension through these: without them they would test nothing.
-    assert.ok(api.machines.inspector, 'the Machines tree inspector is exported under test');
-    assert.ok(api.sessionTestHook, 'the session hook is exported under test');
-    assert.ok(api.events.get, 'events.get is exported under test');
+    const hooks = api.testHooks;
+    assert.ok(hooks?.machines, 'the Machines tree hooks are exported under test');
+    assert.ok(hooks.session, 'the session hooks are exported under test');
+    assert.ok(hooks.getEvents, 'getEvents is exported under test');
     console.log(
       `    activate() took ${api.activationMs.toFixed(2)} ms in the extension host` +
         (loadAndActivateMs === undefined ? '' : `; loading the bundle and activating took ${loadAndActivateMs.toFixed(2)} ms`),
@@ -63,7 +64,7 @@ describe('Activation in the real extension host', () => {
   });
 
   it('the workbench shows the Machines view in its own container, and hides it with the container', async () => {
-    const inspector = api.machines.inspector;
+    const inspector = api.testHooks?.machines;
     assert.ok(inspector);
     await vscode.commands.executeCommand('workbench.view.explorer');
     await waitFor(() => !inspector.viewVisible());

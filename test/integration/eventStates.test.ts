@@ -6,7 +6,7 @@
 // "onboarded").
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { MachinesTreeInspector, RenderedNode } from '../../src/workbench/contracts/machinesApi';
+import type { MachinesHooks, RenderedNode } from '../../src/testHooks';
 import { LANGUAGE_MODEL_TOOLS } from '../../src/workbench/constants';
 import { makeEvent, startFakeApi, type FakeApi } from '../support/fakeApi';
 import { activateExtension, signIn, signOutIfSignedIn, type TestedApi } from './support/extension';
@@ -63,13 +63,13 @@ async function invoke(name: string, serialNumbers: readonly string[]): Promise<s
 describe("One state vocabulary: every view and the agent tools follow the user's eventStates", function () {
   this.timeout(60_000);
   let api: TestedApi;
-  let tree: MachinesTreeInspector;
+  let tree: MachinesHooks;
   let fake: FakeApi;
 
   before(async () => {
     api = await activateExtension();
-    assert.ok(api.machines.inspector, 'the tree inspector is exported in test mode');
-    tree = api.machines.inspector;
+    assert.ok(api.testHooks.machines, 'the tree hooks are exported in test mode');
+    tree = api.testHooks.machines;
     fake = await startFakeApi({ unknownSerial: '404' });
     fake.setMachineEvents(CLEARED, [
       makeEvent({ type: 'PROVISIONING_STARTED', message: 'started', timestamp: 1_717_000_000 }),
@@ -96,8 +96,8 @@ describe("One state vocabulary: every view and the agent tools follow the user's
 
     const hover = await hoverFirstLine(document, CLEARED);
     const row = pinnedMachine(await tree.render(), CLEARED);
-    const hook = api.serialNumbersTestHook;
-    assert.ok(hook, 'the editor test hook is exported under test');
+    const hook = api.testHooks.editor;
+    assert.ok(hook, 'the editor test hooks are exported under test');
     const status = await until('the inline status', () => hook.inlineStatuses(document.uri).find((s) => s.serialNumber === CLEARED));
     const summary = await invoke(LANGUAGE_MODEL_TOOLS.summary, [CLEARED]);
     const events = await invoke(LANGUAGE_MODEL_TOOLS.machineEvents, [CLEARED]);
@@ -132,7 +132,7 @@ describe("One state vocabulary: every view and the agent tools follow the user's
   it('calls a serial number the platform does not know "unknown" in the agent tools, as the inline status does', async () => {
     const document = await vscode.workspace.openTextDocument({ content: `serial: ${UNKNOWN}\n`, language: 'yaml' });
     await vscode.window.showTextDocument(document);
-    const hook = api.serialNumbersTestHook;
+    const hook = api.testHooks.editor;
     assert.ok(hook);
     const status = await until('the inline status', () => hook.inlineStatuses(document.uri).find((s) => s.serialNumber === UNKNOWN));
     assert.equal(status.text, '? unknown');

@@ -54,12 +54,12 @@ describe('Exported API', () => {
 
   it('reaches no secret, token, session or API client, even after a look-up', async () => {
     const api = await activateExtension();
-    await api.events.get(TEST_SERIALS.onboarded);
+    await api.testHooks.getEvents(TEST_SERIALS.onboarded);
     const { strings, constructors } = walk(api);
     const secrets = [TEST_CREDENTIALS.password, TEST_CREDENTIALS.clientSecret, encodeURIComponent(TEST_CREDENTIALS.clientSecret)];
     const leaks = strings.filter((s) => secrets.some((secret) => s.includes(secret)) || /Bearer\s|eyJ[A-Za-z0-9_-]{8,}\./.test(s));
     assert.deepEqual(leaks, []);
-    for (const internal of ['OnboardingClient', 'SessionManager', 'CredentialStore', 'TokenClient', 'EventsService']) {
+    for (const internal of ['OnboardingClient', 'SessionManager', 'SessionMachine', 'CredentialStore', 'TokenClient', 'EventsService']) {
       assert.ok(!constructors.has(internal), `${internal} is not reachable from the exports`);
     }
   });

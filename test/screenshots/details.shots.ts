@@ -20,11 +20,11 @@ describe('Event details screenshots', function () {
   let originalTheme: string | undefined;
 
   async function show(serial: string, type: string): Promise<OnboardingEvent> {
-    const result = await api.events.get(serial, { force: true });
+    const result = await api.testHooks.getEvents(serial, { force: true });
     const event = result.events.find((e) => e.type === type);
     assert.ok(event, `${serial} has a ${type} event`);
     await vscode.commands.executeCommand('onboardingEvents.showEventDetails', { event });
-    await api.detailsTestHook?.waitForRendered((r) => r.title === event.type && r.message === event.message, 20_000);
+    await api.testHooks.details.waitForRendered((r) => r.title === event.type && r.message === event.message, 20_000);
     return event;
   }
 

@@ -56,7 +56,7 @@ describe('Serial numbers at a glance screenshots', function () {
     document = await vscode.workspace.openTextDocument(uri);
     const editor = await vscode.window.showTextDocument(document);
     editor.selection = new vscode.Selection(0, 0, 0, 0);
-    await until('eight statuses', () => (api.serialNumbersTestHook?.inlineStatuses(document.uri).length ?? 0) === 8);
+    await until('eight statuses', () => api.testHooks.editor.inlineStatuses(document.uri).length === 8);
     await snap('glance-inline-status', 1500);
   });
 
@@ -98,9 +98,9 @@ describe('Serial numbers at a glance screenshots', function () {
   });
 
   it('opens a machine’s event from a link in a ticket', async () => {
-    const links = api.linksTestHook;
+    const links = api.testHooks.links;
     assert.ok(links);
-    const result = await api.events.get(DEMO_SERIALS.failed);
+    const result = await api.testHooks.getEvents(DEMO_SERIALS.failed);
     const failed = result.events[0];
     assert.ok(failed);
     const link = links.linkFor(DEMO_SERIALS.failed);

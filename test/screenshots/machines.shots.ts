@@ -33,7 +33,7 @@ describe('Machines tree screenshots', function () {
   async function collapseAndReveal(serial: string): Promise<void> {
     await vscode.commands.executeCommand('workbench.actions.treeView.onboardingEvents.machines.collapseAll');
     await api.machines.reveal(serial);
-    await api.machines.inspector?.render();
+    await api.testHooks?.machines.render();
   }
 
   before(async () => {

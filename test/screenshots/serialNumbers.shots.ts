@@ -62,7 +62,7 @@ describe('Serial numbers screenshots', function () {
     assert.ok(line >= 0);
     const character = document.lineAt(line).text.indexOf(DEMO_SERIALS.completed) + 4;
     editor.selection = new vscode.Selection(line, character, line, character);
-    await api.events.get(DEMO_SERIALS.completed);
+    await api.testHooks.getEvents(DEMO_SERIALS.completed);
     await vscode.commands.executeCommand('editor.action.showHover');
     await freshSnap('serial-number-hover', 2000);
   });
@@ -75,7 +75,7 @@ describe('Serial numbers screenshots', function () {
     const editor = await vscode.window.showTextDocument(document);
     const character = document.lineAt(0).text.indexOf(DEMO_SERIALS.hostile) + 4;
     editor.selection = new vscode.Selection(0, character, 0, character);
-    await api.events.get(DEMO_SERIALS.hostile);
+    await api.testHooks.getEvents(DEMO_SERIALS.hostile);
     await vscode.commands.executeCommand('editor.action.showHover');
     await freshSnap('serial-number-hover-hostile', 2000);
   });
@@ -83,7 +83,7 @@ describe('Serial numbers screenshots', function () {
   it('shows Look Up Machine with pinned and recent machines, then a machine’s events', async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     for (const serial of [DEMO_SERIALS.failed, DEMO_SERIALS.templatedLinks, DEMO_SERIALS.completed]) {
-      await api.events.get(serial);
+      await api.testHooks.getEvents(serial);
       api.machines.addRecent(serial);
     }
     await api.machines.pin(DEMO_SERIALS.completed);

@@ -6,7 +6,9 @@
 // shared secret storage is followed, our own write is not mistaken for one.
 // Every transition runs in one queue, so they never interleave. What it needs
 // from the outside (storage, clients, the notification, the log redactor, a
-// timer) comes in through the small interfaces below, so plain mocha tests it.
+// timer) comes in through the small interfaces below, so plain mocha tests it;
+// session/registerSession.ts builds it with VS Code's and it IS the ApiSession
+// every view reads (no forwarding layer between them).
 import { createHash } from 'node:crypto';
 import type { Credentials } from '../../core/auth/tokenClient';
 import { invalidCredentialsError, isApiError, type ApiError } from '../../core/errors';
@@ -153,6 +155,11 @@ export class SessionMachine<C extends SessionClient> extends Disposable {
   /** A view saw the active client's credentials refused. */
   reportCredentialsRejected(): void {
     if (this.active?.client !== undefined) this.rejected(this.active.client);
+  }
+
+  /** A secret value the user just typed: from now on the log never prints it. */
+  rememberTyped(value: string): void {
+    this.deps.rememberSecret(value);
   }
 
   /** Proves credentials with one fresh password grant, through a throwaway client. Stores nothing. */

@@ -239,7 +239,7 @@ describe('Language Model Tools for agents', () => {
     });
 
     it('ask for confirmation before sending more than 10 requests, and not when the cache answers', async () => {
-      const hook = api.agentToolsTestHook;
+      const hook = api.testHooks.agentTools;
       assert.ok(hook, 'the test hook is exported in test mode');
       const uncached = Object.keys(demoData().machines)
         .filter((serial) => serial !== DEMO_SERIALS.failing && api.events.peek(serial) === undefined)
@@ -255,7 +255,7 @@ describe('Language Model Tools for agents', () => {
       const few = await hook.prepare(LANGUAGE_MODEL_TOOLS.machineEvents, { serialNumbers: uncached.slice(0, 3) });
       assert.equal(few?.confirmationMessages, undefined);
       assert.equal(few?.invocationMessage, 'Reading the onboarding events of 3 machines');
-      for (const serial of uncached) await api.events.get(serial);
+      for (const serial of uncached) await api.testHooks.getEvents(serial);
       const cached = await hook.prepare(LANGUAGE_MODEL_TOOLS.summary, { serialNumbers: uncached });
       assert.equal(cached?.confirmationMessages, undefined, 'nothing to send, nothing to confirm');
     });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { OnboardingEvent } from '../../../src/core/model';
 import type { LinkOpener } from '../../../src/details/linkOpener';
-import type { DetailsTestHook } from '../../../src/details/testHook';
+import type { DetailsHooks } from '../../../src/testHooks';
 import type { EventView, HostMessage } from '../../../src/details/protocol';
 import { NOTIFICATION_LINK } from '../../../src/common/notificationText';
 import { makeEvent, startFakeApi, startForeignOrigin, TEST_ASSET_ID, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
@@ -40,14 +40,14 @@ function shown(message: HostMessage | undefined): EventView {
 describe('Event details panel (webview)', function () {
   this.timeout(30_000);
   let api: TestedApi;
-  let hook: DetailsTestHook;
+  let hook: DetailsHooks;
   let fake: FakeApi;
   let foreign: FakeApi;
 
   /** Puts raw events on the fake for `serial` and returns them as the extension reads them. */
   async function eventsFor(serial: string, raw: unknown[]): Promise<OnboardingEvent[]> {
     fake.setMachineEvents(serial, raw);
-    const result = await api.events.get(serial, { force: true });
+    const result = await api.testHooks.getEvents(serial, { force: true });
     return [...result.events];
   }
 
@@ -58,8 +58,8 @@ describe('Event details panel (webview)', function () {
 
   before(async () => {
     api = await activateExtension();
-    assert.ok(api.detailsTestHook, 'the test hook exists in ExtensionMode.Test');
-    hook = api.detailsTestHook;
+    assert.ok(api.testHooks.details, 'the test hook exists in ExtensionMode.Test');
+    hook = api.testHooks.details;
     fake = await startFakeApi();
     foreign = await startForeignOrigin();
     await signIn(fake);
@@ -78,7 +78,7 @@ describe('Event details panel (webview)', function () {
   });
 
   it('opens a panel titled "<type> · <serial>" whose page renders the event, with the machine link resolved on the fake', async () => {
-    const events = await api.events.get(TEST_SERIALS.onboarded, { force: true });
+    const events = await api.testHooks.getEvents(TEST_SERIALS.onboarded, { force: true });
     const created = events.events.find((e) => e.type === 'MACHINE_CREATED');
     assert.ok(created);
     await showAndRender(created);
@@ -291,7 +291,7 @@ describe('Event details panel (webview)', function () {
   });
 
   it('shows the raw JSON of an event in a read-only JSON editor', async () => {
-    const events = await api.events.get(TEST_SERIALS.onboarded);
+    const events = await api.testHooks.getEvents(TEST_SERIALS.onboarded);
     const created = events.events.find((e) => e.type === 'MACHINE_CREATED');
     assert.ok(created);
     await vscode.commands.executeCommand('onboardingEvents.showRawJson', { event: created });
@@ -306,7 +306,7 @@ describe('Event details panel (webview)', function () {
   });
 
   it('in preview mode one panel follows the selection; in perEvent mode each event gets its own panel, revealed when shown again', async () => {
-    const events = (await api.events.get(TEST_SERIALS.onboarded)).events;
+    const events = (await api.testHooks.getEvents(TEST_SERIALS.onboarded)).events;
     const [a, b] = events;
     assert.ok(a && b);
     const config = vscode.workspace.getConfiguration('onboardingEvents');
@@ -328,7 +328,7 @@ describe('Event details panel (webview)', function () {
   });
 
   it("closes its panels when the user signs out or switches to another environment, since they show that API's data", async () => {
-    const [event] = (await api.events.get(TEST_SERIALS.onboarded, { force: true })).events;
+    const [event] = (await api.testHooks.getEvents(TEST_SERIALS.onboarded, { force: true })).events;
     assert.ok(event);
     await showAndRender(event);
     assert.equal(hook.panelTitles().length, 1);
@@ -341,7 +341,7 @@ describe('Event details panel (webview)', function () {
     }
 
     await vscode.commands.executeCommand('onboardingEvents.switchEnvironment', { environment: 'Test' });
-    const [again] = (await api.events.get(TEST_SERIALS.onboarded, { force: true })).events;
+    const [again] = (await api.testHooks.getEvents(TEST_SERIALS.onboarded, { force: true })).events;
     assert.ok(again);
     await showAndRender(again);
     assert.equal(hook.panelTitles().length, 1);
@@ -352,7 +352,7 @@ describe('Event details panel (webview)', function () {
   });
 
   it('opens in the active editor group, as a tab beside the file rather than a split that halves it', async () => {
-    const [event] = (await api.events.get(TEST_SERIALS.onboarded)).events;
+    const [event] = (await api.testHooks.getEvents(TEST_SERIALS.onboarded)).events;
     assert.ok(event);
     const document = await vscode.workspace.openTextDocument({ language: 'yaml', content: `serial: ${TEST_SERIALS.onboarded}\n` });
     await vscode.window.showTextDocument(document, vscode.ViewColumn.One);

@@ -72,7 +72,7 @@ describe('Serial numbers at a glance (inline status, Problems, quick fixes, comp
   });
 
   const hook = () => {
-    const found = api.serialNumbersTestHook;
+    const found = api.testHooks.editor;
     assert.ok(found, 'the editor test hook is exported under test');
     return found;
   };
@@ -237,7 +237,7 @@ describe('Serial numbers at a glance (inline status, Problems, quick fixes, comp
 
   it('completes known serial numbers by prefix with their state, without a request', async () => {
     await api.machines.pin(TEST_SERIALS.onboarded);
-    await api.events.get(TEST_SERIALS.onboarded);
+    await api.testHooks.getEvents(TEST_SERIALS.onboarded);
     const { document } = await openText('machines:\n  - serial: MX-47');
     const before = fake.requests.length;
     const list = await vscode.commands.executeCommand<vscode.CompletionList>(
@@ -256,14 +256,14 @@ describe('Serial numbers at a glance (inline status, Problems, quick fixes, comp
   });
 
   it('opens a machine from a link, an event from a link with a timestamp, and refuses a bad link', async () => {
-    const links = api.linksTestHook;
+    const links = api.testHooks.links;
     assert.ok(links);
     const link = links.linkFor(TEST_SERIALS.onboarded);
     assert.equal(link.path, '/machine');
     assert.match(link.query, new RegExp(`serial=${TEST_SERIALS.onboarded}&environment=${TEST_ENVIRONMENT}`));
     assert.deepEqual(await links.handle(link), { kind: 'revealed', serialNumber: TEST_SERIALS.onboarded });
 
-    const events = await api.events.get(TEST_SERIALS.onboarded);
+    const events = await api.testHooks.getEvents(TEST_SERIALS.onboarded);
     const latest = events.events[0];
     assert.ok(latest);
     const raw = latest.time.raw;
@@ -310,7 +310,7 @@ describe('Serial numbers at a glance (inline status, Problems, quick fixes, comp
     const asked = serials.filter((serial) => fake.eventRequests(serial).length > 0).length;
     assert.ok(asked < 200, `only serial numbers shown were asked for (${asked} of 1000)`);
     // All 1,000 results arrive (as if the tree loaded them): the Problems entries of every occurrence are rebuilt.
-    await Promise.all(serials.map((serial) => api.events.get(serial)));
+    await Promise.all(serials.map((serial) => api.testHooks.getEvents(serial)));
     await until('1,000 Problems entries', () => ours(document.uri).length === 1000, 15_000);
     await sleep(300);
     const rebuilt = hook().diagnosticsTiming();
@@ -326,7 +326,7 @@ describe('Serial numbers at a glance (inline status, Problems, quick fixes, comp
     await signOutIfSignedIn();
     await until('no diagnostics', () => ours(document.uri).length === 0);
     await until('no statuses', () => hook().inlineStatuses(document.uri).length === 0);
-    const links = api.linksTestHook;
+    const links = api.testHooks.links;
     assert.ok(links);
     assert.deepEqual(await links.handle(links.linkFor(TEST_SERIALS.onboarded)), {
       kind: 'asked-sign-in',

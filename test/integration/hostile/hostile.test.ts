@@ -51,15 +51,15 @@ describe('Hostile input (real host)', () => {
   describe('argument forms, as another extension or a command link would run them', () => {
     let asUser: { dispose(): void };
     beforeEach(() => {
-      assert.ok(api.actAsUser, 'the test hook is exported under test');
-      asUser = api.actAsUser();
+      assert.ok(api.testHooks.actAsUser, 'the test hook is exported under test');
+      asUser = api.testHooks.actAsUser();
     });
     afterEach(() => {
       asUser.dispose();
     });
 
     it('signIn with an argument object stores nothing unless the user confirms the modal that shows the URLs', async () => {
-      const hook = api.sessionTestHook;
+      const hook = api.testHooks.session;
       assert.ok(hook);
       const asked: string[] = [];
       const answer = hook.answerConfirmations((message, detail) => {
@@ -83,11 +83,11 @@ describe('Hostile input (real host)', () => {
     });
 
     it("an argument that would overwrite an environment's URLs says so in the modal, and declining keeps the old URLs", async () => {
-      const hook = api.sessionTestHook;
+      const hook = api.testHooks.session;
       assert.ok(hook);
       asUser.dispose();
       await signIn(fake);
-      asUser = api.actAsUser?.() ?? asUser;
+      asUser = api.testHooks.actAsUser();
       const other = await startFakeApi();
       const asked: string[] = [];
       const answer = hook.answerConfirmations((message, detail) => {
@@ -107,7 +107,7 @@ describe('Hostile input (real host)', () => {
     });
 
     it('signIn confirmed in the modal signs in and records the URLs as confirmed (Sign In Again may then skip them)', async () => {
-      const hook = api.sessionTestHook;
+      const hook = api.testHooks.session;
       assert.ok(hook);
       const answer = hook.answerConfirmations((_message, _detail, action) => Promise.resolve(action));
       try {
@@ -124,7 +124,7 @@ describe('Hostile input (real host)', () => {
     it('exportEvents with a uri opens the save dialog instead of writing; cancelling it writes nothing', async () => {
       asUser.dispose();
       await signIn(fake);
-      asUser = api.actAsUser?.() ?? asUser;
+      asUser = api.testHooks.actAsUser();
       await vscode.commands.executeCommand('onboardingEvents.addMachine', { serialNumber: TEST_SERIALS.onboarded });
       const dir = mkdtempSync(join(tmpdir(), 'oe-hostile-'));
       const target = join(dir, 'written-by-a-link.json');
@@ -157,7 +157,7 @@ describe('Hostile input (real host)', () => {
     it('machines.reveal from another extension makes no request and adds nothing for a serial the user never listed', async () => {
       asUser.dispose();
       await signIn(fake);
-      asUser = api.actAsUser?.() ?? asUser;
+      asUser = api.testHooks.actAsUser();
       try {
         fake.clearRequests();
         await api.machines.reveal(TEST_SERIALS.started);

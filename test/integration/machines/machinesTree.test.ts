@@ -6,10 +6,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { OnboardingEventsExtensionApi } from '../../../src/extension';
-import type { MachinesTreeInspector, RenderedNode } from '../../../src/workbench/contracts/machinesApi';
+import type { MachinesHooks, RenderedNode } from '../../../src/testHooks';
 import { makeEvent, startFakeApi, TEST_ASSET_ID, TEST_CREDENTIALS, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
-import { activateExtension, ourExtension, signIn, signOutIfSignedIn } from '../support/extension';
+import { activateExtension, ourExtension, signIn, signOutIfSignedIn, type TestedApi } from '../support/extension';
 
 /** The default data's base time (test/support/fakeApi/data.ts). */
 const T0 = Date.UTC(2025, 0, 15, 8, 0, 0);
@@ -60,8 +59,8 @@ function labels(nodes: readonly RenderedNode[] | undefined): string[] {
 
 describe('Machines tree', function () {
   this.timeout(60_000);
-  let api: OnboardingEventsExtensionApi;
-  let tree: MachinesTreeInspector;
+  let api: TestedApi;
+  let tree: MachinesHooks;
   let fake: FakeApi;
 
   async function clearLists(): Promise<void> {
@@ -72,8 +71,8 @@ describe('Machines tree', function () {
 
   before(async () => {
     api = await activateExtension();
-    assert.ok(api.machines.inspector, 'the tree inspector is exported in test mode');
-    tree = api.machines.inspector;
+    assert.ok(api.testHooks.machines, 'the tree hooks are exported in test mode');
+    tree = api.testHooks.machines;
     fake = await startFakeApi();
     await signOutIfSignedIn();
     await clearLists();
@@ -529,7 +528,7 @@ describe('Machines tree', function () {
 
   describe('signing out', () => {
     it("of an environment that is not the active one forgets what the badge kept for it, and keeps the active one's", async () => {
-      const hook = api.sessionTestHook;
+      const hook = api.testHooks.session;
       assert.ok(hook);
       const globalState = (): Record<string, unknown> =>
         (JSON.parse(hook.storedStateJson()) as { globalState: Record<string, unknown> }).globalState;

@@ -62,7 +62,7 @@ describe('Networks: HTTPS with a private CA in the extension host', function () 
     await vscode.commands.executeCommand('onboardingEvents.lookUpMachine', TEST_SERIALS.onboarded);
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     assert.equal(api.machines.recent()[0], TEST_SERIALS.onboarded);
-    const result = await api.events.get(TEST_SERIALS.onboarded, { force: true });
+    const result = await api.testHooks.getEvents(TEST_SERIALS.onboarded, { force: true });
     assert.equal(result.events.length, 3);
     assert.ok(fake.eventRequests(TEST_SERIALS.onboarded).length >= 1);
     assert.ok(front.handshakes >= 1, 'the requests came over TLS');

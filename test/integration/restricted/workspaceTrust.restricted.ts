@@ -70,7 +70,7 @@ describe('Restricted Mode (workspace trust on, untrusted folder)', () => {
   it("signing in, hovers and the Machines view work with the user's settings", async () => {
     assert.ok(fake);
     await signIn(fake);
-    const events = await api.events.get(TEST_SERIALS.onboarded);
+    const events = await api.testHooks.getEvents(TEST_SERIALS.onboarded);
     assert.ok(events.events.length > 0);
     const folder = vscode.workspace.workspaceFolders?.[0];
     assert.ok(folder);

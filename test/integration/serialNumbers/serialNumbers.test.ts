@@ -3,10 +3,9 @@
 // request" is checked on the wire, not by trusting our own code.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { OnboardingEventsExtensionApi } from '../../../src/extension';
 import { COMMANDS } from '../../../src/workbench/constants';
 import { startFakeApi, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
-import { activateExtension, signIn, signOutIfSignedIn } from '../support/extension';
+import { activateExtension, signIn, signOutIfSignedIn, type TestedApi } from '../support/extension';
 
 function hoverText(hovers: readonly vscode.Hover[]): string[] {
   return hovers.flatMap((hover) =>
@@ -32,7 +31,7 @@ async function openText(content: string, language = 'plaintext'): Promise<vscode
 }
 
 describe('Serial numbers in code (hovers, links, look-up)', () => {
-  let api: OnboardingEventsExtensionApi;
+  let api: TestedApi;
   let fake: FakeApi;
 
   before(async () => {
@@ -77,7 +76,7 @@ describe('Serial numbers in code (hovers, links, look-up)', () => {
       const started = performance.now();
       const second = ourHovers(await hoversAt(document, position));
       const elapsed = performance.now() - started;
-      const inHost = api.serialNumbersTestHook?.lastHover();
+      const inHost = api.testHooks.editor.lastHover();
       console.log(
         `    cached hover: ${inHost?.ms.toFixed(3) ?? '?'} ms in our provider (${inHost?.source ?? '?'}); ${elapsed.toFixed(1)} ms through vscode.executeHoverProvider (renderer round trip, all providers)`,
       );
@@ -86,7 +85,7 @@ describe('Serial numbers in code (hovers, links, look-up)', () => {
       const warm: number[] = [];
       for (let i = 0; i < 10; i++) {
         await hoversAt(document, position);
-        warm.push(api.serialNumbersTestHook?.lastHover()?.ms ?? Number.NaN);
+        warm.push(api.testHooks.editor.lastHover()?.ms ?? Number.NaN);
       }
       warm.sort((a, b) => a - b);
       console.log(
@@ -110,11 +109,11 @@ describe('Serial numbers in code (hovers, links, look-up)', () => {
         assert.equal(hovers.length, 1);
         assert.match(hovers[0] ?? '', /Not up to date/);
         assert.match(hovers[0] ?? '', /ONBOARDING\\_COMPLETED/);
-        assert.equal(api.serialNumbersTestHook?.lastHover()?.source, 'stale');
+        assert.equal(api.testHooks.editor.lastHover()?.source, 'stale');
         assert.ok(elapsed < 2000, `answered in ${elapsed.toFixed(0)} ms, without waiting for the 2.5 s refresh`);
         // The refresh went on in the background and fills the cache.
-        assert.ok(api.events.get, 'events.get is exported under test');
-        await api.events.get(TEST_SERIALS.onboarded);
+        assert.ok(api.testHooks.getEvents, 'events.get is exported under test');
+        await api.testHooks.getEvents(TEST_SERIALS.onboarded);
         assert.equal(api.events.peek(TEST_SERIALS.onboarded)?.stale, false);
       } finally {
         fake.clearFaults();
@@ -250,12 +249,10 @@ describe('Serial numbers in code (hovers, links, look-up)', () => {
       assert.equal(api.machines.recent()[0], TEST_SERIALS.started);
       await vscode.commands.executeCommand('onboardingEvents.lookUpMachine', { serialNumber: ` ${TEST_SERIALS.onboarded} ` });
       assert.equal(api.machines.recent()[0], TEST_SERIALS.onboarded, 'the argument is trimmed');
-      const inspector = api.machines.inspector;
-      if (inspector !== undefined) {
-        await inspector.whenIdle();
-        const labels = JSON.stringify(await inspector.render(2));
-        assert.ok(labels.includes(TEST_SERIALS.onboarded), 'the machine shows in the sidebar');
-      }
+      const tree = api.testHooks.machines;
+      await tree.whenIdle();
+      const labels = JSON.stringify(await tree.render(2));
+      assert.ok(labels.includes(TEST_SERIALS.onboarded), 'the machine shows in the sidebar');
       await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     });
 

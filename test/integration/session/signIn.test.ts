@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
-import type { SessionDiagnostics } from '../../../src/session/testHook';
+import type { SessionHooks } from '../../../src/testHooks';
 import { startFakeApi, TEST_CREDENTIALS, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { activateExtension, EXTENSION_ID, signInArgs, signOut, type TestedApi } from '../support/extension';
 
@@ -21,7 +21,7 @@ async function waitFor(what: string, condition: () => boolean | Promise<boolean>
   }
 }
 
-function environmentIdOf(hook: SessionDiagnostics, name: string): string | undefined {
+function environmentIdOf(hook: SessionHooks, name: string): string | undefined {
   const stored = JSON.parse(hook.storedStateJson()) as { globalState: Record<string, unknown> };
   const list = stored.globalState['onboardingEvents.environments'];
   return Array.isArray(list) ? (list as { id: string; name: string }[]).find((env) => env.name === name)?.id : undefined;
@@ -39,15 +39,15 @@ function filesUnder(dir: string): string[] {
 describe('Sign-in: environments, SecretStorage and the Accounts menu', function () {
   this.timeout(30_000);
   let api: TestedApi;
-  let hook: SessionDiagnostics;
+  let hook: SessionHooks;
   let fake: FakeApi;
   let other: FakeApi;
   const created = ['Session A', 'Session B', 'Session Wrong', 'Session Renewal', 'Session Revoked', 'Session Menu'];
 
   before(async () => {
     api = await activateExtension();
-    assert.ok(api.sessionTestHook, 'the session test hook exists in ExtensionMode.Test');
-    hook = api.sessionTestHook;
+    assert.ok(api.testHooks.session, 'the session test hook exists in ExtensionMode.Test');
+    hook = api.testHooks.session;
     fake = await startFakeApi();
     other = await startFakeApi();
   });
@@ -103,7 +103,7 @@ describe('Sign-in: environments, SecretStorage and the Accounts menu', function 
   });
 
   it('reads events through the session with the stored credentials', async () => {
-    const result = await api.events.get(TEST_SERIALS.onboarded, { force: true });
+    const result = await api.testHooks.getEvents(TEST_SERIALS.onboarded, { force: true });
     assert.ok(result.events.length > 0);
     assert.equal(fake.eventRequests(TEST_SERIALS.onboarded).length, 1);
   });
@@ -143,14 +143,14 @@ describe('Sign-in: environments, SecretStorage and the Accounts menu', function 
     await vscode.commands.executeCommand('onboardingEvents.signIn', signInArgs(other, 'Session B'));
     assert.deepEqual(hook.state(), { kind: 'signed-in', environment: 'Session B' });
     assert.ok(hook.environmentNames().includes('Session A') && hook.environmentNames().includes('Session B'));
-    await api.events.get(TEST_SERIALS.onboarded, { force: true });
+    await api.testHooks.getEvents(TEST_SERIALS.onboarded, { force: true });
     assert.equal(other.eventRequests(TEST_SERIALS.onboarded).length, 1, 'B reads from its own API');
 
     const result = await vscode.commands.executeCommand('onboardingEvents.switchEnvironment', { environment: 'Session A' });
     assert.deepEqual(result, { environment: 'Session A' });
     assert.deepEqual(hook.state(), { kind: 'signed-in', environment: 'Session A' });
     const before = fake.eventRequests(TEST_SERIALS.onboarded).length;
-    await api.events.get(TEST_SERIALS.onboarded, { force: true });
+    await api.testHooks.getEvents(TEST_SERIALS.onboarded, { force: true });
     assert.equal(fake.eventRequests(TEST_SERIALS.onboarded).length, before + 1, 'A reads from its own API again');
     assert.equal(other.eventRequests(TEST_SERIALS.onboarded).length, 1);
     const accounts = (await vscode.authentication.getAccounts(PROVIDER_ID)).map((account) => account.label);
@@ -193,9 +193,9 @@ describe('Sign-in: environments, SecretStorage and the Accounts menu', function 
       await vscode.commands.executeCommand('onboardingEvents.signIn', signInArgs(shortLived, 'Session Renewal'));
       const notificationsBefore = hook.notifications().length;
       shortLived.clearRequests();
-      await api.events.get(TEST_SERIALS.onboarded, { force: true });
+      await api.testHooks.getEvents(TEST_SERIALS.onboarded, { force: true });
       await sleep(1300);
-      await api.events.get(TEST_SERIALS.onboarded, { force: true });
+      await api.testHooks.getEvents(TEST_SERIALS.onboarded, { force: true });
       assert.equal(shortLived.tokenRequests().length, 2, 'one grant per token lifetime, the second without asking');
       const authorizations = shortLived.eventRequests(TEST_SERIALS.onboarded).map((request) => request.headers['authorization']);
       assert.equal(authorizations.length, 2);
@@ -212,16 +212,16 @@ describe('Sign-in: environments, SecretStorage and the Accounts menu', function 
     const revoking = await startFakeApi();
     try {
       await vscode.commands.executeCommand('onboardingEvents.signIn', signInArgs(revoking, 'Session Revoked'));
-      await api.events.get(TEST_SERIALS.onboarded, { force: true });
+      await api.testHooks.getEvents(TEST_SERIALS.onboarded, { force: true });
       const notificationsBefore = hook.notifications().length;
       revoking.setPassword(TEST_CREDENTIALS.username, 'changed-by-the-administrator');
       revoking.revokeAllTokens();
       const serials = Object.values(TEST_SERIALS);
-      const results = await Promise.allSettled(serials.map((serial) => api.events.get(serial, { force: true })));
+      const results = await Promise.allSettled(serials.map((serial) => api.testHooks.getEvents(serial, { force: true })));
       assert.ok(results.every((result) => result.status === 'rejected'));
       assert.deepEqual(hook.state(), { kind: 'credentials-rejected', environment: 'Session Revoked' });
       // Views asking again see "not signed in", and nobody is told twice.
-      await assert.rejects(api.events.get(TEST_SERIALS.onboarded, { force: true }));
+      await assert.rejects(api.testHooks.getEvents(TEST_SERIALS.onboarded, { force: true }));
       const shown = hook.notifications().slice(notificationsBefore);
       assert.equal(shown.length, 1, `exactly one notification, got ${JSON.stringify(shown)}`);
       const [notification] = shown;
@@ -238,7 +238,7 @@ describe('Sign-in: environments, SecretStorage and the Accounts menu', function 
 
   it('writes no secret outside SecretStorage: not in its log, settings, global or workspace state', async () => {
     await vscode.commands.executeCommand('onboardingEvents.signIn', signInArgs(fake, 'Session A'));
-    await api.events.get(TEST_SERIALS.onboarded, { force: true });
+    await api.testHooks.getEvents(TEST_SERIALS.onboarded, { force: true });
     await vscode.commands.executeCommand('onboardingEvents.signIn', signInArgs(fake, 'Session Wrong', { password: 'wrong-password' })).then(
       () => assert.fail('the wrong password was accepted'),
       () => undefined,

@@ -5,6 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { OnboardingEventsExtensionApi } from '../../../src/extension';
+import type { TestHooks } from '../../../src/testHooks';
 import { TEST_CREDENTIALS, type FakeApi } from '../../support/fakeApi';
 
 export const EXTENSION_ID = 'onboarding-events.onboarding-events';
@@ -16,16 +17,15 @@ export function ourExtension(): vscode.Extension<OnboardingEventsExtensionApi> {
   return extension;
 }
 
-/** The API as the extension returns it under test: with the test-only parts present. */
-export type TestedApi = OnboardingEventsExtensionApi & {
-  readonly events: OnboardingEventsExtensionApi['events'] & Required<Pick<OnboardingEventsExtensionApi['events'], 'get'>>;
-};
+/** The API as the extension returns it under test: with its test hooks (src/testHooks.ts). */
+export type TestedApi = OnboardingEventsExtensionApi & { readonly testHooks: TestHooks };
 
-/** Activates the extension (a no-op after the first suite) and returns its API, with the test-only parts. */
+/** Activates the extension (a no-op after the first suite) and returns its API, with the test hooks. */
 export async function activateExtension(): Promise<TestedApi> {
   const api = await ourExtension().activate();
-  assert.ok(api.events.get, 'events.get is exported in ExtensionMode.Test');
-  return api as TestedApi;
+  const { testHooks } = api;
+  assert.ok(testHooks?.getEvents, 'the test hooks (getEvents included) are exported in ExtensionMode.Test');
+  return { ...api, testHooks };
 }
 
 type CredentialOverrides = Partial<Record<keyof typeof TEST_CREDENTIALS, string>>;

@@ -203,6 +203,11 @@ describe('session machine', () => {
       assert.deepEqual(remembered, [PROD.clientSecret, PROD.password]);
     });
 
+    it('hands the log redactor a value the user just typed, before any verification', () => {
+      machine.rememberTyped('typed-secret');
+      assert.deepEqual(remembered, ['typed-secret']);
+    });
+
     it('gives the client the stored credentials, read when it needs a token', async () => {
       const env = await signIn(PROD);
       store.secrets.set(env.id, { clientSecret: PROD.clientSecret, password: 'new-password' });
@@ -372,6 +377,17 @@ describe('session machine', () => {
       machine.reportCredentialsRejected();
       assert.deepEqual(machine.state, { kind: 'credentials-rejected', environment: env });
       assert.deepEqual(rejectedNotices, [env]);
+    });
+
+    it('leave the state the one answer to "signed in?": a client exactly while the state is signed-in', async () => {
+      const signedInHasClient = (): boolean => (machine.state.kind === 'signed-in') === (machine.client() !== undefined);
+      assert.ok(signedInHasClient(), 'signed out');
+      await signIn(PROD);
+      assert.ok(signedInHasClient(), 'signed in');
+      activeClient().reject();
+      assert.ok(signedInHasClient(), 'credentials rejected');
+      await machine.signOut(store.environments()[0]?.id ?? '');
+      assert.ok(signedInHasClient(), 'signed out again');
     });
 
     it('reported while signed out change nothing', () => {
