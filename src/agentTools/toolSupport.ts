@@ -77,7 +77,6 @@ export async function readMachines(
   token: vscode.CancellationToken,
 ): Promise<MachineReport[]> {
   const abort = abortSignalFor(token);
-  const credentials = { rejected: false };
   try {
     const reports = await Promise.all(
       serialNumbers.map(async (serialNumber): Promise<MachineReport> => {
@@ -86,7 +85,6 @@ export async function readMachines(
           return { serialNumber, outcome: { kind: 'events', result, stale: false } };
         } catch (error) {
           if (isCancellation(error) || token.isCancellationRequested) throw new vscode.CancellationError();
-          if (isApiError(error) && error.kind === 'invalid-credentials') credentials.rejected = true;
           const message = error instanceof NotSignedInError ? signInNeededText('signed-out', COMMANDS.signIn) : errorMessage(error);
           // The service keeps the last good result when a refresh fails: show it, marked.
           const previous = error instanceof NotSignedInError ? undefined : deps.events.peek(serialNumber);
@@ -99,9 +97,8 @@ export async function readMachines(
     if (token.isCancellationRequested) throw new vscode.CancellationError();
     return reports;
   } finally {
+    // Refused credentials were reported to the session by the cache (once per refused request).
     abort.dispose();
-    // The session tells the user once and shows the signed-out state everywhere.
-    if (credentials.rejected) deps.session.reportCredentialsRejected();
   }
 }
 

@@ -11,7 +11,7 @@ import { TokenClient } from './auth/tokenClient';
 import { EventsClient } from './events/eventsClient';
 import { isOpenable, resolveHref } from './hal';
 import { HttpClient, type HttpResponse } from './http/httpClient';
-import { createLazyTransport } from './http/lazyTransport';
+import { lazyTransport } from './http/lazyTransport';
 import { redactUrl, type RequestLogEntry } from './http/requestLog';
 import { DEFAULT_RETRY_POLICY, parseRetryAfter } from './http/retryPolicy';
 import type { LookupFunction, Transport } from './http/transport';
@@ -113,7 +113,7 @@ export class OnboardingClient {
     this.#authUrl = options.authUrl;
     const transport =
       options.transport ??
-      createLazyTransport({
+      lazyTransport({
         // Only the settings given: absent ones take the transport's defaults.
         ...definedOnly({
           proxy: settings.proxy,

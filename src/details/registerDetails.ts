@@ -2,6 +2,7 @@
 // commands, the serializer that brings panels back after a reload, and (only
 // under test) the hook integration tests observe.
 import * as vscode from 'vscode';
+import type { EventsService } from '../eventsCache/eventsService';
 import type { ApiSession } from '../workbench/contracts/apiSession';
 import type { DetailsApi } from '../workbench/contracts/detailsApi';
 import { registerCommands } from '../workbench/commands';
@@ -17,6 +18,7 @@ import { DetailsObservations, detailsTestHook, NO_OBSERVER, type DetailsTestHook
 
 export interface DetailsDeps {
   readonly session: ApiSession;
+  readonly events: EventsService;
   readonly settings: SettingsReader;
   readonly log: Log;
   /** The extension runs its own tests: keep observations for the test hook. */
@@ -37,6 +39,7 @@ export function registerDetails(context: vscode.ExtensionContext, deps: DetailsD
   const panelContext: PanelContext = {
     extensionUri: context.extensionUri,
     session,
+    events: deps.events,
     log,
     documents,
     links,

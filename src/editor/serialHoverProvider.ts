@@ -65,12 +65,12 @@ export class SerialHoverProvider implements vscode.HoverProvider {
     const range = new vscode.Range(position.line, match.start, position.line, match.end);
 
     const ctx = hoverContext(settings.maxEvents);
-    if (this.deps.session.client() === undefined) {
+    const events = this.deps.events;
+    if (!events.signedIn) {
       const answer = hover(signedOutHoverMarkdown(serialNumber, ctx), range);
       this.last = { serialNumber, source: 'signed-out', ms: performance.now() - started };
       return answer;
     }
-    const events = this.deps.events;
     const cached = events.peek(serialNumber);
     if (cached !== undefined && events.isFresh(serialNumber)) {
       const answer = hover(eventsHoverMarkdown(serialNumber, cached, ctx), range);
@@ -127,11 +127,9 @@ export class SerialHoverProvider implements vscode.HoverProvider {
     } catch (error) {
       if (token.isCancellationRequested || (isApiError(error) && error.kind === 'cancelled')) return undefined;
       const ctx = hoverContext(maxEvents);
-      if (error instanceof NotSignedInError) return hover(signedOutHoverMarkdown(serialNumber, ctx), range);
-      if (isApiError(error) && error.kind === 'invalid-credentials') {
-        this.deps.session.reportCredentialsRejected();
+      // Refused credentials (the cache told the session) leave the user signed out, as no client does.
+      if (error instanceof NotSignedInError || (isApiError(error) && error.kind === 'invalid-credentials'))
         return hover(signedOutHoverMarkdown(serialNumber, ctx), range);
-      }
       const message = errorMessage(error);
       this.deps.log.warn(`Hover for ${serialNumber}: ${message}`);
       // The last good result (kept by the service, now marked stale) beats an error alone.

@@ -71,9 +71,6 @@ export function registerMachines(context: vscode.ExtensionContext, deps: Machine
       seen,
       settings: modelSettings,
       signedIn,
-      onCredentialsRejected: () => {
-        session.reportCredentialsRejected();
-      },
       log: (message) => {
         log.info(message);
       },

@@ -6,6 +6,7 @@
 import { Disposable } from '../common/lifecycle';
 import type { Event } from '../common/emitter';
 import type { Localize } from '../common/localize';
+import type { OnboardingClient } from '../core/onboardingClient';
 import type { Environment, SessionState } from '../domain/session/sessionState';
 import { SessionMachine, type SignInDraft, type VerifyOutcome } from '../domain/session/sessionMachine';
 import { CLIENT_SETTINGS, clientSettingsOf } from '../domain/settings/clientSettings';
@@ -15,7 +16,7 @@ import type { SettingsReader } from '../workbench/settings';
 import { announceCredentialsRejected } from './credentialsRejectedNotice';
 import { environmentIdOfSecretKey, type CredentialStore } from './credentialStore';
 import type { Notifier } from './notify';
-import { watchedClients, type WatchedClient } from './watchedClient';
+import { onboardingClients } from './clientFactory';
 
 export interface SessionManagerOptions {
   readonly store: CredentialStore;
@@ -29,7 +30,7 @@ export interface SessionManagerOptions {
 }
 
 export class SessionManager extends Disposable implements ApiSession {
-  private readonly machine: SessionMachine<WatchedClient>;
+  private readonly machine: SessionMachine<OnboardingClient>;
   readonly onDidChangeState: Event<SessionState>;
   /** The list of environments, or which of them have secrets, may have changed (Accounts menu, status bar). */
   readonly onDidChangeEnvironments: Event<void>;
@@ -38,9 +39,9 @@ export class SessionManager extends Disposable implements ApiSession {
     super();
     const { store, log, notifier, settings } = options;
     this.machine = this.register(
-      new SessionMachine<WatchedClient>({
+      new SessionMachine<OnboardingClient>({
         store,
-        clients: watchedClients({
+        clients: onboardingClients({
           settings: () => clientSettingsOf(settings.value),
           onRequest: (entry) => {
             log.request(entry);
@@ -87,7 +88,7 @@ export class SessionManager extends Disposable implements ApiSession {
     return this.machine.environments();
   }
 
-  client(): WatchedClient | undefined {
+  client(): OnboardingClient | undefined {
     return this.machine.client();
   }
 

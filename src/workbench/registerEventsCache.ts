@@ -1,6 +1,7 @@
 // The one events cache every view reads through, with its on-disk copy of the
 // last good results (filed per environment, API and user, so data of one never
-// shows under another) and the rules that keep it honest across sign-ins.
+// shows under another), the rules that keep it honest across sign-ins, and the
+// one report of credentials the API refused.
 import { clampDelay, DELAY_CEILINGS } from '../common/delays';
 import * as vscode from 'vscode';
 import { errorMessage } from '../common/errors';
@@ -28,6 +29,9 @@ export function registerEventsCache(
     source: () => session.client(),
     freshForMs: () => clampDelay(settings.value.cacheSeconds * 1000, DELAY_CEILINGS.cacheMs),
     store,
+    onCredentialsRejected: () => {
+      session.reportCredentialsRejected();
+    },
   });
   context.subscriptions.push(
     forgetResultsOnSignOut(session, store),

@@ -16,7 +16,7 @@
 
 import { EventsService } from '../../src/eventsCache/eventsService';
 import { DEFAULT_HTTP_SETTINGS, OnboardingClient } from '../../src/core/onboardingClient';
-import { createLazyTransport } from '../../src/core/http/lazyTransport';
+import { createUndiciTransport } from '../../src/core/http/undiciTransport';
 import { parseRetryAfter } from '../../src/core/http/retryPolicy';
 import type { Transport } from '../../src/core/http/transport';
 import { refreshMany } from '../../src/machines/refreshMany';
@@ -52,7 +52,7 @@ interface Exchange {
 
 /** The real transport, recording when each request left and what each 429 asked. */
 function recordingTransport(): { transport: Transport; exchanges: Exchange[] } {
-  const inner = createLazyTransport({ connectTimeoutMs: 10_000, connectionsPerOrigin: CEILING, env: {} });
+  const inner = createUndiciTransport({ connectTimeoutMs: 10_000, connectionsPerOrigin: CEILING, env: {} });
   const exchanges: Exchange[] = [];
   return {
     exchanges,

@@ -105,7 +105,7 @@ export const glanceBench: Benchmark = {
       fake.setLatency(INJECTED_RTT_MS);
       const loads = new VisibleLoads({
         load: (serial, signal) => events.get(serial, { signal }),
-        isFresh: (serial) => events.isFresh(serial),
+        cache: events,
         periodMs: () => 60_000,
       });
       const scrollCache = new LineMatchCache(matcher);

@@ -124,7 +124,6 @@ function newModel(events: EventsService, lists: MachineLists): MachinesModel {
       hasWorkspace: false,
     }),
     signedIn: () => true,
-    onCredentialsRejected: () => undefined,
   });
 }
 

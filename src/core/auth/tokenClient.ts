@@ -3,6 +3,7 @@
 // lives only in a private field so neither toString nor util.inspect shows it.
 
 import {
+  cancelledError,
   describeRequest,
   invalidCredentialsError,
   notFoundError,
@@ -14,11 +15,11 @@ import {
 } from '../apiErrors';
 import type { ApiError } from '../errors';
 import type { HttpClient, HttpResponse } from '../http/httpClient';
-import { RequestCoalescer } from '../http/requestCoalescer';
 import { parseRetryAfter } from '../http/retryPolicy';
 import { clampDelay, DELAY_CEILINGS } from '../../common/delays';
 import { isRecord } from '../../common/guards';
 import { parseJsonBody } from '../jsonBody';
+import { SharedRequest } from '../sharedRequest';
 import { basicClientAuthorization } from './clientAuthentication';
 import type { CredentialsProvider } from './credentials';
 
@@ -47,7 +48,8 @@ export interface TokenClientOptions {
 
 export class TokenClient {
   readonly #options: TokenClientOptions;
-  readonly #grants = new RequestCoalescer<AccessToken>();
+  /** The grant in flight, by purpose ('grant' for getToken, 'verify' for grantFresh): concurrent callers share it. */
+  readonly #grants = new Map<string, SharedRequest<AccessToken>>();
   #cached: AccessToken | undefined;
   #grantsMade = 0;
 
@@ -73,7 +75,7 @@ export class TokenClient {
     const cached = this.#cached;
     if (cached !== undefined && this.#options.now() < cached.refreshAt) return cached.value;
     // Stryker disable next-line StringLiteral: the key only has to differ from grantFresh's 'verify'; '' does too
-    const token = await this.#grants.run('grant', signal, (sharedSignal) => this.#grantAndCache(sharedSignal));
+    const token = await this.#shared('grant', signal);
     return token.value;
   }
 
@@ -90,7 +92,7 @@ export class TokenClient {
   async grantFresh(signal?: AbortSignal): Promise<void> {
     this.#cached = undefined;
     // Stryker disable next-line StringLiteral: the key only has to differ from getToken's 'grant'; '' does too
-    await this.#grants.run('verify', signal, (sharedSignal) => this.#grantAndCache(sharedSignal));
+    await this.#shared('verify', signal);
   }
 
   toString(): string {
@@ -99,6 +101,23 @@ export class TokenClient {
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return this.toString();
+  }
+
+  #shared(key: string, signal: AbortSignal | undefined): Promise<AccessToken> {
+    if (signal?.aborted === true) return Promise.reject(cancelledError());
+    let grant = this.#grants.get(key);
+    if (grant === undefined) {
+      const controller = new AbortController();
+      const forget = (): void => {
+        // A newer grant may already own the key after every waiter of this one cancelled.
+        if (this.#grants.get(key) === started) this.#grants.delete(key);
+      };
+      const started = new SharedRequest(this.#grantAndCache(controller.signal), controller, forget);
+      started.promise.then(forget, forget);
+      this.#grants.set(key, started);
+      grant = started;
+    }
+    return grant.join(signal);
   }
 
   async #grantAndCache(signal: AbortSignal): Promise<AccessToken> {

@@ -12,13 +12,13 @@ export interface ApiSession extends IDisposable {
   readonly state: SessionState;
   readonly onDidChangeState: Event<SessionState>;
   /**
-   * The client for the active environment, or undefined while signed out.
-   * The client renews tokens silently. When it reports invalid credentials,
-   * callers hand the error to `reportCredentialsRejected` (or just rethrow:
-   * the session watches for it) and show their signed-out state.
+   * The client for the active environment, or undefined while signed out or
+   * while its credentials are rejected. The client renews tokens silently.
+   * Only the events cache asks for it (workbench/registerEventsCache.ts):
+   * views read through the cache.
    */
   client(): OnboardingClient | undefined;
-  /** Called by any view that saw ApiError('invalid-credentials') from the client; notifies the user once. */
+  /** Called by the events cache when the API refused the credentials (ApiError 'invalid-credentials'); notifies the user once. */
   reportCredentialsRejected(): void;
   /** Every environment signed in to, active or not (no secrets). */
   environments(): Environment[];

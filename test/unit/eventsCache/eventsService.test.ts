@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import type { EventsResult, GetEventsOptions } from '../../../src/core/model';
 import { EventsService, NotSignedInError } from '../../../src/eventsCache/eventsService';
+import { cancelledError } from '../../../src/core/apiErrors';
+import { isApiError } from '../../../src/core/errors';
 import { event, result, SERIAL } from '../machines/fixtures';
 
 class Deferred<T> {
@@ -8,7 +10,49 @@ class Deferred<T> {
   readonly promise = new Promise<T>((resolve) => (this.resolve = resolve));
 }
 
+/** A source that behaves as the real client does with a signal: the request ends 'cancelled' when it aborts. */
+function abortable(answer: Promise<EventsResult>, signals: (AbortSignal | undefined)[] = []) {
+  return {
+    getEvents: (_serial: string, options: GetEventsOptions = {}): Promise<EventsResult> => {
+      const { signal } = options;
+      signals.push(signal);
+      if (signal === undefined) return answer;
+      return new Promise<EventsResult>((resolve, reject) => {
+        signal.addEventListener(
+          'abort',
+          () => {
+            reject(cancelledError());
+          },
+          { once: true },
+        );
+        answer.then(resolve, reject);
+      });
+    },
+  };
+}
+
+async function kindOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+    return 'resolved';
+  } catch (error) {
+    return isApiError(error) ? error.kind : String(error);
+  }
+}
+
 describe('Events service', () => {
+  it('a second caller still gets its events after the first caller aborts', async () => {
+    const pending = new Deferred<EventsResult>();
+    const service = new EventsService({ source: () => abortable(pending.promise), freshForMs: () => 60_000 });
+    const first = new AbortController();
+    const hover = service.get(SERIAL, { signal: first.signal });
+    const tree = service.get(SERIAL);
+    first.abort();
+    assert.equal(await kindOf(hover), 'cancelled', 'the caller that gave up stops waiting');
+    pending.resolve(result([event({ minute: 0 })]));
+    assert.equal((await tree).events.length, 1, 'the caller that still waits gets its events');
+  });
+
   it('shares one request per serial number and serves the cache while fresh', async () => {
     let calls = 0;
     const service = new EventsService({
@@ -39,7 +83,7 @@ describe('Events service', () => {
         },
       }),
       freshForMs: () => 60_000,
-      store: { load: () => undefined, save: (r) => saved.push(r) },
+      store: { load: () => Promise.resolve(undefined), save: (r) => saved.push(r) },
     });
     await service.getWindow(SERIAL, 42);
     assert.equal(service.peek(SERIAL), undefined);
