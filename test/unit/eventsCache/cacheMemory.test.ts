@@ -107,7 +107,13 @@ describe('Events cache memory', () => {
           new Promise<EventsResult>((_resolve, reject) => {
             if (signal === undefined) throw new Error('the cache always sends a signal');
             signals.push(signal);
-            signal.addEventListener('abort', () => reject(cancelledError()), { once: true });
+            signal.addEventListener(
+              'abort',
+              () => {
+                reject(cancelledError());
+              },
+              { once: true },
+            );
           }),
       }),
       freshForMs: () => 60_000,
@@ -115,14 +121,16 @@ describe('Events cache memory', () => {
     const callers = [new AbortController(), new AbortController(), new AbortController()];
     const waits = callers.map((caller) => cache.get(SERIAL, { signal: caller.signal }).catch((error: unknown) => error));
     assert.equal(signals.length, 1, 'one request for three callers');
+    const [request] = signals;
+    assert.ok(request);
     callers[0]?.abort();
     callers[1]?.abort();
     await settle();
-    assert.equal(signals[0]?.aborted, false, 'one caller still waits');
+    assert.equal(request.aborted, false, 'one caller still waits');
     assert.equal(cache.loading(SERIAL), true);
     callers[2]?.abort();
     await Promise.all(waits);
-    assert.equal(signals[0]?.aborted, true, 'nobody waits: the request is aborted');
+    assert.equal(request.aborted, true, 'nobody waits: the request is aborted');
     assert.equal(cache.loading(SERIAL), false);
     assert.equal(cache.failure(SERIAL), undefined, 'an abandoned request is no failure');
   });
