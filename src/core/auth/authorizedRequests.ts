@@ -5,7 +5,7 @@
 
 import { describeRequest, rejectedFreshTokenError } from '../apiErrors';
 import type { Priority } from '../http/concurrencyLimiter';
-import type { HttpClient, HttpResponse } from '../http/httpClient';
+import type { HttpClient, HttpRequest, HttpResponse } from '../http/httpClient';
 import type { TokenClient } from './tokenClient';
 
 export class AuthorizedRequests {
@@ -15,14 +15,13 @@ export class AuthorizedRequests {
   ) {}
 
   async get(url: string, signal: AbortSignal | undefined, accept = 'application/json', priority?: Priority): Promise<HttpResponse> {
-    const request = (token: string) =>
-      ({
-        method: 'GET',
-        url,
-        headers: { authorization: `Bearer ${token}`, accept },
-        ...(priority !== undefined ? { priority } : {}),
-        ...(signal !== undefined ? { signal } : {}),
-      }) as const;
+    const request = (token: string): HttpRequest => ({
+      method: 'GET',
+      url,
+      headers: { authorization: `Bearer ${token}`, accept },
+      ...(priority !== undefined ? { priority } : {}),
+      ...(signal !== undefined ? { signal } : {}),
+    });
     const token = await this.tokens.getToken(signal);
     const first = await this.http.send(request(token));
     if (first.status !== 401) return first;

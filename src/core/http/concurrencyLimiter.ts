@@ -56,10 +56,6 @@ export class RequestLane {
 /** A fixed priority, or a lane whose priority may rise while its requests wait. Interactive when absent. */
 export type Priority = RequestPriority | RequestLane;
 
-export function priorityOf(priority: Priority | undefined): RequestPriority {
-  return priority === undefined ? 'interactive' : typeof priority === 'string' ? priority : priority.priority;
-}
-
 export interface AcquireOptions {
   /** Interactive when absent. */
   readonly priority?: Priority;
@@ -159,8 +155,8 @@ export class ConcurrencyLimiter {
 
   acquire(options: AcquireOptions = {}): Promise<Permit> {
     const { signal } = options;
-    const priority = priorityOf(options.priority);
     const lane = typeof options.priority === 'object' ? options.priority : undefined;
+    const priority: RequestPriority = lane?.priority ?? (typeof options.priority === 'string' ? options.priority : 'interactive');
     if (signal?.aborted === true) return Promise.reject(cancelledError());
     const queue = priority === 'interactive' ? this.#interactive : this.#bulk;
     // Nobody of equal or higher rank waits, and there is room: go now.
