@@ -3,7 +3,7 @@
 // it reaches the session, the API client or the credential store, however
 // deep someone walks the object graph.
 import type { DetailsTestHook } from './details/testHook';
-import type { CacheEntry, EventsService, GetOptions } from './eventsCache/eventsService';
+import type { CacheEntry, EventsCache, GetOptions } from './eventsCache/eventsCache';
 import type { EventsResult } from './core/model';
 import type { MachinesApi } from './workbench/contracts/machinesApi';
 import type { EditorInspector } from './editor/registerEditor';
@@ -48,7 +48,7 @@ export interface OnboardingEventsExtensionApi {
 export interface PublicApiParts {
   readonly activationMs: number;
   readonly machines: MachinesApi;
-  readonly events: EventsService;
+  readonly events: EventsCache;
   /** Outside tests, reveal only selects a listed machine and never loads one (no request for another extension). */
   readonly trust: ArgumentTrust;
   /** Asks the user whether another extension may add a machine (whose events the tree then loads). */

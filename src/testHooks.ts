@@ -7,7 +7,7 @@ import type { AgentToolsTestHook } from './agentTools/registerAgentTools';
 import type { DetailsTestHook } from './details/testHook';
 import type { EditorInspector } from './editor/registerEditor';
 import type { EventsResult } from './core/model';
-import type { EventsService, GetOptions } from './eventsCache/eventsService';
+import type { EventsCache, GetOptions } from './eventsCache/eventsCache';
 import type { LinksTestHook } from './links/registerLinks';
 import type { SessionDiagnostics } from './session/testHook';
 import type { MachinesTreeInspector } from './workbench/contracts/machinesApi';
@@ -34,7 +34,7 @@ export interface TestHookParts {
   readonly editor: EditorInspector;
   readonly machines: MachinesTreeInspector | undefined;
   readonly agentTools: AgentToolsTestHook;
-  readonly events: EventsService;
+  readonly events: EventsCache;
   readonly links: LinksTestHook;
   readonly trust: ArgumentTrust;
 }

@@ -1,5 +1,5 @@
 // What the three tools share: the gate (setting, sign-in) that answers without
-// a request, reading many machines through the shared EventsService (so the
+// a request, reading many machines through the shared EventsCache (so the
 // cache, the concurrency limit and the error types are the views' own), the
 // cancellation bridge, and the confirmation when a call would send many
 // requests. The wording of results lives in domain/agentTools (pure).
@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { abortSignalFor } from '../common/cancellation';
 import { errorMessage } from '../common/errors';
 import { isApiError } from '../core/errors';
-import { NotSignedInError, type EventsService } from '../eventsCache/eventsService';
+import { NotSignedInError, type EventsCache } from '../eventsCache/eventsCache';
 import { needsConfirmation, requestsNeeded } from '../domain/agentTools/toolInput';
 import { signInNeededText, turnedOffText, type MachineReport } from '../domain/agentTools/toolResults';
 import { settingId } from '../domain/settings/settingsRules';
@@ -18,7 +18,7 @@ import type { SettingsReader } from '../workbench/settings';
 
 export interface ToolDeps {
   readonly session: ApiSession;
-  readonly events: EventsService;
+  readonly events: EventsCache;
   readonly settings: SettingsReader;
   readonly log: Log;
 }

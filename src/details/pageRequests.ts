@@ -10,7 +10,7 @@ import { abortSignalFor } from '../common/cancellation';
 import { errorMessage } from '../common/errors';
 import { inertNotificationText } from '../common/notificationText';
 import { COMMANDS } from '../workbench/constants';
-import type { EventsService } from '../eventsCache/eventsService';
+import type { EventsCache } from '../eventsCache/eventsCache';
 import type { ApiSession } from '../workbench/contracts/apiSession';
 import type { Log } from '../workbench/log';
 import type { ReadOnlyDocuments } from './jsonDocuments';
@@ -34,7 +34,7 @@ export type PageRequest = Exclude<PageMessage, { type: 'ready' }>;
 export interface PageRequestServices {
   readonly session: ApiSession;
   /** Fetches go through the events cache, which reports refused credentials to the session. */
-  readonly events: Pick<EventsService, 'signedIn' | 'fetchLink'>;
+  readonly events: Pick<EventsCache, 'signedIn' | 'fetchLink'>;
   readonly log: Log;
   readonly documents: ReadOnlyDocuments;
   readonly links: LinkOpenerSlot;

@@ -2,7 +2,7 @@
 // commands, the serializer that brings panels back after a reload, and (only
 // under test) the hook integration tests observe.
 import * as vscode from 'vscode';
-import type { EventsService } from '../eventsCache/eventsService';
+import type { EventsCache } from '../eventsCache/eventsCache';
 import type { ApiSession } from '../workbench/contracts/apiSession';
 import type { DetailsApi } from '../workbench/contracts/detailsApi';
 import { registerCommands } from '../workbench/commands';
@@ -18,7 +18,7 @@ import { DetailsObservations, detailsTestHook, NO_OBSERVER, type DetailsTestHook
 
 export interface DetailsDeps {
   readonly session: ApiSession;
-  readonly events: EventsService;
+  readonly events: EventsCache;
   readonly settings: SettingsReader;
   readonly log: Log;
   /** The extension runs its own tests: keep observations for the test hook. */

@@ -8,7 +8,7 @@ import type { OnboardingEvent } from '../core/model';
 import { errorMessage } from '../common/errors';
 import { isRecord } from '../common/guards';
 import { serialNumberArgument } from '../domain/serialNumbers/serialNumberInput';
-import type { EventsService } from '../eventsCache/eventsService';
+import type { EventsCache } from '../eventsCache/eventsCache';
 import type { CommandFactory, CommandTable } from '../workbench/commands';
 import { COMMANDS } from '../workbench/constants';
 import type { DetailsApi } from '../workbench/contracts/detailsApi';
@@ -19,7 +19,7 @@ import { serialAtCursor } from './serialAtCursor';
 import { inertNotificationText } from '../common/notificationText';
 
 export interface EditorCommandDeps {
-  readonly events: EventsService;
+  readonly events: EventsCache;
   readonly machines: MachinesApi;
   readonly details: DetailsApi;
   readonly serialSettings: SerialSettings;
@@ -88,7 +88,7 @@ export const EDITOR_COMMANDS: CommandTable<EditorCommandDeps> = {
 };
 
 /** The event with `key` (the latest when no key): from the cache, or one request when the cache was cleared meanwhile. */
-async function eventByKey(events: EventsService, serialNumber: string, key: string | undefined): Promise<OnboardingEvent | undefined> {
+async function eventByKey(events: EventsCache, serialNumber: string, key: string | undefined): Promise<OnboardingEvent | undefined> {
   const known = events.peek(serialNumber)?.result.events;
   const find = (list: readonly OnboardingEvent[] | undefined): OnboardingEvent | undefined =>
     key === undefined ? list?.[0] : list?.find((e) => e.key === key);

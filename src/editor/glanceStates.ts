@@ -7,7 +7,7 @@ import { isApiError } from '../core/errors';
 import { Emitter, type Event } from '../common/emitter';
 import { Disposable, toDisposable } from '../common/lifecycle';
 import { glanceStateOf, type GlanceState } from './glanceText';
-import { NotSignedInError, type EventsService } from '../eventsCache/eventsService';
+import { NotSignedInError, type EventsCache } from '../eventsCache/eventsCache';
 import { VisibleLoads } from '../eventsCache/visibleLoads';
 import type { ApiSession } from '../workbench/contracts/apiSession';
 import type { Log } from '../workbench/log';
@@ -17,7 +17,7 @@ export type { GlanceState } from './glanceText';
 
 export interface GlanceStatesDeps {
   readonly session: ApiSession;
-  readonly events: EventsService;
+  readonly events: EventsCache;
   readonly settings: SettingsReader;
   readonly log: Log;
 }

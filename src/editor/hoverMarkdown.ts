@@ -3,7 +3,7 @@
 // as the cached hover path. Every server string goes through markdownCell or
 // escapeMarkdown; the only links are command links built here, whose ids are
 // HOVER_ENABLED_COMMANDS, the list the glue puts in `isTrusted.enabledCommands`.
-import type { CacheEntry } from '../eventsCache/eventsService';
+import type { CacheEntry } from '../eventsCache/eventsCache';
 import { commandUri, escapeMarkdown, markdownCell, toSingleLine, truncate } from '../common/markdownText';
 import type { Localize } from '../common/localize';
 import { formatAbsolute, formatRelative } from '../common/time';

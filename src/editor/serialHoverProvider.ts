@@ -1,11 +1,11 @@
 // Hovers over serial numbers: the machine's latest events as a compact table.
-// The cached path answers synchronously from EventsService.peek, so a hover
+// The cached path answers synchronously from EventsCache.peek, so a hover
 // over a known machine costs no request and no await; otherwise one request
 // goes through the shared cache (at most one per serial per cache period) and
 // is cancelled with the hover.
 import * as vscode from 'vscode';
 import { isApiError } from '../core/errors';
-import { NotSignedInError, type EventsService } from '../eventsCache/eventsService';
+import { NotSignedInError, type EventsCache } from '../eventsCache/eventsCache';
 import type { Log } from '../workbench/log';
 import type { ApiSession } from '../workbench/contracts/apiSession';
 import {
@@ -22,7 +22,7 @@ import { serialAtPosition } from './serialAtCursor';
 
 export interface SerialHoverDeps {
   readonly session: ApiSession;
-  readonly events: EventsService;
+  readonly events: EventsCache;
   readonly settings: SerialSettings;
   readonly log: Log;
 }

@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import type { EventsResult } from '../core/model';
 import type { TimestampUnitSetting } from '../core/timestamp';
 import { sortNewestFirst, validateEvents } from '../core/validateEvents';
-import type { ResultStore } from './eventsService';
+import type { ResultStore } from './eventsCache';
 
 const FORMAT_VERSION = 1;
 

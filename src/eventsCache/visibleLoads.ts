@@ -10,13 +10,13 @@
 import { isApiError } from '../core/errors';
 import { Emitter, type Event } from '../common/emitter';
 import { asError } from '../common/errors';
-import type { EventsService } from './eventsService';
+import type { EventsCache } from './eventsCache';
 
 export interface VisibleLoadsOptions {
-  /** One request through the cache (EventsService.get with the signal). */
+  /** One request through the cache (EventsCache.get with the signal). */
   readonly load: (serialNumber: string, signal: AbortSignal) => Promise<unknown>;
   /** What the cache knows: a fresh answer (nothing to ask), the last answer's time, the last failure. */
-  readonly cache: Pick<EventsService, 'isFresh' | 'peek' | 'failure'>;
+  readonly cache: Pick<EventsCache, 'isFresh' | 'peek' | 'failure'>;
   /** The cache period in ms (read on each call, so the setting applies at once). */
   readonly periodMs: () => number;
   readonly now?: () => number;

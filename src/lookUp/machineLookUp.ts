@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { isApiError } from '../core/errors';
 import type { OnboardingEvent } from '../core/model';
-import { NotSignedInError } from '../eventsCache/eventsService';
+import { NotSignedInError } from '../eventsCache/eventsCache';
 import { eventPickText } from './eventPickText';
 import { errorMessage } from '../common/errors';
 import { Disposable, DisposableStore, toDisposable, type IDisposable } from '../common/lifecycle';

@@ -8,7 +8,7 @@ import { Disposable } from '../common/lifecycle';
 import { isApiError } from '../core/errors';
 import type { TimestampUnit } from '../core/model';
 import type { TimestampUnitSetting } from '../core/timestamp';
-import { NotSignedInError, type EventsService, type FailedLoad } from '../eventsCache/eventsService';
+import { NotSignedInError, type EventsCache, type FailedLoad } from '../eventsCache/eventsCache';
 import { DEFAULT_EVENT_STATE_RULES, type EventStateRules } from '../domain/events/eventState';
 import { isFilterActive, judgeWindowAnswer, NO_FILTER, windowQueryTimestamp, type EventFilter } from '../domain/events/eventFilter';
 import { EventViewCache, machineChildren, type MachineChild, type MachineView } from '../domain/events/eventView';
@@ -60,7 +60,7 @@ export type WorkspaceScanState =
   | { readonly kind: 'failed'; readonly message: string };
 
 export interface MachinesModelOptions {
-  readonly events: EventsService;
+  readonly events: EventsCache;
   readonly lists: MachineLists;
   readonly seen: SeenTracker;
   readonly settings: () => ModelSettings;

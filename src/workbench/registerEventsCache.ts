@@ -5,7 +5,7 @@
 import { clampDelay, DELAY_CEILINGS } from '../common/delays';
 import * as vscode from 'vscode';
 import { errorMessage } from '../common/errors';
-import { EventsService } from '../eventsCache/eventsService';
+import { EventsCache } from '../eventsCache/eventsCache';
 import { FileResultStore } from '../eventsCache/fileResultStore';
 import type { ApiSession } from './contracts/apiSession';
 import type { Log } from './log';
@@ -15,7 +15,7 @@ import type { SettingsReader } from './settings';
 export function registerEventsCache(
   context: vscode.ExtensionContext,
   deps: { session: ApiSession; settings: SettingsReader; log: Log },
-): EventsService {
+): EventsCache {
   const { session, settings, log } = deps;
   const store = new FileResultStore({
     directory: vscode.Uri.joinPath(context.globalStorageUri, 'results').fsPath,
@@ -25,7 +25,7 @@ export function registerEventsCache(
       log.warn(`${message} (${errorMessage(error)})`);
     },
   });
-  const events = new EventsService({
+  const events = new EventsCache({
     source: () => session.client(),
     freshForMs: () => clampDelay(settings.value.cacheSeconds * 1000, DELAY_CEILINGS.cacheMs),
     store,

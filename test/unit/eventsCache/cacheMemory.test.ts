@@ -16,7 +16,7 @@ import { DEFAULT_EVENT_STATE_RULES } from '../../../src/domain/events/eventState
 import type { SessionState } from '../../../src/domain/session/sessionState';
 import { GlanceStates } from '../../../src/editor/glanceStates';
 import { glanceStateOf } from '../../../src/editor/glanceText';
-import { EventsService, type ResultStore } from '../../../src/eventsCache/eventsService';
+import { EventsCache, type ResultStore } from '../../../src/eventsCache/eventsCache';
 import { FileResultStore } from '../../../src/eventsCache/fileResultStore';
 import { MachineLists } from '../../../src/machines/machineLists';
 import { MachinesModel } from '../../../src/machines/machinesModel';
@@ -48,7 +48,7 @@ function signedInSession(): ApiSession {
 describe('Events cache memory', () => {
   it('a failure is remembered once, and the tree model, VisibleLoads and the glance states read it from the cache', async () => {
     let requests = 0;
-    const cache = new EventsService({
+    const cache = new EventsCache({
       source: () => ({
         getEvents: () => {
           requests++;
@@ -101,7 +101,7 @@ describe('Events cache memory', () => {
 
   it('the shared request is aborted when the last waiter leaves, not before', async () => {
     const signals: AbortSignal[] = [];
-    const cache = new EventsService({
+    const cache = new EventsCache({
       source: () => ({
         getEvents: (_serial: string, { signal }: GetEventsOptions = {}) =>
           new Promise<EventsResult>((_resolve, reject) => {
@@ -145,7 +145,7 @@ describe('Events cache memory', () => {
       },
       save: () => undefined,
     };
-    const cache = new EventsService({ source: () => undefined, freshForMs: () => 60_000, store });
+    const cache = new EventsCache({ source: () => undefined, freshForMs: () => 60_000, store });
     const updated: string[] = [];
     cache.onDidUpdate((serial) => updated.push(serial));
     for (let i = 0; i < 5; i++) assert.equal(cache.peek(SERIAL), undefined);
@@ -188,7 +188,7 @@ describe('Events cache memory', () => {
         }),
       fetchLink: () => Promise.reject(new ApiError('invalid-credentials', 'The API rejected the credentials.')),
     };
-    const cache = new EventsService({ source: () => source, freshForMs: () => 60_000, onCredentialsRejected: () => reports++ });
+    const cache = new EventsCache({ source: () => source, freshForMs: () => 60_000, onCredentialsRejected: () => reports++ });
     const refused = (): ApiError => new ApiError('invalid-credentials', 'The API rejected the credentials.');
 
     const joined = [cache.get(SERIAL), cache.get(SERIAL)].map((call) => call.catch(() => undefined));

@@ -7,7 +7,7 @@
 import * as assert from 'node:assert/strict';
 import { isApiError, type ApiErrorKind } from '../../../src/core/errors';
 import type { Transport, TransportRequest, TransportResponse } from '../../../src/core/http/transport';
-import { EventsService } from '../../../src/eventsCache/eventsService';
+import { EventsCache } from '../../../src/eventsCache/eventsCache';
 import { TEST_SERIALS } from '../../support/fakeApi';
 import { delay, makeClient, rejectionOf, useFakeApi } from '../core/testClient';
 import { OnboardingClient } from '../../../src/core/onboardingClient';
@@ -19,8 +19,8 @@ function assertApiError(error: unknown, kind: ApiErrorKind): void {
   assert.equal(error.kind, kind, error.message);
 }
 
-function cacheOver(client: OnboardingClient): EventsService {
-  return new EventsService({ source: () => client, freshForMs: () => 60_000 });
+function cacheOver(client: OnboardingClient): EventsCache {
+  return new EventsCache({ source: () => client, freshForMs: () => 60_000 });
 }
 
 describe('Events cache over the real client and the fake API', () => {
@@ -43,7 +43,7 @@ describe('Events cache over the real client and the fake API', () => {
     const { api, client } = context();
     const other = makeClient(api);
     let source = client;
-    const cache = new EventsService({ source: () => source, freshForMs: () => 60_000 });
+    const cache = new EventsCache({ source: () => source, freshForMs: () => 60_000 });
     try {
       api.setLatency(100);
       const first = cache.get(SERIAL);
@@ -137,7 +137,7 @@ async function sentCount(sent: readonly string[], count: number): Promise<void> 
 describe('Events cache: priority of shared requests (scripted transport)', () => {
   const [A, B] = [TEST_SERIALS.onboarded, TEST_SERIALS.started];
 
-  function setUp(): { cache: EventsService; sent: string[]; releaseAll: () => void; client: OnboardingClient } {
+  function setUp(): { cache: EventsCache; sent: string[]; releaseAll: () => void; client: OnboardingClient } {
     const { transport, sent, releaseAll } = holdingTransport();
     // Ceiling 2, reserve 1: one bulk request runs at a time.
     const client = new OnboardingClient({

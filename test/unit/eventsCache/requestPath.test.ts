@@ -11,7 +11,7 @@
 import * as assert from 'node:assert/strict';
 import { OnboardingClient } from '../../../src/core/onboardingClient';
 import type { Transport, TransportResponse } from '../../../src/core/http/transport';
-import { EventsService } from '../../../src/eventsCache/eventsService';
+import { EventsCache } from '../../../src/eventsCache/eventsCache';
 
 function stackHere(): string {
   const limit = Error.stackTraceLimit;
@@ -67,12 +67,12 @@ describe('The request path from the cache to the transport', () => {
           return client.getEvents(...args);
         },
       };
-      const cache = new EventsService({ source: () => source, freshForMs: () => 60_000 });
+      const cache = new EventsCache({ source: () => source, freshForMs: () => 60_000 });
       await cache.get('MX-4711-A0023');
       assert.ok(seen !== undefined && asked !== undefined, 'the transport was asked for the events');
       // Outermost first: the cache, the client, ..., the frame that calls Transport.request.
       const frames = [...ourFrames(asked).reverse(), ...ourFrames(seen).reverse()];
-      assert.equal(frames[0], 'EventsService.get', frames.join(' > '));
+      assert.equal(frames[0], 'EventsCache.get', frames.join(' > '));
       assert.ok(frames.length <= 7, frames.join(' > '));
     } finally {
       client.dispose();

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { cancelledError } from '../../../src/core/apiErrors';
 import { ApiError } from '../../../src/core/errors';
 import type { EventsResult, GetEventsOptions } from '../../../src/core/model';
-import { EventsService } from '../../../src/eventsCache/eventsService';
+import { EventsCache } from '../../../src/eventsCache/eventsCache';
 import { MIN_RELOAD_MS, VisibleLoads } from '../../../src/eventsCache/visibleLoads';
 import { result } from '../machines/fixtures';
 
@@ -19,7 +19,7 @@ function harness(options: { periodMs?: number; maxInFlight?: number } = {}) {
   let now = 0;
   const fresh = new Set<string>();
   const calls: Call[] = [];
-  const cache = new EventsService({
+  const cache = new EventsCache({
     source: () => ({
       // As the real client does: the request ends 'cancelled' when the cache aborts it (nobody waits any more).
       getEvents: (serialNumber: string, { signal }: GetEventsOptions = {}) =>

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { ApiError } from '../../../src/core/errors';
 import type { EventsResult, GetEventsOptions, OnboardingEvent } from '../../../src/core/model';
-import { EventsService } from '../../../src/eventsCache/eventsService';
+import { EventsCache } from '../../../src/eventsCache/eventsCache';
 import { MachineLists } from '../../../src/machines/machineLists';
 import { MachinesModel, type ModelSettings } from '../../../src/machines/machinesModel';
 import { SeenTracker } from '../../../src/machines/seenTracker';
@@ -39,7 +39,7 @@ async function setup(
   const source = new ScriptedSource(new Map([[SERIAL, events]]));
   let rejected = 0;
   // The cache is where refused credentials are reported from (to the session, in the extension).
-  const service = new EventsService({ source: () => source, freshForMs: () => 60_000, onCredentialsRejected: () => rejected++ });
+  const service = new EventsCache({ source: () => source, freshForMs: () => 60_000, onCredentialsRejected: () => rejected++ });
   const store = new MemoryStore();
   const lists = new MachineLists({ pinnedStore: () => store, recentStore: store });
   let signedIn = true;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { EventsResult, GetEventsOptions } from '../../../src/core/model';
-import { EventsService, NotSignedInError } from '../../../src/eventsCache/eventsService';
+import { EventsCache, NotSignedInError } from '../../../src/eventsCache/eventsCache';
 import { cancelledError } from '../../../src/core/apiErrors';
 import { isApiError } from '../../../src/core/errors';
 import { event, result, SERIAL } from '../machines/fixtures';
@@ -40,10 +40,10 @@ async function kindOf(promise: Promise<unknown>): Promise<string> {
   }
 }
 
-describe('Events service', () => {
+describe('Events cache', () => {
   it('a second caller still gets its events after the first caller aborts', async () => {
     const pending = new Deferred<EventsResult>();
-    const service = new EventsService({ source: () => abortable(pending.promise), freshForMs: () => 60_000 });
+    const service = new EventsCache({ source: () => abortable(pending.promise), freshForMs: () => 60_000 });
     const first = new AbortController();
     const hover = service.get(SERIAL, { signal: first.signal });
     const tree = service.get(SERIAL);
@@ -55,7 +55,7 @@ describe('Events service', () => {
 
   it('shares one request per serial number and serves the cache while fresh', async () => {
     let calls = 0;
-    const service = new EventsService({
+    const service = new EventsCache({
       source: () => ({ getEvents: () => (calls++, Promise.resolve(result([event({ minute: 0 })], SERIAL, Date.now()))) }),
       freshForMs: () => 60_000,
     });
@@ -67,7 +67,7 @@ describe('Events service', () => {
   });
 
   it('throws NotSignedInError without a client', async () => {
-    const service = new EventsService({ source: () => undefined, freshForMs: () => 0 });
+    const service = new EventsCache({ source: () => undefined, freshForMs: () => 0 });
     await assert.rejects(service.get(SERIAL), NotSignedInError);
     await assert.rejects(service.getWindow(SERIAL, 1), NotSignedInError);
   });
@@ -75,7 +75,7 @@ describe('Events service', () => {
   it('keeps windowed answers apart from the full result and never persists them', async () => {
     const saved: EventsResult[] = [];
     const asked: (number | undefined)[] = [];
-    const service = new EventsService({
+    const service = new EventsCache({
       source: () => ({
         getEvents: (_serial: string, options: GetEventsOptions = {}) => {
           asked.push(options.timestamp);
@@ -97,7 +97,7 @@ describe('Events service', () => {
 
   it('drops answers to requests started before clear(): they belong to the previous sign-in', async () => {
     const pending = new Deferred<EventsResult>();
-    const service = new EventsService({ source: () => ({ getEvents: () => pending.promise }), freshForMs: () => 60_000 });
+    const service = new EventsCache({ source: () => ({ getEvents: () => pending.promise }), freshForMs: () => 60_000 });
     const request = service.get(SERIAL);
     service.clear();
     pending.resolve(result([event({ minute: 0 })]));
@@ -107,7 +107,7 @@ describe('Events service', () => {
 
   it("tells the unit of the server's timestamps from fetched events, own machine first", async () => {
     const seconds = event({ minute: 0, timestamp: 1_736_928_000 }, 'OTHER');
-    const service = new EventsService({
+    const service = new EventsCache({
       source: () => ({
         getEvents: (serial: string) => Promise.resolve(serial === 'OTHER' ? result([seconds], 'OTHER') : result([event({ minute: 0 })])),
       }),
@@ -122,7 +122,7 @@ describe('Events service', () => {
 
   it('on failure keeps the last good result, marked stale with the error', async () => {
     let fail = false;
-    const service = new EventsService({
+    const service = new EventsCache({
       source: () => ({ getEvents: () => (fail ? Promise.reject(new Error('offline')) : Promise.resolve(result([event({ minute: 0 })]))) }),
       freshForMs: () => 60_000,
     });

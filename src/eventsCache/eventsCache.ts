@@ -50,7 +50,7 @@ export interface ResultStore {
   save(result: EventsResult): void;
 }
 
-export interface EventsServiceOptions {
+export interface EventsCacheOptions {
   readonly source: () => EventsSource | undefined;
   /** How long a result counts as fresh, in ms; read on each call so settings apply at once. */
   readonly freshForMs: () => number;
@@ -89,7 +89,7 @@ interface InFlight {
 /** Serial numbers asked of the store are remembered up to this many; past it the memory starts over (the store answers misses from memory too). */
 const MAX_STORE_ASKS = 50_000;
 
-export class EventsService {
+export class EventsCache {
   private readonly entries = new Map<string, CacheEntry>();
   private readonly failures = new Map<string, FailedLoad>();
   private readonly inFlight = new Map<string, InFlight>();
@@ -102,7 +102,7 @@ export class EventsService {
   /** Bumped by clear(): answers to requests started before it belong to another sign-in and are dropped. */
   private generation = 0;
 
-  constructor(private readonly options: EventsServiceOptions) {
+  constructor(private readonly options: EventsCacheOptions) {
     this.now = options.now ?? Date.now;
   }
 
