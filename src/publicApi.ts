@@ -2,7 +2,7 @@
 // closures over the services rather than the services themselves: nothing in
 // it reaches the session, the API client or the credential store, however
 // deep someone walks the object graph.
-import type { CacheEntry, EventsService } from './eventsCache/eventsService';
+import type { CacheEntry, EventsCache } from './eventsCache/eventsCache';
 import type { MachinesApi } from './workbench/contracts/machinesApi';
 import type { TestHooks } from './testHooks';
 import type { ArgumentTrust } from './workbench/argumentTrust';
@@ -30,7 +30,7 @@ export interface OnboardingEventsExtensionApi {
 export interface PublicApiParts {
   readonly activationMs: number;
   readonly machines: MachinesApi;
-  readonly events: EventsService;
+  readonly events: EventsCache;
   /** Outside tests, reveal only selects a listed machine and never loads one (no request for another extension). */
   readonly trust: ArgumentTrust;
   /** Asks the user whether another extension may add a machine (whose events the tree then loads). */

@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import type { IDisposable } from './common/lifecycle';
 import type { EventsResult } from './core/model';
 import type { SessionState } from './domain/session/sessionState';
-import type { EventsService, GetOptions } from './eventsCache/eventsService';
+import type { EventsCache, GetOptions } from './eventsCache/eventsCache';
 import type { AgentTools } from './agentTools/registerAgentTools';
 import type { LinkOpener } from './details/linkOpener';
 import type { PanelActivity } from './details/pageRequests';
@@ -72,7 +72,7 @@ export interface TestHookSources {
   readonly context: Pick<vscode.ExtensionContext, 'globalState' | 'workspaceState' | 'secrets' | 'logUri' | 'subscriptions'>;
   readonly session: ApiSession;
   readonly notifier: Notifier;
-  readonly events: EventsService;
+  readonly events: EventsCache;
   readonly details: Details;
   readonly editor: Editor;
   readonly machines: Machines;

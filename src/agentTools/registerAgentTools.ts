@@ -4,7 +4,7 @@
 // onboardingEvents.agentTools.enabled = false); this registers their
 // implementations. Everything they read goes through the views' own services.
 import * as vscode from 'vscode';
-import type { EventsService } from '../eventsCache/eventsService';
+import type { EventsCache } from '../eventsCache/eventsCache';
 import type { ApiSession } from '../workbench/contracts/apiSession';
 import type { MachinesApi } from '../workbench/contracts/machinesApi';
 import { LANGUAGE_MODEL_TOOLS, type LanguageModelToolName } from '../workbench/constants';
@@ -20,7 +20,7 @@ export type { WorkspaceScanner } from './serialSources';
 
 export interface AgentToolsDeps {
   readonly session: ApiSession;
-  readonly events: EventsService;
+  readonly events: EventsCache;
   readonly machines: Pick<MachinesApi, 'pinned' | 'recent'>;
   readonly settings: SettingsReader;
   readonly log: Log;

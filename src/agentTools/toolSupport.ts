@@ -1,5 +1,5 @@
 // What the three tools share: the gate (setting, sign-in) that answers without
-// a request, reading many machines through the shared EventsService (so the
+// a request, reading many machines through the shared EventsCache (so the
 // cache, the concurrency limit and the error types are the views' own), the
 // cancellation bridge, and the confirmation when a call would send many
 // requests. The wording of results lives in domain/agentTools (pure).
@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { abortSignalFor } from '../common/cancellation';
 import { errorMessage } from '../common/errors';
 import { isApiError } from '../core/errors';
-import { NotSignedInError, type EventsService } from '../eventsCache/eventsService';
+import { NotSignedInError, type EventsCache } from '../eventsCache/eventsCache';
 import { needsConfirmation, requestsNeeded } from '../domain/agentTools/toolInput';
 import { signInNeededText, turnedOffText, type MachineReport } from '../domain/agentTools/toolResults';
 import { settingId } from '../domain/settings/settingsRules';
@@ -18,7 +18,7 @@ import type { SettingsReader } from '../workbench/settings';
 
 export interface ToolDeps {
   readonly session: ApiSession;
-  readonly events: EventsService;
+  readonly events: EventsCache;
   readonly settings: SettingsReader;
   readonly log: Log;
 }
@@ -77,7 +77,6 @@ export async function readMachines(
   token: vscode.CancellationToken,
 ): Promise<MachineReport[]> {
   const abort = abortSignalFor(token);
-  const credentials = { rejected: false };
   try {
     const reports = await Promise.all(
       serialNumbers.map(async (serialNumber): Promise<MachineReport> => {
@@ -86,7 +85,6 @@ export async function readMachines(
           return { serialNumber, outcome: { kind: 'events', result, stale: false } };
         } catch (error) {
           if (isCancellation(error) || token.isCancellationRequested) throw new vscode.CancellationError();
-          if (isApiError(error) && error.kind === 'invalid-credentials') credentials.rejected = true;
           const message = error instanceof NotSignedInError ? signInNeededText('signed-out', COMMANDS.signIn) : errorMessage(error);
           // The service keeps the last good result when a refresh fails: show it, marked.
           const previous = error instanceof NotSignedInError ? undefined : deps.events.peek(serialNumber);
@@ -99,9 +97,8 @@ export async function readMachines(
     if (token.isCancellationRequested) throw new vscode.CancellationError();
     return reports;
   } finally {
+    // Refused credentials were reported to the session by the cache (once per refused request).
     abort.dispose();
-    // The session tells the user once and shows the signed-out state everywhere.
-    if (credentials.rejected) deps.session.reportCredentialsRejected();
   }
 }
 

@@ -2,9 +2,9 @@
 // validation at the edge. Nothing here is trusted HTML: every string came from
 // the server and is rendered as text.
 
-import type { RequestPriority } from './http/concurrencyLimiter';
+import type { Priority } from './http/concurrencyLimiter';
 
-export type { RequestPriority } from './http/concurrencyLimiter';
+export type { Priority, RequestPriority } from './http/concurrencyLimiter';
 
 /** Spec §2.4: every field optional. Unknown fields are kept in `extra`. */
 export interface HalLink {
@@ -73,8 +73,11 @@ export interface GetEventsOptions {
   /** Spec §4.1 `timestamp` query parameter, sent as given (raw server units). */
   readonly timestamp?: number;
   readonly signal?: AbortSignal;
-  /** Interactive when absent; refresh-all, auto-refresh and scans pass 'bulk' so hovers and look-ups go first. */
-  readonly priority?: RequestPriority;
+  /**
+   * Interactive when absent; refresh-all, auto-refresh and scans pass 'bulk' so hovers and look-ups go first.
+   * The events cache passes a lane, which it expedites when someone joins in person.
+   */
+  readonly priority?: Priority;
   /** Cap on pages followed when the server answers with a §2.5 envelope; 50 when absent. */
   readonly maxPages?: number;
 }

@@ -10,7 +10,7 @@ import { TokenClient, type Credentials } from './auth/tokenClient';
 import { EventsClient } from './events/eventsClient';
 import { isOpenable, resolveHref } from './hal';
 import { HttpClient, type HttpResponse } from './http/httpClient';
-import { createLazyTransport } from './http/lazyTransport';
+import { lazyTransport } from './http/lazyTransport';
 import { redactUrl, type RequestLogEntry } from './http/requestLog';
 import { DEFAULT_RETRY_POLICY, parseRetryAfter } from './http/retryPolicy';
 import type { LookupFunction } from 'node:net';
@@ -113,7 +113,7 @@ export class OnboardingClient {
     this.#authUrl = options.authUrl;
     const transport =
       options.transport ??
-      createLazyTransport({
+      lazyTransport({
         // Only the settings given: absent ones take the transport's defaults.
         ...definedOnly({
           proxy: settings.proxy,
@@ -161,13 +161,23 @@ export class OnboardingClient {
   }
 
   /** Spec §4.1: the validated events of one machine, newest first. */
-  getEvents(serialNumber: string, options: GetEventsOptions = {}): Promise<EventsResult> {
-    return this.#guard(options.signal, (signal) => this.#events.getEvents(serialNumber, { ...options, signal }));
+  async getEvents(serialNumber: string, options: GetEventsOptions = {}): Promise<EventsResult> {
+    const signal = this.#signalFor(options.signal);
+    try {
+      return await this.#events.getEvents(serialNumber, { ...options, signal });
+    } catch (error) {
+      throw this.#named(error, options.signal);
+    }
   }
 
   /** A fresh password grant (spec §5.3) with the current credentials; throws ApiError when they do not work. */
-  verifyCredentials(signal?: AbortSignal): Promise<void> {
-    return this.#guard(signal, (combined) => this.#tokens.grantFresh(combined));
+  async verifyCredentials(signal?: AbortSignal): Promise<void> {
+    const combined = this.#signalFor(signal);
+    try {
+      await this.#tokens.grantFresh(combined);
+    } catch (error) {
+      throw this.#named(error, signal);
+    }
   }
 
   /**
@@ -175,8 +185,9 @@ export class OnboardingClient {
    * http and https are followed; the bearer token is sent only to the API's own
    * origin, so a link to another host never receives it.
    */
-  fetchLink(href: string, signal?: AbortSignal): Promise<LinkedResource> {
-    return this.#guard(signal, async (combined) => {
+  async fetchLink(href: string, signal?: AbortSignal): Promise<LinkedResource> {
+    const combined = this.#signalFor(signal);
+    try {
       const base = this.#apiBaseUrl.endsWith('/') ? this.#apiBaseUrl : `${this.#apiBaseUrl}/`;
       const url = resolveHref(href, base);
       if (url === undefined || !isOpenable(url))
@@ -187,7 +198,9 @@ export class OnboardingClient {
           ? await this.#requests.get(url, combined, LINK_ACCEPT)
           : await this.#http.send({ method: 'GET', url, headers: { accept: LINK_ACCEPT }, signal: combined });
       return this.#linkedResource(response);
-    });
+    } catch (error) {
+      throw this.#named(error, signal);
+    }
   }
 
   /** What the adaptive concurrency limit has learnt so far; for diagnostics and the bench. */
@@ -236,21 +249,21 @@ export class OnboardingClient {
     return json.ok ? { ...base, json: json.value } : { ...base, text: new TextDecoder('utf-8').decode(response.body) };
   }
 
-  /** Ties a call to both the caller's signal and the client's lifetime, and names a dispose as such. */
-  async #guard<T>(signal: AbortSignal | undefined, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    const disposed = (): boolean => this.#lifetime.signal.aborted;
-    if (disposed()) throw disposedError();
-    const callerCancelled = (): boolean => signal?.aborted === true;
-    if (callerCancelled()) throw cancelledError();
-    // A signal per call, even without the caller's: listeners then attach to it
-    // rather than piling up on the one lifetime signal shared by every call.
-    const combined = AbortSignal.any(signal === undefined ? [this.#lifetime.signal] : [signal, this.#lifetime.signal]);
-    try {
-      return await run(combined);
-    } catch (error) {
-      if (disposed() && !callerCancelled()) throw disposedError();
-      throw error;
-    }
+  /**
+   * The signal a call runs with: the caller's and the client's lifetime
+   * together. A signal per call, even without the caller's: listeners then
+   * attach to it rather than piling up on the one lifetime signal shared by
+   * every call.
+   */
+  #signalFor(signal: AbortSignal | undefined): AbortSignal {
+    if (this.#lifetime.signal.aborted) throw disposedError();
+    if (signal?.aborted === true) throw cancelledError();
+    return AbortSignal.any(signal === undefined ? [this.#lifetime.signal] : [signal, this.#lifetime.signal]);
+  }
+
+  /** A call the client's dispose ended (and not its caller) says so. */
+  #named(error: unknown, signal: AbortSignal | undefined): unknown {
+    return this.#lifetime.signal.aborted && signal?.aborted !== true ? disposedError() : error;
   }
 }
 

@@ -5,7 +5,7 @@
 // (`{ serialNumber, key }`) is looked up in the events cache.
 import * as vscode from 'vscode';
 import type { OnboardingEvent } from '../core/model';
-import type { EventsService } from '../eventsCache/eventsService';
+import type { EventsCache } from '../eventsCache/eventsCache';
 import { inertNotificationText } from '../common/notificationText';
 import type { CommandFactory, CommandTable } from '../workbench/commands';
 import { COMMANDS } from '../workbench/constants';
@@ -21,7 +21,7 @@ export interface DetailsCommandDeps {
   readonly settings: SettingsReader;
   readonly log: Log;
   /** Resolves `{ serialNumber, key }` references (hover links, quick fixes) to the event. */
-  readonly events: EventsService;
+  readonly events: EventsCache;
 }
 
 /**
@@ -50,7 +50,7 @@ async function eventFrom(deps: DetailsCommandDeps, argument: unknown): Promise<O
 }
 
 /** The referenced event: from the cache, or one request when the cache was cleared meanwhile. */
-async function cachedEvent(events: EventsService, { serialNumber, key }: EventReference): Promise<OnboardingEvent | undefined> {
+async function cachedEvent(events: EventsCache, { serialNumber, key }: EventReference): Promise<OnboardingEvent | undefined> {
   const find = (list: readonly OnboardingEvent[] | undefined): OnboardingEvent | undefined =>
     key === undefined ? list?.[0] : list?.find((event) => event.key === key);
   const hit = find(events.peek(serialNumber)?.result.events);

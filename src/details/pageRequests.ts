@@ -10,6 +10,7 @@ import { abortSignalFor } from '../common/cancellation';
 import { errorMessage } from '../common/errors';
 import { inertNotificationText } from '../common/notificationText';
 import { COMMANDS } from '../workbench/constants';
+import type { EventsCache } from '../eventsCache/eventsCache';
 import type { ApiSession } from '../workbench/contracts/apiSession';
 import type { Log } from '../workbench/log';
 import type { ReadOnlyDocuments } from './jsonDocuments';
@@ -46,6 +47,8 @@ export type PanelActivity =
 /** What every panel's requests share. */
 export interface PageRequestServices {
   readonly session: ApiSession;
+  /** Fetches go through the events cache, which reports refused credentials to the session. */
+  readonly events: Pick<EventsCache, 'signedIn' | 'fetchLink'>;
   readonly log: Log;
   readonly documents: ReadOnlyDocuments;
   readonly links: LinkOpenerSlot;
@@ -135,7 +138,7 @@ export class PageRequests {
   }
 
   private async fetch(seq: number, linkId: number, variables: VariableValues): Promise<void> {
-    const { session, report, log, documents } = this.services;
+    const { report, log, documents } = this.services;
     const reply = (ok: boolean, text: string): void => {
       this.post({ type: 'fetched', seq, linkId, ok, message: text });
     };
@@ -145,8 +148,8 @@ export class PageRequests {
       reply(false, vscode.l10n.t('Only http and https links can be fetched.'));
       return;
     }
-    const client = session.client();
-    if (!client) {
+    const url = decision.url;
+    if (!this.services.events.signedIn) {
       reply(false, vscode.l10n.t('Sign in to fetch linked resources.'));
       const signIn = vscode.l10n.t('Sign In');
       void vscode.window.showInformationMessage(vscode.l10n.t('Sign in to fetch linked resources.'), signIn).then((choice) => {
@@ -154,7 +157,6 @@ export class PageRequests {
       });
       return;
     }
-    const url = decision.url;
     // The URL is the server's: in a notification it must not become a command link.
     const title = inertNotificationText(vscode.l10n.t('Fetching {0}', url));
     report({ kind: 'notified', message: title });
@@ -163,7 +165,7 @@ export class PageRequests {
         { location: vscode.ProgressLocation.Notification, title, cancellable: true },
         (_progress, token) => {
           const abort = abortSignalFor(token);
-          return client.fetchLink(url, abort.signal).finally(() => {
+          return this.services.events.fetchLink(url, abort.signal).finally(() => {
             abort.dispose();
           });
         },
@@ -178,7 +180,6 @@ export class PageRequests {
         reply(false, vscode.l10n.t('Fetch cancelled.'));
         return;
       }
-      if (isApiError(error) && error.kind === 'invalid-credentials') session.reportCredentialsRejected();
       const text = errorMessage(error);
       log.error('Event details: fetching a linked resource failed', error);
       reply(false, text);

@@ -1,7 +1,7 @@
 // Event details: the webview panels, the read-only JSON documents, the two
 // commands and the serializer that brings panels back after a reload.
 import * as vscode from 'vscode';
-import type { EventsService } from '../eventsCache/eventsService';
+import type { EventsCache } from '../eventsCache/eventsCache';
 import type { ApiSession } from '../workbench/contracts/apiSession';
 import type { DetailsApi } from '../workbench/contracts/detailsApi';
 import { registerCommands } from '../workbench/commands';
@@ -18,7 +18,7 @@ import { Emitter, type Event } from '../common/emitter';
 
 export interface DetailsDeps {
   readonly session: ApiSession;
-  readonly events: EventsService;
+  readonly events: EventsCache;
   readonly settings: SettingsReader;
   readonly log: Log;
 }
@@ -40,6 +40,7 @@ export function registerDetails(context: vscode.ExtensionContext, deps: DetailsD
   const panelContext: PanelContext = {
     extensionUri: context.extensionUri,
     session,
+    events: deps.events,
     log,
     documents,
     links,

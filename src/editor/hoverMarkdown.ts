@@ -3,7 +3,7 @@
 // as the cached hover path. Every server string goes through markdownCell or
 // escapeMarkdown; the only links are command links built here, whose ids are
 // HOVER_ENABLED_COMMANDS, the list the glue puts in `isTrusted.enabledCommands`.
-import type { EventsResult } from '../core/model';
+import type { CacheEntry } from '../eventsCache/eventsCache';
 import { commandUri, escapeMarkdown, markdownCell, toSingleLine, truncate } from '../common/markdownText';
 import type { Localize } from '../common/localize';
 import { formatAbsolute, formatRelative } from '../common/time';
@@ -42,12 +42,6 @@ function age(epochMs: number, ctx: HoverContext): string {
   return formatRelative(epochMs, ctx.now, ctx.locale) ?? String(epochMs);
 }
 
-export interface CachedEvents {
-  readonly result: EventsResult;
-  readonly stale: boolean;
-  readonly error?: Error;
-}
-
 /** Longest message shown in a cell (a compact hover); the details panel shows the whole text. */
 export const MESSAGE_CELL_MAX = 60;
 const TYPE_CELL_MAX = 40;
@@ -82,7 +76,7 @@ function actions(serialNumber: string, latestKey: string | undefined, ctx: Hover
  * editor beside a details panel scrolls the rest): the machine's state and the age of its
  * newest event, then the actions, then the table, then the counts and the exact time.
  */
-export function eventsHoverMarkdown(serialNumber: string, cached: CachedEvents, ctx: HoverContext): string {
+export function eventsHoverMarkdown(serialNumber: string, cached: CacheEntry, ctx: HoverContext): string {
   const { result } = cached;
   const events = result.events;
   const parts: string[] = [];

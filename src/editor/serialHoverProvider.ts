@@ -1,11 +1,11 @@
 // Hovers over serial numbers: the machine's latest events as a compact table.
-// The cached path answers synchronously from EventsService.peek, so a hover
+// The cached path answers synchronously from EventsCache.peek, so a hover
 // over a known machine costs no request and no await; otherwise one request
 // goes through the shared cache (at most one per serial per cache period) and
 // is cancelled with the hover.
 import * as vscode from 'vscode';
 import { isApiError } from '../core/errors';
-import { NotSignedInError, type EventsService } from '../eventsCache/eventsService';
+import { NotSignedInError, type EventsCache } from '../eventsCache/eventsCache';
 import type { EventStateRules } from '../domain/events/eventState';
 import type { Log } from '../workbench/log';
 import type { ApiSession } from '../workbench/contracts/apiSession';
@@ -23,7 +23,7 @@ import { serialAtPosition } from './serialAtCursor';
 
 export interface SerialHoverDeps {
   readonly session: ApiSession;
-  readonly events: EventsService;
+  readonly events: EventsCache;
   readonly settings: SerialSettings;
   /** The eventStates setting (settings.value.eventStates), read per hover. */
   readonly eventStates: () => EventStateRules;
@@ -68,12 +68,12 @@ export class SerialHoverProvider implements vscode.HoverProvider {
     const range = new vscode.Range(position.line, match.start, position.line, match.end);
 
     const ctx = hoverContext(settings.maxEvents, this.deps.eventStates());
-    if (this.deps.session.state.kind !== 'signed-in') {
+    const events = this.deps.events;
+    if (!events.signedIn) {
       const answer = hover(signedOutHoverMarkdown(serialNumber, ctx), range);
       this.last = { serialNumber, source: 'signed-out', ms: performance.now() - started };
       return answer;
     }
-    const events = this.deps.events;
     const cached = events.peek(serialNumber);
     if (cached !== undefined && events.isFresh(serialNumber)) {
       const answer = hover(eventsHoverMarkdown(serialNumber, cached, ctx), range);
@@ -130,11 +130,9 @@ export class SerialHoverProvider implements vscode.HoverProvider {
     } catch (error) {
       if (token.isCancellationRequested || (isApiError(error) && error.kind === 'cancelled')) return undefined;
       const ctx = hoverContext(asked.maxEvents, asked.rules);
-      if (error instanceof NotSignedInError) return hover(signedOutHoverMarkdown(serialNumber, ctx), range);
-      if (isApiError(error) && error.kind === 'invalid-credentials') {
-        this.deps.session.reportCredentialsRejected();
+      // Refused credentials (the cache told the session) leave the user signed out, as no client does.
+      if (error instanceof NotSignedInError || (isApiError(error) && error.kind === 'invalid-credentials'))
         return hover(signedOutHoverMarkdown(serialNumber, ctx), range);
-      }
       const message = errorMessage(error);
       this.deps.log.warn(`Hover for ${serialNumber}: ${message}`);
       // The last good result (kept by the service, now marked stale) beats an error alone.

@@ -8,14 +8,19 @@
 // typed model: on load they are validated again with the current settings, so
 // a file written by an older version or edited by hand can only ever produce
 // events that pass the same checks as a fresh answer.
+//
+// Nothing is read synchronously: which files exist is listed once per
+// environment (asynchronously) and kept in memory, so a serial number with no
+// stored copy — most of those a hover or the Problems panel asks about — is
+// answered without touching the disk.
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EventsResult } from '../core/model';
 import type { TimestampUnitSetting } from '../core/timestamp';
 import { sortNewestFirst, validateEvents } from '../core/validateEvents';
-import type { ResultStore } from './eventsService';
+import type { ResultStore } from './eventsCache';
 
 const FORMAT_VERSION = 1;
 
@@ -41,6 +46,10 @@ function digest(value: string): string {
   return createHash('sha256').update(value).digest('hex').slice(0, 32);
 }
 
+function nameOf(serialNumber: string): string {
+  return `${digest(`serial:${serialNumber}`)}.json`;
+}
+
 function isStored(value: unknown): value is StoredResult {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
@@ -59,23 +68,45 @@ export class FileResultStore implements ResultStore {
   private readonly pending = new Map<string, StoredResult>();
   private readonly writing = new Set<string>();
   private idle: Promise<void> = Promise.resolve();
+  /** The file names in each scope's directory: listed once, then kept up to date by save() and clearScope(). */
+  private readonly index = new Map<string, Promise<Set<string>>>();
 
   constructor(private readonly options: FileResultStoreOptions) {}
 
-  /** File of one serial number in the current scope; names are hashes, so no serial number can escape the directory. */
-  private fileOf(scope: string, serialNumber: string): string {
-    return join(this.options.directory, digest(`env:${scope}`), `${digest(`serial:${serialNumber}`)}.json`);
+  /** The directory of one scope; names are hashes, so no serial number can escape the directory. */
+  private directoryOf(scope: string): string {
+    return join(this.options.directory, digest(`env:${scope}`));
   }
 
-  load(serialNumber: string): EventsResult | undefined {
+  private fileOf(scope: string, serialNumber: string): string {
+    return join(this.directoryOf(scope), nameOf(serialNumber));
+  }
+
+  private namesIn(directory: string): Promise<Set<string>> {
+    let names = this.index.get(directory);
+    if (names === undefined) {
+      names = readdir(directory).then(
+        (list) => new Set(list),
+        (error: unknown) => {
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+            this.options.onError?.('The cached events could not be listed; they will be fetched again.', error);
+          return new Set<string>();
+        },
+      );
+      this.index.set(directory, names);
+    }
+    return names;
+  }
+
+  async load(serialNumber: string): Promise<EventsResult | undefined> {
     const scope = this.options.scope();
     if (scope === undefined) return undefined;
     const file = this.fileOf(scope, serialNumber);
     let stored: unknown = this.pending.get(file);
     if (stored === undefined) {
+      if (!(await this.namesIn(this.directoryOf(scope))).has(nameOf(serialNumber))) return undefined;
       try {
-        // Synchronous on purpose: EventsService.peek() is synchronous, and one small file per machine is read once.
-        stored = JSON.parse(readFileSync(file, 'utf8'));
+        stored = JSON.parse(await readFile(file, 'utf8'));
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
           this.options.onError?.(`The cached events of ${serialNumber} could not be read; they will be fetched again.`, error);
@@ -107,6 +138,7 @@ export class FileResultStore implements ResultStore {
     };
     const file = this.fileOf(scope, result.serialNumber);
     this.pending.set(file, stored);
+    void this.namesIn(this.directoryOf(scope)).then((names) => names.add(nameOf(result.serialNumber)));
     if (!this.writing.has(file)) this.idle = Promise.all([this.idle, this.drain(file)]).then(() => undefined);
   }
 
@@ -138,6 +170,8 @@ export class FileResultStore implements ResultStore {
 
   /** Deletes every stored result of one environment (e.g. when it is removed). */
   clearScope(scope: string): void {
-    rmSync(join(this.options.directory, digest(`env:${scope}`)), { recursive: true, force: true });
+    const directory = this.directoryOf(scope);
+    rmSync(directory, { recursive: true, force: true });
+    this.index.set(directory, Promise.resolve(new Set()));
   }
 }

@@ -3,19 +3,20 @@
 // view (in order), it asks the events cache for those it has no fresh answer
 // for — at most one request per serial per period, a few at a time, top of
 // the screen first — drops queued ones that scrolled away before they were
-// sent, and aborts sent ones that scrolled away. Failures are remembered for
-// the period too (the cache keeps no entry for a machine that never loaded,
-// so without this a 404 would be asked again on every scroll). Pure (no
-// vscode), unit-tested with a fake clock and a fake loader.
+// sent, and aborts sent ones that scrolled away. What was answered or failed,
+// and when, is the cache's memory, read here: a 404 is not asked again on
+// every scroll. Pure (no vscode), unit-tested with a fake clock over the real
+// cache.
 import { isApiError } from '../core/errors';
 import { Emitter, type Event } from '../common/emitter';
 import { asError } from '../common/errors';
+import type { EventsCache } from './eventsCache';
 
 export interface VisibleLoadsOptions {
-  /** One request through the cache (EventsService.get with the signal). */
+  /** One request through the cache (EventsCache.get with the signal). */
   readonly load: (serialNumber: string, signal: AbortSignal) => Promise<unknown>;
-  /** The cache has a fresh answer: nothing to ask. */
-  readonly isFresh: (serialNumber: string) => boolean;
+  /** What the cache knows: a fresh answer (nothing to ask), the last answer's time, the last failure. */
+  readonly cache: Pick<EventsCache, 'isFresh' | 'peek' | 'failure'>;
   /** The cache period in ms (read on each call, so the setting applies at once). */
   readonly periodMs: () => number;
   readonly now?: () => number;
@@ -31,14 +32,7 @@ export interface VisibleLoadsOptions {
 export const MIN_RELOAD_MS = 10_000;
 export const DEFAULT_MAX_IN_FLIGHT = 4;
 
-interface Attempt {
-  readonly at: number;
-  /** ApiError kind (or 'error') of a failed attempt; undefined when it succeeded. */
-  readonly errorKind: string | undefined;
-}
-
 export class VisibleLoads {
-  private readonly attempts = new Map<string, Attempt>();
   private readonly inFlight = new Map<string, AbortController>();
   private queue: string[] = [];
   private visible = new Set<string>();
@@ -67,10 +61,11 @@ export class VisibleLoads {
     return [...this.inFlight.keys()];
   }
 
-  /** The error kind of the last attempt, when it failed within the period (e.g. 'not-found'). */
+  /** The error kind of the cache's last failure for this serial number, when it failed within the period (e.g. 'not-found'). */
   failure(serialNumber: string): string | undefined {
-    const attempt = this.attempts.get(serialNumber);
-    return attempt !== undefined && this.withinPeriod(attempt) ? attempt.errorKind : undefined;
+    const failed = this.options.cache.failure(serialNumber);
+    if (failed === undefined || !this.withinPeriod(failed.at)) return undefined;
+    return isApiError(failed.error) ? failed.error.kind : 'error';
   }
 
   /** The serial numbers now in view, most important first. Replaces the previous set. */
@@ -86,12 +81,11 @@ export class VisibleLoads {
     this.pump();
   }
 
-  /** Signed out or switched environment: forget every attempt, abort everything. */
+  /** Signed out or switched environment: abort everything (the cache forgets what was answered). */
   clear(): void {
     this.generation++;
     for (const controller of this.inFlight.values()) controller.abort();
     this.inFlight.clear();
-    this.attempts.clear();
     this.queue = [];
     this.visible.clear();
   }
@@ -101,14 +95,18 @@ export class VisibleLoads {
     this.settled.dispose();
   }
 
-  private withinPeriod(attempt: Attempt): boolean {
-    return this.now() - attempt.at < Math.max(MIN_RELOAD_MS, this.options.periodMs());
+  private withinPeriod(at: number): boolean {
+    return this.now() - at < Math.max(MIN_RELOAD_MS, this.options.periodMs());
   }
 
+  /** Not in flight, not fresh, and neither answered nor failed within the period. */
   private wanted(serialNumber: string): boolean {
-    if (this.inFlight.has(serialNumber) || this.options.isFresh(serialNumber)) return false;
-    const attempt = this.attempts.get(serialNumber);
-    return attempt === undefined || !this.withinPeriod(attempt);
+    const { cache } = this.options;
+    if (this.inFlight.has(serialNumber) || cache.isFresh(serialNumber)) return false;
+    const entry = cache.peek(serialNumber);
+    if (entry !== undefined && !entry.stale && this.withinPeriod(entry.result.fetchedAt)) return false;
+    const failed = cache.failure(serialNumber);
+    return failed === undefined || !this.withinPeriod(failed.at);
   }
 
   private pump(): void {
@@ -124,10 +122,9 @@ export class VisibleLoads {
     const generation = this.generation;
     this.inFlight.set(serialNumber, controller);
     this.sent++;
-    const settle = (errorKind: string | undefined): void => {
+    const settle = (): void => {
       if (generation !== this.generation || this.inFlight.get(serialNumber) !== controller) return;
       this.inFlight.delete(serialNumber);
-      this.attempts.set(serialNumber, { at: this.now(), errorKind });
       this.settled.fire(serialNumber);
       this.pump();
     };
@@ -137,21 +134,16 @@ export class VisibleLoads {
     } catch (error) {
       loading = Promise.reject(asError(error));
     }
-    loading.then(
-      () => {
-        settle(undefined);
-      },
-      (error: unknown) => {
-        // Aborted because it scrolled away: not an attempt, it may be asked again when it comes back.
-        if (controller.signal.aborted) return;
-        if (isApiError(error) && error.kind === 'cancelled') {
-          // Another caller sharing the cache's request cancelled it: no answer, so no attempt either.
-          if (generation === this.generation && this.inFlight.get(serialNumber) === controller) this.inFlight.delete(serialNumber);
-          this.pump();
-          return;
-        }
-        settle(isApiError(error) ? error.kind : 'error');
-      },
-    );
+    loading.then(settle, (error: unknown) => {
+      // Aborted because it scrolled away: not an attempt, it may be asked again when it comes back.
+      if (controller.signal.aborted) return;
+      if (isApiError(error) && error.kind === 'cancelled') {
+        // The client was replaced (a settings change) under the request: no answer, so no attempt either.
+        if (generation === this.generation && this.inFlight.get(serialNumber) === controller) this.inFlight.delete(serialNumber);
+        this.pump();
+        return;
+      }
+      settle();
+    });
   }
 }

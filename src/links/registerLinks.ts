@@ -11,7 +11,7 @@ import { inertNotificationText } from '../common/notificationText';
 import { machineLinkQuery, MACHINE_LINK_PATH, parseMachineLink, type MachineLink } from '../domain/links/machineLink';
 import { sameName } from '../domain/session/environmentRules';
 import { serialNumberArgument } from '../domain/serialNumbers/serialNumberInput';
-import type { EventsService } from '../eventsCache/eventsService';
+import type { EventsCache } from '../eventsCache/eventsCache';
 import { registerCommands, type CommandFactory, type CommandTable } from '../workbench/commands';
 import { COMMANDS } from '../workbench/constants';
 import type { ApiSession } from '../workbench/contracts/apiSession';
@@ -21,7 +21,7 @@ import type { Log } from '../workbench/log';
 
 export interface LinksDeps {
   readonly session: ApiSession;
-  readonly events: EventsService;
+  readonly events: EventsCache;
   readonly machines: MachinesApi;
   readonly details: DetailsApi;
   readonly log: Log;

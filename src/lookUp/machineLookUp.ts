@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { isApiError } from '../core/errors';
 import type { OnboardingEvent } from '../core/model';
-import { NotSignedInError } from '../eventsCache/eventsService';
+import { NotSignedInError } from '../eventsCache/eventsCache';
 import { eventPickText } from './eventPickText';
 import { errorMessage } from '../common/errors';
 import { Disposable, DisposableStore, toDisposable, type IDisposable } from '../common/lifecycle';
@@ -238,7 +238,7 @@ export class MachineLookUp extends Disposable {
       const cached = events.peek(serialNumber);
       if (cached !== undefined) pick.items = this.eventItems(cached.result.events);
       if (!force && cached !== undefined && events.isFresh(serialNumber)) return;
-      if (this.deps.session.state.kind !== 'signed-in') {
+      if (!events.signedIn) {
         pick.items = [this.signInItem()];
         return;
       }
@@ -324,11 +324,8 @@ export class MachineLookUp extends Disposable {
   }
 
   private errorItems(error: unknown): EventItem[] {
-    if (error instanceof NotSignedInError) return [this.signInItem()];
-    if (isApiError(error) && error.kind === 'invalid-credentials') {
-      this.deps.session.reportCredentialsRejected();
-      return [this.signInItem()];
-    }
+    // Refused credentials (the cache told the session) leave the user signed out, as no client does.
+    if (error instanceof NotSignedInError || (isApiError(error) && error.kind === 'invalid-credentials')) return [this.signInItem()];
     const message = errorMessage(error);
     this.deps.log.warn(`Look-up: ${message}`);
     return [

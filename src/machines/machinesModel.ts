@@ -4,12 +4,11 @@
 // turns it into TreeItems; the bench drives it directly against the fake API
 // through the real client.
 import { Emitter, type Event } from '../common/emitter';
-import { asError } from '../common/errors';
 import { Disposable } from '../common/lifecycle';
 import { isApiError } from '../core/errors';
 import type { TimestampUnit } from '../core/model';
 import type { TimestampUnitSetting } from '../core/timestamp';
-import { NotSignedInError, type EventsService } from '../eventsCache/eventsService';
+import { NotSignedInError, type EventsCache, type FailedLoad } from '../eventsCache/eventsCache';
 import { DEFAULT_EVENT_STATE_RULES, type EventStateRules } from '../domain/events/eventState';
 import { isFilterActive, judgeWindowAnswer, NO_FILTER, windowQueryTimestamp, type EventFilter } from '../domain/events/eventFilter';
 import { EventViewCache, machineChildren, type MachineChild, type MachineView } from '../domain/events/eventView';
@@ -31,11 +30,6 @@ export interface ModelSettings {
   readonly hasWorkspace: boolean;
   /** The eventStates setting: which type names mean failed or onboarded (the events' icons). */
   readonly eventStates?: EventStateRules;
-}
-
-export interface FailedLoad {
-  readonly error: Error;
-  readonly at: number;
 }
 
 export interface MachineSummary {
@@ -66,15 +60,12 @@ export type WorkspaceScanState =
   | { readonly kind: 'failed'; readonly message: string };
 
 export interface MachinesModelOptions {
-  readonly events: EventsService;
+  readonly events: EventsCache;
   readonly lists: MachineLists;
   readonly seen: SeenTracker;
   readonly settings: () => ModelSettings;
   readonly signedIn: () => boolean;
-  /** The API said the stored credentials no longer work (ApiError 'invalid-credentials'). */
-  readonly onCredentialsRejected: () => void;
   readonly log?: (message: string) => void;
-  readonly now?: () => number;
 }
 
 /** `undefined` means "everything may have changed" (lists, groups, filter). */
@@ -82,7 +73,7 @@ export type ModelChange = readonly string[] | undefined;
 
 export class MachinesModel extends Disposable {
   private readonly viewCache = new EventViewCache();
-  private readonly failures = new Map<string, FailedLoad>();
+  /** The tree's own loads (a window may take several requests); the requests themselves are the cache's. */
   private readonly loading = new Map<string, Promise<void>>();
   private readonly limits = new Map<string, number>();
   /** The `timestamp` actually sent for the current window, per machine (its unit may differ per answer). */
@@ -93,11 +84,9 @@ export class MachinesModel extends Disposable {
   /** Set once the server's `timestamp` filter was seen to leave out events inside the window. */
   private windowFilterUnreliable = false;
   private scan: WorkspaceScanState = { kind: 'not-scanned' };
-  private readonly now: () => number;
 
   constructor(private readonly options: MachinesModelOptions) {
     super();
-    this.now = options.now ?? Date.now;
     this.register(
       options.events.onDidUpdate((serial) => {
         this.afterData(serial);
@@ -193,8 +182,8 @@ export class MachinesModel extends Disposable {
   summary(serialNumber: string): MachineSummary {
     const entry = this.options.events.peek(serialNumber);
     const view = this.view(serialNumber);
-    const failure = this.failures.get(serialNumber);
-    const loading = this.loading.has(serialNumber);
+    const failure = this.options.events.failure(serialNumber);
+    const loading = this.loading.has(serialNumber) || this.options.events.loading(serialNumber);
     const windowLoaded = this.currentFilter.sinceMs !== undefined && this.windowTimestamps.has(serialNumber) && view.total > 0;
     const loaded = entry !== undefined || windowLoaded;
     const stale = loaded && (entry?.stale === true || failure !== undefined);
@@ -263,9 +252,9 @@ export class MachinesModel extends Disposable {
 
   // ---- Loading --------------------------------------------------------------
 
-  /** Starts loading a listed machine that has no data, no request in flight and no recorded failure. */
+  /** Starts loading a listed machine that has no data, no request in flight and no recorded failure (an error row stays until a refresh). */
   ensureLoaded(serialNumber: string): void {
-    if (!this.options.signedIn() || this.loading.has(serialNumber) || this.failures.has(serialNumber)) return;
+    if (!this.options.signedIn() || this.loading.has(serialNumber) || this.options.events.failure(serialNumber) !== undefined) return;
     const entry = this.options.events.peek(serialNumber);
     const needsWindow = this.currentFilter.sinceMs !== undefined && !this.windowTimestamps.has(serialNumber);
     if (entry && !entry.stale && !needsWindow) return;
@@ -302,13 +291,13 @@ export class MachinesModel extends Disposable {
     });
   }
 
+  /** The cache's memory of the machine's last failed request. */
   failureOf(serialNumber: string): FailedLoad | undefined {
-    return this.failures.get(serialNumber);
+    return this.options.events.failure(serialNumber);
   }
 
-  /** Drops everything tied to the signed-in environment (sign-out, switch). */
+  /** Drops everything tied to the signed-in environment (sign-out, switch); the cache forgets its own part. */
   reset(): void {
-    this.failures.clear();
     this.limits.clear();
     this.windowTimestamps.clear();
     this.viewCache.forget();
@@ -318,7 +307,7 @@ export class MachinesModel extends Disposable {
 
   /** Forgets a machine's per-machine state (removed from the tree). */
   forget(serialNumber: string): void {
-    this.failures.delete(serialNumber);
+    this.options.events.forgetFailure(serialNumber);
     this.limits.delete(serialNumber);
     this.windowTimestamps.delete(serialNumber);
     this.viewCache.forget(serialNumber);
@@ -334,16 +323,12 @@ export class MachinesModel extends Disposable {
       } else {
         await this.fetchWindow(serialNumber, since, signal);
       }
-      this.failures.delete(serialNumber);
       this.afterData(serialNumber);
     } catch (error) {
-      if (error instanceof NotSignedInError) return;
-      if (isApiError(error) && error.kind === 'cancelled') return;
-      if (isApiError(error) && error.kind === 'invalid-credentials') {
+      // The cache remembers the failure (shown as an error row) and reports refused credentials to the session.
+      if (error instanceof NotSignedInError || (isApiError(error) && error.kind === 'cancelled')) return;
+      if (isApiError(error) && error.kind === 'invalid-credentials')
         this.options.log?.(`The API rejected the credentials while loading ${serialNumber}.`);
-        this.options.onCredentialsRejected();
-      }
-      this.failures.set(serialNumber, { error: asError(error), at: this.now() });
     }
   }
 

@@ -8,7 +8,7 @@ import { DisposableStore, toDisposable } from '../common/lifecycle';
 import { normalizeSerialNumber } from '../core/serialNumber';
 import type { SerialMatcher } from '../domain/serialNumbers/serialMatcher';
 import { SECTION } from '../domain/settings/settingsRules';
-import type { EventsService } from '../eventsCache/eventsService';
+import type { EventsCache } from '../eventsCache/eventsCache';
 import { registerCommands } from '../workbench/commands';
 import type { ApiSession } from '../workbench/contracts/apiSession';
 import type { MachinesApi } from '../workbench/contracts/machinesApi';
@@ -26,7 +26,7 @@ import type { ArgumentTrust } from '../workbench/argumentTrust';
 
 export interface MachinesDeps {
   readonly session: ApiSession;
-  readonly events: EventsService;
+  readonly events: EventsCache;
   readonly settings: SettingsReader;
   /** The serial-number matcher the hovers use too (workbench/serialSettings.ts): one pattern, one deny list. */
   readonly matcher: () => SerialMatcher;
@@ -76,9 +76,6 @@ export function registerMachines(context: vscode.ExtensionContext, deps: Machine
       seen,
       settings: modelSettings,
       signedIn,
-      onCredentialsRejected: () => {
-        session.reportCredentialsRejected();
-      },
       log: (message) => {
         log.info(message);
       },

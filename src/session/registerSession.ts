@@ -20,7 +20,8 @@ import type { Notifier } from './notify';
 import { sessionCommands } from './sessionCommands';
 import { SignInFlow } from './signInFlow';
 import { SessionStatusBar } from './statusBar';
-import { watchedClients, type WatchedClient } from './watchedClient';
+import { onboardingClients } from './clientFactory';
+import type { OnboardingClient } from '../core/onboardingClient';
 import { SessionMachine } from '../domain/session/sessionMachine';
 import { CLIENT_SETTINGS, clientSettingsOf } from '../domain/settings/clientSettings';
 import { ConfirmedEndpoints } from './confirmedEndpoints';
@@ -36,12 +37,12 @@ export interface SessionDeps {
 }
 
 /** Returns the session every view reads through (the ApiSession). */
-export function registerSession(context: vscode.ExtensionContext, deps: SessionDeps): SessionMachine<WatchedClient> {
+export function registerSession(context: vscode.ExtensionContext, deps: SessionDeps): SessionMachine<OnboardingClient> {
   const { log, settings, trust, notifier } = deps;
   const store = new CredentialStore(context.secrets, context.globalState);
-  const session = new SessionMachine<WatchedClient>({
+  const session = new SessionMachine<OnboardingClient>({
     store,
-    clients: watchedClients({
+    clients: onboardingClients({
       settings: () => clientSettingsOf(settings.value),
       onRequest: (entry) => {
         log.request(entry);

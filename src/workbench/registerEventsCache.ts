@@ -1,10 +1,11 @@
 // The one events cache every view reads through, with its on-disk copy of the
 // last good results (filed per environment, API and user, so data of one never
-// shows under another) and the rules that keep it honest across sign-ins.
+// shows under another), the rules that keep it honest across sign-ins, and the
+// one report of credentials the API refused.
 import { clampDelay, DELAY_CEILINGS } from '../common/delays';
 import * as vscode from 'vscode';
 import { errorMessage } from '../common/errors';
-import { EventsService } from '../eventsCache/eventsService';
+import { EventsCache } from '../eventsCache/eventsCache';
 import { FileResultStore } from '../eventsCache/fileResultStore';
 import type { ApiSession } from './contracts/apiSession';
 import type { Log } from './log';
@@ -14,7 +15,7 @@ import type { SettingsReader } from './settings';
 export function registerEventsCache(
   context: vscode.ExtensionContext,
   deps: { session: ApiSession; settings: SettingsReader; log: Log },
-): EventsService {
+): EventsCache {
   const { session, settings, log } = deps;
   const store = new FileResultStore({
     directory: vscode.Uri.joinPath(context.globalStorageUri, 'results').fsPath,
@@ -24,10 +25,13 @@ export function registerEventsCache(
       log.warn(`${message} (${errorMessage(error)})`);
     },
   });
-  const events = new EventsService({
+  const events = new EventsCache({
     source: () => session.client(),
     freshForMs: () => clampDelay(settings.value.cacheSeconds * 1000, DELAY_CEILINGS.cacheMs),
     store,
+    onCredentialsRejected: () => {
+      session.reportCredentialsRejected();
+    },
   });
   context.subscriptions.push(
     forgetResultsOnSignOut(session, store),

@@ -14,9 +14,9 @@
 // Our figure is the median of RUNS refreshes, each by a fresh client (nothing
 // learnt from the run before); every run is printed.
 
-import { EventsService } from '../../src/eventsCache/eventsService';
+import { EventsCache } from '../../src/eventsCache/eventsCache';
 import { DEFAULT_HTTP_SETTINGS, OnboardingClient } from '../../src/core/onboardingClient';
-import { createLazyTransport } from '../../src/core/http/lazyTransport';
+import { createUndiciTransport } from '../../src/core/http/undiciTransport';
 import { parseRetryAfter } from '../../src/core/http/retryPolicy';
 import type { Transport } from '../../src/core/http/transport';
 import { refreshMany } from '../../src/machines/refreshMany';
@@ -52,7 +52,7 @@ interface Exchange {
 
 /** The real transport, recording when each request left and what each 429 asked. */
 function recordingTransport(): { transport: Transport; exchanges: Exchange[] } {
-  const inner = createLazyTransport({ connectTimeoutMs: 10_000, connectionsPerOrigin: CEILING, env: {} });
+  const inner = createUndiciTransport({ connectTimeoutMs: 10_000, connectionsPerOrigin: CEILING, env: {} });
   const exchanges: Exchange[] = [];
   return {
     exchanges,
@@ -95,7 +95,7 @@ async function ourRefresh(api: RemoteFakeApi, withHovers: boolean): Promise<OurR
     transport: recording.transport,
     http: { env: {} },
   });
-  const events = new EventsService({ source: () => client, freshForMs: () => 60_000 });
+  const events = new EventsCache({ source: () => client, freshForMs: () => 60_000 });
   try {
     await client.getEvents('WARM-0000'); // token and sockets: start-up, not refresh
     recording.exchanges.length = 0;

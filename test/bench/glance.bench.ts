@@ -6,7 +6,7 @@
 //       screen is ~50 lines). Naive: re-run the pattern over the whole text
 //       and look up and format the state per occurrence on every update.
 //   (b) scrolling through the file, page by page, down, back up and down
-//       again, through the real OnboardingClient + EventsService against the
+//       again, through the real OnboardingClient + EventsCache against the
 //       fake API: at most one request per serial per cache period, none for
 //       lines never shown. Naive: a request per visible serial per
 //       visible-range event.
@@ -28,7 +28,7 @@ import {
   problemMessage,
   type GlanceTextContext,
 } from '../../src/editor/glanceText';
-import { EventsService } from '../../src/eventsCache/eventsService';
+import { EventsCache } from '../../src/eventsCache/eventsCache';
 import { VisibleLoads } from '../../src/eventsCache/visibleLoads';
 import { makeEvent, startFakeApi, TEST_CREDENTIALS, type FakeApi } from '../support/fakeApi';
 import { median } from './benchSupport';
@@ -99,13 +99,13 @@ export const glanceBench: Benchmark = {
     try {
       for (const [serial, events] of Object.entries(machineData())) fake.setMachineEvents(serial, events);
       const client = newClient(fake);
-      const events = new EventsService({ source: () => client, freshForMs: () => 60_000 });
+      const events = new EventsCache({ source: () => client, freshForMs: () => 60_000 });
 
       // (b) scrolling, first: it fills the cache the other two read --------------------------
       fake.setLatency(INJECTED_RTT_MS);
       const loads = new VisibleLoads({
         load: (serial, signal) => events.get(serial, { signal }),
-        isFresh: (serial) => events.isFresh(serial),
+        cache: events,
         periodMs: () => 60_000,
       });
       const scrollCache = new LineMatchCache(matcher);

@@ -4,7 +4,7 @@
 //     Markdown and the Hover), ≤ 2 ms; the few vscode APIs it touches are a
 //     stand-in (vscodeStandIn.ts), the document a one-line stand-in;
 //   - an uncached hover with a warm token, through the same provider: one
-//     request through the real OnboardingClient and EventsService against the
+//     request through the real OnboardingClient and EventsCache against the
 //     fake with injected latency, then the Markdown, ≤ 1 × RTT + 10 ms;
 //   - scanning a 5 MB file for serial numbers (what the link provider and the
 //     workspace scan do), ≤ 50 ms.
@@ -18,7 +18,7 @@
 import { CancellationTokenSource, Hover, oneLineDocument, Position } from './vscodeStandIn';
 import { OnboardingClient } from '../../src/core/onboardingClient';
 import { SerialHoverProvider } from '../../src/editor/serialHoverProvider';
-import { EventsService } from '../../src/eventsCache/eventsService';
+import { EventsCache } from '../../src/eventsCache/eventsCache';
 import { createSerialMatcher, DEFAULT_SERIAL_PATTERN } from '../../src/domain/serialNumbers/serialMatcher';
 import { startFakeApi, TEST_CREDENTIALS, TEST_SERIALS, type FakeApi } from '../support/fakeApi';
 import { bareToken, median, percentile, slowerClause, timed } from './benchSupport';
@@ -92,7 +92,7 @@ export const serialNumbersBench: Benchmark = {
 
       // Warm up: load undici, get a token, JIT the code paths.
       const client = newClient(api);
-      const events = new EventsService({ source: () => client, freshForMs: () => 60_000 });
+      const events = new EventsCache({ source: () => client, freshForMs: () => 60_000 });
       await events.get(TEST_SERIALS.onboarded);
       api.setLatency(INJECTED_RTT_MS);
 
@@ -133,7 +133,7 @@ export const serialNumbersBench: Benchmark = {
       const simpleHover = await peerHover();
       const byHandHover = await peerHover();
 
-      // (b) uncached hover with a warm token, through the real provider, client and EventsService.
+      // (b) uncached hover with a warm token, through the real provider, client and EventsCache.
       const rtt = await bareRtt(api);
       const uncachedSamples: number[] = [];
       for (let i = 0; i < UNCACHED_REPEATS; i++) {

@@ -24,7 +24,7 @@
 import { DEFAULT_HTTP_SETTINGS, OnboardingClient } from '../../src/core/onboardingClient';
 import type { EventsResult, OnboardingEvent } from '../../src/core/model';
 import { validateEvent } from '../../src/core/validateEvents';
-import { EventsService } from '../../src/eventsCache/eventsService';
+import { EventsCache } from '../../src/eventsCache/eventsCache';
 import { compileFilter } from '../../src/domain/events/eventFilter';
 import { MachineLists, type KeyValueStore } from '../../src/machines/machineLists';
 import { MachinesModel } from '../../src/machines/machinesModel';
@@ -111,7 +111,7 @@ function naiveRenderAll(result: EventsResult): { label: string; description: str
     }));
 }
 
-function newModel(events: EventsService, lists: MachineLists): MachinesModel {
+function newModel(events: EventsCache, lists: MachineLists): MachinesModel {
   return new MachinesModel({
     events,
     lists,
@@ -124,7 +124,6 @@ function newModel(events: EventsService, lists: MachineLists): MachinesModel {
       hasWorkspace: false,
     }),
     signedIn: () => true,
-    onCredentialsRejected: () => undefined,
   });
 }
 
@@ -150,7 +149,7 @@ export const treeBench: Benchmark = {
     const beforeBig = heapMb();
     const big = bigResult();
     let served: EventsResult = big;
-    const events = new EventsService({ source: () => ({ getEvents: () => Promise.resolve(served) }), freshForMs: () => 60_000 });
+    const events = new EventsCache({ source: () => ({ getEvents: () => Promise.resolve(served) }), freshForMs: () => 60_000 });
     const lists = new MachineLists({ pinnedStore: () => new MemoryStore(), recentStore: new MemoryStore() });
     const model = newModel(events, lists);
     await events.get(BIG);
@@ -219,7 +218,7 @@ export const treeBench: Benchmark = {
           credentials: () => Promise.resolve({ ...TEST_CREDENTIALS }),
           http: { maxConcurrency: CONCURRENCY, env: {} },
         });
-        const realEvents = new EventsService({ source: () => runClient, freshForMs: () => 60_000 });
+        const realEvents = new EventsCache({ source: () => runClient, freshForMs: () => 60_000 });
         const runModel = newModel(realEvents, realLists);
         client = runClient;
         realModel = runModel;

@@ -59,7 +59,7 @@ describe('Exported API', () => {
     const secrets = [TEST_CREDENTIALS.password, TEST_CREDENTIALS.clientSecret, encodeURIComponent(TEST_CREDENTIALS.clientSecret)];
     const leaks = strings.filter((s) => secrets.some((secret) => s.includes(secret)) || /Bearer\s|eyJ[A-Za-z0-9_-]{8,}\./.test(s));
     assert.deepEqual(leaks, []);
-    for (const internal of ['OnboardingClient', 'SessionManager', 'SessionMachine', 'CredentialStore', 'TokenClient', 'EventsService']) {
+    for (const internal of ['OnboardingClient', 'SessionManager', 'SessionMachine', 'CredentialStore', 'TokenClient', 'EventsCache']) {
       assert.ok(!constructors.has(internal), `${internal} is not reachable from the exports`);
     }
   });

@@ -4,8 +4,8 @@
 // only hammer the authorization server.
 
 import { describeRequest, rejectedFreshTokenError } from '../errors';
-import type { RequestPriority } from '../http/concurrencyLimiter';
-import type { HttpClient, HttpResponse } from '../http/httpClient';
+import type { Priority } from '../http/concurrencyLimiter';
+import type { HttpClient, HttpRequest, HttpResponse } from '../http/httpClient';
 import type { TokenClient } from './tokenClient';
 
 export class AuthorizedRequests {
@@ -14,30 +14,21 @@ export class AuthorizedRequests {
     private readonly tokens: TokenClient,
   ) {}
 
-  async get(url: string, signal: AbortSignal | undefined, accept = 'application/json', priority?: RequestPriority): Promise<HttpResponse> {
-    const token = await this.tokens.getToken(signal);
-    const first = await this.#send(url, token, signal, accept, priority);
-    if (first.status !== 401) return first;
-    this.tokens.invalidate(token);
-    const fresh = await this.tokens.getToken(signal);
-    const second = await this.#send(url, fresh, signal, accept, priority);
-    if (second.status === 401) throw rejectedFreshTokenError(describeRequest('GET', url));
-    return second;
-  }
-
-  #send(
-    url: string,
-    token: string,
-    signal: AbortSignal | undefined,
-    accept: string,
-    priority: RequestPriority | undefined,
-  ): Promise<HttpResponse> {
-    return this.http.send({
+  async get(url: string, signal: AbortSignal | undefined, accept = 'application/json', priority?: Priority): Promise<HttpResponse> {
+    const request = (token: string): HttpRequest => ({
       method: 'GET',
       url,
       headers: { authorization: `Bearer ${token}`, accept },
       ...(priority !== undefined ? { priority } : {}),
       ...(signal !== undefined ? { signal } : {}),
     });
+    const token = await this.tokens.getToken(signal);
+    const first = await this.http.send(request(token));
+    if (first.status !== 401) return first;
+    this.tokens.invalidate(token);
+    const fresh = await this.tokens.getToken(signal);
+    const second = await this.http.send(request(fresh));
+    if (second.status === 401) throw rejectedFreshTokenError(describeRequest('GET', url));
+    return second;
   }
 }

@@ -4,6 +4,7 @@
 
 import {
   type ApiError,
+  cancelledError,
   describeRequest,
   invalidCredentialsError,
   notFoundError,
@@ -14,11 +15,11 @@ import {
   unexpectedStatusError,
 } from '../errors';
 import type { HttpClient, HttpResponse } from '../http/httpClient';
-import { RequestCoalescer } from '../http/requestCoalescer';
 import { parseRetryAfter } from '../http/retryPolicy';
 import { clampDelay, DELAY_CEILINGS } from '../../common/delays';
 import { isRecord } from '../../common/guards';
 import { parseJsonBody } from '../jsonBody';
+import { SharedRequest } from '../sharedRequest';
 
 /**
  * The four values an administrator gets when creating an API user (spec §5.2).
@@ -58,7 +59,8 @@ export interface TokenClientOptions {
 
 export class TokenClient {
   readonly #options: TokenClientOptions;
-  readonly #grants = new RequestCoalescer<AccessToken>();
+  /** The grant in flight, by purpose ('grant' for getToken, 'verify' for grantFresh): concurrent callers share it. */
+  readonly #grants = new Map<string, SharedRequest<AccessToken>>();
   #cached: AccessToken | undefined;
   #grantsMade = 0;
 
@@ -84,7 +86,7 @@ export class TokenClient {
     const cached = this.#cached;
     if (cached !== undefined && this.#options.now() < cached.refreshAt) return cached.value;
     // Stryker disable next-line StringLiteral: the key only has to differ from grantFresh's 'verify'; '' does too
-    const token = await this.#grants.run('grant', signal, (sharedSignal) => this.#grantAndCache(sharedSignal));
+    const token = await this.#shared('grant', signal);
     return token.value;
   }
 
@@ -101,7 +103,7 @@ export class TokenClient {
   async grantFresh(signal?: AbortSignal): Promise<void> {
     this.#cached = undefined;
     // Stryker disable next-line StringLiteral: the key only has to differ from getToken's 'grant'; '' does too
-    await this.#grants.run('verify', signal, (sharedSignal) => this.#grantAndCache(sharedSignal));
+    await this.#shared('verify', signal);
   }
 
   toString(): string {
@@ -110,6 +112,23 @@ export class TokenClient {
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return this.toString();
+  }
+
+  #shared(key: string, signal: AbortSignal | undefined): Promise<AccessToken> {
+    if (signal?.aborted === true) return Promise.reject(cancelledError());
+    let grant = this.#grants.get(key);
+    if (grant === undefined) {
+      const controller = new AbortController();
+      const forget = (): void => {
+        // A newer grant may already own the key after every waiter of this one cancelled.
+        if (this.#grants.get(key) === started) this.#grants.delete(key);
+      };
+      const started = new SharedRequest(this.#grantAndCache(controller.signal), controller, forget);
+      started.promise.then(forget, forget);
+      this.#grants.set(key, started);
+      grant = started;
+    }
+    return grant.join(signal);
   }
 
   async #grantAndCache(signal: AbortSignal): Promise<AccessToken> {

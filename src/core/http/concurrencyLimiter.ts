@@ -18,14 +18,50 @@ export type { SampleOutcome } from './adaptiveLimit';
 /** Interactive: someone is waiting to see the answer. Bulk: many requests nobody looks at one by one. */
 export type RequestPriority = 'interactive' | 'bulk';
 
+/**
+ * The priority of one piece of work (e.g. one machine's page walk), handed
+ * down with each of its requests. It can only rise: when someone starts
+ * waiting in person for bulk work (a hover joins a refresh-all's load), its
+ * queued requests move ahead of the bulk queue, and its later pages and
+ * retries queue as interactive.
+ */
+export class RequestLane {
+  #priority: RequestPriority;
+  readonly #raised = new Set<() => void>();
+
+  constructor(priority: RequestPriority = 'interactive') {
+    this.#priority = priority;
+  }
+
+  get priority(): RequestPriority {
+    return this.#priority;
+  }
+
+  /** True when a request of this lane was waiting in a bulk queue and moved ahead. */
+  expedite(): boolean {
+    this.#priority = 'interactive';
+    const waiting = [...this.#raised];
+    this.#raised.clear();
+    for (const move of waiting) move();
+    return waiting.length > 0;
+  }
+
+  /** The limiter listens while a request of this lane waits as bulk; the returned function stops it. */
+  onExpedite(move: () => void): () => void {
+    this.#raised.add(move);
+    return () => this.#raised.delete(move);
+  }
+}
+
+/** A fixed priority, or a lane whose priority may rise while its requests wait. Interactive when absent. */
+export type Priority = RequestPriority | RequestLane;
+
 export interface AcquireOptions {
   /** Interactive when absent. */
-  readonly priority?: RequestPriority;
+  readonly priority?: Priority;
   readonly signal?: AbortSignal;
   /** A retry of a request already sent once: queued ahead of first attempts. */
   readonly retry?: boolean;
-  /** Names the request for expedite(), e.g. an interactive caller joining a queued bulk GET. */
-  readonly key?: string | undefined;
 }
 
 /** A slot in flight. Release it once, with what its answer said about the server's load. */
@@ -41,7 +77,6 @@ export interface ConcurrencyLimiterOptions extends Omit<AdaptiveLimitOptions, 'c
 
 interface Waiter {
   priority: RequestPriority;
-  readonly key: string | undefined;
   readonly grant: () => void;
 }
 
@@ -120,7 +155,8 @@ export class ConcurrencyLimiter {
 
   acquire(options: AcquireOptions = {}): Promise<Permit> {
     const { signal } = options;
-    const priority = options.priority ?? 'interactive';
+    const lane = typeof options.priority === 'object' ? options.priority : undefined;
+    const priority: RequestPriority = lane?.priority ?? (typeof options.priority === 'string' ? options.priority : 'interactive');
     if (signal?.aborted === true) return Promise.reject(cancelledError());
     const queue = priority === 'interactive' ? this.#interactive : this.#bulk;
     // Nobody of equal or higher rank waits, and there is room: go now.
@@ -128,9 +164,10 @@ export class ConcurrencyLimiter {
     if (ahead === 0 && this.#mayStart(priority)) return Promise.resolve(this.#start());
     return new Promise<Permit>((resolve, reject) => {
       const onAbort = (): void => {
+        stopListening();
         const own = waiter.priority === 'interactive' ? this.#interactive : this.#bulk;
         // A waiter still listening is in the queue of its priority: grant stops the listening as it
-        // takes the waiter out, and expedite moves it together with its priority.
+        // takes the waiter out, and the lane's move takes it along with its priority.
         own.splice(own.indexOf(waiter), 1);
         reject(cancelledError());
         // A cancelled interactive waiter may have been what held bulk ones back.
@@ -138,31 +175,26 @@ export class ConcurrencyLimiter {
       };
       const waiter: Waiter = {
         priority,
-        key: options.key,
         grant: () => {
+          stopListening();
           signal?.removeEventListener('abort', onAbort);
           resolve(this.#start());
         },
       };
+      // Someone now waits in person for this bulk request: it moves to the interactive queue.
+      const stopListening =
+        lane !== undefined && priority === 'bulk'
+          ? lane.onExpedite(() => {
+              this.#bulk.splice(this.#bulk.indexOf(waiter), 1);
+              waiter.priority = 'interactive';
+              this.#interactive.push(waiter);
+              this.#pump();
+            })
+          : () => undefined;
       if (options.retry === true) queue.unshift(waiter);
       else queue.push(waiter);
       signal?.addEventListener('abort', onAbort, { once: true });
     });
-  }
-
-  /**
-   * Someone is now waiting for the bulk request named `key` in person: it
-   * moves to the interactive queue. False when no such bulk request waits.
-   */
-  expedite(key: string): boolean {
-    const position = this.#bulk.findIndex((waiter) => waiter.key === key);
-    const waiter = this.#bulk[position];
-    if (waiter === undefined) return false;
-    this.#bulk.splice(position, 1);
-    waiter.priority = 'interactive';
-    this.#interactive.push(waiter);
-    this.#pump();
-    return true;
   }
 
   #mayStart(priority: RequestPriority): boolean {

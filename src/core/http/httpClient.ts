@@ -1,12 +1,12 @@
 // Every request the core makes passes through here: one concurrency limit,
-// coalescing of identical concurrent GETs, bounded retries with backoff that
-// honours Retry-After, cancellation, timeouts and a response size cap. It
+// bounded retries with backoff that honours Retry-After, cancellation,
+// timeouts and a response size cap. It does not de-duplicate: the events
+// cache is the one place that does (src/eventsCache). It
 // returns any HTTP status to the caller (who knows what a 401 or 404 means for
 // its endpoint) and throws ApiError only when no usable response arrived.
 
 import { cancelledError, errorForTransportFailure } from '../errors';
-import { ConcurrencyLimiter, type RequestPriority, type SampleOutcome } from './concurrencyLimiter';
-import { RequestCoalescer } from './requestCoalescer';
+import { ConcurrencyLimiter, type Priority, type SampleOutcome } from './concurrencyLimiter';
 import { redactUrl, type RequestLogger } from './requestLog';
 import { RETRYABLE_FAILURES, RETRYABLE_STATUSES, backoffDelay, parseRetryAfter, sleep, type RetryPolicy } from './retryPolicy';
 import { TransportError, isTransportError, type HttpMethod, type Transport, type TransportResponse } from './transport';
@@ -18,7 +18,7 @@ export interface HttpRequest {
   readonly body?: string;
   readonly signal?: AbortSignal;
   /** Interactive when absent: bulk requests (refresh-all, scans) queue behind interactive ones. */
-  readonly priority?: RequestPriority;
+  readonly priority?: Priority;
 }
 
 export interface HttpResponse extends TransportResponse {
@@ -26,7 +26,8 @@ export interface HttpResponse extends TransportResponse {
 }
 
 export interface HttpClientOptions {
-  readonly transport: Transport;
+  /** A transport, or what builds it at the first request (the default loads undici only then: lazyTransport.ts). */
+  readonly transport: Transport | (() => Transport);
   /** The ceiling of the adaptive concurrency limit. */
   readonly maxConcurrency: number;
   readonly requestTimeoutMs: number;
@@ -44,10 +45,18 @@ const OVERLOAD_STATUSES: ReadonlySet<number> = new Set([429, 503]);
 export class HttpClient {
   readonly #options: HttpClientOptions;
   readonly #limiter: ConcurrencyLimiter;
-  readonly #coalescer = new RequestCoalescer<HttpResponse>();
+  #transport: Transport | undefined;
+  readonly #load: () => Transport;
+  #closed = false;
 
   constructor(options: HttpClientOptions) {
     this.#options = options;
+    const { transport } = options;
+    if (typeof transport === 'function') this.#load = transport;
+    else {
+      this.#transport = transport;
+      this.#load = () => transport;
+    }
     this.#limiter = new ConcurrencyLimiter({ ceiling: options.maxConcurrency, now: options.now });
   }
 
@@ -55,30 +64,15 @@ export class HttpClient {
     return this.#limiter;
   }
 
-  /**
-   * Sends a request, retrying temporary failures. A GET that is identical to one
-   * in flight (same URL, same Authorization) joins it instead of being sent again.
-   */
-  send(request: HttpRequest): Promise<HttpResponse> {
-    if (request.method !== 'GET') return this.#sendWithRetries(request, request.signal);
-    // Without an Authorization header the second entry is null, which no header's text can equal.
-    const key = JSON.stringify([request.url, request.headers?.['authorization']]);
-    // An interactive caller joining a queued bulk GET must not wait behind the bulk queue with it.
-    if ((request.priority ?? 'interactive') === 'interactive') this.#limiter.expedite(key);
-    return this.#coalescer.run(key, request.signal, (sharedSignal) => this.#sendWithRetries({ ...request, key }, sharedSignal));
-  }
-
-  async close(): Promise<void> {
-    await this.#options.transport.close();
-  }
-
-  async #sendWithRetries(request: HttpRequest & { readonly key?: string }, signal: AbortSignal | undefined): Promise<HttpResponse> {
+  /** Sends a request, retrying temporary failures. */
+  async send(request: HttpRequest): Promise<HttpResponse> {
     const { retry } = this.#options;
+    const { signal } = request;
     for (let attempt = 1; ; attempt++) {
       const retriesLeft = attempt <= retry.maxRetries;
       let response: HttpResponse;
       try {
-        response = await this.#limited(request, signal, attempt);
+        response = await this.#attempt(request, attempt);
       } catch (error) {
         if (signal?.aborted === true) throw cancelledError();
         if (isTransportError(error) && RETRYABLE_FAILURES.has(error.failure) && retriesLeft) {
@@ -92,61 +86,43 @@ export class HttpClient {
       const retryAfterMs = parseRetryAfter(response.headers['retry-after'], this.#options.now());
       // A long Retry-After is reported rather than waited out: the view would look frozen.
       if (retryAfterMs !== undefined && retryAfterMs > retry.maxRetryAfterMs) return response;
-      // With a Retry-After the limiter already holds every queued request (see #limited); the retry waits in the queue.
+      // With a Retry-After the limiter already holds every queued request (see #attempt); the retry waits in the queue.
       if (retryAfterMs === undefined) await this.#wait(backoffDelay(attempt - 1, retry), signal);
     }
   }
 
-  /** One attempt in a slot of the limiter, which learns from how the server answered. */
-  async #limited(
-    request: HttpRequest & { readonly key?: string },
-    signal: AbortSignal | undefined,
-    attempt: number,
-  ): Promise<HttpResponse> {
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#transport?.close();
+  }
+
+  /**
+   * One attempt, in a slot of the limiter, which learns from how the server
+   * answered. An injected transport may throw anything; its text could carry
+   * anything, so only a code survives into the log and the error.
+   */
+  async #attempt(request: HttpRequest, attempt: number): Promise<HttpResponse> {
+    const { requestTimeoutMs, maxResponseBytes, onRequest, now } = this.#options;
+    const { signal } = request;
     const permit = await this.#limiter.acquire({
-      priority: request.priority ?? 'interactive',
+      ...(request.priority !== undefined ? { priority: request.priority } : {}),
       retry: attempt > 1,
       ...(signal !== undefined ? { signal } : {}),
-      key: request.key,
     });
     let outcome: SampleOutcome = 'ignore';
-    try {
-      const response = await this.#attempt(request, signal, attempt);
-      outcome = OVERLOAD_STATUSES.has(response.status) ? 'overload' : 'ok';
-      if (RETRYABLE_STATUSES.has(response.status)) {
-        // The server's Retry-After holds every queued request, not only this one; it is set
-        // before this slot is released, so no queued request slips out in between.
-        const retryAfterMs = parseRetryAfter(response.headers['retry-after'], this.#options.now());
-        if (retryAfterMs !== undefined && retryAfterMs <= this.#options.retry.maxRetryAfterMs)
-          this.#limiter.pauseUntil(this.#options.now() + retryAfterMs);
-      }
-      return response;
-    } catch (error) {
-      // A server too busy to answer in time is overloaded too; a refused connection says nothing about load.
-      if (isTransportError(error) && error.failure.endsWith('-timeout')) outcome = 'overload';
-      throw error;
-    } finally {
-      permit.release(outcome);
-    }
-  }
-
-  async #wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
-    if ((await (this.#options.sleep ?? sleep)(ms, signal)) === 'aborted') throw cancelledError();
-  }
-
-  async #attempt(request: HttpRequest, signal: AbortSignal | undefined, attempt: number): Promise<HttpResponse> {
-    const { transport, requestTimeoutMs, maxResponseBytes, onRequest, now } = this.#options;
     const started = now();
-    const log = (outcome: { status: number } | { error: string }): void => {
+    const log = (result: { status: number } | { error: string }): void => {
       if (onRequest === undefined) return;
       try {
-        onRequest({ method: request.method, url: redactUrl(request.url), durationMs: now() - started, attempt, ...outcome });
+        onRequest({ method: request.method, url: redactUrl(request.url), durationMs: now() - started, attempt, ...result });
       } catch {
         // A failing logger must not fail the request it describes.
       }
     };
     try {
-      const response = await transport.request({
+      if (this.#closed) throw new Error('The transport is closed.');
+      this.#transport ??= this.#load();
+      const response = await this.#transport.request({
         method: request.method,
         url: request.url,
         headers: request.headers ?? {},
@@ -156,15 +132,30 @@ export class HttpClient {
         maxBytes: maxResponseBytes,
       });
       log({ status: response.status });
+      outcome = OVERLOAD_STATUSES.has(response.status) ? 'overload' : 'ok';
+      if (RETRYABLE_STATUSES.has(response.status)) {
+        // The server's Retry-After holds every queued request, not only this one; it is set
+        // before this slot is released, so no queued request slips out in between.
+        const retryAfterMs = parseRetryAfter(response.headers['retry-after'], now());
+        if (retryAfterMs !== undefined && retryAfterMs <= this.#options.retry.maxRetryAfterMs)
+          this.#limiter.pauseUntil(now() + retryAfterMs);
+      }
       return { ...response, url: request.url };
     } catch (error) {
-      // An injected transport may throw anything; its text could carry anything, so only a code survives.
       const failure = isTransportError(error)
         ? error
         : new TransportError(signal?.aborted === true ? 'aborted' : 'connection', 'TRANSPORT_FAILED');
       log({ error: describeFailure(failure) });
+      // A server too busy to answer in time is overloaded too; a refused connection says nothing about load.
+      if (failure.failure.endsWith('-timeout')) outcome = 'overload';
       throw failure;
+    } finally {
+      permit.release(outcome);
     }
+  }
+
+  async #wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    if ((await (this.#options.sleep ?? sleep)(ms, signal)) === 'aborted') throw cancelledError();
   }
 }
 

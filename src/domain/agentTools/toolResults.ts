@@ -4,7 +4,7 @@
 // the server or a file is quoted inside it (untrustedText.ts). Results are
 // bounded by TOOL_LIMITS.maxResultChars: what does not fit is counted. Nothing
 // here sees a credential: results are built from events, error messages (which
-// never hold secrets, see core/apiErrors.ts) and the environment's name. Pure.
+// never hold secrets, see core/errors.ts) and the environment's name. Pure.
 import type { EventsResult, HalLink, OnboardingEvent } from '../../core/model';
 import { plainLocalize } from '../../common/localize';
 import { formatRelative, formatUtcIso } from '../../common/time';

@@ -64,8 +64,10 @@ export interface SessionClient {
 export interface ClientFactory<C extends SessionClient> {
   /**
    * A long-lived client for the active environment. It asks `credentials`
-   * whenever it needs a token, and calls `onRejected` whenever the server
-   * refuses them (after the one fresh grant the core already tried).
+   * whenever it needs a token. `onRejected` is this client's own report of
+   * credentials the server refused; the extension's clients leave it unused:
+   * the events cache reports them (reportCredentialsRejected), dropping
+   * answers of a replaced client as this does.
    */
   create(endpoints: Endpoints, credentials: () => Promise<Credentials>, onRejected: () => void): C;
   /** One fresh password grant through a throwaway client; rejects with the reason when it fails. */

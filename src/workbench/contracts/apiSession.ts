@@ -19,12 +19,12 @@ export interface ApiSession extends IDisposable {
   readonly onDidChangeState: Event<SessionState>;
   /**
    * The client to make requests with: defined exactly while `state.kind` is
-   * 'signed-in'. The client renews tokens silently. When it reports invalid
-   * credentials, callers hand the error to `reportCredentialsRejected` (or
-   * just rethrow: the session watches for it), and the state says so.
+   * 'signed-in'. The client renews tokens silently. Only the events cache
+   * asks for it (workbench/registerEventsCache.ts): views read through the
+   * cache, which reports refused credentials to `reportCredentialsRejected`.
    */
   client(): OnboardingClient | undefined;
-  /** Called by any view that saw ApiError('invalid-credentials') from the client; notifies the user once. */
+  /** Called by the events cache when the API refused the credentials (ApiError 'invalid-credentials'); notifies the user once. */
   reportCredentialsRejected(): void;
   /** Every environment signed in to, active or not (no secrets). */
   environments(): Environment[];

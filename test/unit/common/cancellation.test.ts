@@ -1,9 +1,9 @@
 // A hover that goes away cancels its request: the token → AbortSignal bridge,
-// and the whole path through EventsService and the real OnboardingClient to
+// and the whole path through EventsCache and the real OnboardingClient to
 // the fake service with latency.
 import assert from 'node:assert/strict';
 import { OnboardingClient } from '../../../src/core/onboardingClient';
-import { EventsService } from '../../../src/eventsCache/eventsService';
+import { EventsCache } from '../../../src/eventsCache/eventsCache';
 import { abortSignalFor, type CancellationTokenLike } from '../../../src/common/cancellation';
 import { startFakeApi, TEST_CREDENTIALS, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 
@@ -57,7 +57,7 @@ describe('hover cancellation', () => {
     });
 
     it('a cancelled hover cancels its request and caches nothing; the next hover asks again', async () => {
-      const events = new EventsService({ source: () => client, freshForMs: () => 60_000 });
+      const events = new EventsCache({ source: () => client, freshForMs: () => 60_000 });
       await client.getEvents(TEST_SERIALS.started); // token warm
       fake.setLatency(400);
       const token = new FakeToken();

@@ -7,6 +7,7 @@ import { getEventListeners } from 'node:events';
 import {
   ConcurrencyLimiter,
   interactiveReserve,
+  RequestLane,
   type AcquireOptions,
   type ConcurrencyLimiterOptions,
   type Permit,
@@ -327,26 +328,29 @@ describe('Concurrency limiter (the request queue)', () => {
     assert.equal(limiter.snapshot().minLatencyMs, 40);
   });
 
-  describe('expedite: a queued bulk request someone now waits for', () => {
+  describe('expedite: a queued bulk request someone now waits for (its lane is expedited)', () => {
     it('moves to the interactive queue and may take the reserve at once', async () => {
       // Ceiling 4: three bulk requests run, the fourth waits for a bulk slot; the reserve is free.
       const { limiter, granted, request } = setUp({ ceiling: 4 });
-      for (const name of ['b1', 'b2', 'b3']) request(name, { priority: 'bulk', key: name });
-      request('b4', { priority: 'bulk', key: 'b4' });
-      request('b5', { priority: 'bulk', key: 'b5' });
+      const lanes = new Map(['b1', 'b2', 'b3', 'b4', 'b5'].map((name) => [name, new RequestLane('bulk')]));
+      const lane = (name: string): RequestLane => lanes.get(name) ?? new RequestLane('bulk');
+      for (const name of ['b1', 'b2', 'b3']) request(name, { priority: lane(name) });
+      request('b4', { priority: lane('b4') });
+      request('b5', { priority: lane('b5') });
       await flush();
-      assert.equal(limiter.expedite('b5'), true);
+      assert.equal(lane('b5').expedite(), true);
       await flush();
       assert.deepEqual(granted, ['b1', 'b2', 'b3', 'b5']);
       assert.equal(limiter.queued, 1);
     });
 
-    it('is false, and changes nothing, when no bulk request with that key waits', async () => {
+    it('is false, and changes nothing, when no bulk request of that lane waits', async () => {
       const { limiter, granted, request } = setUp({ ceiling: 4 });
-      for (const name of ['b1', 'b2', 'b3', 'b4']) request(name, { priority: 'bulk', key: name });
+      const lanes = new Map(['b1', 'b2', 'b3', 'b4'].map((name) => [name, new RequestLane('bulk')]));
+      for (const [name, lane] of lanes) request(name, { priority: lane });
       await flush();
-      assert.equal(limiter.expedite('b1'), false, 'b1 runs already');
-      assert.equal(limiter.expedite('nobody'), false);
+      assert.equal(lanes.get('b1')?.expedite(), false, 'b1 runs already');
+      assert.equal(new RequestLane('bulk').expedite(), false);
       await flush();
       assert.deepEqual(granted, ['b1', 'b2', 'b3']);
       assert.equal(limiter.queued, 1);
@@ -356,10 +360,11 @@ describe('Concurrency limiter (the request queue)', () => {
       const { limiter, granted, request } = setUp({ ceiling: 1 });
       const running = request('running');
       const controller = new AbortController();
-      request('b1', { priority: 'bulk', key: 'b1' });
-      const expedited = request('b2', { priority: 'bulk', key: 'b2', signal: controller.signal });
+      const lane = new RequestLane('bulk');
+      request('b1', { priority: new RequestLane('bulk') });
+      const expedited = request('b2', { priority: lane, signal: controller.signal });
       await flush();
-      assert.equal(limiter.expedite('b2'), true);
+      assert.equal(lane.expedite(), true);
       controller.abort();
       await flush();
       assertCancelled(expedited.error);
@@ -367,6 +372,19 @@ describe('Concurrency limiter (the request queue)', () => {
       release(running);
       await flush();
       assert.deepEqual(granted, ['running', 'b1']);
+    });
+
+    it("a lane's later requests queue as interactive once it was expedited", async () => {
+      const { granted, request } = setUp({ ceiling: 1 });
+      const running = request('running');
+      const lane = new RequestLane('bulk');
+      request('b1', { priority: 'bulk' });
+      lane.expedite();
+      request('page 2', { priority: lane });
+      await flush();
+      release(running);
+      await flush();
+      assert.deepEqual(granted, ['running', 'page 2']);
     });
   });
 

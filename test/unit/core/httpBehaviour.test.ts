@@ -63,7 +63,7 @@ function within<T>(promise: Promise<T>, ms: number, message: string): Promise<T>
   });
 }
 
-describe('HTTP behaviour: retries, timeouts, size cap, cancellation, concurrency, coalescing', () => {
+describe('HTTP behaviour: retries, timeouts, size cap, cancellation, concurrency', () => {
   const context = useFakeApi();
 
   describe('retries with backoff', () => {
@@ -389,85 +389,12 @@ describe('HTTP behaviour: retries, timeouts, size cap, cancellation, concurrency
     });
   });
 
-  describe('coalescing of identical GETs', () => {
-    it('identical concurrent lookups share one request', async () => {
-      const { api, client } = context();
-      api.setLatency(50);
-      const results = await Promise.all(Array.from({ length: 5 }, () => client.getEvents(SERIAL)));
-      assert.equal(api.eventRequests().length, 1);
-      for (const result of results)
-        assert.deepEqual(
-          result.events.map((event) => event.key),
-          results[0]?.events.map((event) => event.key),
-        );
-    });
-
-    it('identical GETs with different Authorization are not coalesced: each caller gets the answer to its own credentials', async () => {
-      const { api } = context();
-      const http = httpClient();
-      try {
-        api.setLatency(100);
-        const url = `${api.baseUrl}/public/api/onboarding-events/events?serialNumber=${SERIAL}`;
-        const responses = await Promise.all(
-          ['Bearer first', 'Bearer second', 'Bearer first'].map((authorization) =>
-            http.send({ method: 'GET', url, headers: { authorization } }),
-          ),
-        );
-        assert.deepEqual(
-          api
-            .eventRequests()
-            .map((request) => request.headers['authorization'])
-            .sort(),
-          ['Bearer first', 'Bearer second'],
-        );
-        assert.deepEqual(
-          responses.map((response) => response.status),
-          [401, 401, 401],
-        );
-      } finally {
-        await http.close();
-      }
-    });
-
+  describe('identical GETs (shared only by the events cache: eventsCache/eventsCacheRequests.test.ts)', () => {
     it('lookups one after the other are not coalesced', async () => {
       const { api, client } = context();
       await client.getEvents(SERIAL);
       await client.getEvents(SERIAL);
       assert.equal(api.eventRequests().length, 2);
-    });
-
-    it('one waiter cancelling does not cancel the shared request for the others', async () => {
-      const { api, client } = context();
-      await client.getEvents(SERIAL);
-      api.setLatency(150);
-      const controller = new AbortController();
-      const cancelled = client.getEvents(TEST_SERIALS.started, { signal: controller.signal });
-      const kept = client.getEvents(TEST_SERIALS.started);
-      await delay(30);
-      controller.abort();
-      assertApiError(await rejectionOf(cancelled), 'cancelled');
-      assert.equal((await kept).events.length, 1);
-      assert.equal(api.eventRequests(TEST_SERIALS.started).length, 1);
-    });
-
-    it('the shared request is aborted once every waiter has cancelled', async () => {
-      const { api, client, log } = context();
-      await client.getEvents(SERIAL);
-      api.setLatency(1_000);
-      const first = new AbortController();
-      const second = new AbortController();
-      const outcomes = [
-        client.getEvents(TEST_SERIALS.started, { signal: first.signal }),
-        client.getEvents(TEST_SERIALS.started, { signal: second.signal }),
-      ].map((call) => rejectionOf(call));
-      await delay(50);
-      first.abort();
-      await delay(20);
-      assert.equal(log.length, 2, 'the request is still running for the second waiter');
-      second.abort();
-      for (const outcome of outcomes) assertApiError(await outcome, 'cancelled');
-      await delay(20);
-      assert.match(log.at(-1)?.error ?? '', /^aborted/);
     });
   });
 

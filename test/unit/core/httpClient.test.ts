@@ -94,12 +94,13 @@ describe('HTTP client (scripted transport, test clock)', () => {
   describe('what it sends', () => {
     it('hands the transport the request with its timeouts and size cap; a GET carries no body', async () => {
       const { http, sent } = harness([answer(200)]);
-      const response = await http.send(get({ headers: { authorization: 'Bearer t' } }));
+      const given = new AbortController().signal;
+      const response = await http.send(get({ headers: { authorization: 'Bearer t' }, signal: given }));
       assert.equal(response.status, 200);
       assert.equal(response.url, URL_);
       assert.equal(new TextDecoder().decode(response.body), 'answer 200');
       const [{ signal, ...request } = { signal: undefined }] = sent;
-      assert.ok(signal instanceof AbortSignal, 'a GET is sent with the signal of its shared execution');
+      assert.equal(signal, given, "a GET is sent with its caller's signal");
       assert.equal(sent.length, 1);
       assert.deepEqual(request, {
         method: 'GET',
@@ -127,21 +128,11 @@ describe('HTTP client (scripted transport, test clock)', () => {
       ]);
     });
 
-    it('identical concurrent POSTs are each sent: only GETs are shared', async () => {
+    it('identical concurrent POSTs are each sent', async () => {
       const { http, sent } = harness([answer(200), answer(201)]);
       const statuses = await Promise.all([http.send({ method: 'POST', url: URL_ }), http.send({ method: 'POST', url: URL_ })]);
       assert.equal(sent.length, 2);
       assert.deepEqual(statuses.map((response) => response.status).sort(), [200, 201]);
-    });
-
-    it('identical concurrent GETs are sent once', async () => {
-      const { http, sent } = harness([answer(200)]);
-      const responses = await Promise.all([http.send(get()), http.send(get())]);
-      assert.equal(sent.length, 1);
-      assert.deepEqual(
-        responses.map((response) => response.status),
-        [200, 200],
-      );
     });
 
     it('concurrent GETs of one URL with different Authorization are each sent, and so is one without', async () => {
@@ -388,31 +379,6 @@ describe('HTTP client (scripted transport, test clock)', () => {
   });
 
   describe('priority and the queue', () => {
-    it('an interactive GET joining a queued bulk GET moves it ahead of the bulk queue', async () => {
-      const release: (() => void)[] = [];
-      const held = (): Promise<TransportResponse> =>
-        new Promise((resolve) => {
-          release.push(() => {
-            resolve(answer(200));
-          });
-        });
-      // Ceiling 2, reserve 1: one bulk request runs at a time.
-      const { http, sent } = harness([held, held, held], { maxConcurrency: 2 });
-      const bulk = ['A', 'B'].map((serial) => http.send(get({ url: `${URL_}${serial}`, priority: 'bulk' })));
-      await new Promise((resolve) => setImmediate(resolve));
-      assert.equal(sent.length, 1);
-      const joined = http.send(get({ url: `${URL_}B` }));
-      await new Promise((resolve) => setImmediate(resolve));
-      assert.deepEqual(
-        sent.map((request) => request.url),
-        [`${URL_}A`, `${URL_}B`],
-        'the joined request went ahead into the reserve',
-      );
-      for (const done of release) done();
-      await Promise.all([...bulk, joined]);
-      assert.equal(sent.length, 2);
-    });
-
     it('a retry goes ahead of requests that have not been sent yet', async () => {
       const answers: ((response: TransportResponse) => void)[] = [];
       const held = (): Promise<TransportResponse> =>
@@ -434,28 +400,6 @@ describe('HTTP client (scripted transport, test clock)', () => {
         sent.map((request) => request.url.slice(-1)),
         ['A', 'B', 'A', 'C'],
       );
-    });
-
-    it('a bulk GET joining a queued bulk GET leaves it queued', async () => {
-      const release: (() => void)[] = [];
-      const held = (): Promise<TransportResponse> =>
-        new Promise((resolve) => {
-          release.push(() => {
-            resolve(answer(200));
-          });
-        });
-      const { http, sent } = harness([held, held], { maxConcurrency: 2 });
-      const first = http.send(get({ url: `${URL_}A`, priority: 'bulk' }));
-      const second = http.send(get({ url: `${URL_}B`, priority: 'bulk' }));
-      const joined = http.send(get({ url: `${URL_}B`, priority: 'bulk' }));
-      await new Promise((resolve) => setImmediate(resolve));
-      assert.equal(sent.length, 1);
-      release.shift()?.();
-      await first;
-      await new Promise((resolve) => setImmediate(resolve));
-      release.shift()?.();
-      await Promise.all([second, joined]);
-      assert.equal(sent.length, 2);
     });
   });
 

@@ -28,13 +28,13 @@ describe('Stored results (offline copy)', () => {
     const saved = result([event({ minute: 1, type: 'B' }), event({ minute: 0, type: 'A' })], SERIAL, 1234);
     store.save(saved);
     assert.deepEqual(
-      store.load(SERIAL)?.events.map((e) => e.type),
+      (await store.load(SERIAL))?.events.map((e) => e.type),
       ['B', 'A'],
       'readable before the write finished',
     );
     await store.flush();
     const fresh = new FileResultStore({ directory: dir, scope: () => scope });
-    const loaded = fresh.load(SERIAL);
+    const loaded = await fresh.load(SERIAL);
     assert.equal(loaded?.fetchedAt, 1234);
     assert.deepEqual(
       loaded.events.map((e) => e.key),
@@ -46,7 +46,7 @@ describe('Stored results (offline copy)', () => {
     store.save(result([event({ minute: 0 })]));
     await store.flush();
     scope = 'env-2';
-    assert.equal(store.load(SERIAL), undefined);
+    assert.equal(await store.load(SERIAL), undefined);
     scope = undefined;
     store.save(result([event({ minute: 0 })]));
     await store.flush();
@@ -65,10 +65,10 @@ describe('Stored results (offline copy)', () => {
     const [file] = files(dir);
     assert.ok(file);
     writeFileSync(join(dir, file), '{ not json');
-    assert.equal(store.load(SERIAL), undefined);
+    assert.equal(await store.load(SERIAL), undefined);
     assert.equal(errors.length, 1);
     writeFileSync(join(dir, file), JSON.stringify({ version: 1, serialNumber: 'OTHER', fetchedAt: 1, truncated: false, events: [] }));
-    assert.equal(store.load(SERIAL), undefined);
+    assert.equal(await store.load(SERIAL), undefined);
   });
 
   it('drops stored events that no longer pass validation', async () => {
@@ -79,7 +79,7 @@ describe('Stored results (offline copy)', () => {
     const stored = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { events: unknown[] };
     stored.events.push({ type: 'X', message: 42, timestamp: 1 });
     writeFileSync(join(dir, file), JSON.stringify(stored));
-    const loaded = store.load(SERIAL);
+    const loaded = await store.load(SERIAL);
     assert.equal(loaded?.events.length, 1);
     assert.equal(loaded.invalid.length, 1);
   });
@@ -157,6 +157,6 @@ describe('Stored results (offline copy)', () => {
     await store.flush();
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(files(dir).length, 1, "B's results are gone");
-    assert.equal(store.load(SERIAL)?.events[0]?.time.epochMs !== undefined, true, "A's results are kept");
+    assert.equal((await store.load(SERIAL))?.events[0]?.time.epochMs !== undefined, true, "A's results are kept");
   });
 });

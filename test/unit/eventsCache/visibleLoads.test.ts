@@ -1,6 +1,12 @@
+// VisibleLoads over the real events cache (whose memory of answers and failures
+// it reads), on a fake clock, with a source the test answers by hand.
 import * as assert from 'node:assert/strict';
+import { cancelledError } from '../../../src/core/errors';
 import { ApiError } from '../../../src/core/errors';
+import type { EventsResult, GetEventsOptions } from '../../../src/core/model';
+import { EventsCache } from '../../../src/eventsCache/eventsCache';
 import { MIN_RELOAD_MS, VisibleLoads } from '../../../src/eventsCache/visibleLoads';
+import { result } from '../machines/fixtures';
 
 interface Call {
   readonly serialNumber: string;
@@ -13,12 +19,39 @@ function harness(options: { periodMs?: number; maxInFlight?: number } = {}) {
   let now = 0;
   const fresh = new Set<string>();
   const calls: Call[] = [];
+  const cache = new EventsCache({
+    source: () => ({
+      // As the real client does: the request ends 'cancelled' when the cache aborts it (nobody waits any more).
+      getEvents: (serialNumber: string, { signal }: GetEventsOptions = {}) =>
+        new Promise<EventsResult>((resolve, reject) => {
+          if (signal === undefined) throw new Error('the cache always sends a signal');
+          signal.addEventListener(
+            'abort',
+            () => {
+              reject(cancelledError());
+            },
+            { once: true },
+          );
+          calls.push({
+            serialNumber,
+            signal,
+            resolve: () => {
+              resolve(result([], serialNumber, now));
+            },
+            reject,
+          });
+        }),
+    }),
+    freshForMs: () => options.periodMs ?? 60_000,
+    now: () => now,
+  });
   const loads = new VisibleLoads({
-    load: (serialNumber, signal) =>
-      new Promise<void>((resolve, reject) => {
-        calls.push({ serialNumber, signal, resolve, reject });
-      }),
-    isFresh: (serial) => fresh.has(serial),
+    load: (serialNumber, signal) => cache.get(serialNumber, { signal }),
+    cache: {
+      isFresh: (serial) => fresh.has(serial) || cache.isFresh(serial),
+      peek: (serial) => cache.peek(serial),
+      failure: (serial) => cache.failure(serial),
+    },
     periodMs: () => options.periodMs ?? 60_000,
     now: () => now,
     maxInFlight: options.maxInFlight ?? 4,
@@ -27,6 +60,11 @@ function harness(options: { periodMs?: number; maxInFlight?: number } = {}) {
     loads,
     calls,
     fresh,
+    /** Sign-out: the product clears the cache and the loads together. */
+    clear: () => {
+      cache.clear();
+      loads.clear();
+    },
     advance: (ms: number) => {
       now += ms;
     },
@@ -120,7 +158,7 @@ describe('VisibleLoads (what the inline status asks for)', () => {
     h.calls[0]?.reject(new ApiError('server', 'boom'));
     await settle();
     assert.deepEqual(settled, ['A']);
-    h.loads.clear();
+    h.clear();
     const second = h.calls[1];
     assert.ok(second);
     assert.equal(second.signal.aborted, true);

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { ApiError } from '../../../src/core/errors';
 import type { EventsResult, GetEventsOptions, OnboardingEvent } from '../../../src/core/model';
-import { EventsService } from '../../../src/eventsCache/eventsService';
+import { EventsCache } from '../../../src/eventsCache/eventsCache';
 import { MachineLists } from '../../../src/machines/machineLists';
 import { MachinesModel, type ModelSettings } from '../../../src/machines/machinesModel';
 import { SeenTracker } from '../../../src/machines/seenTracker';
@@ -37,10 +37,11 @@ async function setup(
   events: OnboardingEvent[] = [event({ minute: 2, type: 'C' }), event({ minute: 1, type: 'B' }), event({ minute: 0, type: 'A' })],
 ) {
   const source = new ScriptedSource(new Map([[SERIAL, events]]));
-  const service = new EventsService({ source: () => source, freshForMs: () => 60_000 });
+  let rejected = 0;
+  // The cache is where refused credentials are reported from (to the session, in the extension).
+  const service = new EventsCache({ source: () => source, freshForMs: () => 60_000, onCredentialsRejected: () => rejected++ });
   const store = new MemoryStore();
   const lists = new MachineLists({ pinnedStore: () => store, recentStore: store });
-  let rejected = 0;
   let signedIn = true;
   const model = new MachinesModel({
     events: service,
@@ -48,7 +49,6 @@ async function setup(
     seen: new SeenTracker(store, () => 'env'),
     settings: () => settings,
     signedIn: () => signedIn,
-    onCredentialsRejected: () => rejected++,
   });
   await lists.pin(SERIAL);
   return { source, service, lists, model, rejected: () => rejected, signOut: () => (signedIn = false) };

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import type { EventsResult, GetEventsOptions } from '../../../src/core/model';
-import { EventsService, NotSignedInError } from '../../../src/eventsCache/eventsService';
+import { EventsCache, NotSignedInError } from '../../../src/eventsCache/eventsCache';
+import { cancelledError } from '../../../src/core/errors';
+import { isApiError } from '../../../src/core/errors';
 import { event, result, SERIAL } from '../machines/fixtures';
 
 class Deferred<T> {
@@ -8,10 +10,52 @@ class Deferred<T> {
   readonly promise = new Promise<T>((resolve) => (this.resolve = resolve));
 }
 
-describe('Events service', () => {
+/** A source that behaves as the real client does with a signal: the request ends 'cancelled' when it aborts. */
+function abortable(answer: Promise<EventsResult>, signals: (AbortSignal | undefined)[] = []) {
+  return {
+    getEvents: (_serial: string, options: GetEventsOptions = {}): Promise<EventsResult> => {
+      const { signal } = options;
+      signals.push(signal);
+      if (signal === undefined) return answer;
+      return new Promise<EventsResult>((resolve, reject) => {
+        signal.addEventListener(
+          'abort',
+          () => {
+            reject(cancelledError());
+          },
+          { once: true },
+        );
+        answer.then(resolve, reject);
+      });
+    },
+  };
+}
+
+async function kindOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+    return 'resolved';
+  } catch (error) {
+    return isApiError(error) ? error.kind : String(error);
+  }
+}
+
+describe('Events cache', () => {
+  it('a second caller still gets its events after the first caller aborts', async () => {
+    const pending = new Deferred<EventsResult>();
+    const service = new EventsCache({ source: () => abortable(pending.promise), freshForMs: () => 60_000 });
+    const first = new AbortController();
+    const hover = service.get(SERIAL, { signal: first.signal });
+    const tree = service.get(SERIAL);
+    first.abort();
+    assert.equal(await kindOf(hover), 'cancelled', 'the caller that gave up stops waiting');
+    pending.resolve(result([event({ minute: 0 })]));
+    assert.equal((await tree).events.length, 1, 'the caller that still waits gets its events');
+  });
+
   it('shares one request per serial number and serves the cache while fresh', async () => {
     let calls = 0;
-    const service = new EventsService({
+    const service = new EventsCache({
       source: () => ({ getEvents: () => (calls++, Promise.resolve(result([event({ minute: 0 })], SERIAL, Date.now()))) }),
       freshForMs: () => 60_000,
     });
@@ -23,7 +67,7 @@ describe('Events service', () => {
   });
 
   it('throws NotSignedInError without a client', async () => {
-    const service = new EventsService({ source: () => undefined, freshForMs: () => 0 });
+    const service = new EventsCache({ source: () => undefined, freshForMs: () => 0 });
     await assert.rejects(service.get(SERIAL), NotSignedInError);
     await assert.rejects(service.getWindow(SERIAL, 1), NotSignedInError);
   });
@@ -31,7 +75,7 @@ describe('Events service', () => {
   it('keeps windowed answers apart from the full result and never persists them', async () => {
     const saved: EventsResult[] = [];
     const asked: (number | undefined)[] = [];
-    const service = new EventsService({
+    const service = new EventsCache({
       source: () => ({
         getEvents: (_serial: string, options: GetEventsOptions = {}) => {
           asked.push(options.timestamp);
@@ -39,7 +83,7 @@ describe('Events service', () => {
         },
       }),
       freshForMs: () => 60_000,
-      store: { load: () => undefined, save: (r) => saved.push(r) },
+      store: { load: () => Promise.resolve(undefined), save: (r) => saved.push(r) },
     });
     await service.getWindow(SERIAL, 42);
     assert.equal(service.peek(SERIAL), undefined);
@@ -53,7 +97,7 @@ describe('Events service', () => {
 
   it('drops answers to requests started before clear(): they belong to the previous sign-in', async () => {
     const pending = new Deferred<EventsResult>();
-    const service = new EventsService({ source: () => ({ getEvents: () => pending.promise }), freshForMs: () => 60_000 });
+    const service = new EventsCache({ source: () => ({ getEvents: () => pending.promise }), freshForMs: () => 60_000 });
     const request = service.get(SERIAL);
     service.clear();
     pending.resolve(result([event({ minute: 0 })]));
@@ -63,7 +107,7 @@ describe('Events service', () => {
 
   it("tells the unit of the server's timestamps from fetched events, own machine first", async () => {
     const seconds = event({ minute: 0, timestamp: 1_736_928_000 }, 'OTHER');
-    const service = new EventsService({
+    const service = new EventsCache({
       source: () => ({
         getEvents: (serial: string) => Promise.resolve(serial === 'OTHER' ? result([seconds], 'OTHER') : result([event({ minute: 0 })])),
       }),
@@ -78,7 +122,7 @@ describe('Events service', () => {
 
   it('on failure keeps the last good result, marked stale with the error', async () => {
     let fail = false;
-    const service = new EventsService({
+    const service = new EventsCache({
       source: () => ({ getEvents: () => (fail ? Promise.reject(new Error('offline')) : Promise.resolve(result([event({ minute: 0 })]))) }),
       freshForMs: () => 60_000,
     });

@@ -1,0 +1,42 @@
+// The clients the session hands out: the core OnboardingClient built from the
+// current client settings (timestamp unit, proxy, concurrency, timeout) with
+// every request logged. Refused credentials are reported by the events cache,
+// the one caller of the client (workbench/registerEventsCache.ts).
+import { OnboardingClient, type ClientOptions, type Credentials, type RequestLogEntry } from '../core/onboardingClient';
+import type { ClientFactory, Endpoints } from '../domain/session/sessionMachine';
+import type { ClientSettings } from '../domain/settings/clientSettings';
+
+export interface ClientFactoryOptions {
+  /** Read at each client's creation: a settings change rebuilds the client (SessionMachine.rebuildClient). */
+  readonly settings: () => ClientSettings;
+  readonly onRequest: (entry: RequestLogEntry) => void;
+  /** Each access token as it arrives (for the log redactor). */
+  readonly onToken?: (value: string) => void;
+}
+
+/** Clients for the active environment; throwaway ones to verify a sign-in. */
+export function onboardingClients(options: ClientFactoryOptions): ClientFactory<OnboardingClient> {
+  const clientOptions = (endpoints: Endpoints, credentials: () => Promise<Credentials>): ClientOptions => {
+    const settings = options.settings();
+    return {
+      apiBaseUrl: endpoints.apiBaseUrl,
+      authUrl: endpoints.authUrl,
+      credentials,
+      timestampUnit: settings.timestampUnit,
+      http: settings.http,
+      onRequest: options.onRequest,
+      ...(options.onToken !== undefined ? { onToken: options.onToken } : {}),
+    };
+  };
+  return {
+    create: (endpoints, credentials) => new OnboardingClient(clientOptions(endpoints, credentials)),
+    verify: async (endpoints, credentials, signal) => {
+      const client = new OnboardingClient(clientOptions(endpoints, () => Promise.resolve(credentials)));
+      try {
+        await client.verifyCredentials(signal);
+      } finally {
+        client.dispose();
+      }
+    },
+  };
+}
