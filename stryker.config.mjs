@@ -21,8 +21,6 @@ const MUTATE = [
   'src/domain/**/*.ts',
   'src/details/linkPolicy.ts',
   'src/details/protocol.ts',
-  // Loaded with require() only to stay off the activation path; nothing to decide.
-  '!src/core/http/lazyTransport.ts',
   // Type-only modules.
   '!src/core/model.ts',
   '!src/domain/session/sessionState.ts',

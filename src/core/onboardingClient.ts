@@ -9,19 +9,17 @@ import { AuthorizedRequests } from './auth/authorizedRequests';
 import { TokenClient, type Credentials } from './auth/tokenClient';
 import { EventsClient } from './events/eventsClient';
 import { isOpenable, resolveHref } from './hal';
-import { HttpClient, type HttpResponse } from './http/httpClient';
-import { lazyTransport } from './http/lazyTransport';
-import { redactUrl, type RequestLogEntry } from './http/requestLog';
+import { HttpClient, redactUrl, type HttpResponse, type RequestLogEntry } from './http/httpClient';
 import { DEFAULT_RETRY_POLICY, parseRetryAfter } from './http/retryPolicy';
 import type { LookupFunction } from 'node:net';
-import type { Transport } from './http/transport';
+import type { Transport, TransportOptions } from './http/transport';
 import type { LimitSnapshot } from './http/adaptiveLimit';
 import { parseJsonBody } from './jsonBody';
 import type { EventsResult, GetEventsOptions } from './model';
 import type { TimestampUnitSetting } from './timestamp';
 
 export type { Credentials } from './auth/tokenClient';
-export type { RequestLogEntry } from './http/requestLog';
+export type { RequestLogEntry } from './http/httpClient';
 export type { Transport } from './http/transport';
 export type { RequestPriority } from './http/concurrencyLimiter';
 export type { LimitSnapshot } from './http/adaptiveLimit';
@@ -243,7 +241,7 @@ export class OnboardingClient {
       );
     }
     const contentType = response.headers['content-type'];
-    const base = { url: response.url, status: response.status, ...(contentType !== undefined ? { contentType } : {}) };
+    const base = { url: response.url, status: response.status, ...definedOnly({ contentType }) };
     // Stryker disable next-line StringLiteral: the source only words the problem, unused here: a body that is not JSON is returned as text
     const json = parseJsonBody(response.body, contentType, 'The linked resource');
     return json.ok ? { ...base, json: json.value } : { ...base, text: new TextDecoder('utf-8').decode(response.body) };
@@ -273,4 +271,14 @@ function withCertificateChecks(onRequest: (entry: RequestLogEntry) => void, stri
   return (entry) => {
     onRequest(entry.url.startsWith('https:') ? { ...entry, certificateChecksOff: true } : entry);
   };
+}
+
+/**
+ * Defers loading undici (a separate bundle, see esbuild.mjs) until the first
+ * request: most activations only draw cached views and never touch the
+ * network. The HTTP client calls the loader once and then the transport directly.
+ */
+function lazyTransport(options: TransportOptions): () => Transport {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return () => (require('./http/undiciTransport') as typeof import('./http/undiciTransport')).createUndiciTransport(options);
 }

@@ -5,7 +5,8 @@
 // signed in; everything is forgotten on sign-out or an environment switch.
 import { isApiError } from '../core/errors';
 import { Emitter, type Event } from '../common/emitter';
-import { Disposable, toDisposable } from '../common/lifecycle';
+import { Debouncer } from '../common/delays';
+import { Disposable } from '../common/lifecycle';
 import { glanceStateOf, type GlanceState } from './glanceText';
 import { NotSignedInError, type EventsCache } from '../eventsCache/eventsCache';
 import { VisibleLoads } from '../eventsCache/visibleLoads';
@@ -25,7 +26,16 @@ export interface GlanceStatesDeps {
 export class GlanceStates extends Disposable {
   private readonly loads: VisibleLoads;
   private readonly changed = this.register(new Emitter<void>());
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** A delay of 0: answers that land together (one scroll's worth) repaint once. */
+  private readonly repaint = this.register(
+    new Debouncer(
+      () => {
+        this.changed.fire();
+      },
+      0,
+      'batch',
+    ),
+  );
   private environmentId: string | undefined;
 
   /** Some state may have changed (coalesced: once per burst of answers). */
@@ -43,17 +53,17 @@ export class GlanceStates extends Disposable {
     this.environmentId = this.activeEnvironmentId();
     this.register(
       events.onDidUpdate(() => {
-        this.schedule();
+        this.repaint.trigger();
       }),
     );
     this.register(
       this.loads.onDidSettle(() => {
-        this.schedule();
+        this.repaint.trigger();
       }),
     );
     this.register(
       settings.onDidChange((change) => {
-        if (change.affects('eventStates')) this.schedule();
+        if (change.affects('eventStates')) this.repaint.trigger();
       }),
     );
     this.register(
@@ -62,12 +72,7 @@ export class GlanceStates extends Disposable {
         // Signed out, rejected or another environment: nothing known so far belongs to it.
         if (next !== this.environmentId || next === undefined) this.loads.clear();
         this.environmentId = next;
-        this.schedule();
-      }),
-    );
-    this.register(
-      toDisposable(() => {
-        if (this.timer !== undefined) clearTimeout(this.timer);
+        this.repaint.trigger();
       }),
     );
   }
@@ -99,14 +104,6 @@ export class GlanceStates extends Disposable {
   private activeEnvironmentId(): string | undefined {
     const state = this.deps.session.state;
     return state.kind === 'signed-in' ? state.environment.id : undefined;
-  }
-
-  private schedule(): void {
-    // A timer of 0: answers that land together (one scroll's worth) repaint once.
-    this.timer ??= setTimeout(() => {
-      this.timer = undefined;
-      this.changed.fire();
-    }, 0);
   }
 
   private async load(serialNumber: string, signal: AbortSignal): Promise<unknown> {

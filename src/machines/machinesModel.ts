@@ -3,6 +3,7 @@
 // "new events" count. The tree provider (machinesTreeProvider.ts, treeItems.ts)
 // turns it into TreeItems; the bench drives it directly against the fake API
 // through the real client.
+import { definedOnly } from '../common/definedOnly';
 import { Emitter, type Event } from '../common/emitter';
 import { Disposable } from '../common/lifecycle';
 import { isApiError } from '../core/errors';
@@ -286,8 +287,7 @@ export class MachinesModel extends Disposable {
   ): Promise<RefreshManyResult> {
     return refreshMany(serialNumbers, (serial) => this.load(serial, true, options.signal), {
       concurrency: this.options.settings().concurrency,
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      ...definedOnly({ signal: options.signal, onProgress: options.onProgress }),
     });
   }
 
@@ -319,7 +319,7 @@ export class MachinesModel extends Disposable {
       const since = this.currentFilter.sinceMs;
       if (since === undefined || this.windowFilterUnreliable) {
         // The tree's loads (refresh-all, auto-refresh, a scan's results) queue behind hovers, look-ups and details.
-        await this.options.events.get(serialNumber, { force, priority: 'bulk', ...(signal ? { signal } : {}) });
+        await this.options.events.get(serialNumber, { force, priority: 'bulk', ...definedOnly({ signal }) });
       } else {
         await this.fetchWindow(serialNumber, since, signal);
       }
@@ -340,7 +340,7 @@ export class MachinesModel extends Disposable {
   }
 
   private async fetchWindow(serialNumber: string, since: number, signal: AbortSignal | undefined): Promise<void> {
-    const options = { priority: 'bulk' as const, ...(signal ? { signal } : {}) };
+    const options = { priority: 'bulk' as const, ...definedOnly({ signal }) };
     if (this.options.events.timestampUnitHint(serialNumber) === undefined && this.options.settings().timestampUnit === 'auto') {
       // Nothing tells the server's unit yet: one unfiltered answer does (and is what the window is checked against).
       await this.options.events.get(serialNumber, options);

@@ -2,6 +2,7 @@
 // current client settings (timestamp unit, proxy, concurrency, timeout) with
 // every request logged. Refused credentials are reported by the events cache,
 // the one caller of the client (workbench/registerEventsCache.ts).
+import { definedOnly } from '../common/definedOnly';
 import { OnboardingClient, type ClientOptions, type Credentials, type RequestLogEntry } from '../core/onboardingClient';
 import type { ClientFactory, Endpoints } from '../domain/session/sessionMachine';
 import type { ClientSettings } from '../domain/settings/clientSettings';
@@ -25,7 +26,7 @@ export function onboardingClients(options: ClientFactoryOptions): ClientFactory<
       timestampUnit: settings.timestampUnit,
       http: settings.http,
       onRequest: options.onRequest,
-      ...(options.onToken !== undefined ? { onToken: options.onToken } : {}),
+      ...definedOnly({ onToken: options.onToken }),
     };
   };
   return {

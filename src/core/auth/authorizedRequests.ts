@@ -3,6 +3,7 @@
 // second 401 means the API will not accept our tokens, and retrying more would
 // only hammer the authorization server.
 
+import { definedOnly } from '../../common/definedOnly';
 import { describeRequest, rejectedFreshTokenError } from '../errors';
 import type { Priority } from '../http/concurrencyLimiter';
 import type { HttpClient, HttpRequest, HttpResponse } from '../http/httpClient';
@@ -19,8 +20,7 @@ export class AuthorizedRequests {
       method: 'GET',
       url,
       headers: { authorization: `Bearer ${token}`, accept },
-      ...(priority !== undefined ? { priority } : {}),
-      ...(signal !== undefined ? { signal } : {}),
+      ...definedOnly({ priority, signal }),
     });
     const token = await this.tokens.getToken(signal);
     const first = await this.http.send(request(token));

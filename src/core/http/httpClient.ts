@@ -5,11 +5,42 @@
 // returns any HTTP status to the caller (who knows what a 401 or 404 means for
 // its endpoint) and throws ApiError only when no usable response arrived.
 
+import { definedOnly } from '../../common/definedOnly';
 import { cancelledError, errorForTransportFailure } from '../errors';
 import { ConcurrencyLimiter, type Priority, type SampleOutcome } from './concurrencyLimiter';
-import { redactUrl, type RequestLogger } from './requestLog';
 import { RETRYABLE_FAILURES, RETRYABLE_STATUSES, backoffDelay, parseRetryAfter, sleep, type RetryPolicy } from './retryPolicy';
 import { TransportError, isTransportError, type HttpMethod, type Transport, type TransportResponse } from './transport';
+
+// What the client reports about each HTTP attempt, for the glue's output
+// channel. URLs lose any user:password part; queries are kept because the only
+// things we put there are serial numbers, timestamps and page cursors.
+export interface RequestLogEntry {
+  readonly method: string;
+  /** Origin, path and query; never a secret. */
+  readonly url: string;
+  readonly status?: number;
+  readonly durationMs: number;
+  /** A failure code such as ECONNRESET or headers-timeout; never a library message. */
+  readonly error?: string;
+  /** 1 for the first try, 2 for the first retry, and so on. */
+  readonly attempt: number;
+  /** Set when http.proxyStrictSSL is false: the server's certificate was not verified. */
+  readonly certificateChecksOff?: boolean;
+}
+
+export type RequestLogger = (entry: RequestLogEntry) => void;
+
+/** Strips credentials embedded in a URL (`https://user:pass@host`) before it is logged or shown. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return '(invalid URL)';
+  }
+}
 
 export interface HttpRequest {
   readonly method: HttpMethod;
@@ -26,7 +57,7 @@ export interface HttpResponse extends TransportResponse {
 }
 
 export interface HttpClientOptions {
-  /** A transport, or what builds it at the first request (the default loads undici only then: lazyTransport.ts). */
+  /** A transport, or what builds it at the first request (the default loads undici only then: onboardingClient.ts). */
   readonly transport: Transport | (() => Transport);
   /** The ceiling of the adaptive concurrency limit. */
   readonly maxConcurrency: number;
@@ -105,9 +136,8 @@ export class HttpClient {
     const { requestTimeoutMs, maxResponseBytes, onRequest, now } = this.#options;
     const { signal } = request;
     const permit = await this.#limiter.acquire({
-      ...(request.priority !== undefined ? { priority: request.priority } : {}),
+      ...definedOnly({ priority: request.priority, signal }),
       retry: attempt > 1,
-      ...(signal !== undefined ? { signal } : {}),
     });
     let outcome: SampleOutcome = 'ignore';
     const started = now();
@@ -126,8 +156,7 @@ export class HttpClient {
         method: request.method,
         url: request.url,
         headers: request.headers ?? {},
-        ...(request.body !== undefined ? { body: request.body } : {}),
-        ...(signal !== undefined ? { signal } : {}),
+        ...definedOnly({ body: request.body, signal }),
         timeouts: { headersMs: requestTimeoutMs, bodyMs: requestTimeoutMs, totalMs: requestTimeoutMs },
         maxBytes: maxResponseBytes,
       });

@@ -1,6 +1,6 @@
 // The only file that imports undici. esbuild emits it as its own bundle
-// (dist/undiciTransport.js) that lazyTransport.ts requires on the first
-// request, so activating the extension never loads the HTTP stack.
+// (dist/undiciTransport.js) that onboardingClient.ts's lazyTransport requires
+// on the first request, so activating the extension never loads the HTTP stack.
 
 import { createSecureContext, type SecureContext } from 'node:tls';
 import { Agent, ProxyAgent, type Dispatcher } from 'undici';

@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { isApiError, type ApiErrorKind } from '../../../src/core/errors';
 import { HttpClient, type HttpClientOptions, type HttpRequest } from '../../../src/core/http/httpClient';
-import type { RequestLogEntry } from '../../../src/core/http/requestLog';
+import type { RequestLogEntry } from '../../../src/core/http/httpClient';
 import { DEFAULT_RETRY_POLICY } from '../../../src/core/http/retryPolicy';
 import {
   TransportError,
