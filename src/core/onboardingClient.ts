@@ -6,53 +6,36 @@
 import { definedOnly } from '../common/definedOnly';
 import { cancelledError, describeRequest, disposedError, errorForApiStatus, invalidInputError } from './errors';
 import { AuthorizedRequests } from './auth/authorizedRequests';
-import { TokenClient, type Credentials } from './auth/tokenClient';
+import { TokenClient, type CredentialsProvider } from './auth/tokenClient';
 import { EventsClient } from './events/eventsClient';
 import { isOpenable, resolveHref } from './hal';
-import { HttpClient, redactUrl, type HttpResponse, type RequestLogEntry } from './http/httpClient';
+import { HttpClient, redactUrl, type HttpResponse, type RequestLogEntry, type RequestLogger } from './http/httpClient';
 import { DEFAULT_RETRY_POLICY, parseRetryAfter } from './http/retryPolicy';
 import type { LookupFunction } from 'node:net';
-import type { Transport, TransportOptions } from './http/transport';
+import type { ProxySettings, Transport, TransportOptions, TrustSettings } from './http/transport';
 import type { LimitSnapshot } from './http/adaptiveLimit';
 import { parseJsonBody } from './jsonBody';
 import type { EventsResult, GetEventsOptions } from './model';
 import type { TimestampUnitSetting } from './timestamp';
 
-export type { Credentials } from './auth/tokenClient';
-export type { RequestLogEntry } from './http/httpClient';
-export type { Transport } from './http/transport';
-export type { RequestPriority } from './http/concurrencyLimiter';
-export type { LimitSnapshot } from './http/adaptiveLimit';
-
-export interface HttpSettings {
-  /** VS Code `http.proxy`. */
-  proxy?: string;
-  /** VS Code `http.proxyStrictSSL`. */
-  proxyStrictSSL?: boolean;
-  /** VS Code `http.noProxy`. */
-  noProxy?: readonly string[];
-  /** VS Code `http.proxyAuthorization`: a whole Proxy-Authorization header value. */
-  proxyAuthorization?: string;
-  /** VS Code `http.systemCertificates`: trust the operating system's CA store too (default true). */
-  systemCertificates?: boolean;
-  /** `onboardingEvents.caCertificatesFile`: a PEM file of extra CA certificates. */
-  caCertificatesFile?: string;
+/** The network settings of one client: VS Code's proxy and trust settings, and the bounds of every request. */
+export interface HttpSettings extends ProxySettings, TrustSettings {
   /** Host-name resolution; dns.lookup unless a test injects one (so no DNS query leaves the machine). */
-  lookup?: LookupFunction;
+  readonly lookup?: LookupFunction;
   /** The ceiling of requests in flight at once, across all views; below it the limit adapts to the server. */
-  maxConcurrency?: number;
-  connectTimeoutMs?: number;
+  readonly maxConcurrency?: number;
+  readonly connectTimeoutMs?: number;
   /** Budget for one attempt: until headers, between body chunks, and overall. */
-  requestTimeoutMs?: number;
-  maxResponseBytes?: number;
+  readonly requestTimeoutMs?: number;
+  readonly maxResponseBytes?: number;
   /** Retries after the first attempt, for network errors, 429, 502, 503, 504. */
-  maxRetries?: number;
+  readonly maxRetries?: number;
   /** First backoff step; tests shorten it. */
-  retryBaseDelayMs?: number;
+  readonly retryBaseDelayMs?: number;
   /** Longest Retry-After waited out before reporting 'rate-limited' instead. */
-  maxRetryAfterMs?: number;
+  readonly maxRetryAfterMs?: number;
   /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read; process.env by default. */
-  env?: Readonly<Record<string, string | undefined>>;
+  readonly env?: Readonly<NodeJS.ProcessEnv>;
 }
 
 export const DEFAULT_HTTP_SETTINGS = {
@@ -69,11 +52,11 @@ export interface ClientOptions {
   apiBaseUrl: string;
   authUrl: string;
   /** Read from SecretStorage by the glue, on demand; never stored by the client. */
-  credentials: () => Promise<Credentials>;
+  credentials: CredentialsProvider;
   timestampUnit?: TimestampUnitSetting;
   http?: HttpSettings;
   /** Called once per HTTP attempt; the glue logs these. */
-  onRequest?: (entry: RequestLogEntry) => void;
+  onRequest?: RequestLogger;
   /** Called with each access token as it arrives; the glue registers it with the log redactor. */
   onToken?: (value: string) => void;
   /** Tests and the benchmark may inject one; the default loads undici lazily. */

@@ -3,7 +3,9 @@
 // every request logged. Refused credentials are reported by the events cache,
 // the one caller of the client (workbench/registerEventsCache.ts).
 import { definedOnly } from '../common/definedOnly';
-import { OnboardingClient, type ClientOptions, type Credentials, type RequestLogEntry } from '../core/onboardingClient';
+import type { Credentials } from '../core/auth/tokenClient';
+import type { RequestLogEntry } from '../core/http/httpClient';
+import { OnboardingClient, type ClientOptions } from '../core/onboardingClient';
 import type { ClientFactory, Endpoints } from '../domain/session/sessionMachine';
 import type { ClientSettings } from '../domain/settings/clientSettings';
 

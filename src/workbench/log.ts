@@ -1,7 +1,7 @@
 // The extension's log: a LogOutputChannel ("Onboarding Events") for requests
 // and errors. Every line passes through the redactor first.
 import * as vscode from 'vscode';
-import type { RequestLogEntry } from '../core/onboardingClient';
+import type { RequestLogEntry } from '../core/http/httpClient';
 import { Redactor } from '../common/redact';
 import { errorMessage } from '../common/errors';
 

@@ -24,7 +24,8 @@ export interface ClientSettings {
 }
 
 export function clientSettingsOf(settings: Settings): ClientSettings {
-  const http: HttpSettings = {};
+  // Built field by field: a setting left at its default stays absent, so the client's own default applies.
+  const http: { -readonly [K in keyof HttpSettings]: HttpSettings[K] } = {};
   if (settings.http.proxy !== undefined) http.proxy = settings.http.proxy;
   if (!settings.http.proxyStrictSSL) http.proxyStrictSSL = false;
   if (settings.http.noProxy.length > 0) http.noProxy = settings.http.noProxy;
