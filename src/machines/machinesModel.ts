@@ -20,7 +20,12 @@ import type { FoundSerial } from '../domain/workspaceScan/workspaceSerials';
 
 export type GroupKind = 'pinned' | 'recent' | 'workspace';
 
-export type MachineState = 'not-loaded' | 'loading' | 'ok' | 'created' | 'error' | 'stale';
+/**
+ * How far a listed machine's data has come (the tree row's icon and description):
+ * not the onboarding state (domain/events/eventState.ts MachineState), which says
+ * where the machine itself stands.
+ */
+export type LoadState = 'not-loaded' | 'loading' | 'ok' | 'created' | 'error' | 'stale';
 
 export interface ModelSettings {
   readonly maxEvents: number;
@@ -35,7 +40,7 @@ export interface ModelSettings {
 
 export interface MachineSummary {
   readonly serialNumber: string;
-  readonly state: MachineState;
+  readonly state: LoadState;
   readonly view: MachineView;
   readonly loaded: boolean;
   readonly loading: boolean;
@@ -188,7 +193,7 @@ export class MachinesModel extends Disposable {
     const windowLoaded = this.currentFilter.sinceMs !== undefined && this.windowTimestamps.has(serialNumber) && view.total > 0;
     const loaded = entry !== undefined || windowLoaded;
     const stale = loaded && (entry?.stale === true || failure !== undefined);
-    let state: MachineState;
+    let state: LoadState;
     if (!loaded) state = failure ? 'error' : loading ? 'loading' : 'not-loaded';
     else if (stale) state = 'stale';
     else state = view.created ? 'created' : 'ok';
