@@ -10,7 +10,7 @@ import { isApiError } from '../core/errors';
 import type { TimestampUnit } from '../core/model';
 import type { TimestampUnitSetting } from '../core/timestamp';
 import { NotSignedInError, type EventsCache, type FailedLoad } from '../eventsCache/eventsCache';
-import { DEFAULT_EVENT_STATE_RULES, type EventStateRules } from '../domain/events/eventState';
+import type { EventStateRules } from '../domain/events/eventState';
 import { isFilterActive, judgeWindowAnswer, NO_FILTER, windowQueryTimestamp, type EventFilter } from '../domain/events/eventFilter';
 import { EventViewCache, machineChildren, type MachineChild, type MachineView } from '../domain/events/eventView';
 import type { MachineLists } from './machineLists';
@@ -35,7 +35,7 @@ export interface ModelSettings {
   readonly workspaceScanEnabled: boolean;
   readonly hasWorkspace: boolean;
   /** The eventStates setting: which type names mean failed or onboarded (the events' icons). */
-  readonly eventStates?: EventStateRules;
+  readonly eventStates: EventStateRules;
 }
 
 export interface MachineSummary {
@@ -230,7 +230,7 @@ export class MachinesModel extends Disposable {
 
   /** Which event types mean failed or onboarded: the one mapping the inline status shares. */
   eventStates(): EventStateRules {
-    return this.options.settings().eventStates ?? DEFAULT_EVENT_STATE_RULES;
+    return this.options.settings().eventStates;
   }
 
   /** Events per page: the tree.maxEvents setting. */

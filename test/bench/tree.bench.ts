@@ -21,6 +21,7 @@
 //     10,000-event one, and by what one render of the big machine allocates,
 //     against a naive render that builds a node for every event.
 
+import { DEFAULT_EVENT_STATE_RULES } from '../../src/domain/events/eventState';
 import { DEFAULT_HTTP_SETTINGS, OnboardingClient } from '../../src/core/onboardingClient';
 import type { EventsResult, OnboardingEvent } from '../../src/core/model';
 import { validateEvent } from '../../src/core/validateEvents';
@@ -120,6 +121,7 @@ function newModel(events: EventsCache, lists: MachineLists): MachinesModel {
       maxEvents: MAX_EVENTS_SHOWN,
       concurrency: CONCURRENCY,
       timestampUnit: 'auto',
+      eventStates: DEFAULT_EVENT_STATE_RULES,
       workspaceScanEnabled: false,
       hasWorkspace: false,
     }),

@@ -64,7 +64,14 @@ describe('Events cache memory', () => {
       events: cache,
       lists,
       seen: new SeenTracker(store, () => 'env'),
-      settings: () => ({ maxEvents: 5, concurrency: 2, timestampUnit: 'auto', workspaceScanEnabled: false, hasWorkspace: false }),
+      settings: () => ({
+        maxEvents: 5,
+        concurrency: 2,
+        timestampUnit: 'auto',
+        workspaceScanEnabled: false,
+        hasWorkspace: false,
+        eventStates: DEFAULT_EVENT_STATE_RULES,
+      }),
       signedIn: () => true,
     });
     const settingsReader = {

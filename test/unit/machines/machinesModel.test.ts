@@ -1,5 +1,6 @@
 // The tree's state machine against a scripted events source that reads the
 // `timestamp` parameter the ways the spec leaves open.
+import { DEFAULT_EVENT_STATE_RULES } from '../../../src/domain/events/eventState';
 import assert from 'node:assert/strict';
 import { ApiError } from '../../../src/core/errors';
 import type { EventsResult, GetEventsOptions, OnboardingEvent } from '../../../src/core/model';
@@ -31,7 +32,14 @@ class ScriptedSource {
   }
 }
 
-const settings: ModelSettings = { maxEvents: 2, concurrency: 2, timestampUnit: 'auto', workspaceScanEnabled: true, hasWorkspace: true };
+const settings: ModelSettings = {
+  maxEvents: 2,
+  concurrency: 2,
+  timestampUnit: 'auto',
+  workspaceScanEnabled: true,
+  hasWorkspace: true,
+  eventStates: DEFAULT_EVENT_STATE_RULES,
+};
 
 async function setup(
   events: OnboardingEvent[] = [event({ minute: 2, type: 'C' }), event({ minute: 1, type: 'B' }), event({ minute: 0, type: 'A' })],
