@@ -129,14 +129,8 @@ export class MachineLinks implements vscode.UriHandler {
 
   private async open(link: MachineLink): Promise<LinkOutcome> {
     const { serialNumber } = link;
-    try {
-      await this.deps.machines.reveal(serialNumber);
-    } catch (error) {
-      this.deps.log.error(`Link to ${serialNumber}`, error);
-      void vscode.window.showErrorMessage(
-        inertNotificationText(t('Could not show {0} in the sidebar: {1}', serialNumber, errorMessage(error))),
-      );
-    }
+    // The reveal command owns the reveal's failure message and logging.
+    await vscode.commands.executeCommand(COMMANDS.revealMachine, { serialNumber });
     if (link.timestamp === undefined) return { kind: 'revealed', serialNumber };
     const opened = await this.openEvent(serialNumber, link.timestamp);
     return { kind: 'revealed', serialNumber, event: opened ? 'opened' : 'not-found' };

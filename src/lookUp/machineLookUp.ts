@@ -339,26 +339,12 @@ export class MachineLookUp extends Disposable {
     ];
   }
 
+  // The machine commands own the pin and the reveal, and their messages and logging.
   private async pin(serialNumber: string): Promise<void> {
-    try {
-      await this.deps.machines.pin(serialNumber);
-      vscode.window.setStatusBarMessage(inertNotificationText(vscode.l10n.t('Pinned {0}.', serialNumber)), 3000);
-    } catch (error) {
-      this.deps.log.error(`Pin ${serialNumber}`, error);
-      void vscode.window.showErrorMessage(
-        inertNotificationText(vscode.l10n.t('Could not pin {0}: {1}', serialNumber, errorMessage(error))),
-      );
-    }
+    await vscode.commands.executeCommand(COMMANDS.pinMachine, { serialNumber });
   }
 
   private async reveal(serialNumber: string): Promise<void> {
-    try {
-      await this.deps.machines.reveal(serialNumber);
-    } catch (error) {
-      this.deps.log.error(`Reveal ${serialNumber}`, error);
-      void vscode.window.showErrorMessage(
-        inertNotificationText(vscode.l10n.t('Could not show {0} in the sidebar: {1}', serialNumber, errorMessage(error))),
-      );
-    }
+    await vscode.commands.executeCommand(COMMANDS.revealMachine, { serialNumber });
   }
 }

@@ -154,11 +154,18 @@ function pinMachine(deps: MachineCommandDeps): CommandHandler {
   return async (argument) => {
     const serial = requireSerial(deps, argument);
     if (serial === undefined) return false;
-    const pinned = await deps.lists.pin(normalizeSerialNumber(serial));
-    if (pinned) deps.log.info(`Pinned ${serial}.`);
-    // Said also when it was pinned already: from a hover or a quick fix the tree may be out of sight.
-    vscode.window.setStatusBarMessage(inertNotificationText(vscode.l10n.t('Pinned {0}.', serial)), 3000);
-    return pinned;
+    // A failure is logged and shown (the look-up's pin button runs this command too), not thrown at a hover link.
+    try {
+      const pinned = await deps.lists.pin(normalizeSerialNumber(serial));
+      if (pinned) deps.log.info(`Pinned ${serial}.`);
+      // Said also when it was pinned already: from a hover or a quick fix the tree may be out of sight.
+      vscode.window.setStatusBarMessage(inertNotificationText(vscode.l10n.t('Pinned {0}.', serial)), 3000);
+      return pinned;
+    } catch (error) {
+      deps.log.error(`Pin ${serial}`, error);
+      void vscode.window.showErrorMessage(inertNotificationText(vscode.l10n.t('Could not pin {0}: {1}', serial, errorMessage(error))));
+      return false;
+    }
   };
 }
 
@@ -203,7 +210,7 @@ function revealMachine(deps: MachineCommandDeps): CommandHandler {
   return async (argument) => {
     const serial = requireSerial(deps, argument);
     if (serial === undefined) return;
-    // A failure is logged and shown (as the look-up's and the links' reveal do), not thrown at a hover link.
+    // A failure is logged and shown, not thrown at a hover link (the look-up and the links run this command too).
     try {
       await deps.view.reveal(serial);
     } catch (error) {
