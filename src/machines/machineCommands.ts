@@ -23,12 +23,17 @@ import type { CommandHandler, CommandTable } from '../workbench/commands';
 import { COMMANDS } from '../workbench/constants';
 import type { ApiSession } from '../workbench/contracts/apiSession';
 import type { Log } from '../workbench/log';
-import { describeFilter } from './filterDescription';
 import { CLEAR_FILTER, parseSince, pickFilter, type FilterArgument } from './filterPicker';
 import type { MachineLists } from './machineLists';
-import type { RefreshCount } from './machineRefresh';
 import type { MachinesModel } from './machinesModel';
-import type { MachinesView } from './machinesView';
+import { describeFilter, type MachinesView } from './machinesView';
+
+/** What a refresh of listed machines came to. */
+export interface RefreshCount {
+  readonly done: number;
+  /** Machines of the refresh whose last load failed. */
+  readonly failed: number;
+}
 
 export interface MachineCommandDeps {
   readonly model: MachinesModel;
