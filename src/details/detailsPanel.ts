@@ -2,6 +2,7 @@
 // shows it. The webview plumbing (shell, handshake, posting) is WebviewHost's;
 // what the page may ask for is PageRequests'.
 import * as vscode from 'vscode';
+import { definedOnly } from '../common/definedOnly';
 import type { OnboardingEvent } from '../core/model';
 import { Disposable } from '../common/lifecycle';
 import type { Event } from '../common/emitter';
@@ -103,13 +104,12 @@ export class DetailsPanel extends Disposable {
   }
 
   private showMessage(): HostMessage {
-    const apiBaseUrl = apiBaseUrlOf(this.context.session);
     const event = buildEventView(this.current, {
       title: panelTitle(this.current),
       locale: vscode.env.language,
       nowMs: Date.now(),
       outOfRange: vscode.l10n.t('outside the range of dates'),
-      ...(apiBaseUrl !== undefined ? { apiBaseUrl } : {}),
+      ...definedOnly({ apiBaseUrl: apiBaseUrlOf(this.context.session) }),
     });
     return { type: 'show', event, state: stateFor(this.current), strings: pageStrings() };
   }

@@ -6,6 +6,7 @@
 // without asking, and does no more than a click in the tree would: reveal
 // the machine and, when it names one, open an event's details.
 import * as vscode from 'vscode';
+import { definedOnly } from '../common/definedOnly';
 import { errorMessage } from '../common/errors';
 import { inertNotificationText } from '../common/notificationText';
 import { machineLinkQuery, MACHINE_LINK_PATH, parseMachineLink, type MachineLink } from '../domain/links/machineLink';
@@ -50,7 +51,7 @@ export class MachineLinks implements vscode.UriHandler {
     const link: MachineLink = {
       serialNumber,
       ...(state.kind === 'signed-out' ? {} : { environment: state.environment.name }),
-      ...(timestamp === undefined ? {} : { timestamp }),
+      ...definedOnly({ timestamp }),
     };
     return vscode.Uri.from({
       scheme: vscode.env.uriScheme,

@@ -9,6 +9,7 @@
 // told what to do; without one they act on the view's selection. Reveal, Pin
 // and Copy are also the actions of the serial-number hover and quick fixes.
 import * as vscode from 'vscode';
+import { definedOnly } from '../common/definedOnly';
 import { errorMessage } from '../common/errors';
 import { isRecord } from '../common/guards';
 import { inertNotificationText } from '../common/notificationText';
@@ -243,11 +244,7 @@ async function applyFilter(deps: MachineCommandDeps, argument: unknown): Promise
     return undefined;
   }
   const before = model.filter;
-  const next = updateFilter(before, {
-    ...(change.types !== undefined ? { types: change.types } : {}),
-    ...(change.text !== undefined ? { text: change.text } : {}),
-    ...(sinceMs !== undefined ? { sinceMs } : {}),
-  });
+  const next = updateFilter(before, definedOnly({ types: change.types, text: change.text, sinceMs }));
   model.setFilter(next);
   deps.view.provider.flush();
   log.info(model.filtered ? describeFilter(next) : 'Filter cleared.');

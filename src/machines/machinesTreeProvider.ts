@@ -3,6 +3,7 @@
 // changes are batched: a refresh of 1,000 machines repaints in a few frames,
 // not 1,000 times.
 import * as vscode from 'vscode';
+import { definedOnly } from '../common/definedOnly';
 import { Debouncer } from '../common/delays';
 import { Disposable } from '../common/lifecycle';
 import type { MachineChild } from '../domain/events/eventView';
@@ -106,7 +107,7 @@ export class MachinesTreeProvider extends Disposable implements vscode.TreeDataP
         kind: 'placeholder',
         id: `${group.id}/placeholder:${reason}`,
         reason,
-        ...(detail !== undefined ? { detail } : {}),
+        ...definedOnly({ detail }),
         parent: group,
       });
       if (scan.kind === 'not-scanned') {
