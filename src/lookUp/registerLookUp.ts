@@ -9,11 +9,10 @@ import * as vscode from 'vscode';
 import { isApiError } from '../core/errors';
 import type { OnboardingEvent } from '../core/model';
 import { NotSignedInError } from '../eventsCache/eventsCache';
-import { eventPickText } from './eventPickText';
 import { errorMessage } from '../common/errors';
 import { Disposable, DisposableStore, toDisposable, type IDisposable } from '../common/lifecycle';
-import { defuseThemeIcons } from '../common/markdownText';
-import { formatRelative } from '../common/time';
+import { defuseThemeIcons, toSingleLine, truncate } from '../common/markdownText';
+import { formatAbsolute, formatRelative } from '../common/time';
 import { checkSerialNumber, serialNumberArgument } from '../domain/serialNumbers/serialNumberInput';
 import { registerCommands, type CommandFactory, type CommandTable } from '../workbench/commands';
 import { COMMANDS } from '../workbench/constants';
@@ -21,6 +20,34 @@ import type { SerialFeatureDeps } from '../workbench/contracts/serialFeatureDeps
 import { inertNotificationText } from '../common/notificationText';
 
 export type LookUpDeps = SerialFeatureDeps;
+
+// The texts of one event in step two. Quick picks render `$(icon)` in labels,
+// descriptions and details and have no escape for it, so server text is
+// defused; everything else is plain text.
+
+export interface EventPickText {
+  readonly label: string;
+  readonly description: string;
+  readonly detail: string;
+  /** A codicon id that says how the step went. */
+  readonly icon: 'error' | 'pass-filled' | 'circle-large-outline';
+}
+
+const DETAIL_MAX = 300;
+
+/** `timeZone`: IANA zone for the exact time; the host's zone when absent (tests pin it). */
+export function eventPickText(event: OnboardingEvent, now: number, locale: string, timeZone?: string): EventPickText {
+  const type = event.type.toUpperCase();
+  const icon =
+    type.includes('FAIL') || type.includes('ERROR') ? 'error' : type.includes('COMPLETED') ? 'pass-filled' : 'circle-large-outline';
+  const message = toSingleLine(event.message);
+  return {
+    label: defuseThemeIcons(truncate(toSingleLine(event.type), 80)),
+    description: `${formatRelative(event.time.epochMs, now, locale) ?? ''} · ${formatAbsolute(event.time.epochMs, locale, timeZone) ?? String(event.time.raw)}`,
+    detail: defuseThemeIcons(truncate(message === '' ? '—' : message, DETAIL_MAX)),
+    icon,
+  };
+}
 
 interface SerialItem extends vscode.QuickPickItem {
   readonly serialNumber?: string;
