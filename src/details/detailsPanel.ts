@@ -2,13 +2,13 @@
 // shows it. The webview plumbing (shell, handshake, posting) is WebviewHost's;
 // what the page may ask for is PageRequests'.
 import * as vscode from 'vscode';
+import { definedOnly } from '../common/definedOnly';
 import type { OnboardingEvent } from '../core/model';
 import { Disposable } from '../common/lifecycle';
 import type { Event } from '../common/emitter';
 import { stateFor } from './eventArgument';
 import { apiBaseUrlOf, PageRequests, type PageRequestServices } from './pageRequests';
-import { pageStrings } from './pageStrings';
-import type { HostMessage } from './protocol';
+import type { HostMessage, PageStrings } from './protocol';
 import { buildEventView } from './viewModel';
 import { WebviewHost } from './webviewHost';
 import { displayText } from '../common/notificationText';
@@ -103,14 +103,68 @@ export class DetailsPanel extends Disposable {
   }
 
   private showMessage(): HostMessage {
-    const apiBaseUrl = apiBaseUrlOf(this.context.session);
     const event = buildEventView(this.current, {
       title: panelTitle(this.current),
       locale: vscode.env.language,
       nowMs: Date.now(),
       outOfRange: vscode.l10n.t('outside the range of dates'),
-      ...(apiBaseUrl !== undefined ? { apiBaseUrl } : {}),
+      ...definedOnly({ apiBaseUrl: apiBaseUrlOf(this.context.session) }),
     });
     return { type: 'show', event, state: stateFor(this.current), strings: pageStrings() };
   }
+}
+
+// Every string the page shows, localised here because the page cannot call vscode.l10n.
+// `{0}` placeholders are filled in by the page (plainLocalize), so translations can move them.
+function pageStrings(): PageStrings {
+  const t = vscode.l10n.t;
+  return {
+    eventHeading: t('Event'),
+    type: t('Type'),
+    message: t('Message'),
+    serialNumber: t('Serial number'),
+    assetId: t('Asset ID'),
+    assetIdAbsent: t('None (not a machine-created event)'),
+    time: t('Time'),
+    timeLocal: t('Local'),
+    timeUtc: t('UTC'),
+    timeRelative: t('Relative'),
+    timeRaw: t('Raw value'),
+    unitSeconds: t('seconds since 1970'),
+    unitMilliseconds: t('milliseconds since 1970'),
+    unitDetected: t('unit detected from the magnitude'),
+    unitFromSetting: t('unit from the onboardingEvents.timestampUnit setting'),
+    linksHeading: t('Links ({0})'),
+    noLinks: t('This event has no links.'),
+    deprecated: t('Deprecated'),
+    deprecatedBecause: t('This link is deprecated:'),
+    openDeprecationInfo: t('Open deprecation info'),
+    templated: t('Templated'),
+    templateVariables: t('Template variables'),
+    variablesHint: t('Empty variables are left out of the URL, as RFC 6570 does for undefined variables.'),
+    expandedUrl: t('Expanded URL'),
+    target: t('Target'),
+    notSent: t('not sent'),
+    open: t('Open in Browser'),
+    openAria: t('Open in browser, link {0}'),
+    fetch: t('Fetch Linked Resource'),
+    fetchAria: t('Fetch linked resource, link {0}'),
+    copyUrl: t('Copy URL'),
+    copy: t('Copy'),
+    copyAssetIdAria: t('Copy asset ID'),
+    copySerialNumberAria: t('Copy serial number'),
+    copyJson: t('Copy as JSON'),
+    showRawJson: t('Show Raw JSON'),
+    exportEvents: t('Export Events of This Machine…'),
+    exportEventsAria: t('Export the events of machine {0}…'),
+    otherFields: t('Other fields'),
+    otherLinkFields: t('Other link fields'),
+    blockedNoHref: t('This link has no href, so there is nothing to open.'),
+    blockedMalformed: t('Not a valid URL: shown as text, never opened.'),
+    blockedScheme: t('Only http and https links can be opened: shown as text, never opened.'),
+    loading: t('Loading event…'),
+    fetching: t('Fetching linked resource…'),
+    actions: t('Actions'),
+    linkFields: t('HAL link fields'),
+  };
 }

@@ -4,7 +4,8 @@
 // what is missing after the scrolling settles. Nothing while signed out. The
 // hover over the serial number keeps the details.
 import * as vscode from 'vscode';
-import { Disposable, toDisposable } from '../common/lifecycle';
+import { Debouncer } from '../common/delays';
+import { Disposable } from '../common/lifecycle';
 import { STATE_LOOKS, type MachineState } from '../domain/events/eventState';
 import { distinctSerials, LineMatchCache, linesToScan, type LineMatch, type LineRange } from '../domain/serialNumbers/visibleSerials';
 import type { SerialSettings } from '../workbench/serialSettings';
@@ -42,7 +43,11 @@ export class InlineStatus extends Disposable {
   );
   private readonly caches = new Map<string, LineMatchCache>();
   private readonly rendered = new Map<string, RenderedStatus[]>();
-  private loadTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly loads = this.register(
+    new Debouncer(() => {
+      this.loadVisible();
+    }, LOAD_DELAY_MS),
+  );
   private timing: InlineStatusTiming = { lastUpdateMs: 0, updates: 0 };
 
   constructor(
@@ -97,11 +102,6 @@ export class InlineStatus extends Disposable {
         this.updateAll(false);
       }),
     );
-    this.register(
-      toDisposable(() => {
-        if (this.loadTimer !== undefined) clearTimeout(this.loadTimer);
-      }),
-    );
     this.updateAll(true);
   }
 
@@ -153,7 +153,7 @@ export class InlineStatus extends Disposable {
       this.rendered.set(key, rendered);
     }
     this.timing = { lastUpdateMs: performance.now() - started, updates: this.timing.updates + 1 };
-    if (load) this.scheduleLoads();
+    if (load) this.loads.trigger();
   }
 
   private visibleMatches(editor: vscode.TextEditor, mode: 'all' | 'currentLine', margin = MARGIN_LINES): LineMatch[] {
@@ -174,21 +174,17 @@ export class InlineStatus extends Disposable {
     return cache.matchesIn((line) => document.lineAt(line).text, ranges);
   }
 
-  private scheduleLoads(): void {
-    if (this.loadTimer !== undefined) clearTimeout(this.loadTimer);
-    this.loadTimer = setTimeout(() => {
-      this.loadTimer = undefined;
-      // The Problems panel needs the states too, so loads stop only when both are off.
-      if (!this.states.signedIn || (this.mode() === 'off' && this.settings.value['diagnostics.severity'] === 'off')) return;
-      const serials: string[] = [];
-      for (const editor of vscode.window.visibleTextEditors) {
-        if (!glanceDocument(editor.document, this.serialSettings.value.languages)) continue;
-        // Only lines on screen (no margin: a line never shown costs no request); the active editor's first.
-        const found = distinctSerials(this.visibleMatches(editor, 'all', 0));
-        if (editor === vscode.window.activeTextEditor) serials.unshift(...found);
-        else serials.push(...found);
-      }
-      this.states.show(serials);
-    }, LOAD_DELAY_MS);
+  private loadVisible(): void {
+    // The Problems panel needs the states too, so loads stop only when both are off.
+    if (!this.states.signedIn || (this.mode() === 'off' && this.settings.value['diagnostics.severity'] === 'off')) return;
+    const serials: string[] = [];
+    for (const editor of vscode.window.visibleTextEditors) {
+      if (!glanceDocument(editor.document, this.serialSettings.value.languages)) continue;
+      // Only lines on screen (no margin: a line never shown costs no request); the active editor's first.
+      const found = distinctSerials(this.visibleMatches(editor, 'all', 0));
+      if (editor === vscode.window.activeTextEditor) serials.unshift(...found);
+      else serials.push(...found);
+    }
+    this.states.show(serials);
   }
 }

@@ -1,13 +1,18 @@
 // Serial numbers in code: hovers, Ctrl/Cmd-click links, and the editor
-// context-menu entry (which hands over to the look-up by command id). Only
-// registration here; each concern lives in its own file.
+// context-menu entry (which hands over to the look-up by command id), and the
+// at-a-glance views. Language providers follow the serial settings
+// (hover.enabled, links.enabled, hover.languages): they are registered again,
+// for the new languages, whenever those settings change.
 import * as vscode from 'vscode';
+import { Disposable, toDisposable } from '../common/lifecycle';
+import { commandUri } from '../common/markdownText';
+import { COMMANDS } from '../workbench/constants';
+import { selectorFor, type SerialSettings, type SerialSettingsSnapshot } from '../workbench/serialSettings';
+import { tooLargeToRead } from './glanceDocuments';
 import { registerCommands } from '../workbench/commands';
 import { EDITOR_COMMANDS } from './editorCommands';
 import { SerialAtCursorContext } from './serialAtCursor';
 import { SerialHoverProvider } from './serialHoverProvider';
-import { SerialLinkProvider } from './serialLinkProvider';
-import { SerialProviders } from './serialProviders';
 import type { SerialFeatureDeps } from '../workbench/contracts/serialFeatureDeps';
 import type { SettingsReader } from '../workbench/settings';
 import { GlanceStates } from './glanceStates';
@@ -15,6 +20,62 @@ import { InlineStatus } from './inlineStatus';
 import { SerialCodeActions } from './serialCodeActions';
 import { SerialCompletion } from './serialCompletion';
 import { SerialDiagnostics } from './serialDiagnostics';
+
+/** More links than this help nobody and cost the editor memory. */
+const MAX_LINKS_PER_DOCUMENT = 2000;
+
+type ProviderRegistrations = (selector: vscode.DocumentSelector, value: SerialSettingsSnapshot) => vscode.Disposable[];
+
+/** Providers registered again, each caller saying what to register, whenever the serial settings change. */
+class SerialProviders extends Disposable {
+  private registrations: vscode.Disposable | undefined;
+
+  constructor(
+    settings: SerialSettings,
+    private readonly registerAll: ProviderRegistrations,
+  ) {
+    super();
+    this.update(settings.value);
+    this.register(
+      settings.onDidChange((value) => {
+        this.update(value);
+      }),
+    );
+    this.register(
+      toDisposable(() => {
+        this.registrations?.dispose();
+      }),
+    );
+  }
+
+  private update(value: SerialSettingsSnapshot): void {
+    this.registrations?.dispose();
+    this.registrations = vscode.Disposable.from(...this.registerAll(selectorFor(value.languages), value));
+  }
+}
+
+/**
+ * Serial numbers become Ctrl/Cmd-clickable: each links to the tree's reveal
+ * command with `{ serialNumber }`. Finding them is local work only (no
+ * request), capped per document, and skipped for huge documents.
+ */
+class SerialLinkProvider implements vscode.DocumentLinkProvider {
+  constructor(private readonly settings: SerialSettings) {}
+
+  provideDocumentLinks(document: vscode.TextDocument, token: vscode.CancellationToken): vscode.DocumentLink[] {
+    if (tooLargeToRead(document) || token.isCancellationRequested) return [];
+    const matcher = this.settings.value.matcher;
+    const matches = matcher.findAll(document.getText(), MAX_LINKS_PER_DOCUMENT);
+    return matches.map((match) => {
+      const link = new vscode.DocumentLink(
+        new vscode.Range(document.positionAt(match.start), document.positionAt(match.end)),
+        vscode.Uri.parse(commandUri(COMMANDS.revealMachine, [{ serialNumber: match.serialNumber }])),
+      );
+      link.tooltip = vscode.l10n.t('Show {0} in the Onboarding Events sidebar', match.serialNumber);
+      return link;
+    });
+  }
+}
 
 export type EditorDeps = SerialFeatureDeps & { readonly settings: SettingsReader };
 

@@ -4,7 +4,8 @@
 // key only when its value changes.
 import * as vscode from 'vscode';
 import { MAX_SERIAL_NUMBER_LENGTH } from '../core/serialNumber';
-import { Disposable, toDisposable } from '../common/lifecycle';
+import { Debouncer } from '../common/delays';
+import { Disposable } from '../common/lifecycle';
 import type { SerialMatch, SerialMatcher } from '../domain/serialNumbers/serialMatcher';
 import { CONTEXT_KEYS } from '../workbench/constants';
 import { setContext } from '../workbench/contextKeys';
@@ -39,40 +40,31 @@ export function serialAtPosition(
 }
 
 export class SerialAtCursorContext extends Disposable {
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly updates = this.register(
+    new Debouncer(() => {
+      this.update();
+    }, DEBOUNCE_MS),
+  );
   private value = false;
 
   constructor(private readonly settings: SerialSettings) {
     super();
     this.register(
-      toDisposable(() => {
-        if (this.timer !== undefined) clearTimeout(this.timer);
-      }),
-    );
-    this.register(
       vscode.window.onDidChangeTextEditorSelection((e) => {
-        if (e.textEditor === vscode.window.activeTextEditor) this.schedule();
+        if (e.textEditor === vscode.window.activeTextEditor) this.updates.trigger();
       }),
     );
     this.register(
       vscode.window.onDidChangeActiveTextEditor(() => {
-        this.schedule();
+        this.updates.trigger();
       }),
     );
     this.register(
       settings.onDidChange(() => {
-        this.schedule();
+        this.updates.trigger();
       }),
     );
-    this.schedule();
-  }
-
-  private schedule(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.update();
-    }, DEBOUNCE_MS);
+    this.updates.trigger();
   }
 
   private update(): void {

@@ -5,7 +5,8 @@
 // languages; rebuilt when a document changes (debounced) and when answers
 // arrive (coalesced); cleared on sign-out and on an environment switch.
 import * as vscode from 'vscode';
-import { Disposable, toDisposable } from '../common/lifecycle';
+import { Debouncer } from '../common/delays';
+import { Disposable } from '../common/lifecycle';
 import { LineMatchCache } from '../domain/serialNumbers/visibleSerials';
 import type { SerialSettings } from '../workbench/serialSettings';
 import type { SettingsReader } from '../workbench/settings';
@@ -42,7 +43,11 @@ function severityOf(setting: string): vscode.DiagnosticSeverity | undefined {
 export class SerialDiagnostics extends Disposable {
   private readonly collection = this.register(vscode.languages.createDiagnosticCollection('onboardingEvents'));
   private readonly caches = new Map<string, LineMatchCache>();
-  private editTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly edits = this.register(
+    new Debouncer(() => {
+      this.updateEdited();
+    }, EDIT_DELAY_MS),
+  );
   private readonly edited = new Set<vscode.TextDocument>();
   private timing: DiagnosticsTiming = { lastUpdateMs: 0, diagnostics: 0 };
 
@@ -73,13 +78,7 @@ export class SerialDiagnostics extends Disposable {
         if (e.contentChanges.length === 0) return;
         this.caches.get(e.document.uri.toString())?.reset();
         this.edited.add(e.document);
-        if (this.editTimer !== undefined) clearTimeout(this.editTimer);
-        this.editTimer = setTimeout(() => {
-          this.editTimer = undefined;
-          const documents = [...this.edited];
-          this.edited.clear();
-          this.updateDocuments(documents);
-        }, EDIT_DELAY_MS);
+        this.edits.trigger();
       }),
     );
     this.register(
@@ -93,11 +92,6 @@ export class SerialDiagnostics extends Disposable {
         if (change.affects('diagnostics.severity') || change.affects('eventStates')) this.updateAll();
       }),
     );
-    this.register(
-      toDisposable(() => {
-        if (this.editTimer !== undefined) clearTimeout(this.editTimer);
-      }),
-    );
     this.updateAll();
   }
 
@@ -107,6 +101,12 @@ export class SerialDiagnostics extends Disposable {
 
   private updateAll(): void {
     this.updateDocuments(vscode.workspace.textDocuments);
+  }
+
+  private updateEdited(): void {
+    const documents = [...this.edited];
+    this.edited.clear();
+    this.updateDocuments(documents);
   }
 
   private updateDocuments(documents: readonly vscode.TextDocument[]): void {

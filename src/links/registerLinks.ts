@@ -6,6 +6,7 @@
 // without asking, and does no more than a click in the tree would: reveal
 // the machine and, when it names one, open an event's details.
 import * as vscode from 'vscode';
+import { definedOnly } from '../common/definedOnly';
 import { errorMessage } from '../common/errors';
 import { inertNotificationText } from '../common/notificationText';
 import { machineLinkQuery, MACHINE_LINK_PATH, parseMachineLink, type MachineLink } from '../domain/links/machineLink';
@@ -50,7 +51,7 @@ export class MachineLinks implements vscode.UriHandler {
     const link: MachineLink = {
       serialNumber,
       ...(state.kind === 'signed-out' ? {} : { environment: state.environment.name }),
-      ...(timestamp === undefined ? {} : { timestamp }),
+      ...definedOnly({ timestamp }),
     };
     return vscode.Uri.from({
       scheme: vscode.env.uriScheme,
@@ -129,14 +130,8 @@ export class MachineLinks implements vscode.UriHandler {
 
   private async open(link: MachineLink): Promise<LinkOutcome> {
     const { serialNumber } = link;
-    try {
-      await this.deps.machines.reveal(serialNumber);
-    } catch (error) {
-      this.deps.log.error(`Link to ${serialNumber}`, error);
-      void vscode.window.showErrorMessage(
-        inertNotificationText(t('Could not show {0} in the sidebar: {1}', serialNumber, errorMessage(error))),
-      );
-    }
+    // The reveal command owns the reveal's failure message and logging.
+    await vscode.commands.executeCommand(COMMANDS.revealMachine, { serialNumber });
     if (link.timestamp === undefined) return { kind: 'revealed', serialNumber };
     const opened = await this.openEvent(serialNumber, link.timestamp);
     return { kind: 'revealed', serialNumber, event: opened ? 'opened' : 'not-found' };

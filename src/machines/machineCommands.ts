@@ -9,6 +9,7 @@
 // told what to do; without one they act on the view's selection. Reveal, Pin
 // and Copy are also the actions of the serial-number hover and quick fixes.
 import * as vscode from 'vscode';
+import { definedOnly } from '../common/definedOnly';
 import { errorMessage } from '../common/errors';
 import { isRecord } from '../common/guards';
 import { inertNotificationText } from '../common/notificationText';
@@ -23,12 +24,17 @@ import type { CommandHandler, CommandTable } from '../workbench/commands';
 import { COMMANDS } from '../workbench/constants';
 import type { ApiSession } from '../workbench/contracts/apiSession';
 import type { Log } from '../workbench/log';
-import { describeFilter } from './filterDescription';
 import { CLEAR_FILTER, parseSince, pickFilter, type FilterArgument } from './filterPicker';
 import type { MachineLists } from './machineLists';
-import type { RefreshCount } from './machineRefresh';
 import type { MachinesModel } from './machinesModel';
-import type { MachinesView } from './machinesView';
+import { describeFilter, type MachinesView } from './machinesView';
+
+/** What a refresh of listed machines came to. */
+export interface RefreshCount {
+  readonly done: number;
+  /** Machines of the refresh whose last load failed. */
+  readonly failed: number;
+}
 
 export interface MachineCommandDeps {
   readonly model: MachinesModel;
@@ -154,11 +160,18 @@ function pinMachine(deps: MachineCommandDeps): CommandHandler {
   return async (argument) => {
     const serial = requireSerial(deps, argument);
     if (serial === undefined) return false;
-    const pinned = await deps.lists.pin(normalizeSerialNumber(serial));
-    if (pinned) deps.log.info(`Pinned ${serial}.`);
-    // Said also when it was pinned already: from a hover or a quick fix the tree may be out of sight.
-    vscode.window.setStatusBarMessage(inertNotificationText(vscode.l10n.t('Pinned {0}.', serial)), 3000);
-    return pinned;
+    // A failure is logged and shown (the look-up's pin button runs this command too), not thrown at a hover link.
+    try {
+      const pinned = await deps.lists.pin(normalizeSerialNumber(serial));
+      if (pinned) deps.log.info(`Pinned ${serial}.`);
+      // Said also when it was pinned already: from a hover or a quick fix the tree may be out of sight.
+      vscode.window.setStatusBarMessage(inertNotificationText(vscode.l10n.t('Pinned {0}.', serial)), 3000);
+      return pinned;
+    } catch (error) {
+      deps.log.error(`Pin ${serial}`, error);
+      void vscode.window.showErrorMessage(inertNotificationText(vscode.l10n.t('Could not pin {0}: {1}', serial, errorMessage(error))));
+      return false;
+    }
   };
 }
 
@@ -203,7 +216,7 @@ function revealMachine(deps: MachineCommandDeps): CommandHandler {
   return async (argument) => {
     const serial = requireSerial(deps, argument);
     if (serial === undefined) return;
-    // A failure is logged and shown (as the look-up's and the links' reveal do), not thrown at a hover link.
+    // A failure is logged and shown, not thrown at a hover link (the look-up and the links run this command too).
     try {
       await deps.view.reveal(serial);
     } catch (error) {
@@ -231,11 +244,7 @@ async function applyFilter(deps: MachineCommandDeps, argument: unknown): Promise
     return undefined;
   }
   const before = model.filter;
-  const next = updateFilter(before, {
-    ...(change.types !== undefined ? { types: change.types } : {}),
-    ...(change.text !== undefined ? { text: change.text } : {}),
-    ...(sinceMs !== undefined ? { sinceMs } : {}),
-  });
+  const next = updateFilter(before, definedOnly({ types: change.types, text: change.text, sinceMs }));
   model.setFilter(next);
   deps.view.provider.flush();
   log.info(model.filtered ? describeFilter(next) : 'Filter cleared.');

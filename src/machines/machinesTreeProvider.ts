@@ -3,7 +3,9 @@
 // changes are batched: a refresh of 1,000 machines repaints in a few frames,
 // not 1,000 times.
 import * as vscode from 'vscode';
-import { Disposable, toDisposable } from '../common/lifecycle';
+import { definedOnly } from '../common/definedOnly';
+import { Debouncer } from '../common/delays';
+import { Disposable } from '../common/lifecycle';
 import type { MachineChild } from '../domain/events/eventView';
 import type { GroupKind, MachinesModel, ModelChange } from './machinesModel';
 import { renderNode } from './treeItems';
@@ -17,7 +19,15 @@ export class MachinesTreeProvider extends Disposable implements vscode.TreeDataP
   private readonly groupNodes = new Map<GroupKind, GroupNode>();
   private readonly machineNodes = new Map<string, MachineNode>();
   private pending: Set<string> | 'all' | undefined;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly batch = this.register(
+    new Debouncer(
+      () => {
+        this.flush();
+      },
+      BATCH_MS,
+      'batch',
+    ),
+  );
   /** Called after each batch is fired: the view updates its badge, description and context keys. */
   onDidFlush: (() => void) | undefined;
 
@@ -32,11 +42,6 @@ export class MachinesTreeProvider extends Disposable implements vscode.TreeDataP
         this.schedule(change);
       }),
     );
-    this.register(
-      toDisposable(() => {
-        if (this.timer) clearTimeout(this.timer);
-      }),
-    );
   }
 
   private schedule(change: ModelChange): void {
@@ -45,15 +50,12 @@ export class MachinesTreeProvider extends Disposable implements vscode.TreeDataP
       this.pending ??= new Set();
       for (const serial of change) this.pending.add(serial);
     }
-    this.timer ??= setTimeout(() => {
-      this.flush();
-    }, BATCH_MS);
+    this.batch.trigger();
   }
 
   /** Fires the batched changes now. */
   flush(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.batch.cancel();
     const pending = this.pending;
     this.pending = undefined;
     if (pending === 'all') this.emitter.fire(undefined);
@@ -105,7 +107,7 @@ export class MachinesTreeProvider extends Disposable implements vscode.TreeDataP
         kind: 'placeholder',
         id: `${group.id}/placeholder:${reason}`,
         reason,
-        ...(detail !== undefined ? { detail } : {}),
+        ...definedOnly({ detail }),
         parent: group,
       });
       if (scan.kind === 'not-scanned') {

@@ -4,13 +4,25 @@
 // look-up.
 import * as vscode from 'vscode';
 import { Disposable } from '../common/lifecycle';
+import { formatShort } from '../common/time';
 import { normalizeSerialNumber } from '../core/serialNumber';
-import { VIEWS } from '../workbench/constants';
+import type { EventFilter } from '../domain/events/eventFilter';
+import { CONTEXT_KEYS, VIEWS } from '../workbench/constants';
+import { setContext } from '../workbench/contextKeys';
 import type { MachineLists } from './machineLists';
 import type { MachinesModel } from './machinesModel';
 import { MachinesTreeProvider } from './machinesTreeProvider';
 import type { MachinesNode } from './treeNodes';
-import { updateViewChrome } from './viewChrome';
+
+/** The filter as the view's description and the log show it. */
+export function describeFilter(filter: EventFilter): string {
+  const parts: string[] = [];
+  if (filter.types && filter.types.length > 0) parts.push(vscode.l10n.t('type: {0}', filter.types.join(', ')));
+  if (filter.text !== undefined) parts.push(vscode.l10n.t('text: “{0}”', filter.text));
+  if (filter.sinceMs !== undefined)
+    parts.push(vscode.l10n.t('since {0}', formatShort(filter.sinceMs, Date.now(), vscode.env.language) ?? String(filter.sinceMs)));
+  return vscode.l10n.t('Filtered: {0}', parts.join(' · '));
+}
 
 export interface MachinesViewDeps {
   readonly model: MachinesModel;
@@ -96,8 +108,29 @@ export class MachinesView extends Disposable {
     return true;
   }
 
+  /**
+   * What the view shows around its tree: the context keys its menus and
+   * welcome views read, the filter as description and message, and the badge
+   * counting events the user has not seen. Called after each batch of tree
+   * changes; a value that did not change is not sent again.
+   */
   private updateChrome(): void {
-    updateViewChrome(this.treeView, this.deps.model, this.deps.signedIn());
+    const { treeView: view } = this;
+    const { model } = this.deps;
+    const signedIn = this.deps.signedIn();
+    setContext(CONTEXT_KEYS.hasMachines, model.hasMachines());
+    setContext(CONTEXT_KEYS.filtered, model.filtered);
+    const description = model.filtered ? describeFilter(model.filter) : '';
+    if (view.description !== description) view.description = description;
+    // The description is hidden when the view is the container's only one: say it above the tree as well.
+    const message = model.filtered && signedIn ? description : '';
+    if (view.message !== message) view.message = message;
+    const unseen = signedIn ? model.unseenTotal() : 0;
+    if (unseen === 0) {
+      if (view.badge !== undefined) view.badge = undefined;
+    } else if (view.badge?.value !== unseen) {
+      view.badge = { value: unseen, tooltip: vscode.l10n.t('{0} onboarding events you have not seen yet', unseen) };
+    }
   }
 
   private markSeen(node: MachinesNode | undefined): void {

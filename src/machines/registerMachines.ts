@@ -12,11 +12,11 @@ import type { EventsCache } from '../eventsCache/eventsCache';
 import { registerCommands } from '../workbench/commands';
 import type { ApiSession } from '../workbench/contracts/apiSession';
 import type { MachinesApi } from '../workbench/contracts/machinesApi';
+import { VIEWS } from '../workbench/constants';
 import type { Log } from '../workbench/log';
 import type { SettingsReader } from '../workbench/settings';
-import { MACHINE_COMMANDS, type MachineCommandDeps } from './machineCommands';
+import { MACHINE_COMMANDS, type MachineCommandDeps, type RefreshCount } from './machineCommands';
 import { MachineLists, type KeyValueStore } from './machineLists';
-import { MachineRefresh } from './machineRefresh';
 import { MachinesModel, type ModelSettings } from './machinesModel';
 import { MachinesView } from './machinesView';
 import { PinnedPolling } from './pinnedPolling';
@@ -107,10 +107,22 @@ export function registerMachines(context: vscode.ExtensionContext, deps: Machine
       },
     }),
   );
-  const refresh = store.add(new MachineRefresh(model));
-  const polling = store.add(
-    new PinnedPolling({ settings, lists, model, view: view.treeView, signedIn, refresh: (serials) => refresh.run(serials), log }),
+  // Refresh of listed machines (default: every one), with progress in the view. Requests belong to the
+  // session they were made in: a sign-out or an environment switch aborts those in flight, so another
+  // environment's answers never land.
+  let refreshLifetime = new AbortController();
+  store.add(
+    toDisposable(() => {
+      refreshLifetime.abort();
+    }),
   );
+  const refresh = (serials?: readonly string[]): Thenable<RefreshCount> =>
+    vscode.window.withProgress({ location: { viewId: VIEWS.machines } }, async () => {
+      const result = await model.refreshAll(serials ? [...serials] : undefined, { signal: refreshLifetime.signal });
+      const failed = (serials ?? model.allListed()).filter((serial) => model.failureOf(serial) !== undefined).length;
+      return { done: result.done, failed };
+    });
+  const polling = store.add(new PinnedPolling({ settings, lists, model, view: view.treeView, signedIn, refresh, log }));
 
   // ---- Settings and session ------------------------------------------------
   let pinnedScope = settings.value['tree.pinnedScope'];
@@ -132,7 +144,8 @@ export function registerMachines(context: vscode.ExtensionContext, deps: Machine
   store.add(
     session.onDidChangeState(() => {
       // Another environment's data must not show, nor its requests land: start over.
-      refresh.abortAll();
+      refreshLifetime.abort();
+      refreshLifetime = new AbortController();
       model.reset();
       polling.reset();
     }),
@@ -146,7 +159,7 @@ export function registerMachines(context: vscode.ExtensionContext, deps: Machine
     view,
     session,
     log,
-    refresh: (serials) => refresh.run(serials),
+    refresh,
     scanWorkspace: () => scan.run('notification'),
     matcher,
     trust,

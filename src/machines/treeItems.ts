@@ -11,7 +11,6 @@ import { COMMANDS } from '../workbench/constants';
 import type { ErrorNode, EventNode, GroupNode, LoadMoreNode, MachineNode, MachinesNode, PlaceholderNode } from './treeNodes';
 import { displayText } from '../common/notificationText';
 import type { Localize } from '../common/localize';
-import { errorRowLabel, groupAccessibilityLabel } from './rowText';
 
 export interface RenderContext {
   readonly model: MachinesModel;
@@ -34,6 +33,45 @@ function shortAge(epochMs: number, context: RenderContext, style: RelativeStyle 
 }
 
 const t: Localize = (message, ...args) => vscode.l10n.t(message, ...args);
+
+// Rows at the default sidebar width show some twenty characters of a label
+// before cutting it off: the label says what happened in a few words, and the
+// full text goes to the description and the tooltip.
+
+/** An error row's label by the error's kind (core/errors.ts ApiErrorKind): the server's message is in the tooltip. */
+export function errorRowLabel(errorKind: string | undefined, t: Localize): string {
+  switch (errorKind) {
+    case 'server':
+      return t('Server error');
+    case 'network':
+      return t('API not reachable');
+    case 'timeout':
+      return t('Request timed out');
+    case 'rate-limited':
+      return t('Rate limited');
+    case 'permission-denied':
+      return t('Access denied');
+    case 'not-found':
+      return t('Not found');
+    case 'invalid-credentials':
+      return t('Sign-in rejected');
+    case 'protocol':
+      return t('Unexpected answer');
+    case 'invalid-input':
+      return t('Invalid serial number');
+    default:
+      return t('Could not load events');
+  }
+}
+
+/**
+ * A group's screen-reader label, "In This Workspace, 6": the label and its count,
+ * the same until the count changes. Without one, VS Code reads the tooltip,
+ * whose time of the last scan changes with every scan.
+ */
+export function groupAccessibilityLabel(label: string, description: string | boolean | undefined): string {
+  return typeof description === 'string' && description !== '' ? `${label}, ${description}` : label;
+}
 
 function untrustedMarkdown(): vscode.MarkdownString {
   const markdown = new vscode.MarkdownString('', false);

@@ -1,8 +1,5 @@
 import assert from 'node:assert/strict';
 import { commandUri, defuseThemeIcons, escapeMarkdown, markdownCell, toSingleLine, truncate } from '../../../src/common/markdownText';
-import { eventPickText } from '../../../src/lookUp/eventPickText';
-import { validateEvent } from '../../../src/core/validateEvents';
-import { makeEvent } from '../../support/fakeApi';
 
 describe('markdown text helpers', () => {
   const escapes: readonly [string, string][] = [
@@ -43,31 +40,5 @@ describe('markdown text helpers', () => {
 
   it('defuseThemeIcons breaks $( so quick picks show it as text', () => {
     assert.ok(!defuseThemeIcons('$(alert) x $(y)').includes('$('));
-  });
-});
-
-describe('event pick text', () => {
-  const now = Date.UTC(2025, 5, 2, 12, 0, 0);
-  function event(type: string, message: string): ReturnType<typeof validateEvent> {
-    return validateEvent(makeEvent({ type, message, timestamp: now - 2 * 86_400_000 }), 'MX-4711-A0023');
-  }
-
-  it('shows type, relative and absolute time, and the message as detail', () => {
-    const e = event('ONBOARDING_COMPLETED', 'Done in\n42 min');
-    assert.ok(typeof e !== 'string');
-    assert.deepEqual(eventPickText(e, now, 'en', 'UTC'), {
-      label: 'ONBOARDING_COMPLETED',
-      description: '2 days ago · May 31, 2025, 12:00:00 PM UTC',
-      detail: 'Done in 42 min',
-      icon: 'pass-filled',
-    });
-  });
-
-  it('marks failures and defuses theme icons in server text', () => {
-    const e = event('ONBOARDING_FAILED', '$(alert) boom');
-    assert.ok(typeof e !== 'string');
-    const text = eventPickText(e, now, 'en');
-    assert.equal(text.icon, 'error');
-    assert.ok(!text.detail.includes('$('));
   });
 });

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { HalLink } from '../../../src/core/model';
 import { HAL_LINK_FIELDS } from '../../../src/details/protocol';
-import { buildEventView, flattenLinks, jsonText, linkById, resolveLinkTarget } from '../../../src/details/viewModel';
+import { buildEventView, flattenLinks, jsonText, linkById, resolveLinkTarget, templateVariables } from '../../../src/details/viewModel';
 import { API_BASE, ASSET_ID, event, machineCreated, SERIAL, T_MS } from './fixtures';
 
 const options = {
@@ -197,4 +197,25 @@ describe('details: template forms start filled in from the event', () => {
     const e = event({ type: 'T', message: 'm', timestamp: T_MS, _links: { a: { href: '/m/{assetId}', templated: true } } });
     assert.deepEqual(buildEventView(e, options).links[0]?.values, {});
   });
+});
+
+describe('details: RFC 6570 template variables', () => {
+  const cases: [template: string, expected: string[]][] = [
+    ['https://api.test/machines/{id}', ['id']],
+    ['/machines{?serialNumber,page,size}', ['serialNumber', 'page', 'size']],
+    ['/m/{+path}/x{#frag}', ['path', 'frag']],
+    ['{.ext}{/seg*}{;params}{&more}', ['ext', 'seg', 'params', 'more']],
+    ['/search{?q:3,list*}', ['q', 'list']],
+    ['/{id}/again/{id}', ['id']],
+    ['/{a.b}/{%20x}', ['a.b', '%20x']],
+    ['/no/variables', []],
+    ['/reserved/{=x}{!y}{@z}{|w}', []],
+    ['/broken/{bad name}/{ok}/{.}/{-x}', ['ok']],
+    ['/unclosed/{id', []],
+  ];
+  for (const [template, expected] of cases) {
+    it(`reads ${JSON.stringify(expected)} from ${template}`, () => {
+      assert.deepEqual(templateVariables(template), expected);
+    });
+  }
 });

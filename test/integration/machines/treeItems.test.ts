@@ -1,10 +1,11 @@
 // Tree rows at the default sidebar width (about 300 px) show some twenty
 // characters of a label before cutting it off: these hold the short texts that
-// replaced a server's whole sentence and a raw event type there.
+// replaced a server's whole sentence and a raw event type there. They live in
+// treeItems.ts with the rows that use them, so they are tested in the host.
 import assert from 'node:assert/strict';
 import { plainLocalize } from '../../../src/common/localize';
 import type { ApiErrorKind } from '../../../src/core/errors';
-import { errorRowLabel, groupAccessibilityLabel } from '../../../src/machines/rowText';
+import { errorRowLabel, groupAccessibilityLabel } from '../../../src/machines/treeItems';
 
 /** What fits beside the icon and the two inline actions of an error row at the default width. */
 const ERROR_LABEL_MAX = 22;
