@@ -19,7 +19,7 @@ import { DEFAULT_HTTP_SETTINGS, OnboardingClient } from '../../src/core/onboardi
 import { createUndiciTransport } from '../../src/core/http/undiciTransport';
 import { parseRetryAfter } from '../../src/core/http/retryPolicy';
 import type { Transport } from '../../src/core/http/transport';
-import { refreshMany } from '../../src/machines/refreshMany';
+import { refreshMany } from '../../src/machines/machinesModel';
 import type { FakeApiConfig } from '../support/fakeApi';
 import { TEST_CREDENTIALS } from '../support/fakeApi';
 import { bareToken, median, ms, slowerClause, timed, times } from './benchSupport';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createSerialMatcher } from '../../../src/domain/serialNumbers/serialMatcher';
-import { refreshMany } from '../../../src/machines/refreshMany';
+import { refreshMany } from '../../../src/machines/machinesModel';
 import {
   excludeGlob,
   MAX_MATCHES_PER_FILE,
