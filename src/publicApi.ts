@@ -3,7 +3,7 @@
 // it reaches the session, the API client or the credential store, however
 // deep someone walks the object graph.
 import type { CacheEntry, EventsCache } from './eventsCache/eventsCache';
-import type { MachinesApi } from './workbench/contracts/machinesApi';
+import type { MachinesApi } from './workbench/contracts/features';
 import type { TestHooks } from './testHooks';
 import type { ArgumentTrust } from './workbench/argumentTrust';
 

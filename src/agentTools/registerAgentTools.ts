@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { EventsCache } from '../eventsCache/eventsCache';
 import type { ApiSession } from '../workbench/contracts/apiSession';
-import type { MachinesApi } from '../workbench/contracts/machinesApi';
+import type { MachinesApi } from '../workbench/contracts/features';
 import { LANGUAGE_MODEL_TOOLS, type LanguageModelToolName } from '../workbench/constants';
 import type { Log } from '../workbench/log';
 import type { SettingsReader } from '../workbench/settings';

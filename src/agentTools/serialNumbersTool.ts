@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { SerialMatcher } from '../domain/serialNumbers/serialMatcher';
 import { parseSerialScopeInput } from '../domain/agentTools/toolInput';
 import { invalidInputText, scopeText, type ScopeEntry } from '../domain/agentTools/toolResults';
-import type { MachinesApi } from '../workbench/contracts/machinesApi';
+import type { MachinesApi } from '../workbench/contracts/features';
 import type { SerialSettings } from '../workbench/serialSettings';
 import { LANGUAGE_MODEL_TOOLS } from '../workbench/constants';
 import { serialsInScope, type WorkspaceScanner } from './serialSources';
