@@ -13,18 +13,12 @@ import { signInNeededText, turnedOffText, type MachineReport } from '../domain/a
 import { settingId } from '../domain/settings/settingsRules';
 import type { ApiSession } from '../workbench/contracts/apiSession';
 import { COMMANDS } from '../workbench/constants';
-import type { Log } from '../workbench/log';
 import type { SettingsReader } from '../workbench/settings';
 
 export interface ToolDeps {
   readonly session: ApiSession;
   readonly events: EventsCache;
   readonly settings: SettingsReader;
-  readonly log: Log;
-}
-
-export function textResult(text: string): vscode.LanguageModelToolResult {
-  return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
 }
 
 /** The answer when the tools are off or nobody is signed in: no request is made. */
