@@ -8,9 +8,8 @@
 // SecretStorage changes from other windows and rebuilds the client when a client
 // setting changes.
 import * as vscode from 'vscode';
-import { registerCommands } from '../workbench/commands';
+import { registerCommands, setContext } from '../workbench/commands';
 import { CONTEXT_KEYS } from '../workbench/constants';
-import { setContext } from '../workbench/contextKeys';
 import type { Log } from '../workbench/log';
 import type { SettingsReader } from '../workbench/settings';
 import { AUTH_PROVIDER_ID, authProviderLabel, OnboardingAuthenticationProvider } from './authProvider';
