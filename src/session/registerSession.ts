@@ -9,13 +9,13 @@
 // setting changes.
 import * as vscode from 'vscode';
 import { registerCommands, setContext } from '../workbench/commands';
-import { CONTEXT_KEYS } from '../workbench/constants';
+import { COMMANDS, CONTEXT_KEYS } from '../workbench/constants';
 import type { Log } from '../workbench/log';
 import type { SettingsReader } from '../workbench/settings';
 import { AUTH_PROVIDER_ID, authProviderLabel, OnboardingAuthenticationProvider } from './authProvider';
-import { CredentialStore, environmentIdOfSecretKey } from './credentialStore';
-import { announceCredentialsRejected } from './credentialsRejectedNotice';
+import { ConfirmedEndpoints, CredentialStore, environmentIdOfSecretKey } from './credentialStore';
 import type { Notifier } from './notify';
+import type { Environment } from '../domain/session/sessionState';
 import { sessionCommands } from './sessionCommands';
 import { SignInFlow } from './signInFlow';
 import { SessionStatusBar } from './statusBar';
@@ -23,7 +23,6 @@ import { onboardingClients } from './clientFactory';
 import type { OnboardingClient } from '../core/onboardingClient';
 import { SessionMachine } from '../domain/session/sessionMachine';
 import { CLIENT_SETTINGS, clientSettingsOf } from '../domain/settings/clientSettings';
-import { ConfirmedEndpoints } from './confirmedEndpoints';
 import { demoGrant } from '../domain/session/argumentSignIn';
 import type { ArgumentTrust } from '../workbench/argumentTrust';
 
@@ -99,4 +98,24 @@ export function registerSession(context: vscode.ExtensionContext, deps: SessionD
   });
 
   return session;
+}
+
+/**
+ * What the user sees when the stored credentials of the active environment
+ * stop working: one warning per episode (the session machine decides when),
+ * with a button that opens the sign-in prefilled from that environment.
+ */
+function announceCredentialsRejected(notifier: Notifier, env: Environment): void {
+  const signInAgain = vscode.l10n.t('Sign In Again');
+  void notifier
+    .warning(
+      vscode.l10n.t(
+        'Onboarding Events: the credentials stored for "{0}" no longer work (the password may have changed or the API user was removed). Sign in again to see events.',
+        env.name,
+      ),
+      signInAgain,
+    )
+    .then((choice) => {
+      if (choice === signInAgain) void vscode.commands.executeCommand(COMMANDS.signInAgain);
+    });
 }

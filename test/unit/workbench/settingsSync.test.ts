@@ -7,8 +7,7 @@ import { join } from 'node:path';
 import { registerSettingsSync, STATE_KEYS, SYNCED_STATE_KEYS } from '../../../src/workbench/constants';
 import { PINNED_KEY, RECENT_KEY } from '../../../src/machines/machineLists';
 import { SEEN_KEY } from '../../../src/machines/seenTracker';
-import { ENVIRONMENTS_KEY, LAST_ENVIRONMENT_KEY, secretKey } from '../../../src/session/credentialStore';
-import { CONFIRMED_ENDPOINTS_KEY } from '../../../src/session/confirmedEndpoints';
+import { CONFIRMED_ENDPOINTS_KEY, ENVIRONMENTS_KEY, LAST_ENVIRONMENT_KEY, secretKey } from '../../../src/session/credentialStore';
 
 const srcDir = join(__dirname, '..', '..', '..', '..', 'src');
 
