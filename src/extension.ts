@@ -20,10 +20,8 @@ import { Log } from './workbench/log';
 import { registerEventsCache } from './workbench/registerEventsCache';
 import { SerialSettings } from './workbench/serialSettings';
 import { SettingsReader } from './workbench/settings';
-import { registerSettingsSync } from './workbench/settingsSync';
-import { isTestMode } from './workbench/testMode';
+import { registerSettingsSync } from './workbench/constants';
 import { ArgumentTrust } from './workbench/argumentTrust';
-import { confirmForExtension } from './workbench/extensionRequests';
 import { inertNotificationText } from './common/notificationText';
 
 export type { OnboardingEventsExtensionApi } from './publicApi';
@@ -31,7 +29,10 @@ export type { OnboardingEventsExtensionApi } from './publicApi';
 export function activate(context: vscode.ExtensionContext): OnboardingEventsExtensionApi {
   const started = performance.now();
   try {
-    const testMode = isTestMode(context);
+    // The one place that decides whether the extension runs under its own tests;
+    // two things differ then: the test hooks are exported (src/testHooks.ts), and
+    // argument forms of commands act unseen (ArgumentTrust).
+    const testMode = context.extensionMode === vscode.ExtensionMode.Test;
     const log = new Log();
     const settings = new SettingsReader();
     // The one serial-number matcher: hovers, links, the look-up and the tree read it.
@@ -56,7 +57,6 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
       machines,
       events,
       trust,
-      confirmForExtension,
       testHooks: testHooks({ testMode, context, session, notifier, events, details, editor, machines, agentTools, links, trust }),
     });
   } catch (error) {

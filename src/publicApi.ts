@@ -2,8 +2,10 @@
 // closures over the services rather than the services themselves: nothing in
 // it reaches the session, the API client or the credential store, however
 // deep someone walks the object graph.
+import * as vscode from 'vscode';
+import { inertNotificationText } from './common/notificationText';
 import type { CacheEntry, EventsCache } from './eventsCache/eventsCache';
-import type { MachinesApi } from './workbench/contracts/machinesApi';
+import type { MachinesApi } from './workbench/contracts/features';
 import type { TestHooks } from './testHooks';
 import type { ArgumentTrust } from './workbench/argumentTrust';
 
@@ -33,8 +35,6 @@ export interface PublicApiParts {
   readonly events: EventsCache;
   /** Outside tests, reveal only selects a listed machine and never loads one (no request for another extension). */
   readonly trust: ArgumentTrust;
-  /** Asks the user whether another extension may add a machine (whose events the tree then loads). */
-  readonly confirmForExtension: (serialNumber: string, what: 'pin' | 'recent') => Promise<boolean>;
   /** Present only in ExtensionMode.Test (src/testHooks.ts decides). */
   readonly testHooks: TestHooks | undefined;
 }
@@ -51,12 +51,12 @@ export function publicApi(parts: PublicApiParts): OnboardingEventsExtensionApi {
       },
       // A listed machine is loaded by the tree: outside tests the user agrees first, in VS Code's own modal.
       pin: async (serialNumber) => {
-        if (trust.silent || (await parts.confirmForExtension(serialNumber, 'pin'))) await machines.pin(serialNumber);
+        if (trust.silent || (await confirmForExtension(serialNumber, 'pin'))) await machines.pin(serialNumber);
       },
       addRecent: (serialNumber) => {
         if (trust.silent) machines.addRecent(serialNumber);
         else
-          void parts.confirmForExtension(serialNumber, 'recent').then((yes) => {
+          void confirmForExtension(serialNumber, 'recent').then((yes) => {
             if (yes) machines.addRecent(serialNumber);
           });
       },
@@ -74,4 +74,26 @@ export function publicApi(parts: PublicApiParts): OnboardingEventsExtensionApi {
     },
     testHooks,
   };
+}
+
+/**
+ * Asks the user before another extension leads to a request in their name
+ * (pinning a machine, whose events the tree then loads). VS Code's own modal:
+ * another extension cannot answer it.
+ */
+async function confirmForExtension(serialNumber: string, what: 'pin' | 'recent'): Promise<boolean> {
+  const action = what === 'pin' ? vscode.l10n.t('Pin') : vscode.l10n.t('Add');
+  const choice = await vscode.window.showWarningMessage(
+    inertNotificationText(
+      what === 'pin'
+        ? vscode.l10n.t('Another extension asks to pin {0} in the Machines view.', serialNumber)
+        : vscode.l10n.t('Another extension asks to add {0} to the recent machines.', serialNumber),
+    ),
+    {
+      modal: true,
+      detail: vscode.l10n.t('The Machines view then loads its onboarding events with your sign-in. Continue only if you expected this.'),
+    },
+    action,
+  );
+  return choice === action;
 }

@@ -9,6 +9,7 @@
 // graph reaches no session, client or credential store, and nothing returns a
 // credential, a token or a client.
 import * as vscode from 'vscode';
+import { definedOnly } from './common/definedOnly';
 import type { IDisposable } from './common/lifecycle';
 import type { EventsResult } from './core/model';
 import type { SessionState } from './domain/session/sessionState';
@@ -267,7 +268,7 @@ function machinesHooks({ model, view, scan, polling }: Machines) {
       const render = (node: MachinesNode, level: number): RenderedNode => {
         const item = provider.getTreeItem(node);
         const children = level < depth && open(node) ? provider.getChildren(node).map((child) => render(child, level + 1)) : undefined;
-        return { ...describeItem(node, item), ...(children ? { children } : {}) };
+        return { ...describeItem(node, item), ...definedOnly({ children }) };
       };
       return provider.getChildren().map((node) => render(node, 1));
     },
@@ -318,7 +319,7 @@ function describeItem(node: MachinesNode, item: vscode.TreeItem): RenderedNode {
     id: item.id,
     label,
     description: typeof item.description === 'string' ? item.description : undefined,
-    ...(item.accessibilityInformation ? { accessibilityLabel: item.accessibilityInformation.label } : {}),
+    ...definedOnly({ accessibilityLabel: item.accessibilityInformation?.label }),
     tooltip,
     ...(item.tooltip instanceof vscode.MarkdownString
       ? {

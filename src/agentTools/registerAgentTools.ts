@@ -1,20 +1,44 @@
 // Language Model Tools for agents (Copilot's agent mode, or any extension
 // through vscode.lm.invokeTool): read-only answers about machines' onboarding.
 // The manifest declares them (contributes.languageModelTools, hidden by
-// onboardingEvents.agentTools.enabled = false); this registers their
-// implementations. Everything they read goes through the views' own services.
+// onboardingEvents.agentTools.enabled = false); this defines and registers
+// them. What the tools share: the gate (setting, sign-in) that answers without
+// a request, reading many machines through the shared EventsCache (so the
+// cache, the concurrency limit and the error types are the views' own), the
+// cancellation bridge, and the confirmation when a call would send many
+// requests. The wording of results lives in domain/agentTools (pure).
 import * as vscode from 'vscode';
-import type { EventsCache } from '../eventsCache/eventsCache';
+import { abortSignalFor } from '../common/cancellation';
+import { definedOnly } from '../common/definedOnly';
+import { errorMessage } from '../common/errors';
+import { isApiError } from '../core/errors';
+import { NotSignedInError, type EventsCache } from '../eventsCache/eventsCache';
+import {
+  needsConfirmation,
+  parseMachineEventsInput,
+  parseSerialScopeInput,
+  parseSummaryInput,
+  requestsNeeded,
+  type Parsed,
+} from '../domain/agentTools/toolInput';
+import {
+  invalidInputText,
+  machineEventsText,
+  scopeText,
+  signInNeededText,
+  summaryText,
+  turnedOffText,
+  type MachineReport,
+  type ScopeEntry,
+} from '../domain/agentTools/toolResults';
+import { settingId } from '../domain/settings/settingsRules';
 import type { ApiSession } from '../workbench/contracts/apiSession';
-import type { MachinesApi } from '../workbench/contracts/machinesApi';
-import { LANGUAGE_MODEL_TOOLS, type LanguageModelToolName } from '../workbench/constants';
+import type { MachinesApi } from '../workbench/contracts/features';
+import { COMMANDS, LANGUAGE_MODEL_TOOLS, type LanguageModelToolName } from '../workbench/constants';
 import type { Log } from '../workbench/log';
 import type { SettingsReader } from '../workbench/settings';
-import { MachineEventsTool } from './machineEventsTool';
-import { OnboardingSummaryTool } from './onboardingSummaryTool';
-import { SerialNumbersTool } from './serialNumbersTool';
-import type { WorkspaceScanner } from './serialSources';
 import type { SerialSettings } from '../workbench/serialSettings';
+import { serialsInScope, type WorkspaceScanner } from './serialSources';
 
 export type { WorkspaceScanner } from './serialSources';
 
@@ -32,13 +56,218 @@ export interface AgentToolsDeps {
 
 export type AgentTools = Readonly<Record<LanguageModelToolName, vscode.LanguageModelTool<unknown>>>;
 
+/** What makes one tool: everything else (the gate, the input check, the result's form) is the same for all. */
+interface ToolDefinition<Input> {
+  /** Tools that ask the API answer "sign in first" without a request; finding serial numbers needs no sign-in. */
+  readonly needsSignIn: boolean;
+  readonly parse: (input: unknown) => Parsed<Input>;
+  /** The progress message (and confirmation); `input` is undefined when it does not parse. */
+  prepare(input: Input | undefined): vscode.PreparedToolInvocation;
+  answer(input: Input, token: vscode.CancellationToken): Promise<string>;
+}
+
+function languageModelTool<Input>(deps: AgentToolsDeps, definition: ToolDefinition<Input>): vscode.LanguageModelTool<unknown> {
+  const textResult = (text: string): vscode.LanguageModelToolResult =>
+    new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
+  return {
+    prepareInvocation: (options) => {
+      const input = definition.parse(options.input);
+      return definition.prepare(input.ok ? input.value : undefined);
+    },
+    invoke: async (options, token) => {
+      const closed = gate(deps, definition.needsSignIn);
+      if (closed !== undefined) return textResult(closed);
+      const input = definition.parse(options.input);
+      if (!input.ok) return textResult(invalidInputText(input.problem));
+      return textResult(await definition.answer(input.value, token));
+    },
+  };
+}
+
 /** Registers the tools with VS Code; returns them by name. */
 export function registerAgentTools(context: vscode.ExtensionContext, deps: AgentToolsDeps): AgentTools {
+  const resultContext = () => ({ now: Date.now(), environment: environmentName(deps.session), rules: deps.settings.value.eventStates });
   const tools: AgentTools = {
-    [LANGUAGE_MODEL_TOOLS.machineEvents]: new MachineEventsTool(deps),
-    [LANGUAGE_MODEL_TOOLS.serialNumbers]: new SerialNumbersTool(deps),
-    [LANGUAGE_MODEL_TOOLS.summary]: new OnboardingSummaryTool(deps),
+    // One or more serial numbers → each machine's newest events, read through the views' cache.
+    [LANGUAGE_MODEL_TOOLS.machineEvents]: languageModelTool(deps, {
+      needsSignIn: true,
+      parse: parseMachineEventsInput,
+      prepare: (input) => {
+        const serials = input?.serialNumbers ?? [];
+        // Counts only: the serial numbers were written by a model and need not reach the chat's Markdown.
+        const message =
+          serials.length === 1
+            ? vscode.l10n.t('Reading the onboarding events of one machine')
+            : vscode.l10n.t('Reading the onboarding events of {0} machines', serials.length);
+        return prepareReading(deps, serials, message);
+      },
+      answer: async ({ serialNumbers, maxEvents, refused }, token) => {
+        const reports = await readMachines(deps, serialNumbers, token);
+        deps.log.info(`Agent tool: events of ${serialNumbers.length} machines read.`);
+        return machineEventsText(reports, { maxEvents, refused }, resultContext());
+      },
+    }),
+    // The serial numbers in the active editor, a file or the workspace, with what
+    // this window already knows of each (pinned, looked up recently, the cached
+    // newest event). It sends no request, so it needs no sign-in and no confirmation.
+    [LANGUAGE_MODEL_TOOLS.serialNumbers]: languageModelTool(deps, {
+      needsSignIn: false,
+      parse: parseSerialScopeInput,
+      prepare: (input) => ({
+        invocationMessage:
+          input?.source === 'workspace'
+            ? vscode.l10n.t('Finding serial numbers in the workspace')
+            : input?.source === 'file'
+              ? vscode.l10n.t('Finding serial numbers in a file')
+              : vscode.l10n.t('Finding serial numbers in the active editor'),
+      }),
+      answer: async (input, token) => {
+        // The one serial-number matcher the views use (a refused pattern is reported to the user there; the result tells the agent too).
+        const matcher = deps.serialSettings.value.matcher;
+        const found = await serialsInScope(input, matcher, deps, token);
+        if (token.isCancellationRequested) throw new vscode.CancellationError();
+        if (!found.ok) return invalidInputText(found.problem);
+        const pinned = new Set(deps.machines.pinned());
+        const recent = new Set(deps.machines.recent());
+        const entries = found.found.map((serial): ScopeEntry => {
+          // peek() makes no request: what the views fetched before (or the stored copy).
+          const cached = deps.events.peek(serial.serialNumber);
+          return {
+            serialNumber: serial.serialNumber,
+            locations: serial.locations,
+            occurrences: serial.occurrences,
+            pinned: pinned.has(serial.serialNumber),
+            recent: recent.has(serial.serialNumber),
+            ...definedOnly({ known: cached && { result: cached.result, stale: cached.stale || cached.error !== undefined } }),
+          };
+        });
+        deps.log.info(`Agent tool: ${entries.length} serial numbers found in ${found.where}.`);
+        return scopeText(
+          entries,
+          {
+            where: found.where,
+            capped: found.capped,
+            signedIn: deps.session.state.kind === 'signed-in',
+            ...definedOnly({ file: found.file, filesScanned: found.filesScanned, patternProblem: matcher.problem }),
+          },
+          { now: Date.now(), rules: deps.settings.value.eventStates },
+          { events: LANGUAGE_MODEL_TOOLS.machineEvents, summary: LANGUAGE_MODEL_TOOLS.summary },
+        );
+      },
+    }),
+    // A set of serial numbers → counts by state, the failed machines with their
+    // newest event, and the rest by state. It earns its place beside the events
+    // tool: "which of these 40 failed, and why?" needs one line per machine, not
+    // forty event lists.
+    [LANGUAGE_MODEL_TOOLS.summary]: languageModelTool(deps, {
+      needsSignIn: true,
+      parse: parseSummaryInput,
+      prepare: (input) => {
+        const serials = input?.serialNumbers ?? [];
+        return prepareReading(deps, serials, vscode.l10n.t('Summarizing the onboarding of {0} machines', serials.length));
+      },
+      answer: async ({ serialNumbers, refused }, token) => {
+        const reports = await readMachines(deps, serialNumbers, token);
+        deps.log.info(`Agent tool: onboarding summary of ${reports.length} machines.`);
+        return summaryText(reports, refused, resultContext());
+      },
+    }),
   };
   for (const [name, tool] of Object.entries(tools)) context.subscriptions.push(vscode.lm.registerTool(name, tool));
   return tools;
+}
+
+/** The answer when the tools are off or nobody is signed in: no request is made. */
+function gate(deps: AgentToolsDeps, needsSignIn: boolean): string | undefined {
+  if (!deps.settings.value['agentTools.enabled']) return turnedOffText(settingId('agentTools.enabled'));
+  if (!needsSignIn) return undefined;
+  const state = deps.session.state;
+  return state.kind === 'signed-in' ? undefined : signInNeededText(state.kind, COMMANDS.signIn);
+}
+
+/** The signed-in environment's name, for results and confirmations. */
+function environmentName(session: ApiSession): string {
+  return session.state.kind === 'signed-out' ? '' : session.state.environment.name;
+}
+
+/** Rejects with a CancellationError as soon as `signal` aborts; a request shared with a view keeps running for it. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new vscode.CancellationError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => {
+      reject(new vscode.CancellationError());
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error instanceof Error ? error : new Error(errorMessage(error)));
+      },
+    );
+  });
+}
+
+function isCancellation(error: unknown): boolean {
+  return error instanceof vscode.CancellationError || (isApiError(error) && error.kind === 'cancelled');
+}
+
+/**
+ * Each machine's events through the cache (one request per machine that is
+ * not fresh; the client's limiter bounds how many run at once). A failure is
+ * reported per machine, with the last good result when there is one;
+ * cancelling the token aborts the requests and rejects with CancellationError.
+ */
+async function readMachines(
+  deps: AgentToolsDeps,
+  serialNumbers: readonly string[],
+  token: vscode.CancellationToken,
+): Promise<MachineReport[]> {
+  const abort = abortSignalFor(token);
+  try {
+    const reports = await Promise.all(
+      serialNumbers.map(async (serialNumber): Promise<MachineReport> => {
+        try {
+          const result = await untilAborted(deps.events.get(serialNumber, { signal: abort.signal }), abort.signal);
+          return { serialNumber, outcome: { kind: 'events', result, stale: false } };
+        } catch (error) {
+          if (isCancellation(error) || token.isCancellationRequested) throw new vscode.CancellationError();
+          const message = error instanceof NotSignedInError ? signInNeededText('signed-out', COMMANDS.signIn) : errorMessage(error);
+          // The service keeps the last good result when a refresh fails: show it, marked.
+          const previous = error instanceof NotSignedInError ? undefined : deps.events.peek(serialNumber);
+          return previous === undefined
+            ? { serialNumber, outcome: { kind: 'error', message, ...(isApiError(error) ? { errorKind: error.kind } : {}) } }
+            : { serialNumber, outcome: { kind: 'events', result: previous.result, stale: true, refreshError: message } };
+        }
+      }),
+    );
+    if (token.isCancellationRequested) throw new vscode.CancellationError();
+    return reports;
+  } finally {
+    // Refused credentials were reported to the session by the cache (once per refused request).
+    abort.dispose();
+  }
+}
+
+/** prepareInvocation for the tools that read events: a progress message, and a confirmation when many requests would go out. */
+function prepareReading(deps: AgentToolsDeps, serialNumbers: readonly string[], invocationMessage: string): vscode.PreparedToolInvocation {
+  if (gate(deps, true) !== undefined) return { invocationMessage };
+  const requests = requestsNeeded(serialNumbers, (serial) => deps.events.isFresh(serial));
+  if (!needsConfirmation(requests)) return { invocationMessage };
+  return {
+    invocationMessage,
+    confirmationMessages: {
+      title: vscode.l10n.t('Ask the Onboarding Events API about {0} machines?', requests),
+      message: vscode.l10n.t(
+        'The agent asks for the onboarding events of {0} machines. {1} of them are not in the cache, so {1} requests will go to the API of the environment "{2}", at most {3} at a time. Nothing is changed on the server.',
+        serialNumbers.length,
+        requests,
+        environmentName(deps.session),
+        deps.settings.value.maxConcurrentRequests,
+      ),
+    },
+  };
 }

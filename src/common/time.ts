@@ -3,6 +3,7 @@
 // (vscode.env.language in the glue) and Intl does the wording, so the words
 // are translated without strings of our own. One module, so a machine reads
 // the same age and the same exact time wherever it is shown.
+import { definedOnly } from './definedOnly';
 
 /** JavaScript dates cover ±8.64e15 ms around the epoch; beyond that there is no date to show. */
 const MAX_DATE_MS = 8.64e15;
@@ -94,20 +95,15 @@ export function formatRelative(epochMs: number, nowMs: number, locale: string, s
  */
 export function formatAbsolute(epochMs: number, locale: string, timeZone?: string): string | undefined {
   if (!isRepresentable(epochMs)) return undefined;
-  const options: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'long' };
-  // Stryker disable next-line ConditionalExpression: setting timeZone to undefined means the default zone, as leaving it out does.
-  if (timeZone !== undefined) options.timeZone = timeZone;
+  const options: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'long', ...definedOnly({ timeZone }) };
   return new Intl.DateTimeFormat(safeLocale(locale), options).format(new Date(epochMs));
 }
 
 /** A compact point in time for a tree description: the time of day when it is today, else date and time. */
 export function formatShort(epochMs: number, nowMs: number, locale: string, timeZone?: string): string | undefined {
   if (!isRepresentable(epochMs)) return undefined;
-  const options: Intl.DateTimeFormatOptions = { timeStyle: 'short' };
-  // Stryker disable next-line ConditionalExpression: setting timeZone to undefined means the default zone, as leaving it out does.
-  if (timeZone !== undefined) options.timeZone = timeZone;
-  // Stryker disable next-line ConditionalExpression: a timeZone of undefined means the default zone, as leaving it out does.
-  const day = new Intl.DateTimeFormat('en-CA', { dateStyle: 'short', ...(timeZone !== undefined ? { timeZone } : {}) });
+  const options: Intl.DateTimeFormatOptions = { timeStyle: 'short', ...definedOnly({ timeZone }) };
+  const day = new Intl.DateTimeFormat('en-CA', { dateStyle: 'short', ...definedOnly({ timeZone }) });
   const sameDay = isRepresentable(nowMs) && day.format(new Date(nowMs)) === day.format(new Date(epochMs));
   if (!sameDay) options.dateStyle = 'medium';
   return new Intl.DateTimeFormat(safeLocale(locale), options).format(new Date(epochMs));

@@ -1,6 +1,7 @@
 // Spec §4.2 pagination conventions as reusable code: request builders for the
 // page-based and cursor-based styles, the sort syntax, the §2.5 envelopes, and
 // async iterators that walk every page up to a cap.
+import { definedOnly } from '../common/definedOnly';
 import { isRecord } from '../common/guards';
 
 /** Spec §4.2: page-based defaults. */
@@ -222,6 +223,6 @@ export async function* walkCursor(
     const hasMore = cursorHasMore(envelope, current.limit, current.after);
     yield { items: envelope.content, index, hasMore };
     if (!hasMore || envelope.after === undefined) return;
-    current = { ...current, after: envelope.after, ...(envelope.limit !== undefined ? { limit: envelope.limit } : {}) };
+    current = { ...current, after: envelope.after, ...definedOnly({ limit: envelope.limit }) };
   }
 }

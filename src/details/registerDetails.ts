@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { EventsCache } from '../eventsCache/eventsCache';
 import type { ApiSession } from '../workbench/contracts/apiSession';
-import type { DetailsApi } from '../workbench/contracts/detailsApi';
+import type { DetailsApi } from '../workbench/contracts/features';
 import { registerCommands } from '../workbench/commands';
 import { WEBVIEWS } from '../workbench/constants';
 import type { Log } from '../workbench/log';

@@ -13,7 +13,7 @@ import { registerCommands } from '../workbench/commands';
 import { EDITOR_COMMANDS } from './editorCommands';
 import { SerialAtCursorContext } from './serialAtCursor';
 import { SerialHoverProvider } from './serialHoverProvider';
-import type { SerialFeatureDeps } from '../workbench/contracts/serialFeatureDeps';
+import type { SerialFeatureDeps } from '../workbench/contracts/features';
 import type { SettingsReader } from '../workbench/settings';
 import { GlanceStates } from './glanceStates';
 import { InlineStatus } from './inlineStatus';

@@ -8,7 +8,7 @@ import { Debouncer } from '../common/delays';
 import { Disposable } from '../common/lifecycle';
 import type { SerialMatch, SerialMatcher } from '../domain/serialNumbers/serialMatcher';
 import { CONTEXT_KEYS } from '../workbench/constants';
-import { setContext } from '../workbench/contextKeys';
+import { setContext } from '../workbench/commands';
 import type { SerialSettings } from '../workbench/serialSettings';
 
 const DEBOUNCE_MS = 150;

@@ -5,7 +5,7 @@
 // state from the cache; completion itself never sends a request.
 import * as vscode from 'vscode';
 import { MAX_SERIAL_NUMBER_LENGTH } from '../core/serialNumber';
-import type { MachinesApi } from '../workbench/contracts/machinesApi';
+import type { MachinesApi } from '../workbench/contracts/features';
 import type { GlanceStates } from './glanceStates';
 import { stateSummary, type GlanceTextContext } from './glanceText';
 import type { SerialSettings } from '../workbench/serialSettings';

@@ -16,8 +16,7 @@ import type { EventsCache } from '../eventsCache/eventsCache';
 import { registerCommands, type CommandFactory, type CommandTable } from '../workbench/commands';
 import { COMMANDS } from '../workbench/constants';
 import type { ApiSession } from '../workbench/contracts/apiSession';
-import type { DetailsApi } from '../workbench/contracts/detailsApi';
-import type { MachinesApi } from '../workbench/contracts/machinesApi';
+import type { DetailsApi, MachinesApi } from '../workbench/contracts/features';
 import type { Log } from '../workbench/log';
 
 export interface LinksDeps {

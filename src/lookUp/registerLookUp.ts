@@ -16,7 +16,7 @@ import { formatAbsolute, formatRelative } from '../common/time';
 import { checkSerialNumber, serialNumberArgument } from '../domain/serialNumbers/serialNumberInput';
 import { registerCommands, type CommandFactory, type CommandTable } from '../workbench/commands';
 import { COMMANDS } from '../workbench/constants';
-import type { SerialFeatureDeps } from '../workbench/contracts/serialFeatureDeps';
+import type { SerialFeatureDeps } from '../workbench/contracts/features';
 import { inertNotificationText } from '../common/notificationText';
 
 export type LookUpDeps = SerialFeatureDeps;

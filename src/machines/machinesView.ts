@@ -8,7 +8,7 @@ import { formatShort } from '../common/time';
 import { normalizeSerialNumber } from '../core/serialNumber';
 import type { EventFilter } from '../domain/events/eventFilter';
 import { CONTEXT_KEYS, VIEWS } from '../workbench/constants';
-import { setContext } from '../workbench/contextKeys';
+import { setContext } from '../workbench/commands';
 import type { MachineLists } from './machineLists';
 import type { MachinesModel } from './machinesModel';
 import { MachinesTreeProvider } from './machinesTreeProvider';

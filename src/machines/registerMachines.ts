@@ -11,7 +11,7 @@ import { SECTION } from '../domain/settings/settingsRules';
 import type { EventsCache } from '../eventsCache/eventsCache';
 import { registerCommands } from '../workbench/commands';
 import type { ApiSession } from '../workbench/contracts/apiSession';
-import type { MachinesApi } from '../workbench/contracts/machinesApi';
+import type { MachinesApi } from '../workbench/contracts/features';
 import { VIEWS } from '../workbench/constants';
 import type { Log } from '../workbench/log';
 import type { SettingsReader } from '../workbench/settings';

@@ -2,10 +2,13 @@
 // one entry per environment (both values together, so another window never
 // sees half an update); the non-secret parts (URLs, client id, username, name)
 // go to global state. No vscode import: the backends are the small slices of
-// SecretStorage and Memento used here, so tests pass in-memory ones.
+// SecretStorage and Memento used here, so tests pass in-memory ones. Beside
+// them, the URLs the user confirmed per environment (ConfirmedEndpoints).
 import { isRecord } from '../common/guards';
 import type { Environment } from '../domain/session/sessionState';
+import { endpointsKey } from '../domain/session/argumentSignIn';
 import { parseStoredEnvironments } from '../domain/session/environmentRules';
+import { STATE_KEYS } from '../workbench/constants';
 import type { CredentialStorage, StoredSecrets } from '../domain/session/sessionMachine';
 
 export interface SecretBackend {
@@ -111,5 +114,35 @@ export class CredentialStore implements CredentialStorage {
       this.environments().filter((env) => env.id !== id),
     );
     if (this.state.get(LAST_ENVIRONMENT_KEY) === id) await this.state.update(LAST_ENVIRONMENT_KEY, undefined);
+  }
+}
+
+export const CONFIRMED_ENDPOINTS_KEY = STATE_KEYS.confirmedEndpoints;
+
+/**
+ * The URLs the user last confirmed for each environment: by going through the
+ * URL steps of Sign In, or by confirming the modal of the argument form.
+ * "Sign In Again" starts at the client-id step only for these; when an
+ * environment's URLs changed since (another extension, a command link, an
+ * older version), it starts at the URL steps so the user sees where the
+ * secret will go.
+ */
+export class ConfirmedEndpoints {
+  constructor(private readonly state: StateBackend) {}
+
+  /** The confirmed URLs of one environment, as endpointsKey() spells them. */
+  of(id: string): string | undefined {
+    const all = this.state.get(CONFIRMED_ENDPOINTS_KEY);
+    const value = isRecord(all) ? all[id] : undefined;
+    return typeof value === 'string' ? value : undefined;
+  }
+
+  isConfirmed(env: Environment): boolean {
+    return this.of(env.id) === endpointsKey(env);
+  }
+
+  async confirm(env: Environment): Promise<void> {
+    const all = this.state.get(CONFIRMED_ENDPOINTS_KEY);
+    await this.state.update(CONFIRMED_ENDPOINTS_KEY, { ...(isRecord(all) ? all : {}), [env.id]: endpointsKey(env) });
   }
 }

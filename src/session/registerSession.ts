@@ -8,23 +8,20 @@
 // SecretStorage changes from other windows and rebuilds the client when a client
 // setting changes.
 import * as vscode from 'vscode';
-import { registerCommands } from '../workbench/commands';
-import { CONTEXT_KEYS } from '../workbench/constants';
-import { setContext } from '../workbench/contextKeys';
+import { registerCommands, setContext } from '../workbench/commands';
+import { COMMANDS, CONTEXT_KEYS } from '../workbench/constants';
 import type { Log } from '../workbench/log';
 import type { SettingsReader } from '../workbench/settings';
 import { AUTH_PROVIDER_ID, authProviderLabel, OnboardingAuthenticationProvider } from './authProvider';
-import { CredentialStore, environmentIdOfSecretKey } from './credentialStore';
-import { announceCredentialsRejected } from './credentialsRejectedNotice';
+import { ConfirmedEndpoints, CredentialStore, environmentIdOfSecretKey } from './credentialStore';
 import type { Notifier } from './notify';
+import type { Environment, SessionState } from '../domain/session/sessionState';
 import { sessionCommands } from './sessionCommands';
 import { SignInFlow } from './signInFlow';
-import { SessionStatusBar } from './statusBar';
 import { onboardingClients } from './clientFactory';
 import type { OnboardingClient } from '../core/onboardingClient';
 import { SessionMachine } from '../domain/session/sessionMachine';
 import { CLIENT_SETTINGS, clientSettingsOf } from '../domain/settings/clientSettings';
-import { ConfirmedEndpoints } from './confirmedEndpoints';
 import { demoGrant } from '../domain/session/argumentSignIn';
 import type { ArgumentTrust } from '../workbench/argumentTrust';
 
@@ -66,13 +63,15 @@ export function registerSession(context: vscode.ExtensionContext, deps: SessionD
   // Read once, at activation: see demoGrant() for why only the demo's extension host can use it.
   const demo = { grant: demoGrant(process.env['OE_DEMO_SIGN_IN']) };
   const provider = new OnboardingAuthenticationProvider(session, () => flow.run());
-  const statusBar = new SessionStatusBar();
+  const statusBar = vscode.window.createStatusBarItem('onboardingEvents.session', vscode.StatusBarAlignment.Left, -100);
+  statusBar.name = vscode.l10n.t('Onboarding Events Sign-In');
+  statusBar.command = COMMANDS.sessionMenu;
 
   const updateUi = (): void => {
     const hasEnvironments = session.environments().length > 0;
     setContext(CONTEXT_KEYS.signedIn, session.state.kind === 'signed-in');
     setContext(CONTEXT_KEYS.hasEnvironments, hasEnvironments);
-    statusBar.update(session.state, hasEnvironments);
+    showSessionState(statusBar, session.state, hasEnvironments);
   };
 
   context.subscriptions.push(
@@ -100,4 +99,70 @@ export function registerSession(context: vscode.ExtensionContext, deps: SessionD
   });
 
   return session;
+}
+
+/**
+ * What the user sees when the stored credentials of the active environment
+ * stop working: one warning per episode (the session machine decides when),
+ * with a button that opens the sign-in prefilled from that environment.
+ */
+function announceCredentialsRejected(notifier: Notifier, env: Environment): void {
+  const signInAgain = vscode.l10n.t('Sign In Again');
+  void notifier
+    .warning(
+      vscode.l10n.t(
+        'Onboarding Events: the credentials stored for "{0}" no longer work (the password may have changed or the API user was removed). Sign in again to see events.',
+        env.name,
+      ),
+      signInAgain,
+    )
+    .then((choice) => {
+      if (choice === signInAgain) void vscode.commands.executeCommand(COMMANDS.signInAgain);
+    });
+}
+
+/** The status-bar entry: the active environment and whether it is signed in; a click opens the session menu. */
+function showSessionState(item: vscode.StatusBarItem, state: SessionState, hasEnvironments: boolean): void {
+  const tooltip = new vscode.MarkdownString(undefined, false);
+  tooltip.isTrusted = false;
+  tooltip.supportHtml = false;
+  switch (state.kind) {
+    case 'signed-in': {
+      const env = state.environment;
+      item.text = `$(account) ${env.name}`;
+      item.backgroundColor = undefined;
+      item.accessibilityInformation = { label: vscode.l10n.t('Onboarding Events: signed in to {0} as {1}', env.name, env.username) };
+      tooltip.appendMarkdown(`**${vscode.l10n.t('Onboarding Events')}**\n\n`);
+      tooltip.appendText(vscode.l10n.t('Signed in to {0} as {1}', env.name, env.username));
+      tooltip.appendMarkdown('\n\n');
+      tooltip.appendText(vscode.l10n.t('API: {0}', env.apiBaseUrl));
+      break;
+    }
+    case 'credentials-rejected': {
+      const env = state.environment;
+      item.text = `$(warning) ${env.name}`;
+      item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+      item.accessibilityInformation = {
+        label: vscode.l10n.t('Onboarding Events: the credentials for {0} no longer work', env.name),
+      };
+      tooltip.appendMarkdown(`**${vscode.l10n.t('Onboarding Events')}**\n\n`);
+      tooltip.appendText(
+        vscode.l10n.t('The credentials stored for {0} ({1}) no longer work. Click to sign in again.', env.name, env.username),
+      );
+      break;
+    }
+    case 'signed-out':
+      item.text = `$(account) ${vscode.l10n.t('Onboarding Events: Signed Out')}`;
+      item.backgroundColor = undefined;
+      item.accessibilityInformation = { label: vscode.l10n.t('Onboarding Events: signed out') };
+      tooltip.appendMarkdown(`**${vscode.l10n.t('Onboarding Events')}**\n\n`);
+      tooltip.appendText(
+        hasEnvironments
+          ? vscode.l10n.t('Signed out. Click to switch to a saved environment or sign in.')
+          : vscode.l10n.t('Signed out. Click to sign in.'),
+      );
+      break;
+  }
+  item.tooltip = tooltip;
+  item.show();
 }

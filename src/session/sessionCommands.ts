@@ -13,7 +13,7 @@ import { COMMANDS } from '../workbench/constants';
 import type { Log } from '../workbench/log';
 import type { ArgumentTrust } from '../workbench/argumentTrust';
 import { planArgumentSignIn, signInFields, type DemoGrant } from '../domain/session/argumentSignIn';
-import type { ConfirmedEndpoints } from './confirmedEndpoints';
+import type { ConfirmedEndpoints } from './credentialStore';
 import type { Notifier } from './notify';
 import type { SessionClient, SessionMachine } from '../domain/session/sessionMachine';
 import type { SignInFlow, SignInPrefill } from './signInFlow';

@@ -14,7 +14,7 @@ import type { SettingsReader } from '../workbench/settings';
 import { runMultiStepInput, type InputStep } from './multiStepInput';
 import type { Notifier } from './notify';
 import type { SessionClient, SessionMachine } from '../domain/session/sessionMachine';
-import type { ConfirmedEndpoints } from './confirmedEndpoints';
+import type { ConfirmedEndpoints } from './credentialStore';
 import { inertNotificationText } from '../common/notificationText';
 
 type Field = 'apiBaseUrl' | 'authUrl' | 'clientId' | 'clientSecret' | 'username' | 'password' | 'environment';

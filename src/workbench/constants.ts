@@ -2,6 +2,7 @@
 // type, context keys, state keys. One typed table, so no id is a string
 // literal twice and a renamed command fails to compile instead of failing to
 // run. package.json names the same ids; a unit test holds the two together.
+import type * as vscode from 'vscode';
 
 export const COMMANDS = {
   signIn: 'onboardingEvents.signIn',
@@ -101,3 +102,10 @@ export const STATE_KEYS = {
  * curates. Never a secret, an environment or anything derived from results.
  */
 export const SYNCED_STATE_KEYS: readonly string[] = [STATE_KEYS.pinnedMachines, STATE_KEYS.recentMachines];
+
+/** Settings Sync: the one place that says which global state follows the user to their other machines. */
+export function registerSettingsSync(context: {
+  readonly globalState: Pick<vscode.ExtensionContext['globalState'], 'setKeysForSync'>;
+}): void {
+  context.globalState.setKeysForSync(SYNCED_STATE_KEYS);
+}

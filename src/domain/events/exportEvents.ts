@@ -61,8 +61,8 @@ export function eventsToJson(serialNumber: string, events: readonly OnboardingEv
   const document = {
     serialNumber,
     exportedAt: new Date(meta.exportedAt).toISOString(),
-    ...(meta.fetchedAt !== undefined ? { fetchedAt: new Date(meta.fetchedAt).toISOString() } : {}),
     // Left out when undefined: JSON.stringify drops such a property.
+    fetchedAt: meta.fetchedAt === undefined ? undefined : new Date(meta.fetchedAt).toISOString(),
     filter: meta.filter,
     count: events.length,
     events: events.map((event) => event.raw),

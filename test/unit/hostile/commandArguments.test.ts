@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { demoGrant, planArgumentSignIn, signInFields, type SignInFields } from '../../../src/domain/session/argumentSignIn';
 import type { Environment } from '../../../src/domain/session/sessionState';
-import { ConfirmedEndpoints } from '../../../src/session/confirmedEndpoints';
+import { ConfirmedEndpoints } from '../../../src/session/credentialStore';
 
 const DEMO: SignInFields = {
   apiBaseUrl: 'http://127.0.0.1:4711',

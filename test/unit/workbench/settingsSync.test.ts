@@ -4,12 +4,10 @@
 import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { STATE_KEYS, SYNCED_STATE_KEYS } from '../../../src/workbench/constants';
-import { registerSettingsSync } from '../../../src/workbench/settingsSync';
+import { registerSettingsSync, STATE_KEYS, SYNCED_STATE_KEYS } from '../../../src/workbench/constants';
 import { PINNED_KEY, RECENT_KEY } from '../../../src/machines/machineLists';
 import { SEEN_KEY } from '../../../src/machines/seenTracker';
-import { ENVIRONMENTS_KEY, LAST_ENVIRONMENT_KEY, secretKey } from '../../../src/session/credentialStore';
-import { CONFIRMED_ENDPOINTS_KEY } from '../../../src/session/confirmedEndpoints';
+import { CONFIRMED_ENDPOINTS_KEY, ENVIRONMENTS_KEY, LAST_ENVIRONMENT_KEY, secretKey } from '../../../src/session/credentialStore';
 
 const srcDir = join(__dirname, '..', '..', '..', '..', 'src');
 
