@@ -51,7 +51,7 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
     const editor = registerEditor(context, { ...deps, machines, details });
     registerLookUp(context, { ...deps, machines, details });
     const agentTools = registerAgentTools(context, { ...deps, machines, scanWorkspace });
-    const links = registerLinks(context, { ...deps, machines, details });
+    const links = registerLinks(context, { ...deps, details });
     return publicApi({
       activationMs: performance.now() - started,
       machines,

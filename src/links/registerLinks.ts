@@ -16,13 +16,12 @@ import type { EventsCache } from '../eventsCache/eventsCache';
 import { registerCommands, type CommandFactory, type CommandTable } from '../workbench/commands';
 import { COMMANDS } from '../workbench/constants';
 import type { ApiSession } from '../workbench/contracts/apiSession';
-import type { DetailsApi, MachinesApi } from '../workbench/contracts/features';
+import type { DetailsApi } from '../workbench/contracts/features';
 import type { Log } from '../workbench/log';
 
 export interface LinksDeps {
   readonly session: ApiSession;
   readonly events: EventsCache;
-  readonly machines: MachinesApi;
   readonly details: DetailsApi;
   readonly log: Log;
 }
