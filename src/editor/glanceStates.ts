@@ -51,16 +51,12 @@ export class GlanceStates extends Disposable {
     });
     this.register(this.loads);
     this.environmentId = this.activeEnvironmentId();
-    this.register(
-      events.onDidUpdate(() => {
-        this.repaint.trigger();
-      }),
-    );
-    this.register(
-      this.loads.onDidSettle(() => {
-        this.repaint.trigger();
-      }),
-    );
+    // A machine's answer landed (or its load settled): its state may read differently now.
+    const repaint = (): void => {
+      this.repaint.trigger();
+    };
+    this.register(events.onDidUpdate(repaint));
+    this.register(this.loads.onDidSettle(repaint));
     this.register(
       settings.onDidChange((change) => {
         if (change.affects('eventStates')) this.repaint.trigger();
