@@ -187,7 +187,7 @@ export class SerialIndex {
     this.count = count;
     this.bySerialCache = undefined;
     this.read(lineText, first, Math.min(lineCount - 1, last + shift), lineCount);
-    return this.cutBy === undefined;
+    return this.cut === undefined;
   }
 
   private read(lineText: (line: number) => string, from: number, to: number, lineCount: number): void {
