@@ -95,6 +95,21 @@ export class GlanceStates extends Disposable {
     this.loads.show(serialNumbers);
   }
 
+  /** Serial numbers in view not loaded because the automatic bounds were reached. */
+  get heldCount(): number {
+    return this.loads.heldCount;
+  }
+
+  /** The number of held serial numbers changed. */
+  get onDidChangeHeld(): Event<number> {
+    return this.loads.onDidChangeHeld;
+  }
+
+  /** The user said to load the held serial numbers. */
+  loadHeld(): void {
+    if (this.signedIn) this.loads.loadHeld();
+  }
+
   /** Requests sent by the inline status so far (tests and the log). */
   get requestsSent(): number {
     return this.loads.requestsSent;
