@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import { Debouncer } from '../common/delays';
 import { Disposable } from '../common/lifecycle';
+import { inertNotificationText } from '../common/notificationText';
 import { STATE_LOOKS, type MachineState } from '../domain/events/eventState';
 import { distinctSerials, LineMatchCache, linesToScan, type LineMatch, type LineRange } from '../domain/serialNumbers/visibleSerials';
 import type { SerialSettings } from '../workbench/serialSettings';
@@ -206,10 +207,12 @@ export class InlineStatus extends Disposable {
     try {
       const load = vscode.l10n.t('Load Them');
       const choice = await vscode.window.showInformationMessage(
-        vscode.l10n.t(
-          'Onboarding Events loads the status of at most {1} serial numbers in view without asking. Load the other {0}?',
-          held.toLocaleString(vscode.env.language),
-          MAX_AUTOMATIC_PER_VIEW,
+        inertNotificationText(
+          vscode.l10n.t(
+            'Onboarding Events loads the status of at most {1} serial numbers in view without asking. Load the other {0}?',
+            held.toLocaleString(vscode.env.language),
+            MAX_AUTOMATIC_PER_VIEW,
+          ),
         ),
         load,
       );

@@ -115,15 +115,15 @@ export class VisibleLoads {
         controller.abort();
       }
     }
-    const wanted = serialNumbers.filter((serialNumber) => this.wanted(serialNumber));
     const before = this.held.size;
     this.held = new Set();
     this.queue = [];
-    let automatic = 0;
-    for (const serialNumber of wanted) {
-      if (this.granted.has(serialNumber) || automatic++ < this.maxPerView) this.queue.push(serialNumber);
+    // The first in view, not the first not yet loaded: showing the same view again loads no more of it.
+    serialNumbers.forEach((serialNumber, position) => {
+      if (!this.wanted(serialNumber)) return;
+      if (position < this.maxPerView || this.granted.has(serialNumber)) this.queue.push(serialNumber);
       else this.held.add(serialNumber);
-    }
+    });
     this.pump();
     if (this.held.size !== before) this.heldChanged.fire(this.held.size);
   }
