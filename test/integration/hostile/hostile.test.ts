@@ -220,8 +220,9 @@ describe('Hostile input (real host)', () => {
       await api.testHooks.getEvents(failed[1] ?? '');
       await until('the second entry', () => ourDiagnostics(document.uri).length === 2);
       const timing = editor.diagnosticsTiming();
+      console.log(`    Problems update after one answer on a 1 M-line document: ${timing.lastUpdateMs.toFixed(2)} ms`);
       // A full rescan of the million lines took ~290 ms on every answer (1.19 s the first time).
-      assert.ok(timing.lastUpdateMs < 100, `the update after one answer took ${timing.lastUpdateMs.toFixed(1)} ms`);
+      assert.ok(timing.lastUpdateMs < 50, `the update after one answer took ${timing.lastUpdateMs.toFixed(1)} ms`);
     });
 
     it('three visible lines of 713 serial numbers each load at most a screen of them without asking, not 2,139', async () => {
