@@ -199,6 +199,8 @@ export function errorForTransportFailure(error: TransportError, method: string, 
         'certificate-name-mismatch',
         `The certificate of ${host} was issued for another host name (${error.code}). Use the host name the certificate names in the API base URL and authorization URL settings.`,
       );
+    case 'proxy-certificate':
+      return network('proxy-certificate', proxyCertificateMessage(proxyHost, error.code));
     case 'proxy-auth-required':
       return network(
         'proxy-auth-required',
@@ -237,6 +239,17 @@ export function errorForTransportFailure(error: TransportError, method: string, 
         `Could not reach ${host} (${error.code}). Check your network connection, the API base URL and proxy settings, then try again.`,
       );
   }
+}
+
+/** The API was never reached: the advice is about http.proxy and the CA setting, never the API's URLs. */
+function proxyCertificateMessage(proxyHost: string, code: string): string {
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'HOSTNAME_MISMATCH') {
+    return `The certificate of the proxy ${proxyHost} was issued for another host name (${code}). Use the host name the proxy's certificate names in the http.proxy setting (or HTTPS_PROXY).`;
+  }
+  if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') {
+    return `The certificate of the proxy ${proxyHost} is not valid now (${code}). Check this computer's date and time; otherwise ask your network administrators to renew it.`;
+  }
+  return `The proxy ${proxyHost} presented a certificate from a certificate authority this computer does not trust (${code}). Check the address in the http.proxy setting; if it is right, save your company's CA certificate (PEM) to a file and set ${CA_FILE_SETTING} to that file's path, or add the CA to the operating system's certificate store.`;
 }
 
 function hostnameOf(url: string): string {

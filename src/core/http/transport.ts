@@ -55,6 +55,8 @@ export type NetworkFailure =
   | 'untrusted-certificate'
   | 'certificate-expired'
   | 'certificate-name-mismatch'
+  /** The TLS handshake with an https proxy failed (the code says why): the API was never reached. */
+  | 'proxy-certificate'
   | 'proxy-auth-required'
   | 'proxy-refused'
   | 'proxy-unreachable'
