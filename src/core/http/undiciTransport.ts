@@ -167,7 +167,7 @@ class UndiciTransport implements Transport {
             requestTls: this.#tls(secureContext),
             // The pool of connections to the proxy: its connector marks its own failures, so a
             // certificate the proxy presents is not taken for the API's (networkFailures.ts).
-            clientFactory: (origin: URL, poolOptions: object) => new Pool(origin, markProxyLeg(poolOptions as Pool.Options)),
+            clientFactory: (origin: URL, poolOptions: object) => new Pool(origin, markProxyLeg(poolOptions)),
           }),
           proxy: {
             proxyHost: proxyUrl.host,
