@@ -12,7 +12,7 @@ import { isOpenable, resolveHref } from './hal';
 import { HttpClient, redactUrl, type HttpResponse, type RequestLogEntry, type RequestLogger } from './http/httpClient';
 import { DEFAULT_RETRY_POLICY, parseRetryAfter } from './http/retryPolicy';
 import type { LookupFunction } from 'node:net';
-import type { ProxySettings, Transport, TransportOptions, TrustSettings } from './http/transport';
+import type { NetworkEngine, ProxySettings, Transport, TransportOptions, TrustSettings } from './http/transport';
 import type { LimitSnapshot } from './http/adaptiveLimit';
 import { parseJsonBody } from './jsonBody';
 import type { EventsResult, GetEventsOptions } from './model';
@@ -36,6 +36,11 @@ export interface HttpSettings extends ProxySettings, TrustSettings {
   readonly maxRetryAfterMs?: number;
   /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read; process.env by default. */
   readonly env?: Readonly<NodeJS.ProcessEnv>;
+  /**
+   * 'vscode' in an extension host: requests take VS Code's network stack (its patched global
+   * fetch), see core/http/networkPath.ts. 'undici' (the default) everywhere else.
+   */
+  readonly engine?: NetworkEngine;
 }
 
 export const DEFAULT_HTTP_SETTINGS = {
@@ -104,6 +109,7 @@ export class OnboardingClient {
           systemCertificates: settings.systemCertificates,
           caCertificatesFile: settings.caCertificatesFile,
           lookup: settings.lookup,
+          engine: settings.engine,
         }),
         connectTimeoutMs: settings.connectTimeoutMs,
         connectionsPerOrigin: settings.maxConcurrency,
@@ -257,11 +263,11 @@ function withCertificateChecks(onRequest: (entry: RequestLogEntry) => void, stri
 }
 
 /**
- * Defers loading undici (a separate bundle, see esbuild.mjs) until the first
- * request: most activations only draw cached views and never touch the
+ * Defers loading the network stack (a separate bundle, see esbuild.mjs) until the
+ * first request: most activations only draw cached views and never touch the
  * network. The HTTP client calls the loader once and then the transport directly.
  */
 function lazyTransport(options: TransportOptions): () => Transport {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return () => (require('./http/undiciTransport') as typeof import('./http/undiciTransport')).createUndiciTransport(options);
+  return () => (require('./http/undiciTransport') as typeof import('./http/undiciTransport')).createTransport(options);
 }

@@ -26,7 +26,8 @@ export function onboardingClients(options: ClientFactoryOptions): ClientFactory<
       authUrl: endpoints.authUrl,
       credentials,
       timestampUnit: settings.timestampUnit,
-      http: settings.http,
+      // In the extension host requests take VS Code's network stack (core/http/networkPath.ts).
+      http: { ...settings.http, engine: 'vscode' },
       onRequest: options.onRequest,
       ...definedOnly({ onToken: options.onToken }),
     };

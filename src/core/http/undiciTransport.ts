@@ -5,6 +5,8 @@
 import { createSecureContext, type SecureContext } from 'node:tls';
 import { Agent, Pool, ProxyAgent, type Dispatcher } from 'undici';
 import { definedOnly } from '../../common/definedOnly';
+import { createFetchTransport } from './fetchTransport';
+import { networkPathFor } from './networkPath';
 import { classifyNetworkError, PROXY_LEG } from './networkFailures';
 import { selectProxy } from './proxySelection';
 import {
@@ -22,6 +24,65 @@ const KEEP_ALIVE_MS = 30_000;
 
 export function createUndiciTransport(options: TransportOptions): Transport {
   return new UndiciTransport(options);
+}
+
+/**
+ * The transport for `options.engine`: the undici one, or (inside VS Code) one that sends each
+ * request on the path networkPathFor names: VS Code's patched global fetch, or undici for
+ * loopback and for http.proxyStrictSSL off.
+ */
+export function createTransport(options: TransportOptions): Transport {
+  if (options.engine !== 'vscode') return createUndiciTransport(options);
+  return new NetworkPathTransport(options);
+}
+
+class NetworkPathTransport implements Transport {
+  readonly #options: TransportOptions;
+  readonly #vscode: Transport;
+  #undici: Transport | undefined;
+  #dispatcher: Promise<Agent> | undefined;
+
+  constructor(options: TransportOptions) {
+    this.#options = options;
+    const pathOptions = { ...options, engine: 'vscode' as const };
+    this.#vscode = createFetchTransport({
+      fetch: options.fetch ?? globalThis.fetch,
+      ...(options.caCertificatesFile !== undefined ? { dispatcher: () => this.#caDispatcher() } : {}),
+      proxyFor: (url) => {
+        const { proxy } = networkPathFor(url, pathOptions);
+        return proxy === undefined ? undefined : { proxyHost: proxy.host, proxyCredentialsSent: proxy.credentials };
+      },
+    });
+  }
+
+  request(request: TransportRequest): Promise<TransportResponse> {
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      return Promise.reject(new TransportError('invalid-url', 'ERR_INVALID_URL'));
+    }
+    if (networkPathFor(url, { ...this.#options, engine: 'vscode' }).engine === 'vscode') return this.#vscode.request(request);
+    this.#undici ??= createUndiciTransport(this.#options);
+    return this.#undici.request(request);
+  }
+
+  async close(): Promise<void> {
+    const dispatcher = this.#dispatcher;
+    this.#dispatcher = undefined;
+    await Promise.allSettled([this.#vscode.close(), this.#undici?.close(), dispatcher?.then((agent) => agent.destroy())]);
+  }
+
+  /**
+   * An Agent that only carries the CA list (Node's roots, the OS store, NODE_EXTRA_CA_CERTS and
+   * the file): VS Code's patched fetch takes its `connect.ca` for the target and keeps its own proxy.
+   */
+  #caDispatcher(): Promise<Agent> {
+    this.#dispatcher ??= loadTrustedCertificates(this.#options, this.#options.env).then(
+      ({ ca }) => new Agent({ keepAliveTimeout: KEEP_ALIVE_MS, connect: { ca: [...ca], timeout: this.#options.connectTimeoutMs } }),
+    );
+    return this.#dispatcher;
+  }
 }
 
 interface Route {
