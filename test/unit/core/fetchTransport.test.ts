@@ -42,7 +42,9 @@ async function listen(server: Server, received: Started['received'] = []): Promi
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
+        server.close(() => {
+          resolve();
+        });
       }),
   };
 }
@@ -132,7 +134,9 @@ describe('fetch transport (the engine inside VS Code), over a real fetch', funct
         written += 512;
         res.write('y'.repeat(512));
       }, 5);
-      res.on('close', () => clearInterval(timer));
+      res.on('close', () => {
+        clearInterval(timer);
+      });
     });
     const error = await transportFailureOf(transport().request(getRequest(`http://127.0.0.1:${server.port}/`, { maxBytes: 2048 })));
     assert.deepEqual([error.failure, error.code], ['too-large', 'RESPONSE_TOO_LARGE']);
@@ -171,7 +175,9 @@ describe('fetch transport (the engine inside VS Code), over a real fetch', funct
     const server = await started((_req, res) => {
       res.writeHead(200);
       const timer = setInterval(() => res.write('.'), 40);
-      res.on('close', () => clearInterval(timer));
+      res.on('close', () => {
+        clearInterval(timer);
+      });
     });
     const error = await transportFailureOf(
       transport().request(getRequest(`http://127.0.0.1:${server.port}/`, { timeouts: { headersMs: 5_000, bodyMs: 200, totalMs: 300 } })),
@@ -189,7 +195,9 @@ describe('fetch transport (the engine inside VS Code), over a real fetch', funct
     assert.deepEqual([before.failure, before.code], ['aborted', 'ABORT_ERR']);
     const cancel = new AbortController();
     const pending = transport().request(getRequest(`http://127.0.0.1:${server.port}/`, { signal: cancel.signal }));
-    setTimeout(() => cancel.abort(), 50);
+    setTimeout(() => {
+      cancel.abort();
+    }, 50);
     const during = await transportFailureOf(pending);
     assert.equal(during.failure, 'aborted');
   });
@@ -326,7 +334,7 @@ describe('network path: which engine carries a request, and why', () => {
         engine: 'vscode',
         proxy: 'http://127.0.0.1:9',
         fetch: (input) => {
-          asked.push(String(input));
+          asked.push(input instanceof Request ? input.url : input.toString());
           return Promise.resolve(new Response('remote'));
         },
       }),
