@@ -6,7 +6,7 @@
 import { definedOnly } from '../common/definedOnly';
 import { cancelledError, describeRequest, disposedError, errorForApiStatus, invalidInputError } from './errors';
 import { AuthorizedRequests } from './auth/authorizedRequests';
-import { TokenClient, type CredentialsProvider } from './auth/tokenClient';
+import { TokenClient, type CredentialsProvider, type VerifiedGrant } from './auth/tokenClient';
 import { EventsClient } from './events/eventsClient';
 import { isOpenable, resolveHref } from './hal';
 import { HttpClient, redactUrl, type HttpResponse, type RequestLogEntry, type RequestLogger } from './http/httpClient';
@@ -64,6 +64,8 @@ export interface ClientOptions {
   onRequest?: RequestLogger;
   /** Called with each access token as it arrives; the glue registers it with the log redactor. */
   onToken?: (value: string) => void;
+  /** The token of the verification that preceded this client (sign-in): its first request needs no grant of its own. */
+  verifiedGrant?: VerifiedGrant;
   /** Tests and the benchmark may inject one; the default loads undici lazily. */
   transport?: Transport;
   now?: () => number;
@@ -138,6 +140,7 @@ export class OnboardingClient {
       now,
       ...definedOnly({ onToken: options.onToken }),
     });
+    if (options.verifiedGrant !== undefined) this.#tokens.adopt(options.verifiedGrant);
     this.#requests = new AuthorizedRequests(this.#http, this.#tokens);
     this.#events = new EventsClient({
       requests: this.#requests,
@@ -157,11 +160,14 @@ export class OnboardingClient {
     }
   }
 
-  /** A fresh password grant (spec §5.3) with the current credentials; throws ApiError when they do not work. */
-  async verifyCredentials(signal?: AbortSignal): Promise<void> {
+  /**
+   * A fresh password grant (spec §5.3) with the current credentials; throws ApiError when they do
+   * not work. The grant it returns can start the session's client (ClientOptions.verifiedGrant).
+   */
+  async verifyCredentials(signal?: AbortSignal): Promise<VerifiedGrant> {
     const combined = this.#signalFor(signal);
     try {
-      await this.#tokens.grantFresh(combined);
+      return await this.#tokens.grantFresh(combined);
     } catch (error) {
       throw this.#named(error, signal);
     }
