@@ -115,7 +115,7 @@ class FetchTransport implements Transport {
       if (controller.signal.reason === CLOSED) throw new TransportError('aborted', 'TRANSPORT_CLOSED');
       // fetch refuses the ports of its "bad ports" list (6000, 6667, ...) before connecting, with no code.
       if (causeMessage(error) === 'bad port') throw new TransportError('invalid-url', 'ERR_FETCH_BAD_PORT');
-      throw classifyNetworkError(error, { deadlinePassed: false, ...this.#proxyFor(url) });
+      throw classifyNetworkError(error, { deadlinePassed: false, proxyMayBeHidden: true, ...this.#proxyFor(url) });
     } finally {
       clearTimeout(total);
       clearTimeout(pause);

@@ -56,6 +56,11 @@ export const PROXY_LEG = Symbol.for('onboardingEvents.proxyLeg');
 export interface FailureSituation extends Pick<NetworkFailureContext, 'proxyHost' | 'proxyCredentialsSent'> {
   /** Our own deadline fired (rather than the caller cancelling). */
   readonly deadlinePassed: boolean;
+  /**
+   * Another stack chose the route and may have used a proxy we cannot name (VS Code's, from the
+   * system settings or a PAC file): a proxy's refusal then counts without a proxyHost.
+   */
+  readonly proxyMayBeHidden?: boolean;
 }
 
 /** Codes from the outermost error down its `cause` chain, at most 5 deep. */
@@ -84,7 +89,7 @@ export function classifyNetworkError(error: unknown, situation: FailureSituation
     new TransportError(failure, code, { ...base, ...extra });
 
   const proxyStatus = proxyStatusOf(error);
-  if (proxyStatus !== undefined && situation.proxyHost !== undefined) {
+  if (proxyStatus !== undefined && (situation.proxyHost !== undefined || situation.proxyMayBeHidden === true)) {
     return make(proxyStatus === 407 ? 'proxy-auth-required' : 'proxy-refused', `PROXY_${proxyStatus}`, { proxyStatus });
   }
   if (outer === 'UND_ERR_ABORTED' || outer === 'ABORT_ERR' || (error instanceof Error && error.name === 'AbortError')) {

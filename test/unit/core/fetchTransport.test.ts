@@ -258,6 +258,18 @@ describe('fetch transport: what VS Code’s patched fetch reports', () => {
     );
   });
 
+  it('a 407 of a proxy VS Code found by itself (system settings, PAC) is still the proxy asking for credentials', async () => {
+    const transport = createFetchTransport({
+      fetch: failingWith(Object.assign(new Error('Proxy response (407) ?.== 200 when HTTP Tunneling'), { code: 'UND_ERR_ABORTED' })),
+    });
+    const error = await transportFailureOf(transport.request(getRequest('https://api.plant.test/v1/x')));
+    assert.deepEqual([error.failure, error.code], ['proxy-auth-required', 'PROXY_407']);
+    assert.match(
+      errorForTransportFailure(error, 'GET', 'https://api.plant.test/v1/x', 30_000).message,
+      /^The proxy requires authentication \(HTTP 407\)/,
+    );
+  });
+
   it('a refused connection to the proxy is the proxy being unreachable', async () => {
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:3128'), { code: 'ECONNREFUSED' });
     const transport = createFetchTransport({ fetch: failingWith(refused), proxyFor: () => ({ proxyHost: 'proxy.plant.test:3128' }) });
