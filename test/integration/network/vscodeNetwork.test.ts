@@ -76,4 +76,36 @@ describe("Networks: our requests take VS Code's network path", function () {
     assert.equal(hostFetch.length, 1, `the host's fetch went through the proxy: ${JSON.stringify(proxy.visits)}`);
     assert.ok(front.handshakes >= 1, 'our requests reached the API over TLS, verified with the CA file');
   });
+
+  it('a proxy that refuses the credentials in http.proxy gives the proxy-authentication message, naming the proxy', async () => {
+    const guarded = await startRecordingProxy({ hosts: [PLANT_HOST], credentials: { user: 'plant', password: 'right' } });
+    try {
+      await update('http', 'proxy', guarded.urlWithCredentials('plant', 'wrong'));
+      const origin = `https://${PLANT_HOST}:${front.port}`;
+      const before = fake.tokenRequests().length;
+      await assert.rejects(
+        Promise.resolve(
+          vscode.commands.executeCommand('onboardingEvents.signIn', {
+            apiBaseUrl: origin,
+            authUrl: `${origin}/oauth`,
+            ...TEST_CREDENTIALS,
+            environment: `${ENVIRONMENT} 407`,
+          }),
+        ),
+        (error: Error) => {
+          assert.match(
+            error.message,
+            new RegExp(`The proxy 127\\.0\\.0\\.1:${guarded.port} rejected the proxy credentials \\(HTTP 407\\)`),
+          );
+          assert.ok(!error.message.includes('wrong'), 'the proxy password is not in the message');
+          return true;
+        },
+      );
+      assert.equal(fake.tokenRequests().length, before, 'nothing reached the API');
+      assert.ok(guarded.visits.some((visit) => visit.method === 'CONNECT'));
+    } finally {
+      await update('http', 'proxy', proxy.url);
+      await guarded.close();
+    }
+  });
 });
