@@ -20,6 +20,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { demoAddressLines, demoCodeServerOptions, trustSampleFolder, typePassword } from './demo/launch.mjs';
 import { scenarios } from './demo/scenarios.mjs';
 import { provision } from './vscode/provision.mjs';
 import { installVsix, launchChromium, makeScratch, removeScratch, startCodeServer } from './vscode/workbench.mjs';
@@ -118,12 +119,13 @@ if (hasCode) {
     scratch,
     env,
     port: opts.port ? Number(opts.port) : undefined,
-    testDriver: false,
+    ...demoCodeServerOptions,
   });
   cleanups.push(() => server.stop());
-  const url = `${server.url}/?${new URLSearchParams({ folder: workspace })}`;
-  say('VS Code (local, in the browser) is ready. Open this address in a browser on this machine:');
-  console.log(`\n  ${url}\n`);
+  const { url, text } = demoAddressLines(server, workspace);
+  say('VS Code (local, in the browser) is ready. Open this address in a browser on this machine and enter the');
+  say('VS Code password; the demo signs in once you trust the sample folder (Restricted Mode banner: Manage, Trust):');
+  console.log(text);
   if (opts.screenshot) {
     const shotScratch = makeScratch('demo-shot');
     cleanups.push(() => removeScratch(shotScratch));
@@ -142,7 +144,9 @@ if (hasCode) {
     page.on('requestfailed', check);
     try {
       await page.goto(url);
+      await typePassword(page, server.password);
       await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+      await trustSampleFolder(page);
       await page.waitForTimeout(Number(process.env.OE_DEMO_SETTLE_MS ?? 12_000));
       if (opts.try) await scenarios[opts.try](page, { api, credentials: fake.DEMO_CREDENTIALS });
     } catch (error) {
