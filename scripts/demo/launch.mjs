@@ -39,6 +39,15 @@ export async function trustSampleFolder(page) {
   // The trust editor (a modal editor in VS Code 1.139) has done its part: the picture shows the demo.
   const done = page.getByText('You trust this folder');
   await done.waitFor({ state: 'visible', timeout: 10_000 });
-  await page.keyboard.press('Escape');
-  await done.waitFor({ state: 'hidden', timeout: 10_000 });
+  // Escape closes it when it has the focus, which the demo's sign-in (opening a file, the view) may take away meanwhile.
+  for (let attempt = 1; ; attempt++) {
+    await done.click().catch(() => {});
+    await page.keyboard.press('Escape');
+    try {
+      await done.waitFor({ state: 'hidden', timeout: 2_000 });
+      return;
+    } catch (error) {
+      if (attempt === 5) throw error;
+    }
+  }
 }
