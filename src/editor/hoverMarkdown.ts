@@ -4,7 +4,7 @@
 // escapeMarkdown; the only links are command links built here, whose ids are
 // HOVER_ENABLED_COMMANDS, the list the glue puts in `isTrusted.enabledCommands`.
 import type { CacheEntry } from '../eventsCache/eventsCache';
-import { commandUri, escapeMarkdown, markdownCell, toSingleLine, truncate } from '../common/markdownText';
+import { commandUri, escapeMarkdown, markdownCell, toSingleLine } from '../common/markdownText';
 import type { Localize } from '../common/localize';
 import { formatAbsolute, formatRelative } from '../common/time';
 import { COMMANDS } from '../workbench/constants';
@@ -85,7 +85,7 @@ export function eventsHoverMarkdown(serialNumber: string, cached: CacheEntry, ct
   parts.push(`${heading(serialNumber)} · ${latest === undefined ? state : `${state} · ${escapeMarkdown(age(latest.time.epochMs, ctx))}`}`);
   if (cached.stale) {
     const when = age(result.fetchedAt, ctx);
-    const why = cached.error ? ` ${escapeMarkdown(truncate(toSingleLine(cached.error.message), ERROR_TEXT_MAX))}` : '';
+    const why = cached.error ? ` ${escapeMarkdown(toSingleLine(cached.error.message, ERROR_TEXT_MAX))}` : '';
     parts.push(`_${ctx.t('Not up to date: last loaded {0}.', when)}_${why}`);
   }
   parts.push(actions(serialNumber, latest?.key, ctx));
@@ -131,6 +131,6 @@ export function errorHoverMarkdown(serialNumber: string, message: string, ctx: H
   return [
     heading(serialNumber),
     `[${ctx.t('Show Log')}](${commandUri(COMMANDS.showLog, [])}) · ${actions(serialNumber, undefined, ctx)}`,
-    `${ctx.t('Could not load onboarding events:')} ${escapeMarkdown(truncate(toSingleLine(message), ERROR_TEXT_MAX))}`,
+    `${ctx.t('Could not load onboarding events:')} ${escapeMarkdown(toSingleLine(message, ERROR_TEXT_MAX))}`,
   ].join('\n\n');
 }
