@@ -3,9 +3,9 @@
 // The unit tier (test/unit/hostile/) holds the tables; this suite checks the
 // same promises end to end. Add a case where a table row needs the host.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import * as vscode from 'vscode';
 import { startFakeApi, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { activateExtension, signIn, signInArgs, signOutIfSignedIn, type TestedApi } from '../support/extension';
@@ -167,6 +167,76 @@ describe('Hostile input (real host)', () => {
       } finally {
         await signOutIfSignedIn();
       }
+    });
+  });
+
+  describe('onboardingEvents_findSerialNumbers reads only inside the workspace, by real paths', () => {
+    const TOOL = 'onboardingEvents_findSerialNumbers';
+    const REFUSED =
+      'Nothing was read: Only existing files inside the open workspace folders are read, and there is none at that path; give a path relative to the workspace folder.';
+    const SECRET_SERIAL = 'MX-4711-A0099';
+    let outside: string;
+    let link: string;
+    let folder: string;
+
+    async function invoke(file: string): Promise<string> {
+      const result = await vscode.lm.invokeTool(TOOL, { input: { source: 'file', file }, toolInvocationToken: undefined });
+      return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+    }
+
+    before(() => {
+      folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
+      assert.ok(folder, 'the integration tier opens a folder');
+      // A directory outside the workspace, holding what an attacker would want read (here: a serial number, to see whether it leaks).
+      outside = mkdtempSync(join(tmpdir(), 'oe-outside-'));
+      writeFileSync(join(outside, 'credentials'), `[default]\nserial = ${SECRET_SERIAL}\n`);
+      // A symbolic link in a cloned repository, pointing out of it ("docs -> /").
+      link = join(folder, `oe-link-${process.pid}`);
+      symlinkSync(outside, link, 'dir');
+    });
+
+    after(() => {
+      rmSync(link, { force: true });
+      rmSync(outside, { recursive: true, force: true });
+    });
+
+    it('refuses "<folder>/../../…", its file:// form and a link out of the workspace, the same way whether the file exists or not', async () => {
+      const climb = relative(folder, join(outside, 'credentials'));
+      assert.match(climb, /^\.\./);
+      const forms = [
+        `${folder}${sep}${climb}`,
+        `${vscode.Uri.file(folder).toString()}/${climb.split(sep).join('/')}`,
+        climb,
+        `${folder}${sep}${climb}-missing`,
+        `${link}${sep}credentials`,
+        `${relative(folder, link)}${sep}credentials`,
+        `${relative(folder, link)}${sep}missing`,
+      ];
+      for (const file of forms) {
+        const text = await invoke(file);
+        assert.equal(text, REFUSED, file);
+        assert.equal(text.includes(SECRET_SERIAL), false);
+      }
+    });
+
+    it('still reads a workspace file, also by a path with ".." that comes back inside', async () => {
+      const text = await invoke(`${folder}${sep}..${sep}${folder.split(sep).pop() ?? ''}${sep}machines.yaml`);
+      assert.match(text, /^2 serial numbers found in the file "machines\.yaml"\./);
+    });
+
+    it('names the file in the progress message, and asks first for a path that is absolute, a URI or climbs', async () => {
+      const hook = api.testHooks.agentTools;
+      assert.ok(hook);
+      const climbing = `..${sep}..${sep}.aws${sep}credentials`;
+      const asked = await hook.prepare(TOOL, { source: 'file', file: climbing });
+      assert.ok(asked?.confirmationMessages, 'a climbing path asks first');
+      assert.equal(asked.confirmationMessages.title, `Read ${climbing}?`);
+      const message = asked.confirmationMessages.message;
+      assert.match(typeof message === 'string' ? message : message.value, /credentials/);
+      const plain = await hook.prepare(TOOL, { source: 'file', file: 'machines.yaml' });
+      assert.equal(plain?.confirmationMessages, undefined);
+      const progress = plain?.invocationMessage;
+      assert.match(typeof progress === 'string' ? progress : (progress?.value ?? ''), /Finding serial numbers in machines\\?\.yaml/);
     });
   });
 
