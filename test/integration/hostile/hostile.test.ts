@@ -200,23 +200,32 @@ describe('Hostile input (real host)', () => {
       rmSync(outside, { recursive: true, force: true });
     });
 
-    it('refuses "<folder>/../../…", its file:// form and a link out of the workspace, the same way whether the file exists or not', async () => {
-      const climb = relative(folder, join(outside, 'credentials'));
-      assert.match(climb, /^\.\./);
-      const forms = [
-        `${folder}${sep}${climb}`,
-        `${vscode.Uri.file(folder).toString()}/${climb.split(sep).join('/')}`,
-        climb,
-        `${folder}${sep}${climb}-missing`,
-        `${link}${sep}credentials`,
-        `${relative(folder, link)}${sep}credentials`,
-        `${relative(folder, link)}${sep}missing`,
-      ];
+    async function assertRefused(forms: readonly string[]): Promise<void> {
       for (const file of forms) {
         const text = await invoke(file);
         assert.equal(text, REFUSED, file);
         assert.equal(text.includes(SECRET_SERIAL), false);
       }
+    }
+
+    it('refuses "<folder>/../../…" and its file:// form, the same way whether the file exists or not', async () => {
+      const climb = relative(folder, join(outside, 'credentials'));
+      assert.match(climb, /^\.\./);
+      await assertRefused([
+        `${folder}${sep}${climb}`,
+        `${vscode.Uri.file(folder).toString()}/${climb.split(sep).join('/')}`,
+        climb,
+        `${folder}${sep}${climb}-missing`,
+      ]);
+    });
+
+    it('refuses a file reached through a symbolic link in the workspace that points out of it', async () => {
+      await assertRefused([
+        `${relative(folder, link)}${sep}credentials`,
+        `${link}${sep}credentials`,
+        `${vscode.Uri.file(link).toString()}/credentials`,
+        `${relative(folder, link)}${sep}missing`,
+      ]);
     });
 
     it('still reads a workspace file, also by a path with ".." that comes back inside', async () => {
