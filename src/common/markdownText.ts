@@ -54,6 +54,10 @@ export function truncate(text: string, max: number, cut = false): string {
   return `${text.slice(0, afterCodePoints(text, Math.max(0, max - 1))).trimEnd()}…`;
 }
 
+const CUT_MARK = /… \[cut: \d{1,16} characters in all\]$/;
+/** The longest mark cutMark writes. */
+const CUT_MARK_MAX = cutMark(Number.MAX_SAFE_INTEGER).length;
+
 /**
  * Server text kept at the edge: at most `max` UTF-16 code units of it (never
  * ending inside a surrogate pair), and when more was sent, a mark saying how
@@ -61,6 +65,9 @@ export function truncate(text: string, max: number, cut = false): string {
  */
 export function boundText(text: string, max: number): string {
   if (text.length <= max) return text;
+  // Already bounded (a stored copy read back): cutting again would lose the whole length the mark gives.
+  const mark = CUT_MARK.exec(text.slice(-CUT_MARK_MAX));
+  if (mark !== null && text.length - mark[0].length <= max) return text;
   const last = text.charCodeAt(max - 1);
   const end = last >= 0xd800 && last <= 0xdbff ? max - 1 : max;
   return `${text.slice(0, end)}${cutMark(text.length)}`;

@@ -79,6 +79,16 @@ describe('hostile input: 10 MB server strings', () => {
     assert.ok(String(event.extra['extra']).length <= SERVER_TEXT_LIMITS.other + 50);
   });
 
+  it('a bounded event read back (the stored copy) is the same event: same text, same mark, same key', () => {
+    const event = validated(HUGE_TYPE, HUGE_MESSAGE);
+    const again = validateEvent(event.raw, SERIAL, 'milliseconds');
+    assert.ok(typeof again !== 'string', again as string);
+    assert.equal(again.type, event.type);
+    assert.equal(again.message, event.message);
+    assert.equal(again.key, event.key);
+    assert.deepEqual(again.raw, event.raw);
+  });
+
   it('the event key is a short hash, whatever the type and message hold', () => {
     const event = validated(HUGE_TYPE, HUGE_MESSAGE);
     assert.ok(event.key.length <= 64, `the key is ${event.key.length} characters`);
