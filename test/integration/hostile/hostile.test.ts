@@ -170,6 +170,56 @@ describe('Hostile input (real host)', () => {
     });
   });
 
+  it('an event whose type and message are 3 MB each: the hover, the Problems entry and the agent summary stay small, and a cached hover is quick', async () => {
+    const serial = 'MX-4711-A0777';
+    const THREE_MB = 3 * 1024 * 1024;
+    // Under the 10 MB response cap (escaped line breaks included), so the whole answer arrives.
+    fake.setMachineEvents(serial, [
+      { type: `ONBOARDING_FAILED${' x'.repeat(THREE_MB / 2)}`, message: `Rejected.${'\ny'.repeat(THREE_MB / 2)}`, timestamp: Date.now() },
+    ]);
+    await signIn(fake);
+    try {
+      const document = await openText(`machine: ${serial}\n`);
+      const position = new vscode.Position(0, 12);
+      const hoverText = async (): Promise<string> => {
+        const hovers =
+          (await vscode.commands.executeCommand<vscode.Hover[] | undefined>('vscode.executeHoverProvider', document.uri, position)) ?? [];
+        return hovers
+          .flatMap((hover) => hover.contents)
+          .map((content) => (content instanceof vscode.MarkdownString ? content.value : typeof content === 'string' ? content : ''))
+          .join('\n');
+      };
+      const first = await hoverText();
+      assert.match(first, /failed/);
+      assert.ok(first.length < 5_000, `the hover is ${first.length} characters`);
+      const showDetails = /\[Show Details\]\((command:[^ )]+)/.exec(first)?.[1] ?? '';
+      assert.ok(showDetails.length > 0 && showDetails.length < 300, `the Show Details link is ${showDetails.length} characters`);
+      await hoverText();
+      const cached = api.testHooks.editor.lastHover();
+      assert.equal(cached?.source, 'cache');
+      assert.ok(cached.ms < 100, `a cached hover took ${cached.ms.toFixed(1)} ms in our provider`);
+
+      let problems: vscode.Diagnostic[] = [];
+      for (let waited = 0; waited < 5_000 && problems.length === 0; waited += 100) {
+        problems = vscode.languages.getDiagnostics(document.uri).filter((d) => d.source === 'Onboarding Events');
+        if (problems.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.equal(problems.length, 1, 'the failed machine is a problem');
+      assert.ok((problems[0]?.message.length ?? Infinity) < 300, `the Problems entry is ${problems[0]?.message.length} characters`);
+
+      const summary = await vscode.lm.invokeTool('onboardingEvents_summarizeOnboarding', {
+        input: { serialNumbers: [serial] },
+        toolInvocationToken: undefined,
+      });
+      const text = summary.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+      assert.ok(text.length < 5_000, `the summary is ${text.length} characters`);
+      assert.match(text, /cut: \d+ characters in all/, 'the agent is told the type was cut');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await signOutIfSignedIn();
+    }
+  });
+
   describe('onboardingEvents_findSerialNumbers reads only inside the workspace, by real paths', () => {
     const TOOL = 'onboardingEvents_findSerialNumbers';
     const REFUSED =
