@@ -11,6 +11,7 @@ import { serialNumbersBench } from './serialNumbers.bench';
 import { treeBench } from './tree.bench';
 import { hostilePatternsBench } from './hostilePatterns.bench';
 import { serverStringsBench } from './serverStrings.bench';
+import { problemsBench } from './problems.bench';
 
 export interface Benchmark {
   readonly name: string;
@@ -26,6 +27,7 @@ const ALL: readonly Benchmark[] = [
   glanceBench,
   hostilePatternsBench,
   serverStringsBench,
+  problemsBench,
 ];
 // `npm run bench -- fleet` runs only the benchmarks whose name contains "fleet" (case-insensitive).
 const only = process.argv[2]?.toLowerCase();
