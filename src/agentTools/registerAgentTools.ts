@@ -38,7 +38,7 @@ import { COMMANDS, LANGUAGE_MODEL_TOOLS, type LanguageModelToolName } from '../w
 import type { Log } from '../workbench/log';
 import type { SettingsReader } from '../workbench/settings';
 import type { SerialSettings } from '../workbench/serialSettings';
-import { serialsInScope, type WorkspaceScanner } from './serialSources';
+import { prepareFileScope, serialsInScope, type WorkspaceScanner } from './serialSources';
 
 export type { WorkspaceScanner } from './serialSources';
 
@@ -113,14 +113,15 @@ export function registerAgentTools(context: vscode.ExtensionContext, deps: Agent
     [LANGUAGE_MODEL_TOOLS.serialNumbers]: languageModelTool(deps, {
       needsSignIn: false,
       parse: parseSerialScopeInput,
-      prepare: (input) => ({
-        invocationMessage:
-          input?.source === 'workspace'
-            ? vscode.l10n.t('Finding serial numbers in the workspace')
-            : input?.source === 'file'
-              ? vscode.l10n.t('Finding serial numbers in a file')
-              : vscode.l10n.t('Finding serial numbers in the active editor'),
-      }),
+      prepare: (input) =>
+        input?.source === 'file' && input.file !== undefined
+          ? prepareFileScope(input.file)
+          : {
+              invocationMessage:
+                input?.source === 'workspace'
+                  ? vscode.l10n.t('Finding serial numbers in the workspace')
+                  : vscode.l10n.t('Finding serial numbers in the active editor'),
+            },
       answer: async (input, token) => {
         // The one serial-number matcher the views use (a refused pattern is reported to the user there; the result tells the agent too).
         const matcher = deps.serialSettings.value.matcher;

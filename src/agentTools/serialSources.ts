@@ -1,11 +1,16 @@
 // Where the scope tool finds serial numbers: the active editor, one file, or
 // the workspace scan. Files are read only inside the open workspace folders
-// (an agent's path may come from anywhere, including a hostile file), at most
+// (an agent's path may come from anywhere, including a hostile file), judged
+// by REAL paths: "..", a file: URI and a symbolic link in a cloned repository
+// (`docs -> /`) all resolve before the comparison, and every refusal reads the
+// same, so it tells nothing about a file outside. At most
 // MAX_SCANNED_FILE_BYTES, and never when binary. The matching and counting is
 // the workspace scan's own (domain/workspaceScan); the scan itself is passed
 // in at wiring, as it belongs to the Machines view.
-import { isAbsolute } from 'node:path';
+import { realpath, stat } from 'node:fs/promises';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import * as vscode from 'vscode';
+import { escapeMarkdown, toSingleLine } from '../common/markdownText';
 import type { SerialMatcher } from '../domain/serialNumbers/serialMatcher';
 import type { SerialScopeInput } from '../domain/agentTools/toolInput';
 import { MAX_MATCHES_PER_FILE, MAX_SCANNED_FILE_BYTES, SerialCollector, type FoundSerial } from '../domain/workspaceScan/workspaceSerials';
@@ -52,32 +57,95 @@ function inOneText(matcher: SerialMatcher, uri: vscode.Uri, text: string, where:
   return { ok: true, found, where, file: vscode.workspace.asRelativePath(uri), capped: occurrences >= MAX_MATCHES_PER_FILE };
 }
 
-/** The file `path` names inside an open workspace folder, or why there is none. */
-async function resolveInWorkspace(path: string): Promise<vscode.Uri | string> {
-  const folders = vscode.workspace.workspaceFolders ?? [];
-  if (folders.length === 0) return 'No folder is open in this window, so no file can be read.';
-  const candidates = /^[a-z][a-z0-9+.-]+:\/\//i.test(path)
-    ? [vscode.Uri.parse(path, true)]
-    : isAbsolute(path)
-      ? [vscode.Uri.file(path)]
-      : folders.map((folder) => vscode.Uri.joinPath(folder.uri, path));
-  // joinPath resolves "..", so a path that climbs out of the folder lands outside it and is refused here.
-  const inside = candidates.filter((uri) => vscode.workspace.getWorkspaceFolder(uri) !== undefined);
-  if (inside.length === 0) return 'Only files inside the open workspace folders are read; give a path relative to the workspace folder.';
-  for (const uri of inside) {
-    try {
-      const stat = await vscode.workspace.fs.stat(uri);
-      if (stat.type & vscode.FileType.File) return uri;
-    } catch {
-      // Not in this folder: try the next one.
-    }
-  }
-  return 'There is no such file in the workspace.';
+/**
+ * The one answer for every path that is not read: outside the folders, missing,
+ * not a file, or not on a local disk. Being the same for all, it says nothing
+ * about whether a file outside the workspace exists.
+ */
+export const NOT_IN_WORKSPACE =
+  'Only existing files inside the open workspace folders are read, and there is none at that path; give a path relative to the workspace folder.';
+
+/** True when `real` is `folder` itself or below it (both real paths). */
+function isInside(folder: string, real: string): boolean {
+  const rel = relative(folder, real);
+  return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
 }
 
-async function readText(uri: vscode.Uri): Promise<string | { readonly problem: string }> {
-  // An open document may hold unsaved changes: read what the user sees.
-  const open = vscode.workspace.textDocuments.find((document) => document.uri.toString() === uri.toString());
+async function realPathOf(path: string): Promise<string | undefined> {
+  try {
+    return await realpath(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The file to read: `real` is what is read (no link left to follow), `shown` what the result names. */
+interface WorkspaceFile {
+  readonly real: vscode.Uri;
+  readonly shown: vscode.Uri;
+}
+
+/** The file `path` names inside an open workspace folder, or why there is none. */
+async function resolveInWorkspace(path: string): Promise<WorkspaceFile | string> {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  if (folders.length === 0) return 'No folder is open in this window, so no file can be read.';
+  // Real paths exist only on a local disk: a virtual workspace's files cannot be judged, so they are not read.
+  const localFolders = folders.filter((folder) => folder.uri.scheme === 'file').map((folder) => folder.uri.fsPath);
+  let candidates: string[];
+  if (/^[a-z][a-z0-9+.-]+:/i.test(path) && !isAbsolute(path)) {
+    const uri = vscode.Uri.parse(path, true);
+    candidates = uri.scheme === 'file' ? [resolve(uri.fsPath)] : [];
+  } else {
+    candidates = isAbsolute(path) ? [resolve(path)] : localFolders.map((folder) => resolve(folder, path));
+  }
+  const realFolders = (await Promise.all(localFolders.map(realPathOf))).filter((real) => real !== undefined);
+  for (const candidate of candidates) {
+    const real = await realPathOf(candidate);
+    if (real === undefined || !realFolders.some((folder) => isInside(folder, real))) continue;
+    try {
+      if ((await stat(real)).isFile()) return { real: vscode.Uri.file(real), shown: vscode.Uri.file(candidate) };
+    } catch {
+      // Gone since realpath: the same answer as for no file at all.
+    }
+  }
+  return NOT_IN_WORKSPACE;
+}
+
+/** The path an agent gave, as the chat shows it: one line, no control or bidi characters, at most 120 characters, inert Markdown. */
+function shownPath(path: string): string {
+  return escapeMarkdown(toSingleLine(path, 120));
+}
+
+/**
+ * The scope tool's preparation for "source": "file": the progress message names
+ * the file; a path that leaves the plain form (absolute, a URI, or with ".."
+ * in it: where a hostile file would point an agent) asks the user first,
+ * naming it. Paths that resolve outside the workspace are refused whatever
+ * the answer.
+ */
+export function prepareFileScope(path: string): vscode.PreparedToolInvocation {
+  const shown = shownPath(path);
+  const invocationMessage = new vscode.MarkdownString(vscode.l10n.t('Finding serial numbers in {0}', shown));
+  const plain = !isAbsolute(path) && !/^[a-z][a-z0-9+.-]+:/i.test(path) && !path.split(/[\\/]/).includes('..');
+  if (plain) return { invocationMessage };
+  return {
+    invocationMessage,
+    confirmationMessages: {
+      title: vscode.l10n.t('Read {0}?', toSingleLine(path, 120)),
+      message: new vscode.MarkdownString(
+        vscode.l10n.t(
+          'The agent asks to find serial numbers in {0}. Only a file inside the open workspace folders is read (links and ".." are resolved first); nothing is sent anywhere.',
+          shown,
+        ),
+      ),
+    },
+  };
+}
+
+async function readText({ real: uri, shown }: WorkspaceFile): Promise<string | { readonly problem: string }> {
+  // An open document may hold unsaved changes: read what the user sees (it may be open by either path).
+  const names = new Set([uri.toString(), shown.toString()]);
+  const open = vscode.workspace.textDocuments.find((document) => names.has(document.uri.toString()));
   if (open) return open.getText();
   const stat = await vscode.workspace.fs.stat(uri);
   if (stat.size > MAX_SCANNED_FILE_BYTES)
@@ -104,11 +172,11 @@ export async function serialsInScope(
       return inOneText(matcher, editor.document.uri, editor.document.getText(), 'the active editor');
     }
     case 'file': {
-      const uri = await resolveInWorkspace(input.file ?? '');
-      if (typeof uri === 'string') return { ok: false, problem: uri };
-      const text = await readText(uri);
+      const file = await resolveInWorkspace(input.file ?? '');
+      if (typeof file === 'string') return { ok: false, problem: file };
+      const text = await readText(file);
       if (typeof text !== 'string') return { ok: false, problem: text.problem };
-      return inOneText(matcher, uri, text, 'the file');
+      return inOneText(matcher, file.shown, text, 'the file');
     }
     case 'workspace': {
       const settings = deps.settings.value;

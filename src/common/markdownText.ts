@@ -12,19 +12,70 @@ const WHITESPACE_RUN = /\s+/g;
  */
 const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/g;
 
-/** One line of plain text: line breaks and tabs become spaces, invisible and control characters go. */
-export function toSingleLine(text: string): string {
-  return text.replace(CONTROL_CHARACTERS, '').replace(WHITESPACE_RUN, ' ').trim();
+/**
+ * How much of a text is cleaned for each code point shown: a 10 MB string costs
+ * what a short one does, while text that is mostly spaces or invisible
+ * characters still fills its line. Cut first, then clean.
+ */
+const CLEANED_PER_SHOWN = 4;
+
+/** The start of `text` that cleaning it into at most `max` code points looks at; never ends inside a surrogate pair. */
+export function cleaningWindow(text: string, max: number): string {
+  const size = max * CLEANED_PER_SHOWN + 16;
+  if (text.length <= size) return text;
+  const last = text.charCodeAt(size - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? size - 1 : size);
 }
 
-/** Shortens to at most `max` code points, ending in "…" when cut; never splits a surrogate pair. */
-export function truncate(text: string, max: number): string {
-  const points = Array.from(text);
-  if (points.length <= max) return text;
-  return `${points
-    .slice(0, Math.max(0, max - 1))
-    .join('')
-    .trimEnd()}…`;
+/** One line of plain text, at most `max` code points: line breaks and tabs become spaces, invisible and control characters go. */
+export function toSingleLine(text: string, max: number): string {
+  const window = cleaningWindow(text, max);
+  return truncate(window.replace(CONTROL_CHARACTERS, '').replace(WHITESPACE_RUN, ' ').trim(), max, window.length < text.length);
+}
+
+/** The UTF-16 index just after the first `count` code points of `text` (its length when it has fewer). */
+function afterCodePoints(text: string, count: number): number {
+  let index = 0;
+  for (let points = 0; points < count && index < text.length; points++) {
+    const code = text.charCodeAt(index);
+    const pair = code >= 0xd800 && code <= 0xdbff && (text.charCodeAt(index + 1) & 0xfc00) === 0xdc00;
+    index += pair ? 2 : 1;
+  }
+  return index;
+}
+
+/**
+ * Shortens to at most `max` code points, ending in "…" when cut (or when `cut`
+ * says the text is already the start of a longer one); never splits a
+ * surrogate pair. Looks at no more than `max` code points of the text.
+ */
+export function truncate(text: string, max: number, cut = false): string {
+  if (!cut && afterCodePoints(text, max) === text.length) return text;
+  return `${text.slice(0, afterCodePoints(text, Math.max(0, max - 1))).trimEnd()}…`;
+}
+
+const CUT_MARK = /… \[cut: \d{1,16} characters in all\]$/;
+/** The longest mark cutMark writes. */
+const CUT_MARK_MAX = cutMark(Number.MAX_SAFE_INTEGER).length;
+
+/**
+ * Server text kept at the edge: at most `max` UTF-16 code units of it (never
+ * ending inside a surrogate pair), and when more was sent, a mark saying how
+ * long the whole was. What is past the mark was never received by the views.
+ */
+export function boundText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  // Already bounded (a stored copy read back): cutting again would lose the whole length the mark gives.
+  const mark = CUT_MARK.exec(text.slice(-CUT_MARK_MAX));
+  if (mark !== null && text.length - mark[0].length <= max) return text;
+  const last = text.charCodeAt(max - 1);
+  const end = last >= 0xd800 && last <= 0xdbff ? max - 1 : max;
+  return `${text.slice(0, end)}${cutMark(text.length)}`;
+}
+
+/** What boundText appends: the whole text's length in characters. */
+export function cutMark(length: number): string {
+  return `… [cut: ${length} characters in all]`;
 }
 
 /** Literal Markdown text, safe in a paragraph and in a table cell. */
@@ -34,7 +85,7 @@ export function escapeMarkdown(text: string): string {
 
 /** Server text for one table cell: one line, truncated, escaped. Empty cells get a dash so the table keeps its shape. */
 export function markdownCell(text: string, max: number): string {
-  const line = truncate(toSingleLine(text), max);
+  const line = toSingleLine(text, max);
   return line === '' ? '—' : escapeMarkdown(line);
 }
 

@@ -6,6 +6,21 @@ import type { Priority } from './http/concurrencyLimiter';
 
 export type { Priority, RequestPriority } from './http/concurrencyLimiter';
 
+/**
+ * The longest server strings kept (spec §2.2 sets no limit). Validation cuts
+ * anything longer, with a mark giving the whole length (boundText), so no view,
+ * export, stored copy or tool result ever holds more. A type names a kind of
+ * event; a message is a paragraph or a stack trace; every other string (link
+ * fields, unknown fields, object keys) is metadata. An `href` longer than
+ * `href` is dropped rather than cut: a cut URL names another resource.
+ */
+export const SERVER_TEXT_LIMITS = {
+  type: 256,
+  message: 16_384,
+  other: 4_096,
+  href: 8_192,
+} as const;
+
 /** Spec §2.4: every field optional. Unknown fields are kept in `extra`. */
 export interface HalLink {
   readonly href?: string;
@@ -45,9 +60,9 @@ export interface OnboardingEvent {
   readonly links: Readonly<Record<string, readonly HalLink[]>>;
   /** Fields the spec does not name, kept as sent. */
   readonly extra: Readonly<Record<string, unknown>>;
-  /** The event object as received, for "show raw JSON" and export. */
+  /** The event object as received (its strings bounded by SERVER_TEXT_LIMITS), for "show raw JSON" and export. */
   readonly raw: unknown;
-  /** Stable key for de-duplication: type, raw timestamp, message, assetId. */
+  /** Stable key for de-duplication and command links: a hash of type, raw timestamp, message and assetId (so it is short whatever they hold). */
   readonly key: string;
 }
 

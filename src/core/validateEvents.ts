@@ -2,11 +2,13 @@
 // element is judged alone: a bad one is reported in `invalid` with a reason and
 // never hides or breaks the good ones.
 
-import { parseLinks } from './hal';
-import type { InvalidEvent, OnboardingEvent } from './model';
+import { createHash } from 'node:crypto';
+import { parseLinks, type HalLinks } from './hal';
+import { SERVER_TEXT_LIMITS, type HalLink, type InvalidEvent, type OnboardingEvent } from './model';
 import { toEventTime, type TimestampUnitSetting } from './timestamp';
 import { isRecord } from '../common/guards';
 import { pruneDeepJson } from '../common/jsonDepth';
+import { boundText } from '../common/markdownText';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -30,7 +32,8 @@ export function validateEvents(rawEvents: readonly unknown[], options: ValidateO
   rawEvents.forEach((raw, position) => {
     const index = position + (options.indexOffset ?? 0);
     const result = validateEvent(raw, options.serialNumber, options.timestampUnit ?? 'auto');
-    if (typeof result === 'string') invalid.push({ index, reason: result, raw });
+    if (typeof result === 'string')
+      invalid.push({ index, reason: boundText(result, SERVER_TEXT_LIMITS.other), raw: boundEventStrings(pruneDeepJson(raw)) });
     else events.push(result);
   });
   return { events, invalid };
@@ -43,8 +46,10 @@ export function validateEvent(
   timestampUnit: TimestampUnitSetting = 'auto',
 ): OnboardingEvent | string {
   // Bodies are pruned when parsed; an event from anywhere else (a webview message, a stored result) is pruned here.
-  const raw = pruneDeepJson(input);
-  if (!isRecord(raw)) return 'the event is not a JSON object';
+  const pruned = pruneDeepJson(input);
+  if (!isRecord(pruned)) return 'the event is not a JSON object';
+  // Every string is bounded here, at the edge: nothing downstream meets a 10 MB type or message.
+  const raw = boundEventStrings(pruned) as Record<string, unknown>;
   const { message, timestamp, type, assetId } = raw;
   if (typeof message !== 'string') return message === undefined || message === null ? 'message is missing' : 'message must be a string';
   if (typeof type !== 'string') return type === undefined || type === null ? 'type is missing' : 'type must be a string';
@@ -57,7 +62,8 @@ export function validateEvent(
     if (typeof assetId !== 'string') return 'assetId must be a string';
     if (!UUID.test(assetId)) return 'assetId must be a UUID';
   }
-  const links = parseLinks(raw['_links']);
+  // Parsed from what was sent, so an over-long href is dropped whole rather than kept cut (boundLinks).
+  const links = parseLinks(pruned['_links']);
   if (!links.ok) return links.reason;
 
   // fromEntries defines own properties: a field named "__proto__" is kept as one, not made the prototype.
@@ -69,7 +75,7 @@ export function validateEvent(
     type,
     message,
     time: toEventTime(timestamp, timestampUnit),
-    links: links.links,
+    links: boundLinks(links.links),
     extra,
     raw,
     key: eventKey(type, timestamp, message, validAssetId),
@@ -77,9 +83,89 @@ export function validateEvent(
   return validAssetId === undefined ? common : { ...common, assetId: validAssetId };
 }
 
-/** Stable identity of an event for de-duplication: the spec gives events no id. */
+/**
+ * Stable identity of an event for de-duplication and for command links (the
+ * spec gives events no id): a hash of its fields, so a key is 64 characters
+ * whatever the server sent, and a link that carries one carries no server text.
+ */
 export function eventKey(type: string, rawTimestamp: number, message: string, assetId?: string): string {
-  return JSON.stringify([type, rawTimestamp, message, assetId ?? null]);
+  return createHash('sha256')
+    .update(JSON.stringify([type, rawTimestamp, message, assetId ?? null]))
+    .digest('hex');
+}
+
+/** The longest string kept at a place in an event: its type and message have their own limits, everything else (keys included) `other`. */
+function limitAt(depth: number, name: string | undefined): number {
+  if (depth === 1 && name === 'type') return SERVER_TEXT_LIMITS.type;
+  if (depth === 1 && name === 'message') return SERVER_TEXT_LIMITS.message;
+  return SERVER_TEXT_LIMITS.other;
+}
+
+/** True when a string (or an object key) somewhere in `value` is longer than its limit. */
+function hasLongString(value: unknown): boolean {
+  const stack: [unknown, number, string | undefined][] = [[value, 0, undefined]];
+  while (stack.length > 0) {
+    const [current, depth, name] = stack.pop() as [unknown, number, string | undefined];
+    if (typeof current === 'string') {
+      if (current.length > limitAt(depth, name)) return true;
+    } else if (Array.isArray(current)) {
+      for (const child of current) stack.push([child, depth + 1, undefined]);
+    } else if (isRecord(current)) {
+      for (const [key, child] of Object.entries(current)) {
+        if (key.length > SERVER_TEXT_LIMITS.other) return true;
+        stack.push([child, depth + 1, key]);
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * The event itself when every string is within its limit (the usual case: no
+ * copy); otherwise a copy with each long string and key cut by boundText.
+ * Iterative, like pruneDeepJson, whose output it takes.
+ */
+function boundEventStrings(value: unknown): unknown {
+  if (!hasLongString(value)) return value;
+  const root: { value?: unknown } = {};
+  const stack: [unknown, number, string | undefined, (copy: unknown) => void][] = [[value, 0, undefined, (c) => (root.value = c)]];
+  while (stack.length > 0) {
+    const [source, depth, name, place] = stack.pop() as [unknown, number, string | undefined, (copy: unknown) => void];
+    if (typeof source === 'string') {
+      place(boundText(source, limitAt(depth, name)));
+    } else if (Array.isArray(source)) {
+      const copy: unknown[] = [];
+      place(copy);
+      source.forEach((child, index) => stack.push([child, depth + 1, undefined, (c) => (copy[index] = c)]));
+    } else if (isRecord(source)) {
+      // Own properties by assignment through defineProperty: a key named "__proto__" stays a key.
+      const copy: Record<string, unknown> = {};
+      place(copy);
+      for (const [key, child] of Object.entries(source)) {
+        const bounded = boundText(key, SERVER_TEXT_LIMITS.other);
+        stack.push([
+          child,
+          depth + 1,
+          key,
+          (c) => Object.defineProperty(copy, bounded, { value: c, enumerable: true, writable: true, configurable: true }),
+        ]);
+      }
+    } else {
+      place(source);
+    }
+  }
+  return root.value;
+}
+
+/** Links with every string bounded; an href too long to keep whole is dropped (a cut URL names another resource). */
+function boundLinks(links: HalLinks): HalLinks {
+  if (!hasLongString(links)) return links;
+  const hrefsKept = Object.entries(links).map(([relation, list]): [string, HalLink[]] => [
+    relation,
+    list.map(({ href, ...link }) => (href === undefined || href.length > SERVER_TEXT_LIMITS.other ? link : { ...link, href })),
+  ]);
+  // Below the top level every string's limit is `other`: relation names, link fields and their unknown fields alike.
+  return boundEventStrings(Object.fromEntries(hrefsKept)) as HalLinks;
 }
 
 /** Spec §4.1 rule 3 leaves ordering open, so we sort: newest first, server order among equal times. */

@@ -3,7 +3,7 @@
 // unit-tested and timed by the bench. Server text never appears here: only
 // our own state words and a time.
 import type { Localize } from '../common/localize';
-import { toSingleLine, truncate } from '../common/markdownText';
+import { toSingleLine } from '../common/markdownText';
 import { formatRelative } from '../common/time';
 import type { EventsResult } from '../core/model';
 import {
@@ -103,7 +103,7 @@ export function planProblems(
               message: problemMessage(
                 match.serialNumber,
                 state.state,
-                state.latestType === undefined ? undefined : truncate(toSingleLine(state.latestType), TYPE_TEXT_MAX),
+                state.latestType === undefined ? undefined : toSingleLine(state.latestType, TYPE_TEXT_MAX),
                 ctx,
               ),
             }

@@ -11,7 +11,7 @@ import type { OnboardingEvent } from '../core/model';
 import { NotSignedInError } from '../eventsCache/eventsCache';
 import { errorMessage } from '../common/errors';
 import { Disposable, DisposableStore, toDisposable, type IDisposable } from '../common/lifecycle';
-import { defuseThemeIcons, toSingleLine, truncate } from '../common/markdownText';
+import { defuseThemeIcons, toSingleLine } from '../common/markdownText';
 import { formatAbsolute, formatRelative } from '../common/time';
 import { checkSerialNumber, serialNumberArgument } from '../domain/serialNumbers/serialNumberInput';
 import { registerCommands, type CommandFactory, type CommandTable } from '../workbench/commands';
@@ -40,11 +40,11 @@ export function eventPickText(event: OnboardingEvent, now: number, locale: strin
   const type = event.type.toUpperCase();
   const icon =
     type.includes('FAIL') || type.includes('ERROR') ? 'error' : type.includes('COMPLETED') ? 'pass-filled' : 'circle-large-outline';
-  const message = toSingleLine(event.message);
+  const message = toSingleLine(event.message, DETAIL_MAX);
   return {
-    label: defuseThemeIcons(truncate(toSingleLine(event.type), 80)),
+    label: defuseThemeIcons(toSingleLine(event.type, 80)),
     description: `${formatRelative(event.time.epochMs, now, locale) ?? ''} · ${formatAbsolute(event.time.epochMs, locale, timeZone) ?? String(event.time.raw)}`,
-    detail: defuseThemeIcons(truncate(message === '' ? '—' : message, DETAIL_MAX)),
+    detail: defuseThemeIcons(message === '' ? '—' : message),
     icon,
   };
 }

@@ -143,13 +143,13 @@ export function machineEventsText(
     const events =
       report.outcome.kind === 'events' ? [...report.outcome.result.events].sort((a, b) => b.time.epochMs - a.time.epochMs) : [];
     const shown = Math.min(events.length, options.maxEvents);
-    if (!lines.add(machineHeader(report, shown, context))) {
+    if (!lines.add(() => machineHeader(report, shown, context))) {
       eventsLeft += shown;
       continue;
     }
     machinesLeft--;
     for (const event of events.slice(0, shown)) {
-      if (!lines.full && lines.add(eventLine(event, context.now))) continue;
+      if (lines.add(() => eventLine(event, context.now))) continue;
       eventsLeft++;
     }
   }
@@ -176,7 +176,7 @@ export function summaryText(reports: readonly MachineReport[], refused: SerialLi
   for (const { state, group } of groups) {
     // Once a line does not fit, no later one does (BoundedLines): when the heading is cut, so is every machine below it.
     lines.add(`${capitalized(word(state))} (${group.length}):`);
-    for (const report of group) if (!lines.add(summaryLine(report, context.now))) left++;
+    for (const report of group) if (!lines.add(() => summaryLine(report, context.now))) left++;
   }
   const head = `Onboarding summary of ${reports.length} machine${reports.length === 1 ? '' : 's'} from ${API} (environment ${v(context.environment)}): ${countText || 'nothing to count'}. A machine's state is read from the type of its newest event; failed machines are listed first with that event's message.`;
   const tail = [...refusedLines(refused)];
@@ -272,7 +272,7 @@ export function scopeText(
   const lines = new BoundedLines(TOOL_LIMITS.maxResultChars - FRAME_CHARS);
   const listed = entries.slice(0, TOOL_LIMITS.maxScopeSerials);
   let left = entries.length - listed.length;
-  for (const entry of listed) if (!lines.add(scopeLine(entry, context, scope.file === undefined))) left++;
+  for (const entry of listed) if (!lines.add(() => scopeLine(entry, context, scope.file === undefined))) left++;
   const tail = left > 0 ? [`${left} more serial numbers not shown.`] : [];
   return [...head, dataNotice(FILES_AND_API), beginLine(FILES_AND_API), lines.text, endLine(FILES_AND_API), ...tail].join('\n');
 }

@@ -6,7 +6,7 @@
 // caps its length, and writes it as a JSON string literal inside a delimited,
 // labelled block. A JSON literal cannot contain a line break, so no value can
 // forge the block's end line or a line of ours. Pure: unit-tested.
-import { truncate } from '../../common/markdownText';
+import { cleaningWindow, truncate } from '../../common/markdownText';
 
 /**
  * Characters removed outright: C0/C1 controls except the whitespace ones
@@ -23,7 +23,9 @@ const BREAKS_AND_SPACES = /\s+/g;
 
 /** One line of visible text: invisible characters gone, breaks and runs of spaces made one space, at most `max` code points. */
 export function cleanText(text: string, max: number): string {
-  return truncate(text.replace(INVISIBLE, '').replace(BREAKS_AND_SPACES, ' ').trim(), max);
+  // Cut first, then clean: a 10 MB value costs what a short one does.
+  const window = cleaningWindow(text, max);
+  return truncate(window.replace(INVISIBLE, '').replace(BREAKS_AND_SPACES, ' ').trim(), max, window.length < text.length);
 }
 
 /** A cleaned value as a JSON string literal: quoted, with quotes and backslashes escaped, always on one line. */
@@ -59,9 +61,15 @@ export class BoundedLines {
 
   constructor(private readonly budget: number) {}
 
-  /** Adds the line when it fits; false (and nothing added, now or later) once the budget is spent. */
-  add(line: string): boolean {
+  /**
+   * Adds the line when it fits; false (and nothing added, now or later) once the
+   * budget is spent. A line given as a function is built only while there is
+   * room: once the result is full, building more lines of server text is work
+   * for nothing.
+   */
+  add(build: string | (() => string)): boolean {
     if (this.cut) return false;
+    const line = typeof build === 'string' ? build : build();
     if (this.used + line.length + 1 > this.budget) {
       this.cut = true;
       return false;

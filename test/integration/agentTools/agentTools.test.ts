@@ -232,7 +232,7 @@ describe('Language Model Tools for agents', () => {
         const refused = await invoke(LANGUAGE_MODEL_TOOLS.serialNumbers, { source: 'file', file: outside });
         assert.equal(
           refused,
-          'Nothing was read: Only files inside the open workspace folders are read; give a path relative to the workspace folder.',
+          'Nothing was read: Only existing files inside the open workspace folders are read, and there is none at that path; give a path relative to the workspace folder.',
           outside,
         );
       }

@@ -3,9 +3,9 @@
 // The unit tier (test/unit/hostile/) holds the tables; this suite checks the
 // same promises end to end. Add a case where a table row needs the host.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import * as vscode from 'vscode';
 import { makeEvent, startFakeApi, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { activateExtension, signIn, signInArgs, signOutIfSignedIn, type TestedApi } from '../support/extension';
@@ -167,6 +167,135 @@ describe('Hostile input (real host)', () => {
       } finally {
         await signOutIfSignedIn();
       }
+    });
+  });
+
+  it('an event whose type and message are 3 MB each: the hover, the Problems entry and the agent summary stay small, and a cached hover is quick', async () => {
+    const serial = 'MX-4711-A0777';
+    const THREE_MB = 3 * 1024 * 1024;
+    // Under the 10 MB response cap (escaped line breaks included), so the whole answer arrives.
+    fake.setMachineEvents(serial, [
+      { type: `ONBOARDING_FAILED${' x'.repeat(THREE_MB / 2)}`, message: `Rejected.${'\ny'.repeat(THREE_MB / 2)}`, timestamp: Date.now() },
+    ]);
+    await signIn(fake);
+    try {
+      const document = await openText(`machine: ${serial}\n`);
+      const position = new vscode.Position(0, 12);
+      const hoverText = async (): Promise<string> => {
+        const hovers =
+          (await vscode.commands.executeCommand<vscode.Hover[] | undefined>('vscode.executeHoverProvider', document.uri, position)) ?? [];
+        return hovers
+          .flatMap((hover) => hover.contents)
+          .map((content) => (content instanceof vscode.MarkdownString ? content.value : typeof content === 'string' ? content : ''))
+          .join('\n');
+      };
+      const first = await hoverText();
+      assert.match(first, /failed/);
+      assert.ok(first.length < 5_000, `the hover is ${first.length} characters`);
+      const showDetails = /\[Show Details\]\((command:[^ )]+)/.exec(first)?.[1] ?? '';
+      assert.ok(showDetails.length > 0 && showDetails.length < 300, `the Show Details link is ${showDetails.length} characters`);
+      await hoverText();
+      const cached = api.testHooks.editor.lastHover();
+      assert.equal(cached?.source, 'cache');
+      assert.ok(cached.ms < 100, `a cached hover took ${cached.ms.toFixed(1)} ms in our provider`);
+
+      let problems: vscode.Diagnostic[] = [];
+      for (let waited = 0; waited < 5_000 && problems.length === 0; waited += 100) {
+        problems = vscode.languages.getDiagnostics(document.uri).filter((d) => d.source === 'Onboarding Events');
+        if (problems.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.equal(problems.length, 1, 'the failed machine is a problem');
+      assert.ok((problems[0]?.message.length ?? Infinity) < 300, `the Problems entry is ${problems[0]?.message.length} characters`);
+
+      const summary = await vscode.lm.invokeTool('onboardingEvents_summarizeOnboarding', {
+        input: { serialNumbers: [serial] },
+        toolInvocationToken: undefined,
+      });
+      const text = summary.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+      assert.ok(text.length < 5_000, `the summary is ${text.length} characters`);
+      assert.match(text, /cut: \d+ characters in all/, 'the agent is told the type was cut');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await signOutIfSignedIn();
+    }
+  });
+
+  describe('onboardingEvents_findSerialNumbers reads only inside the workspace, by real paths', () => {
+    const TOOL = 'onboardingEvents_findSerialNumbers';
+    const REFUSED =
+      'Nothing was read: Only existing files inside the open workspace folders are read, and there is none at that path; give a path relative to the workspace folder.';
+    const SECRET_SERIAL = 'MX-4711-A0099';
+    let outside: string;
+    let link: string;
+    let folder: string;
+
+    async function invoke(file: string): Promise<string> {
+      const result = await vscode.lm.invokeTool(TOOL, { input: { source: 'file', file }, toolInvocationToken: undefined });
+      return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+    }
+
+    before(() => {
+      folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
+      assert.ok(folder, 'the integration tier opens a folder');
+      // A directory outside the workspace, holding what an attacker would want read (here: a serial number, to see whether it leaks).
+      outside = mkdtempSync(join(tmpdir(), 'oe-outside-'));
+      writeFileSync(join(outside, 'credentials'), `[default]\nserial = ${SECRET_SERIAL}\n`);
+      // A symbolic link in a cloned repository, pointing out of it ("docs -> /").
+      link = join(folder, `oe-link-${process.pid}`);
+      symlinkSync(outside, link, 'dir');
+    });
+
+    after(() => {
+      rmSync(link, { force: true });
+      rmSync(outside, { recursive: true, force: true });
+    });
+
+    async function assertRefused(forms: readonly string[]): Promise<void> {
+      for (const file of forms) {
+        const text = await invoke(file);
+        assert.equal(text, REFUSED, file);
+        assert.equal(text.includes(SECRET_SERIAL), false);
+      }
+    }
+
+    it('refuses "<folder>/../../…" and its file:// form, the same way whether the file exists or not', async () => {
+      const climb = relative(folder, join(outside, 'credentials'));
+      assert.match(climb, /^\.\./);
+      await assertRefused([
+        `${folder}${sep}${climb}`,
+        `${vscode.Uri.file(folder).toString()}/${climb.split(sep).join('/')}`,
+        climb,
+        `${folder}${sep}${climb}-missing`,
+      ]);
+    });
+
+    it('refuses a file reached through a symbolic link in the workspace that points out of it', async () => {
+      await assertRefused([
+        `${relative(folder, link)}${sep}credentials`,
+        `${link}${sep}credentials`,
+        `${vscode.Uri.file(link).toString()}/credentials`,
+        `${relative(folder, link)}${sep}missing`,
+      ]);
+    });
+
+    it('still reads a workspace file, also by a path with ".." that comes back inside', async () => {
+      const text = await invoke(`${folder}${sep}..${sep}${folder.split(sep).pop() ?? ''}${sep}machines.yaml`);
+      assert.match(text, /^2 serial numbers found in the file "machines\.yaml"\./);
+    });
+
+    it('names the file in the progress message, and asks first for a path that is absolute, a URI or climbs', async () => {
+      const hook = api.testHooks.agentTools;
+      assert.ok(hook);
+      const climbing = `..${sep}..${sep}.aws${sep}credentials`;
+      const asked = await hook.prepare(TOOL, { source: 'file', file: climbing });
+      assert.ok(asked?.confirmationMessages, 'a climbing path asks first');
+      assert.equal(asked.confirmationMessages.title, `Read ${climbing}?`);
+      const message = asked.confirmationMessages.message;
+      assert.match(typeof message === 'string' ? message : message.value, /credentials/);
+      const plain = await hook.prepare(TOOL, { source: 'file', file: 'machines.yaml' });
+      assert.equal(plain?.confirmationMessages, undefined);
+      const progress = plain?.invocationMessage;
+      assert.match(typeof progress === 'string' ? progress : (progress?.value ?? ''), /Finding serial numbers in machines\\?\.yaml/);
     });
   });
 

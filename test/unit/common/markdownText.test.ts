@@ -20,7 +20,7 @@ describe('markdown text helpers', () => {
   }
 
   it('toSingleLine folds whitespace and drops control and invisible characters', () => {
-    assert.equal(toSingleLine('  a\r\n\tb\u0000c\u200bd\u202e  '), 'a bcd');
+    assert.equal(toSingleLine('  a\r\n\tb\u0000c\u200bd\u202e  ', 100), 'a bcd');
   });
 
   it('truncate keeps short text and cuts long text on code points with an ellipsis', () => {

@@ -74,9 +74,14 @@ describe('event validation (spec §2.2)', () => {
     assert.equal(event.assetId, UUID.toUpperCase());
   });
 
-  it('the key holds type, raw timestamp, message and assetId (null when absent)', () => {
-    assert.equal(eventKey('A', 1, 'm'), '["A",1,"m",null]');
-    assert.equal(eventKey('A', 1, 'm', UUID), `["A",1,"m","${UUID}"]`);
+  it('the key is a hash of type, raw timestamp, message and assetId (null when absent): each field changes it', () => {
+    const key = eventKey('A', 1, 'm');
+    assert.match(key, /^[0-9a-f]{64}$/);
+    assert.equal(eventKey('A', 1, 'm'), key, 'stable');
+    const others = [eventKey('B', 1, 'm'), eventKey('A', 2, 'm'), eventKey('A', 1, 'n'), eventKey('A', 1, 'm', UUID)];
+    assert.equal(new Set([key, ...others]).size, 5);
+    // The fields are hashed as one JSON array, so moving text between them makes another key.
+    assert.notEqual(eventKey('A,1', 1, 'm'), eventKey('A', 1, '1,m'));
   });
 
   it('reads null optional fields as absent', () => {
