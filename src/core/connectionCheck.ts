@@ -467,9 +467,8 @@ async function checkPath(check: Check, target: URL, route: Route, http: HttpSett
 
     // An https proxy: TLS with the proxy first, vouched for like any server.
     if (proxy !== undefined && proxy.protocol === 'https:') {
-      const proxyTls = await handshake(check, socket, hostOf(proxy), `the proxy ${proxy.host}`, trust.value, http, proxy.href, viaProxy());
+      const proxyTls = await handshake(check, sockets, hostOf(proxy), `the proxy ${proxy.host}`, trust.value, http, proxy.href, viaProxy());
       if (proxyTls === undefined) return;
-      sockets.push(proxyTls);
       socket = proxyTls;
     }
 
@@ -486,11 +485,12 @@ async function checkPath(check: Check, target: URL, route: Route, http: HttpSett
     }
 
     if (target.protocol === 'https:') {
-      const serverTls = await handshake(check, socket, hostOf(target), target.host, trust.value, http, target.href, viaProxy());
-      if (serverTls !== undefined) sockets.push(serverTls);
+      await handshake(check, sockets, hostOf(target), target.host, trust.value, http, target.href, viaProxy());
     }
   } finally {
-    for (const socket of sockets) socket.destroy();
+    // Only the outermost layer: a TLS socket owns the handle of the socket it wraps, and
+    // destroying both closes that handle twice, which crashes Node 20 in the next TLS connection.
+    sockets.at(-1)?.destroy();
   }
 }
 
@@ -750,9 +750,10 @@ function anchorOf(
   return undefined;
 }
 
+/** TLS over the outermost of `layers` (the TCP socket, or a proxy's TLS); the new layer joins them at once. */
 async function handshake(
   check: Check,
-  socket: Socket,
+  layers: Socket[],
   host: string,
   shownHost: string,
   trust: Trust,
@@ -764,12 +765,13 @@ async function handshake(
   const result = await timed(() => {
     // Verification is judged below, from the same list the client trusts, so the report can show a refused certificate too.
     const secure = tlsConnect({
-      socket,
+      socket: layers.at(-1),
       ...(isIP(host) === 0 ? { servername: host } : {}),
       host,
       ca: [...trust.ca],
       rejectUnauthorized: false,
     });
+    layers.push(secure);
     secure.on('error', () => undefined);
     return bounded(
       once(secure, 'secureConnect').then(() => secure),
@@ -797,7 +799,7 @@ async function handshake(
     if (leaf.subjectAltName !== undefined) details.push(`Names: ${literal(leaf.subjectAltName)}.`);
     details.push(`SHA-256 fingerprint: ${literal(leaf.fingerprint256)}.`);
   }
-  if (chain.length > 1) details.push(`Chain sent by the server: ${chain.map((cert) => literal(nameOf(cert.subject))).join(' → ')}.`);
+  if (chain.length > 1) details.push(`Chain: ${chain.map((cert) => literal(nameOf(cert.subject))).join(' → ')}.`);
   const anchor = anchorOf(chain, trust.stores);
   const protocol = secure.getProtocol() ?? 'TLS';
   const authorizationError = secure.authorizationError as unknown as string | Error | null | undefined;

@@ -1,0 +1,200 @@
+import * as assert from 'node:assert/strict';
+import { createServer, type AddressInfo } from 'node:net';
+import { runConnectionCheck, type ConnectionCheckInput } from '../../../src/core/connectionCheck';
+import { renderConnectionReport, type ConnectionReport } from '../../../src/core/connectionReport';
+import { startFakeApi, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
+import { startHttpsFront, type HttpsFront } from '../../support/network/httpsFront';
+import { loopbackLookup } from '../../support/network/loopbackLookup';
+import { startRecordingProxy, type RecordingProxy } from '../../support/network/recordingProxy';
+import { PLANT_HOST, testPki } from '../../support/network/testPki';
+import { CREDENTIALS, SECRETS } from './testClient';
+
+const PROXY_USER = 'plant-user';
+const PROXY_PASSWORD = 'proxy-pa55word';
+const WRONG_PROXY_PASSWORD = 'not-the-proxy-pa55word';
+
+/** A port nothing listens on: bound once, then closed. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((done) => server.close(() => done()));
+  return port;
+}
+
+describe('Test Connection: the report over real sockets to a fake API on 127.0.0.1', function () {
+  this.timeout(20_000);
+  const pki = testPki();
+  let api: FakeApi;
+  let front: HttpsFront;
+  let proxy: RecordingProxy | undefined;
+  const tokens: string[] = [];
+
+  beforeEach(async () => {
+    api = await startFakeApi();
+    front = await startHttpsFront(api.port, pki.server);
+    tokens.length = 0;
+  });
+  afterEach(async () => {
+    await proxy?.close();
+    proxy = undefined;
+    await front.close();
+    await api.close();
+  });
+
+  const httpsBase = (): string => `https://${PLANT_HOST}:${front.port}`;
+
+  async function check(
+    overrides: Partial<ConnectionCheckInput>,
+    { signedOut = false } = {},
+  ): Promise<{ report: ConnectionReport; text: string }> {
+    const report = await runConnectionCheck({
+      environment: 'Plant',
+      apiBaseUrl: httpsBase(),
+      authUrl: `${httpsBase()}/oauth`,
+      ...(signedOut ? {} : { credentials: () => Promise.resolve(CREDENTIALS) }),
+      serialNumber: TEST_SERIALS.onboarded,
+      onToken: (value) => tokens.push(value),
+      ...overrides,
+      http: { env: {}, systemCertificates: false, lookup: loopbackLookup([PLANT_HOST]), ...overrides.http },
+    });
+    const text = renderConnectionReport(report);
+    for (const secret of [...SECRETS, ...tokens, PROXY_PASSWORD, WRONG_PROXY_PASSWORD]) {
+      assert.ok(!text.includes(secret), `a secret leaked into the report: ${secret.slice(0, 3)}…`);
+      assert.ok(!JSON.stringify(report).includes(secret), 'a secret leaked into the report object');
+    }
+    return { report, text };
+  }
+
+  const statuses = (report: ConnectionReport): string[] => report.steps.map((step) => `${step.status} ${step.title.split(' ')[0] ?? ''}`);
+
+  it('a healthy HTTPS environment: every step OK, the certificate and the store that vouched for it, the token facts and the events count', async () => {
+    const { report, text } = await check({ http: { caCertificatesFile: pki.caFile } });
+    assert.equal(report.verdict.ok, true, text);
+    assert.deepEqual(statuses(report), ['ok Proxy', 'ok Name', 'ok TCP', 'ok TLS', 'ok Token', 'ok Events']);
+    assert.match(text, /Proxy for the API and the authorization server .*: none: no http\.proxy setting/);
+    assert.match(text, new RegExp(`Name resolution of ${PLANT_HOST}:${front.port} \\(\\d+ ms\\): \`${PLANT_HOST}\` → \`127\\.0\\.0\\.1\``));
+    assert.match(text, /Certificate: `CN=server`, issued by `CN=Onboarding Events Test Plant CA`/);
+    assert.match(
+      text,
+      /Accepted: vouched for by `CN=Onboarding Events Test Plant CA`, found in the file in onboardingEvents\.caCertificatesFile/,
+    );
+    assert.match(
+      text,
+      /Token request POST .*\/oauth\/token \(\d+ ms\): HTTP 200: `Bearer` token, expires_in \d+ s, scope `api`\. The token itself is not shown\./,
+    );
+    assert.match(text, /Events request GET .*\/events for serial number `MX-4711-A0023` \(\d+ ms\): HTTP 200: 3 events\./);
+    assert.equal(tokens.length, 1, 'the token request ran, and its token did not reach the report');
+    assert.equal(api.tokenRequests().length, 1);
+    assert.equal(api.eventRequests().length, 1);
+  });
+
+  it('a healthy plain-HTTP loopback environment: no proxy (loopback), no TLS step', async () => {
+    const { report, text } = await check({ apiBaseUrl: api.baseUrl, authUrl: api.authUrl });
+    assert.equal(report.verdict.ok, true, text);
+    assert.deepEqual(statuses(report), ['ok Proxy', 'ok Name', 'ok TCP', 'ok Token', 'ok Events']);
+    assert.match(text, /none: a loopback address never goes through a proxy/);
+    assert.match(text, /not needed: `127\.0\.0\.1` is an address/);
+  });
+
+  it('an unknown CA: the TLS step fails, names what was trusted, and the verdict names the CA setting; nothing reached the API', async () => {
+    const { report, text } = await check({});
+    assert.equal(report.verdict.ok, false);
+    assert.deepEqual(statuses(report), ['ok Proxy', 'ok Name', 'ok TCP', 'failed TLS', 'skipped Token', 'skipped Events']);
+    assert.match(report.verdict.headline, /presented a certificate from a certificate authority this computer does not trust/);
+    assert.match(report.verdict.advice, /onboardingEvents\.caCertificatesFile/);
+    assert.match(text, /certificate refused \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\)/);
+    assert.match(text, /Certificate: `CN=server`, issued by `CN=Onboarding Events Test Plant CA`/);
+    assert.match(
+      text,
+      /Not accepted \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\).*operating system store: off \(http\.systemCertificates is false\); onboardingEvents\.caCertificatesFile: not set/,
+    );
+    assert.deepEqual(api.requests, []);
+  });
+
+  it('a proxy wanting authentication: the tunnel step shows the 407 and the scheme offered, the proxy shown without its password', async () => {
+    proxy = await startRecordingProxy({ credentials: { user: PROXY_USER, password: PROXY_PASSWORD }, hosts: [PLANT_HOST] });
+    const { report, text } = await check({
+      http: { caCertificatesFile: pki.caFile, proxy: proxy.urlWithCredentials(PROXY_USER, WRONG_PROXY_PASSWORD) },
+    });
+    assert.equal(report.verdict.ok, false);
+    assert.deepEqual(statuses(report), ['ok Proxy', 'ok Name', 'ok TCP', 'failed Tunnel', 'skipped Token', 'skipped Events']);
+    assert.match(text, new RegExp(`\`http://\\*\\*\\*:\\*\\*\\*@127\\.0\\.0\\.1:${proxy.port}\`, from the http\\.proxy setting`));
+    assert.match(text, /Proxy credentials: the user and password in the proxy URL \(sent as Basic, not shown\)/);
+    assert.match(text, /the proxy wants authentication \(HTTP 407\) and refused the credentials sent/);
+    assert.match(text, /The proxy asks for: `Basic`/);
+    assert.match(report.verdict.advice, /rejected the proxy credentials \(HTTP 407\)/);
+    assert.ok(!text.includes(PROXY_USER), 'the proxy user name is redacted too');
+    assert.deepEqual(api.requests, []);
+  });
+
+  it('through a proxy with the right credentials, every step passes and the API sees the requests', async () => {
+    proxy = await startRecordingProxy({ credentials: { user: PROXY_USER, password: PROXY_PASSWORD }, hosts: [PLANT_HOST] });
+    const { report, text } = await check({
+      http: { caCertificatesFile: pki.caFile, proxy: proxy.urlWithCredentials(PROXY_USER, PROXY_PASSWORD) },
+    });
+    assert.equal(report.verdict.ok, true, text);
+    assert.deepEqual(statuses(report), ['ok Proxy', 'ok Name', 'ok TCP', 'ok Tunnel', 'ok TLS', 'ok Token', 'ok Events']);
+    assert.match(text, /The proxy resolves the server name itself/);
+    assert.ok(proxy.visits.every((visit) => visit.method === 'CONNECT'));
+  });
+
+  it('a refused connection: the TCP step fails with ECONNREFUSED and the verdict says to check the port', async () => {
+    const port = await closedPort();
+    const { report, text } = await check({ apiBaseUrl: `http://127.0.0.1:${port}`, authUrl: `http://127.0.0.1:${port}/oauth` });
+    assert.equal(report.verdict.ok, false);
+    assert.deepEqual(statuses(report), ['ok Proxy', 'ok Name', 'failed TCP', 'skipped Token', 'skipped Events']);
+    assert.match(text, new RegExp(`TCP connection to 127\\.0\\.0\\.1:${port} \\(\\d+ ms\\): \`127\\.0\\.0\\.1:${port}\`: ECONNREFUSED\\.`));
+    assert.match(report.verdict.headline, new RegExp(`127\\.0\\.0\\.1:${port} refused the connection \\(ECONNREFUSED\\)`));
+    assert.match(report.verdict.advice, /Check the port/);
+  });
+
+  it('an unknown host name: the name resolution step fails and stops there', async () => {
+    const { report } = await check({ apiBaseUrl: 'https://nowhere.plant.test', authUrl: 'https://nowhere.plant.test/oauth' });
+    assert.deepEqual(statuses(report), ['ok Proxy', 'failed Name', 'skipped Token', 'skipped Events']);
+    assert.match(report.verdict.headline, /The host name nowhere\.plant\.test could not be found \(ENOTFOUND\)/);
+  });
+
+  it('wrong credentials: the network is fine, the token step fails with the sign-in advice', async () => {
+    const { report } = await check({
+      apiBaseUrl: api.baseUrl,
+      authUrl: api.authUrl,
+      credentials: () => Promise.resolve({ ...CREDENTIALS, password: 'wrong' }),
+    });
+    assert.deepEqual(statuses(report), ['ok Proxy', 'ok Name', 'ok TCP', 'failed Token', 'skipped Events']);
+    assert.equal(report.verdict.ok, false);
+    assert.match(report.steps[3]?.summary ?? '', /HTTP 400|HTTP 401/);
+  });
+
+  it('without stored credentials, the network steps run and the token and events steps say why they were skipped', async () => {
+    const { report } = await check({ apiBaseUrl: api.baseUrl, authUrl: api.authUrl }, { signedOut: true });
+    assert.equal(report.verdict.ok, true);
+    assert.match(report.verdict.headline, /the sign-in was not tested/);
+    assert.deepEqual(statuses(report), ['ok Proxy', 'ok Name', 'ok TCP', 'skipped Token', 'skipped Events']);
+  });
+
+  it('cancelling ends the check at once, even while the server never answers the TLS handshake', async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
+    const { port } = silent.address() as AddressInfo;
+    const started = Date.now();
+    try {
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(), 300);
+      await assert.rejects(
+        runConnectionCheck({
+          environment: 'Plant',
+          apiBaseUrl: `https://127.0.0.1:${port}`,
+          authUrl: `https://127.0.0.1:${port}/oauth`,
+          http: { env: {}, systemCertificates: false },
+          signal: controller.signal,
+        }),
+        (error: unknown) => (error as { kind?: string }).kind === 'cancelled',
+      );
+      clearTimeout(timer);
+      assert.ok(Date.now() - started < 2_000, 'cancelling ends the check at once');
+    } finally {
+      silent.close();
+    }
+  });
+});
