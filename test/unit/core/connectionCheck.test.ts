@@ -18,7 +18,7 @@ async function closedPort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const { port } = server.address() as AddressInfo;
-  await new Promise<void>((done) => server.close(() => done()));
+  await new Promise<void>((done) => server.close(() => { done(); }));
   return port;
 }
 
@@ -180,7 +180,7 @@ describe('Test Connection: the report over real sockets to a fake API on 127.0.0
     const started = Date.now();
     try {
       const controller = new AbortController();
-      const timer = setTimeout(() => controller.abort(), 300);
+      const timer = setTimeout(() => { controller.abort(); }, 300);
       await assert.rejects(
         runConnectionCheck({
           environment: 'Plant',
