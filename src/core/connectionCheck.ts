@@ -148,7 +148,7 @@ export async function runConnectionCheck(input: ConnectionCheckInput): Promise<C
             ok: true,
             headline: 'Everything works: the authorization server issued a token and the API answered.',
             advice:
-              'If the extension still shows an error, it was passing or comes from the data: try again, and attach this report and the log (Onboarding Events: Show Log) to a ticket if it stays.',
+              'If a view still shows an error, try again: it may have passed. If it stays, attach this report and the log (Onboarding Events: Show Log) to a ticket.',
           }),
   );
 }
@@ -281,7 +281,7 @@ function proxyStep(role: string, url: URL, route: Route, networkPath: 'own' | 'v
 /** A step's failure in the client's own terms: the message errorForTransportFailure writes is the advice. */
 function verdictFor(failure: TransportError['failure'], code: string, url: string, context: NetworkFailureContext = {}): Verdict {
   const error = errorForTransportFailure(new TransportError(failure, code, context), 'GET', url, CHECK_LIMITS.requestMs);
-  return { ok: false, headline: firstSentence(error.message), advice: error.message };
+  return verdictOf(error.message);
 }
 
 const DNS_FAILURES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAI_NODATA']);
@@ -699,6 +699,17 @@ async function pemsOf(path: string): Promise<string[]> {
   }
 }
 
+function refusalReason(code: string | undefined, host: string): string {
+  switch (code === undefined ? undefined : certificateFailure(code)) {
+    case 'certificate-expired':
+      return 'it has expired or is not valid yet.';
+    case 'certificate-name-mismatch':
+      return `it does not name ${literal(host)}.`;
+    default:
+      return 'no trusted certificate authority vouches for it.';
+  }
+}
+
 /** OpenSSL's verdicts, in the transport's names. */
 function certificateFailure(code: string): TransportError['failure'] {
   if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') return 'certificate-expired';
@@ -814,9 +825,7 @@ async function handshake(
     check.record({ title, status: 'ok', summary: `${protocol}, certificate verified.`, details, durationMs: result.ms });
     return secure;
   }
-  details.push(
-    `Not accepted (${code ?? 'unknown'}): none of the trusted certificate authorities vouches for it, or it does not fit. Trusted: ${trust.summary}.`,
-  );
+  details.push(`Not accepted (${code ?? 'unknown'}): ${refusalReason(code, host)} Trusted: ${trust.summary}.`);
   if (!strict) {
     details.push(
       'http.proxyStrictSSL is false: the extension accepts this certificate without checking it. Anyone on the way could read the traffic.',
@@ -946,7 +955,7 @@ async function checkRequests(
           details: [message],
           durationMs: token.ms,
         },
-        { ok: false, headline: firstSentence(message), advice: message },
+        verdictOf(message),
       );
       check.skip(eventsTitle(input.apiBaseUrl, input.serialNumber), 'needs a token');
       return;
@@ -992,7 +1001,7 @@ async function checkRequests(
           details: [message],
           durationMs: events.ms,
         },
-        { ok: false, headline: firstSentence(message), advice: message },
+        verdictOf(message),
       );
       return;
     }
@@ -1009,9 +1018,11 @@ async function checkRequests(
   }
 }
 
-function firstSentence(message: string): string {
+/** A message of ours split where it turns from what went wrong to what to do. */
+function verdictOf(message: string): Verdict {
   const end = message.search(/[.!?](\s|$)/);
-  return end > 0 ? message.slice(0, end + 1) : message;
+  const headline = end > 0 ? message.slice(0, end + 1) : message;
+  return { ok: false, headline, advice: message.slice(headline.length).trim() };
 }
 
 function parseUrl(value: string): URL | undefined {

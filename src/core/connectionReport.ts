@@ -24,7 +24,7 @@ export interface Verdict {
   readonly ok: boolean;
   /** One line: what works or what went wrong first. */
   readonly headline: string;
-  /** What to do, in full: never cut (a message that says what to do must show the doing part). */
+  /** What to do, in full (never cut: a message that says what to do must show the doing part); may be empty. */
   readonly advice: string;
 }
 
@@ -73,8 +73,7 @@ export function renderConnectionReport(report: ConnectionReport): string {
     '',
     `**${report.verdict.headline}**`,
     '',
-    report.verdict.advice,
-    '',
+    ...(report.verdict.advice === '' ? [] : [report.verdict.advice, '']),
     '## Steps',
     '',
   ];

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { createServer, type AddressInfo } from 'node:net';
 import { runConnectionCheck, type ConnectionCheckInput } from '../../../src/core/connectionCheck';
-import { renderConnectionReport, type ConnectionReport } from '../../../src/core/connectionReport';
+import { literal, renderConnectionReport, type ConnectionReport } from '../../../src/core/connectionReport';
 import { startFakeApi, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { startHttpsFront, type HttpsFront } from '../../support/network/httpsFront';
 import { loopbackLookup } from '../../support/network/loopbackLookup';
@@ -18,7 +18,11 @@ async function closedPort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const { port } = server.address() as AddressInfo;
-  await new Promise<void>((done) => server.close(() => { done(); }));
+  await new Promise<void>((done) =>
+    server.close(() => {
+      done();
+    }),
+  );
   return port;
 }
 
@@ -123,7 +127,8 @@ describe('Test Connection: the report over real sockets to a fake API on 127.0.0
     assert.match(text, /Proxy credentials: the user and password in the proxy URL \(sent as Basic, not shown\)/);
     assert.match(text, /the proxy wants authentication \(HTTP 407\) and refused the credentials sent/);
     assert.match(text, /The proxy asks for: `Basic`/);
-    assert.match(report.verdict.advice, /rejected the proxy credentials \(HTTP 407\)/);
+    assert.match(report.verdict.headline, /rejected the proxy credentials \(HTTP 407\)/);
+    assert.match(report.verdict.advice, /^Correct the user and password in the proxy URL/);
     assert.ok(!text.includes(PROXY_USER), 'the proxy user name is redacted too');
     assert.deepEqual(api.requests, []);
   });
@@ -180,7 +185,9 @@ describe('Test Connection: the report over real sockets to a fake API on 127.0.0
     const started = Date.now();
     try {
       const controller = new AbortController();
-      const timer = setTimeout(() => { controller.abort(); }, 300);
+      const timer = setTimeout(() => {
+        controller.abort();
+      }, 300);
       await assert.rejects(
         runConnectionCheck({
           environment: 'Plant',
@@ -196,5 +203,11 @@ describe('Test Connection: the report over real sockets to a fake API on 127.0.0
     } finally {
       silent.close();
     }
+  });
+
+  it('quotes a value from outside as one bounded code span: a certificate name can neither close the span nor add lines', () => {
+    assert.equal(literal('CN=evil`**bold**`\n# heading'), "`CN=evil'**bold**' # heading`");
+    assert.equal(literal(''), '` `');
+    assert.equal(Array.from(literal('x'.repeat(5_000))).length, 202);
   });
 });
