@@ -669,7 +669,7 @@ async function trustFor(
       ? 'off (http.systemCertificates is false)'
       : loaded.systemStore === 'unavailable'
         ? 'could not be read on this system'
-        : `${system.length} more certificates`;
+        : `read (${loaded.systemStore === 'node' ? 'through Node.js' : 'as files'}), ${system.length} not among the others`;
   const stores: TrustStore[] = [
     ...(file !== undefined && file !== ''
       ? [{ label: `the file in onboardingEvents.caCertificatesFile (${literal(file)})`, certificates: fromFile }]

@@ -131,7 +131,9 @@ export async function showConnectionReport(
   const text = log.redactor.redact(renderConnectionReport(report));
   log.info(`Test Connection: ${report.verdict.ok ? 'the connection works' : report.verdict.headline}`);
   const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: text });
-  await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: false });
+  // Beside what the user is looking at; in the first group when nothing is open, rather than next to an empty one.
+  const viewColumn = vscode.window.activeTextEditor === undefined ? vscode.ViewColumn.Active : vscode.ViewColumn.Beside;
+  await vscode.window.showTextDocument(document, { viewColumn, preview: false });
   const copy = vscode.l10n.t('Copy Report');
   const shown = report.verdict.ok
     ? deps.notifier.info(vscode.l10n.t('Onboarding Events: {0}', report.verdict.headline), copy)
