@@ -47,6 +47,9 @@ export const CHECK_LIMITS = {
   maxProxyAnswerBytes: 16 * 1024,
 } as const;
 
+/** The deadlines one check runs with: CHECK_LIMITS, or shorter ones a caller passes (never longer: see runConnectionCheck). */
+export type CheckLimits = { readonly [K in Exclude<keyof typeof CHECK_LIMITS, 'maxProxyAnswerBytes'>]: number };
+
 /**
  * The events request needs a serial number; without one from the caller it
  * asks for one nobody owns: an empty answer (or a 404) proves the path as well
@@ -77,6 +80,8 @@ export interface ConnectionCheckInput {
   /** Each access token as it arrives (the log's redactor learns it); never kept here. */
   readonly onToken?: (value: string) => void;
   readonly now?: () => Date;
+  /** Shorter deadlines (longer ones are capped at CHECK_LIMITS). */
+  readonly limits?: Partial<CheckLimits>;
 }
 
 /** Runs every step (each bounded) and returns the report; throws only when `signal` cancels it. */
@@ -84,7 +89,14 @@ export async function runConnectionCheck(input: ConnectionCheckInput): Promise<C
   const startedAt = (input.now ?? (() => new Date()))();
   const http = input.http ?? {};
   const env = http.env ?? process.env;
-  const check = new Check(input.signal);
+  const limits = { ...CHECK_LIMITS, ...input.limits };
+  const check = new Check(input.signal, {
+    lookupMs: Math.min(limits.lookupMs, CHECK_LIMITS.lookupMs),
+    connectMs: Math.min(limits.connectMs, CHECK_LIMITS.connectMs),
+    proxyAnswerMs: Math.min(limits.proxyAnswerMs, CHECK_LIMITS.proxyAnswerMs),
+    tlsMs: Math.min(limits.tlsMs, CHECK_LIMITS.tlsMs),
+    requestMs: Math.min(limits.requestMs, CHECK_LIMITS.requestMs),
+  });
   const facts: (readonly [string, string])[] = [
     ...(input.facts ?? []),
     ['Node.js', process.versions.node],
@@ -158,7 +170,10 @@ class Check {
   readonly steps: CheckStep[] = [];
   verdict: Verdict | undefined;
 
-  constructor(readonly signal: AbortSignal | undefined) {}
+  constructor(
+    readonly signal: AbortSignal | undefined,
+    readonly limits: CheckLimits,
+  ) {}
 
   get failed(): boolean {
     return this.verdict !== undefined || this.signal?.aborted === true;
@@ -384,7 +399,7 @@ async function checkPath(check: Check, target: URL, route: Route, http: HttpSett
       });
     } else {
       const lookup = http.lookup ?? dnsLookup;
-      const result = await timed(() => bounded(resolveAll(lookup, host), CHECK_LIMITS.lookupMs, check.signal, () => undefined));
+      const result = await timed(() => bounded(resolveAll(lookup, host), check.limits.lookupMs, check.signal, () => undefined));
       if ('error' in result) {
         if (check.signal?.aborted === true) return;
         const code = codeOf(result.error);
@@ -414,7 +429,7 @@ async function checkPath(check: Check, target: URL, route: Route, http: HttpSett
 
     // TCP to the first address.
     const port = portOf(hop);
-    const connectMs = Math.min(http.connectTimeoutMs ?? CHECK_LIMITS.connectMs, CHECK_LIMITS.connectMs);
+    const connectMs = Math.min(http.connectTimeoutMs ?? check.limits.connectMs, check.limits.connectMs);
     const shownAddress = address.family === 6 ? `[${address.address}]:${port}` : `${address.address}:${port}`;
     const tcp = await timed(() => {
       const socket = netConnect({ host: address.address, port });
@@ -531,7 +546,7 @@ async function proxyTunnel(check: Check, socket: Socket, target: URL, proxy: URL
     '',
   ].join('\r\n');
   const answer = await timed(() =>
-    bounded(readProxyAnswer(socket, request), CHECK_LIMITS.proxyAnswerMs, check.signal, () => socket.destroy()),
+    bounded(readProxyAnswer(socket, request), check.limits.proxyAnswerMs, check.signal, () => socket.destroy()),
   );
   const context = { proxyHost: proxy.host, proxyCredentialsSent: route.proxyAuthorization !== undefined };
   if ('error' in answer) {
@@ -786,7 +801,7 @@ async function handshake(
     secure.on('error', () => undefined);
     return bounded(
       once(secure, 'secureConnect').then(() => secure),
-      CHECK_LIMITS.tlsMs,
+      check.limits.tlsMs,
       check.signal,
       () => secure.destroy(),
     );
@@ -923,7 +938,7 @@ async function checkRequests(
       caCertificatesFile: http.caCertificatesFile,
       lookup: http.lookup,
     }),
-    connectTimeoutMs: Math.min(http.connectTimeoutMs ?? DEFAULT_HTTP_SETTINGS.connectTimeoutMs, CHECK_LIMITS.connectMs),
+    connectTimeoutMs: Math.min(http.connectTimeoutMs ?? DEFAULT_HTTP_SETTINGS.connectTimeoutMs, check.limits.connectMs),
     connectionsPerOrigin: 2,
     env,
   };
@@ -935,7 +950,7 @@ async function checkRequests(
     http: {
       ...http,
       maxRetries: 0,
-      requestTimeoutMs: Math.min(http.requestTimeoutMs ?? DEFAULT_HTTP_SETTINGS.requestTimeoutMs, CHECK_LIMITS.requestMs),
+      requestTimeoutMs: Math.min(http.requestTimeoutMs ?? DEFAULT_HTTP_SETTINGS.requestTimeoutMs, check.limits.requestMs),
     },
     transport,
     ...definedOnly({ onToken: input.onToken }),

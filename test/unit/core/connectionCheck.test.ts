@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { createServer, type AddressInfo } from 'node:net';
+import { createServer, type AddressInfo, type LookupFunction } from 'node:net';
 import { runConnectionCheck, type ConnectionCheckInput } from '../../../src/core/connectionCheck';
 import { literal, renderConnectionReport, type ConnectionReport } from '../../../src/core/connectionReport';
 import { startFakeApi, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
@@ -209,5 +209,78 @@ describe('Test Connection: the report over real sockets to a fake API on 127.0.0
     assert.equal(literal('CN=evil`**bold**`\n# heading'), "`CN=evil'**bold**' # heading`");
     assert.equal(literal(''), '` `');
     assert.equal(Array.from(literal('x'.repeat(5_000))).length, 202);
+  });
+
+  describe('every step has a deadline', () => {
+    const shortLimits = { lookupMs: 200, connectMs: 200, proxyAnswerMs: 200, tlsMs: 200, requestMs: 500 };
+
+    it('name resolution that never answers fails the step in time', async () => {
+      const started = Date.now();
+      const neverAnswers = (() => undefined) as unknown as LookupFunction;
+      const { report } = await check({ limits: shortLimits, http: { lookup: neverAnswers } });
+      assert.ok(Date.now() - started < 2_000);
+      assert.deepEqual(statuses(report), ['ok Proxy', 'failed Name', 'skipped Token', 'skipped Events']);
+      assert.match(report.steps[1]?.summary ?? '', /could not be resolved \(ETIMEDOUT\)/);
+    });
+
+    it('a server that accepts the connection but never answers the TLS handshake fails the TLS step in time', async () => {
+      const silent = createServer(() => undefined);
+      await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
+      const { port } = silent.address() as AddressInfo;
+      try {
+        const started = Date.now();
+        const { report } = await check({
+          limits: shortLimits,
+          apiBaseUrl: `https://127.0.0.1:${port}`,
+          authUrl: `https://127.0.0.1:${port}/oauth`,
+        });
+        assert.ok(Date.now() - started < 2_000);
+        assert.deepEqual(statuses(report), ['ok Proxy', 'ok Name', 'ok TCP', 'failed TLS', 'skipped Token', 'skipped Events']);
+        assert.match(report.steps[3]?.summary ?? '', /no TLS session \(ETIMEDOUT\)/);
+        assert.match(report.verdict.headline, /Could not connect to 127\.0\.0\.1:\d+ in time/);
+      } finally {
+        silent.close();
+      }
+    });
+
+    it('a proxy that never answers CONNECT fails the tunnel step in time', async () => {
+      const mute = createServer(() => undefined);
+      await new Promise<void>((done) => mute.listen(0, '127.0.0.1', done));
+      const { port } = mute.address() as AddressInfo;
+      try {
+        const { report } = await check({
+          limits: shortLimits,
+          http: { caCertificatesFile: pki.caFile, proxy: `http://127.0.0.1:${port}` },
+        });
+        assert.deepEqual(statuses(report), ['ok Proxy', 'ok Name', 'ok TCP', 'failed Tunnel', 'skipped Token', 'skipped Events']);
+        assert.match(report.steps[3]?.summary ?? '', /no answer to CONNECT \(ETIMEDOUT\)/);
+      } finally {
+        mute.close();
+      }
+    });
+
+    it('a caller cannot lengthen a deadline past CHECK_LIMITS', async () => {
+      const neverAnswers = (() => undefined) as unknown as LookupFunction;
+      const controller = new AbortController();
+      const timer = setTimeout(() => {
+        controller.abort();
+      }, 6_000);
+      const started = Date.now();
+      try {
+        const { report } = await check({ limits: { lookupMs: 60_000 }, signal: controller.signal, http: { lookup: neverAnswers } });
+        assert.match(report.steps[1]?.summary ?? '', /ETIMEDOUT/);
+        assert.ok(Date.now() - started < 5_800, 'capped at 5 s');
+      } finally {
+        clearTimeout(timer);
+      }
+    });
+  });
+
+  it("on VS Code's network path, the proxy step says what extensions cannot know (system proxy, PAC)", async () => {
+    const { text } = await check({ networkPath: 'vscode', apiBaseUrl: api.baseUrl, authUrl: api.authUrl });
+    assert.match(text, /take VS Code's network path, which also applies the operating system's proxy settings and PAC files/);
+    assert.match(text, /the token and events requests go as VS Code resolves it/);
+    const { text: own } = await check({ apiBaseUrl: api.baseUrl, authUrl: api.authUrl });
+    assert.doesNotMatch(own, /VS Code's network path/);
   });
 });
