@@ -21,6 +21,7 @@ import { definedOnly } from '../common/definedOnly';
 import type { CredentialsProvider } from './auth/tokenClient';
 import { cancelledError, errorForTransportFailure, isApiError } from './errors';
 import { redactUrl } from './http/httpClient';
+import { networkPathFor, type NetworkPath, type NetworkPathReason } from './http/networkPath';
 import { bypassesProxy, isLoopbackHost, parseNoProxy, selectProxy } from './http/proxySelection';
 import {
   TransportError,
@@ -69,13 +70,7 @@ export interface ConnectionCheckInput {
   readonly signal?: AbortSignal;
   /** About the host (extension and VS Code versions); the check adds Node.js and the platform. */
   readonly facts?: readonly (readonly [string, string])[];
-  /**
-   * Which engine carries the extension's own requests: 'vscode' when they take
-   * VS Code's network stack, whose proxy choice (system settings, PAC)
-   * extensions cannot read, so the report says what it can and cannot know.
-   */
-  readonly networkPath?: 'own' | 'vscode';
-  /** The engine of the token and events requests; undici unless the caller passes the one its clients use. */
+  /** The transport of the token and events requests; the client's own (createTransport, by `http.engine`) unless a test passes one. */
   readonly createTransport?: (options: TransportOptions) => Transport;
   /** Each access token as it arrives (the log's redactor learns it); never kept here. */
   readonly onToken?: (value: string) => void;
@@ -129,14 +124,32 @@ export async function runConnectionCheck(input: ConnectionCheckInput): Promise<C
           { role: 'the API', url: api },
           { role: 'the authorization server', url: auth },
         ];
-  const routes = targets.map((target) => ({ ...target, route: routeFor(target.url, http, env) }));
-  for (const { role, url, route } of routes) check.record(proxyStep(role, url, route, input.networkPath ?? 'own'));
+  const routes = targets.map((target) => ({
+    ...target,
+    route: routeFor(target.url, http, env),
+    // The same answer the client's transport acts on: which engine carries this target's requests.
+    path: networkPathFor(target.url, { ...http, engine: http.engine ?? 'undici', env }),
+  }));
+  for (const { role, url, route, path } of routes) check.record(proxyStep(role, url, route, path));
   for (const { url, route } of routes) {
     if (check.failed) break;
     await checkPath(check, url, route, http, env);
   }
 
-  if (check.failed) {
+  // On VS Code's stack a system proxy or PAC file we cannot see may reach what the direct steps
+  // could not: the client's own requests then still decide whether the extension works.
+  const directVerdict = check.verdict;
+  const vscodeMayReach = directVerdict !== undefined && routes.some(({ path }) => path.engine === 'vscode');
+  if (vscodeMayReach && input.credentials !== undefined && input.signal?.aborted !== true) {
+    check.verdict = undefined;
+    await checkRequests(check, input, input.credentials, http, env);
+    check.verdict ??= {
+      ok: true,
+      headline: "VS Code's network path reaches the API; the direct way tested above does not.",
+      advice:
+        "The extension's requests take VS Code's network stack (its proxy settings, the system proxy or a PAC file, Kerberos or NTLM proxy authentication), so they work. The failed steps above show the direct way, which only tools that do not use VS Code's network stack take.",
+    };
+  } else if (check.failed) {
     check.skip(tokenTitle(input.authUrl), 'an earlier step failed');
     check.skip(eventsTitle(input.apiBaseUrl, input.serialNumber), 'an earlier step failed');
   } else if (input.credentials === undefined) {
@@ -249,7 +262,7 @@ export function shownProxy(proxy: URL): string {
   return `${proxy.protocol}//${credentials}${proxy.host}`;
 }
 
-function proxyStep(role: string, url: URL, route: Route, networkPath: 'own' | 'vscode'): CheckStep {
+function proxyStep(role: string, url: URL, route: Route, path: NetworkPath): CheckStep {
   const title = `Proxy for ${role} (${url.host})`;
   const details: string[] = [];
   let summary: string;
@@ -278,11 +291,7 @@ function proxyStep(role: string, url: URL, route: Route, networkPath: 'own' | 'v
       break;
     }
   }
-  if (networkPath === 'vscode') {
-    details.push(
-      "The extension's requests take VS Code's network path, which also applies the operating system's proxy settings and PAC files and answers Kerberos or NTLM proxy challenges. Which proxy VS Code picks from those is not visible to extensions: the steps below test the proxy the settings and environment name; the token and events requests go as VS Code resolves it.",
-    );
-  }
+  details.push(ENGINE_WORDS[path.reason]);
   return {
     title,
     status: route.reason === 'setting' || route.reason === 'environment' ? (route.proxy === undefined ? 'failed' : 'ok') : 'ok',
@@ -290,6 +299,16 @@ function proxyStep(role: string, url: URL, route: Route, networkPath: 'own' | 'v
     details,
   };
 }
+
+/** Which engine carries the requests to a target, and why (networkPath.ts decides). */
+const ENGINE_WORDS: Readonly<Record<NetworkPathReason, string>> = {
+  vscode:
+    "The extension's requests take VS Code's network path, which also applies the operating system's proxy settings and PAC files and answers Kerberos or NTLM proxy challenges. Which proxy VS Code picks from those is not visible to extensions: the steps below test the proxy the settings and environment name; the token and events requests go as VS Code resolves it.",
+  loopback: "The extension's requests go straight to this computer with its own HTTP stack (undici), never through a proxy.",
+  'strict-ssl-off':
+    "The extension's requests take its own HTTP stack (undici), because http.proxyStrictSSL is off and VS Code's network path does not apply that setting.",
+  'outside-vscode': "The requests take the extension's own HTTP stack (undici): this process is not a VS Code extension host.",
+};
 
 // ─── Name resolution, TCP, CONNECT, TLS ─────────────────────────────────────
 
@@ -914,10 +933,10 @@ function tokenFields(body: Uint8Array): NonNullable<Exchange['token']> {
   }
 }
 
-function undiciTransport(options: TransportOptions): Transport {
-  // Loaded lazily like the client's own (esbuild keeps it a separate bundle).
+function clientTransport(options: TransportOptions): Transport {
+  // The client's own transport for `engine`, loaded lazily like the client's (esbuild keeps it a separate bundle).
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (require('./http/undiciTransport') as typeof import('./http/undiciTransport')).createUndiciTransport(options);
+  return (require('./http/undiciTransport') as typeof import('./http/undiciTransport')).createTransport(options);
 }
 
 async function checkRequests(
@@ -937,12 +956,13 @@ async function checkRequests(
       systemCertificates: http.systemCertificates,
       caCertificatesFile: http.caCertificatesFile,
       lookup: http.lookup,
+      engine: http.engine,
     }),
     connectTimeoutMs: Math.min(http.connectTimeoutMs ?? DEFAULT_HTTP_SETTINGS.connectTimeoutMs, check.limits.connectMs),
     connectionsPerOrigin: 2,
     env,
   };
-  const transport = new WatchedTransport((input.createTransport ?? undiciTransport)(transportOptions), tokenUrl);
+  const transport = new WatchedTransport((input.createTransport ?? clientTransport)(transportOptions), tokenUrl);
   const client = new OnboardingClient({
     apiBaseUrl: input.apiBaseUrl,
     authUrl: input.authUrl,

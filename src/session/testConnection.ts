@@ -108,7 +108,8 @@ export async function showConnectionReport(
           apiBaseUrl: target.apiBaseUrl,
           authUrl: target.authUrl,
           ...(credentials !== undefined ? { credentials: () => Promise.resolve(credentials) } : {}),
-          http: clientSettingsOf(deps.settings.value).http,
+          // As the session's clients (clientFactory.ts): in the extension host, VS Code's network stack.
+          http: { ...clientSettingsOf(deps.settings.value).http, engine: 'vscode' },
           signal: abort.signal,
           facts: [
             ['Onboarding Events', deps.extensionVersion],

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { createServer, type AddressInfo, type LookupFunction } from 'node:net';
 import { runConnectionCheck, type ConnectionCheckInput } from '../../../src/core/connectionCheck';
+import { createUndiciTransport } from '../../../src/core/http/undiciTransport';
 import { literal, renderConnectionReport, type ConnectionReport } from '../../../src/core/connectionReport';
 import { startFakeApi, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { startHttpsFront, type HttpsFront } from '../../support/network/httpsFront';
@@ -50,7 +51,7 @@ describe('Test Connection: the report over real sockets to a fake API on 127.0.0
 
   async function check(
     overrides: Partial<ConnectionCheckInput>,
-    { signedOut = false } = {},
+    { signedOut = false, engine }: { signedOut?: boolean; engine?: 'vscode' } = {},
   ): Promise<{ report: ConnectionReport; text: string }> {
     const report = await runConnectionCheck({
       environment: 'Plant',
@@ -60,7 +61,13 @@ describe('Test Connection: the report over real sockets to a fake API on 127.0.0
       serialNumber: TEST_SERIALS.onboarded,
       onToken: (value) => tokens.push(value),
       ...overrides,
-      http: { env: {}, systemCertificates: false, lookup: loopbackLookup([PLANT_HOST]), ...overrides.http },
+      http: {
+        env: {},
+        systemCertificates: false,
+        lookup: loopbackLookup([PLANT_HOST]),
+        ...(engine !== undefined ? { engine } : {}),
+        ...overrides.http,
+      },
     });
     const text = renderConnectionReport(report);
     for (const secret of [...SECRETS, ...tokens, PROXY_PASSWORD, WRONG_PROXY_PASSWORD]) {
@@ -277,10 +284,29 @@ describe('Test Connection: the report over real sockets to a fake API on 127.0.0
   });
 
   it("on VS Code's network path, the proxy step says what extensions cannot know (system proxy, PAC)", async () => {
-    const { text } = await check({ networkPath: 'vscode', apiBaseUrl: api.baseUrl, authUrl: api.authUrl });
+    // Signed out: no request is sent, since outside an extension host no VS Code stack is there to carry it.
+    const { text } = await check({}, { signedOut: true, engine: 'vscode' });
     assert.match(text, /take VS Code's network path, which also applies the operating system's proxy settings and PAC files/);
     assert.match(text, /the token and events requests go as VS Code resolves it/);
+    const { text: loopback } = await check({ apiBaseUrl: api.baseUrl, authUrl: api.authUrl }, { signedOut: true, engine: 'vscode' });
+    assert.match(loopback, /go straight to this computer with its own HTTP stack \(undici\), never through a proxy/);
     const { text: own } = await check({ apiBaseUrl: api.baseUrl, authUrl: api.authUrl });
     assert.doesNotMatch(own, /VS Code's network path/);
+    assert.match(own, /this process is not a VS Code extension host/);
+  });
+
+  it("on VS Code's network path, a direct way that fails does not fail the verdict when the client's own requests get through", async () => {
+    // VS Code's stack stands in as a real transport that reaches the host (as a system proxy or PAC file
+    // would), while the direct steps cannot resolve its name.
+    const { report, text } = await check(
+      {
+        http: { lookup: loopbackLookup([]), caCertificatesFile: pki.caFile },
+        createTransport: (options) => createUndiciTransport({ ...options, engine: 'undici', lookup: loopbackLookup([PLANT_HOST]) }),
+      },
+      { engine: 'vscode' },
+    );
+    assert.deepEqual(statuses(report), ['ok Proxy', 'failed Name', 'ok Token', 'ok Events']);
+    assert.equal(report.verdict.ok, true, text);
+    assert.match(report.verdict.headline, /VS Code's network path reaches the API; the direct way tested above does not/);
   });
 });
