@@ -12,7 +12,7 @@ const lazyTransport = {
   name: 'lazy-transport',
   setup(build) {
     build.onResolve({ filter: /(^|\/)undiciTransport$/ }, (args) =>
-      args.kind === 'require-call' && args.importer.endsWith('onboardingClient.ts')
+      args.kind === 'require-call' && (args.importer.endsWith('onboardingClient.ts') || args.importer.endsWith('connectionCheck.ts'))
         ? { path: './undiciTransport.js', external: true }
         : undefined,
     );

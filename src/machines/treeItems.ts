@@ -335,11 +335,17 @@ function renderError(node: ErrorNode): vscode.TreeItem {
   item.id = node.id;
   item.description = firstSentence(node.message);
   item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'));
-  item.contextValue = 'error';
+  // A network failure also offers Test Connection (package.json menus read the suffix).
+  const network = node.errorKind === 'network' || node.errorKind === 'timeout';
+  item.contextValue = network ? 'error.network' : 'error';
   const md = untrustedMarkdown();
   md.appendText(node.message);
   md.appendMarkdown('\n\n');
-  md.appendText(vscode.l10n.t('Retry, or open the log to see the requests.'));
+  md.appendText(
+    network
+      ? vscode.l10n.t('Retry, or run Test Connection to see step by step where the connection fails.')
+      : vscode.l10n.t('Retry, or open the log to see the requests.'),
+  );
   item.tooltip = md;
   return item;
 }

@@ -17,6 +17,7 @@ import { ConfirmedEndpoints, CredentialStore, environmentIdOfSecretKey } from '.
 import type { Notifier } from './notify';
 import type { Environment, SessionState } from '../domain/session/sessionState';
 import { sessionCommands } from './sessionCommands';
+import { showConnectionReport } from './testConnection';
 import { SignInFlow } from './signInFlow';
 import { onboardingClients } from './clientFactory';
 import type { OnboardingClient } from '../core/onboardingClient';
@@ -59,7 +60,18 @@ export function registerSession(context: vscode.ExtensionContext, deps: SessionD
     localize: vscode.l10n.t,
   });
   const confirmed = new ConfirmedEndpoints(context.globalState);
-  const flow = new SignInFlow(session, notifier, settings, confirmed);
+  const { version } = context.extension.packageJSON as { version?: unknown };
+  const extensionVersion = typeof version === 'string' ? version : 'unknown';
+  const reportDeps = { settings, log, notifier, extensionVersion };
+  const flow = new SignInFlow(session, notifier, settings, confirmed, (draft) =>
+    // What the user just typed, in memory only: the same credentials the failed verification sent.
+    showConnectionReport(reportDeps, {
+      name: session.resolveEnvironment(draft).name,
+      apiBaseUrl: draft.apiBaseUrl,
+      authUrl: draft.authUrl,
+      credentials: { clientId: draft.clientId, clientSecret: draft.clientSecret, username: draft.username, password: draft.password },
+    }),
+  );
   // Read once, at activation: see demoGrant() for why only the demo's extension host can use it.
   const demo = { grant: demoGrant(process.env['OE_DEMO_SIGN_IN']) };
   const provider = new OnboardingAuthenticationProvider(session, () => flow.run());
@@ -81,7 +93,7 @@ export function registerSession(context: vscode.ExtensionContext, deps: SessionD
     vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, authProviderLabel(), provider, {
       supportsMultipleAccounts: true,
     }),
-    ...registerCommands(sessionCommands, { session, flow, notifier, log, trust, confirmed, demo }),
+    ...registerCommands(sessionCommands, { session, flow, notifier, log, trust, confirmed, demo, store, settings, extensionVersion }),
     session.onDidChangeState(updateUi),
     session.onDidChangeEnvironments(updateUi),
     // SecretStorage is shared by all windows: another window's sign-in or sign-out arrives here.

@@ -17,9 +17,10 @@ import type { ConfirmedEndpoints } from './credentialStore';
 import type { Notifier } from './notify';
 import type { SessionClient, SessionMachine } from '../domain/session/sessionMachine';
 import type { SignInFlow, SignInPrefill } from './signInFlow';
+import { testConnection, type TestConnectionDeps } from './testConnection';
 import { urlProblemMessage } from './signInFlow';
 
-export interface SessionCommandDeps {
+export interface SessionCommandDeps extends TestConnectionDeps {
   readonly session: SessionMachine<SessionClient>;
   readonly flow: SignInFlow;
   readonly notifier: Notifier;
@@ -87,6 +88,7 @@ export const sessionCommands: CommandTable<SessionCommandDeps> = {
   [COMMANDS.switchEnvironment]: switchEnvironment,
   [COMMANDS.showLog]: showLog,
   [COMMANDS.sessionMenu]: sessionMenu,
+  [COMMANDS.testConnection]: testConnection,
 };
 
 /**
@@ -275,6 +277,7 @@ async function showSessionMenu(deps: SessionCommandDeps): Promise<void> {
   }
   items.push(
     { label: '', kind: vscode.QuickPickItemKind.Separator },
+    { label: `$(pulse) ${vscode.l10n.t('Test Connection')}`, run: run(COMMANDS.testConnection) },
     { label: `$(output) ${vscode.l10n.t('Show Log')}`, run: run(COMMANDS.showLog) },
   );
   const title =

@@ -31,6 +31,8 @@ export class SignInFlow {
     private readonly notifier: Notifier,
     private readonly settings: Pick<SettingsReader, 'value'>,
     private readonly confirmed: ConfirmedEndpoints,
+    /** Test Connection with what was typed, offered when the check could not reach the server. */
+    private readonly testConnection: (draft: SignInDraft) => Promise<unknown>,
   ) {}
 
   /**
@@ -93,14 +95,22 @@ export class SignInFlow {
       }
       if (kind === 'network' || kind === 'timeout') {
         const retry = vscode.l10n.t('Try Again');
-        const choice = await this.notifier.error(
-          vscode.l10n.t(
-            'Could not check the credentials: {0} Nothing was stored; what you typed is kept until you close this message.',
-            error.message,
-          ),
-          retry,
-          edit,
-        );
+        const test = vscode.l10n.t('Test Connection');
+        let choice: string | undefined;
+        // The report opens beside; the message comes back so Try Again and Edit stay one click away.
+        for (;;) {
+          choice = await this.notifier.error(
+            vscode.l10n.t(
+              'Could not check the credentials: {0} Nothing was stored; what you typed is kept until you close this message.',
+              error.message,
+            ),
+            retry,
+            test,
+            edit,
+          );
+          if (choice !== test) break;
+          await this.testConnection(draft);
+        }
         if (choice === retry) continue;
         return choice === edit ? { kind: 'edit', restartAt: 0 } : { kind: 'cancelled' };
       }

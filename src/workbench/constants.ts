@@ -13,6 +13,8 @@ export const COMMANDS = {
   switchEnvironment: 'onboardingEvents.switchEnvironment',
   sessionMenu: 'onboardingEvents.sessionMenu',
   showLog: 'onboardingEvents.showLog',
+  /** Checks the way to the API step by step and opens a report (session/testConnection.ts). */
+  testConnection: 'onboardingEvents.testConnection',
   refresh: 'onboardingEvents.refresh',
   refreshMachine: 'onboardingEvents.refreshMachine',
   retryMachine: 'onboardingEvents.retryMachine',

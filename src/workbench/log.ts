@@ -5,9 +5,15 @@ import type { RequestLogEntry } from '../core/http/httpClient';
 import { Redactor } from '../common/redact';
 import { errorMessage } from '../common/errors';
 
+/** Failures of a request that are not about the network: no Test Connection hint for them. */
+const NOT_NETWORK = new Set(['aborted', 'too-large', 'invalid-url']);
+/** A refresh burst fails many requests at once: one hint per this long is enough. */
+const HINT_INTERVAL_MS = 60_000;
+
 export class Log implements vscode.Disposable {
   private readonly channel: vscode.LogOutputChannel;
   readonly redactor = new Redactor();
+  private lastHintAt = Number.NEGATIVE_INFINITY;
 
   constructor(name = 'Onboarding Events') {
     this.channel = vscode.window.createOutputChannel(name, { log: true });
@@ -34,6 +40,16 @@ export class Log implements vscode.Disposable {
     const line = `${entry.method} ${entry.url} → ${status} in ${Math.round(entry.durationMs)} ms${attempt}${unchecked}`;
     if (entry.status !== undefined && entry.status < 400 && unchecked === '') this.info(line);
     else this.warn(line);
+    const failure = entry.error?.split(' ')[0];
+    if (
+      entry.status === undefined &&
+      failure !== undefined &&
+      !NOT_NETWORK.has(failure) &&
+      Date.now() - this.lastHintAt >= HINT_INTERVAL_MS
+    ) {
+      this.lastHintAt = Date.now();
+      this.info(vscode.l10n.t("Run 'Onboarding Events: Test Connection' to see step by step where the connection to the API fails."));
+    }
   }
 
   show(): void {

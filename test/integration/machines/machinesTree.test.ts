@@ -516,7 +516,7 @@ describe('Machines tree', function () {
         assert.equal(node.icon, 'history');
         assert.match(node.description ?? '', /stale, from/);
         assert.match(node.tooltip ?? '', /Stale: the last refresh failed/);
-        assert.equal(node.children?.[0]?.contextValue, 'error');
+        assert.equal(node.children?.[0]?.contextValue, 'error.network', 'a network failure offers Test Connection on its row');
         assert.match(node.children[0].label, /API not reachable|Request timed out/);
         assert.match(node.children[0].description ?? '', /Could not reach|did not answer|connect/i);
         assert.equal(node.children[1]?.label, 'FIRMWARE_UPDATED');

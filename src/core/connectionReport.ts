@@ -1,0 +1,92 @@
+// The Test Connection report: what connectionCheck.ts found, as Markdown a
+// user can read and paste into a ticket for their IT department. Pure, so the
+// wording is tested without a network. Everything in it is either our own
+// words or a value the runner made safe with `literal()` (server and setting
+// values in code spans, credentials never: the runner does not hand them over).
+
+import { toSingleLine, truncate } from '../common/markdownText';
+
+export type StepStatus = 'ok' | 'failed' | 'skipped';
+
+export interface CheckStep {
+  /** What was checked, e.g. "TLS handshake with api.plant.test:443". */
+  readonly title: string;
+  readonly status: StepStatus;
+  /** One line: the result. */
+  readonly summary: string;
+  /** Further facts, one per line (certificate, addresses, where trust came from). */
+  readonly details: readonly string[];
+  /** Absent for steps that take no time (the proxy decision) and skipped ones. */
+  readonly durationMs?: number;
+}
+
+export interface Verdict {
+  readonly ok: boolean;
+  /** One line: what works or what went wrong first. */
+  readonly headline: string;
+  /** What to do, in full (never cut: a message that says what to do must show the doing part); may be empty. */
+  readonly advice: string;
+}
+
+export interface ConnectionReport {
+  readonly environment: string;
+  readonly apiBaseUrl: string;
+  readonly authUrl: string;
+  /** ISO time the check started. */
+  readonly startedAt: string;
+  /** Label and value pairs about the machine (versions, platform): no user data. */
+  readonly facts: readonly (readonly [string, string])[];
+  readonly steps: readonly CheckStep[];
+  readonly verdict: Verdict;
+}
+
+/** Longest value quoted from a server, a setting or the environment. */
+const MAX_LITERAL = 200;
+
+/**
+ * A value from outside (a certificate's name, a host, a path) as a Markdown
+ * code span: one line, bounded, with no backtick to close the span early.
+ * Readable as it is when the report is pasted as plain text.
+ */
+export function literal(value: string): string {
+  const line = truncate(toSingleLine(value).replace(/`/g, "'"), MAX_LITERAL);
+  return `\`${line === '' ? ' ' : line}\``;
+}
+
+export function formatDuration(ms: number): string {
+  return ms < 1000 ? `${Math.max(0, Math.round(ms))} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+const STATUS_WORD: Readonly<Record<StepStatus, string>> = { ok: 'OK', failed: 'FAILED', skipped: 'skipped' };
+
+export function renderConnectionReport(report: ConnectionReport): string {
+  const lines: string[] = [
+    '# Onboarding Events: connection test',
+    '',
+    `- Environment: ${literal(report.environment)}`,
+    `- API: ${literal(report.apiBaseUrl)}`,
+    `- Authorization server: ${literal(report.authUrl)}`,
+    `- Tested: ${report.startedAt}`,
+    ...report.facts.map(([label, value]) => `- ${label}: ${literal(value)}`),
+    '',
+    `## Verdict: ${report.verdict.ok ? 'the connection works' : 'the connection fails'}`,
+    '',
+    `**${report.verdict.headline}**`,
+    '',
+    ...(report.verdict.advice === '' ? [] : [report.verdict.advice, '']),
+    '## Steps',
+    '',
+  ];
+  report.steps.forEach((step, index) => {
+    const time = step.durationMs === undefined ? '' : ` (${formatDuration(step.durationMs)})`;
+    lines.push(`${index + 1}. **${STATUS_WORD[step.status]}** ${step.title}${time}: ${step.summary}`);
+    for (const detail of step.details) lines.push(`    - ${detail}`);
+  });
+  lines.push(
+    '',
+    '---',
+    'Secrets are not part of this report: no password, client secret, access token or proxy password. Proxy user names and passwords are replaced by `***`.',
+    '',
+  );
+  return lines.join('\n');
+}

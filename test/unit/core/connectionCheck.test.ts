@@ -1,0 +1,312 @@
+import * as assert from 'node:assert/strict';
+import { createServer, type AddressInfo, type LookupFunction } from 'node:net';
+import { runConnectionCheck, type ConnectionCheckInput } from '../../../src/core/connectionCheck';
+import { createUndiciTransport } from '../../../src/core/http/undiciTransport';
+import { literal, renderConnectionReport, type ConnectionReport } from '../../../src/core/connectionReport';
+import { startFakeApi, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
+import { startHttpsFront, type HttpsFront } from '../../support/network/httpsFront';
+import { loopbackLookup } from '../../support/network/loopbackLookup';
+import { startRecordingProxy, type RecordingProxy } from '../../support/network/recordingProxy';
+import { PLANT_HOST, testPki } from '../../support/network/testPki';
+import { CREDENTIALS, SECRETS } from './testClient';
+
+const PROXY_USER = 'plant-user';
+const PROXY_PASSWORD = 'proxy-pa55word';
+const WRONG_PROXY_PASSWORD = 'not-the-proxy-pa55word';
+
+/** A port nothing listens on: bound once, then closed. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((done) =>
+    server.close(() => {
+      done();
+    }),
+  );
+  return port;
+}
+
+describe('Test Connection: the report over real sockets to a fake API on 127.0.0.1', function () {
+  this.timeout(20_000);
+  const pki = testPki();
+  let api: FakeApi;
+  let front: HttpsFront;
+  let proxy: RecordingProxy | undefined;
+  const tokens: string[] = [];
+
+  beforeEach(async () => {
+    api = await startFakeApi();
+    front = await startHttpsFront(api.port, pki.server);
+    tokens.length = 0;
+  });
+  afterEach(async () => {
+    await proxy?.close();
+    proxy = undefined;
+    await front.close();
+    await api.close();
+  });
+
+  const httpsBase = (): string => `https://${PLANT_HOST}:${front.port}`;
+
+  async function check(
+    overrides: Partial<ConnectionCheckInput>,
+    { signedOut = false, engine }: { signedOut?: boolean; engine?: 'vscode' } = {},
+  ): Promise<{ report: ConnectionReport; text: string }> {
+    const report = await runConnectionCheck({
+      environment: 'Plant',
+      apiBaseUrl: httpsBase(),
+      authUrl: `${httpsBase()}/oauth`,
+      ...(signedOut ? {} : { credentials: () => Promise.resolve(CREDENTIALS) }),
+      serialNumber: TEST_SERIALS.onboarded,
+      onToken: (value) => tokens.push(value),
+      ...overrides,
+      http: {
+        env: {},
+        systemCertificates: false,
+        lookup: loopbackLookup([PLANT_HOST]),
+        ...(engine !== undefined ? { engine } : {}),
+        ...overrides.http,
+      },
+    });
+    const text = renderConnectionReport(report);
+    for (const secret of [...SECRETS, ...tokens, PROXY_PASSWORD, WRONG_PROXY_PASSWORD]) {
+      assert.ok(!text.includes(secret), `a secret leaked into the report: ${secret.slice(0, 3)}…`);
+      assert.ok(!JSON.stringify(report).includes(secret), 'a secret leaked into the report object');
+    }
+    return { report, text };
+  }
+
+  const statuses = (report: ConnectionReport): string[] => report.steps.map((step) => `${step.status} ${step.title.split(' ')[0] ?? ''}`);
+
+  it('a healthy HTTPS environment: every step OK, the certificate and the store that vouched for it, the token facts and the events count', async () => {
+    const { report, text } = await check({ http: { caCertificatesFile: pki.caFile } });
+    assert.equal(report.verdict.ok, true, text);
+    assert.deepEqual(statuses(report), ['ok Proxy', 'ok Name', 'ok TCP', 'ok TLS', 'ok Token', 'ok Events']);
+    assert.match(text, /Proxy for the API and the authorization server .*: none: no http\.proxy setting/);
+    assert.match(text, new RegExp(`Name resolution of ${PLANT_HOST}:${front.port} \\(\\d+ ms\\): \`${PLANT_HOST}\` → \`127\\.0\\.0\\.1\``));
+    assert.match(text, /Certificate: `CN=server`, issued by `CN=Onboarding Events Test Plant CA`/);
+    assert.match(
+      text,
+      /Accepted: vouched for by `CN=Onboarding Events Test Plant CA`, found in the file in onboardingEvents\.caCertificatesFile/,
+    );
+    assert.match(
+      text,
+      /Token request POST .*\/oauth\/token \(\d+ ms\): HTTP 200: `Bearer` token, expires_in \d+ s, scope `api`\. The token itself is not shown\./,
+    );
+    assert.match(text, /Events request GET .*\/events for serial number `MX-4711-A0023` \(\d+ ms\): HTTP 200: 3 events\./);
+    assert.equal(tokens.length, 1, 'the token request ran, and its token did not reach the report');
+    assert.equal(api.tokenRequests().length, 1);
+    assert.equal(api.eventRequests().length, 1);
+  });
+
+  it('a healthy plain-HTTP loopback environment: no proxy (loopback), no TLS step', async () => {
+    const { report, text } = await check({ apiBaseUrl: api.baseUrl, authUrl: api.authUrl });
+    assert.equal(report.verdict.ok, true, text);
+    assert.deepEqual(statuses(report), ['ok Proxy', 'ok Name', 'ok TCP', 'ok Token', 'ok Events']);
+    assert.match(text, /none: a loopback address never goes through a proxy/);
+    assert.match(text, /not needed: `127\.0\.0\.1` is an address/);
+  });
+
+  it('an unknown CA: the TLS step fails, names what was trusted, and the verdict names the CA setting; nothing reached the API', async () => {
+    const { report, text } = await check({});
+    assert.equal(report.verdict.ok, false);
+    assert.deepEqual(statuses(report), ['ok Proxy', 'ok Name', 'ok TCP', 'failed TLS', 'skipped Token', 'skipped Events']);
+    assert.match(report.verdict.headline, /presented a certificate from a certificate authority this computer does not trust/);
+    assert.match(report.verdict.advice, /onboardingEvents\.caCertificatesFile/);
+    assert.match(text, /certificate refused \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\)/);
+    assert.match(text, /Certificate: `CN=server`, issued by `CN=Onboarding Events Test Plant CA`/);
+    assert.match(
+      text,
+      /Not accepted \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\).*operating system store: off \(http\.systemCertificates is false\); onboardingEvents\.caCertificatesFile: not set/,
+    );
+    assert.deepEqual(api.requests, []);
+  });
+
+  it('a proxy wanting authentication: the tunnel step shows the 407 and the scheme offered, the proxy shown without its password', async () => {
+    proxy = await startRecordingProxy({ credentials: { user: PROXY_USER, password: PROXY_PASSWORD }, hosts: [PLANT_HOST] });
+    const { report, text } = await check({
+      http: { caCertificatesFile: pki.caFile, proxy: proxy.urlWithCredentials(PROXY_USER, WRONG_PROXY_PASSWORD) },
+    });
+    assert.equal(report.verdict.ok, false);
+    assert.deepEqual(statuses(report), ['ok Proxy', 'ok Name', 'ok TCP', 'failed Tunnel', 'skipped Token', 'skipped Events']);
+    assert.match(text, new RegExp(`\`http://\\*\\*\\*:\\*\\*\\*@127\\.0\\.0\\.1:${proxy.port}\`, from the http\\.proxy setting`));
+    assert.match(text, /Proxy credentials: the user and password in the proxy URL \(sent as Basic, not shown\)/);
+    assert.match(text, /the proxy wants authentication \(HTTP 407\) and refused the credentials sent/);
+    assert.match(text, /The proxy asks for: `Basic`/);
+    assert.match(report.verdict.headline, /rejected the proxy credentials \(HTTP 407\)/);
+    assert.match(report.verdict.advice, /^Correct the user and password in the proxy URL/);
+    assert.ok(!text.includes(PROXY_USER), 'the proxy user name is redacted too');
+    assert.deepEqual(api.requests, []);
+  });
+
+  it('through a proxy with the right credentials, every step passes and the API sees the requests', async () => {
+    proxy = await startRecordingProxy({ credentials: { user: PROXY_USER, password: PROXY_PASSWORD }, hosts: [PLANT_HOST] });
+    const { report, text } = await check({
+      http: { caCertificatesFile: pki.caFile, proxy: proxy.urlWithCredentials(PROXY_USER, PROXY_PASSWORD) },
+    });
+    assert.equal(report.verdict.ok, true, text);
+    assert.deepEqual(statuses(report), ['ok Proxy', 'ok Name', 'ok TCP', 'ok Tunnel', 'ok TLS', 'ok Token', 'ok Events']);
+    assert.match(text, /The proxy resolves the server name itself/);
+    assert.ok(proxy.visits.every((visit) => visit.method === 'CONNECT'));
+  });
+
+  it('a refused connection: the TCP step fails with ECONNREFUSED and the verdict says to check the port', async () => {
+    const port = await closedPort();
+    const { report, text } = await check({ apiBaseUrl: `http://127.0.0.1:${port}`, authUrl: `http://127.0.0.1:${port}/oauth` });
+    assert.equal(report.verdict.ok, false);
+    assert.deepEqual(statuses(report), ['ok Proxy', 'ok Name', 'failed TCP', 'skipped Token', 'skipped Events']);
+    assert.match(text, new RegExp(`TCP connection to 127\\.0\\.0\\.1:${port} \\(\\d+ ms\\): \`127\\.0\\.0\\.1:${port}\`: ECONNREFUSED\\.`));
+    assert.match(report.verdict.headline, new RegExp(`127\\.0\\.0\\.1:${port} refused the connection \\(ECONNREFUSED\\)`));
+    assert.match(report.verdict.advice, /Check the port/);
+  });
+
+  it('an unknown host name: the name resolution step fails and stops there', async () => {
+    const { report } = await check({ apiBaseUrl: 'https://nowhere.plant.test', authUrl: 'https://nowhere.plant.test/oauth' });
+    assert.deepEqual(statuses(report), ['ok Proxy', 'failed Name', 'skipped Token', 'skipped Events']);
+    assert.match(report.verdict.headline, /The host name nowhere\.plant\.test could not be found \(ENOTFOUND\)/);
+  });
+
+  it('wrong credentials: the network is fine, the token step fails with the sign-in advice', async () => {
+    const { report } = await check({
+      apiBaseUrl: api.baseUrl,
+      authUrl: api.authUrl,
+      credentials: () => Promise.resolve({ ...CREDENTIALS, password: 'wrong' }),
+    });
+    assert.deepEqual(statuses(report), ['ok Proxy', 'ok Name', 'ok TCP', 'failed Token', 'skipped Events']);
+    assert.equal(report.verdict.ok, false);
+    assert.match(report.steps[3]?.summary ?? '', /HTTP 400|HTTP 401/);
+  });
+
+  it('without stored credentials, the network steps run and the token and events steps say why they were skipped', async () => {
+    const { report } = await check({ apiBaseUrl: api.baseUrl, authUrl: api.authUrl }, { signedOut: true });
+    assert.equal(report.verdict.ok, true);
+    assert.match(report.verdict.headline, /the sign-in was not tested/);
+    assert.deepEqual(statuses(report), ['ok Proxy', 'ok Name', 'ok TCP', 'skipped Token', 'skipped Events']);
+  });
+
+  it('cancelling ends the check at once, even while the server never answers the TLS handshake', async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
+    const { port } = silent.address() as AddressInfo;
+    const started = Date.now();
+    try {
+      const controller = new AbortController();
+      const timer = setTimeout(() => {
+        controller.abort();
+      }, 300);
+      await assert.rejects(
+        runConnectionCheck({
+          environment: 'Plant',
+          apiBaseUrl: `https://127.0.0.1:${port}`,
+          authUrl: `https://127.0.0.1:${port}/oauth`,
+          http: { env: {}, systemCertificates: false },
+          signal: controller.signal,
+        }),
+        (error: unknown) => (error as { kind?: string }).kind === 'cancelled',
+      );
+      clearTimeout(timer);
+      assert.ok(Date.now() - started < 2_000, 'cancelling ends the check at once');
+    } finally {
+      silent.close();
+    }
+  });
+
+  it('quotes a value from outside as one bounded code span: a certificate name can neither close the span nor add lines', () => {
+    assert.equal(literal('CN=evil`**bold**`\n# heading'), "`CN=evil'**bold**' # heading`");
+    assert.equal(literal(''), '` `');
+    assert.equal(Array.from(literal('x'.repeat(5_000))).length, 202);
+  });
+
+  describe('every step has a deadline', () => {
+    const shortLimits = { lookupMs: 200, connectMs: 200, proxyAnswerMs: 200, tlsMs: 200, requestMs: 500 };
+
+    it('name resolution that never answers fails the step in time', async () => {
+      const started = Date.now();
+      const neverAnswers = (() => undefined) as unknown as LookupFunction;
+      const { report } = await check({ limits: shortLimits, http: { lookup: neverAnswers } });
+      assert.ok(Date.now() - started < 2_000);
+      assert.deepEqual(statuses(report), ['ok Proxy', 'failed Name', 'skipped Token', 'skipped Events']);
+      assert.match(report.steps[1]?.summary ?? '', /could not be resolved \(ETIMEDOUT\)/);
+    });
+
+    it('a server that accepts the connection but never answers the TLS handshake fails the TLS step in time', async () => {
+      const silent = createServer(() => undefined);
+      await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
+      const { port } = silent.address() as AddressInfo;
+      try {
+        const started = Date.now();
+        const { report } = await check({
+          limits: shortLimits,
+          apiBaseUrl: `https://127.0.0.1:${port}`,
+          authUrl: `https://127.0.0.1:${port}/oauth`,
+        });
+        assert.ok(Date.now() - started < 2_000);
+        assert.deepEqual(statuses(report), ['ok Proxy', 'ok Name', 'ok TCP', 'failed TLS', 'skipped Token', 'skipped Events']);
+        assert.match(report.steps[3]?.summary ?? '', /no TLS session \(ETIMEDOUT\)/);
+        assert.match(report.verdict.headline, /Could not connect to 127\.0\.0\.1:\d+ in time/);
+      } finally {
+        silent.close();
+      }
+    });
+
+    it('a proxy that never answers CONNECT fails the tunnel step in time', async () => {
+      const mute = createServer(() => undefined);
+      await new Promise<void>((done) => mute.listen(0, '127.0.0.1', done));
+      const { port } = mute.address() as AddressInfo;
+      try {
+        const { report } = await check({
+          limits: shortLimits,
+          http: { caCertificatesFile: pki.caFile, proxy: `http://127.0.0.1:${port}` },
+        });
+        assert.deepEqual(statuses(report), ['ok Proxy', 'ok Name', 'ok TCP', 'failed Tunnel', 'skipped Token', 'skipped Events']);
+        assert.match(report.steps[3]?.summary ?? '', /no answer to CONNECT \(ETIMEDOUT\)/);
+      } finally {
+        mute.close();
+      }
+    });
+
+    it('a caller cannot lengthen a deadline past CHECK_LIMITS', async () => {
+      const neverAnswers = (() => undefined) as unknown as LookupFunction;
+      const controller = new AbortController();
+      const timer = setTimeout(() => {
+        controller.abort();
+      }, 6_000);
+      const started = Date.now();
+      try {
+        const { report } = await check({ limits: { lookupMs: 60_000 }, signal: controller.signal, http: { lookup: neverAnswers } });
+        assert.match(report.steps[1]?.summary ?? '', /ETIMEDOUT/);
+        assert.ok(Date.now() - started < 5_800, 'capped at 5 s');
+      } finally {
+        clearTimeout(timer);
+      }
+    });
+  });
+
+  it("on VS Code's network path, the proxy step says what extensions cannot know (system proxy, PAC)", async () => {
+    // Signed out: no request is sent, since outside an extension host no VS Code stack is there to carry it.
+    const { text } = await check({}, { signedOut: true, engine: 'vscode' });
+    assert.match(text, /take VS Code's network path, which also applies the operating system's proxy settings and PAC files/);
+    assert.match(text, /the token and events requests go as VS Code resolves it/);
+    const { text: loopback } = await check({ apiBaseUrl: api.baseUrl, authUrl: api.authUrl }, { signedOut: true, engine: 'vscode' });
+    assert.match(loopback, /go straight to this computer with its own HTTP stack \(undici\), never through a proxy/);
+    const { text: own } = await check({ apiBaseUrl: api.baseUrl, authUrl: api.authUrl });
+    assert.doesNotMatch(own, /VS Code's network path/);
+    assert.match(own, /this process is not a VS Code extension host/);
+  });
+
+  it("on VS Code's network path, a direct way that fails does not fail the verdict when the client's own requests get through", async () => {
+    // VS Code's stack stands in as a real transport that reaches the host (as a system proxy or PAC file
+    // would), while the direct steps cannot resolve its name.
+    const { report, text } = await check(
+      {
+        http: { lookup: loopbackLookup([]), caCertificatesFile: pki.caFile },
+        createTransport: (options) => createUndiciTransport({ ...options, engine: 'undici', lookup: loopbackLookup([PLANT_HOST]) }),
+      },
+      { engine: 'vscode' },
+    );
+    assert.deepEqual(statuses(report), ['ok Proxy', 'failed Name', 'ok Token', 'ok Events']);
+    assert.equal(report.verdict.ok, true, text);
+    assert.match(report.verdict.headline, /VS Code's network path reaches the API; the direct way tested above does not/);
+  });
+});
