@@ -49,7 +49,7 @@ const MAX_LITERAL = 200;
  * Readable as it is when the report is pasted as plain text.
  */
 export function literal(value: string): string {
-  const line = truncate(toSingleLine(value).replace(/`/g, "'"), MAX_LITERAL);
+  const line = truncate(toSingleLine(value, MAX_LITERAL).replace(/`/g, "'"), MAX_LITERAL);
   return `\`${line === '' ? ' ' : line}\``;
 }
 
