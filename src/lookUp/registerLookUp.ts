@@ -372,11 +372,11 @@ export class MachineLookUp extends Disposable {
 
   // The machine commands own the pin and the reveal, and their messages and logging.
   private async pin(serialNumber: string): Promise<void> {
-    await vscode.commands.executeCommand(COMMANDS.pinMachine, { serialNumber });
+    await vscode.commands.executeCommand(COMMANDS.pinMachine, this.deps.trust.ownArgument({ serialNumber }));
   }
 
   private async reveal(serialNumber: string): Promise<void> {
-    await vscode.commands.executeCommand(COMMANDS.revealMachine, { serialNumber });
+    await vscode.commands.executeCommand(COMMANDS.revealMachine, this.deps.trust.ownArgument({ serialNumber }));
   }
 }
 

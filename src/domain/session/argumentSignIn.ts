@@ -28,6 +28,33 @@ export interface DemoGrant {
   readonly fields: SignInFields;
 }
 
+/**
+ * Which OE_DEMO_SIGN_IN activation may trust. Another extension that
+ * activates before ours can assign process.env, so the value is taken from
+ * the environment the extension host was started with (`launchEnviron`, the
+ * NUL-separated /proc/self/environ, which assigning process.env does not
+ * change) whenever that can be read. Where it cannot (no /proc), only a
+ * development or test host (--extensionDevelopmentPath, as the demo runs)
+ * falls back to process.env; an installed extension in a user's VS Code
+ * then has no grant at all.
+ */
+export function demoVariable(input: {
+  readonly launchEnviron: string | undefined;
+  readonly processValue: string | undefined;
+  readonly developmentOrTest: boolean;
+}): string | undefined {
+  if (input.launchEnviron !== undefined) {
+    const prefix = `${DEMO_VARIABLE}=`;
+    return input.launchEnviron
+      .split('\0')
+      .find((entry) => entry.startsWith(prefix))
+      ?.slice(prefix.length);
+  }
+  return input.developmentOrTest ? input.processValue : undefined;
+}
+
+export const DEMO_VARIABLE = 'OE_DEMO_SIGN_IN';
+
 /** The grant in an OE_DEMO_SIGN_IN value, or undefined when absent, unreadable or not loopback. */
 export function demoGrant(variable: string | undefined): DemoGrant | undefined {
   if (variable === undefined || variable.length > 10_000) return undefined;
