@@ -221,6 +221,8 @@ describe('Hostile input (real host)', () => {
         assert.equal(api.machines.recent().includes(TEST_SERIALS.started), false);
       } finally {
         answer.dispose();
+        // Removing needs no question; on code that did not ask, the machine would stay listed for the next test.
+        await vscode.commands.executeCommand('onboardingEvents.removeMachine', TEST_SERIALS.started);
         await signOutAsOurTests();
       }
     });
