@@ -297,6 +297,40 @@ describe('Hostile input (real host)', () => {
       }
     });
 
+    it("our hover's Pin link acts without a modal; the same link with another serial number asks (issue 24, item 5)", async () => {
+      asUser.dispose();
+      await signIn(fake);
+      asUser = api.testHooks.actAsUser();
+      const asked: string[] = [];
+      const answer = declineAll(asked);
+      try {
+        const document = await openText(`see ${TEST_SERIALS.empty}\n`);
+        const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+          'vscode.executeHoverProvider',
+          document.uri,
+          new vscode.Position(0, 6),
+        );
+        const markdown = hovers
+          .flatMap((hover) => hover.contents)
+          .map((content) => (content instanceof vscode.MarkdownString ? content.value : ''))
+          .join('\n');
+        const link = /command:onboardingEvents\.pinMachine\?([^)\s]+)/.exec(markdown);
+        assert.ok(link?.[1], `a Pin link in: ${markdown}`);
+        const [arg] = JSON.parse(decodeURIComponent(link[1])) as [Record<string, unknown>];
+        await vscode.commands.executeCommand('onboardingEvents.pinMachine', { ...arg, serialNumber: TEST_SERIALS.started });
+        assert.equal(asked.length, 1, 'a copied mark does not vouch for another serial number');
+        assert.equal(api.machines.pinned().includes(TEST_SERIALS.started), false);
+        await vscode.commands.executeCommand('onboardingEvents.pinMachine', arg);
+        assert.equal(asked.length, 1, 'our own link was not asked about');
+        assert.equal(api.machines.pinned().includes(TEST_SERIALS.empty), true);
+      } finally {
+        answer.dispose();
+        await vscode.commands.executeCommand('onboardingEvents.removeMachine', TEST_SERIALS.empty);
+        await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+        await signOutAsOurTests();
+      }
+    });
+
     it('machines.reveal from another extension makes no request and adds nothing for a serial the user never listed', async () => {
       asUser.dispose();
       await signIn(fake);
