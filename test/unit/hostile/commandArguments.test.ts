@@ -243,12 +243,10 @@ describe('hostile input: argument forms of commands', () => {
     });
 
     it('a getter that throws, a function, an object or a Proxy trap leave a key out, never in two states', () => {
-      const proxy = new Proxy(
-        { serialNumber: 'MX-1' },
-        {
-          get: (target, key) => (key === 'via' ? { toString: () => 'x' } : target[key as string]),
-        },
-      );
+      const target: Record<string, unknown> = { serialNumber: 'MX-1' };
+      const proxy = new Proxy(target, {
+        get: (_target, key): unknown => (key === 'via' ? { toString: () => 'x' } : target[String(key)]),
+      });
       assert.deepEqual(plainArgument(proxy, ['serialNumber', 'via']), { serialNumber: 'MX-1' });
       const hostile = {
         get environment(): string {
