@@ -14,8 +14,8 @@ import { serialAtCursor } from './serialAtCursor';
 
 export interface EditorCommandDeps {
   readonly serialSettings: SerialSettings;
-  /** Whether an argument's settings target may skip the pick: only under our tests (workbench/argumentTrust.ts). */
-  readonly trust: Pick<ArgumentTrust, 'silent'>;
+  /** Whether an argument's settings target may skip the pick (only under our tests), and the mark of our own look-up (workbench/argumentTrust.ts). */
+  readonly trust: Pick<ArgumentTrust, 'silent' | 'ownArgument'>;
 }
 
 /** Hands the serial number to the look-up through its command id (the look-up is another feature). */
@@ -26,7 +26,7 @@ const lookUpSerialAtCursor: CommandFactory<EditorCommandDeps> = (deps) => () => 
     void vscode.window.showInformationMessage(vscode.l10n.t('There is no serial number at the cursor.'));
     return Promise.resolve();
   }
-  return vscode.commands.executeCommand(COMMANDS.lookUpMachine, { serialNumber: found.serialNumber });
+  return vscode.commands.executeCommand(COMMANDS.lookUpMachine, deps.trust.ownArgument({ serialNumber: found.serialNumber }));
 };
 
 // "Not a serial number" adds the string to the deny list in the settings scope

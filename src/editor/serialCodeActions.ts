@@ -31,7 +31,7 @@ export class SerialCodeActions implements vscode.CodeActionProvider {
   constructor(
     private readonly settings: SerialSettings,
     private readonly states: GlanceStates,
-    /** Marks Pin as our own UI's (workbench/argumentTrust.ts). */
+    /** Marks Look Up and Pin as our own UI's (workbench/argumentTrust.ts). */
     private readonly trust: Pick<ArgumentTrust, 'ownArgument'>,
   ) {}
 
@@ -54,7 +54,9 @@ export class SerialCodeActions implements vscode.CodeActionProvider {
       if (preferred) codeAction.isPreferred = true;
       return codeAction;
     };
-    const actions = [action(vscode.l10n.t('Look Up {0}', serialNumber), COMMANDS.lookUpMachine, [serialNumber], ours.length > 0)];
+    const actions = [
+      action(vscode.l10n.t('Look Up {0}', serialNumber), COMMANDS.lookUpMachine, [this.trust.ownArgument(arg)], ours.length > 0),
+    ];
     const known = this.states.stateOf(serialNumber);
     if (known?.latestEpochMs !== undefined)
       actions.push(action(vscode.l10n.t('Show Details of the Latest Event of {0}', serialNumber), COMMANDS.showEventDetails, [arg]));

@@ -80,7 +80,7 @@ async function askedFor(
   deps: MachineCommandDeps,
   argument: unknown,
   copy: MachineArgument | undefined,
-  what: 'add' | 'pin' | 'reveal',
+  what: 'add' | 'pin' | 'reveal' | 'load',
 ): Promise<string | undefined> {
   const named = serialNumberArgument(copy);
   if (named === undefined) return what === 'add' ? undefined : requireSerial(deps, undefined);
@@ -93,16 +93,18 @@ async function askedFor(
   }
   const serial = checked.serialNumber;
   // Pinning changes the stored list and starts polling, so only a machine already pinned is no change; revealing a listed one loads nothing new.
-  if ((what === 'reveal' ? deps.model.allListed() : deps.lists.pinned()).includes(serial)) return serial;
+  if ((what === 'add' || what === 'pin' ? deps.lists.pinned() : deps.model.allListed()).includes(serial)) return serial;
   const asked = await deps.trust.confirm({
     title:
       what === 'reveal'
         ? vscode.l10n.t('Another extension or a link asks to show {0} in the Machines view.', serial)
-        : vscode.l10n.t('Another extension or a link asks to pin {0} in the Machines view.', serial),
+        : what === 'load'
+          ? vscode.l10n.t('Another extension or a link asks to load the onboarding events of {0}.', serial)
+          : vscode.l10n.t('Another extension or a link asks to pin {0} in the Machines view.', serial),
     detail: vscode.l10n.t(
       'The Machines view then loads its onboarding events with your sign-in, and other extensions can read what it loaded.',
     ),
-    action: what === 'reveal' ? vscode.l10n.t('Show') : vscode.l10n.t('Pin'),
+    action: what === 'reveal' ? vscode.l10n.t('Show') : what === 'load' ? vscode.l10n.t('Load') : vscode.l10n.t('Pin'),
   });
   return asked ? serial : undefined;
 }
@@ -144,7 +146,7 @@ function refreshAll(deps: MachineCommandDeps): CommandHandler {
 /** Refresh Machine and Retry (on a machine's error entry). */
 function refreshOne(deps: MachineCommandDeps): CommandHandler {
   return async (argument) => {
-    const serial = requireSerial(deps, argument);
+    const serial = await askedFor(deps, argument, machineArgument(argument), 'load');
     return serial === undefined ? undefined : deps.refresh([serial]);
   };
 }
@@ -251,8 +253,8 @@ function scanWorkspace(deps: MachineCommandDeps): CommandHandler {
 }
 
 function loadMore(deps: MachineCommandDeps): CommandHandler {
-  return (argument) => {
-    const serial = requireSerial(deps, argument);
+  return async (argument) => {
+    const serial = await askedFor(deps, argument, machineArgument(argument), 'load');
     if (serial !== undefined) deps.model.loadMore(serial);
     return serial === undefined ? undefined : deps.model.limitOf(serial);
   };
@@ -340,7 +342,8 @@ function copyEventJson(deps: MachineCommandDeps): CommandHandler {
 /** Writes the machine's events (the filtered ones while a filter is on) where the argument or a save dialog says. */
 async function writeExport(deps: MachineCommandDeps, argument: unknown): Promise<string | undefined> {
   const { model, log } = deps;
-  const serial = requireSerial(deps, argument);
+  const copy = machineArgument(argument);
+  const serial = await askedFor(deps, argument, copy, 'load');
   if (serial === undefined) return undefined;
   if (!model.summary(serial).loaded) await model.load(serial, false);
   const view = model.view(serial);

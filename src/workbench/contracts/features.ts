@@ -46,6 +46,6 @@ export interface SerialFeatureDeps {
   /** The one serial-number matcher (extension.ts builds it; the tree shares it). */
   readonly serialSettings: SerialSettings;
   readonly log: Log;
-  /** Marks the arguments of the links and buttons they build as our own UI's; says whether our tests run (workbench/argumentTrust.ts). */
-  readonly trust: Pick<ArgumentTrust, 'ownArgument' | 'silent'>;
+  /** The one rule for other extensions: marks our own links and buttons, asks about anyone else's arguments (workbench/argumentTrust.ts). */
+  readonly trust: Pick<ArgumentTrust, 'ownArgument' | 'fromOwnUi' | 'confirm' | 'silent'>;
 }
