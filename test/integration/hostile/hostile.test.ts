@@ -201,7 +201,7 @@ describe('Hostile input (real host)', () => {
       }
     });
 
-    it('addMachine, pinMachine and revealMachine with { serialNumber } ask first; declined, nothing is loaded and events.peek has nothing (issue 24, item 5)', async () => {
+    it('addMachine, pinMachine, revealMachine, lookUpMachine, refreshMachine and loadMore with { serialNumber } ask first; declined, nothing is loaded and events.peek has nothing (issue 24, item 5)', async () => {
       asUser.dispose();
       await signIn(fake);
       asUser = api.testHooks.actAsUser();
@@ -210,11 +210,17 @@ describe('Hostile input (real host)', () => {
       const asked: string[] = [];
       const answer = declineAll(asked);
       try {
-        for (const command of ['onboardingEvents.addMachine', 'onboardingEvents.pinMachine', 'onboardingEvents.revealMachine']) {
-          await vscode.commands.executeCommand(command, { serialNumber: TEST_SERIALS.started });
-        }
+        const commands = [
+          'onboardingEvents.addMachine',
+          'onboardingEvents.pinMachine',
+          'onboardingEvents.revealMachine',
+          'onboardingEvents.lookUpMachine',
+          'onboardingEvents.refreshMachine',
+          'onboardingEvents.loadMore',
+        ];
+        for (const command of commands) await vscode.commands.executeCommand(command, { serialNumber: TEST_SERIALS.started });
         await new Promise((resolve) => setTimeout(resolve, 500));
-        assert.equal(asked.length, 3, `asked: ${asked.join(' | ')}`);
+        assert.equal(asked.length, commands.length, `asked: ${asked.join(' | ')}`);
         assert.deepEqual(fake.eventRequests(TEST_SERIALS.started), [], "no request on another extension's behalf");
         assert.equal(api.events.peek(TEST_SERIALS.started), undefined, 'nothing for another extension to read');
         assert.equal(api.machines.pinned().includes(TEST_SERIALS.started), false);
