@@ -52,6 +52,7 @@ export interface ExtensionRequest {
 export class ArgumentTrust {
   private asUser = 0;
   private readonly linkKey = randomBytes(32);
+  private readonly granted = new Set<string>();
 
   /**
    * @param testMode ExtensionMode.Test, decided once in extension.ts.
@@ -93,10 +94,20 @@ export class ArgumentTrust {
     return { ...fields, via: this.mark(subjectOf(fields) ?? '') };
   }
 
-  /** Whether a plain copy of an argument carries our mark for the serial number (or environment) it names. */
+  /**
+   * Grants one argument naming this machine, once: for the demo's launcher, whose grant comes
+   * from the environment VS Code was launched with (domain/session/argumentSignIn.ts), which
+   * is as much the user's as anything they type.
+   */
+  grantOnce(fields: { readonly serialNumber: string }): void {
+    if (this.granted.size < 20) this.granted.add(subjectOf(fields) ?? '');
+  }
+
+  /** Whether a plain copy of an argument carries our mark for the serial number (or environment) it names, or a grant (used up here). */
   fromOwnUi(argument: Readonly<Record<string, unknown>> | undefined): boolean {
     const subject = argument === undefined ? undefined : subjectOf(argument);
     const via = argument?.['via'];
+    if (subject !== undefined && this.granted.delete(subject)) return true;
     if (subject === undefined || typeof via !== 'string') return false;
     const expected = Buffer.from(this.mark(subject));
     const given = Buffer.from(via);

@@ -26,6 +26,8 @@ export type SignInFields = Readonly<Record<(typeof SIGN_IN_FIELDS)[number], stri
  */
 export interface DemoGrant {
   readonly fields: SignInFields;
+  /** The machines the demo pins after signing in (`"pin": [...]`), each granted once; at most 20. */
+  readonly pin: readonly string[];
 }
 
 /**
@@ -67,7 +69,8 @@ export function demoGrant(variable: string | undefined): DemoGrant | undefined {
   const signIn = isRecord(parsed) ? parsed['signIn'] : undefined;
   const fields = isRecord(signIn) ? signInFields(signIn) : undefined;
   if (fields === undefined || !onLoopback(fields.apiBaseUrl) || !onLoopback(fields.authUrl)) return undefined;
-  return { fields };
+  const pin = isRecord(parsed) && Array.isArray(parsed['pin']) ? parsed['pin'] : [];
+  return { fields, pin: pin.filter((serial): serial is string => typeof serial === 'string' && serial.length <= 100).slice(0, 20) };
 }
 
 /** The six fields (and the optional environment name) when all six are non-empty strings. */

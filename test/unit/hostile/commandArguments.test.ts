@@ -165,7 +165,7 @@ describe('hostile input: argument forms of commands', () => {
       const base = JSON.stringify({ signIn: DEMO, pad: '' });
       const padded = (length: number): string => JSON.stringify({ signIn: DEMO, pad: 'x'.repeat(length - base.length) });
       assert.equal(padded(10_000).length, 10_000);
-      assert.deepEqual(demoGrant(padded(10_000)), { fields: DEMO });
+      assert.deepEqual(demoGrant(padded(10_000)), { fields: DEMO, pin: [] });
       assert.equal(demoGrant(padded(10_001)), undefined);
     });
   });
@@ -283,6 +283,19 @@ describe('hostile input: argument forms of commands', () => {
         developmentOrTest: true,
       });
       assert.deepEqual(demoGrant(variable)?.fields, UNNAMED);
+    });
+    it('the machines the demo pins are granted with it: strings only, at most 20', () => {
+      const pin = ['MX-1', 7, 'x'.repeat(101), ...Array.from({ length: 30 }, (_, i) => `P-${i}`)];
+      const grant = demoGrant(JSON.stringify({ signIn: DEMO, pin }));
+      assert.equal(grant?.pin.length, 20);
+      assert.equal(grant.pin[0], 'MX-1');
+      assert.ok(grant.pin.every((serial) => serial.length <= 100));
+    });
+    it('a grant for a machine is used once', () => {
+      const trust = new ArgumentTrust(false, () => Promise.resolve(undefined));
+      trust.grantOnce({ serialNumber: 'MX-1' });
+      assert.equal(trust.fromOwnUi({ serialNumber: 'MX-1' }), true);
+      assert.equal(trust.fromOwnUi({ serialNumber: 'MX-1' }), false);
     });
     it('a development or test host without /proc reads process.env (the demo)', () => {
       assert.deepEqual(demoGrant(demoVariable({ launchEnviron: undefined, processValue: value, developmentOrTest: true }))?.fields, DEMO);
