@@ -2,9 +2,10 @@
 // `npm run demo`: the whole extension working within a minute, with no
 // account anywhere. Builds the extension, starts the fake API with the demo
 // data on 127.0.0.1, and opens a VS Code with the extension on a sample
-// workspace, already signed in to a "Demo" environment (fake credentials):
-// your own `code` when it is on PATH, else the local VS Code in the browser at
-// a printed localhost address. Ctrl-C stops everything it started.
+// workspace, signed in to a "Demo" environment (fake credentials) once the
+// sample folder is trusted: your own `code` when it is on PATH, else the local
+// VS Code in the browser at a printed localhost address, behind a password
+// printed beside it. Ctrl-C stops everything it started.
 //   --local            use the local VS Code even when `code` is on PATH
 //   --port N           port of the local VS Code (default: a free one)
 //   --screenshot FILE  once up, save a screenshot of the workbench (headless
@@ -17,9 +18,10 @@
 // packaged (`vsce package`) and installed into a scratch extensions folder.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { demoAddressLines, demoCodeServerOptions, trustSampleFolder, typePassword } from './demo/launch.mjs';
 import { scenarios } from './demo/scenarios.mjs';
 import { provision } from './vscode/provision.mjs';
 import { installVsix, launchChromium, makeScratch, removeScratch, startCodeServer } from './vscode/workbench.mjs';
@@ -118,12 +120,13 @@ if (hasCode) {
     scratch,
     env,
     port: opts.port ? Number(opts.port) : undefined,
-    testDriver: false,
+    ...demoCodeServerOptions,
   });
   cleanups.push(() => server.stop());
-  const url = `${server.url}/?${new URLSearchParams({ folder: workspace })}`;
-  say('VS Code (local, in the browser) is ready. Open this address in a browser on this machine:');
-  console.log(`\n  ${url}\n`);
+  const { url, text } = demoAddressLines(server, workspace);
+  say('VS Code (local, in the browser) is ready. Open this address in a browser on this machine and enter the');
+  say('VS Code password; the demo signs in once you trust the sample folder (Restricted Mode banner: Manage, Trust):');
+  console.log(text);
   if (opts.screenshot) {
     const shotScratch = makeScratch('demo-shot');
     cleanups.push(() => removeScratch(shotScratch));
@@ -142,7 +145,14 @@ if (hasCode) {
     page.on('requestfailed', check);
     try {
       await page.goto(url);
+      await typePassword(page, server.password);
       await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+      await trustSampleFolder(page);
+      // The sign-in helper starts only once the folder is trusted; its last steps open the demo's file and the view.
+      await page
+        .locator('.tab', { hasText: basename(demo.open) })
+        .first()
+        .waitFor({ state: 'visible', timeout: 60_000 });
       await page.waitForTimeout(Number(process.env.OE_DEMO_SETTLE_MS ?? 12_000));
       if (opts.try) await scenarios[opts.try](page, { api, credentials: fake.DEMO_CREDENTIALS });
     } catch (error) {

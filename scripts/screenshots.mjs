@@ -8,7 +8,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format } from 'node:util';
-import { launchChromium, makeScratch, removeScratch, startCodeServer, workbenchUrl } from './vscode/workbench.mjs';
+import { launchChromium, logIn, makeScratch, removeScratch, startCodeServer, workbenchUrl } from './vscode/workbench.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outDir = resolve(process.env.OE_SCREENSHOT_DIR ?? join(root, 'media', 'screenshots'));
@@ -46,6 +46,7 @@ try {
     }
     if (type === 'log' || type === 'info' || process.env.OE_VERBOSE) console.log(line);
   });
+  await logIn(page, server);
   await page.goto(
     workbenchUrl(server, {
       folder: join(root, 'test', 'fixtures', 'workspace'),

@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { format } from 'node:util';
 import { codeServerEntry, nodeBin } from './provision.mjs';
-import { launchChromium, makeScratch, removeScratch, scratchEnv, startCodeServer, workbenchUrl } from './workbench.mjs';
+import { launchChromium, logIn, makeScratch, removeScratch, scratchEnv, startCodeServer, workbenchUrl } from './workbench.mjs';
 
 const argv = process.argv.slice(2);
 const devPaths = [];
@@ -69,7 +69,7 @@ try {
     process.env.OE_WORKSPACE_TRUST === '1'
       ? {
           workspaceTrust: true,
-          userSettings: { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' },
+          userSettings: { 'security.workspace.trust.startupPrompt': 'never' },
         }
       : {};
   server = await startCodeServer({ scratch, log: (t) => verbose && process.stderr.write(t), ...trust });
@@ -87,6 +87,7 @@ try {
     void page.exposeFunction('codeAutomationExit', (code) => resolveDone(Number(code)));
   });
   if (verbose) page.on('console', (m) => process.stderr.write(`[page] ${m.text()}\n`));
+  await logIn(page, server);
   await page.goto(workbenchUrl(server, { folder, extensionDevelopmentPaths: devPaths, extensionTestsPath: testsPath }));
   const timer = new Promise((resolveTimeout) =>
     setTimeout(() => {

@@ -4,6 +4,7 @@
 // stand-in that @vscode/test-electron's runTests spawns), by the screenshots
 // and by the demo. See ../../README.md, "How tests find a VS Code".
 import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -67,40 +68,29 @@ export const defaultUserSettings = {
  */
 export const offlineGalleryEnv = { EXTENSIONS_GALLERY: '{}' };
 
+/** A password for one code-server run: 192 random bits, URL- and YAML-safe. */
+export function newPassword() {
+  return randomBytes(24).toString('base64url');
+}
+
 /**
- * Starts code-server in its own process group. Returns { url, port, stop }.
- * `env` reaches the extension host (it inherits code-server's environment).
- * `testDriver`: the smoke-test driver, which the tests need (it makes the web
- * workbench load extensionDevelopmentPath/extensionTestsPath and report
- * through codeAutomationLog/Exit) but which also hides every notification
- * toast. A workbench a person looks at (the demo) runs without it and loads
- * the extension from an installed .vsix instead (installVsix).
- *
- * `workspaceTrust: true` leaves workspace trust on (a fresh folder opens in
- * Restricted Mode), for the suite that tests it.
+ * What code-server is started with, apart from starting it so a unit test can
+ * read it. Always password auth: code-server's origin check compares Origin
+ * with Host, so without a password a web page that rebinds its DNS name to
+ * 127.0.0.1 (or any local user) would get a VS Code with a terminal. The
+ * password goes in the config file (owner-only), not in PASSWORD: code-server
+ * leaves that variable set, and every extension host and terminal would
+ * inherit it.
  */
-export async function startCodeServer({
-  scratch,
-  userSettings = {},
-  env = {},
-  log = () => {},
-  port: wantedPort,
-  workspaceTrust = false,
-  testDriver = true,
-}) {
-  provision();
-  const port = wantedPort ?? (await freePort());
-  const userDir = join(scratch, 'user-data', 'User');
-  mkdirSync(userDir, { recursive: true });
-  writeFileSync(join(userDir, 'settings.json'), JSON.stringify({ ...defaultUserSettings, ...userSettings }, null, 2));
+export function codeServerLaunch({ scratch, port, password, workspaceTrust = false, testDriver = true }) {
   const configFile = join(scratch, 'config', 'code-server.yaml');
-  writeFileSync(configFile, 'auth: none\ncert: false\n');
+  const config = `auth: password\npassword: "${password}"\ncert: false\n`;
   const args = [
     codeServerEntry,
     '--bind-addr',
     `127.0.0.1:${port}`,
     '--auth',
-    'none',
+    'password',
     '--config',
     configFile,
     '--user-data-dir',
@@ -115,11 +105,50 @@ export async function startCodeServer({
     // Without this a built web workbench ignores extensionDevelopmentPath/extensionTestsPath.
     ...(testDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
   ];
+  return { args, configFile, config };
+}
+
+/**
+ * Starts code-server in its own process group. Returns { url, port, password, stop }.
+ * `env` reaches the extension host (it inherits code-server's environment).
+ * `testDriver`: the smoke-test driver, which the tests need (it makes the web
+ * workbench load extensionDevelopmentPath/extensionTestsPath and report
+ * through codeAutomationLog/Exit) but which also hides every notification
+ * toast. A workbench a person looks at (the demo) runs without it and loads
+ * the extension from an installed .vsix instead (installVsix).
+ *
+ * `workspaceTrust: true` leaves workspace trust on (a fresh folder opens in
+ * Restricted Mode until the person trusts it): the demo, and the suite that
+ * tests Restricted Mode. The tests' throwaway workbenches turn it off.
+ * Every browser must log in first (logIn).
+ */
+export async function startCodeServer({
+  scratch,
+  userSettings = {},
+  env = {},
+  log = () => {},
+  port: wantedPort,
+  workspaceTrust = false,
+  testDriver = true,
+}) {
+  provision();
+  const port = wantedPort ?? (await freePort());
+  const password = newPassword();
+  const userDir = join(scratch, 'user-data', 'User');
+  mkdirSync(userDir, { recursive: true });
+  const trust = workspaceTrust ? { 'security.workspace.trust.enabled': true } : {};
+  writeFileSync(join(userDir, 'settings.json'), JSON.stringify({ ...defaultUserSettings, ...trust, ...userSettings }, null, 2));
+  const { args, configFile, config } = codeServerLaunch({ scratch, port, password, workspaceTrust, testDriver });
+  writeFileSync(configFile, config, { mode: 0o600 });
+  // A PASSWORD or HASHED_PASSWORD in the caller's environment would replace ours.
+  const inherited = { ...process.env };
+  delete inherited.PASSWORD;
+  delete inherited.HASHED_PASSWORD;
   const child = spawn(nodeBin, args, {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
-      ...process.env,
+      ...inherited,
       ...scratchEnv(scratch),
       ...offlineGalleryEnv,
       ...env,
@@ -149,7 +178,16 @@ export async function startCodeServer({
     stop();
     throw err;
   }
-  return { url: `http://127.0.0.1:${port}`, port, stop, child };
+  return { url: `http://127.0.0.1:${port}`, port, password, stop, child };
+}
+
+/**
+ * Logs a browser context in to code-server, as its login form would: the
+ * session cookie then opens every workbench address of this server.
+ */
+export async function logIn(page, server) {
+  const response = await page.request.post(`${server.url}/login`, { form: { password: server.password }, maxRedirects: 0 });
+  if (response.status() !== 302) throw new Error(`code-server refused the login (HTTP ${response.status()})`);
 }
 
 /** Installs .vsix files into the scratch's extensions dir, offline, as a user's `code --install-extension` would. */

@@ -151,11 +151,14 @@ export function invalidInputError(message: string): ApiError {
 export function errorForTransportFailure(error: TransportError, method: string, url: string, timeoutMs: number): ApiError {
   const request = describeRequest(method, url);
   const host = hostOf(url);
-  const { proxyHost = 'the proxy', proxyStatus, proxyCredentialsSent = false, causes = [error.code], caFile = '' } = error.context;
+  const { proxyHost, proxyStatus, proxyCredentialsSent = false, causes = [error.code], caFile = '' } = error.context;
   const network = (failure: ApiNetworkFailure, message: string): ApiError =>
     new ApiError('network', message, { request, network: failure, causes });
   const timeout = (failure: ApiNetworkFailure, message: string): ApiError =>
     new ApiError('timeout', message, { request, network: failure, causes });
+  // VS Code's stack may choose a proxy (system settings, PAC) that we cannot name.
+  const proxy = proxyHost === undefined ? 'the proxy' : `the proxy ${proxyHost}`;
+  const proxyAtStart = `T${proxy.slice(1)}`;
   switch (error.failure) {
     case 'aborted':
       return cancelledError();
@@ -199,22 +202,24 @@ export function errorForTransportFailure(error: TransportError, method: string, 
         'certificate-name-mismatch',
         `The certificate of ${host} was issued for another host name (${error.code}). Use the host name the certificate names in the API base URL and authorization URL settings.`,
       );
+    case 'proxy-certificate':
+      return network('proxy-certificate', proxyCertificateMessage(proxy, error.code));
     case 'proxy-auth-required':
       return network(
         'proxy-auth-required',
         proxyCredentialsSent
-          ? `The proxy ${proxyHost} rejected the proxy credentials (HTTP 407). Correct the user and password in the proxy URL (http.proxy or HTTPS_PROXY) or the http.proxyAuthorization setting.`
-          : `The proxy ${proxyHost} requires authentication (HTTP 407). Put the user and password in the proxy URL (http://user:password@host:port in http.proxy or HTTPS_PROXY), or set http.proxyAuthorization.`,
+          ? `${proxyAtStart} rejected the proxy credentials (HTTP 407). Correct the user and password in the proxy URL (http.proxy or HTTPS_PROXY) or the http.proxyAuthorization setting.`
+          : `${proxyAtStart} requires authentication (HTTP 407). Put the user and password in the proxy URL (http://user:password@host:port in http.proxy or HTTPS_PROXY), or set http.proxyAuthorization.`,
       );
     case 'proxy-refused':
       return network(
         'proxy-refused',
-        `The proxy ${proxyHost} refused to open a connection to ${host} (HTTP ${proxyStatus ?? 502}). Ask your network administrators to allow ${host}, or exempt it with the http.noProxy setting or NO_PROXY if it is reachable without the proxy.`,
+        `${proxyAtStart} refused to open a connection to ${host} (HTTP ${proxyStatus ?? 502}). Ask your network administrators to allow ${host}, or exempt it with the http.noProxy setting or NO_PROXY if it is reachable without the proxy.`,
       );
     case 'proxy-unreachable':
       return network(
         'proxy-unreachable',
-        `Could not connect to the proxy ${proxyHost} (${error.code}). Check the http.proxy setting and the HTTPS_PROXY and HTTP_PROXY environment variables.`,
+        `Could not connect to ${proxy} (${error.code}). Check the http.proxy setting and the HTTPS_PROXY and HTTP_PROXY environment variables.`,
       );
     case 'ca-file':
       return network(
@@ -237,6 +242,17 @@ export function errorForTransportFailure(error: TransportError, method: string, 
         `Could not reach ${host} (${error.code}). Check your network connection, the API base URL and proxy settings, then try again.`,
       );
   }
+}
+
+/** The API was never reached: the advice is about http.proxy and the CA setting, never the API's URLs. */
+function proxyCertificateMessage(proxy: string, code: string): string {
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'HOSTNAME_MISMATCH') {
+    return `The certificate of ${proxy} was issued for another host name (${code}). Use the host name the proxy's certificate names in the http.proxy setting (or HTTPS_PROXY).`;
+  }
+  if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') {
+    return `The certificate of ${proxy} is not valid now (${code}). Check this computer's date and time; otherwise ask your network administrators to renew it.`;
+  }
+  return `T${proxy.slice(1)} presented a certificate from a certificate authority this computer does not trust (${code}). Check the address in the http.proxy setting; if it is right, save your company's CA certificate (PEM) to a file and set ${CA_FILE_SETTING} to that file's path, or add the CA to the operating system's certificate store.`;
 }
 
 function hostnameOf(url: string): string {

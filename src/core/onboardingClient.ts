@@ -6,13 +6,13 @@
 import { definedOnly } from '../common/definedOnly';
 import { cancelledError, describeRequest, disposedError, errorForApiStatus, invalidInputError } from './errors';
 import { AuthorizedRequests } from './auth/authorizedRequests';
-import { TokenClient, type CredentialsProvider } from './auth/tokenClient';
+import { TokenClient, type CredentialsProvider, type VerifiedGrant } from './auth/tokenClient';
 import { EventsClient } from './events/eventsClient';
 import { isOpenable, resolveHref } from './hal';
 import { HttpClient, redactUrl, type HttpResponse, type RequestLogEntry, type RequestLogger } from './http/httpClient';
 import { DEFAULT_RETRY_POLICY, parseRetryAfter } from './http/retryPolicy';
 import type { LookupFunction } from 'node:net';
-import type { ProxySettings, Transport, TransportOptions, TrustSettings } from './http/transport';
+import type { NetworkEngine, ProxySettings, Transport, TransportOptions, TrustSettings } from './http/transport';
 import type { LimitSnapshot } from './http/adaptiveLimit';
 import { parseJsonBody } from './jsonBody';
 import type { EventsResult, GetEventsOptions } from './model';
@@ -36,6 +36,11 @@ export interface HttpSettings extends ProxySettings, TrustSettings {
   readonly maxRetryAfterMs?: number;
   /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read; process.env by default. */
   readonly env?: Readonly<NodeJS.ProcessEnv>;
+  /**
+   * 'vscode' in an extension host: requests take VS Code's network stack (its patched global
+   * fetch), see core/http/networkPath.ts. 'undici' (the default) everywhere else.
+   */
+  readonly engine?: NetworkEngine;
 }
 
 export const DEFAULT_HTTP_SETTINGS = {
@@ -59,6 +64,8 @@ export interface ClientOptions {
   onRequest?: RequestLogger;
   /** Called with each access token as it arrives; the glue registers it with the log redactor. */
   onToken?: (value: string) => void;
+  /** The token of the verification that preceded this client (sign-in): its first request needs no grant of its own. */
+  verifiedGrant?: VerifiedGrant;
   /** Tests and the benchmark may inject one; the default loads undici lazily. */
   transport?: Transport;
   now?: () => number;
@@ -104,6 +111,7 @@ export class OnboardingClient {
           systemCertificates: settings.systemCertificates,
           caCertificatesFile: settings.caCertificatesFile,
           lookup: settings.lookup,
+          engine: settings.engine,
         }),
         connectTimeoutMs: settings.connectTimeoutMs,
         connectionsPerOrigin: settings.maxConcurrency,
@@ -132,6 +140,7 @@ export class OnboardingClient {
       now,
       ...definedOnly({ onToken: options.onToken }),
     });
+    if (options.verifiedGrant !== undefined) this.#tokens.adopt(options.verifiedGrant);
     this.#requests = new AuthorizedRequests(this.#http, this.#tokens);
     this.#events = new EventsClient({
       requests: this.#requests,
@@ -151,11 +160,14 @@ export class OnboardingClient {
     }
   }
 
-  /** A fresh password grant (spec §5.3) with the current credentials; throws ApiError when they do not work. */
-  async verifyCredentials(signal?: AbortSignal): Promise<void> {
+  /**
+   * A fresh password grant (spec §5.3) with the current credentials; throws ApiError when they do
+   * not work. The grant it returns can start the session's client (ClientOptions.verifiedGrant).
+   */
+  async verifyCredentials(signal?: AbortSignal): Promise<VerifiedGrant> {
     const combined = this.#signalFor(signal);
     try {
-      await this.#tokens.grantFresh(combined);
+      return await this.#tokens.grantFresh(combined);
     } catch (error) {
       throw this.#named(error, signal);
     }
@@ -257,11 +269,11 @@ function withCertificateChecks(onRequest: (entry: RequestLogEntry) => void, stri
 }
 
 /**
- * Defers loading undici (a separate bundle, see esbuild.mjs) until the first
- * request: most activations only draw cached views and never touch the
+ * Defers loading the network stack (a separate bundle, see esbuild.mjs) until the
+ * first request: most activations only draw cached views and never touch the
  * network. The HTTP client calls the loader once and then the transport directly.
  */
 function lazyTransport(options: TransportOptions): () => Transport {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return () => (require('./http/undiciTransport') as typeof import('./http/undiciTransport')).createUndiciTransport(options);
+  return () => (require('./http/undiciTransport') as typeof import('./http/undiciTransport')).createTransport(options);
 }

@@ -23,14 +23,20 @@ export interface GlanceStatesDeps {
   readonly log: Log;
 }
 
+const MAX_CHANGED_SERIALS = 10_000;
+
 export class GlanceStates extends Disposable {
   private readonly loads: VisibleLoads;
-  private readonly changed = this.register(new Emitter<void>());
+  private readonly changed = this.register(new Emitter<ReadonlySet<string> | undefined>());
+  /** The serial numbers answered since the last repaint; undefined when anything may have changed (settings, session). */
+  private changedSerials: Set<string> | undefined = new Set();
   /** A delay of 0: answers that land together (one scroll's worth) repaint once. */
   private readonly repaint = this.register(
     new Debouncer(
       () => {
-        this.changed.fire();
+        const serials = this.changedSerials;
+        this.changedSerials = new Set();
+        this.changed.fire(serials);
       },
       0,
       'batch',
@@ -38,8 +44,11 @@ export class GlanceStates extends Disposable {
   );
   private environmentId: string | undefined;
 
-  /** Some state may have changed (coalesced: once per burst of answers). */
-  readonly onDidChange: Event<void> = this.changed.event;
+  /**
+   * Some state may have changed (coalesced: once per burst of answers): the
+   * serial numbers whose state may have changed, or undefined for all of them.
+   */
+  readonly onDidChange: Event<ReadonlySet<string> | undefined> = this.changed.event;
 
   constructor(private readonly deps: GlanceStatesDeps) {
     super();
@@ -51,19 +60,15 @@ export class GlanceStates extends Disposable {
     });
     this.register(this.loads);
     this.environmentId = this.activeEnvironmentId();
-    this.register(
-      events.onDidUpdate(() => {
-        this.repaint.trigger();
-      }),
-    );
-    this.register(
-      this.loads.onDidSettle(() => {
-        this.repaint.trigger();
-      }),
-    );
+    // A machine's answer landed (or its load settled): its state may read differently now.
+    const repaint = (serialNumber: string): void => {
+      this.changedOne(serialNumber);
+    };
+    this.register(events.onDidUpdate(repaint));
+    this.register(this.loads.onDidSettle(repaint));
     this.register(
       settings.onDidChange((change) => {
-        if (change.affects('eventStates')) this.repaint.trigger();
+        if (change.affects('eventStates')) this.changedAll();
       }),
     );
     this.register(
@@ -72,7 +77,7 @@ export class GlanceStates extends Disposable {
         // Signed out, rejected or another environment: nothing known so far belongs to it.
         if (next !== this.environmentId || next === undefined) this.loads.clear();
         this.environmentId = next;
-        this.repaint.trigger();
+        this.changedAll();
       }),
     );
   }
@@ -90,6 +95,21 @@ export class GlanceStates extends Disposable {
     this.loads.show(serialNumbers);
   }
 
+  /** Serial numbers in view not loaded because the automatic bounds were reached. */
+  get heldCount(): number {
+    return this.loads.heldCount;
+  }
+
+  /** The number of held serial numbers changed. */
+  get onDidChangeHeld(): Event<number> {
+    return this.loads.onDidChangeHeld;
+  }
+
+  /** The user said to load the held serial numbers. */
+  loadHeld(): void {
+    if (this.signedIn) this.loads.loadHeld();
+  }
+
   /** Requests sent by the inline status so far (tests and the log). */
   get requestsSent(): number {
     return this.loads.requestsSent;
@@ -99,6 +119,18 @@ export class GlanceStates extends Disposable {
   stateOf(serialNumber: string): GlanceState | undefined {
     if (!this.signedIn) return undefined;
     return glanceStateOf(this.deps.events.peek(serialNumber), this.loads.failure(serialNumber), this.deps.settings.value.eventStates);
+  }
+
+  private changedOne(serialNumber: string): void {
+    // Bounded: past this many, "all of them" is as cheap to say and to act on.
+    if (this.changedSerials !== undefined && this.changedSerials.size < MAX_CHANGED_SERIALS) this.changedSerials.add(serialNumber);
+    else this.changedSerials = undefined;
+    this.repaint.trigger();
+  }
+
+  private changedAll(): void {
+    this.changedSerials = undefined;
+    this.repaint.trigger();
   }
 
   private activeEnvironmentId(): string | undefined {

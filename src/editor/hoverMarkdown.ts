@@ -4,7 +4,7 @@
 // escapeMarkdown; the only links are command links built here, whose ids are
 // HOVER_ENABLED_COMMANDS, the list the glue puts in `isTrusted.enabledCommands`.
 import type { CacheEntry } from '../eventsCache/eventsCache';
-import { commandUri, escapeMarkdown, markdownCell, toSingleLine, truncate } from '../common/markdownText';
+import { commandUri, escapeMarkdown, markdownCell, toSingleLine } from '../common/markdownText';
 import type { Localize } from '../common/localize';
 import { formatAbsolute, formatRelative } from '../common/time';
 import { COMMANDS } from '../workbench/constants';
@@ -47,7 +47,23 @@ function age(epochMs: number, ctx: HoverContext): string {
 /** Longest message shown in a cell (a compact hover); the details panel shows the whole text. */
 export const MESSAGE_CELL_MAX = 60;
 const TYPE_CELL_MAX = 40;
-const ERROR_TEXT_MAX = 200;
+/**
+ * Our error messages end with what to do ("…set onboardingEvents.caCertificatesFile…"), and a
+ * long host or proxy name pushes that part past any fixed cut from the end. They are built from
+ * codes, hosts and setting names, so their length is bounded; the bound only guards against a
+ * very long host name, and what is cut then is the middle, so the advice at the end stays.
+ */
+export const ERROR_TEXT_MAX = 480;
+
+/** One line of an error message, at most ERROR_TEXT_MAX code points: the start and the end kept, the middle elided. */
+export function shortenErrorText(message: string): string {
+  const points = Array.from(toSingleLine(message));
+  if (points.length <= ERROR_TEXT_MAX) return points.join('');
+  const elision = ' … ';
+  const head = Math.floor((ERROR_TEXT_MAX - elision.length) / 3);
+  const tail = ERROR_TEXT_MAX - elision.length - head;
+  return `${points.slice(0, head).join('').trimEnd()}${elision}${points.slice(-tail).join('').trimStart()}`;
+}
 
 function heading(serialNumber: string): string {
   return `**${escapeMarkdown(serialNumber)}**`;
@@ -87,7 +103,7 @@ export function eventsHoverMarkdown(serialNumber: string, cached: CacheEntry, ct
   parts.push(`${heading(serialNumber)} · ${latest === undefined ? state : `${state} · ${escapeMarkdown(age(latest.time.epochMs, ctx))}`}`);
   if (cached.stale) {
     const when = age(result.fetchedAt, ctx);
-    const why = cached.error ? ` ${escapeMarkdown(truncate(toSingleLine(cached.error.message), ERROR_TEXT_MAX))}` : '';
+    const why = cached.error ? ` ${escapeMarkdown(shortenErrorText(cached.error.message))}` : '';
     parts.push(`_${ctx.t('Not up to date: last loaded {0}.', when)}_${why}`);
   }
   parts.push(actions(serialNumber, latest?.key, ctx));
@@ -133,6 +149,6 @@ export function errorHoverMarkdown(serialNumber: string, message: string, ctx: H
   return [
     heading(serialNumber),
     `[${ctx.t('Show Log')}](${commandUri(COMMANDS.showLog, [])}) · ${actions(serialNumber, undefined, ctx)}`,
-    `${ctx.t('Could not load onboarding events:')} ${escapeMarkdown(truncate(toSingleLine(message), ERROR_TEXT_MAX))}`,
+    `${ctx.t('Could not load onboarding events:')} ${escapeMarkdown(shortenErrorText(message))}`,
   ].join('\n\n');
 }

@@ -2,10 +2,13 @@
 // ago", in the state's theme colour. Only the visible lines (plus a margin)
 // are matched; their serial numbers are handed to GlanceStates, which loads
 // what is missing after the scrolling settles. Nothing while signed out. The
-// hover over the serial number keeps the details.
+// hover over the serial number keeps the details. When more are in view than
+// load without asking (VisibleLoads' bounds), the user is asked once whether
+// to load the rest.
 import * as vscode from 'vscode';
 import { Debouncer } from '../common/delays';
 import { Disposable } from '../common/lifecycle';
+import { inertNotificationText } from '../common/notificationText';
 import { STATE_LOOKS, type MachineState } from '../domain/events/eventState';
 import { distinctSerials, LineMatchCache, linesToScan, type LineMatch, type LineRange } from '../domain/serialNumbers/visibleSerials';
 import type { SerialSettings } from '../workbench/serialSettings';
@@ -13,6 +16,7 @@ import type { SettingsReader } from '../workbench/settings';
 import { planStatuses, type GlanceTextContext } from './glanceText';
 import type { GlanceStates } from './glanceStates';
 import { glanceDocument } from './glanceDocuments';
+import { AUTOMATIC_BUDGET_PERIOD_MS, MAX_AUTOMATIC_PER_VIEW } from '../eventsCache/visibleLoads';
 
 /** Lines above and below the visible ones that are matched too, so a short scroll shows a status at once. */
 const MARGIN_LINES = 20;
@@ -49,6 +53,10 @@ export class InlineStatus extends Disposable {
     }, LOAD_DELAY_MS),
   );
   private timing: InlineStatusTiming = { lastUpdateMs: 0, updates: 0 };
+  /** A "load the others?" question is on screen: one at a time. */
+  private asking = false;
+  /** When the user last dismissed the question: not asked again within the budget period. */
+  private declinedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly states: GlanceStates,
@@ -100,6 +108,11 @@ export class InlineStatus extends Disposable {
     this.register(
       states.onDidChange(() => {
         this.updateAll(false);
+      }),
+    );
+    this.register(
+      states.onDidChangeHeld((held) => {
+        if (held > 0) void this.askToLoadHeld(held);
       }),
     );
     this.updateAll(true);
@@ -186,5 +199,27 @@ export class InlineStatus extends Disposable {
       else serials.push(...found);
     }
     this.states.show(serials);
+  }
+
+  private async askToLoadHeld(held: number): Promise<void> {
+    if (this.asking || Date.now() - this.declinedAt < AUTOMATIC_BUDGET_PERIOD_MS) return;
+    this.asking = true;
+    try {
+      const load = vscode.l10n.t('Load Them');
+      const choice = await vscode.window.showInformationMessage(
+        inertNotificationText(
+          vscode.l10n.t(
+            'Onboarding Events loads the status of at most {1} serial numbers in view without asking. Load the other {0}?',
+            held.toLocaleString(vscode.env.language),
+            MAX_AUTOMATIC_PER_VIEW,
+          ),
+        ),
+        load,
+      );
+      if (choice === load) this.states.loadHeld();
+      else this.declinedAt = Date.now();
+    } finally {
+      this.asking = false;
+    }
   }
 }

@@ -114,7 +114,7 @@ export function registerEditor(context: vscode.ExtensionContext, deps: EditorDep
   // At a glance: inline status, Problems panel, quick fixes, completion (all read one GlanceStates).
   const states = new GlanceStates({ session: deps.session, events: deps.events, settings: deps.settings, log: deps.log });
   const inline = new InlineStatus(states, serialSettings, deps.settings);
-  const diagnostics = new SerialDiagnostics(states, serialSettings, deps.settings);
+  const diagnostics = new SerialDiagnostics(states, serialSettings, deps.settings, deps.log);
   const codeActions = new SerialCodeActions(serialSettings, states, deps.trust);
   const completion = new SerialCompletion(deps.machines, states, serialSettings);
   context.subscriptions.push(

@@ -2,12 +2,15 @@
 // (or does not know), and for those whose latest event is a failure. Made
 // from what is already known — a serial number scrolled past never costs a
 // request here — for every occurrence in open documents of the configured
-// languages; rebuilt when a document changes (debounced) and when answers
-// arrive (coalesced); cleared on sign-out and on an environment switch.
+// languages. Each document's serial numbers are indexed once (SerialIndex,
+// bounded, kept current by edits), so an answer for serial X re-derives only
+// X's entries in the documents that hold X, never a rescan of every line;
+// cleared on sign-out and on an environment switch.
 import * as vscode from 'vscode';
 import { Debouncer } from '../common/delays';
 import { Disposable } from '../common/lifecycle';
-import { LineMatchCache } from '../domain/serialNumbers/visibleSerials';
+import { MAX_INDEXED_LINES, MAX_INDEXED_MATCHES, SerialIndex, type LineMatch } from '../domain/serialNumbers/visibleSerials';
+import type { Log } from '../workbench/log';
 import type { SerialSettings } from '../workbench/serialSettings';
 import type { SettingsReader } from '../workbench/settings';
 import { glanceDocument } from './glanceDocuments';
@@ -16,13 +19,16 @@ import { planProblems, type GlanceTextContext } from './glanceText';
 
 export const DIAGNOSTIC_SOURCE = 'Onboarding Events';
 /** A document's serial numbers beyond this many get no entry (a dump of 100,000 serials is not a to-do list). */
-export const MAX_DIAGNOSTICS_PER_DOCUMENT = 5_000;
+export const MAX_DIAGNOSTICS_PER_DOCUMENT = MAX_INDEXED_MATCHES;
 const EDIT_DELAY_MS = 300;
 
 export interface DiagnosticsTiming {
-  /** Extension-host time of the last rebuild of every document's entries, in ms. */
+  /** Extension-host time of the last update of the entries (a rebuild, an edit or an answer), in ms. */
   readonly lastUpdateMs: number;
+  /** Entries of the documents that update touched. */
   readonly diagnostics: number;
+  /** Lines read from documents by that update (0 when only known matches were re-derived). */
+  readonly linesRead: number;
 }
 
 function severityOf(setting: string): vscode.DiagnosticSeverity | undefined {
@@ -40,26 +46,42 @@ function severityOf(setting: string): vscode.DiagnosticSeverity | undefined {
   }
 }
 
+/** One open document: its index (for its version) and its entries, per serial number. */
+interface IndexedDocument {
+  index: SerialIndex;
+  version: number;
+  /** Rebuild before use: an edit the index could not follow (it was cut), or a new matcher. */
+  stale: boolean;
+  /** Edited since its entries were derived: their ranges may have moved, so answers wait for the edit's update. */
+  edited: boolean;
+  readonly entries: Map<string, vscode.Diagnostic[]>;
+}
+
 export class SerialDiagnostics extends Disposable {
   private readonly collection = this.register(vscode.languages.createDiagnosticCollection('onboardingEvents'));
-  private readonly caches = new Map<string, LineMatchCache>();
+  private readonly documents = new Map<string, IndexedDocument>();
   private readonly edits = this.register(
     new Debouncer(() => {
       this.updateEdited();
     }, EDIT_DELAY_MS),
   );
   private readonly edited = new Set<vscode.TextDocument>();
-  private timing: DiagnosticsTiming = { lastUpdateMs: 0, diagnostics: 0 };
+  /** Documents whose cut was logged, so a 1 M-line file is said once, not on every answer. */
+  private readonly reportedCut = new Set<string>();
+  private timing: DiagnosticsTiming = { lastUpdateMs: 0, diagnostics: 0, linesRead: 0 };
+  private linesRead = 0;
 
   constructor(
     private readonly states: GlanceStates,
     private readonly serialSettings: SerialSettings,
     private readonly settings: SettingsReader,
+    private readonly log: Log,
   ) {
     super();
     this.register(
-      states.onDidChange(() => {
-        this.updateAll();
+      states.onDidChange((serials) => {
+        if (serials === undefined) this.updateAll();
+        else this.updateSerials(serials);
       }),
     );
     this.register(
@@ -69,21 +91,22 @@ export class SerialDiagnostics extends Disposable {
     );
     this.register(
       vscode.workspace.onDidCloseTextDocument((document) => {
-        this.caches.delete(document.uri.toString());
+        this.documents.delete(document.uri.toString());
+        this.reportedCut.delete(document.uri.toString());
         this.collection.delete(document.uri);
       }),
     );
     this.register(
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (e.contentChanges.length === 0) return;
-        this.caches.get(e.document.uri.toString())?.reset();
+        this.follow(e);
         this.edited.add(e.document);
         this.edits.trigger();
       }),
     );
     this.register(
-      serialSettings.onDidChange((value) => {
-        for (const cache of this.caches.values()) cache.reset(value.matcher);
+      serialSettings.onDidChange(() => {
+        for (const indexed of this.documents.values()) indexed.stale = true;
         this.updateAll();
       }),
     );
@@ -109,49 +132,143 @@ export class SerialDiagnostics extends Disposable {
     this.updateDocuments(documents);
   }
 
-  private updateDocuments(documents: readonly vscode.TextDocument[]): void {
+  /** Keeps the index in step with an edit at once (the lines it touched), so the debounced update only re-derives. */
+  private follow(e: vscode.TextDocumentChangeEvent): void {
+    const indexed = this.documents.get(e.document.uri.toString());
+    if (indexed === undefined || indexed.stale || indexed.version !== e.document.version - 1) {
+      if (indexed !== undefined) indexed.stale = true;
+      return;
+    }
+    const document = e.document;
+    const edits = e.contentChanges.map((change) => ({
+      startLine: change.range.start.line,
+      endLine: change.range.end.line,
+      newLines: lineBreaks(change.text),
+    }));
+    indexed.stale = !indexed.index.update(edits, (line) => this.readLine(document, line), document.lineCount);
+    indexed.version = document.version;
+    indexed.edited = true;
+  }
+
+  /** Answers arrived for `serials`: only their entries, in the documents that hold them. */
+  private updateSerials(serials: ReadonlySet<string>): void {
     const started = performance.now();
+    this.linesRead = 0;
     const severity = severityOf(this.settings.value['diagnostics.severity']);
     let count = 0;
-    const ctx: GlanceTextContext = {
-      now: Date.now(),
-      locale: vscode.env.language,
-      t: (message, ...args) => vscode.l10n.t(message, ...args),
-    };
+    const ctx = this.context();
+    for (const document of vscode.workspace.textDocuments) {
+      const indexed = this.documents.get(document.uri.toString());
+      if (indexed === undefined || indexed.stale || indexed.edited || indexed.version !== document.version || severity === undefined) {
+        // Not current: the edit's update (or the open) derives every entry of it anyway.
+        continue;
+      }
+      if (!this.states.signedIn) {
+        this.collection.delete(document.uri);
+        continue;
+      }
+      const held = indexed.index.bySerial();
+      let touched = false;
+      for (const serial of serials) {
+        const matches = held.get(serial);
+        if (matches === undefined) continue;
+        touched = true;
+        this.derive(indexed, serial, matches, severity, ctx);
+      }
+      if (touched) count += this.publish(document, indexed);
+    }
+    this.timing = { lastUpdateMs: performance.now() - started, diagnostics: count, linesRead: this.linesRead };
+  }
+
+  private updateDocuments(documents: readonly vscode.TextDocument[]): void {
+    const started = performance.now();
+    this.linesRead = 0;
+    const severity = severityOf(this.settings.value['diagnostics.severity']);
+    let count = 0;
+    const ctx = this.context();
     for (const document of documents) {
       if (document.isClosed) continue;
       if (severity === undefined || !this.states.signedIn || !glanceDocument(document, this.serialSettings.value.languages)) {
         this.collection.delete(document.uri);
         continue;
       }
-      const diagnostics = this.diagnosticsFor(document, severity, ctx);
-      count += diagnostics.length;
-      if (diagnostics.length === 0) this.collection.delete(document.uri);
-      else this.collection.set(document.uri, diagnostics);
+      const indexed = this.indexOf(document);
+      indexed.entries.clear();
+      indexed.edited = false;
+      for (const [serial, matches] of indexed.index.bySerial()) this.derive(indexed, serial, matches, severity, ctx);
+      count += this.publish(document, indexed);
     }
-    this.timing = { lastUpdateMs: performance.now() - started, diagnostics: count };
+    this.timing = { lastUpdateMs: performance.now() - started, diagnostics: count, linesRead: this.linesRead };
   }
 
-  private diagnosticsFor(document: vscode.TextDocument, severity: vscode.DiagnosticSeverity, ctx: GlanceTextContext): vscode.Diagnostic[] {
+  private context(): GlanceTextContext {
+    return {
+      now: Date.now(),
+      locale: vscode.env.language,
+      t: (message, ...args) => vscode.l10n.t(message, ...args),
+    };
+  }
+
+  /** The document's index for its current version: built (bounded) only when there is none yet. */
+  private indexOf(document: vscode.TextDocument): IndexedDocument {
     const key = document.uri.toString();
-    let cache = this.caches.get(key);
-    if (cache === undefined) {
-      cache = new LineMatchCache(this.serialSettings.value.matcher);
-      this.caches.set(key, cache);
+    let indexed = this.documents.get(key);
+    if (indexed === undefined || indexed.stale || indexed.version !== document.version) {
+      const index = new SerialIndex(this.serialSettings.value.matcher, (line) => this.readLine(document, line), document.lineCount);
+      indexed = { index, version: document.version, stale: false, edited: false, entries: new Map() };
+      this.documents.set(key, indexed);
+      this.reportCut(document, index);
     }
-    const matches = cache.matchesIn(
-      (line) => document.lineAt(line).text,
-      [{ start: 0, end: document.lineCount - 1 }],
-      MAX_DIAGNOSTICS_PER_DOCUMENT,
-    );
+    return indexed;
+  }
+
+  private readLine(document: vscode.TextDocument, line: number): string {
+    this.linesRead++;
+    return document.lineAt(line).text;
+  }
+
+  private reportCut(document: vscode.TextDocument, index: SerialIndex): void {
+    const key = document.uri.toString();
+    if (index.cut === undefined || this.reportedCut.has(key)) return;
+    this.reportedCut.add(key);
+    const why =
+      index.cut === 'lines'
+        ? `only its first ${MAX_INDEXED_LINES.toLocaleString('en')} lines are read`
+        : `only its first ${MAX_INDEXED_MATCHES.toLocaleString('en')} serial numbers get entries`;
+    this.log.info(`Problems: ${document.uri.scheme === 'file' ? document.uri.fsPath : document.uri.toString()} is large, so ${why}.`);
+  }
+
+  /** The entries of one serial number in one document, from what is known of it now. */
+  private derive(
+    indexed: IndexedDocument,
+    serial: string,
+    matches: readonly LineMatch[],
+    severity: vscode.DiagnosticSeverity,
+    ctx: GlanceTextContext,
+  ): void {
     const diagnostics: vscode.Diagnostic[] = [];
-    for (const { match, state, message } of planProblems(matches, (serial) => this.states.stateOf(serial), ctx)) {
+    for (const { match, state, message } of planProblems(matches, (s) => this.states.stateOf(s), ctx)) {
       const diagnostic = new vscode.Diagnostic(new vscode.Range(match.line, match.start, match.line, match.end), message, severity);
       diagnostic.source = DIAGNOSTIC_SOURCE;
       // The code names the state, so quick fixes (and users filtering the panel) can tell the kinds apart.
       diagnostic.code = state;
       diagnostics.push(diagnostic);
     }
-    return diagnostics;
+    if (diagnostics.length === 0) indexed.entries.delete(serial);
+    else indexed.entries.set(serial, diagnostics);
   }
+
+  private publish(document: vscode.TextDocument, indexed: IndexedDocument): number {
+    const all = [...indexed.entries.values()].flat();
+    all.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+    if (all.length === 0) this.collection.delete(document.uri);
+    else this.collection.set(document.uri, all);
+    return all.length;
+  }
+}
+
+function lineBreaks(text: string): number {
+  let count = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) count++;
+  return count;
 }

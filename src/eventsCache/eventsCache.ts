@@ -5,8 +5,7 @@
 // view keeps its own memory of them), and turns credentials the API refused
 // into one session event. Pure TypeScript (no vscode import): unit-tested
 // under plain mocha.
-import { cancelledError } from '../core/errors';
-import { isApiError } from '../core/errors';
+import { cancelledError, isApiError } from '../core/errors';
 import { RequestLane } from '../core/http/concurrencyLimiter';
 import type { EventsResult, GetEventsOptions, RequestPriority, TimestampUnit } from '../core/model';
 import type { LinkedResource } from '../core/onboardingClient';
@@ -153,18 +152,9 @@ export class EventsCache {
       const entry = this.entries.get(serialNumber);
       if (entry) return entry.result;
     }
-    const pending = this.inFlight.get(serialNumber);
-    if (pending) {
-      // A hover or look-up now waits in person for a refresh-all's machine: its requests go ahead of the bulk queue.
-      if ((options.priority ?? 'interactive') === 'interactive') pending.lane.expedite();
-      return pending.shared.join(options.signal);
-    }
-    const source = this.options.source();
-    if (!source) throw new NotSignedInError();
-    if (options.signal?.aborted === true) throw cancelledError();
-    const generation = this.generation;
-    const controller = new AbortController();
-    const lane = new RequestLane(options.priority ?? 'interactive');
+    const joined = this.join(this.inFlight, serialNumber, options);
+    if (joined) return joined;
+    const { source, controller, lane, generation } = this.begin(options);
     const request = source.getEvents(serialNumber, { signal: controller.signal, priority: lane }).then(
       (result) => this.settled(serialNumber, generation, result),
       (error: unknown) => this.failed(serialNumber, generation, error),
@@ -185,17 +175,9 @@ export class EventsCache {
     options: { readonly signal?: AbortSignal; readonly priority?: RequestPriority } = {},
   ): Promise<EventsResult> {
     const key = `${serialNumber}\u0000${timestamp}`;
-    const pending = this.windowsInFlight.get(key);
-    if (pending) {
-      if ((options.priority ?? 'interactive') === 'interactive') pending.lane.expedite();
-      return pending.shared.join(options.signal);
-    }
-    const source = this.options.source();
-    if (!source) throw new NotSignedInError();
-    if (options.signal?.aborted === true) throw cancelledError();
-    const generation = this.generation;
-    const controller = new AbortController();
-    const lane = new RequestLane(options.priority ?? 'interactive');
+    const joined = this.join(this.windowsInFlight, key, options);
+    if (joined) return joined;
+    const { source, controller, lane, generation } = this.begin(options);
     const request = source.getEvents(serialNumber, { timestamp, signal: controller.signal, priority: lane }).then(
       (result) => {
         if (generation !== this.generation) return result;
@@ -266,6 +248,41 @@ export class EventsCache {
 
   private fire(serialNumber: string): void {
     this.updated.fire(serialNumber);
+  }
+
+  /** The request in flight for `key`, joined with this caller's signal; undefined when there is none. */
+  private join(
+    requests: Map<string, InFlight>,
+    key: string,
+    options: { readonly signal?: AbortSignal; readonly priority?: RequestPriority },
+  ): Promise<EventsResult> | undefined {
+    const pending = requests.get(key);
+    if (!pending) return undefined;
+    // A hover or look-up now waits in person for a refresh-all's machine: its requests go ahead of the bulk queue.
+    if ((options.priority ?? 'interactive') === 'interactive') pending.lane.expedite();
+    return pending.shared.join(options.signal);
+  }
+
+  /**
+   * What a new request needs: the client (none while signed out), its own
+   * controller (aborted when nobody waits any more) and lane. The caller then
+   * calls the client itself, so no frame of ours sits between them.
+   */
+  private begin(options: { readonly signal?: AbortSignal; readonly priority?: RequestPriority }): {
+    readonly source: EventsSource;
+    readonly controller: AbortController;
+    readonly lane: RequestLane;
+    readonly generation: number;
+  } {
+    const source = this.options.source();
+    if (!source) throw new NotSignedInError();
+    if (options.signal?.aborted === true) throw cancelledError();
+    return {
+      source,
+      controller: new AbortController(),
+      lane: new RequestLane(options.priority ?? 'interactive'),
+      generation: this.generation,
+    };
   }
 
   /** Makes a request just started the one for `key`, which later callers join; its starter is its first waiter. */

@@ -5,8 +5,10 @@
 // the screen first — drops queued ones that scrolled away before they were
 // sent, and aborts sent ones that scrolled away. What was answered or failed,
 // and when, is the cache's memory, read here: a 404 is not asked again on
-// every scroll. Pure (no vscode), unit-tested with a fake clock over the real
-// cache.
+// every scroll. Bounded: at most a screen's worth of serial numbers per view
+// and a budget per period load without asking; the rest are held until the
+// user says to load them (loadHeld), as the agent tools ask before a bulk
+// read. Pure (no vscode), unit-tested with a fake clock over the real cache.
 import { isApiError } from '../core/errors';
 import { Emitter, type Event } from '../common/emitter';
 import { asError } from '../common/errors';
@@ -22,6 +24,11 @@ export interface VisibleLoadsOptions {
   readonly now?: () => number;
   /** Requests of ours in flight at once (the client has its own overall limit). */
   readonly maxInFlight?: number;
+  /** Serial numbers of one view loaded without asking (the first in view). */
+  readonly maxPerView?: number;
+  /** Requests sent without asking per budget period. */
+  readonly budget?: number;
+  readonly budgetPeriodMs?: number;
 }
 
 /**
@@ -31,24 +38,55 @@ export interface VisibleLoadsOptions {
  */
 export const MIN_RELOAD_MS = 10_000;
 export const DEFAULT_MAX_IN_FLIGHT = 4;
+/**
+ * A view's serial numbers loaded without asking: one screen of a list of
+ * serial numbers (~50 lines), so a normal file — a config, a ticket, a
+ * script with a handful — always shows every status. The agent tools ask
+ * before 10 because an agent's call is not the user looking; a screen is.
+ */
+export const MAX_AUTOMATIC_PER_VIEW = 50;
+/** Requests sent without asking per budget period: four screens of a list, then the user decides. */
+export const AUTOMATIC_BUDGET = 200;
+export const AUTOMATIC_BUDGET_PERIOD_MS = 10 * 60_000;
 
 export class VisibleLoads {
   private readonly inFlight = new Map<string, AbortController>();
   private queue: string[] = [];
   private visible = new Set<string>();
   private sent = 0;
+  /** Visible, wanted, and not loaded because a bound was reached: waits for loadHeld(). */
+  private held = new Set<string>();
+  /** What the user said to load (one load each, past the bounds). */
+  private granted = new Set<string>();
+  private budgetStart = Number.NEGATIVE_INFINITY;
+  private budgetSpent = 0;
   private readonly settled = new Emitter<string>();
+  private readonly heldChanged = new Emitter<number>();
   private readonly now: () => number;
   private readonly maxInFlight: number;
   /** Bumped by clear(): answers to loads started before belong to another session and are ignored. */
   private generation = 0;
 
+  private readonly maxPerView: number;
+  private readonly budget: number;
+  private readonly budgetPeriodMs: number;
+
   /** A load finished (with an answer or a failure): the serial number. */
   readonly onDidSettle: Event<string> = this.settled.event;
+  /** How many visible serial numbers are held (not loaded without asking) changed: the new count. */
+  readonly onDidChangeHeld: Event<number> = this.heldChanged.event;
 
   constructor(private readonly options: VisibleLoadsOptions) {
     this.now = options.now ?? Date.now;
     this.maxInFlight = Math.max(1, options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
+    this.maxPerView = Math.max(0, options.maxPerView ?? MAX_AUTOMATIC_PER_VIEW);
+    this.budget = Math.max(0, options.budget ?? AUTOMATIC_BUDGET);
+    this.budgetPeriodMs = Math.max(1, options.budgetPeriodMs ?? AUTOMATIC_BUDGET_PERIOD_MS);
+  }
+
+  /** Visible serial numbers not loaded because a bound was reached. */
+  get heldCount(): number {
+    return this.held.size;
   }
 
   /** Requests sent so far (for the bench and tests). */
@@ -77,7 +115,31 @@ export class VisibleLoads {
         controller.abort();
       }
     }
-    this.queue = serialNumbers.filter((serialNumber) => this.wanted(serialNumber));
+    const before = this.held.size;
+    this.held = new Set();
+    this.queue = [];
+    // The first in view, not the first not yet loaded: showing the same view again loads no more of it.
+    serialNumbers.forEach((serialNumber, position) => {
+      if (!this.wanted(serialNumber)) return;
+      if (position < this.maxPerView || this.granted.has(serialNumber)) this.queue.push(serialNumber);
+      else this.held.add(serialNumber);
+    });
+    this.pump();
+    if (this.held.size !== before) this.heldChanged.fire(this.held.size);
+  }
+
+  /**
+   * The user said to load what is held: each held serial number is loaded
+   * once past the bounds, and the budget starts again.
+   */
+  loadHeld(): void {
+    if (this.held.size === 0) return;
+    for (const serialNumber of this.held) this.granted.add(serialNumber);
+    this.queue = [...this.held, ...this.queue];
+    this.held = new Set();
+    this.budgetStart = this.now();
+    this.budgetSpent = 0;
+    this.heldChanged.fire(0);
     this.pump();
   }
 
@@ -88,11 +150,16 @@ export class VisibleLoads {
     this.inFlight.clear();
     this.queue = [];
     this.visible.clear();
+    this.granted.clear();
+    const held = this.held.size;
+    this.held = new Set();
+    if (held > 0) this.heldChanged.fire(0);
   }
 
   dispose(): void {
     this.clear();
     this.settled.dispose();
+    this.heldChanged.dispose();
   }
 
   private withinPeriod(at: number): boolean {
@@ -110,11 +177,27 @@ export class VisibleLoads {
   }
 
   private pump(): void {
+    const before = this.held.size;
     while (this.inFlight.size < this.maxInFlight && this.queue.length > 0) {
       const serialNumber = this.queue.shift();
       if (serialNumber === undefined) break;
-      if (this.visible.has(serialNumber) && this.wanted(serialNumber)) this.start(serialNumber);
+      if (!this.visible.has(serialNumber) || !this.wanted(serialNumber)) continue;
+      if (this.granted.delete(serialNumber)) this.start(serialNumber);
+      else if (this.spend()) this.start(serialNumber);
+      else this.held.add(serialNumber);
     }
+    if (this.held.size !== before) this.heldChanged.fire(this.held.size);
+  }
+
+  /** One request of the automatic budget, when some is left in this period. */
+  private spend(): boolean {
+    if (this.now() - this.budgetStart >= this.budgetPeriodMs) {
+      this.budgetStart = this.now();
+      this.budgetSpent = 0;
+    }
+    if (this.budgetSpent >= this.budget) return false;
+    this.budgetSpent++;
+    return true;
   }
 
   private start(serialNumber: string): void {

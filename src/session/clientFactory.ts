@@ -5,6 +5,7 @@
 import { definedOnly } from '../common/definedOnly';
 import type { Credentials } from '../core/auth/tokenClient';
 import type { RequestLogEntry } from '../core/http/httpClient';
+import type { VerifiedGrant } from '../core/auth/tokenClient';
 import { OnboardingClient, type ClientOptions } from '../core/onboardingClient';
 import type { ClientFactory, Endpoints } from '../domain/session/sessionMachine';
 import type { ClientSettings } from '../domain/settings/clientSettings';
@@ -17,8 +18,8 @@ export interface ClientFactoryOptions {
   readonly onToken?: (value: string) => void;
 }
 
-/** Clients for the active environment; throwaway ones to verify a sign-in. */
-export function onboardingClients(options: ClientFactoryOptions): ClientFactory<OnboardingClient> {
+/** Clients for the active environment; throwaway ones to verify a sign-in, whose token starts the next client. */
+export function onboardingClients(options: ClientFactoryOptions): ClientFactory<OnboardingClient, VerifiedGrant> {
   const clientOptions = (endpoints: Endpoints, credentials: () => Promise<Credentials>): ClientOptions => {
     const settings = options.settings();
     return {
@@ -26,17 +27,19 @@ export function onboardingClients(options: ClientFactoryOptions): ClientFactory<
       authUrl: endpoints.authUrl,
       credentials,
       timestampUnit: settings.timestampUnit,
-      http: settings.http,
+      // In the extension host requests take VS Code's network stack (core/http/networkPath.ts).
+      http: { ...settings.http, engine: 'vscode' },
       onRequest: options.onRequest,
       ...definedOnly({ onToken: options.onToken }),
     };
   };
   return {
-    create: (endpoints, credentials) => new OnboardingClient(clientOptions(endpoints, credentials)),
+    create: (endpoints, credentials, _onRejected, verified) =>
+      new OnboardingClient({ ...clientOptions(endpoints, credentials), ...definedOnly({ verifiedGrant: verified }) }),
     verify: async (endpoints, credentials, signal) => {
       const client = new OnboardingClient(clientOptions(endpoints, () => Promise.resolve(credentials)));
       try {
-        await client.verifyCredentials(signal);
+        return await client.verifyCredentials(signal);
       } finally {
         client.dispose();
       }

@@ -50,6 +50,30 @@ export async function bareEvents(api: FakeEndpoints, serial: string, token: stri
   return response.json();
 }
 
+/**
+ * The round trip at a concurrency: `concurrency` bare requests sent at once
+ * (plain fetch, token in hand), timed as one round; the median of `rounds`
+ * after one untimed round that opens the connections. A floor of
+ * ceil(n / c) round trips must use this, not a lone request's round trip: on
+ * two loaded cores, an answer among 64 in flight costs more than one alone
+ * (the server's and the client's work per answer add up), and a floor that
+ * ignores it fails a run that the machine, not the code, slowed down.
+ */
+export async function roundTripAt(
+  api: FakeEndpoints,
+  token: string,
+  concurrency: number,
+  serialOf: (index: number) => string,
+  rounds = 3,
+): Promise<number> {
+  const round = (): Promise<unknown> =>
+    Promise.all(Array.from({ length: concurrency }, (_, index) => bareEvents(api, serialOf(index), token)));
+  await round();
+  const samples: number[] = [];
+  for (let i = 0; i < rounds; i++) samples.push(await timed(round));
+  return median(samples);
+}
+
 export const ms = (value: number): string => `${Math.round(value).toLocaleString('en')} ms`;
 export const times = (value: number): string => `${value.toFixed(2)}×`;
 

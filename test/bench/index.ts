@@ -10,6 +10,7 @@ import { glanceBench } from './glance.bench';
 import { serialNumbersBench } from './serialNumbers.bench';
 import { treeBench } from './tree.bench';
 import { hostilePatternsBench } from './hostilePatterns.bench';
+import { problemsBench } from './problems.bench';
 
 export interface Benchmark {
   readonly name: string;
@@ -17,7 +18,7 @@ export interface Benchmark {
   run(): Promise<boolean>;
 }
 
-const ALL: readonly Benchmark[] = [coreBench, serialNumbersBench, treeBench, fleetBench, glanceBench, hostilePatternsBench];
+const ALL: readonly Benchmark[] = [coreBench, serialNumbersBench, treeBench, fleetBench, glanceBench, hostilePatternsBench, problemsBench];
 // `npm run bench -- fleet` runs only the benchmarks whose name contains "fleet" (case-insensitive).
 const only = process.argv[2]?.toLowerCase();
 const BENCHMARKS = only === undefined ? ALL : ALL.filter((benchmark) => benchmark.name.toLowerCase().includes(only));

@@ -57,6 +57,38 @@ export interface TokenClientOptions {
   readonly onToken?: (value: string) => void;
 }
 
+/**
+ * The token a verification obtained, handed to the session's new client so a sign-in makes one
+ * password grant, not two (one to prove the credentials, one for the session). Opaque outside the
+ * core: the token sits in a private field, absent from toString, JSON and inspection.
+ */
+export class VerifiedGrant {
+  readonly #tokenUrl: string;
+  readonly #token: AccessToken;
+
+  constructor(tokenUrl: string, token: AccessToken) {
+    this.#tokenUrl = tokenUrl;
+    this.#token = token;
+  }
+
+  /** The token, only for a client of the same token URL. */
+  tokenFor(tokenUrl: string): AccessToken | undefined {
+    return tokenUrl === this.#tokenUrl ? this.#token : undefined;
+  }
+
+  toString(): string {
+    return 'VerifiedGrant';
+  }
+
+  toJSON(): string {
+    return this.toString();
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return this.toString();
+  }
+}
+
 export class TokenClient {
   readonly #options: TokenClientOptions;
   /** The grant in flight, by purpose ('grant' for getToken, 'verify' for grantFresh): concurrent callers share it. */
@@ -100,10 +132,19 @@ export class TokenClient {
   }
 
   /** A fresh grant regardless of the cache, to check credentials the user just entered. */
-  async grantFresh(signal?: AbortSignal): Promise<void> {
+  async grantFresh(signal?: AbortSignal): Promise<VerifiedGrant> {
     this.#cached = undefined;
     // Stryker disable next-line StringLiteral: the key only has to differ from getToken's 'grant'; '' does too
-    await this.#shared('verify', signal);
+    return new VerifiedGrant(this.tokenUrl, await this.#shared('verify', signal));
+  }
+
+  /**
+   * Starts from the token a verification of the same credentials just obtained, when it was
+   * granted by this token URL and is still fresh; otherwise the first request makes its own grant.
+   */
+  adopt(grant: VerifiedGrant): void {
+    const token = grant.tokenFor(this.tokenUrl);
+    if (token !== undefined && this.#cached === undefined && this.#options.now() < token.refreshAt) this.#cached = token;
   }
 
   toString(): string {

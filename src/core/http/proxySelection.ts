@@ -21,13 +21,16 @@ export function selectProxy(target: URL, settings: ProxySettings, env: Readonly<
 }
 
 /**
- * localhost (and *.localhost, reserved for loopback by RFC 6761), 127.0.0.0/8
- * and ::1, as URL parsing leaves them (it already turns `127.1`, `0x7f.0.0.1`
- * and `[0:0:0:0:0:0:0:1]` into these).
+ * `localhost`, 127.0.0.0/8 and ::1, as URL parsing leaves them (it already
+ * turns `127.1`, `0x7f.0.0.1` and `[0:0:0:0:0:0:0:1]` into these). Not
+ * `*.localhost`: RFC 6761 reserves those names for loopback, but a resolver
+ * without that rule (glibc with `hosts: files dns`) asks DNS, whose answer
+ * could send plain http and the credentials to another host. `localhost`
+ * itself is answered from the hosts file.
  */
 export function isLoopbackHost(hostname: string): boolean {
   const host = stripBrackets(hostname.toLowerCase()).replace(/\.$/, '');
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (host === 'localhost') return true;
   if (host === '::1') return true;
   // IPv4-mapped IPv6 loopback, as the URL parser writes it: ::ffff:7f00:1.
   if (/^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(host)) return true;

@@ -55,6 +55,8 @@ export type NetworkFailure =
   | 'untrusted-certificate'
   | 'certificate-expired'
   | 'certificate-name-mismatch'
+  /** The TLS handshake with an https proxy failed (the code says why): the API was never reached. */
+  | 'proxy-certificate'
   | 'proxy-auth-required'
   | 'proxy-refused'
   | 'proxy-unreachable'
@@ -134,12 +136,19 @@ export interface TrustSettings {
   readonly caCertificatesFile?: string;
 }
 
+/** 'vscode': the extension host's global fetch, patched by VS Code (networkPath.ts); 'undici': our own undici transport. */
+export type NetworkEngine = 'vscode' | 'undici';
+
 export interface TransportOptions extends ProxySettings, TrustSettings {
   readonly connectTimeoutMs: number;
   /** Upper bound of sockets per origin; the client's concurrency limit normally binds first. */
   readonly connectionsPerOrigin: number;
   /** Where HTTPS_PROXY / HTTP_PROXY / NO_PROXY are read; process.env unless a test injects one. */
   readonly env: Readonly<NodeJS.ProcessEnv>;
-  /** dns.lookup unless a test injects one. */
+  /** dns.lookup unless a test injects one (the undici engine only: VS Code's stack resolves names itself). */
   readonly lookup?: LookupFunction;
+  /** 'vscode' inside an extension host (networkPath.ts says per request which engine carries it); 'undici' by default. */
+  readonly engine?: NetworkEngine;
+  /** The fetch of the 'vscode' engine: the global one unless a test injects one. */
+  readonly fetch?: typeof globalThis.fetch;
 }

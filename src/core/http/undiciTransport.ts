@@ -3,11 +3,13 @@
 // on the first request, so activating the extension never loads the HTTP stack.
 
 import { createSecureContext, type SecureContext } from 'node:tls';
-import { Agent, ProxyAgent, type Dispatcher } from 'undici';
+import { Agent, Pool, ProxyAgent, type Dispatcher } from 'undici';
 import { definedOnly } from '../../common/definedOnly';
+import { createFetchTransport } from './fetchTransport';
+import { networkPathFor } from './networkPath';
+import { classifyNetworkError, PROXY_LEG } from './networkFailures';
 import { selectProxy } from './proxySelection';
 import {
-  isTransportError,
   TransportError,
   type NetworkFailureContext,
   type Transport,
@@ -22,6 +24,65 @@ const KEEP_ALIVE_MS = 30_000;
 
 export function createUndiciTransport(options: TransportOptions): Transport {
   return new UndiciTransport(options);
+}
+
+/**
+ * The transport for `options.engine`: the undici one, or (inside VS Code) one that sends each
+ * request on the path networkPathFor names: VS Code's patched global fetch, or undici for
+ * loopback and for http.proxyStrictSSL off.
+ */
+export function createTransport(options: TransportOptions): Transport {
+  if (options.engine !== 'vscode') return createUndiciTransport(options);
+  return new NetworkPathTransport(options);
+}
+
+class NetworkPathTransport implements Transport {
+  readonly #options: TransportOptions;
+  readonly #vscode: Transport;
+  #undici: Transport | undefined;
+  #dispatcher: Promise<Agent> | undefined;
+
+  constructor(options: TransportOptions) {
+    this.#options = options;
+    const pathOptions = { ...options, engine: 'vscode' as const };
+    this.#vscode = createFetchTransport({
+      fetch: options.fetch ?? globalThis.fetch,
+      ...(options.caCertificatesFile !== undefined ? { dispatcher: () => this.#caDispatcher() } : {}),
+      proxyFor: (url) => {
+        const { proxy } = networkPathFor(url, pathOptions);
+        return proxy === undefined ? undefined : { proxyHost: proxy.host, proxyCredentialsSent: proxy.credentials };
+      },
+    });
+  }
+
+  request(request: TransportRequest): Promise<TransportResponse> {
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      return Promise.reject(new TransportError('invalid-url', 'ERR_INVALID_URL'));
+    }
+    if (networkPathFor(url, { ...this.#options, engine: 'vscode' }).engine === 'vscode') return this.#vscode.request(request);
+    this.#undici ??= createUndiciTransport(this.#options);
+    return this.#undici.request(request);
+  }
+
+  async close(): Promise<void> {
+    const dispatcher = this.#dispatcher;
+    this.#dispatcher = undefined;
+    await Promise.allSettled([this.#vscode.close(), this.#undici?.close(), dispatcher?.then((agent) => agent.destroy())]);
+  }
+
+  /**
+   * An Agent that only carries the CA list (Node's roots, the OS store, NODE_EXTRA_CA_CERTS and
+   * the file): VS Code's patched fetch takes its `connect.ca` for the target and keeps its own proxy.
+   */
+  #caDispatcher(): Promise<Agent> {
+    this.#dispatcher ??= loadTrustedCertificates(this.#options, this.#options.env).then(
+      ({ ca }) => new Agent({ keepAliveTimeout: KEEP_ALIVE_MS, connect: { ca: [...ca], timeout: this.#options.connectTimeoutMs } }),
+    );
+    return this.#dispatcher;
+  }
 }
 
 interface Route {
@@ -165,6 +226,9 @@ class UndiciTransport implements Transport {
             proxyTls: { timeout: this.#options.connectTimeoutMs, ...this.#tls(secureContext), ...lookup },
             // TLS to the target, inside the tunnel.
             requestTls: this.#tls(secureContext),
+            // The pool of connections to the proxy: its connector marks its own failures, so a
+            // certificate the proxy presents is not taken for the API's (networkFailures.ts).
+            clientFactory: (origin: URL, poolOptions: object) => new Pool(origin, markProxyLeg(poolOptions)),
           }),
           proxy: {
             proxyHost: proxyUrl.host,
@@ -223,112 +287,21 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   return flat;
 }
 
-// What undici and Node throw, turned into a NetworkFailure a message can be
-// written for. Only codes (and a proxy's status) are read: the libraries'
-// messages may quote a proxy URL with its password, so none is kept.
-
-/** OpenSSL's verdicts that mean "no trusted CA issued this certificate". */
-const UNTRUSTED_CERTIFICATE = new Set([
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'CERT_UNTRUSTED',
-  'CERT_SIGNATURE_FAILURE',
-  'INVALID_CA',
-]);
-
-const EXPIRED_CERTIFICATE = new Set(['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID']);
-
-const NAME_MISMATCH = new Set(['ERR_TLS_CERT_ALTNAME_INVALID', 'HOSTNAME_MISMATCH']);
-
-const DNS_FAILURE = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAI_NODATA']);
-
-const TIMEOUTS: Readonly<Record<string, TransportError['failure']>> = {
-  UND_ERR_CONNECT_TIMEOUT: 'connect-timeout',
-  ETIMEDOUT: 'connect-timeout',
-  UND_ERR_HEADERS_TIMEOUT: 'headers-timeout',
-  UND_ERR_BODY_TIMEOUT: 'body-timeout',
-};
-
-/**
- * undici reports a proxy's refusal only in a message: a refused CONNECT as a
- * RequestAbortedError (like a cancel), a 407 to a plain-http request sent
- * through the proxy as an InvalidArgumentError (like a bad URL).
- */
-const PROXY_STATUS: readonly RegExp[] = [/^Proxy response \((\d{3})\) !== 200/, /^Proxy Authentication Required \((\d{3})\)/];
-
-/** The route's proxy (none for a direct connection), and whose deadline ended the request. */
-export interface FailureSituation extends Pick<NetworkFailureContext, 'proxyHost' | 'proxyCredentialsSent'> {
-  /** Our own deadline fired (rather than the caller cancelling). */
-  readonly deadlinePassed: boolean;
-}
-
-/** Codes from the outermost error down its `cause` chain, at most 5 deep. */
-export function causeCodes(error: unknown): string[] {
-  const codes: string[] = [];
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
-    const { code, cause } = current as { code?: unknown; cause?: unknown };
-    if (typeof code === 'string' && codes.at(-1) !== code) codes.push(code);
-    current = cause;
-  }
-  return codes;
-}
-
-export function classifyNetworkError(error: unknown, situation: FailureSituation): TransportError {
-  if (isTransportError(error)) return error;
-  const codes = causeCodes(error);
-  const outer = codes[0] ?? 'UNKNOWN';
-  const base: NetworkFailureContext = {
-    causes: codes,
-    ...(situation.proxyHost !== undefined
-      ? { proxyHost: situation.proxyHost, proxyCredentialsSent: situation.proxyCredentialsSent === true }
-      : {}),
+/** Pool options whose connector tags each error with PROXY_LEG before undici sees it. */
+function markProxyLeg(options: Pool.Options): Pool.Options {
+  const { connect } = options;
+  if (typeof connect !== 'function') return options;
+  return {
+    ...options,
+    connect: (connectOptions, callback) => {
+      connect(connectOptions, (error, socket) => {
+        if (error !== null) {
+          (error as Error & { [PROXY_LEG]?: boolean })[PROXY_LEG] = true;
+          callback(error, null);
+        } else {
+          callback(null, socket);
+        }
+      });
+    },
   };
-  const make = (failure: TransportError['failure'], code: string, extra: NetworkFailureContext = {}): TransportError =>
-    new TransportError(failure, code, { ...base, ...extra });
-
-  const proxyStatus = proxyStatusOf(error);
-  if (proxyStatus !== undefined && situation.proxyHost !== undefined) {
-    return make(proxyStatus === 407 ? 'proxy-auth-required' : 'proxy-refused', `PROXY_${proxyStatus}`, { proxyStatus });
-  }
-  if (outer === 'UND_ERR_ABORTED' || outer === 'ABORT_ERR' || (error instanceof Error && error.name === 'AbortError')) {
-    return situation.deadlinePassed ? make('total-timeout', 'TOTAL_TIMEOUT') : make('aborted', 'ABORT_ERR');
-  }
-  if (outer === 'UND_ERR_INVALID_ARG') return make('invalid-url', outer);
-  if (outer === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') return make('too-large', outer);
-
-  // The innermost recognised code decides: undici wraps socket errors in its own.
-  for (const code of [...codes].reverse()) {
-    if (UNTRUSTED_CERTIFICATE.has(code)) return make('untrusted-certificate', code);
-    if (EXPIRED_CERTIFICATE.has(code)) return make('certificate-expired', code);
-    if (NAME_MISMATCH.has(code)) return make('certificate-name-mismatch', code);
-  }
-  const root = codes.at(-1) ?? outer;
-  const timeout = TIMEOUTS[root] ?? TIMEOUTS[outer];
-  // Through a proxy we connect only to the proxy: the target's refusals come back as a status.
-  if (
-    situation.proxyHost !== undefined &&
-    (DNS_FAILURE.has(root) || root === 'ECONNREFUSED' || timeout === 'connect-timeout' || root === 'EHOSTUNREACH' || root === 'ENETUNREACH')
-  ) {
-    return make('proxy-unreachable', root);
-  }
-  if (DNS_FAILURE.has(root)) return make('dns', root);
-  if (root === 'ECONNREFUSED') return make('connection-refused', root);
-  if (timeout !== undefined) return make(timeout, root);
-  return make('connection', root);
-}
-
-function proxyStatusOf(error: unknown): number | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
-    for (const pattern of PROXY_STATUS) {
-      const match = pattern.exec(current.message);
-      if (match?.[1] !== undefined) return Number(match[1]);
-    }
-    current = current.cause;
-  }
-  return undefined;
 }

@@ -93,3 +93,117 @@ export class LineMatchCache {
     return matches;
   }
 }
+
+/** A document's lines read for the Problems panel stop here: the rest of a 1 M-line dump is left out (and said once). */
+export const MAX_INDEXED_LINES = 50_000;
+/** A document's serial numbers beyond this many get no entry (a dump of 100,000 serials is not a to-do list). */
+export const MAX_INDEXED_MATCHES = 5_000;
+
+export interface SerialIndexLimits {
+  readonly lines: number;
+  readonly matches: number;
+}
+
+/** One edit as VS Code reports it: old lines `startLine`..`endLine` replaced by text with `newLines` line breaks. */
+export interface LineEdit {
+  readonly startLine: number;
+  readonly endLine: number;
+  readonly newLines: number;
+}
+
+/**
+ * Where each serial number of one document is, read once per document and
+ * kept current by edits (only the edited lines are read again), so an answer
+ * for serial X costs the lines that hold X, not a rescan of the document.
+ * Only lines with a match are kept: a million empty lines cost nothing to
+ * remember. Bounded: at most `limits.lines` lines are read and
+ * `limits.matches` matches kept; `cut` says which limit left the rest out.
+ */
+export class SerialIndex {
+  private lines = new Map<number, readonly LineMatch[]>();
+  private bySerialCache: Map<string, LineMatch[]> | undefined;
+  private count = 0;
+  private cutBy: 'lines' | 'matches' | undefined;
+
+  constructor(
+    private readonly matcher: SerialMatcher,
+    lineText: (line: number) => string,
+    lineCount: number,
+    private readonly limits: SerialIndexLimits = { lines: MAX_INDEXED_LINES, matches: MAX_INDEXED_MATCHES },
+  ) {
+    this.read(lineText, 0, lineCount - 1, lineCount);
+  }
+
+  /** Which limit left part of the document out, if one did. */
+  get cut(): 'lines' | 'matches' | undefined {
+    return this.cutBy;
+  }
+
+  get matches(): number {
+    return this.count;
+  }
+
+  /** Every match, in line order. */
+  all(): LineMatch[] {
+    return [...this.lines.keys()].sort((a, b) => a - b).flatMap((line) => this.lines.get(line) ?? []);
+  }
+
+  /** The serial numbers the index holds, each with its matches in line order. */
+  bySerial(): ReadonlyMap<string, readonly LineMatch[]> {
+    if (this.bySerialCache === undefined) {
+      const map = new Map<string, LineMatch[]>();
+      for (const match of this.all()) {
+        const list = map.get(match.serialNumber);
+        if (list === undefined) map.set(match.serialNumber, [match]);
+        else list.push(match);
+      }
+      this.bySerialCache = map;
+    }
+    return this.bySerialCache;
+  }
+
+  /**
+   * Follows one change event of the document (its edits all refer to the text
+   * before the event) and reads the changed lines again from `lineText`, the
+   * document after it. Returns false when the index was cut: then only a new
+   * index is right (lines move in and out of the read part), and its cost is
+   * bounded by the same limits.
+   */
+  update(edits: readonly LineEdit[], lineText: (line: number) => string, lineCount: number): boolean {
+    if (this.cutBy !== undefined) return false;
+    if (edits.length === 0) return true;
+    const first = Math.min(...edits.map((edit) => edit.startLine));
+    const last = Math.max(...edits.map((edit) => edit.endLine));
+    const shift = edits.reduce((sum, edit) => sum + edit.newLines - (edit.endLine - edit.startLine), 0);
+    const moved = new Map<number, readonly LineMatch[]>();
+    let count = 0;
+    for (const [line, matches] of this.lines) {
+      if (line < first) moved.set(line, matches);
+      else if (line > last) moved.set(line + shift, shift === 0 ? matches : matches.map((match) => ({ ...match, line: line + shift })));
+      else continue;
+      count += matches.length;
+    }
+    this.lines = moved;
+    this.count = count;
+    this.bySerialCache = undefined;
+    this.read(lineText, first, Math.min(lineCount - 1, last + shift), lineCount);
+    return this.cut === undefined;
+  }
+
+  private read(lineText: (line: number) => string, from: number, to: number, lineCount: number): void {
+    const end = Math.min(to, this.limits.lines - 1);
+    for (let line = from; line <= end; line++) {
+      const found = this.matcher.findAll(lineText(line).slice(0, MAX_MATCHED_LINE_LENGTH));
+      if (found.length === 0) continue;
+      const room = this.limits.matches - this.count;
+      const kept = found.slice(0, room).map((match) => ({ line, start: match.start, end: match.end, serialNumber: match.serialNumber }));
+      this.lines.set(line, kept);
+      this.count += kept.length;
+      if (kept.length < found.length) {
+        this.cutBy = 'matches';
+        return;
+      }
+    }
+    if (lineCount > this.limits.lines) this.cutBy = 'lines';
+  }
+}

@@ -3,6 +3,7 @@
 // suggested and kept unique. Unit-tested under plain mocha.
 import { randomUUID } from 'node:crypto';
 import { plainLocalize, type Localize } from '../../common/localize';
+import { isLoopbackHost } from '../../core/http/proxySelection';
 import type { Environment } from './sessionState';
 
 /** Why a URL was refused; the glue turns each into a localized message. */
@@ -10,18 +11,9 @@ export type UrlProblem = 'empty' | 'invalid' | 'scheme' | 'insecure' | 'userinfo
 
 export type UrlCheck = { readonly ok: true; readonly url: string } | { readonly ok: false; readonly problem: UrlProblem };
 
-/**
- * Loopback only: 127.0.0.0/8, localhost (and *.localhost, which RFC 6761
- * reserves for loopback) and [::1]. Plain http is allowed there because the
- * traffic never leaves the machine (local fakes, SSH tunnels).
- */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/\.$/, '');
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (host === '[::1]' || host === '::1') return true;
-  const octets = host.split('.');
-  return octets.length === 4 && octets[0] === '127' && octets.every((part) => /^\d{1,3}$/.test(part) && Number(part) <= 255);
-}
+// One rule for both: what may use plain http is exactly what never goes
+// through a proxy, so the two can never disagree about a name.
+export { isLoopbackHost };
 
 /**
  * Checks and normalizes an API base URL or authorization URL: https (or http

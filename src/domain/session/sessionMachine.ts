@@ -61,17 +61,22 @@ export interface SessionClient {
   dispose(): void;
 }
 
-export interface ClientFactory<C extends SessionClient> {
+/**
+ * `V` is what a verification hands on to the client built right after it (the extension's: the
+ * token it obtained), so a sign-in makes one password grant, not two; opaque to the machine.
+ */
+export interface ClientFactory<C extends SessionClient, V = unknown> {
   /**
    * A long-lived client for the active environment. It asks `credentials`
    * whenever it needs a token. `onRejected` is this client's own report of
    * credentials the server refused; the extension's clients leave it unused:
    * the events cache reports them (reportCredentialsRejected), dropping
-   * answers of a replaced client as this does.
+   * answers of a replaced client as this does. `verified` is the result of the
+   * verification of these same credentials just before, at sign-in.
    */
-  create(endpoints: Endpoints, credentials: () => Promise<Credentials>, onRejected: () => void): C;
+  create(endpoints: Endpoints, credentials: () => Promise<Credentials>, onRejected: () => void, verified?: V): C;
   /** One fresh password grant through a throwaway client; rejects with the reason when it fails. */
-  verify(endpoints: Endpoints, credentials: Credentials, signal?: AbortSignal): Promise<void>;
+  verify(endpoints: Endpoints, credentials: Credentials, signal?: AbortSignal): Promise<V>;
 }
 
 export interface SessionLog {
@@ -111,6 +116,8 @@ export class SessionMachine<C extends SessionClient> extends Disposable {
   private active: Active<C> | undefined;
   private readonly stateEmitter = this.register(new Emitter<SessionState>());
   private readonly environmentsEmitter = this.register(new Emitter<void>());
+  /** The last successful verification and the draft it proved: completeSignIn of that draft hands it to the new client. */
+  private lastVerified: { readonly draft: SignInDraft; readonly verified: unknown } | undefined;
   /** Serializes state changes (sign-in, switch, sign-out, another window's change) so they never interleave. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -167,8 +174,10 @@ export class SessionMachine<C extends SessionClient> extends Disposable {
   /** Proves credentials with one fresh password grant, through a throwaway client. Stores nothing. */
   async verify(draft: SignInDraft, signal?: AbortSignal): Promise<VerifyOutcome> {
     this.rememberSecrets(draft);
+    this.lastVerified = undefined;
     try {
-      await this.deps.clients.verify(draft, credentialsOf(draft), signal);
+      const verified = await this.deps.clients.verify(draft, credentialsOf(draft), signal);
+      this.lastVerified = { draft, verified };
       this.deps.log.info(`Credentials verified for ${draft.username} at ${draft.authUrl}`);
       return { ok: true };
     } catch (error) {
@@ -202,12 +211,15 @@ export class SessionMachine<C extends SessionClient> extends Disposable {
 
   /** Stores verified credentials and makes them the active environment. */
   completeSignIn(draft: SignInDraft): Promise<Environment> {
+    // Only the draft that was just verified (the same object, so the same credentials and URLs) hands its grant on.
+    const verified = this.lastVerified?.draft === draft ? this.lastVerified.verified : undefined;
+    this.lastVerified = undefined;
     return this.serialized(async () => {
       const env = this.resolveEnvironment(draft);
       const secrets: StoredSecrets = { clientSecret: draft.clientSecret, password: draft.password };
       await this.deps.store.save(env, secrets);
       this.deps.log.info(`Signed in to ${env.name} as ${env.username}`);
-      await this.activate(env, secrets, { remember: true });
+      await this.activate(env, secrets, { remember: true, verified });
       this.environmentsEmitter.fire();
       return env;
     });
@@ -289,10 +301,10 @@ export class SessionMachine<C extends SessionClient> extends Disposable {
     return true;
   }
 
-  private async activate(env: Environment, secrets: StoredSecrets, options: { remember: boolean }): Promise<void> {
+  private async activate(env: Environment, secrets: StoredSecrets, options: { remember: boolean; verified?: unknown }): Promise<void> {
     this.rememberSecrets(secrets);
     this.active?.client?.dispose();
-    this.active = { env, client: this.createClient(env), fingerprint: fingerprint(secrets) };
+    this.active = { env, client: this.createClient(env, options.verified), fingerprint: fingerprint(secrets) };
     if (options.remember) await this.deps.store.rememberLast(env.id);
     this.setState({ kind: 'signed-in', environment: env });
   }
@@ -318,7 +330,7 @@ export class SessionMachine<C extends SessionClient> extends Disposable {
     this.stateEmitter.fire(state);
   }
 
-  private createClient(env: Environment): C {
+  private createClient(env: Environment, verified?: unknown): C {
     const client: C = this.deps.clients.create(
       env,
       async () => {
@@ -331,6 +343,7 @@ export class SessionMachine<C extends SessionClient> extends Disposable {
       () => {
         this.rejected(client);
       },
+      ...(verified === undefined ? [] : [verified]),
     );
     return client;
   }

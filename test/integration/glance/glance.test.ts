@@ -146,6 +146,32 @@ describe('Serial numbers at a glance (inline status, Problems, quick fixes, comp
     await until('diagnostics back', () => ours(document.uri).length === 4);
   });
 
+  it('keeps Problems entries on their serial numbers through edits: lines added above, a line deleted, a serial number typed', async () => {
+    const { document, editor } = await openText(FILE);
+    await until('four diagnostics', () => ours(document.uri).length === 4);
+    const onTheirSerials = (): boolean =>
+      ours(document.uri).every((d) => [FAILED, UNKNOWN, TEST_SERIALS.empty].includes(document.getText(d.range)));
+    await editor.edit((edit) => {
+      edit.insert(new vscode.Position(0, 0), '# one\n# two\n');
+    });
+    await until('entries moved down two lines', () => ours(document.uri).length === 4 && onTheirSerials());
+    await editor.edit((edit) => {
+      // The line of UNKNOWN goes (two lines added above it: it was line 5).
+      edit.delete(new vscode.Range(7, 0, 8, 0));
+    });
+    await until('the deleted line took its entry', () => ours(document.uri).length === 3 && onTheirSerials());
+    await editor.edit((edit) => {
+      edit.insert(new vscode.Position(1, 0), `typed: ${UNKNOWN}\n`);
+    });
+    await until('the typed serial number has its entry', () => ours(document.uri).length === 4 && onTheirSerials());
+    assert.deepEqual(
+      ours(document.uri)
+        .filter((d) => d.code === 'unknown')
+        .map((d) => d.range.start.line),
+      [1],
+    );
+  });
+
   it('sends no request for lines never shown, and one when they scroll into view', async () => {
     const filler = Array.from({ length: 3000 }, (_, i) => `line ${i}: nothing here`);
     filler[2500] = `far: ${FAR}`;

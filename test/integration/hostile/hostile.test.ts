@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { startFakeApi, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
+import { makeEvent, startFakeApi, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { activateExtension, signIn, signInArgs, signOutIfSignedIn, type TestedApi } from '../support/extension';
 
 const settings = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('onboardingEvents');
@@ -363,5 +363,62 @@ describe('Hostile input (real host)', () => {
     } finally {
       await signOutIfSignedIn();
     }
+  });
+
+  describe('what one opened file may cost (issue 24 items 3 and 7)', function () {
+    this.timeout(120_000);
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const serial = (i: number): string =>
+      `MX-${String(1000 + Math.floor(i / 10_000)).padStart(4, '0')}-A${String(i % 10_000).padStart(4, '0')}`;
+    const ourDiagnostics = (uri: vscode.Uri): vscode.Diagnostic[] =>
+      vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'Onboarding Events');
+    async function until(what: string, probe: () => boolean, timeoutMs = 20_000): Promise<void> {
+      const deadline = Date.now() + timeoutMs;
+      while (!probe()) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+        await sleep(50);
+      }
+    }
+
+    afterEach(async () => {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await signOutIfSignedIn();
+    });
+
+    it('a 1 M-line document (5 MB): an answer from the API updates the Problems panel without rescanning the document', async () => {
+      const failed = [serial(90_001), serial(90_002)];
+      for (const s of failed)
+        fake.setMachineEvents(s, [makeEvent({ type: 'ONBOARDING_FAILED', message: 'Certificate rejected', timestamp: 1_717_000_100 })]);
+      await signIn(fake);
+      const lines = Array.from({ length: 1_000_000 }, () => '    ');
+      lines[2] = `serial: ${failed[0] ?? ''}`;
+      lines[3_000] = `serial: ${failed[1] ?? ''}`;
+      const document = await vscode.workspace.openTextDocument({ content: lines.join('\n'), language: 'yaml' });
+      await vscode.window.showTextDocument(document);
+      // The first serial number is on screen: the inline status loads it, and its Problems entry follows.
+      await until('the first entry', () => ourDiagnostics(document.uri).length === 1);
+      // The second is far below the screen: another view (here the test) loads it, as the tree or a hover would.
+      const editor = api.testHooks.editor;
+      assert.ok(editor);
+      await api.testHooks.getEvents(failed[1] ?? '');
+      await until('the second entry', () => ourDiagnostics(document.uri).length === 2);
+      const timing = editor.diagnosticsTiming();
+      console.log(`    Problems update after one answer on a 1 M-line document: ${timing.lastUpdateMs.toFixed(2)} ms`);
+      // A full rescan of the million lines took ~290 ms on every answer (1.19 s the first time).
+      assert.ok(timing.lastUpdateMs < 50, `the update after one answer took ${timing.lastUpdateMs.toFixed(1)} ms`);
+    });
+
+    it('three visible lines of 713 serial numbers each load at most a screen of them without asking, not 2,139', async () => {
+      await signIn(fake);
+      fake.clearRequests();
+      const lines = [0, 1, 2].map((line) => Array.from({ length: 713 }, (_, i) => serial(line * 1_000 + i)).join(' '));
+      const document = await vscode.workspace.openTextDocument({ content: lines.join('\n'), language: 'yaml' });
+      await vscode.window.showTextDocument(document);
+      await until('the first requests', () => fake.eventRequests().length > 0);
+      // The loads go 4 at a time against a fake answering at once: 3 s is room for hundreds.
+      await sleep(3_000);
+      const sent = fake.eventRequests().length;
+      assert.ok(sent <= 50, `${sent} requests sent without asking`);
+    });
   });
 });

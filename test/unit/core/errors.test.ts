@@ -370,7 +370,7 @@ describe('API errors: what each failure tells the user', () => {
     it('a proxy refusal with no status and no proxy host says "the proxy" and HTTP 502', () => {
       assert.match(
         failure('proxy-refused', 'PROXY_REFUSED').message,
-        /^The proxy the proxy refused to open a connection to api\.example\.com:8443 \(HTTP 502\)\./,
+        /^The proxy refused to open a connection to api\.example\.com:8443 \(HTTP 502\)\./,
       );
     });
 

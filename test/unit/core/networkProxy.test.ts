@@ -195,4 +195,57 @@ describe('through a real recording proxy on 127.0.0.1 (the proxy package)', func
       ),
     );
   });
+
+  describe('an https proxy whose certificate fails', () => {
+    let proxyFront: HttpsFront | undefined;
+    afterEach(async () => {
+      await proxyFront?.close();
+      proxyFront = undefined;
+    });
+    /** TLS to the recording proxy: an https:// proxy with the test server certificate (api.plant.test, localhost, 127.0.0.1). */
+    const startHttpsProxy = async (): Promise<number> => {
+      const { port } = await startProxy();
+      proxyFront = await startHttpsFront(port, pki.server);
+      return proxyFront.port;
+    };
+
+    it('from an untrusted CA: blames the proxy and names http.proxy and the CA setting, not the API', async () => {
+      const port = await startHttpsProxy();
+      const error = await failureOf({
+        proxy: `https://${PROXY_USER}:${encodeURIComponent(PROXY_PASSWORD)}@127.0.0.1:${port}`,
+        caCertificatesFile: '',
+      });
+      assert.equal(error.details.network, 'proxy-certificate');
+      assert.match(
+        error.message,
+        new RegExp(
+          `^The proxy 127\\.0\\.0\\.1:${port} presented a certificate from a certificate authority this computer does not trust \\(UNABLE_TO_VERIFY_LEAF_SIGNATURE\\)\\. Check the address in the http\\.proxy setting.*onboardingEvents\\.caCertificatesFile`,
+        ),
+      );
+      assert.ok(!error.message.includes(PLANT_HOST), error.message);
+      assert.equal(api.tokenRequests().length, 0);
+    });
+
+    it('addressed by a name its certificate lacks: sends the user to http.proxy, not to the API URLs', async () => {
+      const port = await startHttpsProxy();
+      const error = await failureOf({ proxy: `https://proxy.plant.test:${port}`, lookup: loopbackLookup(['proxy.plant.test']) });
+      assert.equal(error.details.network, 'proxy-certificate');
+      assert.equal(
+        error.message,
+        `The certificate of the proxy proxy.plant.test:${port} was issued for another host name (ERR_TLS_CERT_ALTNAME_INVALID). Use the host name the proxy's certificate names in the http.proxy setting (or HTTPS_PROXY).`,
+      );
+    });
+
+    it('with the CA trusted and the right name, the same https proxy carries the request', async () => {
+      const port = await startHttpsProxy();
+      const client = clientVia({ proxy: `https://127.0.0.1:${port}` });
+      try {
+        const result = await client.getEvents(TEST_SERIALS.onboarded);
+        assert.ok(result.events.length > 0);
+      } finally {
+        client.dispose();
+      }
+      assert.ok(proxy?.visits.some((visit) => visit.method === 'CONNECT' && visit.target === `${PLANT_HOST}:${front.port}`));
+    });
+  });
 });

@@ -106,7 +106,6 @@ describe('proxy selection (VS Code http.proxy settings, HTTPS_PROXY / HTTP_PROXY
     'http://127.1/x',
     'http://localhost:3000/x',
     'http://LOCALHOST./x',
-    'http://api.localhost/x',
     'http://[::1]:8080/x',
     'http://[0:0:0:0:0:0:0:1]/x',
     'http://[::ffff:127.0.0.1]/x',
@@ -119,7 +118,7 @@ describe('proxy selection (VS Code http.proxy settings, HTTPS_PROXY / HTTP_PROXY
     });
   }
 
-  for (const url of ['http://128.0.0.1/x', 'http://localhost.example/x', 'http://10.0.0.1/x', 'http://[::2]/x']) {
+  for (const url of ['http://128.0.0.1/x', 'http://localhost.example/x', 'http://api.localhost/x', 'http://10.0.0.1/x', 'http://[::2]/x']) {
     it(`still proxies the non-loopback target ${url}`, () => {
       assert.equal(selectProxy(target(url), { proxy: 'http://setting:1' }, {}), 'http://setting:1');
     });

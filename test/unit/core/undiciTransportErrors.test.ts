@@ -3,7 +3,7 @@
 // for a refused CONNECT only a message), so every rule is tried without a network.
 
 import * as assert from 'node:assert/strict';
-import { causeCodes, classifyNetworkError, type FailureSituation } from '../../../src/core/http/undiciTransport';
+import { causeCodes, classifyNetworkError, type FailureSituation } from '../../../src/core/http/networkFailures';
 import { TransportError, type NetworkFailureContext } from '../../../src/core/http/transport';
 
 /** An error as Node and undici make them: an Error with a code, optionally wrapping another. */

@@ -33,7 +33,6 @@ describe('environment rules: endpoint URLs', () => {
     ['http://127.0.0.1:4000', 'http://127.0.0.1:4000'],
     ['http://127.255.0.9/api', 'http://127.255.0.9/api'],
     ['http://localhost:8080/', 'http://localhost:8080'],
-    ['http://fake.localhost', 'http://fake.localhost'],
     ['http://[::1]:9000', 'http://[::1]:9000'],
   ];
   for (const [input, normalized] of accepted) {
@@ -52,6 +51,7 @@ describe('environment rules: endpoint URLs', () => {
     ['http://10.0.0.1', 'insecure'],
     ['http://128.0.0.1', 'insecure'],
     ['http://localhost.example.com', 'insecure'],
+    ['http://fake.localhost', 'insecure'],
     ['http://[::2]', 'insecure'],
     ['https://user:pass@api.example.com', 'userinfo'],
     ['https://user@api.example.com', 'userinfo'],
@@ -78,7 +78,7 @@ describe('environment rules: endpoint URLs', () => {
   const loopback: [string, boolean][] = [
     ['::1', true],
     ['localhost.', true],
-    ['api.localhost', true],
+    ['api.localhost', false],
     ['127.0.0.1.', true],
     ['127.0.0', false],
     ['127.0.0.1.1', false],

@@ -67,6 +67,8 @@ class FakeClient {
     readonly endpoints: Endpoints,
     readonly credentials: () => Promise<Credentials>,
     private readonly onRejected: () => void,
+    /** What the verification before it handed on (the extension's: its token). */
+    readonly verified?: unknown,
   ) {}
   /** The server refused this client's credentials. */
   reject(): void {
@@ -85,15 +87,18 @@ class FakeClients implements ClientFactory<FakeClient> {
   /** When set, verification fails with this instead (a failure that is not the API's answer). */
   failWith: Error | undefined;
 
-  create(endpoints: Endpoints, credentials: () => Promise<Credentials>, onRejected: () => void): FakeClient {
-    const client = new FakeClient(endpoints, credentials, onRejected);
+  create(endpoints: Endpoints, credentials: () => Promise<Credentials>, onRejected: () => void, verified?: unknown): FakeClient {
+    const client = new FakeClient(endpoints, credentials, onRejected, verified);
     this.created.push(client);
     return client;
   }
-  verify(_endpoints: Endpoints, credentials: Credentials): Promise<void> {
+  /** Resolves with a token-like marker, as the extension's factory resolves with the grant. */
+  verify(_endpoints: Endpoints, credentials: Credentials): Promise<string> {
     this.verified.push(credentials);
     if (this.failWith !== undefined) return Promise.reject(this.failWith);
-    return this.accepted.has(credentials.password) ? Promise.resolve() : Promise.reject(invalidCredentialsError('POST /token'));
+    return this.accepted.has(credentials.password)
+      ? Promise.resolve(`grant-${this.verified.length}`)
+      : Promise.reject(invalidCredentialsError('POST /token'));
   }
   get last(): FakeClient | undefined {
     return this.created.at(-1);
@@ -196,6 +201,21 @@ describe('session machine', () => {
       assert.equal(machine.client(), clients.last);
       assert.equal(environmentChanges, 1);
       assert.equal(env.name, 'Production');
+    });
+
+    it('hands what the verification obtained to the client it activates, so a sign-in makes one grant', async () => {
+      await signIn(PROD);
+      assert.equal(activeClient().verified, 'grant-1');
+    });
+
+    it('hands on only the verification of the very draft it stores, and only once', async () => {
+      await machine.verify(PROD);
+      await machine.completeSignIn({ ...PROD, password: 'new-password' });
+      assert.equal(activeClient().verified, undefined, 'another draft was never proven by that grant');
+      await machine.verify(PROD);
+      await machine.verify({ ...PROD, password: 'wrong-password' });
+      await machine.completeSignIn(PROD);
+      assert.equal(activeClient().verified, undefined, 'a later failed verification voids the earlier grant');
     });
 
     it('hands the log redactor both secrets before anything can print them', async () => {

@@ -5,14 +5,18 @@ import assert from 'node:assert/strict';
 import type { EventsResult, OnboardingEvent } from '../../../src/core/model';
 import { validateEvent } from '../../../src/core/validateEvents';
 import {
+  ERROR_TEXT_MAX,
   errorHoverMarkdown,
   eventsHoverMarkdown,
+  shortenErrorText,
   HOVER_ENABLED_COMMANDS,
   MESSAGE_CELL_MAX,
   signedOutHoverMarkdown,
   type HoverContext,
 } from '../../../src/editor/hoverMarkdown';
 import { makeEvent } from '../../support/fakeApi';
+import { CA_FILE_SETTING, errorForTransportFailure } from '../../../src/core/errors';
+import { TransportError } from '../../../src/core/http/transport';
 import { plainLocalize } from '../../../src/common/localize';
 import { COMMANDS } from '../../../src/workbench/constants';
 import { DEFAULT_EVENT_STATE_RULES, parseEventStateRules } from '../../../src/domain/events/eventState';
@@ -229,5 +233,46 @@ describe('hover markdown: signed out and errors', () => {
     const md = eventsHoverMarkdown(SERIAL, { result: result([event('a', 'b', 1)]), stale: false }, { ...ctx, t: shout });
     assert.match(md, /\| TYPE \| WHEN \| MESSAGE \|/);
     assert.match(md, /\[SHOW DETAILS\]/);
+  });
+});
+
+describe('hover markdown: an error message keeps its advice', () => {
+  const unescape = (markdown: string): string => markdown.replace(/\\(.)/g, '$1');
+
+  it('shows the CA setting of the untrusted-certificate message, in a stale hover and in an error hover', () => {
+    const message = errorForTransportFailure(
+      new TransportError('untrusted-certificate', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE'),
+      'GET',
+      'https://api.plant.test:8443/v1/machines/X/events',
+      30_000,
+    ).message;
+    const stale = eventsHoverMarkdown(SERIAL, { result: result([event('A', 'b', 1)]), stale: true, error: new Error(message) }, ctx);
+    const failed = errorHoverMarkdown(SERIAL, message, ctx);
+    for (const md of [stale, failed]) {
+      assert.ok(unescape(md).includes(`set ${CA_FILE_SETTING} to that file's path`), md);
+    }
+  });
+
+  it('shows the fix of the 407 message with a proxy named like the README example', () => {
+    const message = errorForTransportFailure(
+      new TransportError('proxy-auth-required', 'PROXY_407', {
+        proxyHost: 'proxy.plant-north.example-corp.internal:3128',
+        proxyCredentialsSent: true,
+      }),
+      'POST',
+      'https://auth.plant.test/oauth/token',
+      30_000,
+    ).message;
+    assert.ok(unescape(errorHoverMarkdown(SERIAL, message, ctx)).includes('or the http.proxyAuthorization setting.'));
+  });
+
+  it('cuts the middle of a message longer than the bound, keeping its start and its end', () => {
+    const message = `Could not reach ${'a'.repeat(2000)}.plant.test (ECONNRESET). Check your network connection, the API base URL and proxy settings, then try again.`;
+    const shown = shortenErrorText(message);
+    assert.equal(Array.from(shown).length, ERROR_TEXT_MAX);
+    assert.ok(shown.startsWith('Could not reach aaa'));
+    assert.ok(shown.endsWith('then try again.'));
+    assert.ok(shown.includes(' … '));
+    assert.equal(shortenErrorText('short\nmessage'), 'short message');
   });
 });

@@ -15,7 +15,7 @@ interface Call {
   reject(error: Error): void;
 }
 
-function harness(options: { periodMs?: number; maxInFlight?: number } = {}) {
+function harness(options: { periodMs?: number; maxInFlight?: number; maxPerView?: number; budget?: number; budgetPeriodMs?: number } = {}) {
   let now = 0;
   const fresh = new Set<string>();
   const calls: Call[] = [];
@@ -55,6 +55,9 @@ function harness(options: { periodMs?: number; maxInFlight?: number } = {}) {
     periodMs: () => options.periodMs ?? 60_000,
     now: () => now,
     maxInFlight: options.maxInFlight ?? 4,
+    ...(options.maxPerView === undefined ? {} : { maxPerView: options.maxPerView }),
+    ...(options.budget === undefined ? {} : { budget: options.budget }),
+    ...(options.budgetPeriodMs === undefined ? {} : { budgetPeriodMs: options.budgetPeriodMs }),
   });
   return {
     loads,
@@ -166,5 +169,62 @@ describe('VisibleLoads (what the inline status asks for)', () => {
     h.calls[1]?.resolve();
     await settle();
     assert.deepEqual(settled, ['A'], 'an answer from before clear() is ignored');
+  });
+
+  describe('bounds on what loads without asking', () => {
+    const answerAll = async (h: ReturnType<typeof harness>): Promise<void> => {
+      for (const call of h.calls) call.resolve();
+      await settle();
+    };
+
+    it('loads the first maxPerView serial numbers of a view and holds the rest, saying how many', async () => {
+      const h = harness({ maxPerView: 2, maxInFlight: 10 });
+      const held: number[] = [];
+      h.loads.onDidChangeHeld((count) => held.push(count));
+      h.loads.show(['A', 'B', 'C', 'D']);
+      await answerAll(h);
+      h.loads.show(['A', 'B', 'C', 'D']);
+      assert.deepEqual(h.sent(), ['A', 'B'], 'the same view shown again loads no more of it');
+      assert.equal(h.loads.heldCount, 2);
+      assert.deepEqual(held, [2]);
+      h.loads.show(['C', 'D']);
+      assert.deepEqual(h.sent(), ['A', 'B', 'C', 'D'], 'scrolled to the top of the view, they load');
+      assert.equal(h.loads.heldCount, 0);
+    });
+
+    it('stops at the budget of the period and starts again after it', async () => {
+      const h = harness({ maxPerView: 10, budget: 3, budgetPeriodMs: 60_000, maxInFlight: 10 });
+      h.loads.show(['A', 'B']);
+      await answerAll(h);
+      h.loads.show(['C', 'D']);
+      assert.deepEqual(h.sent(), ['A', 'B', 'C']);
+      assert.equal(h.loads.heldCount, 1);
+      h.advance(60_000);
+      h.loads.show(['D']);
+      assert.deepEqual(h.sent(), ['A', 'B', 'C', 'D']);
+    });
+
+    it('loadHeld() loads every held serial number once, past both bounds, then the bounds hold again', async () => {
+      const h = harness({ maxPerView: 1, budget: 1, maxInFlight: 10 });
+      h.loads.show(['A', 'B', 'C']);
+      assert.deepEqual(h.sent(), ['A']);
+      h.loads.loadHeld();
+      assert.deepEqual(h.sent(), ['A', 'B', 'C']);
+      assert.equal(h.loads.heldCount, 0);
+      await answerAll(h);
+      h.advance(61_000);
+      h.loads.show(['A', 'B', 'C']);
+      assert.deepEqual(h.sent(), ['A', 'B', 'C', 'A'], 'the grant was for one load each');
+    });
+
+    it('clear() (sign-out) forgets what is held and what was granted', () => {
+      const h = harness({ maxPerView: 1, maxInFlight: 10 });
+      h.loads.show(['A', 'B']);
+      assert.equal(h.loads.heldCount, 1);
+      h.clear();
+      assert.equal(h.loads.heldCount, 0);
+      h.loads.loadHeld();
+      assert.deepEqual(h.sent(), ['A']);
+    });
   });
 });

@@ -1,0 +1,149 @@
+// What undici, Node and the extension host's fetch throw, turned into a
+// NetworkFailure a message can be written for. Both transports use it, so an
+// error means the same whichever engine carried the request. Only codes (and a
+// proxy's status) are read: the libraries' messages may quote a proxy URL with
+// its password, so none is kept. No undici import: the fetch transport needs
+// this without loading undici.
+
+import { isTransportError, TransportError, type NetworkFailureContext } from './transport';
+
+/** OpenSSL's verdicts that mean "no trusted CA issued this certificate". */
+const UNTRUSTED_CERTIFICATE = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'CERT_UNTRUSTED',
+  'CERT_SIGNATURE_FAILURE',
+  'INVALID_CA',
+]);
+
+const EXPIRED_CERTIFICATE = new Set(['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID']);
+
+const NAME_MISMATCH = new Set(['ERR_TLS_CERT_ALTNAME_INVALID', 'HOSTNAME_MISMATCH']);
+
+const DNS_FAILURE = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAI_NODATA']);
+
+/** undici's wrapper of a failed TLS handshake with an https proxy (it uses it only for a name mismatch). */
+const PROXY_TLS = 'UND_ERR_PRX_TLS';
+
+const TIMEOUTS: Readonly<Record<string, TransportError['failure']>> = {
+  UND_ERR_CONNECT_TIMEOUT: 'connect-timeout',
+  ETIMEDOUT: 'connect-timeout',
+  UND_ERR_HEADERS_TIMEOUT: 'headers-timeout',
+  UND_ERR_BODY_TIMEOUT: 'body-timeout',
+};
+
+/**
+ * undici reports a proxy's refusal only in a message: a refused CONNECT as a
+ * RequestAbortedError (like a cancel), a 407 to a plain-http request sent
+ * through the proxy as an InvalidArgumentError (like a bad URL). VS Code's
+ * proxy agent words its own 407 after undici's, with other punctuation
+ * (`Proxy response (407) ?.== 200`), so only the start is matched.
+ */
+const PROXY_STATUS: readonly RegExp[] = [/^Proxy response \((\d{3})\)/, /^Proxy Authentication Required \((\d{3})\)/];
+
+/**
+ * Set by our undici proxy route on an error of the connection to the proxy
+ * itself (its TCP or TLS handshake), as opposed to the tunnel through it:
+ * both carry the same certificate codes, and only this tells whose
+ * certificate failed. A registry symbol, as the undici bundle has its own copy of this module.
+ */
+export const PROXY_LEG = Symbol.for('onboardingEvents.proxyLeg');
+
+/** The route's proxy (none for a direct connection), and whose deadline ended the request. */
+export interface FailureSituation extends Pick<NetworkFailureContext, 'proxyHost' | 'proxyCredentialsSent'> {
+  /** Our own deadline fired (rather than the caller cancelling). */
+  readonly deadlinePassed: boolean;
+  /**
+   * Another stack chose the route and may have used a proxy we cannot name (VS Code's, from the
+   * system settings or a PAC file): a proxy's refusal then counts without a proxyHost.
+   */
+  readonly proxyMayBeHidden?: boolean;
+}
+
+/** Codes from the outermost error down its `cause` chain, at most 5 deep. */
+export function causeCodes(error: unknown): string[] {
+  const codes: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
+    const { code, cause } = current as { code?: unknown; cause?: unknown };
+    if (typeof code === 'string' && codes.at(-1) !== code) codes.push(code);
+    current = cause;
+  }
+  return codes;
+}
+
+export function classifyNetworkError(error: unknown, situation: FailureSituation): TransportError {
+  if (isTransportError(error)) return error;
+  const codes = causeCodes(error);
+  const outer = codes[0] ?? 'UNKNOWN';
+  const base: NetworkFailureContext = {
+    causes: codes,
+    ...(situation.proxyHost !== undefined
+      ? { proxyHost: situation.proxyHost, proxyCredentialsSent: situation.proxyCredentialsSent === true }
+      : {}),
+  };
+  const make = (failure: TransportError['failure'], code: string, extra: NetworkFailureContext = {}): TransportError =>
+    new TransportError(failure, code, { ...base, ...extra });
+
+  const proxyStatus = proxyStatusOf(error);
+  if (proxyStatus !== undefined && (situation.proxyHost !== undefined || situation.proxyMayBeHidden === true)) {
+    return make(proxyStatus === 407 ? 'proxy-auth-required' : 'proxy-refused', `PROXY_${proxyStatus}`, { proxyStatus });
+  }
+  if (outer === 'UND_ERR_ABORTED' || outer === 'ABORT_ERR' || (error instanceof Error && error.name === 'AbortError')) {
+    return situation.deadlinePassed ? make('total-timeout', 'TOTAL_TIMEOUT') : make('aborted', 'ABORT_ERR');
+  }
+  if (outer === 'UND_ERR_INVALID_ARG') return make('invalid-url', outer);
+  if (outer === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') return make('too-large', outer);
+
+  // The innermost recognised code decides: undici wraps socket errors in its own.
+  const certificate = [...codes]
+    .reverse()
+    .find((code) => UNTRUSTED_CERTIFICATE.has(code) || EXPIRED_CERTIFICATE.has(code) || NAME_MISMATCH.has(code));
+  if (certificate !== undefined) {
+    // The proxy's handshake first: its certificate codes are the API's codes, and blaming the API
+    // sends the user to change URLs that are right instead of http.proxy or the CA setting.
+    if (situation.proxyHost !== undefined && (codes.includes(PROXY_TLS) || onProxyLeg(error)))
+      return make('proxy-certificate', certificate);
+    if (UNTRUSTED_CERTIFICATE.has(certificate)) return make('untrusted-certificate', certificate);
+    if (EXPIRED_CERTIFICATE.has(certificate)) return make('certificate-expired', certificate);
+    return make('certificate-name-mismatch', certificate);
+  }
+  const root = codes.at(-1) ?? outer;
+  const timeout = TIMEOUTS[root] ?? TIMEOUTS[outer];
+  // Through a proxy we connect only to the proxy: the target's refusals come back as a status.
+  if (
+    situation.proxyHost !== undefined &&
+    (DNS_FAILURE.has(root) || root === 'ECONNREFUSED' || timeout === 'connect-timeout' || root === 'EHOSTUNREACH' || root === 'ENETUNREACH')
+  ) {
+    return make('proxy-unreachable', root);
+  }
+  if (DNS_FAILURE.has(root)) return make('dns', root);
+  if (root === 'ECONNREFUSED') return make('connection-refused', root);
+  if (timeout !== undefined) return make(timeout, root);
+  return make('connection', root);
+}
+
+/** Whether an error down the cause chain came from the connection to the proxy (see PROXY_LEG). */
+function onProxyLeg(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
+    if ((current as Record<symbol, unknown>)[PROXY_LEG] === true) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+function proxyStatusOf(error: unknown): number | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    for (const pattern of PROXY_STATUS) {
+      const match = pattern.exec(current.message);
+      if (match?.[1] !== undefined) return Number(match[1]);
+    }
+    current = current.cause;
+  }
+  return undefined;
+}
