@@ -70,10 +70,11 @@ export async function runSuite({ extensionDevelopmentPath, extensionTestsPath, f
 /** OE_DEMO_SIGN_IN for the package tier: the fake API's future address (a free port) and the test credentials. */
 async function packageSignIn() {
   const port = await freePort();
-  const { TEST_CREDENTIALS } = createRequire(import.meta.url)(resolve(root, 'out/test/support/fakeApi/index.js'));
+  const { TEST_CREDENTIALS, TEST_SERIALS } = createRequire(import.meta.url)(resolve(root, 'out/test/support/fakeApi/index.js'));
   const base = `http://127.0.0.1:${port}`;
   const signIn = { apiBaseUrl: base, authUrl: `${base}/oauth`, ...TEST_CREDENTIALS, environment: 'Package test' };
-  return { OE_PACKAGE_FAKE_PORT: String(port), OE_DEMO_SIGN_IN: JSON.stringify({ signIn }) };
+  // As the demo does: the machine it pins is granted with the sign-in (another extension's Add Machine asks otherwise).
+  return { OE_PACKAGE_FAKE_PORT: String(port), OE_DEMO_SIGN_IN: JSON.stringify({ signIn, pin: [TEST_SERIALS.onboarded] }) };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

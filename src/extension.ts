@@ -39,15 +39,20 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
     const serialSettings = new SerialSettings(settings, log);
     context.subscriptions.push(log, settings, serialSettings);
     registerSettingsSync(context);
-    // Argument forms of commands act unseen only under our tests (workbench/argumentTrust.ts).
-    const trust = new ArgumentTrust(testMode);
     // The one way sign-in talks to the user (a thin wrapper the test hooks read).
     const notifier = new Notifier();
+    // The one rule for what other extensions may do (workbench/argumentTrust.ts): they ask in the
+    // notifier's modal, which only the user (or, under our tests, the test hooks) answers.
+    const trust = new ArgumentTrust(
+      testMode,
+      (message, detail, action) => notifier.confirm(message, detail, action),
+      vscode.l10n.t('Another extension or a link asked for this. Continue only if you expected it.'),
+    );
     const session = registerSession(context, { log, settings, trust, notifier });
     const events = registerEventsCache(context, { session, settings, log });
-    const deps = { session, events, settings, serialSettings, log };
+    const deps = { session, events, settings, serialSettings, log, trust };
     const details = registerDetails(context, deps);
-    const machines = registerMachines(context, { ...deps, matcher: () => serialSettings.value.matcher, trust });
+    const machines = registerMachines(context, { ...deps, matcher: () => serialSettings.value.matcher });
     const editor = registerEditor(context, { ...deps, machines, details });
     registerLookUp(context, { ...deps, machines, details });
     const agentTools = registerAgentTools(context, { ...deps, machines, scanWorkspace });

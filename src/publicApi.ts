@@ -3,11 +3,10 @@
 // it reaches the session, the API client or the credential store, however
 // deep someone walks the object graph.
 import * as vscode from 'vscode';
-import { inertNotificationText } from './common/notificationText';
 import type { CacheEntry, EventsCache } from './eventsCache/eventsCache';
 import type { MachinesApi } from './workbench/contracts/features';
 import type { TestHooks } from './testHooks';
-import type { ArgumentTrust } from './workbench/argumentTrust';
+import type { ArgumentTrust, ExtensionRequest } from './workbench/argumentTrust';
 
 /**
  * What other extensions may do with the events cache: read what the user's
@@ -49,14 +48,15 @@ export function publicApi(parts: PublicApiParts): OnboardingEventsExtensionApi {
         if (trust.silent || machines.revealListed === undefined) return machines.reveal(serialNumber);
         await machines.revealListed(serialNumber);
       },
-      // A listed machine is loaded by the tree: outside tests the user agrees first, in VS Code's own modal.
+      // A listed machine is loaded by the tree: outside tests the user agrees first (the one rule, workbench/argumentTrust.ts).
       pin: async (serialNumber) => {
-        if (trust.silent || (await confirmForExtension(serialNumber, 'pin'))) await machines.pin(serialNumber);
+        if (await trust.confirm(askToList(serialNumber, 'pin'))) await machines.pin(serialNumber);
       },
       addRecent: (serialNumber) => {
+        // Synchronous under our tests, as the contract's void says.
         if (trust.silent) machines.addRecent(serialNumber);
         else
-          void confirmForExtension(serialNumber, 'recent').then((yes) => {
+          void trust.confirm(askToList(serialNumber, 'recent')).then((yes) => {
             if (yes) machines.addRecent(serialNumber);
           });
       },
@@ -76,24 +76,15 @@ export function publicApi(parts: PublicApiParts): OnboardingEventsExtensionApi {
   };
 }
 
-/**
- * Asks the user before another extension leads to a request in their name
- * (pinning a machine, whose events the tree then loads). VS Code's own modal:
- * another extension cannot answer it.
- */
-async function confirmForExtension(serialNumber: string, what: 'pin' | 'recent'): Promise<boolean> {
-  const action = what === 'pin' ? vscode.l10n.t('Pin') : vscode.l10n.t('Add');
-  const choice = await vscode.window.showWarningMessage(
-    inertNotificationText(
+/** What another extension asks when it lists a machine, whose events the Machines view then loads with the user's sign-in. */
+function askToList(serialNumber: string, what: 'pin' | 'recent'): ExtensionRequest {
+  return {
+    // The notifier's modal makes it inert (inertNotificationText).
+    title:
       what === 'pin'
         ? vscode.l10n.t('Another extension asks to pin {0} in the Machines view.', serialNumber)
         : vscode.l10n.t('Another extension asks to add {0} to the recent machines.', serialNumber),
-    ),
-    {
-      modal: true,
-      detail: vscode.l10n.t('The Machines view then loads its onboarding events with your sign-in. Continue only if you expected this.'),
-    },
-    action,
-  );
-  return choice === action;
+    detail: vscode.l10n.t('The Machines view then loads its onboarding events with your sign-in.'),
+    action: what === 'pin' ? vscode.l10n.t('Pin') : vscode.l10n.t('Add'),
+  };
 }

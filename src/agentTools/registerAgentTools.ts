@@ -32,6 +32,7 @@ import {
   type ScopeEntry,
 } from '../domain/agentTools/toolResults';
 import { settingId } from '../domain/settings/settingsRules';
+import type { ArgumentTrust, ExtensionRequest } from '../workbench/argumentTrust';
 import type { ApiSession } from '../workbench/contracts/apiSession';
 import type { MachinesApi } from '../workbench/contracts/features';
 import { COMMANDS, LANGUAGE_MODEL_TOOLS, type LanguageModelToolName } from '../workbench/constants';
@@ -52,6 +53,8 @@ export interface AgentToolsDeps {
   readonly scanWorkspace: WorkspaceScanner;
   /** The one serial-number matcher. */
   readonly serialSettings: SerialSettings;
+  /** Asks the user when another extension, not a chat, invokes a tool that would send requests (workbench/argumentTrust.ts). */
+  readonly trust: Pick<ArgumentTrust, 'confirm'>;
 }
 
 export type AgentTools = Readonly<Record<LanguageModelToolName, vscode.LanguageModelTool<unknown>>>;
@@ -63,6 +66,8 @@ interface ToolDefinition<Input> {
   readonly parse: (input: unknown) => Parsed<Input>;
   /** The progress message (and confirmation); `input` is undefined when it does not parse. */
   prepare(input: Input | undefined): vscode.PreparedToolInvocation;
+  /** What to ask the user when another extension (not a chat) invokes the tool; undefined when nothing needs asking. */
+  askOutsideChat?(input: Input): ExtensionRequest | undefined;
   answer(input: Input, token: vscode.CancellationToken): Promise<string>;
 }
 
@@ -79,6 +84,12 @@ function languageModelTool<Input>(deps: AgentToolsDeps, definition: ToolDefiniti
       if (closed !== undefined) return textResult(closed);
       const input = definition.parse(options.input);
       if (!input.ok) return textResult(invalidInputText(input.problem));
+      // No toolInvocationToken: not a chat the user is in, but another extension (vscode.lm.invokeTool). VS Code asks only
+      // when prepareInvocation says so; the one rule asks whenever a request would go out in the user's name.
+      // (The token's type is `never` in the API: opaque, so it is read as unknown.)
+      const fromChat = (options as { readonly toolInvocationToken?: unknown }).toolInvocationToken !== undefined;
+      const asked = fromChat ? undefined : definition.askOutsideChat?.(input.value);
+      if (asked !== undefined && !(await deps.trust.confirm(asked))) throw new vscode.CancellationError();
       return textResult(await definition.answer(input.value, token));
     },
   };
@@ -101,6 +112,7 @@ export function registerAgentTools(context: vscode.ExtensionContext, deps: Agent
             : vscode.l10n.t('Reading the onboarding events of {0} machines', serials.length);
         return prepareReading(deps, serials, message);
       },
+      askOutsideChat: ({ serialNumbers }) => askToRead(deps, serialNumbers),
       answer: async ({ serialNumbers, maxEvents, refused }, token) => {
         const reports = await readMachines(deps, serialNumbers, token);
         deps.log.info(`Agent tool: events of ${serialNumbers.length} machines read.`);
@@ -167,6 +179,7 @@ export function registerAgentTools(context: vscode.ExtensionContext, deps: Agent
         const serials = input?.serialNumbers ?? [];
         return prepareReading(deps, serials, vscode.l10n.t('Summarizing the onboarding of {0} machines', serials.length));
       },
+      askOutsideChat: ({ serialNumbers }) => askToRead(deps, serialNumbers),
       answer: async ({ serialNumbers, refused }, token) => {
         const reports = await readMachines(deps, serialNumbers, token);
         deps.log.info(`Agent tool: onboarding summary of ${reports.length} machines.`);
@@ -270,5 +283,26 @@ function prepareReading(deps: AgentToolsDeps, serialNumbers: readonly string[], 
         deps.settings.value.maxConcurrentRequests,
       ),
     },
+  };
+}
+
+/**
+ * The question when another extension invokes a reading tool outside a chat:
+ * what the views already fetched is readable through the exported API
+ * anyway (events.peek), so only a request in the user's name is asked about.
+ */
+function askToRead(deps: AgentToolsDeps, serialNumbers: readonly string[]): ExtensionRequest | undefined {
+  const requests = requestsNeeded(serialNumbers, (serial) => deps.events.isFresh(serial));
+  if (requests === 0) return undefined;
+  return {
+    title: vscode.l10n.t('Another extension asks for the onboarding events of {0} machines.', serialNumbers.length),
+    detail: vscode.l10n.t(
+      '{0} requests will go to the API of the environment "{1}" with your sign-in, and the events are handed to that extension: {2}',
+      requests,
+      environmentName(deps.session),
+      // Bounded: the summary tool takes many more; the count above says how many.
+      serialNumbers.length > 10 ? `${serialNumbers.slice(0, 10).join(', ')}, …` : serialNumbers.join(', '),
+    ),
+    action: vscode.l10n.t('Allow'),
   };
 }

@@ -3,10 +3,10 @@
 // and the other quick fixes' actions are the Machines and details commands
 // themselves. One table of named factories, registered in one loop.
 import * as vscode from 'vscode';
-import { isRecord } from '../common/guards';
 import { inertNotificationText } from '../common/notificationText';
-import { serialNumberArgument } from '../domain/serialNumbers/serialNumberInput';
+import { checkSerialNumber, serialNumberArgument } from '../domain/serialNumbers/serialNumberInput';
 import { SECTION } from '../domain/settings/settingsRules';
+import { plainArgument, type ArgumentTrust } from '../workbench/argumentTrust';
 import type { CommandFactory, CommandTable } from '../workbench/commands';
 import { COMMANDS } from '../workbench/constants';
 import type { SerialSettings } from '../workbench/serialSettings';
@@ -14,6 +14,8 @@ import { serialAtCursor } from './serialAtCursor';
 
 export interface EditorCommandDeps {
   readonly serialSettings: SerialSettings;
+  /** Whether an argument's settings target may skip the pick (only under our tests), and the mark of our own look-up (workbench/argumentTrust.ts). */
+  readonly trust: Pick<ArgumentTrust, 'silent' | 'ownArgument'>;
 }
 
 /** Hands the serial number to the look-up through its command id (the look-up is another feature). */
@@ -24,21 +26,23 @@ const lookUpSerialAtCursor: CommandFactory<EditorCommandDeps> = (deps) => () => 
     void vscode.window.showInformationMessage(vscode.l10n.t('There is no serial number at the cursor.'));
     return Promise.resolve();
   }
-  return vscode.commands.executeCommand(COMMANDS.lookUpMachine, { serialNumber: found.serialNumber });
+  return vscode.commands.executeCommand(COMMANDS.lookUpMachine, deps.trust.ownArgument({ serialNumber: found.serialNumber }));
 };
 
 // "Not a serial number" adds the string to the deny list in the settings scope
 // the user picks (user, workspace, or the file's folder), so it loses its
-// status, Problems entry, hover and link everywhere that scope applies. Tests
-// pass `{ serialNumber, target }` to skip the pick.
+// status, Problems entry, hover and link everywhere that scope applies. The
+// pick is the user's consent to the write (it names the string and where it
+// goes), so an argument's `target` skips it only under our tests; anyone else
+// (another extension, a command link) gets the pick (workbench/argumentTrust.ts).
 const DENY_LIST = 'serialNumber.denyList';
 
 interface ScopeItem extends vscode.QuickPickItem {
   readonly target: vscode.ConfigurationTarget;
 }
 
-function targetArgument(arg: unknown): vscode.ConfigurationTarget | undefined {
-  const value = isRecord(arg) ? arg['target'] : undefined;
+function targetArgument(arg: Readonly<Record<string, unknown>> | undefined): vscode.ConfigurationTarget | undefined {
+  const value = arg?.['target'];
   if (value === 'global') return vscode.ConfigurationTarget.Global;
   if (value === 'workspace') return vscode.ConfigurationTarget.Workspace;
   if (value === 'folder') return vscode.ConfigurationTarget.WorkspaceFolder;
@@ -69,12 +73,20 @@ async function pickTarget(
   return picked?.target;
 }
 
-const notASerialNumber: CommandFactory<EditorCommandDeps> = () => async (arg) => {
-  const serialNumber = serialNumberArgument(arg)?.trim();
-  if (serialNumber === undefined || serialNumber === '') return undefined;
+const notASerialNumber: CommandFactory<EditorCommandDeps> = (deps) => async (arg) => {
+  // Read once; what is written to a settings file is a string that passes the serial-number input rule, nothing else.
+  const copy = typeof arg === 'string' ? { serialNumber: arg } : plainArgument(arg, ['serialNumber', 'target']);
+  const named = serialNumberArgument(copy);
+  if (named === undefined || named.trim() === '') return undefined;
+  const checked = checkSerialNumber(named, vscode.l10n.t);
+  if (!checked.ok) {
+    void vscode.window.showErrorMessage(inertNotificationText(checked.message));
+    return undefined;
+  }
+  const serialNumber = checked.serialNumber;
   const document = vscode.window.activeTextEditor?.document;
   const folder = document === undefined ? undefined : vscode.workspace.getWorkspaceFolder(document.uri);
-  const target = targetArgument(arg) ?? (await pickTarget(serialNumber, folder));
+  const target = (deps.trust.silent ? targetArgument(copy) : undefined) ?? (await pickTarget(serialNumber, folder));
   if (target === undefined) return undefined;
   const configuration = vscode.workspace.getConfiguration(
     SECTION,

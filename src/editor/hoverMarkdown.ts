@@ -36,6 +36,8 @@ export interface HoverContext {
   readonly timeZone?: string;
   /** The eventStates setting, so the first line says what the tree and the inline status say. */
   readonly rules: EventStateRules;
+  /** Adds the mark that makes Reveal and Pin our own UI's links rather than anyone's (workbench/argumentTrust.ts). */
+  readonly ownArgument?: (fields: { readonly serialNumber: string }) => { readonly serialNumber: string };
 }
 
 function age(epochMs: number, ctx: HoverContext): string {
@@ -71,7 +73,7 @@ function heading(serialNumber: string): string {
 }
 
 function actions(serialNumber: string, latestKey: string | undefined, ctx: HoverContext): string {
-  const arg = [{ serialNumber }];
+  const arg = [ctx.ownArgument?.({ serialNumber }) ?? { serialNumber }];
   const links: string[] = [];
   if (latestKey !== undefined) {
     links.push(

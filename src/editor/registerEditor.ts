@@ -60,7 +60,10 @@ class SerialProviders extends Disposable {
  * request), capped per document, and skipped for huge documents.
  */
 class SerialLinkProvider implements vscode.DocumentLinkProvider {
-  constructor(private readonly settings: SerialSettings) {}
+  constructor(
+    private readonly settings: SerialSettings,
+    private readonly trust: EditorDeps['trust'],
+  ) {}
 
   provideDocumentLinks(document: vscode.TextDocument, token: vscode.CancellationToken): vscode.DocumentLink[] {
     if (tooLargeToRead(document) || token.isCancellationRequested) return [];
@@ -69,7 +72,7 @@ class SerialLinkProvider implements vscode.DocumentLinkProvider {
     return matches.map((match) => {
       const link = new vscode.DocumentLink(
         new vscode.Range(document.positionAt(match.start), document.positionAt(match.end)),
-        vscode.Uri.parse(commandUri(COMMANDS.revealMachine, [{ serialNumber: match.serialNumber }])),
+        vscode.Uri.parse(commandUri(COMMANDS.revealMachine, [this.trust.ownArgument({ serialNumber: match.serialNumber })])),
       );
       link.tooltip = vscode.l10n.t('Show {0} in the Onboarding Events sidebar', match.serialNumber);
       return link;
@@ -89,13 +92,14 @@ export interface Editor {
 
 export function registerEditor(context: vscode.ExtensionContext, deps: EditorDeps): Editor {
   const { serialSettings } = deps;
-  const linkProvider = new SerialLinkProvider(serialSettings);
+  const linkProvider = new SerialLinkProvider(serialSettings, deps.trust);
   const hoverProvider = new SerialHoverProvider({
     session: deps.session,
     events: deps.events,
     settings: serialSettings,
     eventStates: () => deps.settings.value.eventStates,
     log: deps.log,
+    ownArgument: (fields) => deps.trust.ownArgument(fields),
   });
   context.subscriptions.push(
     new SerialProviders(serialSettings, (selector, value) => {
@@ -111,7 +115,7 @@ export function registerEditor(context: vscode.ExtensionContext, deps: EditorDep
   const states = new GlanceStates({ session: deps.session, events: deps.events, settings: deps.settings, log: deps.log });
   const inline = new InlineStatus(states, serialSettings, deps.settings);
   const diagnostics = new SerialDiagnostics(states, serialSettings, deps.settings, deps.log);
-  const codeActions = new SerialCodeActions(serialSettings, states);
+  const codeActions = new SerialCodeActions(serialSettings, states, deps.trust);
   const completion = new SerialCompletion(deps.machines, states, serialSettings);
   context.subscriptions.push(
     states,

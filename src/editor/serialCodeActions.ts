@@ -5,6 +5,7 @@
 // event up in the cache): nothing runs until the user picks it.
 import * as vscode from 'vscode';
 import { MAX_SERIAL_NUMBER_LENGTH } from '../core/serialNumber';
+import type { ArgumentTrust } from '../workbench/argumentTrust';
 import { COMMANDS } from '../workbench/constants';
 import type { SerialSettings } from '../workbench/serialSettings';
 import { DIAGNOSTIC_SOURCE } from './serialDiagnostics';
@@ -30,6 +31,8 @@ export class SerialCodeActions implements vscode.CodeActionProvider {
   constructor(
     private readonly settings: SerialSettings,
     private readonly states: GlanceStates,
+    /** Marks Look Up and Pin as our own UI's (workbench/argumentTrust.ts). */
+    private readonly trust: Pick<ArgumentTrust, 'ownArgument'>,
   ) {}
 
   provideCodeActions(
@@ -51,12 +54,14 @@ export class SerialCodeActions implements vscode.CodeActionProvider {
       if (preferred) codeAction.isPreferred = true;
       return codeAction;
     };
-    const actions = [action(vscode.l10n.t('Look Up {0}', serialNumber), COMMANDS.lookUpMachine, [serialNumber], ours.length > 0)];
+    const actions = [
+      action(vscode.l10n.t('Look Up {0}', serialNumber), COMMANDS.lookUpMachine, [this.trust.ownArgument(arg)], ours.length > 0),
+    ];
     const known = this.states.stateOf(serialNumber);
     if (known?.latestEpochMs !== undefined)
       actions.push(action(vscode.l10n.t('Show Details of the Latest Event of {0}', serialNumber), COMMANDS.showEventDetails, [arg]));
     actions.push(
-      action(vscode.l10n.t('Pin {0} in the Machines View', serialNumber), COMMANDS.pinMachine, [arg]),
+      action(vscode.l10n.t('Pin {0} in the Machines View', serialNumber), COMMANDS.pinMachine, [this.trust.ownArgument(arg)]),
       action(vscode.l10n.t('Copy Link to {0}', serialNumber), COMMANDS.copyLinkToMachine, [arg]),
       action(vscode.l10n.t('{0} Is Not a Serial Number…', serialNumber), COMMANDS.notASerialNumber, [arg]),
     );

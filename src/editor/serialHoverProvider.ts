@@ -17,6 +17,7 @@ import {
   type HoverContext,
 } from './hoverMarkdown';
 import { abortSignalFor } from '../common/cancellation';
+import { definedOnly } from '../common/definedOnly';
 import { errorMessage } from '../common/errors';
 import type { SerialSettings } from '../workbench/serialSettings';
 import { serialAtPosition } from './serialAtCursor';
@@ -28,6 +29,8 @@ export interface SerialHoverDeps {
   /** The eventStates setting (settings.value.eventStates), read per hover. */
   readonly eventStates: () => EventStateRules;
   readonly log: Log;
+  /** Marks the Reveal and Pin links as our own UI's (workbench/argumentTrust.ts); without it they ask like anyone's. */
+  readonly ownArgument?: HoverContext['ownArgument'];
 }
 
 /** How the last hover was answered and how long the provider took: read by integration tests through the extension API. */
@@ -67,7 +70,7 @@ export class SerialHoverProvider implements vscode.HoverProvider {
     const serialNumber = match.serialNumber;
     const range = new vscode.Range(position.line, match.start, position.line, match.end);
 
-    const ctx = hoverContext(settings.maxEvents, this.deps.eventStates());
+    const ctx = hoverContext(settings.maxEvents, this.deps.eventStates(), this.deps.ownArgument);
     const events = this.deps.events;
     if (!events.signedIn) {
       const answer = hover(signedOutHoverMarkdown(serialNumber, ctx), range);
@@ -126,10 +129,13 @@ export class SerialHoverProvider implements vscode.HoverProvider {
     const abort = abortSignalFor(token);
     try {
       const result = await this.deps.events.get(serialNumber, { signal: abort.signal });
-      return hover(eventsHoverMarkdown(serialNumber, { result, stale: false }, hoverContext(asked.maxEvents, asked.rules)), range);
+      return hover(
+        eventsHoverMarkdown(serialNumber, { result, stale: false }, hoverContext(asked.maxEvents, asked.rules, asked.ownArgument)),
+        range,
+      );
     } catch (error) {
       if (token.isCancellationRequested || (isApiError(error) && error.kind === 'cancelled')) return undefined;
-      const ctx = hoverContext(asked.maxEvents, asked.rules);
+      const ctx = hoverContext(asked.maxEvents, asked.rules, asked.ownArgument);
       // Refused credentials (the cache told the session) leave the user signed out, as no client does.
       if (error instanceof NotSignedInError || (isApiError(error) && error.kind === 'invalid-credentials'))
         return hover(signedOutHoverMarkdown(serialNumber, ctx), range);
@@ -146,8 +152,15 @@ export class SerialHoverProvider implements vscode.HoverProvider {
 }
 
 /** Built again after a request, so ages are counted from when the answer came. */
-function hoverContext(maxEvents: number, rules: EventStateRules): HoverContext {
-  return { now: Date.now(), locale: vscode.env.language, t: (message, ...args) => vscode.l10n.t(message, ...args), maxEvents, rules };
+function hoverContext(maxEvents: number, rules: EventStateRules, ownArgument: HoverContext['ownArgument']): HoverContext {
+  return {
+    now: Date.now(),
+    locale: vscode.env.language,
+    t: (message, ...args) => vscode.l10n.t(message, ...args),
+    maxEvents,
+    rules,
+    ...definedOnly({ ownArgument }),
+  };
 }
 
 /** Server data is escaped by the builders; here the string is made inert: no HTML, only our own commands. */

@@ -17,6 +17,7 @@ import { registerCommands, type CommandFactory, type CommandTable } from '../wor
 import { COMMANDS } from '../workbench/constants';
 import type { ApiSession } from '../workbench/contracts/apiSession';
 import type { DetailsApi } from '../workbench/contracts/features';
+import type { ArgumentTrust } from '../workbench/argumentTrust';
 import type { Log } from '../workbench/log';
 
 export interface LinksDeps {
@@ -24,6 +25,8 @@ export interface LinksDeps {
   readonly events: EventsCache;
   readonly details: DetailsApi;
   readonly log: Log;
+  /** Marks the reveal and switch it runs after its own question as our UI's (workbench/argumentTrust.ts). */
+  readonly trust: Pick<ArgumentTrust, 'ownArgument'>;
 }
 
 /** What a link led to (returned at once; a question to the user goes on in the background). */
@@ -121,7 +124,7 @@ export class MachineLinks implements vscode.UriHandler {
     const choice = await vscode.window.showWarningMessage(inertNotificationText(message), { modal: true }, ...choices);
     if (choice === undefined) return;
     if (choice === switchTo && targetId !== undefined) {
-      await vscode.commands.executeCommand(COMMANDS.switchEnvironment, { environment: targetId });
+      await vscode.commands.executeCommand(COMMANDS.switchEnvironment, this.deps.trust.ownArgument({ environment: targetId }));
     }
     await this.open(link);
   }
@@ -129,7 +132,7 @@ export class MachineLinks implements vscode.UriHandler {
   private async open(link: MachineLink): Promise<LinkOutcome> {
     const { serialNumber } = link;
     // The reveal command owns the reveal's failure message and logging.
-    await vscode.commands.executeCommand(COMMANDS.revealMachine, { serialNumber });
+    await vscode.commands.executeCommand(COMMANDS.revealMachine, this.deps.trust.ownArgument({ serialNumber }));
     if (link.timestamp === undefined) return { kind: 'revealed', serialNumber };
     const opened = await this.openEvent(serialNumber, link.timestamp);
     return { kind: 'revealed', serialNumber, event: opened ? 'opened' : 'not-found' };

@@ -14,6 +14,7 @@ import { Disposable, DisposableStore, toDisposable, type IDisposable } from '../
 import { defuseThemeIcons, toSingleLine } from '../common/markdownText';
 import { formatAbsolute, formatRelative } from '../common/time';
 import { checkSerialNumber, serialNumberArgument } from '../domain/serialNumbers/serialNumberInput';
+import { plainArgument } from '../workbench/argumentTrust';
 import { registerCommands, type CommandFactory, type CommandTable } from '../workbench/commands';
 import { COMMANDS } from '../workbench/constants';
 import type { SerialFeatureDeps } from '../workbench/contracts/features';
@@ -92,7 +93,9 @@ export class MachineLookUp extends Disposable {
    * so `executeCommand` with an argument returns after the reveal.
    */
   async run(arg?: unknown): Promise<void> {
-    const given = serialNumberArgument(arg);
+    // Read once (workbench/argumentTrust.ts): the check and the look-up see the same serial number.
+    const copy = typeof arg === 'string' ? { serialNumber: arg } : plainArgument(arg, ['serialNumber', 'via']);
+    const given = serialNumberArgument(copy);
     if (given === undefined) {
       this.chooseMachine();
       return;
@@ -103,10 +106,25 @@ export class MachineLookUp extends Disposable {
       return;
     }
     const serialNumber = checked.serialNumber;
+    if (!this.deps.trust.fromOwnUi(copy) && !this.listed(serialNumber)) {
+      // Not our own menu or quick fix: a look-up sends a request in the user's name and records the machine as recent.
+      const asked = await this.deps.trust.confirm({
+        title: vscode.l10n.t('Another extension or a link asks to look up {0}.', serialNumber),
+        detail: vscode.l10n.t('Its onboarding events are then loaded with your sign-in, and other extensions can read what was loaded.'),
+        action: vscode.l10n.t('Look Up'),
+      });
+      if (!asked) return;
+    }
     this.deps.machines.addRecent(serialNumber);
     // Reveal first: focusing the tree would otherwise close the quick pick.
     await this.reveal(serialNumber);
     this.showEvents(serialNumber, false);
+  }
+
+  /** A machine the Machines view already lists: looking it up loads nothing the view would not. */
+  private listed(serialNumber: string): boolean {
+    const { machines } = this.deps;
+    return [...machines.pinned(), ...machines.recent(), ...(machines.workspace?.() ?? [])].includes(serialNumber);
   }
 
   clearHistory(): void {
@@ -372,11 +390,11 @@ export class MachineLookUp extends Disposable {
 
   // The machine commands own the pin and the reveal, and their messages and logging.
   private async pin(serialNumber: string): Promise<void> {
-    await vscode.commands.executeCommand(COMMANDS.pinMachine, { serialNumber });
+    await vscode.commands.executeCommand(COMMANDS.pinMachine, this.deps.trust.ownArgument({ serialNumber }));
   }
 
   private async reveal(serialNumber: string): Promise<void> {
-    await vscode.commands.executeCommand(COMMANDS.revealMachine, { serialNumber });
+    await vscode.commands.executeCommand(COMMANDS.revealMachine, this.deps.trust.ownArgument({ serialNumber }));
   }
 }
 

@@ -19,7 +19,7 @@ import { updateFilter, type EventFilter } from '../domain/events/eventFilter';
 import { defaultExportName, eventsToCsv, eventsToJson, formatOf, type ExportFormat } from '../domain/events/exportEvents';
 import type { SerialMatcher } from '../domain/serialNumbers/serialMatcher';
 import { checkSerialNumber, serialNumberArgument } from '../domain/serialNumbers/serialNumberInput';
-import type { ArgumentTrust } from '../workbench/argumentTrust';
+import { plainArgument, type ArgumentTrust } from '../workbench/argumentTrust';
 import type { CommandHandler, CommandTable } from '../workbench/commands';
 import { COMMANDS } from '../workbench/constants';
 import type { ApiSession } from '../workbench/contracts/apiSession';
@@ -56,6 +56,57 @@ function requireSerial(deps: MachineCommandDeps, argument: unknown): string | un
   if (serial === undefined)
     void vscode.window.showInformationMessage(vscode.l10n.t('Select a machine in the Onboarding Events view first.'));
   return serial;
+}
+
+type MachineArgument = NonNullable<ReturnType<typeof plainArgument>>;
+
+/** A command argument, read once: a serial number, `{ serialNumber, via }`, a tree node or `{ event }`. */
+function machineArgument(argument: unknown): MachineArgument | undefined {
+  return typeof argument === 'string'
+    ? { serialNumber: argument }
+    : plainArgument(argument, ['serialNumber', 'via'], { event: ['serialNumber'] });
+}
+
+/**
+ * The machine an add, pin or reveal is for, once it is certain the user asked
+ * for it (the one rule, workbench/argumentTrust.ts). The argument is read
+ * once into a plain copy. No argument means the view's selection; a machine
+ * the view already lists, the tree's own element (a menu) or an argument
+ * carrying our hover's mark is the user's own doing. Anything else names a machine another extension or a
+ * link chose: it must be a valid serial number, and the user agrees in a
+ * modal first. Undefined when there is none or the user declined.
+ */
+async function askedFor(
+  deps: MachineCommandDeps,
+  argument: unknown,
+  copy: MachineArgument | undefined,
+  what: 'add' | 'pin' | 'reveal' | 'load',
+): Promise<string | undefined> {
+  const named = serialNumberArgument(copy);
+  if (named === undefined) return what === 'add' ? undefined : requireSerial(deps, undefined);
+  // A menu passes the tree's own element; a hover link or quick fix carries our mark.
+  if (deps.view.provider.ownsMachineNode(argument) || deps.trust.fromOwnUi(copy)) return named;
+  const checked = checkSerialNumber(named, vscode.l10n.t);
+  if (!checked.ok) {
+    void vscode.window.showErrorMessage(inertNotificationText(checked.message));
+    return undefined;
+  }
+  const serial = checked.serialNumber;
+  // Pinning changes the stored list and starts polling, so only a machine already pinned is no change; revealing a listed one loads nothing new.
+  if ((what === 'add' || what === 'pin' ? deps.lists.pinned() : deps.model.allListed()).includes(serial)) return serial;
+  const asked = await deps.trust.confirm({
+    title:
+      what === 'reveal'
+        ? vscode.l10n.t('Another extension or a link asks to show {0} in the Machines view.', serial)
+        : what === 'load'
+          ? vscode.l10n.t('Another extension or a link asks to load the onboarding events of {0}.', serial)
+          : vscode.l10n.t('Another extension or a link asks to pin {0} in the Machines view.', serial),
+    detail: vscode.l10n.t(
+      'The Machines view then loads its onboarding events with your sign-in, and other extensions can read what it loaded.',
+    ),
+    action: what === 'reveal' ? vscode.l10n.t('Show') : what === 'load' ? vscode.l10n.t('Load') : vscode.l10n.t('Pin'),
+  });
+  return asked ? serial : undefined;
 }
 
 /** An event from a command argument: an event node, `{ event }`, or the event itself. */
@@ -95,7 +146,7 @@ function refreshAll(deps: MachineCommandDeps): CommandHandler {
 /** Refresh Machine and Retry (on a machine's error entry). */
 function refreshOne(deps: MachineCommandDeps): CommandHandler {
   return async (argument) => {
-    const serial = requireSerial(deps, argument);
+    const serial = await askedFor(deps, argument, machineArgument(argument), 'load');
     return serial === undefined ? undefined : deps.refresh([serial]);
   };
 }
@@ -112,8 +163,12 @@ function addMachine(deps: MachineCommandDeps): CommandHandler {
     };
   };
   return async (argument?: unknown): Promise<string | undefined> => {
-    let input = serialNumberArgument(argument);
-    if (input === undefined) {
+    let input: string | undefined;
+    const copy = machineArgument(argument);
+    if (serialNumberArgument(copy) !== undefined) {
+      input = await askedFor(deps, argument, copy, 'add');
+      if (input === undefined) return undefined;
+    } else {
       input = await vscode.window.showInputBox({
         title: vscode.l10n.t('Add Machine'),
         prompt: vscode.l10n.t('The serial number of the machine to pin to the Onboarding Events view'),
@@ -158,7 +213,7 @@ function removeMachine(deps: MachineCommandDeps): CommandHandler {
 
 function pinMachine(deps: MachineCommandDeps): CommandHandler {
   return async (argument) => {
-    const serial = requireSerial(deps, argument);
+    const serial = await askedFor(deps, argument, machineArgument(argument), 'pin');
     if (serial === undefined) return false;
     // A failure is logged and shown (the look-up's pin button runs this command too), not thrown at a hover link.
     try {
@@ -198,8 +253,8 @@ function scanWorkspace(deps: MachineCommandDeps): CommandHandler {
 }
 
 function loadMore(deps: MachineCommandDeps): CommandHandler {
-  return (argument) => {
-    const serial = requireSerial(deps, argument);
+  return async (argument) => {
+    const serial = await askedFor(deps, argument, machineArgument(argument), 'load');
     if (serial !== undefined) deps.model.loadMore(serial);
     return serial === undefined ? undefined : deps.model.limitOf(serial);
   };
@@ -214,7 +269,7 @@ function copySerialNumber(deps: MachineCommandDeps): CommandHandler {
 
 function revealMachine(deps: MachineCommandDeps): CommandHandler {
   return async (argument) => {
-    const serial = requireSerial(deps, argument);
+    const serial = await askedFor(deps, argument, machineArgument(argument), 'reveal');
     if (serial === undefined) return;
     // A failure is logged and shown, not thrown at a hover link (the look-up and the links run this command too).
     try {
@@ -287,7 +342,8 @@ function copyEventJson(deps: MachineCommandDeps): CommandHandler {
 /** Writes the machine's events (the filtered ones while a filter is on) where the argument or a save dialog says. */
 async function writeExport(deps: MachineCommandDeps, argument: unknown): Promise<string | undefined> {
   const { model, log } = deps;
-  const serial = requireSerial(deps, argument);
+  const copy = machineArgument(argument);
+  const serial = await askedFor(deps, argument, copy, 'load');
   if (serial === undefined) return undefined;
   if (!model.summary(serial).loaded) await model.load(serial, false);
   const view = model.view(serial);

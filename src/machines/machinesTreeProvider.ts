@@ -85,6 +85,12 @@ export class MachinesTreeProvider extends Disposable implements vscode.TreeDataP
     return node;
   }
 
+  /** Whether `element` is one of this tree's own machine elements (what a menu passes to a command), not a look-alike object. */
+  ownsMachineNode(element: unknown): boolean {
+    for (const node of this.machineNodes.values()) if (node === element) return true;
+    return false;
+  }
+
   getTreeItem(node: MachinesNode): vscode.TreeItem {
     return renderNode(node, { model: this.model, now: Date.now(), locale: vscode.env.language });
   }

@@ -23,7 +23,8 @@ import { onboardingClients } from './clientFactory';
 import type { OnboardingClient } from '../core/onboardingClient';
 import { SessionMachine } from '../domain/session/sessionMachine';
 import { CLIENT_SETTINGS, clientSettingsOf } from '../domain/settings/clientSettings';
-import { demoGrant } from '../domain/session/argumentSignIn';
+import { DEMO_VARIABLE, demoGrant, demoVariable } from '../domain/session/argumentSignIn';
+import { readFileSync } from 'node:fs';
 import type { ArgumentTrust } from '../workbench/argumentTrust';
 
 export interface SessionDeps {
@@ -72,8 +73,17 @@ export function registerSession(context: vscode.ExtensionContext, deps: SessionD
       credentials: { clientId: draft.clientId, clientSecret: draft.clientSecret, username: draft.username, password: draft.password },
     }),
   );
-  // Read once, at activation: see demoGrant() for why only the demo's extension host can use it.
-  const demo = { grant: demoGrant(process.env['OE_DEMO_SIGN_IN']) };
+  // Read once, at activation: see demoVariable() and demoGrant() for why only the demo's extension host can use it.
+  const demo = {
+    grant: demoGrant(
+      demoVariable({
+        launchEnviron: launchEnvironment(),
+        processValue: process.env[DEMO_VARIABLE],
+        developmentOrTest: context.extensionMode !== vscode.ExtensionMode.Production,
+      }),
+    ),
+  };
+  for (const serialNumber of demo.grant?.pin ?? []) trust.grantOnce({ serialNumber });
   const provider = new OnboardingAuthenticationProvider(session, () => flow.run());
   const statusBar = vscode.window.createStatusBarItem('onboardingEvents.session', vscode.StatusBarAlignment.Left, -100);
   statusBar.name = vscode.l10n.t('Onboarding Events Sign-In');
@@ -177,4 +187,15 @@ function showSessionState(item: vscode.StatusBarItem, state: SessionState, hasEn
   }
   item.tooltip = tooltip;
   item.show();
+}
+
+/** The environment this extension host was started with (Linux), which code running in the host cannot rewrite; undefined elsewhere. */
+function launchEnvironment(): string | undefined {
+  try {
+    // Bounded: an environment larger than this is not one the demo starts.
+    const environ = readFileSync('/proc/self/environ', 'utf8');
+    return environ.length > 1_000_000 ? '' : environ;
+  } catch {
+    return undefined;
+  }
 }

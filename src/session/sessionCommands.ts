@@ -11,7 +11,7 @@ import type { SignInDraft } from '../domain/session/sessionMachine';
 import type { CommandHandler, CommandTable } from '../workbench/commands';
 import { COMMANDS } from '../workbench/constants';
 import type { Log } from '../workbench/log';
-import type { ArgumentTrust } from '../workbench/argumentTrust';
+import { plainArgument, type ArgumentTrust } from '../workbench/argumentTrust';
 import { planArgumentSignIn, signInFields, type DemoGrant } from '../domain/session/argumentSignIn';
 import type { ConfirmedEndpoints } from './credentialStore';
 import type { Notifier } from './notify';
@@ -33,21 +33,25 @@ export interface SessionCommandDeps extends TestConnectionDeps {
 
 const AUTOMATION_KEYS = ['apiBaseUrl', 'authUrl', 'clientId', 'clientSecret', 'username', 'password'] as const;
 
+/** The keys of Sign In's argument; read once into a plain copy (workbench/argumentTrust.ts) before anything decides. */
+const SIGN_IN_ARGUMENT = [...AUTOMATION_KEYS, 'environment'] as const;
+
 /** Interactive, or (given the automation keys) after a modal showing the URLs — silent only under tests and for the demo; returns only the environment's name. */
 function signIn(deps: SessionCommandDeps): CommandHandler {
   return async (arg?: unknown): Promise<{ environment: string } | undefined> => {
-    if (isRecord(arg) && AUTOMATION_KEYS.some((key) => key in arg)) {
+    const copy = plainArgument(arg, SIGN_IN_ARGUMENT, { prefill: SIGN_IN_ARGUMENT });
+    if (copy !== undefined && AUTOMATION_KEYS.some((key) => key in copy)) {
       // Outside tests an incomplete argument only prefills the interactive flow (never its secrets).
-      if (!deps.trust.silent && signInFields(arg) === undefined) {
-        const prefill = stringFields(arg);
+      if (!deps.trust.silent && signInFields(copy) === undefined) {
+        const prefill = stringFields(copy);
         delete prefill.clientSecret;
         delete prefill.password;
         const env = await deps.flow.run(prefill);
         return env === undefined ? undefined : { environment: env.name };
       }
-      return signInWithArguments(deps, arg);
+      return signInWithArguments(deps, copy);
     }
-    const prefill = isRecord(arg) && isRecord(arg['prefill']) ? stringFields(arg['prefill']) : {};
+    const prefill = copy !== undefined && isRecord(copy['prefill']) ? stringFields(copy['prefill']) : {};
     const env = await deps.flow.run(prefill);
     return env === undefined ? undefined : { environment: env.name };
   };
@@ -116,18 +120,17 @@ async function signInWithArguments(deps: SessionCommandDeps, arg: Record<string,
   };
   const resolved = deps.session.resolveEnvironment(draft);
   const existing = deps.session.environments().find((env) => env.id === resolved.id);
+  // `arg` is a plain copy, so these are the fields checked above; none can be missing here.
   const complete = signInFields(arg);
-  const plan =
-    complete === undefined
-      ? ({ kind: 'silent' } as const)
-      : planArgumentSignIn({
-          fields: complete,
-          apiBaseUrl: api.url,
-          authUrl: auth.url,
-          existing,
-          testMode: deps.trust.silent,
-          grant: deps.demo.grant,
-        });
+  if (complete === undefined) throw new Error(vscode.l10n.t('Sign-in needs {0}.', AUTOMATION_KEYS.join(', ')));
+  const plan = planArgumentSignIn({
+    fields: complete,
+    apiBaseUrl: api.url,
+    authUrl: auth.url,
+    existing,
+    testMode: deps.trust.silent,
+    grant: deps.demo.grant,
+  });
   if (plan.kind === 'silent') {
     if (!deps.trust.silent) deps.demo.grant = undefined;
   } else {
@@ -148,9 +151,8 @@ async function signInWithArguments(deps: SessionCommandDeps, arg: Record<string,
         ),
       );
     }
-    lines.push('', vscode.l10n.t('Another extension or a link asked for this sign-in. Continue only if you expected it.'));
-    const choice = await deps.notifier.confirm(vscode.l10n.t('Sign in to "{0}" with these URLs?', resolved.name), lines.join('\n'), action);
-    if (choice !== action) return undefined;
+    const title = vscode.l10n.t('Sign in to "{0}" with these URLs?', resolved.name);
+    if (!(await deps.trust.confirm({ title, detail: lines.join('\n'), action }))) return undefined;
   }
   const outcome = await deps.session.verify(draft);
   if (!outcome.ok) {
@@ -171,21 +173,22 @@ async function signInWithArguments(deps: SessionCommandDeps, arg: Record<string,
 async function signOutOf(deps: SessionCommandDeps, arg: unknown): Promise<void> {
   const { session, notifier } = deps;
   const environments = session.environments();
-  const options = isRecord(arg) ? arg : {};
+  const options = plainArgument(arg, ['environment', 'confirm']);
   let env: Environment | undefined;
-  if (typeof options['environment'] === 'string') {
+  if (typeof options?.['environment'] === 'string') {
     env = findEnvironment(environments, options['environment']);
     if (env === undefined) throw new Error(vscode.l10n.t('No environment called "{0}" is signed in.', options['environment']));
   } else if (environments.length === 0) {
     void notifier.info(vscode.l10n.t('Onboarding Events: not signed in.'));
     return;
-  } else if (environments.length === 1 || isRecord(arg)) {
+  } else if (environments.length === 1 || options !== undefined) {
     env = session.activeEnvironment ?? environments[0];
   } else {
     env = await pickEnvironment(session, vscode.l10n.t('Sign out of which environment?'));
   }
   if (env === undefined) return;
-  if (options['confirm'] !== false) {
+  // `confirm: false` skips the question only under our tests: anyone else's argument is asked about (workbench/argumentTrust.ts).
+  if (options?.['confirm'] !== false || !deps.trust.silent) {
     const action = vscode.l10n.t('Sign Out');
     const choice = await notifier.confirm(
       vscode.l10n.t('Sign out of {0} ({1})?', env.name, env.username),
@@ -201,10 +204,22 @@ async function signOutOf(deps: SessionCommandDeps, arg: unknown): Promise<void> 
 
 async function switchTo(deps: SessionCommandDeps, arg: unknown): Promise<{ environment: string } | undefined> {
   const { session, flow } = deps;
+  const options = plainArgument(arg, ['environment', 'via']);
   let env: Environment | undefined;
-  if (isRecord(arg) && typeof arg['environment'] === 'string') {
-    env = findEnvironment(session.environments(), arg['environment']);
-    if (env === undefined) throw new Error(vscode.l10n.t('No environment called "{0}" is signed in.', arg['environment']));
+  if (typeof options?.['environment'] === 'string') {
+    const name = options['environment'];
+    env = findEnvironment(session.environments(), name);
+    if (env === undefined) throw new Error(vscode.l10n.t('No environment called "{0}" is signed in.', name));
+    // Switching changes which credentials every view, hover and tool uses: an argument's switch is the user's to confirm,
+    // unless our own UI asked them already (a link's "Switch to" button carries our mark).
+    const asked =
+      deps.trust.fromOwnUi(options) ||
+      (await deps.trust.confirm({
+        title: vscode.l10n.t('Switch Onboarding Events to the environment "{0}"?', env.name),
+        detail: vscode.l10n.t('Every view, hover and agent tool then reads {0} as {1}.', env.apiBaseUrl, env.username),
+        action: vscode.l10n.t('Switch'),
+      }));
+    if (!asked) return undefined;
   } else {
     env = await pickEnvironment(session, vscode.l10n.t('Switch to which environment?'), true);
     if (env === undefined) return undefined;

@@ -26,7 +26,36 @@ export type SignInFields = Readonly<Record<(typeof SIGN_IN_FIELDS)[number], stri
  */
 export interface DemoGrant {
   readonly fields: SignInFields;
+  /** The machines the demo pins after signing in (`"pin": [...]`), each granted once; at most 20. */
+  readonly pin: readonly string[];
 }
+
+/**
+ * Which OE_DEMO_SIGN_IN activation may trust. Another extension that
+ * activates before ours can assign process.env, so the value is taken from
+ * the environment the extension host was started with (`launchEnviron`, the
+ * NUL-separated /proc/self/environ, which assigning process.env does not
+ * change) whenever that can be read. Where it cannot (no /proc), only a
+ * development or test host (--extensionDevelopmentPath, as the demo runs)
+ * falls back to process.env; an installed extension in a user's VS Code
+ * then has no grant at all.
+ */
+export function demoVariable(input: {
+  readonly launchEnviron: string | undefined;
+  readonly processValue: string | undefined;
+  readonly developmentOrTest: boolean;
+}): string | undefined {
+  if (input.launchEnviron !== undefined) {
+    const prefix = `${DEMO_VARIABLE}=`;
+    return input.launchEnviron
+      .split('\0')
+      .find((entry) => entry.startsWith(prefix))
+      ?.slice(prefix.length);
+  }
+  return input.developmentOrTest ? input.processValue : undefined;
+}
+
+export const DEMO_VARIABLE = 'OE_DEMO_SIGN_IN';
 
 /** The grant in an OE_DEMO_SIGN_IN value, or undefined when absent, unreadable or not loopback. */
 export function demoGrant(variable: string | undefined): DemoGrant | undefined {
@@ -40,7 +69,8 @@ export function demoGrant(variable: string | undefined): DemoGrant | undefined {
   const signIn = isRecord(parsed) ? parsed['signIn'] : undefined;
   const fields = isRecord(signIn) ? signInFields(signIn) : undefined;
   if (fields === undefined || !onLoopback(fields.apiBaseUrl) || !onLoopback(fields.authUrl)) return undefined;
-  return { fields };
+  const pin = isRecord(parsed) && Array.isArray(parsed['pin']) ? parsed['pin'] : [];
+  return { fields, pin: pin.filter((serial): serial is string => typeof serial === 'string' && serial.length <= 100).slice(0, 20) };
 }
 
 /** The six fields (and the optional environment name) when all six are non-empty strings. */

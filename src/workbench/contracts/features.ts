@@ -4,6 +4,7 @@
 // the user's hands (the editor's hovers and links, the look-up) are given.
 import type { OnboardingEvent } from '../../core/model';
 import type { EventsCache } from '../../eventsCache/eventsCache';
+import type { ArgumentTrust } from '../argumentTrust';
 import type { Log } from '../log';
 import type { SerialSettings } from '../serialSettings';
 import type { ApiSession } from './apiSession';
@@ -45,4 +46,6 @@ export interface SerialFeatureDeps {
   /** The one serial-number matcher (extension.ts builds it; the tree shares it). */
   readonly serialSettings: SerialSettings;
   readonly log: Log;
+  /** The one rule for other extensions: marks our own links and buttons, asks about anyone else's arguments (workbench/argumentTrust.ts). */
+  readonly trust: Pick<ArgumentTrust, 'ownArgument' | 'fromOwnUi' | 'confirm' | 'silent'>;
 }

@@ -57,6 +57,15 @@ describe('Hostile input (real host)', () => {
     afterEach(() => {
       asUser.dispose();
     });
+    /** Signs out as our tests do: as the user, signing out by an argument asks first (issue 24, item 9). */
+    const signOutAsOurTests = async (environment?: string): Promise<void> => {
+      asUser.dispose();
+      try {
+        await signOutIfSignedIn(environment);
+      } finally {
+        asUser = api.testHooks.actAsUser();
+      }
+    };
 
     it('signIn with an argument object stores nothing unless the user confirms the modal that shows the URLs', async () => {
       const hook = api.testHooks.session;
@@ -102,7 +111,7 @@ describe('Hostile input (real host)', () => {
       } finally {
         answer.dispose();
         await other.close();
-        await signOutIfSignedIn();
+        await signOutAsOurTests();
       }
     });
 
@@ -117,15 +126,16 @@ describe('Hostile input (real host)', () => {
         assert.match(hook.storedStateJson(), /onboardingEvents\.confirmedEndpoints/);
       } finally {
         answer.dispose();
-        await signOutIfSignedIn();
+        await signOutAsOurTests();
       }
     });
 
     it('exportEvents with a uri opens the save dialog instead of writing; cancelling it writes nothing', async () => {
       asUser.dispose();
       await signIn(fake);
-      asUser = api.testHooks.actAsUser();
+      // Added as our tests do: as the user, adding by an argument asks first (issue 24, item 5).
       await vscode.commands.executeCommand('onboardingEvents.addMachine', { serialNumber: TEST_SERIALS.onboarded });
+      asUser = api.testHooks.actAsUser();
       const dir = mkdtempSync(join(tmpdir(), 'oe-hostile-'));
       const target = join(dir, 'written-by-a-link.json');
       try {
@@ -150,7 +160,180 @@ describe('Hostile input (real host)', () => {
       } finally {
         rmSync(dir, { recursive: true, force: true });
         await vscode.commands.executeCommand('onboardingEvents.removeMachine', TEST_SERIALS.onboarded);
-        await signOutIfSignedIn();
+        await signOutAsOurTests();
+      }
+    });
+
+    /** Answers every modal "no" until disposed, recording what was asked. */
+    const declineAll = (asked: string[]): { dispose(): void } => {
+      const hook = api.testHooks.session;
+      assert.ok(hook);
+      return hook.answerConfirmations((message) => {
+        asked.push(message);
+        return Promise.resolve(undefined);
+      });
+    };
+
+    it('signIn whose password is a getter that answers differently on a later read still asks, and declining stores nothing (issue 24, item 1)', async () => {
+      const hook = api.testHooks.session;
+      assert.ok(hook);
+      const asked: string[] = [];
+      const answer = declineAll(asked);
+      const tokenRequests = fake.tokenRequests().length;
+      const args = signInArgs(fake, 'Getter');
+      let reads = 0;
+      const hostile = {
+        ...args,
+        get password(): unknown {
+          reads++;
+          return reads <= 2 ? args.password : 0;
+        },
+      };
+      try {
+        await vscode.commands.executeCommand('onboardingEvents.signIn', hostile);
+        assert.equal(asked.length, 1, 'the modal was shown');
+        assert.equal(hook.environmentNames().includes('Getter'), false, 'nothing stored');
+        assert.equal(fake.tokenRequests().length, tokenRequests, 'no token request');
+        assert.equal(reads, 1, 'the argument was read once');
+      } finally {
+        answer.dispose();
+        await signOutAsOurTests('Getter');
+      }
+    });
+
+    it('addMachine, pinMachine, revealMachine, lookUpMachine, refreshMachine and loadMore with { serialNumber } ask first; declined, nothing is loaded and events.peek has nothing (issue 24, item 5)', async () => {
+      asUser.dispose();
+      await signIn(fake);
+      asUser = api.testHooks.actAsUser();
+      api.events.clear();
+      fake.clearRequests();
+      const asked: string[] = [];
+      const answer = declineAll(asked);
+      try {
+        const commands = [
+          'onboardingEvents.addMachine',
+          'onboardingEvents.pinMachine',
+          'onboardingEvents.revealMachine',
+          'onboardingEvents.lookUpMachine',
+          'onboardingEvents.refreshMachine',
+          'onboardingEvents.loadMore',
+        ];
+        for (const command of commands) await vscode.commands.executeCommand(command, { serialNumber: TEST_SERIALS.started });
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        assert.equal(asked.length, commands.length, `asked: ${asked.join(' | ')}`);
+        assert.deepEqual(fake.eventRequests(TEST_SERIALS.started), [], "no request on another extension's behalf");
+        assert.equal(api.events.peek(TEST_SERIALS.started), undefined, 'nothing for another extension to read');
+        assert.equal(api.machines.pinned().includes(TEST_SERIALS.started), false);
+        assert.equal(api.machines.recent().includes(TEST_SERIALS.started), false);
+      } finally {
+        answer.dispose();
+        // Removing needs no question; on code that did not ask, the machine would stay listed for the next test.
+        await vscode.commands.executeCommand('onboardingEvents.removeMachine', TEST_SERIALS.started);
+        await signOutAsOurTests();
+      }
+    });
+
+    it('vscode.lm.invokeTool of getMachineEvents outside a chat asks before a request; declined, it reads nothing (issue 24, item 5)', async () => {
+      asUser.dispose();
+      await signIn(fake);
+      await settings().update('agentTools.enabled', true, vscode.ConfigurationTarget.Global);
+      asUser = api.testHooks.actAsUser();
+      api.events.clear();
+      fake.clearRequests();
+      const asked: string[] = [];
+      const answer = declineAll(asked);
+      const source = new vscode.CancellationTokenSource();
+      try {
+        const outcome = await vscode.lm
+          .invokeTool(
+            'onboardingEvents_getMachineEvents',
+            { input: { serialNumbers: [TEST_SERIALS.started, TEST_SERIALS.onboarded] }, toolInvocationToken: undefined },
+            source.token,
+          )
+          .then(
+            () => 'answered',
+            (error: unknown) => (error instanceof Error ? error.name : String(error)),
+          );
+        assert.equal(asked.length, 1, 'the modal was shown');
+        assert.notEqual(outcome, 'answered');
+        assert.deepEqual(fake.eventRequests(), [], 'no request');
+        assert.equal(api.events.peek(TEST_SERIALS.started), undefined);
+      } finally {
+        source.dispose();
+        answer.dispose();
+        await settings().update('agentTools.enabled', undefined, vscode.ConfigurationTarget.Global);
+        await signOutAsOurTests();
+      }
+    });
+
+    it('notASerialNumber with { serialNumber, target } asks where instead of writing the settings file (issue 24, item 9)', async () => {
+      const before = JSON.stringify(settings().inspect('serialNumber.denyList')?.workspaceValue ?? null);
+      const running = vscode.commands.executeCommand('onboardingEvents.glance.notASerialNumber', {
+        serialNumber: 'HOSTILE-NOT-A-SERIAL',
+        target: 'workspace',
+      });
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      await Promise.race([running, new Promise((resolve) => setTimeout(resolve, 5000))]);
+      assert.equal(JSON.stringify(settings().inspect('serialNumber.denyList')?.workspaceValue ?? null), before, 'nothing written');
+    });
+
+    it('switchEnvironment with { environment } and signOut with { confirm: false } ask; declined, nothing changes (issue 24, item 9)', async () => {
+      const hook = api.testHooks.session;
+      assert.ok(hook);
+      const other = await startFakeApi();
+      asUser.dispose();
+      await vscode.commands.executeCommand('onboardingEvents.signIn', signInArgs(other, 'Other'));
+      await signIn(fake);
+      asUser = api.testHooks.actAsUser();
+      const asked: string[] = [];
+      const answer = declineAll(asked);
+      try {
+        assert.equal(hook.state().environment, 'Test');
+        await vscode.commands.executeCommand('onboardingEvents.switchEnvironment', { environment: 'Other' });
+        assert.equal(hook.state().environment, 'Test', 'still in the environment the user chose');
+        await vscode.commands.executeCommand('onboardingEvents.signOut', { environment: 'Test', confirm: false });
+        assert.equal(hook.state().kind, 'signed-in', 'still signed in');
+        assert.equal(asked.length, 2, `asked: ${asked.join(' | ')}`);
+      } finally {
+        answer.dispose();
+        await signOutAsOurTests('Other');
+        await signOutAsOurTests();
+        await other.close();
+      }
+    });
+
+    it("our hover's Pin link acts without a modal; the same link with another serial number asks (issue 24, item 5)", async () => {
+      asUser.dispose();
+      await signIn(fake);
+      asUser = api.testHooks.actAsUser();
+      const asked: string[] = [];
+      const answer = declineAll(asked);
+      try {
+        const document = await openText(`see ${TEST_SERIALS.empty}\n`);
+        const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+          'vscode.executeHoverProvider',
+          document.uri,
+          new vscode.Position(0, 6),
+        );
+        const markdown = hovers
+          .flatMap((hover) => hover.contents)
+          .map((content) => (content instanceof vscode.MarkdownString ? content.value : ''))
+          .join('\n');
+        const link = /command:onboardingEvents\.pinMachine\?([^)\s]+)/.exec(markdown);
+        assert.ok(link?.[1], `a Pin link in: ${markdown}`);
+        const [arg] = JSON.parse(decodeURIComponent(link[1])) as [Record<string, unknown>];
+        await vscode.commands.executeCommand('onboardingEvents.pinMachine', { ...arg, serialNumber: TEST_SERIALS.started });
+        assert.equal(asked.length, 1, 'a copied mark does not vouch for another serial number');
+        assert.equal(api.machines.pinned().includes(TEST_SERIALS.started), false);
+        await vscode.commands.executeCommand('onboardingEvents.pinMachine', arg);
+        assert.equal(asked.length, 1, 'our own link was not asked about');
+        assert.equal(api.machines.pinned().includes(TEST_SERIALS.empty), true);
+      } finally {
+        answer.dispose();
+        await vscode.commands.executeCommand('onboardingEvents.removeMachine', TEST_SERIALS.empty);
+        await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+        await signOutAsOurTests();
       }
     });
 
@@ -165,7 +348,7 @@ describe('Hostile input (real host)', () => {
         assert.deepEqual(fake.eventRequests(TEST_SERIALS.started), [], "no request on another extension's behalf");
         assert.equal(api.machines.recent().includes(TEST_SERIALS.started), false);
       } finally {
-        await signOutIfSignedIn();
+        await signOutAsOurTests();
       }
     });
   });

@@ -241,7 +241,11 @@ describe('Serial numbers in code (hovers, links, look-up)', () => {
       const target = ours[0]?.target;
       assert.ok(target);
       assert.equal(target.path, 'onboardingEvents.revealMachine');
-      assert.deepEqual(JSON.parse(target.query), [{ serialNumber: TEST_SERIALS.onboarded }]);
+      // The serial number, and the mark that makes the link our own UI's (workbench/argumentTrust.ts, issue 24).
+      const [arg] = JSON.parse(target.query) as [Record<string, unknown>];
+      assert.deepEqual(Object.keys(arg).sort(), ['serialNumber', 'via']);
+      assert.equal(arg['serialNumber'], TEST_SERIALS.onboarded);
+      assert.equal(typeof arg['via'], 'string');
     });
 
     it('Look Up Machine with a serial-number argument reveals the machine and records it as recent', async () => {

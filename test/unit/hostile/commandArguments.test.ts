@@ -4,7 +4,8 @@
 // honoured only for exactly what the demo's extension host was started with.
 // Add a row.
 import assert from 'node:assert/strict';
-import { demoGrant, planArgumentSignIn, signInFields, type SignInFields } from '../../../src/domain/session/argumentSignIn';
+import { demoGrant, demoVariable, planArgumentSignIn, signInFields, type SignInFields } from '../../../src/domain/session/argumentSignIn';
+import { ArgumentTrust, plainArgument } from '../../../src/workbench/argumentTrust';
 import type { Environment } from '../../../src/domain/session/sessionState';
 import { ConfirmedEndpoints } from '../../../src/session/credentialStore';
 
@@ -164,7 +165,7 @@ describe('hostile input: argument forms of commands', () => {
       const base = JSON.stringify({ signIn: DEMO, pad: '' });
       const padded = (length: number): string => JSON.stringify({ signIn: DEMO, pad: 'x'.repeat(length - base.length) });
       assert.equal(padded(10_000).length, 10_000);
-      assert.deepEqual(demoGrant(padded(10_000)), { fields: DEMO });
+      assert.deepEqual(demoGrant(padded(10_000)), { fields: DEMO, pin: [] });
       assert.equal(demoGrant(padded(10_001)), undefined);
     });
   });
@@ -223,5 +224,129 @@ describe('hostile input: argument forms of commands', () => {
       false,
       'another /token is not what the user confirmed',
     );
+  });
+
+  describe('an argument is read once, into a plain copy (issue 24, item 1)', () => {
+    it('a getter is read once: the copy answers the same to every later check', () => {
+      let reads = 0;
+      const arg = {
+        ...UNNAMED,
+        get password(): unknown {
+          reads++;
+          return reads <= 2 ? 'p' : 0;
+        },
+      };
+      const copy = plainArgument(arg, ['password', 'username']);
+      assert.equal(reads, 1);
+      assert.deepEqual(signInFields(copy ?? {}), signInFields(copy ?? {}));
+      assert.equal(copy?.['password'], 'p');
+    });
+
+    it('a getter that throws, a function, an object or a Proxy trap leave a key out, never in two states', () => {
+      const target: Record<string, unknown> = { serialNumber: 'MX-1' };
+      const proxy = new Proxy(target, {
+        get: (_target, key): unknown => (key === 'via' ? { toString: () => 'x' } : target[String(key)]),
+      });
+      assert.deepEqual(plainArgument(proxy, ['serialNumber', 'via']), { serialNumber: 'MX-1' });
+      const hostile = {
+        get environment(): string {
+          throw new Error('boom');
+        },
+        confirm: () => false,
+        target: { toString: () => 'workspace' },
+      };
+      assert.deepEqual(plainArgument(hostile, ['environment', 'confirm', 'target']), {});
+      assert.equal(plainArgument('MX-1', ['serialNumber']), undefined);
+    });
+
+    it('nested keys are copied one level down and nothing else', () => {
+      assert.deepEqual(plainArgument({ prefill: { apiBaseUrl: 'https://a', extra: 1 }, other: 2 }, [], { prefill: ['apiBaseUrl'] }), {
+        prefill: { apiBaseUrl: 'https://a' },
+      });
+    });
+  });
+
+  describe('OE_DEMO_SIGN_IN is trusted only from the launch environment, or in a development or test host (issue 24, item 1)', () => {
+    const value = JSON.stringify({ signIn: DEMO });
+    it('an installed extension ignores a value another extension put into process.env', () => {
+      const variable = demoVariable({ launchEnviron: 'PATH=/usr/bin\0HOME=/root\0', processValue: value, developmentOrTest: false });
+      assert.equal(demoGrant(variable), undefined);
+    });
+    it('without /proc, an installed extension has no grant at all', () => {
+      assert.equal(demoVariable({ launchEnviron: undefined, processValue: value, developmentOrTest: false }), undefined);
+    });
+    it('the launch environment wins over process.env, in any mode', () => {
+      const launched = JSON.stringify({ signIn: UNNAMED });
+      const variable = demoVariable({
+        launchEnviron: `A=1\0OE_DEMO_SIGN_IN=${launched}\0B=2`,
+        processValue: value,
+        developmentOrTest: true,
+      });
+      assert.deepEqual(demoGrant(variable)?.fields, UNNAMED);
+    });
+    it('the machines the demo pins are granted with it: strings only, at most 20', () => {
+      const pin = ['MX-1', 7, 'x'.repeat(101), ...Array.from({ length: 30 }, (_, i) => `P-${i}`)];
+      const grant = demoGrant(JSON.stringify({ signIn: DEMO, pin }));
+      assert.equal(grant?.pin.length, 20);
+      assert.equal(grant.pin[0], 'MX-1');
+      assert.ok(grant.pin.every((serial) => serial.length <= 100));
+    });
+    it('a grant for a machine is used once', () => {
+      const trust = new ArgumentTrust(false, () => Promise.resolve(undefined));
+      trust.grantOnce({ serialNumber: 'MX-1' });
+      assert.equal(trust.fromOwnUi({ serialNumber: 'MX-1' }), true);
+      assert.equal(trust.fromOwnUi({ serialNumber: 'MX-1' }), false);
+    });
+    it('a development or test host without /proc reads process.env (the demo)', () => {
+      assert.deepEqual(demoGrant(demoVariable({ launchEnviron: undefined, processValue: value, developmentOrTest: true }))?.fields, DEMO);
+    });
+  });
+
+  describe('the one rule for other extensions (issue 24, items 5 and 9)', () => {
+    const asked: string[] = [];
+    const trust = (testMode: boolean, answer: 'yes' | 'no'): ArgumentTrust =>
+      new ArgumentTrust(
+        testMode,
+        (message, _detail, action) => {
+          asked.push(message);
+          return Promise.resolve(answer === 'yes' ? action : undefined);
+        },
+        'notice',
+      );
+    const request = { title: 'Pin MX-1?', detail: 'd', action: 'Pin' };
+
+    it('outside tests every request is asked in the modal, and only its own button agrees', async () => {
+      asked.length = 0;
+      assert.equal(await trust(false, 'no').confirm(request), false);
+      assert.equal(await trust(false, 'yes').confirm(request), true);
+      assert.deepEqual(asked, ['Pin MX-1?', 'Pin MX-1?']);
+    });
+
+    it('under our tests nothing is asked, unless a test acts as the user', async () => {
+      asked.length = 0;
+      const tested = trust(true, 'no');
+      assert.equal(await tested.confirm(request), true);
+      const asUser = tested.actAsUser();
+      assert.equal(await tested.confirm(request), false);
+      asUser.dispose();
+      assert.deepEqual(asked, ['Pin MX-1?']);
+    });
+
+    it("our own UI's mark vouches for exactly the serial number (or environment) it was made for, in this activation", () => {
+      const ours = trust(false, 'no');
+      const marked = ours.ownArgument({ serialNumber: 'MX-1' });
+      assert.equal(ours.fromOwnUi(marked), true);
+      assert.equal(ours.fromOwnUi({ ...marked, serialNumber: 'MX-2' }), false, 'another serial number');
+      assert.equal(ours.fromOwnUi({ serialNumber: 'MX-1' }), false, 'no mark');
+      assert.equal(ours.fromOwnUi({ serialNumber: 'MX-1', via: '' }), false);
+      assert.equal(trust(false, 'no').fromOwnUi(marked), false, 'another activation');
+      const environment = ours.ownArgument({ environment: 'Production' });
+      assert.equal(ours.fromOwnUi(environment), true);
+      assert.equal(
+        ours.fromOwnUi({ serialNumber: 'Production', via: environment.via }),
+        false,
+        'a mark for an environment is not one for a machine',
+      );
+    });
   });
 });
