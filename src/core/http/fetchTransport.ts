@@ -12,6 +12,7 @@ import { definedOnly } from '../../common/definedOnly';
 import { classifyNetworkError } from './networkFailures';
 import {
   isTransportError,
+  requestUrl,
   TransportError,
   type NetworkFailureContext,
   type ResponseDeadline,
@@ -65,12 +66,7 @@ class FetchTransport implements Transport {
   }
 
   async request(request: TransportRequest): Promise<TransportResponse> {
-    let url: URL;
-    try {
-      url = new URL(request.url);
-    } catch {
-      throw new TransportError('invalid-url', 'ERR_INVALID_URL');
-    }
+    const url = requestUrl(request);
     if (this.#closed) throw new TransportError('aborted', 'TRANSPORT_CLOSED');
     if (request.signal?.aborted === true) throw new TransportError('aborted', 'ABORT_ERR');
 

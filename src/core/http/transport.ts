@@ -111,6 +111,15 @@ export function isTransportError(value: unknown): value is TransportError {
   );
 }
 
+/** A request's URL, parsed; one that does not parse is the same failure from every transport. */
+export function requestUrl(request: Pick<TransportRequest, 'url'>): URL {
+  try {
+    return new URL(request.url);
+  } catch {
+    throw new TransportError('invalid-url', 'ERR_INVALID_URL');
+  }
+}
+
 export interface Transport {
   request(request: TransportRequest): Promise<TransportResponse>;
   close(): Promise<void>;

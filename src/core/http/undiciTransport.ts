@@ -10,6 +10,7 @@ import { networkPathFor } from './networkPath';
 import { classifyNetworkError, PROXY_LEG } from './networkFailures';
 import { selectProxy } from './proxySelection';
 import {
+  requestUrl,
   TransportError,
   type NetworkFailureContext,
   type Transport,
@@ -107,12 +108,7 @@ class UndiciTransport implements Transport {
   }
 
   async request(request: TransportRequest): Promise<TransportResponse> {
-    let url: URL;
-    try {
-      url = new URL(request.url);
-    } catch {
-      throw new TransportError('invalid-url', 'ERR_INVALID_URL');
-    }
+    const url = requestUrl(request);
     if (request.signal?.aborted === true) throw new TransportError('aborted', 'ABORT_ERR');
 
     // One controller carries both the caller's cancellation and our overall deadline,
