@@ -232,7 +232,10 @@ function squidConfig(dir: string, port: number, hosts: readonly string[], runAs:
 
 /** Starts Squid on a free 127.0.0.1 port with Basic proxy authentication (basic_ncsa_auth and an htpasswd file written here). */
 export async function startSquid(options: SquidOptions): Promise<Squid> {
-  const dir = mkdtempSync(join(tmpdir(), 'oe-squid-'));
+  // Run as root, Squid drops to the package's `proxy` user, which must reach its folder: the
+  // process's own temporary folder may sit below folders only we can enter, /tmp does not.
+  const asRoot = process.getuid?.() === 0;
+  const dir = mkdtempSync(join(asRoot ? '/tmp' : tmpdir(), 'oe-squid-'));
   const names = Object.keys(options.hosts);
   for (const [name, address] of Object.entries(options.hosts)) {
     if (!/^127\.\d+\.\d+\.\d+$/.test(address)) throw new Error(`startSquid: ${name} must resolve to 127.x, not ${address}`);
@@ -245,17 +248,16 @@ export async function startSquid(options: SquidOptions): Promise<Squid> {
   );
   const hash = execFileSync('openssl', ['passwd', '-apr1', options.password], { encoding: 'utf8' }).trim();
   writeFileSync(join(dir, 'htpasswd'), `${options.user}:${hash}\n`);
-  // Squid refuses to run as root: it drops to the package's `proxy` user, which must own its folder.
   let runAs: string | undefined;
-  if (process.getuid?.() === 0) {
+  if (asRoot) {
     const uid = uidOf('proxy');
     if (uid === undefined) throw new Error('startSquid: running as root and no `proxy` user to run Squid as');
     runAs = 'proxy';
     chmodSync(dir, 0o755);
     for (const name of ['', 'hosts', 'htpasswd']) chownSync(join(dir, name), uid, -1);
   }
-  // Squid names its shared-memory segments after the service name: a unique one keeps parallel runs apart.
-  const service = `oe-squid-${process.pid}-${Date.now().toString(36)}`;
+  // Squid names its shared-memory segments after the service name (letters and digits only): a unique one keeps parallel runs apart.
+  const service = `oesquid${process.pid}x${Date.now().toString(36)}`;
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freePort();
@@ -265,16 +267,16 @@ export async function startSquid(options: SquidOptions): Promise<Squid> {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const squid = new ProxyProcess('squid', child);
-    const cleanUp = async (): Promise<void> => {
+    // A Squid that dies abnormally leaves its shared-memory segments behind.
+    const stop = async (): Promise<void> => {
       await squid.stop();
-      rmSync(dir, { recursive: true, force: true });
       for (const segment of ['cf__metadata', 'cf__queues', 'cf__readers']) rmSync(`/dev/shm/${service}-${segment}.shm`, { force: true });
     };
     try {
       await squid.listening(port);
     } catch (error) {
       lastError = error;
-      await squid.stop();
+      await stop();
       // Another process may have taken the free port between the probe and Squid's bind: try another.
       continue;
     }
@@ -288,7 +290,10 @@ export async function startSquid(options: SquidOptions): Promise<Squid> {
               .split('\n')
               .filter((line) => line !== '')
           : [],
-      close: cleanUp,
+      close: async () => {
+        await stop();
+        rmSync(dir, { recursive: true, force: true });
+      },
     };
   }
   rmSync(dir, { recursive: true, force: true });
