@@ -14,6 +14,8 @@ export interface HttpsFront {
   readonly handshakes: number;
   /** Swaps the certificate for the next connections (e.g. an expired one). */
   useCertificate(pair: KeyPair): void;
+  /** Closes every open connection (as an idle timeout would) and keeps listening: a proxy's tunnels end, and it logs them. */
+  dropConnections(): void;
   close(): Promise<void>;
 }
 
@@ -49,6 +51,9 @@ export async function startHttpsFront(targetPort: number, pair: KeyPair): Promis
     },
     useCertificate(next) {
       server.setSecureContext({ key: next.key, cert: next.cert });
+    },
+    dropConnections() {
+      for (const socket of sockets) socket.destroy();
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -11,6 +11,8 @@ import { join } from 'node:path';
 
 /** The host name the HTTPS fake answers to; it resolves only through the tests' own lookup or proxy. */
 export const PLANT_HOST = 'api.plant.test';
+/** A second name of the same API, for tests that send it direct (http.noProxy) and resolve it through /etc/hosts. */
+export const DIRECT_HOST = 'direct.plant.test';
 
 export interface KeyPair {
   readonly key: string;
@@ -22,7 +24,7 @@ export interface TestPki {
   /** PEM file of the test CA: what a user would put in onboardingEvents.caCertificatesFile. */
   readonly caFile: string;
   readonly caPem: string;
-  /** Valid for api.plant.test, localhost and 127.0.0.1, signed by the CA. */
+  /** Valid for api.plant.test, direct.plant.test, localhost and 127.0.0.1, signed by the CA. */
   readonly server: KeyPair;
   /** Same names, signed by the CA, but expired. */
   readonly expired: KeyPair;
@@ -32,7 +34,7 @@ export interface TestPki {
   readonly selfSigned: KeyPair;
 }
 
-const NAMES = `DNS:${PLANT_HOST},DNS:localhost,IP:127.0.0.1`;
+const NAMES = `DNS:${PLANT_HOST},DNS:${DIRECT_HOST},DNS:localhost,IP:127.0.0.1`;
 
 let made: TestPki | undefined;
 
