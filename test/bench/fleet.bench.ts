@@ -16,6 +16,7 @@
 // the median, by ratio to its own floor, of RUNS refreshes, each by a fresh
 // client (nothing learnt from the run before); every run and its floor are printed.
 
+import { definedOnly } from '../../src/common/definedOnly';
 import { EventsCache } from '../../src/eventsCache/eventsCache';
 import { DEFAULT_HTTP_SETTINGS, OnboardingClient } from '../../src/core/onboardingClient';
 import { createUndiciTransport } from '../../src/core/http/undiciTransport';
@@ -24,7 +25,7 @@ import type { Transport } from '../../src/core/http/transport';
 import { refreshMany } from '../../src/machines/machinesModel';
 import type { FakeApiConfig } from '../support/fakeApi';
 import { TEST_CREDENTIALS } from '../support/fakeApi';
-import { bareToken, median, ms, roundTripAt, slowerClause, timed, times } from './benchSupport';
+import { bareEvents, bareToken, median, ms, peerDispatcher, roundTripAt, slowerClause, timed, times } from './benchSupport';
 import type { Benchmark } from './index';
 import { byHandHovers, byHandRefresh, simpleHover, simpleRefresh, type PeerRun } from './peers';
 import { RemoteFakeApi } from './remoteFakeApi';
@@ -53,8 +54,14 @@ interface Exchange {
 }
 
 /** The real transport, recording when each request left and what each 429 asked. */
-function recordingTransport(): { transport: Transport; exchanges: Exchange[] } {
-  const inner = createUndiciTransport({ connectTimeoutMs: 10_000, connectionsPerOrigin: CEILING, env: {} });
+function recordingTransport(api: RemoteFakeApi): { transport: Transport; exchanges: Exchange[] } {
+  // Trusting the test CA as a user would: by the CA file setting (systemCertificates stays on, as by default).
+  const inner = createUndiciTransport({
+    connectTimeoutMs: 10_000,
+    connectionsPerOrigin: CEILING,
+    env: {},
+    ...definedOnly({ caCertificatesFile: api.trust?.caFile }),
+  });
   const exchanges: Exchange[] = [];
   return {
     exchanges,
@@ -91,7 +98,7 @@ interface OurRun extends PeerRun {
 
 /** A fresh client refreshes every machine as the tree does (bulk, through the cache); optionally hovers meanwhile. */
 async function ourRefresh(api: RemoteFakeApi, withHovers: boolean, floor = 0): Promise<OurRun> {
-  const recording = recordingTransport();
+  const recording = recordingTransport(api);
   const client = new OnboardingClient({
     apiBaseUrl: api.baseUrl,
     authUrl: api.authUrl,
@@ -140,17 +147,9 @@ async function ourRefresh(api: RemoteFakeApi, withHovers: boolean, floor = 0): P
 
 async function bareRtt(api: RemoteFakeApi, token: string): Promise<number> {
   const samples: number[] = [];
-  for (let i = 0; i < 7; i++) {
-    samples.push(
-      await timed(async () =>
-        (
-          await fetch(`${api.baseUrl}/public/api/onboarding-events/events?serialNumber=RTT-${i}`, {
-            headers: { authorization: `Bearer ${token}` },
-          })
-        ).json(),
-      ),
-    );
-  }
+  // The first opens the connection (over HTTPS: the handshake), which a round trip does not include.
+  await bareEvents(api, 'RTT-warm', token);
+  for (let i = 0; i < 7; i++) samples.push(await timed(() => bareEvents(api, `RTT-${i}`, token)));
   return median(samples);
 }
 
@@ -186,7 +185,7 @@ interface Measured {
 }
 
 async function measure(setup: ServerSetup, withHovers: boolean): Promise<Measured> {
-  const api = await RemoteFakeApi.start({ ...setup.config, latencyMs: RTT_MS });
+  const api = await RemoteFakeApi.startHttps({ ...setup.config, latencyMs: RTT_MS });
   try {
     const token = await bareToken(api);
     const rtt = await bareRtt(api, token);
@@ -206,14 +205,20 @@ async function measure(setup: ServerSetup, withHovers: boolean): Promise<Measure
     if (!withHovers) return { rtt, ours, runs, simple, byHand };
     const hovering = await ourRefresh(api, true);
     // The simple client's hovers during its own flood of a refresh.
-    const flood = simpleRefresh(api, serials, token);
+    // One program: its hovers share the flood's connections (its one Agent).
+    const simpleAgent = peerDispatcher(api);
     const simpleHovers: number[] = [];
-    await new Promise((resolve) => setTimeout(resolve, HOVER_START_MS));
-    for (const serial of hoverSerials) {
-      simpleHovers.push(await simpleHover(api, serial, token));
-      await new Promise((resolve) => setTimeout(resolve, HOVER_SPACING_MS));
+    try {
+      const flood = simpleRefresh(api, serials, token, simpleAgent);
+      await new Promise((resolve) => setTimeout(resolve, HOVER_START_MS));
+      for (const serial of hoverSerials) {
+        simpleHovers.push(await simpleHover(api, serial, token, simpleAgent));
+        await new Promise((resolve) => setTimeout(resolve, HOVER_SPACING_MS));
+      }
+      await flood;
+    } finally {
+      await simpleAgent?.destroy();
     }
-    await flood;
     const byHandTimes = await byHandHovers(api, serials, hoverSerials, token, HOVER_SPACING_MS + 37);
     return {
       rtt,
