@@ -46,7 +46,10 @@ const HOVERS = 5;
 const HOVER_START_MS = 300;
 const HOVER_SPACING_MS = 200;
 const CEILING: number = DEFAULT_HTTP_SETTINGS.maxConcurrency;
-/** maxConcurrentRequests raised by a user (a setting): what it takes to catch the simple client on the unlimited server. */
+/**
+ * A ceiling twice the default, set on the client directly: what it takes to catch the simple client on the
+ * unlimited server. Not reachable by users today (onboardingEvents.maxConcurrentRequests stops at 64).
+ */
 const RAISED_CEILING = 2 * CEILING;
 
 const LIMITS = { refresh: 1.15, tooManyShare: 0.01, rate: 1.15, hoverOverRtt: 1.2, hoverSlackMs: 10 } as const;
@@ -331,7 +334,7 @@ export const fleetBench: Benchmark = {
       if (raised === undefined) throw new Error('no run at the raised ceiling');
       // Not a target (the default is what users get): what it takes to catch the simple client, printed with its peer.
       console.log(
-        `info ${SERVERS.unlimited.name}, maxConcurrentRequests raised to ${RAISED_CEILING} (a setting): refresh ${MACHINES} — us ${ms(raised.ms)} = ${times(raised.ms / raised.floor)} its floor (ceil(${MACHINES}/${RAISED_CEILING}) round trips of ${RAISED_CEILING} at once: ${ms(raised.floor)}), learnt limit ${raised.learnt}, ${raised.failed} failed; simple client ${ms(unlimited.simple.ms)}` +
+        `info ${SERVERS.unlimited.name}, ceiling raised to ${RAISED_CEILING} (beyond the setting's maximum of ${CEILING}; not a target): refresh ${MACHINES} — us ${ms(raised.ms)} = ${times(raised.ms / raised.floor)} its floor (ceil(${MACHINES}/${RAISED_CEILING}) round trips of ${RAISED_CEILING} at once: ${ms(raised.floor)}), learnt limit ${raised.learnt}, ${raised.failed} failed; simple client ${ms(unlimited.simple.ms)}` +
           (raised.ms <= unlimited.simple.ms
             ? `; ${times(unlimited.simple.ms / raised.ms)} faster than the simple client`
             : ` — SLOWER than the simple client by ${ms(raised.ms - unlimited.simple.ms)} (${times(raised.ms / unlimited.simple.ms)})`),
