@@ -4,10 +4,29 @@
 //     that request's Retry-After and tries again;
 //   - by hand: one request at a time, as with curl or REST Client (the token
 //     pasted once).
-// Neither is a strawman: no new token per call, no artificial delay.
+// Neither is a strawman: no new token per call, no artificial delay. Over
+// HTTPS each peer makes one undici Agent that trusts the fake's CA (undici's
+// defaults otherwise: no limit on connections) and keeps it for the whole
+// run, as such a program would for its process; a hover shares its refresh's.
 
+/** Runs `work` with a fresh peer dispatcher (undefined over HTTP), or the one given; closes only its own. */
+async function withDispatcher<T>(
+  api: FakeEndpoints,
+  given: Dispatcher | undefined,
+  work: (dispatcher: Dispatcher | undefined) => Promise<T>,
+): Promise<T> {
+  if (given !== undefined) return work(given);
+  const own = peerDispatcher(api);
+  try {
+    return await work(own);
+  } finally {
+    await own?.destroy();
+  }
+}
+
+import type { Dispatcher } from 'undici';
 import { parseRetryAfter, sleep } from '../../src/core/http/retryPolicy';
-import type { FakeEndpoints } from './benchSupport';
+import { peerDispatcher, peerFetch, type FakeEndpoints } from './benchSupport';
 
 export interface PeerRun {
   readonly ms: number;
@@ -27,10 +46,11 @@ async function simpleLookup(
   serial: string,
   token: string,
   counts: { sent: number; tooMany: number },
+  dispatcher: Dispatcher | undefined,
 ): Promise<unknown> {
   for (;;) {
     counts.sent++;
-    const response = await fetch(eventsUrl(api, serial), { headers: { authorization: `Bearer ${token}` } });
+    const response = await peerFetch(eventsUrl(api, serial), { headers: { authorization: `Bearer ${token}` } }, dispatcher);
     if (response.status !== 429) {
       if (!response.ok) throw new Error(`simple client: HTTP ${response.status} for ${serial}`);
       return response.json();
@@ -42,23 +62,27 @@ async function simpleLookup(
 }
 
 /** One look-up by either peer with a token in hand: one plain request (retrying 429s). */
-export function peerLookup(api: FakeEndpoints, serial: string, token: string): Promise<unknown> {
-  return simpleLookup(api, serial, token, { sent: 0, tooMany: 0 });
+export function peerLookup(api: FakeEndpoints, serial: string, token: string, dispatcher?: Dispatcher): Promise<unknown> {
+  return withDispatcher(api, dispatcher, (through) => simpleLookup(api, serial, token, { sent: 0, tooMany: 0 }, through));
 }
 
 /** The simple client refreshing many machines: all at once, each retrying its own 429s. */
-export async function simpleRefresh(api: FakeEndpoints, serials: readonly string[], token: string): Promise<PeerRun> {
-  const counts = { sent: 0, tooMany: 0 };
-  const started = performance.now();
-  await Promise.all(serials.map((serial) => simpleLookup(api, serial, token, counts)));
-  return { ms: performance.now() - started, ...counts };
+export function simpleRefresh(api: FakeEndpoints, serials: readonly string[], token: string, dispatcher?: Dispatcher): Promise<PeerRun> {
+  return withDispatcher(api, dispatcher, async (through) => {
+    const counts = { sent: 0, tooMany: 0 };
+    const started = performance.now();
+    await Promise.all(serials.map((serial) => simpleLookup(api, serial, token, counts, through)));
+    return { ms: performance.now() - started, ...counts };
+  });
 }
 
 /** The simple client's one look-up (a hover): one request, retrying 429s. */
-export async function simpleHover(api: FakeEndpoints, serial: string, token: string): Promise<number> {
-  const started = performance.now();
-  await simpleLookup(api, serial, token, { sent: 0, tooMany: 0 });
-  return performance.now() - started;
+export function simpleHover(api: FakeEndpoints, serial: string, token: string, dispatcher?: Dispatcher): Promise<number> {
+  return withDispatcher(api, dispatcher, async (through) => {
+    const started = performance.now();
+    await simpleLookup(api, serial, token, { sent: 0, tooMany: 0 }, through);
+    return performance.now() - started;
+  });
 }
 
 /**
@@ -72,17 +96,19 @@ export async function byHandRefresh(
   token: string,
   sample: number,
 ): Promise<PeerRun & { readonly measured: number }> {
-  const counts = { sent: 0, tooMany: 0 };
-  const subset = serials.slice(0, sample);
-  const started = performance.now();
-  for (const serial of subset) await simpleLookup(api, serial, token, counts);
-  const ms = ((performance.now() - started) * serials.length) / subset.length;
-  return {
-    ms,
-    sent: Math.round((counts.sent * serials.length) / subset.length),
-    tooMany: Math.round((counts.tooMany * serials.length) / subset.length),
-    measured: subset.length,
-  };
+  return withDispatcher(api, undefined, async (through) => {
+    const counts = { sent: 0, tooMany: 0 };
+    const subset = serials.slice(0, sample);
+    const started = performance.now();
+    for (const serial of subset) await simpleLookup(api, serial, token, counts, through);
+    const ms = ((performance.now() - started) * serials.length) / subset.length;
+    return {
+      ms,
+      sent: Math.round((counts.sent * serials.length) / subset.length),
+      tooMany: Math.round((counts.tooMany * serials.length) / subset.length),
+      measured: subset.length,
+    };
+  });
 }
 
 /**
@@ -96,6 +122,17 @@ export async function byHandHovers(
   token: string,
   spacingMs: number,
 ): Promise<number[]> {
+  return withDispatcher(api, undefined, (through) => byHandHoversThrough(api, serials, hoverSerials, token, spacingMs, through));
+}
+
+async function byHandHoversThrough(
+  api: FakeEndpoints,
+  serials: readonly string[],
+  hoverSerials: readonly string[],
+  token: string,
+  spacingMs: number,
+  dispatcher: Dispatcher | undefined,
+): Promise<number[]> {
   const times: number[] = [];
   // Written by the hover side, read by the one-at-a-time loop: a queue of one.
   const state: { wanted: { serial: string; at: number } | undefined; stop: boolean } = { wanted: undefined, stop: false };
@@ -105,10 +142,10 @@ export async function byHandHovers(
       const hover = state.wanted;
       state.wanted = undefined;
       if (hover !== undefined) {
-        await simpleLookup(api, hover.serial, token, { sent: 0, tooMany: 0 });
+        await simpleLookup(api, hover.serial, token, { sent: 0, tooMany: 0 }, dispatcher);
         times.push(performance.now() - hover.at);
       } else {
-        await simpleLookup(api, serials[index++ % serials.length] ?? '', token, { sent: 0, tooMany: 0 });
+        await simpleLookup(api, serials[index++ % serials.length] ?? '', token, { sent: 0, tooMany: 0 }, dispatcher);
       }
     }
   })();

@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { FakeApiConfig, FakeApiOptions, LoadStats } from '../support/fakeApi';
+import { benchTls, closeBareDispatcher, type BenchTrust, type FakeEndpoints } from './benchSupport';
 
 export type WorkerCommand =
   | { readonly command: 'setLatency'; readonly ms: number }
@@ -27,7 +28,7 @@ export type WorkerReply = { readonly id: 0; readonly baseUrl: string; readonly a
 /** Options for the worker's fake; `data` must be structured-cloneable (it is: plain JSON). */
 export type RemoteFakeApiOptions = Omit<FakeApiOptions, 'foreignOrigin'>;
 
-export class RemoteFakeApi {
+export class RemoteFakeApi implements FakeEndpoints {
   #nextId = 1;
   readonly #pending = new Map<number, (counts: Counts) => void>();
 
@@ -35,6 +36,7 @@ export class RemoteFakeApi {
     private readonly worker: Worker,
     readonly baseUrl: string,
     readonly authUrl: string,
+    readonly trust: BenchTrust | undefined,
   ) {
     worker.on('message', (reply: WorkerReply) => {
       if (!('tokenRequests' in reply)) return;
@@ -44,11 +46,21 @@ export class RemoteFakeApi {
   }
 
   static start(options: RemoteFakeApiOptions = {}): Promise<RemoteFakeApi> {
+    return RemoteFakeApi.#start(options, undefined);
+  }
+
+  /** The fake over HTTPS, as the real API is: its certificate from the bench's test CA, which `trust` names. */
+  static startHttps(options: Omit<RemoteFakeApiOptions, 'tls'> = {}): Promise<RemoteFakeApi> {
+    const { tls, trust } = benchTls();
+    return RemoteFakeApi.#start({ ...options, tls }, trust);
+  }
+
+  static #start(options: RemoteFakeApiOptions, trust: BenchTrust | undefined): Promise<RemoteFakeApi> {
     const worker = new Worker(join(__dirname, 'fakeApiWorker.js'), { workerData: options });
     return new Promise((resolve, reject) => {
       worker.once('error', reject);
       worker.once('message', (reply: WorkerReply) => {
-        if ('baseUrl' in reply) resolve(new RemoteFakeApi(worker, reply.baseUrl, reply.authUrl));
+        if ('baseUrl' in reply) resolve(new RemoteFakeApi(worker, reply.baseUrl, reply.authUrl, trust));
       });
     });
   }
@@ -71,6 +83,7 @@ export class RemoteFakeApi {
   }
 
   async close(): Promise<void> {
+    await closeBareDispatcher(this);
     await this.#send({ command: 'close' });
     await this.worker.terminate();
   }

@@ -1,7 +1,8 @@
 // The loopback HTTP server: records each request, routes it to an endpoint,
 // and lets the fault engine delay, trickle, replace or drop the answer.
 
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { EndpointContext, Handler } from './context';
 import { LoadGate, NO_LOAD_LIMITS, type LoadStats } from './capacity';
@@ -84,7 +85,7 @@ class FakeApiServer implements FakeApi {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly live: FakeApiConfig;
   private readonly gate = new LoadGate(() => this.live);
-  private readonly server = createServer((req, res) => void this.onRequest(req, res));
+  private readonly server: Server;
   private listeningPort = 0;
   private closed = false;
 
@@ -92,8 +93,12 @@ class FakeApiServer implements FakeApi {
     private readonly data: FakeApiData,
     config: FakeApiConfig,
     private readonly foreignOrigin: boolean,
+    private readonly tls: FakeApiOptions['tls'],
   ) {
     this.live = config;
+    const onRequest = (req: IncomingMessage, res: ServerResponse): void => void this.onRequest(req, res);
+    // https.Server is an http.Server with TLS in front: everything below works on either.
+    this.server = tls === undefined ? createServer(onRequest) : createTlsServer({ key: tls.key, cert: tls.cert }, onRequest);
     this.faults = new FaultEngine(data.permanentFaults ?? []);
   }
 
@@ -101,7 +106,7 @@ class FakeApiServer implements FakeApi {
     return this.listeningPort;
   }
   get baseUrl(): string {
-    return `http://127.0.0.1:${this.listeningPort}`;
+    return `${this.tls === undefined ? 'http' : 'https'}://127.0.0.1:${this.listeningPort}`;
   }
   get authUrl(): string {
     return `${this.baseUrl}/oauth`;
@@ -330,7 +335,7 @@ class FakeApiServer implements FakeApi {
 export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeApi> {
   // A deep copy, so mutations of one fake never leak into another or into the caller's data.
   const data = structuredClone(options.data ?? defaultData());
-  const server = new FakeApiServer(data, applyConfig({ ...DEFAULT_CONFIG }, options), options.foreignOrigin === true);
+  const server = new FakeApiServer(data, applyConfig({ ...DEFAULT_CONFIG }, options), options.foreignOrigin === true, options.tls);
   await server.listen(options.port ?? 0);
   return server;
 }

@@ -129,6 +129,12 @@ export interface FakeApiOptions extends Partial<FakeApiConfig> {
    * to another origin (see `receivedAuthorization()`).
    */
   foreignOrigin?: boolean;
+  /**
+   * Opt-in HTTPS: listen with this key and certificate (PEM) instead of plain
+   * HTTP, as the real API does; base and authorization URLs then start with
+   * https://. The caller makes the certificate and tells its clients whom to trust.
+   */
+  tls?: { readonly key: string; readonly cert: string };
 }
 
 export interface FakeApi {
