@@ -106,8 +106,10 @@ export class InlineStatus extends Disposable {
       }),
     );
     this.register(
-      states.onDidChange(() => {
-        this.updateAll(false);
+      states.onDidChange((changed) => {
+        // A change of everything (a sign-in, another environment, the rules) may leave serial
+        // numbers on screen unknown: ask for them too, as a scroll would, not only repaint.
+        this.updateAll(changed === undefined);
       }),
     );
     this.register(

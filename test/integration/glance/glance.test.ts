@@ -359,4 +359,19 @@ describe('Serial numbers at a glance (inline status, Problems, quick fixes, comp
       serialNumber: TEST_SERIALS.onboarded,
     });
   });
+
+  it('loads the statuses of the serial numbers on screen when the user signs in, without a scroll', async () => {
+    await signOutIfSignedIn();
+    const { document } = await openText(FILE);
+    await until('no statuses while signed out', () => hook().inlineStatuses(document.uri).length === 0);
+    await signIn(fake);
+    // Nothing scrolls or changes editors here: the sign-in alone must bring what is on screen.
+    await until(
+      'every status after signing in',
+      () => hook().inlineStatuses(document.uri).length === 6,
+      8000,
+      () => hook().inlineStatuses(document.uri),
+    );
+    await signOutIfSignedIn();
+  });
 });
