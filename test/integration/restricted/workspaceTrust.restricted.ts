@@ -119,7 +119,7 @@ describe('Restricted Mode (workspace trust on, untrusted folder)', () => {
       makeEvent({ type: 'ONBOARDING_FAILED', message: 'Certificate rejected', timestamp: 1_717_000_100 }),
     ]);
     api.events.clear();
-    // Opened afresh: the tests above left it open from before the sign-in, and a visible editor loads when it is shown or scrolled.
+    // Opened afresh, so its serial numbers are asked for again now that the fake has the failure.
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const folder = vscode.workspace.workspaceFolders?.[0];
     assert.ok(folder);
@@ -132,7 +132,13 @@ describe('Restricted Mode (workspace trust on, untrusted folder)', () => {
       'inline statuses for the failed and the started machine',
       () => {
         const shown = editor.inlineStatuses(document.uri);
-        return shown.some((s) => s.serialNumber === FAILED) && shown.some((s) => s.serialNumber === TEST_SERIALS.started) && shown;
+        // The sign-in above loaded what was on screen while the fake had no events for FAILED, and that
+        // answer is also on disk: wait for the answer with its events, whatever state it is read as.
+        return (
+          shown.some((s) => s.serialNumber === FAILED && s.state !== 'noEvents') &&
+          shown.some((s) => s.serialNumber === TEST_SERIALS.started) &&
+          shown
+        );
       },
       () => editor.inlineStatuses(document.uri),
     );
