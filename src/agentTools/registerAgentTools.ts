@@ -204,27 +204,6 @@ function environmentName(session: ApiSession): string {
   return session.state.kind === 'signed-out' ? '' : session.state.environment.name;
 }
 
-/** Rejects with a CancellationError as soon as `signal` aborts; a request shared with a view keeps running for it. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new vscode.CancellationError());
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => {
-      reject(new vscode.CancellationError());
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error instanceof Error ? error : new Error(errorMessage(error)));
-      },
-    );
-  });
-}
-
 function isCancellation(error: unknown): boolean {
   return error instanceof vscode.CancellationError || (isApiError(error) && error.kind === 'cancelled');
 }
@@ -245,7 +224,7 @@ async function readMachines(
     const reports = await Promise.all(
       serialNumbers.map(async (serialNumber): Promise<MachineReport> => {
         try {
-          const result = await untilAborted(deps.events.get(serialNumber, { signal: abort.signal }), abort.signal);
+          const result = await deps.events.get(serialNumber, { signal: abort.signal });
           return { serialNumber, outcome: { kind: 'events', result, stale: false } };
         } catch (error) {
           if (isCancellation(error) || token.isCancellationRequested) throw new vscode.CancellationError();
