@@ -48,7 +48,7 @@ export type PanelActivity =
 export interface PageRequestServices {
   readonly session: ApiSession;
   /** Fetches go through the events cache, which reports refused credentials to the session. */
-  readonly events: Pick<EventsCache, 'signedIn' | 'fetchLink'>;
+  readonly events: Pick<EventsCache, 'fetchLink'>;
   readonly log: Log;
   readonly documents: ReadOnlyDocuments;
   readonly links: LinkOpenerSlot;
@@ -149,7 +149,7 @@ export class PageRequests {
       return;
     }
     const url = decision.url;
-    if (!this.services.events.signedIn) {
+    if (this.services.session.state.kind !== 'signed-in') {
       reply(false, vscode.l10n.t('Sign in to fetch linked resources.'));
       const signIn = vscode.l10n.t('Sign In');
       void vscode.window.showInformationMessage(vscode.l10n.t('Sign in to fetch linked resources.'), signIn).then((choice) => {

@@ -83,7 +83,7 @@ export class GlanceStates extends Disposable {
   }
 
   get signedIn(): boolean {
-    return this.deps.events.signedIn;
+    return this.deps.session.state.kind === 'signed-in';
   }
 
   /** The serial numbers editors now show: loads what is missing, cancels what scrolled away. */

@@ -72,7 +72,7 @@ export class SerialHoverProvider implements vscode.HoverProvider {
 
     const ctx = hoverContext(settings.maxEvents, this.deps.eventStates(), this.deps.ownArgument);
     const events = this.deps.events;
-    if (!events.signedIn) {
+    if (this.deps.session.state.kind !== 'signed-in') {
       const answer = hover(signedOutHoverMarkdown(serialNumber, ctx), range);
       this.last = { serialNumber, source: 'signed-out', ms: performance.now() - started };
       return answer;

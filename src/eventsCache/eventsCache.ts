@@ -105,11 +105,6 @@ export class EventsCache {
     this.now = options.now ?? Date.now;
   }
 
-  /** True while a client is there to ask; false while signed out or while the credentials are rejected. */
-  get signedIn(): boolean {
-    return this.options.source() !== undefined;
-  }
-
   /**
    * Synchronous and from memory: what is known now, fresh or not. On first
    * sight of a serial number the stored copy is read in the background; when

@@ -287,7 +287,7 @@ export class MachineLookUp extends Disposable {
       const cached = events.peek(serialNumber);
       if (cached !== undefined) pick.items = this.eventItems(cached.result.events);
       if (!force && cached !== undefined && events.isFresh(serialNumber)) return;
-      if (!events.signedIn) {
+      if (this.deps.session.state.kind !== 'signed-in') {
         pick.items = [this.signInItem()];
         return;
       }

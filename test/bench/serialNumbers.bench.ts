@@ -125,7 +125,11 @@ export const serialNumbersBench: Benchmark = {
       // (a) cached hover through the real provider: word → serial → peek/isFresh → Markdown → Hover.
       // Only what provideHover reads of its dependencies; the rest of their classes is VS Code glue.
       const provider = new SerialHoverProvider({
-        session: { client: () => client, reportCredentialsRejected: () => undefined } as unknown as ApiSession,
+        session: {
+          state: { kind: 'signed-in' },
+          client: () => client,
+          reportCredentialsRejected: () => undefined,
+        } as unknown as ApiSession,
         events,
         settings: {
           value: { matcher, hoverEnabled: true, linksEnabled: true, languages: ['*'], maxEvents: 5 },
