@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { errorMessage } from './common/errors';
 import { registerAgentTools } from './agentTools/registerAgentTools';
+import { registerBoard } from './board/registerBoard';
 import { registerDetails } from './details/registerDetails';
 import { registerEditor } from './editor/registerEditor';
 import { registerLinks } from './links/registerLinks';
@@ -57,12 +58,13 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
     registerLookUp(context, { ...deps, machines, details });
     const agentTools = registerAgentTools(context, { ...deps, machines, scanWorkspace });
     const links = registerLinks(context, { ...deps, details });
+    const board = registerBoard(context, { ...deps, machines, details });
     return publicApi({
       activationMs: performance.now() - started,
       machines,
       events,
       trust,
-      testHooks: testHooks({ testMode, context, session, notifier, events, details, editor, machines, agentTools, links, trust }),
+      testHooks: testHooks({ testMode, context, session, notifier, events, details, editor, machines, agentTools, links, trust, board }),
     });
   } catch (error) {
     void vscode.window.showErrorMessage(

@@ -102,7 +102,6 @@ export const PAGE_STRING_KEYS = [
   'completed',
   'notCompleted',
   'stale',
-  'eventAt',
   'durationS',
   'durationMin',
   'durationH',
@@ -231,7 +230,9 @@ export function isSort(value: unknown): value is BoardSort {
 export function isFilter(value: unknown): value is BoardFilter {
   if (!isRecord(value)) return false;
   const states = value['states'];
-  return isString(value['text'], MAX_FILTER_TEXT) && Array.isArray(states) && states.length <= BOARD_STATES.length && states.every(isBoardState);
+  return (
+    isString(value['text'], MAX_FILTER_TEXT) && Array.isArray(states) && states.length <= BOARD_STATES.length && states.every(isBoardState)
+  );
 }
 
 export function isPersistedState(value: unknown): value is PersistedState {

@@ -32,6 +32,8 @@ export const COMMANDS = {
   showEventDetails: 'onboardingEvents.showEventDetails',
   showRawJson: 'onboardingEvents.showRawJson',
   exportEvents: 'onboardingEvents.exportEvents',
+  /** The onboarding board of a set of machines (src/board/): the palette asks which set, menus pass it. */
+  openBoard: 'onboardingEvents.openBoard',
   lookUpMachine: 'onboardingEvents.lookUpMachine',
   lookUpSerialAtCursor: 'onboardingEvents.lookUpSerialAtCursor',
   revealMachine: 'onboardingEvents.revealMachine',
@@ -58,6 +60,7 @@ export const VIEWS = {
 
 export const WEBVIEWS = {
   details: 'onboardingEvents.details',
+  board: 'onboardingEvents.board',
 } as const;
 
 /** Language model tools agents can call (package.json `contributes.languageModelTools`). */

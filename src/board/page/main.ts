@@ -106,7 +106,12 @@ function icon(name: string, className = ''): HTMLSpanElement {
   return el('span', `codicon codicon-${name} ${className}`.trim(), undefined, { 'aria-hidden': 'true' });
 }
 
-function button(label: string, iconName: string, onClick: () => void, options: { aria?: string; iconOnly?: boolean } = {}): HTMLButtonElement {
+function button(
+  label: string,
+  iconName: string,
+  onClick: () => void,
+  options: { aria?: string; iconOnly?: boolean } = {},
+): HTMLButtonElement {
   const b = el('button', options.iconOnly ? 'icon-button' : 'secondary', undefined, { type: 'button' });
   b.append(icon(iconName));
   if (options.iconOnly) {
@@ -235,11 +240,39 @@ function buildFrame(root: HTMLElement): Frame {
   const timelineHead = el('div', 'section-head');
   const controls = el('div', 'timeline-controls', undefined, { role: 'group', 'aria-label': s('timeline') });
   controls.append(
-    button(s('zoomIn'), 'zoom-in', () => zoom(0.5), { iconOnly: true }),
-    button(s('zoomOut'), 'zoom-out', () => zoom(2), { iconOnly: true }),
+    button(
+      s('zoomIn'),
+      'zoom-in',
+      () => {
+        zoom(0.5);
+      },
+      { iconOnly: true },
+    ),
+    button(
+      s('zoomOut'),
+      'zoom-out',
+      () => {
+        zoom(2);
+      },
+      { iconOnly: true },
+    ),
     button(s('zoomFit'), 'screen-full', fit, { iconOnly: true }),
-    button(s('panLeft'), 'arrow-left', () => pan(-0.25), { iconOnly: true }),
-    button(s('panRight'), 'arrow-right', () => pan(0.25), { iconOnly: true }),
+    button(
+      s('panLeft'),
+      'arrow-left',
+      () => {
+        pan(-0.25);
+      },
+      { iconOnly: true },
+    ),
+    button(
+      s('panRight'),
+      'arrow-right',
+      () => {
+        pan(0.25);
+      },
+      { iconOnly: true },
+    ),
   );
   timelineHead.append(el('h2', undefined, s('timeline'), { id: 'timeline-heading' }), controls);
   const help = el('p', 'help', s('timelineHelp'), { id: 'timeline-help' });
@@ -336,9 +369,14 @@ function buildRow(row: BoardRow, words: Record<BoardState, string>): RowUi {
   const events = el('td', 'col-events', String(row.eventCount));
   const error = el('td', 'col-error', row.error ?? '');
   const actions = el('td', 'col-actions');
-  const reveal = button(s('reveal'), 'list-tree', () => {
-    post({ type: 'reveal', serialNumber: row.serialNumber });
-  }, { iconOnly: true, aria: s('revealAria', row.serialNumber) });
+  const reveal = button(
+    s('reveal'),
+    'list-tree',
+    () => {
+      post({ type: 'reveal', serialNumber: row.serialNumber });
+    },
+    { iconOnly: true, aria: s('revealAria', row.serialNumber) },
+  );
   reveal.tabIndex = -1;
   actions.append(reveal);
   tr.append(serialCell, stateCell, newest, age, duration, events, error, actions);
@@ -473,7 +511,10 @@ function readColors(): TimelineColors {
     focus: read('--vscode-focusBorder', '#007fd4'),
     hoverBackground: read('--vscode-list-hoverBackground', 'transparent'),
     font: `${read('--vscode-font-size', '13px')} ${read('--vscode-font-family', 'sans-serif')}`,
-    states: Object.fromEntries(BOARD_STATES.map((state) => [state, read(STATE_COLOR_VARS[state], foreground)])) as Record<BoardState, string>,
+    states: Object.fromEntries(BOARD_STATES.map((state) => [state, read(STATE_COLOR_VARS[state], foreground)])) as Record<
+      BoardState,
+      string
+    >,
   };
 }
 
@@ -670,6 +711,8 @@ function openMark(lane: number, mark: number): void {
   if (found) post({ type: 'openEvent', serialNumber: found.row.serialNumber, key: found.mark.key });
 }
 
+const LANE_STEPS: Readonly<Record<string, number>> = { ArrowUp: -1, ArrowDown: 1, PageUp: -10, PageDown: 10 };
+
 /** Arrows walk the marks (up and down the lanes, left and right in time); + − 0 zoom; Shift+arrows pan; Enter opens. */
 function timelineKeys(event: KeyboardEvent): void {
   if (!frame || shown.length === 0) return;
@@ -705,7 +748,7 @@ function timelineKeys(event: KeyboardEvent): void {
     case 'PageDown':
     case 'Home':
     case 'End': {
-      const delta = { ArrowUp: -1, ArrowDown: 1, PageUp: -10, PageDown: 10 }[event.key as 'ArrowUp'] ?? 0;
+      const delta = LANE_STEPS[event.key] ?? 0;
       const lane = event.key === 'Home' ? 0 : event.key === 'End' ? shown.length - 1 : laneOf(focus ? current.lane + delta : current.lane);
       next = { lane, mark: Math.min(Math.max(0, current.mark), lastMark(lane)) };
       break;
@@ -790,7 +833,14 @@ function renderBoard(reason: RenderedReport['reason'], started: number): void {
   const counts = countStates(board.rows);
   frame.summary.textContent = summaryText(
     counts,
-    { states: words, none: s('summaryNone'), one: s('summaryOne'), many: s('summaryMany'), count: s('summaryCount'), separator: s('summarySeparator') },
+    {
+      states: words,
+      none: s('summaryNone'),
+      one: s('summaryOne'),
+      many: s('summaryMany'),
+      count: s('summaryCount'),
+      separator: s('summarySeparator'),
+    },
     board.locale,
   );
   for (const [state, b] of frame.stateButtons) {
@@ -812,12 +862,24 @@ function renderNotices(notices: HTMLElement, view: BoardView): void {
   notices.replaceChildren();
   if (view.session === 'signedOut') {
     const p = el('p', 'notice');
-    p.append(icon('account'), el('span', undefined, s('signedOut')), button(s('signIn'), 'sign-in', () => post({ type: 'signIn' })));
+    p.append(
+      icon('account'),
+      el('span', undefined, s('signedOut')),
+      button(s('signIn'), 'sign-in', () => {
+        post({ type: 'signIn' });
+      }),
+    );
     notices.append(p);
   }
   if (view.held > 0) {
     const p = el('p', 'notice');
-    p.append(icon('info'), el('span', undefined, s('held', view.held.toLocaleString(view.locale))), button(s('loadHeld'), 'cloud-download', () => post({ type: 'loadHeld' })));
+    p.append(
+      icon('info'),
+      el('span', undefined, s('held', view.held.toLocaleString(view.locale))),
+      button(s('loadHeld'), 'cloud-download', () => {
+        post({ type: 'loadHeld' });
+      }),
+    );
     notices.append(p);
   }
 }
@@ -825,7 +887,7 @@ function renderNotices(notices: HTMLElement, view: BoardView): void {
 function report(reason: RenderedReport['reason'], started: number): void {
   flushDraw();
   // After layout: the time a user waits includes it.
-  void document.body.offsetHeight;
+  document.body.getBoundingClientRect();
   const renderMs = performance.now() - started;
   post({
     type: 'rendered',

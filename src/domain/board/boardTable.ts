@@ -99,11 +99,7 @@ export function rowMatches(state: BoardState, haystack: string, filter: Compiled
   return (filter.states === undefined || filter.states.has(state)) && (filter.needle === '' || haystack.includes(filter.needle));
 }
 
-export function filterRows(
-  rows: readonly BoardRow[],
-  filter: BoardFilter,
-  stateWords: Readonly<Record<BoardState, string>>,
-): BoardRow[] {
+export function filterRows(rows: readonly BoardRow[], filter: BoardFilter, stateWords: Readonly<Record<BoardState, string>>): BoardRow[] {
   const compiled = compileFilter(filter);
   return rows.filter((row) => rowMatches(row.state, searchText(row, stateWords), compiled));
 }
@@ -138,7 +134,9 @@ export function summaryText(counts: StateCounts, words: SummaryWords, locale = '
   const total = BOARD_STATES.reduce((sum, state) => sum + counts[state], 0);
   if (total === 0) return words.none;
   const number = (n: number): string => n.toLocaleString(locale);
-  const parts = BOARD_STATES.filter((state) => counts[state] > 0).map((state) => fill(words.count, number(counts[state]), words.states[state]));
+  const parts = BOARD_STATES.filter((state) => counts[state] > 0).map((state) =>
+    fill(words.count, number(counts[state]), words.states[state]),
+  );
   const list = parts.join(words.separator);
   return total === 1 ? fill(words.one, list) : fill(words.many, number(total), list);
 }

@@ -2,6 +2,7 @@
 // (feature folders never import each other): the Machines tree's API, the
 // details panel's API, and what the features that act on a serial number in
 // the user's hands (the editor's hovers and links, the look-up) are given.
+import type { Event } from '../../common/emitter';
 import type { OnboardingEvent } from '../../core/model';
 import type { EventsCache } from '../../eventsCache/eventsCache';
 import type { ArgumentTrust } from '../argumentTrust';
@@ -30,6 +31,10 @@ export interface MachinesApi {
   /** Serial numbers the workspace scan found (empty until it ran); optional for stand-ins. */
   workspace?(): readonly string[];
   clearRecent(): void;
+  /** The machines selected in the Machines view, in selection order (a group stands for its machines); optional for stand-ins. */
+  selected?(): readonly string[];
+  /** The pinned, recent or workspace machines (or their data) changed; optional for stand-ins. */
+  readonly onDidChange?: Event<unknown>;
 }
 
 /** What the details feature offers the tree, the hovers and the look-up; the page protocol stays inside src/details/. */
