@@ -261,7 +261,7 @@ export class BoardPanel extends Disposable {
         locale: vscode.env.language,
         nowMs: Date.now(),
       },
-      strings: boardPageStrings(),
+      strings: boardPageStrings(vscode.l10n.t),
     };
   }
 
@@ -308,13 +308,13 @@ export class BoardPanel extends Disposable {
       case 'exportTable': {
         const rows = this.rowsFor(message.serialNumbers);
         if (message.format === 'markdown') {
-          const text = boardToMarkdown(rows, exportWords());
+          const text = boardToMarkdown(rows, exportWords(vscode.l10n.t));
           await vscode.env.clipboard.writeText(text);
           this.context.report({ kind: 'exported', format: 'markdown', bytes: Buffer.byteLength(text) });
           this.post({ type: 'status', message: vscode.l10n.t('Copied {0} rows as a Markdown table.', rows.length) });
           return;
         }
-        await this.save('csv', Buffer.from(boardToCsv(rows, exportWords()), 'utf8'));
+        await this.save('csv', Buffer.from(boardToCsv(rows, exportWords(vscode.l10n.t)), 'utf8'));
         return;
       }
       case 'exportSvg': {
@@ -324,7 +324,7 @@ export class BoardPanel extends Disposable {
           from: message.from,
           to: message.to,
           look: message.look,
-          states: boardStateWords(),
+          states: boardStateWords(vscode.l10n.t),
           title: this.panel.title,
           formatTick: (at, step) => tickText(at, step, locale),
         });

@@ -1,25 +1,24 @@
-// Every word of the board, localised here because the page cannot call
-// vscode.l10n: the page's strings, the state words (the one stateWord of
-// eventState.ts), and the words of the exports.
-import * as vscode from 'vscode';
+// Every word of the board, localised by the host because the page cannot
+// call vscode.l10n: the page's strings, the state words (the one stateWord of
+// eventState.ts), and the words of the exports. `t` is vscode.l10n.t in the
+// panel; vscode-free so the page's tests and the bench use the English words.
+import type { Localize } from '../common/localize';
 import { stateWord } from '../domain/events/eventState';
 import { BOARD_STATES, type BoardState } from '../domain/board/boardRows';
 import type { ExportWords } from '../domain/board/boardExport';
 import { MAX_AUTOMATIC_PER_VIEW } from '../eventsCache/visibleLoads';
 import type { PageStrings } from './protocol';
 
-export function boardStateWord(state: BoardState): string {
-  return state === 'notLoaded' ? vscode.l10n.t('not loaded') : stateWord(state, vscode.l10n.t);
+export function boardStateWords(t: Localize): Record<BoardState, string> {
+  return Object.fromEntries(BOARD_STATES.map((state) => [state, state === 'notLoaded' ? t('not loaded') : stateWord(state, t)])) as Record<
+    BoardState,
+    string
+  >;
 }
 
-export function boardStateWords(): Record<BoardState, string> {
-  return Object.fromEntries(BOARD_STATES.map((state) => [state, boardStateWord(state)])) as Record<BoardState, string>;
-}
-
-export function exportWords(): ExportWords {
-  const t = vscode.l10n.t;
+export function exportWords(t: Localize): ExportWords {
   return {
-    states: boardStateWords(),
+    states: boardStateWords(t),
     headings: {
       serialNumber: t('Serial number'),
       state: t('State'),
@@ -34,9 +33,8 @@ export function exportWords(): ExportWords {
 }
 
 // `{0}` placeholders are filled in by the page (plainLocalize), so translations can move them.
-export function boardPageStrings(): PageStrings {
-  const t = vscode.l10n.t;
-  const words = boardStateWords();
+export function boardPageStrings(t: Localize): PageStrings {
+  const words = boardStateWords(t);
   return {
     loading: t('Loading the board…'),
     summaryNone: t('No machines'),
