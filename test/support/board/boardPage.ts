@@ -123,7 +123,10 @@ export async function openBoardPage(
   await setTheme(theme);
   const nextRendered = async (reason: RenderedReport['reason']): Promise<RenderedReport> => {
     const after = (await posted()).length;
-    return waitFor((messages) => messages.find((m): m is Extract<PageMessage, { type: 'rendered' }> => m.type === 'rendered' && m.reason === reason), after);
+    return waitFor(
+      (messages) => messages.find((m): m is Extract<PageMessage, { type: 'rendered' }> => m.type === 'rendered' && m.reason === reason),
+      after,
+    );
   };
   return {
     page,
