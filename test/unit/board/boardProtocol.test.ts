@@ -77,7 +77,7 @@ describe('the board protocol', () => {
       null,
       'ready',
     ];
-    for (const message of bad) assert.ok(!isPageMessage(message), String(JSON.stringify(message)).slice(0, 200));
+    for (const message of bad) assert.ok(!isPageMessage(message), (JSON.stringify(message) as string | undefined)?.slice(0, 200));
   });
 
   it('restores only a state it wrote: a set, a sort and a filter', () => {
