@@ -141,7 +141,6 @@ export class BoardPanel extends Disposable {
       }),
     );
     this.loadShell();
-    void this.setSet(currentSet);
   }
 
   get set(): BoardSet {
@@ -153,7 +152,7 @@ export class BoardPanel extends Disposable {
     return this.serialNumbers;
   }
 
-  /** Shows another set (or the same one again) and follows it from now on. */
+  /** Shows another set (or, first, the one it was made for) and follows it from now on; resolves once its machines are known. */
   async setSet(set: BoardSet): Promise<void> {
     this.currentSet = set;
     this.follower?.dispose();

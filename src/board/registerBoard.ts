@@ -132,7 +132,7 @@ export function registerBoard(context: vscode.ExtensionContext, deps: BoardDeps)
         vscode.ViewColumn.Active,
         boardWebviewOptions(context.extensionUri),
       );
-      track(new BoardPanel(panel, set, boardContext));
+      await track(new BoardPanel(panel, set, boardContext)).setSet(set);
     },
     get current() {
       return current;
@@ -151,8 +151,7 @@ export function registerBoard(context: vscode.ExtensionContext, deps: BoardDeps)
           panel.dispose();
           return Promise.resolve();
         }
-        track(new BoardPanel(panel, state.set, boardContext));
-        return Promise.resolve();
+        return track(new BoardPanel(panel, state.set, boardContext)).setSet(state.set);
       },
     }),
   );
