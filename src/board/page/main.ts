@@ -137,7 +137,7 @@ function announce(message: string): void {
 
 interface RowUi {
   readonly row: BoardRow;
-  readonly tr: HTMLTableRowElement;
+  readonly tr: HTMLElement;
   readonly open: HTMLButtonElement;
   readonly haystack: string;
 }
@@ -176,8 +176,8 @@ interface Frame {
   readonly notices: HTMLElement;
   readonly stateButtons: Map<BoardState, HTMLButtonElement>;
   readonly filterInput: HTMLInputElement;
-  readonly headers: Map<BoardColumn, HTMLTableCellElement>;
-  readonly tbody: HTMLTableSectionElement;
+  readonly headers: Map<BoardColumn, HTMLElement>;
+  readonly tbody: HTMLElement;
   readonly noMatch: HTMLElement;
   readonly lanes: HTMLElement;
   readonly canvas: HTMLCanvasElement;
@@ -293,13 +293,15 @@ function buildFrame(root: HTMLElement): Frame {
 
   // ---- table ----
   const tableSection = el('section', 'table', undefined, { 'aria-labelledby': 'table-heading' });
-  const table = el('table');
-  table.append(el('caption', 'visually-hidden', s('tableCaption')));
-  const thead = el('thead');
-  const headRow = el('tr');
-  const headers = new Map<BoardColumn, HTMLTableCellElement>();
+  // An ARIA table of grid rows rather than <table>: each row skips layout and
+  // paint while off screen (content-visibility), so 1,000 rows lay out like 30,
+  // and stay in the accessibility tree for screen readers.
+  const table = el('div', 'grid', undefined, { role: 'table', 'aria-labelledby': 'table-heading', 'aria-describedby': 'table-caption' });
+  const thead = el('div', 'head', undefined, { role: 'rowgroup' });
+  const headRow = el('div', 'row', undefined, { role: 'row' });
+  const headers = new Map<BoardColumn, HTMLElement>();
   for (const column of SORTABLE) {
-    const th = el('th', `col-${column}`, undefined, { scope: 'col' });
+    const th = el('div', `cell col-${column}`, undefined, { role: 'columnheader' });
     const b = el('button', 'sort', undefined, { type: 'button', title: s('sortBy', s(COLUMN_STRING[column])) });
     b.append(el('span', undefined, s(COLUMN_STRING[column])), icon('arrow-down', 'sort-icon'));
     b.addEventListener('click', () => {
@@ -309,14 +311,19 @@ function buildFrame(root: HTMLElement): Frame {
     headers.set(column, th);
     headRow.append(th);
   }
-  headRow.append(el('th', 'col-actions', s('columnActions'), { scope: 'col' }));
+  headRow.append(el('div', 'cell col-actions', s('columnActions'), { role: 'columnheader' }));
   thead.append(headRow);
-  const tbody = el('tbody');
+  const tbody = el('div', 'body', undefined, { role: 'rowgroup' });
   tbody.addEventListener('keydown', tableKeys);
   table.append(thead, tbody);
   const noMatch = el('p', 'no-match', s('noMatch'));
   noMatch.hidden = true;
-  tableSection.append(el('h2', undefined, s('table'), { id: 'table-heading' }), table, noMatch);
+  tableSection.append(
+    el('h2', undefined, s('table'), { id: 'table-heading' }),
+    el('p', 'visually-hidden', s('tableCaption'), { id: 'table-caption' }),
+    table,
+    noMatch,
+  );
 
   root.append(header, tools, timeline, tableSection);
   return { summary, shownCount, notices, stateButtons, filterInput, headers, tbody, noMatch, lanes, canvas, spacer, tooltip };
@@ -339,9 +346,11 @@ function absolute(epochMs: number): string {
   return format.format(new Date(epochMs));
 }
 
+const CELL: Attrs = { role: 'cell' };
+
 function buildRow(row: BoardRow, words: Record<BoardState, string>): RowUi {
-  const tr = el('tr', `state-${row.state}`);
-  const serialCell = el('th', 'col-serialNumber', undefined, { scope: 'row' });
+  const tr = el('div', `row state-${row.state}`, undefined, { role: 'row' });
+  const serialCell = el('div', 'cell col-serialNumber', undefined, { role: 'rowheader' });
   const open = el('button', 'link', row.serialNumber, {
     type: 'button',
     'aria-label': s('openDetailsAria', row.serialNumber),
@@ -352,23 +361,23 @@ function buildRow(row: BoardRow, words: Record<BoardState, string>): RowUi {
     post({ type: 'openMachine', serialNumber: row.serialNumber });
   });
   serialCell.append(open);
-  const stateCell = el('td', 'col-state');
+  const stateCell = el('div', 'cell col-state', undefined, CELL);
   stateCell.append(icon(STATE_ICONS[row.state], `state-icon state-${row.state}`), el('span', undefined, words[row.state]));
-  const newest = el('td', 'col-newest', row.newestType ?? '');
+  const newest = el('div', 'cell col-newest', row.newestType ?? '', CELL);
   if (row.stale) newest.append(el('span', 'stale', ` (${s('stale')})`));
-  const age = el('td', 'col-age');
+  const age = el('div', 'cell col-age', undefined, CELL);
   if (row.newestAt !== null && board) {
     age.textContent = formatRelative(row.newestAt, board.nowMs, board.locale, 'short') ?? '';
     age.title = absolute(row.newestAt);
   }
-  const duration = el('td', 'col-duration');
+  const duration = el('div', 'cell col-duration', undefined, CELL);
   if (row.durationMs !== null) {
     duration.textContent = durationText(row.durationMs, units());
     duration.title = row.completed ? s('completed') : s('notCompleted');
   }
-  const events = el('td', 'col-events', String(row.eventCount));
-  const error = el('td', 'col-error', row.error ?? '');
-  const actions = el('td', 'col-actions');
+  const events = el('div', 'cell col-events', String(row.eventCount), CELL);
+  const error = el('div', 'cell col-error', row.error ?? '', CELL);
+  const actions = el('div', 'cell col-actions', undefined, CELL);
   const reveal = button(
     s('reveal'),
     'list-tree',
@@ -387,7 +396,7 @@ function buildRow(row: BoardRow, words: Record<BoardState, string>): RowUi {
 function tableKeys(event: KeyboardEvent): void {
   const target = event.target;
   if (!(target instanceof HTMLElement)) return;
-  const tr = target.closest('tr');
+  const tr = target.closest('[role=row]');
   const index = shown.findIndex((u) => u.tr === tr);
   if (index < 0) return;
   const inRow: HTMLButtonElement[] = tr ? Array.from(tr.querySelectorAll('button')) : [];
