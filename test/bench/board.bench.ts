@@ -93,6 +93,9 @@ export const boardBench: Benchmark = {
       const fl = median(filter);
       const nv = median(naive);
       console.log(
+        `(load average ${(loadavg()[0] ?? 0).toFixed(1)} on ${cpus().length} cores; first renders: ${first.map((ms) => ms.toFixed(0)).join(', ')} ms)`,
+      );
+      console.log(
         `first render, ${MACHINES} machines × ${EVENTS} events: ${f.toFixed(1)} ms median (target ≤ ${LIMITS.firstRenderMs} ms; ${lanes} lanes drawn)`,
       );
       console.log(`filter change: ${fl.toFixed(1)} ms median, max ${Math.max(...filter).toFixed(1)} ms (target ≤ ${LIMITS.filterMs} ms)`);
