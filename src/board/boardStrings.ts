@@ -70,6 +70,7 @@ export function boardPageStrings(t: Localize): PageStrings {
     signIn: t('Sign In'),
     held: t('{0} machines are not loaded yet: the board loads at most {1} without asking.', '{0}', MAX_AUTOMATIC_PER_VIEW),
     loadHeld: t('Load Them'),
+    share: t('Share'),
     exportCsv: t('Export CSV…'),
     exportSvg: t('Export Timeline as SVG…'),
     exportPng: t('Export Timeline as PNG…'),

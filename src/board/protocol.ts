@@ -84,6 +84,7 @@ export const PAGE_STRING_KEYS = [
   'signIn',
   'held',
   'loadHeld',
+  'share',
   'exportCsv',
   'exportSvg',
   'exportPng',

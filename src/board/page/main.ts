@@ -222,7 +222,7 @@ function buildFrame(root: HTMLElement): Frame {
   });
   search.append(el('label', 'visually-hidden', s('filterText'), { for: 'filter' }), icon('filter'), filterInput);
   const shownCount = el('span', 'shown', '', { 'aria-live': 'polite' });
-  const exports = el('div', 'exports', undefined, { role: 'group', 'aria-label': s('exportCsv') });
+  const exports = el('div', 'exports', undefined, { role: 'group', 'aria-label': s('share') });
   exports.append(
     button(s('exportCsv'), 'table', () => {
       post({ type: 'exportTable', format: 'csv', serialNumbers: shown.map((u) => u.row.serialNumber) });
@@ -555,7 +555,9 @@ function layoutTimeline(): void {
   if (!frame) return;
   const { lanes, canvas, spacer } = frame;
   const width = Math.max(200, lanes.clientWidth);
-  const height = Math.max(AXIS_HEIGHT + LANE_HEIGHT, Math.min(lanes.clientHeight || 320, AXIS_HEIGHT + shown.length * LANE_HEIGHT));
+  // As tall as the lanes need, up to the box's max-height (38% of the view): a line of 8 takes 8 lanes, not a third of the screen.
+  const room = Number.parseFloat(getComputedStyle(lanes).maxHeight) || 320;
+  const height = Math.max(AXIS_HEIGHT + LANE_HEIGHT, Math.min(room, AXIS_HEIGHT + shown.length * LANE_HEIGHT));
   const ratio = window.devicePixelRatio || 1;
   if (canvas.width !== Math.round(width * ratio) || canvas.height !== Math.round(height * ratio)) {
     canvas.width = Math.round(width * ratio);
