@@ -17,6 +17,7 @@ import { NotSignedInError, type EventsCache } from '../eventsCache/eventsCache';
 import { VisibleLoads } from '../eventsCache/visibleLoads';
 import { boardRow, MAX_ERROR_LENGTH, type BoardRow } from '../domain/board/boardRows';
 import { boardToCsv, boardToMarkdown, timelineSvg } from '../domain/board/boardExport';
+import { durationText, type DurationUnits } from '../domain/board/boardTable';
 import { newestOf } from '../domain/events/eventState';
 import type { ApiSession } from '../workbench/contracts/apiSession';
 import type { DetailsApi, MachinesApi } from '../workbench/contracts/features';
@@ -325,7 +326,8 @@ export class BoardPanel extends Disposable {
           look: message.look,
           states: boardStateWords(vscode.l10n.t),
           title: this.panel.title,
-          formatTick: (at, step) => tickText(at, step, locale),
+          aligned: message.aligned,
+          formatTick: (at, step) => (message.aligned ? sinceStart(at, exportWords(vscode.l10n.t).units) : tickText(at, step, locale)),
         });
         await this.save('svg', Buffer.from(svg, 'utf8'));
         return;
@@ -365,6 +367,11 @@ export class BoardPanel extends Disposable {
     this.context.report({ kind: 'exported', format, bytes: bytes.length });
     this.post({ type: 'status', message: vscode.l10n.t('Saved {0}.', target.path.split('/').pop() ?? '') });
   }
+}
+
+/** An aligned axis label: the time since the first event ("+12 min"). */
+function sinceStart(offsetMs: number, units: DurationUnits | undefined): string {
+  return offsetMs === 0 ? '0' : `${offsetMs < 0 ? '−' : '+'}${durationText(Math.abs(offsetMs), units)}`;
 }
 
 const tickFormats = new Map<string, Intl.DateTimeFormat>();

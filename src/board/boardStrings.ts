@@ -80,6 +80,7 @@ export function boardPageStrings(t: Localize): PageStrings {
     timelineHelp: t(
       'Arrow keys move between events, Enter opens one; + and − zoom, 0 fits, Shift+Left/Right pans. Mouse: Ctrl+wheel zooms, drag or Shift+wheel pans.',
     ),
+    alignStarts: t('Align Starts: Each Lane From Its First Event'),
     zoomIn: t('Zoom In'),
     zoomOut: t('Zoom Out'),
     zoomFit: t('Fit All Events'),

@@ -92,6 +92,7 @@ export const PAGE_STRING_KEYS = [
   'timeline',
   'timelineAria',
   'timelineHelp',
+  'alignStarts',
   'zoomIn',
   'zoomOut',
   'zoomFit',
@@ -152,6 +153,7 @@ export type PageMessage =
       readonly serialNumbers: readonly string[];
       readonly from: number;
       readonly to: number;
+      readonly aligned: boolean;
       readonly look: SvgLook;
     }
   | { readonly type: 'exportPng'; readonly dataUrl: string }
@@ -304,6 +306,7 @@ export function isPageMessage(value: unknown): value is PageMessage {
         isFiniteNumber(value['from']) &&
         isFiniteNumber(value['to']) &&
         value['to'] > value['from'] &&
+        typeof value['aligned'] === 'boolean' &&
         isSvgLook(value['look'])
       );
     case 'exportPng':

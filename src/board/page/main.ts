@@ -19,6 +19,8 @@ import {
   searchText,
   sortRows,
   summaryText,
+  laneTime,
+  prefersAligned,
   timeRange,
   type BoardColumn,
   type BoardFilter,
@@ -155,6 +157,9 @@ let view: { from: number; to: number } | undefined;
 let focus: { lane: number; mark: number } | undefined;
 let hover: { lane: number; mark: number } | undefined;
 let colors: TimelineColors | undefined;
+/** Lanes from each machine's first event; chosen per board when it first shows (prefersAligned), then the user's. */
+let aligned = false;
+let alignButton: HTMLButtonElement | undefined;
 
 const s = (key: keyof PageStrings, ...args: (string | number)[]): string => plainLocalize(strings?.[key] ?? key, ...args);
 const stateWord = (state: BoardState): string => s(STATE_STRING[state]);
@@ -239,7 +244,16 @@ function buildFrame(root: HTMLElement): Frame {
   const timeline = el('section', 'timeline', undefined, { 'aria-labelledby': 'timeline-heading' });
   const timelineHead = el('div', 'section-head');
   const controls = el('div', 'timeline-controls', undefined, { role: 'group', 'aria-label': s('timeline') });
+  alignButton = button(
+    s('alignStarts'),
+    'list-flat',
+    () => {
+      setAligned(!aligned);
+    },
+    { iconOnly: true },
+  );
   controls.append(
+    alignButton,
     button(
       s('zoomIn'),
       'zoom-in',
@@ -364,6 +378,7 @@ function buildRow(row: BoardRow, words: Record<BoardState, string>): RowUi {
   const stateCell = el('div', 'cell col-state', undefined, CELL);
   stateCell.append(icon(STATE_ICONS[row.state], `state-icon state-${row.state}`), el('span', undefined, words[row.state]));
   const newest = el('div', 'cell col-newest', row.newestType ?? '', CELL);
+  if (row.newestType !== null) newest.title = row.newestType;
   if (row.stale) newest.append(el('span', 'stale', ` (${s('stale')})`));
   const age = el('div', 'cell col-age', undefined, CELL);
   if (row.newestAt !== null && board) {
@@ -527,8 +542,18 @@ function readColors(): TimelineColors {
   };
 }
 
+function setAligned(value: boolean): void {
+  aligned = value;
+  alignButton?.setAttribute('aria-pressed', String(aligned));
+  alignButton?.classList.toggle('pressed', aligned);
+  fit();
+}
+
 function fit(): void {
-  const range = timeRange(shown.map((u) => u.row));
+  const range = timeRange(
+    shown.map((u) => u.row),
+    aligned,
+  );
   view = range ? { from: range.from, to: range.to } : undefined;
   draw();
 }
@@ -599,6 +624,8 @@ function timelineFrame(): TimelineFrame | undefined {
     focus,
     hover,
     stateWords: stateWords(),
+    aligned,
+    units: units(),
   };
 }
 
@@ -785,14 +812,15 @@ function timelineKeys(event: KeyboardEvent): void {
   if (top < frame.lanes.scrollTop) frame.lanes.scrollTop = top;
   else if (top + LANE_HEIGHT > frame.lanes.scrollTop + visible) frame.lanes.scrollTop = top + LANE_HEIGHT - visible;
   const found = markAt(next.lane, next.mark);
-  if (found && view && (found.mark.at < view.from || found.mark.at > view.to)) {
+  const t = found && laneTime(found.row, found.mark.at, aligned);
+  if (t !== undefined && view && (t < view.from || t > view.to)) {
     const span = view.to - view.from;
-    view = { from: found.mark.at - span / 2, to: found.mark.at + span / 2 };
+    view = { from: t - span / 2, to: t + span / 2 };
   }
   draw();
   const f = timelineFrame();
   if (found && f) {
-    const x = xOf(f, found.mark.at);
+    const x = xOf(f, laneTime(found.row, found.mark.at, aligned));
     const y = AXIS_HEIGHT + next.lane * LANE_HEIGHT - frame.lanes.scrollTop;
     showTooltip(next.lane, next.mark, x, y);
     announce(describe(found.row, found.mark, next.mark));
@@ -809,7 +837,7 @@ function look(): SvgLook {
 
 function exportSvg(): void {
   if (!view) return;
-  post({ type: 'exportSvg', serialNumbers: shown.map((u) => u.row.serialNumber), from: view.from, to: view.to, look: look() });
+  post({ type: 'exportSvg', serialNumbers: shown.map((u) => u.row.serialNumber), from: view.from, to: view.to, aligned, look: look() });
 }
 
 /** The whole timeline (every shown lane, not only those in view) at the current zoom, as a PNG. */
@@ -861,7 +889,12 @@ function renderBoard(reason: RenderedReport['reason'], started: number): void {
   }
   renderNotices(frame.notices, board);
   if (!hadFrame || colors === undefined) colors = readColors();
-  if (!hadFrame) view = undefined;
+  if (!hadFrame) {
+    view = undefined;
+    aligned = prefersAligned(board.rows);
+    alignButton?.setAttribute('aria-pressed', String(aligned));
+    alignButton?.classList.toggle('pressed', aligned);
+  }
   applyOrder();
   if (!view) fit();
   if (filterHadFocus) frame.filterInput.focus();

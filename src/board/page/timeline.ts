@@ -6,7 +6,7 @@
 // demo plugin), so this is a small renderer of our own: it draws only the
 // lanes in view, so 1,000 machines cost what 20 do.
 import type { BoardMark, BoardRow, BoardState } from '../../domain/board/boardRows';
-import { timeTicks } from '../../domain/board/boardTable';
+import { durationText, laneTime, timeTicks, type DurationUnits } from '../../domain/board/boardTable';
 
 export const LANE_HEIGHT = 24;
 export const AXIS_HEIGHT = 28;
@@ -42,6 +42,9 @@ export interface TimelineFrame {
   readonly focus: { readonly lane: number; readonly mark: number } | undefined;
   readonly hover: { readonly lane: number; readonly mark: number } | undefined;
   readonly stateWords: Readonly<Record<BoardState, string>>;
+  /** Each lane from its machine's first event: the axis counts time since it. */
+  readonly aligned: boolean;
+  readonly units: DurationUnits;
 }
 
 export function xOf(frame: Pick<TimelineFrame, 'width' | 'from' | 'to'>, at: number): number {
@@ -149,15 +152,15 @@ function drawLane(context: CanvasRenderingContext2D, frame: TimelineFrame, row: 
   context.rect(LABEL_WIDTH - 2, y, frame.width - LABEL_WIDTH + 2, LANE_HEIGHT);
   context.clip();
   if (row.firstAt !== null && row.endAt !== null) {
-    const x1 = xOf(frame, row.firstAt);
-    const x2 = xOf(frame, row.endAt);
+    const x1 = xOf(frame, laneTime(row, row.firstAt, frame.aligned));
+    const x2 = xOf(frame, laneTime(row, row.endAt, frame.aligned));
     context.globalAlpha = 0.35;
     context.fillStyle = colors.states[row.state];
     context.fillRect(x1, cy - 3, Math.max(2, x2 - x1), 6);
     context.globalAlpha = 1;
   }
   row.marks.forEach((mark: BoardMark, index) => {
-    const x = xOf(frame, mark.at);
+    const x = xOf(frame, laneTime(row, mark.at, frame.aligned));
     if (x < LABEL_WIDTH - HIT_RADIUS || x > frame.width + HIT_RADIUS) return;
     const color = colors.states[mark.state];
     shape(context, x, cy, mark.state, color);
@@ -184,7 +187,12 @@ function drawAxis(context: CanvasRenderingContext2D, frame: TimelineFrame): void
     context.lineTo(Math.round(x) + 0.5, frame.height);
     context.stroke();
     context.fillStyle = colors.muted;
-    context.fillText(formatTick(tick, step, frame.locale), x, AXIS_HEIGHT / 2 - 2);
+    const label = frame.aligned
+      ? tick === 0
+        ? '0'
+        : `${tick < 0 ? '−' : '+'}${durationText(Math.abs(tick), frame.units)}`
+      : formatTick(tick, step, frame.locale);
+    context.fillText(label, x, AXIS_HEIGHT / 2 - 2);
   }
   context.textAlign = 'start';
   context.strokeStyle = colors.grid;
@@ -222,7 +230,7 @@ export function hitTest(frame: TimelineFrame, x: number, y: number): { lane: num
   if (!row) return undefined;
   let best: { mark: number; distance: number } | undefined;
   row.marks.forEach((mark, index) => {
-    const distance = Math.abs(xOf(frame, mark.at) - x);
+    const distance = Math.abs(xOf(frame, laneTime(row, mark.at, frame.aligned)) - x);
     if (distance <= HIT_RADIUS && (best === undefined || distance < best.distance)) best = { mark: index, distance };
   });
   return best ? { lane, mark: best.mark } : undefined;

@@ -6,7 +6,7 @@
 import { csvCell } from '../events/exportEvents';
 import { toSingleLine } from '../../common/markdownText';
 import type { BoardRow, BoardState } from './boardRows';
-import { durationText, timeTicks, type DurationUnits, ENGLISH_UNITS } from './boardTable';
+import { durationText, laneTime, timeTicks, type DurationUnits, ENGLISH_UNITS } from './boardTable';
 
 /** The column headings and state words of an export, localised by the host. */
 export interface ExportWords {
@@ -127,7 +127,10 @@ export interface SvgOptions {
   readonly look: SvgLook;
   readonly states: Readonly<Record<BoardState, string>>;
   readonly title: string;
-  readonly formatTick: (epochMs: number, step: number) => string;
+  /** Each lane from its machine's first event (the axis then counts time since it). */
+  readonly aligned: boolean;
+  /** An axis label: a time, or with aligned lanes a duration since the first event. */
+  readonly formatTick: (at: number, step: number) => string;
 }
 
 /** The timeline of `rows` between `from` and `to` as a standalone SVG document. */
@@ -166,13 +169,15 @@ export function timelineSvg(rows: readonly BoardRow[], options: SvgOptions): str
     parts.push(
       `<text x="4" y="${y + 4}" fill="${look.foreground}">${xmlText(`${row.serialNumber} · ${options.states[row.state]}`)}</text>`,
     );
+    const at = (time: number): number => laneTime(row, time, options.aligned);
     if (row.firstAt !== null && row.endAt !== null)
       parts.push(
-        `<rect x="${x(row.firstAt)}" y="${y - 3}" width="${Math.max(1, x(row.endAt) - x(row.firstAt))}" height="6" rx="3" fill="${c}" fill-opacity="0.35"/>`,
+        `<rect x="${x(at(row.firstAt))}" y="${y - 3}" width="${Math.max(1, x(at(row.endAt)) - x(at(row.firstAt)))}" height="6" rx="3" fill="${c}" fill-opacity="0.35"/>`,
       );
     row.marks.forEach((mark, m) => {
-      if (mark.at < options.from || mark.at > options.to) return;
-      parts.push(svgMark(x(mark.at), y, mark.state, color(mark.state), m === row.failingMark));
+      const t = at(mark.at);
+      if (t < options.from || t > options.to) return;
+      parts.push(svgMark(x(t), y, mark.state, color(mark.state), m === row.failingMark));
     });
   });
   parts.push('</svg>');

@@ -141,14 +141,41 @@ export function summaryText(counts: StateCounts, words: SummaryWords, locale = '
   return total === 1 ? fill(words.one, list) : fill(words.many, number(total), list);
 }
 
+/**
+ * Where a mark sits on its lane: its time, or with the lanes aligned, the
+ * time since the machine's first event (every onboarding starts at 0, so
+ * onboardings months apart compare step by step).
+ */
+export function laneTime(row: Pick<BoardRow, 'firstAt'>, at: number, aligned: boolean): number {
+  return aligned ? at - (row.firstAt ?? at) : at;
+}
+
+/**
+ * Aligning is the better first view when the onboardings lie far apart
+ * compared with how long each took: on a shared axis each would be one dot.
+ */
+export function prefersAligned(rows: readonly BoardRow[]): boolean {
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  let longest = 0;
+  for (const row of rows) {
+    if (row.firstAt === null || row.marks.length < 2) continue;
+    first = Math.min(first, row.firstAt);
+    last = Math.max(last, row.firstAt);
+    longest = Math.max(longest, (row.marks[row.marks.length - 1]?.at ?? row.firstAt) - row.firstAt);
+  }
+  return longest > 0 && last - first > 10 * longest;
+}
+
 /** The time span all marks lie in, widened a little so the first and last marks are not on the edge; undefined without marks. */
-export function timeRange(rows: readonly BoardRow[]): { readonly from: number; readonly to: number } | undefined {
+export function timeRange(rows: readonly BoardRow[], aligned = false): { readonly from: number; readonly to: number } | undefined {
   let from = Number.POSITIVE_INFINITY;
   let to = Number.NEGATIVE_INFINITY;
   for (const row of rows)
     for (const mark of row.marks) {
-      if (mark.at < from) from = mark.at;
-      if (mark.at > to) to = mark.at;
+      const at = laneTime(row, mark.at, aligned);
+      if (at < from) from = at;
+      if (at > to) to = at;
     }
   if (!Number.isFinite(from) || !Number.isFinite(to)) return undefined;
   const pad = Math.max((to - from) * 0.03, 60_000);

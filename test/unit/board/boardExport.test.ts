@@ -53,6 +53,7 @@ describe('board exports', () => {
       },
       states: boardStateWords(plainLocalize),
       title: 'Board <line 3>',
+      aligned: false,
       formatTick: (at) => new Date(at).toISOString().slice(11, 16),
     });
     assert.ok(!svg.includes('<script'), 'no element from the page or the server');
@@ -61,6 +62,16 @@ describe('board exports', () => {
     assert.ok(svg.includes('TBL-2200-C0666 · failed'));
     assert.ok(svg.includes('fill="#00ff00"'), 'the onboarded diamond in its colour');
     assert.equal((svg.match(/<path d="M[^"]*Z" fill/g) ?? []).length, 1, 'one onboarded event: one diamond');
+    const aligned = timelineSvg(rows, {
+      from: -60_000,
+      to: 3_600_000,
+      look: { background: '#000', foreground: '#fff', grid: '#888', states: boardStateWords(plainLocalize) },
+      states: boardStateWords(plainLocalize),
+      title: 'aligned',
+      aligned: true,
+      formatTick: (at) => `+${at / 60_000} min`,
+    });
+    assert.ok(aligned.includes('>+0 min<') && aligned.includes('>+30 min<'), 'an aligned axis counts from each first event');
     assert.equal(xmlText('a&b<c>"\u0001'), 'a&amp;b&lt;c&gt;&quot;');
     assert.equal(safeColor('rgba(1, 2, 3, 0.5)', '#fff'), 'rgba(1, 2, 3, 0.5)');
     assert.equal(safeColor('url(javascript:x)', '#fff'), '#fff');

@@ -7,6 +7,8 @@ import {
   countStates,
   durationText,
   filterRows,
+  laneTime,
+  prefersAligned,
   sortRows,
   summaryText,
   timeRange,
@@ -171,6 +173,20 @@ describe('board sorting, filtering and summary', () => {
     assert.equal(step, 15 * MINUTE);
     assert.equal(ticks[0], BOARD_T0);
     assert.equal(ticks.length, 9);
+  });
+
+  it('aligns lanes at each first event, and prefers that when onboardings lie far apart for how long they took', () => {
+    const [first] = rows;
+    assert.ok(first);
+    assert.equal(laneTime(first, BOARD_T0 + 7 * MINUTE, true), 7 * MINUTE);
+    assert.equal(laneTime(first, BOARD_T0 + 7 * MINUTE, false), BOARD_T0 + 7 * MINUTE);
+    const aligned = timeRange(rows, true);
+    assert.ok(aligned && aligned.from < 0 && aligned.to > 28 * MINUTE && aligned.to < 40 * MINUTE);
+    assert.equal(prefersAligned(rows), false, 'a line onboarded in one morning reads best on the clock');
+    const months = [0, 40, 80].map((day, i) =>
+      boardRow(`M-${i}`, { result: fixtureResult(`M-${i}`, onboarding(BOARD_T0 + day * 24 * 60 * MINUTE, 3, 'onboarded')) }, rules),
+    );
+    assert.equal(prefersAligned(months), true, 'onboardings months apart would be dots on one axis');
   });
 
   it('writes durations short', () => {
