@@ -51,6 +51,9 @@ export const WEBVIEW_THEMES: Readonly<Record<ThemeName, WebviewTheme>> = {
       '--vscode-editorHoverWidget-foreground': '#cccccc',
       '--vscode-editorHoverWidget-border': '#454545',
       '--vscode-toolbar-hoverBackground': '#5a5d5e50',
+      '--vscode-inputOption-activeBackground': '#2489db82',
+      '--vscode-inputOption-activeBorder': '#2488db',
+      '--vscode-inputOption-activeForeground': '#ffffff',
     },
   },
   light: {
@@ -86,6 +89,9 @@ export const WEBVIEW_THEMES: Readonly<Record<ThemeName, WebviewTheme>> = {
       '--vscode-editorHoverWidget-foreground': '#3b3b3b',
       '--vscode-editorHoverWidget-border': '#c8c8c8',
       '--vscode-toolbar-hoverBackground': '#b8b8b850',
+      '--vscode-inputOption-activeBackground': '#bed6ed',
+      '--vscode-inputOption-activeBorder': '#005fb8',
+      '--vscode-inputOption-activeForeground': '#000000',
     },
   },
   'high-contrast': {
@@ -119,6 +125,8 @@ export const WEBVIEW_THEMES: Readonly<Record<ThemeName, WebviewTheme>> = {
       '--vscode-editorHoverWidget-background': '#0c141f',
       '--vscode-editorHoverWidget-foreground': '#ffffff',
       '--vscode-editorHoverWidget-border': '#6fc3df',
+      '--vscode-inputOption-activeBorder': '#6fc3df',
+      '--vscode-inputOption-activeForeground': '#ffffff',
     },
   },
 };
