@@ -251,16 +251,19 @@ describe('Machines tree', function () {
       try {
         const rendered = await tree.render();
         const withEvents = machine(rendered, ONBOARDED);
+        // Issue 27: every machine (and group) offers the onboarding board of the selection.
         assert.deepEqual(menuCommands(withEvents.contextValue), [
           'copyLinkToMachine',
           'copySerialNumber',
           'exportEvents',
+          'openBoard',
           'refreshMachine',
           'removeMachine',
         ]);
         assert.deepEqual(menuCommands(machine(rendered, TEST_SERIALS.empty).contextValue), [
           'copyLinkToMachine',
           'copySerialNumber',
+          'openBoard',
           'refreshMachine',
           'removeMachine',
         ]);
@@ -285,6 +288,7 @@ describe('Machines tree', function () {
           'copyLinkToMachine',
           'copySerialNumber',
           'exportEvents',
+          'openBoard',
           'pinMachine',
           'refreshMachine',
         ]);
