@@ -98,7 +98,11 @@ const BOARD_COMMANDS: CommandTable<BoardCommandDeps> = {
     ({ board, machines }) =>
     async (...args: unknown[]) => {
       const set = setFromArguments(args, machines) ?? (await pickSet(machines));
-      if (set) await board.open(set);
+      if (!set) return;
+      // The workspace's machines are what its scan found: a board of a workspace never scanned starts one (the board follows it).
+      if (set.kind === 'workspace' && (machines.workspace?.().length ?? 0) === 0)
+        void vscode.commands.executeCommand(COMMANDS.scanWorkspace);
+      await board.open(set);
     },
 };
 
