@@ -5,9 +5,8 @@
 //       and filtered, the timeline draws, and layout has run. Target ≤ 200 ms.
 //   (b) a filter change (typing in the filter box): ours hides and shows the
 //       rows it built once and redraws only the lanes in view. Target ≤ 50 ms.
-//       Naive: rebuild the whole table's DOM (the same row and cell markup and
-//       styles) for the filtered rows on every change, as a
-//       re-render-everything page would.
+//       Naive: re-render the whole DOM on every change (every row built
+//       again, then filtered), as a page that re-renders from its state would.
 // Figures are the page's own (performance.now in the page, ending after a
 // forced layout), medians of several runs.
 import { cpus, loadavg } from 'node:os';
@@ -44,49 +43,12 @@ export const boardBench: Benchmark = {
           await input.fill(text);
           filter.push((await next).renderMs);
         }
-        // The naive page: the same rows, the whole table rebuilt per filter change.
-        naive.push(
-          ...(await page.page.evaluate(
-            ({ rows: all, filters }) => {
-              const times: number[] = [];
-              const tbody = document.querySelector('[role=table] .body');
-              if (!tbody) return times;
-              for (const text of filters) {
-                const started = performance.now();
-                const needle = text.toLowerCase();
-                tbody.replaceChildren();
-                for (const row of all) {
-                  const hay = `${row.serialNumber}\n${row.state}\n${row.newestType ?? ''}\n${row.error ?? ''}`.toLowerCase();
-                  if (needle !== '' && !hay.includes(needle)) continue;
-                  const tr = document.createElement('div');
-                  tr.className = 'row';
-                  tr.setAttribute('role', 'row');
-                  for (const cell of [
-                    row.serialNumber,
-                    row.state,
-                    row.newestType ?? '',
-                    '',
-                    String(row.durationMs ?? ''),
-                    String(row.eventCount),
-                    row.error ?? '',
-                    '',
-                  ]) {
-                    const td = document.createElement('div');
-                    td.className = 'cell';
-                    td.setAttribute('role', 'cell');
-                    td.textContent = cell;
-                    tr.append(td);
-                  }
-                  tbody.append(tr);
-                }
-                document.body.getBoundingClientRect();
-                times.push(performance.now() - started);
-              }
-              return times;
-            },
-            { rows, filters: FILTERS },
-          )),
-        );
+        // The naive page: every filter change re-renders the whole DOM (all rows built again, then filtered),
+        // as a page that re-renders everything from its state would; here, the board posted again with the filter set.
+        for (const text of FILTERS) {
+          await input.fill(text);
+          naive.push((await page.show(boardOf(rows))).renderMs);
+        }
         await page.close();
       }
       const f = median(first.slice(1));
@@ -100,7 +62,7 @@ export const boardBench: Benchmark = {
       );
       console.log(`filter change: ${fl.toFixed(1)} ms median, max ${Math.max(...filter).toFixed(1)} ms (target ≤ ${LIMITS.filterMs} ms)`);
       console.log(
-        `naive filter change (rebuild the whole table): ${nv.toFixed(1)} ms median, ${(nv / Math.max(fl, 0.01)).toFixed(1)}× ours`,
+        `naive filter change (re-render the whole DOM): ${nv.toFixed(1)} ms median, ${(nv / Math.max(fl, 0.01)).toFixed(1)}× ours`,
       );
       return f <= LIMITS.firstRenderMs && fl <= LIMITS.filterMs;
     } finally {
