@@ -864,6 +864,8 @@ function renderBoard(reason: RenderedReport['reason'], started: number): void {
   root.setAttribute('aria-busy', 'false');
   const hadFrame = frame !== undefined;
   const filterHadFocus = document.activeElement === frame?.filterInput;
+  // Rows are rebuilt as answers land: a keyboard user in the table keeps their row (and button in it).
+  const focused = focusedRow();
   if (!frame) frame = buildFrame(root);
   document.title = board.title;
   const words = stateWords();
@@ -898,8 +900,26 @@ function renderBoard(reason: RenderedReport['reason'], started: number): void {
   applyOrder();
   if (!view) fit();
   if (filterHadFocus) frame.filterInput.focus();
+  if (focused) restoreRowFocus(focused);
   persist();
   report(reason, started);
+}
+
+/** The row (serial number) and button index that hold the keyboard focus, when it is in the table. */
+function focusedRow(): { serialNumber: string; button: number } | undefined {
+  const active = document.activeElement;
+  const owner = shown.find((u) => active instanceof HTMLElement && u.tr.contains(active));
+  if (!owner || !(active instanceof HTMLButtonElement)) return undefined;
+  return { serialNumber: owner.row.serialNumber, button: Array.from(owner.tr.querySelectorAll('button')).indexOf(active) };
+}
+
+function restoreRowFocus(focused: { serialNumber: string; button: number }): void {
+  const owner = shown.find((u) => u.row.serialNumber === focused.serialNumber);
+  const target = owner ? (Array.from(owner.tr.querySelectorAll('button'))[focused.button] ?? owner.open) : shown[0]?.open;
+  if (!target) return;
+  for (const u of rowUis) u.open.tabIndex = -1;
+  target.tabIndex = 0;
+  target.focus();
 }
 
 function renderNotices(notices: HTMLElement, view: BoardView): void {

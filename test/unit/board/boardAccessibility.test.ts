@@ -30,6 +30,24 @@ describe('the onboarding board page, audited by axe-core in Chromium', function 
     await browser.close();
   });
 
+  it('keeps the keyboard on its row when the rows are rebuilt as answers land, and walks rows with the arrow keys', async () => {
+    const board = await openBoardPage(browser, 'dark');
+    try {
+      await board.show(boardOf(lineRows()));
+      const focusedText = (): Promise<string | null> => board.page.evaluate(() => document.activeElement?.textContent ?? null);
+      await board.page.locator('[role=rowheader] button').first().focus();
+      await board.page.keyboard.press('ArrowDown');
+      await board.page.keyboard.press('ArrowDown');
+      assert.equal(await focusedText(), 'LSR-6060-F0042', 'the third row in serial-number order');
+      // An update from the host (a machine's answer landed) rebuilds every row.
+      await board.show(boardOf(lineRows()));
+      assert.equal(await focusedText(), 'LSR-6060-F0042');
+      assert.equal(await board.page.locator('[role=rowgroup] button[tabindex="0"]').count(), 1, 'one tab stop in the table');
+    } finally {
+      await board.close();
+    }
+  });
+
   for (const theme of ['light', 'dark', 'high-contrast'] as const satisfies readonly ThemeName[]) {
     it(`has no violations in the ${theme} theme`, async () => {
       const board = await openBoardPage(browser, theme);
