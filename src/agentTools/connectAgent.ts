@@ -6,27 +6,27 @@
 // MCP registration API (Cursor's vscode.cursor.mcp), that is used instead.
 // Nothing written holds a secret: the server asks the running extension.
 import { randomUUID } from 'node:crypto';
-import { chmod, copyFile, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rename } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../common/errors';
+import { inertNotificationText } from '../common/notificationText';
 import {
   AGENT_KINDS,
   agentSetup,
-  mergeAgentConfig,
   MCP_SERVER_NAME,
+  planAgentConfig,
+  writeAgentConfig,
   type AgentKind,
   type ServerLaunch,
-} from '../domain/agentTools/agentConfigs';
+} from '../mcp/agentConfigs';
 import { registerCommands, type CommandFactory, type CommandTable } from '../workbench/commands';
 import { COMMANDS } from '../workbench/constants';
 import type { Log } from '../workbench/log';
 import { mcpServerLaunch } from './mcpDoor';
 
 const SCHEME = 'onboarding-events-agent';
-/** At most this much of an agent's file is read (Claude Code's ~/.claude.json grows with its history). */
-const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
 
 function agentLabel(kind: AgentKind): string {
   switch (kind) {
@@ -124,45 +124,27 @@ function setupDocument(kind: AgentKind, launch: ServerLaunch, file: string | und
   return lines.join('\n');
 }
 
-async function readIfPresent(path: string): Promise<string | undefined> {
-  try {
-    if ((await stat(path)).size > MAX_CONFIG_BYTES) throw new Error(vscode.l10n.t('{0} is larger than 16 MiB.', path));
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
-/** Writes next to the file and renames, so the agent never reads half a file; a new file is the user's alone. */
-async function writeAtomically(path: string, text: string): Promise<void> {
-  const mode = await stat(path).then(
-    (info) => info.mode & 0o777,
-    () => 0o600,
-  );
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  const temporary = `${path}.${randomUUID()}.tmp`;
-  await writeFile(temporary, text, { mode });
-  await chmod(temporary, mode);
-  await rename(temporary, path);
-}
-
-async function offerToWrite(kind: AgentKind, launch: ServerLaunch, path: string, shown: ShownDocuments, log: Log): Promise<void> {
-  const existing = await readIfPresent(path);
-  const merged = mergeAgentConfig(kind, existing, launch);
+async function offerToWrite(kind: AgentKind, launch: ServerLaunch, shown: ShownDocuments, log: Log): Promise<void> {
+  const plan = await planAgentConfig(kind, launch, homedir());
+  if (plan === undefined) return;
+  const { path, existing, merged } = plan;
   if (!merged.ok) {
     void vscode.window.showWarningMessage(
-      vscode.l10n.t('{0} was not changed: {1} Add the configuration shown by hand.', path, merged.problem),
+      inertNotificationText(vscode.l10n.t('{0} was not changed: {1} Add the configuration shown by hand.', path, merged.problem)),
     );
     return;
   }
   if (merged.text === existing) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('{0} already starts the Onboarding Events MCP server.', path));
+    void vscode.window.showInformationMessage(
+      inertNotificationText(vscode.l10n.t('{0} already starts the Onboarding Events MCP server.', path)),
+    );
     return;
   }
   const preview = vscode.l10n.t('Preview Changes…');
   const chosen = await vscode.window.showInformationMessage(
-    vscode.l10n.t('Add the Onboarding Events MCP server to {0}? Other servers and settings in it stay as they are.', path),
+    inertNotificationText(
+      vscode.l10n.t('Add the Onboarding Events MCP server to {0}? Other servers and settings in it stay as they are.', path),
+    ),
     preview,
   );
   if (chosen !== preview) return;
@@ -175,22 +157,30 @@ async function offerToWrite(kind: AgentKind, launch: ServerLaunch, path: string,
     vscode.l10n.t('{0} (as it is ↔ with Onboarding Events)', basename(path)),
   );
   const write = vscode.l10n.t('Write {0}', basename(path));
-  if ((await vscode.window.showInformationMessage(vscode.l10n.t('Write these changes to {0}?', path), { modal: true }, write)) !== write)
+  if (
+    (await vscode.window.showInformationMessage(
+      inertNotificationText(vscode.l10n.t('Write these changes to {0}?', path)),
+      { modal: true },
+      write,
+    )) !== write
+  )
     return;
-  // The agent may have changed the file while the diff was open: merge into what is there now, or stop.
-  if ((await readIfPresent(path)) !== existing) {
+  if (!(await writeAgentConfig(plan))) {
     void vscode.window.showWarningMessage(
-      vscode.l10n.t('{0} changed while the changes were shown, so nothing was written. Run the command again.', path),
+      inertNotificationText(
+        vscode.l10n.t('{0} changed while the changes were shown, so nothing was written. Run the command again.', path),
+      ),
     );
     return;
   }
-  await writeAtomically(path, merged.text);
   log.info(`Connect an Agent: the MCP server was added to ${path}.`);
   void vscode.window.showInformationMessage(
-    vscode.l10n.t(
-      '{0} now starts the Onboarding Events MCP server. Restart {1} (or reload its MCP servers) to use it.',
-      path,
-      agentLabel(kind),
+    inertNotificationText(
+      vscode.l10n.t(
+        '{0} now starts the Onboarding Events MCP server. Restart {1} (or reload its MCP servers) to use it.',
+        path,
+        agentLabel(kind),
+      ),
     ),
   );
 }
@@ -218,14 +208,16 @@ async function connectAgent(deps: ConnectAgentDeps, shown: ShownDocuments, argum
       name: MCP_SERVER_NAME,
       server: { command: launch.command, args: [...launch.args], env: { ...launch.env } },
     });
-    void vscode.window.showInformationMessage(vscode.l10n.t("The Onboarding Events MCP server is registered with this editor's agent."));
+    void vscode.window.showInformationMessage(
+      inertNotificationText(vscode.l10n.t("The Onboarding Events MCP server is registered with this editor's agent.")),
+    );
     return;
   }
   const setup = agentSetup(kind, launch);
   const path = setup.file === undefined ? undefined : join(homedir(), ...setup.file);
   const document = await vscode.workspace.openTextDocument(shown.show(`/${agentLabel(kind)}.md`, setupDocument(kind, launch, path)));
   await vscode.window.showTextDocument(document, { preview: true });
-  if (path !== undefined) await offerToWrite(kind, launch, path, shown, deps.log);
+  if (path !== undefined) await offerToWrite(kind, launch, shown, deps.log);
 }
 
 interface CommandDeps extends ConnectAgentDeps {
@@ -236,7 +228,7 @@ const connectAgentCommand: CommandFactory<CommandDeps> = (deps) => async (argume
   try {
     await connectAgent(deps, deps.shown, argument);
   } catch (error) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('Connect an Agent failed: {0}', errorMessage(error)));
+    void vscode.window.showErrorMessage(inertNotificationText(vscode.l10n.t('Connect an Agent failed: {0}', errorMessage(error))));
   }
 };
 

@@ -1,9 +1,13 @@
 // The configuration that starts dist/mcp.js in agents outside VS Code, per
 // agent: where each reads its MCP servers, and the entry merged into that file
 // without touching anything else in it (other servers, settings, comments in
-// TOML). Nothing here is secret: a command, a script path and
-// ELECTRON_RUN_AS_NODE; the server finds the extension by itself. Pure.
-import { isRecord } from '../../common/guards';
+// TOML), written so the agent never reads half a file. Nothing here is
+// secret: a command, a script path and ELECTRON_RUN_AS_NODE; the server finds
+// the extension by itself. Vscode-free (Connect an Agent shows and asks).
+import { randomUUID } from 'node:crypto';
+import { chmod, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { isRecord } from '../common/guards';
 
 /** The key our server has in every agent's list of MCP servers. */
 export const MCP_SERVER_NAME = 'onboarding-events';
@@ -127,4 +131,54 @@ export function mergeTomlConfig(existing: string | undefined, launch: ServerLaun
 /** The entry merged into the agent's file, in its format. */
 export function mergeAgentConfig(kind: AgentKind, existing: string | undefined, launch: ServerLaunch): Merged {
   return agentSetup(kind, launch).format === 'toml' ? mergeTomlConfig(existing, launch) : mergeJsonConfig(existing, kind, launch);
+}
+
+/** At most this much of an agent's file is read (Claude Code's ~/.claude.json grows with its history). */
+export const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
+
+async function readIfPresent(path: string): Promise<string | undefined> {
+  try {
+    if ((await stat(path)).size > MAX_CONFIG_BYTES) throw new Error(`${path} is larger than ${MAX_CONFIG_BYTES / 1024 / 1024} MiB.`);
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** What writing would change: the agent's file as it is and as it would be. */
+export interface ConfigPlan {
+  readonly path: string;
+  readonly existing: string | undefined;
+  readonly merged: Merged;
+}
+
+/** The agent's file under `home` and our entry merged into it; undefined for an agent without a known file. */
+export async function planAgentConfig(kind: AgentKind, launch: ServerLaunch, home: string): Promise<ConfigPlan | undefined> {
+  const file = agentSetup(kind, launch).file;
+  if (file === undefined) return undefined;
+  const path = join(home, ...file);
+  const existing = await readIfPresent(path);
+  return { path, existing, merged: mergeAgentConfig(kind, existing, launch) };
+}
+
+/**
+ * Writes the plan's merged text, unless the file changed since the plan was
+ * made (the agent may write it meanwhile): then nothing is written and false
+ * is returned. Written next to the file and renamed over it; a new file (and
+ * its folder) is the user's alone, an existing one keeps its mode.
+ */
+export async function writeAgentConfig(plan: ConfigPlan): Promise<boolean> {
+  if (!plan.merged.ok) return false;
+  if ((await readIfPresent(plan.path)) !== plan.existing) return false;
+  const mode = await stat(plan.path).then(
+    (info) => info.mode & 0o777,
+    () => 0o600,
+  );
+  await mkdir(dirname(plan.path), { recursive: true, mode: 0o700 });
+  const temporary = `${plan.path}.${randomUUID()}.tmp`;
+  await writeFile(temporary, plan.merged.text, { mode });
+  await chmod(temporary, mode);
+  await rename(temporary, plan.path);
+  return true;
 }
