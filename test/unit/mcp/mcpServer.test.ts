@@ -69,7 +69,15 @@ class FakeExtension implements ChannelHandler {
     this.calls.push({ tool, input });
     if (!this.signedIn) return signInNeededText('signed-out', 'onboardingEvents.signIn');
     if (this.block) {
-      this.aborted = new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+      this.aborted = new Promise((resolve) => {
+        signal.addEventListener(
+          'abort',
+          () => {
+            resolve();
+          },
+          { once: true },
+        );
+      });
       await this.aborted;
       throw new Error('cancelled');
     }
@@ -88,9 +96,10 @@ async function connectedClient(dir: string, preferred?: string): Promise<Client>
 
 function textOf(result: Awaited<ReturnType<Client['callTool']>>): string {
   const content = result.content as { type: string; text?: string }[];
-  assert.equal(content.length, 1);
-  assert.equal(content[0]?.type, 'text');
-  return content[0]?.text ?? '';
+  const [first, ...more] = content;
+  assert.ok(first !== undefined && more.length === 0, 'one content part');
+  assert.equal(first.type, 'text');
+  return first.text ?? '';
 }
 
 const INPUTS: Readonly<Record<AgentToolName, Record<string, unknown>>> = {
@@ -211,7 +220,9 @@ describe('the MCP server against a fake extension channel', () => {
     const reply = await new Promise<string>((resolve) => {
       let text = '';
       socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      socket.on('close', () => resolve(text));
+      socket.on('close', () => {
+        resolve(text);
+      });
     });
     assert.equal(reply.trim(), JSON.stringify({ ok: false, error: 'bad-request' }));
     assert.ok(Date.now() - started >= CHANNEL_LIMITS.quickMs - 100);
