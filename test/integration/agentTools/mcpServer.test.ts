@@ -1,0 +1,145 @@
+// The MCP door in the real extension host: dist/mcp.js launched as an agent
+// launches it (Node, or VS Code's runtime as Node), driven by the SDK's own
+// client over stdio. It lists the tools vscode.lm lists, and for the same input
+// each answers exactly what vscode.lm.invokeTool answers, signed out and signed
+// in; a large call is refused until the input says the user agreed; a client
+// without the key is refused by the channel. The channel directory is the run's
+// scratch folder (ONBOARDING_EVENTS_MCP_DIR, scripts/vscode/workbench.mjs).
+import * as assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import * as vscode from 'vscode';
+import { ask, channelDirectory, publishedWindows } from '../../../src/mcp/channel';
+import { LANGUAGE_MODEL_TOOLS } from '../../../src/workbench/constants';
+import { DEMO_CREDENTIALS, DEMO_SERIALS, demoData, startFakeApi, type FakeApi } from '../../support/fakeApi';
+import { activateExtension, ourExtension, signInArgs, signOutIfSignedIn, TEST_ENVIRONMENT, type TestedApi } from '../support/extension';
+
+/** One input per tool, the same through both doors. */
+const INPUTS: readonly (readonly [string, Record<string, unknown>])[] = [
+  [LANGUAGE_MODEL_TOOLS.machineEvents, { serialNumbers: [DEMO_SERIALS.completed, DEMO_SERIALS.failing], maxEventsPerMachine: 3 }],
+  [LANGUAGE_MODEL_TOOLS.serialNumbers, { source: 'file', file: 'machines.yaml' }],
+  [LANGUAGE_MODEL_TOOLS.summary, { serialNumbers: [DEMO_SERIALS.completed, DEMO_SERIALS.failing, DEMO_SERIALS.empty] }],
+];
+
+async function lmText(name: string, input: object): Promise<string> {
+  const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined });
+  return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : `[${typeof part}]`)).join('');
+}
+
+async function mcpText(client: Client, name: string, input: Record<string, unknown>): Promise<string> {
+  const result = await client.callTool({ name, arguments: input });
+  const parts = result.content as { type: string; text?: string }[];
+  assert.ok(parts.every((part) => part.type === 'text'));
+  return parts.map((part) => part.text ?? '').join('');
+}
+
+describe('the MCP server (dist/mcp.js) against the running extension', () => {
+  let api: TestedApi;
+  let fake: FakeApi;
+  let client: Client;
+  let stderr = '';
+
+  before(async function () {
+    this.timeout(30_000);
+    api = await activateExtension();
+    fake = await startFakeApi({ data: demoData() });
+    await signOutIfSignedIn();
+    await vscode.workspace.getConfiguration('onboardingEvents').update('inlineStatus.mode', 'off', vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration('onboardingEvents').update('diagnostics.severity', 'off', vscode.ConfigurationTarget.Global);
+    const env = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    // As an agent outside VS Code starts it: the runtime of this host as Node, the script, and nothing secret.
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [join(ourExtension().extensionPath, 'dist', 'mcp.js')],
+      env: { ...env, ELECTRON_RUN_AS_NODE: '1' },
+      stderr: 'pipe',
+    });
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    client = new Client({ name: 'integration-test', version: '1.0.0' });
+    await client.connect(transport);
+  });
+
+  after(async () => {
+    await client.close();
+    await vscode.workspace.getConfiguration('onboardingEvents').update('inlineStatus.mode', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('onboardingEvents')
+      .update('diagnostics.severity', undefined, vscode.ConfigurationTarget.Global);
+    await signOutIfSignedIn();
+    await fake.close();
+    assert.equal(stderr, '', 'the server wrote nothing to stderr');
+  });
+
+  it('lists the tools vscode.lm lists, each with the same description for the model', async () => {
+    const { tools } = await client.listTools();
+    const ours = vscode.lm.tools.filter((tool) => tool.name.startsWith('onboardingEvents_'));
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), ours.map((tool) => tool.name).sort());
+    for (const tool of ours)
+      assert.ok(tools.find((listed) => listed.name === tool.name)?.description?.startsWith(tool.description), tool.name);
+    console.log(`    MCP server ${JSON.stringify(client.getServerVersion())} lists: ${tools.map((tool) => tool.name).join(', ')}`);
+  });
+
+  it('signed out: each tool answers what vscode.lm.invokeTool answers (the reading ones: sign in first), and sends no request', async () => {
+    fake.clearRequests();
+    for (const [name, input] of INPUTS) assert.equal(await mcpText(client, name, input), await lmText(name, input), name);
+    assert.match(await mcpText(client, LANGUAGE_MODEL_TOOLS.summary, { serialNumbers: [DEMO_SERIALS.completed] }), /not signed in/);
+    assert.deepEqual(fake.requests, []);
+  });
+
+  describe('signed in', () => {
+    before(async () => {
+      await vscode.commands.executeCommand('onboardingEvents.signIn', signInArgs(fake, TEST_ENVIRONMENT, DEMO_CREDENTIALS));
+      api.events.clear();
+    });
+
+    it('each tool answers exactly what vscode.lm.invokeTool answers for the same input', async () => {
+      for (const [name, input] of INPUTS) {
+        const viaVscode = await lmText(name, input);
+        const viaMcp = await mcpText(client, name, input);
+        assert.equal(viaMcp, viaVscode, name);
+        assert.doesNotMatch(viaMcp, /not signed in|Nothing was read/, name);
+      }
+    });
+
+    it('refuses a call that would send more than 10 requests until the input says the user agreed', async () => {
+      const uncached = Object.keys(demoData().machines)
+        .filter((serial) => serial !== DEMO_SERIALS.failing && api.events.peek(serial) === undefined)
+        .slice(0, 12);
+      assert.equal(uncached.length, 12);
+      fake.clearRequests();
+      const refused = await mcpText(client, LANGUAGE_MODEL_TOOLS.summary, { serialNumbers: uncached });
+      assert.match(refused, /^Nothing was read: this call asks for the onboarding events of 12 machines, and 12 of them are not cached/);
+      assert.match(refused, /call onboardingEvents_summarizeOnboarding again with the same input and "userAgreed": true\.$/);
+      assert.deepEqual(fake.requests, [], 'no request before the user agreed');
+      const agreed = await mcpText(client, LANGUAGE_MODEL_TOOLS.summary, { serialNumbers: uncached, userAgreed: true });
+      assert.match(agreed, /^Onboarding summary of 12 machines/);
+      assert.equal(agreed, await lmText(LANGUAGE_MODEL_TOOLS.summary, { serialNumbers: uncached }), 'then the same text as vscode.lm');
+    });
+
+    it('refuses a client without the key: the channel answers nothing else', async () => {
+      const windows = await publishedWindows(channelDirectory());
+      assert.equal(windows.length, 1, "this window is published in the run's channel directory");
+      const [window] = windows;
+      assert.ok(window);
+      const input = { serialNumbers: [DEMO_SERIALS.completed] };
+      assert.deepEqual(
+        await ask(
+          window.endpoint,
+          { key: `${window.key}x`, kind: 'call', tool: LANGUAGE_MODEL_TOOLS.summary, input },
+          { timeoutMs: 5_000 },
+        ),
+        {
+          ok: false,
+          error: 'refused',
+        },
+      );
+      const answered = await ask(
+        window.endpoint,
+        { key: window.key, kind: 'call', tool: LANGUAGE_MODEL_TOOLS.summary, input },
+        { timeoutMs: 5_000 },
+      );
+      assert.ok(answered?.ok && answered.kind === 'call' && answered.text.startsWith('Onboarding summary of 1 machine'));
+    });
+  });
+});
