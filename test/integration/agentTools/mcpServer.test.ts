@@ -6,6 +6,7 @@
 // without the key is refused by the channel. The channel directory is the run's
 // scratch folder (ONBOARDING_EVENTS_MCP_DIR, scripts/vscode/workbench.mjs).
 import * as assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -34,6 +35,28 @@ async function mcpText(client: Client, name: string, input: Record<string, unkno
   return parts.map((part) => part.text ?? '').join('');
 }
 
+/** The JSON-RPC messages of the session, for the notes (OE_MCP_TRANSCRIPT names the file). */
+const transcript: string[] = [];
+
+function recordTranscript(transport: StdioClientTransport): void {
+  const send = transport.send.bind(transport);
+  transport.send = (message) => {
+    transcript.push(`client → server ${JSON.stringify(message)}`);
+    return send(message);
+  };
+  // The client sets onmessage when it connects: record what arrives, then hand it on.
+  let handler: StdioClientTransport['onmessage'];
+  Object.defineProperty(transport, 'onmessage', {
+    get: (): StdioClientTransport['onmessage'] => (message) => {
+      transcript.push(`server → client ${JSON.stringify(message)}`);
+      handler?.(message);
+    },
+    set: (value: StdioClientTransport['onmessage']) => {
+      handler = value;
+    },
+  });
+}
+
 describe('the MCP server (dist/mcp.js) against the running extension', () => {
   let api: TestedApi;
   let fake: FakeApi;
@@ -56,6 +79,7 @@ describe('the MCP server (dist/mcp.js) against the running extension', () => {
       stderr: 'pipe',
     });
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    recordTranscript(transport);
     client = new Client({ name: 'integration-test', version: '1.0.0' });
     await client.connect(transport);
   });
@@ -69,6 +93,8 @@ describe('the MCP server (dist/mcp.js) against the running extension', () => {
     await signOutIfSignedIn();
     await fake.close();
     assert.equal(stderr, '', 'the server wrote nothing to stderr');
+    const file = process.env['OE_MCP_TRANSCRIPT'];
+    if (file !== undefined) writeFileSync(file, `${transcript.join('\n')}\n`);
   });
 
   it('lists the tools vscode.lm lists, each with the same description for the model', async () => {
