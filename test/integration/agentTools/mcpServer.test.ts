@@ -7,14 +7,13 @@
 // scratch folder (ONBOARDING_EVENTS_MCP_DIR, scripts/vscode/workbench.mjs).
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import * as vscode from 'vscode';
 import { ask, channelDirectory, publishedWindows } from '../../../src/mcp/channel';
-import { LANGUAGE_MODEL_TOOLS } from '../../../src/workbench/constants';
+import { COMMANDS, LANGUAGE_MODEL_TOOLS } from '../../../src/workbench/constants';
 import { DEMO_CREDENTIALS, DEMO_SERIALS, demoData, startFakeApi, type FakeApi } from '../../support/fakeApi';
-import { activateExtension, ourExtension, signInArgs, signOutIfSignedIn, TEST_ENVIRONMENT, type TestedApi } from '../support/extension';
+import { activateExtension, signInArgs, signOutIfSignedIn, TEST_ENVIRONMENT, type TestedApi } from '../support/extension';
 
 /** One input per tool, the same through both doors. */
 const INPUTS: readonly (readonly [string, Record<string, unknown>])[] = [
@@ -35,6 +34,27 @@ async function mcpText(client: Client, name: string, input: Record<string, unkno
   return parts.map((part) => part.text ?? '').join('');
 }
 
+interface ShownConfig {
+  readonly mcpServers: Readonly<
+    Record<string, { readonly command: string; readonly args: string[]; readonly env?: Record<string, string> }>
+  >;
+}
+
+/** Runs Connect an Agent for `agent` and returns the configuration document it shows. */
+async function connectionShown(agent: 'other' | 'claudeCode'): Promise<string> {
+  const path = `/${agent === 'other' ? 'Another agent (show the JSON)' : 'Claude Code'}.md`;
+  const shown = () =>
+    vscode.workspace.textDocuments.find((document) => document.uri.scheme === 'onboarding-events-agent' && document.uri.path === path);
+  // For an agent with a known file the command then asks (a notification) whether to write it: not awaited here.
+  void vscode.commands.executeCommand(COMMANDS.connectAgent, agent);
+  const started = Date.now();
+  while (shown() === undefined) {
+    assert.ok(Date.now() - started < 10_000, 'Connect an Agent showed its configuration');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return shown()?.getText() ?? '';
+}
+
 /** The JSON-RPC messages of the session, for the notes (OE_MCP_TRANSCRIPT names the file). */
 const transcript: string[] = [];
 
@@ -44,17 +64,10 @@ function recordTranscript(transport: StdioClientTransport): void {
     transcript.push(`client → server ${JSON.stringify(message)}`);
     return send(message);
   };
-  // The client sets onmessage when it connects: record what arrives, then hand it on.
-  let handler: StdioClientTransport['onmessage'];
-  Object.defineProperty(transport, 'onmessage', {
-    get: (): StdioClientTransport['onmessage'] => (message) => {
-      transcript.push(`server → client ${JSON.stringify(message)}`);
-      handler?.(message);
-    },
-    set: (value: StdioClientTransport['onmessage']) => {
-      handler = value;
-    },
-  });
+  // The client keeps a handler already set when it connects, and calls it first.
+  transport.onmessage = (message) => {
+    transcript.push(`server → client ${JSON.stringify(message)}`);
+  };
 }
 
 describe('the MCP server (dist/mcp.js) against the running extension', () => {
@@ -71,11 +84,14 @@ describe('the MCP server (dist/mcp.js) against the running extension', () => {
     await vscode.workspace.getConfiguration('onboardingEvents').update('inlineStatus.mode', 'off', vscode.ConfigurationTarget.Global);
     await vscode.workspace.getConfiguration('onboardingEvents').update('diagnostics.severity', 'off', vscode.ConfigurationTarget.Global);
     const env = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
-    // As an agent outside VS Code starts it: the runtime of this host as Node, the script, and nothing secret.
+    // Launched exactly as Connect an Agent tells any other agent to launch it: its command, arguments and environment.
+    const shown = await connectionShown('other');
+    const server = (JSON.parse(/```json\n([\s\S]*?)\n```/.exec(shown)?.[1] ?? '{}') as ShownConfig).mcpServers['onboarding-events'];
+    assert.ok(server, 'the JSON names the server');
     const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [join(ourExtension().extensionPath, 'dist', 'mcp.js')],
-      env: { ...env, ELECTRON_RUN_AS_NODE: '1' },
+      command: server.command,
+      args: server.args,
+      env: { ...env, ...server.env },
       stderr: 'pipe',
     });
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -95,6 +111,16 @@ describe('the MCP server (dist/mcp.js) against the running extension', () => {
     assert.equal(stderr, '', 'the server wrote nothing to stderr');
     const file = process.env['OE_MCP_TRANSCRIPT'];
     if (file !== undefined) writeFileSync(file, `${transcript.join('\n')}\n`);
+  });
+
+  it('Connect an Agent shows Claude Code its command and its file, with no secret, starting a copy of dist/mcp.js', async () => {
+    const shown = await connectionShown('claudeCode');
+    await vscode.commands.executeCommand('notifications.clearAll');
+    assert.match(shown, /^claude mcp add --scope user .*onboarding-events -- \S+ \S+mcp\.js$/m);
+    assert.match(shown, /to \S+\.claude\.json:/);
+    assert.doesNotMatch(shown, /secret"|password"|token"|key"/i);
+    const file = process.env['OE_MCP_TRANSCRIPT'];
+    if (file !== undefined) writeFileSync(`${file}.claude-code.md`, shown);
   });
 
   it('lists the tools vscode.lm lists, each with the same description for the model', async () => {
