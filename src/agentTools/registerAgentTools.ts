@@ -1,8 +1,10 @@
-// Language Model Tools for agents (Copilot's agent mode, or any extension
-// through vscode.lm.invokeTool): read-only answers about machines' onboarding.
-// The manifest declares them (contributes.languageModelTools, hidden by
-// onboardingEvents.agentTools.enabled = false); this defines and registers
-// them. What the tools share: the gate (setting, sign-in) that answers without
+// The agent tools: read-only answers about machines' onboarding, behind two
+// doors. Language Model Tools (Copilot's agent mode, or any extension through
+// vscode.lm.invokeTool), which the manifest declares (hidden by
+// onboardingEvents.agentTools.enabled = false), and the MCP server (dist/mcp.js,
+// through mcpDoor.ts) for every other agent. The name, description and schema
+// are domain/agentTools/toolDefinitions.ts; this answers each tool once, for
+// both doors, so the same input gives the same text. What the tools share: the gate (setting, sign-in) that answers without
 // a request, reading many machines through the shared EventsCache (so the
 // cache, the concurrency limit and the error types are the views' own), the
 // cancellation bridge, and the confirmation when a call would send many

@@ -170,6 +170,14 @@ describe('the MCP server (dist/mcp.js) against the running extension', () => {
       assert.equal(agreed, await lmText(LANGUAGE_MODEL_TOOLS.summary, { serialNumbers: uncached }), 'then the same text as vscode.lm');
     });
 
+    it('asks for agreement before reading a file named by a path that leaves the plain relative form, as VS Code asks in a chat', async () => {
+      const input = { source: 'file', file: '../workspace/machines.yaml' };
+      const refused = await mcpText(client, LANGUAGE_MODEL_TOOLS.serialNumbers, input);
+      assert.match(refused, /^Nothing was read: the file path is absolute, a URI, or contains "\.\."/);
+      const agreed = await mcpText(client, LANGUAGE_MODEL_TOOLS.serialNumbers, { ...input, userAgreed: true });
+      assert.equal(agreed, await lmText(LANGUAGE_MODEL_TOOLS.serialNumbers, input));
+    });
+
     it('refuses a client without the key: the channel answers nothing else', async () => {
       const windows = await publishedWindows(channelDirectory());
       assert.equal(windows.length, 1, "this window is published in the run's channel directory");
