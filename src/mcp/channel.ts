@@ -250,6 +250,7 @@ export function ask(
   request: Request,
   options: { readonly timeoutMs: number; readonly signal?: AbortSignal },
 ): Promise<Reply | undefined> {
+  if (options.signal?.aborted === true) return Promise.resolve(undefined);
   return new Promise((resolve) => {
     const socket = createConnection(endpoint);
     const done = (reply: Reply | undefined) => {
