@@ -308,7 +308,10 @@ export async function publishedWindows(dir: string): Promise<WindowEndpoint[]> {
         if ((await stat(path)).size > CHANNEL_LIMITS.maxDiscoveryBytes) return undefined;
         const window = parseEndpoint(JSON.parse(await readFile(path, 'utf8')));
         if (window !== undefined && !processAlive(window.pid)) {
-          await unlink(path).catch(() => undefined);
+          // A window that ended without cleaning up (a crash, a killed host): its socket file goes too, if it is ours.
+          const socket = join(dir, `${window.id}.sock`);
+          const stale = window.endpoint === socket ? [path, socket] : [path];
+          await Promise.all(stale.map((file) => unlink(file).catch(() => undefined)));
           return undefined;
         }
         return window;

@@ -268,8 +268,10 @@ describe('the MCP server against a fake extension channel', () => {
     writeFileSync(join(dir, 'dead.json'), JSON.stringify({ id: 'dead', endpoint: join(dir, 'dead.sock'), key: 'k', pid: 4_194_305 }), {
       mode: 0o600,
     });
+    writeFileSync(join(dir, 'dead.sock'), '', { mode: 0o600 });
     assert.equal((await publishedWindows(dir)).length, 1);
     assert.ok(!readdirSync(dir).includes('dead.json'));
+    assert.ok(!readdirSync(dir).includes('dead.sock'));
   });
 
   it('ignores discovery files other users could read, and a directory they could open is closed again', async function () {
