@@ -5,13 +5,13 @@
 // so the text, the gate, the bounds and the cache are theirs.
 import * as vscode from 'vscode';
 import { errorMessage } from '../common/errors';
-import { channelDirectory, startChannel, CHANNEL_WINDOW_VARIABLE, type Channel } from '../mcp/channel';
+import { channelDirectory, startChannel, CHANNEL_WINDOW_VARIABLE, type Channel, type ToolAnswer } from '../mcp/channel';
 import type { ApiSession } from '../workbench/contracts/apiSession';
 import { MCP_SERVER_PROVIDER } from '../workbench/constants';
 import type { Log } from '../workbench/log';
 
 /** Answers a tool call that came through the MCP server: registerAgentTools' tools, by name. */
-export type McpAnswer = (tool: string, input: unknown, token: vscode.CancellationToken) => Promise<string>;
+export type McpAnswer = (tool: string, input: unknown, token: vscode.CancellationToken) => Promise<ToolAnswer>;
 
 export interface McpDoorDeps {
   readonly session: ApiSession;

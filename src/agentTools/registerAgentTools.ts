@@ -50,6 +50,7 @@ import type { Log } from '../workbench/log';
 import type { SettingsReader } from '../workbench/settings';
 import type { SerialSettings } from '../workbench/serialSettings';
 import { registerConnectAgent } from './connectAgent';
+import type { ToolAnswer } from '../mcp/channel';
 import { registerMcpDoor, type McpAnswer } from './mcpDoor';
 import { isPlainPath, prepareFileScope, serialsInScope, type WorkspaceScanner } from './serialSources';
 
@@ -91,7 +92,7 @@ interface ToolDefinition<Input> {
 interface AnsweredTool {
   readonly languageModelTool: vscode.LanguageModelTool<unknown>;
   /** The MCP door: the same gate, input check and answer; agreement comes in the input, not from a dialog. */
-  answerMcp(input: unknown, token: vscode.CancellationToken): Promise<string>;
+  answerMcp(input: unknown, token: vscode.CancellationToken): Promise<ToolAnswer>;
 }
 
 function answeredTool<Input>(deps: AgentToolsDeps, name: AgentToolName, definition: ToolDefinition<Input>): AnsweredTool {
@@ -120,12 +121,13 @@ function answeredTool<Input>(deps: AgentToolsDeps, name: AgentToolName, definiti
     },
     answerMcp: async (given, token) => {
       const closed = gate(deps, needsSignIn);
-      if (closed !== undefined) return closed;
+      if (closed !== undefined) return { text: closed };
       const input = definition.parse(given);
-      if (!input.ok) return invalidInputText(input.problem);
+      if (!input.ok) return { text: invalidInputText(input.problem) };
       const reason = userAgreed(given) ? undefined : definition.agreementNeeded?.(input.value);
-      if (reason !== undefined) return agreementNeededText(reason, name);
-      return definition.answer(input.value, token);
+      // The reason goes along, so an MCP client that can ask its user (elicitation) asks with it.
+      if (reason !== undefined) return { text: agreementNeededText(reason, name), agreementNeeded: reason };
+      return { text: await definition.answer(input.value, token) };
     },
   };
 }
@@ -231,7 +233,7 @@ export function registerAgentTools(context: vscode.ExtensionContext, deps: Agent
   const answerMcp: McpAnswer = (tool, input, token) =>
     Object.hasOwn(answered, tool)
       ? answered[tool as LanguageModelToolName].answerMcp(input, token)
-      : Promise.resolve(invalidInputText(`there is no tool ${JSON.stringify(tool.slice(0, 100))}.`));
+      : Promise.resolve({ text: invalidInputText(`there is no tool ${JSON.stringify(tool.slice(0, 100))}.`) });
   registerMcpDoor(context, { session: deps.session, log: deps.log, answer: answerMcp });
   registerConnectAgent({ context, log: deps.log });
   return tools;

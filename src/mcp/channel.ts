@@ -15,6 +15,7 @@ import { chmod, lstat, mkdir, readdir, readFile, stat, unlink, writeFile } from 
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { definedOnly } from '../common/definedOnly';
 import { isRecord } from '../common/guards';
 
 export const CHANNEL_LIMITS = {
@@ -70,10 +71,16 @@ export interface WindowFacts {
   readonly lastActive: number;
 }
 
+/** A tool's answer: its text, and why the user must agree first when the call was refused for that alone. */
+export interface ToolAnswer {
+  readonly text: string;
+  readonly agreementNeeded?: string;
+}
+
 /** What the extension answers on the channel. */
 export interface ChannelHandler {
   hello(): WindowFacts;
-  call(tool: string, input: unknown, signal: AbortSignal): Promise<string>;
+  call(tool: string, input: unknown, signal: AbortSignal): Promise<ToolAnswer>;
 }
 
 type Request =
@@ -82,7 +89,7 @@ type Request =
 
 export type Reply =
   | ({ readonly ok: true; readonly kind: 'hello' } & WindowFacts)
-  | { readonly ok: true; readonly kind: 'call'; readonly text: string }
+  | ({ readonly ok: true; readonly kind: 'call' } & ToolAnswer)
   | { readonly ok: false; readonly error: 'refused' | 'bad-request' | 'busy' | 'failed' | 'timeout' };
 
 function parseRequest(value: unknown): Request | undefined {
@@ -100,7 +107,15 @@ function parseReply(value: unknown): Reply | undefined {
   if (value['ok'] !== true) return undefined;
   if (value['kind'] === 'hello' && typeof value['signedIn'] === 'boolean' && typeof value['lastActive'] === 'number')
     return { ok: true, kind: 'hello', signedIn: value['signedIn'], lastActive: value['lastActive'] };
-  if (value['kind'] === 'call' && typeof value['text'] === 'string') return { ok: true, kind: 'call', text: value['text'] };
+  if (value['kind'] === 'call' && typeof value['text'] === 'string') {
+    const reason = value['agreementNeeded'];
+    return {
+      ok: true,
+      kind: 'call',
+      text: value['text'],
+      ...definedOnly({ agreementNeeded: typeof reason === 'string' ? reason : undefined }),
+    };
+  }
   return undefined;
 }
 
@@ -234,8 +249,7 @@ async function serve(socket: Socket, key: string, handler: ChannelHandler): Prom
     abort.abort();
   }, CHANNEL_LIMITS.callMs);
   try {
-    const text = await handler.call(request.tool, request.input, abort.signal);
-    send(socket, { ok: true, kind: 'call', text });
+    send(socket, { ok: true, kind: 'call', ...(await handler.call(request.tool, request.input, abort.signal)) });
   } catch {
     send(socket, { ok: false, error: abort.signal.aborted ? 'timeout' : 'failed' });
   } finally {

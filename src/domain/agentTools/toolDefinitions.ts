@@ -101,9 +101,10 @@ export const AGENT_TOOLS: Readonly<Record<AgentToolName, AgentToolDefinition>> =
 };
 
 /**
- * The input field by which an MCP client says the user agreed to a call that
- * needs it. In VS Code's chat the editor itself asks (prepareInvocation), so
- * the Language Model Tools' schema has no such field and ignores it.
+ * The input field by which an MCP client without elicitation says the user
+ * agreed to a call that needs it. In VS Code's chat the editor itself asks
+ * (prepareInvocation), and a client with elicitation is asked through it, so
+ * neither sees the field (and the MCP server drops it for the latter).
  */
 export const USER_AGREED = 'userAgreed';
 

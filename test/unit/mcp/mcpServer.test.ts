@@ -11,7 +11,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { AGENT_TOOL_NAMES, AGENT_TOOLS, USER_AGREED, type AgentToolName } from '../../../src/domain/agentTools/toolDefinitions';
+import {
+  agreementNeededText,
+  AGENT_TOOL_NAMES,
+  AGENT_TOOLS,
+  manyRequestsReason,
+  USER_AGREED,
+  userAgreed,
+  type AgentToolName,
+} from '../../../src/domain/agentTools/toolDefinitions';
 import { machineEventsText, scopeText, signInNeededText, summaryText } from '../../../src/domain/agentTools/toolResults';
 import {
   ask,
@@ -21,8 +29,10 @@ import {
   startChannel,
   type Channel,
   type ChannelHandler,
+  type ToolAnswer,
 } from '../../../src/mcp/channel';
-import { channelConnector, createMcpServer, NOT_RUNNING_TEXT, REFUSED_TEXT } from '../../../src/mcp/mcpServer';
+import { channelConnector, createMcpServer, DECLINED_TEXT, NOT_RUNNING_TEXT, REFUSED_TEXT } from '../../../src/mcp/mcpServer';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { event, NOW, result } from '../agentTools/fixtures';
 import { DEFAULT_EVENT_STATE_RULES as DEFAULT_RULES } from '../../../src/domain/events/eventState';
 
@@ -65,9 +75,15 @@ class FakeExtension implements ChannelHandler {
     return { signedIn: this.signedIn, lastActive: this.lastActive };
   }
 
-  async call(tool: string, input: unknown, signal: AbortSignal): Promise<string> {
+  async call(tool: string, input: unknown, signal: AbortSignal): Promise<ToolAnswer> {
     this.calls.push({ tool, input });
-    if (!this.signedIn) return signInNeededText('signed-out', 'onboardingEvents.signIn');
+    if (!this.signedIn) return { text: signInNeededText('signed-out', 'onboardingEvents.signIn') };
+    // As the extension does: more than 10 machines wait for the user's agreement.
+    const serials = (input as { serialNumbers?: unknown[] }).serialNumbers ?? [];
+    if (serials.length > 10 && !userAgreed(input)) {
+      const reason = manyRequestsReason(serials.length, serials.length, 'Production');
+      return { text: agreementNeededText(reason, tool), agreementNeeded: reason };
+    }
     if (this.block) {
       this.aborted = new Promise((resolve) => {
         signal.addEventListener(
@@ -81,15 +97,26 @@ class FakeExtension implements ChannelHandler {
       await this.aborted;
       throw new Error('cancelled');
     }
-    return extensionText(tool, input);
+    return { text: extensionText(tool, input) };
   }
 }
 
-async function connectedClient(dir: string, preferred?: string): Promise<Client> {
+/** What a client that can ask its user answers, and the questions it was asked. */
+interface Asking {
+  readonly answer: 'accept' | 'decline';
+  readonly asked: string[];
+}
+
+async function connectedClient(dir: string, preferred?: string, asking?: Asking): Promise<Client> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const server = createMcpServer(channelConnector(dir, preferred), '9.9.9');
   await server.connect(serverSide);
-  const client = new Client({ name: 'unit-test', version: '1.0.0' });
+  const client = new Client({ name: 'unit-test', version: '1.0.0' }, asking ? { capabilities: { elicitation: {} } } : {});
+  if (asking)
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      asking.asked.push(request.params.message);
+      return { action: asking.answer, ...(asking.answer === 'accept' ? { content: {} } : {}) };
+    });
   await client.connect(clientSide);
   return client;
 }
@@ -129,8 +156,8 @@ describe('the MCP server against a fake extension channel', () => {
     return channel;
   }
 
-  async function client(preferred?: string): Promise<Client> {
-    const connected = await connectedClient(dir, preferred);
+  async function client(preferred?: string, asking?: Asking): Promise<Client> {
+    const connected = await connectedClient(dir, preferred, asking);
     clients.push(connected);
     return connected;
   }
@@ -157,6 +184,54 @@ describe('the MCP server against a fake extension channel', () => {
       assert.notEqual(answer.isError, true);
       assert.deepEqual(fake.calls, [{ tool: name, input: INPUTS[name] }]);
     });
+
+  const many = { serialNumbers: Array.from({ length: 12 }, (_, i) => `MX-4711-A${String(i).padStart(4, '0')}`) };
+
+  it('without elicitation: refuses a large call with the reason until the input says the user agreed', async () => {
+    const fake = new FakeExtension();
+    await window(fake);
+    const connected = await client();
+    const refused = textOf(await connected.callTool({ name: AGENT_TOOL_NAMES.summary, arguments: many }));
+    assert.match(refused, /^Nothing was read: this call asks for the onboarding events of 12 machines/);
+    const agreed = textOf(await connected.callTool({ name: AGENT_TOOL_NAMES.summary, arguments: { ...many, [USER_AGREED]: true } }));
+    assert.equal(agreed, extensionText(AGENT_TOOL_NAMES.summary, many));
+  });
+
+  it('with elicitation: asks the user through the client, and reads only when they accept', async () => {
+    const fake = new FakeExtension();
+    await window(fake);
+    const accepting: Asking = { answer: 'accept', asked: [] };
+    const answer = await (await client(undefined, accepting)).callTool({ name: AGENT_TOOL_NAMES.summary, arguments: many });
+    assert.equal(textOf(answer), extensionText(AGENT_TOOL_NAMES.summary, many));
+    assert.equal(accepting.asked.length, 1);
+    assert.match(accepting.asked[0] ?? '', /^Onboarding Events: this call asks for the onboarding events of 12 machines.* Go ahead\?$/);
+    assert.deepEqual(
+      fake.calls.map((call) => userAgreed(call.input)),
+      [false, true],
+    );
+    const declining: Asking = { answer: 'decline', asked: [] };
+    const declined = await (await client(undefined, declining)).callTool({ name: AGENT_TOOL_NAMES.summary, arguments: many });
+    assert.equal(textOf(declined), DECLINED_TEXT);
+    assert.equal(declining.asked.length, 1);
+  });
+
+  it("with elicitation: the model's own userAgreed is not taken, and the tools list no such field", async () => {
+    const fake = new FakeExtension();
+    await window(fake);
+    const declining: Asking = { answer: 'decline', asked: [] };
+    const connected = await client(undefined, declining);
+    const answer = await connected.callTool({ name: AGENT_TOOL_NAMES.summary, arguments: { ...many, [USER_AGREED]: true } });
+    assert.equal(textOf(answer), DECLINED_TEXT);
+    assert.deepEqual(
+      fake.calls.map((call) => userAgreed(call.input)),
+      [false],
+    );
+    const { tools } = await connected.listTools();
+    for (const tool of tools) {
+      assert.equal(tool.inputSchema.properties?.[USER_AGREED], undefined, tool.name);
+      assert.equal(tool.description, AGENT_TOOLS[tool.name as AgentToolName].description);
+    }
+  });
 
   it('says VS Code is not running, for every tool, when no window is published', async () => {
     const connected = await client();
