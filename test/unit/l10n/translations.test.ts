@@ -3,10 +3,11 @@
 // setting id and number carried over (a lost {0} shows the user a hole, a
 // changed `command:` link a dead button). l10n/glossary.md says how to translate.
 import * as assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { invariants, translatableText } from '../../support/l10n/invariants';
-import { PSEUDO_LOCALE } from '../../support/l10n/pseudoLocale';
+import { PSEUDO_LOCALE, pseudoBundle } from '../../support/l10n/pseudoLocale';
 
 const root = join(__dirname, '..', '..', '..', '..');
 
@@ -99,6 +100,30 @@ describe('translations', () => {
       }
     });
   }
+
+  it('ships the English sources and every translation, and neither the glossary nor the pseudo-locale', function () {
+    // `npx vsce ls` starts Node twice; on a busy 2-core machine that alone can pass mocha's 10 s.
+    this.timeout(60_000);
+    // The pseudo-locale bundles exist after any run in qps-ploc; make sure they do, so their absence from the package is tested.
+    for (const source of sources) {
+      const pseudo = join(source.dir, `${source.stem}.${PSEUDO_LOCALE}.json`);
+      if (!existsSync(pseudo)) writeFileSync(pseudo, `${JSON.stringify(pseudoBundle(read(join(source.dir, `${source.stem}.json`))), null, 2)}\n`);
+    }
+    // `vsce ls` applies .vscodeignore exactly as `vsce package` does (npx is a .cmd on Windows: a shell runs it).
+    const shipped = execFileSync('npx', ['vsce', 'ls', '--no-dependencies'], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      shell: process.platform === 'win32',
+    })
+      .split(/\r?\n/)
+      .filter((file) => file.startsWith('package.nls') || file.startsWith('l10n/'));
+    const expected = sources.flatMap((source) => {
+      const prefix = source.dir === root ? '' : 'l10n/';
+      return [`${prefix}${source.stem}.json`, ...[...translationsOf(source.dir, source.stem).keys()].map((locale) => `${prefix}${source.stem}.${locale}.json`)];
+    });
+    assert.deepEqual(shipped.sort(), expected.sort());
+  });
 
   it('finds what must stay fixed in a message', () => {
     assert.deepEqual(
