@@ -34,7 +34,8 @@ function translationsOf(dir: string, stem: string): Map<string, Bundle> {
  * string copied in and not yet translated.
  */
 const SAME_AS_ENGLISH: Readonly<Record<string, ReadonlySet<string>>> = {
-  de: new Set(['Links ({0})', 'Text…', 'Host: {0}\n\n{1}']),
+  // 'Board: {0}': the onboarding board's title (issue 27); German says Board too (l10n/glossary.md).
+  de: new Set(['Links ({0})', 'Text…', 'Host: {0}\n\n{1}', 'Board: {0}']),
   'zh-cn': new Set([]),
 };
 
