@@ -130,7 +130,7 @@ export async function runConnectionCheck(input: ConnectionCheckInput): Promise<C
     // The same answer the client's transport acts on: which engine carries this target's requests.
     path: networkPathFor(target.url, { ...http, engine: http.engine ?? 'undici', env }),
   }));
-  for (const { role, url, route, path } of routes) check.record(proxyStep(role, url, route, path));
+  for (const { role, url, route, path } of routes) check.record(proxyStep(role, url, route, path, http));
   for (const { url, route, path } of routes) {
     if (check.failed) break;
     await checkPath(check, url, route, path.engine, http, env);
@@ -262,7 +262,7 @@ export function shownProxy(proxy: URL): string {
   return `${proxy.protocol}//${credentials}${proxy.host}`;
 }
 
-function proxyStep(role: string, url: URL, route: Route, path: NetworkPath): CheckStep {
+function proxyStep(role: string, url: URL, route: Route, path: NetworkPath, http: HttpSettings): CheckStep {
   const title = `Proxy for ${role} (${url.host})`;
   const details: string[] = [];
   let summary: string;
@@ -292,6 +292,11 @@ function proxyStep(role: string, url: URL, route: Route, path: NetworkPath): Che
     }
   }
   details.push(ENGINE_WORDS[path.reason]);
+  if (path.engine === 'vscode' && http.proxyAuthorization !== undefined) {
+    details.push(
+      "http.proxyAuthorization is set but not used: VS Code's network path does not send it, and no proxy is named by http.proxy or the environment for the extension to send it to.",
+    );
+  }
   return {
     title,
     status: route.reason === 'setting' || route.reason === 'environment' ? (route.proxy === undefined ? 'failed' : 'ok') : 'ok',

@@ -4,6 +4,7 @@
 // codes, error codes, hosts and paths: never from server bodies or library
 // messages, which could echo a secret.
 
+import { AUTH_SCHEME } from './http/networkFailures';
 import type { NetworkFailure, NetworkFailureContext, ResponseDeadline, TransportError } from './http/transport';
 
 export type ApiErrorKind =
@@ -282,7 +283,9 @@ function proxyCertificateMessage(proxy: string, code: string, chosenByVsCode: bo
  * answers no other scheme (NTLM alone included), and never sends http.proxyAuthorization.
  */
 function proxyAuthMessage(proxyAtStart: string, context: NetworkFailureContext): string {
-  const { proxyCredentialsSent = false, proxyAuthSchemes = [], engine, proxyHost, proxyFromVsCode = false } = context;
+  const { proxyCredentialsSent = false, engine, proxyHost, proxyFromVsCode = false } = context;
+  // Names a proxy sent: only plain scheme names reach a message (Test Connection passes its own reading on too).
+  const proxyAuthSchemes = (context.proxyAuthSchemes ?? []).filter((scheme) => AUTH_SCHEME.test(scheme)).slice(0, 5);
   if (engine !== 'vscode') {
     return proxyCredentialsSent
       ? `${proxyAtStart} rejected the proxy credentials (HTTP 407). Correct the user and password in the proxy URL (http.proxy or HTTPS_PROXY) or the http.proxyAuthorization setting.`

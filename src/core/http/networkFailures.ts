@@ -159,8 +159,12 @@ function proxyTlsHostOf(error: unknown): string | undefined {
 }
 
 const HOST_NAME = /^[A-Za-z0-9.:[\]-]{1,253}$/;
-/** An auth-scheme token (RFC 9110): what a Proxy-Authenticate challenge starts with. */
-const SCHEME = /^[A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]{0,31}$/;
+/**
+ * An auth-scheme name as real proxies send them (Basic, Negotiate, NTLM, Digest, Kerberos): letters,
+ * digits and '-', narrower than RFC 9110's token so that no Markdown or link syntax from a proxy
+ * reaches a hover or a report.
+ */
+export const AUTH_SCHEME = /^[A-Za-z][A-Za-z0-9-]{0,31}$/;
 
 /**
  * The schemes of the Proxy-Authenticate challenges VS Code's proxy agent keeps on its 407 error
@@ -182,7 +186,7 @@ function proxyAuthSchemesOf(error: unknown): string[] {
       for (const part of challenges.join(',').split(',')) {
         const scheme = part.trim().split(/\s+/)[0] ?? '';
         // An auth-param (`nonce="…"`, `stale=false`) after a comma has an '=', which no scheme has.
-        if (SCHEME.test(scheme) && !schemes.some((known) => known.toLowerCase() === scheme.toLowerCase())) schemes.push(scheme);
+        if (AUTH_SCHEME.test(scheme) && !schemes.some((known) => known.toLowerCase() === scheme.toLowerCase())) schemes.push(scheme);
       }
       return schemes.slice(0, 5);
     }
