@@ -147,7 +147,7 @@ export async function runConnectionCheck(input: ConnectionCheckInput): Promise<C
       ok: true,
       headline: "VS Code's network path reaches the API; the direct way tested above does not.",
       advice:
-        "The extension's requests take VS Code's network stack (its proxy settings, the system proxy or a PAC file, Kerberos or NTLM proxy authentication), so they work. The failed steps above show the direct way, which only tools that do not use VS Code's network stack take.",
+        "The extension's requests take VS Code's network stack (its proxy settings, the system proxy or a PAC file, Kerberos proxy authentication and its credentials dialog), so they work. The failed steps above show the direct way, which only tools that do not use VS Code's network stack take.",
     };
   } else if (check.failed) {
     check.skip(tokenTitle(input.authUrl), 'an earlier step failed');
