@@ -46,6 +46,8 @@ class NetworkPathTransport implements Transport {
   /** The dispatchers handed to VS Code's fetch: one CA-only Agent, and one ProxyAgent per named proxy. */
   readonly #dispatchers = new Map<string, Promise<Dispatcher>>();
   readonly #certificateOwner = new CertificateOwner();
+  /** The trusted CAs, read once (OS store and file): the dispatchers and the certificate probes share them. */
+  #ca: Promise<readonly string[]> | undefined;
 
   constructor(options: TransportOptions) {
     this.#options = options;
@@ -100,7 +102,7 @@ class NetworkPathTransport implements Transport {
       return error;
     }
     try {
-      const { ca } = await loadTrustedCertificates(this.#options, this.#options.env);
+      const ca = await this.#trustedCas();
       return await this.#certificateOwner.refine(error, url, { ca, ...definedOnly({ proxy, lookup: this.#options.lookup }) });
     } catch {
       return error;
@@ -121,7 +123,7 @@ class NetworkPathTransport implements Transport {
     const proxy = selectProxy(url, this.#options, this.#options.env) ?? '';
     let dispatcher = this.#dispatchers.get(proxy);
     if (dispatcher === undefined) {
-      dispatcher = loadTrustedCertificates(this.#options, this.#options.env).then(({ ca }) => {
+      dispatcher = this.#trustedCas().then((ca) => {
         const tls = { ca: [...ca], timeout: this.#options.connectTimeoutMs };
         const agent = (): Dispatcher => new Agent({ keepAliveTimeout: KEEP_ALIVE_MS, connect: tls });
         if (proxy === '') return agent();
@@ -135,6 +137,11 @@ class NetworkPathTransport implements Transport {
       this.#dispatchers.set(proxy, dispatcher);
     }
     return dispatcher;
+  }
+
+  #trustedCas(): Promise<readonly string[]> {
+    this.#ca ??= loadTrustedCertificates(this.#options, this.#options.env).then(({ ca }) => ca);
+    return this.#ca;
   }
 }
 
