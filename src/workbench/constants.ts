@@ -97,6 +97,8 @@ export const STATE_KEYS = {
   lastEnvironment: 'onboardingEvents.lastEnvironment',
   /** The sign-in URLs the user confirmed per environment: a security decision of this machine, never synced. */
   confirmedEndpoints: 'onboardingEvents.confirmedEndpoints',
+  /** Watched machines per environment, their newest step and outcome: this machine's work in progress, never synced. */
+  watches: 'onboardingEvents.watches',
 } as const;
 
 /**

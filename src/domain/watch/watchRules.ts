@@ -8,6 +8,7 @@
 // so a watch ends exactly when the tree and the hover say onboarded or failed.
 // Pure: unit-tested with a fake clock, and driven by the bench for an hour.
 import type { Localize } from '../../common/localize';
+import { truncate } from '../../common/markdownText';
 import type { EventsResult, OnboardingEvent } from '../../core/model';
 import { eventState, newestOf, type EventStateRules } from '../events/eventState';
 
@@ -121,7 +122,7 @@ export function readWatch(result: EventsResult, rules: EventStateRules, since: n
   if (state === 'inProgress' || (since !== undefined && newest.time.epochMs <= since)) return { kind: 'step', step };
   let first = newest.time.epochMs;
   for (const event of result.events) if (event.time.epochMs < first) first = event.time.epochMs;
-  const message = [...newest.message].slice(0, MAX_OUTCOME_MESSAGE).join('');
+  const message = truncate(newest.message, MAX_OUTCOME_MESSAGE);
   return { kind: 'outcome', step, outcome: { state, type: newest.type, at: step.at, message, tookMs: step.at - first } };
 }
 
