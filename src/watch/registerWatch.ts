@@ -272,7 +272,9 @@ export function registerWatch(context: vscode.ExtensionContext, deps: WatchDeps)
       statusBar.hide();
       return;
     }
-    const parts = [active === undefined ? t('Watching {0} (paused)', paused) : t('Watching {0}', watching)];
+    const parts: string[] = [];
+    if (active === undefined) parts.push(t('Watching {0} (paused)', paused));
+    else if (watching > 0) parts.push(t('Watching {0}', watching));
     if (failed > 0) parts.push(t('{0} failed', failed));
     if (onboarded > 0) parts.push(t('{0} onboarded', onboarded));
     const text = parts.join(' · ');
