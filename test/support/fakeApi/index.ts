@@ -43,5 +43,6 @@ export {
   DEMO_NO_PERMISSION_USER,
   DEMO_SERIALS,
   DEMO_SERIAL_PATTERN,
+  DEMO_WATCHED_SERIALS,
   demoData,
 } from './demoData';
