@@ -20,6 +20,7 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { clearInterval, setInterval } from 'node:timers';
 import { parseArgs } from 'node:util';
 import { demoAddressLines, demoCodeServerOptions, trustSampleFolder, typePassword } from './demo/launch.mjs';
 import { scenarios } from './demo/scenarios.mjs';
