@@ -151,11 +151,16 @@ export function registerWatch(context: vscode.ExtensionContext, deps: WatchDeps)
       const signInAgain = t('Sign In Again');
       void notifier
         .warning(
-          t(
-            'Watching {0} machines has stopped: the API refused the sign-in of "{1}". Sign in again to go on watching them.',
-            paused,
-            state.environment.name,
-          ),
+          paused === 1
+            ? t(
+                'The API refused the sign-in of "{0}": the watched machine is paused. Sign in again to go on watching it.',
+                state.environment.name,
+              )
+            : t(
+                'The API refused the sign-in of "{0}": {1} watched machines are paused. Sign in again to go on watching them.',
+                state.environment.name,
+                paused,
+              ),
           signInAgain,
         )
         .then((choice) => (choice === signInAgain ? vscode.commands.executeCommand(COMMANDS.signInAgain) : undefined));

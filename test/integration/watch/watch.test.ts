@@ -8,12 +8,22 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { RenderedNode } from '../../../src/testHooks';
-import { onboardingScript, playOnboarding, startFakeApi, type FakeApi, type OnboardingPlay } from '../../support/fakeApi';
+import {
+  makeEvent,
+  onboardingScript,
+  playOnboarding,
+  startFakeApi,
+  TEST_CREDENTIALS,
+  TEST_SERIALS,
+  type FakeApi,
+  type OnboardingPlay,
+} from '../../support/fakeApi';
 import { activateExtension, signIn, signOutIfSignedIn, type TestedApi } from '../support/extension';
 
 const COMPLETES = 'MX-4711-W0001';
 const FAILS = 'MX-4711-W0002';
 const FROM_A_LINK = 'MX-4711-W0003';
+const PINNED = 'MX-4711-W0004';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -50,8 +60,10 @@ describe('Watch Onboarding', function () {
 
   after(async () => {
     for (const play of plays) play.stop();
-    for (const serial of [COMPLETES, FAILS, FROM_A_LINK]) await vscode.commands.executeCommand('onboardingEvents.stopWatching', serial);
+    for (const serial of [COMPLETES, FAILS, FROM_A_LINK, TEST_SERIALS.started])
+      await vscode.commands.executeCommand('onboardingEvents.stopWatching', serial);
     await setting('watch.firstIntervalSeconds', undefined);
+    await setting('watch.notifyPinnedFailures', undefined);
     await signOutIfSignedIn();
     await fake.close();
   });
@@ -130,5 +142,52 @@ describe('Watch Onboarding', function () {
       false,
       'declined: nothing is watched',
     );
+  });
+
+  it('with watch.notifyPinnedFailures, a pinned machine that newly fails is told once, without a watch', async () => {
+    const hooks = api.testHooks;
+    await setting('watch.notifyPinnedFailures', true);
+    fake.setMachineEvents(PINNED, [makeEvent({ type: 'ONBOARDING_STARTED', message: 'started', timestamp: Date.now() - 60_000 })]);
+    await vscode.commands.executeCommand('onboardingEvents.addMachine', { serialNumber: PINNED });
+    try {
+      await hooks.getEvents(PINNED, { force: true });
+      const before = hooks.session.notifications().length;
+      fake.addEvent(PINNED, makeEvent({ type: 'ONBOARDING_FAILED', message: 'Gateway unreachable', timestamp: Date.now() }));
+      await hooks.getEvents(PINNED, { force: true });
+      await until('the failure notification', () =>
+        hooks.session
+          .notifications()
+          .slice(before)
+          .some((note) => note.message === `${PINNED} failed to onboard: Gateway unreachable`),
+      );
+      await hooks.getEvents(PINNED, { force: true });
+      await sleep(500);
+      const told = hooks.session
+        .notifications()
+        .slice(before)
+        .filter((note) => note.message.startsWith(`${PINNED} failed`));
+      assert.equal(told.length, 1, 'told once, not at every refresh');
+    } finally {
+      await vscode.commands.executeCommand('onboardingEvents.removeMachine', { serialNumber: PINNED });
+      await setting('watch.notifyPinnedFailures', undefined);
+    }
+  });
+
+  it('says once that watching stopped when the API refuses the sign-in, and what to do', async () => {
+    const hooks = api.testHooks;
+    assert.equal(await vscode.commands.executeCommand('onboardingEvents.watchMachine', TEST_SERIALS.started), 'started');
+    const before = hooks.session.notifications().length;
+    fake.setPassword(TEST_CREDENTIALS.username, 'changed-by-the-administrator');
+    fake.revokeAllTokens();
+    await until('the refused sign-in', () => hooks.session.state().kind === 'credentials-rejected');
+    await sleep(500);
+    const told = hooks.session
+      .notifications()
+      .slice(before)
+      .filter((note) => /watched machine/.test(note.message));
+    assert.equal(told.length, 1, JSON.stringify(hooks.session.notifications().slice(before)));
+    assert.match(told[0]?.message ?? '', /refused the sign-in of "Test".*Sign in again/);
+    assert.equal(hooks.watch.list().find((watch) => watch.serialNumber === TEST_SERIALS.started)?.status, 'paused');
+    assert.match(hooks.watch.statusBar()?.text ?? '', /\(paused\)/);
   });
 });
