@@ -250,10 +250,13 @@ export function registerWatch(context: vscode.ExtensionContext, deps: WatchDeps)
         onDidChange: changed.event,
       }),
     );
-  // "2 min ago" ages while the watch waits: repaint the rows once a minute while anything is watched.
+  // Every 30 s: follow watches other windows started, stopped or ended (global state has no change
+  // event), and let "2 min ago" age in the rows while anything is watched.
+  let ticks = 0;
   const ticker = setInterval(() => {
-    if (list.list().some((watch) => watch.status === 'watching')) changed.fire(undefined);
-  }, 60_000);
+    list.resume();
+    if (++ticks % 2 === 0 && list.list().some((watch) => watch.status === 'watching')) changed.fire(undefined);
+  }, 30_000);
   store.add(
     toDisposable(() => {
       clearInterval(ticker);

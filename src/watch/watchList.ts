@@ -14,6 +14,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, open, readdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { clampDelay, DELAY_CEILINGS } from '../common/delays';
 import { Emitter, type Event } from '../common/emitter';
 import { errorMessage } from '../common/errors';
 import { isRecord } from '../common/guards';
@@ -141,6 +142,8 @@ function readWatches(value: unknown): Watch[] {
 export class WatchList extends Disposable {
   private readonly clock: WatchClock;
   private readonly running = new Map<string, Running>();
+  /** Polls under way (a timer's or pollNow's), for whenIdle. */
+  private readonly polls = new Set<Promise<void>>();
   private readonly changed = this.register(new Emitter<readonly string[] | undefined>());
   private readonly ended = this.register(new Emitter<WatchEnded>());
   private readonly stalled = this.register(new Emitter<{ readonly watching: number }>());
@@ -247,11 +250,14 @@ export class WatchList extends Disposable {
   /**
    * Re-reads the stored list and the session: polls the signed-in
    * environment's unfinished watches (other windows' new ones too), and
-   * pauses everything else. Called on a session change and after each poll.
+   * pauses everything else. Called on a session change, and now and then by
+   * the glue, so a watch started or stopped in another window is followed.
    */
   resume(): void {
     const environmentId = this.options.environment();
-    if (environmentId !== this.activeEnvironment) {
+    const before = [...this.running.keys()].join('\n');
+    const switched = environmentId !== this.activeEnvironment;
+    if (switched) {
       this.lifetime.abort();
       this.lifetime = new AbortController();
       for (const key of [...this.running.keys()]) this.unschedule(key);
@@ -268,7 +274,7 @@ export class WatchList extends Disposable {
     }
     // Stopped (or ended) in another window.
     for (const key of [...this.running.keys()]) if (!wanted.has(key)) this.unschedule(key);
-    this.changed.fire(undefined);
+    if (switched || [...this.running.keys()].join('\n') !== before) this.changed.fire(undefined);
   }
 
   /** The window gained or lost focus: due times move to the new pace. */
@@ -284,9 +290,20 @@ export class WatchList extends Disposable {
     await Promise.all(
       [...this.running.keys()].map((key) => {
         const watch = this.stored().find((w) => keyOf(w.environmentId, w.serialNumber) === key);
-        return watch === undefined ? Promise.resolve() : this.poll(watch);
+        return watch === undefined ? Promise.resolve() : this.track(this.poll(watch));
       }),
     );
+  }
+
+  /** Resolves once no poll is under way (each one's store write and claim included). */
+  async whenIdle(): Promise<void> {
+    while (this.polls.size > 0) await Promise.allSettled([...this.polls]);
+  }
+
+  private track(poll: Promise<void>): Promise<void> {
+    this.polls.add(poll);
+    void poll.finally(() => this.polls.delete(poll));
+    return poll;
   }
 
   private statusOf(watch: Watch, active: string | undefined): WatchStatus {
@@ -310,13 +327,17 @@ export class WatchList extends Disposable {
     return this.options.events.get(serialNumber, { maxAgeMs, priority: 'bulk', signal });
   }
 
-  private schedule(watch: Watch, history: PollHistory): void {
+  /** `atLeastMs`: a server's Retry-After, which no poll of ours comes before. */
+  private schedule(watch: Watch, history: PollHistory, atLeastMs = 0): void {
     const key = keyOf(watch.environmentId, watch.serialNumber);
     const run = this.running.get(key) ?? { history, timer: undefined, polling: false };
     run.history = history;
     this.clock.clearTimeout(run.timer);
-    const delay = nextPollDelay(history, this.options.focused(), this.options.timing());
-    run.timer = this.clock.setTimeout(() => void this.poll(watch), delay);
+    const delay = Math.max(
+      nextPollDelay(history, this.options.focused(), this.options.timing()),
+      clampDelay(atLeastMs, DELAY_CEILINGS.retryAfterMs),
+    );
+    run.timer = this.clock.setTimeout(() => void this.track(this.poll(watch)), delay);
     this.running.set(key, run);
   }
 
@@ -342,6 +363,7 @@ export class WatchList extends Disposable {
     this.clock.clearTimeout(run.timer);
     const signal = this.lifetime.signal;
     let found: 'new-step' | 'quiet' | 'failed';
+    let retryAfterMs = 0;
     try {
       const result = await this.read(watch.serialNumber, signal);
       if (signal.aborted || this.options.environment() !== watch.environmentId) return;
@@ -359,6 +381,7 @@ export class WatchList extends Disposable {
       if (isApiError(error) && error.kind === 'not-found') found = 'quiet';
       else {
         found = 'failed';
+        if (isApiError(error)) retryAfterMs = error.details.retryAfterMs ?? 0;
         this.options.log?.(`Watch of ${watch.serialNumber}: poll failed: ${errorMessage(error)}`);
         this.firstFailureAt ??= this.clock.now();
         if (!this.stallSaid && unreachableForLong(this.firstFailureAt, this.clock.now(), this.options.timing())) {
@@ -369,7 +392,7 @@ export class WatchList extends Disposable {
     } finally {
       run.polling = false;
     }
-    if (this.running.get(key) === run) this.schedule(current, afterPoll(run.history, found));
+    if (this.running.get(key) === run) this.schedule(current, afterPoll(run.history, found), retryAfterMs);
   }
 
   /** Stores what a fresh result says; an outcome ends the watch and is told by the window that claims it. */

@@ -60,6 +60,12 @@ describe('WatchList', () => {
   let environment: string | undefined;
   let focused: boolean;
   const windows: Window[] = [];
+  /** Moves the fake clock, letting each due poll finish (its store write and its claim on disk) before the next. */
+  const advance = (ms: number): Promise<void> =>
+    clock.advance(ms, async () => {
+      await drain();
+      for (const window of windows) await window.list.whenIdle();
+    });
 
   function openWindow(claimsFolder = join(folder, 'claims')): Window {
     const cache = new EventsCache({
@@ -106,17 +112,17 @@ describe('WatchList', () => {
     assert.equal(source.requests.length, 1, 'the start reads the machine once');
     assert.deepEqual(clock.pending(), [15_000]);
 
-    await clock.advance(15_000);
+    await advance(15_000);
     assert.equal(source.requests.length, 2);
     assert.deepEqual(clock.pending(), [22_500], 'nothing new: the next poll waits longer');
 
     source.add(SERIAL, 1, 'DEVICE_REGISTERED');
-    await clock.advance(22_500);
+    await advance(22_500);
     assert.equal(list.get(SERIAL)?.step?.type, 'DEVICE_REGISTERED');
     assert.deepEqual(clock.pending(), [15_000], 'a new step: back to the first interval');
 
     source.add(SERIAL, 46, 'ONBOARDING_COMPLETED', 'Machine onboarded');
-    await clock.advance(15_000);
+    await advance(15_000);
     assert.equal(ended.length, 1);
     const [end] = ended;
     assert.equal(end?.speak, true);
@@ -125,7 +131,7 @@ describe('WatchList', () => {
     assert.equal(list.get(SERIAL)?.status, 'onboarded');
     assert.equal(list.unseenOutcomes(), 1);
     const requests = source.requests.length;
-    await clock.advance(60 * MINUTE);
+    await advance(60 * MINUTE);
     assert.equal(source.requests.length, requests, 'an ended watch sends nothing');
     list.lookedAt(SERIAL);
     await drain();
@@ -145,7 +151,7 @@ describe('WatchList', () => {
     await clock.advance(15_000);
     assert.equal(source.requests.length, 3, 'each window polled');
     release();
-    await drain();
+    for (const window of windows) await window.list.whenIdle();
     const all = [...first.ended, ...second.ended];
     assert.equal(all.length, 2, 'both windows saw the outcome');
     assert.equal(all.filter((ended) => ended.speak).length, 1, 'exactly one window speaks');
@@ -161,7 +167,7 @@ describe('WatchList', () => {
     const after = openWindow();
     assert.equal(after.list.get(SERIAL)?.status, 'watching');
     source.add(SERIAL, 46, 'ONBOARDING_COMPLETED');
-    await clock.advance(15_000);
+    await advance(15_000);
     assert.equal(after.ended.length, 1);
   });
 
@@ -173,15 +179,15 @@ describe('WatchList', () => {
     environment = 'env-b';
     list.resume();
     assert.equal(list.list()[0]?.status, 'paused');
-    await clock.advance(30 * MINUTE);
+    await advance(30 * MINUTE);
     assert.equal(source.requests.length, requests, 'nothing sent while env-b is signed in');
     environment = undefined;
     list.resume();
-    await clock.advance(30 * MINUTE);
+    await advance(30 * MINUTE);
     assert.equal(source.requests.length, requests, 'nothing sent while signed out');
     environment = 'env-a';
     list.resume();
-    await clock.advance(15_000);
+    await advance(15_000);
     assert.equal(source.requests.length, requests + 1);
   });
 
@@ -196,7 +202,7 @@ describe('WatchList', () => {
     environment = 'env-b';
     list.resume();
     release();
-    await drain();
+    await list.whenIdle();
     assert.equal(ended.length, 0);
     assert.equal(list.list()[0]?.outcome, undefined);
   });
@@ -205,10 +211,9 @@ describe('WatchList', () => {
     source.add(SERIAL, 0, 'ONBOARDING_STARTED');
     const { list, cache } = openWindow();
     await list.start(SERIAL);
-    clock.advance(0).catch(() => undefined);
     let release = (): void => undefined;
     source.hold = new Promise((resolve) => (release = resolve));
-    await clock.advance(14_000);
+    await advance(14_000);
     const hover = cache.get(SERIAL, { force: true });
     const before = source.requests.length;
     const poll = clock.advance(1_000);
@@ -231,10 +236,10 @@ describe('WatchList', () => {
     const { list, ended } = openWindow();
     assert.equal((await list.start(SERIAL)).kind, 'already-onboarded');
     assert.equal((await list.start(OTHER)).kind, 'started');
-    await clock.advance(15_000);
+    await advance(15_000);
     assert.equal(ended.length, 0, 'the failure seen at the start is not news');
     source.add(OTHER, 30, 'ONBOARDING_COMPLETED');
-    await clock.advance(22_500);
+    await advance(22_500);
     assert.equal(ended[0]?.watch.outcome.state, 'onboarded');
   });
 
@@ -243,26 +248,35 @@ describe('WatchList', () => {
     const { list, stalls } = openWindow();
     await list.start(SERIAL);
     source.failWith = new ApiError('network', 'The API could not be reached.');
-    await clock.advance(15_000);
+    await advance(15_000);
     assert.deepEqual(clock.pending(), [30_000]);
-    await clock.advance(14 * MINUTE);
+    await advance(14 * MINUTE);
     assert.deepEqual(stalls, []);
-    await clock.advance(10 * MINUTE);
+    await advance(10 * MINUTE);
     assert.deepEqual(stalls, [1]);
-    await clock.advance(30 * MINUTE);
+    await advance(30 * MINUTE);
     assert.deepEqual(stalls, [1], 'said once');
     assert.ok((clock.pending()[0] ?? Number.POSITIVE_INFINITY) <= 300_000, 'the error back-off stops at 5 min');
+  });
+
+  it('waits out a Retry-After longer than its own back-off', async () => {
+    source.add(SERIAL, 0, 'ONBOARDING_STARTED');
+    const { list } = openWindow();
+    await list.start(SERIAL);
+    source.failWith = new ApiError('rate-limited', 'Too many requests.', { status: 429, retryAfterMs: 120_000 });
+    await advance(15_000);
+    assert.deepEqual(clock.pending(), [120_000]);
   });
 
   it('a machine the API does not know yet is waited for, not a failure', async () => {
     const { list, stalls } = openWindow();
     await list.start(SERIAL);
     source.failWith = new ApiError('not-found', 'No machine.');
-    await clock.advance(30 * MINUTE);
+    await advance(30 * MINUTE);
     assert.deepEqual(stalls, []);
     source.failWith = undefined;
     source.add(SERIAL, 50, 'ONBOARDING_STARTED');
-    await clock.advance(5 * MINUTE);
+    await advance(5 * MINUTE);
     assert.equal(list.get(SERIAL)?.step?.type, 'ONBOARDING_STARTED');
   });
 
@@ -272,9 +286,10 @@ describe('WatchList', () => {
     const second = openWindow();
     await first.list.start(SERIAL);
     second.list.resume();
+    assert.equal(second.list.get(SERIAL)?.status, 'watching', 'the second window follows the watch the first started');
     await second.list.stop(SERIAL);
     const requests = source.requests.length;
-    await clock.advance(10 * MINUTE);
+    await advance(10 * MINUTE);
     assert.equal(source.requests.length, requests);
     assert.deepEqual(store.get(WATCHES_KEY), []);
   });
