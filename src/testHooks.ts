@@ -32,7 +32,7 @@ import type { Confirmer, Notifier, ShownNotification } from './session/notify';
 import type { ArgumentTrust } from './workbench/argumentTrust';
 import type { ApiSession } from './workbench/contracts/apiSession';
 import type { LanguageModelToolName } from './workbench/constants';
-import type { Watch } from './watch/registerWatch';
+import type { Watches } from './watch/registerWatch';
 import type { WatchInfo } from './watch/watchList';
 
 /** A TreeItem of the Machines view as plain data: what the user sees of it, and what a menu would pass. */
@@ -82,7 +82,7 @@ export interface TestHookSources {
   readonly agentTools: AgentTools;
   readonly links: MachineLinks;
   readonly trust: ArgumentTrust;
-  readonly watch: Watch;
+  readonly watch: Watches;
 }
 
 /** The hooks, or undefined outside ExtensionMode.Test (then nothing is recorded either). */
@@ -302,7 +302,7 @@ function machinesHooks({ model, view, scan, polling }: Machines) {
 }
 
 /** Watch Onboarding as the user sees it: the watches, the status bar item; and a poll now, as the timers would. */
-function watchHooks(watch: Watch) {
+function watchHooks(watch: Watches) {
   return {
     list: (): readonly WatchInfo[] => watch.list.list(),
     statusBar: (): { readonly text: string; readonly tooltip: string } | undefined => watch.statusBar(),

@@ -52,7 +52,7 @@ export interface WatchDeps {
 }
 
 /** The watch feature: its API for the agent tools, and what the test hooks read (the list, the status bar's text). */
-export interface Watch extends WatchesApi {
+export interface Watches extends WatchesApi {
   readonly list: WatchList;
   /** The status bar item's text and tooltip, as shown (undefined while hidden). */
   statusBar(): { readonly text: string; readonly tooltip: string } | undefined;
@@ -107,7 +107,7 @@ function outcomeEvent(events: EventsCache, watch: WatchInfo | WatchEnded['watch'
   return watch.outcome === undefined ? newestOf(result.events) : result.events.find((event) => event.time.epochMs === watch.outcome?.at);
 }
 
-export function registerWatch(context: vscode.ExtensionContext, deps: WatchDeps): Watch {
+export function registerWatch(context: vscode.ExtensionContext, deps: WatchDeps): Watches {
   const { session, events, settings, machines, details, notifier, log, trust } = deps;
   const store = new DisposableStore();
   context.subscriptions.push(store);
@@ -298,7 +298,7 @@ export function registerWatch(context: vscode.ExtensionContext, deps: WatchDeps)
   updateStatusBar();
 
   // ---- Commands and API ------------------------------------------------------
-  const api: Watch = {
+  const api: Watches = {
     list,
     statusBar: () => shown,
     watches: () => summaries(list, session),
