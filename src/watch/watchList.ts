@@ -124,13 +124,27 @@ interface Running {
   polling: boolean;
 }
 
+/** Ended watches kept (newest first) for the quick pick and the badge; older ones go when more end. */
+const MAX_ENDED = MAX_WATCHES;
+/** What a stored list may hold at most: the running watches and the ended ones kept. */
+const MAX_STORED = MAX_WATCHES + MAX_ENDED;
+
+/** Keeps every running watch and the newest MAX_ENDED ended ones, in their order. */
+function bounded(list: Watch[]): Watch[] {
+  const ended = list.filter((watch) => watch.outcome !== undefined);
+  if (ended.length <= MAX_ENDED) return list;
+  const dropped = new Set(ended.sort((a, b) => (a.outcome?.at ?? 0) - (b.outcome?.at ?? 0)).slice(0, ended.length - MAX_ENDED));
+  return list.filter((watch) => !dropped.has(watch));
+}
+
 const keyOf = (environmentId: string, serialNumber: string): string => `${environmentId}\u0000${serialNumber}`;
 
 /** A stored list from another version or a hand-edited profile: keep only what reads as a watch. */
 function readWatches(value: unknown): Watch[] {
   if (!Array.isArray(value)) return [];
   const watches: Watch[] = [];
-  for (const item of value.slice(0, MAX_WATCHES * 4)) {
+  // The newest entries are last: a list grown past any bound by hand keeps those.
+  for (const item of value.slice(-MAX_STORED)) {
     if (!isRecord(item)) continue;
     const { serialNumber, environmentId, startedAt } = item;
     if (typeof serialNumber !== 'string' || typeof environmentId !== 'string' || typeof startedAt !== 'number') continue;
@@ -317,7 +331,7 @@ export class WatchList extends Disposable {
 
   /** Read, change, write at once: the list in global state is the one every window reads. */
   private async write(change: (list: Watch[]) => Watch[]): Promise<void> {
-    await this.options.store.update(WATCHES_KEY, change(this.stored()));
+    await this.options.store.update(WATCHES_KEY, bounded(change(this.stored())));
     this.changed.fire(undefined);
   }
 

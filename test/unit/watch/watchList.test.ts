@@ -223,6 +223,24 @@ describe('WatchList', () => {
     assert.equal(source.requests.length, before, 'the poll waited for the hover’s request');
   });
 
+  it('keeps the newest 50 ended watches, so the stored list stays bounded however many end', async () => {
+    const ended = Array.from({ length: 60 }, (_, i) => ({
+      serialNumber: `MX-4711-E${String(i).padStart(4, '0')}`,
+      environmentId: 'env-a',
+      startedAt: T0,
+      outcome: { state: 'onboarded', type: 'ONBOARDING_COMPLETED', at: T0 + i, message: '', tookMs: i },
+    }));
+    await store.update(WATCHES_KEY, ended);
+    source.add(SERIAL, 0, 'ONBOARDING_STARTED');
+    const { list } = openWindow();
+    await list.start(SERIAL);
+    const kept = list.list();
+    assert.equal(kept.length, 51);
+    assert.equal(kept.filter((watch) => watch.status === 'watching').length, 1);
+    assert.ok(!kept.some((watch) => watch.serialNumber === 'MX-4711-E0009'), 'the oldest outcomes went');
+    assert.ok(kept.some((watch) => watch.serialNumber === 'MX-4711-E0059'));
+  });
+
   it('starts at most 50 watches and says so beyond', async () => {
     for (let i = 0; i < MAX_WATCHES; i++) source.add(`MX-4711-B${String(i).padStart(4, '0')}`, 0, 'ONBOARDING_STARTED');
     const { list } = openWindow();
