@@ -13,7 +13,7 @@ const LAYERS = [
   ['domain'],
   ['eventsCache'],
   ['workbench'],
-  ['session', 'machines', 'details', 'editor', 'lookUp', 'agentTools', 'links'],
+  ['session', 'machines', 'details', 'editor', 'lookUp', 'agentTools', 'links', 'watch'],
 ];
 const TOP = ['./src/extension.ts', './src/publicApi.ts', './src/testHooks.ts'];
 
