@@ -15,7 +15,7 @@ const LAYERS = [
   ['domain'],
   ['eventsCache', 'mcp'],
   ['workbench'],
-  ['session', 'machines', 'details', 'editor', 'lookUp', 'agentTools', 'links'],
+  ['session', 'machines', 'details', 'editor', 'lookUp', 'agentTools', 'links', 'watch'],
 ];
 const TOP = ['./src/extension.ts', './src/publicApi.ts', './src/testHooks.ts'];
 

@@ -41,6 +41,11 @@ export const COMMANDS = {
   clearLookupHistory: 'onboardingEvents.clearLookupHistory',
   /** A link (vscode://…/machine?serial=…) that opens the machine in VS Code: tree items, hovers, the details panel, quick fixes. */
   copyLinkToMachine: 'onboardingEvents.copyLinkToMachine',
+  /** Watch Onboarding: polls a machine until it is onboarded or fails, then notifies (src/watch/). */
+  watchMachine: 'onboardingEvents.watchMachine',
+  stopWatching: 'onboardingEvents.stopWatching',
+  /** The status bar item's quick pick of watched machines. */
+  showWatches: 'onboardingEvents.showWatches',
   /** Target of the "Not a serial number" quick fix: adds it to the deny list in a scope the user picks; not in the palette. */
   notASerialNumber: 'onboardingEvents.glance.notASerialNumber',
 } as const;
@@ -99,6 +104,8 @@ export const STATE_KEYS = {
   lastEnvironment: 'onboardingEvents.lastEnvironment',
   /** The sign-in URLs the user confirmed per environment: a security decision of this machine, never synced. */
   confirmedEndpoints: 'onboardingEvents.confirmedEndpoints',
+  /** Watched machines per environment, their newest step and outcome: this machine's work in progress, never synced. */
+  watches: 'onboardingEvents.watches',
 } as const;
 
 /**

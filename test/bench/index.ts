@@ -12,6 +12,7 @@ import { treeBench } from './tree.bench';
 import { hostilePatternsBench } from './hostilePatterns.bench';
 import { serverStringsBench } from './serverStrings.bench';
 import { problemsBench } from './problems.bench';
+import { watchBench } from './watch.bench';
 
 export interface Benchmark {
   readonly name: string;
@@ -28,6 +29,7 @@ const ALL: readonly Benchmark[] = [
   hostilePatternsBench,
   serverStringsBench,
   problemsBench,
+  watchBench,
 ];
 // `npm run bench -- fleet` runs only the benchmarks whose name contains "fleet" (case-insensitive).
 const only = process.argv[2]?.toLowerCase();

@@ -257,12 +257,14 @@ describe('Machines tree', function () {
           'exportEvents',
           'refreshMachine',
           'removeMachine',
+          'watchMachine',
         ]);
         assert.deepEqual(menuCommands(machine(rendered, TEST_SERIALS.empty).contextValue), [
           'copyLinkToMachine',
           'copySerialNumber',
           'refreshMachine',
           'removeMachine',
+          'watchMachine',
         ]);
         const created = withEvents.children?.find((child) => child.label === 'MACHINE_CREATED');
         assert.deepEqual(menuCommands(created?.contextValue), [
@@ -287,6 +289,16 @@ describe('Machines tree', function () {
           'exportEvents',
           'pinMachine',
           'refreshMachine',
+          'watchMachine',
+        ]);
+        // A watched machine offers Stop Watching instead, and keeps Export (its .events suffix stays last).
+        assert.deepEqual(menuCommands('machine.pinned.pinned.watched.events'), [
+          'copyLinkToMachine',
+          'copySerialNumber',
+          'exportEvents',
+          'refreshMachine',
+          'removeMachine',
+          'stopWatching',
         ]);
       } finally {
         await vscode.commands.executeCommand('onboardingEvents.removeMachine', TEST_SERIALS.empty);

@@ -20,7 +20,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['domain'],
   ['eventsCache', 'mcp'],
   ['workbench'],
-  ['session', 'machines', 'details', 'editor', 'lookUp', 'agentTools', 'links'],
+  ['session', 'machines', 'details', 'editor', 'lookUp', 'agentTools', 'links', 'watch'],
 ];
 const VSCODE_FREE = new Set(['common', 'core', 'domain', 'eventsCache', 'mcp']);
 const TOP_FILES = new Set(['extension.ts', 'publicApi.ts', 'testHooks.ts']);
