@@ -3,6 +3,7 @@
 // literal twice and a renamed command fails to compile instead of failing to
 // run. package.json names the same ids; a unit test holds the two together.
 import type * as vscode from 'vscode';
+import { AGENT_TOOL_NAMES, type AgentToolName } from '../domain/agentTools/toolDefinitions';
 
 export const COMMANDS = {
   signIn: 'onboardingEvents.signIn',
@@ -15,6 +16,8 @@ export const COMMANDS = {
   showLog: 'onboardingEvents.showLog',
   /** Checks the way to the API step by step and opens a report (session/testConnection.ts). */
   testConnection: 'onboardingEvents.testConnection',
+  /** Shows (and offers to write) the configuration that starts the MCP server in an agent outside VS Code (agentTools/connectAgent.ts). */
+  connectAgent: 'onboardingEvents.connectAgent',
   refresh: 'onboardingEvents.refresh',
   refreshMachine: 'onboardingEvents.refreshMachine',
   retryMachine: 'onboardingEvents.retryMachine',
@@ -65,14 +68,13 @@ export const WEBVIEWS = {
   details: 'onboardingEvents.details',
 } as const;
 
-/** Language model tools agents can call (package.json `contributes.languageModelTools`). */
-export const LANGUAGE_MODEL_TOOLS = {
-  machineEvents: 'onboardingEvents_getMachineEvents',
-  serialNumbers: 'onboardingEvents_findSerialNumbers',
-  summary: 'onboardingEvents_summarizeOnboarding',
-} as const;
+/** Language model tools agents can call (package.json `contributes.languageModelTools`): the names of the one definition each tool has (domain/agentTools/toolDefinitions.ts), which the MCP server lists too. */
+export const LANGUAGE_MODEL_TOOLS = AGENT_TOOL_NAMES;
 
-export type LanguageModelToolName = (typeof LANGUAGE_MODEL_TOOLS)[keyof typeof LANGUAGE_MODEL_TOOLS];
+export type LanguageModelToolName = AgentToolName;
+
+/** The MCP server definition provider (package.json `contributes.mcpServerDefinitionProviders`). */
+export const MCP_SERVER_PROVIDER = 'onboardingEvents.mcpServer';
 
 /** Context keys the manifest's `when` clauses read. */
 export const CONTEXT_KEYS = {
