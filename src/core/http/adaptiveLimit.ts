@@ -12,6 +12,14 @@
 //   - 429 and 503 (and timeouts) shrink it by `overloadBackoff` (mildly: the
 //     Retry-After pause of the whole queue is the main answer to a 429);
 //   - it never leaves [1, ceiling];
+//   - an answer to a request that was out while connections were being set up
+//     (TCP, TLS: its own, two round trips more on a real network, or others
+//     whose handshakes took the CPU) may be slow for that reason alone, as
+//     the answers of a first burst are: it may count as the server keeping
+//     up, never as a queue. Counted as a queue, the first burst over new TLS
+//     connections on a busy machine cut the limit and ended slow start
+//     (measured, every answer judged queued had a handshake beside it: 32 ->
+//     18, then one more per round trip, 1,000 machines in 2.4x the floor).
 //   - when every answer of a round is slow, that alone does not say the network
 //     got slower: a standing queue of our own requests on the server makes every
 //     answer slow too (each waits behind the ones sent before it). So it is cut
@@ -141,18 +149,22 @@ export class AdaptiveLimit {
     return { seq: this.#nextSeq++, probing: inFlight * 2 >= this.limit, inFlight };
   }
 
-  onSample(sent: SentRequest, latencyMs: number, outcome: SampleOutcome, now: number): void {
+  /**
+   * An answer arrived `latencyMs` after its request was sent. `connectionOpened`: a connection was
+   * set up while it was out (its transport says so), so its latency may include that set-up.
+   */
+  onSample(sent: SentRequest, latencyMs: number, outcome: SampleOutcome, now: number, connectionOpened = false): void {
     if (outcome === 'ignore') return;
     const current = sent.seq >= this.#roundStart;
     if (outcome === 'overload') {
       if (current) this.#setLimit(Math.max(1, this.#limit * this.#overloadBackoff), 'down');
       return;
     }
+    // Perhaps slow because of a connection's set-up: it says nothing about a queue on the server.
+    if (connectionOpened && this.#slow(latencyMs, Math.min(this.minLatencyMs ?? latencyMs, latencyMs), sent.inFlight)) return;
     this.#recordLatency(latencyMs, now);
     const min = this.minLatencyMs ?? latencyMs;
-    // Answers that arrive together are handled one after the other: the last of a burst of n
-    // looks later by n × the client's own work. That is not the server queueing our requests.
-    const queued = latencyMs > min * this.#tolerance + this.#slackMs + CLIENT_MS_PER_REQUEST * sent.inFlight;
+    const queued = this.#slow(latencyMs, min, sent.inFlight);
     if (current) {
       this.#round.samples++;
       this.#round.latencySum += latencyMs;
@@ -200,6 +212,13 @@ export class AdaptiveLimit {
     }
     if (this.#round.good < this.limit) return;
     this.#setLimit(Math.min(this.ceiling, this.#slowStart ? this.#limit * 2 : this.#limit + 1), 'up');
+  }
+
+  /** Slower than the minimum allows for: the request waited somewhere. */
+  #slow(latencyMs: number, minLatencyMs: number, inFlight: number): boolean {
+    // Answers that arrive together are handled one after the other: the last of a burst of n
+    // looks later by n × the client's own work. That is not the server queueing our requests.
+    return latencyMs > minLatencyMs * this.#tolerance + this.#slackMs + CLIENT_MS_PER_REQUEST * inFlight;
   }
 
   #setLimit(limit: number, direction: 'up' | 'down'): void {

@@ -66,7 +66,8 @@ export interface AcquireOptions {
 
 /** A slot in flight. Release it once, with what its answer said about the server's load. */
 export interface Permit {
-  release(outcome: SampleOutcome): void;
+  /** `connectionOpened`: a connection was set up while the request was out (TransportResponse). */
+  release(outcome: SampleOutcome, connectionOpened?: boolean): void;
 }
 
 export interface ConcurrencyLimiterOptions extends Omit<AdaptiveLimitOptions, 'ceiling'> {
@@ -216,11 +217,11 @@ export class ConcurrencyLimiter {
     const startedAt = this.#now();
     let released = false;
     return {
-      release: (outcome) => {
+      release: (outcome, connectionOpened = false) => {
         if (released) return;
         released = true;
         this.#active--;
-        this.#limit.onSample(sent, this.#now() - startedAt, outcome, this.#now());
+        this.#limit.onSample(sent, this.#now() - startedAt, outcome, this.#now(), connectionOpened);
         this.#pump();
       },
     };

@@ -140,6 +140,7 @@ export class HttpClient {
       retry: attempt > 1,
     });
     let outcome: SampleOutcome = 'ignore';
+    let connectionOpened = false;
     const started = now();
     const log = (result: { status: number } | { error: string }): void => {
       if (onRequest === undefined) return;
@@ -162,6 +163,7 @@ export class HttpClient {
       });
       log({ status: response.status });
       outcome = OVERLOAD_STATUSES.has(response.status) ? 'overload' : 'ok';
+      connectionOpened = response.connectionOpened === true;
       if (RETRYABLE_STATUSES.has(response.status)) {
         // The server's Retry-After holds every queued request, not only this one; it is set
         // before this slot is released, so no queued request slips out in between.
@@ -179,7 +181,7 @@ export class HttpClient {
       if (failure.failure.endsWith('-timeout')) outcome = 'overload';
       throw failure;
     } finally {
-      permit.release(outcome);
+      permit.release(outcome, connectionOpened);
     }
   }
 

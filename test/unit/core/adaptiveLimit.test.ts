@@ -10,6 +10,13 @@ interface SimulatedServer {
   readonly capacity: number;
   /** The latency of a request that did not wait for a slot, by when it arrives. */
   readonly latencyAt: (now: number) => number;
+  /**
+   * Set: a request sent with no open connection free opens one first, which costs this long (TCP
+   * and TLS: two round trips on a real network), and the transport reports every answer to a
+   * request that was out while a connection was set up. Connections stay open. One is open at the
+   * start (the warm-up's).
+   */
+  readonly connectionSetUpMs?: number;
 }
 
 /**
@@ -21,14 +28,23 @@ function simulate(limit: AdaptiveLimit, server: SimulatedServer, count: number, 
   const slotsFreeAt: number[] = [];
   const inFlight: { sent: SentRequest; at: number; done: number }[] = [];
   const limits: number[] = [];
+  /** When each connection finished its set-up. */
+  const connectedAt: number[] = [startAt];
   let now = startAt;
   let sent = 0;
   let answered = 0;
   while (answered < count) {
     while (sent < count && inFlight.length < limit.limit) {
       sent++;
+      let arrives = now;
+      if (server.connectionSetUpMs !== undefined && inFlight.length + 1 > connectedAt.length) {
+        arrives = now + server.connectionSetUpMs;
+        connectedAt.push(arrives);
+      }
       const slot =
-        Number.isFinite(server.capacity) && slotsFreeAt.length >= server.capacity ? Math.max(now, slotsFreeAt.shift() ?? now) : now;
+        Number.isFinite(server.capacity) && slotsFreeAt.length >= server.capacity
+          ? Math.max(arrives, slotsFreeAt.shift() ?? arrives)
+          : arrives;
       const done = slot + server.latencyAt(slot);
       if (Number.isFinite(server.capacity)) {
         slotsFreeAt.push(done);
@@ -41,7 +57,8 @@ function simulate(limit: AdaptiveLimit, server: SimulatedServer, count: number, 
     if (next === undefined) break;
     now = next.done;
     answered++;
-    limit.onSample(next.sent, next.done - next.at, 'ok', now);
+    const connectionOpened = connectedAt.some((at) => at > next.at && at <= next.done);
+    limit.onSample(next.sent, next.done - next.at, 'ok', now, connectionOpened);
     limits.push(limit.limit);
   }
   return { now, limits };
@@ -69,6 +86,22 @@ describe('Adaptive limit (simulated server and time)', () => {
     assert.ok(Math.max(...limits.slice(100)) <= 8, `the limit went back up to ${Math.max(...limits.slice(100))}`);
     assert.ok(limit.limit <= 6, `still ${limit.limit} at once against a server that serves 3`);
     assert.equal(limit.minLatencyMs, 40, 'the queue was learnt as the minimum latency');
+  });
+
+  it('reaches the ceiling in slow start though its first bursts wait for new connections (TCP and TLS: two round trips more)', () => {
+    const limit = warmedUp(64, 40);
+    const { limits } = simulate(limit, { capacity: Number.POSITIVE_INFINITY, latencyAt: () => 40, connectionSetUpMs: 80 }, 1000);
+    // Slow start doubles each round trip: 32, then 64 by the time 32 + 64 answers are in.
+    const reached = limits.indexOf(64);
+    assert.ok(reached !== -1 && reached < 32 + 64, `the ceiling only after ${reached} answers: the set-up was taken for a queue`);
+    assert.equal(limit.snapshot().decreases, 0, 'cut on a server that never queued');
+  });
+
+  it('still shrinks to what a capacity-limited server serves when its first burst waits for new connections', () => {
+    const limit = warmedUp(64, 40);
+    const { limits } = simulate(limit, { capacity: 3, latencyAt: () => 40, connectionSetUpMs: 80 }, 600);
+    assert.ok(Math.max(...limits.slice(100)) <= 8, `the limit went back up to ${Math.max(...limits.slice(100))}`);
+    assert.ok(limit.limit <= 6, `still ${limit.limit} at once against a server that serves 3`);
   });
 
   it('learns a slower network again once the limit is low and every answer stays slow, then grows back to the ceiling', () => {
