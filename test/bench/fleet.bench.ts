@@ -102,6 +102,8 @@ interface OurRun extends PeerRun {
   readonly early: number;
   readonly failed: number;
   readonly learnt: number;
+  /** How often the limit was cut during the run: on the unlimited server, each cut is a wrong reading of the latency. */
+  readonly cuts: number;
   readonly hovers: readonly number[];
   readonly hoversDuring: boolean;
 }
@@ -147,6 +149,7 @@ async function ourRefresh(api: RemoteFakeApi, withHovers: boolean, floor = 0, ce
       early: sentTooEarly(recording.exchanges),
       failed: result.failures.size,
       learnt: client.concurrency().limit,
+      cuts: client.concurrency().decreases,
       hovers,
       hoversDuring,
     };
@@ -256,7 +259,7 @@ async function measure(setup: ServerSetup, withHovers: boolean, raised = false):
 
 function runsText(runs: readonly OurRun[]): string {
   const each = runs.map((run) => (run.floor > 0 ? `${ms(run.ms)} / floor ${ms(run.floor)}` : ms(run.ms)));
-  return `runs ${each.join(', ')}; learnt limit ${runs.map((run) => run.learnt).join(', ')}`;
+  return `runs ${each.join(', ')}; learnt limit ${runs.map((run) => run.learnt).join(', ')}; cuts ${runs.map((run) => run.cuts).join(', ')}`;
 }
 
 function peersText(m: Measured): string {
@@ -334,7 +337,7 @@ export const fleetBench: Benchmark = {
       if (raised === undefined) throw new Error('no run at the raised ceiling');
       // Not a target (the default is what users get): what it takes to catch the simple client, printed with its peer.
       console.log(
-        `info ${SERVERS.unlimited.name}, ceiling raised to ${RAISED_CEILING} (beyond the setting's maximum of ${CEILING}; not a target): refresh ${MACHINES} — us ${ms(raised.ms)} = ${times(raised.ms / raised.floor)} its floor (ceil(${MACHINES}/${RAISED_CEILING}) round trips of ${RAISED_CEILING} at once: ${ms(raised.floor)}), learnt limit ${raised.learnt}, ${raised.failed} failed; simple client ${ms(unlimited.simple.ms)}` +
+        `info ${SERVERS.unlimited.name}, ceiling raised to ${RAISED_CEILING} (beyond the setting's maximum of ${CEILING}; not a target): refresh ${MACHINES} — us ${ms(raised.ms)} = ${times(raised.ms / raised.floor)} its floor (ceil(${MACHINES}/${RAISED_CEILING}) round trips of ${RAISED_CEILING} at once: ${ms(raised.floor)}), learnt limit ${raised.learnt} (${raised.cuts} cuts), ${raised.failed} failed; simple client ${ms(unlimited.simple.ms)}` +
           (raised.ms <= unlimited.simple.ms
             ? `; ${times(unlimited.simple.ms / raised.ms)} faster than the simple client`
             : ` — SLOWER than the simple client by ${ms(raised.ms - unlimited.simple.ms)} (${times(raised.ms / unlimited.simple.ms)})`),

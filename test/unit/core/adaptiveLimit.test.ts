@@ -17,6 +17,8 @@ interface SimulatedServer {
    * start (the warm-up's).
    */
   readonly connectionSetUpMs?: number;
+  /** The CPU each set-up takes (a TLS handshake), one after the other: a burst's last connection is ready last. */
+  readonly connectionCpuMs?: number;
 }
 
 /**
@@ -30,6 +32,7 @@ function simulate(limit: AdaptiveLimit, server: SimulatedServer, count: number, 
   const limits: number[] = [];
   /** When each connection finished its set-up. */
   const connectedAt: number[] = [startAt];
+  let handshakesBusyUntil = startAt;
   let now = startAt;
   let sent = 0;
   let answered = 0;
@@ -38,7 +41,8 @@ function simulate(limit: AdaptiveLimit, server: SimulatedServer, count: number, 
       sent++;
       let arrives = now;
       if (server.connectionSetUpMs !== undefined && inFlight.length + 1 > connectedAt.length) {
-        arrives = now + server.connectionSetUpMs;
+        handshakesBusyUntil = Math.max(now, handshakesBusyUntil) + (server.connectionCpuMs ?? 0);
+        arrives = handshakesBusyUntil + server.connectionSetUpMs;
         connectedAt.push(arrives);
       }
       const slot =
@@ -102,6 +106,15 @@ describe('Adaptive limit (simulated server and time)', () => {
     const { limits } = simulate(limit, { capacity: 3, latencyAt: () => 40, connectionSetUpMs: 80 }, 600);
     assert.ok(Math.max(...limits.slice(100)) <= 8, `the limit went back up to ${Math.max(...limits.slice(100))}`);
     assert.ok(limit.limit <= 6, `still ${limit.limit} at once against a server that serves 3`);
+  });
+
+  it('does not grow against a capacity-limited server while the handshakes of its first burst finish one after the other', () => {
+    // 16 served at once; the first burst's 31 handshakes take 10 ms of CPU each, so answers keep
+    // arriving beside a set-up for 300 ms: fast ones (served) and slow ones (queued) alike.
+    const limit = warmedUp(64, 100);
+    const { limits } = simulate(limit, { capacity: 16, latencyAt: () => 100, connectionSetUpMs: 0, connectionCpuMs: 10 }, 600);
+    assert.ok(Math.max(...limits) <= 32, `grew to ${Math.max(...limits)} against a server that serves 16`);
+    assert.ok(Math.min(...limits.slice(0, 100)) <= 16, 'not cut to what the server serves within 100 answers');
   });
 
   it('learns a slower network again once the limit is low and every answer stays slow, then grows back to the ceiling', () => {
