@@ -32,7 +32,7 @@ export interface FetchTransportOptions {
    * certificates, see networkPath.ts), or nothing: VS Code's patched fetch reads the CA list from
    * it and still chooses the proxy itself.
    */
-  readonly dispatcher?: () => Promise<object | undefined>;
+  readonly dispatcher?: (url: URL) => Promise<object | undefined>;
   /**
    * The proxy our own reading of the settings and environment expects for a URL, so that a failure
    * of the proxy names it. VS Code's choice (system settings, PAC) is not visible to an extension,
@@ -92,7 +92,7 @@ class FetchTransport implements Transport {
       };
       if (request.body !== undefined) init.body = request.body;
       if (this.#options.dispatcher !== undefined) {
-        const dispatcher = await this.#options.dispatcher();
+        const dispatcher = await this.#options.dispatcher(url);
         if (dispatcher !== undefined) init.dispatcher = dispatcher;
       }
       const response = await this.#options.fetch(url, init);

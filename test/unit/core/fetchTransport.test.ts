@@ -291,7 +291,7 @@ describe('fetch transport: what VS Code’s patched fetch reports', () => {
     assert.deepEqual([error.failure, error.code], ['proxy-auth-required', 'PROXY_407']);
     assert.match(
       errorForTransportFailure(error, 'GET', 'https://api.plant.test/v1/x', 30_000).message,
-      /^The proxy requires authentication \(HTTP 407\)/,
+      /^The proxy VS Code uses \(from the system settings or a PAC file\) requires authentication \(HTTP 407\)/,
     );
   });
 
@@ -361,6 +361,16 @@ describe('network path: which engine carries a request, and why', () => {
 
   it('http.proxyStrictSSL off: undici, which applies it', () => {
     assert.equal(networkPathFor(new URL('https://api.plant.test/'), { ...vscode, proxyStrictSSL: false }).reason, 'strict-ssl-off');
+  });
+
+  it("http.proxyAuthorization with a named proxy: undici, which sends the header VS Code's path drops; without a proxy, VS Code's stack", () => {
+    const withHeader = { ...vscode, proxyAuthorization: 'Basic cGxhbnQ6c2VjcmV0' };
+    assert.deepEqual(networkPathFor(new URL('https://api.plant.test/'), { ...withHeader, proxy: 'http://proxy.plant.test:3128' }), {
+      engine: 'undici',
+      reason: 'proxy-authorization',
+      proxy: { host: 'proxy.plant.test:3128', source: 'setting', credentials: true },
+    });
+    assert.deepEqual(networkPathFor(new URL('https://api.plant.test/'), withHeader), { engine: 'vscode', reason: 'vscode' });
   });
 
   it('createTransport sends a remote request to the fetch, a loopback one to undici', async () => {
