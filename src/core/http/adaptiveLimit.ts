@@ -12,15 +12,6 @@
 //   - 429 and 503 (and timeouts) shrink it by `overloadBackoff` (mildly: the
 //     Retry-After pause of the whole queue is the main answer to a 429);
 //   - it never leaves [1, ceiling];
-//   - an answer to a request that was out while connections were being set up
-//     (TCP, TLS: its own, two round trips more on a real network, or others
-//     whose handshakes took the CPU) may be slow for that reason alone, as
-//     the answers of a first burst are: a fast one counts as the server
-//     keeping up, a slow one cuts nothing but holds growth back for its round.
-//     Counted as a queue, the first burst over new TLS connections on a busy
-//     machine cut the limit and ended slow start (measured, every answer
-//     judged queued had a handshake beside it: 32 -> 18, then one more per
-//     round trip, 1,000 machines in 2.4x the floor).
 //   - when every answer of a round is slow, that alone does not say the network
 //     got slower: a standing queue of our own requests on the server makes every
 //     answer slow too (each waits behind the ones sent before it). So it is cut
@@ -75,8 +66,8 @@ export const RELEARN_AFTER_ROUNDS = 3;
 /** Allowance for the client's own handling of each answer in a burst (parse, validate, cache). */
 const CLIENT_MS_PER_REQUEST = 0.5;
 
-function emptyRound(): { samples: number; latencySum: number; min: number; queued: number; good: number; unclear: number } {
-  return { samples: 0, latencySum: 0, min: Number.POSITIVE_INFINITY, queued: 0, good: 0, unclear: 0 };
+function emptyRound(): { samples: number; latencySum: number; min: number; queued: number; good: number } {
+  return { samples: 0, latencySum: 0, min: Number.POSITIVE_INFINITY, queued: 0, good: 0 };
 }
 
 export interface SentRequest {
@@ -150,27 +141,18 @@ export class AdaptiveLimit {
     return { seq: this.#nextSeq++, probing: inFlight * 2 >= this.limit, inFlight };
   }
 
-  /**
-   * An answer arrived `latencyMs` after its request was sent. `connectionOpened`: a connection was
-   * set up while it was out (its transport says so), so its latency may include that set-up.
-   */
-  onSample(sent: SentRequest, latencyMs: number, outcome: SampleOutcome, now: number, connectionOpened = false): void {
+  onSample(sent: SentRequest, latencyMs: number, outcome: SampleOutcome, now: number): void {
     if (outcome === 'ignore') return;
     const current = sent.seq >= this.#roundStart;
     if (outcome === 'overload') {
       if (current) this.#setLimit(Math.max(1, this.#limit * this.#overloadBackoff), 'down');
       return;
     }
-    if (connectionOpened && this.#slow(latencyMs, Math.min(this.minLatencyMs ?? latencyMs, latencyMs), sent.inFlight)) {
-      if (current) {
-        this.#round.unclear++;
-        this.#closeUnclearRound();
-      }
-      return;
-    }
     this.#recordLatency(latencyMs, now);
     const min = this.minLatencyMs ?? latencyMs;
-    const queued = this.#slow(latencyMs, min, sent.inFlight);
+    // Answers that arrive together are handled one after the other: the last of a burst of n
+    // looks later by n × the client's own work. That is not the server queueing our requests.
+    const queued = latencyMs > min * this.#tolerance + this.#slackMs + CLIENT_MS_PER_REQUEST * sent.inFlight;
     if (current) {
       this.#round.samples++;
       this.#round.latencySum += latencyMs;
@@ -180,7 +162,7 @@ export class AdaptiveLimit {
     // Growth counts every good answer since the last change, also to requests sent just before it:
     // in a burst those left before the change was made, and waiting for their successors would
     // make slow start double every other round trip only.
-    if (!queued && sent.probing && this.#round.queued === 0 && this.#round.unclear === 0) this.#round.good++;
+    if (!queued && sent.probing && this.#round.queued === 0) this.#round.good++;
     if (this.#round.queued > 0) {
       // Cut once enough of this round has answered to tell how much queued (Little's law:
       // the server serves limit × min / mean at once), or at once when a quarter of it queued.
@@ -216,30 +198,8 @@ export class AdaptiveLimit {
       }
       return;
     }
-    if (this.#round.unclear > 0) {
-      this.#closeUnclearRound();
-      return;
-    }
     if (this.#round.good < this.limit) return;
     this.#setLimit(Math.min(this.ceiling, this.#slowStart ? this.#limit * 2 : this.#limit + 1), 'up');
-  }
-
-  /**
-   * A slow answer beside a connection's set-up is perhaps a queue on the server, perhaps the
-   * set-up: it cuts nothing, but its round does not grow the limit either (answers that were fast
-   * in it are not enough: against a server that serves 16, the 16 served first are fast and the 16
-   * it queued are slow). Once the whole round is in without a queue, the next one judges.
-   */
-  #closeUnclearRound(): void {
-    // The limit did not change: answers to requests already out belong to the next round.
-    if (this.#round.queued === 0 && this.#round.samples + this.#round.unclear >= this.limit) this.#round = emptyRound();
-  }
-
-  /** Slower than the minimum allows for: the request waited somewhere. */
-  #slow(latencyMs: number, minLatencyMs: number, inFlight: number): boolean {
-    // Answers that arrive together are handled one after the other: the last of a burst of n
-    // looks later by n × the client's own work. That is not the server queueing our requests.
-    return latencyMs > minLatencyMs * this.#tolerance + this.#slackMs + CLIENT_MS_PER_REQUEST * inFlight;
   }
 
   #setLimit(limit: number, direction: 'up' | 'down'): void {

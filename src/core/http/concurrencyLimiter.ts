@@ -66,8 +66,7 @@ export interface AcquireOptions {
 
 /** A slot in flight. Release it once, with what its answer said about the server's load. */
 export interface Permit {
-  /** `connectionOpened`: a connection was set up while the request was out (TransportResponse). */
-  release(outcome: SampleOutcome, connectionOpened?: boolean): void;
+  release(outcome: SampleOutcome): void;
 }
 
 export interface ConcurrencyLimiterOptions extends Omit<AdaptiveLimitOptions, 'ceiling'> {
@@ -217,11 +216,11 @@ export class ConcurrencyLimiter {
     const startedAt = this.#now();
     let released = false;
     return {
-      release: (outcome, connectionOpened = false) => {
+      release: (outcome) => {
         if (released) return;
         released = true;
         this.#active--;
-        this.#limit.onSample(sent, this.#now() - startedAt, outcome, this.#now(), connectionOpened);
+        this.#limit.onSample(sent, this.#now() - startedAt, outcome, this.#now());
         this.#pump();
       },
     };

@@ -140,7 +140,6 @@ export class HttpClient {
       retry: attempt > 1,
     });
     let outcome: SampleOutcome = 'ignore';
-    let connectionOpened = false;
     const started = now();
     const log = (result: { status: number } | { error: string }): void => {
       if (onRequest === undefined) return;
@@ -163,7 +162,6 @@ export class HttpClient {
       });
       log({ status: response.status });
       outcome = OVERLOAD_STATUSES.has(response.status) ? 'overload' : 'ok';
-      connectionOpened = response.connectionOpened === true;
       if (RETRYABLE_STATUSES.has(response.status)) {
         // The server's Retry-After holds every queued request, not only this one; it is set
         // before this slot is released, so no queued request slips out in between.
@@ -181,7 +179,7 @@ export class HttpClient {
       if (failure.failure.endsWith('-timeout')) outcome = 'overload';
       throw failure;
     } finally {
-      permit.release(outcome, connectionOpened);
+      permit.release(outcome);
     }
   }
 

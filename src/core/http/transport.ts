@@ -31,13 +31,6 @@ export interface TransportResponse {
   /** Lower-cased names; repeated headers joined with ", ". */
   readonly headers: Readonly<Record<string, string>>;
   readonly body: Uint8Array;
-  /**
-   * Set by a transport that can tell: a connection was set up while this request was out (TCP,
-   * TLS), its own (on a real network two round trips more than over an open one) or another whose
-   * handshake took the machine's CPU meanwhile. The adaptive limit does not read such a slow
-   * answer as the server queueing.
-   */
-  readonly connectionOpened?: boolean;
 }
 
 /**

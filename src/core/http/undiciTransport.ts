@@ -151,23 +151,6 @@ interface Route {
   readonly proxy?: Required<Pick<NetworkFailureContext, 'proxyHost' | 'proxyCredentialsSent'>>;
 }
 
-/**
- * How many connections the direct routes have opened (TCP, and TLS for https), so that a response
- * can say whether one was set up while its request was out (TransportResponse.connectionOpened):
- * its own, or another whose handshake took the machine's CPU meanwhile (measured on two loaded
- * cores: answers over open connections slowed too). A ProxyAgent does not report its tunnels.
- */
-class ConnectionsOpened {
-  count = 0;
-
-  watch(agent: Agent): Agent {
-    agent.on('connect', () => {
-      this.count++;
-    });
-    return agent;
-  }
-}
-
 class UndiciTransport implements Transport {
   readonly #options: TransportOptions;
   /** One secure context (all trusted CAs parsed once) shared by every TLS connection. */
@@ -177,7 +160,6 @@ class UndiciTransport implements Transport {
   #plain: Agent | undefined;
   /** One ProxyAgent per proxy URL, so its sockets to the proxy are pooled too. */
   readonly #proxies = new Map<string, Route>();
-  readonly #opened = new ConnectionsOpened();
   #closed = false;
 
   constructor(options: TransportOptions) {
@@ -205,8 +187,6 @@ class UndiciTransport implements Transport {
     let route: Route | undefined;
     try {
       route = await this.#routeFor(url);
-      // Counted where the route reports its connections: the direct ones.
-      const openedBefore = route.proxy === undefined ? this.#opened.count : undefined;
       const response = await route.dispatcher.request({
         origin: url.origin,
         path: `${url.pathname}${url.search}`,
@@ -218,13 +198,7 @@ class UndiciTransport implements Transport {
         bodyTimeout: request.timeouts.bodyMs,
       });
       const body = await readCapped(response.body, response.headers['content-length'], request.maxBytes);
-      const connectionOpened = openedBefore !== undefined && this.#opened.count > openedBefore;
-      return {
-        status: response.statusCode,
-        headers: flattenHeaders(response.headers),
-        body,
-        ...(connectionOpened ? { connectionOpened } : {}),
-      };
+      return { status: response.statusCode, headers: flattenHeaders(response.headers), body };
     } catch (error) {
       throw classifyNetworkError(error, { deadlinePassed, ...route?.proxy });
     } finally {
@@ -267,25 +241,21 @@ class UndiciTransport implements Transport {
     if (proxy === undefined && url.protocol === 'http:') {
       // Plain HTTP straight to the server (loopback only, sign-in allows nothing else): no certificates to load.
       if (this.#closed) throw new TransportError('aborted', 'TRANSPORT_CLOSED');
-      this.#plain ??= this.#opened.watch(
-        new Agent({
-          connections: this.#options.connectionsPerOrigin,
-          keepAliveTimeout: KEEP_ALIVE_MS,
-          connect: { timeout: this.#options.connectTimeoutMs, ...lookup },
-        }),
-      );
+      this.#plain ??= new Agent({
+        connections: this.#options.connectionsPerOrigin,
+        keepAliveTimeout: KEEP_ALIVE_MS,
+        connect: { timeout: this.#options.connectTimeoutMs, ...lookup },
+      });
       return { dispatcher: this.#plain };
     }
     const secureContext = await this.#trust();
     if (this.#closed) throw new TransportError('aborted', 'TRANSPORT_CLOSED');
     if (proxy === undefined) {
-      this.#direct ??= this.#opened.watch(
-        new Agent({
-          connections: this.#options.connectionsPerOrigin,
-          keepAliveTimeout: KEEP_ALIVE_MS,
-          connect: { timeout: this.#options.connectTimeoutMs, ...this.#tls(secureContext), ...lookup },
-        }),
-      );
+      this.#direct ??= new Agent({
+        connections: this.#options.connectionsPerOrigin,
+        keepAliveTimeout: KEEP_ALIVE_MS,
+        connect: { timeout: this.#options.connectTimeoutMs, ...this.#tls(secureContext), ...lookup },
+      });
       return { dispatcher: this.#direct };
     }
     let route = this.#proxies.get(proxy);

@@ -10,15 +10,6 @@ interface SimulatedServer {
   readonly capacity: number;
   /** The latency of a request that did not wait for a slot, by when it arrives. */
   readonly latencyAt: (now: number) => number;
-  /**
-   * Set: a request sent with no open connection free opens one first, which costs this long (TCP
-   * and TLS: two round trips on a real network), and the transport reports every answer to a
-   * request that was out while a connection was set up. Connections stay open. One is open at the
-   * start (the warm-up's).
-   */
-  readonly connectionSetUpMs?: number;
-  /** The CPU each set-up takes (a TLS handshake), one after the other: a burst's last connection is ready last. */
-  readonly connectionCpuMs?: number;
 }
 
 /**
@@ -30,25 +21,14 @@ function simulate(limit: AdaptiveLimit, server: SimulatedServer, count: number, 
   const slotsFreeAt: number[] = [];
   const inFlight: { sent: SentRequest; at: number; done: number }[] = [];
   const limits: number[] = [];
-  /** When each connection finished its set-up. */
-  const connectedAt: number[] = [startAt];
-  let handshakesBusyUntil = startAt;
   let now = startAt;
   let sent = 0;
   let answered = 0;
   while (answered < count) {
     while (sent < count && inFlight.length < limit.limit) {
       sent++;
-      let arrives = now;
-      if (server.connectionSetUpMs !== undefined && inFlight.length + 1 > connectedAt.length) {
-        handshakesBusyUntil = Math.max(now, handshakesBusyUntil) + (server.connectionCpuMs ?? 0);
-        arrives = handshakesBusyUntil + server.connectionSetUpMs;
-        connectedAt.push(arrives);
-      }
       const slot =
-        Number.isFinite(server.capacity) && slotsFreeAt.length >= server.capacity
-          ? Math.max(arrives, slotsFreeAt.shift() ?? arrives)
-          : arrives;
+        Number.isFinite(server.capacity) && slotsFreeAt.length >= server.capacity ? Math.max(now, slotsFreeAt.shift() ?? now) : now;
       const done = slot + server.latencyAt(slot);
       if (Number.isFinite(server.capacity)) {
         slotsFreeAt.push(done);
@@ -61,8 +41,7 @@ function simulate(limit: AdaptiveLimit, server: SimulatedServer, count: number, 
     if (next === undefined) break;
     now = next.done;
     answered++;
-    const connectionOpened = connectedAt.some((at) => at > next.at && at <= next.done);
-    limit.onSample(next.sent, next.done - next.at, 'ok', now, connectionOpened);
+    limit.onSample(next.sent, next.done - next.at, 'ok', now);
     limits.push(limit.limit);
   }
   return { now, limits };
@@ -90,31 +69,6 @@ describe('Adaptive limit (simulated server and time)', () => {
     assert.ok(Math.max(...limits.slice(100)) <= 8, `the limit went back up to ${Math.max(...limits.slice(100))}`);
     assert.ok(limit.limit <= 6, `still ${limit.limit} at once against a server that serves 3`);
     assert.equal(limit.minLatencyMs, 40, 'the queue was learnt as the minimum latency');
-  });
-
-  it('reaches the ceiling in slow start though its first bursts wait for new connections (TCP and TLS: two round trips more)', () => {
-    const limit = warmedUp(64, 40);
-    const { limits } = simulate(limit, { capacity: Number.POSITIVE_INFINITY, latencyAt: () => 40, connectionSetUpMs: 80 }, 1000);
-    // Slow start doubles each round trip: 32, then 64 by the time 32 + 64 answers are in.
-    const reached = limits.indexOf(64);
-    assert.ok(reached !== -1 && reached < 32 + 64, `the ceiling only after ${reached} answers: the set-up was taken for a queue`);
-    assert.equal(limit.snapshot().decreases, 0, 'cut on a server that never queued');
-  });
-
-  it('still shrinks to what a capacity-limited server serves when its first burst waits for new connections', () => {
-    const limit = warmedUp(64, 40);
-    const { limits } = simulate(limit, { capacity: 3, latencyAt: () => 40, connectionSetUpMs: 80 }, 600);
-    assert.ok(Math.max(...limits.slice(100)) <= 8, `the limit went back up to ${Math.max(...limits.slice(100))}`);
-    assert.ok(limit.limit <= 6, `still ${limit.limit} at once against a server that serves 3`);
-  });
-
-  it('does not grow against a capacity-limited server while the handshakes of its first burst finish one after the other', () => {
-    // 16 served at once; the first burst's 31 handshakes take 10 ms of CPU each, so answers keep
-    // arriving beside a set-up for 300 ms: fast ones (served) and slow ones (queued) alike.
-    const limit = warmedUp(64, 100);
-    const { limits } = simulate(limit, { capacity: 16, latencyAt: () => 100, connectionSetUpMs: 0, connectionCpuMs: 10 }, 600);
-    assert.ok(Math.max(...limits) <= 32, `grew to ${Math.max(...limits)} against a server that serves 16`);
-    assert.ok(Math.min(...limits.slice(0, 100)) <= 16, 'not cut to what the server serves within 100 answers');
   });
 
   it('learns a slower network again once the limit is low and every answer stays slow, then grows back to the ceiling', () => {

@@ -378,20 +378,6 @@ describe('HTTP client (scripted transport, test clock)', () => {
     }
   });
 
-  describe('answers that came while a connection was set up', () => {
-    for (const connectionOpened of [false, true]) {
-      it(`two slow answers after a fast one ${connectionOpened ? 'beside a new connection are not a queue' : 'are a queue: the limit shrinks'}`, async () => {
-        const slow = (): Promise<TransportResponse> => {
-          setup.clock.now += 500;
-          return Promise.resolve({ ...answer(200), ...(connectionOpened ? { connectionOpened } : {}) });
-        };
-        const setup = harness([answer(200), slow, slow]);
-        for (let i = 0; i < 3; i++) await setup.http.send(get());
-        assert.equal(setup.http.limiter.snapshot().decreases, connectionOpened ? 0 : 1);
-      });
-    }
-  });
-
   describe('priority and the queue', () => {
     it('a retry goes ahead of requests that have not been sent yet', async () => {
       const answers: ((response: TransportResponse) => void)[] = [];

@@ -148,28 +148,6 @@ describe('undici transport', function () {
       assert.deepEqual([error.failure, error.code], ['ca-file', 'ENOENT']);
     });
 
-    it('says which answers came while a connection was being set up, and not those over open connections alone', async () => {
-      const server = await serve((req, res) => setTimeout(() => res.end('ok'), req.url === '/slow' ? 200 : 0));
-      const transport = transportWith({ connectionsPerOrigin: 2 });
-      const url = `http://127.0.0.1:${server.port}`;
-      // Lets undici put a connection back in its pool after an answer.
-      const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 20));
-      const first = await transport.request(getRequest(`${url}/`));
-      await settle();
-      // The slow one leaves on the open connection; the next, sent while it is out, needs a new one.
-      const slow = transport.request(getRequest(`${url}/slow`));
-      await settle();
-      const beside = await transport.request(getRequest(`${url}/`));
-      const besideSlow = await slow;
-      await settle();
-      const overOpen = await Promise.all([transport.request(getRequest(`${url}/`)), transport.request(getRequest(`${url}/`))]);
-      assert.deepEqual(
-        [first, beside, besideSlow, ...overOpen].map((response) => response.connectionOpened),
-        [true, true, true, undefined, undefined],
-      );
-      assert.equal(server.connections(), 2);
-    });
-
     it('opens at most connectionsPerOrigin sockets to one origin', async () => {
       const server = await serve((_req, res) => setTimeout(() => res.end('ok'), 20));
       const transport = transportWith({ connectionsPerOrigin: 1 });
