@@ -2,7 +2,7 @@
 // does, with one addition: the HTTP stack (undici) is a second bundle that the
 // extension requires on first network use, so activation never pays for it.
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -21,7 +21,7 @@ const lazyTransport = {
 
 /**
  * Prints start/end lines that VS Code's $esbuild-watch problem matcher
- * understands. The three bundles build side by side; the matcher takes the
+ * understands. The bundles build side by side; the matcher takes the
  * first "finished" as "ready", so it is printed once the last one is done.
  */
 let building = 0;
@@ -62,6 +62,14 @@ for (const file of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@v
 const contexts = await Promise.all([
   esbuild.context({ ...common, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist' }),
   esbuild.context({ ...common, entryPoints: { undiciTransport: 'src/core/http/undiciTransport.ts' }, outdir: 'dist' }),
+  // The MCP server agents start (dist/mcp.js): plain Node or VS Code's runtime with ELECTRON_RUN_AS_NODE=1, the SDK bundled in.
+  esbuild.context({
+    ...common,
+    external: [],
+    define: { MCP_SERVER_VERSION: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },
+    entryPoints: { mcp: 'src/mcp/main.ts' },
+    outdir: 'dist',
+  }),
   // The event-details page script, built from TypeScript so it shares src/details/protocol.ts with the host.
   esbuild.context({
     ...common,

@@ -20,6 +20,7 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { clearInterval, setInterval } from 'node:timers';
 import { parseArgs } from 'node:util';
 import { demoAddressLines, demoCodeServerOptions, trustSampleFolder, typePassword } from './demo/launch.mjs';
 import { scenarios } from './demo/scenarios.mjs';
@@ -54,9 +55,28 @@ const demo = {
   signIn: { apiBaseUrl: api.baseUrl, authUrl: api.authUrl, ...fake.DEMO_CREDENTIALS, environment: 'Demo' },
   // Pinned newest-first in the tree: the failing machine last, so the complete one leads.
   pin: [fake.DEMO_FAILING_SERIAL, fake.DEMO_SERIALS.templatedLinks, fake.DEMO_SERIALS.failed, fake.DEMO_SERIALS.completed],
+  // Two machines being commissioned while you watch: one onboards, one fails, within a few minutes.
+  watch: [fake.DEMO_WATCHED_SERIALS.completes, fake.DEMO_WATCHED_SERIALS.fails],
   // A file full of serial numbers, so hovers and links are one mouse move away.
   open: 'config/line3.yaml',
 };
+// Each onboarding plays from the first request for the machine on (the watch's first read), so
+// however long the sign-in takes, the demo sees every step: one onboarded 46 min after it started
+// (44 of them before the demo), one failing at the certificate step.
+const plays = [
+  [fake.DEMO_WATCHED_SERIALS.completes, fake.onboardingScript('completed', 30_000, 44 * 60_000)],
+  [fake.DEMO_WATCHED_SERIALS.fails, fake.onboardingScript('failed', 25_000, 6 * 60_000)],
+];
+for (const [serial, steps] of plays) {
+  // Known to the platform with no events yet (the demo answers 404 for unknown machines).
+  api.setMachineEvents(serial, []);
+  const waiting = setInterval(() => {
+    if (api.eventRequests(serial).length === 0) return;
+    clearInterval(waiting);
+    fake.playOnboarding(api, serial, steps);
+  }, 250);
+  waiting.unref();
+}
 say('fake API (demo data, fake credentials, loopback only). To sign in again after signing out, use:');
 // The same values `npm run fake-api` prints: clearly fake, for the local fake only.
 console.log(

@@ -16,6 +16,7 @@ import { scanWorkspace } from './machines/workspaceScan';
 import { publicApi, type OnboardingEventsExtensionApi } from './publicApi';
 import { Notifier } from './session/notify';
 import { registerSession } from './session/registerSession';
+import { registerWatch } from './watch/registerWatch';
 import { testHooks } from './testHooks';
 import { Log } from './workbench/log';
 import { registerEventsCache } from './workbench/registerEventsCache';
@@ -58,13 +59,28 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
     registerLookUp(context, { ...deps, machines, details });
     const agentTools = registerAgentTools(context, { ...deps, machines, scanWorkspace });
     const links = registerLinks(context, { ...deps, details });
+    const watch = registerWatch(context, { ...deps, machines, details, notifier });
     const board = registerBoard(context, { ...deps, machines, details });
     return publicApi({
       activationMs: performance.now() - started,
       machines,
       events,
       trust,
-      testHooks: testHooks({ testMode, context, session, notifier, events, details, editor, machines, agentTools, links, trust, board }),
+      testHooks: testHooks({
+        testMode,
+        context,
+        session,
+        notifier,
+        events,
+        details,
+        editor,
+        machines,
+        agentTools,
+        links,
+        trust,
+        watch,
+        board,
+      }),
     });
   } catch (error) {
     void vscode.window.showErrorMessage(

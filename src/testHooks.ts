@@ -34,6 +34,8 @@ import type { Confirmer, Notifier, ShownNotification } from './session/notify';
 import type { ArgumentTrust } from './workbench/argumentTrust';
 import type { ApiSession } from './workbench/contracts/apiSession';
 import type { LanguageModelToolName } from './workbench/constants';
+import type { Watches } from './watch/registerWatch';
+import type { WatchInfo } from './watch/watchList';
 
 /** A TreeItem of the Machines view as plain data: what the user sees of it, and what a menu would pass. */
 export interface RenderedNode {
@@ -83,6 +85,7 @@ export interface TestHookSources {
   readonly links: MachineLinks;
   readonly trust: ArgumentTrust;
   readonly board: Board;
+  readonly watch: Watches;
 }
 
 /** The hooks, or undefined outside ExtensionMode.Test (then nothing is recorded either). */
@@ -128,6 +131,7 @@ function hooksOf(sources: TestHookSources) {
       linkFor: (serialNumber: string): vscode.Uri => links.linkFor(serialNumber),
       lastOutcome: (): LinkOutcome | undefined => links.last,
     },
+    watch: watchHooks(sources.watch),
     /** Authenticated reads through the cache: for our tests only, never for other extensions. */
     getEvents: (serialNumber: string, options?: GetOptions): Promise<EventsResult> => events.get(serialNumber, options),
     /** Until disposed, command arguments and the exported API behave as outside test mode (ask, never act unseen). */
@@ -346,6 +350,16 @@ function machinesHooks({ model, view, scan, polling }: Machines) {
     setWindowFocused: (focused: boolean | undefined): void => {
       polling.overrideWindowFocus(focused);
     },
+  };
+}
+
+/** Watch Onboarding as the user sees it: the watches, the status bar item; and a poll now, as the timers would. */
+function watchHooks(watch: Watches) {
+  return {
+    list: (): readonly WatchInfo[] => watch.list.list(),
+    statusBar: (): { readonly text: string; readonly tooltip: string } | undefined => watch.statusBar(),
+    /** Polls every running watch now, as their timers would; resolves when all answered. */
+    pollNow: (): Promise<void> => watch.list.pollNow(),
   };
 }
 

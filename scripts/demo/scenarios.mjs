@@ -39,6 +39,13 @@ async function openEventDetails(page, serialNumber, label) {
   await page.waitForTimeout(2000);
 }
 
+/** Waits for the notification toast whose text contains `text` (a watched machine's outcome), up to `timeoutMs`. */
+async function waitForToast(page, text, timeoutMs = 240_000) {
+  await page.locator('.notification-toast', { hasText: text }).first().waitFor({ state: 'visible', timeout: timeoutMs });
+  // Let the toast's entry animation finish.
+  await page.waitForTimeout(1500);
+}
+
 export const scenarios = {
   /** Hovers the first serial number in the demo's YAML file. */
   async hover(page) {
@@ -51,6 +58,17 @@ export const scenarios = {
     await page.locator('.tab', { hasText: 'line3.yaml' }).first().click();
     await page.waitForTimeout(800);
     await hoverText(page, 'PRS-0900-A0314');
+  },
+
+  /** The demo watches two machines (scripts/demo.mjs): the failure's warning, with the status bar item "Watching 1 · 1 failed". */
+  async 'watch-failed'(page) {
+    await waitForToast(page, 'failed to onboard');
+  },
+
+  /** Both outcomes: the onboarded notification above the failure's, and the status bar item after them. */
+  async 'watch-onboarded'(page) {
+    await waitForToast(page, 'failed to onboard');
+    await waitForToast(page, 'onboarded in');
   },
 
   /** Opens an event's details from the tree. */

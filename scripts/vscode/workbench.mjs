@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { languagePackVsix, registerLanguagePack } from './languagePack.mjs';
 import { chromiumPath, codeServerEntry, nodeBin, provision } from './provision.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -82,7 +83,7 @@ export function newPassword() {
  * leaves that variable set, and every extension host and terminal would
  * inherit it.
  */
-export function codeServerLaunch({ scratch, port, password, workspaceTrust = false, testDriver = true }) {
+export function codeServerLaunch({ scratch, port, password, workspaceTrust = false, testDriver = true, locale }) {
   const configFile = join(scratch, 'config', 'code-server.yaml');
   const config = `auth: password\npassword: "${password}"\ncert: false\n`;
   const args = [
@@ -104,6 +105,7 @@ export function codeServerLaunch({ scratch, port, password, workspaceTrust = fal
     '--disable-getting-started-override',
     // Without this a built web workbench ignores extensionDevelopmentPath/extensionTestsPath.
     ...(testDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
+    ...(locale ? ['--locale', locale] : []),
   ];
   return { args, configFile, config };
 }
@@ -130,15 +132,21 @@ export async function startCodeServer({
   port: wantedPort,
   workspaceTrust = false,
   testDriver = true,
+  // The display language (de, zh-cn, qps-ploc); default English. See languagePack.mjs.
+  locale = process.env.OE_LOCALE,
 }) {
   provision();
+  if (locale && locale !== 'en') {
+    installVsix(scratch, [languagePackVsix(scratch, locale)]);
+    registerLanguagePack(scratch, locale);
+  }
   const port = wantedPort ?? (await freePort());
   const password = newPassword();
   const userDir = join(scratch, 'user-data', 'User');
   mkdirSync(userDir, { recursive: true });
   const trust = workspaceTrust ? { 'security.workspace.trust.enabled': true } : {};
   writeFileSync(join(userDir, 'settings.json'), JSON.stringify({ ...defaultUserSettings, ...trust, ...userSettings }, null, 2));
-  const { args, configFile, config } = codeServerLaunch({ scratch, port, password, workspaceTrust, testDriver });
+  const { args, configFile, config } = codeServerLaunch({ scratch, port, password, workspaceTrust, testDriver, locale });
   writeFileSync(configFile, config, { mode: 0o600 });
   // A PASSWORD or HASHED_PASSWORD in the caller's environment would replace ours.
   const inherited = { ...process.env };
@@ -204,6 +212,8 @@ export function scratchEnv(scratch) {
     XDG_DATA_HOME: join(scratch, 'data'),
     XDG_CACHE_HOME: join(scratch, 'cache'),
     TMPDIR: join(scratch, 'tmp'),
+    // The MCP channel's directory (src/mcp/channel.ts): this run's windows only, never the user's home.
+    ONBOARDING_EVENTS_MCP_DIR: join(scratch, 'mcp'),
   };
 }
 

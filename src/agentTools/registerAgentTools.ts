@@ -1,8 +1,10 @@
-// Language Model Tools for agents (Copilot's agent mode, or any extension
-// through vscode.lm.invokeTool): read-only answers about machines' onboarding.
-// The manifest declares them (contributes.languageModelTools, hidden by
-// onboardingEvents.agentTools.enabled = false); this defines and registers
-// them. What the tools share: the gate (setting, sign-in) that answers without
+// The agent tools: read-only answers about machines' onboarding, behind two
+// doors. Language Model Tools (Copilot's agent mode, or any extension through
+// vscode.lm.invokeTool), which the manifest declares (hidden by
+// onboardingEvents.agentTools.enabled = false), and the MCP server (dist/mcp.js,
+// through mcpDoor.ts) for every other agent. The name, description and schema
+// are domain/agentTools/toolDefinitions.ts; this answers each tool once, for
+// both doors, so the same input gives the same text. What the tools share: the gate (setting, sign-in) that answers without
 // a request, reading many machines through the shared EventsCache (so the
 // cache, the concurrency limit and the error types are the views' own), the
 // cancellation bridge, and the confirmation when a call would send many
@@ -31,6 +33,14 @@ import {
   type MachineReport,
   type ScopeEntry,
 } from '../domain/agentTools/toolResults';
+import {
+  agreementNeededText,
+  AGENT_TOOLS,
+  manyRequestsReason,
+  UNUSUAL_PATH_REASON,
+  userAgreed,
+  type AgentToolName,
+} from '../domain/agentTools/toolDefinitions';
 import { settingId } from '../domain/settings/settingsRules';
 import type { ArgumentTrust, ExtensionRequest } from '../workbench/argumentTrust';
 import type { ApiSession } from '../workbench/contracts/apiSession';
@@ -39,7 +49,10 @@ import { COMMANDS, LANGUAGE_MODEL_TOOLS, type LanguageModelToolName } from '../w
 import type { Log } from '../workbench/log';
 import type { SettingsReader } from '../workbench/settings';
 import type { SerialSettings } from '../workbench/serialSettings';
-import { prepareFileScope, serialsInScope, type WorkspaceScanner } from './serialSources';
+import { registerConnectAgent } from './connectAgent';
+import type { ToolAnswer } from '../mcp/channel';
+import { registerMcpDoor, type McpAnswer } from './mcpDoor';
+import { isPlainPath, prepareFileScope, serialsInScope, type WorkspaceScanner } from './serialSources';
 
 export type { WorkspaceScanner } from './serialSources';
 
@@ -61,36 +74,60 @@ export type AgentTools = Readonly<Record<LanguageModelToolName, vscode.LanguageM
 
 /** What makes one tool: everything else (the gate, the input check, the result's form) is the same for all. */
 interface ToolDefinition<Input> {
-  /** Tools that ask the API answer "sign in first" without a request; finding serial numbers needs no sign-in. */
-  readonly needsSignIn: boolean;
   readonly parse: (input: unknown) => Parsed<Input>;
   /** The progress message (and confirmation); `input` is undefined when it does not parse. */
   prepare(input: Input | undefined): vscode.PreparedToolInvocation;
   /** What to ask the user when another extension (not a chat) invokes the tool; undefined when nothing needs asking. */
   askOutsideChat?(input: Input): ExtensionRequest | undefined;
+  /**
+   * Why an MCP call needs the user's agreement (what prepare's confirmation asks in VS Code's chat), in the
+   * model's words; undefined when it needs none. An MCP client has no such dialog: the call is refused until
+   * its input says the user agreed.
+   */
+  agreementNeeded?(input: Input): string | undefined;
   answer(input: Input, token: vscode.CancellationToken): Promise<string>;
 }
 
-function languageModelTool<Input>(deps: AgentToolsDeps, definition: ToolDefinition<Input>): vscode.LanguageModelTool<unknown> {
+/** A tool as both doors use it: the shared definition (name, schema, sign-in) and how this extension answers it. */
+interface AnsweredTool {
+  readonly languageModelTool: vscode.LanguageModelTool<unknown>;
+  /** The MCP door: the same gate, input check and answer; agreement comes in the input, not from a dialog. */
+  answerMcp(input: unknown, token: vscode.CancellationToken): Promise<ToolAnswer>;
+}
+
+function answeredTool<Input>(deps: AgentToolsDeps, name: AgentToolName, definition: ToolDefinition<Input>): AnsweredTool {
+  const { needsSignIn } = AGENT_TOOLS[name];
   const textResult = (text: string): vscode.LanguageModelToolResult =>
     new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
   return {
-    prepareInvocation: (options) => {
-      const input = definition.parse(options.input);
-      return definition.prepare(input.ok ? input.value : undefined);
+    languageModelTool: {
+      prepareInvocation: (options) => {
+        const input = definition.parse(options.input);
+        return definition.prepare(input.ok ? input.value : undefined);
+      },
+      invoke: async (options, token) => {
+        const closed = gate(deps, needsSignIn);
+        if (closed !== undefined) return textResult(closed);
+        const input = definition.parse(options.input);
+        if (!input.ok) return textResult(invalidInputText(input.problem));
+        // No toolInvocationToken: not a chat the user is in, but another extension (vscode.lm.invokeTool). VS Code asks only
+        // when prepareInvocation says so; the one rule asks whenever a request would go out in the user's name.
+        // (The token's type is `never` in the API: opaque, so it is read as unknown.)
+        const fromChat = (options as { readonly toolInvocationToken?: unknown }).toolInvocationToken !== undefined;
+        const asked = fromChat ? undefined : definition.askOutsideChat?.(input.value);
+        if (asked !== undefined && !(await deps.trust.confirm(asked))) throw new vscode.CancellationError();
+        return textResult(await definition.answer(input.value, token));
+      },
     },
-    invoke: async (options, token) => {
-      const closed = gate(deps, definition.needsSignIn);
-      if (closed !== undefined) return textResult(closed);
-      const input = definition.parse(options.input);
-      if (!input.ok) return textResult(invalidInputText(input.problem));
-      // No toolInvocationToken: not a chat the user is in, but another extension (vscode.lm.invokeTool). VS Code asks only
-      // when prepareInvocation says so; the one rule asks whenever a request would go out in the user's name.
-      // (The token's type is `never` in the API: opaque, so it is read as unknown.)
-      const fromChat = (options as { readonly toolInvocationToken?: unknown }).toolInvocationToken !== undefined;
-      const asked = fromChat ? undefined : definition.askOutsideChat?.(input.value);
-      if (asked !== undefined && !(await deps.trust.confirm(asked))) throw new vscode.CancellationError();
-      return textResult(await definition.answer(input.value, token));
+    answerMcp: async (given, token) => {
+      const closed = gate(deps, needsSignIn);
+      if (closed !== undefined) return { text: closed };
+      const input = definition.parse(given);
+      if (!input.ok) return { text: invalidInputText(input.problem) };
+      const reason = userAgreed(given) ? undefined : definition.agreementNeeded?.(input.value);
+      // The reason goes along, so an MCP client that can ask its user (elicitation) asks with it.
+      if (reason !== undefined) return { text: agreementNeededText(reason, name), agreementNeeded: reason };
+      return { text: await definition.answer(input.value, token) };
     },
   };
 }
@@ -98,10 +135,9 @@ function languageModelTool<Input>(deps: AgentToolsDeps, definition: ToolDefiniti
 /** Registers the tools with VS Code; returns them by name. */
 export function registerAgentTools(context: vscode.ExtensionContext, deps: AgentToolsDeps): AgentTools {
   const resultContext = () => ({ now: Date.now(), environment: environmentName(deps.session), rules: deps.settings.value.eventStates });
-  const tools: AgentTools = {
+  const answered: Readonly<Record<LanguageModelToolName, AnsweredTool>> = {
     // One or more serial numbers → each machine's newest events, read through the views' cache.
-    [LANGUAGE_MODEL_TOOLS.machineEvents]: languageModelTool(deps, {
-      needsSignIn: true,
+    [LANGUAGE_MODEL_TOOLS.machineEvents]: answeredTool(deps, LANGUAGE_MODEL_TOOLS.machineEvents, {
       parse: parseMachineEventsInput,
       prepare: (input) => {
         const serials = input?.serialNumbers ?? [];
@@ -113,6 +149,7 @@ export function registerAgentTools(context: vscode.ExtensionContext, deps: Agent
         return prepareReading(deps, serials, message);
       },
       askOutsideChat: ({ serialNumbers }) => askToRead(deps, serialNumbers),
+      agreementNeeded: ({ serialNumbers }) => manyRequests(deps, serialNumbers),
       answer: async ({ serialNumbers, maxEvents, refused }, token) => {
         const reports = await readMachines(deps, serialNumbers, token);
         deps.log.info(`Agent tool: events of ${serialNumbers.length} machines read.`);
@@ -122,8 +159,7 @@ export function registerAgentTools(context: vscode.ExtensionContext, deps: Agent
     // The serial numbers in the active editor, a file or the workspace, with what
     // this window already knows of each (pinned, looked up recently, the cached
     // newest event). It sends no request, so it needs no sign-in and no confirmation.
-    [LANGUAGE_MODEL_TOOLS.serialNumbers]: languageModelTool(deps, {
-      needsSignIn: false,
+    [LANGUAGE_MODEL_TOOLS.serialNumbers]: answeredTool(deps, LANGUAGE_MODEL_TOOLS.serialNumbers, {
       parse: parseSerialScopeInput,
       prepare: (input) =>
         input?.source === 'file' && input.file !== undefined
@@ -134,6 +170,8 @@ export function registerAgentTools(context: vscode.ExtensionContext, deps: Agent
                   ? vscode.l10n.t('Finding serial numbers in the workspace')
                   : vscode.l10n.t('Finding serial numbers in the active editor'),
             },
+      agreementNeeded: (input) =>
+        input.source === 'file' && input.file !== undefined && !isPlainPath(input.file) ? UNUSUAL_PATH_REASON : undefined,
       answer: async (input, token) => {
         // The one serial-number matcher the views use (a refused pattern is reported to the user there; the result tells the agent too).
         const matcher = deps.serialSettings.value.matcher;
@@ -172,14 +210,14 @@ export function registerAgentTools(context: vscode.ExtensionContext, deps: Agent
     // newest event, and the rest by state. It earns its place beside the events
     // tool: "which of these 40 failed, and why?" needs one line per machine, not
     // forty event lists.
-    [LANGUAGE_MODEL_TOOLS.summary]: languageModelTool(deps, {
-      needsSignIn: true,
+    [LANGUAGE_MODEL_TOOLS.summary]: answeredTool(deps, LANGUAGE_MODEL_TOOLS.summary, {
       parse: parseSummaryInput,
       prepare: (input) => {
         const serials = input?.serialNumbers ?? [];
         return prepareReading(deps, serials, vscode.l10n.t('Summarizing the onboarding of {0} machines', serials.length));
       },
       askOutsideChat: ({ serialNumbers }) => askToRead(deps, serialNumbers),
+      agreementNeeded: ({ serialNumbers }) => manyRequests(deps, serialNumbers),
       answer: async ({ serialNumbers, refused }, token) => {
         const reports = await readMachines(deps, serialNumbers, token);
         deps.log.info(`Agent tool: onboarding summary of ${reports.length} machines.`);
@@ -187,7 +225,17 @@ export function registerAgentTools(context: vscode.ExtensionContext, deps: Agent
       },
     }),
   };
+  const tools = Object.fromEntries(Object.entries(answered).map(([name, tool]) => [name, tool.languageModelTool])) as Record<
+    LanguageModelToolName,
+    vscode.LanguageModelTool<unknown>
+  >;
   for (const [name, tool] of Object.entries(tools)) context.subscriptions.push(vscode.lm.registerTool(name, tool));
+  const answerMcp: McpAnswer = (tool, input, token) =>
+    Object.hasOwn(answered, tool)
+      ? answered[tool as LanguageModelToolName].answerMcp(input, token)
+      : Promise.resolve({ text: invalidInputText(`there is no tool ${JSON.stringify(tool.slice(0, 100))}.`) });
+  registerMcpDoor(context, { session: deps.session, log: deps.log, answer: answerMcp });
+  registerConnectAgent({ context, log: deps.log });
   return tools;
 }
 
@@ -243,6 +291,12 @@ async function readMachines(
     // Refused credentials were reported to the session by the cache (once per refused request).
     abort.dispose();
   }
+}
+
+/** The MCP door's form of prepareReading's confirmation: why the call needs the user's agreement, if it does. */
+function manyRequests(deps: AgentToolsDeps, serialNumbers: readonly string[]): string | undefined {
+  const requests = requestsNeeded(serialNumbers, (serial) => deps.events.isFresh(serial));
+  return needsConfirmation(requests) ? manyRequestsReason(requests, serialNumbers.length, environmentName(deps.session)) : undefined;
 }
 
 /** prepareInvocation for the tools that read events: a progress message, and a confirmation when many requests would go out. */

@@ -116,6 +116,11 @@ function shownPath(path: string): string {
   return escapeMarkdown(toSingleLine(path, 120));
 }
 
+/** A path relative to the workspace that stays below it: not absolute, not a URI, no "..". */
+export function isPlainPath(path: string): boolean {
+  return !isAbsolute(path) && !/^[a-z][a-z0-9+.-]+:/i.test(path) && !path.split(/[\\/]/).includes('..');
+}
+
 /**
  * The scope tool's preparation for "source": "file": the progress message names
  * the file; a path that leaves the plain form (absolute, a URI, or with ".."
@@ -126,8 +131,7 @@ function shownPath(path: string): string {
 export function prepareFileScope(path: string): vscode.PreparedToolInvocation {
   const shown = shownPath(path);
   const invocationMessage = new vscode.MarkdownString(vscode.l10n.t('Finding serial numbers in {0}', shown));
-  const plain = !isAbsolute(path) && !/^[a-z][a-z0-9+.-]+:/i.test(path) && !path.split(/[\\/]/).includes('..');
-  if (plain) return { invocationMessage };
+  if (isPlainPath(path)) return { invocationMessage };
   return {
     invocationMessage,
     confirmationMessages: {

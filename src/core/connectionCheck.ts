@@ -21,7 +21,7 @@ import { definedOnly } from '../common/definedOnly';
 import type { CredentialsProvider } from './auth/tokenClient';
 import { cancelledError, errorForTransportFailure, isApiError } from './errors';
 import { redactUrl } from './http/httpClient';
-import { networkPathFor, type NetworkPath, type NetworkPathReason } from './http/networkPath';
+import { networkPathFor, type NetworkEngine, type NetworkPath, type NetworkPathReason } from './http/networkPath';
 import { bypassesProxy, isLoopbackHost, parseNoProxy, selectProxy } from './http/proxySelection';
 import {
   TransportError,
@@ -130,10 +130,10 @@ export async function runConnectionCheck(input: ConnectionCheckInput): Promise<C
     // The same answer the client's transport acts on: which engine carries this target's requests.
     path: networkPathFor(target.url, { ...http, engine: http.engine ?? 'undici', env }),
   }));
-  for (const { role, url, route, path } of routes) check.record(proxyStep(role, url, route, path));
-  for (const { url, route } of routes) {
+  for (const { role, url, route, path } of routes) check.record(proxyStep(role, url, route, path, http));
+  for (const { url, route, path } of routes) {
     if (check.failed) break;
-    await checkPath(check, url, route, http, env);
+    await checkPath(check, url, route, path.engine, http, env);
   }
 
   // On VS Code's stack a system proxy or PAC file we cannot see may reach what the direct steps
@@ -147,7 +147,7 @@ export async function runConnectionCheck(input: ConnectionCheckInput): Promise<C
       ok: true,
       headline: "VS Code's network path reaches the API; the direct way tested above does not.",
       advice:
-        "The extension's requests take VS Code's network stack (its proxy settings, the system proxy or a PAC file, Kerberos or NTLM proxy authentication), so they work. The failed steps above show the direct way, which only tools that do not use VS Code's network stack take.",
+        "The extension's requests take VS Code's network stack (its proxy settings, the system proxy or a PAC file, Kerberos proxy authentication and its credentials dialog), so they work. The failed steps above show the direct way, which only tools that do not use VS Code's network stack take.",
     };
   } else if (check.failed) {
     check.skip(tokenTitle(input.authUrl), 'an earlier step failed');
@@ -262,7 +262,7 @@ export function shownProxy(proxy: URL): string {
   return `${proxy.protocol}//${credentials}${proxy.host}`;
 }
 
-function proxyStep(role: string, url: URL, route: Route, path: NetworkPath): CheckStep {
+function proxyStep(role: string, url: URL, route: Route, path: NetworkPath, http: HttpSettings): CheckStep {
   const title = `Proxy for ${role} (${url.host})`;
   const details: string[] = [];
   let summary: string;
@@ -292,6 +292,11 @@ function proxyStep(role: string, url: URL, route: Route, path: NetworkPath): Che
     }
   }
   details.push(ENGINE_WORDS[path.reason]);
+  if (path.engine === 'vscode' && http.proxyAuthorization !== undefined) {
+    details.push(
+      "http.proxyAuthorization is set but not used: VS Code's network path does not send it, and no proxy is named by http.proxy or the environment for the extension to send it to.",
+    );
+  }
   return {
     title,
     status: route.reason === 'setting' || route.reason === 'environment' ? (route.proxy === undefined ? 'failed' : 'ok') : 'ok',
@@ -303,10 +308,12 @@ function proxyStep(role: string, url: URL, route: Route, path: NetworkPath): Che
 /** Which engine carries the requests to a target, and why (networkPath.ts decides). */
 const ENGINE_WORDS: Readonly<Record<NetworkPathReason, string>> = {
   vscode:
-    "The extension's requests take VS Code's network path, which also applies the operating system's proxy settings and PAC files and answers Kerberos or NTLM proxy challenges. Which proxy VS Code picks from those is not visible to extensions: the steps below test the proxy the settings and environment name; the token and events requests go as VS Code resolves it.",
+    "The extension's requests take VS Code's network path, which also applies the operating system's proxy settings and PAC files, answers a proxy's Negotiate (Kerberos) challenge and asks you for Basic proxy credentials. Which proxy VS Code picks from those is not visible to extensions: the steps below test the proxy the settings and environment name; the token and events requests go as VS Code resolves it.",
   loopback: "The extension's requests go straight to this computer with its own HTTP stack (undici), never through a proxy.",
   'strict-ssl-off':
     "The extension's requests take its own HTTP stack (undici), because http.proxyStrictSSL is off and VS Code's network path does not apply that setting.",
+  'proxy-authorization':
+    "The extension's requests take its own HTTP stack (undici) to the proxy named here, because http.proxyAuthorization is set and VS Code's network path does not send that header.",
   'outside-vscode': "The requests take the extension's own HTTP stack (undici): this process is not a VS Code extension host.",
 };
 
@@ -389,7 +396,14 @@ function portOf(url: URL): number {
 }
 
 /** Where the first hop goes (the proxy, or the server itself), then each step along the way. */
-async function checkPath(check: Check, target: URL, route: Route, http: HttpSettings, env: Readonly<NodeJS.ProcessEnv>): Promise<void> {
+async function checkPath(
+  check: Check,
+  target: URL,
+  route: Route,
+  engine: NetworkEngine,
+  http: HttpSettings,
+  env: Readonly<NodeJS.ProcessEnv>,
+): Promise<void> {
   if ((route.reason === 'setting' || route.reason === 'environment') && route.proxy === undefined) {
     check.record(
       { title: 'Proxy URL', status: 'failed', summary: 'not a URL the extension can use.', details: [] },
@@ -514,7 +528,7 @@ async function checkPath(check: Check, target: URL, route: Route, http: HttpSett
         );
         return;
       }
-      const tunnel = await proxyTunnel(check, socket, target, proxy, route);
+      const tunnel = await proxyTunnel(check, socket, target, proxy, route, engine);
       if (tunnel === undefined) return;
     }
 
@@ -554,7 +568,14 @@ function once(emitter: Socket, event: 'connect' | 'secureConnect'): Promise<void
 }
 
 /** Sends CONNECT and reads the proxy's answer; the socket is the tunnel when it says 200. */
-async function proxyTunnel(check: Check, socket: Socket, target: URL, proxy: URL, route: Route): Promise<Socket | undefined> {
+async function proxyTunnel(
+  check: Check,
+  socket: Socket,
+  target: URL,
+  proxy: URL,
+  route: Route,
+  engine: NetworkEngine,
+): Promise<Socket | undefined> {
   const title = `Tunnel through the proxy ${proxy.host} to ${target.host}`;
   const authority = `${hostOf(target).includes(':') ? `[${hostOf(target)}]` : hostOf(target)}:${portOf(target)}`;
   const request = [
@@ -592,7 +613,13 @@ async function proxyTunnel(check: Check, socket: Socket, target: URL, proxy: URL
         details,
         durationMs: answer.ms,
       },
-      verdictFor('proxy-auth-required', 'PROXY_407', target.href, { ...context, proxyStatus: 407 }),
+      // The advice for the path the requests take: on VS Code's, what VS Code does with each scheme asked for.
+      verdictFor('proxy-auth-required', 'PROXY_407', target.href, {
+        ...context,
+        proxyStatus: 407,
+        engine,
+        ...(challenges.length > 0 ? { proxyAuthSchemes: challenges } : {}),
+      }),
     );
     return undefined;
   }

@@ -4,7 +4,8 @@
 // codes, error codes, hosts and paths: never from server bodies or library
 // messages, which could echo a secret.
 
-import type { NetworkFailure, ResponseDeadline, TransportError } from './http/transport';
+import { AUTH_SCHEME } from './http/networkFailures';
+import type { NetworkFailure, NetworkFailureContext, ResponseDeadline, TransportError } from './http/transport';
 
 export type ApiErrorKind =
   | 'invalid-credentials'
@@ -54,6 +55,9 @@ export function isApiError(value: unknown): value is ApiError {
 }
 
 export const SIGN_IN_COMMAND = "'Onboarding Events: Sign In'";
+
+/** Where a message sends the user when only a look at the network path can tell the cause. */
+export const TEST_CONNECTION_COMMAND = "'Onboarding Events: Test Connection'";
 
 /** The machine-scoped setting that adds CA certificates (package.json holds the same id; a test checks). */
 export const CA_FILE_SETTING = 'onboardingEvents.caCertificatesFile';
@@ -151,13 +155,19 @@ export function invalidInputError(message: string): ApiError {
 export function errorForTransportFailure(error: TransportError, method: string, url: string, timeoutMs: number): ApiError {
   const request = describeRequest(method, url);
   const host = hostOf(url);
-  const { proxyHost, proxyStatus, proxyCredentialsSent = false, causes = [error.code], caFile = '' } = error.context;
+  const { proxyHost, proxyStatus, causes = [error.code], caFile = '', engine, certificateOwnerUnknown = false } = error.context;
+  const fromVsCode = error.context.proxyFromVsCode === true || (proxyHost === undefined && engine === 'vscode');
   const network = (failure: ApiNetworkFailure, message: string): ApiError =>
     new ApiError('network', message, { request, network: failure, causes });
   const timeout = (failure: ApiNetworkFailure, message: string): ApiError =>
     new ApiError('timeout', message, { request, network: failure, causes });
   // VS Code's stack may choose a proxy (system settings, PAC) that we cannot name.
-  const proxy = proxyHost === undefined ? 'the proxy' : `the proxy ${proxyHost}`;
+  const proxy =
+    proxyHost !== undefined
+      ? `the proxy ${proxyHost}${fromVsCode ? ' (which VS Code chose from the system settings or a PAC file)' : ''}`
+      : engine === 'vscode'
+        ? 'the proxy VS Code uses (from the system settings or a PAC file)'
+        : 'the proxy';
   const proxyAtStart = `T${proxy.slice(1)}`;
   switch (error.failure) {
     case 'aborted':
@@ -185,32 +195,34 @@ export function errorForTransportFailure(error: TransportError, method: string, 
         error.code === 'DEPTH_ZERO_SELF_SIGNED_CERT'
           ? 'presented a self-signed certificate'
           : 'presented a certificate from a certificate authority this computer does not trust';
+      const fix = `If your company or a TLS-inspecting proxy uses its own CA, save its certificate (PEM) to a file and set ${CA_FILE_SETTING} to that file's path, or add the CA to the operating system's certificate store.`;
       return network(
         'untrusted-certificate',
-        `${host} ${what} (${error.code}). If your company or a TLS-inspecting proxy uses its own CA, save its certificate (PEM) to a file and set ${CA_FILE_SETTING} to that file's path, or add the CA to the operating system's certificate store.`,
+        certificateOwnerUnknown
+          ? `${host}, or a proxy VS Code chose from the system settings or a PAC file, ${what} (${error.code}): VS Code does not say which; ${TEST_CONNECTION_COMMAND} shows it. ${fix}`
+          : `${host} ${what} (${error.code}). ${fix}`,
       );
     }
-    case 'certificate-expired':
+    case 'certificate-expired': {
+      const whose = certificateOwnerUnknown
+        ? `${host}, or of a proxy VS Code chose from the system settings or a PAC file (VS Code does not say which; ${TEST_CONNECTION_COMMAND} shows it),`
+        : host;
       return network(
         'certificate-expired',
         error.code === 'CERT_NOT_YET_VALID'
-          ? `The certificate of ${host} is not valid yet (${error.code}). Check this computer's date and time; otherwise ask the server's administrators.`
-          : `The certificate of ${host} has expired (${error.code}). Ask the server's administrators to renew it, and check this computer's date and time.`,
+          ? `The certificate of ${whose} is not valid yet (${error.code}). Check this computer's date and time; otherwise ask the server's administrators.`
+          : `The certificate of ${whose} has expired (${error.code}). Ask the server's administrators to renew it, and check this computer's date and time.`,
       );
+    }
     case 'certificate-name-mismatch':
       return network(
         'certificate-name-mismatch',
         `The certificate of ${host} was issued for another host name (${error.code}). Use the host name the certificate names in the API base URL and authorization URL settings.`,
       );
     case 'proxy-certificate':
-      return network('proxy-certificate', proxyCertificateMessage(proxy, error.code));
+      return network('proxy-certificate', proxyCertificateMessage(proxy, error.code, fromVsCode));
     case 'proxy-auth-required':
-      return network(
-        'proxy-auth-required',
-        proxyCredentialsSent
-          ? `${proxyAtStart} rejected the proxy credentials (HTTP 407). Correct the user and password in the proxy URL (http.proxy or HTTPS_PROXY) or the http.proxyAuthorization setting.`
-          : `${proxyAtStart} requires authentication (HTTP 407). Put the user and password in the proxy URL (http://user:password@host:port in http.proxy or HTTPS_PROXY), or set http.proxyAuthorization.`,
-      );
+      return network('proxy-auth-required', proxyAuthMessage(proxyAtStart, error.context));
     case 'proxy-refused':
       return network(
         'proxy-refused',
@@ -244,15 +256,67 @@ export function errorForTransportFailure(error: TransportError, method: string, 
   }
 }
 
-/** The API was never reached: the advice is about http.proxy and the CA setting, never the API's URLs. */
-function proxyCertificateMessage(proxy: string, code: string): string {
+/**
+ * The API was never reached: the advice is about the proxy's address and the CA, never the API's
+ * URLs. A proxy VS Code found itself (`chosenByVsCode`) is not in http.proxy, and the CA file
+ * reaches only the handshake with a proxy that http.proxy or HTTPS_PROXY names.
+ */
+function proxyCertificateMessage(proxy: string, code: string, chosenByVsCode: boolean): string {
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'HOSTNAME_MISMATCH') {
-    return `The certificate of ${proxy} was issued for another host name (${code}). Use the host name the proxy's certificate names in the http.proxy setting (or HTTPS_PROXY).`;
+    return chosenByVsCode
+      ? `The certificate of ${proxy} was issued for another host name (${code}). Ask your network administrators to address the proxy by a name its certificate holds in the system proxy settings or PAC file, or set http.proxy to such an address.`
+      : `The certificate of ${proxy} was issued for another host name (${code}). Use the host name the proxy's certificate names in the http.proxy setting (or HTTPS_PROXY).`;
   }
   if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') {
     return `The certificate of ${proxy} is not valid now (${code}). Check this computer's date and time; otherwise ask your network administrators to renew it.`;
   }
-  return `T${proxy.slice(1)} presented a certificate from a certificate authority this computer does not trust (${code}). Check the address in the http.proxy setting; if it is right, save your company's CA certificate (PEM) to a file and set ${CA_FILE_SETTING} to that file's path, or add the CA to the operating system's certificate store.`;
+  return chosenByVsCode
+    ? `T${proxy.slice(1)} presented a certificate from a certificate authority this computer does not trust (${code}); the API's own certificate is not the problem. Add your company's CA certificate to the operating system's certificate store (VS Code trusts it while http.systemCertificates is on), or set http.proxy to the proxy and ${CA_FILE_SETTING} to a PEM file of that CA.`
+    : `T${proxy.slice(1)} presented a certificate from a certificate authority this computer does not trust (${code}). Check the address in the http.proxy setting; if it is right, save your company's CA certificate (PEM) to a file and set ${CA_FILE_SETTING} to that file's path, or add the CA to the operating system's certificate store.`;
+}
+
+/**
+ * A 407. On our own undici route the credentials come only from the proxy URL or
+ * http.proxyAuthorization. On VS Code's path (read in @vscode/proxy-agent 0.45, VS Code 1.139, and
+ * measured against Squid) VS Code answers Negotiate/Kerberos with the computer's ticket
+ * (http.proxyKerberosServicePrincipal names the service), asks the user in a dialog for Basic,
+ * answers no other scheme (NTLM alone included), and never sends http.proxyAuthorization.
+ */
+function proxyAuthMessage(proxyAtStart: string, context: NetworkFailureContext): string {
+  const { proxyCredentialsSent = false, engine, proxyHost, proxyFromVsCode = false } = context;
+  // Names a proxy sent: only plain scheme names reach a message (Test Connection passes its own reading on too).
+  const proxyAuthSchemes = (context.proxyAuthSchemes ?? []).filter((scheme) => AUTH_SCHEME.test(scheme)).slice(0, 5);
+  if (engine !== 'vscode') {
+    return proxyCredentialsSent
+      ? `${proxyAtStart} rejected the proxy credentials (HTTP 407). Correct the user and password in the proxy URL (http.proxy or HTTPS_PROXY) or the http.proxyAuthorization setting.`
+      : `${proxyAtStart} requires authentication (HTTP 407). Put the user and password in the proxy URL (http://user:password@host:port in http.proxy or HTTPS_PROXY), or set http.proxyAuthorization.`;
+  }
+  const offers = (name: string): boolean => proxyAuthSchemes.some((scheme) => scheme.toLowerCase() === name);
+  const known = proxyAuthSchemes.length > 0;
+  const asks = known ? ` and asks for ${proxyAuthSchemes.join(', ')}` : '';
+  const head = proxyCredentialsSent
+    ? `${proxyAtStart} rejected the proxy credentials (HTTP 407)${asks}.`
+    : `${proxyAtStart} requires authentication (HTTP 407)${asks}.`;
+  const advice: string[] = [];
+  if (!known || offers('negotiate') || offers('kerberos')) {
+    advice.push(
+      "VS Code answers Negotiate with this computer's Kerberos ticket: sign in to your company's domain (or run kinit), and if the proxy's service principal is not HTTP/<proxy host>, set http.proxyKerberosServicePrincipal.",
+    );
+  }
+  if (!known || offers('basic')) {
+    const named = proxyHost !== undefined && !proxyFromVsCode;
+    advice.push(
+      proxyCredentialsSent
+        ? `For Basic, correct the user and password in the proxy URL (http.proxy or HTTPS_PROXY), or enter them when VS Code asks.`
+        : `For Basic, VS Code asks for the proxy's user and password in a dialog${named ? '; or put them in the proxy URL (http://user:password@host:port in http.proxy or HTTPS_PROXY), or set http.proxyAuthorization, which the extension then sends to that proxy itself' : ''}.`,
+    );
+  }
+  if (known && !offers('negotiate') && !offers('kerberos') && !offers('basic')) {
+    advice.push(
+      `VS Code's network stack answers only Negotiate (Kerberos) and Basic: ask your network administrators to offer one of them on this proxy${proxyHost !== undefined && !proxyFromVsCode ? ', or set http.proxyAuthorization to a header the proxy accepts, which the extension then sends itself' : ''}.`,
+    );
+  }
+  return `${head} ${advice.join(' ')}`;
 }
 
 function hostnameOf(url: string): string {

@@ -20,6 +20,7 @@ export const HOVER_ENABLED_COMMANDS: readonly string[] = [
   COMMANDS.showEventDetails,
   COMMANDS.revealMachine,
   COMMANDS.pinMachine,
+  COMMANDS.watchMachine,
   COMMANDS.copySerialNumber,
   COMMANDS.copyLinkToMachine,
   COMMANDS.signIn,
@@ -72,7 +73,8 @@ function heading(serialNumber: string): string {
   return `**${escapeMarkdown(serialNumber)}**`;
 }
 
-function actions(serialNumber: string, latestKey: string | undefined, ctx: HoverContext): string {
+/** `watchable`: the machine is not onboarded yet, so watching it has something to wait for. */
+function actions(serialNumber: string, latestKey: string | undefined, ctx: HoverContext, watchable = false): string {
   const arg = [ctx.ownArgument?.({ serialNumber }) ?? { serialNumber }];
   const links: string[] = [];
   if (latestKey !== undefined) {
@@ -84,6 +86,10 @@ function actions(serialNumber: string, latestKey: string | undefined, ctx: Hover
     `[${ctx.t('Reveal in Sidebar')}](${commandUri(COMMANDS.revealMachine, arg)} "${ctx.t('Show this machine in the Onboarding Events view')}")`,
   );
   links.push(`[${ctx.t('Pin')}](${commandUri(COMMANDS.pinMachine, arg)} "${ctx.t('Pin this machine in the Onboarding Events view')}")`);
+  if (watchable)
+    links.push(
+      `[${ctx.t('Watch')}](${commandUri(COMMANDS.watchMachine, arg)} "${ctx.t('Poll this machine until it is onboarded or fails, and notify')}")`,
+    );
   links.push(`[${ctx.t('Copy')}](${commandUri(COMMANDS.copySerialNumber, arg)} "${ctx.t('Copy the serial number')}")`);
   links.push(
     `[${ctx.t('Copy Link')}](${commandUri(COMMANDS.copyLinkToMachine, arg)} "${ctx.t('Copy a link that opens this machine in VS Code')}")`,
@@ -102,14 +108,15 @@ export function eventsHoverMarkdown(serialNumber: string, cached: CacheEntry, ct
   const events = result.events;
   const parts: string[] = [];
   const latest = events[0];
-  const state = escapeMarkdown(stateWord(machineState({ result }, ctx.rules), ctx.t));
+  const machine = machineState({ result }, ctx.rules);
+  const state = escapeMarkdown(stateWord(machine, ctx.t));
   parts.push(`${heading(serialNumber)} · ${latest === undefined ? state : `${state} · ${escapeMarkdown(age(latest.time.epochMs, ctx))}`}`);
   if (cached.stale) {
     const when = age(result.fetchedAt, ctx);
     const why = cached.error ? ` ${escapeMarkdown(shortenErrorText(cached.error.message))}` : '';
     parts.push(`_${ctx.t('Not up to date: last loaded {0}.', when)}_${why}`);
   }
-  parts.push(actions(serialNumber, latest?.key, ctx));
+  parts.push(actions(serialNumber, latest?.key, ctx, machine !== 'onboarded'));
   if (events.length === 0) {
     parts.push(ctx.t('No onboarding events recorded for this machine.'));
   } else {

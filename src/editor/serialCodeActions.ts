@@ -60,8 +60,11 @@ export class SerialCodeActions implements vscode.CodeActionProvider {
     const known = this.states.stateOf(serialNumber);
     if (known?.latestEpochMs !== undefined)
       actions.push(action(vscode.l10n.t('Show Details of the Latest Event of {0}', serialNumber), COMMANDS.showEventDetails, [arg]));
+    actions.push(action(vscode.l10n.t('Pin {0} in the Machines View', serialNumber), COMMANDS.pinMachine, [this.trust.ownArgument(arg)]));
+    // An onboarded machine has nothing left to watch; one not loaded yet, or failed (a retry), has.
+    if (known?.state !== 'onboarded')
+      actions.push(action(vscode.l10n.t('Watch Onboarding of {0}', serialNumber), COMMANDS.watchMachine, [this.trust.ownArgument(arg)]));
     actions.push(
-      action(vscode.l10n.t('Pin {0} in the Machines View', serialNumber), COMMANDS.pinMachine, [this.trust.ownArgument(arg)]),
       action(vscode.l10n.t('Copy Link to {0}', serialNumber), COMMANDS.copyLinkToMachine, [arg]),
       action(vscode.l10n.t('{0} Is Not a Serial Number…', serialNumber), COMMANDS.notASerialNumber, [arg]),
     );

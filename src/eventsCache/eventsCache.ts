@@ -64,6 +64,13 @@ export type GetOptions = {
   /** Ignore the cache and ask the API. */
   readonly force?: boolean;
   /**
+   * A cached result counts as fresh only when younger than this too (never
+   * longer than `cacheSeconds`): a watch's poll wants a newer answer than a
+   * hover does, yet reuses one the tree fetched a moment ago and, like every
+   * read, joins the request in flight.
+   */
+  readonly maxAgeMs?: number;
+  /**
    * Interactive when absent (hover, look-up, details). Refresh-all,
    * auto-refresh and the workspace scan pass 'bulk': their requests queue
    * behind every interactive one.
@@ -116,10 +123,11 @@ export class EventsCache {
     return known;
   }
 
-  /** True when a cached result exists and is younger than the freshness period. */
-  isFresh(serialNumber: string): boolean {
+  /** True when a cached result exists and is younger than the freshness period (and than `maxAgeMs`, when given). */
+  isFresh(serialNumber: string, maxAgeMs?: number): boolean {
     const entry = this.entries.get(serialNumber);
-    return !!entry && !entry.stale && !entry.error && this.now() - entry.result.fetchedAt < this.options.freshForMs();
+    const freshFor = Math.min(this.options.freshForMs(), maxAgeMs ?? Number.POSITIVE_INFINITY);
+    return !!entry && !entry.stale && !entry.error && this.now() - entry.result.fetchedAt < freshFor;
   }
 
   /** The last failure of a request for this machine, until one succeeds (or clear()). */
@@ -143,7 +151,7 @@ export class EventsCache {
    * and the error is thrown to every waiting caller.
    */
   async get(serialNumber: string, options: GetOptions = {}): Promise<EventsResult> {
-    if (!options.force && this.isFresh(serialNumber)) {
+    if (!options.force && this.isFresh(serialNumber, options.maxAgeMs)) {
       const entry = this.entries.get(serialNumber);
       if (entry) return entry.result;
     }

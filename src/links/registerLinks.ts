@@ -34,7 +34,13 @@ export type LinkOutcome =
   | { readonly kind: 'refused'; readonly problem: string }
   | { readonly kind: 'asked-sign-in'; readonly serialNumber: string }
   | { readonly kind: 'asked-switch'; readonly serialNumber: string; readonly environment: string }
-  | { readonly kind: 'revealed'; readonly serialNumber: string; readonly event?: 'opened' | 'not-found' | undefined };
+  | {
+      readonly kind: 'revealed';
+      readonly serialNumber: string;
+      readonly event?: 'opened' | 'not-found' | undefined;
+      /** What `watch=1` came to (the watch command's answer; undefined when declined). */
+      readonly watch?: unknown;
+    };
 
 const t = (message: string, ...args: (string | number | boolean)[]): string => vscode.l10n.t(message, ...args);
 
@@ -133,9 +139,11 @@ export class MachineLinks implements vscode.UriHandler {
     const { serialNumber } = link;
     // The reveal command owns the reveal's failure message and logging.
     await vscode.commands.executeCommand(COMMANDS.revealMachine, this.deps.trust.ownArgument({ serialNumber }));
-    if (link.timestamp === undefined) return { kind: 'revealed', serialNumber };
+    // Unmarked on purpose: anyone can write a link, so the watch command asks the user first (workbench/argumentTrust.ts).
+    const watch = link.watch === true ? { watch: await vscode.commands.executeCommand(COMMANDS.watchMachine, { serialNumber }) } : {};
+    if (link.timestamp === undefined) return { kind: 'revealed', serialNumber, ...watch };
     const opened = await this.openEvent(serialNumber, link.timestamp);
-    return { kind: 'revealed', serialNumber, event: opened ? 'opened' : 'not-found' };
+    return { kind: 'revealed', serialNumber, event: opened ? 'opened' : 'not-found', ...watch };
   }
 
   private async openEvent(serialNumber: string, timestamp: number): Promise<boolean> {

@@ -68,6 +68,10 @@ export class MachineLookUp extends Disposable {
     iconPath: new vscode.ThemeIcon('eye'),
     tooltip: vscode.l10n.t('Reveal in Sidebar'),
   };
+  private readonly watchButton: vscode.QuickInputButton = {
+    iconPath: new vscode.ThemeIcon('eye-watch'),
+    tooltip: vscode.l10n.t('Watch Onboarding'),
+  };
   private readonly refreshButton: vscode.QuickInputButton = {
     iconPath: new vscode.ThemeIcon('refresh'),
     tooltip: vscode.l10n.t('Refresh'),
@@ -275,6 +279,7 @@ export class MachineLookUp extends Disposable {
         this.refreshButton,
         ...(pinned ? [] : [this.pinButton]),
         this.revealButton,
+        this.watchButton,
       ];
     };
     setButtons();
@@ -335,6 +340,8 @@ export class MachineLookUp extends Disposable {
           setButtons();
         } else if (button === this.revealButton) {
           await this.reveal(serialNumber);
+        } else if (button === this.watchButton) {
+          await vscode.commands.executeCommand(COMMANDS.watchMachine, this.deps.trust.ownArgument({ serialNumber }));
         }
       }),
     );

@@ -5,7 +5,7 @@
 // through the real client.
 import { definedOnly } from '../common/definedOnly';
 import { Emitter, type Event } from '../common/emitter';
-import { Disposable } from '../common/lifecycle';
+import { Disposable, toDisposable, type IDisposable } from '../common/lifecycle';
 import { isApiError } from '../core/errors';
 import type { TimestampUnit } from '../core/model';
 import type { TimestampUnitSetting } from '../core/timestamp';
@@ -16,6 +16,7 @@ import { EventViewCache, machineChildren, type MachineChild, type MachineView } 
 import type { MachineLists } from './machineLists';
 import type { SeenTracker } from './seenTracker';
 import type { FoundSerial } from '../domain/workspaceScan/workspaceSerials';
+import type { MachineRowDecoration, MachineRowDecorations } from '../workbench/contracts/features';
 
 export type GroupKind = 'pinned' | 'recent' | 'workspace';
 
@@ -89,6 +90,8 @@ export class MachinesModel extends Disposable {
   /** Set once the server's `timestamp` filter was seen to leave out events inside the window. */
   private windowFilterUnreliable = false;
   private scan: WorkspaceScanState = { kind: 'not-scanned' };
+  /** What another feature (the watches) adds to rows and the badge. */
+  private decorations: MachineRowDecorations | undefined;
 
   constructor(private readonly options: MachinesModelOptions) {
     super();
@@ -252,7 +255,31 @@ export class MachinesModel extends Disposable {
 
   /** The user looked at the machine (expanded or selected it). */
   markSeen(serialNumber: string): void {
+    this.decorations?.lookedAt(serialNumber);
     if (this.options.seen.markSeen(serialNumber, this.view(serialNumber).newest)) this.fire([serialNumber]);
+  }
+
+  /** Rows and the badge show what `decorations` adds, until disposed. */
+  decorate(decorations: MachineRowDecorations): IDisposable {
+    this.decorations = decorations;
+    const subscription = decorations.onDidChange((serials) => {
+      this.fire(serials);
+    });
+    this.fire(undefined);
+    return toDisposable(() => {
+      subscription.dispose();
+      if (this.decorations === decorations) this.decorations = undefined;
+      this.fire(undefined);
+    });
+  }
+
+  decoration(serialNumber: string): MachineRowDecoration | undefined {
+    return this.decorations?.decoration(serialNumber);
+  }
+
+  /** Outcomes of watched machines the user has not looked at (the badge counts them). */
+  unseenOutcomes(): number {
+    return this.decorations?.unseen() ?? 0;
   }
 
   // ---- Loading --------------------------------------------------------------

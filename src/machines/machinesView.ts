@@ -134,10 +134,20 @@ export class MachinesView extends Disposable {
     const message = model.filtered && signedIn ? description : '';
     if (view.message !== message) view.message = message;
     const unseen = signedIn ? model.unseenTotal() : 0;
-    if (unseen === 0) {
+    const outcomes = signedIn ? model.unseenOutcomes() : 0;
+    const total = unseen + outcomes;
+    if (total === 0) {
       if (view.badge !== undefined) view.badge = undefined;
-    } else if (view.badge?.value !== unseen) {
-      view.badge = { value: unseen, tooltip: vscode.l10n.t('{0} onboarding events you have not seen yet', unseen) };
+    } else if (view.badge?.value !== total) {
+      view.badge = {
+        value: total,
+        tooltip:
+          outcomes === 0
+            ? vscode.l10n.t('{0} onboarding events you have not seen yet', unseen)
+            : unseen === 0
+              ? vscode.l10n.t('{0} watched machines finished onboarding; you have not looked at them yet', outcomes)
+              : vscode.l10n.t('{0} watched machines finished onboarding and {1} onboarding events you have not seen yet', outcomes, unseen),
+      };
     }
   }
 

@@ -181,6 +181,8 @@ export function registerMachines(context: vscode.ExtensionContext, deps: Machine
     clearRecent: () => void lists.clearRecent(),
     selected: () => view.selectedSerials(),
     onDidChange: model.onDidChange,
+    ownsElement: (argument) => view.provider.ownsMachineNode(argument),
+    decorate: (decorations) => model.decorate(decorations),
     model,
     view,
     scan,

@@ -155,7 +155,13 @@ function stateIcon(summary: MachineSummary): vscode.ThemeIcon {
   }
 }
 
-export function machineDescription(summary: MachineSummary, context: RenderContext, style: RelativeStyle = 'short'): string {
+export function machineDescription(
+  summary: MachineSummary,
+  context: RenderContext,
+  style: RelativeStyle = 'short',
+  /** Another feature's text in place of the state word and age (a watch's newest step). */
+  instead?: string,
+): string {
   const parts: string[] = [];
   // Stale first: it qualifies everything after it, and must not be cut off in a narrow sidebar.
   if (summary.stale && summary.fetchedAt !== undefined) {
@@ -163,7 +169,9 @@ export function machineDescription(summary: MachineSummary, context: RenderConte
   }
   if (summary.unseen > 0) parts.push(vscode.l10n.t('{0} new', summary.unseen));
   const { view } = summary;
-  if (!summary.loaded) {
+  if (instead !== undefined) {
+    parts.push(instead);
+  } else if (!summary.loaded) {
     parts.push(summary.state === 'error' ? vscode.l10n.t('request failed') : summary.loading ? vscode.l10n.t('loading…') : '');
   } else if (view.latest && view.newest) {
     // A state word, not the raw type ("ONBOARDING_COMPLETED" is cut off at the default sidebar width): the type is in the tooltip and the rows below.
@@ -242,19 +250,29 @@ export function machineTooltip(summary: MachineSummary, context: RenderContext, 
 
 function renderMachine(node: MachineNode, context: RenderContext): vscode.TreeItem {
   const summary = context.model.summary(node.serialNumber);
+  const decoration = context.model.decoration(node.serialNumber);
   const item = new vscode.TreeItem(node.serialNumber, vscode.TreeItemCollapsibleState.Collapsed);
   item.id = node.id;
-  item.description = machineDescription(summary, context);
+  item.description = machineDescription(summary, context, 'short', decoration?.description);
   const found = context.model.foundInWorkspace(node.serialNumber);
-  item.tooltip = machineTooltip(
+  const tooltip = machineTooltip(
     summary,
     context,
     found?.locations.map((location) => `${vscode.workspace.asRelativePath(vscode.Uri.parse(location.file))}:${location.line + 1}`),
   );
-  item.iconPath = stateIcon(summary);
-  // machine.<pinned|unpinned>.<group>[.events]: menus match on this (package.json view/item/context).
-  item.contextValue = `machine.${summary.pinned ? 'pinned' : 'unpinned'}.${node.group}${summary.view.total > 0 ? '.events' : ''}`;
-  item.accessibilityInformation = { label: `${node.serialNumber}, ${machineDescription(summary, context, 'long')}` };
+  if (decoration !== undefined) {
+    tooltip.appendMarkdown(decoration.icon === undefined ? '' : `$(${decoration.icon}) `);
+    tooltip.appendText(decoration.tooltip);
+  }
+  item.tooltip = tooltip;
+  // A loading spinner still wins: it says a request is on its way right now.
+  item.iconPath =
+    decoration?.icon !== undefined && summary.state !== 'loading' ? new vscode.ThemeIcon(decoration.icon) : stateIcon(summary);
+  // machine.<pinned|unpinned>.<group>[.watched][.events]: menus match on this (package.json view/item/context).
+  item.contextValue = `machine.${summary.pinned ? 'pinned' : 'unpinned'}.${node.group}${decoration?.watched === true ? '.watched' : ''}${summary.view.total > 0 ? '.events' : ''}`;
+  item.accessibilityInformation = {
+    label: `${node.serialNumber}, ${machineDescription(summary, context, 'long', decoration?.description)}`,
+  };
   return item;
 }
 

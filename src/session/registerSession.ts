@@ -83,7 +83,7 @@ export function registerSession(context: vscode.ExtensionContext, deps: SessionD
       }),
     ),
   };
-  for (const serialNumber of demo.grant?.pin ?? []) trust.grantOnce({ serialNumber });
+  for (const serialNumber of [...(demo.grant?.pin ?? []), ...(demo.grant?.watch ?? [])]) trust.grantOnce({ serialNumber });
   const provider = new OnboardingAuthenticationProvider(session, () => flow.run());
   const statusBar = vscode.window.createStatusBarItem('onboardingEvents.session', vscode.StatusBarAlignment.Left, -100);
   statusBar.name = vscode.l10n.t('Onboarding Events Sign-In');

@@ -3,6 +3,7 @@
 // literal twice and a renamed command fails to compile instead of failing to
 // run. package.json names the same ids; a unit test holds the two together.
 import type * as vscode from 'vscode';
+import { AGENT_TOOL_NAMES, type AgentToolName } from '../domain/agentTools/toolDefinitions';
 
 export const COMMANDS = {
   signIn: 'onboardingEvents.signIn',
@@ -15,6 +16,8 @@ export const COMMANDS = {
   showLog: 'onboardingEvents.showLog',
   /** Checks the way to the API step by step and opens a report (session/testConnection.ts). */
   testConnection: 'onboardingEvents.testConnection',
+  /** Shows (and offers to write) the configuration that starts the MCP server in an agent outside VS Code (agentTools/connectAgent.ts). */
+  connectAgent: 'onboardingEvents.connectAgent',
   refresh: 'onboardingEvents.refresh',
   refreshMachine: 'onboardingEvents.refreshMachine',
   retryMachine: 'onboardingEvents.retryMachine',
@@ -40,6 +43,11 @@ export const COMMANDS = {
   clearLookupHistory: 'onboardingEvents.clearLookupHistory',
   /** A link (vscode://…/machine?serial=…) that opens the machine in VS Code: tree items, hovers, the details panel, quick fixes. */
   copyLinkToMachine: 'onboardingEvents.copyLinkToMachine',
+  /** Watch Onboarding: polls a machine until it is onboarded or fails, then notifies (src/watch/). */
+  watchMachine: 'onboardingEvents.watchMachine',
+  stopWatching: 'onboardingEvents.stopWatching',
+  /** The status bar item's quick pick of watched machines. */
+  showWatches: 'onboardingEvents.showWatches',
   /** Target of the "Not a serial number" quick fix: adds it to the deny list in a scope the user picks; not in the palette. */
   notASerialNumber: 'onboardingEvents.glance.notASerialNumber',
 } as const;
@@ -63,14 +71,13 @@ export const WEBVIEWS = {
   board: 'onboardingEvents.board',
 } as const;
 
-/** Language model tools agents can call (package.json `contributes.languageModelTools`). */
-export const LANGUAGE_MODEL_TOOLS = {
-  machineEvents: 'onboardingEvents_getMachineEvents',
-  serialNumbers: 'onboardingEvents_findSerialNumbers',
-  summary: 'onboardingEvents_summarizeOnboarding',
-} as const;
+/** Language model tools agents can call (package.json `contributes.languageModelTools`): the names of the one definition each tool has (domain/agentTools/toolDefinitions.ts), which the MCP server lists too. */
+export const LANGUAGE_MODEL_TOOLS = AGENT_TOOL_NAMES;
 
-export type LanguageModelToolName = (typeof LANGUAGE_MODEL_TOOLS)[keyof typeof LANGUAGE_MODEL_TOOLS];
+export type LanguageModelToolName = AgentToolName;
+
+/** The MCP server definition provider (package.json `contributes.mcpServerDefinitionProviders`). */
+export const MCP_SERVER_PROVIDER = 'onboardingEvents.mcpServer';
 
 /** Context keys the manifest's `when` clauses read. */
 export const CONTEXT_KEYS = {
@@ -100,6 +107,8 @@ export const STATE_KEYS = {
   lastEnvironment: 'onboardingEvents.lastEnvironment',
   /** The sign-in URLs the user confirmed per environment: a security decision of this machine, never synced. */
   confirmedEndpoints: 'onboardingEvents.confirmedEndpoints',
+  /** Watched machines per environment, their newest step and outcome: this machine's work in progress, never synced. */
+  watches: 'onboardingEvents.watches',
 } as const;
 
 /**

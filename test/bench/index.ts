@@ -13,6 +13,7 @@ import { hostilePatternsBench } from './hostilePatterns.bench';
 import { serverStringsBench } from './serverStrings.bench';
 import { problemsBench } from './problems.bench';
 import { boardBench } from './board.bench';
+import { watchBench } from './watch.bench';
 
 export interface Benchmark {
   readonly name: string;
@@ -30,6 +31,7 @@ const ALL: readonly Benchmark[] = [
   serverStringsBench,
   problemsBench,
   boardBench,
+  watchBench,
 ];
 // `npm run bench -- fleet` runs only the benchmarks whose name contains "fleet" (case-insensitive).
 const only = process.argv[2]?.toLowerCase();

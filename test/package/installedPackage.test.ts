@@ -32,6 +32,7 @@ describe('The packaged .vsix installed into VS Code', () => {
       'package.json',
       'dist/extension.js',
       'dist/undiciTransport.js',
+      'dist/mcp.js',
       'media/icon.png',
       'media/activitybar.svg',
       'media/details/details.js',

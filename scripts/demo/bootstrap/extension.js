@@ -20,6 +20,10 @@ exports.activate = async function activate(context) {
     for (const serialNumber of demo.pin ?? []) {
       await vscode.commands.executeCommand('onboardingEvents.addMachine', { serialNumber });
     }
+    // Machines being commissioned right now: the fake plays their onboarding from the first request on.
+    for (const serialNumber of demo.watch ?? []) {
+      await vscode.commands.executeCommand('onboardingEvents.watchMachine', { serialNumber });
+    }
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (demo.open && folder) {
       await vscode.window.showTextDocument(vscode.Uri.joinPath(folder.uri, demo.open), { preview: false });

@@ -84,13 +84,18 @@ export function classifyNetworkError(error: unknown, situation: FailureSituation
     ...(situation.proxyHost !== undefined
       ? { proxyHost: situation.proxyHost, proxyCredentialsSent: situation.proxyCredentialsSent === true }
       : {}),
+    ...(situation.proxyMayBeHidden === true ? { engine: 'vscode' as const } : {}),
   };
   const make = (failure: TransportError['failure'], code: string, extra: NetworkFailureContext = {}): TransportError =>
     new TransportError(failure, code, { ...base, ...extra });
 
   const proxyStatus = proxyStatusOf(error);
   if (proxyStatus !== undefined && (situation.proxyHost !== undefined || situation.proxyMayBeHidden === true)) {
-    return make(proxyStatus === 407 ? 'proxy-auth-required' : 'proxy-refused', `PROXY_${proxyStatus}`, { proxyStatus });
+    const schemes = proxyStatus === 407 ? proxyAuthSchemesOf(error) : [];
+    return make(proxyStatus === 407 ? 'proxy-auth-required' : 'proxy-refused', `PROXY_${proxyStatus}`, {
+      proxyStatus,
+      ...(schemes.length > 0 ? { proxyAuthSchemes: schemes } : {}),
+    });
   }
   if (outer === 'UND_ERR_ABORTED' || outer === 'ABORT_ERR' || (error instanceof Error && error.name === 'AbortError')) {
     return situation.deadlinePassed ? make('total-timeout', 'TOTAL_TIMEOUT') : make('aborted', 'ABORT_ERR');
@@ -107,6 +112,12 @@ export function classifyNetworkError(error: unknown, situation: FailureSituation
     // sends the user to change URLs that are right instead of http.proxy or the CA setting.
     if (situation.proxyHost !== undefined && (codes.includes(PROXY_TLS) || onProxyLeg(error)))
       return make('proxy-certificate', certificate);
+    // undici names the proxy's handshake (for a name mismatch) also when VS Code chose the proxy
+    // itself; the inner error's host is then the only name of that proxy there is.
+    if (situation.proxyMayBeHidden === true && codes.includes(PROXY_TLS)) {
+      const host = proxyTlsHostOf(error);
+      return make('proxy-certificate', certificate, { proxyFromVsCode: true, ...(host === undefined ? {} : { proxyHost: host }) });
+    }
     if (UNTRUSTED_CERTIFICATE.has(certificate)) return make('untrusted-certificate', certificate);
     if (EXPIRED_CERTIFICATE.has(certificate)) return make('certificate-expired', certificate);
     return make('certificate-name-mismatch', certificate);
@@ -134,6 +145,54 @@ function onProxyLeg(error: unknown): boolean {
     current = (current as { cause?: unknown }).cause;
   }
   return false;
+}
+
+/** The host name Node checked in a proxy's name-mismatch error (no port, no credentials), if it looks like one. */
+function proxyTlsHostOf(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
+    const { code, host, cause } = current as { code?: unknown; host?: unknown; cause?: unknown };
+    if (typeof code === 'string' && NAME_MISMATCH.has(code) && typeof host === 'string' && HOST_NAME.test(host)) return host;
+    current = cause;
+  }
+  return undefined;
+}
+
+const HOST_NAME = /^[A-Za-z0-9.:[\]-]{1,253}$/;
+/**
+ * An auth-scheme name as real proxies send them (Basic, Negotiate, NTLM, Digest, Kerberos): letters,
+ * digits and '-', narrower than RFC 9110's token so that no Markdown or link syntax from a proxy
+ * reaches a hover or a report.
+ */
+export const AUTH_SCHEME = /^[A-Za-z][A-Za-z0-9-]{0,31}$/;
+
+/**
+ * The schemes of the Proxy-Authenticate challenges VS Code's proxy agent keeps on its 407 error
+ * (`connectResponseHeaders`, @vscode/proxy-agent): names only, never a realm or token, at most 5.
+ */
+function proxyAuthSchemesOf(error: unknown): string[] {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
+    const { connectResponseHeaders: headers, cause } = current as { connectResponseHeaders?: unknown; cause?: unknown };
+    if (typeof headers === 'object' && headers !== null) {
+      const value: unknown = Object.entries(headers as Record<string, unknown>).find(
+        ([name]) => name.toLowerCase() === 'proxy-authenticate',
+      )?.[1];
+      const challenges = (Array.isArray(value) ? (value as unknown[]) : [value]).filter(
+        (entry): entry is string => typeof entry === 'string',
+      );
+      const schemes: string[] = [];
+      // A header may join several challenges with commas; a scheme is the token before the first space.
+      for (const part of challenges.join(',').split(',')) {
+        const scheme = part.trim().split(/\s+/)[0] ?? '';
+        // An auth-param (`nonce="…"`, `stale=false`) after a comma has an '=', which no scheme has.
+        if (AUTH_SCHEME.test(scheme) && !schemes.some((known) => known.toLowerCase() === scheme.toLowerCase())) schemes.push(scheme);
+      }
+      return schemes.slice(0, 5);
+    }
+    current = cause;
+  }
+  return [];
 }
 
 function proxyStatusOf(error: unknown): number | undefined {

@@ -10,7 +10,14 @@
 //   and a proxy would receive the credentials;
 // - with http.proxyStrictSSL off: the patched fetch does not apply that
 //   setting (@vscode/proxy-agent's fetch patch passes only CA lists on), and
-//   the user asked for it, so our undici route, which does, is used.
+//   the user asked for it, so our undici route, which does, is used;
+// - with http.proxyAuthorization set and a proxy named by http.proxy or the
+//   environment: the extension host's patched fetch never sends that header
+//   (measured in VS Code 1.139: Squid logged each CONNECT without a user and
+//   answered 407; only VS Code's own marketplace requests read the setting),
+//   so the user's header would be dropped; our undici route sends it to that
+//   proxy. Without a named proxy there is nowhere to send it, and VS Code's
+//   stack (system proxy, PAC) keeps the request.
 // The per-machine extra CA file needs no other engine: tried in the extension
 // host (VS Code 1.139, test/integration/network/vscodeNetwork.test.ts), the
 // patched fetch, given an undici Agent as `dispatcher`, replaces it with its own
@@ -34,6 +41,8 @@ export type NetworkPathReason =
   | 'loopback'
   /** http.proxyStrictSSL is off, which only our undici route applies. */
   | 'strict-ssl-off'
+  /** http.proxyAuthorization is set for a named proxy, and only our undici route sends it. */
+  | 'proxy-authorization'
   /** VS Code's stack: its proxy resolution, proxy authentication and certificate stores. */
   | 'vscode';
 
@@ -67,6 +76,7 @@ export function networkPathFor(target: URL, options: NetworkPathOptions): Networ
   if (options.engine === 'undici') return { engine: 'undici', reason: 'outside-vscode', ...withProxy };
   if (isLoopbackHost(target.hostname)) return { engine: 'undici', reason: 'loopback' };
   if (options.proxyStrictSSL === false) return { engine: 'undici', reason: 'strict-ssl-off', ...withProxy };
+  if (proxy !== undefined && options.proxyAuthorization !== undefined) return { engine: 'undici', reason: 'proxy-authorization', proxy };
   return { engine: 'vscode', reason: 'vscode', ...withProxy };
 }
 

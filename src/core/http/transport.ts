@@ -79,6 +79,17 @@ export interface NetworkFailureContext {
   readonly causes?: readonly string[];
   /** The CA file that could not be used (a path the user typed into a setting). */
   readonly caFile?: string;
+  /** The schemes a proxy's 407 asked for (Negotiate, NTLM, Basic, ...), names only, when the error carried them. */
+  readonly proxyAuthSchemes?: readonly string[];
+  /** Which engine carried the request: on 'vscode', VS Code's stack chose the proxy and answered its challenges. */
+  readonly engine?: NetworkEngine;
+  /** The failing proxy is one VS Code chose itself (system settings, PAC), not one http.proxy or the environment names. */
+  readonly proxyFromVsCode?: boolean;
+  /**
+   * A certificate failure on VS Code's path that could not be pinned on the API or on a proxy VS
+   * Code chose itself: its errors carry the same codes for both handshakes.
+   */
+  readonly certificateOwnerUnknown?: boolean;
 }
 
 /**

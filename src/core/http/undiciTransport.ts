@@ -5,11 +5,13 @@
 import { createSecureContext, type SecureContext } from 'node:tls';
 import { Agent, Pool, ProxyAgent, type Dispatcher } from 'undici';
 import { definedOnly } from '../../common/definedOnly';
+import { CertificateOwner } from './certificateOwner';
 import { createFetchTransport } from './fetchTransport';
 import { networkPathFor } from './networkPath';
 import { classifyNetworkError, PROXY_LEG } from './networkFailures';
 import { selectProxy } from './proxySelection';
 import {
+  isTransportError,
   requestUrl,
   TransportError,
   type NetworkFailureContext,
@@ -41,14 +43,18 @@ class NetworkPathTransport implements Transport {
   readonly #options: TransportOptions;
   readonly #vscode: Transport;
   #undici: Transport | undefined;
-  #dispatcher: Promise<Agent> | undefined;
+  /** The dispatchers handed to VS Code's fetch: one CA-only Agent, and one ProxyAgent per named proxy. */
+  readonly #dispatchers = new Map<string, Promise<Dispatcher>>();
+  readonly #certificateOwner = new CertificateOwner();
+  /** The trusted CAs, read once (OS store and file): the dispatchers and the certificate probes share them. */
+  #ca: Promise<readonly string[]> | undefined;
 
   constructor(options: TransportOptions) {
     this.#options = options;
     const pathOptions = { ...options, engine: 'vscode' as const };
     this.#vscode = createFetchTransport({
       fetch: options.fetch ?? globalThis.fetch,
-      ...(options.caCertificatesFile !== undefined ? { dispatcher: () => this.#caDispatcher() } : {}),
+      ...(options.caCertificatesFile !== undefined ? { dispatcher: (url: URL) => this.#caDispatcher(url) } : {}),
       proxyFor: (url) => {
         const { proxy } = networkPathFor(url, pathOptions);
         return proxy === undefined ? undefined : { proxyHost: proxy.host, proxyCredentialsSent: proxy.credentials };
@@ -56,33 +62,86 @@ class NetworkPathTransport implements Transport {
     });
   }
 
-  request(request: TransportRequest): Promise<TransportResponse> {
+  async request(request: TransportRequest): Promise<TransportResponse> {
     let url: URL;
     try {
       url = new URL(request.url);
     } catch {
-      return Promise.reject(new TransportError('invalid-url', 'ERR_INVALID_URL'));
+      throw new TransportError('invalid-url', 'ERR_INVALID_URL');
     }
-    if (networkPathFor(url, { ...this.#options, engine: 'vscode' }).engine === 'vscode') return this.#vscode.request(request);
-    this.#undici ??= createUndiciTransport(this.#options);
-    return this.#undici.request(request);
+    if (networkPathFor(url, { ...this.#options, engine: 'vscode' }).engine !== 'vscode') {
+      this.#undici ??= createUndiciTransport(this.#options);
+      return this.#undici.request(request);
+    }
+    try {
+      return await this.#vscode.request(request);
+    } catch (error) {
+      if (!isTransportError(error)) throw error;
+      throw await this.#whoseCertificate(error, url);
+    }
   }
 
   async close(): Promise<void> {
-    const dispatcher = this.#dispatcher;
-    this.#dispatcher = undefined;
-    await Promise.allSettled([this.#vscode.close(), this.#undici?.close(), dispatcher?.then((agent) => agent.destroy())]);
+    const dispatchers = [...this.#dispatchers.values()];
+    this.#dispatchers.clear();
+    await Promise.allSettled([
+      this.#vscode.close(),
+      this.#undici?.close(),
+      ...dispatchers.map((dispatcher) => dispatcher.then((agent) => agent.destroy())),
+    ]);
+  }
+
+  /** VS Code's errors do not say whose certificate failed: a handshake of our own asks (certificateOwner.ts). */
+  async #whoseCertificate(error: TransportError, url: URL): Promise<TransportError> {
+    if (error.failure !== 'untrusted-certificate' && error.failure !== 'certificate-expired') return error;
+    const named = selectProxy(url, this.#options, this.#options.env);
+    let proxy: URL | undefined;
+    try {
+      proxy = named === undefined ? undefined : new URL(named);
+    } catch {
+      return error;
+    }
+    try {
+      const ca = await this.#trustedCas();
+      return await this.#certificateOwner.refine(error, url, { ca, ...definedOnly({ proxy, lookup: this.#options.lookup }) });
+    } catch {
+      return error;
+    }
   }
 
   /**
-   * An Agent that only carries the CA list (Node's roots, the OS store, NODE_EXTRA_CA_CERTS and
-   * the file): VS Code's patched fetch takes its `connect.ca` for the target and keeps its own proxy.
+   * What carries the CA list (Node's roots, the OS store, NODE_EXTRA_CA_CERTS and the file) to
+   * VS Code's patched fetch, which keeps choosing the proxy itself. Measured in VS Code 1.139: from
+   * an Agent it reads `connect.ca` for the API only, so an https proxy's own handshake did not see
+   * the file; from a ProxyAgent it reads `requestTls.ca` and `proxyTls.ca`, and the same https proxy
+   * then worked. So a URL with a proxy named by http.proxy or the environment gets a ProxyAgent for
+   * that proxy (its uri is used only where VS Code passes the dispatcher through unchanged:
+   * http.fetchAdditionalSupport off), and a URL without one the CA-only Agent (a proxy VS Code
+   * finds itself is then verified against the OS store, not the file).
    */
-  #caDispatcher(): Promise<Agent> {
-    this.#dispatcher ??= loadTrustedCertificates(this.#options, this.#options.env).then(
-      ({ ca }) => new Agent({ keepAliveTimeout: KEEP_ALIVE_MS, connect: { ca: [...ca], timeout: this.#options.connectTimeoutMs } }),
-    );
-    return this.#dispatcher;
+  #caDispatcher(url: URL): Promise<Dispatcher> {
+    const proxy = selectProxy(url, this.#options, this.#options.env) ?? '';
+    let dispatcher = this.#dispatchers.get(proxy);
+    if (dispatcher === undefined) {
+      dispatcher = this.#trustedCas().then((ca) => {
+        const tls = { ca: [...ca], timeout: this.#options.connectTimeoutMs };
+        const agent = (): Dispatcher => new Agent({ keepAliveTimeout: KEEP_ALIVE_MS, connect: tls });
+        if (proxy === '') return agent();
+        try {
+          return new ProxyAgent({ uri: proxy, keepAliveTimeout: KEEP_ALIVE_MS, requestTls: tls, proxyTls: tls });
+        } catch {
+          // Not a proxy URL undici takes: VS Code's resolver decides alone, as without the file.
+          return agent();
+        }
+      });
+      this.#dispatchers.set(proxy, dispatcher);
+    }
+    return dispatcher;
+  }
+
+  #trustedCas(): Promise<readonly string[]> {
+    this.#ca ??= loadTrustedCertificates(this.#options, this.#options.env).then(({ ca }) => ca);
+    return this.#ca;
   }
 }
 

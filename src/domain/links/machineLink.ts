@@ -3,7 +3,9 @@
 // A link is untrusted input — anyone can write one — so it is read strictly:
 // one known path, each parameter at most once, a serial number by the core's
 // rules, an environment name of plain text, an integer timestamp. Unknown
-// parameters are ignored (newer links keep working), not acted on. Pure (no
+// parameters are ignored (newer links keep working), not acted on; `watch=1`
+// asks for a watch, which the watch command confirms like any request from
+// outside. Pure (no
 // vscode): table-tested.
 import { MAX_SERIAL_NUMBER_LENGTH } from '../../core/serialNumber';
 import type { Localize } from '../../common/localize';
@@ -20,6 +22,8 @@ export interface MachineLink {
   readonly environment?: string;
   /** The raw timestamp of an event to open (server units, as in the event). */
   readonly timestamp?: number;
+  /** `watch=1`: the link asks to watch the machine's onboarding (which the user confirms: a link is anyone's). */
+  readonly watch?: boolean;
 }
 
 export type ParsedMachineLink = { readonly ok: true; readonly link: MachineLink } | { readonly ok: false; readonly problem: string };
@@ -33,7 +37,7 @@ export function parseMachineLink(path: string, query: string, t: Localize): Pars
   if (query.length > MAX_LINK_QUERY_LENGTH) return { ok: false, problem: t('it is too long') };
   // Never throws: any string parses (a lone surrogate becomes U+FFFD).
   const params = new URLSearchParams(query);
-  for (const name of ['serial', 'environment', 'timestamp']) {
+  for (const name of ['serial', 'environment', 'timestamp', 'watch']) {
     if (params.getAll(name).length > 1) return { ok: false, problem: t('it names "{0}" more than once', name) };
   }
   const serial = params.get('serial');
@@ -54,6 +58,8 @@ export function parseMachineLink(path: string, query: string, t: Localize): Pars
     if (!Number.isSafeInteger(value)) return { ok: false, problem: t('its timestamp is not a whole number') };
     link = { ...link, timestamp: value };
   }
+  const watch = params.get('watch');
+  if (watch === '1' || watch === 'true') link = { ...link, watch: true };
   return { ok: true, link };
 }
 
@@ -62,5 +68,6 @@ export function machineLinkQuery(link: MachineLink): string {
   const params = new URLSearchParams({ serial: link.serialNumber });
   if (link.environment !== undefined) params.set('environment', link.environment);
   if (link.timestamp !== undefined) params.set('timestamp', String(link.timestamp));
+  if (link.watch === true) params.set('watch', '1');
   return params.toString();
 }

@@ -28,6 +28,8 @@ export interface DemoGrant {
   readonly fields: SignInFields;
   /** The machines the demo pins after signing in (`"pin": [...]`), each granted once; at most 20. */
   readonly pin: readonly string[];
+  /** The machines the demo watches after signing in (`"watch": [...]`), each granted once; at most 20; absent when none. */
+  readonly watch?: readonly string[];
 }
 
 /**
@@ -69,8 +71,12 @@ export function demoGrant(variable: string | undefined): DemoGrant | undefined {
   const signIn = isRecord(parsed) ? parsed['signIn'] : undefined;
   const fields = isRecord(signIn) ? signInFields(signIn) : undefined;
   if (fields === undefined || !onLoopback(fields.apiBaseUrl) || !onLoopback(fields.authUrl)) return undefined;
-  const pin = isRecord(parsed) && Array.isArray(parsed['pin']) ? parsed['pin'] : [];
-  return { fields, pin: pin.filter((serial): serial is string => typeof serial === 'string' && serial.length <= 100).slice(0, 20) };
+  const serials = (key: string): string[] => {
+    const list = isRecord(parsed) && Array.isArray(parsed[key]) ? (parsed[key] as unknown[]) : [];
+    return list.filter((serial): serial is string => typeof serial === 'string' && serial.length <= 100).slice(0, 20);
+  };
+  const watch = serials('watch');
+  return { fields, pin: serials('pin'), ...(watch.length === 0 ? {} : { watch }) };
 }
 
 /** The six fields (and the optional environment name) when all six are non-empty strings. */

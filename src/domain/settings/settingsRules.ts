@@ -86,6 +86,9 @@ export const SETTING_RULES = {
   eventStates: { default: DEFAULT_EVENT_STATE_RULES, parse: parseEventStateRules } satisfies Rule<EventStateRules>,
   'inlineStatus.mode': oneOf(['all', 'currentLine', 'off'], 'all'),
   'diagnostics.severity': oneOf(['off', 'hint', 'information', 'warning', 'error'], 'warning'),
+  'watch.notifications': oneOf(['all', 'failures', 'off'], 'all'),
+  'watch.notifyPinnedFailures': boolean(false),
+  'watch.firstIntervalSeconds': integer(15, 1, 300),
 } as const;
 
 /** VS Code's own `http.*` settings that the API client honours. */

@@ -3,6 +3,7 @@
 // details panel's API, and what the features that act on a serial number in
 // the user's hands (the editor's hovers and links, the look-up) are given.
 import type { Event } from '../../common/emitter';
+import type { IDisposable } from '../../common/lifecycle';
 import type { OnboardingEvent } from '../../core/model';
 import type { EventsCache } from '../../eventsCache/eventsCache';
 import type { ArgumentTrust } from '../argumentTrust';
@@ -35,6 +36,71 @@ export interface MachinesApi {
   selected?(): readonly string[];
   /** The pinned, recent or workspace machines (or their data) changed; optional for stand-ins. */
   readonly onDidChange?: Event<unknown>;
+  /** Whether a command argument is one of the tree's own elements (a menu passed it): our own UI, never another extension's. */
+  ownsElement?(argument: unknown): boolean;
+  /** Lets another feature (the watches) add to machine rows and to the view's badge, until disposed. */
+  decorate?(decorations: MachineRowDecorations): IDisposable;
+}
+
+/** What another feature adds to a machine's row in the Machines view. */
+export interface MachineRowDecoration {
+  /** True while the machine is watched: the row's menus offer Stop Watching instead of Watch. */
+  readonly watched: boolean;
+  /** A codicon id shown instead of the row's load-state icon. */
+  readonly icon?: string;
+  /** Shown in place of the state word and age ("watching · DEVICE_REGISTERED · 2 min ago"). */
+  readonly description?: string;
+  /** A line added to the row's tooltip. */
+  readonly tooltip: string;
+}
+
+/** Row decorations, and outcomes the view's badge counts until the user looks at them. */
+export interface MachineRowDecorations {
+  decoration(serialNumber: string): MachineRowDecoration | undefined;
+  /** Outcomes not yet looked at (the badge adds them to the unseen events). */
+  unseen(): number;
+  /** The user looked at the machine in the view (expanded or selected it). */
+  lookedAt(serialNumber: string): void;
+  /** Serial numbers whose decoration changed; undefined: any. */
+  readonly onDidChange: Event<readonly string[] | undefined>;
+}
+
+/** One watch, as the agent tools (and any other reader) get it: plain data, no server text but the outcome's message. */
+export interface WatchSummary {
+  readonly serialNumber: string;
+  /** The environment's name. */
+  readonly environment: string;
+  /** watching, paused (its environment is not signed in), onboarded or failed (the watch ended by itself). */
+  readonly state: 'watching' | 'paused' | 'onboarded' | 'failed';
+  /** The newest event seen: its type and time (epoch ms). */
+  readonly newestStep?: { readonly type: string; readonly at: number };
+  /** When the watch started (epoch ms). */
+  readonly since: number;
+  readonly outcome?: {
+    readonly state: 'onboarded' | 'failed';
+    readonly at: number;
+    /** From the first event to the deciding one. */
+    readonly tookMs: number;
+    /** The deciding event's message: server text, at most 500 characters. */
+    readonly message: string;
+  };
+}
+
+/** What starting a watch came to. */
+export type WatchStartAnswer =
+  | { readonly kind: 'started' | 'already-watched' | 'not-signed-in' }
+  | { readonly kind: 'already-onboarded'; readonly newestStep: { readonly type: string; readonly at: number } }
+  | { readonly kind: 'limit'; readonly max: number };
+
+/**
+ * What the watch feature offers others (the agent tools, once wired): the
+ * watches of the signed-in environment, and starting one. `startWatch` asks
+ * nobody: the caller has already confirmed with the user (a tool's
+ * confirmation), as the machine commands' own UI does.
+ */
+export interface WatchesApi {
+  watches(): readonly WatchSummary[];
+  startWatch(serialNumber: string): Promise<WatchStartAnswer>;
 }
 
 /** What the details feature offers the tree, the hovers and the look-up; the page protocol stays inside src/details/. */

@@ -212,7 +212,7 @@ describe('Serial numbers at a glance (inline status, Problems, quick fixes, comp
     }
   });
 
-  it('offers Look Up, Show Details, Pin, Copy Link and Not a Serial Number as quick fixes, attached to the diagnostic', async () => {
+  it('offers Look Up, Show Details, Pin, Watch, Copy Link and Not a Serial Number as quick fixes, attached to the diagnostic', async () => {
     const { document } = await openText(FILE);
     await until('diagnostics', () => ours(document.uri).length === 4);
     const start = document.lineAt(4).text.indexOf(FAILED);
@@ -224,7 +224,14 @@ describe('Serial numbers at a glance (inline status, Problems, quick fixes, comp
     const mine = actions.filter((a) => a.command?.command.startsWith('onboardingEvents.'));
     assert.deepEqual(
       mine.map((a) => a.command?.command),
-      [COMMANDS.lookUpMachine, COMMANDS.showEventDetails, COMMANDS.pinMachine, COMMANDS.copyLinkToMachine, COMMANDS.notASerialNumber],
+      [
+        COMMANDS.lookUpMachine,
+        COMMANDS.showEventDetails,
+        COMMANDS.pinMachine,
+        COMMANDS.watchMachine,
+        COMMANDS.copyLinkToMachine,
+        COMMANDS.notASerialNumber,
+      ],
     );
     assert.ok(mine.every((a) => a.kind?.value === vscode.CodeActionKind.QuickFix.value));
     // executeCodeActionProvider does not hand an action's diagnostics back; Look Up is preferred
@@ -237,7 +244,7 @@ describe('Serial numbers at a glance (inline status, Problems, quick fixes, comp
       new vscode.Range(1, 14, 1, 14),
     );
     const plain = onboarded.filter((a) => a.command?.command.startsWith('onboardingEvents.'));
-    assert.equal(plain.length, 5, 'Show Details is offered: the machine has events');
+    assert.equal(plain.length, 5, 'Show Details is offered: the machine has events (and no Watch: it is onboarded)');
     assert.ok(plain.every((a) => a.isPreferred !== true));
   });
 

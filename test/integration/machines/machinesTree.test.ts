@@ -259,6 +259,7 @@ describe('Machines tree', function () {
           'openBoard',
           'refreshMachine',
           'removeMachine',
+          'watchMachine',
         ]);
         assert.deepEqual(menuCommands(machine(rendered, TEST_SERIALS.empty).contextValue), [
           'copyLinkToMachine',
@@ -266,6 +267,7 @@ describe('Machines tree', function () {
           'openBoard',
           'refreshMachine',
           'removeMachine',
+          'watchMachine',
         ]);
         const created = withEvents.children?.find((child) => child.label === 'MACHINE_CREATED');
         assert.deepEqual(menuCommands(created?.contextValue), [
@@ -291,6 +293,16 @@ describe('Machines tree', function () {
           'openBoard',
           'pinMachine',
           'refreshMachine',
+          'watchMachine',
+        ]);
+        // A watched machine offers Stop Watching instead, and keeps Export (its .events suffix stays last).
+        assert.deepEqual(menuCommands('machine.pinned.pinned.watched.events'), [
+          'copyLinkToMachine',
+          'copySerialNumber',
+          'exportEvents',
+          'refreshMachine',
+          'removeMachine',
+          'stopWatching',
         ]);
       } finally {
         await vscode.commands.executeCommand('onboardingEvents.removeMachine', TEST_SERIALS.empty);

@@ -18,7 +18,7 @@ import {
   type Squid,
 } from '../../support/network/corporateProxies';
 import { startHttpsFront, type HttpsFront } from '../../support/network/httpsFront';
-import { DIRECT_HOST, PLANT_HOST, testPki } from '../../support/network/testPki';
+import { DIRECT_HOST, PLANT_HOST, PROXY_HOST, testPki } from '../../support/network/testPki';
 import { activateExtension, signOutIfSignedIn, type TestedApi } from '../support/extension';
 
 const PROXY_USER = 'plant-user';
@@ -29,6 +29,11 @@ const ENVIRONMENTS = {
   direct: 'Plant direct (http.noProxy)',
   mitmNoCa: 'Plant via mitmproxy, CA missing',
   mitm: 'Plant via mitmproxy',
+  httpsSquid: 'Plant via https Squid',
+  httpsSquidNoCa: 'Plant via https Squid, its CA missing',
+  httpsSquidWrongName: 'Plant via https Squid, by a name its certificate lacks',
+  httpsSquidNoCredentials: 'Plant via https Squid, no credentials',
+  httpsSquidHeader: 'Plant via https Squid, http.proxyAuthorization',
 };
 /** How long a proxy may take to write a finished tunnel to its log on a busy machine. */
 const LOG_WAIT_MS = 10_000;
@@ -50,6 +55,7 @@ describe('Networks: a real Squid and a real mitmproxy in front of the HTTPS API'
   let fake: FakeApi | undefined;
   let front: HttpsFront | undefined;
   let squid: Squid | undefined;
+  let httpsSquid: Squid | undefined;
   let mitm: Mitmdump | undefined;
 
   before(async function () {
@@ -65,13 +71,21 @@ describe('Networks: a real Squid and a real mitmproxy in front of the HTTPS API'
     front = await startHttpsFront(fake.port, pki.server);
     squid = await startSquid({ hosts: { [PLANT_HOST]: '127.0.0.1' }, user: PROXY_USER, password: PROXY_PASSWORD });
     mitm = await startMitmdump({ hosts: { [PLANT_HOST]: '127.0.0.1' }, upstreamCaFile: pki.caFile });
+    httpsSquid = await startSquid({
+      hosts: { [PLANT_HOST]: '127.0.0.1' },
+      user: PROXY_USER,
+      password: PROXY_PASSWORD,
+      tls: { certFile: pki.proxy.certFile, keyFile: pki.proxy.keyFile },
+    });
   });
 
   after(async () => {
     for (const environment of Object.values(ENVIRONMENTS)) await signOutIfSignedIn(environment);
     await update('http', 'proxy', undefined);
+    await update('http', 'proxyAuthorization', undefined);
     await update('http', 'noProxy', undefined);
     await update('onboardingEvents', 'caCertificatesFile', undefined);
+    await httpsSquid?.close();
     await mitm?.close();
     await squid?.close();
     await front?.close();
@@ -233,6 +247,114 @@ describe('Networks: a real Squid and a real mitmproxy in front of the HTTPS API'
       assert.ok(seen, `mitmdump decrypted an events request:\n${mitm.console.slice(-2_000)}`);
       assert.match(mitm.console, decrypted('POST', TOKEN_PATH), 'mitmdump decrypted the token request');
       assert.ok(!mitm.console.includes(TEST_CREDENTIALS.password), 'mitmdump prints no body at its default detail');
+    });
+  });
+
+  describe("an https:// Squid (TLS to the proxy itself) on VS Code's network path", () => {
+    let removeEntry: (() => void) | undefined;
+    const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+    before(async function () {
+      // VS Code's stack resolves the proxy's name itself: a line in /etc/hosts, removed after the suite.
+      removeEntry = addHostsEntry(PROXY_HOST);
+      if (removeEntry === undefined) {
+        if (process.env['CI'] === 'true') assert.fail('CI: /etc/hosts is not writable, and the https proxy needs a name');
+        console.log('  skipped: /etc/hosts is not writable here');
+        this.skip();
+      }
+      await update('http', 'noProxy', undefined);
+    });
+
+    after(() => {
+      removeEntry?.();
+    });
+
+    async function signInFails(environment: string): Promise<string> {
+      assert.ok(front !== undefined && fake !== undefined);
+      const tokensBefore = fake.tokenRequests().length;
+      let text = '';
+      await assert.rejects(
+        Promise.resolve(vscode.commands.executeCommand('onboardingEvents.signIn', signInArgs(PLANT_HOST, front.port, environment))),
+        (error: Error) => {
+          text = error.message;
+          assert.ok(!text.includes(PROXY_PASSWORD), 'the proxy password is not in the message');
+          return true;
+        },
+      );
+      assert.equal(fake.tokenRequests().length, tokensBefore, 'nothing reached the API');
+      return text;
+    }
+
+    it('with both CAs in onboardingEvents.caCertificatesFile, sign-in and a look-up work; Squid logged an authenticated CONNECT', async () => {
+      assert.ok(httpsSquid !== undefined && front !== undefined);
+      await update('onboardingEvents', 'caCertificatesFile', pki.bothCasFile);
+      await update('http', 'proxy', httpsSquid.urlWithCredentials(PROXY_USER, PROXY_PASSWORD, PROXY_HOST));
+      await signInAndLookUp(PLANT_HOST, ENVIRONMENTS.httpsSquid);
+      front.dropConnections();
+      const tunnel = new RegExp(` TCP_TUNNEL/200 \\d+ CONNECT ${escaped(PLANT_HOST)}:${front.port} ${PROXY_USER} `);
+      const logged = await waitUntil(() => (httpsSquid?.accessLog() ?? []).some((line) => tunnel.test(line)), LOG_WAIT_MS);
+      assert.ok(logged, `the https Squid logged an authenticated tunnel:\n${httpsSquid.accessLog().join('\n')}`);
+    });
+
+    it("without the proxy's CA, the message blames the proxy and names http.proxy and the CA setting, not the API", async () => {
+      assert.ok(httpsSquid !== undefined);
+      await update('onboardingEvents', 'caCertificatesFile', pki.caFile);
+      await update('http', 'proxy', httpsSquid.urlWithCredentials(PROXY_USER, PROXY_PASSWORD, PROXY_HOST));
+      const text = await signInFails(ENVIRONMENTS.httpsSquidNoCa);
+      assert.match(
+        text,
+        new RegExp(
+          `The proxy ${escaped(PROXY_HOST)}:${httpsSquid.port} presented a certificate from a certificate authority this computer does not trust`,
+        ),
+      );
+      assert.match(text, /http\.proxy/);
+      assert.match(text, /onboardingEvents\.caCertificatesFile/);
+      assert.ok(!text.includes(PLANT_HOST) && !/API base URL/.test(text), `the API is not blamed: ${text}`);
+    });
+
+    it('addressed by a name its certificate lacks, the message says so about the proxy', async () => {
+      assert.ok(httpsSquid !== undefined);
+      await update('onboardingEvents', 'caCertificatesFile', pki.bothCasFile);
+      await update('http', 'proxy', httpsSquid.urlWithCredentials(PROXY_USER, PROXY_PASSWORD, '127.0.0.1'));
+      const text = await signInFails(ENVIRONMENTS.httpsSquidWrongName);
+      assert.match(
+        text,
+        new RegExp(
+          `The certificate of the proxy 127\\.0\\.0\\.1:${httpsSquid.port} was issued for another host name \\(ERR_TLS_CERT_ALTNAME_INVALID\\)`,
+        ),
+      );
+      assert.match(text, /http\.proxy/);
+      assert.ok(!text.includes(PLANT_HOST) && !/API base URL/.test(text), `the API is not blamed: ${text}`);
+    });
+
+    it('without credentials, the 407 names the scheme Squid asked for (Basic) and what VS Code does with it', async () => {
+      assert.ok(httpsSquid !== undefined);
+      await update('onboardingEvents', 'caCertificatesFile', pki.bothCasFile);
+      await update('http', 'proxy', `https://${PROXY_HOST}:${httpsSquid.port}`);
+      const text = await signInFails(ENVIRONMENTS.httpsSquidNoCredentials);
+      assert.match(
+        text,
+        new RegExp(`The proxy ${escaped(PROXY_HOST)}:${httpsSquid.port} requires authentication \\(HTTP 407\\) and asks for Basic\\.`),
+      );
+      assert.match(text, /VS Code asks for the proxy's user and password in a dialog/);
+      assert.doesNotMatch(text, /Kerberos/);
+    });
+
+    it('http.proxyAuthorization, which VS Code’s path drops, is sent by the extension itself: sign-in works and Squid logged the user', async () => {
+      assert.ok(httpsSquid !== undefined && front !== undefined);
+      await update('onboardingEvents', 'caCertificatesFile', pki.bothCasFile);
+      await update('http', 'proxy', `https://${PROXY_HOST}:${httpsSquid.port}`);
+      await update('http', 'proxyAuthorization', `Basic ${Buffer.from(`${PROXY_USER}:${PROXY_PASSWORD}`).toString('base64')}`);
+      try {
+        const before = httpsSquid.accessLog().length;
+        await signInAndLookUp(PLANT_HOST, ENVIRONMENTS.httpsSquidHeader);
+        front.dropConnections();
+        const tunnel = new RegExp(` TCP_TUNNEL/200 \\d+ CONNECT ${escaped(PLANT_HOST)}:${front.port} ${PROXY_USER} `);
+        const logged = await waitUntil(() => (httpsSquid?.accessLog() ?? []).slice(before).some((line) => tunnel.test(line)), LOG_WAIT_MS);
+        assert.ok(logged, `Squid logged a tunnel with the header's user:\n${httpsSquid.accessLog().slice(before).join('\n')}`);
+      } finally {
+        await update('http', 'proxyAuthorization', undefined);
+      }
     });
   });
 });

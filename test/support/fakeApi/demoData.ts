@@ -57,6 +57,12 @@ export const DEMO_SERIALS = {
   unknown: 'MX-9999-Z0001',
 } as const;
 
+/** Machines the demo watches while their onboarding plays (scripts/demo.mjs): not in the data until the play adds them. */
+export const DEMO_WATCHED_SERIALS = {
+  completes: 'LSR-7000-G0101',
+  fails: 'LSR-7000-G0102',
+} as const;
+
 /**
  * How the demo (and its screenshots) run the fake: an unknown serial number
  * gets a 404, so "unknown to the platform" can be told from "no events yet".

@@ -17,6 +17,7 @@ export { LOGIN_PAGE_HTML, MALFORMED_JSON } from './faultReplies';
 export { EVENTS_PATH } from './eventsEndpoint';
 export { TOKEN_PATH } from './tokenEndpoint';
 export { MACHINES_PREFIX } from './machinesEndpoint';
+export { onboardingScript, playOnboarding, SCRIPTED_ASSET_ID, type OnboardingPlay, type ScriptedStep } from './scriptedOnboarding';
 export type {
   Envelope,
   EventOrder,
@@ -42,5 +43,6 @@ export {
   DEMO_NO_PERMISSION_USER,
   DEMO_SERIALS,
   DEMO_SERIAL_PATTERN,
+  DEMO_WATCHED_SERIALS,
   demoData,
 } from './demoData';

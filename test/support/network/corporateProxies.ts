@@ -185,20 +185,27 @@ export interface SquidOptions {
   readonly hosts: Readonly<Record<string, string>>;
   readonly user: string;
   readonly password: string;
+  /**
+   * An `https://` proxy: clients speak TLS to Squid itself (https_port), with this certificate and
+   * key. Debian's squid package (the GnuTLS build) serves it; no squid-openssl needed.
+   */
+  readonly tls?: { readonly certFile: string; readonly keyFile: string };
 }
 
 export interface Squid {
   readonly port: number;
-  /** `http://user:password@127.0.0.1:port`, encoded. */
-  urlWithCredentials(user: string, password: string): string;
+  /** `http://user:password@host:port` (`https://` with `tls`), encoded; host 127.0.0.1 unless given. */
+  urlWithCredentials(user: string, password: string, host?: string): string;
   /** Squid's own access log, one entry a line ("squid" format: time elapsed client code/status bytes method URL user hierarchy type). */
   accessLog(): string[];
   close(): Promise<void>;
 }
 
-function squidConfig(dir: string, port: number, hosts: readonly string[], runAs: string | undefined): string {
+function squidConfig(dir: string, port: number, hosts: readonly string[], runAs: string | undefined, tls: boolean): string {
   return [
-    `http_port 127.0.0.1:${port}`,
+    tls
+      ? `https_port 127.0.0.1:${port} tls-cert=${join(dir, 'proxy.pem')} tls-key=${join(dir, 'proxy.key')}`
+      : `http_port 127.0.0.1:${port}`,
     `pid_filename ${join(dir, 'squid.pid')}`,
     `cache_log ${join(dir, 'cache.log')}`,
     // Unbuffered: a finished transaction is in the file when the test reads it.
@@ -248,20 +255,27 @@ export async function startSquid(options: SquidOptions): Promise<Squid> {
   );
   const hash = execFileSync('openssl', ['passwd', '-apr1', options.password], { encoding: 'utf8' }).trim();
   writeFileSync(join(dir, 'htpasswd'), `${options.user}:${hash}\n`);
+  const files = ['', 'hosts', 'htpasswd'];
+  if (options.tls !== undefined) {
+    // Copied next to the configuration: the test PKI's folder may not be readable by Squid's user.
+    writeFileSync(join(dir, 'proxy.pem'), readFileSync(options.tls.certFile));
+    writeFileSync(join(dir, 'proxy.key'), readFileSync(options.tls.keyFile), { mode: 0o600 });
+    files.push('proxy.pem', 'proxy.key');
+  }
   let runAs: string | undefined;
   if (asRoot) {
     const uid = uidOf('proxy');
     if (uid === undefined) throw new Error('startSquid: running as root and no `proxy` user to run Squid as');
     runAs = 'proxy';
     chmodSync(dir, 0o755);
-    for (const name of ['', 'hosts', 'htpasswd']) chownSync(join(dir, name), uid, -1);
+    for (const name of files) chownSync(join(dir, name), uid, -1);
   }
   // Squid names its shared-memory segments after the service name (letters and digits only): a unique one keeps parallel runs apart.
   const service = `oesquid${process.pid}x${Date.now().toString(36)}`;
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freePort();
-    writeFileSync(join(dir, 'squid.conf'), squidConfig(dir, port, names, runAs));
+    writeFileSync(join(dir, 'squid.conf'), squidConfig(dir, port, names, runAs, options.tls !== undefined));
     const child = spawn(SQUID, ['-N', '-n', service, '-f', join(dir, 'squid.conf'), '-d', '1'], {
       cwd: dir,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -283,7 +297,8 @@ export async function startSquid(options: SquidOptions): Promise<Squid> {
     const log = join(dir, 'access.log');
     return {
       port,
-      urlWithCredentials: (user, password) => `http://${encodeURIComponent(user)}:${encodeURIComponent(password)}@127.0.0.1:${port}`,
+      urlWithCredentials: (user, password, host = '127.0.0.1') =>
+        `${options.tls === undefined ? 'http' : 'https'}://${encodeURIComponent(user)}:${encodeURIComponent(password)}@${host}:${port}`,
       accessLog: () =>
         existsSync(log)
           ? readFileSync(log, 'utf8')

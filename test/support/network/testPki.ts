@@ -13,6 +13,8 @@ import { join } from 'node:path';
 export const PLANT_HOST = 'api.plant.test';
 /** A second name of the same API, for tests that send it direct (http.noProxy) and resolve it through /etc/hosts. */
 export const DIRECT_HOST = 'direct.plant.test';
+/** The name in an https proxy's certificate (signed by the proxy CA); addressed as 127.0.0.1, the name does not match. */
+export const PROXY_HOST = 'proxy.plant.test';
 
 export interface KeyPair {
   readonly key: string;
@@ -32,6 +34,12 @@ export interface TestPki {
   readonly wrongName: KeyPair;
   /** Valid names, but signed by itself. */
   readonly selfSigned: KeyPair;
+  /** A second CA, the company's proxy CA: it signs only the https proxy's certificate, so trusting the API's CA does not trust the proxy. */
+  readonly proxyCaFile: string;
+  /** Both CAs in one PEM file: what a user behind the https proxy puts in onboardingEvents.caCertificatesFile. */
+  readonly bothCasFile: string;
+  /** For proxy.plant.test only (no IP address), signed by the proxy CA. */
+  readonly proxy: KeyPair & { readonly certFile: string; readonly keyFile: string };
 }
 
 const NAMES = `DNS:${PLANT_HOST},DNS:${DIRECT_HOST},DNS:localhost,IP:127.0.0.1`;
@@ -42,7 +50,7 @@ function openssl(dir: string, args: readonly string[]): void {
   execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
-function signed(dir: string, name: string, subjectAltName: string, days: number): KeyPair {
+function signed(dir: string, name: string, subjectAltName: string, days: number, ca = 'ca'): KeyPair {
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
   openssl(dir, ['req', ...ec, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${name}`]);
   writeFileSync(join(dir, `${name}.ext`), `subjectAltName=${subjectAltName}\nextendedKeyUsage=serverAuth\n`);
@@ -53,9 +61,9 @@ function signed(dir: string, name: string, subjectAltName: string, days: number)
     '-in',
     `${name}.csr`,
     '-CA',
-    'ca.pem',
+    `${ca}.pem`,
     '-CAkey',
-    'ca.key',
+    `${ca}.key`,
     '-CAcreateserial',
     '-out',
     `${name}.pem`,
@@ -74,19 +82,11 @@ export function testPki(): TestPki {
     rmSync(dir, { recursive: true, force: true });
   });
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
-  openssl(dir, [
-    'req',
-    '-x509',
-    ...ec,
-    '-keyout',
-    'ca.key',
-    '-out',
-    'ca.pem',
-    '-days',
-    '2',
-    '-subj',
-    '/CN=Onboarding Events Test Plant CA',
-  ]);
+  const authority = (name: string, subject: string): void => {
+    openssl(dir, ['req', '-x509', ...ec, '-keyout', `${name}.key`, '-out', `${name}.pem`, '-days', '2', '-subj', subject]);
+  };
+  authority('ca', '/CN=Onboarding Events Test Plant CA');
+  authority('proxy-ca', '/CN=Onboarding Events Test Proxy CA');
   openssl(dir, [
     'req',
     '-x509',
@@ -102,6 +102,7 @@ export function testPki(): TestPki {
     '-addext',
     `subjectAltName=${NAMES}`,
   ]);
+  writeFileSync(join(dir, 'both-cas.pem'), readFileSync(join(dir, 'ca.pem'), 'utf8') + readFileSync(join(dir, 'proxy-ca.pem'), 'utf8'));
   made = {
     dir,
     caFile: join(dir, 'ca.pem'),
@@ -110,6 +111,13 @@ export function testPki(): TestPki {
     expired: signed(dir, 'expired', NAMES, -1),
     wrongName: signed(dir, 'wrong-name', 'DNS:other.example', 2),
     selfSigned: { key: readFileSync(join(dir, 'self.key'), 'utf8'), cert: readFileSync(join(dir, 'self.pem'), 'utf8') },
+    proxyCaFile: join(dir, 'proxy-ca.pem'),
+    bothCasFile: join(dir, 'both-cas.pem'),
+    proxy: {
+      ...signed(dir, 'proxy', `DNS:${PROXY_HOST}`, 2, 'proxy-ca'),
+      certFile: join(dir, 'proxy.pem'),
+      keyFile: join(dir, 'proxy.key'),
+    },
   };
   return made;
 }

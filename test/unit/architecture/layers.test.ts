@@ -18,11 +18,11 @@ const LAYERS: readonly (readonly string[])[] = [
   ['common'],
   ['core'],
   ['domain'],
-  ['eventsCache'],
+  ['eventsCache', 'mcp'],
   ['workbench'],
-  ['session', 'machines', 'details', 'editor', 'lookUp', 'agentTools', 'links', 'board'],
+  ['session', 'machines', 'details', 'editor', 'lookUp', 'agentTools', 'links', 'watch', 'board'],
 ];
-const VSCODE_FREE = new Set(['common', 'core', 'domain', 'eventsCache']);
+const VSCODE_FREE = new Set(['common', 'core', 'domain', 'eventsCache', 'mcp']);
 const TOP_FILES = new Set(['extension.ts', 'publicApi.ts', 'testHooks.ts']);
 
 function sourceFiles(dir: string): string[] {

@@ -295,6 +295,36 @@ describe('Test Connection: the report over real sockets to a fake API on 127.0.0
     assert.match(own, /this process is not a VS Code extension host/);
   });
 
+  it("on VS Code's network path, a proxy wanting authentication: the verdict names the scheme asked for and what VS Code does with it", async () => {
+    proxy = await startRecordingProxy({ credentials: { user: PROXY_USER, password: PROXY_PASSWORD }, hosts: [PLANT_HOST] });
+    // Signed out: no request is sent, since outside an extension host no VS Code stack is there to carry it.
+    const { report } = await check(
+      { http: { caCertificatesFile: pki.caFile, proxy: `http://127.0.0.1:${proxy.port}` } },
+      { signedOut: true, engine: 'vscode' },
+    );
+    assert.equal(report.verdict.ok, false);
+    assert.equal(report.verdict.headline, `The proxy 127.0.0.1:${proxy.port} requires authentication (HTTP 407) and asks for Basic.`);
+    assert.match(
+      report.verdict.advice,
+      /^For Basic, VS Code asks for the proxy's user and password in a dialog; or put them in the proxy URL/,
+    );
+    assert.deepEqual(api.requests, []);
+  });
+
+  it("on VS Code's network path, http.proxyAuthorization without a named proxy is reported as not used; with one, the extension's own stack carries it", async () => {
+    const header = `Basic ${Buffer.from(`${PROXY_USER}:${PROXY_PASSWORD}`).toString('base64')}`;
+    const { text: unused } = await check({ http: { proxyAuthorization: header } }, { signedOut: true, engine: 'vscode' });
+    assert.match(unused, /http\.proxyAuthorization is set but not used: VS Code's network path does not send it/);
+    proxy = await startRecordingProxy({ credentials: { user: PROXY_USER, password: PROXY_PASSWORD }, hosts: [PLANT_HOST] });
+    const { report, text } = await check(
+      { http: { caCertificatesFile: pki.caFile, proxy: `http://127.0.0.1:${proxy.port}`, proxyAuthorization: header } },
+      { signedOut: true, engine: 'vscode' },
+    );
+    assert.match(text, /take its own HTTP stack \(undici\) to the proxy named here, because http\.proxyAuthorization is set/);
+    assert.doesNotMatch(text, /set but not used/);
+    assert.equal(report.verdict.ok, true, text);
+  });
+
   it("on VS Code's network path, a direct way that fails does not fail the verdict when the client's own requests get through", async () => {
     // VS Code's stack stands in as a real transport that reaches the host (as a system proxy or PAC file
     // would), while the direct steps cannot resolve its name.

@@ -18,7 +18,7 @@ import {
 } from '../../support/network/corporateProxies';
 import { startHttpsFront, type HttpsFront } from '../../support/network/httpsFront';
 import { loopbackLookup } from '../../support/network/loopbackLookup';
-import { PLANT_HOST, testPki } from '../../support/network/testPki';
+import { PLANT_HOST, PROXY_HOST, testPki } from '../../support/network/testPki';
 import { makeClient, rejectionOf, SECRETS } from './testClient';
 
 const PROXY_USER = 'plant-user';
@@ -31,6 +31,7 @@ describe('the undici engine through a real Squid and a real mitmdump', function 
   let api: FakeApi | undefined;
   let front: HttpsFront | undefined;
   let squid: Squid | undefined;
+  let httpsSquid: Squid | undefined;
   let mitm: Mitmdump | undefined;
 
   before(async function () {
@@ -39,9 +40,16 @@ describe('the undici engine through a real Squid and a real mitmdump', function 
     front = await startHttpsFront(api.port, pki.server);
     squid = await startSquid({ hosts: { [PLANT_HOST]: '127.0.0.1' }, user: PROXY_USER, password: PROXY_PASSWORD });
     mitm = await startMitmdump({ hosts: { [PLANT_HOST]: '127.0.0.1' }, upstreamCaFile: pki.caFile });
+    httpsSquid = await startSquid({
+      hosts: { [PLANT_HOST]: '127.0.0.1' },
+      user: PROXY_USER,
+      password: PROXY_PASSWORD,
+      tls: { certFile: pki.proxy.certFile, keyFile: pki.proxy.keyFile },
+    });
   });
 
   after(async () => {
+    await httpsSquid?.close();
     await mitm?.close();
     await squid?.close();
     await front?.close();
@@ -136,5 +144,60 @@ describe('the undici engine through a real Squid and a real mitmdump', function 
   it('mitmdump with its CA in the CA file: signs in and reads events', async () => {
     assert.ok(mitm !== undefined);
     assert.equal(await eventsVia({ proxy: mitm.url, caCertificatesFile: mitm.caFile }), 3);
+  });
+
+  describe('an https:// Squid (TLS to the proxy itself, its certificate from the proxy CA, Basic authentication)', () => {
+    /** The proxy's name resolves (to 127.0.0.1) only through the client's lookup; the API's name only through Squid. */
+    const viaHttpsSquid = (host: string, caCertificatesFile: string): HttpSettings => {
+      assert.ok(httpsSquid !== undefined);
+      return {
+        proxy: httpsSquid.urlWithCredentials(PROXY_USER, PROXY_PASSWORD, host),
+        caCertificatesFile,
+        lookup: loopbackLookup([PROXY_HOST]),
+      };
+    };
+
+    it('with both CAs in the CA file: signs in and reads events; Squid logged an authenticated CONNECT to the API', async () => {
+      assert.ok(httpsSquid !== undefined && front !== undefined);
+      assert.equal(await eventsVia(viaHttpsSquid(PROXY_HOST, pki.bothCasFile)), 3);
+      front.dropConnections();
+      const target = `CONNECT ${PLANT_HOST}:${front.port} ${PROXY_USER} `;
+      assert.ok(
+        await waitUntil(
+          () => httpsSquid?.accessLog().some((line) => line.includes(' TCP_TUNNEL/200 ') && line.includes(target)) === true,
+          LOG_WAIT_MS,
+        ),
+        `Squid logged the tunnel:\n${httpsSquid.accessLog().join('\n')}`,
+      );
+    });
+
+    it("without the proxy's CA: the message blames the proxy, names http.proxy and the CA setting, not the API", async () => {
+      assert.ok(httpsSquid !== undefined && front !== undefined);
+      const error = await failureVia(viaHttpsSquid(PROXY_HOST, pki.caFile));
+      assert.equal(error.details.network, 'proxy-certificate');
+      assert.match(
+        error.message,
+        new RegExp(
+          `^The proxy proxy\\.plant\\.test:${httpsSquid.port} presented a certificate from a certificate authority this computer does not trust \\(UNABLE_TO_VERIFY_LEAF_SIGNATURE\\)`,
+        ),
+      );
+      assert.match(error.message, /http\.proxy/);
+      assert.match(error.message, /onboardingEvents\.caCertificatesFile/);
+      assert.ok(!error.message.includes(PLANT_HOST), `the API is not blamed: ${error.message}`);
+    });
+
+    it('addressed by a name its certificate lacks: the message says so about the proxy and points at http.proxy', async () => {
+      assert.ok(httpsSquid !== undefined);
+      const error = await failureVia(viaHttpsSquid('127.0.0.1', pki.bothCasFile));
+      assert.equal(error.details.network, 'proxy-certificate');
+      assert.match(
+        error.message,
+        new RegExp(
+          `^The certificate of the proxy 127\\.0\\.0\\.1:${httpsSquid.port} was issued for another host name \\(ERR_TLS_CERT_ALTNAME_INVALID\\)`,
+        ),
+      );
+      assert.match(error.message, /http\.proxy/);
+      assert.ok(!error.message.includes(PLANT_HOST) && !/API base URL/.test(error.message), `the API is not blamed: ${error.message}`);
+    });
   });
 });

@@ -165,10 +165,35 @@ describe('fetch transport (the engine inside VS Code), over a real fetch', funct
       res.writeHead(200);
       res.write('first');
     });
+    const begun = performance.now();
     const error = await transportFailureOf(
       transport().request(getRequest(`http://127.0.0.1:${server.port}/`, { timeouts: { headersMs: 5_000, bodyMs: 150, totalMs: 5_000 } })),
     );
     assert.deepEqual([error.failure, error.code], ['body-timeout', 'UND_ERR_BODY_TIMEOUT']);
+    // At the pause deadline, not at the later headers or total one.
+    const took = performance.now() - begun;
+    assert.ok(took < 2_000, `gave up after ${Math.round(took)} ms for a bodyMs of 150`);
+  });
+
+  it('reads a body whose chunks each come within bodyMs, though the whole takes several bodyMs', async () => {
+    const server = await started((_req, res) => {
+      res.writeHead(200);
+      let sent = 0;
+      const timer = setInterval(() => {
+        res.write(String(sent));
+        if (++sent === 6) {
+          clearInterval(timer);
+          res.end();
+        }
+      }, 100);
+      res.on('close', () => {
+        clearInterval(timer);
+      });
+    });
+    const response = await transport().request(
+      getRequest(`http://127.0.0.1:${server.port}/`, { timeouts: { headersMs: 5_000, bodyMs: 400, totalMs: 5_000 } }),
+    );
+    assert.equal(text(response.body), '012345');
   });
 
   it('gives up on a body that trickles past totalMs, though each chunk is in time', async () => {
@@ -266,7 +291,7 @@ describe('fetch transport: what VS Code’s patched fetch reports', () => {
     assert.deepEqual([error.failure, error.code], ['proxy-auth-required', 'PROXY_407']);
     assert.match(
       errorForTransportFailure(error, 'GET', 'https://api.plant.test/v1/x', 30_000).message,
-      /^The proxy requires authentication \(HTTP 407\)/,
+      /^The proxy VS Code uses \(from the system settings or a PAC file\) requires authentication \(HTTP 407\)/,
     );
   });
 
@@ -336,6 +361,16 @@ describe('network path: which engine carries a request, and why', () => {
 
   it('http.proxyStrictSSL off: undici, which applies it', () => {
     assert.equal(networkPathFor(new URL('https://api.plant.test/'), { ...vscode, proxyStrictSSL: false }).reason, 'strict-ssl-off');
+  });
+
+  it("http.proxyAuthorization with a named proxy: undici, which sends the header VS Code's path drops; without a proxy, VS Code's stack", () => {
+    const withHeader = { ...vscode, proxyAuthorization: 'Basic cGxhbnQ6c2VjcmV0' };
+    assert.deepEqual(networkPathFor(new URL('https://api.plant.test/'), { ...withHeader, proxy: 'http://proxy.plant.test:3128' }), {
+      engine: 'undici',
+      reason: 'proxy-authorization',
+      proxy: { host: 'proxy.plant.test:3128', source: 'setting', credentials: true },
+    });
+    assert.deepEqual(networkPathFor(new URL('https://api.plant.test/'), withHeader), { engine: 'vscode', reason: 'vscode' });
   });
 
   it('createTransport sends a remote request to the fetch, a loopback one to undici', async () => {

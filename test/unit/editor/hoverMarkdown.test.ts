@@ -148,6 +148,16 @@ describe('hover markdown: events table', () => {
     ]);
   });
 
+  it('offers Watch for a machine not onboarded yet, and not for one that is', () => {
+    const watchLinks = (type: string): string[] =>
+      linkTargets(eventsHoverMarkdown(SERIAL, { result: result([event(type, 'm', 1)]), stale: false }, ctx)).filter((target) =>
+        target.startsWith(`command:${COMMANDS.watchMachine}?`),
+      );
+    assert.equal(watchLinks('DEVICE_REGISTERED').length, 1);
+    assert.equal(watchLinks('ONBOARDING_FAILED').length, 1);
+    assert.deepEqual(watchLinks('ONBOARDING_COMPLETED'), []);
+  });
+
   it('marks a stale result with when it was loaded and why the refresh failed', () => {
     const md = eventsHoverMarkdown(SERIAL, { result: result([event('A', 'b', 1)]), stale: true, error: new Error('Server [down]') }, ctx);
     assert.match(md, /Not up to date: last loaded 5 minutes ago\./);

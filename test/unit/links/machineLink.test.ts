@@ -17,6 +17,18 @@ describe('machine links (untrusted input from tickets and chat)', () => {
     assert.deepEqual(parse('/machine', machineLinkQuery(link)), { ok: true, link });
   });
 
+  it('reads watch=1 (or true) as a request to watch, and round-trips it; any other value asks for nothing', () => {
+    assert.deepEqual(parse('/machine', 'serial=MX-4711-A0023&watch=1'), { ok: true, link: { serialNumber: 'MX-4711-A0023', watch: true } });
+    assert.deepEqual(parse('/machine', 'serial=MX-4711-A0023&watch=true'), {
+      ok: true,
+      link: { serialNumber: 'MX-4711-A0023', watch: true },
+    });
+    assert.deepEqual(parse('/machine', 'serial=MX-4711-A0023&watch=0'), { ok: true, link: { serialNumber: 'MX-4711-A0023' } });
+    const link = { serialNumber: 'MX-4711-A0023', watch: true };
+    assert.deepEqual(parse('/machine', machineLinkQuery(link)), { ok: true, link });
+    assert.match(JSON.stringify(parse('/machine', 'serial=MX-4711-A0023&watch=1&watch=1')), /more than once/);
+  });
+
   it('ignores unknown parameters', () => {
     assert.deepEqual(parse('/machine', 'serial=MX-4711-A0023&utm_source=chat'), { ok: true, link: { serialNumber: 'MX-4711-A0023' } });
   });

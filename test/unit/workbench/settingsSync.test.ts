@@ -8,6 +8,7 @@ import { registerSettingsSync, STATE_KEYS, SYNCED_STATE_KEYS } from '../../../sr
 import { PINNED_KEY, RECENT_KEY } from '../../../src/machines/machineLists';
 import { SEEN_KEY } from '../../../src/machines/seenTracker';
 import { CONFIRMED_ENDPOINTS_KEY, ENVIRONMENTS_KEY, LAST_ENVIRONMENT_KEY, secretKey } from '../../../src/session/credentialStore';
+import { WATCHES_KEY } from '../../../src/watch/watchList';
 
 const srcDir = join(__dirname, '..', '..', '..', '..', 'src');
 
@@ -55,6 +56,7 @@ describe('Settings Sync of global state', () => {
         environments: ENVIRONMENTS_KEY,
         lastEnvironment: LAST_ENVIRONMENT_KEY,
         confirmedEndpoints: CONFIRMED_ENDPOINTS_KEY,
+        watches: WATCHES_KEY,
       },
     );
   });

@@ -1,0 +1,143 @@
+// The rules of watching a machine onboard, without VS Code or a clock of
+// their own: when the next poll of a watched machine is due (short while
+// steps appear, backing off while nothing changes and on errors, slower in an
+// unfocused window), what a fresh result says about the watch (a new step, an
+// outcome, nothing new), when "cannot reach the API" has lasted long enough to
+// say so, and how many watches there may be. The outcome is read through the
+// one machine state (eventState.ts, always with the user's eventStates rules),
+// so a watch ends exactly when the tree and the hover say onboarded or failed.
+// Pure: unit-tested with a fake clock, and driven by the bench for an hour.
+import type { Localize } from '../../common/localize';
+import { truncate } from '../../common/markdownText';
+import type { EventsResult, OnboardingEvent } from '../../core/model';
+import { eventState, newestOf, type EventStateRules } from '../events/eventState';
+
+/** At most this many watches at once: each one is a request every few minutes at least, on the user's sign-in. */
+export const MAX_WATCHES = 50;
+
+export interface WatchTiming {
+  /** The first interval, and the interval right after a new step appeared (setting watch.firstIntervalSeconds). */
+  readonly firstMs: number;
+  /** The longest interval while nothing changes, or after errors, in a focused window. */
+  readonly maxMs: number;
+  /** Each poll that brought nothing new multiplies the interval by this much. */
+  readonly quietGrowth: number;
+  /** Each failed poll in a row doubles the interval (error back-off), from at least this much. */
+  readonly errorFloorMs: number;
+  /** An unfocused window polls this many times slower (it keeps polling: being away is the point of watching). */
+  readonly unfocusedFactor: number;
+  /** Failed polls for this long in a row, with no success between: the user is told the watch cannot poll. */
+  readonly unreachableAfterMs: number;
+}
+
+export const DEFAULT_WATCH_TIMING: WatchTiming = {
+  firstMs: 15_000,
+  maxMs: 5 * 60_000,
+  quietGrowth: 1.5,
+  errorFloorMs: 30_000,
+  unfocusedFactor: 2,
+  unreachableAfterMs: 15 * 60_000,
+};
+
+/** How a watch's recent polls went: what the next interval is derived from. */
+export interface PollHistory {
+  /** Polls in a row that brought no new step (0 right after a new step). */
+  readonly quietPolls: number;
+  /** Polls in a row that failed (0 after a success). */
+  readonly failedPolls: number;
+}
+
+export const NO_HISTORY: PollHistory = { quietPolls: 0, failedPolls: 0 };
+
+/**
+ * The delay before the next poll: `firstMs` grown by `quietGrowth` per quiet
+ * poll up to `maxMs`; after failures, at least `errorFloorMs` doubled per
+ * failure up to `maxMs`; both times `unfocusedFactor` when the window is not
+ * focused. Whole milliseconds, never below `firstMs`.
+ */
+export function nextPollDelay(history: PollHistory, focused: boolean, timing: WatchTiming = DEFAULT_WATCH_TIMING): number {
+  const first = Math.max(1, timing.firstMs);
+  const max = Math.max(first, timing.maxMs);
+  // Exponents are capped so a long-quiet watch never computes Infinity.
+  const quiet = Math.min(max, first * timing.quietGrowth ** Math.min(history.quietPolls, 64));
+  const failing =
+    history.failedPolls === 0 ? 0 : Math.min(max, Math.max(first, timing.errorFloorMs) * 2 ** Math.min(history.failedPolls - 1, 32));
+  const delay = Math.max(quiet, failing);
+  return Math.round(focused ? delay : delay * Math.max(1, timing.unfocusedFactor));
+}
+
+/** The history after a poll: what it found decides the next interval. */
+export function afterPoll(history: PollHistory, poll: 'new-step' | 'quiet' | 'failed'): PollHistory {
+  switch (poll) {
+    case 'new-step':
+      return NO_HISTORY;
+    case 'quiet':
+      return { quietPolls: history.quietPolls + 1, failedPolls: 0 };
+    case 'failed':
+      return { quietPolls: history.quietPolls, failedPolls: history.failedPolls + 1 };
+  }
+}
+
+/** The newest step of a watched machine, as its row shows it ("DEVICE_REGISTERED · 2 min ago"). */
+export interface WatchStep {
+  readonly type: string;
+  /** The event's time (epoch ms). */
+  readonly at: number;
+}
+
+/** How a watch ended by itself. */
+export interface WatchOutcome {
+  readonly state: 'onboarded' | 'failed';
+  /** The event that decided it. */
+  readonly type: string;
+  readonly at: number;
+  /** The deciding event's message (server text: shown inert, bounded). */
+  readonly message: string;
+  /** From the machine's first event to the deciding one, in ms: "onboarded in 46 min". */
+  readonly tookMs: number;
+}
+
+/** Longest server message a watch keeps (it is stored with the watch, and shown in one notification). */
+export const MAX_OUTCOME_MESSAGE = 500;
+
+/** What a fresh result says about a watch started at `since` (the newest event's time then, if any). */
+export type WatchReading =
+  | { readonly kind: 'outcome'; readonly step: WatchStep; readonly outcome: WatchOutcome }
+  | { readonly kind: 'step'; readonly step: WatchStep | undefined };
+
+function stepOf(event: OnboardingEvent): WatchStep {
+  return { type: event.type, at: event.time.epochMs };
+}
+
+/**
+ * Reads a fresh result for a watch: its newest event decides, by the one
+ * machine state. Only an event newer than `since` ends a watch: watching a
+ * machine that failed waits for its retry, not for the failure already seen.
+ */
+export function readWatch(result: EventsResult, rules: EventStateRules, since: number | undefined): WatchReading {
+  const newest = newestOf(result.events);
+  if (newest === undefined) return { kind: 'step', step: undefined };
+  const step = stepOf(newest);
+  const state = eventState(newest, rules);
+  if (state === 'inProgress' || (since !== undefined && newest.time.epochMs <= since)) return { kind: 'step', step };
+  let first = newest.time.epochMs;
+  for (const event of result.events) if (event.time.epochMs < first) first = event.time.epochMs;
+  const message = truncate(newest.message, MAX_OUTCOME_MESSAGE);
+  return { kind: 'outcome', step, outcome: { state, type: newest.type, at: step.at, message, tookMs: step.at - first } };
+}
+
+/** Whether failed polls have gone on long enough to tell the user, once. */
+export function unreachableForLong(firstFailureAt: number | undefined, now: number, timing: WatchTiming = DEFAULT_WATCH_TIMING): boolean {
+  return firstFailureAt !== undefined && now - firstFailureAt >= timing.unreachableAfterMs;
+}
+
+/** "46 min", "2 h 5 min", "40 s": how long an onboarding took, in the notification. */
+export function formatDuration(ms: number, t: Localize): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 60) return t('{0} s', seconds);
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return t('{0} min', minutes);
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return rest === 0 ? t('{0} h', hours) : t('{0} h {1} min', hours, rest);
+}

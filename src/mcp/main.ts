@@ -1,0 +1,24 @@
+// dist/mcp.js: the Onboarding Events MCP server over stdio. An agent (VS Code
+// itself, Claude Code, Codex, Gemini CLI, Cursor, …) starts it with Node, or
+// with VS Code's runtime and ELECTRON_RUN_AS_NODE=1. It takes no arguments and
+// no secret; it finds the running extension through the channel directory.
+// stdout carries the protocol only: diagnostics go to stderr.
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { channelDirectory, CHANNEL_WINDOW_VARIABLE } from './channel';
+import { channelConnector, createMcpServer } from './mcpServer';
+
+/** Replaced by the bundler with package.json's version. */
+declare const MCP_SERVER_VERSION: string | undefined;
+const version = typeof MCP_SERVER_VERSION === 'string' ? MCP_SERVER_VERSION : '0.0.0';
+
+async function main(): Promise<void> {
+  const server = createMcpServer(channelConnector(channelDirectory(), process.env[CHANNEL_WINDOW_VARIABLE]), version);
+  // The agent closes stdin when it is done: leave then, whatever is in flight.
+  process.stdin.once('end', () => void server.close().finally(() => process.exit(0)));
+  await server.connect(new StdioServerTransport());
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`onboarding-events MCP server: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

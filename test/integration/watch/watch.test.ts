@@ -1,0 +1,182 @@
+// Watch Onboarding in the real extension host: two machines whose onboarding
+// the fake API plays (events appearing over a few seconds, one ending
+// onboarded, one failed) are watched with a 1-second first interval until
+// both outcomes; the notifications, the status bar item, the rows and the
+// view's badge are read through the test hooks. A link's watch=1 is asked
+// about like any request from outside. (That a second window does not notify
+// twice is the unit test of the claims: test/unit/watch/watchList.test.ts.)
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { RenderedNode } from '../../../src/testHooks';
+import {
+  makeEvent,
+  onboardingScript,
+  playOnboarding,
+  startFakeApi,
+  TEST_CREDENTIALS,
+  TEST_SERIALS,
+  type FakeApi,
+  type OnboardingPlay,
+} from '../../support/fakeApi';
+import { activateExtension, signIn, signOutIfSignedIn, type TestedApi } from '../support/extension';
+
+const COMPLETES = 'MX-4711-W0001';
+const FAILS = 'MX-4711-W0002';
+const FROM_A_LINK = 'MX-4711-W0003';
+const PINNED = 'MX-4711-W0004';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+async function setting(name: string, value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration('onboardingEvents').update(name, value, vscode.ConfigurationTarget.Global);
+}
+
+function machineRow(tree: readonly RenderedNode[], serialNumber: string): RenderedNode | undefined {
+  return tree.flatMap((group) => group.children ?? []).find((node) => node.kind === 'machine' && node.label === serialNumber);
+}
+
+describe('Watch Onboarding', function () {
+  this.timeout(90_000);
+  let fake: FakeApi;
+  let api: TestedApi;
+  const plays: OnboardingPlay[] = [];
+
+  before(async () => {
+    api = await activateExtension();
+    fake = await startFakeApi();
+    await setting('watch.firstIntervalSeconds', 1);
+    await signIn(fake);
+  });
+
+  after(async () => {
+    for (const play of plays) play.stop();
+    for (const serial of [COMPLETES, FAILS, FROM_A_LINK, TEST_SERIALS.started])
+      await vscode.commands.executeCommand('onboardingEvents.stopWatching', serial);
+    await setting('watch.firstIntervalSeconds', undefined);
+    await setting('watch.notifyPinnedFailures', undefined);
+    await signOutIfSignedIn();
+    await fake.close();
+  });
+
+  it('watches two machines through to onboarded and failed: one notification each, the status bar, the rows and the badge', async () => {
+    const hooks = api.testHooks;
+    // The first step is on the fake before the watch starts; the rest appear 700 ms apart.
+    plays.push(playOnboarding(fake, COMPLETES, onboardingScript('completed', 700, 43 * 60_000)));
+    plays.push(playOnboarding(fake, FAILS, onboardingScript('failed', 700)));
+    assert.equal(await vscode.commands.executeCommand('onboardingEvents.watchMachine', COMPLETES), 'started');
+    assert.equal(await vscode.commands.executeCommand('onboardingEvents.watchMachine', { serialNumber: FAILS }), 'started');
+    assert.equal(await vscode.commands.executeCommand('onboardingEvents.watchMachine', FAILS), 'already-watched');
+
+    assert.equal(hooks.watch.statusBar()?.text, 'Watching 2');
+    const row = machineRow(await hooks.machines.render(2), COMPLETES);
+    assert.ok(row, 'the watched machine is listed (Recent)');
+    assert.match(row.description ?? '', /^watching · (ONBOARDING_STARTED|DEVICE_REGISTERED|CERTIFICATE_REQUESTED) · /);
+    assert.equal(row.icon, 'eye-watch');
+    assert.match(row.contextValue ?? '', /\.watched/);
+
+    await until('both outcomes', () => {
+      const states = hooks.watch.list().map((watch) => `${watch.serialNumber}:${watch.status}`);
+      return states.includes(`${COMPLETES}:onboarded`) && states.includes(`${FAILS}:failed`);
+    });
+    // By their serial numbers, which only this suite uses: the notifier keeps the last 100 only, so an index taken before would slide.
+    const shown = hooks.session.notifications();
+    const completed = shown.filter((note) => note.message.startsWith(`${COMPLETES} onboarded in`));
+    const failed = shown.filter((note) => note.message.startsWith(`${FAILS} failed to onboard:`));
+    assert.equal(completed.length, 1, `one notification of the onboarding: ${JSON.stringify(shown)}`);
+    const [onboardedNote] = completed;
+    assert.ok(onboardedNote);
+    assert.equal(onboardedNote.kind, 'info');
+    assert.match(onboardedNote.message, /onboarded in 43 min$/);
+    assert.equal(failed.length, 1);
+    const [failedNote] = failed;
+    assert.ok(failedNote);
+    assert.equal(failedNote.kind, 'warning');
+    assert.match(failedNote.message, /Certificate enrolment rejected: the device clock is 3 h ahead of the CA\./);
+
+    assert.equal(hooks.watch.statusBar()?.text, '1 failed · 1 onboarded');
+    const badge = hooks.machines.badge();
+    assert.ok((badge?.value ?? 0) >= 2, `the badge counts both outcomes: ${JSON.stringify(badge)}`);
+    assert.match(badge?.tooltip ?? '', /2 watched machines finished onboarding/);
+    const ended = machineRow(await hooks.machines.render(2), FAILS);
+    assert.doesNotMatch(ended?.contextValue ?? '', /\.watched/, 'an ended watch offers Watch again');
+
+    // Polling stopped by itself.
+    const requests = fake.eventRequests(COMPLETES).length + fake.eventRequests(FAILS).length;
+    await sleep(3000);
+    assert.equal(fake.eventRequests(COMPLETES).length + fake.eventRequests(FAILS).length, requests);
+  });
+
+  it('a link with watch=1 is asked about first, like any request from outside', async () => {
+    const hooks = api.testHooks;
+    const asked: string[] = [];
+    const user = hooks.actAsUser();
+    const answers = hooks.session.answerConfirmations((message) => {
+      asked.push(message);
+      return Promise.resolve(undefined);
+    });
+    try {
+      const outcome = await hooks.links.handle(
+        vscode.Uri.parse(`${vscode.env.uriScheme}://onboarding-events.onboarding-events/machine?serial=${FROM_A_LINK}&watch=1`),
+      );
+      assert.equal(outcome.kind, 'revealed');
+    } finally {
+      answers.dispose();
+      user.dispose();
+    }
+    assert.ok(
+      asked.some((message) => message.includes(`asks to watch the onboarding of ${FROM_A_LINK}`)),
+      JSON.stringify(asked),
+    );
+    assert.equal(
+      hooks.watch.list().some((watch) => watch.serialNumber === FROM_A_LINK),
+      false,
+      'declined: nothing is watched',
+    );
+  });
+
+  it('with watch.notifyPinnedFailures, a pinned machine that newly fails is told once, without a watch', async () => {
+    const hooks = api.testHooks;
+    await setting('watch.notifyPinnedFailures', true);
+    fake.setMachineEvents(PINNED, [makeEvent({ type: 'ONBOARDING_STARTED', message: 'started', timestamp: Date.now() - 60_000 })]);
+    await vscode.commands.executeCommand('onboardingEvents.addMachine', { serialNumber: PINNED });
+    try {
+      await hooks.getEvents(PINNED, { force: true });
+      fake.addEvent(PINNED, makeEvent({ type: 'ONBOARDING_FAILED', message: 'Gateway unreachable', timestamp: Date.now() }));
+      await hooks.getEvents(PINNED, { force: true });
+      await until('the failure notification', () =>
+        hooks.session.notifications().some((note) => note.message === `${PINNED} failed to onboard: Gateway unreachable`),
+      );
+      await hooks.getEvents(PINNED, { force: true });
+      await sleep(500);
+      const told = hooks.session.notifications().filter((note) => note.message.startsWith(`${PINNED} failed`));
+      assert.equal(told.length, 1, 'told once, not at every refresh');
+    } finally {
+      await vscode.commands.executeCommand('onboardingEvents.removeMachine', { serialNumber: PINNED });
+      await setting('watch.notifyPinnedFailures', undefined);
+    }
+  });
+
+  it('says once that watching stopped when the API refuses the sign-in, and what to do', async () => {
+    const hooks = api.testHooks;
+    assert.equal(await vscode.commands.executeCommand('onboardingEvents.watchMachine', TEST_SERIALS.started), 'started');
+    fake.setPassword(TEST_CREDENTIALS.username, 'changed-by-the-administrator');
+    fake.revokeAllTokens();
+    await until('the refused sign-in', () => hooks.session.state().kind === 'credentials-rejected');
+    await sleep(500);
+    const told = hooks.session.notifications().filter((note) => /watched machine/.test(note.message));
+    assert.equal(told.length, 1, JSON.stringify(hooks.session.notifications()));
+    assert.match(told[0]?.message ?? '', /refused the sign-in of "Test".*Sign in again/);
+    assert.equal(hooks.watch.list().find((watch) => watch.serialNumber === TEST_SERIALS.started)?.status, 'paused');
+    assert.match(hooks.watch.statusBar()?.text ?? '', /\(paused\)/);
+  });
+});

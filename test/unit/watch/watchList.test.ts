@@ -1,0 +1,314 @@
+import * as assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ApiError } from '../../../src/core/errors';
+import type { EventsResult, OnboardingEvent } from '../../../src/core/model';
+import { DEFAULT_EVENT_STATE_RULES } from '../../../src/domain/events/eventState';
+import { DEFAULT_WATCH_TIMING, MAX_WATCHES } from '../../../src/domain/watch/watchRules';
+import { EventsCache } from '../../../src/eventsCache/eventsCache';
+import { FileClaims, WatchList, WATCHES_KEY, type WatchEnded, type WatchStore } from '../../../src/watch/watchList';
+import { drain, FakeClock } from '../../support/watch/fakeClock';
+import { event, MINUTE, T0 } from '../machines/fixtures';
+
+const SERIAL = 'MX-4711-A0023';
+const OTHER = 'KRP-0815-B0001';
+
+class MemoryStore implements WatchStore {
+  readonly values = new Map<string, unknown>();
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the shape of vscode.Memento.get
+  get<T>(key: string): T | undefined {
+    return structuredClone(this.values.get(key)) as T | undefined;
+  }
+  update(key: string, value: unknown): Thenable<void> {
+    this.values.set(key, structuredClone(value));
+    return Promise.resolve();
+  }
+}
+
+/** The API as the cache sees it: events per serial number, requests counted, a failure on demand. */
+class FakeSource {
+  readonly events = new Map<string, OnboardingEvent[]>();
+  requests: string[] = [];
+  failWith: Error | undefined;
+  hold: Promise<void> | undefined;
+  constructor(private readonly clock: FakeClock) {}
+  async getEvents(serialNumber: string): Promise<EventsResult> {
+    this.requests.push(serialNumber);
+    if (this.hold) await this.hold;
+    if (this.failWith) throw this.failWith;
+    const events = [...(this.events.get(serialNumber) ?? [])].sort((a, b) => b.time.epochMs - a.time.epochMs);
+    return { serialNumber, events, invalid: [], fetchedAt: this.clock.now(), truncated: false };
+  }
+  add(serial: string, minute: number, type: string, message = `${type} at ${minute}`): void {
+    this.events.set(serial, [...(this.events.get(serial) ?? []), event({ minute, type, message }, serial)]);
+  }
+}
+
+interface Window {
+  readonly list: WatchList;
+  readonly cache: EventsCache;
+  readonly ended: WatchEnded[];
+  readonly stalls: number[];
+}
+
+describe('WatchList', () => {
+  let folder: string;
+  let clock: FakeClock;
+  let source: FakeSource;
+  let store: MemoryStore;
+  let environment: string | undefined;
+  let focused: boolean;
+  const windows: Window[] = [];
+  /** Moves the fake clock, letting each due poll finish (its store write and its claim on disk) before the next. */
+  const advance = (ms: number): Promise<void> =>
+    clock.advance(ms, async () => {
+      await drain();
+      for (const window of windows) await window.list.whenIdle();
+    });
+
+  function openWindow(claimsFolder = join(folder, 'claims')): Window {
+    const cache = new EventsCache({
+      source: () => (environment === undefined ? undefined : source),
+      freshForMs: () => 60_000,
+      now: () => clock.now(),
+    });
+    const list = new WatchList({
+      events: cache,
+      store,
+      claims: new FileClaims(claimsFolder),
+      environment: () => environment,
+      rules: () => DEFAULT_EVENT_STATE_RULES,
+      timing: () => DEFAULT_WATCH_TIMING,
+      focused: () => focused,
+      clock,
+    });
+    const window: Window = { list, cache, ended: [], stalls: [] };
+    list.onDidEnd((ended) => window.ended.push(ended));
+    list.onDidStall(({ watching }) => window.stalls.push(watching));
+    windows.push(window);
+    return window;
+  }
+
+  beforeEach(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'watch-'));
+    clock = new FakeClock(T0);
+    source = new FakeSource(clock);
+    store = new MemoryStore();
+    environment = 'env-a';
+    focused = true;
+  });
+
+  afterEach(async () => {
+    for (const window of windows.splice(0)) window.list.dispose();
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('polls a machine through its steps at 15 s, backing off while nothing changes, until it onboards; then the watch ends and polling stops', async () => {
+    source.add(SERIAL, 0, 'ONBOARDING_STARTED');
+    const { list, ended } = openWindow();
+    const started = await list.start(SERIAL);
+    assert.equal(started.kind, 'started');
+    assert.equal(source.requests.length, 1, 'the start reads the machine once');
+    assert.deepEqual(clock.pending(), [15_000]);
+
+    await advance(15_000);
+    assert.equal(source.requests.length, 2);
+    assert.deepEqual(clock.pending(), [22_500], 'nothing new: the next poll waits longer');
+
+    source.add(SERIAL, 1, 'DEVICE_REGISTERED');
+    await advance(22_500);
+    assert.equal(list.get(SERIAL)?.step?.type, 'DEVICE_REGISTERED');
+    assert.deepEqual(clock.pending(), [15_000], 'a new step: back to the first interval');
+
+    source.add(SERIAL, 46, 'ONBOARDING_COMPLETED', 'Machine onboarded');
+    await advance(15_000);
+    assert.equal(ended.length, 1);
+    const [end] = ended;
+    assert.equal(end?.speak, true);
+    assert.equal(end.watch.outcome.state, 'onboarded');
+    assert.equal(end.watch.outcome.tookMs, 46 * MINUTE);
+    assert.equal(list.get(SERIAL)?.status, 'onboarded');
+    assert.equal(list.unseenOutcomes(), 1);
+    const requests = source.requests.length;
+    await advance(60 * MINUTE);
+    assert.equal(source.requests.length, requests, 'an ended watch sends nothing');
+    list.lookedAt(SERIAL);
+    await drain();
+    assert.equal(list.unseenOutcomes(), 0);
+  });
+
+  it('two windows over the same global state and storage: only one tells the user of an outcome', async () => {
+    source.add(SERIAL, 0, 'ONBOARDING_STARTED');
+    const first = openWindow();
+    const second = openWindow();
+    await first.list.start(SERIAL);
+    second.list.resume();
+    source.add(SERIAL, 9, 'ONBOARDING_FAILED', 'Certificate rejected');
+    // Both windows' polls are in flight at once, so both see the outcome: the race a read-then-write would lose.
+    let release = (): void => undefined;
+    source.hold = new Promise((resolve) => (release = resolve));
+    await clock.advance(15_000);
+    assert.equal(source.requests.length, 3, 'each window polled');
+    release();
+    for (const window of windows) await window.list.whenIdle();
+    const all = [...first.ended, ...second.ended];
+    assert.equal(all.length, 2, 'both windows saw the outcome');
+    assert.equal(all.filter((ended) => ended.speak).length, 1, 'exactly one window speaks');
+    assert.equal(all[0]?.watch.outcome.message, 'Certificate rejected');
+  });
+
+  it('survives a reload: a new list over the same global state goes on polling', async () => {
+    source.add(SERIAL, 0, 'ONBOARDING_STARTED');
+    const before = openWindow();
+    await before.list.start(SERIAL);
+    before.list.dispose();
+    assert.deepEqual(clock.pending(), []);
+    const after = openWindow();
+    assert.equal(after.list.get(SERIAL)?.status, 'watching');
+    source.add(SERIAL, 46, 'ONBOARDING_COMPLETED');
+    await advance(15_000);
+    assert.equal(after.ended.length, 1);
+  });
+
+  it('belongs to its environment: a switch or a sign-out pauses it, and no request is made in another environment', async () => {
+    source.add(SERIAL, 0, 'ONBOARDING_STARTED');
+    const { list } = openWindow();
+    await list.start(SERIAL);
+    const requests = source.requests.length;
+    environment = 'env-b';
+    list.resume();
+    assert.equal(list.list()[0]?.status, 'paused');
+    await advance(30 * MINUTE);
+    assert.equal(source.requests.length, requests, 'nothing sent while env-b is signed in');
+    environment = undefined;
+    list.resume();
+    await advance(30 * MINUTE);
+    assert.equal(source.requests.length, requests, 'nothing sent while signed out');
+    environment = 'env-a';
+    list.resume();
+    await advance(15_000);
+    assert.equal(source.requests.length, requests + 1);
+  });
+
+  it('an answer that arrives after an environment switch is dropped', async () => {
+    source.add(SERIAL, 0, 'ONBOARDING_STARTED');
+    const { list, ended } = openWindow();
+    await list.start(SERIAL);
+    let release = (): void => undefined;
+    source.hold = new Promise((resolve) => (release = resolve));
+    source.add(SERIAL, 9, 'ONBOARDING_FAILED');
+    await clock.advance(15_000);
+    environment = 'env-b';
+    list.resume();
+    release();
+    await list.whenIdle();
+    assert.equal(ended.length, 0);
+    assert.equal(list.list()[0]?.outcome, undefined);
+  });
+
+  it('a poll joins the request in flight for the same machine instead of sending another', async () => {
+    source.add(SERIAL, 0, 'ONBOARDING_STARTED');
+    const { list, cache } = openWindow();
+    await list.start(SERIAL);
+    let release = (): void => undefined;
+    source.hold = new Promise((resolve) => (release = resolve));
+    await advance(14_000);
+    const hover = cache.get(SERIAL, { force: true });
+    const before = source.requests.length;
+    const poll = clock.advance(1_000);
+    await drain();
+    release();
+    await Promise.all([hover, poll]);
+    assert.equal(source.requests.length, before, 'the poll waited for the hover’s request');
+  });
+
+  it('keeps the newest 50 ended watches, so the stored list stays bounded however many end', async () => {
+    const ended = Array.from({ length: 60 }, (_, i) => ({
+      serialNumber: `MX-4711-E${String(i).padStart(4, '0')}`,
+      environmentId: 'env-a',
+      startedAt: T0,
+      outcome: { state: 'onboarded', type: 'ONBOARDING_COMPLETED', at: T0 + i, message: '', tookMs: i },
+    }));
+    await store.update(WATCHES_KEY, ended);
+    source.add(SERIAL, 0, 'ONBOARDING_STARTED');
+    const { list } = openWindow();
+    await list.start(SERIAL);
+    const kept = list.list();
+    assert.equal(kept.length, 51);
+    assert.equal(kept.filter((watch) => watch.status === 'watching').length, 1);
+    assert.ok(!kept.some((watch) => watch.serialNumber === 'MX-4711-E0009'), 'the oldest outcomes went');
+    assert.ok(kept.some((watch) => watch.serialNumber === 'MX-4711-E0059'));
+  });
+
+  it('starts at most 50 watches and says so beyond', async () => {
+    for (let i = 0; i < MAX_WATCHES; i++) source.add(`MX-4711-B${String(i).padStart(4, '0')}`, 0, 'ONBOARDING_STARTED');
+    const { list } = openWindow();
+    for (let i = 0; i < MAX_WATCHES; i++) assert.equal((await list.start(`MX-4711-B${String(i).padStart(4, '0')}`)).kind, 'started');
+    assert.deepEqual(await list.start(OTHER), { kind: 'limit', max: MAX_WATCHES });
+  });
+
+  it('has nothing to watch on a machine already onboarded; one that failed is watched for its retry', async () => {
+    source.add(SERIAL, 46, 'ONBOARDING_COMPLETED');
+    source.add(OTHER, 9, 'ONBOARDING_FAILED');
+    const { list, ended } = openWindow();
+    assert.equal((await list.start(SERIAL)).kind, 'already-onboarded');
+    assert.equal((await list.start(OTHER)).kind, 'started');
+    await advance(15_000);
+    assert.equal(ended.length, 0, 'the failure seen at the start is not news');
+    source.add(OTHER, 30, 'ONBOARDING_COMPLETED');
+    await advance(22_500);
+    assert.equal(ended[0]?.watch.outcome.state, 'onboarded');
+  });
+
+  it('backs off on errors and says once, after 15 minutes of failures, that it cannot poll', async () => {
+    source.add(SERIAL, 0, 'ONBOARDING_STARTED');
+    const { list, stalls } = openWindow();
+    await list.start(SERIAL);
+    source.failWith = new ApiError('network', 'The API could not be reached.');
+    await advance(15_000);
+    assert.deepEqual(clock.pending(), [30_000]);
+    await advance(14 * MINUTE);
+    assert.deepEqual(stalls, []);
+    await advance(10 * MINUTE);
+    assert.deepEqual(stalls, [1]);
+    await advance(30 * MINUTE);
+    assert.deepEqual(stalls, [1], 'said once');
+    assert.ok((clock.pending()[0] ?? Number.POSITIVE_INFINITY) <= 300_000, 'the error back-off stops at 5 min');
+  });
+
+  it('waits out a Retry-After longer than its own back-off', async () => {
+    source.add(SERIAL, 0, 'ONBOARDING_STARTED');
+    const { list } = openWindow();
+    await list.start(SERIAL);
+    source.failWith = new ApiError('rate-limited', 'Too many requests.', { status: 429, retryAfterMs: 120_000 });
+    await advance(15_000);
+    assert.deepEqual(clock.pending(), [120_000]);
+  });
+
+  it('a machine the API does not know yet is waited for, not a failure', async () => {
+    const { list, stalls } = openWindow();
+    await list.start(SERIAL);
+    source.failWith = new ApiError('not-found', 'No machine.');
+    await advance(30 * MINUTE);
+    assert.deepEqual(stalls, []);
+    source.failWith = undefined;
+    source.add(SERIAL, 50, 'ONBOARDING_STARTED');
+    await advance(5 * MINUTE);
+    assert.equal(list.get(SERIAL)?.step?.type, 'ONBOARDING_STARTED');
+  });
+
+  it('a stop in another window ends this window’s polling of it', async () => {
+    source.add(SERIAL, 0, 'ONBOARDING_STARTED');
+    const first = openWindow();
+    const second = openWindow();
+    await first.list.start(SERIAL);
+    second.list.resume();
+    assert.equal(second.list.get(SERIAL)?.status, 'watching', 'the second window follows the watch the first started');
+    await second.list.stop(SERIAL);
+    const requests = source.requests.length;
+    await advance(10 * MINUTE);
+    assert.equal(source.requests.length, requests);
+    assert.deepEqual(store.get(WATCHES_KEY), []);
+  });
+});
