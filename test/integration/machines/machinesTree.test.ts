@@ -300,6 +300,7 @@ describe('Machines tree', function () {
           'copyLinkToMachine',
           'copySerialNumber',
           'exportEvents',
+          'openBoard',
           'refreshMachine',
           'removeMachine',
           'stopWatching',
