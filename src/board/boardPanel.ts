@@ -25,7 +25,7 @@ import { COMMANDS } from '../workbench/constants';
 import type { Log } from '../workbench/log';
 import type { SerialSettings } from '../workbench/serialSettings';
 import type { SettingsReader } from '../workbench/settings';
-import { renderBoardShell } from './boardHtml';
+import { renderShell } from '../workbench/webviewShell';
 import { resolveSet, SetFollower } from './boardSets';
 import { boardPageStrings, boardStateWords, exportWords } from './boardStrings';
 import { isPageMessage, type BoardSet, type HostMessage, type PageMessage, type RenderedReport } from './protocol';
@@ -207,7 +207,7 @@ export class BoardPanel extends Disposable {
     const webview = this.panel.webview;
     const media = (...path: string[]): string =>
       webview.asWebviewUri(vscode.Uri.joinPath(this.context.extensionUri, 'media', ...path)).toString();
-    const html = renderBoardShell({
+    const html = renderShell({
       cspSource: webview.cspSource,
       nonce: randomBytes(18).toString('base64'),
       scriptUri: media('board', 'board.js'),

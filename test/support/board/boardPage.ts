@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { extname, join, normalize } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { renderBoardShell } from '../../../src/board/boardHtml';
+import { renderShell } from '../../../src/workbench/webviewShell';
 import { boardPageStrings } from '../../../src/board/boardStrings';
 import type { BoardView, HostMessage, PageMessage, RenderedReport } from '../../../src/board/protocol';
 import { plainLocalize } from '../../../src/common/localize';
@@ -58,7 +58,7 @@ export async function openBoardPage(
   const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
   const page = await context.newPage();
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString('base64');
-  const html = renderBoardShell({
+  const html = renderShell({
     cspSource: ORIGIN,
     nonce,
     scriptUri: `${ORIGIN}/media/board/board.js`,
