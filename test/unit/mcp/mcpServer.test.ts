@@ -20,7 +20,7 @@ import {
   userAgreed,
   type AgentToolName,
 } from '../../../src/domain/agentTools/toolDefinitions';
-import { machineEventsText, scopeText, signInNeededText, summaryText } from '../../../src/domain/agentTools/toolResults';
+import { machineEventsText, scopeText, signInNeededText, summaryText, watchText } from '../../../src/domain/agentTools/toolResults';
 import {
   ask,
   CHANNEL_LIMITS,
@@ -53,6 +53,8 @@ function extensionText(tool: string, input: unknown): string {
       return machineEventsText(reports, { maxEvents: 10, refused: [] }, context);
     case AGENT_TOOL_NAMES.summary:
       return summaryText(reports, [], context);
+    case AGENT_TOOL_NAMES.watch:
+      return watchText([], [], [], context);
     case AGENT_TOOL_NAMES.serialNumbers:
       return scopeText([], { where: `the ${JSON.stringify(input)}`, capped: false, signedIn: true }, context, {
         events: 'e',
@@ -133,6 +135,7 @@ const INPUTS: Readonly<Record<AgentToolName, Record<string, unknown>>> = {
   [AGENT_TOOL_NAMES.machineEvents]: { serialNumbers: ['MX-4711-A0023'] },
   [AGENT_TOOL_NAMES.serialNumbers]: { source: 'activeEditor' },
   [AGENT_TOOL_NAMES.summary]: { serialNumbers: ['MX-4711-A0023'] },
+  [AGENT_TOOL_NAMES.watch]: {},
 };
 
 describe('the MCP server against a fake extension channel', () => {
@@ -162,14 +165,14 @@ describe('the MCP server against a fake extension channel', () => {
     return connected;
   }
 
-  it('lists exactly the defined tools, read-only, each with the agreement field', async () => {
+  it('lists exactly the defined tools, read-only but the watch tool, each with the agreement field', async () => {
     const { tools } = await (await client()).listTools();
     assert.deepEqual(
       tools.map((tool) => tool.name),
       Object.keys(AGENT_TOOLS),
     );
     for (const tool of tools) {
-      assert.equal(tool.annotations?.readOnlyHint, true, tool.name);
+      assert.equal(tool.annotations?.readOnlyHint, tool.name !== AGENT_TOOL_NAMES.watch, tool.name);
       assert.equal(tool.annotations.destructiveHint, false, tool.name);
       assert.equal((tool.inputSchema.properties?.[USER_AGREED] as { type?: string } | undefined)?.type, 'boolean');
     }
