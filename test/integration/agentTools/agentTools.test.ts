@@ -104,6 +104,8 @@ describe('Language Model Tools for agents', () => {
     });
 
     after(async () => {
+      // Should the watch tool's test fail half-way, its machine is not polled through the suites that follow.
+      await vscode.commands.executeCommand('onboardingEvents.stopWatching', DEMO_SERIALS.inProgress);
       await signOutIfSignedIn();
     });
 
