@@ -80,6 +80,16 @@ const contexts = await Promise.all([
     entryPoints: { details: 'src/details/page/main.ts' },
     outdir: 'media/details',
   }),
+  // The onboarding board's page, likewise sharing src/board/protocol.ts and the board model in src/domain/board/.
+  esbuild.context({
+    ...common,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    external: [],
+    entryPoints: { board: 'src/board/page/main.ts' },
+    outdir: 'media/board',
+  }),
 ]);
 
 if (watch) {

@@ -15,7 +15,7 @@ const LAYERS = [
   ['domain'],
   ['eventsCache', 'mcp'],
   ['workbench'],
-  ['session', 'machines', 'details', 'editor', 'lookUp', 'agentTools', 'links', 'watch'],
+  ['session', 'machines', 'details', 'editor', 'lookUp', 'agentTools', 'links', 'watch', 'board'],
 ];
 const TOP = ['./src/extension.ts', './src/publicApi.ts', './src/testHooks.ts'];
 
@@ -46,6 +46,13 @@ function layerZones() {
     from: './src',
     except: ['./details/page', './details/protocol.ts', './common'],
     message: 'The details page runs in the webview: it may import only details/protocol.ts and src/common.',
+  });
+  // The board page likewise: its protocol, the board model (pure, DOM-free) and src/common.
+  zones.push({
+    target: './src/board/page',
+    from: './src',
+    except: ['./board/page', './board/protocol.ts', './domain/board', './common'],
+    message: 'The board page runs in the webview: it may import only board/protocol.ts, src/domain/board and src/common.',
   });
   return zones;
 }
@@ -85,6 +92,7 @@ export default tseslint.config(
   },
   ...VSCODE_FREE.map((folder) => ({ files: [`src/${folder}/**/*.ts`], rules: noVscode(`src/${folder}`) })),
   { files: ['src/details/page/**/*.ts'], rules: noVscode('The details page (a webview script)') },
+  { files: ['src/board/page/**/*.ts'], rules: noVscode('The board page (a webview script)') },
   {
     // Build and tooling scripts are plain JavaScript run by Node: no type information.
     files: ['**/*.mjs', '**/*.js'],

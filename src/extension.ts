@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { errorMessage } from './common/errors';
 import { registerAgentTools } from './agentTools/registerAgentTools';
+import { registerBoard } from './board/registerBoard';
 import { registerDetails } from './details/registerDetails';
 import { registerEditor } from './editor/registerEditor';
 import { registerLinks } from './links/registerLinks';
@@ -60,12 +61,27 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
     const watch = registerWatch(context, { ...deps, machines, details, notifier });
     const agentTools = registerAgentTools(context, { ...deps, machines, scanWorkspace, watches: watch });
     const links = registerLinks(context, { ...deps, details });
+    const board = registerBoard(context, { ...deps, machines, details });
     return publicApi({
       activationMs: performance.now() - started,
       machines,
       events,
       trust,
-      testHooks: testHooks({ testMode, context, session, notifier, events, details, editor, machines, agentTools, links, trust, watch }),
+      testHooks: testHooks({
+        testMode,
+        context,
+        session,
+        notifier,
+        events,
+        details,
+        editor,
+        machines,
+        agentTools,
+        links,
+        trust,
+        watch,
+        board,
+      }),
     });
   } catch (error) {
     void vscode.window.showErrorMessage(

@@ -19,6 +19,8 @@ import type { LinkOpener } from './details/linkOpener';
 import type { PanelActivity } from './details/pageRequests';
 import type { HostMessage } from './details/protocol';
 import type { Details } from './details/registerDetails';
+import type { BoardSet, RenderedReport as BoardRenderedReport } from './board/protocol';
+import type { Board } from './board/registerBoard';
 import type { Editor } from './editor/registerEditor';
 import type { InlineStatusTiming, RenderedStatus } from './editor/inlineStatus';
 import type { DiagnosticsTiming } from './editor/serialDiagnostics';
@@ -82,6 +84,7 @@ export interface TestHookSources {
   readonly agentTools: AgentTools;
   readonly links: MachineLinks;
   readonly trust: ArgumentTrust;
+  readonly board: Board;
   readonly watch: Watches;
 }
 
@@ -107,6 +110,7 @@ function hooksOf(sources: TestHookSources) {
       glanceRequests: (): number => editor.states.requestsSent,
     },
     machines: machinesHooks(sources.machines),
+    board: boardHooks(sources.board, sources.context.subscriptions),
     /** The agent tools beyond vscode.lm.invokeTool, whose confirmation is a modal a test cannot answer without a chat. */
     agentTools: {
       /** Runs the tool's prepareInvocation, as VS Code does before invoking it. */
@@ -132,6 +136,54 @@ function hooksOf(sources: TestHookSources) {
     getEvents: (serialNumber: string, options?: GetOptions): Promise<EventsResult> => events.get(serialNumber, options),
     /** Until disposed, command arguments and the exported API behave as outside test mode (ask, never act unseen). */
     actAsUser: (): IDisposable => trust.actAsUser(),
+  };
+}
+
+/** The onboarding board as the tests see it: open it for a set, read back what its page rendered and what was exported. */
+function boardHooks(board: Board, subscriptions: IDisposable[]) {
+  let lastRendered: BoardRenderedReport | undefined;
+  const exported: { readonly format: string; readonly bytes: number }[] = [];
+  const waiters = new Set<(report: BoardRenderedReport) => void>();
+  subscriptions.push(
+    board.onDidActivity((activity) => {
+      if (activity.kind === 'rendered') {
+        lastRendered = activity.report;
+        for (const waiter of [...waiters]) waiter(activity.report);
+      } else if (activity.kind === 'exported') exported.push({ format: activity.format, bytes: activity.bytes });
+    }),
+  );
+  return {
+    open: (set: BoardSet): Promise<void> => board.open(set),
+    /** The open board's title and machines (in the set's order), or undefined when none is open. */
+    panel: (): { readonly title: string; readonly machines: readonly string[] } | undefined =>
+      board.current && { title: board.current.panel.title, machines: [...board.current.machines] },
+    get lastRendered(): BoardRenderedReport | undefined {
+      return lastRendered;
+    },
+    /** Exports so far: format and size, oldest first. */
+    exported: (): { readonly format: string; readonly bytes: number }[] => [...exported],
+    /** Resolves with the next (or current, when `predicate` already holds) rendered report of the board page. */
+    waitForRendered: (predicate: (report: BoardRenderedReport) => boolean, timeoutMs = 15_000): Promise<BoardRenderedReport> => {
+      if (lastRendered && predicate(lastRendered)) return Promise.resolve(lastRendered);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiters.delete(waiter);
+          reject(new Error(`the board did not render as expected within ${timeoutMs} ms; last: ${JSON.stringify(lastRendered)}`));
+        }, timeoutMs);
+        const waiter = (report: BoardRenderedReport): void => {
+          if (!predicate(report)) return;
+          clearTimeout(timer);
+          waiters.delete(waiter);
+          resolve(report);
+        };
+        waiters.add(waiter);
+      });
+    },
+    /** Handles `message` as if the board's page had sent it; resolves when handled. */
+    simulatePageMessage: async (message: unknown): Promise<void> => {
+      if (!board.current) throw new Error('no board is open');
+      await board.current.receive(message);
+    },
   };
 }
 

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { Emitter, type Event } from '../common/emitter';
 import { Disposable, toDisposable } from '../common/lifecycle';
 import type { Log } from '../workbench/log';
-import { renderShell } from './html';
+import { renderShell } from '../workbench/webviewShell';
 import { isPageMessage, type HostMessage } from './protocol';
 import type { PageRequest, PanelActivity } from './pageRequests';
 

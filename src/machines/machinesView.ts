@@ -73,6 +73,14 @@ export class MachinesView extends Disposable {
     );
   }
 
+  /** The serial numbers of the selected rows, without repeats: a group stands for its machines, an event for its machine. */
+  selectedSerials(): string[] {
+    const serials = this.treeView.selection.flatMap((node) =>
+      node.kind === 'group' ? this.deps.model.machinesIn(node.group) : 'serialNumber' in node ? [node.serialNumber] : [],
+    );
+    return [...new Set(serials)];
+  }
+
   /** Shows the machine (adding it to Recent when it is not listed), selected and expanded. */
   async reveal(serialInput: string): Promise<void> {
     const { model, lists } = this.deps;

@@ -179,6 +179,8 @@ export function registerMachines(context: vscode.ExtensionContext, deps: Machine
     recent: () => lists.recent(),
     workspace: () => model.machinesIn('workspace'),
     clearRecent: () => void lists.clearRecent(),
+    selected: () => view.selectedSerials(),
+    onDidChange: model.onDidChange,
     ownsElement: (argument) => view.provider.ownsMachineNode(argument),
     decorate: (decorations) => model.decorate(decorations),
     model,

@@ -35,6 +35,8 @@ export const COMMANDS = {
   showEventDetails: 'onboardingEvents.showEventDetails',
   showRawJson: 'onboardingEvents.showRawJson',
   exportEvents: 'onboardingEvents.exportEvents',
+  /** The onboarding board of a set of machines (src/board/): the palette asks which set, menus pass it. */
+  openBoard: 'onboardingEvents.openBoard',
   lookUpMachine: 'onboardingEvents.lookUpMachine',
   lookUpSerialAtCursor: 'onboardingEvents.lookUpSerialAtCursor',
   revealMachine: 'onboardingEvents.revealMachine',
@@ -66,6 +68,7 @@ export const VIEWS = {
 
 export const WEBVIEWS = {
   details: 'onboardingEvents.details',
+  board: 'onboardingEvents.board',
 } as const;
 
 /** Language model tools agents can call (package.json `contributes.languageModelTools`): the names of the one definition each tool has (domain/agentTools/toolDefinitions.ts), which the MCP server lists too. */

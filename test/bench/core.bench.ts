@@ -16,13 +16,14 @@
 // transport (VS Code's network path inside the extension host) and over the
 // undici transport (the engine outside VS Code, and everywhere before).
 
+import { performance } from 'node:perf_hooks';
 import { DEFAULT_INITIAL_LIMIT } from '../../src/core/http/adaptiveLimit';
 import { createFetchTransport } from '../../src/core/http/fetchTransport';
 import type { Transport } from '../../src/core/http/transport';
 import { DEFAULT_HTTP_SETTINGS, OnboardingClient } from '../../src/core/onboardingClient';
 import { TEST_CREDENTIALS, TEST_SERIALS } from '../support/fakeApi';
 import type { Benchmark } from './index';
-import { bareEvents, bareToken, median, ms, slowerClause, timed } from './benchSupport';
+import { bareEvents, bareToken, median, ms, slowerClause, timed, times } from './benchSupport';
 import { byHandRefresh, peerLookup, simpleRefresh } from './peers';
 import { RemoteFakeApi } from './remoteFakeApi';
 
@@ -47,33 +48,44 @@ function newClient(api: FakeApi, transport?: Transport): OnboardingClient {
   });
 }
 
+/** Two medians, one per engine. */
+interface Pair {
+  readonly fetch: number;
+  readonly undici: number;
+}
+
 /**
  * The two engines of the client side by side (issue 25): the fetch transport, which inside VS Code
  * rides the extension host's patched fetch (here Node's own fetch: the same transport code, without
  * VS Code's proxy resolution), and the undici transport, the engine outside VS Code and before issue
- * 25. Each sample pairs the two right after each other, so a busy machine slows both alike.
+ * 25. Each sample pairs the two right after each other, so a busy machine slows both alike. For the
+ * burst, also the main thread's busy time per look-up in the same runs (event-loop utilisation: the
+ * fake's worker thread is not in it), which says where the difference goes.
  */
-async function engines(api: FakeApi): Promise<{ warm: { fetch: number; undici: number }; many: { fetch: number; undici: number } }> {
+async function engines(api: FakeApi): Promise<{ warm: Pair; many: Pair; busyUs: Pair }> {
   const engine = (name: 'fetch' | 'undici'): OnboardingClient =>
     newClient(api, name === 'fetch' ? createFetchTransport({ fetch: globalThis.fetch }) : undefined);
   const warm = { fetch: [] as number[], undici: [] as number[] };
   const many = { fetch: [] as number[], undici: [] as number[] };
+  const busy = { fetch: [] as number[], undici: [] as number[] };
   for (let repeat = 0; repeat < REPEATS; repeat++) {
     for (const name of repeat % 2 === 0 ? (['fetch', 'undici'] as const) : (['undici', 'fetch'] as const)) {
       const client = engine(name);
       try {
         await client.getEvents(TEST_SERIALS.onboarded); // token and connection
         warm[name].push(await timed(() => client.getEvents(TEST_SERIALS.started)));
-        if (repeat < 3) many[name].push(await timed(() => Promise.all(serials.map((serial) => client.getEvents(serial)))));
+        // Every repeat, not three: a burst's figure moves with the machine's load more than a single
+        // look-up's, and the median of three pairs was at the mercy of one busy moment.
+        const before = performance.eventLoopUtilization();
+        many[name].push(await timed(() => Promise.all(serials.map((serial) => client.getEvents(serial)))));
+        busy[name].push((performance.eventLoopUtilization(before).active * 1000) / serials.length);
       } finally {
         client.dispose();
       }
     }
   }
-  return {
-    warm: { fetch: median(warm.fetch), undici: median(warm.undici) },
-    many: { fetch: median(many.fetch), undici: median(many.undici) },
-  };
+  const pair = (samples: { fetch: number[]; undici: number[] }): Pair => ({ fetch: median(samples.fetch), undici: median(samples.undici) });
+  return { warm: pair(warm), many: pair(many), busyUs: pair(busy) };
 }
 
 const serials = Array.from({ length: LOOKUPS_IN_ONE_LIFETIME }, (_, index) => `BENCH-${String(index).padStart(4, '0')}`);
@@ -191,10 +203,14 @@ export const coreBench: Benchmark = {
         // item, not a target the fetch engine meets today.
         const target = what === 'warm look-up';
         const lost = ratio > LIMITS.engine;
+        const busy = side.busyUs;
         const line =
-          `${what}, fetch engine beside undici: fetch ${ms(figures.fetch)}, undici ${ms(figures.undici)} = ${ratio.toFixed(2)}× (${target ? 'limit' : 'goal'} ${LIMITS.engine}; median of pairs run back to back)` +
+          `${what}, fetch engine beside undici: fetch ${ms(figures.fetch)}, undici ${ms(figures.undici)} = ${ratio.toFixed(2)}× (${target ? 'limit' : 'goal'} ${LIMITS.engine}; median of ${REPEATS} pairs run back to back)` +
+          (target
+            ? ''
+            : `; main thread busy per look-up: fetch ${busy.fetch.toFixed(0)} µs, undici ${busy.undici.toFixed(0)} µs (${times(busy.fetch / busy.undici)})`) +
           (ratio > 1
-            ? ` — SLOWER by ${ms(figures.fetch - figures.undici)}: fetch's own work per request (the WHATWG body stream, our reader on it) costs more CPU than undici's request(); inside VS Code it is the price of VS Code's proxy, PAC, Kerberos and certificate handling`
+            ? ` — SLOWER by ${ms(figures.fetch - figures.undici)}: fetch's own work per request costs more CPU than undici's request() (its Request, Response, Headers, AbortSignal and WHATWG body stream, and their garbage: profiled, our transport around it is about 5% of it); a burst is bound by that CPU, a single look-up by the round trip. Inside VS Code it is the price of VS Code's proxy, PAC, Kerberos and certificate handling`
             : '');
         if (target) checks.push({ met: !lost, line });
         else console.log(`${lost ? 'LOSE' : 'ok  '} ${line}`);

@@ -12,6 +12,7 @@ import { treeBench } from './tree.bench';
 import { hostilePatternsBench } from './hostilePatterns.bench';
 import { serverStringsBench } from './serverStrings.bench';
 import { problemsBench } from './problems.bench';
+import { boardBench } from './board.bench';
 import { watchBench } from './watch.bench';
 
 export interface Benchmark {
@@ -29,6 +30,7 @@ const ALL: readonly Benchmark[] = [
   hostilePatternsBench,
   serverStringsBench,
   problemsBench,
+  boardBench,
   watchBench,
 ];
 // `npm run bench -- fleet` runs only the benchmarks whose name contains "fleet" (case-insensitive).

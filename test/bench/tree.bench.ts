@@ -9,8 +9,9 @@
 // (b) Refresh of 1,000 pinned machines through the real OnboardingClient
 //     against the fake service (injected latency) in a worker thread, bounded
 //     by the client's ceiling c: the floor is ceil(1000 / c) round trips,
-//     each the round trip of c bare requests at once, measured right before
-//     the run (a lone request's round trip understates it on loaded cores).
+//     each the round trip of c bare requests at once, the mean of those
+//     measured right before and right after the run (a lone request's round
+//     trip understates it on loaded cores).
 //     Five runs, each by a fresh client, after one untimed run that compiles
 //     the code path; the median ratio is judged, and every run and its floor
 //     are printed. Next to the peers of
@@ -227,12 +228,17 @@ export const treeBench: Benchmark = {
         client = runClient;
         realModel = runModel;
         await runClient.getEvents('WARM-0000-A0000'); // token and sockets: start-up, not refresh
-        // The round trip on this machine now, at the concurrency the refresh runs at (injected latency
-        // plus loopback, server and client work for that many answers), right before the run.
-        const rtt = await roundTripAt(fake, token, CONCURRENCY, (index) => serials[index % serials.length] ?? '');
+        // The round trip on this machine, at the concurrency the refresh runs at (injected latency
+        // plus loopback, server and client work for that many answers), right before and right after
+        // the run, their mean: on two cores shared with other builds the load moves within seconds
+        // (floors of 1.8 s and 3.8 s in one run, measured), and a floor taken before the run only judged
+        // it by a moment it was not in. The limit is unchanged.
+        const roundTrip = (): Promise<number> => roundTripAt(fake, token, CONCURRENCY, (index) => serials[index % serials.length] ?? '');
+        const before = await roundTrip();
         await fake.reset();
         const ms = await timed(() => runModel.refreshAll());
         const requests = (await fake.counts()).eventRequests;
+        const rtt = (before + (await roundTrip())) / 2;
         const failed = serials.filter((serial) => runModel.failureOf(serial) !== undefined).length;
         if (run >= 0) runs.push({ ms, rtt, ratio: ms / (Math.ceil(PINNED / CONCURRENCY) * rtt), requests, failed });
       }
@@ -247,7 +253,7 @@ export const treeBench: Benchmark = {
       checks.push({
         met: medianRun.ratio <= LIMITS.refreshRatio && runs.every((run) => run.failed === 0 && run.requests === PINNED),
         line:
-          `refresh all ${PINNED} pinned machines: us ${Math.round(medianRun.ms)} ms = ${medianRun.ratio.toFixed(2)} × floor, the median of ${RUNS} runs after an untimed warm-up run, each against its own floor measured right before it (ceil(${PINNED}/${CONCURRENCY}) × the round trip of ${CONCURRENCY} bare requests at once, ${medianRun.rtt.toFixed(1)} ms = ${Math.round(rounds * medianRun.rtt)} ms; limit ${LIMITS.refreshRatio}), ` +
+          `refresh all ${PINNED} pinned machines: us ${Math.round(medianRun.ms)} ms = ${medianRun.ratio.toFixed(2)} × floor, the median of ${RUNS} runs after an untimed warm-up run, each against its own floor, the mean of those measured right before and after it (ceil(${PINNED}/${CONCURRENCY}) × the round trip of ${CONCURRENCY} bare requests at once, ${medianRun.rtt.toFixed(1)} ms = ${Math.round(rounds * medianRun.rtt)} ms; limit ${LIMITS.refreshRatio}), ` +
           `spread ${Math.min(...ratios).toFixed(2)}–${worst.toFixed(2)} (runs ${runs.map((run) => `${Math.round(run.ms)} ms / ${Math.round(rounds * run.rtt)} ms`).join(', ')}), ` +
           `${runs.map((run) => run.requests).join('/')} requests, ${runs.reduce((sum, run) => sum + run.failed, 0)} failed — ` +
           `simple client ${Math.round(simple.ms)} ms (${simple.sent} requests, all at once), by hand ${Math.round(byHand.ms)} ms (one at a time; ${byHand.measured} timed, scaled to ${PINNED})` +

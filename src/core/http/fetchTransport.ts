@@ -8,7 +8,6 @@
 // three deadlines, the body cap (read chunk by chunk, aborted past the cap),
 // cancellation, and our one list of failure names.
 
-import { definedOnly } from '../../common/definedOnly';
 import { classifyNetworkError } from './networkFailures';
 import {
   isTransportError,
@@ -19,6 +18,7 @@ import {
   type Transport,
   type TransportRequest,
   type TransportResponse,
+  type TransportTimeouts,
 } from './transport';
 
 /** What a failure message may say about the proxy of a request (never its credentials). */
@@ -73,18 +73,9 @@ class FetchTransport implements Transport {
     // One controller carries the caller's cancellation, our three deadlines and close(): each of
     // them tears down the connection's request, not only the promise.
     const controller = new AbortController();
-    let deadline: ResponseDeadline | undefined;
-    const expire = (which: ResponseDeadline) => (): void => {
-      deadline ??= which;
+    const deadlines = new Deadlines(request.timeouts, () => {
       controller.abort();
-    };
-    const total = setTimeout(expire('total-timeout'), request.timeouts.totalMs);
-    // Until the headers arrive, then between two chunks of the body.
-    let pause = setTimeout(expire('headers-timeout'), request.timeouts.headersMs);
-    const restartPause = (): void => {
-      clearTimeout(pause);
-      pause = setTimeout(expire('body-timeout'), request.timeouts.bodyMs);
-    };
+    });
     const forwardAbort = (): void => {
       controller.abort();
     };
@@ -92,29 +83,32 @@ class FetchTransport implements Transport {
     this.#inFlight.add(controller);
 
     try {
-      const dispatcher = await this.#options.dispatcher?.(url);
       const init: RequestInit & { dispatcher?: object } = {
         method: request.method,
         headers: request.headers,
         signal: controller.signal,
         // Like the undici transport: a redirect is the caller's to see, never followed with our headers.
         redirect: 'manual',
-        ...definedOnly({ body: request.body, dispatcher }),
       };
+      if (request.body !== undefined) init.body = request.body;
+      if (this.#options.dispatcher !== undefined) {
+        const dispatcher = await this.#options.dispatcher(url);
+        if (dispatcher !== undefined) init.dispatcher = dispatcher;
+      }
       const response = await this.#options.fetch(url, init);
-      restartPause();
-      const body = await readCapped(response, request.maxBytes, restartPause);
+      deadlines.progress();
+      const body = await readCapped(response, request.maxBytes, deadlines);
       return { status: response.status, headers: flattenHeaders(response.headers), body };
     } catch (error) {
       if (isTransportError(error)) throw error;
-      if (deadline !== undefined) throw new TransportError(deadline, DEADLINE_CODES[deadline], this.#proxyFor(url) ?? {});
+      const { expired } = deadlines;
+      if (expired !== undefined) throw new TransportError(expired, DEADLINE_CODES[expired], this.#proxyFor(url) ?? {});
       if (controller.signal.reason === CLOSED) throw new TransportError('aborted', 'TRANSPORT_CLOSED');
       // fetch refuses the ports of its "bad ports" list (6000, 6667, ...) before connecting, with no code.
       if (causeMessage(error) === 'bad port') throw new TransportError('invalid-url', 'ERR_FETCH_BAD_PORT');
       throw classifyNetworkError(error, { deadlinePassed: false, proxyMayBeHidden: true, ...this.#proxyFor(url) });
     } finally {
-      clearTimeout(total);
-      clearTimeout(pause);
+      deadlines.stop();
       request.signal?.removeEventListener('abort', forwardAbort);
       this.#inFlight.delete(controller);
     }
@@ -132,8 +126,72 @@ class FetchTransport implements Transport {
   }
 }
 
-/** The body, read chunk by chunk and given up (the connection cancelled) as soon as it passes maxBytes. */
-async function readCapped(response: Response, maxBytes: number, onChunk: () => void): Promise<Uint8Array> {
+/**
+ * The three deadlines of one request on one timer. A burst of requests through fetch is bound by
+ * the CPU each costs, and three timers per request, re-armed at every chunk, were a share of it
+ * (npm run bench, "100 look-ups at once"). A chunk only moves the pause deadline later, so it only
+ * notes the time; the timer, armed for the earliest deadline, checks on firing which one has passed
+ * and otherwise waits for the one now due. Only a pause deadline that moves earlier (a body
+ * deadline shorter than the headers') re-arms it.
+ */
+class Deadlines {
+  /** Which deadline passed first, once one has. */
+  expired: ResponseDeadline | undefined;
+  readonly #bodyMs: number;
+  readonly #totalAt: number;
+  #pauseAt: number;
+  #pause: 'headers-timeout' | 'body-timeout' = 'headers-timeout';
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the timer is due (performance.now() clock). */
+  #armedAt = Number.POSITIVE_INFINITY;
+  readonly #onExpire: () => void;
+
+  constructor(timeouts: TransportTimeouts, onExpire: () => void) {
+    const now = performance.now();
+    this.#bodyMs = timeouts.bodyMs;
+    this.#totalAt = now + timeouts.totalMs;
+    this.#pauseAt = now + timeouts.headersMs;
+    this.#onExpire = onExpire;
+    this.#arm(now);
+  }
+
+  /** The headers or a chunk of the body arrived: the pause deadline starts over. */
+  progress(): void {
+    const now = performance.now();
+    this.#pause = 'body-timeout';
+    this.#pauseAt = now + this.#bodyMs;
+    if (Math.min(this.#pauseAt, this.#totalAt) < this.#armedAt) this.#arm(now);
+  }
+
+  stop(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #arm(now: number): void {
+    clearTimeout(this.#timer);
+    this.#armedAt = Math.min(this.#pauseAt, this.#totalAt);
+    this.#timer = setTimeout(this.#check, Math.max(0, this.#armedAt - now));
+  }
+
+  readonly #check = (): void => {
+    this.#timer = undefined;
+    const now = performance.now();
+    // Ties go to the total deadline, as they did when each deadline had its own timer.
+    if (now >= this.#totalAt && this.#totalAt <= this.#pauseAt) this.expired = 'total-timeout';
+    else if (now >= this.#pauseAt) this.expired = this.#pause;
+    else if (now >= this.#totalAt) this.expired = 'total-timeout';
+    if (this.expired === undefined) this.#arm(now);
+    else this.#onExpire();
+  };
+}
+
+/**
+ * The body, read chunk by chunk and given up (the connection cancelled) as soon as it passes
+ * maxBytes. (arrayBuffer() is no cheaper: fetch reads its own stream the same way underneath;
+ * measured, 122 µs against 117 µs of CPU per request.)
+ */
+async function readCapped(response: Response, maxBytes: number, deadlines: Deadlines): Promise<Uint8Array> {
   // Refuse early when the server announces too much, before reading a byte of it.
   if (Number(response.headers.get('content-length')) > maxBytes) {
     await response.body?.cancel().catch(() => undefined);
@@ -146,7 +204,7 @@ async function readCapped(response: Response, maxBytes: number, onChunk: () => v
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    onChunk();
+    deadlines.progress();
     total += value.byteLength;
     if (total > maxBytes) {
       await reader.cancel().catch(() => undefined);

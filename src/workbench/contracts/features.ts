@@ -36,6 +36,10 @@ export interface MachinesApi {
   /** Serial numbers the workspace scan found (empty until it ran); optional for stand-ins. */
   workspace?(): readonly string[];
   clearRecent(): void;
+  /** The machines selected in the Machines view, in selection order (a group stands for its machines); optional for stand-ins. */
+  selected?(): readonly string[];
+  /** The pinned, recent or workspace machines (or their data) changed; optional for stand-ins. */
+  readonly onDidChange?: Event<unknown>;
   /** Whether a command argument is one of the tree's own elements (a menu passed it): our own UI, never another extension's. */
   ownsElement?(argument: unknown): boolean;
   /** Lets another feature (the watches) add to machine rows and to the view's badge, until disposed. */

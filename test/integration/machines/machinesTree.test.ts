@@ -251,10 +251,12 @@ describe('Machines tree', function () {
       try {
         const rendered = await tree.render();
         const withEvents = machine(rendered, ONBOARDED);
+        // Issue 27: every machine (and group) offers the onboarding board of the selection.
         assert.deepEqual(menuCommands(withEvents.contextValue), [
           'copyLinkToMachine',
           'copySerialNumber',
           'exportEvents',
+          'openBoard',
           'refreshMachine',
           'removeMachine',
           'watchMachine',
@@ -262,6 +264,7 @@ describe('Machines tree', function () {
         assert.deepEqual(menuCommands(machine(rendered, TEST_SERIALS.empty).contextValue), [
           'copyLinkToMachine',
           'copySerialNumber',
+          'openBoard',
           'refreshMachine',
           'removeMachine',
           'watchMachine',
@@ -287,6 +290,7 @@ describe('Machines tree', function () {
           'copyLinkToMachine',
           'copySerialNumber',
           'exportEvents',
+          'openBoard',
           'pinMachine',
           'refreshMachine',
           'watchMachine',
@@ -296,6 +300,7 @@ describe('Machines tree', function () {
           'copyLinkToMachine',
           'copySerialNumber',
           'exportEvents',
+          'openBoard',
           'refreshMachine',
           'removeMachine',
           'stopWatching',

@@ -165,10 +165,35 @@ describe('fetch transport (the engine inside VS Code), over a real fetch', funct
       res.writeHead(200);
       res.write('first');
     });
+    const begun = performance.now();
     const error = await transportFailureOf(
       transport().request(getRequest(`http://127.0.0.1:${server.port}/`, { timeouts: { headersMs: 5_000, bodyMs: 150, totalMs: 5_000 } })),
     );
     assert.deepEqual([error.failure, error.code], ['body-timeout', 'UND_ERR_BODY_TIMEOUT']);
+    // At the pause deadline, not at the later headers or total one.
+    const took = performance.now() - begun;
+    assert.ok(took < 2_000, `gave up after ${Math.round(took)} ms for a bodyMs of 150`);
+  });
+
+  it('reads a body whose chunks each come within bodyMs, though the whole takes several bodyMs', async () => {
+    const server = await started((_req, res) => {
+      res.writeHead(200);
+      let sent = 0;
+      const timer = setInterval(() => {
+        res.write(String(sent));
+        if (++sent === 6) {
+          clearInterval(timer);
+          res.end();
+        }
+      }, 100);
+      res.on('close', () => {
+        clearInterval(timer);
+      });
+    });
+    const response = await transport().request(
+      getRequest(`http://127.0.0.1:${server.port}/`, { timeouts: { headersMs: 5_000, bodyMs: 400, totalMs: 5_000 } }),
+    );
+    assert.equal(text(response.body), '012345');
   });
 
   it('gives up on a body that trickles past totalMs, though each chunk is in time', async () => {

@@ -1,6 +1,9 @@
-// Pure: the page's HTML shell. It carries no server data except the panel
-// title, escaped; the event itself arrives by postMessage after the page says
-// "ready", and the page builds its DOM with textContent.
+// Pure: the one HTML shell of our webviews (the event details and the board),
+// so both carry the same policy: default-src 'none', styles, fonts and images
+// from our media folder only, the one script by a fresh nonce. It carries no
+// server data except the panel title, escaped; the data arrives by
+// postMessage after the page says "ready", and the page builds its DOM with
+// textContent.
 
 export interface ShellOptions {
   /** webview.cspSource */

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { contentSecurityPolicy, escapeHtml, renderShell } from '../../../src/details/html';
+import { contentSecurityPolicy, escapeHtml, renderShell } from '../../../src/workbench/webviewShell';
 
 const HOSTILE = '<img src=x onerror=alert(1)>';
 

@@ -1,0 +1,395 @@
+// The board's one webview panel: the set it shows and follows, the loads it
+// asks the events cache for (within VisibleLoads' bounds: the first 50
+// machines of a set load without asking, the rest when the user says "Load
+// Them"), the rows it builds from what the cache knows, the ready handshake,
+// and what the page may ask for — each request checked against the rows the
+// host showed (machines by serial number, events by key), never trusted as sent.
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { isApiError } from '../core/errors';
+import { Debouncer } from '../common/delays';
+import { definedOnly } from '../common/definedOnly';
+import { Emitter, type Event } from '../common/emitter';
+import { errorMessage } from '../common/errors';
+import { Disposable, toDisposable } from '../common/lifecycle';
+import { toSingleLine } from '../common/markdownText';
+import { NotSignedInError, type EventsCache } from '../eventsCache/eventsCache';
+import { VisibleLoads } from '../eventsCache/visibleLoads';
+import { boardRow, MAX_ERROR_LENGTH, type BoardRow } from '../domain/board/boardRows';
+import { boardToCsv, boardToMarkdown, timelineSvg } from '../domain/board/boardExport';
+import { durationText, type DurationUnits } from '../domain/board/boardTable';
+import { newestOf } from '../domain/events/eventState';
+import type { ApiSession } from '../workbench/contracts/apiSession';
+import type { DetailsApi, MachinesApi } from '../workbench/contracts/features';
+import { COMMANDS } from '../workbench/constants';
+import type { Log } from '../workbench/log';
+import type { SerialSettings } from '../workbench/serialSettings';
+import type { SettingsReader } from '../workbench/settings';
+import { renderShell } from '../workbench/webviewShell';
+import { resolveSet, SetFollower } from './boardSets';
+import { boardPageStrings, boardStateWords, exportWords } from './boardStrings';
+import { isPageMessage, type BoardSet, type HostMessage, type PageMessage, type RenderedReport } from './protocol';
+
+/** What a board did, as one event stream: what the page was given and did, and what was exported. Never credentials. */
+export type BoardActivity =
+  | { readonly kind: 'html'; readonly html: string }
+  | { readonly kind: 'posted'; readonly message: HostMessage }
+  | { readonly kind: 'rendered'; readonly report: RenderedReport }
+  | { readonly kind: 'exported'; readonly format: 'csv' | 'markdown' | 'svg' | 'png'; readonly bytes: number };
+
+export interface BoardContext {
+  readonly extensionUri: vscode.Uri;
+  readonly session: ApiSession;
+  readonly events: EventsCache;
+  readonly settings: SettingsReader;
+  readonly serialSettings: SerialSettings;
+  readonly machines: MachinesApi;
+  readonly details: DetailsApi;
+  readonly log: Log;
+  readonly report: (activity: BoardActivity) => void;
+}
+
+export function boardWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
+  return {
+    enableScripts: true,
+    enableFindWidget: true,
+    retainContextWhenHidden: false,
+    // Only our own media folder: no workspace files, no node_modules.
+    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media')],
+  };
+}
+
+/** Updates from the cache that land together (a bulk load's answers) post once. */
+const POST_BATCH_MS = 150;
+/** The largest PNG saved: the page's limit, decoded. */
+const MAX_PNG_BYTES = 18 * 1024 * 1024;
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+export class BoardPanel extends Disposable {
+  private ready = false;
+  private serialNumbers: readonly string[] = [];
+  private label = '';
+  private follower: SetFollower | undefined;
+  private readonly loads: VisibleLoads;
+  private readonly posting = this.register(
+    new Debouncer(
+      () => {
+        this.post(this.showMessage());
+      },
+      POST_BATCH_MS,
+      'batch',
+    ),
+  );
+  private readonly didDispose = this.register(new Emitter<void>());
+  readonly onDidDispose: Event<void> = this.didDispose.event;
+  /** Bumped per set change: an older resolution finishing late is dropped. */
+  private generation = 0;
+
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    private currentSet: BoardSet,
+    private readonly context: BoardContext,
+  ) {
+    super();
+    const { events, settings, session } = context;
+    this.register(
+      toDisposable(() => {
+        this.didDispose.fire();
+      }),
+    );
+    this.register(toDisposable(() => panel.dispose()));
+    this.register(toDisposable(() => this.follower?.dispose()));
+    this.loads = this.register(
+      new VisibleLoads({
+        load: (serialNumber, signal) => this.load(serialNumber, signal),
+        cache: events,
+        periodMs: () => settings.value.cacheSeconds * 1000,
+      }),
+    );
+    panel.webview.options = boardWebviewOptions(context.extensionUri);
+    this.register(panel.webview.onDidReceiveMessage((message: unknown) => void this.receive(message)));
+    this.register(
+      panel.onDidDispose(() => {
+        this.dispose();
+      }),
+    );
+    const inSet = (serialNumber: string): boolean => this.serialNumbers.includes(serialNumber);
+    this.register(
+      events.onDidUpdate((serialNumber) => {
+        if (inSet(serialNumber)) this.posting.trigger();
+      }),
+    );
+    this.register(
+      this.loads.onDidSettle(() => {
+        this.posting.trigger();
+      }),
+    );
+    this.register(
+      this.loads.onDidChangeHeld(() => {
+        this.posting.trigger();
+      }),
+    );
+    this.register(
+      settings.onDidChange((change) => {
+        if (change.affects('eventStates')) this.posting.trigger();
+      }),
+    );
+    this.register(
+      session.onDidChangeState(() => {
+        this.loads.clear();
+        this.showLoads();
+        this.posting.trigger();
+      }),
+    );
+    this.loadShell();
+  }
+
+  get set(): BoardSet {
+    return this.currentSet;
+  }
+
+  /** The machines the board shows now, in the set's order. */
+  get machines(): readonly string[] {
+    return this.serialNumbers;
+  }
+
+  /** Shows another set (or, first, the one it was made for) and follows it from now on; resolves once its machines are known. */
+  async setSet(set: BoardSet): Promise<void> {
+    this.currentSet = set;
+    this.follower?.dispose();
+    this.follower = new SetFollower(set, this.context, () => void this.resolve());
+    await this.resolve();
+  }
+
+  /** Handles `message` as if the page had sent it (the test hooks' way in). */
+  async receive(message: unknown): Promise<void> {
+    if (!isPageMessage(message)) {
+      this.context.log.warn('Onboarding board: ignored a message from the page that is not part of the protocol.');
+      return;
+    }
+    try {
+      await this.handle(message);
+    } catch (error) {
+      this.context.log.error('Onboarding board: handling a page request failed', error);
+    }
+  }
+
+  private async resolve(): Promise<void> {
+    const generation = ++this.generation;
+    const resolved = await resolveSet(this.currentSet, this.context);
+    if (generation !== this.generation || this.isDisposed) return;
+    this.serialNumbers = resolved.serialNumbers;
+    this.label = resolved.label;
+    this.panel.title = vscode.l10n.t('Board: {0}', resolved.label);
+    this.showLoads();
+    this.posting.trigger();
+  }
+
+  private showLoads(): void {
+    if (this.context.session.state.kind === 'signed-in') this.loads.show(this.serialNumbers);
+    else this.loads.clear();
+  }
+
+  private async load(serialNumber: string, signal: AbortSignal): Promise<unknown> {
+    try {
+      // Bulk: a board of many machines queues behind every hover and look-up.
+      return await this.context.events.get(serialNumber, { signal, priority: 'bulk' });
+    } catch (error) {
+      if (!(error instanceof NotSignedInError) && !(isApiError(error) && (error.kind === 'cancelled' || error.kind === 'not-found')))
+        this.context.log.warn(`Onboarding board, ${serialNumber}: ${errorMessage(error)}`);
+      throw error;
+    }
+  }
+
+  /** A fresh shell (and nonce): the page says "ready" and gets the board. */
+  private loadShell(): void {
+    this.ready = false;
+    const webview = this.panel.webview;
+    const media = (...path: string[]): string =>
+      webview.asWebviewUri(vscode.Uri.joinPath(this.context.extensionUri, 'media', ...path)).toString();
+    const html = renderShell({
+      cspSource: webview.cspSource,
+      nonce: randomBytes(18).toString('base64'),
+      scriptUri: media('board', 'board.js'),
+      styleUri: media('board', 'board.css'),
+      codiconsUri: media('codicons', 'codicon.css'),
+      title: this.panel.title,
+      loading: vscode.l10n.t('Loading the board…'),
+      lang: vscode.env.language,
+    });
+    webview.html = html;
+    this.context.report({ kind: 'html', html });
+  }
+
+  private post(message: HostMessage): void {
+    if (!this.ready) return;
+    this.context.report({ kind: 'posted', message });
+    void this.panel.webview.postMessage(message);
+  }
+
+  /** The rows as the cache knows them now (memory only: building them sends nothing). */
+  rows(): BoardRow[] {
+    const { events, settings, session } = this.context;
+    const signedIn = session.state.kind === 'signed-in';
+    const rules = settings.value.eventStates;
+    return this.serialNumbers.map((serialNumber) => {
+      if (!signedIn) return boardRow(serialNumber, {}, rules);
+      const entry = events.peek(serialNumber);
+      const failed = events.failure(serialNumber);
+      return boardRow(
+        serialNumber,
+        {
+          result: entry?.result,
+          stale: entry?.stale,
+          errorKind: failed === undefined ? undefined : isApiError(failed.error) ? failed.error.kind : 'error',
+          errorMessage: failed === undefined ? undefined : toSingleLine(errorMessage(failed.error), MAX_ERROR_LENGTH),
+        },
+        rules,
+      );
+    });
+  }
+
+  private showMessage(): HostMessage {
+    return {
+      type: 'show',
+      board: {
+        title: this.panel.title,
+        set: this.currentSet,
+        session: this.context.session.state.kind === 'signed-in' ? 'signedIn' : 'signedOut',
+        rows: this.rows(),
+        held: this.loads.heldCount,
+        locale: vscode.env.language,
+        nowMs: Date.now(),
+      },
+      strings: boardPageStrings(vscode.l10n.t),
+    };
+  }
+
+  /** The rows the page named, in its order, each one the host's own (a serial number not on the board is dropped). */
+  private rowsFor(serialNumbers: readonly string[]): BoardRow[] {
+    const byKey = new Map(this.rows().map((row) => [row.serialNumber, row]));
+    return serialNumbers.flatMap((serialNumber) => byKey.get(serialNumber) ?? []);
+  }
+
+  private async handle(message: PageMessage): Promise<void> {
+    const { machines, details, events } = this.context;
+    switch (message.type) {
+      case 'ready':
+        this.ready = true;
+        this.post(this.showMessage());
+        return;
+      case 'rendered': {
+        const { rows, shown, firstShown, summary, lanesDrawn, renderMs, reason } = message;
+        this.context.report({ kind: 'rendered', report: { rows, shown, firstShown, summary, lanesDrawn, renderMs, reason } });
+        return;
+      }
+      case 'openMachine': {
+        if (!this.serialNumbers.includes(message.serialNumber)) return;
+        const newest = newestOf(events.peek(message.serialNumber)?.result.events ?? []);
+        if (newest) await details.show(newest);
+        else await machines.reveal(message.serialNumber);
+        return;
+      }
+      case 'openEvent': {
+        if (!this.serialNumbers.includes(message.serialNumber)) return;
+        const event = events.peek(message.serialNumber)?.result.events.find((e) => e.key === message.key);
+        if (event) await details.show(event);
+        return;
+      }
+      case 'reveal':
+        if (this.serialNumbers.includes(message.serialNumber)) await machines.reveal(message.serialNumber);
+        return;
+      case 'signIn':
+        await vscode.commands.executeCommand(COMMANDS.signIn);
+        return;
+      case 'loadHeld':
+        if (this.context.session.state.kind === 'signed-in') this.loads.loadHeld();
+        return;
+      case 'exportTable': {
+        const rows = this.rowsFor(message.serialNumbers);
+        if (message.format === 'markdown') {
+          const text = boardToMarkdown(rows, exportWords(vscode.l10n.t));
+          await vscode.env.clipboard.writeText(text);
+          this.context.report({ kind: 'exported', format: 'markdown', bytes: Buffer.byteLength(text) });
+          this.post({ type: 'status', message: vscode.l10n.t('Copied {0} rows as a Markdown table.', rows.length) });
+          return;
+        }
+        await this.save('csv', Buffer.from(boardToCsv(rows, exportWords(vscode.l10n.t)), 'utf8'));
+        return;
+      }
+      case 'exportSvg': {
+        const rows = this.rowsFor(message.serialNumbers);
+        const locale = vscode.env.language;
+        const svg = timelineSvg(rows, {
+          from: message.from,
+          to: message.to,
+          look: message.look,
+          states: boardStateWords(vscode.l10n.t),
+          title: this.panel.title,
+          aligned: message.aligned,
+          formatTick: (at, step) => (message.aligned ? sinceStart(at, exportWords(vscode.l10n.t).units) : tickText(at, step, locale)),
+        });
+        await this.save('svg', Buffer.from(svg, 'utf8'));
+        return;
+      }
+      case 'exportPng': {
+        const bytes = Buffer.from(message.dataUrl.slice('data:image/png;base64,'.length), 'base64');
+        if (bytes.length > MAX_PNG_BYTES || !PNG_SIGNATURE.every((b, i) => bytes[i] === b)) {
+          this.context.log.warn('Onboarding board: the page sent a PNG that is not one; nothing was saved.');
+          return;
+        }
+        await this.save('png', bytes);
+        return;
+      }
+    }
+  }
+
+  private async save(format: 'csv' | 'svg' | 'png', bytes: Uint8Array): Promise<void> {
+    const filters: Record<typeof format, Record<string, string[]>> = {
+      csv: { [vscode.l10n.t('CSV')]: ['csv'] },
+      svg: { [vscode.l10n.t('SVG image')]: ['svg'] },
+      png: { [vscode.l10n.t('PNG image')]: ['png'] },
+    };
+    const name = `onboarding-board-${
+      this.label
+        .replace(/[^A-Za-z0-9._-]+/g, '-')
+        .replace(/^-+|-+$/g, '')
+        .toLowerCase() || 'machines'
+    }.${format}`;
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const target = await vscode.window.showSaveDialog({
+      filters: filters[format],
+      saveLabel: vscode.l10n.t('Export'),
+      ...definedOnly({ defaultUri: folder && vscode.Uri.joinPath(folder, name) }),
+    });
+    if (!target) return;
+    await vscode.workspace.fs.writeFile(target, bytes);
+    this.context.report({ kind: 'exported', format, bytes: bytes.length });
+    this.post({ type: 'status', message: vscode.l10n.t('Saved {0}.', target.path.split('/').pop() ?? '') });
+  }
+}
+
+/** An aligned axis label: the time since the first event ("+12 min"). */
+function sinceStart(offsetMs: number, units: DurationUnits | undefined): string {
+  return offsetMs === 0 ? '0' : `${offsetMs < 0 ? '−' : '+'}${durationText(Math.abs(offsetMs), units)}`;
+}
+
+const tickFormats = new Map<string, Intl.DateTimeFormat>();
+/** The SVG's axis labels, as the page's: the time of day for spans under a day, else the date. */
+function tickText(at: number, step: number, locale: string): string {
+  const key = `${locale}\n${step < 86_400_000 ? 't' : 'd'}`;
+  let format = tickFormats.get(key);
+  if (!format) {
+    const options: Intl.DateTimeFormatOptions =
+      step < 86_400_000
+        ? { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' }
+        : { year: 'numeric', month: 'short', day: 'numeric' };
+    try {
+      format = new Intl.DateTimeFormat(locale, options);
+    } catch {
+      format = new Intl.DateTimeFormat('en', options);
+    }
+    tickFormats.set(key, format);
+  }
+  return format.format(new Date(at));
+}

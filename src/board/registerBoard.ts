@@ -1,0 +1,163 @@
+// The onboarding board: "Open Onboarding Board" for a set of machines (the
+// pinned ones, the workspace's, the serial numbers in a file, the tree's
+// selection), one webview panel that follows its set, and the serializer that
+// brings it back after a reload with the set it showed.
+import * as vscode from 'vscode';
+import { Emitter, type Event } from '../common/emitter';
+import { isRecord } from '../common/guards';
+import { serialNumberArgument } from '../domain/serialNumbers/serialNumberInput';
+import type { EventsCache } from '../eventsCache/eventsCache';
+import type { ApiSession } from '../workbench/contracts/apiSession';
+import type { DetailsApi, MachinesApi } from '../workbench/contracts/features';
+import { registerCommands, type CommandTable } from '../workbench/commands';
+import { COMMANDS, WEBVIEWS } from '../workbench/constants';
+import type { Log } from '../workbench/log';
+import type { SerialSettings } from '../workbench/serialSettings';
+import type { SettingsReader } from '../workbench/settings';
+import { BoardPanel, boardWebviewOptions, type BoardActivity, type BoardContext } from './boardPanel';
+import { isPersistedState, type BoardSet } from './protocol';
+
+export interface BoardDeps {
+  readonly session: ApiSession;
+  readonly events: EventsCache;
+  readonly settings: SettingsReader;
+  readonly serialSettings: SerialSettings;
+  readonly machines: MachinesApi;
+  readonly details: DetailsApi;
+  readonly log: Log;
+}
+
+/** The board feature: opening it, the panel it shows, and what the panel did (nobody in the product listens). */
+export interface Board {
+  open(set: BoardSet): Promise<void>;
+  readonly current: BoardPanel | undefined;
+  readonly onDidActivity: Event<BoardActivity>;
+}
+
+/**
+ * A set from a menu's arguments: a group of the Machines view, its selected
+ * machines (only ones the tree lists: a forged node names no other machine),
+ * or a file from the explorer or an editor's title. Undefined: ask.
+ */
+export function setFromArguments(args: readonly unknown[], machines: MachinesApi): BoardSet | undefined {
+  const [first, second] = args;
+  if (first instanceof vscode.Uri) return { kind: 'file', uri: first.toString() };
+  if (!isRecord(first)) return undefined;
+  if (first['kind'] === 'group') {
+    if (first['group'] === 'pinned') return { kind: 'pinned' };
+    if (first['group'] === 'workspace') return { kind: 'workspace' };
+    if (first['group'] === 'recent') return { kind: 'serials', serialNumbers: machines.recent() };
+    return undefined;
+  }
+  const listed = new Set([...machines.pinned(), ...machines.recent(), ...(machines.workspace?.() ?? [])]);
+  const nodes: readonly unknown[] = Array.isArray(second) && second.length > 0 ? second : [first];
+  const serialNumbers = [...new Set(nodes.map(serialNumberArgument).filter((s): s is string => s !== undefined && listed.has(s)))];
+  return serialNumbers.length > 0 ? { kind: 'serials', serialNumbers } : undefined;
+}
+
+/** The palette's question: which machines? */
+async function pickSet(machines: MachinesApi): Promise<BoardSet | undefined> {
+  type Item = vscode.QuickPickItem & { readonly set: BoardSet };
+  const items: Item[] = [
+    {
+      label: `$(pinned) ${vscode.l10n.t('Pinned Machines')}`,
+      description: String(machines.pinned().length),
+      set: { kind: 'pinned' },
+    },
+    {
+      label: `$(folder) ${vscode.l10n.t('Machines in the Workspace')}`,
+      description: String(machines.workspace?.().length ?? 0),
+      set: { kind: 'workspace' },
+    },
+  ];
+  const editor = vscode.window.activeTextEditor;
+  if (editor)
+    items.unshift({
+      label: `$(file) ${vscode.l10n.t('Serial Numbers in the Active File')}`,
+      description: vscode.workspace.asRelativePath(editor.document.uri),
+      set: { kind: 'file', uri: editor.document.uri.toString() },
+    });
+  const selected = machines.selected?.() ?? [];
+  if (selected.length > 0)
+    items.push({
+      label: `$(list-selection) ${vscode.l10n.t('Selected in the Machines View')}`,
+      description: String(selected.length),
+      set: { kind: 'serials', serialNumbers: selected },
+    });
+  const picked = await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Which machines should the board show?') });
+  return picked?.set;
+}
+
+interface BoardCommandDeps {
+  readonly board: Board;
+  readonly machines: MachinesApi;
+}
+
+const BOARD_COMMANDS: CommandTable<BoardCommandDeps> = {
+  [COMMANDS.openBoard]:
+    ({ board, machines }) =>
+    async (...args: unknown[]) => {
+      const set = setFromArguments(args, machines) ?? (await pickSet(machines));
+      if (!set) return;
+      // The workspace's machines are what its scan found: a board of a workspace never scanned starts one (the board follows it).
+      if (set.kind === 'workspace' && (machines.workspace?.().length ?? 0) === 0)
+        void vscode.commands.executeCommand(COMMANDS.scanWorkspace);
+      await board.open(set);
+    },
+};
+
+export function registerBoard(context: vscode.ExtensionContext, deps: BoardDeps): Board {
+  const activity = new Emitter<BoardActivity>();
+  const boardContext: BoardContext = {
+    ...deps,
+    extensionUri: context.extensionUri,
+    report: (happened) => {
+      activity.fire(happened);
+    },
+  };
+  let current: BoardPanel | undefined;
+  const track = (panel: BoardPanel): BoardPanel => {
+    current = panel;
+    panel.onDidDispose(() => {
+      if (current === panel) current = undefined;
+    });
+    return panel;
+  };
+  const board: Board = {
+    open: async (set) => {
+      if (current) {
+        current.panel.reveal(current.panel.viewColumn);
+        await current.setSet(set);
+        return;
+      }
+      const panel = vscode.window.createWebviewPanel(
+        WEBVIEWS.board,
+        vscode.l10n.t('Onboarding Board'),
+        vscode.ViewColumn.Active,
+        boardWebviewOptions(context.extensionUri),
+      );
+      await track(new BoardPanel(panel, set, boardContext)).setSet(set);
+    },
+    get current() {
+      return current;
+    },
+    onDidActivity: activity.event,
+  };
+  context.subscriptions.push(
+    activity,
+    { dispose: () => current?.dispose() },
+    ...registerCommands(BOARD_COMMANDS, { board, machines: deps.machines }),
+    vscode.window.registerWebviewPanelSerializer(WEBVIEWS.board, {
+      deserializeWebviewPanel: (panel: vscode.WebviewPanel, state: unknown) => {
+        // The page kept its set, sort and filter; anything else is not ours to show.
+        if (!isPersistedState(state) || current) {
+          deps.log.warn('Onboarding board: a restored panel was closed because its saved state is not a board.');
+          panel.dispose();
+          return Promise.resolve();
+        }
+        return track(new BoardPanel(panel, state.set, boardContext)).setSet(state.set);
+      },
+    }),
+  );
+  return board;
+}

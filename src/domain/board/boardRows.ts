@@ -1,0 +1,119 @@
+// One row of the onboarding board per machine: its state (the one mapping of
+// eventState.ts, with the user's rules), its newest event, how long its
+// onboarding took, and its events as marks for the timeline. Pure (no
+// vscode): the host builds rows from what the events cache knows, the page
+// sorts, filters and draws them, and both are unit-tested under plain mocha.
+import type { EventsResult } from '../../core/model';
+import { eventState, machineState, type EventState, type EventStateRules, type MachineState } from '../events/eventState';
+
+/** A machine's state on the board: one of the machine states, or not loaded yet (held, loading, or signed out). */
+export type BoardState = MachineState | 'notLoaded';
+
+/** Every board state, in the order the summary and the state filter list them. */
+export const BOARD_STATES: readonly BoardState[] = ['onboarded', 'failed', 'inProgress', 'noEvents', 'unknown', 'unavailable', 'notLoaded'];
+
+/** One event on a lane: when, what state it says, its type (server text, drawn as text) and its key (to open its details). */
+export interface BoardMark {
+  readonly at: number;
+  readonly state: EventState;
+  readonly type: string;
+  readonly key: string;
+}
+
+export interface BoardRow {
+  readonly serialNumber: string;
+  readonly state: BoardState;
+  /** The newest event's type and time; null without events. */
+  readonly newestType: string | null;
+  readonly newestAt: number | null;
+  /** The oldest event's time; null without events. */
+  readonly firstAt: number | null;
+  /** Completion (the first onboarded event) when there is one, else the newest event. */
+  readonly endAt: number | null;
+  readonly completed: boolean;
+  /** endAt − firstAt in ms; null without events. */
+  readonly durationMs: number | null;
+  /** All events of the result, also those past MAX_MARKS. */
+  readonly eventCount: number;
+  /** Why the machine's request failed (shown for unavailable and unknown machines); null otherwise. */
+  readonly error: string | null;
+  /** The result is a kept copy (from disk, or its refresh failed). */
+  readonly stale: boolean;
+  /** Oldest first, at most MAX_MARKS (the newest ones). */
+  readonly marks: readonly BoardMark[];
+  /** Index in `marks` of the failing step (the newest failed event), -1 when none failed. */
+  readonly failingMark: number;
+}
+
+/** Marks kept per lane: the newest ones. Enough for any onboarding; bounds the message a machine with 10,000 events makes. */
+export const MAX_MARKS = 200;
+/** Longest error text kept on a row. */
+export const MAX_ERROR_LENGTH = 300;
+
+/** What the host knows of one machine, read from the events cache. */
+export interface BoardSource {
+  readonly result?: EventsResult | undefined;
+  readonly stale?: boolean | undefined;
+  /** The error kind of the last failure (ApiError.kind, e.g. 'not-found') when there is no result. */
+  readonly errorKind?: string | undefined;
+  /** The failure's message, already made single-line and safe by the caller. */
+  readonly errorMessage?: string | undefined;
+}
+
+function boundedError(message: string | undefined): string | null {
+  if (message === undefined || message === '') return null;
+  return message.length > MAX_ERROR_LENGTH ? `${message.slice(0, MAX_ERROR_LENGTH - 1)}…` : message;
+}
+
+export function boardRow(serialNumber: string, source: BoardSource, rules: EventStateRules): BoardRow {
+  const { result } = source;
+  const state: BoardState = machineState(source, rules) ?? 'notLoaded';
+  const error = result === undefined ? boundedError(source.errorMessage) : null;
+  if (result === undefined || result.events.length === 0)
+    return {
+      serialNumber,
+      state,
+      newestType: null,
+      newestAt: null,
+      firstAt: null,
+      endAt: null,
+      completed: false,
+      durationMs: null,
+      eventCount: 0,
+      error,
+      stale: source.stale === true,
+      marks: [],
+      failingMark: -1,
+    };
+  // Oldest first, whatever order the result came in (it should be newest first; a stray order must not change a duration).
+  const ordered = [...result.events].sort((a, b) => a.time.epochMs - b.time.epochMs);
+  const all = ordered.map((event) => ({ at: event.time.epochMs, state: eventState(event, rules), type: event.type, key: event.key }));
+  const marks = all.length > MAX_MARKS ? all.slice(all.length - MAX_MARKS) : all;
+  const first = all[0];
+  const newest = all[all.length - 1];
+  const newestEvent = ordered[ordered.length - 1];
+  const completion = all.find((mark) => mark.state === 'onboarded');
+  let failingMark = -1;
+  for (let i = marks.length - 1; i >= 0; i--)
+    if (marks[i]?.state === 'failed') {
+      failingMark = i;
+      break;
+    }
+  const firstAt = first?.at ?? null;
+  const endAt = completion?.at ?? newest?.at ?? null;
+  return {
+    serialNumber,
+    state,
+    newestType: newestEvent?.type ?? null,
+    newestAt: newest?.at ?? null,
+    firstAt,
+    endAt,
+    completed: completion !== undefined,
+    durationMs: firstAt !== null && endAt !== null ? endAt - firstAt : null,
+    eventCount: result.events.length,
+    error,
+    stale: source.stale === true,
+    marks,
+    failingMark,
+  };
+}

@@ -1,0 +1,244 @@
+// What the board's table and timeline show of its rows: the order (sort by
+// any column), which rows (filter by state and text), the summary line, the
+// time range and its ticks, and durations as text. Pure and DOM-free: the page
+// runs it on every keystroke of the filter, the host for exports, and the
+// unit tests table-test it.
+import { BOARD_STATES, type BoardRow, type BoardState } from './boardRows';
+
+export const BOARD_COLUMNS = ['serialNumber', 'state', 'newest', 'age', 'duration', 'events', 'error'] as const;
+export type BoardColumn = (typeof BOARD_COLUMNS)[number];
+
+export interface BoardSort {
+  readonly column: BoardColumn;
+  readonly descending: boolean;
+}
+
+export interface BoardFilter {
+  /** States shown; every state when empty. */
+  readonly states: readonly BoardState[];
+  /** Case-insensitive text looked for in the serial number, state word, newest event type and error. */
+  readonly text: string;
+}
+
+export const DEFAULT_SORT: BoardSort = { column: 'serialNumber', descending: false };
+export const NO_FILTER: BoardFilter = { states: [], text: '' };
+/** Longest filter text the page sends or keeps. */
+export const MAX_FILTER_TEXT = 200;
+
+/** State order when sorting by state: what needs attention first. */
+const STATE_RANK: Readonly<Record<BoardState, number>> = {
+  failed: 0,
+  unavailable: 1,
+  unknown: 2,
+  inProgress: 3,
+  noEvents: 4,
+  notLoaded: 5,
+  onboarded: 6,
+};
+
+const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+
+/** Nulls last whatever the direction: a machine without events never sorts above one with. */
+function compareNullable(a: number | null, b: number | null, descending: boolean): number {
+  if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
+  return descending ? b - a : a - b;
+}
+
+function compareText(a: string | null, b: string | null, descending: boolean): number {
+  if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
+  const order = collator.compare(a, b);
+  return descending ? -order : order;
+}
+
+/** The rows in the order of `sort`; ties keep serial-number order, so the order never depends on arrival. */
+export function sortRows(rows: readonly BoardRow[], sort: BoardSort): BoardRow[] {
+  const { column, descending } = sort;
+  const primary = (a: BoardRow, b: BoardRow): number => {
+    switch (column) {
+      case 'serialNumber':
+        return compareText(a.serialNumber, b.serialNumber, descending);
+      case 'state': {
+        const order = STATE_RANK[a.state] - STATE_RANK[b.state];
+        return descending ? -order : order;
+      }
+      case 'newest':
+        return compareText(a.newestType, b.newestType, descending);
+      case 'age':
+        // Age ascending = newest event most recent first.
+        return compareNullable(a.newestAt, b.newestAt, !descending);
+      case 'duration':
+        return compareNullable(a.durationMs, b.durationMs, descending);
+      case 'events':
+        return descending ? b.eventCount - a.eventCount : a.eventCount - b.eventCount;
+      case 'error':
+        return compareText(a.error, b.error, descending);
+    }
+  };
+  return [...rows].sort((a, b) => primary(a, b) || collator.compare(a.serialNumber, b.serialNumber));
+}
+
+/** The text a row is searched in, lower-cased once per row (the page keeps it). */
+export function searchText(row: BoardRow, stateWords: Readonly<Record<BoardState, string>>): string {
+  return [row.serialNumber, stateWords[row.state], row.newestType ?? '', row.error ?? ''].join('\n').toLowerCase();
+}
+
+/** A filter in a form that is cheap to test per row. */
+export interface CompiledFilter {
+  readonly states: ReadonlySet<BoardState> | undefined;
+  readonly needle: string;
+}
+
+export function compileFilter(filter: BoardFilter): CompiledFilter {
+  return {
+    states: filter.states.length === 0 ? undefined : new Set(filter.states),
+    needle: filter.text.slice(0, MAX_FILTER_TEXT).trim().toLowerCase(),
+  };
+}
+
+export function rowMatches(state: BoardState, haystack: string, filter: CompiledFilter): boolean {
+  return (filter.states === undefined || filter.states.has(state)) && (filter.needle === '' || haystack.includes(filter.needle));
+}
+
+export function filterRows(rows: readonly BoardRow[], filter: BoardFilter, stateWords: Readonly<Record<BoardState, string>>): BoardRow[] {
+  const compiled = compileFilter(filter);
+  return rows.filter((row) => rowMatches(row.state, searchText(row, stateWords), compiled));
+}
+
+export type StateCounts = Readonly<Record<BoardState, number>>;
+
+export function countStates(rows: readonly Pick<BoardRow, 'state'>[]): StateCounts {
+  const counts = Object.fromEntries(BOARD_STATES.map((state) => [state, 0])) as Record<BoardState, number>;
+  for (const row of rows) counts[row.state]++;
+  return counts;
+}
+
+/** The summary's words, localised by the host: `{0}` placeholders filled here. */
+export interface SummaryWords {
+  readonly states: Readonly<Record<BoardState, string>>;
+  /** "No machines" */
+  readonly none: string;
+  /** "1 machine: {0}" */
+  readonly one: string;
+  /** "{0} machines: {1}" */
+  readonly many: string;
+  /** "{0} {1}", a count and a state word */
+  readonly count: string;
+  /** ", " */
+  readonly separator: string;
+}
+
+const fill = (template: string, ...values: string[]): string => template.replace(/\{(\d)\}/g, (all, i: string) => values[Number(i)] ?? all);
+
+/** "40 machines: 31 onboarded, 3 failed, 5 in progress, 1 unknown": states with none are left out. */
+export function summaryText(counts: StateCounts, words: SummaryWords, locale = 'en'): string {
+  const total = BOARD_STATES.reduce((sum, state) => sum + counts[state], 0);
+  if (total === 0) return words.none;
+  const number = (n: number): string => n.toLocaleString(locale);
+  const parts = BOARD_STATES.filter((state) => counts[state] > 0).map((state) =>
+    fill(words.count, number(counts[state]), words.states[state]),
+  );
+  const list = parts.join(words.separator);
+  return total === 1 ? fill(words.one, list) : fill(words.many, number(total), list);
+}
+
+/**
+ * Where a mark sits on its lane: its time, or with the lanes aligned, the
+ * time since the machine's first event (every onboarding starts at 0, so
+ * onboardings months apart compare step by step).
+ */
+export function laneTime(row: Pick<BoardRow, 'firstAt'>, at: number, aligned: boolean): number {
+  return aligned ? at - (row.firstAt ?? at) : at;
+}
+
+/**
+ * Aligning is the better first view when the onboardings lie far apart
+ * compared with how long each took: on a shared axis each would be one dot.
+ */
+export function prefersAligned(rows: readonly BoardRow[]): boolean {
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  let longest = 0;
+  for (const row of rows) {
+    if (row.firstAt === null || row.marks.length < 2) continue;
+    first = Math.min(first, row.firstAt);
+    last = Math.max(last, row.firstAt);
+    longest = Math.max(longest, (row.marks[row.marks.length - 1]?.at ?? row.firstAt) - row.firstAt);
+  }
+  return longest > 0 && last - first > 10 * longest;
+}
+
+/** The time span all marks lie in, widened a little so the first and last marks are not on the edge; undefined without marks. */
+export function timeRange(rows: readonly BoardRow[], aligned = false): { readonly from: number; readonly to: number } | undefined {
+  let from = Number.POSITIVE_INFINITY;
+  let to = Number.NEGATIVE_INFINITY;
+  for (const row of rows)
+    for (const mark of row.marks) {
+      const at = laneTime(row, mark.at, aligned);
+      if (at < from) from = at;
+      if (at > to) to = at;
+    }
+  if (!Number.isFinite(from) || !Number.isFinite(to)) return undefined;
+  const pad = Math.max((to - from) * 0.03, 60_000);
+  return { from: from - pad, to: to + pad };
+}
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const TICK_STEPS = [
+  SECOND,
+  5 * SECOND,
+  15 * SECOND,
+  30 * SECOND,
+  MINUTE,
+  5 * MINUTE,
+  15 * MINUTE,
+  30 * MINUTE,
+  HOUR,
+  3 * HOUR,
+  6 * HOUR,
+  12 * HOUR,
+  DAY,
+  2 * DAY,
+  7 * DAY,
+  30 * DAY,
+  90 * DAY,
+  365 * DAY,
+];
+
+/** Round tick times between `from` and `to`, at most about `maxTicks` of them, with the step chosen. */
+export function timeTicks(from: number, to: number, maxTicks: number): { readonly step: number; readonly ticks: number[] } {
+  const span = Math.max(1, to - from);
+  const wanted = span / Math.max(1, maxTicks);
+  const step = TICK_STEPS.find((s) => s >= wanted) ?? Math.ceil(wanted / (365 * DAY)) * 365 * DAY;
+  const ticks: number[] = [];
+  for (let t = Math.ceil(from / step) * step; t <= to && ticks.length <= maxTicks * 2; t += step) ticks.push(t);
+  return { step, ticks };
+}
+
+/** Templates of the duration units ("{0} min"), localised by the host. */
+export interface DurationUnits {
+  readonly s: string;
+  readonly min: string;
+  readonly h: string;
+  readonly d: string;
+}
+
+export const ENGLISH_UNITS: DurationUnits = { s: '{0} s', min: '{0} min', h: '{0} h', d: '{0} d' };
+
+/** A duration as short text: "45 s", "12 min", "3 h 20 min", "2 d 4 h". */
+export function durationText(ms: number, units: DurationUnits = ENGLISH_UNITS): string {
+  const abs = Math.max(0, Math.round(ms / 1000));
+  if (abs < 60) return fill(units.s, String(abs));
+  const minutes = Math.floor(abs / 60);
+  if (minutes < 60) return fill(units.min, String(minutes));
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) {
+    const rest = minutes % 60;
+    return rest === 0 ? fill(units.h, String(hours)) : `${fill(units.h, String(hours))} ${fill(units.min, String(rest))}`;
+  }
+  const days = Math.floor(hours / 24);
+  const rest = hours % 24;
+  return rest === 0 ? fill(units.d, String(days)) : `${fill(units.d, String(days))} ${fill(units.h, String(rest))}`;
+}

@@ -1,0 +1,135 @@
+// The onboarding board in the real extension host, against the demo API: the
+// board of the demo workspace's config/line3.yaml, read back through the test
+// hooks (the page's own report of what it rendered); it follows its file as it
+// is edited, a row opens its machine's details, the Markdown copy reaches the
+// clipboard, signed out it says so, and a set of 1,000 loads no more than the
+// automatic bound asks.
+import * as assert from 'node:assert/strict';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { MAX_AUTOMATIC_PER_VIEW } from '../../../src/eventsCache/visibleLoads';
+import { DEMO_CREDENTIALS, DEMO_FAKE_CONFIG, demoData, startFakeApi, type FakeApi } from '../../support/fakeApi';
+import { activateExtension, type TestedApi } from '../support/extension';
+
+const root = join(__dirname, '..', '..', '..', '..');
+const LINE3 = vscode.Uri.file(join(root, 'test', 'fixtures', 'demo-workspace', 'config', 'line3.yaml'));
+const LINE3_SERIALS = [
+  'MX-4711-A0023',
+  'PRS-0900-A0314',
+  'LSR-6060-F0042',
+  'CNC-5200-E0101',
+  'WELD-3100-D0007',
+  'MX-9999-Z0001',
+  'KRP-0815-B0042',
+  'TBL-2200-C0666',
+];
+const ENVIRONMENT = 'Board demo';
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('The onboarding board', function () {
+  this.timeout(90_000);
+  let api: TestedApi;
+  let fake: FakeApi;
+
+  const board = (): NonNullable<TestedApi['testHooks']['board']> => {
+    const hooks = api.testHooks.board;
+    assert.ok(hooks, 'the board hooks are exported under test');
+    return hooks;
+  };
+
+  async function signIn(): Promise<void> {
+    await vscode.commands.executeCommand('onboardingEvents.signIn', {
+      apiBaseUrl: fake.baseUrl,
+      authUrl: fake.authUrl,
+      ...DEMO_CREDENTIALS,
+      environment: ENVIRONMENT,
+    });
+  }
+
+  before(async () => {
+    api = await activateExtension();
+    fake = await startFakeApi({ data: demoData(), ...DEMO_FAKE_CONFIG });
+    await signIn();
+    api.events.clear();
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('onboardingEvents.signOut', { environment: ENVIRONMENT, confirm: false }).then(
+      () => undefined,
+      () => undefined,
+    );
+    await fake.close();
+  });
+
+  it("shows the demo's line 3: every machine in its state, the failed request's error, sorted by serial number", async () => {
+    await board().open({ kind: 'file', uri: LINE3.toString() });
+    assert.deepEqual(board().panel()?.machines, LINE3_SERIALS);
+    assert.equal(board().panel()?.title, 'Board: Serial Numbers in line3.yaml');
+    const report = await board().waitForRendered((r) => r.rows === 8 && !r.summary.includes('not loaded'), 30_000);
+    assert.equal(report.summary, '8 machines: 3 onboarded, 1 failed, 1 in progress, 1 no events, 1 unknown, 1 unavailable');
+    assert.deepEqual(report.firstShown, [...LINE3_SERIALS].sort());
+    assert.equal(report.shown, 8);
+    assert.ok(report.lanesDrawn > 0, 'the timeline drew lanes');
+    // One request per machine, however often the board re-rendered as answers landed.
+    for (const serial of LINE3_SERIALS)
+      assert.ok(fake.eventRequests(serial).length <= 1, `${serial}: ${fake.eventRequests(serial).length}`);
+  });
+
+  it('opens the details of a row’s newest event and of a timeline mark, and copies the table as Markdown', async () => {
+    await board().simulatePageMessage({ type: 'openMachine', serialNumber: 'MX-4711-A0023' });
+    const details = api.testHooks.details;
+    assert.ok(
+      details.panelTitles().some((title) => title.includes('MX-4711-A0023')),
+      details.panelTitles().join(', '),
+    );
+    // A mark names its event by key; the host opens its own copy of that event.
+    const failed = (await api.testHooks.getEvents('PRS-0900-A0314')).events.find((e) => e.type.includes('FAIL'));
+    assert.ok(failed, 'PRS-0900-A0314 has a failed event');
+    await board().simulatePageMessage({ type: 'openEvent', serialNumber: 'PRS-0900-A0314', key: failed.key });
+    assert.ok(
+      details.panelTitles().some((title) => title === `${failed.type} · PRS-0900-A0314`),
+      details.panelTitles().join(', '),
+    );
+    await board().simulatePageMessage({ type: 'exportTable', format: 'markdown', serialNumbers: ['PRS-0900-A0314', 'NOT-ON-BOARD'] });
+    const text = await vscode.env.clipboard.readText();
+    const lines = text.trim().split('\n');
+    assert.equal(lines[0], '| Serial number | State | Newest event | Newest event time (UTC) | Duration | Events | Error |');
+    assert.equal(lines.length, 3, 'the header, its rule and the one machine on the board: a serial number the page made up is dropped');
+    assert.match(lines[2] ?? '', /^\| PRS-0900-A0314 \| failed \| /);
+  });
+
+  it('follows its file as it is edited', async () => {
+    const document = await vscode.workspace.openTextDocument({ language: 'yaml', content: 'machines:\n  - MX-4711-A0023\n' });
+    await vscode.window.showTextDocument(document);
+    await board().open({ kind: 'file', uri: document.uri.toString() });
+    await board().waitForRendered((r) => r.rows === 1 && r.summary === '1 machine: 1 onboarded');
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(document.uri, new vscode.Position(2, 0), '  - PRS-0900-A0314\n');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    const report = await board().waitForRendered((r) => r.rows === 2 && !r.summary.includes('not loaded'));
+    assert.equal(report.summary, '2 machines: 1 onboarded, 1 failed');
+  });
+
+  it('loads at most the automatic bound of a set of 1,000 and offers the rest', async () => {
+    const serials = Array.from({ length: 1000 }, (_, i) => `MX-${String(5000 + i)}-B${String(i).padStart(4, '0')}`);
+    const document = await vscode.workspace.openTextDocument({ language: 'yaml', content: serials.map((s) => `- ${s}`).join('\n') });
+    fake.clearRequests();
+    await board().open({ kind: 'file', uri: document.uri.toString() });
+    await board().waitForRendered((r) => r.rows === 1000 && r.summary.includes('950 not loaded'), 30_000);
+    await sleep(1000);
+    assert.equal(fake.eventRequests().length, MAX_AUTOMATIC_PER_VIEW);
+    const report = await board().waitForRendered((r) => r.rows === 1000 && r.summary === '1,000 machines: 50 unknown, 950 not loaded');
+    assert.ok(report.lanesDrawn < 60, `only the lanes in view are drawn (${report.lanesDrawn})`);
+  });
+
+  it('says it is signed out, and shows every machine as not loaded', async () => {
+    await board().open({ kind: 'file', uri: LINE3.toString() });
+    await vscode.commands.executeCommand('onboardingEvents.signOut', { environment: ENVIRONMENT, confirm: false });
+    const report = await board().waitForRendered((r) => r.rows === 8 && r.summary === '8 machines: 8 not loaded');
+    assert.equal(report.shown, 8);
+    await signIn();
+    await board().waitForRendered((r) => r.rows === 8 && !r.summary.includes('not loaded'), 30_000);
+  });
+});

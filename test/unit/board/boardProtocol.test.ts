@@ -1,0 +1,135 @@
+// The board's message protocol, validated on both sides: what the host posts
+// (rows carry server text and are bounded), what the page may ask (machines by
+// serial number, a PNG that is a data URL of a PNG, nothing unbounded), the
+// state a restored panel starts from, and the page's bundle size.
+import * as assert from 'node:assert/strict';
+import { join } from 'node:path';
+import * as esbuild from 'esbuild';
+import { boardPageStrings } from '../../../src/board/boardStrings';
+import { isHostMessage, isPageMessage, isPersistedState, MAX_ROWS, type HostMessage, type PageMessage } from '../../../src/board/protocol';
+import { plainLocalize } from '../../../src/common/localize';
+import { MAX_MARKS } from '../../../src/domain/board/boardRows';
+import { lineRows } from '../../support/board/boardFixtures';
+
+const show = (overrides: Record<string, unknown> = {}, row: Record<string, unknown> = {}): unknown => ({
+  type: 'show',
+  board: {
+    title: 'Board',
+    set: { kind: 'pinned' },
+    session: 'signedIn',
+    rows: [{ ...lineRows()[0], ...row }],
+    held: 0,
+    locale: 'en',
+    nowMs: 1,
+    ...overrides,
+  },
+  strings: boardPageStrings(plainLocalize),
+});
+
+const LOOK = { background: '#000', foreground: '#fff', grid: '#888', states: Object.fromEntries(lineRows().map((r) => [r.state, '#123'])) };
+
+describe('the board protocol', () => {
+  it('accepts what the host posts, and nothing malformed or unbounded', () => {
+    const ok: HostMessage = { type: 'status', message: 'Copied' };
+    assert.ok(isHostMessage(ok));
+    assert.ok(isHostMessage(show()));
+    assert.ok(isHostMessage(show({ rows: lineRows() })));
+    assert.ok(!isHostMessage(show({ session: 'admin' })));
+    assert.ok(!isHostMessage(show({ set: { kind: 'file', uri: '' } })));
+    assert.ok(!isHostMessage(show({}, { state: 'great' })));
+    assert.ok(!isHostMessage(show({}, { serialNumber: '' })));
+    assert.ok(!isHostMessage(show({}, { eventCount: -1 })));
+    assert.ok(!isHostMessage(show({}, { failingMark: 7 })), 'a failing mark past the marks');
+    assert.ok(!isHostMessage(show({}, { marks: Array(MAX_MARKS + 1).fill({ at: 1, state: 'failed', type: 'X', key: 'k' }) })));
+    assert.ok(!isHostMessage(show({}, { marks: [{ at: Number.NaN, state: 'failed', type: 'X', key: 'k' }] })));
+    assert.ok(!isHostMessage(show({ rows: Array(MAX_ROWS + 1).fill(lineRows()[0]) })));
+    assert.ok(!isHostMessage({ ...(show() as object), strings: { ...boardPageStrings(plainLocalize), signIn: 3 } }));
+    assert.ok(!isHostMessage({ type: 'eval', code: 'x' }));
+  });
+
+  it('accepts what the page may ask, and refuses anything else', () => {
+    const good: PageMessage[] = [
+      { type: 'ready' },
+      { type: 'openMachine', serialNumber: 'MX-4711-A0023' },
+      { type: 'openEvent', serialNumber: 'MX-4711-A0023', key: 'k1' },
+      { type: 'reveal', serialNumber: 'MX-4711-A0023' },
+      { type: 'signIn' },
+      { type: 'loadHeld' },
+      { type: 'exportTable', format: 'csv', serialNumbers: ['MX-4711-A0023'] },
+      { type: 'exportTable', format: 'markdown', serialNumbers: [] },
+      { type: 'exportSvg', serialNumbers: ['A'], from: 1, to: 2, aligned: true, look: LOOK as never },
+      { type: 'exportPng', dataUrl: 'data:image/png;base64,iVBORw0KGgo=' },
+      { type: 'rendered', rows: 1, shown: 1, firstShown: ['A'], summary: 's', lanesDrawn: 1, renderMs: 3.5, reason: 'filter' },
+    ];
+    for (const message of good) assert.ok(isPageMessage(message), JSON.stringify(message));
+    const bad: unknown[] = [
+      { type: 'openMachine', serialNumber: '' },
+      { type: 'openMachine', serialNumber: 'x'.repeat(201) },
+      { type: 'openEvent', serialNumber: 'A' },
+      { type: 'exportTable', format: 'xlsx', serialNumbers: [] },
+      { type: 'exportTable', format: 'csv', serialNumbers: Array(MAX_ROWS + 1).fill('A') },
+      { type: 'exportSvg', serialNumbers: [], from: 2, to: 1, aligned: false, look: LOOK },
+      { type: 'exportSvg', serialNumbers: [], from: 1, to: 2, aligned: 'yes', look: LOOK },
+      { type: 'exportSvg', serialNumbers: [], from: 1, to: 2, aligned: false, look: { ...LOOK, states: {} } },
+      { type: 'exportPng', dataUrl: 'data:text/html;base64,PHNjcmlwdD4=' },
+      { type: 'exportPng', dataUrl: 'https://example.invalid/x.png' },
+      { type: 'rendered', rows: -1, shown: 1, firstShown: [], summary: '', lanesDrawn: 0, renderMs: 1, reason: 'show' },
+      { type: 'runCommand', command: 'workbench.action.terminal.new' },
+      null,
+      'ready',
+    ];
+    for (const message of bad) assert.ok(!isPageMessage(message), (JSON.stringify(message) as string | undefined)?.slice(0, 200));
+  });
+
+  it('restores only a state it wrote: a set, a sort and a filter', () => {
+    assert.ok(
+      isPersistedState({
+        version: 1,
+        set: { kind: 'file', uri: 'file:///w/config/line3.yaml' },
+        sort: { column: 'state', descending: true },
+        filter: { states: ['failed'], text: 'mx' },
+      }),
+    );
+    assert.ok(
+      !isPersistedState({
+        version: 2,
+        set: { kind: 'pinned' },
+        sort: { column: 'state', descending: true },
+        filter: { states: [], text: '' },
+      }),
+    );
+    assert.ok(
+      !isPersistedState({
+        version: 1,
+        set: { kind: 'pinned' },
+        sort: { column: 'password', descending: true },
+        filter: { states: [], text: '' },
+      }),
+    );
+    assert.ok(
+      !isPersistedState({
+        version: 1,
+        set: { kind: 'serials', serialNumbers: [42] },
+        sort: { column: 'state', descending: true },
+        filter: { states: [], text: '' },
+      }),
+    );
+  });
+
+  it('keeps the page script under 150 KB minified', async function () {
+    this.timeout(30_000);
+    const root = join(__dirname, '..', '..', '..', '..');
+    const result = await esbuild.build({
+      entryPoints: [join(root, 'src', 'board', 'page', 'main.ts')],
+      bundle: true,
+      minify: true,
+      format: 'iife',
+      platform: 'browser',
+      target: 'es2022',
+      write: false,
+    });
+    const bytes = result.outputFiles[0]?.contents.length ?? 0;
+    console.log(`      board page script, minified: ${(bytes / 1024).toFixed(1)} KB`);
+    assert.ok(bytes > 0 && bytes < 150 * 1024, `${bytes} bytes`);
+  });
+});
