@@ -204,6 +204,8 @@ describe('the MCP server (dist/mcp.js) against the running extension', () => {
         );
       } finally {
         await vscode.commands.executeCommand('onboardingEvents.stopWatching', serial);
+        // A started watch adds its machine to Recent, which the Machines view would load in the suites that follow.
+        api.machines.clearRecent();
       }
     });
 
