@@ -20,6 +20,7 @@ import {
   parseMachineEventsInput,
   parseSerialScopeInput,
   parseSummaryInput,
+  parseWatchInput,
   requestsNeeded,
   type Parsed,
 } from '../domain/agentTools/toolInput';
@@ -30,13 +31,16 @@ import {
   signInNeededText,
   summaryText,
   turnedOffText,
+  watchText,
   type MachineReport,
   type ScopeEntry,
+  type WatchStartReport,
 } from '../domain/agentTools/toolResults';
 import {
   agreementNeededText,
   AGENT_TOOLS,
   manyRequestsReason,
+  startWatchesReason,
   UNUSUAL_PATH_REASON,
   userAgreed,
   type AgentToolName,
@@ -44,7 +48,8 @@ import {
 import { settingId } from '../domain/settings/settingsRules';
 import type { ArgumentTrust, ExtensionRequest } from '../workbench/argumentTrust';
 import type { ApiSession } from '../workbench/contracts/apiSession';
-import type { MachinesApi } from '../workbench/contracts/features';
+import { escapeMarkdown } from '../common/markdownText';
+import type { MachinesApi, WatchesApi } from '../workbench/contracts/features';
 import { COMMANDS, LANGUAGE_MODEL_TOOLS, type LanguageModelToolName } from '../workbench/constants';
 import type { Log } from '../workbench/log';
 import type { SettingsReader } from '../workbench/settings';
@@ -68,6 +73,8 @@ export interface AgentToolsDeps {
   readonly serialSettings: SerialSettings;
   /** Asks the user when another extension, not a chat, invokes a tool that would send requests (workbench/argumentTrust.ts). */
   readonly trust: Pick<ArgumentTrust, 'confirm'>;
+  /** The watch feature: the summary marks watched machines, and the watch tool lists and starts watches (after asking the user). */
+  readonly watches: WatchesApi;
 }
 
 export type AgentTools = Readonly<Record<LanguageModelToolName, vscode.LanguageModelTool<unknown>>>;
@@ -221,7 +228,33 @@ export function registerAgentTools(context: vscode.ExtensionContext, deps: Agent
       answer: async ({ serialNumbers, refused }, token) => {
         const reports = await readMachines(deps, serialNumbers, token);
         deps.log.info(`Agent tool: onboarding summary of ${reports.length} machines.`);
-        return summaryText(reports, refused, resultContext());
+        return summaryText(reports, refused, resultContext(), deps.watches.watches());
+      },
+    }),
+    // The one tool that changes something, and only in this window's watch list: with no serial numbers it
+    // lists the watches; with some it starts them, always after the user agreed (the chat's confirmation, the
+    // trust rule's modal outside a chat, the MCP door's agreement), since each polls in their name for as long
+    // as the onboarding runs and ends in a notification.
+    [LANGUAGE_MODEL_TOOLS.watch]: answeredTool(deps, LANGUAGE_MODEL_TOOLS.watch, {
+      parse: parseWatchInput,
+      prepare: (input) => prepareWatching(deps, input?.serialNumbers ?? []),
+      askOutsideChat: ({ serialNumbers }) => (serialNumbers.length === 0 ? undefined : askToWatch(deps, serialNumbers)),
+      agreementNeeded: ({ serialNumbers }) =>
+        serialNumbers.length === 0 ? undefined : startWatchesReason(serialNumbers, environmentName(deps.session)),
+      answer: async ({ serialNumbers, refused }, token) => {
+        const started: WatchStartReport[] = [];
+        // One after another: the watch limit and "already watched" are then answered against the list as it grows.
+        for (const serialNumber of serialNumbers) {
+          if (token.isCancellationRequested) throw new vscode.CancellationError();
+          try {
+            started.push({ serialNumber, answer: await deps.watches.startWatch(serialNumber) });
+          } catch (error) {
+            deps.log.error(`Agent tool: watch ${serialNumber}`, error);
+            started.push({ serialNumber, answer: { kind: 'error', message: errorMessage(error) } });
+          }
+        }
+        if (serialNumbers.length > 0) deps.log.info(`Agent tool: asked to watch ${serialNumbers.length} machines.`);
+        return watchText(started, deps.watches.watches(), refused, resultContext());
       },
     }),
   };
@@ -337,5 +370,46 @@ function askToRead(deps: AgentToolsDeps, serialNumbers: readonly string[]): Exte
       serialNumbers.length > 10 ? `${serialNumbers.slice(0, 10).join(', ')}, …` : serialNumbers.join(', '),
     ),
     action: vscode.l10n.t('Allow'),
+  };
+}
+
+/** The watch tool's prepareInvocation: a progress message, and always a confirmation when it would start watches. */
+function prepareWatching(deps: AgentToolsDeps, serialNumbers: readonly string[]): vscode.PreparedToolInvocation {
+  if (serialNumbers.length === 0) return { invocationMessage: vscode.l10n.t('Listing the watched machines') };
+  const invocationMessage =
+    serialNumbers.length === 1
+      ? vscode.l10n.t('Watching the onboarding of one machine')
+      : vscode.l10n.t('Watching the onboarding of {0} machines', serialNumbers.length);
+  if (gate(deps, true) !== undefined) return { invocationMessage };
+  // The serial numbers were written by a model: escaped, so none can become a link or a command in the chat's Markdown.
+  const machines = serialNumbers.map((serial) => escapeMarkdown(serial)).join(', ');
+  return {
+    invocationMessage,
+    confirmationMessages: {
+      title:
+        serialNumbers.length === 1
+          ? vscode.l10n.t('Watch the onboarding of one machine?')
+          : vscode.l10n.t('Watch the onboarding of {0} machines?', serialNumbers.length),
+      message: new vscode.MarkdownString(
+        vscode.l10n.t(
+          'The agent asks to watch {0}. Each is polled with your sign-in to the environment "{1}" until it is onboarded or fails, and you are notified of the outcome. Only this window\'s watch list changes; nothing is changed on the server.',
+          machines,
+          escapeMarkdown(environmentName(deps.session)),
+        ),
+      ),
+    },
+  };
+}
+
+/** The question when another extension, not a chat, asks the watch tool to start watches. */
+function askToWatch(deps: AgentToolsDeps, serialNumbers: readonly string[]): ExtensionRequest {
+  return {
+    title: vscode.l10n.t('Another extension asks to watch the onboarding of {0} machines.', serialNumbers.length),
+    detail: vscode.l10n.t(
+      'They are polled with your sign-in to the environment "{0}" until each is onboarded or fails, and you are notified of each outcome: {1}',
+      environmentName(deps.session),
+      serialNumbers.join(', '),
+    ),
+    action: vscode.l10n.t('Watch'),
   };
 }

@@ -14,6 +14,8 @@ export const TOOL_LIMITS = {
   maxSummarySerials: 100,
   defaultEventsPerMachine: 10,
   maxEventsPerMachine: 50,
+  /** Serial numbers one watch call may start watching: each is polled for as long as its onboarding runs. */
+  maxWatchSerials: 10,
   /** Serial numbers a scope result lists. */
   maxScopeSerials: 200,
   /** More requests than this in one call ask the user first (prepareInvocation). */
@@ -41,6 +43,9 @@ export interface MachineEventsInput extends SerialList {
 }
 
 export type SummaryInput = SerialList;
+
+/** The watch tool's input: serial numbers to start watching; none lists the watches. */
+export type WatchInput = SerialList;
 
 export interface SerialScopeInput {
   readonly source: SerialSource;
@@ -96,6 +101,15 @@ export function parseMachineEventsInput(input: unknown): Parsed<MachineEventsInp
 
 export function parseSummaryInput(input: unknown): Parsed<SummaryInput> {
   return serialList(fieldsOf(input), TOOL_LIMITS.maxSummarySerials);
+}
+
+export function parseWatchInput(input: unknown): Parsed<WatchInput> {
+  const fields = fieldsOf(input);
+  const given = fields['serialNumbers'];
+  // No serial numbers (absent, null or an empty list) asks for the list of watches, and starts nothing.
+  if (given === undefined || given === null || (Array.isArray(given) && given.length === 0))
+    return { ok: true, value: { serialNumbers: [], refused: [] } };
+  return serialList(fields, TOOL_LIMITS.maxWatchSerials);
 }
 
 export function parseSerialScopeInput(input: unknown): Parsed<SerialScopeInput> {

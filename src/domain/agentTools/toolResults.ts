@@ -9,6 +9,8 @@ import type { EventsResult, HalLink, OnboardingEvent } from '../../core/model';
 import { plainLocalize } from '../../common/localize';
 import { formatRelative, formatUtcIso } from '../../common/time';
 import { machineState, newestOf, stateWord, type EventStateRules, type MachineState } from '../events/eventState';
+import type { WatchStartAnswer, WatchSummary } from '../watch/watchRules';
+import { AGENT_TOOL_NAMES } from './toolDefinitions';
 import { TOOL_LIMITS, type SerialList } from './toolInput';
 import { beginLine, BoundedLines, dataNotice, endLine, quote, type DataSource } from './untrustedText';
 
@@ -159,8 +161,14 @@ export function machineEventsText(
   return [head, dataNotice(API), beginLine(API), lines.text, endLine(API), ...tail].join('\n');
 }
 
-/** The summary tool: counts by state, the failures with their newest event, then the rest by state. */
-export function summaryText(reports: readonly MachineReport[], refused: SerialList['refused'], context: ResultContext): string {
+/** The summary tool: counts by state, the failures with their newest event, then the rest by state; each machine's watch, and the watch list. */
+export function summaryText(
+  reports: readonly MachineReport[],
+  refused: SerialList['refused'],
+  context: ResultContext,
+  /** The watch list of the signed-in environment (the agent tools always give it). */
+  watches: readonly WatchSummary[] = [],
+): string {
   const byState = new Map<MachineState, MachineReport[]>();
   for (const report of reports) {
     const state = stateOfOutcome(report.outcome, context.rules);
@@ -171,30 +179,103 @@ export function summaryText(reports: readonly MachineReport[], refused: SerialLi
     return group.length === 0 ? [] : [{ state, group }];
   });
   const countText = groups.map(({ state, group }) => `${group.length} ${word(state)}`).join(', ');
-  const lines = new BoundedLines(TOOL_LIMITS.maxResultChars - FRAME_CHARS);
+  const watchOf = new Map(watches.map((watch) => [watch.serialNumber, watch]));
+  // The watch list comes after the machines but is built first, within its own share, so many machines never crowd it out.
+  const watchPart = watchListText(watches, context.now, WATCH_PART_CHARS, SUMMARY_WATCHES);
+  const lines = new BoundedLines(TOOL_LIMITS.maxResultChars - FRAME_CHARS - (watches.length === 0 ? 0 : WATCH_PART_CHARS));
   let left = 0;
   for (const { state, group } of groups) {
     // Once a line does not fit, no later one does (BoundedLines): when the heading is cut, so is every machine below it.
     lines.add(`${capitalized(word(state))} (${group.length}):`);
-    for (const report of group) if (!lines.add(() => summaryLine(report, context.now))) left++;
+    for (const report of group) if (!lines.add(() => summaryLine(report, context.now, watchOf.get(report.serialNumber)))) left++;
   }
-  const head = `Onboarding summary of ${reports.length} machine${reports.length === 1 ? '' : 's'} from ${API} (environment ${v(context.environment)}): ${countText || 'nothing to count'}. A machine's state is read from the type of its newest event; failed machines are listed first with that event's message.`;
+  const watched = reports.filter((report) => watchOf.has(report.serialNumber)).length;
+  const watchSentence =
+    watches.length === 0
+      ? ` No machine is being watched in this environment (${AGENT_TOOL_WATCH} starts a watch).`
+      : ` ${watches.length} machine${watches.length === 1 ? ' is' : 's are'} in this environment's watch list (listed after the machines)${watched === 0 ? '' : `; the lines of the ${watched} summarized here say so`}.`;
+  const head = `Onboarding summary of ${reports.length} machine${reports.length === 1 ? '' : 's'} from ${API} (environment ${v(context.environment)}): ${countText || 'nothing to count'}. A machine's state is read from the type of its newest event; failed machines are listed first with that event's message.${watchSentence}`;
   const tail = [...refusedLines(refused)];
   if (lines.full) tail.push(cutNotice(`${left} machines`));
-  return [head, dataNotice(API), beginLine(API), lines.text, endLine(API), ...tail].join('\n');
+  const block = [lines.text, watchPart].filter((text) => text !== '').join('\n');
+  return [head, dataNotice(API), beginLine(API), block, endLine(API), ...tail].join('\n');
 }
 
-function summaryLine(report: MachineReport, now: number): string {
+function summaryLine(report: MachineReport, now: number, watch: WatchSummary | undefined): string {
   const serial = v(report.serialNumber);
   const outcome = report.outcome;
-  if (outcome.kind === 'error') return `- ${serial}: the request failed: ${quote(outcome.message, ERROR_CHARS)}`;
+  const watched = watch === undefined ? '' : `; ${watchMarker(watch, now)}`;
+  if (outcome.kind === 'error') return `- ${serial}: the request failed: ${quote(outcome.message, ERROR_CHARS)}${watched}`;
   const events = outcome.result.events;
   const newest = newestOf(events);
   const stale = outcome.stale ? ' (NOT UP TO DATE: the last refresh failed)' : '';
-  if (newest === undefined) return `- ${serial}: no events recorded${stale}`;
+  if (newest === undefined) return `- ${serial}: no events recorded${stale}${watched}`;
   const created = events.find((event) => event.assetId !== undefined);
   const asset = created?.assetId === undefined ? '' : `; asset id ${v(created.assetId)}`;
-  return `- ${serial}: newest event ${when(newest.time.epochMs, now)}: type ${v(newest.type)}; message ${v(newest.message)}${asset}${stale}`;
+  return `- ${serial}: newest event ${when(newest.time.epochMs, now)}: type ${v(newest.type)}; message ${v(newest.message)}${asset}${stale}${watched}`;
+}
+
+/** The watch tool, which the summary points to. */
+const AGENT_TOOL_WATCH = AGENT_TOOL_NAMES.watch;
+/** Watches the summary lists (the watch tool lists all). */
+const SUMMARY_WATCHES = 20;
+/** Room the summary keeps for its watch list. */
+const WATCH_PART_CHARS = 5_000;
+
+/** A summarized machine's watch, in a few words. */
+function watchMarker(watch: WatchSummary, now: number): string {
+  switch (watch.state) {
+    case 'watching':
+      return `WATCHED: polled until onboarded or failed, since ${when(watch.since, now)}`;
+    case 'paused':
+      return 'watched, but paused (its environment is not signed in)';
+    case 'onboarded':
+    case 'failed':
+      return `its watch ended: ${word(watch.state)}${watch.outcome === undefined ? '' : ` ${when(watch.outcome.at, now)}`}`;
+  }
+}
+
+/** One watch of the list: its state, newest step, since when; an ended one with its outcome. */
+function watchLine(watch: WatchSummary, now: number): string {
+  const serial = v(watch.serialNumber);
+  const step =
+    watch.newestStep === undefined ? 'no event yet' : `newest step ${v(watch.newestStep.type)} at ${when(watch.newestStep.at, now)}`;
+  const since = `watched since ${when(watch.since, now)}`;
+  switch (watch.state) {
+    case 'watching':
+      return `- ${serial}: watching; ${step}; ${since}`;
+    case 'paused':
+      return `- ${serial}: paused (its environment is not the one signed in); ${step}; ${since}`;
+    case 'onboarded':
+    case 'failed': {
+      const outcome = watch.outcome;
+      if (outcome === undefined) return `- ${serial}: ${word(watch.state)}; ${step}; ${since}`;
+      const message = watch.state === 'failed' ? `; message ${v(outcome.message)}` : '';
+      return `- ${serial}: ${word(watch.state)} ${when(outcome.at, now)}, ${Math.round(outcome.tookMs / 60_000)} min after its first event; ${step}${message}; ${since} (the watch has ended)`;
+    }
+  }
+}
+
+/** Room kept for the line that counts the watches not shown. */
+const MORE_LINE_CHARS = 120;
+
+/**
+ * The watch list as lines of a data block (it holds event types and messages),
+ * headed by its count, within `budget` characters: the watches that do not fit,
+ * and those past `shown`, are counted in a last line.
+ */
+function watchListText(watches: readonly WatchSummary[], now: number, budget: number, shown = watches.length): string {
+  if (watches.length === 0) return '';
+  const lines = new BoundedLines(Math.max(0, budget - MORE_LINE_CHARS));
+  lines.add(`Watched machines (${watches.length}):`);
+  let left = watches.length - Math.min(shown, watches.length);
+  for (const watch of watches.slice(0, shown)) if (!lines.add(() => watchLine(watch, now))) left++;
+  if (left === 0) return lines.text;
+  const more =
+    shown < watches.length && !lines.full
+      ? `- … and ${left} more watches: ${AGENT_TOOL_WATCH} lists them all.`
+      : `- … ${left} more not shown`;
+  return `${lines.text}\n${more}`;
 }
 
 function capitalized(text: string): string {
@@ -294,4 +375,85 @@ export function turnedOffText(settingId: string): string {
 /** The input was refused before anything was read. */
 export function invalidInputText(problem: string): string {
   return `Nothing was read: ${problem}`;
+}
+
+/** What asking to watch one machine came to: the watch feature's answer, or the error that stopped it. */
+export interface WatchStartReport {
+  readonly serialNumber: string;
+  readonly answer: WatchStartAnswer | { readonly kind: 'error'; readonly message: string };
+}
+
+const START_WORDS: Readonly<Record<WatchStartReport['answer']['kind'], string>> = {
+  started: 'started',
+  'already-watched': 'already watched',
+  'already-onboarded': 'already onboarded',
+  limit: 'not started (watch limit reached)',
+  'not-signed-in': 'not started (not signed in)',
+  error: 'not started (an error)',
+};
+
+function startLine(report: WatchStartReport, now: number): string {
+  const serial = v(report.serialNumber);
+  const answer = report.answer;
+  switch (answer.kind) {
+    case 'started':
+      return `- ${serial}: started; the user will be notified when it is onboarded or fails`;
+    case 'already-watched':
+      return `- ${serial}: already watched; nothing changed`;
+    case 'already-onboarded':
+      return `- ${serial}: not started: already onboarded (newest event type ${v(answer.newestStep.type)} at ${when(answer.newestStep.at, now)}), so there is nothing left to watch`;
+    case 'limit':
+      return `- ${serial}: not started: ${answer.max} machines are being watched already, the most there can be; the user can stop a watch from the status bar item "Watching …"`;
+    case 'not-signed-in':
+      return `- ${serial}: not started: nobody is signed in to the environment any more; ask the user to sign in`;
+    case 'error':
+      return `- ${serial}: not started: ${quote(answer.message, ERROR_CHARS)}`;
+  }
+}
+
+/**
+ * The watch tool: with serial numbers, what became of each (in the order
+ * asked); then the watch list of the signed-in environment, whose event types
+ * and messages are server text, so all of it is inside the data block.
+ */
+export function watchText(
+  started: readonly WatchStartReport[],
+  watches: readonly WatchSummary[],
+  refused: SerialList['refused'],
+  context: Pick<ResultContext, 'now' | 'environment'>,
+): string {
+  const counts = new Map<string, number>();
+  for (const report of started) counts.set(START_WORDS[report.answer.kind], (counts.get(START_WORDS[report.answer.kind]) ?? 0) + 1);
+  const byState = (['watching', 'paused', 'failed', 'onboarded'] as const)
+    .map((state) => ({ state, count: watches.filter((watch) => watch.state === state).length }))
+    .filter(({ count }) => count > 0)
+    .map(({ state, count }) => `${count} ${state === 'watching' || state === 'paused' ? state : word(state)}`);
+  const environment = v(context.environment);
+  const asked =
+    started.length === 0
+      ? `Nothing was started (no serial numbers were given). The watch list of the environment ${environment} in the user's VS Code window: ${watches.length === 0 ? 'no machine is being watched' : byState.join(', ')}.`
+      : `Asked to watch ${started.length} machine${started.length === 1 ? '' : 's'} in the environment ${environment}: ${[...counts].map(([what, count]) => `${count} ${what}`).join(', ')}. The watch list now: ${watches.length === 0 ? 'no machine is being watched' : byState.join(', ')}.`;
+  const head = [
+    asked,
+    "A watched machine is polled with the user's sign-in until its newest event says onboarded or failed; the user is then notified and the watch ends by itself. Watches live in the user's VS Code only (nothing is changed on the server); the user sees them in the status bar and can stop any there.",
+  ];
+  if (started.length === 0 && watches.length === 0 && refused.length === 0) return head.join('\n');
+  const lines = new BoundedLines(TOOL_LIMITS.maxResultChars - FRAME_CHARS);
+  let left = 0;
+  if (started.length > 0) {
+    lines.add(`Asked (${started.length}):`);
+    for (const report of started) if (!lines.add(() => startLine(report, context.now))) left++;
+  }
+  // The list gets what the answers left; it counts what it cannot show itself.
+  const list = watchListText(watches, context.now, TOOL_LIMITS.maxResultChars - FRAME_CHARS - lines.text.length - 1);
+  const tail = [...refusedLines(refused)];
+  if (lines.full) tail.push(cutNotice(`${left} machines`));
+  return [
+    ...head,
+    dataNotice(API),
+    beginLine(API),
+    [lines.text, list].filter((text) => text !== '').join('\n'),
+    endLine(API),
+    ...tail,
+  ].join('\n');
 }

@@ -141,3 +141,30 @@ export function formatDuration(ms: number, t: Localize): string {
   const rest = minutes % 60;
   return rest === 0 ? t('{0} h', hours) : t('{0} h {1} min', hours, rest);
 }
+
+/** One watch, as the agent tools (and any other reader) get it: plain data, no server text but the outcome's message. */
+export interface WatchSummary {
+  readonly serialNumber: string;
+  /** The environment's name. */
+  readonly environment: string;
+  /** watching, paused (its environment is not signed in), onboarded or failed (the watch ended by itself). */
+  readonly state: 'watching' | 'paused' | 'onboarded' | 'failed';
+  /** The newest event seen: its type and time (epoch ms). */
+  readonly newestStep?: { readonly type: string; readonly at: number };
+  /** When the watch started (epoch ms). */
+  readonly since: number;
+  readonly outcome?: {
+    readonly state: 'onboarded' | 'failed';
+    readonly at: number;
+    /** From the first event to the deciding one. */
+    readonly tookMs: number;
+    /** The deciding event's message: server text, at most 500 characters. */
+    readonly message: string;
+  };
+}
+
+/** What starting a watch came to. */
+export type WatchStartAnswer =
+  | { readonly kind: 'started' | 'already-watched' | 'not-signed-in' }
+  | { readonly kind: 'already-onboarded'; readonly newestStep: { readonly type: string; readonly at: number } }
+  | { readonly kind: 'limit'; readonly max: number };

@@ -10,6 +10,10 @@ import type { ArgumentTrust } from '../argumentTrust';
 import type { Log } from '../log';
 import type { SerialSettings } from '../serialSettings';
 import type { ApiSession } from './apiSession';
+import type { WatchStartAnswer, WatchSummary } from '../../domain/watch/watchRules';
+
+// Plain data the agent tools' pure result text reads too, so they live in the domain.
+export type { WatchStartAnswer, WatchSummary } from '../../domain/watch/watchRules';
 
 /** What the Machines tree offers the hovers, links and the look-up. */
 export interface MachinesApi {
@@ -64,33 +68,6 @@ export interface MachineRowDecorations {
   /** Serial numbers whose decoration changed; undefined: any. */
   readonly onDidChange: Event<readonly string[] | undefined>;
 }
-
-/** One watch, as the agent tools (and any other reader) get it: plain data, no server text but the outcome's message. */
-export interface WatchSummary {
-  readonly serialNumber: string;
-  /** The environment's name. */
-  readonly environment: string;
-  /** watching, paused (its environment is not signed in), onboarded or failed (the watch ended by itself). */
-  readonly state: 'watching' | 'paused' | 'onboarded' | 'failed';
-  /** The newest event seen: its type and time (epoch ms). */
-  readonly newestStep?: { readonly type: string; readonly at: number };
-  /** When the watch started (epoch ms). */
-  readonly since: number;
-  readonly outcome?: {
-    readonly state: 'onboarded' | 'failed';
-    readonly at: number;
-    /** From the first event to the deciding one. */
-    readonly tookMs: number;
-    /** The deciding event's message: server text, at most 500 characters. */
-    readonly message: string;
-  };
-}
-
-/** What starting a watch came to. */
-export type WatchStartAnswer =
-  | { readonly kind: 'started' | 'already-watched' | 'not-signed-in' }
-  | { readonly kind: 'already-onboarded'; readonly newestStep: { readonly type: string; readonly at: number } }
-  | { readonly kind: 'limit'; readonly max: number };
 
 /**
  * What the watch feature offers others (the agent tools, once wired): the

@@ -104,6 +104,8 @@ describe('Language Model Tools for agents', () => {
     });
 
     after(async () => {
+      // Should the watch tool's test fail half-way, its machine is not polled through the suites that follow.
+      await vscode.commands.executeCommand('onboardingEvents.stopWatching', DEMO_SERIALS.inProgress);
       await signOutIfSignedIn();
     });
 
@@ -258,6 +260,100 @@ describe('Language Model Tools for agents', () => {
       for (const serial of uncached) await api.testHooks.getEvents(serial);
       const cached = await hook.prepare(LANGUAGE_MODEL_TOOLS.summary, { serialNumbers: uncached });
       assert.equal(cached?.confirmationMessages, undefined, 'nothing to send, nothing to confirm');
+    });
+
+    it('watch tool: starts a watch only after the user agrees, answers per machine, and the summary then marks it', async () => {
+      const hooks = api.testHooks;
+      const serial = DEMO_SERIALS.inProgress;
+      const watched = () => hooks.watch.list().find((watch) => watch.serialNumber === serial && watch.outcome === undefined);
+      const input = { serialNumbers: [serial, DEMO_SERIALS.completed] };
+      // In a chat, VS Code shows this confirmation before invoking: always, even when nothing needs a request.
+      const prepared = await hooks.agentTools.prepare(LANGUAGE_MODEL_TOOLS.watch, input);
+      assert.equal(prepared?.confirmationMessages?.title, 'Watch the onboarding of 2 machines?');
+      const message = prepared.confirmationMessages.message;
+      assert.match(
+        typeof message === 'string' ? message : message.value,
+        // Markdown-escaped: a serial number a model wrote becomes no link or command in the chat.
+        /^The agent asks to watch LSR\\-6060\\-F0042, MX\\-4711\\-A0023\. Each is polled with your sign-in to the environment "Test"/,
+      );
+      const listing = await hooks.agentTools.prepare(LANGUAGE_MODEL_TOOLS.watch, {});
+      assert.equal(listing?.confirmationMessages, undefined, 'listing the watches asks nothing');
+
+      // Outside a chat (another extension), the trust rule's modal asks; declined, nothing is watched.
+      const asked: string[] = [];
+      const asUser = hooks.actAsUser();
+      try {
+        let answer: string | undefined;
+        const confirmations = hooks.session.answerConfirmations((question, _detail, action) => {
+          asked.push(question);
+          return Promise.resolve(answer === undefined ? undefined : action);
+        });
+        try {
+          await assert.rejects(
+            invoke(LANGUAGE_MODEL_TOOLS.watch, input),
+            (error: unknown) => error instanceof Error && /cancel/i.test(`${error.name} ${error.message}`),
+          );
+          assert.equal(watched(), undefined, 'declined: no watch');
+          answer = 'yes';
+          const text = await invoke(LANGUAGE_MODEL_TOOLS.watch, input);
+          show('onboardingEvents_watchOnboarding (agreed)', text);
+          assert.match(
+            text,
+            /^Asked to watch 2 machines in the environment "Test": 1 started, 1 already onboarded\. The watch list now: 1 watching\./,
+          );
+          const { inside } = blockLines(text);
+          assert.ok(
+            inside.includes('- "LSR-6060-F0042": started; the user will be notified when it is onboarded or fails'),
+            inside.join('\n'),
+          );
+          assert.ok(
+            inside.some((line) =>
+              /^- "MX-4711-A0023": not started: already onboarded \(newest event type "ONBOARDING_COMPLETED" at /.test(line),
+            ),
+          );
+          assert.ok(inside.some((line) => /^- "LSR-6060-F0042": watching; newest step "[A-Z_]+" at .*; watched since /.test(line)));
+          assert.equal(watched()?.status, 'watching', 'agreed: the watch runs');
+          assert.deepEqual(asked, [
+            'Another extension asks to watch the onboarding of 2 machines.',
+            'Another extension asks to watch the onboarding of 2 machines.',
+          ]);
+          // Listing asks nothing, and starting it again is "already watched".
+          const list = await invoke(LANGUAGE_MODEL_TOOLS.watch, {});
+          assert.match(
+            list,
+            /^Nothing was started \(no serial numbers were given\)\. The watch list of the environment "Test" in the user's VS Code window: 1 watching\./,
+          );
+          assert.equal(asked.length, 2);
+          assert.match(
+            await invoke(LANGUAGE_MODEL_TOOLS.watch, { serialNumbers: [serial] }),
+            /- "LSR-6060-F0042": already watched; nothing changed/,
+          );
+        } finally {
+          confirmations.dispose();
+        }
+      } finally {
+        asUser.dispose();
+      }
+
+      const summary = await invoke(LANGUAGE_MODEL_TOOLS.summary, { serialNumbers: [serial, DEMO_SERIALS.completed] });
+      show('summary with a watched machine', summary);
+      const { inside } = blockLines(summary);
+      assert.ok(
+        inside.some(
+          (line) => line.startsWith('- "LSR-6060-F0042": newest event ') && / WATCHED: polled until onboarded or failed, since /.test(line),
+        ),
+      );
+      assert.ok(
+        inside.some((line) => line.startsWith('- "MX-4711-A0023": ') && !/WATCHED/.test(line)),
+        'an unwatched machine is not marked',
+      );
+      const list = inside.slice(inside.findIndex((line) => line.startsWith('Watched machines (')));
+      assert.ok(
+        list.length > 1 && list.some((line) => line.startsWith('- "LSR-6060-F0042": watching; ')),
+        'the watch list follows the machines',
+      );
+      await vscode.commands.executeCommand('onboardingEvents.stopWatching', serial);
+      assert.equal(watched(), undefined);
     });
 
     it('cancellation stops the call at once and aborts its request', async () => {

@@ -20,6 +20,8 @@ const INPUTS: readonly (readonly [string, Record<string, unknown>])[] = [
   [LANGUAGE_MODEL_TOOLS.machineEvents, { serialNumbers: [DEMO_SERIALS.completed, DEMO_SERIALS.failing], maxEventsPerMachine: 3 }],
   [LANGUAGE_MODEL_TOOLS.serialNumbers, { source: 'file', file: 'machines.yaml' }],
   [LANGUAGE_MODEL_TOOLS.summary, { serialNumbers: [DEMO_SERIALS.completed, DEMO_SERIALS.failing, DEMO_SERIALS.empty] }],
+  // Without serial numbers the watch tool lists the watches: nothing to agree to.
+  [LANGUAGE_MODEL_TOOLS.watch, {}],
 ];
 
 async function lmText(name: string, input: object): Promise<string> {
@@ -176,6 +178,35 @@ describe('the MCP server (dist/mcp.js) against the running extension', () => {
       assert.match(refused, /^Nothing was read: the file path is absolute, a URI, or contains "\.\."/);
       const agreed = await mcpText(client, LANGUAGE_MODEL_TOOLS.serialNumbers, { ...input, userAgreed: true });
       assert.equal(agreed, await lmText(LANGUAGE_MODEL_TOOLS.serialNumbers, input));
+    });
+
+    it('starts a watch only when the input says the user agreed, and the summary then marks it, as through vscode.lm', async () => {
+      const serial = DEMO_SERIALS.empty;
+      const watched = () => api.testHooks.watch.list().find((watch) => watch.serialNumber === serial && watch.outcome === undefined);
+      const input = { serialNumbers: [serial] };
+      try {
+        const refused = await mcpText(client, LANGUAGE_MODEL_TOOLS.watch, input);
+        assert.match(refused, /^Nothing was started: this call starts watching the machine "WELD-3100-D0007" in the environment "Test"/);
+        assert.match(refused, /call onboardingEvents_watchOnboarding again with the same input and "userAgreed": true\.$/);
+        assert.equal(watched(), undefined, 'no watch before the user agreed');
+        const agreed = await mcpText(client, LANGUAGE_MODEL_TOOLS.watch, { ...input, userAgreed: true });
+        assert.match(agreed, /- "WELD-3100-D0007": started; the user will be notified when it is onboarded or fails/);
+        assert.equal(watched()?.status, 'watching');
+        const summaryInput = { serialNumbers: [serial, DEMO_SERIALS.completed] };
+        const summary = await mcpText(client, LANGUAGE_MODEL_TOOLS.summary, summaryInput);
+        assert.match(summary, /- "WELD-3100-D0007": no events recorded; WATCHED: polled until onboarded or failed, since /);
+        assert.equal(summary, await lmText(LANGUAGE_MODEL_TOOLS.summary, summaryInput), 'the same text as vscode.lm');
+        const again = { serialNumbers: [serial] };
+        assert.equal(
+          await mcpText(client, LANGUAGE_MODEL_TOOLS.watch, { ...again, userAgreed: true }),
+          await lmText(LANGUAGE_MODEL_TOOLS.watch, again),
+          'already watched: the same text through both doors',
+        );
+      } finally {
+        await vscode.commands.executeCommand('onboardingEvents.stopWatching', serial);
+        // A started watch adds its machine to Recent, which the Machines view would load in the suites that follow.
+        api.machines.clearRecent();
+      }
     });
 
     it('refuses a client without the key: the channel answers nothing else', async () => {

@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { AGENT_TOOLS, type AgentToolName } from '../../../src/domain/agentTools/toolDefinitions';
 import { LANGUAGE_MODEL_TOOLS } from '../../../src/workbench/constants';
 
 interface ContributedTool {
@@ -13,7 +14,8 @@ interface ContributedTool {
   readonly icon?: string;
   readonly userDescription?: string;
   readonly modelDescription: string;
-  readonly inputSchema?: { readonly type: string; readonly required?: readonly string[] };
+  readonly tags?: readonly string[];
+  readonly inputSchema?: { readonly type: string; readonly required?: readonly string[]; readonly properties?: object };
   readonly when?: string;
 }
 
@@ -42,7 +44,12 @@ describe('agent tools in package.json and the README', () => {
       assert.ok(tool.modelDescription.length > 300, `${tool.name}: a model description that says what, when and what not`);
       assert.match(tool.modelDescription, /never|not/i);
       assert.equal(tool.inputSchema?.type, 'object');
-      assert.ok((tool.inputSchema.required ?? []).length > 0);
+      // The watch tool's one input is optional (none lists the watches); every other tool requires one.
+      const required = tool.inputSchema.required ?? [];
+      assert.ok(required.length > 0 || tool.name === LANGUAGE_MODEL_TOOLS.watch, tool.name);
+      for (const name of required) assert.ok(Object.hasOwn(tool.inputSchema.properties ?? {}, name), `${tool.name}: ${name} is declared`);
+      // Only the tools that change nothing say so; the watch tool changes this window's watch list.
+      assert.equal(tool.tags?.includes('read-only'), AGENT_TOOLS[tool.name as AgentToolName].readOnly, `${tool.name}: read-only tag`);
       assert.ok(
         manifest.activationEvents.includes(`onLanguageModelTool:${tool.name}`),
         `${tool.name}: activates the extension when called first`,

@@ -6,6 +6,7 @@ import {
   parseMachineEventsInput,
   parseSerialScopeInput,
   parseSummaryInput,
+  parseWatchInput,
   requestsNeeded,
   SERIAL_SOURCES,
   TOOL_LIMITS,
@@ -49,6 +50,21 @@ describe('agent tools: input', () => {
     );
     assert.match(parsed.value.refused[1]?.reason ?? '', /control character/);
     assert.equal(parsed.value.maxEvents, TOOL_LIMITS.defaultEventsPerMachine);
+  });
+
+  it('watch: no serial numbers (absent, null or empty) lists the watches; at most 10 start; the rest is checked as elsewhere', () => {
+    for (const input of [{}, undefined, { serialNumbers: null }, { serialNumbers: [] }])
+      assert.deepEqual(parseWatchInput(input), { ok: true, value: { serialNumbers: [], refused: [] } }, JSON.stringify(input));
+    const ten = Array.from({ length: TOOL_LIMITS.maxWatchSerials }, (_, i) => `MX-4711-A${String(i).padStart(4, '0')}`);
+    const parsed = parseWatchInput({ serialNumbers: ten });
+    assert.ok(parsed.ok);
+    assert.equal(parsed.value.serialNumbers.length, 10);
+    const eleven = parseWatchInput({ serialNumbers: [...ten, 'MX-4711-B0001'] });
+    assert.ok(!eleven.ok);
+    assert.match(eleven.problem, /at most 10 serial numbers/);
+    const notAList = parseWatchInput({ serialNumbers: 'MX-4711-A0023' });
+    assert.ok(!notAList.ok);
+    assert.equal(schema(LANGUAGE_MODEL_TOOLS.watch)['serialNumbers']?.maxItems, TOOL_LIMITS.maxWatchSerials);
   });
 
   it('refuses more serial numbers than one call may send requests for, before anything is read', () => {

@@ -16,11 +16,12 @@ import {
   AGENT_TOOL_NAMES,
   AGENT_TOOLS,
   manyRequestsReason,
+  startWatchesReason,
   USER_AGREED,
   userAgreed,
   type AgentToolName,
 } from '../../../src/domain/agentTools/toolDefinitions';
-import { machineEventsText, scopeText, signInNeededText, summaryText } from '../../../src/domain/agentTools/toolResults';
+import { machineEventsText, scopeText, signInNeededText, summaryText, watchText } from '../../../src/domain/agentTools/toolResults';
 import {
   ask,
   CHANNEL_LIMITS,
@@ -31,7 +32,7 @@ import {
   type ChannelHandler,
   type ToolAnswer,
 } from '../../../src/mcp/channel';
-import { channelConnector, createMcpServer, DECLINED_TEXT, NOT_RUNNING_TEXT, REFUSED_TEXT } from '../../../src/mcp/mcpServer';
+import { channelConnector, createMcpServer, DECLINED_TEXT, declinedText, NOT_RUNNING_TEXT, REFUSED_TEXT } from '../../../src/mcp/mcpServer';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { event, NOW, result } from '../agentTools/fixtures';
 import { DEFAULT_EVENT_STATE_RULES as DEFAULT_RULES } from '../../../src/domain/events/eventState';
@@ -53,6 +54,8 @@ function extensionText(tool: string, input: unknown): string {
       return machineEventsText(reports, { maxEvents: 10, refused: [] }, context);
     case AGENT_TOOL_NAMES.summary:
       return summaryText(reports, [], context);
+    case AGENT_TOOL_NAMES.watch:
+      return watchText([], [], [], context);
     case AGENT_TOOL_NAMES.serialNumbers:
       return scopeText([], { where: `the ${JSON.stringify(input)}`, capped: false, signedIn: true }, context, {
         events: 'e',
@@ -80,6 +83,11 @@ class FakeExtension implements ChannelHandler {
     if (!this.signedIn) return { text: signInNeededText('signed-out', 'onboardingEvents.signIn') };
     // As the extension does: more than 10 machines wait for the user's agreement.
     const serials = (input as { serialNumbers?: unknown[] }).serialNumbers ?? [];
+    // And starting a watch always waits for it.
+    if (tool === AGENT_TOOL_NAMES.watch && serials.length > 0 && !userAgreed(input)) {
+      const reason = startWatchesReason(serials as string[], 'Production');
+      return { text: agreementNeededText(reason, tool), agreementNeeded: reason };
+    }
     if (serials.length > 10 && !userAgreed(input)) {
       const reason = manyRequestsReason(serials.length, serials.length, 'Production');
       return { text: agreementNeededText(reason, tool), agreementNeeded: reason };
@@ -133,6 +141,7 @@ const INPUTS: Readonly<Record<AgentToolName, Record<string, unknown>>> = {
   [AGENT_TOOL_NAMES.machineEvents]: { serialNumbers: ['MX-4711-A0023'] },
   [AGENT_TOOL_NAMES.serialNumbers]: { source: 'activeEditor' },
   [AGENT_TOOL_NAMES.summary]: { serialNumbers: ['MX-4711-A0023'] },
+  [AGENT_TOOL_NAMES.watch]: {},
 };
 
 describe('the MCP server against a fake extension channel', () => {
@@ -162,14 +171,14 @@ describe('the MCP server against a fake extension channel', () => {
     return connected;
   }
 
-  it('lists exactly the defined tools, read-only, each with the agreement field', async () => {
+  it('lists exactly the defined tools, read-only but the watch tool, each with the agreement field', async () => {
     const { tools } = await (await client()).listTools();
     assert.deepEqual(
       tools.map((tool) => tool.name),
       Object.keys(AGENT_TOOLS),
     );
     for (const tool of tools) {
-      assert.equal(tool.annotations?.readOnlyHint, true, tool.name);
+      assert.equal(tool.annotations?.readOnlyHint, tool.name !== AGENT_TOOL_NAMES.watch, tool.name);
       assert.equal(tool.annotations.destructiveHint, false, tool.name);
       assert.equal((tool.inputSchema.properties?.[USER_AGREED] as { type?: string } | undefined)?.type, 'boolean');
     }
@@ -213,6 +222,31 @@ describe('the MCP server against a fake extension channel', () => {
     const declined = await (await client(undefined, declining)).callTool({ name: AGENT_TOOL_NAMES.summary, arguments: many });
     assert.equal(textOf(declined), DECLINED_TEXT);
     assert.equal(declining.asked.length, 1);
+  });
+
+  it('the watch tool: started nothing until the user agrees, asked through elicitation where the client can, in its own words', async () => {
+    const fake = new FakeExtension();
+    await window(fake);
+    const start = { serialNumbers: ['MX-4711-A0023'] };
+    const refused = textOf(await (await client()).callTool({ name: AGENT_TOOL_NAMES.watch, arguments: start }));
+    assert.match(refused, /^Nothing was started: this call starts watching the machine "MX-4711-A0023" in the environment "Production"/);
+    assert.match(refused, /call onboardingEvents_watchOnboarding again with the same input and "userAgreed": true\.$/);
+    const declining: Asking = { answer: 'decline', asked: [] };
+    const declined = textOf(await (await client(undefined, declining)).callTool({ name: AGENT_TOOL_NAMES.watch, arguments: start }));
+    assert.equal(
+      declined,
+      'Nothing was started: the user declined this call when asked. Do not call it again unless the user asks for it.',
+    );
+    assert.equal(declined, declinedText(AGENT_TOOL_NAMES.watch));
+    assert.equal(declinedText(AGENT_TOOL_NAMES.summary), DECLINED_TEXT);
+    assert.match(declining.asked[0] ?? '', /^Onboarding Events: this call starts watching the machine "MX-4711-A0023".* Go ahead\?$/);
+    const accepting: Asking = { answer: 'accept', asked: [] };
+    const answer = await (await client(undefined, accepting)).callTool({ name: AGENT_TOOL_NAMES.watch, arguments: start });
+    assert.equal(textOf(answer), extensionText(AGENT_TOOL_NAMES.watch, start));
+    assert.deepEqual(
+      fake.calls.filter((call) => call.tool === AGENT_TOOL_NAMES.watch).map((call) => userAgreed(call.input)),
+      [false, false, false, true],
+    );
   });
 
   it("with elicitation: the model's own userAgreed is not taken, and the tools list no such field", async () => {
