@@ -37,6 +37,8 @@ export interface MachinesViewDeps {
 export class MachinesView extends Disposable {
   readonly provider: MachinesTreeProvider;
   readonly treeView: vscode.TreeView<MachinesNode>;
+  /** The rows selected at the last selection event, by id. */
+  private selectedIds: ReadonlySet<string> = new Set();
 
   constructor(private readonly deps: MachinesViewDeps) {
     super();
@@ -60,8 +62,12 @@ export class MachinesView extends Disposable {
     );
     this.register(
       this.treeView.onDidChangeSelection((event) => {
+        // Only rows newly selected: a refresh re-announces the same selection, and a row that stayed
+        // selected while its watch ended has not been looked at since.
+        const before = this.selectedIds;
+        this.selectedIds = new Set(event.selection.map((node) => node.id));
         event.selection.forEach((node) => {
-          this.markSeen(node);
+          if (!before.has(node.id)) this.markSeen(node);
         });
       }),
     );
@@ -138,17 +144,16 @@ export class MachinesView extends Disposable {
     const total = unseen + outcomes;
     if (total === 0) {
       if (view.badge !== undefined) view.badge = undefined;
-    } else if (view.badge?.value !== total) {
-      view.badge = {
-        value: total,
-        tooltip:
-          outcomes === 0
-            ? vscode.l10n.t('{0} onboarding events you have not seen yet', unseen)
-            : unseen === 0
-              ? vscode.l10n.t('{0} watched machines finished onboarding; you have not looked at them yet', outcomes)
-              : vscode.l10n.t('{0} watched machines finished onboarding and {1} onboarding events you have not seen yet', outcomes, unseen),
-      };
+      return;
     }
+    const tooltip =
+      outcomes === 0
+        ? vscode.l10n.t('{0} onboarding events you have not seen yet', unseen)
+        : unseen === 0
+          ? vscode.l10n.t('{0} watched machines finished onboarding; you have not looked at them yet', outcomes)
+          : vscode.l10n.t('{0} watched machines finished onboarding and {1} onboarding events you have not seen yet', outcomes, unseen);
+    // The tooltip too: the same total can change its parts (new events looked at while outcomes arrive).
+    if (view.badge?.value !== total || view.badge.tooltip !== tooltip) view.badge = { value: total, tooltip };
   }
 
   private markSeen(node: MachinesNode | undefined): void {
