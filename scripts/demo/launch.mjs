@@ -5,9 +5,12 @@
  * A person's workbench: notifications on screen (no smoke-test driver) and
  * workspace trust on, as in their own VS Code: the sample folder opens in
  * Restricted Mode until they trust it. Password auth comes with every
- * code-server we start (scripts/vscode/workbench.mjs).
+ * code-server we start (scripts/vscode/workbench.mjs). VS Code's AI features
+ * are on, as they are by default: the tests' workbenches turn them off, and
+ * with them VS Code hides its MCP server list, where the demo's user finds
+ * "Onboarding Events".
  */
-export const demoCodeServerOptions = { workspaceTrust: true, testDriver: false };
+export const demoCodeServerOptions = { workspaceTrust: true, testDriver: false, userSettings: { 'chat.disableAIFeatures': false } };
 
 /** The lines printed for the browser: the address, and the password its login page asks for once. */
 export function demoAddressLines(server, folder) {

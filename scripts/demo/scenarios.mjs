@@ -46,7 +46,69 @@ async function waitForToast(page, text, timeoutMs = 240_000) {
   await page.waitForTimeout(1500);
 }
 
+/** The board's page: the webview's outer frame, then the page's own frame inside it. */
+function boardPage(page) {
+  return page.frameLocator('iframe.webview.ready').last().frameLocator('iframe#active-frame');
+}
+
+/** Opens the onboarding board for the serial numbers in the active file (the demo opens config/line3.yaml). */
+async function openBoardForActiveFile(page) {
+  await page.locator('.tab', { hasText: 'line3.yaml' }).first().click();
+  await runCommand(page, 'Onboarding Events: Open Onboarding Board');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Active File' }).first().click();
+  await boardPage(page).getByText('8 machines: 3 onboarded').waitFor({ state: 'visible', timeout: 30_000 });
+}
+
 export const scenarios = {
+  /**
+   * The board for line 3, then Developer: Reload Window: the board comes back with its set and its
+   * sort (Duration), as a person finds it after a reload.
+   */
+  async 'board-restore'(page) {
+    await openBoardForActiveFile(page);
+    await boardPage(page)
+      .getByRole('button', { name: /Duration/ })
+      .click();
+    await runCommand(page, 'Developer: Reload Window');
+    await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+    await page.locator('.tab', { hasText: 'Board: Serial Numbers in line3.yaml' }).first().waitFor({ state: 'visible', timeout: 60_000 });
+    await boardPage(page).getByText('8 machines: 3 onboarded').waitFor({ state: 'visible', timeout: 60_000 });
+    await boardPage(page)
+      .locator('[role="columnheader"][aria-sort="ascending"]', { hasText: 'Duration' })
+      .waitFor({ state: 'visible', timeout: 10_000 });
+    await page.waitForTimeout(1500);
+  },
+
+  /** Copy as Markdown Table on the board: the status bar says it was copied (sighted users see the page's live region not). */
+  async 'board-copy'(page) {
+    await openBoardForActiveFile(page);
+    await boardPage(page)
+      .getByRole('button', { name: /Copy as Markdown Table/ })
+      .click();
+    await page.locator('.statusbar-item', { hasText: 'Copied 8 rows' }).first().waitFor({ state: 'visible', timeout: 5_000 });
+  },
+
+  /** MCP: List Servers shows "Onboarding Events"; Start Server; the list again, with the server running. */
+  async 'mcp-servers'(page) {
+    await runCommand(page, 'MCP: List Servers');
+    const server = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Onboarding Events' }).first();
+    await server.waitFor({ state: 'visible', timeout: 20_000 });
+    await server.click();
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Start Server' }).first().click();
+    // VS Code opens the server's output: it says when the server runs and how many tools it offered.
+    await page
+      // A line of the output editor, whose words are separate spans (spaces as no-break spaces).
+      .locator('.view-line', { hasText: /Discovered\s+\d+\s+tools/ })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
+    await runCommand(page, 'MCP: List Servers');
+    await page
+      .locator('.quick-input-list .monaco-list-row', { hasText: /Onboarding Events\s*Running/ })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    await page.waitForTimeout(800);
+  },
   /** Hovers the first serial number in the demo's YAML file. */
   async hover(page) {
     await hoverText(page, 'MX-4711-A0023');

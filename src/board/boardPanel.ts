@@ -13,6 +13,7 @@ import { Emitter, type Event } from '../common/emitter';
 import { errorMessage } from '../common/errors';
 import { Disposable, toDisposable } from '../common/lifecycle';
 import { toSingleLine } from '../common/markdownText';
+import { inertNotificationText } from '../common/notificationText';
 import { NotSignedInError, type EventsCache } from '../eventsCache/eventsCache';
 import { VisibleLoads } from '../eventsCache/visibleLoads';
 import { boardRow, MAX_ERROR_LENGTH, type BoardRow } from '../domain/board/boardRows';
@@ -311,7 +312,7 @@ export class BoardPanel extends Disposable {
           const text = boardToMarkdown(rows, exportWords(vscode.l10n.t));
           await vscode.env.clipboard.writeText(text);
           this.context.report({ kind: 'exported', format: 'markdown', bytes: Buffer.byteLength(text) });
-          this.post({ type: 'status', message: vscode.l10n.t('Copied {0} rows as a Markdown table.', rows.length) });
+          this.confirm(vscode.l10n.t('Copied {0} rows as a Markdown table.', rows.length));
           return;
         }
         await this.save('csv', Buffer.from(boardToCsv(rows, exportWords(vscode.l10n.t)), 'utf8'));
@@ -365,7 +366,16 @@ export class BoardPanel extends Disposable {
     if (!target) return;
     await vscode.workspace.fs.writeFile(target, bytes);
     this.context.report({ kind: 'exported', format, bytes: bytes.length });
-    this.post({ type: 'status', message: vscode.l10n.t('Saved {0}.', target.path.split('/').pop() ?? '') });
+    this.confirm(vscode.l10n.t('Saved {0}.', target.path.split('/').pop() ?? ''));
+  }
+
+  /**
+   * Says that an export was done: in the page's live region for a screen reader, and in the status
+   * bar for everyone else, as the details panel does (before, a sighted user saw nothing happen).
+   */
+  private confirm(message: string): void {
+    this.post({ type: 'status', message });
+    vscode.window.setStatusBarMessage(inertNotificationText(message), 3000);
   }
 }
 

@@ -53,11 +53,15 @@ export async function resolveSet(set: BoardSet, deps: BoardSetsDeps): Promise<Re
       return { serialNumbers: distinct(deps.machines.pinned()), label: vscode.l10n.t('Pinned Machines') };
     case 'workspace':
       return { serialNumbers: distinct(deps.machines.workspace?.() ?? []), label: vscode.l10n.t('Machines in the Workspace') };
-    case 'serials':
+    case 'serials': {
+      const serialNumbers = distinct(set.serialNumbers.map(normalizeSerialNumber));
+      // One machine is named by its serial number ("1 Selected Machines" read wrong); a count is of machines, not of the selection's entries.
+      const [only] = serialNumbers;
       return {
-        serialNumbers: distinct(set.serialNumbers.map(normalizeSerialNumber)),
-        label: vscode.l10n.t('{0} Selected Machines', set.serialNumbers.length),
+        serialNumbers,
+        label: serialNumbers.length === 1 && only !== undefined ? only : vscode.l10n.t('{0} Selected Machines', serialNumbers.length),
       };
+    }
     case 'file': {
       const uri = fileUri(set);
       if (!uri) return { serialNumbers: [], label: vscode.l10n.t('A File That Cannot Be Read') };

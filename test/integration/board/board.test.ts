@@ -124,6 +124,15 @@ describe('The onboarding board', function () {
     assert.ok(report.lanesDrawn < 60, `only the lanes in view are drawn (${report.lanesDrawn})`);
   });
 
+  it('names a selection of one machine by its serial number, and counts a selection by its machines', async () => {
+    await board().open({ kind: 'serials', serialNumbers: ['LSR-6060-F0042'] });
+    assert.equal(board().panel()?.title, 'Board: LSR-6060-F0042');
+    // The same machine twice (once with the spaces a paste brings) is one machine.
+    await board().open({ kind: 'serials', serialNumbers: [' MX-4711-A0023 ', 'MX-4711-A0023', 'PRS-0900-A0314'] });
+    assert.deepEqual(board().panel()?.machines, ['MX-4711-A0023', 'PRS-0900-A0314']);
+    assert.equal(board().panel()?.title, 'Board: 2 Selected Machines');
+  });
+
   it('says it is signed out, and shows every machine as not loaded', async () => {
     await board().open({ kind: 'file', uri: LINE3.toString() });
     await vscode.commands.executeCommand('onboardingEvents.signOut', { environment: ENVIRONMENT, confirm: false });

@@ -84,10 +84,22 @@ describe('Watch Onboarding', function () {
     assert.equal(row.icon, 'eye-watch');
     assert.match(row.contextValue ?? '', /\.watched/);
 
-    await until('both outcomes', () => {
-      const states = hooks.watch.list().map((watch) => `${watch.serialNumber}:${watch.status}`);
-      return states.includes(`${COMPLETES}:onboarded`) && states.includes(`${FAILS}:failed`);
-    });
+    // The outcome is stored before the window claims telling it (a file created in global storage), so the
+    // notification follows the status by that claim's I/O: wait for both, or a loaded machine reads too early.
+    await until(
+      'both outcomes and their notifications',
+      () => {
+        const states = hooks.watch.list().map((watch) => `${watch.serialNumber}:${watch.status}`);
+        const told = hooks.session.notifications().map((note) => note.message);
+        return (
+          states.includes(`${COMPLETES}:onboarded`) &&
+          states.includes(`${FAILS}:failed`) &&
+          told.some((message) => message.startsWith(`${COMPLETES} onboarded in`)) &&
+          told.some((message) => message.startsWith(`${FAILS} failed to onboard:`))
+        );
+      },
+      60_000,
+    );
     // By their serial numbers, which only this suite uses: the notifier keeps the last 100 only, so an index taken before would slide.
     const shown = hooks.session.notifications();
     const completed = shown.filter((note) => note.message.startsWith(`${COMPLETES} onboarded in`));

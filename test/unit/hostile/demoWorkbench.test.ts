@@ -23,12 +23,17 @@ interface LaunchOptions {
 }
 
 interface Workbench {
+  readonly defaultUserSettings: Readonly<Record<string, unknown>>;
   codeServerLaunch(options: LaunchOptions): Launch;
   newPassword(): string;
 }
 
 interface DemoLaunch {
-  readonly demoCodeServerOptions: { readonly workspaceTrust: boolean; readonly testDriver: boolean };
+  readonly demoCodeServerOptions: {
+    readonly workspaceTrust: boolean;
+    readonly testDriver: boolean;
+    readonly userSettings?: Readonly<Record<string, unknown>>;
+  };
   demoAddressLines(server: { url: string; password: string }, folder: string): { url: string; text: string };
 }
 
@@ -72,6 +77,12 @@ describe('hostile input: the local VS Code of the demo and the tests', () => {
     const { args } = workbench.codeServerLaunch({ scratch: '/scratch', port: 4000, password, ...demo.demoCodeServerOptions });
     assert.equal(args.includes('--disable-workspace-trust'), false);
     assert.equal(args.includes('enable-smoke-test-driver'), false);
+  });
+
+  it("the demo's workbench keeps VS Code's AI features on, so its MCP server list (and Onboarding Events in it) is there", () => {
+    assert.equal(workbench.defaultUserSettings['chat.disableAIFeatures'], true, "the tests' workbenches turn them off");
+    const settings = { ...workbench.defaultUserSettings, ...demo.demoCodeServerOptions.userSettings };
+    assert.equal(settings['chat.disableAIFeatures'], false);
   });
 
   it("the tests' throwaway workbench asks for a password too, and listens on 127.0.0.1 only", () => {
