@@ -7,7 +7,7 @@
 // exit code is the tests' exit code. So runTests works unchanged on machines
 // that cannot download VS Code.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { format } from 'node:util';
 import { codeServerEntry, nodeBin } from './provision.mjs';
@@ -72,7 +72,18 @@ try {
           userSettings: { 'security.workspace.trust.startupPrompt': 'never' },
         }
       : {};
-  server = await startCodeServer({ scratch, log: (t) => verbose && process.stderr.write(t), ...trust });
+  // Every window's extension host records itself here (src/testHooks.ts, recordWindow); a test
+  // that writes SECOND_WINDOW into it gets a second window of this workbench: another page, so
+  // another extension host, over the same user data (global state and storage), as a user's
+  // second window. It loads the extension under development without the tests.
+  const windowRecords = join(scratch, 'windows');
+  mkdirSync(windowRecords, { recursive: true });
+  server = await startCodeServer({
+    scratch,
+    log: (t) => verbose && process.stderr.write(t),
+    ...trust,
+    env: { OE_TEST_WINDOW_RECORDS: windowRecords },
+  });
   const launched = await launchChromium({ scratch });
   browser = launched.browser;
   const { page } = launched;
@@ -89,6 +100,15 @@ try {
   if (verbose) page.on('console', (m) => process.stderr.write(`[page] ${m.text()}\n`));
   await logIn(page, server);
   await page.goto(workbenchUrl(server, { folder, extensionDevelopmentPaths: devPaths, extensionTestsPath: testsPath }));
+  const secondWindow = setInterval(() => {
+    if (!existsSync(join(windowRecords, 'SECOND_WINDOW'))) return;
+    clearInterval(secondWindow);
+    void launched.context
+      .newPage()
+      .then((second) => second.goto(workbenchUrl(server, { folder, extensionDevelopmentPaths: devPaths })))
+      .catch((err) => process.stderr.write(`The second window did not open: ${err instanceof Error ? err.message : String(err)}\n`));
+  }, 250);
+  secondWindow.unref();
   const timer = new Promise((resolveTimeout) =>
     setTimeout(() => {
       process.stderr.write(`Integration tests did not finish within ${timeoutMs / 1000} s\n`);
