@@ -7,7 +7,7 @@
 // exit code is the tests' exit code. So runTests works unchanged on machines
 // that cannot download VS Code.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { format } from 'node:util';
 import { codeServerEntry, nodeBin } from './provision.mjs';
@@ -100,13 +100,29 @@ try {
   if (verbose) page.on('console', (m) => process.stderr.write(`[page] ${m.text()}\n`));
   await logIn(page, server);
   await page.goto(workbenchUrl(server, { folder, extensionDevelopmentPaths: devPaths, extensionTestsPath: testsPath }));
+  // While SECOND_WINDOW exists a second window is open; when the test removes it, the window
+  // closes (its extension host ends) and SECOND_WINDOW_CLOSED says so, so later suites run alone.
+  let second;
+  let busy = false;
   const secondWindow = setInterval(() => {
-    if (!existsSync(join(windowRecords, 'SECOND_WINDOW'))) return;
-    clearInterval(secondWindow);
-    void launched.context
-      .newPage()
-      .then((second) => second.goto(workbenchUrl(server, { folder, extensionDevelopmentPaths: devPaths })))
-      .catch((err) => process.stderr.write(`The second window did not open: ${err instanceof Error ? err.message : String(err)}\n`));
+    if (busy) return;
+    const wanted = existsSync(join(windowRecords, 'SECOND_WINDOW'));
+    if (wanted === (second !== undefined)) return;
+    busy = true;
+    const change = wanted
+      ? launched.context.newPage().then(async (opened) => {
+          second = opened;
+          await opened.goto(workbenchUrl(server, { folder, extensionDevelopmentPaths: devPaths }));
+        })
+      : second.close().then(() => {
+          second = undefined;
+          writeFileSync(join(windowRecords, 'SECOND_WINDOW_CLOSED'), '');
+        });
+    void change
+      .catch((err) => process.stderr.write(`The second window: ${err instanceof Error ? err.message : String(err)}\n`))
+      .finally(() => {
+        busy = false;
+      });
   }, 250);
   secondWindow.unref();
   const timer = new Promise((resolveTimeout) =>

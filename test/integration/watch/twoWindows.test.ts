@@ -9,7 +9,7 @@
 // Elsewhere (a downloaded desktop VS Code) there is no second window to open:
 // the suite is skipped, and the unit test of the claims still runs.
 import * as assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { WINDOW_RECORDS_ENV, type WindowRecord } from '../../../src/testHooks';
@@ -61,6 +61,9 @@ describe('Watch Onboarding in two windows', function () {
 
   after(async () => {
     if (!folder || !existsSync(folder)) return;
+    // The second window closes first: left open, it would follow (and claim) the later suites' watches.
+    rmSync(join(folder, 'SECOND_WINDOW'), { force: true });
+    await until('the second window closed', () => existsSync(join(folder, 'SECOND_WINDOW_CLOSED')), 20_000);
     await vscode.commands.executeCommand('onboardingEvents.stopWatching', WATCHED);
     await vscode.workspace
       .getConfiguration('onboardingEvents')
