@@ -9,6 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setInterval } from 'node:timers';
 import { format } from 'node:util';
 import { codeServerEntry, nodeBin } from './provision.mjs';
 import { launchChromium, logIn, makeScratch, removeScratch, scratchEnv, startCodeServer, workbenchUrl } from './workbench.mjs';
