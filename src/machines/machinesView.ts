@@ -138,17 +138,16 @@ export class MachinesView extends Disposable {
     const total = unseen + outcomes;
     if (total === 0) {
       if (view.badge !== undefined) view.badge = undefined;
-    } else if (view.badge?.value !== total) {
-      view.badge = {
-        value: total,
-        tooltip:
-          outcomes === 0
-            ? vscode.l10n.t('{0} onboarding events you have not seen yet', unseen)
-            : unseen === 0
-              ? vscode.l10n.t('{0} watched machines finished onboarding; you have not looked at them yet', outcomes)
-              : vscode.l10n.t('{0} watched machines finished onboarding and {1} onboarding events you have not seen yet', outcomes, unseen),
-      };
+      return;
     }
+    const tooltip =
+      outcomes === 0
+        ? vscode.l10n.t('{0} onboarding events you have not seen yet', unseen)
+        : unseen === 0
+          ? vscode.l10n.t('{0} watched machines finished onboarding; you have not looked at them yet', outcomes)
+          : vscode.l10n.t('{0} watched machines finished onboarding and {1} onboarding events you have not seen yet', outcomes, unseen);
+    // The same total can be another mix (events seen, outcomes arrived): the tooltip must follow it too.
+    if (view.badge?.value !== total || view.badge.tooltip !== tooltip) view.badge = { value: total, tooltip };
   }
 
   private markSeen(node: MachinesNode | undefined): void {
