@@ -59,11 +59,23 @@ describe('Watch Onboarding in two windows', function () {
     await signIn(fake);
   });
 
+  function alive(pid: number): boolean {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   after(async () => {
     if (!folder || !existsSync(folder)) return;
     // The second window closes first: left open, it would follow (and claim) the later suites' watches.
     rmSync(join(folder, 'SECOND_WINDOW'), { force: true });
     await until('the second window closed', () => existsSync(join(folder, 'SECOND_WINDOW_CLOSED')), 20_000);
+    // Its extension host outlives the page by code-server's reconnection grace time (5 s in tests): wait until it is gone.
+    const others = [...windowRecords(folder).keys()].filter((pid) => pid !== process.pid);
+    await until("the second window's extension host ended", () => others.every((pid) => !alive(pid)), 30_000);
     await vscode.commands.executeCommand('onboardingEvents.stopWatching', WATCHED);
     await vscode.workspace
       .getConfiguration('onboardingEvents')
