@@ -85,7 +85,11 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     // The installed package runs in production mode, where the argument form of Sign In asks in a modal first;
     // it signs in through the one-step grant the demo uses (src/domain/session/argumentSignIn.ts), for a fake API on this port.
     extensionDevelopmentPath: suite === 'package' ? resolve(root, 'test/package/probe') : root,
-    extensionTestsPath: resolve(root, restricted ? 'out/test/integration/restricted/index.js' : `out/test/${suite}/index.js`),
+    // 'windows': the suites that open a second window (test/integration/windows/), in a VS Code of their own.
+    extensionTestsPath: resolve(
+      root,
+      restricted || suite === 'windows' ? `out/test/integration/${suite}/index.js` : `out/test/${suite}/index.js`,
+    ),
     folder: resolve(root, restricted ? 'test/fixtures/untrusted-workspace' : 'test/fixtures/workspace'),
     env:
       suite === 'package'

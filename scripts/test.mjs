@@ -95,6 +95,9 @@ if (only !== 'unit') {
   step('Restricted Mode (extension host, workspace trust on, untrusted folder)');
   await hostTier('restricted');
 
+  step('two windows of one VS Code (extension hosts sharing global state)');
+  await hostTier('windows');
+
   step('package (.vsix) and test the installed package (extension host)');
   const pack = await run('npm', ['run', '--silent', 'package']);
   if (pack.code !== 0) results.push({ tier: 'package', passed: 0, failed: 1, skipped: 0, note: 'vsce package failed' });

@@ -8,6 +8,8 @@
 // any other extension, so everything here is a closure: walking the object
 // graph reaches no session, client or credential store, and nothing returns a
 // credential, a token or a client.
+import { appendFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import * as vscode from 'vscode';
 import { definedOnly } from './common/definedOnly';
 import type { IDisposable } from './common/lifecycle';
@@ -74,7 +76,10 @@ export type RenderedReport = Extract<PanelActivity, { kind: 'rendered' }>['repor
 /** What the hooks are derived from: the features as extension.ts wired them. */
 export interface TestHookSources {
   readonly testMode: boolean;
-  readonly context: Pick<vscode.ExtensionContext, 'globalState' | 'workspaceState' | 'secrets' | 'logUri' | 'subscriptions'>;
+  readonly context: Pick<
+    vscode.ExtensionContext,
+    'globalState' | 'workspaceState' | 'secrets' | 'logUri' | 'subscriptions' | 'extensionMode'
+  >;
   readonly session: ApiSession;
   readonly notifier: Notifier;
   readonly events: EventsCache;
@@ -90,7 +95,68 @@ export interface TestHookSources {
 
 /** The hooks, or undefined outside ExtensionMode.Test (then nothing is recorded either). */
 export function testHooks(sources: TestHookSources): TestHooks | undefined {
+  recordWindow(sources);
   return sources.testMode ? hooksOf(sources) : undefined;
+}
+
+/** The folder where each window records itself (set by the local harness, scripts/vscode/code-stand-in.mjs). */
+export const WINDOW_RECORDS_ENV = 'OE_TEST_WINDOW_RECORDS';
+/** Lines a window records at most: a test reads a few dozen. */
+const MAX_WINDOW_RECORD_LINES = 1000;
+
+/** One line of a window's record (window-<pid>.jsonl). */
+export type WindowRecord =
+  | { readonly kind: 'session'; readonly state: SessionState['kind'] }
+  | { readonly kind: 'watching'; readonly serialNumbers: readonly string[] }
+  | { readonly kind: 'ended'; readonly serialNumber: string; readonly speak: boolean }
+  | { readonly kind: 'notified'; readonly notification: ShownNotification };
+
+/**
+ * A second window (its own extension host, in development mode, without the
+ * tests) cannot be read through the exports of the window that runs the
+ * tests; under the local harness each window appends what it told the user,
+ * its sign-in state and its watches to its own file in the folder the harness
+ * names, which the test reads. Never in production mode, and only when that
+ * variable names an absolute folder.
+ */
+function recordWindow(sources: TestHookSources): void {
+  const folder = process.env[WINDOW_RECORDS_ENV];
+  if (sources.context.extensionMode === vscode.ExtensionMode.Production || !folder || !isAbsolute(folder)) return;
+  const file = join(folder, `window-${process.pid}.jsonl`);
+  let lines = 0;
+  const append = (record: WindowRecord): void => {
+    if (++lines > MAX_WINDOW_RECORD_LINES) return;
+    try {
+      appendFileSync(file, `${JSON.stringify(record)}\n`);
+    } catch {
+      // The harness removed its folder: the run is over.
+    }
+  };
+  const { session, notifier, watch } = sources;
+  const watching = (): void => {
+    append({
+      kind: 'watching',
+      serialNumbers: watch.list
+        .list()
+        .filter((info) => info.status === 'watching')
+        .map((info) => info.serialNumber),
+    });
+  };
+  append({ kind: 'session', state: session.state.kind });
+  watching();
+  sources.context.subscriptions.push(
+    session.onDidChangeState((state) => {
+      append({ kind: 'session', state: state.kind });
+      watching();
+    }),
+    watch.list.onDidChange(watching),
+    watch.list.onDidEnd((ended) => {
+      append({ kind: 'ended', serialNumber: ended.watch.serialNumber, speak: ended.speak });
+    }),
+    notifier.onDidShow((notification) => {
+      append({ kind: 'notified', notification });
+    }),
+  );
 }
 
 function hooksOf(sources: TestHookSources) {

@@ -7,8 +7,9 @@
 // exit code is the tests' exit code. So runTests works unchanged on machines
 // that cannot download VS Code.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setInterval } from 'node:timers';
 import { format } from 'node:util';
 import { codeServerEntry, nodeBin } from './provision.mjs';
 import { launchChromium, logIn, makeScratch, removeScratch, scratchEnv, startCodeServer, workbenchUrl } from './workbench.mjs';
@@ -72,7 +73,18 @@ try {
           userSettings: { 'security.workspace.trust.startupPrompt': 'never' },
         }
       : {};
-  server = await startCodeServer({ scratch, log: (t) => verbose && process.stderr.write(t), ...trust });
+  // Every window's extension host records itself here (src/testHooks.ts, recordWindow); a test
+  // that writes SECOND_WINDOW into it gets a second window of this workbench: another page, so
+  // another extension host, over the same user data (global state and storage), as a user's
+  // second window. It loads the extension under development without the tests.
+  const windowRecords = join(scratch, 'windows');
+  mkdirSync(windowRecords, { recursive: true });
+  server = await startCodeServer({
+    scratch,
+    log: (t) => verbose && process.stderr.write(t),
+    ...trust,
+    env: { OE_TEST_WINDOW_RECORDS: windowRecords },
+  });
   const launched = await launchChromium({ scratch });
   browser = launched.browser;
   const { page } = launched;
@@ -89,6 +101,31 @@ try {
   if (verbose) page.on('console', (m) => process.stderr.write(`[page] ${m.text()}\n`));
   await logIn(page, server);
   await page.goto(workbenchUrl(server, { folder, extensionDevelopmentPaths: devPaths, extensionTestsPath: testsPath }));
+  // While SECOND_WINDOW exists a second window is open; when the test removes it, the window
+  // closes (its extension host ends) and SECOND_WINDOW_CLOSED says so, so later suites run alone.
+  let second;
+  let busy = false;
+  const secondWindow = setInterval(() => {
+    if (busy) return;
+    const wanted = existsSync(join(windowRecords, 'SECOND_WINDOW'));
+    if (wanted === (second !== undefined)) return;
+    busy = true;
+    const change = wanted
+      ? launched.context.newPage().then(async (opened) => {
+          second = opened;
+          await opened.goto(workbenchUrl(server, { folder, extensionDevelopmentPaths: devPaths }));
+        })
+      : second.close().then(() => {
+          second = undefined;
+          writeFileSync(join(windowRecords, 'SECOND_WINDOW_CLOSED'), '');
+        });
+    void change
+      .catch((err) => process.stderr.write(`The second window: ${err instanceof Error ? err.message : String(err)}\n`))
+      .finally(() => {
+        busy = false;
+      });
+  }, 250);
+  secondWindow.unref();
   const timer = new Promise((resolveTimeout) =>
     setTimeout(() => {
       process.stderr.write(`Integration tests did not finish within ${timeoutMs / 1000} s\n`);

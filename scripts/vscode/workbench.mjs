@@ -105,6 +105,9 @@ export function codeServerLaunch({ scratch, port, password, workspaceTrust = fal
     '--disable-getting-started-override',
     // Without this a built web workbench ignores extensionDevelopmentPath/extensionTestsPath.
     ...(testDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
+    // A closed test page's extension host ends within seconds, not after the default 3 hours: a
+    // second window a test opened and closed must not go on acting under later suites.
+    ...(testDriver ? ['--reconnection-grace-time', '5'] : []),
     ...(locale ? ['--locale', locale] : []),
   ];
   return { args, configFile, config };

@@ -2,6 +2,7 @@
 // wrapper so integration tests can count what was shown (through the test
 // hooks, src/testHooks.ts) without stubbing the vscode namespace.
 import * as vscode from 'vscode';
+import { Emitter, type Event } from '../common/emitter';
 import { inertNotificationText } from '../common/notificationText';
 
 export type NotificationKind = 'info' | 'warning' | 'error' | 'confirm';
@@ -21,6 +22,10 @@ export interface ShownNotification {
 export class Notifier {
   private readonly shownList: ShownNotification[] = [];
   private confirmer: Confirmer = modal;
+  private readonly recorded = new Emitter<ShownNotification>();
+
+  /** A notification was shown (for the test hooks' record of each window, src/testHooks.ts). */
+  readonly onDidShow: Event<ShownNotification> = this.recorded.event;
 
   /** Everything shown so far in this window, oldest first (kept short). */
   get shown(): readonly ShownNotification[] {
@@ -64,7 +69,9 @@ export class Notifier {
   }
 
   private record(kind: NotificationKind, message: string): void {
-    this.shownList.push({ kind, message });
+    const shown = { kind, message };
+    this.shownList.push(shown);
     if (this.shownList.length > 100) this.shownList.shift();
+    this.recorded.fire(shown);
   }
 }

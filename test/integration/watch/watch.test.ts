@@ -4,7 +4,9 @@
 // both outcomes; the notifications, the status bar item, the rows and the
 // view's badge are read through the test hooks. A link's watch=1 is asked
 // about like any request from outside. (That a second window does not notify
-// twice is the unit test of the claims: test/unit/watch/watchList.test.ts.)
+// twice: test/integration/windows/twoWindows.windows.ts, with a real second
+// window in a tier of its own, and the unit test of
+// the claims, test/unit/watch/watchList.test.ts.)
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { RenderedNode } from '../../../src/testHooks';

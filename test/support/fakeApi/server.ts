@@ -88,6 +88,7 @@ class FakeApiServer implements FakeApi {
   private readonly server: Server;
   private listeningPort = 0;
   private closed = false;
+  private readonly holds = new Map<string, { readonly count: number; readonly waiting: (() => void)[] }>();
 
   constructor(
     private readonly data: FakeApiData,
@@ -124,6 +125,34 @@ class FakeApiServer implements FakeApi {
         this.server.off('error', reject);
         resolve();
       });
+    });
+  }
+
+  holdEventRequests(serial: string, count: number, timeoutMs: number): void {
+    const hold = { count: Math.max(1, count), waiting: [] as (() => void)[] };
+    this.holds.set(serial, hold);
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        this.release(serial, hold);
+      },
+      Math.max(0, timeoutMs),
+    );
+    this.timers.add(timer);
+  }
+
+  private release(serial: string, hold: { readonly waiting: (() => void)[] }): void {
+    if (this.holds.get(serial) === hold) this.holds.delete(serial);
+    for (const answer of hold.waiting.splice(0)) answer();
+  }
+
+  /** Resolves when the request may be answered: at once, or when its hold is released. */
+  private held(endpoint: FaultEndpoint, serial: string | undefined): Promise<void> {
+    const hold = endpoint === 'events' && serial !== undefined ? this.holds.get(serial) : undefined;
+    if (hold === undefined) return Promise.resolve();
+    return new Promise((resolve) => {
+      hold.waiting.push(resolve);
+      if (hold.waiting.length >= hold.count) this.release(serial ?? '', hold);
     });
   }
 
@@ -216,6 +245,7 @@ class FakeApiServer implements FakeApi {
       this.requests.push(request);
       const endpoint = endpointOf(request.path);
       const plan = this.faults.plan({ endpoint, serialNumber: request.query['serialNumber'] });
+      await this.held(endpoint, request.query['serialNumber']);
       // Capacity and rate limit first: a request the server cannot take is refused at once.
       const admission = await this.gate.admit();
       if (admission.kind === 'rejected') {

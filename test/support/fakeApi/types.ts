@@ -154,6 +154,12 @@ export interface FakeApi {
   addUser(user: FakeUser): void;
   setMachineEvents(serial: string, events: unknown[]): void;
   addEvent(serial: string, event: unknown): void;
+  /**
+   * Holds the next requests for `serial`'s events until `count` of them wait (or `timeoutMs`
+   * passed), then answers them all at once, from the data of that moment: two clients that
+   * poll at their own pace see a change together (the two-window test of Watch Onboarding).
+   */
+  holdEventRequests(serial: string, count: number, timeoutMs: number): void;
   clearRequests(): void;
   /** Requests that reached `POST /oauth/token`. */
   tokenRequests(): RecordedRequest[];
