@@ -38,8 +38,8 @@ export type BoardActivity =
   | { readonly kind: 'rendered'; readonly report: RenderedReport }
   | { readonly kind: 'exported'; readonly format: 'csv' | 'markdown' | 'svg' | 'png'; readonly bytes: number };
 
-export interface BoardContext {
-  readonly extensionUri: vscode.Uri;
+/** What the board feature is built with (extension.ts passes it to registerBoard). */
+export interface BoardDeps {
   readonly session: ApiSession;
   readonly events: EventsCache;
   readonly settings: SettingsReader;
@@ -47,6 +47,11 @@ export interface BoardContext {
   readonly machines: MachinesApi;
   readonly details: DetailsApi;
   readonly log: Log;
+}
+
+/** What a panel needs besides: where its media is, and whom to tell what it did. */
+export interface BoardContext extends BoardDeps {
+  readonly extensionUri: vscode.Uri;
   readonly report: (activity: BoardActivity) => void;
 }
 

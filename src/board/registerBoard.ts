@@ -6,26 +6,13 @@ import * as vscode from 'vscode';
 import { Emitter, type Event } from '../common/emitter';
 import { isRecord } from '../common/guards';
 import { serialNumberArgument } from '../domain/serialNumbers/serialNumberInput';
-import type { EventsCache } from '../eventsCache/eventsCache';
-import type { ApiSession } from '../workbench/contracts/apiSession';
-import type { DetailsApi, MachinesApi } from '../workbench/contracts/features';
+import type { MachinesApi } from '../workbench/contracts/features';
 import { registerCommands, type CommandTable } from '../workbench/commands';
 import { COMMANDS, WEBVIEWS } from '../workbench/constants';
-import type { Log } from '../workbench/log';
-import type { SerialSettings } from '../workbench/serialSettings';
-import type { SettingsReader } from '../workbench/settings';
-import { BoardPanel, boardWebviewOptions, type BoardActivity, type BoardContext } from './boardPanel';
+import { BoardPanel, boardWebviewOptions, type BoardActivity, type BoardContext, type BoardDeps } from './boardPanel';
 import { isPersistedState, type BoardSet } from './protocol';
 
-export interface BoardDeps {
-  readonly session: ApiSession;
-  readonly events: EventsCache;
-  readonly settings: SettingsReader;
-  readonly serialSettings: SerialSettings;
-  readonly machines: MachinesApi;
-  readonly details: DetailsApi;
-  readonly log: Log;
-}
+export type { BoardDeps } from './boardPanel';
 
 /** The board feature: opening it, the panel it shows, and what the panel did (nobody in the product listens). */
 export interface Board {
