@@ -18,7 +18,7 @@ import { NotSignedInError, type EventsCache } from '../eventsCache/eventsCache';
 import { VisibleLoads } from '../eventsCache/visibleLoads';
 import { boardRow, MAX_ERROR_LENGTH, type BoardRow } from '../domain/board/boardRows';
 import { boardToCsv, boardToMarkdown, timelineSvg } from '../domain/board/boardExport';
-import { durationText, type DurationUnits } from '../domain/board/boardTable';
+import { axisLabel } from '../domain/board/boardTable';
 import { newestOf } from '../domain/events/eventState';
 import type { ApiSession } from '../workbench/contracts/apiSession';
 import type { DetailsApi, MachinesApi } from '../workbench/contracts/features';
@@ -333,7 +333,7 @@ export class BoardPanel extends Disposable {
           states: boardStateWords(vscode.l10n.t),
           title: this.panel.title,
           aligned: message.aligned,
-          formatTick: (at, step) => (message.aligned ? sinceStart(at, exportWords(vscode.l10n.t).units) : tickText(at, step, locale)),
+          formatTick: (at, step) => axisLabel(at, step, { aligned: message.aligned, locale, units: exportWords(vscode.l10n.t).units }),
         });
         await this.save('svg', Buffer.from(svg, 'utf8'));
         return;
@@ -382,29 +382,4 @@ export class BoardPanel extends Disposable {
     this.post({ type: 'status', message });
     vscode.window.setStatusBarMessage(inertNotificationText(message), 3000);
   }
-}
-
-/** An aligned axis label: the time since the first event ("+12 min"). */
-function sinceStart(offsetMs: number, units: DurationUnits | undefined): string {
-  return offsetMs === 0 ? '0' : `${offsetMs < 0 ? '−' : '+'}${durationText(Math.abs(offsetMs), units)}`;
-}
-
-const tickFormats = new Map<string, Intl.DateTimeFormat>();
-/** The SVG's axis labels, as the page's: the time of day for spans under a day, else the date. */
-function tickText(at: number, step: number, locale: string): string {
-  const key = `${locale}\n${step < 86_400_000 ? 't' : 'd'}`;
-  let format = tickFormats.get(key);
-  if (!format) {
-    const options: Intl.DateTimeFormatOptions =
-      step < 86_400_000
-        ? { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' }
-        : { year: 'numeric', month: 'short', day: 'numeric' };
-    try {
-      format = new Intl.DateTimeFormat(locale, options);
-    } catch {
-      format = new Intl.DateTimeFormat('en', options);
-    }
-    tickFormats.set(key, format);
-  }
-  return format.format(new Date(at));
 }

@@ -8,7 +8,7 @@
 // at the default size; the whole page script is ~25 KB minified). SVG with a
 // node per mark would be 10,000+ nodes to lay out for 1,000 × 10.
 import type { BoardMark, BoardRow, BoardState } from '../../domain/board/boardRows';
-import { durationText, laneTime, timeTicks, type DurationUnits } from '../../domain/board/boardTable';
+import { axisLabel, laneTime, timeTicks, type DurationUnits } from '../../domain/board/boardTable';
 
 export const LANE_HEIGHT = 24;
 export const AXIS_HEIGHT = 28;
@@ -59,32 +59,6 @@ function visibleLanes(frame: TimelineFrame): { first: number; count: number } {
   const first = Math.max(0, Math.floor(frame.scrollTop / LANE_HEIGHT));
   const count = Math.min(frame.rows.length - first, Math.ceil((frame.height - AXIS_HEIGHT) / LANE_HEIGHT) + 1);
   return { first, count: Math.max(0, count) };
-}
-
-const tickFormats = new Map<string, Intl.DateTimeFormat>();
-function tickFormat(locale: string, step: number): Intl.DateTimeFormat {
-  const kind = step < 60_000 ? 'seconds' : step < 86_400_000 ? 'minutes' : 'days';
-  const key = `${locale}\n${kind}`;
-  let format = tickFormats.get(key);
-  if (!format) {
-    const options: Intl.DateTimeFormatOptions =
-      kind === 'seconds'
-        ? { hour: '2-digit', minute: '2-digit', second: '2-digit' }
-        : kind === 'minutes'
-          ? { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' }
-          : { year: 'numeric', month: 'short', day: 'numeric' };
-    try {
-      format = new Intl.DateTimeFormat(locale, options);
-    } catch {
-      format = new Intl.DateTimeFormat('en', options);
-    }
-    tickFormats.set(key, format);
-  }
-  return format;
-}
-
-export function formatTick(at: number, step: number, locale: string): string {
-  return tickFormat(locale, step).format(new Date(at));
 }
 
 /** A state's shape: the legend, the lane's label and every mark use the same one. */
@@ -189,11 +163,7 @@ function drawAxis(context: CanvasRenderingContext2D, frame: TimelineFrame): void
     context.lineTo(Math.round(x) + 0.5, frame.height);
     context.stroke();
     context.fillStyle = colors.muted;
-    const label = frame.aligned
-      ? tick === 0
-        ? '0'
-        : `${tick < 0 ? '−' : '+'}${durationText(Math.abs(tick), frame.units)}`
-      : formatTick(tick, step, frame.locale);
+    const label = axisLabel(tick, step, frame);
     context.fillText(label, x, AXIS_HEIGHT / 2 - 2);
   }
   context.textAlign = 'start';

@@ -242,3 +242,37 @@ export function durationText(ms: number, units: DurationUnits = ENGLISH_UNITS): 
   const rest = hours % 24;
   return rest === 0 ? fill(units.d, String(days)) : `${fill(units.d, String(days))} ${fill(units.h, String(rest))}`;
 }
+
+const tickFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * A timeline axis label, the same on the page's canvas and in the exported SVG: with aligned starts the
+ * time since the first event ("+12 min"), else the time of day (seconds for steps under a minute) or,
+ * for steps of a day or more, the date, in the user's locale.
+ */
+export function axisLabel(
+  tick: number,
+  step: number,
+  axis: { readonly aligned: boolean; readonly locale: string; readonly units: DurationUnits | undefined },
+): string {
+  if (axis.aligned) return tick === 0 ? '0' : `${tick < 0 ? '−' : '+'}${durationText(Math.abs(tick), axis.units)}`;
+  const kind = step < 60_000 ? 'seconds' : step < 86_400_000 ? 'minutes' : 'days';
+  const key = `${axis.locale}\n${kind}`;
+  let format = tickFormats.get(key);
+  if (!format) {
+    const options: Intl.DateTimeFormatOptions =
+      kind === 'seconds'
+        ? { hour: '2-digit', minute: '2-digit', second: '2-digit' }
+        : kind === 'minutes'
+          ? { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' }
+          : { year: 'numeric', month: 'short', day: 'numeric' };
+    try {
+      format = new Intl.DateTimeFormat(axis.locale, options);
+    } catch {
+      // A locale Intl does not know (a workspace cannot set it, but VS Code's language can be anything).
+      format = new Intl.DateTimeFormat('en', options);
+    }
+    tickFormats.set(key, format);
+  }
+  return format.format(new Date(tick));
+}

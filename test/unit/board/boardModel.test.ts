@@ -4,6 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { boardRow, MAX_MARKS } from '../../../src/domain/board/boardRows';
 import {
+  axisLabel,
   countStates,
   durationText,
   filterRows,
@@ -193,6 +194,25 @@ describe('board sorting, filtering and summary', () => {
     assert.deepEqual(
       [45_000, 12 * MINUTE, 200 * MINUTE, 180 * MINUTE, 50 * 60 * MINUTE, 72 * 60 * MINUTE].map((ms) => durationText(ms)),
       ['45 s', '12 min', '3 h 20 min', '3 h', '2 d 2 h', '3 d'],
+    );
+  });
+
+  it('labels the timeline axis once for the canvas and the SVG: time since the start when aligned, else time or date by step', () => {
+    const axis = { aligned: true, locale: 'en', units: undefined };
+    assert.deepEqual(
+      [0, 12 * MINUTE, -45_000].map((tick) => axisLabel(tick, MINUTE, axis)),
+      ['0', '+12 min', '−45 s'],
+    );
+    const at = Date.UTC(2026, 10, 24, 9, 5, 30);
+    const plain = { aligned: false, locale: 'en', units: undefined };
+    assert.match(axisLabel(at, 10_000, plain), /\d{2}:\d{2}:\d{2}/, 'seconds for steps under a minute');
+    assert.doesNotMatch(axisLabel(at, 10 * MINUTE, plain), /\d{2}:\d{2}:\d{2}/);
+    assert.match(axisLabel(at, 10 * MINUTE, plain), /Nov/);
+    assert.match(axisLabel(at, 2 * 24 * 60 * MINUTE, plain), /2026/, 'the date for steps of a day or more');
+    assert.equal(
+      axisLabel(at, MINUTE, { ...plain, locale: 'not a locale!' }),
+      axisLabel(at, MINUTE, plain),
+      'an unknown locale falls back',
     );
   });
 });
