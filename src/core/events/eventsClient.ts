@@ -153,7 +153,7 @@ export class EventsClient {
   #classify(body: unknown, url: string): FirstAnswer {
     const request = describeRequest('GET', url);
     if (!isRecord(body)) {
-      throw protocolError(request, (t) => t('The events answer is not a JSON object (spec §2.1 expects {"events": [...]}).'));
+      throw protocolError(request, (t) => t('The events answer is not a JSON object (spec §2.1 expects an object with an "events" list).'));
     }
     const events = body['events'];
     if (Array.isArray(events)) return { kind: 'events', events };
