@@ -9,3 +9,12 @@ export type Localize = (message: string, ...args: (string | number | boolean)[])
 /** Substitutes `{0}`, `{1}`… like vscode.l10n.t does without a translation: for tests, the bench and logs. */
 export const plainLocalize: Localize = (message, ...args) =>
   message.replace(/\{(\d+)\}/g, (whole, index: string) => String(args[Number(index)] ?? whole));
+
+/**
+ * A message whose language is chosen by whoever shows it. An error is built deep
+ * in the core, long before anyone knows whether it ends in a notification (the
+ * user's language: `text(vscode.l10n.t)`), in the log or in an agent tool's
+ * result (English on purpose: `text(plainLocalize)`). Written as
+ * `(t) => t('literal {0}', arg)` so the literal is extracted like any other.
+ */
+export type LocalizedText = (t: Localize) => string;

@@ -184,7 +184,7 @@ export class OnboardingClient {
       const base = this.#apiBaseUrl.endsWith('/') ? this.#apiBaseUrl : `${this.#apiBaseUrl}/`;
       const url = resolveHref(href, base);
       if (url === undefined || !isOpenable(url))
-        throw invalidInputError('Only http and https links can be followed; this link is not one.');
+        throw invalidInputError((t) => t('Only http and https links can be followed; this link is not one.'));
       // Both parse here: resolveHref has parsed the base (the API base URL's origin) and returned url.
       const response =
         new URL(url).origin === new URL(base).origin
@@ -232,13 +232,13 @@ export class OnboardingClient {
         describeRequest('GET', response.url),
         response.status,
         parseRetryAfter(response.headers['retry-after'], Date.now()),
-        'The linked resource',
+        (t) => t('The linked resource'),
       );
     }
     const contentType = response.headers['content-type'];
     const base = { url: response.url, status: response.status, ...definedOnly({ contentType }) };
     // Stryker disable next-line StringLiteral: the source only words the problem, unused here: a body that is not JSON is returned as text
-    const json = parseJsonBody(response.body, contentType, 'The linked resource');
+    const json = parseJsonBody(response.body, contentType, (t) => t('The linked resource'));
     return json.ok ? { ...base, json: json.value } : { ...base, text: new TextDecoder('utf-8').decode(response.body) };
   }
 

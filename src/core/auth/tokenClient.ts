@@ -204,22 +204,24 @@ export class TokenClient {
 
   #parseToken(response: HttpResponse, requestedAt: number): AccessToken {
     const request = describeRequest('POST', this.tokenUrl);
-    const json = parseJsonBody(response.body, response.headers['content-type'], 'The authorization server');
+    const json = parseJsonBody(response.body, response.headers['content-type'], (t) => t('The authorization server'));
     if (!json.ok) throw protocolError(request, json.problem, response.status);
     const body = json.value;
     if (typeof body !== 'object' || body === null || Array.isArray(body))
-      throw protocolError(request, 'The token response is not a JSON object.');
+      throw protocolError(request, (t) => t('The token response is not a JSON object.'));
     const { token_type: tokenType, access_token: accessToken, expires_in: expiresIn } = body as Record<string, unknown>;
     // Opaque tokens look like nothing a pattern could recognise: the log must be told, even of one we refuse below.
     if (typeof accessToken === 'string' && accessToken !== '') this.#options.onToken?.(accessToken);
     if (typeof tokenType !== 'string' || tokenType.toLowerCase() !== 'bearer') {
-      throw protocolError(request, 'The authorization server did not issue a Bearer token (spec §5.4 expects token_type "Bearer").');
+      throw protocolError(request, (t) =>
+        t('The authorization server did not issue a Bearer token (spec §5.4 expects token_type "Bearer").'),
+      );
     }
     if (typeof accessToken !== 'string' || !B64TOKEN.test(accessToken)) {
-      throw protocolError(request, 'The token response has no usable access_token.');
+      throw protocolError(request, (t) => t('The token response has no usable access_token.'));
     }
     if (expiresIn !== undefined && (typeof expiresIn !== 'number' || !Number.isInteger(expiresIn) || expiresIn <= 0)) {
-      throw protocolError(request, 'The token response has an expires_in that is not a positive number of seconds.');
+      throw protocolError(request, (t) => t('The token response has an expires_in that is not a positive number of seconds.'));
     }
     // A server's expires_in is a delay from outside: 1e308 seconds must not mean "never refresh".
     const lifetimeMs = clampDelay((expiresIn ?? DEFAULT_TOKEN_LIFETIME_SECONDS) * 1000, DELAY_CEILINGS.tokenLifetimeMs);
@@ -231,17 +233,17 @@ export class TokenClient {
   #errorFor(response: HttpResponse): ApiError {
     const request = describeRequest('POST', this.tokenUrl);
     // Stryker disable next-line StringLiteral: only the error code is read here; the Content-Type and source shape only the discarded problem text
-    const json = parseJsonBody(response.body, response.headers['content-type'], 'The authorization server');
+    const json = parseJsonBody(response.body, response.headers['content-type'], (t) => t('The authorization server'));
     const code = json.ok && isRecord(json.value) ? json.value['error'] : undefined;
     const { status } = response;
     if (code === 'access_denied' || code === 'unauthorized_client' || code === 'invalid_scope' || status === 403)
       return permissionDeniedError(request, status);
     if (code === 'invalid_grant' || code === 'invalid_client' || status === 401) return invalidCredentialsError(request, status);
-    if (status === 404) return notFoundError(request, 'The token endpoint (check the authorization URL setting)');
+    if (status === 404) return notFoundError(request, (t) => t('The token endpoint (check the authorization URL setting)'));
     if (status === 429) return rateLimitedError(request, status, parseRetryAfter(response.headers['retry-after'], this.#options.now()));
     if (status >= 500) return serverError(request, status);
     if (status === 400)
-      return protocolError(request, 'The authorization server refused the token request as malformed (HTTP 400).', status);
+      return protocolError(request, (t) => t('The authorization server refused the token request as malformed (HTTP 400).'), status);
     return unexpectedStatusError(request, status);
   }
 }

@@ -69,7 +69,7 @@ export class EventsClient {
   async getEvents(serialInput: string, options: GetEventsOptions = {}): Promise<EventsResult> {
     const serialNumber = normalizeSerialNumber(serialInput);
     if (options.timestamp !== undefined && !Number.isSafeInteger(options.timestamp)) {
-      throw invalidInputError('The timestamp filter must be a whole number (spec §4.1: int64).');
+      throw invalidInputError((t) => t('The timestamp filter must be a whole number (spec §4.1: int64).'));
     }
     const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
     const baseUrl = eventsUrl(this.options.apiBaseUrl, serialNumber, options.timestamp);
@@ -91,9 +91,8 @@ export class EventsClient {
           const url = withQuery(baseUrl, pageQuery(request));
           const next = parsePageEnvelope(await this.#fetchJson(url, serialNumber, options, budget));
           if (next === undefined)
-            throw protocolError(
-              describeRequest('GET', url),
-              'A later page of events did not come in the page-based envelope the first page used.',
+            throw protocolError(describeRequest('GET', url), (t) =>
+              t('A later page of events did not come in the page-based envelope the first page used.'),
             );
           return next;
         };
@@ -113,9 +112,8 @@ export class EventsClient {
           // The last page of a cursor walk may carry no cursor attribute at all, only content.
           const next = parseCursorEnvelope(body) ?? contentOnly(body);
           if (next === undefined)
-            throw protocolError(
-              describeRequest('GET', url),
-              'A later page of events did not come in the cursor-based envelope the first page used.',
+            throw protocolError(describeRequest('GET', url), (t) =>
+              t('A later page of events did not come in the cursor-based envelope the first page used.'),
             );
           return next;
         };
@@ -155,12 +153,12 @@ export class EventsClient {
   #classify(body: unknown, url: string): FirstAnswer {
     const request = describeRequest('GET', url);
     if (!isRecord(body)) {
-      throw protocolError(request, 'The events answer is not a JSON object (spec §2.1 expects {"events": [...]}).');
+      throw protocolError(request, (t) => t('The events answer is not a JSON object (spec §2.1 expects an object with an "events" list).'));
     }
     const events = body['events'];
     if (Array.isArray(events)) return { kind: 'events', events };
     if (events !== undefined && events !== null)
-      throw protocolError(request, 'The events answer has an "events" field that is not a list.');
+      throw protocolError(request, (t) => t('The events answer has an "events" field that is not a list.'));
     const page = parsePageEnvelope(body);
     if (page !== undefined) return { kind: 'page', envelope: page };
     const cursor = parseCursorEnvelope(body);
@@ -175,7 +173,7 @@ export class EventsClient {
     const response = await this.options.requests.get(url, options.signal, undefined, options.priority);
     this.#throwUnlessOk(response, serialNumber);
     budget.bytes += response.body.byteLength;
-    const json = parseJsonBody(response.body, response.headers['content-type'], 'The events API');
+    const json = parseJsonBody(response.body, response.headers['content-type'], (t) => t('The events API'));
     if (!json.ok) throw protocolError(describeRequest('GET', url), json.problem, response.status);
     return json.value;
   }
@@ -183,7 +181,9 @@ export class EventsClient {
   #throwUnlessOk(response: HttpResponse, serialNumber: string): void {
     if (response.status >= 200 && response.status < 300) return;
     const retryAfterMs = parseRetryAfter(response.headers['retry-after'], this.options.now());
-    throw errorForApiStatus(describeRequest('GET', response.url), response.status, retryAfterMs, `Serial number '${serialNumber}'`);
+    throw errorForApiStatus(describeRequest('GET', response.url), response.status, retryAfterMs, (t) =>
+      t("Serial number '{0}'", serialNumber),
+    );
   }
 }
 

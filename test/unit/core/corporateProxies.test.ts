@@ -111,6 +111,14 @@ describe('the undici engine through a real Squid and a real mitmdump', function 
     const error = await failureVia({ proxy: squid.urlWithCredentials(PROXY_USER, 'not-the-password') });
     assert.equal(error.details.network, 'proxy-auth-required');
     assert.match(error.message, new RegExp(`^The proxy 127\\.0\\.0\\.1:${squid.port} rejected the proxy credentials \\(HTTP 407\\)`));
+    // Squid writes its log behind the answer: wait for this refusal's line, so it cannot land in the next test's window.
+    assert.ok(
+      await waitUntil(
+        () => squid?.accessLog().some((line) => line.includes(' TCP_DENIED/407 ') && line.includes(PLANT_HOST)) === true,
+        LOG_WAIT_MS,
+      ),
+      `Squid logged the refusal:\n${squid.accessLog().join('\n')}`,
+    );
   });
 
   it('http.noProxy sends the API direct, past Squid, whose log is unchanged', async () => {

@@ -51,7 +51,7 @@ describe('API errors: what each failure tells the user', () => {
 
   describe('ApiError', () => {
     it('is an Error named ApiError with empty details by default', () => {
-      const error = new ApiError('server', 'Boom.');
+      const error = new ApiError('server', () => 'Boom.');
       assert.ok(error instanceof Error);
       assert.equal(error.name, 'ApiError');
       assert.equal(String(error), 'ApiError: Boom.');
@@ -171,15 +171,15 @@ describe('API errors: what each failure tells the user', () => {
       ],
       [
         'a protocol error without a status',
-        protocolError('GET /e', 'Odd.'),
+        protocolError('GET /e', (t) => t('Odd.')),
         { kind: 'protocol', message: `Odd. ${CHECK_SETTINGS}`, details: { request: 'GET /e' } },
       ],
       [
         'a protocol error with a status',
-        protocolError('GET /e', 'Odd.', 200),
+        protocolError('GET /e', (t) => t('Odd.'), 200),
         { kind: 'protocol', message: `Odd. ${CHECK_SETTINGS}`, details: { request: 'GET /e', status: 200 } },
       ],
-      ['invalid input', invalidInputError('No.'), { kind: 'invalid-input', message: 'No.', details: {} }],
+      ['invalid input', invalidInputError((t) => t('No.')), { kind: 'invalid-input', message: 'No.', details: {} }],
     ];
     for (const [name, error, expected] of cases) {
       it(name, () => {
@@ -212,7 +212,7 @@ describe('API errors: what each failure tells the user', () => {
     ];
     for (const [status, retryAfterMs, what, expected] of cases) {
       it(`HTTP ${status}${what === undefined ? '' : ` for ${what}`} is ${expected.kind}`, () => {
-        assert.deepEqual(shapeOf(errorForApiStatus(request, status, retryAfterMs, what)), expected);
+        assert.deepEqual(shapeOf(errorForApiStatus(request, status, retryAfterMs, what === undefined ? undefined : () => what)), expected);
       });
     }
   });

@@ -270,7 +270,9 @@ describe('events client: answers that are not the documented shape', () => {
       const error = await rejectionOf(answeredWith(body));
       assertApiError(error, 'protocol');
       assert.ok(
-        (error as ApiError).message.startsWith('The events answer is not a JSON object (spec §2.1 expects {"events": [...]}).'),
+        (error as ApiError).message.startsWith(
+          'The events answer is not a JSON object (spec §2.1 expects an object with an "events" list).',
+        ),
         (error as ApiError).message,
       );
       assert.equal((error as ApiError).details.request, REQUEST);

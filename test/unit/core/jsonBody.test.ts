@@ -2,15 +2,20 @@
 // parses, and what the user is told when it does not.
 
 import * as assert from 'node:assert/strict';
-import { parseJsonBody, type JsonBody } from '../../../src/core/jsonBody';
+import { plainLocalize } from '../../../src/common/localize';
+import { parseJsonBody } from '../../../src/core/jsonBody';
+
+/** The parse as English text, so a problem can be compared. */
+type ParsedText = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly problem: string };
 
 const SOURCE = 'The API';
 const EMPTY = 'The API answered with an empty body where JSON was expected.';
 const HTML = 'The API answered with an HTML page instead of JSON; a sign-in page of a proxy or single sign-on gateway often does this.';
 const NOT_JSON = 'The API answered with a body that is not valid JSON.';
 
-function parse(text: string, contentType?: string): JsonBody {
-  return parseJsonBody(new TextEncoder().encode(text), contentType, SOURCE);
+function parse(text: string, contentType?: string): ParsedText {
+  const parsed = parseJsonBody(new TextEncoder().encode(text), contentType, () => SOURCE);
+  return parsed.ok ? parsed : { ok: false, problem: parsed.problem(plainLocalize) };
 }
 
 describe('reading a JSON body', () => {
@@ -48,9 +53,10 @@ describe('reading a JSON body', () => {
   }
 
   it('names the source it was given', () => {
-    assert.deepEqual(parseJsonBody(new Uint8Array(), undefined, 'The authorization server'), {
-      ok: false,
-      problem: 'The authorization server answered with an empty body where JSON was expected.',
-    });
+    const parsed = parseJsonBody(new Uint8Array(), undefined, (t) => t('The authorization server'));
+    assert.equal(
+      parsed.ok ? 'parsed' : parsed.problem(plainLocalize),
+      'The authorization server answered with an empty body where JSON was expected.',
+    );
   });
 });

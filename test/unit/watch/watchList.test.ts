@@ -265,7 +265,7 @@ describe('WatchList', () => {
     source.add(SERIAL, 0, 'ONBOARDING_STARTED');
     const { list, stalls } = openWindow();
     await list.start(SERIAL);
-    source.failWith = new ApiError('network', 'The API could not be reached.');
+    source.failWith = new ApiError('network', () => 'The API could not be reached.');
     await advance(15_000);
     assert.deepEqual(clock.pending(), [30_000]);
     await advance(14 * MINUTE);
@@ -281,7 +281,7 @@ describe('WatchList', () => {
     source.add(SERIAL, 0, 'ONBOARDING_STARTED');
     const { list } = openWindow();
     await list.start(SERIAL);
-    source.failWith = new ApiError('rate-limited', 'Too many requests.', { status: 429, retryAfterMs: 120_000 });
+    source.failWith = new ApiError('rate-limited', () => 'Too many requests.', { status: 429, retryAfterMs: 120_000 });
     await advance(15_000);
     assert.deepEqual(clock.pending(), [120_000]);
   });
@@ -289,7 +289,7 @@ describe('WatchList', () => {
   it('a machine the API does not know yet is waited for, not a failure', async () => {
     const { list, stalls } = openWindow();
     await list.start(SERIAL);
-    source.failWith = new ApiError('not-found', 'No machine.');
+    source.failWith = new ApiError('not-found', () => 'No machine.');
     await advance(30 * MINUTE);
     assert.deepEqual(stalls, []);
     source.failWith = undefined;
