@@ -32,10 +32,19 @@ function hugeText(start: string): string {
 const HUGE_TYPE = hugeText('ONBOARDING_FAILED');
 const HUGE_MESSAGE = hugeText('Certificate signing request rejected:');
 
+/**
+ * The fastest of three runs: a bounded path stays far below BOUNDED_MS in every run, an unbounded
+ * one in none, while one run on a loaded machine (a GC pause, another process) can take 300 ms.
+ */
 function timed<T>(work: () => T): { value: T; ms: number } {
-  const start = performance.now();
-  const value = work();
-  return { value, ms: performance.now() - start };
+  let best: { value: T; ms: number } | undefined;
+  for (let run = 0; run < 3; run++) {
+    const start = performance.now();
+    const value = work();
+    const ms = performance.now() - start;
+    if (best === undefined || ms < best.ms) best = { value, ms };
+  }
+  return best as { value: T; ms: number };
 }
 
 function validated(type: string, message: string, minutesAgo = 0, serialNumber = SERIAL): OnboardingEvent {
