@@ -1208,10 +1208,11 @@ function eventsSummary(status: number, count: number, requests: number, t: Local
 /**
  * A message of ours split where it turns from what went wrong to what to do:
  * after its first sentence, which ends in ". " in English and German and in
- * "。" (no space) in Chinese.
+ * "。" (no space) in Chinese. Not after a one-letter word: German writes
+ * "z. B." and "d. h." (with a no-break space inside), which end no sentence.
  */
 export function verdictOf(message: string): Verdict {
-  const end = message.search(/[.!?](\s|$)|[。！？]/u);
+  const end = message.search(/(?<!(?:^|[\s(])\p{L})[.!?](?=\s|$)|[。！？]/u);
   const headline = end > 0 ? message.slice(0, end + 1) : message;
   return { ok: false, headline, advice: message.slice(headline.length).trim() };
 }

@@ -270,7 +270,7 @@ describe('Test Connection: the report over real sockets to a fake API on 127.0.0
     assert.match(healthy?.text ?? '', /\*\*⟦OK⟧\*\* ⟦TLS handshake with /, 'a step title and its status each come through t');
   });
 
-  it("splits a verdict after its first sentence, also where Chinese ends it with '。' and no space", () => {
+  it("splits a verdict after its first sentence, also where Chinese ends it with '。' and no space, and not inside German 'z. B.'", () => {
     assert.deepEqual(verdictOf('Could not connect. Check the proxy.'), {
       ok: false,
       headline: 'Could not connect.',
@@ -282,6 +282,11 @@ describe('Test Connection: the report over real sockets to a fake API on 127.0.0
       advice: '请检查代理设置。',
     });
     assert.deepEqual(verdictOf('No sentence end'), { ok: false, headline: 'No sentence end', advice: '' });
+    assert.deepEqual(verdictOf('Der Proxy, z.\u00a0B. squid, lehnt ab. Prüfen Sie ihn.'), {
+      ok: false,
+      headline: 'Der Proxy, z.\u00a0B. squid, lehnt ab.',
+      advice: 'Prüfen Sie ihn.',
+    });
   });
 
   describe('every step has a deadline', () => {
