@@ -510,7 +510,7 @@ async function checkPath(
       check.record({
         title: lookupTitle,
         status: 'ok',
-        summary: `${literal(host)} → ${result.value.map((entry) => literal(entry.address)).join(', ')}`,
+        summary: `${literal(host)} → ${result.value.map((entry) => literal(entry.address)).join(t(', '))}`,
         details: proxy === undefined ? [] : [t('The proxy resolves the server name itself.')],
         durationMs: result.ms,
       });
@@ -541,7 +541,7 @@ async function checkPath(
           summary:
             code === 'ETIMEDOUT'
               ? t('{0}: no answer within {1}.', literal(shownAddress), formatDuration(connectMs))
-              : `${literal(shownAddress)}: ${code}.`,
+              : t('{0}: {1}.', literal(shownAddress), code),
           details: [],
           durationMs: tcp.ms,
         },
@@ -668,7 +668,7 @@ async function proxyTunnel(
     return undefined;
   }
   const { status, challenges } = answer.value;
-  const details = challenges.length > 0 ? [t('The proxy asks for: {0}.', challenges.map(literal).join(', '))] : [];
+  const details = challenges.length > 0 ? [t('The proxy asks for: {0}.', challenges.map(literal).join(t(', ')))] : [];
   if (status === 200) {
     check.record({ title, status: 'ok', summary: t('the proxy opened the tunnel (HTTP 200).'), details, durationMs: answer.ms });
     return socket;
@@ -813,7 +813,7 @@ async function trustFor(
     { kind: 'bundled', certificates: bundled },
     { kind: 'system', certificates: system },
   ];
-  // A list of facts, each its own message; '; ' joins them as it joins list items in a log line.
+  // A list of facts, each its own message, joined by '{0}; {1}' (Chinese writes the semicolon full-width).
   const summary = [
     t('bundled roots: {0}', bundled.length),
     systemStore,
@@ -821,7 +821,7 @@ async function trustFor(
       ? t('onboardingEvents.caCertificatesFile: not set')
       : t('onboardingEvents.caCertificatesFile: {0} from {1}', loaded.fromFile, literal(file)),
     ...(extraFile !== undefined && extraFile !== '' ? [t('NODE_EXTRA_CA_CERTS: {0} from {1}', fromExtra.length, literal(extraFile))] : []),
-  ].join('; ');
+  ].reduce((list, item) => t('{0}; {1}', list, item));
   return { value: { ca: loaded.ca, stores, summary } };
 }
 

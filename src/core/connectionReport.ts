@@ -86,7 +86,8 @@ export function renderConnectionReport(report: ConnectionReport, t: Localize): s
     `- ${t('API: {0}', literal(report.apiBaseUrl))}`,
     `- ${t('Authorization server: {0}', literal(report.authUrl))}`,
     `- ${t('Tested: {0}', report.startedAt)}`,
-    ...report.facts.map(([label, value]) => `- ${label}: ${literal(value)}`),
+    // '{0}: {1}' is a message too: Chinese writes the colon full-width.
+    ...report.facts.map(([label, value]) => `- ${t('{0}: {1}', label, literal(value))}`),
     '',
     `## ${report.verdict.ok ? t('Verdict: the connection works') : t('Verdict: the connection fails')}`,
     '',
@@ -98,7 +99,7 @@ export function renderConnectionReport(report: ConnectionReport, t: Localize): s
   ];
   report.steps.forEach((step, index) => {
     const time = step.durationMs === undefined ? '' : ` (${formatDuration(step.durationMs)})`;
-    lines.push(`${index + 1}. **${statusWord(step.status, t)}** ${step.title}${time}: ${step.summary}`);
+    lines.push(`${index + 1}. **${statusWord(step.status, t)}** ${t('{0}: {1}', `${step.title}${time}`, step.summary)}`);
     for (const detail of step.details) lines.push(`    - ${detail}`);
   });
   lines.push(

@@ -267,7 +267,7 @@ describe('Test Connection: the report over real sockets to a fake API on 127.0.0
       assert.deepEqual(unmarkedEnglish(text), [], text);
     }
     const [healthy] = reports;
-    assert.match(healthy?.text ?? '', /\*\*⟦OK⟧\*\* ⟦TLS handshake with /, 'a step title and its status each come through t');
+    assert.match(healthy?.text ?? '', /\*\*⟦OK⟧\*\* ⟦⟦TLS handshake with /, 'a step, its title and its status each come through t');
   });
 
   it("splits a verdict after its first sentence, also where Chinese ends it with '。' and no space, and not inside German 'z. B.'", () => {
