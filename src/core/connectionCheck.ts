@@ -11,6 +11,11 @@
 // Nothing secret enters the report: credentials go only to the client; proxy
 // credentials are sent to the proxy but shown as ***; the token response is
 // read for expires_in, scope and token_type only.
+//
+// Every step is worded in the `t` the caller passes (vscode.l10n.t from the
+// command), as whole sentences: the report is read by the user and pasted into
+// tickets. Codes (ECONNREFUSED, HTTP 407), setting ids and values from outside
+// stay as they are in every language.
 
 import { X509Certificate } from 'node:crypto';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
@@ -18,8 +23,9 @@ import { readFile, stat } from 'node:fs/promises';
 import { connect as netConnect, isIP, type LookupFunction, type Socket } from 'node:net';
 import { connect as tlsConnect, rootCertificates, type DetailedPeerCertificate, type TLSSocket } from 'node:tls';
 import { definedOnly } from '../common/definedOnly';
+import type { Localize } from '../common/localize';
 import type { CredentialsProvider } from './auth/tokenClient';
-import { cancelledError, errorForTransportFailure, isApiError } from './errors';
+import { cancelledError, errorForTransportFailure, isApiError, signInCommand, testConnectionCommand } from './errors';
 import { redactUrl } from './http/httpClient';
 import { networkPathFor, type NetworkEngine, type NetworkPath, type NetworkPathReason } from './http/networkPath';
 import { bypassesProxy, isLoopbackHost, parseNoProxy, selectProxy } from './http/proxySelection';
@@ -59,6 +65,8 @@ export type CheckLimits = { readonly [K in Exclude<keyof typeof CHECK_LIMITS, 'm
 export const PROBE_SERIAL_NUMBER = 'CONNECTION-TEST-0000';
 
 export interface ConnectionCheckInput {
+  /** Words every step and verdict: the user reads the report (vscode.l10n.t), a test may pass plainLocalize. */
+  readonly t: Localize;
   readonly environment: string;
   readonly apiBaseUrl: string;
   readonly authUrl: string;
@@ -85,7 +93,8 @@ export async function runConnectionCheck(input: ConnectionCheckInput): Promise<C
   const http = input.http ?? {};
   const env = http.env ?? process.env;
   const limits = { ...CHECK_LIMITS, ...input.limits };
-  const check = new Check(input.signal, {
+  const { t } = input;
+  const check = new Check(t, input.signal, {
     lookupMs: Math.min(limits.lookupMs, CHECK_LIMITS.lookupMs),
     connectMs: Math.min(limits.connectMs, CHECK_LIMITS.connectMs),
     proxyAnswerMs: Math.min(limits.proxyAnswerMs, CHECK_LIMITS.proxyAnswerMs),
@@ -95,12 +104,12 @@ export async function runConnectionCheck(input: ConnectionCheckInput): Promise<C
   const facts: (readonly [string, string])[] = [
     ...(input.facts ?? []),
     ['Node.js', process.versions.node],
-    ['Platform', `${process.platform} ${process.arch}`],
+    [t('Platform'), `${process.platform} ${process.arch}`],
   ];
   const report = (verdict: Verdict): ConnectionReport => ({
     environment: input.environment,
-    apiBaseUrl: redactUrl(input.apiBaseUrl),
-    authUrl: redactUrl(input.authUrl),
+    apiBaseUrl: shownUrl(input.apiBaseUrl, t),
+    authUrl: shownUrl(input.authUrl, t),
     startedAt: startedAt.toISOString(),
     facts,
     steps: check.steps,
@@ -112,17 +121,17 @@ export async function runConnectionCheck(input: ConnectionCheckInput): Promise<C
   if (api === undefined || auth === undefined) {
     return report({
       ok: false,
-      headline: 'The API base URL or the authorization URL is not a valid URL.',
-      advice: 'Sign in again with the URLs your administrator gave you (Onboarding Events: Sign In).',
+      headline: t('The API base URL or the authorization URL is not a valid URL.'),
+      advice: t('Sign in again with the URLs your administrator gave you ({0}).', signInCommand(t)),
     });
   }
   // One path per origin: an API and token endpoint on the same host share a proxy, a name and a certificate.
-  const targets =
+  const targets: { role: TargetRole; url: URL }[] =
     api.origin === auth.origin
-      ? [{ role: 'the API and the authorization server', url: api }]
+      ? [{ role: 'both', url: api }]
       : [
-          { role: 'the API', url: api },
-          { role: 'the authorization server', url: auth },
+          { role: 'api', url: api },
+          { role: 'auth', url: auth },
         ];
   const routes = targets.map((target) => ({
     ...target,
@@ -130,7 +139,7 @@ export async function runConnectionCheck(input: ConnectionCheckInput): Promise<C
     // The same answer the client's transport acts on: which engine carries this target's requests.
     path: networkPathFor(target.url, { ...http, engine: http.engine ?? 'undici', env }),
   }));
-  for (const { role, url, route, path } of routes) check.record(proxyStep(role, url, route, path, http));
+  for (const { role, url, route, path } of routes) check.record(proxyStep(role, url, route, path, http, t));
   for (const { url, route, path } of routes) {
     if (check.failed) break;
     await checkPath(check, url, route, path.engine, http, env);
@@ -145,16 +154,17 @@ export async function runConnectionCheck(input: ConnectionCheckInput): Promise<C
     await checkRequests(check, input, input.credentials, http, env);
     check.verdict ??= {
       ok: true,
-      headline: "VS Code's network path reaches the API; the direct way tested above does not.",
-      advice:
+      headline: t("VS Code's network path reaches the API; the direct way tested above does not."),
+      advice: t(
         "The extension's requests take VS Code's network stack (its proxy settings, the system proxy or a PAC file, Kerberos proxy authentication and its credentials dialog), so they work. The failed steps above show the direct way, which only tools that do not use VS Code's network stack take.",
+      ),
     };
   } else if (check.failed) {
-    check.skip(tokenTitle(input.authUrl), 'an earlier step failed');
-    check.skip(eventsTitle(input.apiBaseUrl, input.serialNumber), 'an earlier step failed');
+    check.skip(tokenTitle(input.authUrl, t), t('an earlier step failed'));
+    check.skip(eventsTitle(input.apiBaseUrl, input.serialNumber, t), t('an earlier step failed'));
   } else if (input.credentials === undefined) {
-    check.skip(tokenTitle(input.authUrl), 'no credentials are stored for this environment (sign in first)');
-    check.skip(eventsTitle(input.apiBaseUrl, input.serialNumber), 'needs a token');
+    check.skip(tokenTitle(input.authUrl, t), t('no credentials are stored for this environment (sign in first)'));
+    check.skip(eventsTitle(input.apiBaseUrl, input.serialNumber, t), t('needs a token'));
   } else {
     await checkRequests(check, input, input.credentials, http, env);
   }
@@ -165,15 +175,19 @@ export async function runConnectionCheck(input: ConnectionCheckInput): Promise<C
       (input.credentials === undefined
         ? {
             ok: true,
-            headline: 'The network path works; the sign-in was not tested.',
-            advice:
-              'Name resolution, the connection and the certificate are fine. Sign in (Onboarding Events: Sign In), then run Onboarding Events: Test Connection again to test the token and events requests.',
+            headline: t('The network path works; the sign-in was not tested.'),
+            advice: t(
+              'Name resolution, the connection and the certificate are fine. Sign in ({0}), then run {1} again to test the token and events requests.',
+              signInCommand(t),
+              testConnectionCommand(t),
+            ),
           }
         : {
             ok: true,
-            headline: 'Everything works: the authorization server issued a token and the API answered.',
-            advice:
-              'If a view still shows an error, try again: it may have passed. If it stays, attach this report and the log (Onboarding Events: Show Log) to a ticket.',
+            headline: t('Everything works: the authorization server issued a token and the API answered.'),
+            advice: t(
+              "If a view still shows an error, try again: it may have passed. If it stays, attach this report and the log ('Onboarding Events: Show Log') to a ticket.",
+            ),
           }),
   );
 }
@@ -184,6 +198,7 @@ class Check {
   verdict: Verdict | undefined;
 
   constructor(
+    readonly t: Localize,
     readonly signal: AbortSignal | undefined,
     readonly limits: CheckLimits,
   ) {}
@@ -210,8 +225,8 @@ interface Route {
   readonly reason: ProxyReason;
   /** Where the proxy came from: `http.proxy` or the environment variable's name. */
   readonly source?: string;
-  /** The list that exempted the host: NO_PROXY or http.noProxy. */
-  readonly exemptedBy?: string;
+  /** The list that exempted the host. */
+  readonly exemptedBy?: 'NO_PROXY' | 'http.noProxy';
   /** The proxy, credentials included (they are sent to it, never shown). */
   readonly proxy?: URL;
   readonly proxyAuthorization?: string;
@@ -235,7 +250,7 @@ export function routeFor(target: URL, http: HttpSettings, env: Readonly<NodeJS.P
   const chosen = selectProxy(target, http, env);
   if (chosen === undefined) {
     const byEnv = bypassesProxy(target, parseNoProxy(env['NO_PROXY'] ?? env['no_proxy'] ?? ''));
-    return { reason: 'exempted', source, exemptedBy: byEnv ? 'the NO_PROXY environment variable' : 'the http.noProxy setting' };
+    return { reason: 'exempted', source, exemptedBy: byEnv ? 'NO_PROXY' : 'http.noProxy' };
   }
   const proxy = parseUrl(chosen);
   if (proxy === undefined) return { reason: fromSetting ? 'setting' : 'environment', source };
@@ -262,39 +277,61 @@ export function shownProxy(proxy: URL): string {
   return `${proxy.protocol}//${credentials}${proxy.host}`;
 }
 
-function proxyStep(role: string, url: URL, route: Route, path: NetworkPath, http: HttpSettings): CheckStep {
-  const title = `Proxy for ${role} (${url.host})`;
-  const details: string[] = [];
-  let summary: string;
+/** Whom a path is tested for: one title per case, so each is a whole sentence in every language. */
+type TargetRole = 'both' | 'api' | 'auth';
+
+function proxyTitle(role: TargetRole, url: URL, t: Localize): string {
+  switch (role) {
+    case 'both':
+      return t('Proxy for the API and the authorization server ({0})', url.host);
+    case 'api':
+      return t('Proxy for the API ({0})', url.host);
+    case 'auth':
+      return t('Proxy for the authorization server ({0})', url.host);
+  }
+}
+
+function proxySummary(route: Route, url: URL, t: Localize): string {
   switch (route.reason) {
     case 'loopback':
-      summary = 'none: a loopback address never goes through a proxy (the traffic stays on this computer).';
-      break;
+      return t('none: a loopback address never goes through a proxy (the traffic stays on this computer).');
     case 'none':
-      summary = 'none: no http.proxy setting and no HTTPS_PROXY or HTTP_PROXY environment variable.';
-      break;
+      return t('none: no http.proxy setting and no HTTPS_PROXY or HTTP_PROXY environment variable.');
     case 'exempted':
-      summary = `none: ${route.source ?? 'a proxy'} is set, but ${route.exemptedBy ?? 'a no-proxy list'} exempts ${literal(url.hostname)}.`;
-      break;
+      // routeFor names the source of every exempted route; http.proxy stands in only to keep the type honest.
+      return route.exemptedBy === 'NO_PROXY'
+        ? t('none: {0} is set, but the NO_PROXY environment variable exempts {1}.', route.source ?? 'http.proxy', literal(url.hostname))
+        : t('none: {0} is set, but the http.noProxy setting exempts {1}.', route.source ?? 'http.proxy', literal(url.hostname));
     case 'setting':
-    case 'environment': {
-      const where = route.reason === 'setting' ? 'the http.proxy setting' : `the ${route.source ?? ''} environment variable`;
-      summary =
-        route.proxy === undefined ? `${where} is set, but is not a proxy URL.` : `${literal(shownProxy(route.proxy))}, from ${where}.`;
-      details.push(
-        route.credentialsFrom === 'url'
-          ? 'Proxy credentials: the user and password in the proxy URL (sent as Basic, not shown).'
-          : route.credentialsFrom === 'http.proxyAuthorization'
-            ? 'Proxy credentials: the http.proxyAuthorization setting (sent, not shown).'
-            : 'Proxy credentials: none configured.',
-      );
-      break;
-    }
+      return route.proxy === undefined
+        ? t('the http.proxy setting is set, but is not a proxy URL.')
+        : t('{0}, from the http.proxy setting.', literal(shownProxy(route.proxy)));
+    case 'environment':
+      return route.proxy === undefined
+        ? t('the {0} environment variable is set, but is not a proxy URL.', route.source ?? 'HTTPS_PROXY')
+        : t('{0}, from the {1} environment variable.', literal(shownProxy(route.proxy)), route.source ?? 'HTTPS_PROXY');
   }
-  details.push(ENGINE_WORDS[path.reason]);
+}
+
+function proxyStep(role: TargetRole, url: URL, route: Route, path: NetworkPath, http: HttpSettings, t: Localize): CheckStep {
+  const title = proxyTitle(role, url, t);
+  const details: string[] = [];
+  const summary = proxySummary(route, url, t);
+  if (route.reason === 'setting' || route.reason === 'environment') {
+    details.push(
+      route.credentialsFrom === 'url'
+        ? t('Proxy credentials: the user and password in the proxy URL (sent as Basic, not shown).')
+        : route.credentialsFrom === 'http.proxyAuthorization'
+          ? t('Proxy credentials: the http.proxyAuthorization setting (sent, not shown).')
+          : t('Proxy credentials: none configured.'),
+    );
+  }
+  details.push(engineWords(path.reason, t));
   if (path.engine === 'vscode' && http.proxyAuthorization !== undefined) {
     details.push(
-      "http.proxyAuthorization is set but not used: VS Code's network path does not send it, and no proxy is named by http.proxy or the environment for the extension to send it to.",
+      t(
+        "http.proxyAuthorization is set but not used: VS Code's network path does not send it, and no proxy is named by http.proxy or the environment for the extension to send it to.",
+      ),
     );
   }
   return {
@@ -306,23 +343,39 @@ function proxyStep(role: string, url: URL, route: Route, path: NetworkPath, http
 }
 
 /** Which engine carries the requests to a target, and why (networkPath.ts decides). */
-const ENGINE_WORDS: Readonly<Record<NetworkPathReason, string>> = {
-  vscode:
-    "The extension's requests take VS Code's network path, which also applies the operating system's proxy settings and PAC files, answers a proxy's Negotiate (Kerberos) challenge and asks you for Basic proxy credentials. Which proxy VS Code picks from those is not visible to extensions: the steps below test the proxy the settings and environment name; the token and events requests go as VS Code resolves it.",
-  loopback: "The extension's requests go straight to this computer with its own HTTP stack (undici), never through a proxy.",
-  'strict-ssl-off':
-    "The extension's requests take its own HTTP stack (undici), because http.proxyStrictSSL is off and VS Code's network path does not apply that setting.",
-  'proxy-authorization':
-    "The extension's requests take its own HTTP stack (undici) to the proxy named here, because http.proxyAuthorization is set and VS Code's network path does not send that header.",
-  'outside-vscode': "The requests take the extension's own HTTP stack (undici): this process is not a VS Code extension host.",
-};
+function engineWords(reason: NetworkPathReason, t: Localize): string {
+  switch (reason) {
+    case 'vscode':
+      return t(
+        "The extension's requests take VS Code's network path, which also applies the operating system's proxy settings and PAC files, answers a proxy's Negotiate (Kerberos) challenge and asks you for Basic proxy credentials. Which proxy VS Code picks from those is not visible to extensions: the steps below test the proxy the settings and environment name; the token and events requests go as VS Code resolves it.",
+      );
+    case 'loopback':
+      return t("The extension's requests go straight to this computer with its own HTTP stack (undici), never through a proxy.");
+    case 'strict-ssl-off':
+      return t(
+        "The extension's requests take its own HTTP stack (undici), because http.proxyStrictSSL is off and VS Code's network path does not apply that setting.",
+      );
+    case 'proxy-authorization':
+      return t(
+        "The extension's requests take its own HTTP stack (undici) to the proxy named here, because http.proxyAuthorization is set and VS Code's network path does not send that header.",
+      );
+    case 'outside-vscode':
+      return t("The requests take the extension's own HTTP stack (undici): this process is not a VS Code extension host.");
+  }
+}
 
 // ─── Name resolution, TCP, CONNECT, TLS ─────────────────────────────────────
 
-/** A step's failure in the client's own terms: the message errorForTransportFailure writes is the advice. */
-function verdictFor(failure: TransportError['failure'], code: string, url: string, context: NetworkFailureContext = {}): Verdict {
+/** A step's failure in the client's own terms: the message errorForTransportFailure writes is the advice, in `t`'s language. */
+function verdictFor(
+  t: Localize,
+  failure: TransportError['failure'],
+  code: string,
+  url: string,
+  context: NetworkFailureContext = {},
+): Verdict {
   const error = errorForTransportFailure(new TransportError(failure, code, context), 'GET', url, CHECK_LIMITS.requestMs);
-  return verdictOf(error.message);
+  return verdictOf(error.text(t));
 }
 
 const DNS_FAILURES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAI_NODATA']);
@@ -404,16 +457,19 @@ async function checkPath(
   http: HttpSettings,
   env: Readonly<NodeJS.ProcessEnv>,
 ): Promise<void> {
+  const { t } = check;
   if ((route.reason === 'setting' || route.reason === 'environment') && route.proxy === undefined) {
     check.record(
-      { title: 'Proxy URL', status: 'failed', summary: 'not a URL the extension can use.', details: [] },
-      verdictFor('proxy-invalid', 'ERR_INVALID_PROXY', target.href),
+      { title: t('Proxy URL'), status: 'failed', summary: t('not a URL the extension can use.'), details: [] },
+      verdictFor(t, 'proxy-invalid', 'ERR_INVALID_PROXY', target.href),
     );
     return;
   }
   const proxy = route.proxy;
   const hop = proxy ?? target;
-  const hopName = proxy === undefined ? target.host : `the proxy ${proxy.host}`;
+  // The first hop's step titles: the server's, or the proxy's, each a whole phrase.
+  const lookupTitle = proxy === undefined ? t('Name resolution of {0}', target.host) : t('Name resolution of the proxy {0}', proxy.host);
+  const tcpTitle = proxy === undefined ? t('TCP connection to {0}', target.host) : t('TCP connection to the proxy {0}', proxy.host);
   const viaProxy = (context: NetworkFailureContext = {}): NetworkFailureContext =>
     proxy === undefined ? context : { proxyHost: proxy.host, proxyCredentialsSent: route.proxyAuthorization !== undefined, ...context };
   const failureOf = (direct: TransportError['failure']): TransportError['failure'] => (proxy === undefined ? direct : 'proxy-unreachable');
@@ -425,10 +481,10 @@ async function checkPath(
     if (isIP(host) !== 0) {
       address = { address: host, family: isIP(host) };
       check.record({
-        title: `Name resolution of ${hopName}`,
+        title: lookupTitle,
         status: 'ok',
-        summary: `not needed: ${literal(host)} is an address.`,
-        details: proxy === undefined ? [] : ['The proxy resolves the server name itself.'],
+        summary: t('not needed: {0} is an address.', literal(host)),
+        details: proxy === undefined ? [] : [t('The proxy resolves the server name itself.')],
       });
     } else {
       const lookup = http.lookup ?? dnsLookup;
@@ -438,13 +494,13 @@ async function checkPath(
         const code = codeOf(result.error);
         check.record(
           {
-            title: `Name resolution of ${hopName}`,
+            title: lookupTitle,
             status: 'failed',
-            summary: `${literal(host)} could not be resolved (${code}).`,
+            summary: t('{0} could not be resolved ({1}).', literal(host), code),
             details: [],
             durationMs: result.ms,
           },
-          verdictFor(DNS_FAILURES.has(code) ? failureOf('dns') : failureOf('connection'), code, target.href, viaProxy()),
+          verdictFor(t, DNS_FAILURES.has(code) ? failureOf('dns') : failureOf('connection'), code, target.href, viaProxy()),
         );
         return;
       }
@@ -452,10 +508,10 @@ async function checkPath(
       if (first === undefined) throw new Error('unreachable: resolveAll returns at least one address');
       address = first;
       check.record({
-        title: `Name resolution of ${hopName}`,
+        title: lookupTitle,
         status: 'ok',
-        summary: `${literal(host)} → ${result.value.map((entry) => literal(entry.address)).join(', ')}`,
-        details: proxy === undefined ? [] : ['The proxy resolves the server name itself.'],
+        summary: `${literal(host)} → ${result.value.map((entry) => literal(entry.address)).join(t(', '))}`,
+        details: proxy === undefined ? [] : [t('The proxy resolves the server name itself.')],
         durationMs: result.ms,
       });
     }
@@ -480,42 +536,54 @@ async function checkPath(
       const failure = code === 'ECONNREFUSED' ? 'connection-refused' : code === 'ETIMEDOUT' ? 'connect-timeout' : 'connection';
       check.record(
         {
-          title: `TCP connection to ${hopName}`,
+          title: tcpTitle,
           status: 'failed',
-          summary: `${literal(shownAddress)}: ${code === 'ETIMEDOUT' ? `no answer within ${formatDuration(connectMs)}` : code}.`,
+          summary:
+            code === 'ETIMEDOUT'
+              ? t('{0}: no answer within {1}.', literal(shownAddress), formatDuration(connectMs))
+              : t('{0}: {1}.', literal(shownAddress), code),
           details: [],
           durationMs: tcp.ms,
         },
-        verdictFor(failureOf(failure), code, target.href, viaProxy()),
+        verdictFor(t, failureOf(failure), code, target.href, viaProxy()),
       );
       return;
     }
     check.record({
-      title: `TCP connection to ${hopName}`,
+      title: tcpTitle,
       status: 'ok',
-      summary: `connected to ${literal(shownAddress)}.`,
+      summary: t('connected to {0}.', literal(shownAddress)),
       details: [],
       durationMs: tcp.ms,
     });
     let socket: Socket = tcp.value;
 
-    const trust = await trustFor(http, env);
+    const trust = await trustFor(http, env, t);
     if (trust.error !== undefined) {
       check.record(
         {
-          title: 'Trusted certificate authorities',
+          title: t('Trusted certificate authorities'),
           status: 'failed',
-          summary: `the CA file could not be used (${trust.error.code}).`,
+          summary: t('the CA file could not be used ({0}).', trust.error.code),
           details: [],
         },
-        verdictFor('ca-file', trust.error.code, target.href, trust.error.context),
+        verdictFor(t, 'ca-file', trust.error.code, target.href, trust.error.context),
       );
       return;
     }
 
     // An https proxy: TLS with the proxy first, vouched for like any server.
     if (proxy !== undefined && proxy.protocol === 'https:') {
-      const proxyTls = await handshake(check, sockets, hostOf(proxy), `the proxy ${proxy.host}`, trust.value, http, proxy.href, viaProxy());
+      const proxyTls = await handshake(
+        check,
+        sockets,
+        hostOf(proxy),
+        t('TLS handshake with the proxy {0}', proxy.host),
+        trust.value,
+        http,
+        proxy.href,
+        viaProxy(),
+      );
       if (proxyTls === undefined) return;
       socket = proxyTls;
     }
@@ -523,8 +591,8 @@ async function checkPath(
     if (proxy !== undefined) {
       if (target.protocol !== 'https:') {
         check.skip(
-          `Tunnel through the proxy to ${target.host}`,
-          'plain HTTP goes to the proxy as a request, not a tunnel: the token and events requests show whether it forwards them.',
+          t('Tunnel through the proxy to {0}', target.host),
+          t('plain HTTP goes to the proxy as a request, not a tunnel: the token and events requests show whether it forwards them.'),
         );
         return;
       }
@@ -533,7 +601,7 @@ async function checkPath(
     }
 
     if (target.protocol === 'https:') {
-      await handshake(check, sockets, hostOf(target), target.host, trust.value, http, target.href, viaProxy());
+      await handshake(check, sockets, hostOf(target), t('TLS handshake with {0}', target.host), trust.value, http, target.href, viaProxy());
     }
   } finally {
     // Only the outermost layer: a TLS socket owns the handle of the socket it wraps, and
@@ -576,7 +644,8 @@ async function proxyTunnel(
   route: Route,
   engine: NetworkEngine,
 ): Promise<Socket | undefined> {
-  const title = `Tunnel through the proxy ${proxy.host} to ${target.host}`;
+  const { t } = check;
+  const title = t('Tunnel through the proxy {0} to {1}', proxy.host, target.host);
   const authority = `${hostOf(target).includes(':') ? `[${hostOf(target)}]` : hostOf(target)}:${portOf(target)}`;
   const request = [
     `CONNECT ${authority} HTTP/1.1`,
@@ -593,15 +662,15 @@ async function proxyTunnel(
     if (check.signal?.aborted === true) return undefined;
     const code = codeOf(answer.error);
     check.record(
-      { title, status: 'failed', summary: `no answer to CONNECT (${code}).`, details: [], durationMs: answer.ms },
-      verdictFor('proxy-unreachable', code, target.href, context),
+      { title, status: 'failed', summary: t('no answer to CONNECT ({0}).', code), details: [], durationMs: answer.ms },
+      verdictFor(t, 'proxy-unreachable', code, target.href, context),
     );
     return undefined;
   }
   const { status, challenges } = answer.value;
-  const details = challenges.length > 0 ? [`The proxy asks for: ${challenges.map(literal).join(', ')}.`] : [];
+  const details = challenges.length > 0 ? [t('The proxy asks for: {0}.', challenges.map(literal).join(t(', ')))] : [];
   if (status === 200) {
-    check.record({ title, status: 'ok', summary: 'the proxy opened the tunnel (HTTP 200).', details, durationMs: answer.ms });
+    check.record({ title, status: 'ok', summary: t('the proxy opened the tunnel (HTTP 200).'), details, durationMs: answer.ms });
     return socket;
   }
   if (status === 407) {
@@ -609,12 +678,14 @@ async function proxyTunnel(
       {
         title,
         status: 'failed',
-        summary: `the proxy wants authentication (HTTP 407)${context.proxyCredentialsSent ? ' and refused the credentials sent' : '; none were sent'}.`,
+        summary: context.proxyCredentialsSent
+          ? t('the proxy wants authentication (HTTP 407) and refused the credentials sent.')
+          : t('the proxy wants authentication (HTTP 407); none were sent.'),
         details,
         durationMs: answer.ms,
       },
       // The advice for the path the requests take: on VS Code's, what VS Code does with each scheme asked for.
-      verdictFor('proxy-auth-required', 'PROXY_407', target.href, {
+      verdictFor(t, 'proxy-auth-required', 'PROXY_407', target.href, {
         ...context,
         proxyStatus: 407,
         engine,
@@ -624,8 +695,8 @@ async function proxyTunnel(
     return undefined;
   }
   check.record(
-    { title, status: 'failed', summary: `the proxy refused the tunnel (HTTP ${status}).`, details, durationMs: answer.ms },
-    verdictFor('proxy-refused', `PROXY_${status}`, target.href, { ...context, proxyStatus: status }),
+    { title, status: 'failed', summary: t('the proxy refused the tunnel (HTTP {0}).', status), details, durationMs: answer.ms },
+    verdictFor(t, 'proxy-refused', `PROXY_${status}`, target.href, { ...context, proxyStatus: status }),
   );
   return undefined;
 }
@@ -683,7 +754,9 @@ function readProxyAnswer(socket: Socket, request: string): Promise<{ status: num
 // ─── Trust ──────────────────────────────────────────────────────────────────
 
 interface TrustStore {
-  readonly label: string;
+  /** Where the certificates came from; `file` is the file's path for the two file stores. */
+  readonly kind: 'ca-file' | 'node-extra' | 'bundled' | 'system';
+  readonly file?: string;
   readonly certificates: readonly X509Certificate[];
 }
 
@@ -698,6 +771,7 @@ interface Trust {
 async function trustFor(
   http: HttpSettings,
   env: Readonly<NodeJS.ProcessEnv>,
+  t: Localize,
 ): Promise<{ value: Trust; error?: undefined } | { error: TransportError }> {
   let loaded;
   try {
@@ -725,28 +799,29 @@ async function trustFor(
   const all = parse(loaded.ca);
   const known = new Set([...fromFile, ...fromExtra, ...bundled].map((cert) => cert.fingerprint256));
   const system = all.filter((cert) => !known.has(cert.fingerprint256));
-  const systemLabel =
+  const systemStore =
     loaded.systemStore === 'off'
-      ? 'off (http.systemCertificates is false)'
+      ? t('operating system store: off (http.systemCertificates is false)')
       : loaded.systemStore === 'unavailable'
-        ? 'could not be read on this system'
-        : `read (${loaded.systemStore === 'node' ? 'through Node.js' : 'as files'}), ${system.length} not among the others`;
+        ? t('operating system store: could not be read on this system')
+        : loaded.systemStore === 'node'
+          ? t('operating system store: read (through Node.js), {0} not among the others', system.length)
+          : t('operating system store: read (as files), {0} not among the others', system.length);
   const stores: TrustStore[] = [
-    ...(file !== undefined && file !== ''
-      ? [{ label: `the file in onboardingEvents.caCertificatesFile (${literal(file)})`, certificates: fromFile }]
-      : []),
-    ...(extraFile !== undefined && extraFile !== ''
-      ? [{ label: `the NODE_EXTRA_CA_CERTS file (${literal(extraFile)})`, certificates: fromExtra }]
-      : []),
-    { label: "Node.js's bundled root certificates", certificates: bundled },
-    { label: "the operating system's certificate store", certificates: system },
+    ...(file !== undefined && file !== '' ? [{ kind: 'ca-file' as const, file, certificates: fromFile }] : []),
+    ...(extraFile !== undefined && extraFile !== '' ? [{ kind: 'node-extra' as const, file: extraFile, certificates: fromExtra }] : []),
+    { kind: 'bundled', certificates: bundled },
+    { kind: 'system', certificates: system },
   ];
+  // A list of facts, each its own message, joined by '{0}; {1}' (Chinese writes the semicolon full-width).
   const summary = [
-    `bundled roots: ${bundled.length}`,
-    `operating system store: ${systemLabel}`,
-    `onboardingEvents.caCertificatesFile: ${file === undefined || file === '' ? 'not set' : `${loaded.fromFile} from ${literal(file)}`}`,
-    ...(extraFile !== undefined && extraFile !== '' ? [`NODE_EXTRA_CA_CERTS: ${fromExtra.length} from ${literal(extraFile)}`] : []),
-  ].join('; ');
+    t('bundled roots: {0}', bundled.length),
+    systemStore,
+    file === undefined || file === ''
+      ? t('onboardingEvents.caCertificatesFile: not set')
+      : t('onboardingEvents.caCertificatesFile: {0} from {1}', loaded.fromFile, literal(file)),
+    ...(extraFile !== undefined && extraFile !== '' ? [t('NODE_EXTRA_CA_CERTS: {0} from {1}', fromExtra.length, literal(extraFile))] : []),
+  ].reduce((list, item) => t('{0}; {1}', list, item));
   return { value: { ca: loaded.ca, stores, summary } };
 }
 
@@ -760,14 +835,35 @@ async function pemsOf(path: string): Promise<string[]> {
   }
 }
 
-function refusalReason(code: string | undefined, host: string): string {
+/** Why a certificate was refused, with what was trusted: one whole message per reason. */
+function refusal(code: string | undefined, host: string, trusted: string, t: Localize): string {
+  const shownCode = code ?? 'UNKNOWN';
   switch (code === undefined ? undefined : certificateFailure(code)) {
     case 'certificate-expired':
-      return 'it has expired or is not valid yet.';
+      return t('Not accepted ({0}): it has expired or is not valid yet. Trusted: {1}.', shownCode, trusted);
     case 'certificate-name-mismatch':
-      return `it does not name ${literal(host)}.`;
+      return t('Not accepted ({0}): it does not name {1}. Trusted: {2}.', shownCode, literal(host), trusted);
     default:
-      return 'no trusted certificate authority vouches for it.';
+      return t('Not accepted ({0}): no trusted certificate authority vouches for it. Trusted: {1}.', shownCode, trusted);
+  }
+}
+
+/** "Accepted: vouched for by …, found in …", one whole message per store. */
+function acceptedBy(anchor: X509Certificate, store: TrustStore, t: Localize): string {
+  const name = literal(nameOf(anchor.subject));
+  switch (store.kind) {
+    case 'ca-file':
+      return t(
+        'Accepted: vouched for by {0}, found in the file in onboardingEvents.caCertificatesFile ({1}).',
+        name,
+        literal(store.file ?? ''),
+      );
+    case 'node-extra':
+      return t('Accepted: vouched for by {0}, found in the NODE_EXTRA_CA_CERTS file ({1}).', name, literal(store.file ?? ''));
+    case 'bundled':
+      return t("Accepted: vouched for by {0}, found in Node.js's bundled root certificates.", name);
+    case 'system':
+      return t("Accepted: vouched for by {0}, found in the operating system's certificate store.", name);
   }
 }
 
@@ -807,15 +903,15 @@ function chainOf(peer: DetailedPeerCertificate): X509Certificate[] {
 function anchorOf(
   chain: readonly X509Certificate[],
   stores: readonly TrustStore[],
-): { store: string; anchor: X509Certificate } | undefined {
+): { store: TrustStore; anchor: X509Certificate } | undefined {
   const top = chain.at(-1);
   if (top === undefined) return undefined;
   const fingerprints = new Set(chain.map((cert) => cert.fingerprint256));
   for (const store of stores) {
     for (const candidate of store.certificates) {
-      if (fingerprints.has(candidate.fingerprint256)) return { store: store.label, anchor: candidate };
+      if (fingerprints.has(candidate.fingerprint256)) return { store, anchor: candidate };
       if (candidate.subject === top.issuer && top.checkIssued(candidate) && top.verify(candidate.publicKey)) {
-        return { store: store.label, anchor: candidate };
+        return { store, anchor: candidate };
       }
     }
   }
@@ -827,13 +923,13 @@ async function handshake(
   check: Check,
   layers: Socket[],
   host: string,
-  shownHost: string,
+  title: string,
   trust: Trust,
   http: HttpSettings,
   url: string,
   context: NetworkFailureContext,
 ): Promise<TLSSocket | undefined> {
-  const title = `TLS handshake with ${shownHost}`;
+  const { t } = check;
   const result = await timed(() => {
     // Verification is judged below, from the same list the client trusts, so the report can show a refused certificate too.
     const secure = tlsConnect({
@@ -856,8 +952,14 @@ async function handshake(
     if (check.signal?.aborted === true) return undefined;
     const code = codeOf(result.error);
     check.record(
-      { title, status: 'failed', summary: `no TLS session (${code}).`, details: [`Trusted: ${trust.summary}.`], durationMs: result.ms },
-      verdictFor(code === 'ETIMEDOUT' ? 'connect-timeout' : 'connection', code, url, context),
+      {
+        title,
+        status: 'failed',
+        summary: t('no TLS session ({0}).', code),
+        details: [t('Trusted: {0}.', trust.summary)],
+        durationMs: result.ms,
+      },
+      verdictFor(t, code === 'ETIMEDOUT' ? 'connect-timeout' : 'connection', code, url, context),
     );
     return undefined;
   }
@@ -866,12 +968,12 @@ async function handshake(
   const leaf = chain[0];
   const details: string[] = [];
   if (leaf !== undefined) {
-    details.push(`Certificate: ${literal(nameOf(leaf.subject))}, issued by ${literal(nameOf(leaf.issuer))}.`);
-    details.push(`Valid from ${literal(leaf.validFrom)} to ${literal(leaf.validTo)}.`);
-    if (leaf.subjectAltName !== undefined) details.push(`Names: ${literal(leaf.subjectAltName)}.`);
-    details.push(`SHA-256 fingerprint: ${literal(leaf.fingerprint256)}.`);
+    details.push(t('Certificate: {0}, issued by {1}.', literal(nameOf(leaf.subject)), literal(nameOf(leaf.issuer))));
+    details.push(t('Valid from {0} to {1}.', literal(leaf.validFrom), literal(leaf.validTo)));
+    if (leaf.subjectAltName !== undefined) details.push(t('Names: {0}.', literal(leaf.subjectAltName)));
+    details.push(t('SHA-256 fingerprint: {0}.', literal(leaf.fingerprint256)));
   }
-  if (chain.length > 1) details.push(`Chain: ${chain.map((cert) => literal(nameOf(cert.subject))).join(' → ')}.`);
+  if (chain.length > 1) details.push(t('Chain: {0}.', chain.map((cert) => literal(nameOf(cert.subject))).join(' → ')));
   const anchor = anchorOf(chain, trust.stores);
   const protocol = secure.getProtocol() ?? 'TLS';
   const authorizationError = secure.authorizationError as unknown as string | Error | null | undefined;
@@ -880,21 +982,23 @@ async function handshake(
   if (secure.authorized) {
     details.push(
       anchor === undefined
-        ? `Accepted by the trusted certificate authorities (${trust.summary}).`
-        : `Accepted: vouched for by ${literal(nameOf(anchor.anchor.subject))}, found in ${anchor.store}.`,
+        ? t('Accepted by the trusted certificate authorities ({0}).', trust.summary)
+        : acceptedBy(anchor.anchor, anchor.store, t),
     );
-    check.record({ title, status: 'ok', summary: `${protocol}, certificate verified.`, details, durationMs: result.ms });
+    check.record({ title, status: 'ok', summary: t('{0}, certificate verified.', protocol), details, durationMs: result.ms });
     return secure;
   }
-  details.push(`Not accepted (${code ?? 'unknown'}): ${refusalReason(code, host)} Trusted: ${trust.summary}.`);
+  details.push(refusal(code, host, trust.summary, t));
   if (!strict) {
     details.push(
-      'http.proxyStrictSSL is false: the extension accepts this certificate without checking it. Anyone on the way could read the traffic.',
+      t(
+        'http.proxyStrictSSL is false: the extension accepts this certificate without checking it. Anyone on the way could read the traffic.',
+      ),
     );
     check.record({
       title,
       status: 'ok',
-      summary: `${protocol}, certificate NOT verified (http.proxyStrictSSL is off).`,
+      summary: t('{0}, certificate NOT verified (http.proxyStrictSSL is off).', protocol),
       details,
       durationMs: result.ms,
     });
@@ -902,20 +1006,24 @@ async function handshake(
   }
   const failureCode = code ?? 'UNABLE_TO_VERIFY_LEAF_SIGNATURE';
   check.record(
-    { title, status: 'failed', summary: `${protocol}, certificate refused (${failureCode}).`, details, durationMs: result.ms },
-    verdictFor(certificateFailure(failureCode), failureCode, url, context),
+    { title, status: 'failed', summary: t('{0}, certificate refused ({1}).', protocol, failureCode), details, durationMs: result.ms },
+    verdictFor(t, certificateFailure(failureCode), failureCode, url, context),
   );
   return undefined;
 }
 
 // ─── The client's own token and events requests ─────────────────────────────
 
-function tokenTitle(authUrl: string): string {
-  return `Token request POST ${redactUrl(`${authUrl.replace(/\/+$/, '')}/token`)}`;
+function tokenTitle(authUrl: string, t: Localize): string {
+  return t('Token request POST {0}', redactUrl(`${authUrl.replace(/\/+$/, '')}/token`));
 }
 
-function eventsTitle(apiBaseUrl: string, serialNumber: string | undefined): string {
-  return `Events request GET ${redactUrl(`${apiBaseUrl.replace(/\/+$/, '')}/events`)} for serial number ${literal(serialNumber ?? PROBE_SERIAL_NUMBER)}`;
+function eventsTitle(apiBaseUrl: string, serialNumber: string | undefined, t: Localize): string {
+  return t(
+    'Events request GET {0} for serial number {1}',
+    redactUrl(`${apiBaseUrl.replace(/\/+$/, '')}/events`),
+    literal(serialNumber ?? PROBE_SERIAL_NUMBER),
+  );
 }
 
 interface Exchange {
@@ -973,6 +1081,7 @@ async function checkRequests(
   http: HttpSettings,
   env: Readonly<NodeJS.ProcessEnv>,
 ): Promise<void> {
+  const { t } = check;
   const tokenUrl = `${input.authUrl.replace(/\/+$/, '')}/token`;
   const transportOptions: TransportOptions = {
     ...definedOnly({
@@ -1007,29 +1116,33 @@ async function checkRequests(
     const tokenExchange = transport.exchanges.find((exchange) => exchange.token !== undefined);
     if ('error' in token) {
       if (input.signal?.aborted === true) return;
-      const message = isApiError(token.error) ? token.error.message : 'The token request failed.';
+      const message = isApiError(token.error) ? token.error.text(t) : t('The token request failed.');
       const status = tokenExchange?.status;
       check.record(
         {
-          title: tokenTitle(input.authUrl),
+          title: tokenTitle(input.authUrl, t),
           status: 'failed',
-          summary: status === undefined ? 'no answer.' : `HTTP ${status}.`,
+          summary: status === undefined ? t('no answer.') : `HTTP ${status}.`,
           details: [message],
           durationMs: token.ms,
         },
         verdictOf(message),
       );
-      check.skip(eventsTitle(input.apiBaseUrl, input.serialNumber), 'needs a token');
+      check.skip(eventsTitle(input.apiBaseUrl, input.serialNumber, t), t('needs a token'));
       return;
     }
     const fields = tokenExchange?.token ?? {};
-    const expires = typeof fields.expiresIn === 'number' ? `expires_in ${fields.expiresIn} s` : 'no expires_in (1 hour assumed)';
-    const scope = typeof fields.scope === 'string' ? `scope ${literal(fields.scope)}` : 'no scope named';
-    const type = typeof fields.tokenType === 'string' ? literal(fields.tokenType) : 'a';
+    // The token's facts as items of a list, each its own message.
+    const expires = typeof fields.expiresIn === 'number' ? t('expires_in {0} s', fields.expiresIn) : t('no expires_in (1 hour assumed)');
+    const scope = typeof fields.scope === 'string' ? t('scope {0}', literal(fields.scope)) : t('no scope named');
+    const tokenStatus = tokenExchange?.status ?? 200;
     check.record({
-      title: tokenTitle(input.authUrl),
+      title: tokenTitle(input.authUrl, t),
       status: 'ok',
-      summary: `HTTP ${tokenExchange?.status ?? 200}: ${type} token, ${expires}, ${scope}. The token itself is not shown.`,
+      summary:
+        typeof fields.tokenType === 'string'
+          ? t('HTTP {0}: {1} token, {2}, {3}. The token itself is not shown.', tokenStatus, literal(fields.tokenType), expires, scope)
+          : t('HTTP {0}: a token, {1}, {2}. The token itself is not shown.', tokenStatus, expires, scope),
       details: [],
       durationMs: token.ms,
     });
@@ -1039,27 +1152,30 @@ async function checkRequests(
     const events = await timed(() => client.getEvents(serial, { ...definedOnly({ signal: input.signal }), maxPages: 1 }));
     const made = transport.exchanges.slice(before);
     const status = made.at(-1)?.status;
-    const requests = made.length > 1 ? ` in ${made.length} requests` : '';
+    const requests = made.length;
     if ('error' in events) {
       if (input.signal?.aborted === true) return;
       const error = events.error;
       // A serial number nobody owns may be a 404: the API answered, which is all this step asks.
       if (isApiError(error) && error.kind === 'not-found') {
         check.record({
-          title: eventsTitle(input.apiBaseUrl, input.serialNumber),
+          title: eventsTitle(input.apiBaseUrl, input.serialNumber, t),
           status: 'ok',
-          summary: `HTTP ${status ?? 404}: the API answered (no machine with this serial number)${requests}.`,
+          summary:
+            requests > 1
+              ? t('HTTP {0}: the API answered (no machine with this serial number) in {1} requests.', status ?? 404, requests)
+              : t('HTTP {0}: the API answered (no machine with this serial number).', status ?? 404),
           details: [],
           durationMs: events.ms,
         });
         return;
       }
-      const message = isApiError(error) ? error.message : 'The events request failed.';
+      const message = isApiError(error) ? error.text(t) : t('The events request failed.');
       check.record(
         {
-          title: eventsTitle(input.apiBaseUrl, input.serialNumber),
+          title: eventsTitle(input.apiBaseUrl, input.serialNumber, t),
           status: 'failed',
-          summary: status === undefined ? 'no answer.' : `HTTP ${status}.`,
+          summary: status === undefined ? t('no answer.') : `HTTP ${status}.`,
           details: [message],
           durationMs: events.ms,
         },
@@ -1067,11 +1183,10 @@ async function checkRequests(
       );
       return;
     }
-    const count = events.value.events.length;
     check.record({
-      title: eventsTitle(input.apiBaseUrl, input.serialNumber),
+      title: eventsTitle(input.apiBaseUrl, input.serialNumber, t),
       status: 'ok',
-      summary: `HTTP ${status ?? 200}: ${count} ${count === 1 ? 'event' : 'events'}${requests}.`,
+      summary: eventsSummary(status ?? 200, events.value.events.length, requests, t),
       details: [],
       durationMs: events.ms,
     });
@@ -1080,11 +1195,31 @@ async function checkRequests(
   }
 }
 
-/** A message of ours split where it turns from what went wrong to what to do. */
-function verdictOf(message: string): Verdict {
-  const end = message.search(/[.!?](\s|$)/);
+/** "HTTP 200: 3 events.": one whole message for one event and for many, with and without the count of requests. */
+function eventsSummary(status: number, count: number, requests: number, t: Localize): string {
+  if (requests > 1) {
+    return count === 1
+      ? t('HTTP {0}: 1 event in {1} requests.', status, requests)
+      : t('HTTP {0}: {1} events in {2} requests.', status, count, requests);
+  }
+  return count === 1 ? t('HTTP {0}: 1 event.', status) : t('HTTP {0}: {1} events.', status, count);
+}
+
+/**
+ * A message of ours split where it turns from what went wrong to what to do:
+ * after its first sentence, which ends in ". " in English and German and in
+ * "。" (no space) in Chinese. Not after a one-letter word: German writes
+ * "z. B." and "d. h." (with a no-break space inside), which end no sentence.
+ */
+export function verdictOf(message: string): Verdict {
+  const end = message.search(/(?<!(?:^|[\s(])\p{L})[.!?](?=\s|$)|[。！？]/u);
   const headline = end > 0 ? message.slice(0, end + 1) : message;
   return { ok: false, headline, advice: message.slice(headline.length).trim() };
+}
+
+/** A URL for the report, its credentials removed; a value that is not a URL is said so in `t`'s language. */
+function shownUrl(url: string, t: Localize): string {
+  return parseUrl(url) === undefined ? t('(not a valid URL)') : redactUrl(url);
 }
 
 function parseUrl(value: string): URL | undefined {

@@ -3,7 +3,11 @@
 // wording is tested without a network. Everything in it is either our own
 // words or a value the runner made safe with `literal()` (server and setting
 // values in code spans, credentials never: the runner does not hand them over).
+// The runner words its steps in the `t` it is given and this renders the frame
+// in the same `t`, so the user reads one language; a ticket written from it
+// may be in that language too, the codes and values in it stay as they are.
 
+import type { Localize } from '../common/localize';
 import { toSingleLine, truncate } from '../common/markdownText';
 
 export type StepStatus = 'ok' | 'failed' | 'skipped';
@@ -34,7 +38,7 @@ export interface ConnectionReport {
   readonly authUrl: string;
   /** ISO time the check started. */
   readonly startedAt: string;
-  /** Label and value pairs about the machine (versions, platform): no user data. */
+  /** Label and value pairs about the machine (versions, platform): no user data; labels worded by the runner's `t`. */
   readonly facts: readonly (readonly [string, string])[];
   readonly steps: readonly CheckStep[];
   readonly verdict: Verdict;
@@ -57,35 +61,53 @@ export function formatDuration(ms: number): string {
   return ms < 1000 ? `${Math.max(0, Math.round(ms))} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
-const STATUS_WORD: Readonly<Record<StepStatus, string>> = { ok: 'OK', failed: 'FAILED', skipped: 'skipped' };
+function statusWord(status: StepStatus, t: Localize): string {
+  switch (status) {
+    case 'ok':
+      return t('OK');
+    case 'failed':
+      return t('FAILED');
+    case 'skipped':
+      return t('skipped');
+  }
+}
 
-export function renderConnectionReport(report: ConnectionReport): string {
+/** The report's first line, by which a user (and a test) recognises the document. */
+export function reportHeading(t: Localize): string {
+  return `# ${t('Onboarding Events: connection test')}`;
+}
+
+/** The report as Markdown, its frame in `t`'s language (the steps and verdict come worded by the runner's `t`). */
+export function renderConnectionReport(report: ConnectionReport, t: Localize): string {
   const lines: string[] = [
-    '# Onboarding Events: connection test',
+    reportHeading(t),
     '',
-    `- Environment: ${literal(report.environment)}`,
-    `- API: ${literal(report.apiBaseUrl)}`,
-    `- Authorization server: ${literal(report.authUrl)}`,
-    `- Tested: ${report.startedAt}`,
-    ...report.facts.map(([label, value]) => `- ${label}: ${literal(value)}`),
+    `- ${t('Environment: {0}', literal(report.environment))}`,
+    `- ${t('API: {0}', literal(report.apiBaseUrl))}`,
+    `- ${t('Authorization server: {0}', literal(report.authUrl))}`,
+    `- ${t('Tested: {0}', report.startedAt)}`,
+    // '{0}: {1}' is a message too: Chinese writes the colon full-width.
+    ...report.facts.map(([label, value]) => `- ${t('{0}: {1}', label, literal(value))}`),
     '',
-    `## Verdict: ${report.verdict.ok ? 'the connection works' : 'the connection fails'}`,
+    `## ${report.verdict.ok ? t('Verdict: the connection works') : t('Verdict: the connection fails')}`,
     '',
     `**${report.verdict.headline}**`,
     '',
     ...(report.verdict.advice === '' ? [] : [report.verdict.advice, '']),
-    '## Steps',
+    `## ${t('Steps')}`,
     '',
   ];
   report.steps.forEach((step, index) => {
     const time = step.durationMs === undefined ? '' : ` (${formatDuration(step.durationMs)})`;
-    lines.push(`${index + 1}. **${STATUS_WORD[step.status]}** ${step.title}${time}: ${step.summary}`);
+    lines.push(`${index + 1}. **${statusWord(step.status, t)}** ${t('{0}: {1}', `${step.title}${time}`, step.summary)}`);
     for (const detail of step.details) lines.push(`    - ${detail}`);
   });
   lines.push(
     '',
     '---',
-    'Secrets are not part of this report: no password, client secret, access token or proxy password. Proxy user names and passwords are replaced by `***`.',
+    t(
+      'Secrets are not part of this report: no password, client secret, access token or proxy password. Proxy user names and passwords are replaced by `***`.',
+    ),
     '',
   );
   return lines.join('\n');

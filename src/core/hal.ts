@@ -6,6 +6,7 @@
 import type { HalLink } from './model';
 import type { PrimitiveValue } from 'url-template' with { 'resolution-mode': 'import' };
 import { isRecord } from '../common/guards';
+import { plainLocalize, type Localize } from '../common/localize';
 
 export type HalLinks = Readonly<Record<string, readonly HalLink[]>>;
 
@@ -34,10 +35,11 @@ function isLinkField(name: string): name is LinkField {
  * Parses a `_links` object. A relation may hold one link or an array of links
  * (HAL allows both); either way the result is an array. `null` fields are read
  * as absent because JSON serialisers commonly emit them for unset optionals.
+ * `t` words the reason (validateEvent passes its own); the paths in it are JSON, as sent.
  */
-export function parseLinks(value: unknown, path = '_links'): LinkParseResult {
+export function parseLinks(value: unknown, t: Localize = plainLocalize, path = '_links'): LinkParseResult {
   if (value === undefined || value === null) return { ok: true, links: {} };
-  if (!isRecord(value)) return { ok: false, reason: `${path} must be an object` };
+  if (!isRecord(value)) return { ok: false, reason: t('{0} must be an object', path) };
   // Collected as entries: fromEntries keeps a relation named "__proto__" as an own property instead of a prototype.
   const links: [string, HalLink[]][] = [];
   for (const [relation, entry] of Object.entries(value)) {
@@ -45,7 +47,7 @@ export function parseLinks(value: unknown, path = '_links'): LinkParseResult {
     const parsed: HalLink[] = [];
     for (const [index, item] of entries.entries()) {
       const where = Array.isArray(entry) ? `${path}.${relation}[${index}]` : `${path}.${relation}`;
-      const link = parseLink(item, where);
+      const link = parseLink(item, where, t);
       if (typeof link === 'string') return { ok: false, reason: link };
       parsed.push(link);
     }
@@ -55,8 +57,8 @@ export function parseLinks(value: unknown, path = '_links'): LinkParseResult {
 }
 
 /** Returns the link, or a reason string naming the offending field. */
-function parseLink(value: unknown, path: string): HalLink | string {
-  if (!isRecord(value)) return `${path} must be an object`;
+function parseLink(value: unknown, path: string, t: Localize): HalLink | string {
+  if (!isRecord(value)) return t('{0} must be an object', path);
   const link: Record<string, unknown> = {};
   const extra: [string, unknown][] = [];
   for (const [name, fieldValue] of Object.entries(value)) {
@@ -66,7 +68,8 @@ function parseLink(value: unknown, path: string): HalLink | string {
     }
     if (fieldValue === null || fieldValue === undefined) continue;
     const expected = LINK_FIELD_TYPES[name];
-    if (typeof fieldValue !== expected) return `${path}.${name} must be a ${expected}`;
+    // The JSON type's name stays as it is: it names what the field must hold, like the field's path.
+    if (typeof fieldValue !== expected) return t('{0} must be a {1}', `${path}.${name}`, expected);
     link[name] = fieldValue;
   }
   if (extra.length > 0) link['extra'] = Object.fromEntries(extra);

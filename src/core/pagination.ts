@@ -115,6 +115,17 @@ function integerField(body: Record<string, unknown>, name: string): number | und
   return typeof value === 'number' && Number.isInteger(value) ? value : undefined;
 }
 
+/**
+ * A page size or cursor limit the server states: a positive integer, or no hint
+ * at all. The next request repeats it (pageQuery, cursorQuery), which refuses
+ * 0 or less as a caller's mistake: a server's `size: 0` must not end the walk
+ * in that error, losing the page already read.
+ */
+function countField(body: Record<string, unknown>, name: string): number | undefined {
+  const value = integerField(body, name);
+  return value !== undefined && value > 0 ? value : undefined;
+}
+
 function stringField(body: Record<string, unknown>, name: string): string | undefined {
   const value = body[name];
   return typeof value === 'string' && value !== '' ? value : undefined;
@@ -137,7 +148,7 @@ export function parsePageEnvelope(body: unknown): PageEnvelope | undefined {
     totalPages: integerField(body, 'totalPages'),
     totalElements: integerField(body, 'totalElements'),
     number: integerField(body, 'number'),
-    size: integerField(body, 'size'),
+    size: countField(body, 'size'),
     numberOfElements: integerField(body, 'numberOfElements'),
   });
   return envelope.totalPages !== undefined || envelope.number !== undefined ? envelope : undefined;
@@ -150,9 +161,11 @@ export function parseCursorEnvelope(body: unknown): CursorEnvelope | undefined {
     content: body['content'] as unknown[],
     before: stringField(body, 'before'),
     after: stringField(body, 'after'),
-    limit: integerField(body, 'limit'),
+    limit: countField(body, 'limit'),
   });
-  return envelope.before !== undefined || envelope.after !== undefined || envelope.limit !== undefined ? envelope : undefined;
+  // Any integer limit still marks the cursor shape, even one that is no usable hint.
+  const saysLimit = integerField(body, 'limit') !== undefined;
+  return envelope.before !== undefined || envelope.after !== undefined || saysLimit ? envelope : undefined;
 }
 
 export interface WalkedPage {

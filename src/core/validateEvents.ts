@@ -8,6 +8,7 @@ import { SERVER_TEXT_LIMITS, type HalLink, type InvalidEvent, type OnboardingEve
 import { toEventTime, type TimestampUnitSetting } from './timestamp';
 import { isRecord } from '../common/guards';
 import { pruneDeepJson } from '../common/jsonDepth';
+import { plainLocalize, type Localize } from '../common/localize';
 import { boundText } from '../common/markdownText';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -31,7 +32,9 @@ export function validateEvents(rawEvents: readonly unknown[], options: ValidateO
   const invalid: InvalidEvent[] = [];
   rawEvents.forEach((raw, position) => {
     const index = position + (options.indexOffset ?? 0);
-    const result = validateEvent(raw, options.serialNumber, options.timestampUnit ?? 'auto');
+    // English on purpose: an invalid event's reason is data (the public API hands it to other extensions, and
+    // a view shows only how many were invalid), not a message; the log and agent tools read it as it is.
+    const result = validateEvent(raw, options.serialNumber, options.timestampUnit ?? 'auto', plainLocalize);
     if (typeof result === 'string')
       invalid.push({ index, reason: boundText(result, SERVER_TEXT_LIMITS.other), raw: boundEventStrings(pruneDeepJson(raw)) });
     else events.push(result);
@@ -39,31 +42,33 @@ export function validateEvents(rawEvents: readonly unknown[], options: ValidateO
   return { events, invalid };
 }
 
-/** The event, or the reason it is invalid. */
+/** The event, or the reason it is invalid, worded by `t` (vscode.l10n.t where a user reads it, as the details command does). */
 export function validateEvent(
   input: unknown,
   serialNumber: string,
   timestampUnit: TimestampUnitSetting = 'auto',
+  t: Localize = plainLocalize,
 ): OnboardingEvent | string {
   // Bodies are pruned when parsed; an event from anywhere else (a webview message, a stored result) is pruned here.
   const pruned = pruneDeepJson(input);
-  if (!isRecord(pruned)) return 'the event is not a JSON object';
+  if (!isRecord(pruned)) return t('the event is not a JSON object');
   // Every string is bounded here, at the edge: nothing downstream meets a 10 MB type or message.
   const raw = boundEventStrings(pruned) as Record<string, unknown>;
   const { message, timestamp, type, assetId } = raw;
-  if (typeof message !== 'string') return message === undefined || message === null ? 'message is missing' : 'message must be a string';
-  if (typeof type !== 'string') return type === undefined || type === null ? 'type is missing' : 'type must be a string';
-  if (timestamp === undefined || timestamp === null) return 'timestamp is missing';
-  if (typeof timestamp !== 'number' || !Number.isInteger(timestamp)) return 'timestamp must be an integer';
+  if (typeof message !== 'string')
+    return message === undefined || message === null ? t('message is missing') : t('message must be a string');
+  if (typeof type !== 'string') return type === undefined || type === null ? t('type is missing') : t('type must be a string');
+  if (timestamp === undefined || timestamp === null) return t('timestamp is missing');
+  if (typeof timestamp !== 'number' || !Number.isInteger(timestamp)) return t('timestamp must be an integer');
   // Beyond 2^53 a JSON number has already lost digits; showing it would show a wrong time.
-  if (!Number.isSafeInteger(timestamp)) return 'timestamp is too large to represent exactly';
+  if (!Number.isSafeInteger(timestamp)) return t('timestamp is too large to represent exactly');
   // Serialisers often emit null for unset optionals, so null means absent.
   if (assetId !== undefined && assetId !== null) {
-    if (typeof assetId !== 'string') return 'assetId must be a string';
-    if (!UUID.test(assetId)) return 'assetId must be a UUID';
+    if (typeof assetId !== 'string') return t('assetId must be a string');
+    if (!UUID.test(assetId)) return t('assetId must be a UUID');
   }
   // Parsed from what was sent, so an over-long href is dropped whole rather than kept cut (boundLinks).
-  const links = parseLinks(pruned['_links']);
+  const links = parseLinks(pruned['_links'], t);
   if (!links.ok) return links.reason;
 
   // fromEntries defines own properties: a field named "__proto__" is kept as one, not made the prototype.

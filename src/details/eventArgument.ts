@@ -15,14 +15,14 @@ import { isPersistedState, type PersistedState } from './protocol';
 
 export type EventResult = { readonly ok: true; readonly event: OnboardingEvent } | { readonly ok: false; readonly reason: string };
 
-/** Accepts an OnboardingEvent, or `{ event }` as tree nodes pass it. `t` words the reason (the core's own reasons stay English). */
+/** Accepts an OnboardingEvent, or `{ event }` as tree nodes pass it. `t` words the reason, the validator's too. */
 export function eventFromArgument(argument: unknown, unit: TimestampUnitSetting, t: Localize = plainLocalize): EventResult {
   const candidate = isRecord(argument) && isRecord(argument['event']) ? argument['event'] : argument;
   if (!isRecord(candidate)) return { ok: false, reason: t('no event was given') };
   const serialNumber = candidate['serialNumber'];
   if (typeof serialNumber !== 'string' || serialNumber === '') return { ok: false, reason: t('the event has no serial number') };
   if (!('raw' in candidate)) return { ok: false, reason: t('the event carries no raw data') };
-  return revalidate(serialNumber, candidate['raw'], unit);
+  return revalidate(serialNumber, candidate['raw'], unit, t);
 }
 
 /** Which event the cache should give: the one with `key`, or the machine's latest when there is no key. */
@@ -52,10 +52,11 @@ export function stateFor(event: OnboardingEvent): PersistedState {
 /** The event kept in a panel's state, validated again; a reason when the state is missing or no longer valid. */
 export function eventFromState(state: unknown, unit: TimestampUnitSetting): EventResult {
   if (!isPersistedState(state)) return { ok: false, reason: 'the panel kept no event' };
-  return revalidate(state.serialNumber, state.raw, unit);
+  // Only the log reads why a restored panel closed: English.
+  return revalidate(state.serialNumber, state.raw, unit, plainLocalize);
 }
 
-function revalidate(serialNumber: string, raw: unknown, unit: TimestampUnitSetting): EventResult {
-  const result = validateEvent(raw, serialNumber, unit);
+function revalidate(serialNumber: string, raw: unknown, unit: TimestampUnitSetting, t: Localize): EventResult {
+  const result = validateEvent(raw, serialNumber, unit, t);
   return typeof result === 'string' ? { ok: false, reason: result } : { ok: true, event: result };
 }

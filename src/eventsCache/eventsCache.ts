@@ -5,12 +5,12 @@
 // view keeps its own memory of them), and turns credentials the API refused
 // into one session event. Pure TypeScript (no vscode import): unit-tested
 // under plain mocha.
-import { cancelledError, isApiError } from '../core/errors';
+import { cancelledError, isApiError, signInCommand } from '../core/errors';
 import { RequestLane } from '../core/http/concurrencyLimiter';
 import type { EventsResult, GetEventsOptions, RequestPriority, TimestampUnit } from '../core/model';
 import type { LinkedResource } from '../core/onboardingClient';
 import { SharedRequest } from '../core/sharedRequest';
-import { asError } from '../common/errors';
+import { asError, LocalizedError } from '../common/errors';
 import { Emitter, type Event } from '../common/emitter';
 
 /** The slice of OnboardingClient the cache needs (lets tests pass a fake). */
@@ -78,10 +78,10 @@ export type GetOptions = {
   readonly priority?: RequestPriority;
 };
 
-/** The one way "signed out" reaches a view: the cache has no client to ask. */
-export class NotSignedInError extends Error {
+/** The one way "signed out" reaches a view: the cache has no client to ask. A view shows errorMessage(error, vscode.l10n.t). */
+export class NotSignedInError extends LocalizedError {
   constructor() {
-    super('Not signed in. Run "Onboarding Events: Sign In" first.');
+    super((t) => t('Not signed in. Run {0} first.', signInCommand(t)));
     this.name = 'NotSignedInError';
   }
 }

@@ -35,9 +35,6 @@ export interface ConnectionTarget {
   readonly credentials?: Credentials;
 }
 
-/** The first line of every report: how tests and users recognise the document. */
-export const REPORT_HEADING = '# Onboarding Events: connection test';
-
 /**
  * The command: the active environment, else the last one used, else the URL
  * settings (without credentials). Takes no argument: another extension cannot
@@ -104,6 +101,8 @@ export async function showConnectionReport(
       const abort = abortSignalFor(token);
       try {
         return await runConnectionCheck({
+          // The user reads the report: every step and verdict in the display language.
+          t: vscode.l10n.t,
           environment: target.name,
           apiBaseUrl: target.apiBaseUrl,
           authUrl: target.authUrl,
@@ -114,7 +113,7 @@ export async function showConnectionReport(
           facts: [
             ['Onboarding Events', deps.extensionVersion],
             [vscode.env.appName, vscode.version],
-            ...(vscode.env.remoteName !== undefined ? ([['Remote', vscode.env.remoteName]] as const) : []),
+            ...(vscode.env.remoteName !== undefined ? ([[vscode.l10n.t('Remote'), vscode.env.remoteName]] as const) : []),
           ],
           onToken: (value) => {
             log.redactor.addToken(value);
@@ -129,7 +128,9 @@ export async function showConnectionReport(
     },
   );
   if (report === undefined) return undefined;
-  const text = log.redactor.redact(renderConnectionReport(report));
+  const text = log.redactor.redact(renderConnectionReport(report, vscode.l10n.t));
+  // The headline is in the user's language (the report was worded for them); the words around it stay English.
+  // The headline comes in the user's language, as the report was worded for them: the log quotes what they saw.
   log.info(`Test Connection: ${report.verdict.ok ? 'the connection works' : report.verdict.headline}`);
   const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: text });
   // Beside what the user is looking at; in the first group when nothing is open, rather than next to an empty one.

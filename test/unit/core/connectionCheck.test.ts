@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { createServer, type AddressInfo, type LookupFunction } from 'node:net';
-import { runConnectionCheck, type ConnectionCheckInput } from '../../../src/core/connectionCheck';
+import { plainLocalize } from '../../../src/common/localize';
+import { runConnectionCheck, verdictOf, type ConnectionCheckInput } from '../../../src/core/connectionCheck';
 import { createUndiciTransport } from '../../../src/core/http/undiciTransport';
 import { literal, renderConnectionReport, type ConnectionReport } from '../../../src/core/connectionReport';
 import { startFakeApi, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
@@ -9,6 +10,32 @@ import { loopbackLookup } from '../../support/network/loopbackLookup';
 import { startRecordingProxy, type RecordingProxy } from '../../support/network/recordingProxy';
 import { PLANT_HOST, testPki } from '../../support/network/testPki';
 import { CREDENTIALS, SECRETS } from './testClient';
+
+/** A t that marks every message it words: ⟦…⟧ around the whole sentence, its values inside. */
+const marking = (message: string, ...args: (string | number | boolean)[]): string => `⟦${plainLocalize(message, ...args)}⟧`;
+
+/**
+ * The English a report shows outside `marking`'s ⟦…⟧: what is left once every
+ * marked message (nested ones first), code span and version label is removed.
+ * A verdict is a message split after its first sentence, so a headline line
+ * opens ⟦ and its advice line closes ⟧: both count as marked.
+ */
+function unmarkedEnglish(text: string): string[] {
+  return text.split('\n').flatMap((line) => {
+    let rest = line;
+    for (let before = ''; before !== rest;) {
+      before = rest;
+      rest = rest.replace(/⟦[^⟦⟧]*⟧/g, '');
+    }
+    rest = rest
+      .replace(/⟦.*$/, '')
+      .replace(/^.*⟧/, '')
+      .replace(/`[^`]*`/g, '')
+      .replace(/Node\.js/g, '');
+    // Codes (ECONNREFUSED, HTTP), numbers and Markdown stay; a lower-case word is English prose that bypassed t.
+    return /[a-z]{3,}/.test(rest) ? [line] : [];
+  });
+}
 
 const PROXY_USER = 'plant-user';
 const PROXY_PASSWORD = 'proxy-pa55word';
@@ -54,6 +81,7 @@ describe('Test Connection: the report over real sockets to a fake API on 127.0.0
     { signedOut = false, engine }: { signedOut?: boolean; engine?: 'vscode' } = {},
   ): Promise<{ report: ConnectionReport; text: string }> {
     const report = await runConnectionCheck({
+      t: plainLocalize,
       environment: 'Plant',
       apiBaseUrl: httpsBase(),
       authUrl: `${httpsBase()}/oauth`,
@@ -69,7 +97,7 @@ describe('Test Connection: the report over real sockets to a fake API on 127.0.0
         ...overrides.http,
       },
     });
-    const text = renderConnectionReport(report);
+    const text = renderConnectionReport(report, overrides.t ?? plainLocalize);
     for (const secret of [...SECRETS, ...tokens, PROXY_PASSWORD, WRONG_PROXY_PASSWORD]) {
       assert.ok(!text.includes(secret), `a secret leaked into the report: ${secret.slice(0, 3)}…`);
       assert.ok(!JSON.stringify(report).includes(secret), 'a secret leaked into the report object');
@@ -197,6 +225,7 @@ describe('Test Connection: the report over real sockets to a fake API on 127.0.0
       }, 300);
       await assert.rejects(
         runConnectionCheck({
+          t: plainLocalize,
           environment: 'Plant',
           apiBaseUrl: `https://127.0.0.1:${port}`,
           authUrl: `https://127.0.0.1:${port}/oauth`,
@@ -216,6 +245,48 @@ describe('Test Connection: the report over real sockets to a fake API on 127.0.0
     assert.equal(literal('CN=evil`**bold**`\n# heading'), "`CN=evil'**bold**' # heading`");
     assert.equal(literal(''), '` `');
     assert.equal(Array.from(literal('x'.repeat(5_000))).length, 202);
+  });
+
+  it('words every line of the report through the t it is given: no English bypasses it', async () => {
+    proxy = await startRecordingProxy({ credentials: { user: PROXY_USER, password: PROXY_PASSWORD }, hosts: [PLANT_HOST] });
+    const reports = [
+      // Every step OK, the certificate, its store, the token facts, the events count.
+      await check({ t: marking, http: { caCertificatesFile: pki.caFile } }),
+      // A refused certificate (the verdict is the client's error, split) and skipped steps.
+      await check({ t: marking }),
+      // A proxy with credentials in its URL, its 407 and the scheme asked for.
+      await check({
+        t: marking,
+        http: { caCertificatesFile: pki.caFile, proxy: proxy.urlWithCredentials(PROXY_USER, WRONG_PROXY_PASSWORD) },
+      }),
+      // VS Code's path, signed out: the engine's words and the sign-in advice naming the commands.
+      await check({ t: marking, apiBaseUrl: api.baseUrl, authUrl: api.authUrl }, { signedOut: true, engine: 'vscode' }),
+    ];
+    for (const { text } of reports) {
+      assert.match(text, /^# ⟦Onboarding Events: connection test⟧\n/);
+      assert.deepEqual(unmarkedEnglish(text), [], text);
+    }
+    const [healthy] = reports;
+    assert.match(healthy?.text ?? '', /\*\*⟦OK⟧\*\* ⟦⟦TLS handshake with /, 'a step, its title and its status each come through t');
+  });
+
+  it("splits a verdict after its first sentence, also where Chinese ends it with '。' and no space, and not inside German 'z. B.'", () => {
+    assert.deepEqual(verdictOf('Could not connect. Check the proxy.'), {
+      ok: false,
+      headline: 'Could not connect.',
+      advice: 'Check the proxy.',
+    });
+    assert.deepEqual(verdictOf('无法连接到 api:443。请检查代理设置。'), {
+      ok: false,
+      headline: '无法连接到 api:443。',
+      advice: '请检查代理设置。',
+    });
+    assert.deepEqual(verdictOf('No sentence end'), { ok: false, headline: 'No sentence end', advice: '' });
+    assert.deepEqual(verdictOf('Der Proxy, z.\u00a0B. squid, lehnt ab. Prüfen Sie ihn.'), {
+      ok: false,
+      headline: 'Der Proxy, z.\u00a0B. squid, lehnt ab.',
+      advice: 'Prüfen Sie ihn.',
+    });
   });
 
   describe('every step has a deadline', () => {

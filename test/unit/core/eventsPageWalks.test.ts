@@ -144,6 +144,27 @@ describe('events client: the per-machine byte budget', () => {
     const result = await client.getEvents(SERIAL);
     assert.deepEqual([queries.length, result.truncated], [2, true]);
   });
+
+  it("a server's size or limit of 0 or less is no hint: the walk goes on without it instead of failing the machine", async () => {
+    const paged = scripted((query) =>
+      query.get('page') === null
+        ? { content: [event(0)], number: 0, size: 0, totalPages: 2 }
+        : { content: [event(1)], number: 1, size: -3 },
+    );
+    const pages = await paged.client.getEvents(SERIAL);
+    assert.equal(pages.events.length, 2);
+    assert.deepEqual(
+      paged.queries,
+      [{ serialNumber: SERIAL }, { serialNumber: SERIAL, page: '1', size: '20' }],
+      'the next page at the default size',
+    );
+    const cursor = scripted((query) =>
+      query.get('after') === null ? { content: [event(0)], after: 'c1', limit: 0 } : { content: [event(1)] },
+    );
+    const walked = await cursor.client.getEvents(SERIAL);
+    assert.equal(walked.events.length, 2);
+    assert.deepEqual(cursor.queries, [{ serialNumber: SERIAL }, { serialNumber: SERIAL, after: 'c1' }], 'no limit is sent on');
+  });
 });
 
 describe('events client: statuses no HTTP server sends over the wire', () => {

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { plainLocalize } from '../../../src/common/localize';
 import { eventFromArgument, eventFromState, eventReference, stateFor } from '../../../src/details/eventArgument';
 import { machineCreated, SERIAL } from './fixtures';
 
@@ -49,6 +50,18 @@ describe('details: command arguments and restored panel state', () => {
       assert.ok(!result.ok && result.reason.length > 0);
     });
   }
+
+  it("words the validator's reason, and a link's, in the t it is given (the details command passes vscode.l10n.t)", () => {
+    const marking = (message: string, ...args: (string | number | boolean)[]): string => `⟦${plainLocalize(message, ...args)}⟧`;
+    const badTime = eventFromArgument({ serialNumber: SERIAL, raw: { type: 'T', message: 'm', timestamp: 'yesterday' } }, 'auto', marking);
+    assert.deepEqual(badTime, { ok: false, reason: '⟦timestamp must be an integer⟧' });
+    const badLink = eventFromArgument(
+      { serialNumber: SERIAL, raw: { type: 'T', message: 'm', timestamp: 1, _links: { machine: { href: 7 } } } },
+      'auto',
+      marking,
+    );
+    assert.deepEqual(badLink, { ok: false, reason: '⟦_links.machine.href must be a string⟧' });
+  });
 
   describe('a reference the events cache resolves, as the hover and the quick fixes pass it', () => {
     const cases: readonly [string, unknown, { serialNumber: string; key: string | undefined } | undefined][] = [

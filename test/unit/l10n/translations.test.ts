@@ -35,7 +35,8 @@ function translationsOf(dir: string, stem: string): Map<string, Bundle> {
  */
 const SAME_AS_ENGLISH: Readonly<Record<string, ReadonlySet<string>>> = {
   // 'Board: {0}': the onboarding board's title (issue 27); German says Board too (l10n/glossary.md).
-  de: new Set(['Links ({0})', 'Text…', 'Host: {0}\n\n{1}', 'Board: {0}']),
+  // 'OK': a Test Connection step's status; German UIs say OK too.
+  de: new Set(['Links ({0})', 'Text…', 'Host: {0}\n\n{1}', 'Board: {0}', 'OK']),
   'zh-cn': new Set([]),
 };
 
