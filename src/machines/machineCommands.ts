@@ -224,7 +224,7 @@ function pinMachine(deps: MachineCommandDeps): CommandHandler {
       return pinned;
     } catch (error) {
       deps.log.error(`Pin ${serial}`, error);
-      void vscode.window.showErrorMessage(inertNotificationText(vscode.l10n.t('Could not pin {0}: {1}', serial, errorMessage(error))));
+      void vscode.window.showErrorMessage(inertNotificationText(vscode.l10n.t('Could not pin {0}: {1}', serial, errorMessage(error, vscode.l10n.t))));
       return false;
     }
   };
@@ -277,7 +277,7 @@ function revealMachine(deps: MachineCommandDeps): CommandHandler {
     } catch (error) {
       deps.log.error(`Reveal ${serial}`, error);
       void vscode.window.showErrorMessage(
-        inertNotificationText(vscode.l10n.t('Could not show {0} in the sidebar: {1}', serial, errorMessage(error))),
+        inertNotificationText(vscode.l10n.t('Could not show {0} in the sidebar: {1}', serial, errorMessage(error, vscode.l10n.t))),
       );
     }
   };
@@ -295,7 +295,7 @@ async function applyFilter(deps: MachineCommandDeps, argument: unknown): Promise
   try {
     sinceMs = parseSince(change.since);
   } catch (error) {
-    void vscode.window.showErrorMessage(inertNotificationText(errorMessage(error)));
+    void vscode.window.showErrorMessage(inertNotificationText(errorMessage(error, vscode.l10n.t)));
     return undefined;
   }
   const before = model.filter;
@@ -406,7 +406,7 @@ function exportEvents(deps: MachineCommandDeps): CommandHandler {
     } catch (error) {
       deps.log.error('Export failed', error);
       void vscode.window.showErrorMessage(
-        inertNotificationText(vscode.l10n.t('The events could not be exported: {0}', errorMessage(error))),
+        inertNotificationText(vscode.l10n.t('The events could not be exported: {0}', errorMessage(error, vscode.l10n.t))),
       );
       return undefined;
     }

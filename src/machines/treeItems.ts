@@ -11,6 +11,7 @@ import { COMMANDS } from '../workbench/constants';
 import type { ErrorNode, EventNode, GroupNode, LoadMoreNode, MachineNode, MachinesNode, PlaceholderNode } from './treeNodes';
 import { displayText } from '../common/notificationText';
 import type { Localize } from '../common/localize';
+import { errorMessage } from '../common/errors';
 
 export interface RenderContext {
   readonly model: MachinesModel;
@@ -238,7 +239,7 @@ export function machineTooltip(summary: MachineSummary, context: RenderContext, 
   }
   if (summary.failure) {
     md.appendMarkdown('$(error) ');
-    md.appendText(summary.failure.error.message);
+    md.appendText(errorMessage(summary.failure.error, t));
     md.appendMarkdown('\n\n');
   }
   if (foundIn && foundIn.length > 0) {
@@ -292,14 +293,12 @@ export function eventTooltip(event: OnboardingEvent, context: RenderContext): vs
   md.appendMarkdown('**\n\n');
   md.appendText(displayText(event.message));
   md.appendMarkdown('\n\n---\n\n');
+  const local = exactTime(event.time.epochMs, context);
+  const utc = formatUtcIso(event.time.epochMs) ?? String(event.time.raw);
   md.appendText(
-    vscode.l10n.t(
-      '{0} ({1}); timestamp {2} read as {3}',
-      exactTime(event.time.epochMs, context),
-      formatUtcIso(event.time.epochMs) ?? String(event.time.raw),
-      event.time.raw,
-      event.time.unit === 'seconds' ? vscode.l10n.t('seconds') : vscode.l10n.t('milliseconds'),
-    ),
+    event.time.unit === 'seconds'
+      ? vscode.l10n.t('{0} ({1}); timestamp {2} read as seconds', local, utc, event.time.raw)
+      : vscode.l10n.t('{0} ({1}); timestamp {2} read as milliseconds', local, utc, event.time.raw),
   );
   if (event.assetId !== undefined) {
     md.appendMarkdown('\n\n');
