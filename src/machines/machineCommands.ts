@@ -224,7 +224,9 @@ function pinMachine(deps: MachineCommandDeps): CommandHandler {
       return pinned;
     } catch (error) {
       deps.log.error(`Pin ${serial}`, error);
-      void vscode.window.showErrorMessage(inertNotificationText(vscode.l10n.t('Could not pin {0}: {1}', serial, errorMessage(error, vscode.l10n.t))));
+      void vscode.window.showErrorMessage(
+        inertNotificationText(vscode.l10n.t('Could not pin {0}: {1}', serial, errorMessage(error, vscode.l10n.t))),
+      );
       return false;
     }
   };

@@ -224,7 +224,10 @@ export class MachinesModel extends Disposable {
       loaded: summary.loaded,
       loading: summary.loading,
       error: summary.failure
-        ? { message: errorMessage(summary.failure.error, t), kind: isApiError(summary.failure.error) ? summary.failure.error.kind : undefined }
+        ? {
+            message: errorMessage(summary.failure.error, t),
+            kind: isApiError(summary.failure.error) ? summary.failure.error.kind : undefined,
+          }
         : undefined,
     });
   }

@@ -115,7 +115,10 @@ export class SignInFlow {
         if (choice === retry) continue;
         return choice === edit ? { kind: 'edit', restartAt: 0 } : { kind: 'cancelled' };
       }
-      const choice = await this.notifier.error(vscode.l10n.t('Sign-in failed: {0} Nothing was stored.', errorMessage(error, vscode.l10n.t)), edit);
+      const choice = await this.notifier.error(
+        vscode.l10n.t('Sign-in failed: {0} Nothing was stored.', errorMessage(error, vscode.l10n.t)),
+        edit,
+      );
       return choice === edit ? { kind: 'edit', restartAt: 0 } : { kind: 'cancelled' };
     }
   }
