@@ -309,6 +309,7 @@ async function readMachines(
           return { serialNumber, outcome: { kind: 'events', result, stale: false } };
         } catch (error) {
           if (isCancellation(error) || token.isCancellationRequested) throw new vscode.CancellationError();
+          // English (errorMessage's default), like every tool result: a model reads it (domain/agentTools/toolResults.ts).
           const message = error instanceof NotSignedInError ? signInNeededText('signed-out', COMMANDS.signIn) : errorMessage(error);
           // The service keeps the last good result when a refresh fails: show it, marked.
           const previous = error instanceof NotSignedInError ? undefined : deps.events.peek(serialNumber);
