@@ -936,7 +936,7 @@ function renderNotices(notices: HTMLElement, view: BoardView): void {
     const p = el('p', 'notice');
     p.append(
       icon('info'),
-      el('span', undefined, s('held', view.held.toLocaleString(view.locale))),
+      el('span', undefined, view.held === 1 ? s('heldOne') : s('held', view.held.toLocaleString(view.locale))),
       button(s('loadHeld'), 'cloud-download', () => {
         post({ type: 'loadHeld' });
       }),
