@@ -244,7 +244,11 @@ function scanWorkspace(deps: MachineCommandDeps): CommandHandler {
     if (scan.kind !== 'scanned') return undefined;
     if (scan.found.length === 0)
       void vscode.window.showInformationMessage(
-        inertNotificationText(vscode.l10n.t('No serial numbers were found in {0} files.', scan.filesScanned)),
+        inertNotificationText(
+          scan.filesScanned === 1
+            ? vscode.l10n.t('No serial numbers were found in the one file scanned.')
+            : vscode.l10n.t('No serial numbers were found in {0} files.', scan.filesScanned),
+        ),
       );
     else
       await view.treeView
@@ -390,11 +394,7 @@ async function writeExport(deps: MachineCommandDeps, argument: unknown): Promise
   const written = target;
   void vscode.window
     .showInformationMessage(
-      inertNotificationText(
-        model.filtered
-          ? vscode.l10n.t('Exported {0} events of {1} (filtered) to {2}.', events.length, serial, vscode.workspace.asRelativePath(written))
-          : vscode.l10n.t('Exported {0} events of {1} to {2}.', events.length, serial, vscode.workspace.asRelativePath(written)),
-      ),
+      inertNotificationText(exportedText(events.length, serial, vscode.workspace.asRelativePath(written), model.filtered)),
       open,
     )
     .then((answer) => (answer === open ? vscode.commands.executeCommand('vscode.open', written) : undefined));
@@ -433,3 +433,14 @@ export const MACHINE_COMMANDS: CommandTable<MachineCommandDeps> = {
   [COMMANDS.copyEventJson]: copyEventJson,
   [COMMANDS.exportEvents]: exportEvents,
 };
+
+/** What an export wrote, one whole message per case (one event or many, filtered or not). */
+function exportedText(count: number, serial: string, file: string, filtered: boolean): string {
+  if (count === 1)
+    return filtered
+      ? vscode.l10n.t('Exported 1 event of {0} (filtered) to {1}.', serial, file)
+      : vscode.l10n.t('Exported 1 event of {0} to {1}.', serial, file);
+  return filtered
+    ? vscode.l10n.t('Exported {0} events of {1} (filtered) to {2}.', count, serial, file)
+    : vscode.l10n.t('Exported {0} events of {1} to {2}.', count, serial, file);
+}

@@ -202,7 +202,9 @@ export function machineTooltip(summary: MachineSummary, context: RenderContext, 
   if (summary.loaded) {
     const count =
       view.events.length === view.total
-        ? vscode.l10n.t('{0} events', view.total)
+        ? view.total === 1
+          ? vscode.l10n.t('1 event')
+          : vscode.l10n.t('{0} events', view.total)
         : vscode.l10n.t('{0} of {1} events match the filter', view.events.length, view.total);
     md.appendText(count);
     md.appendMarkdown('\n\n');
