@@ -344,7 +344,8 @@ function renderLoadMore(node: LoadMoreNode, { model }: RenderContext): vscode.Tr
 
 /** The first sentence: what went wrong. The rest (what to do) is in the tooltip. */
 export function firstSentence(message: string): string {
-  const end = message.search(/[.!?](\s|$)/);
+  // Chinese (and Japanese) full stops end a sentence with no space after them: the error row's text is now in the user's language.
+  const end = message.search(/[.!?](\s|$)|[。！？]/);
   return end > 0 ? message.slice(0, end + 1) : message;
 }
 
