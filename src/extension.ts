@@ -85,7 +85,7 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
     });
   } catch (error) {
     void vscode.window.showErrorMessage(
-      inertNotificationText(vscode.l10n.t('Onboarding Events could not start: {0}', errorMessage(error))),
+      inertNotificationText(vscode.l10n.t('Onboarding Events could not start: {0}', errorMessage(error, vscode.l10n.t))),
     );
     throw error;
   }

@@ -228,7 +228,9 @@ const connectAgentCommand: CommandFactory<CommandDeps> = (deps) => async (argume
   try {
     await connectAgent(deps, deps.shown, argument);
   } catch (error) {
-    void vscode.window.showErrorMessage(inertNotificationText(vscode.l10n.t('Connect an Agent failed: {0}', errorMessage(error))));
+    void vscode.window.showErrorMessage(
+      inertNotificationText(vscode.l10n.t('Connect an Agent failed: {0}', errorMessage(error, vscode.l10n.t))),
+    );
   }
 };
 

@@ -221,7 +221,11 @@ export function registerAgentTools(context: vscode.ExtensionContext, deps: Agent
       parse: parseSummaryInput,
       prepare: (input) => {
         const serials = input?.serialNumbers ?? [];
-        return prepareReading(deps, serials, vscode.l10n.t('Summarizing the onboarding of {0} machines', serials.length));
+        const message =
+          serials.length === 1
+            ? vscode.l10n.t('Summarizing the onboarding of one machine')
+            : vscode.l10n.t('Summarizing the onboarding of {0} machines', serials.length);
+        return prepareReading(deps, serials, message);
       },
       askOutsideChat: ({ serialNumbers }) => askToRead(deps, serialNumbers),
       agreementNeeded: ({ serialNumbers }) => manyRequests(deps, serialNumbers),
@@ -309,6 +313,7 @@ async function readMachines(
           return { serialNumber, outcome: { kind: 'events', result, stale: false } };
         } catch (error) {
           if (isCancellation(error) || token.isCancellationRequested) throw new vscode.CancellationError();
+          // English (errorMessage's default), like every tool result: a model reads it (domain/agentTools/toolResults.ts).
           const message = error instanceof NotSignedInError ? signInNeededText('signed-out', COMMANDS.signIn) : errorMessage(error);
           // The service keeps the last good result when a refresh fails: show it, marked.
           const previous = error instanceof NotSignedInError ? undefined : deps.events.peek(serialNumber);
@@ -360,15 +365,27 @@ function prepareReading(deps: AgentToolsDeps, serialNumbers: readonly string[], 
 function askToRead(deps: AgentToolsDeps, serialNumbers: readonly string[]): ExtensionRequest | undefined {
   const requests = requestsNeeded(serialNumbers, (serial) => deps.events.isFresh(serial));
   if (requests === 0) return undefined;
+  const environment = environmentName(deps.session);
+  // Bounded: the summary tool takes many more; the count above says how many.
+  const machines = serialNumbers.length > 10 ? `${serialNumbers.slice(0, 10).join(', ')}, …` : serialNumbers.join(', ');
   return {
-    title: vscode.l10n.t('Another extension asks for the onboarding events of {0} machines.', serialNumbers.length),
-    detail: vscode.l10n.t(
-      '{0} requests will go to the API of the environment "{1}" with your sign-in, and the events are handed to that extension: {2}',
-      requests,
-      environmentName(deps.session),
-      // Bounded: the summary tool takes many more; the count above says how many.
-      serialNumbers.length > 10 ? `${serialNumbers.slice(0, 10).join(', ')}, …` : serialNumbers.join(', '),
-    ),
+    title:
+      serialNumbers.length === 1
+        ? vscode.l10n.t('Another extension asks for the onboarding events of one machine.')
+        : vscode.l10n.t('Another extension asks for the onboarding events of {0} machines.', serialNumbers.length),
+    detail:
+      requests === 1
+        ? vscode.l10n.t(
+            'One request will go to the API of the environment "{0}" with your sign-in, and the events are handed to that extension: {1}',
+            environment,
+            machines,
+          )
+        : vscode.l10n.t(
+            '{0} requests will go to the API of the environment "{1}" with your sign-in, and the events are handed to that extension: {2}',
+            requests,
+            environment,
+            machines,
+          ),
     action: vscode.l10n.t('Allow'),
   };
 }
@@ -403,13 +420,25 @@ function prepareWatching(deps: AgentToolsDeps, serialNumbers: readonly string[])
 
 /** The question when another extension, not a chat, asks the watch tool to start watches. */
 function askToWatch(deps: AgentToolsDeps, serialNumbers: readonly string[]): ExtensionRequest {
+  const environment = environmentName(deps.session);
+  const machines = serialNumbers.join(', ');
   return {
-    title: vscode.l10n.t('Another extension asks to watch the onboarding of {0} machines.', serialNumbers.length),
-    detail: vscode.l10n.t(
-      'They are polled with your sign-in to the environment "{0}" until each is onboarded or fails, and you are notified of each outcome: {1}',
-      environmentName(deps.session),
-      serialNumbers.join(', '),
-    ),
+    title:
+      serialNumbers.length === 1
+        ? vscode.l10n.t('Another extension asks to watch the onboarding of one machine.')
+        : vscode.l10n.t('Another extension asks to watch the onboarding of {0} machines.', serialNumbers.length),
+    detail:
+      serialNumbers.length === 1
+        ? vscode.l10n.t(
+            'It is polled with your sign-in to the environment "{0}" until it is onboarded or fails, and you are notified of the outcome: {1}',
+            environment,
+            machines,
+          )
+        : vscode.l10n.t(
+            'They are polled with your sign-in to the environment "{0}" until each is onboarded or fails, and you are notified of each outcome: {1}',
+            environment,
+            machines,
+          ),
     action: vscode.l10n.t('Watch'),
   };
 }

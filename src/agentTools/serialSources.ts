@@ -6,7 +6,8 @@
 // same, so it tells nothing about a file outside. At most
 // MAX_SCANNED_FILE_BYTES, and never when binary. The matching and counting is
 // the workspace scan's own (domain/workspaceScan); the scan itself is passed
-// in at wiring, as it belongs to the Machines view.
+// in at wiring, as it belongs to the Machines view. Its texts go into a tool
+// result only, so they stay English like the rest (domain/agentTools/toolResults.ts).
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import * as vscode from 'vscode';

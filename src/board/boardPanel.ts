@@ -248,7 +248,7 @@ export class BoardPanel extends Disposable {
           result: entry?.result,
           stale: entry?.stale,
           errorKind: failed === undefined ? undefined : isApiError(failed.error) ? failed.error.kind : 'error',
-          errorMessage: failed === undefined ? undefined : toSingleLine(errorMessage(failed.error), MAX_ERROR_LENGTH),
+          errorMessage: failed === undefined ? undefined : toSingleLine(errorMessage(failed.error, vscode.l10n.t), MAX_ERROR_LENGTH),
         },
         rules,
       );

@@ -69,6 +69,7 @@ export function boardPageStrings(t: Localize): PageStrings {
     signedOut: t('Signed out: sign in to load these machines.'),
     signIn: t('Sign In'),
     held: t('{0} machines are not loaded yet: the board loads at most {1} without asking.', '{0}', MAX_AUTOMATIC_PER_VIEW),
+    heldOne: t('1 machine is not loaded yet: the board loads at most {0} without asking.', MAX_AUTOMATIC_PER_VIEW),
     loadHeld: t('Load Them'),
     share: t('Share'),
     exportCsv: t('Export CSV…'),

@@ -83,6 +83,7 @@ export const PAGE_STRING_KEYS = [
   'signedOut',
   'signIn',
   'held',
+  'heldOne',
   'loadHeld',
   'share',
   'exportCsv',

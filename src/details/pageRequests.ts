@@ -180,7 +180,7 @@ export class PageRequests {
         reply(false, vscode.l10n.t('Fetch cancelled.'));
         return;
       }
-      const text = errorMessage(error);
+      const text = errorMessage(error, vscode.l10n.t);
       log.error('Event details: fetching a linked resource failed', error);
       reply(false, text);
       const shown = inertNotificationText(vscode.l10n.t('Could not fetch the linked resource: {0}', text));

@@ -6,6 +6,7 @@
 import type { CacheEntry } from '../eventsCache/eventsCache';
 import { commandUri, escapeMarkdown, markdownCell, toSingleLine } from '../common/markdownText';
 import type { Localize } from '../common/localize';
+import { errorMessage } from '../common/errors';
 import { formatAbsolute, formatRelative } from '../common/time';
 import { COMMANDS } from '../workbench/constants';
 import { machineState, stateWord, type EventStateRules } from '../domain/events/eventState';
@@ -113,7 +114,7 @@ export function eventsHoverMarkdown(serialNumber: string, cached: CacheEntry, ct
   parts.push(`${heading(serialNumber)} · ${latest === undefined ? state : `${state} · ${escapeMarkdown(age(latest.time.epochMs, ctx))}`}`);
   if (cached.stale) {
     const when = age(result.fetchedAt, ctx);
-    const why = cached.error ? ` ${escapeMarkdown(shortenErrorText(cached.error.message))}` : '';
+    const why = cached.error ? ` ${escapeMarkdown(shortenErrorText(errorMessage(cached.error, ctx.t)))}` : '';
     parts.push(`_${ctx.t('Not up to date: last loaded {0}.', when)}_${why}`);
   }
   parts.push(actions(serialNumber, latest?.key, ctx, machine !== 'onboarded'));
@@ -154,11 +155,11 @@ export function signedOutHoverMarkdown(serialNumber: string, ctx: HoverContext):
   ].join('\n\n');
 }
 
-/** Loading failed and nothing is cached: the error (already written for users) and a way on. */
+/** Loading failed and nothing is cached: the error (already written for users, in their language) and a way on. */
 export function errorHoverMarkdown(serialNumber: string, message: string, ctx: HoverContext): string {
   return [
     heading(serialNumber),
     `[${ctx.t('Show Log')}](${commandUri(COMMANDS.showLog, [])}) · ${actions(serialNumber, undefined, ctx)}`,
-    `${ctx.t('Could not load onboarding events:')} ${escapeMarkdown(shortenErrorText(message))}`,
+    ctx.t('Could not load onboarding events: {0}', escapeMarkdown(shortenErrorText(message))),
   ].join('\n\n');
 }

@@ -231,6 +231,7 @@ export class SerialDiagnostics extends Disposable {
     const key = document.uri.toString();
     if (index.cut === undefined || this.reportedCut.has(key)) return;
     this.reportedCut.add(key);
+    // The log is English (its readers are support and bug reports), so are its numbers.
     const why =
       index.cut === 'lines'
         ? `only its first ${MAX_INDEXED_LINES.toLocaleString('en')} lines are read`

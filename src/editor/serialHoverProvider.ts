@@ -139,12 +139,11 @@ export class SerialHoverProvider implements vscode.HoverProvider {
       // Refused credentials (the cache told the session) leave the user signed out, as no client does.
       if (error instanceof NotSignedInError || (isApiError(error) && error.kind === 'invalid-credentials'))
         return hover(signedOutHoverMarkdown(serialNumber, ctx), range);
-      const message = errorMessage(error);
-      this.deps.log.warn(`Hover for ${serialNumber}: ${message}`);
+      this.deps.log.warn(`Hover for ${serialNumber}: ${errorMessage(error)}`);
       // The last good result (kept by the service, now marked stale) beats an error alone.
       const previous = this.deps.events.peek(serialNumber);
       if (previous !== undefined) return hover(eventsHoverMarkdown(serialNumber, previous, ctx), range);
-      return hover(errorHoverMarkdown(serialNumber, message, ctx), range);
+      return hover(errorHoverMarkdown(serialNumber, errorMessage(error, ctx.t), ctx), range);
     } finally {
       abort.dispose();
     }

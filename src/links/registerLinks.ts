@@ -159,7 +159,7 @@ export class MachineLinks implements vscode.UriHandler {
       );
     } catch (error) {
       void vscode.window.showErrorMessage(
-        inertNotificationText(t('Could not load the events of {0}: {1}', serialNumber, errorMessage(error))),
+        inertNotificationText(t('Could not load the events of {0}: {1}', serialNumber, errorMessage(error, t))),
       );
     }
     return false;

@@ -382,8 +382,8 @@ export class MachineLookUp extends Disposable {
   private errorItems(error: unknown): EventItem[] {
     // Refused credentials (the cache told the session) leave the user signed out, as no client does.
     if (error instanceof NotSignedInError || (isApiError(error) && error.kind === 'invalid-credentials')) return [this.signInItem()];
-    const message = errorMessage(error);
-    this.deps.log.warn(`Look-up: ${message}`);
+    this.deps.log.warn(`Look-up: ${errorMessage(error)}`);
+    const message = errorMessage(error, vscode.l10n.t);
     return [
       {
         label: vscode.l10n.t('Could not load onboarding events'),

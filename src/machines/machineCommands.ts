@@ -224,7 +224,9 @@ function pinMachine(deps: MachineCommandDeps): CommandHandler {
       return pinned;
     } catch (error) {
       deps.log.error(`Pin ${serial}`, error);
-      void vscode.window.showErrorMessage(inertNotificationText(vscode.l10n.t('Could not pin {0}: {1}', serial, errorMessage(error))));
+      void vscode.window.showErrorMessage(
+        inertNotificationText(vscode.l10n.t('Could not pin {0}: {1}', serial, errorMessage(error, vscode.l10n.t))),
+      );
       return false;
     }
   };
@@ -242,7 +244,11 @@ function scanWorkspace(deps: MachineCommandDeps): CommandHandler {
     if (scan.kind !== 'scanned') return undefined;
     if (scan.found.length === 0)
       void vscode.window.showInformationMessage(
-        inertNotificationText(vscode.l10n.t('No serial numbers were found in {0} files.', scan.filesScanned)),
+        inertNotificationText(
+          scan.filesScanned === 1
+            ? vscode.l10n.t('No serial numbers were found in the one file scanned.')
+            : vscode.l10n.t('No serial numbers were found in {0} files.', scan.filesScanned),
+        ),
       );
     else
       await view.treeView
@@ -277,7 +283,7 @@ function revealMachine(deps: MachineCommandDeps): CommandHandler {
     } catch (error) {
       deps.log.error(`Reveal ${serial}`, error);
       void vscode.window.showErrorMessage(
-        inertNotificationText(vscode.l10n.t('Could not show {0} in the sidebar: {1}', serial, errorMessage(error))),
+        inertNotificationText(vscode.l10n.t('Could not show {0} in the sidebar: {1}', serial, errorMessage(error, vscode.l10n.t))),
       );
     }
   };
@@ -295,7 +301,7 @@ async function applyFilter(deps: MachineCommandDeps, argument: unknown): Promise
   try {
     sinceMs = parseSince(change.since);
   } catch (error) {
-    void vscode.window.showErrorMessage(inertNotificationText(errorMessage(error)));
+    void vscode.window.showErrorMessage(inertNotificationText(errorMessage(error, vscode.l10n.t)));
     return undefined;
   }
   const before = model.filter;
@@ -388,11 +394,7 @@ async function writeExport(deps: MachineCommandDeps, argument: unknown): Promise
   const written = target;
   void vscode.window
     .showInformationMessage(
-      inertNotificationText(
-        model.filtered
-          ? vscode.l10n.t('Exported {0} events of {1} (filtered) to {2}.', events.length, serial, vscode.workspace.asRelativePath(written))
-          : vscode.l10n.t('Exported {0} events of {1} to {2}.', events.length, serial, vscode.workspace.asRelativePath(written)),
-      ),
+      inertNotificationText(exportedText(events.length, serial, vscode.workspace.asRelativePath(written), model.filtered)),
       open,
     )
     .then((answer) => (answer === open ? vscode.commands.executeCommand('vscode.open', written) : undefined));
@@ -406,7 +408,7 @@ function exportEvents(deps: MachineCommandDeps): CommandHandler {
     } catch (error) {
       deps.log.error('Export failed', error);
       void vscode.window.showErrorMessage(
-        inertNotificationText(vscode.l10n.t('The events could not be exported: {0}', errorMessage(error))),
+        inertNotificationText(vscode.l10n.t('The events could not be exported: {0}', errorMessage(error, vscode.l10n.t))),
       );
       return undefined;
     }
@@ -431,3 +433,14 @@ export const MACHINE_COMMANDS: CommandTable<MachineCommandDeps> = {
   [COMMANDS.copyEventJson]: copyEventJson,
   [COMMANDS.exportEvents]: exportEvents,
 };
+
+/** What an export wrote, one whole message per case (one event or many, filtered or not). */
+function exportedText(count: number, serial: string, file: string, filtered: boolean): string {
+  if (count === 1)
+    return filtered
+      ? vscode.l10n.t('Exported 1 event of {0} (filtered) to {1}.', serial, file)
+      : vscode.l10n.t('Exported 1 event of {0} to {1}.', serial, file);
+  return filtered
+    ? vscode.l10n.t('Exported {0} events of {1} (filtered) to {2}.', count, serial, file)
+    : vscode.l10n.t('Exported {0} events of {1} to {2}.', count, serial, file);
+}

@@ -7,6 +7,8 @@ import { definedOnly } from '../common/definedOnly';
 import { Emitter, type Event } from '../common/emitter';
 import { Disposable, toDisposable, type IDisposable } from '../common/lifecycle';
 import { isApiError } from '../core/errors';
+import { errorMessage } from '../common/errors';
+import { plainLocalize, type Localize } from '../common/localize';
 import type { TimestampUnit } from '../core/model';
 import type { TimestampUnitSetting } from '../core/timestamp';
 import { NotSignedInError, type EventsCache, type FailedLoad } from '../eventsCache/eventsCache';
@@ -213,7 +215,8 @@ export class MachinesModel extends Disposable {
     };
   }
 
-  children(serialNumber: string): MachineChild[] {
+  /** The rows under a machine; `t` is the language of an error row's text (the tree passes the user's). */
+  children(serialNumber: string, t: Localize = plainLocalize): MachineChild[] {
     const summary = this.summary(serialNumber);
     return machineChildren({
       view: summary.view,
@@ -221,7 +224,10 @@ export class MachinesModel extends Disposable {
       loaded: summary.loaded,
       loading: summary.loading,
       error: summary.failure
-        ? { message: summary.failure.error.message, kind: isApiError(summary.failure.error) ? summary.failure.error.kind : undefined }
+        ? {
+            message: errorMessage(summary.failure.error, t),
+            kind: isApiError(summary.failure.error) ? summary.failure.error.kind : undefined,
+          }
         : undefined,
     });
   }

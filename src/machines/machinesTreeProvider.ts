@@ -144,7 +144,9 @@ export class MachinesTreeProvider extends Disposable implements vscode.TreeDataP
 
   private machineChildren(machine: MachineNode): MachinesNode[] {
     this.model.ensureLoaded(machine.serialNumber);
-    return this.model.children(machine.serialNumber).map((child) => this.childNode(machine, child));
+    return this.model
+      .children(machine.serialNumber, (message, ...args) => vscode.l10n.t(message, ...args))
+      .map((child) => this.childNode(machine, child));
   }
 
   private childNode(machine: MachineNode, child: MachineChild): MachinesNode {

@@ -92,7 +92,7 @@ export class ScanRunner extends Disposable {
         model.setWorkspaceScan({ kind: 'not-scanned' });
       } else {
         log.error('The workspace scan failed', error);
-        model.setWorkspaceScan({ kind: 'failed', message: errorMessage(error) });
+        model.setWorkspaceScan({ kind: 'failed', message: errorMessage(error, vscode.l10n.t) });
       }
     } finally {
       linked.dispose();

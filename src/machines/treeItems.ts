@@ -11,6 +11,7 @@ import { COMMANDS } from '../workbench/constants';
 import type { ErrorNode, EventNode, GroupNode, LoadMoreNode, MachineNode, MachinesNode, PlaceholderNode } from './treeNodes';
 import { displayText } from '../common/notificationText';
 import type { Localize } from '../common/localize';
+import { errorMessage } from '../common/errors';
 
 export interface RenderContext {
   readonly model: MachinesModel;
@@ -201,7 +202,9 @@ export function machineTooltip(summary: MachineSummary, context: RenderContext, 
   if (summary.loaded) {
     const count =
       view.events.length === view.total
-        ? vscode.l10n.t('{0} events', view.total)
+        ? view.total === 1
+          ? vscode.l10n.t('1 event')
+          : vscode.l10n.t('{0} events', view.total)
         : vscode.l10n.t('{0} of {1} events match the filter', view.events.length, view.total);
     md.appendText(count);
     md.appendMarkdown('\n\n');
@@ -238,7 +241,7 @@ export function machineTooltip(summary: MachineSummary, context: RenderContext, 
   }
   if (summary.failure) {
     md.appendMarkdown('$(error) ');
-    md.appendText(summary.failure.error.message);
+    md.appendText(errorMessage(summary.failure.error, t));
     md.appendMarkdown('\n\n');
   }
   if (foundIn && foundIn.length > 0) {
@@ -292,14 +295,12 @@ export function eventTooltip(event: OnboardingEvent, context: RenderContext): vs
   md.appendMarkdown('**\n\n');
   md.appendText(displayText(event.message));
   md.appendMarkdown('\n\n---\n\n');
+  const local = exactTime(event.time.epochMs, context);
+  const utc = formatUtcIso(event.time.epochMs) ?? String(event.time.raw);
   md.appendText(
-    vscode.l10n.t(
-      '{0} ({1}); timestamp {2} read as {3}',
-      exactTime(event.time.epochMs, context),
-      formatUtcIso(event.time.epochMs) ?? String(event.time.raw),
-      event.time.raw,
-      event.time.unit === 'seconds' ? vscode.l10n.t('seconds') : vscode.l10n.t('milliseconds'),
-    ),
+    event.time.unit === 'seconds'
+      ? vscode.l10n.t('{0} ({1}); timestamp {2} read as seconds', local, utc, event.time.raw)
+      : vscode.l10n.t('{0} ({1}); timestamp {2} read as milliseconds', local, utc, event.time.raw),
   );
   if (event.assetId !== undefined) {
     md.appendMarkdown('\n\n');
@@ -343,7 +344,8 @@ function renderLoadMore(node: LoadMoreNode, { model }: RenderContext): vscode.Tr
 
 /** The first sentence: what went wrong. The rest (what to do) is in the tooltip. */
 export function firstSentence(message: string): string {
-  const end = message.search(/[.!?](\s|$)/);
+  // Chinese (and Japanese) full stops end a sentence with no space after them: the error row's text is now in the user's language.
+  const end = message.search(/[.!?](\s|$)|[。！？]/);
   return end > 0 ? message.slice(0, end + 1) : message;
 }
 

@@ -9,7 +9,9 @@
 // (what VS Code's chat confirms) is asked through MCP elicitation when the
 // client offers it, so the user, not the model, says yes; otherwise the tool
 // refuses with a text telling the model to ask and to call again with
-// "userAgreed": true.
+// "userAgreed": true. Every text this server returns stays English on purpose,
+// whatever VS Code's display language (issue 29): models read it, and a model
+// given German tool text still answers in the chat's language.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { definedOnly } from '../common/definedOnly';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';

@@ -3,6 +3,7 @@
 // accepts an argument object for automation and tests, and asks the user
 // otherwise.
 import * as vscode from 'vscode';
+import { errorMessage } from '../common/errors';
 import { isRecord } from '../common/guards';
 import { isApiError } from '../core/errors';
 import type { Environment } from '../domain/session/sessionState';
@@ -162,7 +163,7 @@ async function signInWithArguments(deps: SessionCommandDeps, arg: Record<string,
         vscode.l10n.t('The authorization server rejected the client id, client secret, username or password. Nothing was stored.'),
       );
     }
-    throw new Error(vscode.l10n.t('Sign-in failed: {0} Nothing was stored.', error.message));
+    throw new Error(vscode.l10n.t('Sign-in failed: {0} Nothing was stored.', errorMessage(error, vscode.l10n.t)));
   }
   const env = await deps.session.completeSignIn(draft);
   // Only a confirmed modal counts as the user having seen these URLs.

@@ -4,6 +4,7 @@
 // anything is stored. What was typed stays in memory while the user fixes a
 // mistake or waits out a network problem, and is gone when the flow ends.
 import * as vscode from 'vscode';
+import { errorMessage } from '../common/errors';
 import { abortSignalFor } from '../common/cancellation';
 import { definedOnly } from '../common/definedOnly';
 import { isApiError } from '../core/errors';
@@ -102,7 +103,7 @@ export class SignInFlow {
           choice = await this.notifier.error(
             vscode.l10n.t(
               'Could not check the credentials: {0} Nothing was stored; what you typed is kept until you close this message.',
-              error.message,
+              errorMessage(error, vscode.l10n.t),
             ),
             retry,
             test,
@@ -114,7 +115,10 @@ export class SignInFlow {
         if (choice === retry) continue;
         return choice === edit ? { kind: 'edit', restartAt: 0 } : { kind: 'cancelled' };
       }
-      const choice = await this.notifier.error(vscode.l10n.t('Sign-in failed: {0} Nothing was stored.', error.message), edit);
+      const choice = await this.notifier.error(
+        vscode.l10n.t('Sign-in failed: {0} Nothing was stored.', errorMessage(error, vscode.l10n.t)),
+        edit,
+      );
       return choice === edit ? { kind: 'edit', restartAt: 0 } : { kind: 'cancelled' };
     }
   }

@@ -96,7 +96,9 @@ function rowDecoration(watch: WatchInfo): MachineRowDecoration {
     tooltip:
       watch.outcome === undefined
         ? t('Watching its onboarding since {0}; newest step: {1}', age(watch.startedAt), stepText(watch))
-        : t('Watched until it {0} ({1})', stateWord(watch.outcome.state, t), age(watch.outcome.at)),
+        : watch.outcome.state === 'onboarded'
+          ? t('Watched until it was onboarded ({0})', age(watch.outcome.at))
+          : t('Watched until it failed ({0})', age(watch.outcome.at)),
   };
 }
 
@@ -434,7 +436,7 @@ const watchMachine: CommandFactory<WatchCommandDeps> = (deps) => async (argument
     return result.kind;
   } catch (error) {
     deps.log.error(`Watch ${serial}`, error);
-    void vscode.window.showErrorMessage(inertNotificationText(t('Could not watch {0}: {1}', serial, errorMessage(error))));
+    void vscode.window.showErrorMessage(inertNotificationText(t('Could not watch {0}: {1}', serial, errorMessage(error, t))));
     return undefined;
   }
 };

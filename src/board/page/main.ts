@@ -6,7 +6,7 @@
 // sort only hides or moves them (a filter of 1,000 rows stays well under a
 // frame). The timeline draws only the lanes in view.
 import { plainLocalize } from '../../common/localize';
-import { formatRelative } from '../../common/time';
+import { formatRelative, safeLocale } from '../../common/time';
 import { BOARD_STATES, type BoardMark, type BoardRow, type BoardState } from '../../domain/board/boardRows';
 import {
   compileFilter,
@@ -346,15 +346,12 @@ function buildFrame(root: HTMLElement): Frame {
 // ---- table ----
 
 const absoluteFormat = new Map<string, Intl.DateTimeFormat>();
+/** In the board's locale (the page's lang before the first board); a tag Intl rejects reads in English, as everywhere else. */
 function absolute(epochMs: number): string {
-  const locale = board?.locale ?? 'en';
+  const locale = safeLocale(board?.locale ?? document.documentElement.lang);
   let format = absoluteFormat.get(locale);
   if (!format) {
-    try {
-      format = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' });
-    } catch {
-      format = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'medium' });
-    }
+    format = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' });
     absoluteFormat.set(locale, format);
   }
   return format.format(new Date(epochMs));
@@ -939,7 +936,7 @@ function renderNotices(notices: HTMLElement, view: BoardView): void {
     const p = el('p', 'notice');
     p.append(
       icon('info'),
-      el('span', undefined, s('held', view.held.toLocaleString(view.locale))),
+      el('span', undefined, view.held === 1 ? s('heldOne') : s('held', view.held.toLocaleString(view.locale))),
       button(s('loadHeld'), 'cloud-download', () => {
         post({ type: 'loadHeld' });
       }),

@@ -8,7 +8,14 @@ import { toSingleLine } from '../../common/markdownText';
 import type { BoardRow, BoardState } from './boardRows';
 import { durationText, laneTime, timeTicks, type DurationUnits, ENGLISH_UNITS } from './boardTable';
 
-/** The column headings and state words of an export, localised by the host. */
+/**
+ * The column headings and state words of an export, localised by the host.
+ * Unlike the events export (domain/events/exportEvents.ts, the API's field
+ * names as a data format), the board's exports are the table as the user sees
+ * it, shared with people (a ticket, a spreadsheet for a meeting), so they are
+ * in the user's language; the times stay ISO 8601 UTC and the CSV's durations
+ * whole seconds, so a spreadsheet can still compute with them.
+ */
 export interface ExportWords {
   readonly states: Readonly<Record<BoardState, string>>;
   readonly headings: {

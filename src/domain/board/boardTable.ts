@@ -4,6 +4,7 @@
 // runs it on every keystroke of the filter, the host for exports, and the
 // unit tests table-test it.
 import { BOARD_STATES, type BoardRow, type BoardState } from './boardRows';
+import { safeLocale } from '../../common/time';
 
 export const BOARD_COLUMNS = ['serialNumber', 'state', 'newest', 'age', 'duration', 'events', 'error'] as const;
 export type BoardColumn = (typeof BOARD_COLUMNS)[number];
@@ -266,12 +267,8 @@ export function axisLabel(
         : kind === 'minutes'
           ? { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' }
           : { year: 'numeric', month: 'short', day: 'numeric' };
-    try {
-      format = new Intl.DateTimeFormat(axis.locale, options);
-    } catch {
-      // A locale Intl does not know (a workspace cannot set it, but VS Code's language can be anything).
-      format = new Intl.DateTimeFormat('en', options);
-    }
+    // safeLocale: a tag Intl rejects (a workspace cannot set it, but VS Code's language can be anything) reads in English.
+    format = new Intl.DateTimeFormat(safeLocale(axis.locale), options);
     tickFormats.set(key, format);
   }
   return format.format(new Date(tick));

@@ -8,6 +8,11 @@ import type { OnboardingEvent } from '../../core/model';
 
 export type ExportFormat = 'json' | 'csv';
 
+/**
+ * English on purpose, whatever VS Code's language (issue 29): the CSV columns
+ * and the JSON keys are a data format, the API's own field names, which
+ * scripts and spreadsheets match on. The cells are the server's text as sent.
+ */
 export const CSV_COLUMNS = ['serialNumber', 'type', 'message', 'timestamp', 'timeUtc', 'assetId', 'machineLink'] as const;
 
 // OWASP's CSV-injection characters, also after leading white space (some

@@ -1,9 +1,10 @@
 // A serial number typed or passed by the user, checked by the core's rules
-// (normalizeSerialNumber) and, when refused, told why in the user's language:
-// the core's own messages stay English, as core has no vscode. Also what a
-// command accepts as a serial number argument.
+// (normalizeSerialNumber) and, when refused, told why in the user's language
+// (the core's refusal carries its text for any t). Also what a command accepts
+// as a serial number argument.
 import { isApiError } from '../../core/errors';
-import { MAX_SERIAL_NUMBER_LENGTH, normalizeSerialNumber, unsafeSerialCharacters } from '../../core/serialNumber';
+import { normalizeSerialNumber } from '../../core/serialNumber';
+import { errorMessage } from '../../common/errors';
 import { isRecord } from '../../common/guards';
 import type { Localize } from '../../common/localize';
 
@@ -14,41 +15,7 @@ export function checkSerialNumber(input: string, t: Localize): SerialNumberInput
     return { ok: true, serialNumber: normalizeSerialNumber(input) };
   } catch (error) {
     if (!isApiError(error)) throw error;
-    const trimmed = input.trim();
-    if (trimmed === '') return { ok: false, message: t('Enter a serial number: it is empty.') };
-    if (trimmed.length > MAX_SERIAL_NUMBER_LENGTH) {
-      return {
-        ok: false,
-        message: t(
-          'A serial number is at most {0} characters; this one has {1}. Check what was pasted.',
-          MAX_SERIAL_NUMBER_LENGTH,
-          trimmed.length,
-        ),
-      };
-    }
-    const unsafe = unsafeSerialCharacters(trimmed);
-    if (unsafe === 'control') {
-      return {
-        ok: false,
-        message: t('The serial number contains a control character (such as a tab or line break). Remove it and try again.'),
-      };
-    }
-    if (unsafe === 'invisible') {
-      return {
-        ok: false,
-        message: t(
-          'The serial number contains an invisible or right-to-left formatting character, so it would not read as what it is. Type it again.',
-        ),
-      };
-    }
-    if (unsafe === 'markup') {
-      return {
-        ok: false,
-        message: t('The serial number contains "](" or "$(", which are never part of a serial number. Check what was pasted.'),
-      };
-    }
-    // A rule the core gained later: its own (English) words rather than none.
-    return { ok: false, message: error.message };
+    return { ok: false, message: errorMessage(error, t) };
   }
 }
 

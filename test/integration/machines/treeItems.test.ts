@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { plainLocalize } from '../../../src/common/localize';
 import type { ApiErrorKind } from '../../../src/core/errors';
-import { errorRowLabel, groupAccessibilityLabel } from '../../../src/machines/treeItems';
+import { errorRowLabel, firstSentence, groupAccessibilityLabel } from '../../../src/machines/treeItems';
 
 /** What fits beside the icon and the two inline actions of an error row at the default width. */
 const ERROR_LABEL_MAX = 22;
@@ -33,6 +33,15 @@ describe('Tree row texts that fit a default-width sidebar', () => {
       const label = errorRowLabel(kind, plainLocalize);
       assert.ok(label.length <= ERROR_LABEL_MAX, `${String(kind)}: "${label}" is longer than ${ERROR_LABEL_MAX} characters`);
     }
+  });
+
+  it("describes an error row by the error's first sentence, in English and in Chinese (whose full stop has no space after it)", () => {
+    assert.equal(
+      firstSentence('The API had a problem answering (HTTP 500). Try again later.'),
+      'The API had a problem answering (HTTP 500).',
+    );
+    assert.equal(firstSentence('API 响应时出现问题（HTTP 500）。请稍后重试。'), 'API 响应时出现问题（HTTP 500）。');
+    assert.equal(firstSentence('Version 1.2 of the API answered'), 'Version 1.2 of the API answered');
   });
 
   it('gives a group a screen-reader label of its name and count, which a new scan does not change', () => {

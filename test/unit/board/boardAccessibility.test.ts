@@ -48,6 +48,19 @@ describe('the onboarding board page, audited by axe-core in Chromium', function 
     }
   });
 
+  it('says how many machines wait to be loaded, one machine as its own whole message', async () => {
+    const board = await openBoardPage(browser, 'light');
+    try {
+      const notice = board.page.locator('.notices');
+      await board.show(boardOf(lineRows(), { held: 1 }));
+      assert.match(await notice.innerText(), /^1 machine is not loaded yet: the board loads at most \d+ without asking\./m);
+      await board.show(boardOf(lineRows(), { held: 1234 }));
+      assert.match(await notice.innerText(), /^1,234 machines are not loaded yet: the board loads at most \d+ without asking\./m);
+    } finally {
+      await board.close();
+    }
+  });
+
   for (const theme of ['light', 'dark', 'high-contrast'] as const satisfies readonly ThemeName[]) {
     it(`has no violations in the ${theme} theme`, async () => {
       const board = await openBoardPage(browser, theme);

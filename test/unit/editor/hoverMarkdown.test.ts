@@ -15,7 +15,7 @@ import {
   type HoverContext,
 } from '../../../src/editor/hoverMarkdown';
 import { makeEvent } from '../../support/fakeApi';
-import { CA_FILE_SETTING, errorForTransportFailure } from '../../../src/core/errors';
+import { ApiError, CA_FILE_SETTING, errorForTransportFailure } from '../../../src/core/errors';
 import { TransportError } from '../../../src/core/http/transport';
 import { plainLocalize } from '../../../src/common/localize';
 import { COMMANDS } from '../../../src/workbench/constants';
@@ -162,6 +162,16 @@ describe('hover markdown: events table', () => {
     const md = eventsHoverMarkdown(SERIAL, { result: result([event('A', 'b', 1)]), stale: true, error: new Error('Server [down]') }, ctx);
     assert.match(md, /Not up to date: last loaded 5 minutes ago\./);
     assert.ok(md.includes('Server \\[down\\]'));
+  });
+
+  it("words a stale result's refresh error and the error hover in the hover's language, with the error's own text", () => {
+    // A t that marks what it translated: the error's text must come through ctx.t, not its English message.
+    const marked: HoverContext = { ...ctx, t: (message, ...args) => `«${plainLocalize(message, ...args)}»` };
+    const error = new ApiError('server', (t) => t('The API had a problem answering (HTTP {0}).', 500), { status: 500 });
+    const stale = eventsHoverMarkdown(SERIAL, { result: result([event('A', 'b', 1)]), stale: true, error }, marked);
+    assert.ok(stale.includes(String.raw`«The API had a problem answering \(HTTP 500\)\.»`), stale);
+    const failed = errorHoverMarkdown(SERIAL, '«Server down.»', marked).split('\n\n');
+    assert.equal(failed[2], String.raw`«Could not load onboarding events: «Server down\.»»`);
   });
 
   it('reports events that could not be read and links to the log', () => {

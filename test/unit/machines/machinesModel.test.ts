@@ -110,6 +110,19 @@ describe('Machines model', () => {
     assert.equal(model.summary(SERIAL).state, 'ok');
   });
 
+  it("an error row's text is the error's own, in the language of the t the tree passes (English without one)", async () => {
+    const { model, source } = await setup();
+    source.failWith = new ApiError('server', (t) => t('The API had a problem answering (HTTP {0}).', 500), { status: 500 });
+    await model.load(SERIAL, false);
+    const messageOf = (children: ReturnType<MachinesModel['children']>): string | undefined =>
+      children[0]?.kind === 'error' ? children[0].message : undefined;
+    assert.equal(messageOf(model.children(SERIAL)), 'The API had a problem answering (HTTP 500).');
+    assert.equal(
+      messageOf(model.children(SERIAL, (message, ...args) => `«${message.replace('{0}', String(args[0]))}»`)),
+      '«The API had a problem answering (HTTP 500).»',
+    );
+  });
+
   it('a failure with nothing loaded yet is an error state, and is not retried on every render', async () => {
     const { model, source } = await setup();
     source.failWith = new ApiError('network', () => 'Could not reach the API.');
