@@ -16,16 +16,19 @@ import { CLOSE, OPEN } from './pseudoLocale';
 export const PRODUCT_NAMES: readonly string[] = ['Onboarding Events', 'Visual Studio Code', 'VS Code', 'HTTPS', 'HTTP'];
 
 /**
- * Kinds of names recognised by their form. Setting ids and hosts are dotted
- * names (onboardingEvents.tree.maxEvents, http.proxy, api.example.com); serial
- * numbers, status codes, versions and dates in digits carry a digit.
+ * Kinds of names recognised by their form. Addresses go first, before a
+ * name or a time inside one (a serial number in a command link's arguments,
+ * "1:41" in 127.0.0.1:41947) could cut them in two.
  */
-const NAME_FORMS: readonly RegExp[] = [
+const ADDRESSES: readonly RegExp[] = [
   // A Markdown link's target (a command link's arguments are encoded JSON): the label stays checked.
   /\]\((?:command:|https?:|file:)[^)\s]*\)/g,
   /\bcommand:[\w.-]+(?:\?[^\s)]*)?/g,
   /\b(?:https?|file):\/\/[^\s)\]>"'`]*/g,
   /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g,
+];
+/** Setting ids and hosts are dotted names (onboardingEvents.tree.maxEvents, http.proxy); serial numbers, status codes and versions carry a digit. */
+const NAME_FORMS: readonly RegExp[] = [
   /\$\([\w~-]+\)/g,
   /\{\w+\}/g,
   /\blocalhost\b(?::\d+)?|\[::1\](?::\d+)?/g,
@@ -44,8 +47,8 @@ export interface AllowList {
 }
 
 export interface Leak {
-  /** The run of ASCII letters. */
-  readonly word: string;
+  /** The English: a run of ASCII words with nothing but spaces and punctuation between them. */
+  readonly text: string;
   /** Where it was found: outside any ⟦ ⟧ (never localized) or inside one (English filled into a localized message). */
   readonly place: 'outside ⟦ ⟧' | 'inside ⟦ ⟧';
   /** The text around it, on one line. */
@@ -79,15 +82,19 @@ function depths(text: string): number[] {
   return result;
 }
 
-/** Markdown escapes (ONBOARDING\_COMPLETED) as the reader sees them. */
-function unescapeMarkdown(text: string): string {
-  return text.replace(/\\([!-/:-@[-`{-~])/g, '$1');
+/** Markdown escapes (ONBOARDING\_COMPLETED) and non-breaking spaces (&nbsp;) as the reader sees them. */
+function asRead(text: string): string {
+  return text.replace(/&nbsp;|&#160;/g, ' ').replace(/\\([!-/:-@[-`{-~])/g, '$1');
 }
 
-/** Every English run in `shown`, in order. */
+/** Words with at most four characters between them (spaces, punctuation, a one-letter word, no bracket, no name) are one phrase. */
+const PHRASE_GAP = /^[^⟦⟧0-9]{0,4}$/;
+
+/** Every English phrase in `shown`, in order. */
 export function findEnglish(shown: string, allow: AllowList = {}): Leak[] {
-  const text = unescapeMarkdown(shown);
+  const text = asRead(shown);
   let rest = text;
+  for (const pattern of ADDRESSES) rest = blank(rest, pattern);
   // Longest names first, so "Onboarding Events" goes before a name that is part of it.
   const names = [...PRODUCT_NAMES, ...(allow.names ?? [])].filter((name) => /[A-Za-z]/.test(name)).sort((a, b) => b.length - a.length);
   for (const name of names) rest = blank(rest, namePattern(name));
@@ -96,16 +103,22 @@ export function findEnglish(shown: string, allow: AllowList = {}): Leak[] {
   const depth = depths(rest);
   // Code spans inside a localized message are fixed parts; outside one they are checked like the rest.
   rest = rest.replace(CODE_SPAN, (span, index: number) => ((depth[index] ?? 0) > 0 ? span.replace(/[^\n]/g, ' ') : span));
-  const leaks: Leak[] = [];
-  for (const match of rest.matchAll(/[A-Za-z]{2,}/g)) {
-    const at = match.index;
-    const excerpt = text
-      .slice(Math.max(0, at - 30), at + match[0].length + 30)
-      .replace(/\s+/g, ' ')
-      .trim();
-    leaks.push({ word: match[0], place: (depth[at] ?? 0) > 0 ? 'inside ⟦ ⟧' : 'outside ⟦ ⟧', excerpt });
+  const words = [...rest.matchAll(/[A-Za-z]{2,}/g)].map((match) => ({ start: match.index, end: match.index + match[0].length }));
+  const phrases: { start: number; end: number }[] = [];
+  for (const word of words) {
+    const last = phrases.at(-1);
+    const inside = (at: number): boolean => (depth[at] ?? 0) > 0;
+    if (last !== undefined && inside(last.start) === inside(word.start) && PHRASE_GAP.test(rest.slice(last.end, word.start))) last.end = word.end;
+    else phrases.push({ ...word });
   }
-  return leaks;
+  return phrases.map(({ start, end }) => ({
+    text: text.slice(start, end),
+    place: (depth[start] ?? 0) > 0 ? 'inside ⟦ ⟧' : 'outside ⟦ ⟧',
+    excerpt: text
+      .slice(Math.max(0, start - 20), end + 20)
+      .replace(/\s+/g, ' ')
+      .trim(),
+  }));
 }
 
 /**
@@ -122,7 +135,11 @@ export function intlPatterns(locale: string, timeZone?: string): RegExp[] {
       const format = new Intl.RelativeTimeFormat(locale, { style, numeric });
       for (const unit of ['year', 'quarter', 'month', 'week', 'day', 'hour', 'minute', 'second'] as const) {
         for (const count of [-21, -5, -2, -1, 0, 1, 2, 5, 21]) {
-          relative.add(escapeRegExp(format.format(count, unit)).replace(/\d+/g, '\\d[\\d,.]*'));
+          relative.add(
+            escapeRegExp(format.format(count, unit))
+              .replace(/\d+/g, '\\d[\\d,.]*')
+              .replace(/\s+/g, '\\s+'),
+          );
         }
       }
     }
@@ -154,16 +171,16 @@ export function intlPatterns(locale: string, timeZone?: string): RegExp[] {
   return [
     bounded(sources(relative)),
     // "Jan 15, 2025": a month name only next to a day number, never on its own ("May" alone is a word).
-    bounded(`(?:${alternatives(months)})\\.? \\d{1,2}(?:, \\d{4})?`),
+    bounded(`(?:${alternatives(months)})\\.?\\s+\\d{1,2}(?:,\\s+\\d{4})?`),
     // "8:01:00 AM UTC", "9:01 PM GMT+1": a day period or zone only after a time.
     new RegExp(
-      `\\d{1,2}:\\d{2}(?::\\d{2})?(?:\\s(?:${alternatives(periods)}))?(?:\\s(?:${alternatives(zones)})(?:[+-]\\d{1,2}(?::\\d{2})?)?)?(?![A-Za-z])`,
+      `(?<![\\d.:])\\d{1,2}:\\d{2}(?::\\d{2})?(?:\\s(?:${alternatives(periods)}))?(?:\\s(?:${alternatives(zones)})(?:[+-]\\d{1,2}(?::\\d{2})?)?)?(?![A-Za-z0-9])`,
       'g',
     ),
   ];
 }
 
-/** One line per leak, for a test's failure message and the report: where it was seen, the word, the text around it. */
+/** One line per leak, for a test's failure message and the report: where it was seen, the English, the text around it. */
 export function describeLeaks(where: string, leaks: readonly Leak[]): string[] {
-  return leaks.map((leak) => `${where}: "${leak.word}" ${leak.place} in «${leak.excerpt}»`);
+  return leaks.map((leak) => `${where}: "${leak.text}" ${leak.place} in «${leak.excerpt}»`);
 }
