@@ -79,6 +79,9 @@ async function packageSignIn() {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const suite = process.argv[2] ?? 'integration';
+  // 'pseudo': the views in the pseudo-locale (test/integration/pseudo/), which fail on any English left; the local
+  // VS Code builds a language pack for it (scripts/vscode/languagePack.mjs), which the stand-in reads from OE_LOCALE.
+  if (suite === 'pseudo') process.env.OE_LOCALE ??= 'qps-ploc';
   // 'restricted': workspace trust on and a folder the user never trusted (Restricted Mode), see test/integration/restricted/.
   const restricted = suite === 'restricted';
   const code = await runSuite({
@@ -88,7 +91,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     // 'windows': the suites that open a second window (test/integration/windows/), in a VS Code of their own.
     extensionTestsPath: resolve(
       root,
-      restricted || suite === 'windows' ? `out/test/integration/${suite}/index.js` : `out/test/${suite}/index.js`,
+      restricted || suite === 'windows' || suite === 'pseudo' ? `out/test/integration/${suite}/index.js` : `out/test/${suite}/index.js`,
     ),
     folder: resolve(root, restricted ? 'test/fixtures/untrusted-workspace' : 'test/fixtures/workspace'),
     env:

@@ -81,8 +81,8 @@ if (only !== 'integration') {
 }
 
 /** Runs one extension-host suite (scripts/run-integration.mjs <suite>) and records its counts. */
-async function hostTier(suite) {
-  const { code, output } = await run('node', ['scripts/run-integration.mjs', suite]);
+async function hostTier(suite, env = {}) {
+  const { code, output } = await run('node', ['scripts/run-integration.mjs', suite], env);
   const counts = hostCounts(output, suite) ?? { passed: 0, failed: 1, skipped: 0, note: 'the extension host reported no result' };
   if (code !== 0 && counts.failed === 0) counts.failed = 1;
   results.push({ tier: suite, ...counts });
@@ -97,6 +97,9 @@ if (only !== 'unit') {
 
   step('two windows of one VS Code (extension hosts sharing global state)');
   await hostTier('windows');
+
+  step('pseudo-locale (extension host in qps-ploc: no English left in the views)');
+  await hostTier('pseudo', { OE_LOCALE: 'qps-ploc' });
 
   step('package (.vsix) and test the installed package (extension host)');
   const pack = await run('npm', ['run', '--silent', 'package']);
