@@ -51,6 +51,12 @@ describe('English left in a pseudo-localized view (findEnglish)', () => {
     assert.deepEqual(words(shown, { names: ['ONBOARDING_COMPLETED', 'Onboarding completed', '3f2b'] }), []);
   });
 
+  it('allows an SI unit symbol after a number, but not the symbol or an English unit word on its own', () => {
+    assert.deepEqual(words('⟦Ŧöķéñ ŕéǫûéšţ⟧ (12 ms) · 4 s · 3 min'), []);
+    assert.deepEqual(words('⟦Ŧöķéñ⟧ ms'), ['ms']);
+    assert.deepEqual(words('⟦Ŧöķéñ⟧ 12 seconds'), ['seconds']);
+  });
+
   it('allows a name only as a whole word, and never an ordinary word because a name contains it', () => {
     assert.deepEqual(words('HTTPClient failed', { names: ['Onboarding completed'] }), ['HTTPClient failed']);
     assert.deepEqual(words('Onboarding failed'), ['Onboarding failed']);
