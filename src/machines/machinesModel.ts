@@ -88,6 +88,14 @@ export class MachinesModel extends Disposable {
   private readonly windowTimestamps = new Map<string, number>();
   private readonly changed = this.register(new Emitter<ModelChange>());
   readonly onDidChange: Event<ModelChange> = this.changed.event;
+  private readonly decorationsChanged = this.register(new Emitter<void>());
+  /**
+   * The decorations (and so the outcomes the badge counts) changed. Fired at
+   * once, where the tree batches onDidChange: the watches' status bar and
+   * notifications follow the same change at once, and a badge redrawn a batch
+   * later still counts the outcomes as absent in between.
+   */
+  readonly onDidChangeDecorations: Event<void> = this.decorationsChanged.event;
   private currentFilter: EventFilter = NO_FILTER;
   /** Set once the server's `timestamp` filter was seen to leave out events inside the window. */
   private windowFilterUnreliable = false;
@@ -270,12 +278,15 @@ export class MachinesModel extends Disposable {
     this.decorations = decorations;
     const subscription = decorations.onDidChange((serials) => {
       this.fire(serials);
+      this.decorationsChanged.fire();
     });
     this.fire(undefined);
+    this.decorationsChanged.fire();
     return toDisposable(() => {
       subscription.dispose();
       if (this.decorations === decorations) this.decorations = undefined;
       this.fire(undefined);
+      this.decorationsChanged.fire();
     });
   }
 

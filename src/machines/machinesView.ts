@@ -55,6 +55,12 @@ export class MachinesView extends Disposable {
       this.updateChrome();
     };
     this.updateChrome();
+    // Not a batch later: the badge counts a watch's outcome in the same turn as its status bar and notification.
+    this.register(
+      model.onDidChangeDecorations(() => {
+        this.updateChrome();
+      }),
+    );
     this.register(
       this.treeView.onDidExpandElement((event) => {
         this.markSeen(event.element);

@@ -137,6 +137,9 @@ function bounded(list: Watch[]): Watch[] {
   return list.filter((watch) => !dropped.has(watch));
 }
 
+/** Writes of one change to the list when global state keeps dropping it (an older copy echoed back each time). */
+const MAX_WRITES = 3;
+
 const keyOf = (environmentId: string, serialNumber: string): string => `${environmentId}\u0000${serialNumber}`;
 
 /** A stored list from another version or a hand-edited profile: keep only what reads as a watch. */
@@ -329,9 +332,24 @@ export class WatchList extends Disposable {
     return readWatches(this.options.store.get<unknown>(WATCHES_KEY));
   }
 
-  /** Read, change, write at once: the list in global state is the one every window reads. */
+  /**
+   * Read, change, write at once: the list in global state is the one every
+   * window reads. Written again when the write did not hold: VS Code applies
+   * an update to its copy of the extension's state at once, then replaces that
+   * whole copy with each state storage echoes back (microsoft/vscode#137132),
+   * so the echo of an earlier write (of any of our keys: the recent list, the
+   * seen events) arriving before this one is sent drops it. An outcome was
+   * lost so: told, then forgotten by the list, the status bar and the badge,
+   * until a later poll found it again.
+   */
   private async write(change: (list: Watch[]) => Watch[]): Promise<void> {
-    await this.options.store.update(WATCHES_KEY, bounded(change(this.stored())));
+    for (let attempt = 1; ; attempt++) {
+      await this.options.store.update(WATCHES_KEY, bounded(change(this.stored())));
+      // Every change here gives the same list when applied again, once it holds.
+      const now = this.stored();
+      if (JSON.stringify(bounded(change(now))) === JSON.stringify(now) || attempt === MAX_WRITES) break;
+      this.options.log?.('The watch list in global state lost a change to an older copy of it: writing it again.');
+    }
     this.changed.fire(undefined);
   }
 

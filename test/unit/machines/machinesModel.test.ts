@@ -2,6 +2,7 @@
 // `timestamp` parameter the ways the spec leaves open.
 import { DEFAULT_EVENT_STATE_RULES } from '../../../src/domain/events/eventState';
 import assert from 'node:assert/strict';
+import { Emitter } from '../../../src/common/emitter';
 import { ApiError } from '../../../src/core/errors';
 import type { EventsResult, GetEventsOptions, OnboardingEvent } from '../../../src/core/model';
 import { EventsCache } from '../../../src/eventsCache/eventsCache';
@@ -181,6 +182,27 @@ describe('Machines model', () => {
     assert.equal(model.summary(SERIAL).unseen, 1);
     model.markSeen(SERIAL);
     assert.equal(model.unseenTotal(), 0);
+  });
+
+  it("tells of the decorations' changes at once, not in the tree's batch: the badge reads a watch's outcome in the same turn", async () => {
+    const { model } = await setup();
+    const changed = new Emitter<readonly string[] | undefined>();
+    let outcomes = 0;
+    const read: number[] = [];
+    model.onDidChangeDecorations(() => read.push(model.unseenOutcomes()));
+    const decorated = model.decorate({
+      decoration: () => undefined,
+      unseen: () => outcomes,
+      lookedAt: () => undefined,
+      onDidChange: changed.event,
+    });
+    assert.deepEqual(read, [0]);
+    // A watch ends: the watches' status bar and notification follow this same event, synchronously.
+    outcomes = 2;
+    changed.fire([SERIAL]);
+    assert.deepEqual(read, [0, 2], 'read in the same turn, before any timer');
+    decorated.dispose();
+    assert.deepEqual(read, [0, 2, 0]);
   });
 
   it('refreshes every listed machine with the concurrency bound', async () => {

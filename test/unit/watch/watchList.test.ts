@@ -16,13 +16,24 @@ const OTHER = 'KRP-0815-B0001';
 
 class MemoryStore implements WatchStore {
   readonly values = new Map<string, unknown>();
+  /**
+   * Updates still to be undone before they resolve, as VS Code's globalState
+   * does when the echo of an earlier write replaces its copy before this
+   * update is sent (microsoft/vscode#137132).
+   */
+  dropping = 0;
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the shape of vscode.Memento.get
   get<T>(key: string): T | undefined {
     return structuredClone(this.values.get(key)) as T | undefined;
   }
   update(key: string, value: unknown): Thenable<void> {
+    const before = this.values.get(key);
     this.values.set(key, structuredClone(value));
-    return Promise.resolve();
+    if (this.dropping === 0) return Promise.resolve();
+    this.dropping--;
+    return Promise.resolve().then(() => {
+      this.values.set(key, before);
+    });
   }
 }
 
@@ -136,6 +147,31 @@ describe('WatchList', () => {
     list.lookedAt(SERIAL);
     await drain();
     assert.equal(list.unseenOutcomes(), 0);
+  });
+
+  it('writes an outcome again when global state drops it for an older copy, so the list, its status and the badge keep it', async () => {
+    source.add(SERIAL, 0, 'ONBOARDING_STARTED');
+    const { list, ended } = openWindow();
+    await list.start(SERIAL);
+    const counted: number[] = [];
+    list.onDidChange(() => counted.push(list.unseenOutcomes()));
+    source.add(SERIAL, 46, 'ONBOARDING_COMPLETED', 'Machine onboarded');
+    store.dropping = 1;
+    await advance(15_000);
+    assert.equal(ended.length, 1);
+    assert.equal(list.get(SERIAL)?.status, 'onboarded', 'the outcome is stored');
+    assert.deepEqual(counted, [1, 1], 'counted at every change the list tells of');
+    // Dropped every time: written a bounded number of times, not forever.
+    const { list: other } = openWindow();
+    store.dropping = 10;
+    const looked = new Promise<void>((resolve) => {
+      other.onDidChange(() => {
+        resolve();
+      });
+    });
+    other.lookedAt(SERIAL);
+    await looked;
+    assert.equal(store.dropping, 7);
   });
 
   it('two windows over the same global state and storage: only one tells the user of an outcome', async () => {
