@@ -70,6 +70,12 @@ describe('Machines tree screenshots', function () {
     api.machines.addRecent('MX-4711-F0468');
     await collapseAndReveal(DEMO_SERIALS.completed);
     await freshSnap('machines-tree-populated', 2000);
+    // The same tree at the width a new window gives the sidebar, where longer (German) words are cut first.
+    await vscode.commands.executeCommand('workbench.action.focusSideBar');
+    for (let i = 0; i < 5; i++) await vscode.commands.executeCommand('workbench.action.increaseViewWidth');
+    await freshSnap('machines-tree-default-width', 2000);
+    await vscode.commands.executeCommand('workbench.action.focusSideBar');
+    for (let i = 0; i < 5; i++) await vscode.commands.executeCommand('workbench.action.decreaseViewWidth');
   });
 
   it('filtered: only matching events, the filter named in the view title', async () => {
