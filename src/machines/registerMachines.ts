@@ -5,6 +5,7 @@
 // autoRefresh, domain/events, ...
 import * as vscode from 'vscode';
 import { DisposableStore, toDisposable } from '../common/lifecycle';
+import { verifiedState } from '../common/verifiedState';
 import { normalizeSerialNumber } from '../core/serialNumber';
 import type { SerialMatcher } from '../domain/serialNumbers/serialMatcher';
 import { SECTION } from '../domain/settings/settingsRules';
@@ -51,12 +52,15 @@ export function registerMachines(context: vscode.ExtensionContext, deps: Machine
   const environmentId = (): string | undefined => (session.state.kind === 'signed-in' ? session.state.environment.id : undefined);
 
   // ---- State ---------------------------------------------------------------
-  const pinnedStoreOf = (scope: 'workspace' | 'global'): KeyValueStore =>
-    scope === 'global' ? context.globalState : context.workspaceState;
+  // Global state can drop a write for an older copy echoed back (common/verifiedState.ts): these writes are read back.
+  const globalState = verifiedState(context.globalState, (message) => {
+    log.info(message);
+  });
+  const pinnedStoreOf = (scope: 'workspace' | 'global'): KeyValueStore => (scope === 'global' ? globalState : context.workspaceState);
   const lists = store.add(
-    new MachineLists({ pinnedStore: () => pinnedStoreOf(settings.value['tree.pinnedScope']), recentStore: context.globalState }),
+    new MachineLists({ pinnedStore: () => pinnedStoreOf(settings.value['tree.pinnedScope']), recentStore: globalState }),
   );
-  const seen = new SeenTracker(context.globalState, environmentId);
+  const seen = new SeenTracker(globalState, environmentId);
   store.add(toDisposable(() => void seen.flush()));
   const modelSettings = (): ModelSettings => {
     const value = settings.value;

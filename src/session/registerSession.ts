@@ -8,6 +8,7 @@
 // SecretStorage changes from other windows and rebuilds the client when a client
 // setting changes.
 import * as vscode from 'vscode';
+import { verifiedState } from '../common/verifiedState';
 import { registerCommands, setContext } from '../workbench/commands';
 import { COMMANDS, CONTEXT_KEYS } from '../workbench/constants';
 import type { Log } from '../workbench/log';
@@ -38,7 +39,11 @@ export interface SessionDeps {
 /** Returns the session every view reads through (the ApiSession). */
 export function registerSession(context: vscode.ExtensionContext, deps: SessionDeps): SessionMachine<OnboardingClient> {
   const { log, settings, trust, notifier } = deps;
-  const store = new CredentialStore(context.secrets, context.globalState);
+  // Global state can drop a write for an older copy echoed back (common/verifiedState.ts): an environment's record is read back.
+  const globalState = verifiedState(context.globalState, (message) => {
+    log.info(message);
+  });
+  const store = new CredentialStore(context.secrets, globalState);
   const session = new SessionMachine<OnboardingClient>({
     store,
     clients: onboardingClients({
@@ -60,7 +65,7 @@ export function registerSession(context: vscode.ExtensionContext, deps: SessionD
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     localize: vscode.l10n.t,
   });
-  const confirmed = new ConfirmedEndpoints(context.globalState);
+  const confirmed = new ConfirmedEndpoints(globalState);
   const { version } = context.extension.packageJSON as { version?: unknown };
   const extensionVersion = typeof version === 'string' ? version : 'unknown';
   const reportDeps = { settings, log, notifier, extensionVersion };
