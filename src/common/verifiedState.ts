@@ -14,7 +14,7 @@ export interface StateStore {
 }
 
 /** Writes of one value while the state keeps dropping it; a value that other windows keep changing is theirs after that. */
-const MAX_WRITES = 3;
+export const MAX_STATE_WRITES = 3;
 
 /** `state` whose update() holds: read back after writing and written again (at most three times in all) until it does. */
 export function verifiedState(state: StateStore, log?: (message: string) => void): StateStore {
@@ -28,7 +28,7 @@ export function verifiedState(state: StateStore, log?: (message: string) => void
       const expected = JSON.stringify(value);
       for (let attempt = 1; ; attempt++) {
         await state.update(key, value);
-        if (JSON.stringify(state.get<unknown>(key)) === expected || attempt === MAX_WRITES) return;
+        if (JSON.stringify(state.get<unknown>(key)) === expected || attempt === MAX_STATE_WRITES) return;
         log?.(`Global state lost a write of ${key} to an older copy of it: writing it again.`);
       }
     },

@@ -19,6 +19,7 @@ import { Emitter, type Event } from '../common/emitter';
 import { errorMessage } from '../common/errors';
 import { isRecord } from '../common/guards';
 import { Disposable } from '../common/lifecycle';
+import { MAX_STATE_WRITES } from '../common/verifiedState';
 import { isApiError } from '../core/errors';
 import type { EventsResult, RequestPriority } from '../core/model';
 import type { EventStateRules } from '../domain/events/eventState';
@@ -136,9 +137,6 @@ function bounded(list: Watch[]): Watch[] {
   const dropped = new Set(ended.sort((a, b) => (a.outcome?.at ?? 0) - (b.outcome?.at ?? 0)).slice(0, ended.length - MAX_ENDED));
   return list.filter((watch) => !dropped.has(watch));
 }
-
-/** Writes of one change to the list when global state keeps dropping it (an older copy echoed back each time). */
-const MAX_WRITES = 3;
 
 const keyOf = (environmentId: string, serialNumber: string): string => `${environmentId}\u0000${serialNumber}`;
 
@@ -347,7 +345,7 @@ export class WatchList extends Disposable {
       await this.options.store.update(WATCHES_KEY, bounded(change(this.stored())));
       // Every change here gives the same list when applied again, once it holds.
       const now = this.stored();
-      if (JSON.stringify(bounded(change(now))) === JSON.stringify(now) || attempt === MAX_WRITES) break;
+      if (JSON.stringify(bounded(change(now))) === JSON.stringify(now) || attempt === MAX_STATE_WRITES) break;
       this.options.log?.('The watch list in global state lost a change to an older copy of it: writing it again.');
     }
     this.changed.fire(undefined);
