@@ -59,7 +59,7 @@ describe('Networks: a real Squid and a real mitmproxy in front of the HTTPS API'
   let mitm: Mitmdump | undefined;
 
   before(async function () {
-    requireProxyBinaries(this);
+    requireProxyBinaries();
     for (const name of ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy']) {
       if (process.env[name] !== undefined) {
         console.log(`  skipped: ${name} is set in the environment, and these tests set http.proxy themselves`);
