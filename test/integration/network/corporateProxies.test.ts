@@ -2,8 +2,8 @@
 // 127.0.0.1: Squid with Basic proxy authentication and mitmproxy's mitmdump
 // as a TLS-inspecting proxy, in front of the fake API behind HTTPS with a test
 // CA, at a name (api.plant.test) only the proxies resolve. The proxies are the
-// Debian packages' binaries (.ci/run installs them); outside CI a machine
-// without them skips this suite with a message saying what to install.
+// Debian packages' binaries (npm test installs them first); a machine without
+// them fails this suite with a message saying what to install.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { EVENTS_PATH, startFakeApi, TEST_CREDENTIALS, TEST_SERIALS, TOKEN_PATH, type FakeApi } from '../../support/fakeApi';
