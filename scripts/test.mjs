@@ -2,11 +2,15 @@
 // `npm test`: builds, type-checks and lints, then runs both tiers —
 // unit tests under plain mocha, and integration tests inside a real VS Code
 // extension host (plus the packaged .vsix installed into that VS Code) — and
-// ends with the totals. Any failure makes the exit code non-zero.
+// ends with the totals. Any failure makes the exit code non-zero. Before the
+// first tier it installs what the tests need and this machine lacks (Debian
+// packages, then the local VS Code before the extension-host tiers), or stops
+// at once with the one command to run: a test never skips for a missing part.
 //   --unit          only the unit tier
 //   --integration   only the extension-host tiers
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { ensureDebianPackages, testPackages } from './vscode/provision.mjs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -62,6 +66,19 @@ async function gate(title, cmd, args) {
     return false;
   }
   return true;
+}
+
+// The Debian packages first, all in one apt-get: the unit tier already needs
+// Chromium (the board's axe-core audit), openssl, Squid and mitmproxy; the
+// extension-host tiers need libkrb5-dev to build the local VS Code, which
+// scripts/run-integration.mjs provisions when no VS Code is downloaded or given.
+try {
+  const localVSCode = only !== 'unit' && !process.env.OE_VSCODE_EXECUTABLE && process.env.OE_VSCODE !== 'download';
+  ensureDebianPackages(testPackages({ localVSCode }));
+} catch (err) {
+  console.error(`npm test: ${err instanceof Error ? err.message : String(err)}`);
+  console.log('0 passed, 1 failed, 0 skipped');
+  process.exit(1);
 }
 
 let ok = true;

@@ -6,10 +6,10 @@
 //
 // Why not the normal @vscode/test-electron download: it needs the update
 // server, which these machines cannot reach. See README, "How tests find a VS Code".
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const CODE_SERVER_VERSION = '4.139.1';
@@ -31,21 +31,88 @@ function run(cmd, args, opts = {}) {
   execFileSync(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'], ...opts });
 }
 
-function ensureDebianPackages() {
-  const missing = [];
-  if (!existsSync(chromiumPath)) missing.push('chromium');
-  // kerberos (a code-server dependency) builds from source here and needs gssapi.h.
-  if (!existsSync(codeServerEntry) && !existsSync('/usr/include/gssapi/gssapi.h')) missing.push('libkrb5-dev');
-  if (missing.length === 0) return;
-  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  if (!isRoot) {
-    throw new Error(`Missing Debian packages: ${missing.join(' ')}. Install them with: sudo apt-get install -y ${missing.join(' ')}`);
+/** A path that exists and may be executed. */
+function executable(path) {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
   }
-  log(`installing Debian packages: ${missing.join(' ')}`);
-  run('apt-get', ['update', '-qq']);
-  run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], {
-    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-  });
+}
+
+/** A command found on PATH. */
+function onPath(command) {
+  return (process.env.PATH ?? '').split(delimiter).some((dir) => dir !== '' && executable(join(dir, command)));
+}
+
+/**
+ * The Debian packages the tests use, each with the check that it is there and
+ * why the tests need it. `localVSCode`: also what building the local VS Code needs.
+ */
+export function testPackages({ localVSCode = true } = {}) {
+  return [
+    {
+      name: 'chromium',
+      present: () => existsSync(chromiumPath),
+      why: 'the board page audit (axe-core) and the local VS Code',
+    },
+    { name: 'openssl', present: () => onPath('openssl'), why: 'the network tests make their test CA with it' },
+    {
+      name: 'squid',
+      present: () => executable('/usr/sbin/squid') && executable('/usr/lib/squid/basic_ncsa_auth'),
+      why: 'a real corporate proxy with Basic authentication',
+    },
+    { name: 'mitmproxy', present: () => onPath('mitmdump'), why: 'a real TLS-inspecting proxy' },
+    ...(localVSCode
+      ? [
+          {
+            name: 'libkrb5-dev',
+            // kerberos (a code-server dependency) builds from source here and needs gssapi.h; only once.
+            present: () => existsSync(join(codeServerDir, '.complete')) || existsSync('/usr/include/gssapi/gssapi.h'),
+            why: "code-server's kerberos module builds against it",
+          },
+        ]
+      : []),
+  ];
+}
+
+/** How this machine can install Debian packages: as root, through sudo without a password, or not at all. */
+function installer() {
+  if (!onPath('apt-get')) return undefined;
+  if (typeof process.getuid === 'function' && process.getuid() === 0) return [];
+  if (onPath('sudo') && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0) return ['sudo', '-n'];
+  return undefined;
+}
+
+/**
+ * Installs the missing ones of `packages` with apt-get, saying in one line
+ * what and why. Where it cannot (not root, no sudo without a password, no
+ * apt-get), it throws at once with the one command to run.
+ */
+export function ensureDebianPackages(packages) {
+  const missing = packages.filter((p) => !p.present());
+  if (missing.length === 0) return;
+  const names = missing.map((p) => p.name);
+  const how = installer();
+  if (how === undefined) {
+    const command = onPath('apt-get')
+      ? `sudo apt-get install -y --no-install-recommends ${names.join(' ')}`
+      : `install ${names.join(', ')} with your package manager (CHROMIUM_PATH names a Chromium elsewhere)`;
+    throw new Error(
+      `The tests need ${missing.map((p) => `${p.name} (${p.why})`).join(', ')}, and this user cannot install them. Run: ${command}`,
+    );
+  }
+  log(`installing Debian packages ${names.join(' ')}, once: ${missing.map((p) => `${p.name} for ${p.why}`).join('; ')}`);
+  const [sudo, ...sudoArgs] = how;
+  const apt = (args) =>
+    sudo === undefined
+      ? run('apt-get', args, { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
+      : run(sudo, [...sudoArgs, 'env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', ...args]);
+  apt(['update', '-qq']);
+  apt(['install', '-y', '-qq', '--no-install-recommends', ...names]);
+  const still = missing.filter((p) => !p.present()).map((p) => p.name);
+  if (still.length > 0) throw new Error(`apt-get installed, but these are still missing: ${still.join(' ')}`);
 }
 
 function ensureNode() {
@@ -104,7 +171,7 @@ export function isProvisioned() {
 export function provision() {
   if (isProvisioned()) return;
   const started = Date.now();
-  ensureDebianPackages();
+  ensureDebianPackages(testPackages().filter((p) => p.name === 'chromium' || p.name === 'libkrb5-dev'));
   ensureNode();
   ensureCodeServer();
   log(`local VS Code ready in ${((Date.now() - started) / 1000).toFixed(0)} s`);

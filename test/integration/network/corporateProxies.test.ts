@@ -2,8 +2,8 @@
 // 127.0.0.1: Squid with Basic proxy authentication and mitmproxy's mitmdump
 // as a TLS-inspecting proxy, in front of the fake API behind HTTPS with a test
 // CA, at a name (api.plant.test) only the proxies resolve. The proxies are the
-// Debian packages' binaries (.ci/run installs them); outside CI a machine
-// without them skips this suite with a message saying what to install.
+// Debian packages' binaries (npm test installs them first); a machine without
+// them fails this suite with a message saying what to install.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { EVENTS_PATH, startFakeApi, TEST_CREDENTIALS, TEST_SERIALS, TOKEN_PATH, type FakeApi } from '../../support/fakeApi';
@@ -59,7 +59,7 @@ describe('Networks: a real Squid and a real mitmproxy in front of the HTTPS API'
   let mitm: Mitmdump | undefined;
 
   before(async function () {
-    requireProxyBinaries(this);
+    requireProxyBinaries();
     for (const name of ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy']) {
       if (process.env[name] !== undefined) {
         console.log(`  skipped: ${name} is set in the environment, and these tests set http.proxy themselves`);

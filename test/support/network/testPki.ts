@@ -1,5 +1,5 @@
 // A certificate authority made at test time with the `openssl` command (on
-// every Debian machine; .ci/run installs it where missing), and server
+// every Debian machine; npm test installs it where missing), and server
 // certificates it signs: a good one, an expired one, one for another host
 // name, and a self-signed one that no CA vouches for. Made once per process,
 // in a temporary folder removed at exit. EC P-256 keys keep it fast (~50 ms).

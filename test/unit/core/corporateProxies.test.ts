@@ -35,7 +35,7 @@ describe('the undici engine through a real Squid and a real mitmdump', function 
   let mitm: Mitmdump | undefined;
 
   before(async function () {
-    requireProxyBinaries(this);
+    requireProxyBinaries();
     api = await startFakeApi();
     front = await startHttpsFront(api.port, pki.server);
     squid = await startSquid({ hosts: { [PLANT_HOST]: '127.0.0.1' }, user: PROXY_USER, password: PROXY_PASSWORD });
