@@ -83,6 +83,8 @@ class ShownDocuments implements vscode.TextDocumentContentProvider {
 export interface ConnectAgentDeps {
   readonly context: vscode.ExtensionContext;
   readonly log: Log;
+  /** The user connects an agent: the MCP door opens its channel and asks to pair the agent when it first calls. */
+  readonly onConnect: () => void;
 }
 
 /**
@@ -201,6 +203,7 @@ async function connectAgent(deps: ConnectAgentDeps, shown: ShownDocuments, argum
       )
     )?.agent;
   if (kind === undefined) return;
+  deps.onConnect();
   const launch = mcpServerLaunch(await stableServerScript(deps.context));
   const registration = editorRegistrationApi();
   if ((kind === 'cursor' || kind === 'windsurf') && registration !== undefined) {

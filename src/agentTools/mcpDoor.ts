@@ -1,22 +1,58 @@
 // The extension's side of the MCP door: the channel dist/mcp.js asks (one per
-// window, see mcp/channel.ts) and the server definition that lists
-// "Onboarding Events" in VS Code's MCP servers, started on demand by VS Code.
-// The calls are answered by the same tools as vscode.lm's (registerAgentTools),
-// so the text, the gate, the bounds and the cache are theirs.
+// window, see mcp/channel.ts), the agents the user paired, and the server
+// definition that lists "Onboarding Events" in VS Code's MCP servers, started
+// on demand by VS Code. The calls are answered by the same tools as vscode.lm's
+// (registerAgentTools), so the text, the gate, the bounds and the cache are theirs.
+//
+// Who may do what (README, "Security"): whatever arrives over the channel is an
+// outside caller, since any program of the user can read the discovery file.
+// With the window's key alone it reads what the views already loaded. A paired
+// agent — one the user agreed to in VS Code, once, after Connect an Agent;
+// or the server VS Code itself started from this window's definition, which
+// gets a pairing of its own for that launch — may ask for more, and each such
+// call is asked about in VS Code through the one gate (ArgumentTrust.confirm),
+// as another extension's vscode.lm.invokeTool is. Nothing a caller sends says
+// it agreed. Pairings live in SecretStorage (shared by the windows), as a
+// digest: the key itself stays with the agent. The channel is open only while
+// it can be used: a pairing exists, Connect an Agent ran in this window, or
+// VS Code started the server from here.
+import { createHash, randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { errorMessage } from '../common/errors';
-import { channelDirectory, startChannel, CHANNEL_WINDOW_VARIABLE, type Channel, type ToolAnswer } from '../mcp/channel';
+import { inertNotificationText } from '../common/notificationText';
+import {
+  channelDirectory,
+  startChannel,
+  CHANNEL_PAIRING_VARIABLE,
+  CHANNEL_WINDOW_VARIABLE,
+  type Channel,
+  type PairingAnswer,
+  type ToolAnswer,
+} from '../mcp/channel';
+import type { ArgumentTrust } from '../workbench/argumentTrust';
+import { registerCommands, type CommandFactory, type CommandTable } from '../workbench/commands';
 import type { ApiSession } from '../workbench/contracts/apiSession';
-import { MCP_SERVER_PROVIDER } from '../workbench/constants';
+import { COMMANDS, MCP_SERVER_PROVIDER } from '../workbench/constants';
 import type { Log } from '../workbench/log';
 
+/** Who called through the channel: an outside caller with the window's key only, or an agent the user paired. */
+export type McpCaller = { readonly kind: 'unpaired' } | { readonly kind: 'paired'; readonly agent: string };
+
 /** Answers a tool call that came through the MCP server: registerAgentTools' tools, by name. */
-export type McpAnswer = (tool: string, input: unknown, token: vscode.CancellationToken) => Promise<ToolAnswer>;
+export type McpAnswer = (tool: string, input: unknown, caller: McpCaller, token: vscode.CancellationToken) => Promise<ToolAnswer>;
 
 export interface McpDoorDeps {
   readonly session: ApiSession;
   readonly log: Log;
   readonly answer: McpAnswer;
+  /** The one gate: the pairing question is asked through it, as every other outside request is. */
+  readonly trust: Pick<ArgumentTrust, 'confirm'>;
+}
+
+/** What the rest of the agent tools tell the door. */
+export interface McpDoor {
+  /** Connect an Agent ran: open the channel, and ask to pair the agent when it first calls. */
+  expectAgent(): void;
 }
 
 /** How VS Code starts dist/mcp.js here: its own runtime as Node (desktop), or the Node it runs on (server, remote). */
@@ -32,50 +68,233 @@ export function mcpServerLaunch(script: string): {
   };
 }
 
-export function registerMcpDoor(context: vscode.ExtensionContext, deps: McpDoorDeps): void {
+/** The SecretStorage key of the pairings (shared by every window of this profile). */
+const PAIRINGS_SECRET = 'onboardingEvents.agentPairings';
+/** Pairings kept at most: each is a line in the revoke list. */
+const MAX_PAIRINGS = 20;
+
+interface Pairing {
+  readonly id: string;
+  /** The name the agent's MCP client gave, as the user saw it in the question. */
+  readonly agent: string;
+  /** SHA-256 of the pairing key (base64url): the key itself is the agent's. */
+  readonly digest: string;
+  /** When the user agreed (ms since the epoch). */
+  readonly paired: number;
+}
+
+const digestOf = (key: string): string => createHash('sha256').update(key).digest('base64url');
+
+/** The paired agents, in SecretStorage. */
+class AgentPairings {
+  constructor(private readonly secrets: vscode.SecretStorage) {}
+
+  async list(): Promise<Pairing[]> {
+    try {
+      const stored = JSON.parse((await this.secrets.get(PAIRINGS_SECRET)) ?? '[]') as unknown;
+      return Array.isArray(stored) ? stored.filter(isPairing) : [];
+    } catch {
+      return [];
+    }
+  }
+
+  async find(key: string): Promise<Pairing | undefined> {
+    const digest = digestOf(key);
+    return (await this.list()).find((pairing) => pairing.digest === digest);
+  }
+
+  /** A new pairing for `agent`: its key, which only the agent keeps. */
+  async add(agent: string): Promise<string> {
+    const key = randomBytes(32).toString('base64url');
+    const pairing: Pairing = { id: randomBytes(6).toString('hex'), agent, digest: digestOf(key), paired: Date.now() };
+    await this.store([...(await this.list()), pairing].slice(-MAX_PAIRINGS));
+    return key;
+  }
+
+  async remove(ids: ReadonlySet<string>): Promise<void> {
+    await this.store((await this.list()).filter((pairing) => !ids.has(pairing.id)));
+  }
+
+  private async store(pairings: readonly Pairing[]): Promise<void> {
+    await (pairings.length === 0 ? this.secrets.delete(PAIRINGS_SECRET) : this.secrets.store(PAIRINGS_SECRET, JSON.stringify(pairings)));
+  }
+}
+
+function isPairing(value: unknown): value is Pairing {
+  if (typeof value !== 'object' || value === null) return false;
+  const { id, agent, digest, paired } = value as Record<string, unknown>;
+  return typeof id === 'string' && typeof agent === 'string' && typeof digest === 'string' && typeof paired === 'number';
+}
+
+/** The name VS Code's own launch is paired as (shown in the questions its calls raise). */
+const VSCODE_AGENT = 'VS Code';
+
+export function registerMcpDoor(context: vscode.ExtensionContext, deps: McpDoorDeps): McpDoor {
+  const pairings = new AgentPairings(context.secrets);
+  /** Digests of the pairings made for servers VS Code started from this window's definition: this launch only, in memory. */
+  const launches = new Set<string>();
+  let expecting = false;
+  let asking = false;
   let lastActive = vscode.window.state.focused ? Date.now() : 0;
   context.subscriptions.push(
     vscode.window.onDidChangeWindowState((state) => {
       if (state.focused) lastActive = Date.now();
     }),
   );
-  const started: Promise<Channel | undefined> = startChannel(channelDirectory(), {
-    hello: () => ({ signedIn: deps.session.state.kind === 'signed-in', lastActive: vscode.window.state.focused ? Date.now() : lastActive }),
-    call: async (tool, input, signal) => {
-      const source = new vscode.CancellationTokenSource();
-      const cancel = () => {
-        source.cancel();
-      };
-      signal.addEventListener('abort', cancel, { once: true });
-      try {
-        deps.log.info(`MCP: ${tool.slice(0, 100)} called by an agent.`);
-        return await deps.answer(tool, input, source.token);
-      } finally {
-        signal.removeEventListener('abort', cancel);
-        source.dispose();
-      }
-    },
-  }).catch((error: unknown) => {
-    // Agents outside VS Code then hear "not running"; everything else works.
-    deps.log.warn(`MCP: the local channel for agents could not start: ${errorMessage(error)}`);
-    return undefined;
-  });
-  context.subscriptions.push({ dispose: () => void started.then((channel) => channel?.dispose()) });
 
+  const callerOf = async (key: string | undefined): Promise<McpCaller> => {
+    if (key === undefined) return { kind: 'unpaired' };
+    if (launches.has(digestOf(key))) return { kind: 'paired', agent: VSCODE_AGENT };
+    const pairing = await pairings.find(key);
+    return pairing === undefined ? { kind: 'unpaired' } : { kind: 'paired', agent: pairing.agent };
+  };
+
+  const pair = async (agent: string): Promise<PairingAnswer> => {
+    // Only after the user connected an agent here: otherwise any program could raise the question at any time.
+    if (!expecting) return { kind: 'closed' };
+    // One question at a time: a second caller racing the first is not shown beside it.
+    if (asking) return { kind: 'declined' };
+    asking = true;
+    try {
+      const name = inertNotificationText(agent);
+      const agreed = await deps.trust.confirm({
+        title: vscode.l10n.t('An agent asks to be paired with Onboarding Events in VS Code.'),
+        detail: vscode.l10n.t(
+          'It calls itself "{0}" and reached this window through the MCP server "onboarding-events". Pair it only if you just connected that agent with Connect an Agent. A paired agent may ask for more than what your views already loaded; each call that would send requests with your sign-in or start a watch is still asked about here. "Onboarding Events: Revoke Agent Access" ends the pairing.',
+          name,
+        ),
+        action: vscode.l10n.t('Pair'),
+      });
+      if (!agreed) return { kind: 'declined' };
+      const pairing = await pairings.add(agent);
+      deps.log.info(`MCP: the agent "${agent}" was paired.`);
+      return { kind: 'paired', pairing };
+    } finally {
+      asking = false;
+    }
+  };
+
+  let open: Promise<Channel | undefined> | undefined;
+  const openChannel = (): Promise<Channel | undefined> => {
+    open ??= startChannel(channelDirectory(), {
+      hello: () => ({
+        signedIn: deps.session.state.kind === 'signed-in',
+        lastActive: vscode.window.state.focused ? Date.now() : lastActive,
+      }),
+      pair: (agent) => pair(agent),
+      call: async (tool, input, key, signal) => {
+        const source = new vscode.CancellationTokenSource();
+        const cancel = () => {
+          source.cancel();
+        };
+        signal.addEventListener('abort', cancel, { once: true });
+        try {
+          const caller = await callerOf(key);
+          deps.log.info(
+            `MCP: ${tool.slice(0, 100)} called by ${caller.kind === 'paired' ? `the paired agent "${caller.agent}"` : 'an unpaired caller'}.`,
+          );
+          return await deps.answer(tool, input, caller, source.token);
+        } finally {
+          signal.removeEventListener('abort', cancel);
+          source.dispose();
+        }
+      },
+    }).catch((error: unknown) => {
+      // Agents outside VS Code then hear "not running"; everything else works.
+      deps.log.warn(`MCP: the local channel for agents could not start: ${errorMessage(error)}`);
+      return undefined;
+    });
+    return open;
+  };
+  /** Opens the channel while it can be used, closes it when the last pairing went and nothing else needs it. */
+  const reconcile = async (): Promise<void> => {
+    const wanted = expecting || launches.size > 0 || (await pairings.list()).length > 0;
+    if (wanted) void openChannel();
+    else if (open !== undefined) {
+      const closing = open;
+      open = undefined;
+      await closing.then((channel) => channel?.dispose());
+    }
+  };
+  void reconcile();
+  context.subscriptions.push(
+    // Another window paired or revoked an agent.
+    context.secrets.onDidChange((change) => {
+      if (change.key === PAIRINGS_SECRET) void reconcile();
+    }),
+    { dispose: () => void open?.then((channel) => channel?.dispose()) },
+    ...registerCommands(DOOR_COMMANDS, { pairings, log: deps.log, changed: reconcile }),
+  );
+
+  registerServerDefinition(context, async () => {
+    const channel = await openChannel();
+    const key = randomBytes(32).toString('base64url');
+    launches.add(digestOf(key));
+    return channel === undefined ? {} : { [CHANNEL_WINDOW_VARIABLE]: channel.id, [CHANNEL_PAIRING_VARIABLE]: key };
+  });
+  return {
+    expectAgent: () => {
+      expecting = true;
+      void reconcile();
+    },
+  };
+}
+
+/** "Onboarding Events" in VS Code's MCP servers; `launch` gives the environment of each start. */
+function registerServerDefinition(context: vscode.ExtensionContext, launch: () => Promise<Record<string, string>>): void {
   // Feature-detected although engines says 1.101: a fork (Cursor, Windsurf) may report the version without the API.
   if (typeof vscode.lm.registerMcpServerDefinitionProvider !== 'function') return;
   const script = vscode.Uri.joinPath(context.extensionUri, 'dist', 'mcp.js').fsPath;
   const declared = (context.extension.packageJSON as { readonly version?: unknown }).version;
   const version = typeof declared === 'string' ? declared : '';
+  const definition = (env: Record<string, string>) => {
+    const server = mcpServerLaunch(script);
+    return new vscode.McpStdioServerDefinition(
+      vscode.l10n.t('Onboarding Events'),
+      server.command,
+      server.args,
+      { ...server.env, ...env },
+      version,
+    );
+  };
   context.subscriptions.push(
     vscode.lm.registerMcpServerDefinitionProvider(MCP_SERVER_PROVIDER, {
-      provideMcpServerDefinitions: async () => {
-        const channel = await started;
-        const launch = mcpServerLaunch(script);
-        // The window id is no secret: the server still reads the key from the user's own directory.
-        const env = channel === undefined ? launch.env : { ...launch.env, [CHANNEL_WINDOW_VARIABLE]: channel.id };
-        return [new vscode.McpStdioServerDefinition(vscode.l10n.t('Onboarding Events'), launch.command, launch.args, env, version)];
-      },
+      // Listed without opening anything: VS Code asks for the list eagerly, in every window.
+      provideMcpServerDefinitions: () => [definition({})],
+      // Called when VS Code starts the server: only then is the channel opened and this launch paired. The
+      // pairing passes through VS Code's memory and the process's environment, never a file or a setting.
+      resolveMcpServerDefinition: async () => definition(await launch()),
     }),
   );
 }
+
+interface DoorCommandDeps {
+  readonly pairings: AgentPairings;
+  readonly log: Log;
+  readonly changed: () => Promise<void>;
+}
+
+/** "Onboarding Events: Revoke Agent Access": the paired agents, to end one or more pairings. */
+const revokeAgentAccess: CommandFactory<DoorCommandDeps> = (deps) => async () => {
+  const paired = await deps.pairings.list();
+  if (paired.length === 0) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('No agent is paired with Onboarding Events.'));
+    return;
+  }
+  const each = paired.map((pairing) => ({
+    label: inertNotificationText(pairing.agent),
+    description: vscode.l10n.t('paired {0}', new Date(pairing.paired).toLocaleString()),
+    ids: [pairing.id],
+  }));
+  const all = { label: vscode.l10n.t('All paired agents'), description: '', ids: paired.map((pairing) => pairing.id) };
+  const picked = await vscode.window.showQuickPick(each.length > 1 ? [all, ...each] : each, {
+    title: vscode.l10n.t('Revoke Agent Access'),
+    placeHolder: vscode.l10n.t('Which agent should no longer be paired? It can then read only what your views already loaded.'),
+  });
+  if (picked === undefined) return;
+  await deps.pairings.remove(new Set(picked.ids));
+  deps.log.info(`MCP: ${picked.ids.length} agent pairings revoked.`);
+  await deps.changed();
+};
+
+const DOOR_COMMANDS: CommandTable<DoorCommandDeps> = { [COMMANDS.revokeAgentAccess]: revokeAgentAccess };

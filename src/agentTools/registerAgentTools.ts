@@ -36,19 +36,12 @@ import {
   type ScopeEntry,
   type WatchStartReport,
 } from '../domain/agentTools/toolResults';
-import {
-  agreementNeededText,
-  AGENT_TOOLS,
-  manyRequestsReason,
-  startWatchesReason,
-  UNUSUAL_PATH_REASON,
-  userAgreed,
-  type AgentToolName,
-} from '../domain/agentTools/toolDefinitions';
+import { AGENT_TOOLS, declinedInVsCodeText, pairingNeededText, type AgentToolName } from '../domain/agentTools/toolDefinitions';
 import { settingId } from '../domain/settings/settingsRules';
 import type { ArgumentTrust, ExtensionRequest } from '../workbench/argumentTrust';
 import type { ApiSession } from '../workbench/contracts/apiSession';
 import { escapeMarkdown } from '../common/markdownText';
+import { inertNotificationText } from '../common/notificationText';
 import type { MachinesApi, WatchesApi } from '../workbench/contracts/features';
 import { COMMANDS, LANGUAGE_MODEL_TOOLS, type LanguageModelToolName } from '../workbench/constants';
 import type { Log } from '../workbench/log';
@@ -56,7 +49,7 @@ import type { SettingsReader } from '../workbench/settings';
 import type { SerialSettings } from '../workbench/serialSettings';
 import { registerConnectAgent } from './connectAgent';
 import type { ToolAnswer } from '../mcp/channel';
-import { registerMcpDoor, type McpAnswer } from './mcpDoor';
+import { registerMcpDoor, type McpAnswer, type McpCaller } from './mcpDoor';
 import { isPlainPath, prepareFileScope, serialsInScope, type WorkspaceScanner } from './serialSources';
 
 export type { WorkspaceScanner } from './serialSources';
@@ -84,22 +77,19 @@ interface ToolDefinition<Input> {
   readonly parse: (input: unknown) => Parsed<Input>;
   /** The progress message (and confirmation); `input` is undefined when it does not parse. */
   prepare(input: Input | undefined): vscode.PreparedToolInvocation;
-  /** What to ask the user when another extension (not a chat) invokes the tool; undefined when nothing needs asking. */
-  askOutsideChat?(input: Input): ExtensionRequest | undefined;
   /**
-   * Why an MCP call needs the user's agreement (what prepare's confirmation asks in VS Code's chat), in the
-   * model's words; undefined when it needs none. An MCP client has no such dialog: the call is refused until
-   * its input says the user agreed.
+   * What to ask the user when a caller outside a chat invokes the tool: another extension (`agent` undefined)
+   * or an agent paired through the MCP door (`agent` is its name); undefined when nothing needs asking.
    */
-  agreementNeeded?(input: Input): string | undefined;
+  askOutsideChat?(input: Input, agent: string | undefined): ExtensionRequest | undefined;
   answer(input: Input, token: vscode.CancellationToken): Promise<string>;
 }
 
 /** A tool as both doors use it: the shared definition (name, schema, sign-in) and how this extension answers it. */
 interface AnsweredTool {
   readonly languageModelTool: vscode.LanguageModelTool<unknown>;
-  /** The MCP door: the same gate, input check and answer; agreement comes in the input, not from a dialog. */
-  answerMcp(input: unknown, token: vscode.CancellationToken): Promise<ToolAnswer>;
+  /** The MCP door: the same gate, input check, question and answer; the caller is an outside one, paired or not. */
+  answerMcp(input: unknown, caller: McpCaller, token: vscode.CancellationToken): Promise<ToolAnswer>;
 }
 
 function answeredTool<Input>(deps: AgentToolsDeps, name: AgentToolName, definition: ToolDefinition<Input>): AnsweredTool {
@@ -121,19 +111,23 @@ function answeredTool<Input>(deps: AgentToolsDeps, name: AgentToolName, definiti
         // when prepareInvocation says so; the one rule asks whenever a request would go out in the user's name.
         // (The token's type is `never` in the API: opaque, so it is read as unknown.)
         const fromChat = (options as { readonly toolInvocationToken?: unknown }).toolInvocationToken !== undefined;
-        const asked = fromChat ? undefined : definition.askOutsideChat?.(input.value);
+        const asked = fromChat ? undefined : definition.askOutsideChat?.(input.value, undefined);
         if (asked !== undefined && !(await deps.trust.confirm(asked))) throw new vscode.CancellationError();
         return textResult(await definition.answer(input.value, token));
       },
     },
-    answerMcp: async (given, token) => {
+    answerMcp: async (given, caller, token) => {
       const closed = gate(deps, needsSignIn);
       if (closed !== undefined) return { text: closed };
       const input = definition.parse(given);
       if (!input.ok) return { text: invalidInputText(input.problem) };
-      const reason = userAgreed(given) ? undefined : definition.agreementNeeded?.(input.value);
-      // The reason goes along, so an MCP client that can ask its user (elicitation) asks with it.
-      if (reason !== undefined) return { text: agreementNeededText(reason, name), agreementNeeded: reason };
+      // Whatever the input says ("userAgreed" included): agreement is given in VS Code. Anything beyond what the
+      // views already loaded is asked about through the one gate, and only for an agent the user paired; the
+      // channel's key alone is readable by any program of the user (mcpDoor.ts).
+      // An unpaired caller is never asked about: the question only tells whether the call needs more.
+      const asked = definition.askOutsideChat?.(input.value, caller.kind === 'paired' ? caller.agent : '');
+      if (asked !== undefined && caller.kind === 'unpaired') return { text: pairingNeededText(name), pairingNeeded: true };
+      if (asked !== undefined && !(await deps.trust.confirm(asked))) return { text: declinedInVsCodeText(name) };
       return { text: await definition.answer(input.value, token) };
     },
   };
@@ -155,8 +149,7 @@ export function registerAgentTools(context: vscode.ExtensionContext, deps: Agent
             : vscode.l10n.t('Reading the onboarding events of {0} machines', serials.length);
         return prepareReading(deps, serials, message);
       },
-      askOutsideChat: ({ serialNumbers }) => askToRead(deps, serialNumbers),
-      agreementNeeded: ({ serialNumbers }) => manyRequests(deps, serialNumbers),
+      askOutsideChat: ({ serialNumbers }, agent) => askToRead(deps, serialNumbers, agent),
       answer: async ({ serialNumbers, maxEvents, refused }, token) => {
         const reports = await readMachines(deps, serialNumbers, token);
         deps.log.info(`Agent tool: events of ${serialNumbers.length} machines read.`);
@@ -177,8 +170,12 @@ export function registerAgentTools(context: vscode.ExtensionContext, deps: Agent
                   ? vscode.l10n.t('Finding serial numbers in the workspace')
                   : vscode.l10n.t('Finding serial numbers in the active editor'),
             },
-      agreementNeeded: (input) =>
-        input.source === 'file' && input.file !== undefined && !isPlainPath(input.file) ? UNUSUAL_PATH_REASON : undefined,
+      // Another extension can read any file itself; an agent's path was written by a model, which a hostile file
+      // may steer, so an unusual one is asked about, as VS Code's chat asks (prepareFileScope).
+      askOutsideChat: (input, agent) =>
+        agent !== undefined && input.source === 'file' && input.file !== undefined && !isPlainPath(input.file)
+          ? askToReadFile(input.file, agent)
+          : undefined,
       answer: async (input, token) => {
         // The one serial-number matcher the views use (a refused pattern is reported to the user there; the result tells the agent too).
         const matcher = deps.serialSettings.value.matcher;
@@ -227,8 +224,7 @@ export function registerAgentTools(context: vscode.ExtensionContext, deps: Agent
             : vscode.l10n.t('Summarizing the onboarding of {0} machines', serials.length);
         return prepareReading(deps, serials, message);
       },
-      askOutsideChat: ({ serialNumbers }) => askToRead(deps, serialNumbers),
-      agreementNeeded: ({ serialNumbers }) => manyRequests(deps, serialNumbers),
+      askOutsideChat: ({ serialNumbers }, agent) => askToRead(deps, serialNumbers, agent),
       answer: async ({ serialNumbers, refused }, token) => {
         const reports = await readMachines(deps, serialNumbers, token);
         deps.log.info(`Agent tool: onboarding summary of ${reports.length} machines.`);
@@ -237,14 +233,12 @@ export function registerAgentTools(context: vscode.ExtensionContext, deps: Agent
     }),
     // The one tool that changes something, and only in this window's watch list: with no serial numbers it
     // lists the watches; with some it starts them, always after the user agreed (the chat's confirmation, the
-    // trust rule's modal outside a chat, the MCP door's agreement), since each polls in their name for as long
+    // trust rule's modal outside a chat and for a paired agent), since each polls in their name for as long
     // as the onboarding runs and ends in a notification.
     [LANGUAGE_MODEL_TOOLS.watch]: answeredTool(deps, LANGUAGE_MODEL_TOOLS.watch, {
       parse: parseWatchInput,
       prepare: (input) => prepareWatching(deps, input?.serialNumbers ?? []),
-      askOutsideChat: ({ serialNumbers }) => (serialNumbers.length === 0 ? undefined : askToWatch(deps, serialNumbers)),
-      agreementNeeded: ({ serialNumbers }) =>
-        serialNumbers.length === 0 ? undefined : startWatchesReason(serialNumbers, environmentName(deps.session)),
+      askOutsideChat: ({ serialNumbers }, agent) => (serialNumbers.length === 0 ? undefined : askToWatch(deps, serialNumbers, agent)),
       answer: async ({ serialNumbers, refused }, token) => {
         const started: WatchStartReport[] = [];
         // One after another: the watch limit and "already watched" are then answered against the list as it grows.
@@ -267,12 +261,18 @@ export function registerAgentTools(context: vscode.ExtensionContext, deps: Agent
     vscode.LanguageModelTool<unknown>
   >;
   for (const [name, tool] of Object.entries(tools)) context.subscriptions.push(vscode.lm.registerTool(name, tool));
-  const answerMcp: McpAnswer = (tool, input, token) =>
+  const answerMcp: McpAnswer = (tool, input, caller, token) =>
     Object.hasOwn(answered, tool)
-      ? answered[tool as LanguageModelToolName].answerMcp(input, token)
+      ? answered[tool as LanguageModelToolName].answerMcp(input, caller, token)
       : Promise.resolve({ text: invalidInputText(`there is no tool ${JSON.stringify(tool.slice(0, 100))}.`) });
-  registerMcpDoor(context, { session: deps.session, log: deps.log, answer: answerMcp });
-  registerConnectAgent({ context, log: deps.log });
+  const door = registerMcpDoor(context, { session: deps.session, log: deps.log, answer: answerMcp, trust: deps.trust });
+  registerConnectAgent({
+    context,
+    log: deps.log,
+    onConnect: () => {
+      door.expectAgent();
+    },
+  });
   return tools;
 }
 
@@ -331,12 +331,6 @@ async function readMachines(
   }
 }
 
-/** The MCP door's form of prepareReading's confirmation: why the call needs the user's agreement, if it does. */
-function manyRequests(deps: AgentToolsDeps, serialNumbers: readonly string[]): string | undefined {
-  const requests = requestsNeeded(serialNumbers, (serial) => deps.events.isFresh(serial));
-  return needsConfirmation(requests) ? manyRequestsReason(requests, serialNumbers.length, environmentName(deps.session)) : undefined;
-}
-
 /** prepareInvocation for the tools that read events: a progress message, and a confirmation when many requests would go out. */
 function prepareReading(deps: AgentToolsDeps, serialNumbers: readonly string[], invocationMessage: string): vscode.PreparedToolInvocation {
   if (gate(deps, true) !== undefined) return { invocationMessage };
@@ -362,17 +356,22 @@ function prepareReading(deps: AgentToolsDeps, serialNumbers: readonly string[], 
  * what the views already fetched is readable through the exported API
  * anyway (events.peek), so only a request in the user's name is asked about.
  */
-function askToRead(deps: AgentToolsDeps, serialNumbers: readonly string[]): ExtensionRequest | undefined {
+function askToRead(deps: AgentToolsDeps, serialNumbers: readonly string[], agent: string | undefined): ExtensionRequest | undefined {
   const requests = requestsNeeded(serialNumbers, (serial) => deps.events.isFresh(serial));
   if (requests === 0) return undefined;
   const environment = environmentName(deps.session);
   // Bounded: the summary tool takes many more; the count above says how many.
   const machines = serialNumbers.length > 10 ? `${serialNumbers.slice(0, 10).join(', ')}, …` : serialNumbers.join(', ');
-  return {
-    title:
-      serialNumbers.length === 1
+  const title =
+    agent === undefined
+      ? serialNumbers.length === 1
         ? vscode.l10n.t('Another extension asks for the onboarding events of one machine.')
-        : vscode.l10n.t('Another extension asks for the onboarding events of {0} machines.', serialNumbers.length),
+        : vscode.l10n.t('Another extension asks for the onboarding events of {0} machines.', serialNumbers.length)
+      : serialNumbers.length === 1
+        ? vscode.l10n.t('The paired agent "{0}" asks for the onboarding events of one machine.', agentName(agent))
+        : vscode.l10n.t('The paired agent "{0}" asks for the onboarding events of {1} machines.', agentName(agent), serialNumbers.length);
+  return {
+    title,
     detail:
       requests === 1
         ? vscode.l10n.t(
@@ -419,14 +418,19 @@ function prepareWatching(deps: AgentToolsDeps, serialNumbers: readonly string[])
 }
 
 /** The question when another extension, not a chat, asks the watch tool to start watches. */
-function askToWatch(deps: AgentToolsDeps, serialNumbers: readonly string[]): ExtensionRequest {
+function askToWatch(deps: AgentToolsDeps, serialNumbers: readonly string[], agent: string | undefined): ExtensionRequest {
   const environment = environmentName(deps.session);
   const machines = serialNumbers.join(', ');
-  return {
-    title:
-      serialNumbers.length === 1
+  const title =
+    agent === undefined
+      ? serialNumbers.length === 1
         ? vscode.l10n.t('Another extension asks to watch the onboarding of one machine.')
-        : vscode.l10n.t('Another extension asks to watch the onboarding of {0} machines.', serialNumbers.length),
+        : vscode.l10n.t('Another extension asks to watch the onboarding of {0} machines.', serialNumbers.length)
+      : serialNumbers.length === 1
+        ? vscode.l10n.t('The paired agent "{0}" asks to watch the onboarding of one machine.', agentName(agent))
+        : vscode.l10n.t('The paired agent "{0}" asks to watch the onboarding of {1} machines.', agentName(agent), serialNumbers.length);
+  return {
+    title,
     detail:
       serialNumbers.length === 1
         ? vscode.l10n.t(
@@ -441,4 +445,21 @@ function askToWatch(deps: AgentToolsDeps, serialNumbers: readonly string[]): Ext
           ),
     action: vscode.l10n.t('Watch'),
   };
+}
+
+/** The question when a paired agent names a file by a path that leaves the plain relative form. */
+function askToReadFile(file: string, agent: string): ExtensionRequest {
+  return {
+    title: vscode.l10n.t('The paired agent "{0}" asks for the serial numbers in a file named by an unusual path.', agentName(agent)),
+    detail: vscode.l10n.t(
+      'The path is absolute, a URI, or contains "..", which is where a hostile file would point an agent: {0}. Only files inside the open workspace folders are read; the serial numbers found, with what this window knows of each, are handed to the agent.',
+      inertNotificationText(file),
+    ),
+    action: vscode.l10n.t('Allow'),
+  };
+}
+
+/** An agent's name as its MCP client gave it, shown in a modal: inert, like any text from outside. */
+function agentName(agent: string): string {
+  return inertNotificationText(agent);
 }

@@ -5,13 +5,17 @@
 // live in one directory only the user can open (0700; the files 0600), so
 // another local user can neither connect nor read the key, and a process of
 // the same user must still present the key: the channel answers nothing
-// without it. One request per connection, newline-terminated JSON, every
-// size and wait bounded. The MCP process finds the windows through the
+// without it. The key is no agreement, though: any program of the user can
+// read it, so it lets a caller read only what the window already loaded; a
+// call that would send requests or start a watch also presents an agent's
+// pairing (one the user agreed to in VS Code, held in its SecretStorage) and
+// is then asked about in VS Code (agentTools/mcpDoor.ts). One request per
+// connection, newline-terminated JSON, every size and wait bounded. The MCP process finds the windows through the
 // directory (an agent outside VS Code has no other way to learn an endpoint,
 // and nothing secret need then pass through its arguments, environment or
 // configuration). Vscode-free: the extension and dist/mcp.js share it.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmod, lstat, mkdir, readdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { chmod, lstat, mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -38,6 +42,13 @@ export const CHANNEL_LIMITS = {
 export const CHANNEL_DIR_VARIABLE = 'ONBOARDING_EVENTS_MCP_DIR';
 /** Set by VS Code's own MCP server definition: the window that started the server answers first. */
 export const CHANNEL_WINDOW_VARIABLE = 'ONBOARDING_EVENTS_MCP_WINDOW';
+/**
+ * Set by VS Code's own MCP server definition when VS Code starts the server: a pairing made for that launch
+ * (held in the window's memory), since the user started it from VS Code, which lists it with its tools.
+ */
+export const CHANNEL_PAIRING_VARIABLE = 'ONBOARDING_EVENTS_MCP_PAIRING';
+/** Longest agent name a pairing request may carry (it is shown in the question). */
+export const MAX_AGENT_NAME = 60;
 
 /** Where the windows' endpoints and discovery files live. */
 export function channelDirectory(env: NodeJS.ProcessEnv = process.env, home: string = homedir()): string {
@@ -71,33 +82,63 @@ export interface WindowFacts {
   readonly lastActive: number;
 }
 
-/** A tool's answer: its text, and why the user must agree first when the call was refused for that alone. */
+/** A tool's answer: its text, and whether it was refused only because the caller is not a paired agent. */
 export interface ToolAnswer {
   readonly text: string;
-  readonly agreementNeeded?: string;
+  readonly pairingNeeded?: true;
 }
+
+/** How a pairing request ended: the new pairing, or why there is none. */
+export type PairingAnswer =
+  | { readonly kind: 'paired'; readonly pairing: string }
+  /** The user said no (or dismissed the question). */
+  | { readonly kind: 'declined' }
+  /** This window asks no pairing question now: Connect an Agent was not run in it. */
+  | { readonly kind: 'closed' };
 
 /** What the extension answers on the channel. */
 export interface ChannelHandler {
   hello(): WindowFacts;
-  call(tool: string, input: unknown, signal: AbortSignal): Promise<ToolAnswer>;
+  /** `pairing` is what the caller presented beside the window's key, unchecked. */
+  call(tool: string, input: unknown, pairing: string | undefined, signal: AbortSignal): Promise<ToolAnswer>;
+  /** Asks the user in VS Code whether to pair the agent that calls itself `agent`. */
+  pair(agent: string, signal: AbortSignal): Promise<PairingAnswer>;
 }
 
-type Request =
+export type Request =
   | { readonly key: string; readonly kind: 'hello' }
-  | { readonly key: string; readonly kind: 'call'; readonly tool: string; readonly input: unknown };
+  | { readonly key: string; readonly kind: 'call'; readonly tool: string; readonly input: unknown; readonly pairing?: string }
+  | { readonly key: string; readonly kind: 'pair'; readonly agent: string };
 
 export type Reply =
   | ({ readonly ok: true; readonly kind: 'hello' } & WindowFacts)
   | ({ readonly ok: true; readonly kind: 'call' } & ToolAnswer)
+  | { readonly ok: true; readonly kind: 'pair'; readonly answer: PairingAnswer }
   | { readonly ok: false; readonly error: 'refused' | 'bad-request' | 'busy' | 'failed' | 'timeout' };
 
 function parseRequest(value: unknown): Request | undefined {
   if (!isRecord(value) || typeof value['key'] !== 'string') return undefined;
   if (value['kind'] === 'hello') return { key: value['key'], kind: 'hello' };
-  if (value['kind'] === 'call' && typeof value['tool'] === 'string')
-    return { key: value['key'], kind: 'call', tool: value['tool'], input: value['input'] };
+  if (value['kind'] === 'call' && typeof value['tool'] === 'string') {
+    const pairing = value['pairing'];
+    return {
+      key: value['key'],
+      kind: 'call',
+      tool: value['tool'],
+      input: value['input'],
+      ...definedOnly({ pairing: typeof pairing === 'string' ? pairing : undefined }),
+    };
+  }
+  if (value['kind'] === 'pair' && typeof value['agent'] === 'string')
+    return { key: value['key'], kind: 'pair', agent: value['agent'].slice(0, MAX_AGENT_NAME) };
   return undefined;
+}
+
+function parsePairingAnswer(value: unknown): PairingAnswer | undefined {
+  if (!isRecord(value)) return undefined;
+  const { kind, pairing } = value;
+  if (kind === 'paired' && typeof pairing === 'string') return { kind: 'paired', pairing };
+  return kind === 'declined' || kind === 'closed' ? { kind } : undefined;
 }
 
 function parseReply(value: unknown): Reply | undefined {
@@ -107,14 +148,11 @@ function parseReply(value: unknown): Reply | undefined {
   if (value['ok'] !== true) return undefined;
   if (value['kind'] === 'hello' && typeof value['signedIn'] === 'boolean' && typeof value['lastActive'] === 'number')
     return { ok: true, kind: 'hello', signedIn: value['signedIn'], lastActive: value['lastActive'] };
-  if (value['kind'] === 'call' && typeof value['text'] === 'string') {
-    const reason = value['agreementNeeded'];
-    return {
-      ok: true,
-      kind: 'call',
-      text: value['text'],
-      ...definedOnly({ agreementNeeded: typeof reason === 'string' ? reason : undefined }),
-    };
+  if (value['kind'] === 'call' && typeof value['text'] === 'string')
+    return { ok: true, kind: 'call', text: value['text'], ...(value['pairingNeeded'] === true ? { pairingNeeded: true } : {}) };
+  if (value['kind'] === 'pair') {
+    const answer = parsePairingAnswer(value['answer']);
+    return answer === undefined ? undefined : { ok: true, kind: 'pair', answer };
   }
   return undefined;
 }
@@ -240,7 +278,7 @@ async function serve(socket: Socket, key: string, handler: ChannelHandler): Prom
     return;
   }
   const abort = new AbortController();
-  // The MCP client cancelled (the process closed the connection), or the call took too long.
+  // The MCP client cancelled (the process closed the connection), or the call (or the user's answer) took too long.
   const onClose = () => {
     abort.abort();
   };
@@ -249,7 +287,12 @@ async function serve(socket: Socket, key: string, handler: ChannelHandler): Prom
     abort.abort();
   }, CHANNEL_LIMITS.callMs);
   try {
-    send(socket, { ok: true, kind: 'call', ...(await handler.call(request.tool, request.input, abort.signal)) });
+    send(
+      socket,
+      request.kind === 'pair'
+        ? { ok: true, kind: 'pair', answer: await handler.pair(request.agent, abort.signal) }
+        : { ok: true, kind: 'call', ...(await handler.call(request.tool, request.input, request.pairing, abort.signal)) },
+    );
   } catch {
     send(socket, { ok: false, error: abort.signal.aborted ? 'timeout' : 'failed' });
   } finally {
@@ -365,4 +408,39 @@ export async function chooseWindow(dir: string, preferred?: string): Promise<Rea
       ? [own]
       : live.sort((a, b) => Number(b.facts.signedIn) - Number(a.facts.signedIn) || b.facts.lastActive - a.facts.lastActive);
   return best === undefined ? { kind: 'none' } : { kind: 'window', ...best };
+}
+
+/**
+ * Where an agent's MCP process keeps the pairing the user agreed to, one file per agent name, so the next
+ * start of the agent needs no new question. Readable by the user alone, like the discovery files, and worth
+ * as little to another program: a paired agent is still asked about, in VS Code, for every call that would
+ * send a request or start a watch, and the user can revoke the pairing there. `given` (VS Code's own launch)
+ * is used as it is and never written.
+ */
+export function agentPairingStore(
+  dir: string,
+  agent: () => string,
+  given?: string,
+): { current(): Promise<string | undefined>; save(pairing: string): Promise<void> } {
+  const file = () => join(dir, 'pairings', `${createHash('sha256').update(agent()).digest('hex').slice(0, 32)}.json`);
+  return {
+    current: async () => {
+      if (given !== undefined && given !== '') return given;
+      try {
+        await checkPrivate(file(), false);
+        const stored = JSON.parse(await readFile(file(), 'utf8')) as unknown;
+        return isRecord(stored) && typeof stored['pairing'] === 'string' ? stored['pairing'] : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    save: async (pairing) => {
+      if (given !== undefined && given !== '') return;
+      await ensurePrivateDirectory(join(dir, 'pairings'));
+      const target = file();
+      const temporary = `${target}.${randomUUID()}`;
+      await writeFile(temporary, JSON.stringify({ agent: agent(), pairing }), { mode: 0o600, flag: 'wx' });
+      await rename(temporary, target);
+    },
+  };
 }

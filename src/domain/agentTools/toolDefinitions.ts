@@ -128,44 +128,6 @@ export const AGENT_TOOLS: Readonly<Record<AgentToolName, AgentToolDefinition>> =
   },
 };
 
-/**
- * The input field by which an MCP client without elicitation says the user
- * agreed to a call that needs it. In VS Code's chat the editor itself asks
- * (prepareInvocation), and a client with elicitation is asked through it, so
- * neither sees the field (and the MCP server drops it for the latter).
- */
-export const USER_AGREED = 'userAgreed';
-
-/** The definition as an MCP client sees it: the same, plus the agreement field and the sentence that explains it. */
-export function mcpToolOf(definition: AgentToolDefinition): {
-  readonly name: string;
-  readonly title: string;
-  readonly description: string;
-  readonly inputSchema: InputSchema;
-} {
-  return {
-    name: definition.name,
-    title: definition.title,
-    description: `${definition.description} Some calls (many machines not cached, a file path that is absolute or leaves the folder, or starting a watch) are refused until the user agrees: the result then says so; ask the user, and only if they agree call again with "${USER_AGREED}": true.`,
-    inputSchema: {
-      ...definition.inputSchema,
-      properties: {
-        ...definition.inputSchema.properties,
-        [USER_AGREED]: {
-          type: 'boolean',
-          description:
-            'Set to true only after the user agreed to this call, when an earlier result asked for it. Never set it on your own.',
-        },
-      },
-    },
-  };
-}
-
-/** Whether an MCP call's input carries the user's agreement. */
-export function userAgreed(input: unknown): boolean {
-  return typeof input === 'object' && input !== null && (input as Readonly<Record<string, unknown>>)[USER_AGREED] === true;
-}
-
 /** What an MCP call refused (for want of agreement, or declined) did not do: a reading tool read nothing, the watch tool started nothing. */
 export function nothingDone(toolName: string): string {
   return Object.hasOwn(AGENT_TOOLS, toolName) && !AGENT_TOOLS[toolName as AgentToolName].readOnly
@@ -173,22 +135,16 @@ export function nothingDone(toolName: string): string {
     : 'Nothing was read';
 }
 
-/** The answer to an MCP call that needs the user's agreement and does not carry it: nothing was read (or started). */
-export function agreementNeededText(reason: string, toolName: string): string {
-  return `${nothingDone(toolName)}: ${reason} Ask the user whether to go ahead. Only if they agree, call ${toolName} again with the same input and "${USER_AGREED}": true.`;
+/**
+ * The answer to an MCP call that would send requests, start a watch or read an unusual path, from a caller
+ * holding only the channel's key: any program of the user can read that key, so it reads only what VS Code
+ * already loaded. Whatever the input says: agreement is given in VS Code, never in a tool's input.
+ */
+export function pairingNeededText(toolName: string): string {
+  return `${nothingDone(toolName)}: this call would send requests to the Onboarding Events API in the user's name, start a watch or read a file outside the plain relative form, and this caller is not an agent paired with the Onboarding Events extension in VS Code; without a pairing only what VS Code has already loaded can be read. Ask the user to run "Onboarding Events: Connect an Agent" in VS Code and to pair this agent when VS Code asks, then call ${toolName} again. Never ask the user for a password or secret in the chat.`;
 }
 
-/** Why starting watches needs agreement: each one polls in the user's name until its outcome, and notifies them. */
-export function startWatchesReason(serialNumbers: readonly string[], environment: string): string {
-  const machines = serialNumbers.map((serial) => JSON.stringify(serial)).join(', ');
-  return `this call starts watching ${serialNumbers.length === 1 ? 'the machine' : `${serialNumbers.length} machines`} ${machines} in the environment ${JSON.stringify(environment)}: each is polled with the user's sign-in until it is onboarded or fails, and the user is notified of the outcome. Only the watch list of the user's VS Code window changes, nothing on the server.`;
+/** The answer when the user said no, in VS Code, to a paired agent's call. */
+export function declinedInVsCodeText(toolName: string): string {
+  return `${nothingDone(toolName)}: the user declined this call when VS Code asked. Do not call ${toolName} again unless the user asks for it.`;
 }
-
-/** Why a reading call needs agreement: more requests than are sent without asking. */
-export function manyRequestsReason(requests: number, machines: number, environment: string): string {
-  return `this call asks for the onboarding events of ${machines} machines, and ${requests} of them are not cached, so ${requests} requests would go to the Onboarding Events API (environment ${JSON.stringify(environment)}) in the user's name: more than the ${TOOL_LIMITS.confirmAboveRequests} sent without asking the user.`;
-}
-
-/** Why a file path needs agreement: it leaves the plain relative form, where a hostile file would point an agent. */
-export const UNUSUAL_PATH_REASON =
-  'the file path is absolute, a URI, or contains "..", which is where a hostile file would point an agent (only files inside the open workspace folders are read in any case).';

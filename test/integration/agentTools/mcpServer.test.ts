@@ -2,15 +2,20 @@
 // launches it (Node, or VS Code's runtime as Node), driven by the SDK's own
 // client over stdio. It lists the tools vscode.lm lists, and for the same input
 // each answers exactly what vscode.lm.invokeTool answers, signed out and signed
-// in; a large call is refused until the input says the user agreed; a client
-// without the key is refused by the channel. The channel directory is the run's
-// scratch folder (ONBOARDING_EVENTS_MCP_DIR, scripts/vscode/workbench.mjs).
+// in; a client without the key is refused by the channel. Agreement is given in
+// VS Code: a caller with only the discovery file's key (what any program of the
+// user can read) reads what the window already loaded and nothing more, whatever
+// its input says; an agent the user paired in VS Code is asked about, in VS Code,
+// each call that sends requests or starts a watch, until the pairing is revoked.
+// No window publishes a channel before an agent is connected. The channel
+// directory is the run's scratch folder (ONBOARDING_EVENTS_MCP_DIR,
+// scripts/vscode/workbench.mjs).
 import * as assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import * as vscode from 'vscode';
-import { ask, channelDirectory, publishedWindows } from '../../../src/mcp/channel';
+import { ask, channelDirectory, publishedWindows, type WindowEndpoint } from '../../../src/mcp/channel';
 import { COMMANDS, LANGUAGE_MODEL_TOOLS } from '../../../src/workbench/constants';
 import { DEMO_CREDENTIALS, DEMO_SERIALS, demoData, startFakeApi, type FakeApi } from '../../support/fakeApi';
 import { activateExtension, signInArgs, signOutIfSignedIn, TEST_ENVIRONMENT, type TestedApi } from '../support/extension';
@@ -72,21 +77,28 @@ function recordTranscript(transport: StdioClientTransport): void {
   };
 }
 
+/** One channel request from a program that read the discovery file: the raw protocol, no MCP server in between. */
+async function outsideCall(window: WindowEndpoint, tool: string, input: unknown): Promise<string> {
+  const reply = await ask(window.endpoint, { key: window.key, kind: 'call', tool, input }, { timeoutMs: 30_000 });
+  assert.ok(reply?.ok === true && reply.kind === 'call', `the channel answered ${JSON.stringify(reply)}`);
+  return reply.text;
+}
+
+/** Serial numbers the fake API does not know (each a 404 there, still a request in the user's name). */
+function unknownSerials(prefix: string, count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `${prefix}-7000-${String(i).padStart(5, '0')}`);
+}
+
 describe('the MCP server (dist/mcp.js) against the running extension', () => {
   let api: TestedApi;
   let fake: FakeApi;
   let client: Client;
   let stderr = '';
+  const started: Client[] = [];
 
-  before(async function () {
-    this.timeout(30_000);
-    api = await activateExtension();
-    fake = await startFakeApi({ data: demoData() });
-    await signOutIfSignedIn();
-    await vscode.workspace.getConfiguration('onboardingEvents').update('inlineStatus.mode', 'off', vscode.ConfigurationTarget.Global);
-    await vscode.workspace.getConfiguration('onboardingEvents').update('diagnostics.severity', 'off', vscode.ConfigurationTarget.Global);
+  /** dist/mcp.js launched exactly as Connect an Agent tells any other agent to launch it, with an SDK client named `name`. */
+  async function startAgent(name: string, record = false): Promise<Client> {
     const env = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
-    // Launched exactly as Connect an Agent tells any other agent to launch it: its command, arguments and environment.
     const shown = await connectionShown('other');
     const server = (JSON.parse(/```json\n([\s\S]*?)\n```/.exec(shown)?.[1] ?? '{}') as ShownConfig).mcpServers['onboarding-events'];
     assert.ok(server, 'the JSON names the server');
@@ -97,13 +109,40 @@ describe('the MCP server (dist/mcp.js) against the running extension', () => {
       stderr: 'pipe',
     });
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    recordTranscript(transport);
-    client = new Client({ name: 'integration-test', version: '1.0.0' });
-    await client.connect(transport);
+    if (record) recordTranscript(transport);
+    const agent = new Client({ name, version: '1.0.0' });
+    await agent.connect(transport);
+    started.push(agent);
+    return agent;
+  }
+
+  before(async function () {
+    this.timeout(30_000);
+    api = await activateExtension();
+    fake = await startFakeApi({ data: demoData() });
+    await signOutIfSignedIn();
+    await vscode.workspace.getConfiguration('onboardingEvents').update('inlineStatus.mode', 'off', vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration('onboardingEvents').update('diagnostics.severity', 'off', vscode.ConfigurationTarget.Global);
+  });
+
+  it('publishes no channel (no discovery file, no socket) in a window where no agent was connected', async () => {
+    assert.deepEqual(await publishedWindows(channelDirectory()), []);
+    const dir = channelDirectory();
+    const entries = existsSync(dir) ? readdirSync(dir, { withFileTypes: true }) : [];
+    assert.deepEqual(
+      entries.filter((entry) => entry.isFile() || entry.isSocket()).map((entry) => entry.name),
+      [],
+    );
+  }).timeout(10_000);
+
+  it('publishes the channel once the user connects an agent', async function () {
+    this.timeout(30_000);
+    client = await startAgent('integration-test', true);
+    assert.equal((await publishedWindows(channelDirectory())).length, 1);
   });
 
   after(async () => {
-    await client.close();
+    await Promise.all(started.map((agent) => agent.close()));
     await vscode.workspace.getConfiguration('onboardingEvents').update('inlineStatus.mode', undefined, vscode.ConfigurationTarget.Global);
     await vscode.workspace
       .getConfiguration('onboardingEvents')
@@ -157,52 +196,127 @@ describe('the MCP server (dist/mcp.js) against the running extension', () => {
         assert.doesNotMatch(viaMcp, /not signed in|Nothing was read/);
       });
 
-    it('refuses a call that would send more than 10 requests until the input says the user agreed', async () => {
-      const uncached = Object.keys(demoData().machines)
-        .filter((serial) => serial !== DEMO_SERIALS.failing && api.events.peek(serial) === undefined)
-        .slice(0, 12);
-      assert.equal(uncached.length, 12);
-      fake.clearRequests();
-      const refused = await mcpText(client, LANGUAGE_MODEL_TOOLS.summary, { serialNumbers: uncached });
-      assert.match(refused, /^Nothing was read: this call asks for the onboarding events of 12 machines, and 12 of them are not cached/);
-      assert.match(refused, /call onboardingEvents_summarizeOnboarding again with the same input and "userAgreed": true\.$/);
-      assert.deepEqual(fake.requests, [], 'no request before the user agreed');
-      const agreed = await mcpText(client, LANGUAGE_MODEL_TOOLS.summary, { serialNumbers: uncached, userAgreed: true });
-      assert.match(agreed, /^Onboarding summary of 12 machines/);
-      assert.equal(agreed, await lmText(LANGUAGE_MODEL_TOOLS.summary, { serialNumbers: uncached }), 'then the same text as vscode.lm');
+    it('an outside caller with only the discovery file\'s key reads what is loaded and nothing more: no request, no watch, no question, whatever "userAgreed" says', async () => {
+      const [window] = await publishedWindows(channelDirectory());
+      assert.ok(window);
+      const user = api.testHooks.actAsUser();
+      const asked: string[] = [];
+      const answers = api.testHooks.session.answerConfirmations((message) => {
+        asked.push(message);
+        return Promise.resolve(undefined);
+      });
+      const watchedBefore = api.testHooks.watch.list().length;
+      try {
+        // What the views already loaded is readable: answered from the cache, with no request.
+        await api.testHooks.getEvents(DEMO_SERIALS.completed);
+        fake.clearRequests();
+        const loaded = await outsideCall(window, LANGUAGE_MODEL_TOOLS.machineEvents, { serialNumbers: [DEMO_SERIALS.completed] });
+        assert.match(loaded, new RegExp(`"${DEMO_SERIALS.completed}"`));
+        assert.doesNotMatch(loaded, /^Nothing was read/);
+        // The attack of issue 34: events of 30 machines nobody loaded, a 100-machine summary and two watches "agreed" by the caller.
+        const texts = [
+          ...(await Promise.all(
+            [0, 1, 2].map((part) =>
+              outsideCall(window, LANGUAGE_MODEL_TOOLS.machineEvents, { serialNumbers: unknownSerials(`OUT${part}`, 10) }),
+            ),
+          )),
+          await outsideCall(window, LANGUAGE_MODEL_TOOLS.summary, { serialNumbers: unknownSerials('SUM', 100), userAgreed: true }),
+          await outsideCall(window, LANGUAGE_MODEL_TOOLS.watch, {
+            serialNumbers: [DEMO_SERIALS.empty, DEMO_SERIALS.failing],
+            userAgreed: true,
+          }),
+        ];
+        assert.deepEqual(
+          fake.requests.map((request) => request.path),
+          [],
+          'the fake API saw no request from an outside caller',
+        );
+        assert.equal(api.testHooks.watch.list().length, watchedBefore, 'no watch started');
+        assert.deepEqual(asked, [], 'an unpaired caller raises no question');
+        for (const text of texts.slice(0, 4))
+          assert.match(text, /^Nothing was read: .*not an agent paired .*run "Onboarding Events: Connect an Agent" in VS Code/);
+        assert.match(texts[4] ?? '', /^Nothing was started: .*not an agent paired/);
+        // Asking to be paired is a question the user answers in VS Code; a no leaves it as it was.
+        const pairing = await ask(window.endpoint, { key: window.key, kind: 'pair', agent: 'Claude Code' }, { timeoutMs: 30_000 });
+        assert.deepEqual(pairing, { ok: true, kind: 'pair', answer: { kind: 'declined' } });
+        assert.match(asked.join('\n'), /^An agent asks to be paired with Onboarding Events in VS Code\.$/);
+        assert.deepEqual(fake.requests, []);
+      } finally {
+        answers.dispose();
+        user.dispose();
+      }
     });
 
-    it('asks for agreement before reading a file named by a path that leaves the plain relative form, as VS Code asks in a chat', async () => {
-      const input = { source: 'file', file: '../workspace/machines.yaml' };
-      const refused = await mcpText(client, LANGUAGE_MODEL_TOOLS.serialNumbers, input);
-      assert.match(refused, /^Nothing was read: the file path is absolute, a URI, or contains "\.\."/);
-      const agreed = await mcpText(client, LANGUAGE_MODEL_TOOLS.serialNumbers, { ...input, userAgreed: true });
-      assert.equal(agreed, await lmText(LANGUAGE_MODEL_TOOLS.serialNumbers, input));
-    });
-
-    it('starts a watch only when the input says the user agreed, and the summary then marks it, as through vscode.lm', async () => {
+    it('a paired agent is asked about in VS Code: pairing once, then each call that sends requests or starts a watch; revoked, it reads no more', async function () {
+      this.timeout(60_000);
+      const user = api.testHooks.actAsUser();
+      const asked: string[] = [];
+      let agree = true;
+      const answers = api.testHooks.session.answerConfirmations((message, _detail, action) => {
+        asked.push(message);
+        return Promise.resolve(agree ? action : undefined);
+      });
       const serial = DEMO_SERIALS.empty;
       const watched = () => api.testHooks.watch.list().find((watch) => watch.serialNumber === serial && watch.outcome === undefined);
-      const input = { serialNumbers: [serial] };
       try {
-        const refused = await mcpText(client, LANGUAGE_MODEL_TOOLS.watch, input);
-        assert.match(refused, /^Nothing was started: this call starts watching the machine "WELD-3100-D0007" in the environment "Test"/);
-        assert.match(refused, /call onboardingEvents_watchOnboarding again with the same input and "userAgreed": true\.$/);
-        assert.equal(watched(), undefined, 'no watch before the user agreed');
-        const agreed = await mcpText(client, LANGUAGE_MODEL_TOOLS.watch, { ...input, userAgreed: true });
-        assert.match(agreed, /- "WELD-3100-D0007": started; the user will be notified when it is onboarded or fails/);
+        const agent = await startAgent('Paired Test Agent');
+        const machines = unknownSerials('PAIR', 12);
+        fake.clearRequests();
+        const read = await mcpText(agent, LANGUAGE_MODEL_TOOLS.summary, { serialNumbers: machines });
+        assert.match(read, /^Onboarding summary of 12 machines/);
+        assert.deepEqual(asked, [
+          'An agent asks to be paired with Onboarding Events in VS Code.',
+          'The paired agent "Paired Test Agent" asks for the onboarding events of 12 machines.',
+        ]);
+        assert.equal(
+          fake.requests.filter((request) => request.method === 'GET').length,
+          12,
+          'one request per machine, after the user agreed',
+        );
+        // Declined in VS Code: nothing is sent, whatever the input says.
+        agree = false;
+        fake.clearRequests();
+        const declined = await mcpText(agent, LANGUAGE_MODEL_TOOLS.machineEvents, {
+          serialNumbers: unknownSerials('DECL', 3),
+          userAgreed: true,
+        });
+        assert.match(declined, /^Nothing was read: the user declined this call when VS Code asked/);
+        assert.deepEqual(fake.requests, []);
+        assert.equal(
+          await mcpText(agent, LANGUAGE_MODEL_TOOLS.watch, { serialNumbers: [serial], userAgreed: true }).then((text) => text.slice(0, 20)),
+          'Nothing was started:',
+        );
+        assert.equal(watched(), undefined, 'no watch while the user says no');
+        assert.equal(asked.at(-1), 'The paired agent "Paired Test Agent" asks to watch the onboarding of one machine.');
+        const unusual = await mcpText(agent, LANGUAGE_MODEL_TOOLS.serialNumbers, { source: 'file', file: '../workspace/machines.yaml' });
+        assert.match(unusual, /^Nothing was read: the user declined/);
+        assert.equal(asked.at(-1), 'The paired agent "Paired Test Agent" asks for the serial numbers in a file named by an unusual path.');
+        // Agreed: the watch starts, and the summary marks it, as through vscode.lm.
+        agree = true;
+        const started = await mcpText(agent, LANGUAGE_MODEL_TOOLS.watch, { serialNumbers: [serial] });
+        assert.match(started, /- "WELD-3100-D0007": started; the user will be notified when it is onboarded or fails/);
         assert.equal(watched()?.status, 'watching');
         const summaryInput = { serialNumbers: [serial, DEMO_SERIALS.completed] };
-        const summary = await mcpText(client, LANGUAGE_MODEL_TOOLS.summary, summaryInput);
-        assert.match(summary, /- "WELD-3100-D0007": no events recorded; WATCHED: polled until onboarded or failed, since /);
-        assert.equal(summary, await lmText(LANGUAGE_MODEL_TOOLS.summary, summaryInput), 'the same text as vscode.lm');
-        const again = { serialNumbers: [serial] };
-        assert.equal(
-          await mcpText(client, LANGUAGE_MODEL_TOOLS.watch, { ...again, userAgreed: true }),
-          await lmText(LANGUAGE_MODEL_TOOLS.watch, again),
-          'already watched: the same text through both doors',
+        assert.match(
+          await mcpText(agent, LANGUAGE_MODEL_TOOLS.summary, summaryInput),
+          /- "WELD-3100-D0007": no events recorded; WATCHED: polled until onboarded or failed, since /,
         );
+        const pairedQuestions = asked.filter((question) => question.startsWith('An agent asks to be paired')).length;
+        assert.equal(pairedQuestions, 1, 'paired once');
+        // Revoked (Revoke Agent Access, its one pick accepted as the user would): the agent is an outside caller again.
+        void vscode.commands.executeCommand(COMMANDS.revokeAgentAccess);
+        await new Promise((resolve) => setTimeout(resolve, 800));
+        await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        agree = false;
+        fake.clearRequests();
+        const revoked = await mcpText(agent, LANGUAGE_MODEL_TOOLS.summary, { serialNumbers: unknownSerials('REVK', 2) });
+        assert.match(revoked, /^Nothing was read: the user declined, in VS Code, to pair this agent/);
+        assert.equal(asked.at(-1), 'An agent asks to be paired with Onboarding Events in VS Code.', 'asked to pair again');
+        assert.deepEqual(fake.requests, []);
       } finally {
+        answers.dispose();
+        user.dispose();
         await vscode.commands.executeCommand('onboardingEvents.stopWatching', serial);
         // A started watch adds its machine to Recent, which the Machines view would load in the suites that follow.
         api.machines.clearRecent();

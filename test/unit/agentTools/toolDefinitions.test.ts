@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { agreementNeededText, AGENT_TOOLS, mcpToolOf, USER_AGREED, userAgreed } from '../../../src/domain/agentTools/toolDefinitions';
+import { AGENT_TOOLS, declinedInVsCodeText, pairingNeededText } from '../../../src/domain/agentTools/toolDefinitions';
 import { LANGUAGE_MODEL_TOOLS, MCP_SERVER_PROVIDER } from '../../../src/workbench/constants';
 
 const root = join(__dirname, '..', '..', '..', '..');
@@ -37,26 +37,15 @@ describe('the one definition of each agent tool', () => {
     assert.deepEqual(Object.keys(AGENT_TOOLS).sort(), Object.values(LANGUAGE_MODEL_TOOLS).sort());
   });
 
-  it('gives MCP clients the same schema plus a boolean agreement field, and says when to set it', () => {
-    for (const definition of Object.values(AGENT_TOOLS)) {
-      const tool = mcpToolOf(definition);
-      assert.equal(tool.name, definition.name);
-      assert.ok(tool.description.startsWith(definition.description));
-      assert.match(tool.description, /only if they agree/);
-      const { [USER_AGREED]: agreed, ...rest } = tool.inputSchema.properties;
-      assert.deepEqual(rest, definition.inputSchema.properties);
-      assert.equal(agreed?.['type'], 'boolean');
-      assert.deepEqual(tool.inputSchema.required, definition.inputSchema.required);
-    }
-  });
-
-  it('reads the agreement only as the boolean true', () => {
-    assert.equal(userAgreed({ userAgreed: true }), true);
-    for (const input of [{ userAgreed: 'true' }, { userAgreed: 1 }, {}, null, 'userAgreed', undefined])
-      assert.equal(userAgreed(input), false);
+  it('tells an MCP caller refused for want of a pairing what the user does in VS Code, and a declined one not to insist', () => {
     assert.match(
-      agreementNeededText('why.', 'tool_x'),
-      /^Nothing was read: why\. .*call tool_x again with the same input and "userAgreed": true\.$/,
+      pairingNeededText('onboardingEvents_watchOnboarding'),
+      /^Nothing was started: .*not an agent paired .*run "Onboarding Events: Connect an Agent" in VS Code and to pair this agent when VS Code asks, then call onboardingEvents_watchOnboarding again\. Never ask the user for a password/,
+    );
+    assert.doesNotMatch(pairingNeededText('onboardingEvents_summarizeOnboarding'), /userAgreed/);
+    assert.equal(
+      declinedInVsCodeText('onboardingEvents_summarizeOnboarding'),
+      'Nothing was read: the user declined this call when VS Code asked. Do not call onboardingEvents_summarizeOnboarding again unless the user asks for it.',
     );
   });
 

@@ -3,7 +3,9 @@
 // the extension would (the tools' pure result text). What the agent reads is
 // the extension's text unchanged; without a window, or with the wrong key,
 // each tool says so in plain text; the channel refuses a client without the
-// key and bounds what it reads.
+// key and bounds what it reads. A call the window answers only for a paired
+// agent makes the server ask to be paired and call again with the pairing,
+// which it keeps for its next start.
 import * as assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
@@ -11,18 +13,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import {
-  agreementNeededText,
-  AGENT_TOOL_NAMES,
-  AGENT_TOOLS,
-  manyRequestsReason,
-  startWatchesReason,
-  USER_AGREED,
-  userAgreed,
-  type AgentToolName,
-} from '../../../src/domain/agentTools/toolDefinitions';
+import { AGENT_TOOL_NAMES, AGENT_TOOLS, pairingNeededText, type AgentToolName } from '../../../src/domain/agentTools/toolDefinitions';
 import { machineEventsText, scopeText, signInNeededText, summaryText, watchText } from '../../../src/domain/agentTools/toolResults';
 import {
+  agentPairingStore,
   ask,
   CHANNEL_LIMITS,
   chooseWindow,
@@ -30,10 +24,17 @@ import {
   startChannel,
   type Channel,
   type ChannelHandler,
+  type PairingAnswer,
   type ToolAnswer,
 } from '../../../src/mcp/channel';
-import { channelConnector, createMcpServer, DECLINED_TEXT, declinedText, NOT_RUNNING_TEXT, REFUSED_TEXT } from '../../../src/mcp/mcpServer';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  channelConnector,
+  createMcpServer,
+  NOT_RUNNING_TEXT,
+  pairingClosedText,
+  pairingDeclinedText,
+  REFUSED_TEXT,
+} from '../../../src/mcp/mcpServer';
 import { event, NOW, result } from '../agentTools/fixtures';
 import { DEFAULT_EVENT_STATE_RULES as DEFAULT_RULES } from '../../../src/domain/events/eventState';
 
@@ -67,7 +68,11 @@ function extensionText(tool: string, input: unknown): string {
 }
 
 class FakeExtension implements ChannelHandler {
-  calls: { tool: string; input: unknown }[] = [];
+  calls: { tool: string; input: unknown; pairing?: string }[] = [];
+  /** The pairings this window made, and how it answers the next question. */
+  readonly pairings = new Set<string>();
+  pairAnswer: 'agree' | 'decline' | 'closed' = 'agree';
+  pairRequests: string[] = [];
   signedIn = true;
   lastActive = 1;
   /** Resolves when a call's signal aborts. */
@@ -78,20 +83,22 @@ class FakeExtension implements ChannelHandler {
     return { signedIn: this.signedIn, lastActive: this.lastActive };
   }
 
-  async call(tool: string, input: unknown, signal: AbortSignal): Promise<ToolAnswer> {
-    this.calls.push({ tool, input });
+  pair(agent: string): Promise<PairingAnswer> {
+    this.pairRequests.push(agent);
+    if (this.pairAnswer !== 'agree') return Promise.resolve({ kind: this.pairAnswer === 'decline' ? 'declined' : 'closed' });
+    const pairing = `pairing-${this.pairings.size + 1}`;
+    this.pairings.add(pairing);
+    return Promise.resolve({ kind: 'paired', pairing });
+  }
+
+  async call(tool: string, input: unknown, pairing: string | undefined, signal: AbortSignal): Promise<ToolAnswer> {
+    this.calls.push({ tool, input, ...(pairing === undefined ? {} : { pairing }) });
     if (!this.signedIn) return { text: signInNeededText('signed-out', 'onboardingEvents.signIn') };
-    // As the extension does: more than 10 machines wait for the user's agreement.
+    // As the extension does for a caller that is not paired: more than what is loaded (here: more than 10
+    // machines, or starting a watch) needs a pairing (and then the user's answer in VS Code).
     const serials = (input as { serialNumbers?: unknown[] }).serialNumbers ?? [];
-    // And starting a watch always waits for it.
-    if (tool === AGENT_TOOL_NAMES.watch && serials.length > 0 && !userAgreed(input)) {
-      const reason = startWatchesReason(serials as string[], 'Production');
-      return { text: agreementNeededText(reason, tool), agreementNeeded: reason };
-    }
-    if (serials.length > 10 && !userAgreed(input)) {
-      const reason = manyRequestsReason(serials.length, serials.length, 'Production');
-      return { text: agreementNeededText(reason, tool), agreementNeeded: reason };
-    }
+    const more = serials.length > 10 || (tool === AGENT_TOOL_NAMES.watch && serials.length > 0);
+    if (more && (pairing === undefined || !this.pairings.has(pairing))) return { text: pairingNeededText(tool), pairingNeeded: true };
     if (this.block) {
       this.aborted = new Promise((resolve) => {
         signal.addEventListener(
@@ -109,22 +116,13 @@ class FakeExtension implements ChannelHandler {
   }
 }
 
-/** What a client that can ask its user answers, and the questions it was asked. */
-interface Asking {
-  readonly answer: 'accept' | 'decline';
-  readonly asked: string[];
-}
-
-async function connectedClient(dir: string, preferred?: string, asking?: Asking): Promise<Client> {
+/** An MCP client talking to a fresh server process, as an agent would start one (its pairing kept in `dir`, as main.ts keeps it). */
+async function connectedClient(dir: string, preferred?: string, name = 'unit-test'): Promise<Client> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const server = createMcpServer(channelConnector(dir, preferred), '9.9.9');
+  const pairings = agentPairingStore(dir, () => name);
+  const server = createMcpServer(channelConnector(dir, preferred, pairings), '9.9.9');
   await server.connect(serverSide);
-  const client = new Client({ name: 'unit-test', version: '1.0.0' }, asking ? { capabilities: { elicitation: {} } } : {});
-  if (asking)
-    client.setRequestHandler(ElicitRequestSchema, (request) => {
-      asking.asked.push(request.params.message);
-      return { action: asking.answer, ...(asking.answer === 'accept' ? { content: {} } : {}) };
-    });
+  const client = new Client({ name, version: '1.0.0' });
   await client.connect(clientSide);
   return client;
 }
@@ -165,13 +163,13 @@ describe('the MCP server against a fake extension channel', () => {
     return channel;
   }
 
-  async function client(preferred?: string, asking?: Asking): Promise<Client> {
-    const connected = await connectedClient(dir, preferred, asking);
+  async function client(preferred?: string, name?: string): Promise<Client> {
+    const connected = await connectedClient(dir, preferred, name);
     clients.push(connected);
     return connected;
   }
 
-  it('lists exactly the defined tools, read-only but the watch tool, each with the agreement field', async () => {
+  it('lists exactly the defined tools, read-only but the watch tool, with no field by which a model could say the user agreed', async () => {
     const { tools } = await (await client()).listTools();
     assert.deepEqual(
       tools.map((tool) => tool.name),
@@ -180,7 +178,8 @@ describe('the MCP server against a fake extension channel', () => {
     for (const tool of tools) {
       assert.equal(tool.annotations?.readOnlyHint, tool.name !== AGENT_TOOL_NAMES.watch, tool.name);
       assert.equal(tool.annotations.destructiveHint, false, tool.name);
-      assert.equal((tool.inputSchema.properties?.[USER_AGREED] as { type?: string } | undefined)?.type, 'boolean');
+      assert.deepEqual(tool.inputSchema, AGENT_TOOLS[tool.name as AgentToolName].inputSchema, tool.name);
+      assert.equal(tool.description, AGENT_TOOLS[tool.name as AgentToolName].description);
     }
   });
 
@@ -196,75 +195,62 @@ describe('the MCP server against a fake extension channel', () => {
 
   const many = { serialNumbers: Array.from({ length: 12 }, (_, i) => `MX-4711-A${String(i).padStart(4, '0')}`) };
 
-  it('without elicitation: refuses a large call with the reason until the input says the user agreed', async () => {
+  it('asks to be paired when the window answers only a paired agent, calls again with the pairing, and keeps it for its next start', async function () {
     const fake = new FakeExtension();
     await window(fake);
-    const connected = await client();
-    const refused = textOf(await connected.callTool({ name: AGENT_TOOL_NAMES.summary, arguments: many }));
-    assert.match(refused, /^Nothing was read: this call asks for the onboarding events of 12 machines/);
-    const agreed = textOf(await connected.callTool({ name: AGENT_TOOL_NAMES.summary, arguments: { ...many, [USER_AGREED]: true } }));
-    assert.equal(agreed, extensionText(AGENT_TOOL_NAMES.summary, many));
-  });
-
-  it('with elicitation: asks the user through the client, and reads only when they accept', async () => {
-    const fake = new FakeExtension();
-    await window(fake);
-    const accepting: Asking = { answer: 'accept', asked: [] };
-    const answer = await (await client(undefined, accepting)).callTool({ name: AGENT_TOOL_NAMES.summary, arguments: many });
+    const answer = await (await client(undefined, 'Claude Code')).callTool({ name: AGENT_TOOL_NAMES.summary, arguments: many });
     assert.equal(textOf(answer), extensionText(AGENT_TOOL_NAMES.summary, many));
-    assert.equal(accepting.asked.length, 1);
-    assert.match(accepting.asked[0] ?? '', /^Onboarding Events: this call asks for the onboarding events of 12 machines.* Go ahead\?$/);
+    assert.deepEqual(fake.pairRequests, ['Claude Code'], 'the question names the agent as its client introduced itself');
     assert.deepEqual(
-      fake.calls.map((call) => userAgreed(call.input)),
-      [false, true],
+      fake.calls.map((call) => call.pairing),
+      [undefined, 'pairing-1'],
     );
-    const declining: Asking = { answer: 'decline', asked: [] };
-    const declined = await (await client(undefined, declining)).callTool({ name: AGENT_TOOL_NAMES.summary, arguments: many });
-    assert.equal(textOf(declined), DECLINED_TEXT);
-    assert.equal(declining.asked.length, 1);
+    // The agent's next start (a new server process) presents the kept pairing at once, with no new question.
+    const again = await (
+      await client(undefined, 'Claude Code')
+    ).callTool({ name: AGENT_TOOL_NAMES.watch, arguments: { serialNumbers: ['A-1'] } });
+    assert.equal(textOf(again), extensionText(AGENT_TOOL_NAMES.watch, {}));
+    assert.deepEqual(fake.pairRequests, ['Claude Code']);
+    assert.equal(fake.calls.at(-1)?.pairing, 'pairing-1');
+    // Another agent has a pairing of its own.
+    await (await client(undefined, 'Codex')).callTool({ name: AGENT_TOOL_NAMES.summary, arguments: many });
+    assert.deepEqual(fake.pairRequests, ['Claude Code', 'Codex']);
+    assert.equal(fake.calls.at(-1)?.pairing, 'pairing-2');
+    if (!POSIX) return;
+    const kept = readdirSync(join(dir, 'pairings'));
+    assert.equal(kept.length, 2);
+    for (const file of kept) assert.equal(statSync(join(dir, 'pairings', file)).mode & 0o777, 0o600, file);
+    assert.equal(statSync(join(dir, 'pairings')).mode & 0o777, 0o700);
   });
 
-  it('the watch tool: started nothing until the user agrees, asked through elicitation where the client can, in its own words', async () => {
+  it('reads nothing more when the user declines to pair, or when no window asks (Connect an Agent was not run), and says what to do', async () => {
     const fake = new FakeExtension();
     await window(fake);
-    const start = { serialNumbers: ['MX-4711-A0023'] };
-    const refused = textOf(await (await client()).callTool({ name: AGENT_TOOL_NAMES.watch, arguments: start }));
-    assert.match(refused, /^Nothing was started: this call starts watching the machine "MX-4711-A0023" in the environment "Production"/);
-    assert.match(refused, /call onboardingEvents_watchOnboarding again with the same input and "userAgreed": true\.$/);
-    const declining: Asking = { answer: 'decline', asked: [] };
-    const declined = textOf(await (await client(undefined, declining)).callTool({ name: AGENT_TOOL_NAMES.watch, arguments: start }));
+    fake.pairAnswer = 'decline';
+    const declined = textOf(await (await client()).callTool({ name: AGENT_TOOL_NAMES.watch, arguments: { serialNumbers: ['A-1'] } }));
+    assert.equal(declined, pairingDeclinedText(AGENT_TOOL_NAMES.watch));
+    assert.match(declined, /^Nothing was started: the user declined, in VS Code, to pair this agent/);
+    fake.pairAnswer = 'closed';
+    const closed = textOf(await (await client()).callTool({ name: AGENT_TOOL_NAMES.summary, arguments: many }));
+    assert.equal(closed, pairingClosedText(AGENT_TOOL_NAMES.summary));
+    assert.match(closed, /^Nothing was read: .*run "Onboarding Events: Connect an Agent" in VS Code/);
+    assert.deepEqual(
+      fake.calls.map((call) => call.pairing),
+      [undefined, undefined],
+      'called once each, never with a pairing',
+    );
+  });
+
+  it('passes a "userAgreed" in the input on as plain input: it is no agreement, and the server adds none', async () => {
+    const fake = new FakeExtension();
+    await window(fake);
+    fake.pairAnswer = 'closed';
+    const input = { ...many, userAgreed: true };
     assert.equal(
-      declined,
-      'Nothing was started: the user declined this call when asked. Do not call it again unless the user asks for it.',
+      textOf(await (await client()).callTool({ name: AGENT_TOOL_NAMES.summary, arguments: input })),
+      pairingClosedText(AGENT_TOOL_NAMES.summary),
     );
-    assert.equal(declined, declinedText(AGENT_TOOL_NAMES.watch));
-    assert.equal(declinedText(AGENT_TOOL_NAMES.summary), DECLINED_TEXT);
-    assert.match(declining.asked[0] ?? '', /^Onboarding Events: this call starts watching the machine "MX-4711-A0023".* Go ahead\?$/);
-    const accepting: Asking = { answer: 'accept', asked: [] };
-    const answer = await (await client(undefined, accepting)).callTool({ name: AGENT_TOOL_NAMES.watch, arguments: start });
-    assert.equal(textOf(answer), extensionText(AGENT_TOOL_NAMES.watch, start));
-    assert.deepEqual(
-      fake.calls.filter((call) => call.tool === AGENT_TOOL_NAMES.watch).map((call) => userAgreed(call.input)),
-      [false, false, false, true],
-    );
-  });
-
-  it("with elicitation: the model's own userAgreed is not taken, and the tools list no such field", async () => {
-    const fake = new FakeExtension();
-    await window(fake);
-    const declining: Asking = { answer: 'decline', asked: [] };
-    const connected = await client(undefined, declining);
-    const answer = await connected.callTool({ name: AGENT_TOOL_NAMES.summary, arguments: { ...many, [USER_AGREED]: true } });
-    assert.equal(textOf(answer), DECLINED_TEXT);
-    assert.deepEqual(
-      fake.calls.map((call) => userAgreed(call.input)),
-      [false],
-    );
-    const { tools } = await connected.listTools();
-    for (const tool of tools) {
-      assert.equal(tool.inputSchema.properties?.[USER_AGREED], undefined, tool.name);
-      assert.equal(tool.description, AGENT_TOOLS[tool.name as AgentToolName].description);
-    }
+    assert.deepEqual(fake.calls, [{ tool: AGENT_TOOL_NAMES.summary, input }]);
   });
 
   it('says VS Code is not running, for every tool, when no window is published', async () => {
