@@ -112,8 +112,12 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': [
         'error',
-        ...['ImportSpecifier', 'MemberExpression[property.name="serverTextData"]'].map((kind) => ({
-          selector: kind === 'ImportSpecifier' ? 'ImportSpecifier[imported.name="serverTextData"]' : kind,
+        ...[
+          'ImportSpecifier[imported.name="serverTextData"]',
+          'CallExpression[callee.name="serverTextData"]',
+          'MemberExpression[property.name="serverTextData"]',
+        ].map((selector) => ({
+          selector,
           message:
             'Server text is shown through a renderer of common/serverText.ts (lineText, tooltipText, notificationText, markdownText, pageText, clipboardText), not read as a string: see ARCHITECTURE.md, "server text".',
         })),
