@@ -62,11 +62,11 @@ function programWith(text: string): ts.Program {
   );
   assert.ok(config, 'tsconfig.json reads');
   const host = ts.createCompilerHost(config.options);
-  const { getSourceFile, fileExists, readFile } = host;
-  host.fileExists = (name) => name === SINK_FILE || fileExists.call(host, name);
-  host.readFile = (name) => (name === SINK_FILE ? text : readFile.call(host, name));
+  const base = { getSourceFile: host.getSourceFile.bind(host), fileExists: host.fileExists.bind(host), readFile: host.readFile.bind(host) };
+  host.fileExists = (name) => name === SINK_FILE || base.fileExists(name);
+  host.readFile = (name) => (name === SINK_FILE ? text : base.readFile(name));
   host.getSourceFile = (name, language, ...rest) =>
-    name === SINK_FILE ? ts.createSourceFile(name, text, language, true) : getSourceFile.call(host, name, language, ...rest);
+    name === SINK_FILE ? ts.createSourceFile(name, text, language, true) : base.getSourceFile(name, language, ...rest);
   return ts.createProgram({ rootNames: [SINK_FILE], options: { ...config.options, noEmit: true }, host });
 }
 
