@@ -17,6 +17,18 @@ const LAYERS = [
   ['workbench'],
   ['session', 'machines', 'details', 'editor', 'lookUp', 'agentTools', 'links', 'watch', 'board'],
 ];
+/** The files that may read server text as data (serverTextData): see the rule below. */
+const SERVER_TEXT_DATA_READERS = [
+  'src/common/serverText.ts',
+  'src/domain/events/eventFilter.ts',
+  'src/domain/events/eventState.ts',
+  'src/domain/events/eventView.ts',
+  'src/domain/events/exportEvents.ts',
+  'src/domain/agentTools/toolResults.ts',
+  'src/domain/board/boardRows.ts',
+  'src/domain/watch/watchRules.ts',
+  'src/machines/filterPicker.ts',
+];
 const TOP = ['./src/extension.ts', './src/publicApi.ts', './src/testHooks.ts'];
 
 /** import/no-restricted-paths zones: for each folder, everything it must not import. */
@@ -88,6 +100,28 @@ export default tseslint.config(
     rules: {
       'import/no-cycle': ['error', { ignoreExternal: true }],
       'import/no-restricted-paths': ['error', { zones: layerZones() }],
+    },
+  },
+  {
+    // Server text (common/serverText.ts) reaches what VS Code shows only through its renderers; reading its
+    // characters as data is allowed only where they are data: matching and filtering, exports, the agent
+    // tools' quoted results, the board's rows (its page sets them as textContent) and the filter's stored types.
+    // A new surface that needs server text takes a renderer; a new data use is added here, in review.
+    files: ['src/**/*.ts'],
+    ignores: SERVER_TEXT_DATA_READERS,
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          'ImportSpecifier[imported.name="serverTextData"]',
+          'CallExpression[callee.name="serverTextData"]',
+          'MemberExpression[property.name="serverTextData"]',
+        ].map((selector) => ({
+          selector,
+          message:
+            'Server text is shown through a renderer of common/serverText.ts (lineText, tooltipText, notificationText, markdownText, pageText, clipboardText), not read as a string: see ARCHITECTURE.md, "server text".',
+        })),
+      ],
     },
   },
   ...VSCODE_FREE.map((folder) => ({ files: [`src/${folder}/**/*.ts`], rules: noVscode(`src/${folder}`) })),

@@ -3,6 +3,7 @@
 // the server and is rendered as text.
 
 import type { Priority } from './http/concurrencyLimiter';
+import type { ServerText } from '../common/serverText';
 
 export type { Priority, RequestPriority } from './http/concurrencyLimiter';
 
@@ -51,8 +52,8 @@ export interface EventTime {
 /** Spec §2.2, validated. */
 export interface OnboardingEvent {
   readonly serialNumber: string;
-  readonly type: string;
-  readonly message: string;
+  readonly type: ServerText;
+  readonly message: ServerText;
   readonly time: EventTime;
   /** Present only for machine-created events; a UUID. */
   readonly assetId?: string;

@@ -10,6 +10,7 @@ import { isRecord } from '../common/guards';
 import { pruneDeepJson } from '../common/jsonDepth';
 import { plainLocalize, type Localize } from '../common/localize';
 import { boundText } from '../common/markdownText';
+import { serverText } from '../common/serverText';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -77,8 +78,8 @@ export function validateEvent(
   const validAssetId = typeof assetId === 'string' ? assetId : undefined;
   const common = {
     serialNumber,
-    type,
-    message,
+    type: serverText(type),
+    message: serverText(message),
     time: toEventTime(timestamp, timestampUnit),
     links: boundLinks(links.links),
     extra,

@@ -14,6 +14,7 @@ import type { SettingsReader } from '../workbench/settings';
 import type { DetailsPanels } from './detailsPanels';
 import { eventFromArgument, eventReference, type EventReference } from './eventArgument';
 import type { ReadOnlyDocuments } from './jsonDocuments';
+import { lineText } from '../common/serverText';
 
 export interface DetailsCommandDeps {
   readonly panels: DetailsPanels;
@@ -70,7 +71,8 @@ const showEventDetails: CommandFactory<DetailsCommandDeps> = (deps) => async (ar
 const showRawJson: CommandFactory<DetailsCommandDeps> = (deps) => async (argument) => {
   const event = await eventFrom(deps, argument);
   if (!event) return;
-  const name = `${event.type}-${event.time.raw}`;
+  // The document's name is its tab title: the type as one clean line.
+  const name = `${lineText(event.type, 60)}-${String(event.time.raw)}`;
   await deps.documents.show(['event', event.serialNumber, name], JSON.stringify(event.raw, null, 2));
 };
 

@@ -11,7 +11,7 @@ import { apiBaseUrlOf, PageRequests, type PageRequestServices } from './pageRequ
 import type { HostMessage, PageStrings } from './protocol';
 import { buildEventView } from './viewModel';
 import { WebviewHost } from './webviewHost';
-import { displayText } from '../common/notificationText';
+import { lineText } from '../common/serverText';
 
 /** What every panel shares: the session, the read-only documents, the opener, and where it reports its activity. */
 export interface PanelContext extends PageRequestServices {
@@ -21,8 +21,7 @@ export interface PanelContext extends PageRequestServices {
 const MAX_TITLE = 60;
 
 export function panelTitle(event: OnboardingEvent): string {
-  const shown = displayText(event.type);
-  const type = shown.length > MAX_TITLE ? `${shown.slice(0, MAX_TITLE - 1)}…` : shown;
+  const type = lineText(event.type, MAX_TITLE);
   return vscode.l10n.t('{0} · {1}', type, event.serialNumber);
 }
 

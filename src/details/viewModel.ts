@@ -3,6 +3,7 @@
 // Every string here came from the server and is rendered as text by the page.
 
 import { expandLink, isOpenable, linkDeprecation, resolveHref } from '../core/hal';
+import { pageText } from '../common/serverText';
 import type { HalLink, OnboardingEvent } from '../core/model';
 import { HAL_LINK_FIELDS, type EventView, type FieldView, type LinkTargetView, type LinkView, type VariableValues } from './protocol';
 import { formatAbsolute, formatRaw, formatRelative, formatUtcIso } from '../common/time';
@@ -159,8 +160,8 @@ export function buildEventView(event: OnboardingEvent, options: EventViewOptions
   const { time } = event;
   return {
     title: options.title,
-    type: event.type,
-    message: event.message,
+    type: pageText(event.type),
+    message: pageText(event.message),
     serialNumber: event.serialNumber,
     assetId: event.assetId ?? null,
     time: {

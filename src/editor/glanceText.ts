@@ -3,7 +3,6 @@
 // unit-tested and timed by the bench. Server text never appears here: only
 // our own state words and a time.
 import type { Localize } from '../common/localize';
-import { toSingleLine } from '../common/markdownText';
 import { formatRelative } from '../common/time';
 import type { EventsResult } from '../core/model';
 import {
@@ -16,13 +15,14 @@ import {
   type MachineState,
 } from '../domain/events/eventState';
 import type { LineMatch } from '../domain/serialNumbers/visibleSerials';
+import { lineText, type ServerText } from '../common/serverText';
 
 export interface GlanceState {
   readonly state: MachineState;
   /** Time of the newest event, when there is one. */
   readonly latestEpochMs: number | undefined;
   /** Type of the newest event (server text: plain text only). */
-  readonly latestType: string | undefined;
+  readonly latestType: ServerText | undefined;
   /** The shown result is an old one (the last refresh failed or it came from disk). */
   readonly stale: boolean;
 }
@@ -103,7 +103,7 @@ export function planProblems(
               message: problemMessage(
                 match.serialNumber,
                 state.state,
-                state.latestType === undefined ? undefined : toSingleLine(state.latestType, TYPE_TEXT_MAX),
+                state.latestType === undefined ? undefined : lineText(state.latestType, TYPE_TEXT_MAX),
                 ctx,
               ),
             }

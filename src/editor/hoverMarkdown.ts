@@ -4,12 +4,18 @@
 // escapeMarkdown; the only links are command links built here, whose ids are
 // HOVER_ENABLED_COMMANDS, the list the glue puts in `isTrusted.enabledCommands`.
 import type { CacheEntry } from '../eventsCache/eventsCache';
-import { commandUri, escapeMarkdown, markdownCell, toSingleLine } from '../common/markdownText';
+import { commandUri, escapeMarkdown, toSingleLine } from '../common/markdownText';
 import type { Localize } from '../common/localize';
 import { errorMessage } from '../common/errors';
 import { formatAbsolute, formatRelative } from '../common/time';
 import { COMMANDS } from '../workbench/constants';
 import { machineState, stateWord, type EventStateRules } from '../domain/events/eventState';
+import { markdownText, type ServerText } from '../common/serverText';
+
+/** Server text for one table cell; an empty one gets a dash so the table keeps its shape. */
+function serverCell(text: ServerText, max: number): string {
+  return markdownText(text, max) || '—';
+}
 
 /**
  * The exact allow-list for `MarkdownString.isTrusted`: the commands the hover
@@ -125,7 +131,7 @@ export function eventsHoverMarkdown(serialNumber: string, cached: CacheEntry, ct
     const rows = shown.map(
       // Non-breaking spaces keep "2 years ago" on one line when the message is long.
       (event) =>
-        `| ${markdownCell(event.type, TYPE_CELL_MAX)} | ${escapeMarkdown(age(event.time.epochMs, ctx)).replace(/ /g, '\u00a0')} | ${markdownCell(event.message, MESSAGE_CELL_MAX)} |`,
+        `| ${serverCell(event.type, TYPE_CELL_MAX)} | ${escapeMarkdown(age(event.time.epochMs, ctx)).replace(/ /g, '\u00a0')} | ${serverCell(event.message, MESSAGE_CELL_MAX)} |`,
     );
     parts.push([`| ${ctx.t('Type')} | ${ctx.t('When')} | ${ctx.t('Message')} |`, '| :-- | :-- | :-- |', ...rows].join('\n'));
     const hidden = events.length - shown.length;

@@ -11,7 +11,7 @@ import type { OnboardingEvent } from '../core/model';
 import { NotSignedInError } from '../eventsCache/eventsCache';
 import { errorMessage } from '../common/errors';
 import { Disposable, DisposableStore, toDisposable, type IDisposable } from '../common/lifecycle';
-import { defuseThemeIcons, toSingleLine } from '../common/markdownText';
+import { defuseThemeIcons } from '../common/markdownText';
 import { formatAbsolute, formatRelative } from '../common/time';
 import { checkSerialNumber, serialNumberArgument } from '../domain/serialNumbers/serialNumberInput';
 import { plainArgument } from '../workbench/argumentTrust';
@@ -19,6 +19,7 @@ import { registerCommands, type CommandFactory, type CommandTable } from '../wor
 import { COMMANDS } from '../workbench/constants';
 import type { SerialFeatureDeps } from '../workbench/contracts/features';
 import { inertNotificationText } from '../common/notificationText';
+import { lineText } from '../common/serverText';
 
 export type LookUpDeps = SerialFeatureDeps;
 
@@ -38,14 +39,16 @@ const DETAIL_MAX = 300;
 
 /** `timeZone`: IANA zone for the exact time; the host's zone when absent (tests pin it). */
 export function eventPickText(event: OnboardingEvent, now: number, locale: string, timeZone?: string): EventPickText {
-  const type = event.type.toUpperCase();
+  const label = lineText(event.type, 80);
+  // The icon reads the label as shown: cleaning removes only invisible characters, never a letter of FAIL or ERROR.
+  const type = label.toUpperCase();
   const icon =
     type.includes('FAIL') || type.includes('ERROR') ? 'error' : type.includes('COMPLETED') ? 'pass-filled' : 'circle-large-outline';
-  const message = toSingleLine(event.message, DETAIL_MAX);
+  const message = lineText(event.message, DETAIL_MAX);
   return {
-    label: defuseThemeIcons(toSingleLine(event.type, 80)),
+    label,
     description: `${formatRelative(event.time.epochMs, now, locale) ?? ''} · ${formatAbsolute(event.time.epochMs, locale, timeZone) ?? String(event.time.raw)}`,
-    detail: defuseThemeIcons(message === '' ? '—' : message),
+    detail: message === '' ? '—' : message,
     icon,
   };
 }
@@ -251,7 +254,7 @@ export class MachineLookUp extends Disposable {
     const count = entry.result.events.length === 1 ? vscode.l10n.t('1 event') : vscode.l10n.t('{0} events', entry.result.events.length);
     if (latest === undefined) return count;
     return defuseThemeIcons(
-      `${count} · ${latest.type.slice(0, 40)} ${formatRelative(latest.time.epochMs, Date.now(), vscode.env.language) ?? ''}`,
+      `${count} · ${lineText(latest.type, 40)} ${formatRelative(latest.time.epochMs, Date.now(), vscode.env.language) ?? ''}`,
     );
   }
 

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { formatShort } from '../common/time';
 import type { MachinesModel } from './machinesModel';
+import { lineText, serverText, serverTextData } from '../common/serverText';
 
 /** Argument of onboardingEvents.filterEvents that skips the quick pick; `null`, `''` and `[]` clear a part. */
 export interface FilterArgument {
@@ -68,17 +69,18 @@ export async function pickFilter(model: MachinesModel): Promise<FilterArgument |
 async function pickTypes(model: MachinesModel): Promise<FilterArgument | undefined> {
   const current = model.filter;
   const known = new Set<string>();
-  for (const serial of model.allListed()) for (const event of model.view(serial).all) known.add(event.type);
+  // The filter keeps the types as data (the characters sent); each is shown through the one line renderer.
+  for (const serial of model.allListed()) for (const event of model.view(serial).all) known.add(serverTextData(event.type));
   for (const type of current.types ?? []) known.add(type);
   if (known.size === 0) {
     void vscode.window.showInformationMessage(vscode.l10n.t('No events are loaded yet, so there are no event types to pick from.'));
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
-    [...known].sort().map((type) => ({ label: type, picked: current.types?.includes(type) ?? false })),
+    [...known].sort().map((type) => ({ label: lineText(serverText(type)), type, picked: current.types?.includes(type) ?? false })),
     { title: vscode.l10n.t('Show Events of These Types'), canPickMany: true },
   );
-  return picked ? { types: picked.map((item) => item.label) } : undefined;
+  return picked ? { types: picked.map((item) => item.type) } : undefined;
 }
 
 async function pickText(model: MachinesModel): Promise<FilterArgument | undefined> {

@@ -28,6 +28,7 @@ import { CLEAR_FILTER, parseSince, pickFilter, type FilterArgument } from './fil
 import type { MachineLists } from './machineLists';
 import type { MachinesModel } from './machinesModel';
 import { describeFilter, type MachinesView } from './machinesView';
+import { clipboardText } from '../common/serverText';
 
 /** What a refresh of listed machines came to. */
 export interface RefreshCount {
@@ -333,7 +334,7 @@ function copyAssetId(deps: MachineCommandDeps): CommandHandler {
 function copyMessage(deps: MachineCommandDeps): CommandHandler {
   return (argument) => {
     const event = requireEvent(deps, argument);
-    return event === undefined ? undefined : copy(event.message, vscode.l10n.t('the event message'));
+    return event === undefined ? undefined : copy(clipboardText(event.message), vscode.l10n.t('the event message'));
   };
 }
 

@@ -12,6 +12,7 @@ import type { ErrorNode, EventNode, GroupNode, LoadMoreNode, MachineNode, Machin
 import { displayText } from '../common/notificationText';
 import type { Localize } from '../common/localize';
 import { errorMessage } from '../common/errors';
+import { lineText, tooltipText } from '../common/serverText';
 
 export interface RenderContext {
   readonly model: MachinesModel;
@@ -211,7 +212,12 @@ export function machineTooltip(summary: MachineSummary, context: RenderContext, 
     const latest = view.latest ?? view.newest;
     if (latest) {
       md.appendText(
-        vscode.l10n.t('Latest: {0}, {1} ({2})', latest.type, exactTime(latest.time.epochMs, context), age(latest.time.epochMs, context)),
+        vscode.l10n.t(
+          'Latest: {0}, {1} ({2})',
+          lineText(latest.type),
+          exactTime(latest.time.epochMs, context),
+          age(latest.time.epochMs, context),
+        ),
       );
       md.appendMarkdown('\n\n');
     }
@@ -291,9 +297,9 @@ function eventIcon(event: OnboardingEvent, rules: EventStateRules): vscode.Theme
 export function eventTooltip(event: OnboardingEvent, context: RenderContext): vscode.MarkdownString {
   const md = untrustedMarkdown();
   md.appendMarkdown('**');
-  md.appendText(displayText(event.type));
+  md.appendText(lineText(event.type));
   md.appendMarkdown('**\n\n');
-  md.appendText(displayText(event.message));
+  md.appendText(tooltipText(event.message));
   md.appendMarkdown('\n\n---\n\n');
   const local = exactTime(event.time.epochMs, context);
   const utc = formatUtcIso(event.time.epochMs) ?? String(event.time.raw);
@@ -318,7 +324,7 @@ export function eventTooltip(event: OnboardingEvent, context: RenderContext): vs
 function renderEvent(node: EventNode, context: RenderContext): vscode.TreeItem {
   const { event } = node;
   // Server text: a right-to-left override or a control character must not reorder or hide what the label says.
-  const item = new vscode.TreeItem(displayText(event.type), vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(lineText(event.type), vscode.TreeItemCollapsibleState.None);
   item.id = node.id;
   const when = shortAge(event.time.epochMs, context);
   item.description = event.assetId === undefined ? when : `${when} · ${vscode.l10n.t('asset {0}', event.assetId)}`;
@@ -326,7 +332,7 @@ function renderEvent(node: EventNode, context: RenderContext): vscode.TreeItem {
   item.iconPath = eventIcon(event, context.model.eventStates());
   item.contextValue = event.assetId === undefined ? 'event' : 'event.asset';
   item.command = { command: COMMANDS.showEventDetails, title: vscode.l10n.t('Show Event Details'), arguments: [event] };
-  item.accessibilityInformation = { label: `${displayText(event.type)}, ${age(event.time.epochMs, context)}` };
+  item.accessibilityInformation = { label: `${lineText(event.type)}, ${age(event.time.epochMs, context)}` };
   return item;
 }
 

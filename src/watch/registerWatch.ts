@@ -10,12 +10,10 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../common/errors';
 import { DisposableStore, toDisposable, type IDisposable } from '../common/lifecycle';
-import { formatRelative } from '../common/time';
 import type { OnboardingEvent } from '../core/model';
-import { eventState, machineState, newestOf, stateWord } from '../domain/events/eventState';
+import { eventState, machineState, newestOf } from '../domain/events/eventState';
 import { checkSerialNumber, serialNumberArgument } from '../domain/serialNumbers/serialNumberInput';
 import { DEFAULT_WATCH_TIMING, formatDuration, MAX_OUTCOME_MESSAGE, MAX_WATCHES } from '../domain/watch/watchRules';
-import { truncate } from '../common/markdownText';
 import { inertNotificationText } from '../common/notificationText';
 import type { EventsCache } from '../eventsCache/eventsCache';
 import { plainArgument, type ArgumentTrust } from '../workbench/argumentTrust';
@@ -33,6 +31,8 @@ import type {
 import type { Log } from '../workbench/log';
 import type { SettingsReader } from '../workbench/settings';
 import { FileClaims, WatchList, type WatchEnded, type WatchInfo } from './watchList';
+import { clipboardText, lineText, notificationText } from '../common/serverText';
+import { age as watchAge, rowDescription, stepText as watchStepText, watchDescription, type WatchTextContext } from './watchText';
 
 /** How the watch feature tells the user things: the Notifier (session/notify.ts), which the test hooks read. */
 export interface WatchNotifier {
@@ -64,31 +64,22 @@ function environmentId(session: ApiSession): string | undefined {
   return session.state.kind === 'signed-in' ? session.state.environment.id : undefined;
 }
 
+/** The words of a watch in this window's language, now. */
+function textContext(): WatchTextContext {
+  return { t, locale: vscode.env.language, now: Date.now() };
+}
+
 function age(at: number): string {
-  return formatRelative(at, Date.now(), vscode.env.language, 'short') ?? String(at);
+  return watchAge(at, textContext());
 }
 
-/** "DEVICE_REGISTERED · 2 min ago", or what the watch waits for. */
 function stepText(watch: WatchInfo): string {
-  return watch.step === undefined ? t('waiting for the first event') : `${watch.step.type} · ${age(watch.step.at)}`;
-}
-
-function statusText(watch: WatchInfo): string {
-  switch (watch.status) {
-    case 'watching':
-      return t('watching');
-    case 'paused':
-      return t('paused');
-    case 'onboarded':
-    case 'failed':
-      return stateWord(watch.status, t);
-  }
+  return watchStepText(watch, textContext());
 }
 
 function rowDecoration(watch: WatchInfo): MachineRowDecoration {
-  const status = statusText(watch);
   const icon = watch.status === 'watching' ? 'eye-watch' : watch.status === 'paused' ? 'eye-closed' : undefined;
-  const description = watch.outcome === undefined ? `${status} · ${stepText(watch)}` : undefined;
+  const description = rowDescription(watch, textContext());
   return {
     watched: watch.outcome === undefined,
     ...(icon === undefined ? {} : { icon }),
@@ -219,12 +210,12 @@ export function registerWatch(context: vscode.ExtensionContext, deps: WatchDeps)
       }
       const copyMessage = t('Copy Message');
       void notifier
-        .warning(t('{0} failed to onboard: {1}', watch.serialNumber, watch.outcome.message), showDetails, copyMessage)
+        .warning(t('{0} failed to onboard: {1}', watch.serialNumber, notificationText(watch.outcome.message)), showDetails, copyMessage)
         .then((choice) =>
           choice === showDetails
             ? showDetailsOf(watch)
             : choice === copyMessage
-              ? vscode.env.clipboard.writeText(watch.outcome.message)
+              ? vscode.env.clipboard.writeText(clipboardText(watch.outcome.message))
               : undefined,
         );
     }),
@@ -415,7 +406,12 @@ const watchMachine: CommandFactory<WatchCommandDeps> = (deps) => async (argument
       case 'already-onboarded':
         void vscode.window.showInformationMessage(
           inertNotificationText(
-            t('{0} is already onboarded ({1}, {2}): there is nothing left to watch.', serial, result.step.type, age(result.step.at)),
+            t(
+              '{0} is already onboarded ({1}, {2}): there is nothing left to watch.',
+              serial,
+              lineText(result.step.type),
+              age(result.step.at),
+            ),
           ),
         );
         break;
@@ -480,10 +476,7 @@ const showWatches: CommandFactory<WatchCommandDeps> = (deps) => () => {
     const watches = list.list();
     const rows: WatchPick[] = watches.map((watch) => ({
       label: `${pickIcon(watch)} ${watch.serialNumber}`,
-      description:
-        watch.outcome === undefined
-          ? `${statusText(watch)} · ${stepText(watch)}`
-          : `${statusText(watch)} · ${watch.outcome.type} · ${age(watch.outcome.at)}`,
+      description: watchDescription(watch, textContext()),
       ...(watch.status === 'paused' ? { detail: t('Paused: its environment is not the one signed in.') } : {}),
       buttons: [detailsButton, stop],
       watch,
@@ -558,7 +551,7 @@ function watchPinnedFailures(deps: WatchDeps & { readonly claims: FileClaims }):
       if (!speak) return;
       const showDetails = t('Show Details');
       return notifier
-        .warning(t('{0} failed to onboard: {1}', serial, truncate(newest.message, MAX_OUTCOME_MESSAGE)), showDetails)
+        .warning(t('{0} failed to onboard: {1}', serial, notificationText(newest.message, MAX_OUTCOME_MESSAGE)), showDetails)
         .then((choice) => (choice === showDetails ? deps.details.show(newest) : undefined));
     });
   });

@@ -33,6 +33,7 @@ import { VisibleLoads } from '../../src/eventsCache/visibleLoads';
 import { makeEvent, startFakeApi, TEST_CREDENTIALS, type FakeApi } from '../support/fakeApi';
 import { median } from './benchSupport';
 import type { Benchmark } from './index';
+import { serverTextData } from '../../src/common/serverText';
 
 const LINES = 5_000;
 const SERIALS = 1_000;
@@ -238,7 +239,7 @@ export const glanceBench: Benchmark = {
             const latest = sorted[0];
             const state = latest === undefined ? 'noEvents' : eventState(latest, DEFAULT_EVENT_STATE_RULES);
             if (state === 'failed' || state === 'noEvents') {
-              problemMessage(m[0], state, latest?.type, ctx);
+              problemMessage(m[0], state, latest === undefined ? undefined : serverTextData(latest.type), ctx);
               count++;
             }
           }

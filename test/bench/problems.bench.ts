@@ -14,6 +14,7 @@ import { planProblems, type GlanceState, type GlanceTextContext } from '../../sr
 import { MAX_DIAGNOSTICS_PER_DOCUMENT } from '../../src/editor/serialDiagnostics';
 import { median } from './benchSupport';
 import type { Benchmark } from './index';
+import { serverText } from '../../src/common/serverText';
 
 const LINES = 1_000_000;
 const EVERY = 200;
@@ -41,7 +42,7 @@ export const problemsBench: Benchmark = {
   async run(): Promise<boolean> {
     const matcher = createSerialMatcher();
     const ctx: GlanceTextContext = { now: T0, locale: 'en', t: plainLocalize };
-    const failed: GlanceState = { state: 'failed', latestEpochMs: T0 - 60_000, latestType: 'ONBOARDING_FAILED', stale: false };
+    const failed: GlanceState = { state: 'failed', latestEpochMs: T0 - 60_000, latestType: serverText('ONBOARDING_FAILED'), stale: false };
     const checks: { met: boolean; line: string }[] = [];
     for (const withSerials of [false, true]) {
       const lines = Array.from({ length: LINES }, (_, i) => (withSerials && i % EVERY === 0 ? `- ${serialOf(i / EVERY)}` : '    '));

@@ -39,6 +39,7 @@ import { bareToken, median, roundTripAt, slowerClause, timed } from './benchSupp
 import { byHandRefresh, simpleRefresh } from './peers';
 import { RemoteFakeApi } from './remoteFakeApi';
 import type { Benchmark } from './index';
+import { serverTextData } from '../../src/common/serverText';
 
 const BIG = 'BIG-0000-A0000';
 const EVENTS_ON_BIG = 10_000;
@@ -109,9 +110,9 @@ function naiveRenderAll(result: EventsResult): { label: string; description: str
   return [...result.events]
     .sort((a, b) => b.time.epochMs - a.time.epochMs)
     .map((event) => ({
-      label: event.type,
+      label: serverTextData(event.type),
       description: new Date(event.time.epochMs).toISOString(),
-      tooltip: `${event.message}\n${JSON.stringify(event.raw)}`,
+      tooltip: `${serverTextData(event.message)}\n${JSON.stringify(event.raw)}`,
     }));
 }
 

@@ -7,6 +7,7 @@ import type { OnboardingEvent } from '../../src/core/model';
 import { activateExtension, type TestedApi } from '../integration/support/extension';
 import { DEMO_BASE_TIME, DEMO_CREDENTIALS, DEMO_SERIALS, demoData, makeEvent, startFakeApi, type FakeApi } from '../support/fakeApi';
 import { snap } from './snap';
+import { serverTextData } from '../../src/common/serverText';
 
 async function setTheme(theme: string | undefined): Promise<void> {
   if (vscode.workspace.getConfiguration('workbench').get('colorTheme') === theme) return;
@@ -21,10 +22,13 @@ describe('Event details screenshots', function () {
 
   async function show(serial: string, type: string): Promise<OnboardingEvent> {
     const result = await api.testHooks.getEvents(serial, { force: true });
-    const event = result.events.find((e) => e.type === type);
+    const event = result.events.find((e) => serverTextData(e.type) === type);
     assert.ok(event, `${serial} has a ${type} event`);
     await vscode.commands.executeCommand('onboardingEvents.showEventDetails', { event });
-    await api.testHooks.details.waitForRendered((r) => r.title === event.type && r.message === event.message, 20_000);
+    await api.testHooks.details.waitForRendered(
+      (r) => r.title === serverTextData(event.type) && r.message === serverTextData(event.message),
+      20_000,
+    );
     return event;
   }
 

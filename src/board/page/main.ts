@@ -6,6 +6,7 @@
 // sort only hides or moves them (a filter of 1,000 rows stays well under a
 // frame). The timeline draws only the lanes in view.
 import { plainLocalize } from '../../common/localize';
+import { displayText } from '../../common/notificationText';
 import { formatRelative, safeLocale } from '../../common/time';
 import { BOARD_STATES, type BoardMark, type BoardRow, type BoardState } from '../../domain/board/boardRows';
 import {
@@ -374,8 +375,9 @@ function buildRow(row: BoardRow, words: Record<BoardState, string>): RowUi {
   serialCell.append(open);
   const stateCell = el('div', 'cell col-state', undefined, CELL);
   stateCell.append(icon(STATE_ICONS[row.state], `state-icon state-${row.state}`), el('span', undefined, words[row.state]));
-  const newest = el('div', 'cell col-newest', row.newestType ?? '', CELL);
-  if (row.newestType !== null) newest.title = row.newestType;
+  // Server text (a row carries it as data, for the CSV export): shown as text with bidi and control characters as "�".
+  const newest = el('div', 'cell col-newest', displayText(row.newestType ?? ''), CELL);
+  if (row.newestType !== null) newest.title = displayText(row.newestType);
   if (row.stale) newest.append(el('span', 'stale', ` (${s('stale')})`));
   const age = el('div', 'cell col-age', undefined, CELL);
   if (row.newestAt !== null && board) {
@@ -645,7 +647,7 @@ function markAt(lane: number, mark: number): { row: BoardRow; mark: BoardMark } 
 }
 
 function describe(row: BoardRow, mark: BoardMark, index: number): string {
-  const parts = [row.serialNumber, mark.type, absolute(mark.at), stateWord(mark.state)];
+  const parts = [row.serialNumber, displayText(mark.type), absolute(mark.at), stateWord(mark.state)];
   if (index === row.failingMark) parts.push(s('failingStep'));
   return parts.join(' · ');
 }

@@ -12,6 +12,7 @@
 // default (plainLocalize), never vscode.l10n.t.
 import type { EventsResult, HalLink, OnboardingEvent } from '../../core/model';
 import { plainLocalize } from '../../common/localize';
+import { serverTextData, type ServerText } from '../../common/serverText';
 import { formatRelative, formatUtcIso } from '../../common/time';
 import { machineState, newestOf, stateWord, type EventStateRules, type MachineState } from '../events/eventState';
 import type { WatchStartAnswer, WatchSummary } from '../watch/watchRules';
@@ -78,6 +79,8 @@ function when(epochMs: number, now: number): string {
 }
 
 const v = (text: string): string => quote(text, TOOL_LIMITS.maxValueChars);
+/** Server text in a tool result: quoted as data, like any other value (the agent-result renderer). */
+const sv = (text: ServerText): string => v(serverTextData(text));
 
 function linkText(relation: string, link: HalLink): string {
   const details: string[] = [];
@@ -88,7 +91,7 @@ function linkText(relation: string, link: HalLink): string {
 
 /** One event on one line: time, type, message, asset id, links by relation name (never hrefs: the agent cannot use them and a server could put anything there). */
 export function eventLine(event: OnboardingEvent, now: number): string {
-  const parts = [`${when(event.time.epochMs, now)}: type ${v(event.type)}`, `message ${v(event.message)}`];
+  const parts = [`${when(event.time.epochMs, now)}: type ${sv(event.type)}`, `message ${sv(event.message)}`];
   if (event.assetId !== undefined) parts.push(`asset id ${v(event.assetId)}`);
   const links = Object.entries(event.links).flatMap(([relation, list]) => list.map((link) => linkText(relation, link)));
   if (links.length > 0) parts.push(`links ${links.slice(0, 5).join(', ')}${links.length > 5 ? ` and ${links.length - 5} more` : ''}`);
@@ -115,7 +118,7 @@ function machineHeader(report: MachineReport, shown: number, context: ResultCont
   if (outcome.result.truncated) notes.push('the API had more pages than the extension reads, so older events may be missing');
   const newest = newestOf(events);
   if (newest === undefined) return `Machine ${serial}: no events recorded; ${notes.join('; ')}.`;
-  const state = `state ${word(stateOfOutcome(outcome, context.rules))} (newest event type ${v(newest.type)})`;
+  const state = `state ${word(stateOfOutcome(outcome, context.rules))} (newest event type ${sv(newest.type)})`;
   const count =
     shown >= events.length
       ? `${events.length} events, all shown`
@@ -217,7 +220,7 @@ function summaryLine(report: MachineReport, now: number, watch: WatchSummary | u
   if (newest === undefined) return `- ${serial}: no events recorded${stale}${watched}`;
   const created = events.find((event) => event.assetId !== undefined);
   const asset = created?.assetId === undefined ? '' : `; asset id ${v(created.assetId)}`;
-  return `- ${serial}: newest event ${when(newest.time.epochMs, now)}: type ${v(newest.type)}; message ${v(newest.message)}${asset}${stale}${watched}`;
+  return `- ${serial}: newest event ${when(newest.time.epochMs, now)}: type ${sv(newest.type)}; message ${sv(newest.message)}${asset}${stale}${watched}`;
 }
 
 /** The watch tool, which the summary points to. */
@@ -244,7 +247,7 @@ function watchMarker(watch: WatchSummary, now: number): string {
 function watchLine(watch: WatchSummary, now: number): string {
   const serial = v(watch.serialNumber);
   const step =
-    watch.newestStep === undefined ? 'no event yet' : `newest step ${v(watch.newestStep.type)} at ${when(watch.newestStep.at, now)}`;
+    watch.newestStep === undefined ? 'no event yet' : `newest step ${sv(watch.newestStep.type)} at ${when(watch.newestStep.at, now)}`;
   const since = `watched since ${when(watch.since, now)}`;
   switch (watch.state) {
     case 'watching':
@@ -255,7 +258,7 @@ function watchLine(watch: WatchSummary, now: number): string {
     case 'failed': {
       const outcome = watch.outcome;
       if (outcome === undefined) return `- ${serial}: ${word(watch.state)}; ${step}; ${since}`;
-      const message = watch.state === 'failed' ? `; message ${v(outcome.message)}` : '';
+      const message = watch.state === 'failed' ? `; message ${sv(outcome.message)}` : '';
       return `- ${serial}: ${word(watch.state)} ${when(outcome.at, now)}, ${Math.round(outcome.tookMs / 60_000)} min after its first event; ${step}${message}; ${since} (the watch has ended)`;
     }
   }
@@ -330,7 +333,7 @@ function scopeLine(entry: ScopeEntry, context: Pick<ResultContext, 'now' | 'rule
   } else {
     const newest = newestOf(entry.known.result.events);
     const state = `state ${word(machineState({ result: entry.known.result }, context.rules))}`;
-    const detail = newest === undefined ? '' : `, newest event type ${v(newest.type)} at ${when(newest.time.epochMs, now)}`;
+    const detail = newest === undefined ? '' : `, newest event type ${sv(newest.type)} at ${when(newest.time.epochMs, now)}`;
     parts.push(
       `${state}${detail}, as fetched ${when(entry.known.result.fetchedAt, now)}${entry.known.stale ? ' (may be out of date)' : ''}`,
     );
@@ -406,7 +409,7 @@ function startLine(report: WatchStartReport, now: number): string {
     case 'already-watched':
       return `- ${serial}: already watched; nothing changed`;
     case 'already-onboarded':
-      return `- ${serial}: not started: already onboarded (newest event type ${v(answer.newestStep.type)} at ${when(answer.newestStep.at, now)}), so there is nothing left to watch`;
+      return `- ${serial}: not started: already onboarded (newest event type ${sv(answer.newestStep.type)} at ${when(answer.newestStep.at, now)}), so there is nothing left to watch`;
     case 'limit':
       return `- ${serial}: not started: ${answer.max} machines are being watched already, the most there can be; the user can stop a watch from the status bar item "Watching …"`;
     case 'not-signed-in':

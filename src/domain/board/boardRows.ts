@@ -5,6 +5,7 @@
 // sorts, filters and draws them, and both are unit-tested under plain mocha.
 import type { EventsResult } from '../../core/model';
 import { eventState, machineState, type EventState, type EventStateRules, type MachineState } from '../events/eventState';
+import { serverTextData } from '../../common/serverText';
 
 /** A machine's state on the board: one of the machine states, or not loaded yet (held, loading, or signed out). */
 export type BoardState = MachineState | 'notLoaded';
@@ -87,7 +88,12 @@ export function boardRow(serialNumber: string, source: BoardSource, rules: Event
     };
   // Oldest first, whatever order the result came in (it should be newest first; a stray order must not change a duration).
   const ordered = [...result.events].sort((a, b) => a.time.epochMs - b.time.epochMs);
-  const all = ordered.map((event) => ({ at: event.time.epochMs, state: eventState(event, rules), type: event.type, key: event.key }));
+  const all = ordered.map((event) => ({
+    at: event.time.epochMs,
+    state: eventState(event, rules),
+    type: serverTextData(event.type),
+    key: event.key,
+  }));
   const marks = all.length > MAX_MARKS ? all.slice(all.length - MAX_MARKS) : all;
   const first = all[0];
   const newest = all[all.length - 1];
@@ -104,7 +110,7 @@ export function boardRow(serialNumber: string, source: BoardSource, rules: Event
   return {
     serialNumber,
     state,
-    newestType: newestEvent?.type ?? null,
+    newestType: newestEvent === undefined ? null : serverTextData(newestEvent.type),
     newestAt: newest?.at ?? null,
     firstAt,
     endAt,

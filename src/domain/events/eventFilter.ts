@@ -8,6 +8,7 @@
 // still returns an event at the bound; an inclusive one returns one unit
 // more, which the re-check drops), and every answer is checked client-side.
 import type { OnboardingEvent, TimestampUnit } from '../../core/model';
+import { serverTextData } from '../../common/serverText';
 
 export interface EventFilter {
   /** Only these event types (exact, case-sensitive as the server sends them); empty or absent means all. */
@@ -31,11 +32,11 @@ export function compileFilter(filter: EventFilter): (event: OnboardingEvent) => 
   const since = filter.sinceMs;
   return (event) => {
     if (since !== undefined && event.time.epochMs < since) return false;
-    if (types && !types.has(event.type)) return false;
+    if (types && !types.has(serverTextData(event.type))) return false;
     // With no text every event passes: every string includes ''.
     return (
-      event.type.toLocaleLowerCase().includes(text) ||
-      event.message.toLocaleLowerCase().includes(text) ||
+      serverTextData(event.type).toLocaleLowerCase().includes(text) ||
+      serverTextData(event.message).toLocaleLowerCase().includes(text) ||
       (event.assetId?.toLocaleLowerCase().includes(text) ?? false)
     );
   };

@@ -10,6 +10,7 @@
 // stateWord. Pure (no vscode): table-tested under plain mocha.
 import type { Localize } from '../../common/localize';
 import type { EventsResult, OnboardingEvent } from '../../core/model';
+import { serverTextData } from '../../common/serverText';
 
 /** What a single event says about its machine. */
 export type EventState = 'onboarded' | 'failed' | 'inProgress';
@@ -70,7 +71,7 @@ function contains(type: string, list: readonly string[]): boolean {
  */
 export function eventState(event: Pick<OnboardingEvent, 'type' | 'assetId'>, rules: EventStateRules): EventState {
   if (event.assetId !== undefined) return 'onboarded';
-  const type = event.type.toUpperCase();
+  const type = serverTextData(event.type).toUpperCase();
   if (contains(type, rules.failed)) return 'failed';
   if (contains(type, rules.onboarded)) return 'onboarded';
   return 'inProgress';

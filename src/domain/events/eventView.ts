@@ -9,6 +9,7 @@
 // events on every call is the naive baseline the bench compares against.
 import type { EventsResult, OnboardingEvent } from '../../core/model';
 import { compileFilter, type EventFilter } from './eventFilter';
+import { serverTextData } from '../../common/serverText';
 
 export interface MachineView {
   /** Events passing the filter, newest first, without duplicates. */
@@ -133,9 +134,9 @@ export function machineChildren(input: ChildrenInput): MachineChild[] {
   return children;
 }
 
-/** The event types known across machines, for the filter's quick pick; sorted. */
+/** The event types known across machines, as data (the filter compares the characters sent); sorted. */
 export function knownTypes(results: Iterable<EventsResult>): string[] {
   const types = new Set<string>();
-  for (const result of results) for (const event of result.events) types.add(event.type);
+  for (const result of results) for (const event of result.events) types.add(serverTextData(event.type));
   return [...types].sort();
 }

@@ -5,6 +5,7 @@
 // return before one of those) as a formula, e.g. =HYPERLINK(...) or a DDE
 // call. Such cells get a leading apostrophe (OWASP "CSV Injection").
 import type { OnboardingEvent } from '../../core/model';
+import { serverTextData } from '../../common/serverText';
 
 export type ExportFormat = 'json' | 'csv';
 
@@ -40,8 +41,8 @@ export function eventsToCsv(serialNumber: string, events: readonly OnboardingEve
     rows.push(
       [
         csvCell(serialNumber),
-        csvCell(event.type),
-        csvCell(event.message),
+        csvCell(serverTextData(event.type)),
+        csvCell(serverTextData(event.message)),
         // Our own number, written as a number: no guard (a negative timestamp must stay a number).
         String(event.time.raw),
         isoOrEmpty(event.time.epochMs),

@@ -11,6 +11,7 @@ import type { Localize } from '../../common/localize';
 import { truncate } from '../../common/markdownText';
 import type { EventsResult, OnboardingEvent } from '../../core/model';
 import { eventState, newestOf, type EventStateRules } from '../events/eventState';
+import { serverText, serverTextData, type ServerText } from '../../common/serverText';
 
 /** At most this many watches at once: each one is a request every few minutes at least, on the user's sign-in. */
 export const MAX_WATCHES = 50;
@@ -80,7 +81,7 @@ export function afterPoll(history: PollHistory, poll: 'new-step' | 'quiet' | 'fa
 
 /** The newest step of a watched machine, as its row shows it ("DEVICE_REGISTERED · 2 min ago"). */
 export interface WatchStep {
-  readonly type: string;
+  readonly type: ServerText;
   /** The event's time (epoch ms). */
   readonly at: number;
 }
@@ -89,10 +90,10 @@ export interface WatchStep {
 export interface WatchOutcome {
   readonly state: 'onboarded' | 'failed';
   /** The event that decided it. */
-  readonly type: string;
+  readonly type: ServerText;
   readonly at: number;
   /** The deciding event's message (server text: shown inert, bounded). */
-  readonly message: string;
+  readonly message: ServerText;
   /** From the machine's first event to the deciding one, in ms: "onboarded in 46 min". */
   readonly tookMs: number;
 }
@@ -122,7 +123,7 @@ export function readWatch(result: EventsResult, rules: EventStateRules, since: n
   if (state === 'inProgress' || (since !== undefined && newest.time.epochMs <= since)) return { kind: 'step', step };
   let first = newest.time.epochMs;
   for (const event of result.events) if (event.time.epochMs < first) first = event.time.epochMs;
-  const message = truncate(newest.message, MAX_OUTCOME_MESSAGE);
+  const message = serverText(truncate(serverTextData(newest.message), MAX_OUTCOME_MESSAGE));
   return { kind: 'outcome', step, outcome: { state, type: newest.type, at: step.at, message, tookMs: step.at - first } };
 }
 
@@ -142,7 +143,7 @@ export function formatDuration(ms: number, t: Localize): string {
   return rest === 0 ? t('{0} h', hours) : t('{0} h {1} min', hours, rest);
 }
 
-/** One watch, as the agent tools (and any other reader) get it: plain data, no server text but the outcome's message. */
+/** One watch, as the agent tools (and any other reader) get it: plain data; the newest step's type and the outcome's message are server text. */
 export interface WatchSummary {
   readonly serialNumber: string;
   /** The environment's name. */
@@ -150,7 +151,7 @@ export interface WatchSummary {
   /** watching, paused (its environment is not signed in), onboarded or failed (the watch ended by itself). */
   readonly state: 'watching' | 'paused' | 'onboarded' | 'failed';
   /** The newest event seen: its type and time (epoch ms). */
-  readonly newestStep?: { readonly type: string; readonly at: number };
+  readonly newestStep?: WatchStep;
   /** When the watch started (epoch ms). */
   readonly since: number;
   readonly outcome?: {
@@ -159,12 +160,12 @@ export interface WatchSummary {
     /** From the first event to the deciding one. */
     readonly tookMs: number;
     /** The deciding event's message: server text, at most 500 characters. */
-    readonly message: string;
+    readonly message: ServerText;
   };
 }
 
 /** What starting a watch came to. */
 export type WatchStartAnswer =
   | { readonly kind: 'started' | 'already-watched' | 'not-signed-in' }
-  | { readonly kind: 'already-onboarded'; readonly newestStep: { readonly type: string; readonly at: number } }
+  | { readonly kind: 'already-onboarded'; readonly newestStep: WatchStep }
   | { readonly kind: 'limit'; readonly max: number };

@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import { MAX_AUTOMATIC_PER_VIEW } from '../../../src/eventsCache/visibleLoads';
 import { DEMO_CREDENTIALS, DEMO_FAKE_CONFIG, demoData, startFakeApi, type FakeApi } from '../../support/fakeApi';
 import { activateExtension, type TestedApi } from '../support/extension';
+import { serverTextData } from '../../../src/common/serverText';
 
 const root = join(__dirname, '..', '..', '..', '..');
 const LINE3 = vscode.Uri.file(join(root, 'test', 'fixtures', 'demo-workspace', 'config', 'line3.yaml'));
@@ -85,11 +86,11 @@ describe('The onboarding board', function () {
       details.panelTitles().join(', '),
     );
     // A mark names its event by key; the host opens its own copy of that event.
-    const failed = (await api.testHooks.getEvents('PRS-0900-A0314')).events.find((e) => e.type.includes('FAIL'));
+    const failed = (await api.testHooks.getEvents('PRS-0900-A0314')).events.find((e) => serverTextData(e.type).includes('FAIL'));
     assert.ok(failed, 'PRS-0900-A0314 has a failed event');
     await board().simulatePageMessage({ type: 'openEvent', serialNumber: 'PRS-0900-A0314', key: failed.key });
     assert.ok(
-      details.panelTitles().some((title) => title === `${failed.type} · PRS-0900-A0314`),
+      details.panelTitles().some((title) => title === `${serverTextData(failed.type)} · PRS-0900-A0314`),
       details.panelTitles().join(', '),
     );
     await board().simulatePageMessage({ type: 'exportTable', format: 'markdown', serialNumbers: ['PRS-0900-A0314', 'NOT-ON-BOARD'] });

@@ -13,6 +13,7 @@ import type { EventView, HostMessage } from '../../../src/details/protocol';
 import { NOTIFICATION_LINK } from '../../../src/common/notificationText';
 import { makeEvent, startFakeApi, startForeignOrigin, TEST_ASSET_ID, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { activateExtension, ourExtension, signIn, signInArgs, signOutIfSignedIn, type TestedApi } from '../support/extension';
+import { serverTextData } from '../../../src/common/serverText';
 
 const HOSTILE = '<img src=x onerror=alert(1)>';
 const T0 = Date.UTC(2025, 0, 15, 8, 0, 0);
@@ -53,7 +54,7 @@ describe('Event details panel (webview)', function () {
 
   async function showAndRender(event: OnboardingEvent): Promise<void> {
     await vscode.commands.executeCommand('onboardingEvents.showEventDetails', { event });
-    await hook.waitForRendered((r) => r.title === event.type && r.message === event.message, 15_000);
+    await hook.waitForRendered((r) => r.title === serverTextData(event.type) && r.message === serverTextData(event.message), 15_000);
   }
 
   before(async () => {
@@ -79,7 +80,7 @@ describe('Event details panel (webview)', function () {
 
   it('opens a panel titled "<type> · <serial>" whose page renders the event, with the machine link resolved on the fake', async () => {
     const events = await api.testHooks.getEvents(TEST_SERIALS.onboarded, { force: true });
-    const created = events.events.find((e) => e.type === 'MACHINE_CREATED');
+    const created = events.events.find((e) => serverTextData(e.type) === 'MACHINE_CREATED');
     assert.ok(created);
     await showAndRender(created);
     assert.deepEqual(hook.panelTitles(), [`MACHINE_CREATED · ${TEST_SERIALS.onboarded}`]);
@@ -292,7 +293,7 @@ describe('Event details panel (webview)', function () {
 
   it('shows the raw JSON of an event in a read-only JSON editor', async () => {
     const events = await api.testHooks.getEvents(TEST_SERIALS.onboarded);
-    const created = events.events.find((e) => e.type === 'MACHINE_CREATED');
+    const created = events.events.find((e) => serverTextData(e.type) === 'MACHINE_CREATED');
     assert.ok(created);
     await vscode.commands.executeCommand('onboardingEvents.showRawJson', { event: created });
     const doc = vscode.window.activeTextEditor?.document;
@@ -314,7 +315,7 @@ describe('Event details panel (webview)', function () {
     await showAndRender(a);
     const shell = hook.lastHtml;
     await showAndRender(b);
-    assert.deepEqual(hook.panelTitles(), [`${b.type} · ${b.serialNumber}`]);
+    assert.deepEqual(hook.panelTitles(), [`${serverTextData(b.type)} · ${b.serialNumber}`]);
     // The ready page re-rendered in place: no new shell (each has its own nonce), so the tab title
     // changed in the same turn as the content was posted, not a page load earlier.
     assert.equal(hook.lastHtml, shell, 'the preview kept its page');
@@ -324,7 +325,10 @@ describe('Event details panel (webview)', function () {
     await showAndRender(a);
     await showAndRender(b);
     await vscode.commands.executeCommand('onboardingEvents.showEventDetails', a);
-    assert.deepEqual(hook.panelTitles().sort(), [`${a.type} · ${a.serialNumber}`, `${b.type} · ${b.serialNumber}`].sort());
+    assert.deepEqual(
+      hook.panelTitles().sort(),
+      [`${serverTextData(a.type)} · ${a.serialNumber}`, `${serverTextData(b.type)} · ${b.serialNumber}`].sort(),
+    );
   });
 
   it("closes its panels when the user signs out or switches to another environment, since they show that API's data", async () => {
@@ -357,7 +361,7 @@ describe('Event details panel (webview)', function () {
     const document = await vscode.workspace.openTextDocument({ language: 'yaml', content: `serial: ${TEST_SERIALS.onboarded}\n` });
     await vscode.window.showTextDocument(document, vscode.ViewColumn.One);
     await vscode.commands.executeCommand('onboardingEvents.showEventDetails', { event });
-    const title = `${event.type} · ${event.serialNumber}`;
+    const title = `${serverTextData(event.type)} · ${event.serialNumber}`;
     const tabs = (): string[] => vscode.window.tabGroups.all.flatMap((group) => group.tabs.map((tab) => tab.label));
     for (let waited = 0; waited < 10_000 && !tabs().includes(title); waited += 100)
       await new Promise((resolve) => setTimeout(resolve, 100));

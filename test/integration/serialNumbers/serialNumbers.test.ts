@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { COMMANDS } from '../../../src/workbench/constants';
 import { startFakeApi, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { activateExtension, signIn, signOutIfSignedIn, type TestedApi } from '../support/extension';
+import { serverTextData } from '../../../src/common/serverText';
 
 function hoverText(hovers: readonly vscode.Hover[]): string[] {
   return hovers.flatMap((hover) =>
@@ -198,7 +199,7 @@ describe('Serial numbers in code (hovers, links, look-up)', () => {
       try {
         const latest = api.events.peek(serial)?.result.events[0];
         assert.ok(latest, 'the hover loaded the events');
-        const detailsTitle = `${latest.type} · ${serial}`;
+        const detailsTitle = `${serverTextData(latest.type)} · ${serial}`;
 
         await click(COMMANDS.showEventDetails);
         await waitForTab(detailsTitle);

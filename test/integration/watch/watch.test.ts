@@ -26,6 +26,7 @@ const COMPLETES = 'MX-4711-W0001';
 const FAILS = 'MX-4711-W0002';
 const FROM_A_LINK = 'MX-4711-W0003';
 const PINNED = 'MX-4711-W0004';
+const HOSTILE = 'MX-4711-W0005';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -62,7 +63,7 @@ describe('Watch Onboarding', function () {
 
   after(async () => {
     for (const play of plays) play.stop();
-    for (const serial of [COMPLETES, FAILS, FROM_A_LINK, TEST_SERIALS.started])
+    for (const serial of [COMPLETES, FAILS, FROM_A_LINK, HOSTILE, TEST_SERIALS.started])
       await vscode.commands.executeCommand('onboardingEvents.stopWatching', serial);
     await setting('watch.firstIntervalSeconds', undefined);
     await setting('watch.notifyPinnedFailures', undefined);
@@ -178,6 +179,36 @@ describe('Watch Onboarding', function () {
       await vscode.commands.executeCommand('onboardingEvents.removeMachine', { serialNumber: PINNED });
       await setting('watch.notifyPinnedFailures', undefined);
     }
+  });
+
+  it("server text on the watch's surfaces is shown cleaned: no $(…) icon, no bidi override reversing a word (issue 34, item 2)", async () => {
+    const hooks = api.testHooks;
+    const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+    fake.setMachineEvents(HOSTILE, [
+      makeEvent({ type: 'STEP \u202eDELIAF\u202c $(loading~spin)', message: 'started', timestamp: Date.now() - 60_000 }),
+    ]);
+    assert.equal(await vscode.commands.executeCommand('onboardingEvents.watchMachine', HOSTILE), 'started');
+    const row = machineRow(await hooks.machines.render(2), HOSTILE);
+    assert.ok(row, 'the watched machine is listed');
+    const description = row.description ?? '';
+    assert.doesNotMatch(description, BIDI, `the row shows no bidi control: ${JSON.stringify(description)}`);
+    assert.doesNotMatch(description, /\$\(/, `the row shows no icon syntax: ${JSON.stringify(description)}`);
+    assert.match(description, /^watching · STEP DELIAF \$\u200a\(loading~spin\) · /);
+
+    fake.addEvent(
+      HOSTILE,
+      makeEvent({
+        type: 'FAILED $(pass-filled) $(loading~spin) all checks \u202egnissap\u202c',
+        message: 'Gateway \u202eenod\u202c $(check) [Retry](command:workbench.action.terminal.new)',
+        timestamp: Date.now(),
+      }),
+    );
+    await hooks.watch.pollNow();
+    const note = await until('the failure notification', () =>
+      hooks.session.notifications().find((shown) => shown.message.startsWith(`${HOSTILE} failed to onboard:`)),
+    );
+    assert.doesNotMatch(note.message, BIDI, JSON.stringify(note.message));
+    assert.doesNotMatch(note.message, /\$\(|\]\(/, JSON.stringify(note.message));
   });
 
   it('says once that watching stopped when the API refuses the sign-in, and what to do', async () => {

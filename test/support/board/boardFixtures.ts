@@ -4,6 +4,7 @@
 import type { EventsResult, OnboardingEvent } from '../../../src/core/model';
 import { boardRow, type BoardRow } from '../../../src/domain/board/boardRows';
 import { DEFAULT_EVENT_STATE_RULES } from '../../../src/domain/events/eventState';
+import { serverText } from '../../../src/common/serverText';
 
 export interface FixtureEvent {
   readonly type: string;
@@ -18,8 +19,8 @@ const MINUTE = 60_000;
 export function fixtureEvent(serialNumber: string, e: FixtureEvent, index: number): OnboardingEvent {
   return {
     serialNumber,
-    type: e.type,
-    message: e.message ?? `${e.type} for ${serialNumber}`,
+    type: serverText(e.type),
+    message: serverText(e.message ?? `${e.type} for ${serialNumber}`),
     time: { raw: e.at, epochMs: e.at, unit: 'milliseconds', detected: true },
     ...(e.assetId === undefined ? {} : { assetId: e.assetId }),
     links: {},

@@ -4,6 +4,7 @@ import { eventsUrl } from '../../../src/core/events/eventsClient';
 import type { EventsResult } from '../../../src/core/model';
 import { makeEvent, TEST_ASSET_ID, TEST_SERIALS } from '../../support/fakeApi';
 import { makeClient, rejectionOf, useFakeApi } from './testClient';
+import { serverTextData } from '../../../src/common/serverText';
 
 const EVENTS_PATH = '/public/api/onboarding-events/events';
 
@@ -33,7 +34,7 @@ describe('events client (spec §4.1 GET /events)', () => {
     assert.equal(result.serialNumber, TEST_SERIALS.onboarded);
     assert.deepEqual(result.invalid, []);
     assert.equal(result.truncated, false);
-    const created = result.events.find((event) => event.type === 'MACHINE_CREATED');
+    const created = result.events.find((event) => serverTextData(event.type) === 'MACHINE_CREATED');
     assert.ok(created);
     assert.equal(created.assetId, TEST_ASSET_ID);
     assert.equal(created.links['machine']?.[0]?.href, `${api.baseUrl}/public/api/machines/${TEST_ASSET_ID}`);

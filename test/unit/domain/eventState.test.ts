@@ -15,12 +15,13 @@ import {
 } from '../../../src/domain/events/eventState';
 import { SETTING_RULES } from '../../../src/domain/settings/settingsRules';
 import { event as timedEvent, result as resultOf } from '../agentTools/fixtures';
+import { serverText } from '../../../src/common/serverText';
 
 function event(type: string, assetId?: string): OnboardingEvent {
   return {
     serialNumber: 'MX-4711-A0023',
-    type,
-    message: '',
+    type: serverText(type),
+    message: serverText(''),
     time: { raw: 1, epochMs: 1000, unit: 'seconds', detected: true },
     ...(assetId === undefined ? {} : { assetId }),
     links: {},

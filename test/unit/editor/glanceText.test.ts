@@ -9,6 +9,7 @@ import {
   type GlanceState,
 } from '../../../src/editor/glanceText';
 import type { LineMatch } from '../../../src/domain/serialNumbers/visibleSerials';
+import { serverText } from '../../../src/common/serverText';
 
 const at = (line: number, serialNumber: string): LineMatch => ({ line, start: 0, end: serialNumber.length, serialNumber });
 
@@ -37,8 +38,8 @@ describe('glance text (inline status, Problems entries, completion details)', ()
 
   it('plans statuses and problems with one state look-up per distinct serial number, skipping unknown ones', () => {
     const states: Record<string, GlanceState> = {
-      A: { state: 'onboarded', latestEpochMs: 9 * DAY, latestType: 'DONE', stale: false },
-      B: { state: 'failed', latestEpochMs: 9 * DAY, latestType: 'X_FAILED\nsecond line', stale: false },
+      A: { state: 'onboarded', latestEpochMs: 9 * DAY, latestType: serverText('DONE'), stale: false },
+      B: { state: 'failed', latestEpochMs: 9 * DAY, latestType: serverText('X_FAILED\nsecond line'), stale: false },
       C: { state: 'unknown', latestEpochMs: undefined, latestType: undefined, stale: false },
     };
     const asked: string[] = [];

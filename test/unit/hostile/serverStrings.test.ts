@@ -16,6 +16,7 @@ import { cleanText } from '../../../src/domain/agentTools/untrustedText';
 import { DEFAULT_EVENT_STATE_RULES } from '../../../src/domain/events/eventState';
 import type { LineMatch } from '../../../src/domain/serialNumbers/visibleSerials';
 import { plainLocalize } from '../../../src/common/localize';
+import { serverText, serverTextData } from '../../../src/common/serverText';
 
 const SERIAL = 'MX-4711-A0023';
 const NOW = Date.UTC(2025, 5, 2, 12, 0, 0);
@@ -60,7 +61,7 @@ function result(events: OnboardingEvent[], serialNumber = SERIAL): EventsResult 
 /** An event as no validation made it: what downstream code must still survive. */
 function unvalidated(type: string, message: string): OnboardingEvent {
   const event = validated('T', 'm');
-  return { ...event, type, message, raw: { type, message, timestamp: event.time.raw } };
+  return { ...event, type: serverText(type), message: serverText(message), raw: { type, message, timestamp: event.time.raw } };
 }
 
 const hoverCtx: HoverContext = {
@@ -77,11 +78,14 @@ const at = (line: number, serialNumber: string): LineMatch => ({ line, start: 0,
 describe('hostile input: 10 MB server strings', () => {
   it('validation keeps at most the limit of a 10 MB type and message, with a mark giving the whole length', () => {
     const { value: event } = timed(() => validated(HUGE_TYPE, HUGE_MESSAGE));
-    assert.ok(event.type.length < 1_000, `the type kept is ${event.type.length} characters`);
-    assert.ok(event.message.length < 20_000, `the message kept is ${event.message.length} characters`);
+    assert.ok(serverTextData(event.type).length < 1_000, `the type kept is ${serverTextData(event.type).length} characters`);
+    assert.ok(serverTextData(event.message).length < 20_000, `the message kept is ${serverTextData(event.message).length} characters`);
     assert.equal(event.type, HUGE_TYPE.slice(0, SERVER_TEXT_LIMITS.type) + cutMark(HUGE_TYPE.length));
     assert.equal(event.message, HUGE_MESSAGE.slice(0, SERVER_TEXT_LIMITS.message) + cutMark(HUGE_MESSAGE.length));
-    assert.ok(event.type.startsWith('ONBOARDING_FAILED'), 'the start of the type is kept, so the state rules still read it');
+    assert.ok(
+      serverTextData(event.type).startsWith('ONBOARDING_FAILED'),
+      'the start of the type is kept, so the state rules still read it',
+    );
     // The raw copy (details panel, export, stored result) and unknown fields are bounded too.
     const rawSize = JSON.stringify(event.raw).length;
     assert.ok(rawSize < 2 * SERVER_TEXT_LIMITS.message, `raw JSON is ${rawSize} characters`);

@@ -10,6 +10,7 @@ import { MachineLists } from '../../../src/machines/machineLists';
 import { MachinesModel, type ModelSettings } from '../../../src/machines/machinesModel';
 import { SeenTracker } from '../../../src/machines/seenTracker';
 import { event, MemoryStore, MINUTE, result, SERIAL, T0 } from './fixtures';
+import { serverTextData } from '../../../src/common/serverText';
 
 type Reading = 'after-inclusive' | 'after-exclusive' | 'before-inclusive' | 'ignore';
 
@@ -64,7 +65,7 @@ async function setup(
 }
 
 const types = (model: MachinesModel): string[] =>
-  model.children(SERIAL).map((child) => (child.kind === 'event' ? child.event.type : child.kind));
+  model.children(SERIAL).map((child) => (child.kind === 'event' ? serverTextData(child.event.type) : child.kind));
 
 describe('Machines model', () => {
   it('lists pinned machines in a group (and the workspace group next to it, to be scanned)', async () => {

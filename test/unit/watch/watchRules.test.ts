@@ -13,6 +13,7 @@ import {
   type PollHistory,
 } from '../../../src/domain/watch/watchRules';
 import { event, MINUTE, result, T0 } from '../machines/fixtures';
+import { serverTextData } from '../../../src/common/serverText';
 
 const rules = DEFAULT_EVENT_STATE_RULES;
 
@@ -88,7 +89,7 @@ describe('watch rules', () => {
       const long = 'x'.repeat(MAX_OUTCOME_MESSAGE + 50);
       const reading = readWatch(result([event({ minute: 9, type: 'CERT_ERROR', message: long })]), rules, undefined);
       assert.equal(reading.kind === 'outcome' ? reading.outcome.state : reading.kind, 'failed');
-      assert.equal(reading.kind === 'outcome' ? reading.outcome.message.length : 0, MAX_OUTCOME_MESSAGE);
+      assert.equal(reading.kind === 'outcome' ? serverTextData(reading.outcome.message).length : 0, MAX_OUTCOME_MESSAGE);
     });
 
     it('a failure no newer than the watch started from does not end it (watching a failed machine waits for its retry)', () => {
