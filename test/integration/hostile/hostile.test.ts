@@ -337,6 +337,32 @@ describe('Hostile input (real host)', () => {
       }
     });
 
+    it('openBoard with a file uri from another extension asks first; declined, no board opens and nothing is loaded (issue 34, item 3)', async () => {
+      asUser.dispose();
+      await signIn(fake);
+      asUser = api.testHooks.actAsUser();
+      api.events.clear();
+      fake.clearRequests();
+      const dir = mkdtempSync(join(tmpdir(), 'oe-board-'));
+      const file = join(dir, 'machines.txt');
+      writeFileSync(file, `${TEST_SERIALS.started}\n${TEST_SERIALS.onboarded}\n`);
+      const asked: string[] = [];
+      const answer = declineAll(asked);
+      try {
+        await vscode.commands.executeCommand('onboardingEvents.openBoard', vscode.Uri.file(file));
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        assert.equal(asked.length, 1, `asked: ${asked.join(' | ')}`);
+        assert.match(asked[0] ?? '', /machines\.txt/, 'the modal names the file');
+        assert.equal(api.testHooks.board.panel(), undefined, 'no board opened');
+        assert.deepEqual(fake.eventRequests(), [], "no request on another extension's behalf");
+      } finally {
+        answer.dispose();
+        await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+        rmSync(dir, { recursive: true, force: true });
+        await signOutAsOurTests();
+      }
+    });
+
     it('machines.reveal from another extension makes no request and adds nothing for a serial the user never listed', async () => {
       asUser.dispose();
       await signIn(fake);
