@@ -363,6 +363,29 @@ describe('Hostile input (real host)', () => {
       }
     });
 
+    it('a machine link to a machine the user does not list asks first; declined, nothing is loaded or listed (issue 34, door audit)', async () => {
+      asUser.dispose();
+      await signIn(fake);
+      asUser = api.testHooks.actAsUser();
+      api.events.clear();
+      fake.clearRequests();
+      const asked: string[] = [];
+      const answer = declineAll(asked);
+      try {
+        const outcome = await api.testHooks.links.handle(
+          vscode.Uri.parse(`${vscode.env.uriScheme}://onboarding-events.onboarding-events/machine?serial=${TEST_SERIALS.started}`),
+        );
+        assert.deepEqual(outcome, { kind: 'declined', serialNumber: TEST_SERIALS.started });
+        assert.equal(asked.length, 1, `asked: ${asked.join(' | ')}`);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        assert.deepEqual(fake.eventRequests(TEST_SERIALS.started), [], 'no request for a link nobody agreed to');
+        assert.equal(api.machines.recent().includes(TEST_SERIALS.started), false);
+      } finally {
+        answer.dispose();
+        await signOutAsOurTests();
+      }
+    });
+
     it('machines.reveal from another extension makes no request and adds nothing for a serial the user never listed', async () => {
       asUser.dispose();
       await signIn(fake);
