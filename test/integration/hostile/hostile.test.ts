@@ -386,6 +386,28 @@ describe('Hostile input (real host)', () => {
       }
     });
 
+    it('showEventDetails and showRawJson with a reference the cache cannot answer ask before loading; declined, nothing is loaded (issue 34, door audit)', async () => {
+      asUser.dispose();
+      await signIn(fake);
+      asUser = api.testHooks.actAsUser();
+      api.events.clear();
+      fake.clearRequests();
+      const asked: string[] = [];
+      const answer = declineAll(asked);
+      try {
+        await vscode.commands.executeCommand('onboardingEvents.showEventDetails', { serialNumber: TEST_SERIALS.started });
+        await vscode.commands.executeCommand('onboardingEvents.showRawJson', { serialNumber: TEST_SERIALS.started });
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        assert.equal(asked.length, 2, `asked: ${asked.join(' | ')}`);
+        assert.deepEqual(fake.eventRequests(TEST_SERIALS.started), [], "no request on another extension's behalf");
+        assert.equal(api.events.peek(TEST_SERIALS.started), undefined, 'nothing for another extension to read');
+      } finally {
+        answer.dispose();
+        await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+        await signOutAsOurTests();
+      }
+    });
+
     it('machines.reveal from another extension makes no request and adds nothing for a serial the user never listed', async () => {
       asUser.dispose();
       await signIn(fake);
