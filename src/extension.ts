@@ -57,7 +57,7 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
     const machines = registerMachines(context, { ...deps, matcher: () => serialSettings.value.matcher });
     const editor = registerEditor(context, { ...deps, machines, details });
     registerLookUp(context, { ...deps, machines, details });
-    const links = registerLinks(context, { ...deps, details });
+    const links = registerLinks(context, { ...deps, details, machines });
     // The watch feature before the agent tools: they read its watches and start new ones.
     const watch = registerWatch(context, { ...deps, machines, details, notifier });
     const agentTools = registerAgentTools(context, { ...deps, machines, scanWorkspace, watches: watch });

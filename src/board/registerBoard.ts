@@ -4,8 +4,8 @@
 // brings it back after a reload with the set it showed.
 import * as vscode from 'vscode';
 import { Emitter, type Event } from '../common/emitter';
-import { isRecord } from '../common/guards';
 import { serialNumberArgument } from '../domain/serialNumbers/serialNumberInput';
+import { plainArgument, type ArgumentTrust } from '../workbench/argumentTrust';
 import type { MachinesApi } from '../workbench/contracts/features';
 import { registerCommands, type CommandTable } from '../workbench/commands';
 import { COMMANDS, WEBVIEWS } from '../workbench/constants';
@@ -13,6 +13,11 @@ import { BoardPanel, boardWebviewOptions, type BoardActivity, type BoardContext,
 import { isPersistedState, type BoardSet } from './protocol';
 
 export type { BoardDeps } from './boardPanel';
+
+/** What registerBoard needs: the panel's deps and the one gate of outside callers. */
+export interface BoardFeatureDeps extends BoardDeps {
+  readonly trust: ArgumentTrust;
+}
 
 /** The board feature: opening it, the panel it shows, and what the panel did (nobody in the product listens). */
 export interface Board {
@@ -22,24 +27,46 @@ export interface Board {
 }
 
 /**
- * A set from a menu's arguments: a group of the Machines view, its selected
- * machines (only ones the tree lists: a forged node names no other machine),
- * or a file from the explorer or an editor's title. Undefined: ask.
+ * A set from a menu's arguments: a group of the Machines view or its
+ * selected machines (only ones the tree lists: a forged node names no other
+ * machine, and a board of listed machines loads nothing the view would not
+ * load itself). Undefined: ask. A file is no menu's argument (no menu of
+ * ours passes one): it is another extension's, see `asked` below.
  */
 export function setFromArguments(args: readonly unknown[], machines: MachinesApi): BoardSet | undefined {
   const [first, second] = args;
-  if (first instanceof vscode.Uri) return { kind: 'file', uri: first.toString() };
-  if (!isRecord(first)) return undefined;
-  if (first['kind'] === 'group') {
-    if (first['group'] === 'pinned') return { kind: 'pinned' };
-    if (first['group'] === 'workspace') return { kind: 'workspace' };
-    if (first['group'] === 'recent') return { kind: 'serials', serialNumbers: machines.recent() };
+  // Read once, into a plain copy, before anything decides on it (workbench/argumentTrust.ts).
+  const group = plainArgument(first, ['kind', 'group']);
+  if (group === undefined) return undefined;
+  if (group['kind'] === 'group') {
+    if (group['group'] === 'pinned') return { kind: 'pinned' };
+    if (group['group'] === 'workspace') return { kind: 'workspace' };
+    if (group['group'] === 'recent') return { kind: 'serials', serialNumbers: machines.recent() };
     return undefined;
   }
   const listed = new Set([...machines.pinned(), ...machines.recent(), ...(machines.workspace?.() ?? [])]);
   const nodes: readonly unknown[] = Array.isArray(second) && second.length > 0 ? second : [first];
   const serialNumbers = [...new Set(nodes.map(serialNumberArgument).filter((s): s is string => s !== undefined && listed.has(s)))];
   return serialNumbers.length > 0 ? { kind: 'serials', serialNumbers } : undefined;
+}
+
+/**
+ * A file's board asked by a command argument (another extension, or a
+ * `command:` link): its serial numbers are machines the user never listed, so
+ * the gate asks before the board loads any of them. Undefined: no file was
+ * given; 'declined': the user said no.
+ */
+async function askedFileSet(argument: unknown, trust: ArgumentTrust): Promise<BoardSet | undefined | 'declined'> {
+  if (!(argument instanceof vscode.Uri)) return undefined;
+  const uri = argument.toString();
+  const agreed = await trust.confirm({
+    title: vscode.l10n.t('Open the onboarding board for the serial numbers in {0}?', vscode.workspace.asRelativePath(argument)),
+    detail: vscode.l10n.t(
+      'Another extension or a link asks for it. The board loads the events of the machines the file names from the API, in your name.',
+    ),
+    action: vscode.l10n.t('Open Board'),
+  });
+  return agreed ? { kind: 'file', uri } : 'declined';
 }
 
 /** The palette's question: which machines? */
@@ -78,13 +105,16 @@ async function pickSet(machines: MachinesApi): Promise<BoardSet | undefined> {
 interface BoardCommandDeps {
   readonly board: Board;
   readonly machines: MachinesApi;
+  readonly trust: ArgumentTrust;
 }
 
 const BOARD_COMMANDS: CommandTable<BoardCommandDeps> = {
   [COMMANDS.openBoard]:
-    ({ board, machines }) =>
+    ({ board, machines, trust }) =>
     async (...args: unknown[]) => {
-      const set = setFromArguments(args, machines) ?? (await pickSet(machines));
+      const file = await askedFileSet(args[0], trust);
+      if (file === 'declined') return;
+      const set = file ?? setFromArguments(args, machines) ?? (await pickSet(machines));
       if (!set) return;
       // The workspace's machines are what its scan found: a board of a workspace never scanned starts one (the board follows it).
       if (set.kind === 'workspace' && (machines.workspace?.().length ?? 0) === 0)
@@ -93,7 +123,7 @@ const BOARD_COMMANDS: CommandTable<BoardCommandDeps> = {
     },
 };
 
-export function registerBoard(context: vscode.ExtensionContext, deps: BoardDeps): Board {
+export function registerBoard(context: vscode.ExtensionContext, deps: BoardFeatureDeps): Board {
   const activity = new Emitter<BoardActivity>();
   const boardContext: BoardContext = {
     ...deps,
@@ -133,7 +163,7 @@ export function registerBoard(context: vscode.ExtensionContext, deps: BoardDeps)
   context.subscriptions.push(
     activity,
     { dispose: () => current?.dispose() },
-    ...registerCommands(BOARD_COMMANDS, { board, machines: deps.machines }),
+    ...registerCommands(BOARD_COMMANDS, { board, machines: deps.machines, trust: deps.trust }),
     vscode.window.registerWebviewPanelSerializer(WEBVIEWS.board, {
       deserializeWebviewPanel: (panel: vscode.WebviewPanel, state: unknown) => {
         // The page kept its set, sort and filter; anything else is not ours to show.

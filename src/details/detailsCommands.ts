@@ -2,11 +2,15 @@
 // one loop by registerDetails. Commands can be run by anything (a tree node, a
 // hover's command link, another extension, the palette), so an event is
 // validated again from its raw JSON before anything shows, and a reference
-// (`{ serialNumber, key }`) is looked up in the events cache.
+// (`{ serialNumber, key }`) is looked up in the events cache. A reference the
+// cache cannot answer costs a request in the user's name, which another
+// extension or a `command:` link gets only after the one gate's question
+// (workbench/argumentTrust.ts).
 import * as vscode from 'vscode';
 import type { OnboardingEvent } from '../core/model';
 import type { EventsCache } from '../eventsCache/eventsCache';
 import { inertNotificationText } from '../common/notificationText';
+import type { ArgumentTrust } from '../workbench/argumentTrust';
 import type { CommandFactory, CommandTable } from '../workbench/commands';
 import { COMMANDS } from '../workbench/constants';
 import type { Log } from '../workbench/log';
@@ -23,6 +27,8 @@ export interface DetailsCommandDeps {
   readonly log: Log;
   /** Resolves `{ serialNumber, key }` references (hover links, quick fixes) to the event. */
   readonly events: EventsCache;
+  /** Asks before a reference the cache cannot answer is loaded. */
+  readonly trust: Pick<ArgumentTrust, 'confirm'>;
 }
 
 /**
@@ -33,7 +39,7 @@ async function eventFrom(deps: DetailsCommandDeps, argument: unknown): Promise<O
   if (argument === undefined) return deps.panels.current?.event;
   const reference = eventReference(argument);
   if (reference !== undefined) {
-    const event = await cachedEvent(deps.events, reference);
+    const event = await cachedEvent(deps, reference);
     if (event === undefined)
       void vscode.window.showInformationMessage(
         inertNotificationText(vscode.l10n.t('The events of {0} are no longer loaded. Hover again to load them.', reference.serialNumber)),
@@ -50,12 +56,25 @@ async function eventFrom(deps: DetailsCommandDeps, argument: unknown): Promise<O
   return undefined;
 }
 
-/** The referenced event: from the cache, or one request when the cache was cleared meanwhile. */
-async function cachedEvent(events: EventsCache, { serialNumber, key }: EventReference): Promise<OnboardingEvent | undefined> {
+/**
+ * The referenced event: from the cache, or one request when the cache was
+ * cleared meanwhile (our hover's link was made from a loaded result) after
+ * the user agreed: anyone can write a reference to any machine.
+ */
+async function cachedEvent(
+  { events, trust }: DetailsCommandDeps,
+  { serialNumber, key }: EventReference,
+): Promise<OnboardingEvent | undefined> {
   const find = (list: readonly OnboardingEvent[] | undefined): OnboardingEvent | undefined =>
     key === undefined ? list?.[0] : list?.find((event) => event.key === key);
   const hit = find(events.peek(serialNumber)?.result.events);
   if (hit !== undefined) return hit;
+  const agreed = await trust.confirm({
+    title: vscode.l10n.t('Another extension or a link asks to load the onboarding events of {0}.', serialNumber),
+    detail: vscode.l10n.t('Its onboarding events are then loaded with your sign-in, and other extensions can read what was loaded.'),
+    action: vscode.l10n.t('Load'),
+  });
+  if (!agreed) return undefined;
   try {
     return find((await events.get(serialNumber)).events);
   } catch {

@@ -7,6 +7,7 @@ import type { DetailsApi } from '../workbench/contracts/features';
 import { registerCommands } from '../workbench/commands';
 import { WEBVIEWS } from '../workbench/constants';
 import type { Log } from '../workbench/log';
+import type { ArgumentTrust } from '../workbench/argumentTrust';
 import type { SettingsReader } from '../workbench/settings';
 import { DETAILS_COMMANDS } from './detailsCommands';
 import type { PanelContext } from './detailsPanel';
@@ -21,6 +22,8 @@ export interface DetailsDeps {
   readonly events: EventsCache;
   readonly settings: SettingsReader;
   readonly log: Log;
+  /** The one gate of outside callers (workbench/argumentTrust.ts). */
+  readonly trust: Pick<ArgumentTrust, 'confirm'>;
 }
 
 /** The details feature: the DetailsApi the other features use, the open panels, the opener they use and what they do. */
@@ -56,7 +59,7 @@ export function registerDetails(context: vscode.ExtensionContext, deps: DetailsD
     documents,
     panels,
     activity,
-    ...registerCommands(DETAILS_COMMANDS, { panels, documents, settings, log, events }),
+    ...registerCommands(DETAILS_COMMANDS, { panels, documents, settings, log, events, trust: deps.trust }),
     vscode.window.registerWebviewPanelSerializer(WEBVIEWS.details, {
       deserializeWebviewPanel: (panel: vscode.WebviewPanel, state: unknown) => {
         panels.revive(panel, state);

@@ -16,7 +16,8 @@ import type { SettingsReader } from '../workbench/settings';
 import { planStatuses, type GlanceTextContext } from './glanceText';
 import type { GlanceStates } from './glanceStates';
 import { glanceDocument } from './glanceDocuments';
-import { AUTOMATIC_BUDGET_PERIOD_MS, MAX_AUTOMATIC_PER_VIEW } from '../eventsCache/visibleLoads';
+import { AUTOMATIC_BUDGET_PERIOD_MS } from '../eventsCache/loadBudget';
+import { MAX_AUTOMATIC_PER_VIEW } from '../eventsCache/visibleLoads';
 
 /** Lines above and below the visible ones that are matched too, so a short scroll shows a status at once. */
 const MARGIN_LINES = 20;

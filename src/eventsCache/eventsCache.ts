@@ -12,6 +12,7 @@ import type { LinkedResource } from '../core/onboardingClient';
 import { SharedRequest } from '../core/sharedRequest';
 import { asError, LocalizedError } from '../common/errors';
 import { Emitter, type Event } from '../common/emitter';
+import { LoadBudget } from './loadBudget';
 
 /** The slice of OnboardingClient the cache needs (lets tests pass a fake). */
 export interface EventsSource {
@@ -105,11 +106,14 @@ export class EventsCache {
   private readonly storeAsks = new Map<string, Promise<void>>();
   private readonly updated = new Emitter<string>();
   private readonly now: () => number;
+  /** The window's one budget of loads nobody asked for (eventsCache/loadBudget.ts): every view's VisibleLoads spends from it. */
+  readonly automaticLoads: LoadBudget;
   /** Bumped by clear(): answers to requests started before it belong to another sign-in and are dropped. */
   private generation = 0;
 
   constructor(private readonly options: EventsCacheOptions) {
     this.now = options.now ?? Date.now;
+    this.automaticLoads = new LoadBudget({ now: this.now });
   }
 
   /**

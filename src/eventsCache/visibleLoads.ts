@@ -17,8 +17,12 @@ import type { EventsCache } from './eventsCache';
 export interface VisibleLoadsOptions {
   /** One request through the cache (EventsCache.get with the signal). */
   readonly load: (serialNumber: string, signal: AbortSignal) => Promise<unknown>;
-  /** What the cache knows: a fresh answer (nothing to ask), the last answer's time, the last failure. */
-  readonly cache: Pick<EventsCache, 'isFresh' | 'peek' | 'failure'>;
+  /**
+   * What the cache knows: a fresh answer (nothing to ask), the last answer's
+   * time, the last failure; and the window's one budget of loads nobody asked
+   * for, which every view spends from (a new view starts no budget of its own).
+   */
+  readonly cache: Pick<EventsCache, 'isFresh' | 'peek' | 'failure' | 'automaticLoads'>;
   /** The cache period in ms (read on each call, so the setting applies at once). */
   readonly periodMs: () => number;
   readonly now?: () => number;
@@ -26,9 +30,6 @@ export interface VisibleLoadsOptions {
   readonly maxInFlight?: number;
   /** Serial numbers of one view loaded without asking (the first in view). */
   readonly maxPerView?: number;
-  /** Requests sent without asking per budget period. */
-  readonly budget?: number;
-  readonly budgetPeriodMs?: number;
 }
 
 /**
@@ -45,10 +46,6 @@ export const DEFAULT_MAX_IN_FLIGHT = 4;
  * before 10 because an agent's call is not the user looking; a screen is.
  */
 export const MAX_AUTOMATIC_PER_VIEW = 50;
-/** Requests sent without asking per budget period: four screens of a list, then the user decides. */
-export const AUTOMATIC_BUDGET = 200;
-export const AUTOMATIC_BUDGET_PERIOD_MS = 10 * 60_000;
-
 export class VisibleLoads {
   private readonly inFlight = new Map<string, AbortController>();
   private queue: string[] = [];
@@ -58,8 +55,6 @@ export class VisibleLoads {
   private held = new Set<string>();
   /** What the user said to load (one load each, past the bounds). */
   private granted = new Set<string>();
-  private budgetStart = Number.NEGATIVE_INFINITY;
-  private budgetSpent = 0;
   private readonly settled = new Emitter<string>();
   private readonly heldChanged = new Emitter<number>();
   private readonly now: () => number;
@@ -68,8 +63,6 @@ export class VisibleLoads {
   private generation = 0;
 
   private readonly maxPerView: number;
-  private readonly budget: number;
-  private readonly budgetPeriodMs: number;
 
   /** A load finished (with an answer or a failure): the serial number. */
   readonly onDidSettle: Event<string> = this.settled.event;
@@ -80,8 +73,6 @@ export class VisibleLoads {
     this.now = options.now ?? Date.now;
     this.maxInFlight = Math.max(1, options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
     this.maxPerView = Math.max(0, options.maxPerView ?? MAX_AUTOMATIC_PER_VIEW);
-    this.budget = Math.max(0, options.budget ?? AUTOMATIC_BUDGET);
-    this.budgetPeriodMs = Math.max(1, options.budgetPeriodMs ?? AUTOMATIC_BUDGET_PERIOD_MS);
   }
 
   /** Visible serial numbers not loaded because a bound was reached. */
@@ -130,15 +121,14 @@ export class VisibleLoads {
 
   /**
    * The user said to load what is held: each held serial number is loaded
-   * once past the bounds, and the budget starts again.
+   * once past the bounds, and the window's budget starts again.
    */
   loadHeld(): void {
     if (this.held.size === 0) return;
     for (const serialNumber of this.held) this.granted.add(serialNumber);
     this.queue = [...this.held, ...this.queue];
     this.held = new Set();
-    this.budgetStart = this.now();
-    this.budgetSpent = 0;
+    this.options.cache.automaticLoads.restart();
     this.heldChanged.fire(0);
     this.pump();
   }
@@ -183,21 +173,10 @@ export class VisibleLoads {
       if (serialNumber === undefined) break;
       if (!this.visible.has(serialNumber) || !this.wanted(serialNumber)) continue;
       if (this.granted.delete(serialNumber)) this.start(serialNumber);
-      else if (this.spend()) this.start(serialNumber);
+      else if (this.options.cache.automaticLoads.spend()) this.start(serialNumber);
       else this.held.add(serialNumber);
     }
     if (this.held.size !== before) this.heldChanged.fire(this.held.size);
-  }
-
-  /** One request of the automatic budget, when some is left in this period. */
-  private spend(): boolean {
-    if (this.now() - this.budgetStart >= this.budgetPeriodMs) {
-      this.budgetStart = this.now();
-      this.budgetSpent = 0;
-    }
-    if (this.budgetSpent >= this.budget) return false;
-    this.budgetSpent++;
-    return true;
   }
 
   private start(serialNumber: string): void {

@@ -4,7 +4,10 @@
 // menu, quick fixes). A link is untrusted: it is parsed strictly
 // (domain/links/machineLink.ts), never signs in or switches environment
 // without asking, and does no more than a click in the tree would: reveal
-// the machine and, when it names one, open an event's details.
+// the machine and, when it names one, open an event's details. A machine the
+// user does not list yet is loaded only after the one gate's question
+// (workbench/argumentTrust.ts): anyone can write a link, and VS Code's own
+// "open this URI?" dialog can be turned off for good.
 import * as vscode from 'vscode';
 import { definedOnly } from '../common/definedOnly';
 import { errorMessage } from '../common/errors';
@@ -16,7 +19,7 @@ import type { EventsCache } from '../eventsCache/eventsCache';
 import { registerCommands, type CommandFactory, type CommandTable } from '../workbench/commands';
 import { COMMANDS } from '../workbench/constants';
 import type { ApiSession } from '../workbench/contracts/apiSession';
-import type { DetailsApi } from '../workbench/contracts/features';
+import type { DetailsApi, MachinesApi } from '../workbench/contracts/features';
 import type { ArgumentTrust } from '../workbench/argumentTrust';
 import type { Log } from '../workbench/log';
 
@@ -25,8 +28,10 @@ export interface LinksDeps {
   readonly events: EventsCache;
   readonly details: DetailsApi;
   readonly log: Log;
-  /** Marks the reveal and switch it runs after its own question as our UI's (workbench/argumentTrust.ts). */
-  readonly trust: Pick<ArgumentTrust, 'ownArgument'>;
+  /** Which machines the user lists: a link to one of them loads nothing the view would not load itself. */
+  readonly machines: Pick<MachinesApi, 'pinned' | 'recent' | 'workspace'>;
+  /** Asks about a machine the user does not list; marks the reveal and switch it runs after its question as our UI's. */
+  readonly trust: Pick<ArgumentTrust, 'ownArgument' | 'confirm'>;
 }
 
 /** What a link led to (returned at once; a question to the user goes on in the background). */
@@ -34,6 +39,7 @@ export type LinkOutcome =
   | { readonly kind: 'refused'; readonly problem: string }
   | { readonly kind: 'asked-sign-in'; readonly serialNumber: string }
   | { readonly kind: 'asked-switch'; readonly serialNumber: string; readonly environment: string }
+  | { readonly kind: 'declined'; readonly serialNumber: string }
   | {
       readonly kind: 'revealed';
       readonly serialNumber: string;
@@ -137,6 +143,17 @@ export class MachineLinks implements vscode.UriHandler {
 
   private async open(link: MachineLink): Promise<LinkOutcome> {
     const { serialNumber } = link;
+    const { machines } = this.deps;
+    const listed = [...machines.pinned(), ...machines.recent(), ...(machines.workspace?.() ?? [])].includes(serialNumber);
+    if (
+      !listed &&
+      !(await this.deps.trust.confirm({
+        title: t('Another extension or a link asks to show {0} in the Machines view.', serialNumber),
+        detail: t('The Machines view then loads its onboarding events with your sign-in, and other extensions can read what it loaded.'),
+        action: t('Show'),
+      }))
+    )
+      return { kind: 'declined', serialNumber };
     // The reveal command owns the reveal's failure message and logging.
     await vscode.commands.executeCommand(COMMANDS.revealMachine, this.deps.trust.ownArgument({ serialNumber }));
     // Unmarked on purpose: anyone can write a link, so the watch command asks the user first (workbench/argumentTrust.ts).

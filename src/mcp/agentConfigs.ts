@@ -102,30 +102,172 @@ export function mergeJsonConfig(existing: string | undefined, kind: AgentKind, l
 }
 
 /**
- * The TOML file with our table replaced (or appended): the lines from our
- * header to the next header that is not one of our sub-tables. Everything
- * else, comments included, stays byte for byte.
+ * Where a line of a TOML file starts: outside any string, or inside a
+ * multi-line one; and inside how many brackets of a value (an array may span
+ * lines). A header is only a line that starts outside both.
+ */
+interface TomlLineState {
+  readonly string: 'none' | 'basic' | 'literal';
+  readonly depth: number;
+}
+const TOML_TOP: TomlLineState = { string: 'none', depth: 0 };
+
+/**
+ * The state after a value line read from `from`: multi-line strings (`"""`,
+ * with escapes, and `'''`) opened or closed on it, brackets opened or closed
+ * outside strings. One-line strings and comments are skipped, so a quote or
+ * bracket in them counts for nothing.
+ */
+function tomlStateAfter(line: string, from: TomlLineState): TomlLineState {
+  let { string, depth } = from;
+  let i = 0;
+  /** Past a closing delimiter: up to two more quotes belong to the string's content (`""""` ends with one quote in it). */
+  const close = (quote: string): void => {
+    i += 3;
+    for (let extra = 0; extra < 2 && line[i] === quote; extra++) i++;
+    string = 'none';
+  };
+  while (i < line.length) {
+    const char = line[i];
+    if (string === 'basic') {
+      if (char === '\\') i += 2;
+      else if (line.startsWith('"""', i)) close('"');
+      else i++;
+    } else if (string === 'literal') {
+      if (line.startsWith("'''", i)) close("'");
+      else i++;
+    } else if (char === '#') break;
+    else if (line.startsWith('"""', i)) {
+      string = 'basic';
+      i += 3;
+    } else if (line.startsWith("'''", i)) {
+      string = 'literal';
+      i += 3;
+    } else if (char === '"') {
+      i++;
+      while (i < line.length && line[i] !== '"') i += line[i] === '\\' ? 2 : 1;
+      i++;
+    } else if (char === "'") {
+      const closing = line.indexOf("'", i + 1);
+      i = closing < 0 ? line.length : closing + 1;
+    } else {
+      if (char === '[' || char === '{') depth++;
+      else if ((char === ']' || char === '}') && depth > 0) depth--;
+      i++;
+    }
+  }
+  return { string, depth };
+}
+
+/** A TOML key (`a."b.c".'d'`) as its parts, or undefined when it is not one. */
+function tomlKeyParts(key: string): string[] | undefined {
+  const parts: string[] = [];
+  const part = /\s*(?:([A-Za-z0-9_-]+)|("(?:[^"\\]|\\.)*")|'([^']*)')\s*(\.|$)/y;
+  let at = 0;
+  while (at < key.length) {
+    part.lastIndex = at;
+    const found = part.exec(key);
+    if (found === null) return undefined;
+    const [, bare, basic, literal, dot] = found;
+    let name = bare ?? literal ?? '';
+    if (basic !== undefined) {
+      try {
+        name = String(JSON.parse(basic));
+      } catch {
+        name = basic.slice(1, -1);
+      }
+    }
+    parts.push(name);
+    at = part.lastIndex;
+    if (dot === '' && at < key.length) return undefined;
+  }
+  return parts.length > 0 ? parts : undefined;
+}
+
+/** A table (`[a.b]`) or array-of-tables (`[[a.b]]`) header line's key, or undefined when the line is no header. */
+function tomlHeader(line: string): string[] | undefined {
+  const header = /^\s*(\[\[?)(.*?)(\]\]?)\s*(?:#.*)?\r?$/.exec(line);
+  if (header?.[1]?.length !== header?.[3]?.length) return undefined;
+  return header === null ? undefined : tomlKeyParts(header[2] ?? '');
+}
+
+/** A key-value line's key (`a.b = …`), or undefined. */
+function tomlAssignedKey(line: string): string[] | undefined {
+  const assignment = /^\s*((?:[A-Za-z0-9_.\s-]|"(?:[^"\\]|\\.)*"|'[^']*')+?)\s*=/.exec(line);
+  return assignment === null ? undefined : tomlKeyParts(assignment[1] ?? '');
+}
+
+/** Our table's key, or one of its sub-tables'. */
+const isOurs = (key: readonly string[]): boolean => key[0] === 'mcp_servers' && key[1] === MCP_SERVER_NAME;
+
+/**
+ * The TOML file with our table replaced (or appended). Ours are the tables
+ * whose header names `[mcp_servers.onboarding-events]` or one of its
+ * sub-tables, each from its header to the next header, less the blank and
+ * comment lines just before a header that is not ours (they belong to it).
+ * Lines are read as TOML reads them: a line inside a multi-line string is
+ * text, never a header, and an `[[array]]` header ends a table as a `[table]`
+ * header does. Everything else stays byte for byte. Our table given another
+ * way (dotted keys in another table, an inline table) is left to the user.
  */
 export function mergeTomlConfig(existing: string | undefined, launch: ServerLaunch): Merged {
-  const table = tomlTable(launch);
   const text = existing ?? '';
-  const lines = text.split('\n');
-  const ours = (line: string) => {
-    const header = /^\s*\[\s*([^\]]+?)\s*\]\s*(#.*)?$/.exec(line)?.[1]?.replace(/["']/g, '');
-    return header === undefined
-      ? undefined
-      : header === `mcp_servers.${MCP_SERVER_NAME}` || header.startsWith(`mcp_servers.${MCP_SERVER_NAME}.`);
-  };
-  const start = lines.findIndex((line) => ours(line) === true);
-  if (start < 0) {
-    const separator = text === '' ? '' : text.endsWith('\n\n') ? '' : text.endsWith('\n') ? '\n' : '\n\n';
+  const newline = text.includes('\r\n') ? '\r\n' : '\n';
+  const table = tomlTable(launch).replace(/\n/g, newline);
+  // Each line (without its newline) and where it starts; the last one may lack its newline.
+  const lines: { readonly text: string; readonly start: number }[] = [];
+  for (let start = 0; start < text.length;) {
+    const next = text.indexOf('\n', start);
+    lines.push({ text: text.slice(start, next < 0 ? text.length : next), start });
+    start = next < 0 ? text.length : next + 1;
+  }
+  // Per line: its header's key when it is a header (never inside a multi-line string), and whether it is blank or a comment.
+  const headers: (string[] | undefined)[] = [];
+  const blankOrComment: boolean[] = [];
+  let state = TOML_TOP;
+  let inTable: string[] = [];
+  for (const line of lines) {
+    const top = state.string === 'none' && state.depth === 0;
+    const header = top ? tomlHeader(line.text) : undefined;
+    headers.push(header);
+    blankOrComment.push(top && /^\s*(?:#.*)?\r?$/.test(line.text));
+    if (header !== undefined) {
+      inTable = header;
+      continue;
+    }
+    if (top) {
+      const assigned = tomlAssignedKey(line.text);
+      const key = assigned === undefined ? [] : [...inTable, ...assigned];
+      if (!isOurs(inTable) && isOurs(key))
+        return { ok: false, problem: 'The file sets the Onboarding Events server with dotted keys, so it is left as it is.' };
+      if (key.join('.') === 'mcp_servers' && line.text.includes(MCP_SERVER_NAME))
+        return { ok: false, problem: 'The file sets its MCP servers as an inline table, so it is left as it is.' };
+    }
+    state = tomlStateAfter(line.text, state);
+  }
+  // Our regions as [first line, line after the last].
+  const regions: (readonly [number, number])[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const header = headers[i];
+    if (header === undefined || !isOurs(header)) continue;
+    let end = i + 1;
+    while (end < lines.length && headers[end] === undefined) end++;
+    const next = headers[end];
+    if (next === undefined || !isOurs(next)) while (end - 1 > i && blankOrComment[end - 1] === true) end--;
+    regions.push([i, end]);
+    i = end - 1;
+  }
+  const offset = (line: number): number => lines[line]?.start ?? text.length;
+  const first = regions[0];
+  if (first === undefined) {
+    const separator = text === '' || text.endsWith(`${newline}${newline}`) ? '' : text.endsWith('\n') ? newline : `${newline}${newline}`;
     return { ok: true, text: `${text}${separator}${table}` };
   }
-  let end = start + 1;
-  while (end < lines.length && ours(lines[end] ?? '') !== false) end++;
-  const after = lines.slice(end).join('\n');
-  const before = lines.slice(0, start).join('\n');
-  return { ok: true, text: `${before}${before === '' ? '' : '\n'}${table}${after === '' ? '' : `\n${after}`}` };
+  let merged = text.slice(0, offset(first[0])) + table;
+  regions.forEach(([, end], index) => {
+    merged += text.slice(offset(end), offset(regions[index + 1]?.[0] ?? lines.length));
+  });
+  return { ok: true, text: merged };
 }
 
 /** The entry merged into the agent's file, in its format. */

@@ -19,7 +19,7 @@ import { Emitter, type Event } from '../common/emitter';
 import { errorMessage } from '../common/errors';
 import { isRecord } from '../common/guards';
 import { Disposable } from '../common/lifecycle';
-import { MAX_STATE_WRITES } from '../common/verifiedState';
+import { verifiedState, type StateStore } from '../common/verifiedState';
 import { isApiError } from '../core/errors';
 import type { EventsResult, RequestPriority } from '../core/model';
 import type { EventStateRules } from '../domain/events/eventState';
@@ -80,11 +80,7 @@ export interface WatchReads {
 }
 
 /** The extension's global state (vscode.Memento's shape). */
-export interface WatchStore {
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the shape of vscode.Memento.get
-  get<T>(key: string): T | undefined;
-  update(key: string, value: unknown): Thenable<void>;
-}
+export type WatchStore = StateStore;
 
 /** One claim per key, across every window: true for the first caller only. */
 export interface Claims {
@@ -156,6 +152,8 @@ function readWatches(value: unknown): Watch[] {
 
 export class WatchList extends Disposable {
   private readonly clock: WatchClock;
+  /** Global state through the one mechanism every write of ours takes (common/verifiedState.ts). */
+  private readonly store: StateStore;
   private readonly running = new Map<string, Running>();
   /** Polls under way (a timer's or pollNow's), for whenIdle. */
   private readonly polls = new Set<Promise<void>>();
@@ -179,6 +177,7 @@ export class WatchList extends Disposable {
   constructor(private readonly options: WatchListOptions) {
     super();
     this.clock = options.clock ?? realClock;
+    this.store = verifiedState(options.store, options.log);
     this.register({
       dispose: () => {
         this.lifetime.abort();
@@ -327,27 +326,20 @@ export class WatchList extends Disposable {
   }
 
   private stored(): Watch[] {
-    return readWatches(this.options.store.get<unknown>(WATCHES_KEY));
+    return readWatches(this.store.get<unknown>(WATCHES_KEY));
   }
 
   /**
-   * Read, change, write at once: the list in global state is the one every
-   * window reads. Written again when the write did not hold: VS Code applies
-   * an update to its copy of the extension's state at once, then replaces that
-   * whole copy with each state storage echoes back (microsoft/vscode#137132),
-   * so the echo of an earlier write (of any of our keys: the recent list, the
-   * seen events) arriving before this one is sent drops it. An outcome was
-   * lost so: told, then forgotten by the list, the status bar and the badge,
-   * until a later poll found it again.
+   * Read, change, write: the list in global state is the one every window
+   * reads. The store orders this window's writes of the list, answers the
+   * newest list this window meant while they are under way (so a change
+   * builds on the one before it), and writes again when VS Code dropped a
+   * write for an older copy echoed back (microsoft/vscode#137132): an outcome
+   * was lost so once, told, then forgotten by the list, the status bar and
+   * the badge until a later poll found it again.
    */
   private async write(change: (list: Watch[]) => Watch[]): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      await this.options.store.update(WATCHES_KEY, bounded(change(this.stored())));
-      // Every change here gives the same list when applied again, once it holds.
-      const now = this.stored();
-      if (JSON.stringify(bounded(change(now))) === JSON.stringify(now) || attempt === MAX_STATE_WRITES) break;
-      this.options.log?.('The watch list in global state lost a change to an older copy of it: writing it again.');
-    }
+    await this.store.update(WATCHES_KEY, bounded(change(this.stored())));
     this.changed.fire(undefined);
   }
 

@@ -337,6 +337,77 @@ describe('Hostile input (real host)', () => {
       }
     });
 
+    it('openBoard with a file uri from another extension asks first; declined, no board opens and nothing is loaded (issue 34, item 3)', async () => {
+      asUser.dispose();
+      await signIn(fake);
+      asUser = api.testHooks.actAsUser();
+      api.events.clear();
+      fake.clearRequests();
+      const dir = mkdtempSync(join(tmpdir(), 'oe-board-'));
+      const file = join(dir, 'machines.txt');
+      writeFileSync(file, `${TEST_SERIALS.started}\n${TEST_SERIALS.onboarded}\n`);
+      const asked: string[] = [];
+      const answer = declineAll(asked);
+      try {
+        await vscode.commands.executeCommand('onboardingEvents.openBoard', vscode.Uri.file(file));
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        assert.equal(asked.length, 1, `asked: ${asked.join(' | ')}`);
+        assert.match(asked[0] ?? '', /machines\.txt/, 'the modal names the file');
+        assert.equal(api.testHooks.board.panel(), undefined, 'no board opened');
+        assert.deepEqual(fake.eventRequests(), [], "no request on another extension's behalf");
+      } finally {
+        answer.dispose();
+        await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+        rmSync(dir, { recursive: true, force: true });
+        await signOutAsOurTests();
+      }
+    });
+
+    it('a machine link to a machine the user does not list asks first; declined, nothing is loaded or listed (issue 34, door audit)', async () => {
+      asUser.dispose();
+      await signIn(fake);
+      asUser = api.testHooks.actAsUser();
+      api.events.clear();
+      fake.clearRequests();
+      const asked: string[] = [];
+      const answer = declineAll(asked);
+      try {
+        const outcome = await api.testHooks.links.handle(
+          vscode.Uri.parse(`${vscode.env.uriScheme}://onboarding-events.onboarding-events/machine?serial=${TEST_SERIALS.started}`),
+        );
+        assert.deepEqual(outcome, { kind: 'declined', serialNumber: TEST_SERIALS.started });
+        assert.equal(asked.length, 1, `asked: ${asked.join(' | ')}`);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        assert.deepEqual(fake.eventRequests(TEST_SERIALS.started), [], 'no request for a link nobody agreed to');
+        assert.equal(api.machines.recent().includes(TEST_SERIALS.started), false);
+      } finally {
+        answer.dispose();
+        await signOutAsOurTests();
+      }
+    });
+
+    it('showEventDetails and showRawJson with a reference the cache cannot answer ask before loading; declined, nothing is loaded (issue 34, door audit)', async () => {
+      asUser.dispose();
+      await signIn(fake);
+      asUser = api.testHooks.actAsUser();
+      api.events.clear();
+      fake.clearRequests();
+      const asked: string[] = [];
+      const answer = declineAll(asked);
+      try {
+        await vscode.commands.executeCommand('onboardingEvents.showEventDetails', { serialNumber: TEST_SERIALS.started });
+        await vscode.commands.executeCommand('onboardingEvents.showRawJson', { serialNumber: TEST_SERIALS.started });
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        assert.equal(asked.length, 2, `asked: ${asked.join(' | ')}`);
+        assert.deepEqual(fake.eventRequests(TEST_SERIALS.started), [], "no request on another extension's behalf");
+        assert.equal(api.events.peek(TEST_SERIALS.started), undefined, 'nothing for another extension to read');
+      } finally {
+        answer.dispose();
+        await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+        await signOutAsOurTests();
+      }
+    });
+
     it('machines.reveal from another extension makes no request and adds nothing for a serial the user never listed', async () => {
       asUser.dispose();
       await signIn(fake);

@@ -5,6 +5,7 @@ import { cancelledError } from '../../../src/core/errors';
 import { ApiError } from '../../../src/core/errors';
 import type { EventsResult, GetEventsOptions } from '../../../src/core/model';
 import { EventsCache } from '../../../src/eventsCache/eventsCache';
+import { LoadBudget } from '../../../src/eventsCache/loadBudget';
 import { MIN_RELOAD_MS, VisibleLoads } from '../../../src/eventsCache/visibleLoads';
 import { result } from '../machines/fixtures';
 
@@ -51,13 +52,16 @@ function harness(options: { periodMs?: number; maxInFlight?: number; maxPerView?
       isFresh: (serial) => fresh.has(serial) || cache.isFresh(serial),
       peek: (serial) => cache.peek(serial),
       failure: (serial) => cache.failure(serial),
+      automaticLoads: new LoadBudget({
+        now: () => now,
+        ...(options.budget === undefined ? {} : { budget: options.budget }),
+        ...(options.budgetPeriodMs === undefined ? {} : { periodMs: options.budgetPeriodMs }),
+      }),
     },
     periodMs: () => options.periodMs ?? 60_000,
     now: () => now,
     maxInFlight: options.maxInFlight ?? 4,
     ...(options.maxPerView === undefined ? {} : { maxPerView: options.maxPerView }),
-    ...(options.budget === undefined ? {} : { budget: options.budget }),
-    ...(options.budgetPeriodMs === undefined ? {} : { budgetPeriodMs: options.budgetPeriodMs }),
   });
   return {
     loads,

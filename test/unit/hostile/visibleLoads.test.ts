@@ -4,6 +4,7 @@
 // no prompt. Now at most a screen's worth loads per view and a budget per
 // period; the rest waits for the user (issue 24 item 7).
 import assert from 'node:assert/strict';
+import { LoadBudget } from '../../../src/eventsCache/loadBudget';
 import { VisibleLoads } from '../../../src/eventsCache/visibleLoads';
 
 const serialsOnLine = (line: number): string[] =>
@@ -23,6 +24,7 @@ function loadsAnsweringAtOnce() {
       isFresh: (serial) => answered.has(serial),
       peek: () => undefined,
       failure: () => undefined,
+      automaticLoads: new LoadBudget(),
     },
     periodMs: () => 60_000,
   });
