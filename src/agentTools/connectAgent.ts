@@ -23,6 +23,7 @@ import {
 } from '../mcp/agentConfigs';
 import { registerCommands, type CommandFactory, type CommandTable } from '../workbench/commands';
 import { COMMANDS } from '../workbench/constants';
+import type { ArgumentTrust } from '../workbench/argumentTrust';
 import type { Log } from '../workbench/log';
 import { mcpServerLaunch } from './mcpDoor';
 
@@ -85,6 +86,8 @@ export interface ConnectAgentDeps {
   readonly log: Log;
   /** The user connects an agent: the MCP door opens its channel and asks to pair the agent when it first calls. */
   readonly onConnect: () => void;
+  /** The one gate (src/workbench/argumentTrust.ts): an agent named by a caller is connected only with the user's yes. */
+  readonly trust: Pick<ArgumentTrust, 'confirm'>;
 }
 
 /**
@@ -203,6 +206,20 @@ async function connectAgent(deps: ConnectAgentDeps, shown: ShownDocuments, argum
       )
     )?.agent;
   if (kind === undefined) return;
+  // A caller that names the agent skips the user's own pick, so the user agrees here instead: connecting opens the
+  // channel, lets this window ask to pair that agent, and may register our server with this editor's agent.
+  if (
+    given !== undefined &&
+    !(await deps.trust.confirm({
+      title: vscode.l10n.t('Connect {0} to Onboarding Events?', agentLabel(kind)),
+      detail: vscode.l10n.t(
+        'Something other than you asked to connect {0}: it would start the Onboarding Events MCP server for that agent, and this window would offer to pair it when it first asks for more than your views loaded.',
+        agentLabel(kind),
+      ),
+      action: vscode.l10n.t('Connect'),
+    }))
+  )
+    return;
   deps.onConnect();
   const launch = mcpServerLaunch(await stableServerScript(deps.context));
   const registration = editorRegistrationApi();

@@ -272,6 +272,7 @@ export function registerAgentTools(context: vscode.ExtensionContext, deps: Agent
     onConnect: () => {
       door.expectAgent();
     },
+    trust: deps.trust,
   });
   return tools;
 }

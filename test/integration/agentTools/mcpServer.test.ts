@@ -135,6 +135,28 @@ describe('the MCP server (dist/mcp.js) against the running extension', () => {
     );
   }).timeout(10_000);
 
+  it('Connect an Agent named by a caller asks first; declined, it shows nothing and opens no channel', async () => {
+    const user = api.testHooks.actAsUser();
+    const asked: string[] = [];
+    const answers = api.testHooks.session.answerConfirmations((message) => {
+      asked.push(message);
+      return Promise.resolve(undefined);
+    });
+    try {
+      for (const agent of ['cursor', 'other'] as const) await vscode.commands.executeCommand(COMMANDS.connectAgent, agent);
+    } finally {
+      answers.dispose();
+      user.dispose();
+    }
+    assert.deepEqual(asked, ['Connect Cursor to Onboarding Events?', 'Connect Another agent (show the JSON) to Onboarding Events?']);
+    assert.deepEqual(
+      vscode.workspace.textDocuments.filter((document) => document.uri.scheme === 'onboarding-events-agent').map((d) => d.uri.path),
+      [],
+      'no configuration shown',
+    );
+    assert.deepEqual(await publishedWindows(channelDirectory()), [], 'no channel opened');
+  }).timeout(10_000);
+
   it('publishes the channel once the user connects an agent', async function () {
     this.timeout(30_000);
     client = await startAgent('integration-test', true);
@@ -265,6 +287,8 @@ describe('the MCP server (dist/mcp.js) against the running extension', () => {
         const read = await mcpText(agent, LANGUAGE_MODEL_TOOLS.summary, { serialNumbers: machines });
         assert.match(read, /^Onboarding summary of 12 machines/);
         assert.deepEqual(asked, [
+          // Connect an Agent run with the agent as its argument (as startAgent does) is asked for too.
+          'Connect Another agent (show the JSON) to Onboarding Events?',
           'An agent asks to be paired with Onboarding Events in VS Code.',
           'The paired agent "Paired Test Agent" asks for the onboarding events of 12 machines.',
         ]);
