@@ -12,7 +12,8 @@ import type { ErrorNode, EventNode, GroupNode, LoadMoreNode, MachineNode, Machin
 import { displayText } from '../common/notificationText';
 import type { Localize } from '../common/localize';
 import { errorMessage } from '../common/errors';
-import { lineText, tooltipText } from '../common/serverText';
+import { escapeMarkdown } from '../common/markdownText';
+import { lineText, markdownText, tooltipText } from '../common/serverText';
 
 export interface RenderContext {
   readonly model: MachinesModel;
@@ -211,12 +212,14 @@ export function machineTooltip(summary: MachineSummary, context: RenderContext, 
     md.appendMarkdown('\n\n');
     const latest = view.latest ?? view.newest;
     if (latest) {
-      md.appendText(
+      // Server text on a Markdown surface takes the Markdown renderer: lineText's defused "$\u200a(" would pass
+      // appendText's icon escaping with a bare "$" left in the source.
+      md.appendMarkdown(
         vscode.l10n.t(
           'Latest: {0}, {1} ({2})',
-          lineText(latest.type),
-          exactTime(latest.time.epochMs, context),
-          age(latest.time.epochMs, context),
+          markdownText(latest.type),
+          escapeMarkdown(exactTime(latest.time.epochMs, context)),
+          escapeMarkdown(age(latest.time.epochMs, context)),
         ),
       );
       md.appendMarkdown('\n\n');
