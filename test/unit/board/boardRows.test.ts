@@ -34,6 +34,24 @@ describe('board rows at their edges', () => {
     assert.equal(boardRow('A', { result: empty }, rules).completed, false);
   });
 
+  it('reads a result without events as a known machine with nothing to show yet', () => {
+    assert.deepEqual(boardRow('A', { result: fixtureResult('A', []) }, rules), {
+      serialNumber: 'A',
+      state: 'noEvents',
+      newestType: null,
+      newestAt: null,
+      firstAt: null,
+      endAt: null,
+      completed: false,
+      durationMs: null,
+      eventCount: 0,
+      error: null,
+      stale: false,
+      marks: [],
+      failingMark: -1,
+    });
+  });
+
   it('finds the failing step when it is the first mark', () => {
     const row = boardRow(
       'A',

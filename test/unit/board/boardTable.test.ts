@@ -106,6 +106,13 @@ describe('board table: sorting at the edges', () => {
       }
   });
 
+  it('keeps rows without a value in serial-number order among themselves, in both directions', () => {
+    const rows = ['MX-30', 'MX-4', 'MX-200'].map((serial) => row(serial));
+    for (const column of ['newest', 'error', 'age', 'duration'] as const)
+      for (const descending of [false, true])
+        assert.deepEqual(serials(sortRows(rows, { column, descending })), ['MX-4', 'MX-30', 'MX-200'], `${column} ${String(descending)}`);
+  });
+
   it('orders the text columns by text, ignoring case, both ways', () => {
     const rows = [
       row('A', [{ type: 'beta', at: BOARD_T0 }]),
@@ -133,6 +140,13 @@ describe('board table: the filter', () => {
     assert.deepEqual(find('Mx-4711'), ['MX-4711-A0023']);
     assert.deepEqual(find('machine_CREATED'), ['MX-4711-A0023']);
     assert.deepEqual(find('SERVICE UNAVAILABLE'), ['KRP-0815-B0042']);
+  });
+
+  it('matches text within one field of a row, never across two or in a field the row does not have', () => {
+    assert.deepEqual(find('a0023'), ['MX-4711-A0023']);
+    assert.deepEqual(find('a0023onboarded'), [], 'the serial number and the state word are separate fields');
+    assert.deepEqual(find('a0023 onboarded'), []);
+    assert.deepEqual(find('stryker'), [], 'a row without a newest event or an error has no text there');
   });
 
   it('ignores spaces around the filter text, but not inside it', () => {
