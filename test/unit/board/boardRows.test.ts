@@ -32,6 +32,11 @@ describe('board rows at their edges', () => {
     assert.equal(boardRow('A', { result: empty, stale: true }, rules).stale, true);
     assert.equal(boardRow('A', { result: empty }, rules).stale, false);
     assert.equal(boardRow('A', { result: empty }, rules).completed, false);
+    // No result at all, only a failure: the kept copy is what the source says.
+    assert.equal(boardRow('A', { errorKind: 'network', stale: true }, rules).stale, true);
+    assert.equal(boardRow('A', { errorKind: 'network', stale: false }, rules).stale, false);
+    assert.equal(boardRow('A', { errorKind: 'network' }, rules).stale, false);
+    assert.equal(boardRow('A', { errorKind: 'network' }, rules).completed, false);
   });
 
   it('reads a result without events as a known machine with nothing to show yet', () => {
