@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { provision } from './vscode/provision.mjs';
 import { freePort } from './vscode/workbench.mjs';
 import { createRequire } from 'node:module';
+import { localeArgs, untrustedLaunch } from '../test/support/vscode/desktopLaunch.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const standIn = resolve(root, 'scripts/vscode/code-stand-in.mjs');
@@ -53,12 +54,23 @@ export async function runSuite({ extensionDevelopmentPath, extensionTestsPath, f
     } else {
       launchArgs.push('--disable-extensions');
     }
+    let testsEnv = env;
+    if (choice.kind !== 'local') {
+      // A desktop VS Code: the suite's locale, and for Restricted Mode trust on (test/support/vscode/desktopLaunch.mjs).
+      launchArgs.push(...localeArgs(process.env.OE_LOCALE));
+      if (env.OE_WORKSPACE_TRUST === '1') {
+        const untrusted = untrustedLaunch(executable ?? (await downloadAndUnzipVSCode()));
+        executable = untrusted.executable;
+        launchArgs.push(...untrusted.args);
+        testsEnv = { ...env, ...untrusted.env };
+      }
+    }
     await runTests({
       ...(executable ? { vscodeExecutablePath: executable } : {}),
       extensionDevelopmentPath,
       extensionTestsPath,
       launchArgs,
-      extensionTestsEnv: env,
+      extensionTestsEnv: testsEnv,
     });
     return 0;
   } catch (err) {

@@ -52,6 +52,9 @@ function mochaCounts(output) {
   return { passed: num(/(\d+) passing/), failed: num(/(\d+) failing/), skipped: num(/(\d+) pending/) };
 }
 
+/** Why tests were skipped: each skip prints "skipped: <reason>" (test/support/skipBecause.ts), listed again with the totals. */
+const skipReasons = (output) => [...new Set([...output.matchAll(/^\s*(?:\[\w+\] )?skipped: (.+)$/gm)].map((m) => m[1].trim()))];
+
 /** The extension-host suites print "[label] N passed, N failed, N skipped". */
 function hostCounts(output, label) {
   const m = new RegExp(`\\[${label}\\] (\\d+) passed, (\\d+) failed, (\\d+) skipped`).exec(output);
@@ -94,7 +97,7 @@ if (only !== 'integration') {
   const { code, output } = await run('npx', ['mocha']);
   const counts = mochaCounts(output);
   if (code !== 0 && counts.failed === 0) counts.failed = 1;
-  results.push({ tier: 'unit', ...counts });
+  results.push({ tier: 'unit', ...counts, reasons: skipReasons(output) });
 }
 
 /** Runs one extension-host suite (scripts/run-integration.mjs <suite>) and records its counts. */
@@ -102,7 +105,7 @@ async function hostTier(suite, env = {}) {
   const { code, output } = await run('node', ['scripts/run-integration.mjs', suite], env);
   const counts = hostCounts(output, suite) ?? { passed: 0, failed: 1, skipped: 0, note: 'the extension host reported no result' };
   if (code !== 0 && counts.failed === 0) counts.failed = 1;
-  results.push({ tier: suite, ...counts });
+  results.push({ tier: suite, ...counts, reasons: skipReasons(output) });
 }
 
 if (only !== 'unit') {
@@ -125,8 +128,11 @@ if (only !== 'unit') {
 }
 
 console.log(`\n━━ totals (npm test took ${Math.round((Date.now() - startedAt) / 1000)} s)`);
-for (const r of results)
+for (const r of results) {
   console.log(`${r.tier}: ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped${r.note ? ` (${r.note})` : ''}`);
+  for (const reason of r.reasons ?? []) console.log(`  skipped: ${reason}`);
+  if (r.skipped > 0 && !(r.reasons?.length > 0)) console.log('  skipped without a reason printed: see the tier output above');
+}
 const total = results.reduce((a, r) => ({ passed: a.passed + r.passed, failed: a.failed + r.failed, skipped: a.skipped + r.skipped }), {
   passed: 0,
   failed: 0,

@@ -244,8 +244,6 @@ export function durationText(ms: number, units: DurationUnits = ENGLISH_UNITS): 
   return rest === 0 ? fill(units.d, String(days)) : `${fill(units.d, String(days))} ${fill(units.h, String(rest))}`;
 }
 
-const tickFormats = new Map<string, Intl.DateTimeFormat>();
-
 /**
  * A timeline axis label, the same on the page's canvas and in the exported SVG: with aligned starts the
  * time since the first event ("+12 min"), else the time of day (seconds for steps under a minute) or,
@@ -257,19 +255,14 @@ export function axisLabel(
   axis: { readonly aligned: boolean; readonly locale: string; readonly units: DurationUnits | undefined },
 ): string {
   if (axis.aligned) return tick === 0 ? '0' : `${tick < 0 ? '−' : '+'}${durationText(Math.abs(tick), axis.units)}`;
-  const kind = step < 60_000 ? 'seconds' : step < 86_400_000 ? 'minutes' : 'days';
-  const key = `${axis.locale}\n${kind}`;
-  let format = tickFormats.get(key);
-  if (!format) {
-    const options: Intl.DateTimeFormatOptions =
-      kind === 'seconds'
-        ? { hour: '2-digit', minute: '2-digit', second: '2-digit' }
-        : kind === 'minutes'
-          ? { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' }
-          : { year: 'numeric', month: 'short', day: 'numeric' };
-    // safeLocale: a tag Intl rejects (a workspace cannot set it, but VS Code's language can be anything) reads in English.
-    format = new Intl.DateTimeFormat(safeLocale(axis.locale), options);
-    tickFormats.set(key, format);
-  }
-  return format.format(new Date(tick));
+  // A format per label, not one kept in the module: a draw labels a dozen ticks, and a kept one outlived
+  // the locale and the step it was made for (one test's label came from the format of the one before).
+  const options: Intl.DateTimeFormatOptions =
+    step < 60_000
+      ? { hour: '2-digit', minute: '2-digit', second: '2-digit' }
+      : step < 86_400_000
+        ? { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' }
+        : { year: 'numeric', month: 'short', day: 'numeric' };
+  // safeLocale: a tag Intl rejects (a workspace cannot set it, but VS Code's language can be anything) reads in English.
+  return new Intl.DateTimeFormat(safeLocale(axis.locale), options).format(new Date(tick));
 }

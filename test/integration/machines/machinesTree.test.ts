@@ -2,7 +2,7 @@
 // through the commands a user (or a menu) runs, and checked on what the
 // TreeDataProvider renders and on the requests the fake received.
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -446,6 +446,29 @@ describe('Machines tree', function () {
         assert.deepEqual(excluded.found, []);
       } finally {
         await setting('exclude', undefined, 'files');
+      }
+    });
+
+    it('Scan Workspace reads a file of exactly 1 MiB and skips one a byte larger', async () => {
+      const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+      assert.ok(folder);
+      // Each file holds one serial number at its start, padded with spaces to its size.
+      const write = (name: string, serial: string, bytes: number): string => {
+        const file = join(folder, name);
+        writeFileSync(file, serial.padEnd(bytes, ' '));
+        assert.equal(statSync(file).size, bytes);
+        return file;
+      };
+      const files = [
+        write('scan-limit-at.txt', 'MX-4711-A7001', 1024 * 1024),
+        write('scan-limit-over.txt', 'MX-4711-A7002', 1024 * 1024 + 1),
+      ];
+      try {
+        const result = await vscode.commands.executeCommand<{ found: string[] }>('onboardingEvents.scanWorkspace');
+        assert.ok(result.found.includes('MX-4711-A7001'), `a file of 1 MiB is read: ${JSON.stringify(result.found)}`);
+        assert.equal(result.found.includes('MX-4711-A7002'), false, 'a file over 1 MiB is not read');
+      } finally {
+        for (const file of files) rmSync(file, { force: true });
       }
     });
 

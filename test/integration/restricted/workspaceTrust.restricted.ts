@@ -40,10 +40,12 @@ describe('Restricted Mode (workspace trust on, untrusted folder)', () => {
   let fake: FakeApi | undefined;
 
   before(async function () {
-    if (vscode.workspace.isTrusted) {
-      // A VS Code started with --disable-workspace-trust (a downloaded desktop build under @vscode/test-electron) cannot show Restricted Mode.
-      this.skip();
-    }
+    // Every way this tier is run opens the folder untrusted (scripts/run-integration.mjs restricted; a desktop VS Code is
+    // started without --disable-workspace-trust, test/support/vscode/untrustedLaunch.ts). A trusted one proves nothing: fail.
+    if (vscode.workspace.isTrusted)
+      assert.fail(
+        'Restricted Mode: the folder opened trusted, so nothing here can be checked (was VS Code started with --disable-workspace-trust, or security.workspace.trust.enabled off?)',
+      );
     api = await activateExtension();
     fake = await startFakeApi();
   });

@@ -114,6 +114,12 @@ describe('board sorting, filtering and summary', () => {
   it('sorts by serial number (numeric-aware) both ways', () => {
     assert.deepEqual(order('serialNumber').slice(0, 3), ['CNC-5200-E0101', 'KRP-0815-B0042', 'LSR-6060-F0042']);
     assert.deepEqual(order('serialNumber', true).slice(0, 2), ['WELD-3100-D0007', 'TBL-2200-C0666']);
+    // The line's serial numbers differ before their digits; these only in a number (9 < 10 < 100, not "10" < "100" < "9").
+    const numbered = ['MX-100-A', 'MX-9-A', 'MX-10-A'].map((serial) => boardRow(serial, {}, rules));
+    assert.deepEqual(
+      sortRows(numbered, { column: 'serialNumber', descending: false }).map((r) => r.serialNumber),
+      ['MX-9-A', 'MX-10-A', 'MX-100-A'],
+    );
   });
 
   it('sorts by state with what needs attention first', () => {

@@ -270,10 +270,14 @@ describe('token client (spec §5)', () => {
       endpoint: 'token',
       kind: 'status',
       status: 200,
-      body: { token_type: 'bearer', access_token: 'abc.def', expires_in: 60 },
+      body: { token_type: 'bEaReR', access_token: 'abc.def', expires_in: 60 },
       times: 1,
     });
     await client.verifyCredentials();
+    await client.getEvents(TEST_SERIALS.onboarded);
+    // The fake API did not issue "abc.def": its 401 is answered by one more grant, so the first events request shows the token was taken.
+    assert.equal(api.eventRequests()[0]?.headers['authorization'], 'Bearer abc.def', 'the "bEaReR" token was used, not refused');
+    assert.equal(api.tokenRequests().length, 2, 'one grant accepted, one more after the 401');
   });
 
   it('an HTML page from the token endpoint is a protocol error that says so', async () => {

@@ -1,12 +1,7 @@
 import assert from 'node:assert/strict';
 import { createSerialMatcher } from '../../../src/domain/serialNumbers/serialMatcher';
 import { refreshMany } from '../../../src/machines/machinesModel';
-import {
-  excludeGlob,
-  MAX_MATCHES_PER_FILE,
-  MAX_SCANNED_FILE_BYTES,
-  SerialCollector,
-} from '../../../src/domain/workspaceScan/workspaceSerials';
+import { excludeGlob, MAX_MATCHES_PER_FILE, SerialCollector } from '../../../src/domain/workspaceScan/workspaceSerials';
 
 describe('Refreshing many machines', () => {
   it('never runs more than the concurrency limit at once, and visits each serial number once', async () => {
@@ -105,10 +100,6 @@ describe('Serial numbers in workspace files', () => {
     const collector = new SerialCollector(matcher);
     collector.add('file:///many.txt', 'MX-4711-A0023\n'.repeat(MAX_MATCHES_PER_FILE + 5));
     assert.equal(collector.result()[0]?.occurrences, MAX_MATCHES_PER_FILE);
-  });
-
-  it('scans files up to one MiB (the agent tool tells the user "1 MiB")', () => {
-    assert.equal(MAX_SCANNED_FILE_BYTES, 1024 * 1024);
   });
 
   it('builds one exclude glob from files.exclude and search.exclude, leaving out disabled and conditional entries', () => {

@@ -37,6 +37,7 @@ import {
 } from '../../../src/mcp/mcpServer';
 import { event, NOW, result } from '../agentTools/fixtures';
 import { DEFAULT_EVENT_STATE_RULES as DEFAULT_RULES } from '../../../src/domain/events/eventState';
+import { skipBecause } from '../../support/skipBecause';
 
 const POSIX = process.platform !== 'win32';
 
@@ -353,7 +354,7 @@ describe('the MCP server against a fake extension channel', () => {
   });
 
   it('keeps the directory, the discovery file and the socket to the user alone, and forgets windows whose process is gone', async function () {
-    if (!POSIX) this.skip();
+    if (!POSIX) skipBecause(this, 'POSIX file modes only: Windows has no owner-only mode bits to check');
     await window(new FakeExtension());
     assert.equal(statSync(dir).mode & 0o777, 0o700);
     const files = readdirSync(dir);
@@ -370,7 +371,7 @@ describe('the MCP server against a fake extension channel', () => {
   });
 
   it('ignores discovery files other users could read, and a directory they could open is closed again', async function () {
-    if (!POSIX) this.skip();
+    if (!POSIX) skipBecause(this, 'POSIX file modes only: Windows has no owner-only mode bits to check');
     const channel = await window(new FakeExtension());
     chmodSync(channel.discoveryFile, 0o644);
     assert.deepEqual(await publishedWindows(dir), []);
