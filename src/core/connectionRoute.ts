@@ -154,4 +154,3 @@ function engineWords(reason: NetworkPathReason, t: Localize): string {
       return t("The requests take the extension's own HTTP stack (undici): this process is not a VS Code extension host.");
   }
 }
-

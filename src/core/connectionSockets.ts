@@ -191,7 +191,8 @@ async function resolveAll(lookup: LookupFunction | undefined, host: string, dead
   const options: LookupAllOptions = { all: true };
   const resolving = lookup === undefined ? dnsLookup(host, options) : (promisify(lookup) as typeof dnsLookup)(host, options);
   const addresses = await Promise.race([resolving, once(deadline, 'abort').then(() => [])]);
-  if (!Array.isArray(addresses) || addresses.length === 0) throw Object.assign(new Error('no address'), { code: deadline.aborted ? 'ABORT_ERR' : 'ENOTFOUND' });
+  if (!Array.isArray(addresses) || addresses.length === 0)
+    throw Object.assign(new Error('no address'), { code: deadline.aborted ? 'ABORT_ERR' : 'ENOTFOUND' });
   return addresses;
 }
 

@@ -131,7 +131,6 @@ function acceptedBy(anchor: X509Certificate, store: TrustStore, t: Localize): st
   }
 }
 
-
 function nameOf(distinguished: string): string {
   // X509Certificate writes one attribute per line ("C=DE\nO=Plant\nCN=api.plant.test").
   return distinguished

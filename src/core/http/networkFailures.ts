@@ -105,16 +105,19 @@ export function classifyNetworkError(error: unknown, situation: FailureSituation
       ...(schemes.length > 0 ? { proxyAuthSchemes: schemes } : {}),
     });
   }
-  if (outer === 'UND_ERR_ABORTED' || outer === 'ABORT_ERR' || (error instanceof Error && error.name === 'AbortError')) {
+  // An aborted signal's reason: AbortError from the caller, TimeoutError from AbortSignal.timeout (our deadline).
+  if (
+    outer === 'UND_ERR_ABORTED' ||
+    outer === 'ABORT_ERR' ||
+    (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError'))
+  ) {
     return situation.deadlinePassed ? make('total-timeout', 'TOTAL_TIMEOUT') : make('aborted', 'ABORT_ERR');
   }
   if (outer === 'UND_ERR_INVALID_ARG') return make('invalid-url', outer);
   if (outer === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') return make('too-large', outer);
 
   // The innermost recognised code decides: undici wraps socket errors in its own.
-  const certificate = [...codes]
-    .reverse()
-    .find((code) => certificateFailure(code) !== undefined);
+  const certificate = [...codes].reverse().find((code) => certificateFailure(code) !== undefined);
   if (certificate !== undefined) {
     // The proxy's handshake first: its certificate codes are the API's codes, and blaming the API
     // sends the user to change URLs that are right instead of http.proxy or the CA setting.
@@ -133,7 +136,11 @@ export function classifyNetworkError(error: unknown, situation: FailureSituation
   // Through a proxy we connect only to the proxy: the target's refusals come back as a status.
   if (
     situation.proxyHost !== undefined &&
-    (DNS_FAILURES.has(root) || root === 'ECONNREFUSED' || timeout === 'connect-timeout' || root === 'EHOSTUNREACH' || root === 'ENETUNREACH')
+    (DNS_FAILURES.has(root) ||
+      root === 'ECONNREFUSED' ||
+      timeout === 'connect-timeout' ||
+      root === 'EHOSTUNREACH' ||
+      root === 'ENETUNREACH')
   ) {
     return make('proxy-unreachable', root);
   }
@@ -158,7 +165,13 @@ function proxyTlsHostOf(error: unknown): string | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
     const { code, host, cause } = current as { code?: unknown; host?: unknown; cause?: unknown };
-    if (typeof code === 'string' && certificateFailure(code) === 'certificate-name-mismatch' && typeof host === 'string' && HOST_NAME.test(host)) return host;
+    if (
+      typeof code === 'string' &&
+      certificateFailure(code) === 'certificate-name-mismatch' &&
+      typeof host === 'string' &&
+      HOST_NAME.test(host)
+    )
+      return host;
     current = cause;
   }
   return undefined;
