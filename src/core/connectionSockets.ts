@@ -270,7 +270,12 @@ async function askProxy(
   const request = httpRequest({
     method: 'CONNECT',
     path: authority,
-    headers: { Host: authority, ...(proxyAuthorization !== undefined ? { 'Proxy-Authorization': proxyAuthorization } : {}) },
+    headers: {
+      Host: authority,
+      ...(proxyAuthorization !== undefined ? { 'Proxy-Authorization': proxyAuthorization } : {}),
+      // HTTP/1.1's default, said aloud: without it Node asks the proxy to close the connection we mean to tunnel through.
+      Connection: 'keep-alive',
+    },
     // Over the step's own socket (TCP, or TLS with an https proxy): the steps before it are the report's.
     createConnection: () => socket,
     maxHeaderSize: CHECK_LIMITS.maxProxyAnswerBytes,
