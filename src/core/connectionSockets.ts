@@ -16,7 +16,7 @@ import type { NetworkEngine } from './http/networkPath';
 import type { NetworkFailureContext, TransportError } from './http/transport';
 import { formatDuration, literal } from './connectionReport';
 import type { Route } from './connectionRoute';
-import { CHECK_LIMITS, codeOf, hostOf, portOf, timed, verdictFor, withDeadline, type Check } from './connectionSteps';
+import { CHECK_LIMITS, codeOf, hostOf, portOf, socketReady, timed, verdictFor, withDeadline, type Check } from './connectionSteps';
 import { handshake, trustFor } from './connectionTrust';
 import type { HttpSettings } from './onboardingClient';
 
@@ -96,15 +96,7 @@ export async function checkPath(
     const tcp = await timed(() => {
       const socket = netConnect({ host: address.address, port });
       sockets.push(socket);
-      return withDeadline(
-        connectMs,
-        check.signal,
-        async (deadline) => {
-          await once(socket, 'connect', { signal: deadline });
-          return socket;
-        },
-        () => socket.destroy(),
-      );
+      return socketReady(socket, 'connect', connectMs, check.signal);
     });
     if ('error' in tcp) {
       if (check.signal?.aborted === true) return;

@@ -7,6 +7,8 @@
 // connectionTrust.ts (TLS and who vouches), connectionRequests.ts (the
 // client's own calls); connectionCheck.ts runs them in order.
 
+import { once } from 'node:events';
+import type { Socket } from 'node:net';
 import type { Localize } from '../common/localize';
 import { cancelledError, errorForTransportFailure } from './errors';
 import { redactUrl } from './http/httpClient';
@@ -106,6 +108,24 @@ export async function withDeadline<T>(
     giveUp();
     throw signal?.aborted === true ? cancelledError() : new StepTimeout(ms);
   }
+}
+
+/** Waits for a socket to be ready ('connect', 'secureConnect') within `ms`; past it, or cancelled, the socket is destroyed. */
+export function socketReady<S extends Socket>(
+  socket: S,
+  event: 'connect' | 'secureConnect',
+  ms: number,
+  signal: AbortSignal | undefined,
+): Promise<S> {
+  return withDeadline(
+    ms,
+    signal,
+    async (deadline) => {
+      await once(socket, event, { signal: deadline });
+      return socket;
+    },
+    () => socket.destroy(),
+  );
 }
 
 export async function timed<T>(run: () => Promise<T>): Promise<{ value: T; ms: number } | { error: unknown; ms: number }> {

@@ -4,7 +4,6 @@
 // it was accepted and which store vouched for it, or why it was refused.
 
 import { X509Certificate } from 'node:crypto';
-import { once } from 'node:events';
 import { readFile, stat } from 'node:fs/promises';
 import { isIP, type Socket } from 'node:net';
 import { connect as tlsConnect, rootCertificates, type DetailedPeerCertificate, type TLSSocket } from 'node:tls';
@@ -14,7 +13,7 @@ import { certificateFailure } from './http/networkFailures';
 import { TransportError, type NetworkFailureContext } from './http/transport';
 import { loadTrustedCertificates, MAX_CA_FILE_BYTES, pemCertificates } from './http/trustedCertificates';
 import { literal } from './connectionReport';
-import { codeOf, timed, verdictFor, withDeadline, type Check } from './connectionSteps';
+import { codeOf, socketReady, timed, verdictFor, type Check } from './connectionSteps';
 import type { HttpSettings } from './onboardingClient';
 
 interface TrustStore {
@@ -198,15 +197,7 @@ export async function handshake(
     });
     layers.push(secure);
     secure.on('error', () => undefined);
-    return withDeadline(
-      check.limits.tlsMs,
-      check.signal,
-      async (deadline) => {
-        await once(secure, 'secureConnect', { signal: deadline });
-        return secure;
-      },
-      () => secure.destroy(),
-    );
+    return socketReady(secure, 'secureConnect', check.limits.tlsMs, check.signal);
   });
   if ('error' in result) {
     if (check.signal?.aborted === true) return undefined;
