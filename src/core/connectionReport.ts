@@ -57,6 +57,18 @@ export function literal(value: string): string {
   return `\`${line === '' ? ' ' : line}\``;
 }
 
+/**
+ * A message of ours split where it turns from what went wrong to what to do:
+ * after its first sentence, which ends in ". " in English and German and in
+ * "。" (no space) in Chinese. Not after a one-letter word: German writes
+ * "z. B." and "d. h." (with a no-break space inside), which end no sentence.
+ */
+export function verdictOf(message: string): Verdict {
+  const end = message.search(/(?<!(?:^|[\s(])\p{L})[.!?](?=\s|$)|[。！？]/u);
+  const headline = end > 0 ? message.slice(0, end + 1) : message;
+  return { ok: false, headline, advice: message.slice(headline.length).trim() };
+}
+
 export function formatDuration(ms: number): string {
   return ms < 1000 ? `${Math.max(0, Math.round(ms))} ms` : `${(ms / 1000).toFixed(1)} s`;
 }

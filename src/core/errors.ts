@@ -6,7 +6,7 @@
 
 import { LocalizedError } from '../common/errors';
 import type { Localize, LocalizedText } from '../common/localize';
-import { AUTH_SCHEME } from './http/networkFailures';
+import { AUTH_SCHEME, certificateFailure } from './http/networkFailures';
 import type { NetworkFailure, NetworkFailureContext, ResponseDeadline, TransportError } from './http/transport';
 
 export type ApiErrorKind =
@@ -373,7 +373,7 @@ function proxyName(t: Localize, proxy: ProxyName, where: 'start' | 'inside'): st
  */
 function proxyCertificateMessage(t: Localize, proxy: ProxyName, code: string): string {
   const inside = proxyName(t, proxy, 'inside');
-  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'HOSTNAME_MISMATCH') {
+  if (certificateFailure(code) === 'certificate-name-mismatch') {
     return proxy.fromVsCode
       ? t(
           'The certificate of {0} was issued for another host name ({1}). Ask your network administrators to address the proxy by a name its certificate holds in the system proxy settings or PAC file, or set http.proxy to such an address.',
@@ -386,7 +386,7 @@ function proxyCertificateMessage(t: Localize, proxy: ProxyName, code: string): s
           code,
         );
   }
-  if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') {
+  if (certificateFailure(code) === 'certificate-expired') {
     return t(
       "The certificate of {0} is not valid now ({1}). Check this computer's date and time; otherwise ask your network administrators to renew it.",
       inside,

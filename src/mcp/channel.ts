@@ -277,26 +277,23 @@ async function serve(socket: Socket, key: string, handler: ChannelHandler): Prom
     send(socket, { ok: true, kind: 'hello', ...handler.hello() });
     return;
   }
-  const abort = new AbortController();
   // The MCP client cancelled (the process closed the connection), or the call (or the user's answer) took too long.
+  const closed = new AbortController();
   const onClose = () => {
-    abort.abort();
+    closed.abort();
   };
   socket.once('close', onClose);
-  const timer = setTimeout(() => {
-    abort.abort();
-  }, CHANNEL_LIMITS.callMs);
+  const signal = AbortSignal.any([closed.signal, AbortSignal.timeout(CHANNEL_LIMITS.callMs)]);
   try {
     send(
       socket,
       request.kind === 'pair'
-        ? { ok: true, kind: 'pair', answer: await handler.pair(request.agent, abort.signal) }
-        : { ok: true, kind: 'call', ...(await handler.call(request.tool, request.input, request.pairing, abort.signal)) },
+        ? { ok: true, kind: 'pair', answer: await handler.pair(request.agent, signal) }
+        : { ok: true, kind: 'call', ...(await handler.call(request.tool, request.input, request.pairing, signal)) },
     );
   } catch {
-    send(socket, { ok: false, error: abort.signal.aborted ? 'timeout' : 'failed' });
+    send(socket, { ok: false, error: signal.aborted ? 'timeout' : 'failed' });
   } finally {
-    clearTimeout(timer);
     socket.off('close', onClose);
   }
 }

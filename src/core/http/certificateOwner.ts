@@ -11,11 +11,8 @@
 import type { LookupFunction } from 'node:net';
 import { connect } from 'node:tls';
 import { definedOnly } from '../../common/definedOnly';
+import { certificateFailure } from './networkFailures';
 import { TransportError } from './transport';
-
-/** Codes a certificate can fail with (the transports' own sets, repeated: a probe has to tell its answers apart). */
-const CERTIFICATE_CODE =
-  /^(UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|CERT_UNTRUSTED|CERT_SIGNATURE_FAILURE|INVALID_CA|CERT_HAS_EXPIRED|CERT_NOT_YET_VALID|ERR_TLS_CERT_ALTNAME_INVALID|HOSTNAME_MISMATCH)$/;
 
 /** A probe is over within this, whatever the network does: the user is waiting for the message. */
 export const PROBE_TIMEOUT_MS = 4_000;
@@ -54,7 +51,7 @@ export function probeHandshake(host: string, port: number, options: ProbeOptions
       finish('ok');
     });
     socket.once('error', (error: Error & { code?: unknown }) => {
-      finish(typeof error.code === 'string' && CERTIFICATE_CODE.test(error.code) ? error.code : 'unreachable');
+      finish(typeof error.code === 'string' && certificateFailure(error.code) !== undefined ? error.code : 'unreachable');
     });
   });
 }

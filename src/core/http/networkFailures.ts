@@ -5,25 +5,33 @@
 // its password, so none is kept. No undici import: the fetch transport needs
 // this without loading undici.
 
-import { isTransportError, TransportError, type NetworkFailureContext } from './transport';
+import { isTransportError, TransportError, type NetworkFailure, type NetworkFailureContext } from './transport';
 
-/** OpenSSL's verdicts that mean "no trusted CA issued this certificate". */
-const UNTRUSTED_CERTIFICATE = new Set([
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'CERT_UNTRUSTED',
-  'CERT_SIGNATURE_FAILURE',
-  'INVALID_CA',
-]);
+/** OpenSSL's verdicts on a certificate, by what they mean: the one list (Test Connection and the certificate probe read it too). */
+const CERTIFICATE_FAILURES: Readonly<Record<string, CertificateFailure>> = {
+  // No trusted CA issued this certificate.
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'untrusted-certificate',
+  UNABLE_TO_GET_ISSUER_CERT: 'untrusted-certificate',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'untrusted-certificate',
+  SELF_SIGNED_CERT_IN_CHAIN: 'untrusted-certificate',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'untrusted-certificate',
+  CERT_UNTRUSTED: 'untrusted-certificate',
+  CERT_SIGNATURE_FAILURE: 'untrusted-certificate',
+  INVALID_CA: 'untrusted-certificate',
+  CERT_HAS_EXPIRED: 'certificate-expired',
+  CERT_NOT_YET_VALID: 'certificate-expired',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'certificate-name-mismatch',
+  HOSTNAME_MISMATCH: 'certificate-name-mismatch',
+};
 
-const EXPIRED_CERTIFICATE = new Set(['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID']);
+export type CertificateFailure = Extract<NetworkFailure, 'untrusted-certificate' | 'certificate-expired' | 'certificate-name-mismatch'>;
 
-const NAME_MISMATCH = new Set(['ERR_TLS_CERT_ALTNAME_INVALID', 'HOSTNAME_MISMATCH']);
+/** What a certificate error code means, or undefined when the code is not about a certificate. */
+export function certificateFailure(code: string): CertificateFailure | undefined {
+  return Object.hasOwn(CERTIFICATE_FAILURES, code) ? CERTIFICATE_FAILURES[code] : undefined;
+}
 
-const DNS_FAILURE = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAI_NODATA']);
+export const DNS_FAILURES: ReadonlySet<string> = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAI_NODATA']);
 
 /** undici's wrapper of a failed TLS handshake with an https proxy (it uses it only for a name mismatch). */
 const PROXY_TLS = 'UND_ERR_PRX_TLS';
@@ -97,16 +105,19 @@ export function classifyNetworkError(error: unknown, situation: FailureSituation
       ...(schemes.length > 0 ? { proxyAuthSchemes: schemes } : {}),
     });
   }
-  if (outer === 'UND_ERR_ABORTED' || outer === 'ABORT_ERR' || (error instanceof Error && error.name === 'AbortError')) {
+  // An aborted signal's reason: AbortError from the caller, TimeoutError from AbortSignal.timeout (our deadline).
+  if (
+    outer === 'UND_ERR_ABORTED' ||
+    outer === 'ABORT_ERR' ||
+    (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError'))
+  ) {
     return situation.deadlinePassed ? make('total-timeout', 'TOTAL_TIMEOUT') : make('aborted', 'ABORT_ERR');
   }
   if (outer === 'UND_ERR_INVALID_ARG') return make('invalid-url', outer);
   if (outer === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') return make('too-large', outer);
 
   // The innermost recognised code decides: undici wraps socket errors in its own.
-  const certificate = [...codes]
-    .reverse()
-    .find((code) => UNTRUSTED_CERTIFICATE.has(code) || EXPIRED_CERTIFICATE.has(code) || NAME_MISMATCH.has(code));
+  const certificate = [...codes].reverse().find((code) => certificateFailure(code) !== undefined);
   if (certificate !== undefined) {
     // The proxy's handshake first: its certificate codes are the API's codes, and blaming the API
     // sends the user to change URLs that are right instead of http.proxy or the CA setting.
@@ -118,20 +129,22 @@ export function classifyNetworkError(error: unknown, situation: FailureSituation
       const host = proxyTlsHostOf(error);
       return make('proxy-certificate', certificate, { proxyFromVsCode: true, ...(host === undefined ? {} : { proxyHost: host }) });
     }
-    if (UNTRUSTED_CERTIFICATE.has(certificate)) return make('untrusted-certificate', certificate);
-    if (EXPIRED_CERTIFICATE.has(certificate)) return make('certificate-expired', certificate);
-    return make('certificate-name-mismatch', certificate);
+    return make(certificateFailure(certificate) ?? 'untrusted-certificate', certificate);
   }
   const root = codes.at(-1) ?? outer;
   const timeout = TIMEOUTS[root] ?? TIMEOUTS[outer];
   // Through a proxy we connect only to the proxy: the target's refusals come back as a status.
   if (
     situation.proxyHost !== undefined &&
-    (DNS_FAILURE.has(root) || root === 'ECONNREFUSED' || timeout === 'connect-timeout' || root === 'EHOSTUNREACH' || root === 'ENETUNREACH')
+    (DNS_FAILURES.has(root) ||
+      root === 'ECONNREFUSED' ||
+      timeout === 'connect-timeout' ||
+      root === 'EHOSTUNREACH' ||
+      root === 'ENETUNREACH')
   ) {
     return make('proxy-unreachable', root);
   }
-  if (DNS_FAILURE.has(root)) return make('dns', root);
+  if (DNS_FAILURES.has(root)) return make('dns', root);
   if (root === 'ECONNREFUSED') return make('connection-refused', root);
   if (timeout !== undefined) return make(timeout, root);
   return make('connection', root);
@@ -152,7 +165,13 @@ function proxyTlsHostOf(error: unknown): string | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
     const { code, host, cause } = current as { code?: unknown; host?: unknown; cause?: unknown };
-    if (typeof code === 'string' && NAME_MISMATCH.has(code) && typeof host === 'string' && HOST_NAME.test(host)) return host;
+    if (
+      typeof code === 'string' &&
+      certificateFailure(code) === 'certificate-name-mismatch' &&
+      typeof host === 'string' &&
+      HOST_NAME.test(host)
+    )
+      return host;
     current = cause;
   }
   return undefined;

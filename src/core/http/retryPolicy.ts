@@ -2,7 +2,9 @@
 // are plausibly temporary are retried: network errors, 429 and the gateway
 // statuses 502/503/504. A 500 is a bug on the server and retrying it would
 // only triple the load.
+import { setTimeout as delay } from 'node:timers/promises';
 import { clampDelay, DELAY_CEILINGS, MAX_TIMER_DELAY_MS } from '../../common/delays';
+import { definedOnly } from '../../common/definedOnly';
 import type { NetworkFailure } from './transport';
 
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
@@ -56,20 +58,11 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
   return clampDelay(date - now, DELAY_CEILINGS.retryAfterMs);
 }
 
-export function sleep(ms: number, signal: AbortSignal | undefined): Promise<'slept' | 'aborted'> {
-  if (signal?.aborted === true) return Promise.resolve('aborted');
-  return new Promise((resolve) => {
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      resolve('aborted');
-    };
-    const timer = setTimeout(
-      () => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve('slept');
-      },
-      clampDelay(ms, MAX_TIMER_DELAY_MS),
-    );
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+export async function sleep(ms: number, signal: AbortSignal | undefined): Promise<'slept' | 'aborted'> {
+  try {
+    await delay(clampDelay(ms, MAX_TIMER_DELAY_MS), undefined, definedOnly({ signal }));
+    return 'slept';
+  } catch {
+    return 'aborted';
+  }
 }

@@ -170,19 +170,10 @@ class UndiciTransport implements Transport {
     const url = requestUrl(request);
     if (request.signal?.aborted === true) throw new TransportError('aborted', 'ABORT_ERR');
 
-    // One controller carries both the caller's cancellation and our overall deadline,
+    // One signal carries both the caller's cancellation and our overall deadline,
     // so either one tears down the socket request rather than only the promise.
-    const controller = new AbortController();
-    let deadlinePassed = false;
-    const deadline = setTimeout(() => {
-      deadlinePassed = true;
-      controller.abort();
-    }, request.timeouts.totalMs);
-    const forwardAbort = (): void => {
-      controller.abort();
-    };
-    // 'abort' fires once, and the listener goes in `finally` anyway.
-    request.signal?.addEventListener('abort', forwardAbort);
+    const deadline = AbortSignal.timeout(request.timeouts.totalMs);
+    const signal = request.signal === undefined ? deadline : AbortSignal.any([request.signal, deadline]);
 
     let route: Route | undefined;
     try {
@@ -193,17 +184,14 @@ class UndiciTransport implements Transport {
         method: request.method,
         headers: { ...request.headers },
         body: request.body ?? null,
-        signal: controller.signal,
+        signal,
         headersTimeout: request.timeouts.headersMs,
         bodyTimeout: request.timeouts.bodyMs,
       });
       const body = await readCapped(response.body, response.headers['content-length'], request.maxBytes);
       return { status: response.statusCode, headers: flattenHeaders(response.headers), body };
     } catch (error) {
-      throw classifyNetworkError(error, { deadlinePassed, ...route?.proxy });
-    } finally {
-      clearTimeout(deadline);
-      request.signal?.removeEventListener('abort', forwardAbort);
+      throw classifyNetworkError(error, { deadlinePassed: deadline.aborted, ...route?.proxy });
     }
   }
 

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { createServer, type AddressInfo, type LookupFunction } from 'node:net';
 import { plainLocalize } from '../../../src/common/localize';
-import { runConnectionCheck, verdictOf, type ConnectionCheckInput } from '../../../src/core/connectionCheck';
+import { runConnectionCheck, type ConnectionCheckInput } from '../../../src/core/connectionCheck';
 import { createUndiciTransport } from '../../../src/core/http/undiciTransport';
-import { literal, renderConnectionReport, type ConnectionReport } from '../../../src/core/connectionReport';
+import { literal, renderConnectionReport, verdictOf, type ConnectionReport } from '../../../src/core/connectionReport';
 import { startFakeApi, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { startHttpsFront, type HttpsFront } from '../../support/network/httpsFront';
 import { loopbackLookup } from '../../support/network/loopbackLookup';
