@@ -15,7 +15,8 @@ export interface PageChannel<Out, In> {
   readonly post: (message: Out) => void;
   readonly savedState: unknown;
   readonly setState: (state: unknown) => void;
-  readonly onMessage: (receive: (message: In) => void) => void;
+  /** `arrived`: performance.now() when the message came, before it was checked (the board times its renders from it). */
+  readonly onMessage: (receive: (message: In, arrived: number) => void) => void;
 }
 
 /** Once per page: VS Code hands its API out once. */
@@ -31,8 +32,9 @@ export function pageChannel<Out, In>(isHostMessage: (message: unknown) => messag
     },
     onMessage: (receive) => {
       window.addEventListener('message', (event: MessageEvent<unknown>) => {
+        const arrived = performance.now();
         // Anything that is not exactly one of our messages is dropped unread.
-        if (isHostMessage(event.data)) receive(event.data);
+        if (isHostMessage(event.data)) receive(event.data, arrived);
       });
     },
   };
