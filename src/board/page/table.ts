@@ -47,7 +47,7 @@ export function buildRow(row: BoardRow, words: Record<BoardState, string>): RowU
   serialCell.append(open);
   const stateCell = el('div', 'cell col-state', undefined, CELL);
   stateCell.append(icon(STATE_ICONS[row.state], `state-icon state-${row.state}`), el('span', undefined, words[row.state]));
-  // Server text (a row carries it as data, for the CSV export: shown as text with bidi and control characters as "�".
+  // Server text (a row carries it as data, for the CSV export): shown as text with bidi and control characters as "�".
   const newest = el('div', 'cell col-newest', displayText(row.newestType ?? ''), CELL);
   if (row.newestType !== null) newest.title = displayText(row.newestType);
   if (row.stale) newest.append(el('span', 'stale', ` (${s('stale')})`));
