@@ -78,6 +78,16 @@ export function buildRow(row: BoardRow, words: Record<BoardState, string>): RowU
   return { row, tr, open, haystack: searchText(row, words) };
 }
 
+/** How far each key moves in the table: rows, or to an end. */
+const ROW_STEPS: ReadonlyMap<string, number | 'first' | 'last'> = new Map<string, number | 'first' | 'last'>([
+  ['ArrowDown', 1],
+  ['ArrowUp', -1],
+  ['PageDown', 10],
+  ['PageUp', -10],
+  ['Home', 'first'],
+  ['End', 'last'],
+]);
+
 /** Arrow keys move between rows (one tab stop for the whole table, as in a grid); Enter on a row's button opens it. */
 export function tableKeys(event: KeyboardEvent): void {
   const target = event.target;
@@ -87,36 +97,16 @@ export function tableKeys(event: KeyboardEvent): void {
   if (index < 0) return;
   const inRow: HTMLButtonElement[] = tr ? Array.from(tr.querySelectorAll('button')) : [];
   const column = inRow.indexOf(target as HTMLButtonElement);
-  let next = index;
-  switch (event.key) {
-    case 'ArrowDown':
-      next = Math.min(page.shown.length - 1, index + 1);
-      break;
-    case 'ArrowUp':
-      next = Math.max(0, index - 1);
-      break;
-    case 'Home':
-      next = 0;
-      break;
-    case 'End':
-      next = page.shown.length - 1;
-      break;
-    case 'PageDown':
-      next = Math.min(page.shown.length - 1, index + 10);
-      break;
-    case 'PageUp':
-      next = Math.max(0, index - 10);
-      break;
-    case 'ArrowRight':
-    case 'ArrowLeft': {
-      const to = inRow[column + (event.key === 'ArrowRight' ? 1 : -1)];
-      if (to) moveFocus(target, to);
-      event.preventDefault();
-      return;
-    }
-    default:
-      return;
+  if (event.key === 'ArrowRight' || event.key === 'ArrowLeft') {
+    const to = inRow[column + (event.key === 'ArrowRight' ? 1 : -1)];
+    if (to) moveFocus(target, to);
+    event.preventDefault();
+    return;
   }
+  const last = page.shown.length - 1;
+  const step = ROW_STEPS.get(event.key);
+  if (step === undefined) return;
+  const next = step === 'first' ? 0 : step === 'last' ? last : Math.min(last, Math.max(0, index + step));
   event.preventDefault();
   const to = page.shown[next];
   if (to) {

@@ -217,25 +217,9 @@ function render(event: EventView, strings: PageStrings): void {
   const facts = el('dl', 'fields');
   field(facts, strings.type, event.type);
   field(facts, strings.message, event.message, 'message-value');
-  const serial = el('span', 'with-copy');
-  serial.append(
-    el('code', undefined, event.serialNumber),
-    copyButton(strings.copySerialNumberAria, () => {
-      post({ type: 'copy', what: 'serialNumber' });
-    }),
-  );
-  field(facts, strings.serialNumber, serial);
+  field(facts, strings.serialNumber, copyable(event.serialNumber, strings.copySerialNumberAria, 'serialNumber'));
   if (event.assetId === null) field(facts, strings.assetId, el('span', 'absent', strings.assetIdAbsent));
-  else {
-    const asset = el('span', 'with-copy');
-    asset.append(
-      el('code', undefined, event.assetId),
-      copyButton(strings.copyAssetIdAria, () => {
-        post({ type: 'copy', what: 'assetId' });
-      }),
-    );
-    field(facts, strings.assetId, asset);
-  }
+  else field(facts, strings.assetId, copyable(event.assetId, strings.copyAssetIdAria, 'assetId'));
   const time = el('dl', 'time');
   field(time, strings.timeLocal, event.time.local);
   field(time, strings.timeUtc, el('code', undefined, event.time.utcIso));
@@ -291,8 +275,21 @@ function render(event: EventView, strings: PageStrings): void {
   });
 }
 
-function copyButton(label: string, onClick: () => void): HTMLButtonElement {
-  return button(label, 'copy', onClick, { iconOnly: true, className: 'icon' });
+/** A value with a button that copies it (the host's own copy of it, not the page's). */
+function copyable(value: string, label: string, what: 'serialNumber' | 'assetId'): HTMLElement {
+  const span = el('span', 'with-copy');
+  span.append(
+    el('code', undefined, value),
+    button(
+      label,
+      'copy',
+      () => {
+        post({ type: 'copy', what });
+      },
+      { iconOnly: true, className: 'icon' },
+    ),
+  );
+  return span;
 }
 
 let currentStrings: PageStrings | undefined;
