@@ -1,15 +1,14 @@
 // The board's one webview panel: the set it shows and follows, the loads it
 // asks the events cache for (within VisibleLoads' bounds: the first 50
 // machines of a set load without asking, the rest when the user says "Load
-// Them"), the rows it builds from what the cache knows, the ready handshake,
-// and what the page may ask for — each request checked against the rows the
+// Them"), the rows it builds from what the cache knows, and what the page may
+// ask for (the shell, the ready handshake and posting are WebviewHost's) — each request checked against the rows the
 // host showed (machines by serial number, events by key), never trusted as sent.
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { isApiError } from '../core/errors';
 import { Debouncer } from '../common/delays';
 import { definedOnly } from '../common/definedOnly';
-import { Emitter, type Event } from '../common/emitter';
+import type { Event } from '../common/emitter';
 import { errorMessage } from '../common/errors';
 import { Disposable, toDisposable } from '../common/lifecycle';
 import { toSingleLine } from '../common/markdownText';
@@ -26,7 +25,7 @@ import { COMMANDS } from '../workbench/constants';
 import type { Log } from '../workbench/log';
 import type { SerialSettings } from '../workbench/serialSettings';
 import type { SettingsReader } from '../workbench/settings';
-import { renderShell } from '../workbench/webviewShell';
+import { WebviewHost } from '../workbench/webviewHost';
 import { resolveSet, SetFollower } from './boardSets';
 import { boardPageStrings, boardStateWords, exportWords } from './boardStrings';
 import { isPageMessage, type BoardSet, type HostMessage, type PageMessage, type RenderedReport } from './protocol';
@@ -55,16 +54,6 @@ export interface BoardContext extends BoardDeps {
   readonly report: (activity: BoardActivity) => void;
 }
 
-export function boardWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
-  return {
-    enableScripts: true,
-    enableFindWidget: true,
-    retainContextWhenHidden: false,
-    // Only our own media folder: no workspace files, no node_modules.
-    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media')],
-  };
-}
-
 /** Updates from the cache that land together (a bulk load's answers) post once. */
 const POST_BATCH_MS = 150;
 /** The largest PNG saved: the page's limit, decoded. */
@@ -72,7 +61,6 @@ const MAX_PNG_BYTES = 18 * 1024 * 1024;
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 export class BoardPanel extends Disposable {
-  private ready = false;
   private serialNumbers: readonly string[] = [];
   private label = '';
   private follower: SetFollower | undefined;
@@ -80,14 +68,14 @@ export class BoardPanel extends Disposable {
   private readonly posting = this.register(
     new Debouncer(
       () => {
-        this.post(this.showMessage());
+        this.host.update();
       },
       POST_BATCH_MS,
       'batch',
     ),
   );
-  private readonly didDispose = this.register(new Emitter<void>());
-  readonly onDidDispose: Event<void> = this.didDispose.event;
+  private readonly host: WebviewHost<HostMessage, PageMessage>;
+  readonly onDidDispose: Event<void>;
   /** Bumped per set change: an older resolution finishing late is dropped. */
   private generation = 0;
 
@@ -98,25 +86,32 @@ export class BoardPanel extends Disposable {
   ) {
     super();
     const { events, settings, session } = context;
-    this.register(
-      toDisposable(() => {
-        this.didDispose.fire();
+    this.host = this.register(
+      new WebviewHost(panel, {
+        extensionUri: context.extensionUri,
+        log: context.log,
+        page: 'board',
+        logName: 'Onboarding board',
+        loading: vscode.l10n.t('Loading the board…'),
+        isPageMessage,
+        report: context.report,
+        content: () => this.showMessage(),
+        request: (message) => this.handle(message),
       }),
     );
-    this.register(toDisposable(() => panel.dispose()));
+    this.onDidDispose = this.host.onDidDispose;
+    // Closed by the user, the host goes first; the board follows.
+    this.register(
+      this.host.onDidDispose(() => {
+        this.dispose();
+      }),
+    );
     this.register(toDisposable(() => this.follower?.dispose()));
     this.loads = this.register(
       new VisibleLoads({
         load: (serialNumber, signal) => this.load(serialNumber, signal),
         cache: events,
         periodMs: () => settings.value.cacheSeconds * 1000,
-      }),
-    );
-    panel.webview.options = boardWebviewOptions(context.extensionUri);
-    this.register(panel.webview.onDidReceiveMessage((message: unknown) => void this.receive(message)));
-    this.register(
-      panel.onDidDispose(() => {
-        this.dispose();
       }),
     );
     const inSet = (serialNumber: string): boolean => this.serialNumbers.includes(serialNumber);
@@ -147,7 +142,7 @@ export class BoardPanel extends Disposable {
         this.posting.trigger();
       }),
     );
-    this.loadShell();
+    this.host.load();
   }
 
   get set(): BoardSet {
@@ -168,16 +163,8 @@ export class BoardPanel extends Disposable {
   }
 
   /** Handles `message` as if the page had sent it (the test hooks' way in). */
-  async receive(message: unknown): Promise<void> {
-    if (!isPageMessage(message)) {
-      this.context.log.warn('Onboarding board: ignored a message from the page that is not part of the protocol.');
-      return;
-    }
-    try {
-      await this.handle(message);
-    } catch (error) {
-      this.context.log.error('Onboarding board: handling a page request failed', error);
-    }
+  receive(message: unknown): Promise<void> {
+    return this.host.receive(message);
   }
 
   private async resolve(): Promise<void> {
@@ -205,32 +192,6 @@ export class BoardPanel extends Disposable {
         this.context.log.warn(`Onboarding board, ${serialNumber}: ${errorMessage(error)}`);
       throw error;
     }
-  }
-
-  /** A fresh shell (and nonce): the page says "ready" and gets the board. */
-  private loadShell(): void {
-    this.ready = false;
-    const webview = this.panel.webview;
-    const media = (...path: string[]): string =>
-      webview.asWebviewUri(vscode.Uri.joinPath(this.context.extensionUri, 'media', ...path)).toString();
-    const html = renderShell({
-      cspSource: webview.cspSource,
-      nonce: randomBytes(18).toString('base64'),
-      scriptUri: media('board', 'board.js'),
-      styleUri: media('board', 'board.css'),
-      codiconsUri: media('codicons', 'codicon.css'),
-      title: this.panel.title,
-      loading: vscode.l10n.t('Loading the board…'),
-      lang: vscode.env.language,
-    });
-    webview.html = html;
-    this.context.report({ kind: 'html', html });
-  }
-
-  private post(message: HostMessage): void {
-    if (!this.ready) return;
-    this.context.report({ kind: 'posted', message });
-    void this.panel.webview.postMessage(message);
   }
 
   /** The rows as the cache knows them now (memory only: building them sends nothing). */
@@ -277,13 +238,9 @@ export class BoardPanel extends Disposable {
     return serialNumbers.flatMap((serialNumber) => byKey.get(serialNumber) ?? []);
   }
 
-  private async handle(message: PageMessage): Promise<void> {
+  private async handle(message: Exclude<PageMessage, { type: 'ready' }>): Promise<void> {
     const { machines, details, events } = this.context;
     switch (message.type) {
-      case 'ready':
-        this.ready = true;
-        this.post(this.showMessage());
-        return;
       case 'rendered': {
         const { rows, shown, firstShown, summary, lanesDrawn, renderMs, reason } = message;
         this.context.report({ kind: 'rendered', report: { rows, shown, firstShown, summary, lanesDrawn, renderMs, reason } });
@@ -379,7 +336,8 @@ export class BoardPanel extends Disposable {
    * bar for everyone else, as the details panel does (before, a sighted user saw nothing happen).
    */
   private confirm(message: string): void {
-    this.post({ type: 'status', message });
+    // Only to a page that is up: one still loading gets the board, not a status about the one before.
+    if (this.host.isReady) this.host.post({ type: 'status', message });
     vscode.window.setStatusBarMessage(inertNotificationText(message), 3000);
   }
 }

@@ -9,7 +9,8 @@ import { plainArgument, type ArgumentTrust } from '../workbench/argumentTrust';
 import type { MachinesApi } from '../workbench/contracts/features';
 import { registerCommands, type CommandTable } from '../workbench/commands';
 import { COMMANDS, WEBVIEWS } from '../workbench/constants';
-import { BoardPanel, boardWebviewOptions, type BoardActivity, type BoardContext, type BoardDeps } from './boardPanel';
+import { webviewOptions } from '../workbench/webviewHost';
+import { BoardPanel, type BoardActivity, type BoardContext, type BoardDeps } from './boardPanel';
 import { isPersistedState, type BoardSet } from './protocol';
 
 export type { BoardDeps } from './boardPanel';
@@ -151,7 +152,7 @@ export function registerBoard(context: vscode.ExtensionContext, deps: BoardFeatu
         WEBVIEWS.board,
         vscode.l10n.t('Onboarding Board'),
         vscode.ViewColumn.Active,
-        boardWebviewOptions(context.extensionUri),
+        webviewOptions(context.extensionUri),
       );
       await track(new BoardPanel(panel, set, boardContext)).setSet(set);
     },

@@ -8,9 +8,9 @@ import { Disposable } from '../common/lifecycle';
 import type { Event } from '../common/emitter';
 import { stateFor } from './eventArgument';
 import { apiBaseUrlOf, PageRequests, type PageRequestServices } from './pageRequests';
-import type { HostMessage, PageStrings } from './protocol';
+import { isPageMessage, type HostMessage, type PageMessage, type PageStrings } from './protocol';
 import { buildEventView } from './viewModel';
-import { WebviewHost } from './webviewHost';
+import { WebviewHost } from '../workbench/webviewHost';
 import { lineText } from '../common/serverText';
 
 /** What every panel shares: the session, the read-only documents, the opener, and where it reports its activity. */
@@ -30,7 +30,7 @@ export function eventId(event: OnboardingEvent): string {
 }
 
 export class DetailsPanel extends Disposable {
-  private readonly host: WebviewHost;
+  private readonly host: WebviewHost<HostMessage, PageMessage>;
   readonly onDidDispose: Event<void>;
 
   constructor(
@@ -50,6 +50,10 @@ export class DetailsPanel extends Disposable {
       new WebviewHost(panel, {
         extensionUri: context.extensionUri,
         log: context.log,
+        page: 'details',
+        logName: 'Event details',
+        loading: vscode.l10n.t('Loading event…'),
+        isPageMessage,
         report: context.report,
         content: () => this.showMessage(),
         request: (message) => requests.handle(message),

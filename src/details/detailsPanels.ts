@@ -11,7 +11,7 @@ import { WEBVIEWS } from '../workbench/constants';
 import type { SettingsReader } from '../workbench/settings';
 import { eventFromState, stateFor } from './eventArgument';
 import { DetailsPanel, eventId, panelTitle, type PanelContext } from './detailsPanel';
-import { webviewOptions } from './webviewHost';
+import { webviewOptions } from '../workbench/webviewHost';
 
 export class DetailsPanels extends Disposable {
   private readonly panels = new Set<DetailsPanel>();

@@ -1,6 +1,6 @@
 // The details page, bundled by esbuild into media/details/details.js. It
-// builds every node with createElement and fills it with textContent: the
-// event is server data, and nothing of it is ever parsed as HTML. It asks the
+// builds every node with common/page/dom.ts (createElement and textContent):
+// the event is server data, and nothing of it is ever parsed as HTML. It asks the
 // host for everything that needs trust (opening, fetching, copying), by link
 // id, never by URL, and validates every message it receives.
 
@@ -16,19 +16,11 @@ import {
   type VariableValues,
 } from '../protocol';
 import { plainLocalize } from '../../common/localize';
+import { announce, button, el, icon, pageChannel } from '../../common/page/dom';
 import { formatRelative } from '../../common/time';
 
-interface VsCodeApi {
-  postMessage(message: PageMessage): void;
-  setState(state: unknown): void;
-  getState(): unknown;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const vscode = acquireVsCodeApi();
-const post = (message: PageMessage): void => {
-  vscode.postMessage(message);
-};
+const channel = pageChannel<PageMessage, HostMessage>(isHostMessage);
+const { post } = channel;
 
 let seq = 0;
 /** Latest request per link: an older reply arriving late is ignored. */
@@ -47,37 +39,6 @@ const linkUi = new Map<
   }
 >();
 let relativeTimer: ReturnType<typeof setInterval> | undefined;
-
-type Attrs = Readonly<Record<string, string>>;
-
-/** The only way this page creates content: text nodes, never markup. */
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string, attrs: Attrs = {}): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
-  return node;
-}
-
-function icon(name: string): HTMLSpanElement {
-  return el('span', `codicon codicon-${name}`, undefined, { 'aria-hidden': 'true' });
-}
-
-function button(label: string, iconName: string, onClick: () => void, ariaLabel?: string, secondary = true): HTMLButtonElement {
-  const b = el('button', secondary ? 'secondary' : 'primary', undefined, { type: 'button' });
-  if (ariaLabel !== undefined) b.setAttribute('aria-label', ariaLabel);
-  b.append(icon(iconName), el('span', undefined, label));
-  b.addEventListener('click', onClick);
-  return b;
-}
-
-function announce(message: string): void {
-  const status = document.getElementById('status');
-  if (!status) return;
-  // Cleared first so the same message twice is read out twice.
-  status.textContent = '';
-  setTimeout(() => (status.textContent = message), 50);
-}
 
 function field(list: HTMLDListElement, term: string, value: Node | string, className?: string): HTMLElement {
   const dd = el('dd', className);
@@ -185,8 +146,7 @@ function renderLink(link: LinkView, strings: PageStrings): HTMLElement {
     () => {
       post({ type: 'open', linkId: link.id, variables: variablesOf(link.id) });
     },
-    plainLocalize(strings.openAria, link.relation),
-    false,
+    { aria: plainLocalize(strings.openAria, link.relation), className: 'primary' },
   );
   const fetchButton = button(
     strings.fetch,
@@ -198,7 +158,7 @@ function renderLink(link: LinkView, strings: PageStrings): HTMLElement {
       announce(strings.fetching);
       post({ type: 'fetch', seq: mine, linkId: link.id, variables: variablesOf(link.id) });
     },
-    plainLocalize(strings.fetchAria, link.relation),
+    { aria: plainLocalize(strings.fetchAria, link.relation) },
   );
   const copy = button(strings.copyUrl, 'copy', () => {
     post({ type: 'copy', what: 'url', linkId: link.id, variables: variablesOf(link.id) });
@@ -246,7 +206,7 @@ function render(event: EventView, strings: PageStrings): void {
       () => {
         post({ type: 'exportEvents' });
       },
-      plainLocalize(strings.exportEventsAria, event.serialNumber),
+      { aria: plainLocalize(strings.exportEventsAria, event.serialNumber) },
     ),
   );
   header.append(h1, message, toolbar);
@@ -257,25 +217,9 @@ function render(event: EventView, strings: PageStrings): void {
   const facts = el('dl', 'fields');
   field(facts, strings.type, event.type);
   field(facts, strings.message, event.message, 'message-value');
-  const serial = el('span', 'with-copy');
-  serial.append(
-    el('code', undefined, event.serialNumber),
-    iconButton('copy', strings.copySerialNumberAria, () => {
-      post({ type: 'copy', what: 'serialNumber' });
-    }),
-  );
-  field(facts, strings.serialNumber, serial);
+  field(facts, strings.serialNumber, copyable(event.serialNumber, strings.copySerialNumberAria, 'serialNumber'));
   if (event.assetId === null) field(facts, strings.assetId, el('span', 'absent', strings.assetIdAbsent));
-  else {
-    const asset = el('span', 'with-copy');
-    asset.append(
-      el('code', undefined, event.assetId),
-      iconButton('copy', strings.copyAssetIdAria, () => {
-        post({ type: 'copy', what: 'assetId' });
-      }),
-    );
-    field(facts, strings.assetId, asset);
-  }
+  else field(facts, strings.assetId, copyable(event.assetId, strings.copyAssetIdAria, 'assetId'));
   const time = el('dl', 'time');
   field(time, strings.timeLocal, event.time.local);
   field(time, strings.timeUtc, el('code', undefined, event.time.utcIso));
@@ -331,11 +275,21 @@ function render(event: EventView, strings: PageStrings): void {
   });
 }
 
-function iconButton(iconName: string, label: string, onClick: () => void): HTMLButtonElement {
-  const b = el('button', 'icon', undefined, { type: 'button', 'aria-label': label, title: label });
-  b.append(icon(iconName));
-  b.addEventListener('click', onClick);
-  return b;
+/** A value with a button that copies it (the host's own copy of it, not the page's). */
+function copyable(value: string, label: string, what: 'serialNumber' | 'assetId'): HTMLElement {
+  const span = el('span', 'with-copy');
+  span.append(
+    el('code', undefined, value),
+    button(
+      label,
+      'copy',
+      () => {
+        post({ type: 'copy', what });
+      },
+      { iconOnly: true, className: 'icon' },
+    ),
+  );
+  return span;
 }
 
 let currentStrings: PageStrings | undefined;
@@ -349,7 +303,7 @@ function receive(message: HostMessage): void {
       const shownBefore = lastShown;
       lastShown = JSON.stringify(message.state.raw);
       currentStrings = message.strings;
-      vscode.setState(message.state);
+      channel.setState(message.state);
       render(message.event, message.strings);
       if (shownBefore !== undefined && shownBefore !== lastShown) window.scrollTo(0, 0);
       return;
@@ -371,9 +325,6 @@ function receive(message: HostMessage): void {
   }
 }
 
-window.addEventListener('message', (event: MessageEvent<unknown>) => {
-  // Anything that is not exactly one of our messages is dropped unread.
-  if (isHostMessage(event.data)) receive(event.data);
-});
+channel.onMessage(receive);
 
 post({ type: 'ready' });

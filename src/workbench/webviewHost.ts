@@ -1,16 +1,15 @@
-// The plumbing of one details webview: its options, a fresh HTML shell (and
-// nonce) per load, the ready handshake, posting, validating what the page
-// sends, and disposal. The handshake: after each load the page says "ready",
-// and only then does the host post; a message posted earlier would be lost
-// with the old page. What the page asks for is handed to `request`.
+// The plumbing of one of our webviews (the event details, the board): its
+// options, a fresh HTML shell (and nonce) per load, the ready handshake,
+// posting, validating what the page sends, and disposal. One host for both
+// panels, so both keep the same rules. The handshake: after each load the page
+// says "ready", and only then does the host post; a message posted earlier
+// would be lost with the old page. What the page asks for is handed to `request`.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { Emitter, type Event } from '../common/emitter';
 import { Disposable, toDisposable } from '../common/lifecycle';
-import type { Log } from '../workbench/log';
-import { renderShell } from '../workbench/webviewShell';
-import { isPageMessage, type HostMessage } from './protocol';
-import type { PageRequest, PanelActivity } from './pageRequests';
+import type { Log } from './log';
+import { renderShell } from './webviewShell';
 
 export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
   return {
@@ -21,24 +20,35 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions 
   };
 }
 
-export interface WebviewHostOptions {
+/** What a host reports of its page: the HTML it loaded and every message it posted. */
+export type HostActivity<H> = { readonly kind: 'html'; readonly html: string } | { readonly kind: 'posted'; readonly message: H };
+
+export interface WebviewHostOptions<H, P extends { readonly type: string }> {
   readonly extensionUri: vscode.Uri;
   readonly log: Log;
-  readonly report: (activity: PanelActivity) => void;
+  /** The page's bundle: media/<page>/<page>.js and .css (esbuild.mjs builds them). */
+  readonly page: 'details' | 'board';
+  /** How the log names this panel. */
+  readonly logName: string;
+  /** What the shell shows until the page has rendered. */
+  readonly loading: string;
+  /** The protocol's guard: anything else the page sends is dropped unread. */
+  readonly isPageMessage: (message: unknown) => message is P;
+  readonly report: (activity: HostActivity<H>) => void;
   /** What the page is sent each time it says "ready", and on `update()`. */
-  content(): HostMessage;
+  content(): H;
   /** Every other message of the protocol the page sends. */
-  request(message: PageRequest): Promise<void>;
+  request(message: Exclude<P, { readonly type: 'ready' }>): Promise<void>;
 }
 
-export class WebviewHost extends Disposable {
+export class WebviewHost<H, P extends { readonly type: string }> extends Disposable {
   private ready = false;
   private readonly didDispose: Emitter<void>;
   readonly onDidDispose: Event<void>;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
-    private readonly options: WebviewHostOptions,
+    private readonly options: WebviewHostOptions<H, P>,
   ) {
     super();
     // Disposed newest first: the listeners, then the panel, then "disposed" is told, then the emitter goes.
@@ -73,16 +83,16 @@ export class WebviewHost extends Disposable {
   load(): void {
     this.ready = false;
     const webview = this.panel.webview;
-    const media = (...path: string[]): string =>
-      webview.asWebviewUri(vscode.Uri.joinPath(this.options.extensionUri, 'media', ...path)).toString();
+    const { extensionUri, page } = this.options;
+    const media = (...path: string[]): string => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', ...path)).toString();
     const html = renderShell({
       cspSource: webview.cspSource,
       nonce: randomBytes(18).toString('base64'),
-      scriptUri: media('details', 'details.js'),
-      styleUri: media('details', 'details.css'),
+      scriptUri: media(page, `${page}.js`),
+      styleUri: media(page, `${page}.css`),
       codiconsUri: media('codicons', 'codicon.css'),
       title: this.panel.title,
-      loading: vscode.l10n.t('Loading event…'),
+      loading: this.options.loading,
       lang: vscode.env.language,
     });
     webview.html = html;
@@ -94,15 +104,16 @@ export class WebviewHost extends Disposable {
     if (this.ready) this.post(this.options.content());
   }
 
-  post(message: HostMessage): void {
+  post(message: H): void {
     this.options.report({ kind: 'posted', message });
     void this.panel.webview.postMessage(message);
   }
 
   /** Entry point for every message from the page (and the test hooks): validated, then handled. */
   async receive(message: unknown): Promise<void> {
+    const { isPageMessage, log, logName: name } = this.options;
     if (!isPageMessage(message)) {
-      this.options.log.warn('Event details: ignored a message from the page that is not part of the protocol.');
+      log.warn(`${name}: ignored a message from the page that is not part of the protocol.`);
       return;
     }
     try {
@@ -111,9 +122,9 @@ export class WebviewHost extends Disposable {
         this.post(this.options.content());
         return;
       }
-      await this.options.request(message);
+      await this.options.request(message as Exclude<P, { readonly type: 'ready' }>);
     } catch (error) {
-      this.options.log.error('Event details: handling a page request failed', error);
+      log.error(`${name}: handling a page request failed`, error);
     }
   }
 }
