@@ -3,6 +3,7 @@
 // decorations, so no feature imports another). Both follow the watch list and
 // the session; the words are watchText.ts's.
 import * as vscode from 'vscode';
+import { Emitter } from '../common/emitter';
 import { Disposable } from '../common/lifecycle';
 import { COMMANDS } from '../workbench/constants';
 import type { ApiSession } from '../workbench/contracts/apiSession';
@@ -35,7 +36,7 @@ function rowDecoration(watch: WatchInfo): MachineRowDecoration {
 }
 
 export class WatchDisplay extends Disposable {
-  private readonly rowsChanged = this.register(new vscode.EventEmitter<readonly string[] | undefined>());
+  private readonly rowsChanged = this.register(new Emitter<readonly string[] | undefined>());
   private readonly item = this.register(
     vscode.window.createStatusBarItem('onboardingEvents.watches', vscode.StatusBarAlignment.Left, -101),
   );
