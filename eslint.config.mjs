@@ -124,6 +124,18 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // One event emitter (common/emitter.ts): it has vscode.Event's shape, so it serves where VS Code listens too.
+    // details/jsonDocuments.ts is the last vscode.EventEmitter, left to the details panel's rework (issue 37).
+    files: ['src/**/*.ts'],
+    ignores: ['src/details/jsonDocuments.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'vscode', property: 'EventEmitter', message: 'Use Emitter from common/emitter.ts: one event emitter in the product.' },
+      ],
+    },
+  },
   ...VSCODE_FREE.map((folder) => ({ files: [`src/${folder}/**/*.ts`], rules: noVscode(`src/${folder}`) })),
   { files: ['src/details/page/**/*.ts'], rules: noVscode('The details page (a webview script)') },
   { files: ['src/board/page/**/*.ts'], rules: noVscode('The board page (a webview script)') },

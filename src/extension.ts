@@ -3,7 +3,9 @@
 // activation failure is shown to the user instead of swallowed. Activation
 // must stay cheap (target ≤ 15 ms): nothing here touches the network, and the
 // HTTP stack loads on first use.
+import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { FileClaims } from './common/claims';
 import { errorMessage } from './common/errors';
 import { registerAgentTools } from './agentTools/registerAgentTools';
 import { registerBoard } from './board/registerBoard';
@@ -54,12 +56,17 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
     const events = registerEventsCache(context, { session, settings, log });
     const deps = { session, events, settings, serialSettings, log, trust };
     const details = registerDetails(context, deps);
-    const machines = registerMachines(context, { ...deps, matcher: () => serialSettings.value.matcher });
+    // One window of the profile tells what happened once: a watch's outcome, a pinned machine's new failure.
+    const claims = new FileClaims(join(context.globalStorageUri.fsPath, 'watch-claims'), (message) => {
+      log.warn(message);
+    });
+    void claims.prune();
+    const machines = registerMachines(context, { ...deps, matcher: () => serialSettings.value.matcher, notifier, details, claims });
     const editor = registerEditor(context, { ...deps, machines, details });
     registerLookUp(context, { ...deps, machines, details });
     const links = registerLinks(context, { ...deps, details, machines });
     // The watch feature before the agent tools: they read its watches and start new ones.
-    const watch = registerWatch(context, { ...deps, machines, details, notifier });
+    const watch = registerWatch(context, { ...deps, machines, details, notifier, claims });
     const agentTools = registerAgentTools(context, { ...deps, machines, scanWorkspace, watches: watch });
     const board = registerBoard(context, { ...deps, machines, details });
     return publicApi({

@@ -10,6 +10,7 @@ import { copyFile, mkdir, readFile, rename } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
+import { Emitter } from '../common/emitter';
 import { errorMessage } from '../common/errors';
 import { inertNotificationText } from '../common/notificationText';
 import {
@@ -62,7 +63,7 @@ function editorRegistrationApi(): McpRegistrationApi | undefined {
 /** Read-only documents for the configuration shown and the proposed file, by path. */
 class ShownDocuments implements vscode.TextDocumentContentProvider {
   readonly #texts = new Map<string, string>();
-  readonly #changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly #changed = new Emitter<vscode.Uri>();
   readonly onDidChange = this.#changed.event;
 
   show(path: string, text: string): vscode.Uri {

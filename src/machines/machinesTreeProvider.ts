@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { definedOnly } from '../common/definedOnly';
 import { Debouncer } from '../common/delays';
+import { Emitter } from '../common/emitter';
 import { Disposable } from '../common/lifecycle';
 import type { MachineChild } from '../domain/events/eventView';
 import type { GroupKind, MachinesModel, ModelChange } from './machinesModel';
@@ -14,7 +15,7 @@ import type { GroupNode, MachineNode, MachinesNode, PlaceholderNode } from './tr
 const BATCH_MS = 25;
 
 export class MachinesTreeProvider extends Disposable implements vscode.TreeDataProvider<MachinesNode> {
-  private readonly emitter = this.register(new vscode.EventEmitter<MachinesNode | MachinesNode[] | undefined>());
+  private readonly emitter = this.register(new Emitter<MachinesNode | MachinesNode[] | undefined>());
   readonly onDidChangeTreeData = this.emitter.event;
   private readonly groupNodes = new Map<GroupKind, GroupNode>();
   private readonly machineNodes = new Map<string, MachineNode>();

@@ -1,7 +1,8 @@
 // The Machines view: only wiring. It builds the parts (lists, model, view,
-// workspace scan, refresh, auto-refresh, commands), connects them to the
-// session and the settings, and returns the MachinesApi other features use,
-// with the parts it is made of. The decisions live in the parts: machinesModel, pollPolicy,
+// workspace scan, refresh, auto-refresh, the pinned machines' failure
+// notifications, commands), connects them to the session and the settings,
+// and returns the MachinesApi other features use, with the parts it is made
+// of. The decisions live in the parts: machinesModel, pollPolicy,
 // autoRefresh, domain/events, ...
 import * as vscode from 'vscode';
 import { DisposableStore, toDisposable } from '../common/lifecycle';
@@ -12,7 +13,7 @@ import { SECTION } from '../domain/settings/settingsRules';
 import type { EventsCache } from '../eventsCache/eventsCache';
 import { registerCommands } from '../workbench/commands';
 import type { ApiSession } from '../workbench/contracts/apiSession';
-import type { MachinesApi } from '../workbench/contracts/features';
+import type { DetailsApi, MachinesApi, NotifierApi } from '../workbench/contracts/features';
 import { VIEWS } from '../workbench/constants';
 import type { Log } from '../workbench/log';
 import type { SettingsReader } from '../workbench/settings';
@@ -20,10 +21,12 @@ import { MACHINE_COMMANDS, type MachineCommandDeps, type RefreshCount } from './
 import { MachineLists, type KeyValueStore } from './machineLists';
 import { MachinesModel, type ModelSettings } from './machinesModel';
 import { MachinesView } from './machinesView';
+import { notifyPinnedFailures } from './pinnedFailures';
 import { PinnedPolling } from './pinnedPolling';
 import { ScanRunner } from './scanRunner';
 import { SeenTracker } from './seenTracker';
 import type { ArgumentTrust } from '../workbench/argumentTrust';
+import type { Claims } from '../common/claims';
 
 export interface MachinesDeps {
   readonly session: ApiSession;
@@ -34,6 +37,10 @@ export interface MachinesDeps {
   readonly log: Log;
   /** Whether a command's argument form may act unseen (exportEvents with a uri). */
   readonly trust: ArgumentTrust;
+  /** For the pinned machines' new failures (watch.notifyPinnedFailures): told through the notifier, once across windows. */
+  readonly notifier: NotifierApi;
+  readonly details: DetailsApi;
+  readonly claims: Claims;
 }
 
 /** The Machines view: the MachinesApi other features use, and the parts that make it (model, view, scan, auto-refresh). */
@@ -45,7 +52,7 @@ export interface Machines extends MachinesApi {
 }
 
 export function registerMachines(context: vscode.ExtensionContext, deps: MachinesDeps): Machines {
-  const { session, events, settings, matcher, log, trust } = deps;
+  const { session, events, settings, matcher, log, trust, notifier, details, claims } = deps;
   const store = new DisposableStore();
   context.subscriptions.push(store);
   const signedIn = (): boolean => session.state.kind === 'signed-in';
@@ -127,6 +134,7 @@ export function registerMachines(context: vscode.ExtensionContext, deps: Machine
       return { done: result.done, failed };
     });
   const polling = store.add(new PinnedPolling({ settings, lists, model, view: view.treeView, signedIn, refresh, log }));
+  store.add(notifyPinnedFailures({ events, settings, session, lists, model, notifier, details, claims }));
 
   // ---- Settings and session ------------------------------------------------
   let pinnedScope = settings.value['tree.pinnedScope'];

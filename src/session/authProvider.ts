@@ -1,6 +1,7 @@
 // The Accounts-menu face of sign-in: every environment with stored secrets is
 // one account ("username · Environment"), and signing out there removes it.
 import * as vscode from 'vscode';
+import { Emitter } from '../common/emitter';
 import { Disposable } from '../common/lifecycle';
 import type { Environment } from '../domain/session/sessionState';
 import { accountLabel } from '../domain/session/environmentRules';
@@ -13,7 +14,7 @@ export function authProviderLabel(): string {
 }
 
 export class OnboardingAuthenticationProvider extends Disposable implements vscode.AuthenticationProvider {
-  private readonly changeEmitter = this.register(new vscode.EventEmitter<vscode.AuthenticationProviderAuthenticationSessionsChangeEvent>());
+  private readonly changeEmitter = this.register(new Emitter<vscode.AuthenticationProviderAuthenticationSessionsChangeEvent>());
   readonly onDidChangeSessions = this.changeEmitter.event;
   /** What we last told VS Code, so change events carry exactly what was added, removed or renamed. */
   private known = new Map<string, vscode.AuthenticationSession>();

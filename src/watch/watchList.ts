@@ -11,9 +11,7 @@
 // global storage, which every window shares): one window speaks. No vscode
 // import: unit-tested with a fake clock, two lists over one store playing two
 // windows, and driven by the bench.
-import { createHash } from 'node:crypto';
-import { mkdir, open, readdir, stat, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import type { Claims } from '../common/claims';
 import { clampDelay, DELAY_CEILINGS } from '../common/delays';
 import { Emitter, type Event } from '../common/emitter';
 import { errorMessage } from '../common/errors';
@@ -81,11 +79,6 @@ export interface WatchReads {
 
 /** The extension's global state (vscode.Memento's shape). */
 export type WatchStore = StateStore;
-
-/** One claim per key, across every window: true for the first caller only. */
-export interface Claims {
-  claim(key: string): Promise<boolean>;
-}
 
 export interface WatchClock {
   now(): number;
@@ -441,55 +434,5 @@ export class WatchList extends Disposable {
   private update(watch: Watch, change: (watch: Watch) => Watch): Promise<void> {
     const key = keyOf(watch.environmentId, watch.serialNumber);
     return this.write((list) => list.map((w) => (keyOf(w.environmentId, w.serialNumber) === key ? change(w) : w)));
-  }
-}
-
-/** Claims older than this are removed at start: an outcome is told within minutes of happening, never weeks later. */
-const CLAIM_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
-const MAX_CLAIM_FILES_PRUNED = 2000;
-
-/**
- * Claims as files in a folder every window of the profile shares (the
- * extension's global storage): creating a file with O_EXCL either succeeds
- * for exactly one process or fails with EEXIST, which a read-then-write of
- * global state cannot promise. A folder that cannot be written answers true:
- * telling the user twice beats never telling them.
- */
-export class FileClaims implements Claims {
-  constructor(
-    private readonly folder: string,
-    private readonly log?: (message: string) => void,
-  ) {}
-
-  async claim(key: string): Promise<boolean> {
-    const name = createHash('sha256').update(key).digest('hex').slice(0, 40);
-    try {
-      await mkdir(this.folder, { recursive: true });
-      const file = await open(join(this.folder, name), 'wx');
-      await file.close();
-      return true;
-    } catch (error) {
-      if (isRecord(error) && error['code'] === 'EEXIST') return false;
-      this.log?.(`Could not record a watch outcome as told: ${errorMessage(error)}`);
-      return true;
-    }
-  }
-
-  /** Removes claims older than a month (at most a bounded number per start). */
-  async prune(now = Date.now()): Promise<void> {
-    let names: string[];
-    try {
-      names = await readdir(this.folder);
-    } catch {
-      return;
-    }
-    for (const name of names.slice(0, MAX_CLAIM_FILES_PRUNED)) {
-      const path = join(this.folder, name);
-      try {
-        if (now - (await stat(path)).mtimeMs > CLAIM_LIFETIME_MS) await unlink(path);
-      } catch {
-        // Another window pruned it first.
-      }
-    }
   }
 }

@@ -80,6 +80,12 @@ export interface WatchesApi {
   startWatch(serialNumber: string): Promise<WatchStartAnswer>;
 }
 
+/** How a feature tells the user about something that happened (a watch's outcome, a pinned machine's failure): the Notifier (session/notify.ts), which the test hooks read. */
+export interface NotifierApi {
+  info(message: string, ...actions: string[]): Thenable<string | undefined>;
+  warning(message: string, ...actions: string[]): Thenable<string | undefined>;
+}
+
 /** What the details feature offers the tree, the hovers and the look-up; the page protocol stays inside src/details/. */
 export interface DetailsApi {
   /** Opens (or reveals, or retargets the preview panel to) the details of one event. */

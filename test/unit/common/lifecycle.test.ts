@@ -110,6 +110,25 @@ describe('lifecycle: Disposable, DisposableStore, Emitter', () => {
     assert.deepEqual(heard, [1, 1, 2]);
   });
 
+  it("an Emitter's event is vscode.Event's shape: the listener is called with thisArgs, the subscription is added to disposables", () => {
+    const emitter = new Emitter<number>();
+    const owner = { heard: [] as number[] };
+    const disposables: { dispose(): unknown }[] = [];
+    emitter.event(
+      function (this: typeof owner, v: number) {
+        this.heard.push(v);
+      },
+      owner,
+      disposables,
+    );
+    emitter.fire(1);
+    assert.equal(disposables.length, 1, 'the subscription is added to the list VS Code passes');
+    for (const disposable of disposables) disposable.dispose();
+    emitter.fire(2);
+    assert.deepEqual(owner.heard, [1]);
+    assert.equal(emitter.hasListeners, false);
+  });
+
   it('a listener that throws does not keep the others or the caller from going on', async () => {
     const emitter = new Emitter<string>();
     const heard: string[] = [];

@@ -7,7 +7,8 @@ import type { EventsResult, OnboardingEvent } from '../../../src/core/model';
 import { DEFAULT_EVENT_STATE_RULES } from '../../../src/domain/events/eventState';
 import { DEFAULT_WATCH_TIMING, MAX_WATCHES } from '../../../src/domain/watch/watchRules';
 import { EventsCache } from '../../../src/eventsCache/eventsCache';
-import { FileClaims, WatchList, WATCHES_KEY, type WatchEnded, type WatchStore } from '../../../src/watch/watchList';
+import { FileClaims } from '../../../src/common/claims';
+import { WatchList, WATCHES_KEY, type WatchEnded, type WatchStore } from '../../../src/watch/watchList';
 import { drain, FakeClock } from '../../support/watch/fakeClock';
 import { event, MINUTE, T0 } from '../machines/fixtures';
 
