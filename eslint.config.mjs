@@ -126,9 +126,7 @@ export default tseslint.config(
   },
   {
     // One event emitter (common/emitter.ts): it has vscode.Event's shape, so it serves where VS Code listens too.
-    // details/jsonDocuments.ts is the last vscode.EventEmitter, left to the details panel's rework (issue 37).
     files: ['src/**/*.ts'],
-    ignores: ['src/details/jsonDocuments.ts'],
     rules: {
       'no-restricted-properties': [
         'error',

@@ -2,6 +2,7 @@
 // resources: a TextDocumentContentProvider on our own scheme, so the text
 // cannot be edited or saved back anywhere, and nothing is written to disk.
 import * as vscode from 'vscode';
+import { Emitter } from '../common/emitter';
 import { Disposable, toDisposable } from '../common/lifecycle';
 
 export const JSON_SCHEME = 'onboarding-events';
@@ -17,7 +18,7 @@ export function safeSegment(text: string, fallback = 'item'): string {
 
 export class ReadOnlyDocuments extends Disposable implements vscode.TextDocumentContentProvider {
   private readonly contents = new Map<string, string>();
-  private readonly changed = this.register(new vscode.EventEmitter<vscode.Uri>());
+  private readonly changed = this.register(new Emitter<vscode.Uri>());
   readonly onDidChange = this.changed.event;
 
   constructor() {
