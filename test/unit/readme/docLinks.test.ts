@@ -8,11 +8,11 @@ import { dirname, join, relative } from 'node:path';
 const root = join(__dirname, '..', '..', '..', '..');
 const pages = ['README.md', 'CONTRIBUTING.md', 'ARCHITECTURE.md', 'NETWORKS.md', 'CHANGELOG.md'];
 
-/** A page's lines with fenced code blocks blanked (kept as empty lines, so line numbers hold). */
+/** A page's lines with fenced code blocks (also inside quotes) blanked (kept as empty lines, so line numbers hold). */
 function proseLines(text: string): string[] {
   let fence: string | undefined;
   return text.split('\n').map((line) => {
-    const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
+    const marker = /^(?:\s*>)*\s*(`{3,}|~{3,})/.exec(line)?.[1];
     if (fence === undefined && marker !== undefined) {
       fence = marker;
       return '';
@@ -84,7 +84,8 @@ function problem(link: Link): string | undefined {
 }
 
 describe('links between the documentation pages', () => {
-  it('computes GitHub heading anchors', () => {
+  it('skips code blocks and computes GitHub heading anchors', () => {
+    assert.deepEqual(proseLines('[a](b)\n> ```text\n> [c](d)\n> ```\n```sh\n# not a heading\n```'), ['[a](b)', '', '', '', '', '', '']);
     assert.equal(slug('How tests find a VS Code'), 'how-tests-find-a-vs-code');
     assert.equal(slug('In your language: German and Chinese (Simplified)'), 'in-your-language-german-and-chinese-simplified');
     assert.equal(slug('Rules ESLint enforces (`npm test` runs it)'), 'rules-eslint-enforces-npm-test-runs-it');
