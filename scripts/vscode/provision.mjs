@@ -5,7 +5,7 @@
 // .vscode-test/ folder so a second run costs nothing.
 //
 // Why not the normal @vscode/test-electron download: it needs the update
-// server, which these machines cannot reach. See README, "How tests find a VS Code".
+// server, which these machines cannot reach. See CONTRIBUTING.md, "How tests find a VS Code".
 import { execFileSync, spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -2,7 +2,7 @@
 // web with a Node extension host) on 127.0.0.1, opened in Debian's Chromium
 // through playwright-core. Used by the integration tests (via the executable
 // stand-in that @vscode/test-electron's runTests spawns), by the screenshots
-// and by the demo. See ../../README.md, "How tests find a VS Code".
+// and by the demo. See ../../CONTRIBUTING.md, "How tests find a VS Code".
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
