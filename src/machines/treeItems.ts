@@ -145,7 +145,7 @@ function stateIcon(summary: MachineSummary): vscode.ThemeIcon {
   switch (summary.state) {
     case 'loading':
       return new vscode.ThemeIcon('loading~spin');
-    case 'not-loaded':
+    case 'notLoaded':
       return new vscode.ThemeIcon('circle-large-outline');
     case 'error':
       return new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'));
@@ -383,9 +383,9 @@ function placeholderLabel(node: PlaceholderNode): string {
   switch (node.reason) {
     case 'loading':
       return vscode.l10n.t('Loading…');
-    case 'not-loaded':
+    case 'notLoaded':
       return vscode.l10n.t('Not loaded yet');
-    case 'no-events':
+    case 'noEvents':
       return vscode.l10n.t('No onboarding events');
     case 'none-match':
       return vscode.l10n.t('No events match the filter');
