@@ -53,10 +53,10 @@ export interface Frame {
   readonly alignButton: HTMLButtonElement;
 }
 
-/** A place on the timeline: lane index in `shown`, mark index in that lane's marks. */
+/** A place on the timeline: lane index in `shown`, point index in that lane's points. */
 export interface Spot {
   readonly lane: number;
-  readonly mark: number;
+  readonly point: number;
 }
 
 export interface BoardPageState {
