@@ -7,7 +7,7 @@ import { laneTime, timeRange } from '../../domain/board/boardTable';
 import type { SvgLook } from '../../domain/board/boardExport';
 import { displayText } from '../../common/notificationText';
 import { AXIS_HEIGHT, drawTimeline, hitTest, LABEL_WIDTH, LANE_HEIGHT, xOf, type TimelineColors, type TimelineFrame } from './timeline';
-import { absolute, page, post, s, stateWord, stateWords, units, type Spot } from './state';
+import { absolute, page, post, pageString, stateWord, stateWords, units, type Spot } from './state';
 
 /** The theme colour of each state, the same ids as STATE_LOOKS, as webview variables. */
 const STATE_COLOR_VARS: Readonly<Record<BoardState, string>> = {
@@ -146,7 +146,7 @@ function pointAt(lane: number, point: number): { row: BoardRow; point: TimelineP
 
 function describe(row: BoardRow, point: TimelinePoint, index: number): string {
   const parts = [row.serialNumber, displayText(point.type), absolute(point.at), stateWord(point.state)];
-  if (index === row.failingPoint) parts.push(s('failingStep'));
+  if (index === row.failingPoint) parts.push(pageString('failingStep'));
   return parts.join(' · ');
 }
 
@@ -324,11 +324,11 @@ function timelineKeys(event: KeyboardEvent): void {
     announce(describe(found.row, found.point, next.point));
   } else {
     const row = page.shown[next.lane]?.row;
-    if (row) announce(`${row.serialNumber} · ${stateWord(row.state)} · ${s('noEvents')}`);
+    if (row) announce(`${row.serialNumber} · ${stateWord(row.state)} · ${pageString('noEvents')}`);
   }
 }
 
-function look(): SvgLook {
+function svgLookFromTheme(): SvgLook {
   const c = page.colors ?? readColors();
   return { background: c.background, foreground: c.foreground, grid: c.grid, states: c.states };
 }
@@ -341,7 +341,7 @@ export function exportSvg(): void {
     from: page.view.from,
     to: page.view.to,
     aligned: page.aligned,
-    look: look(),
+    look: svgLookFromTheme(),
   });
 }
 
