@@ -108,7 +108,7 @@ const MAX_WINDOW_RECORD_LINES = 1000;
 export type WindowRecord =
   | { readonly kind: 'session'; readonly state: SessionState['kind'] }
   | { readonly kind: 'watching'; readonly serialNumbers: readonly string[] }
-  | { readonly kind: 'ended'; readonly serialNumber: string; readonly speak: boolean }
+  | { readonly kind: 'ended'; readonly serialNumber: string; readonly tellUser: boolean }
   | { readonly kind: 'notified'; readonly notification: ShownNotification };
 
 /**
@@ -151,7 +151,7 @@ function recordWindow(sources: TestHookSources): void {
     }),
     watch.list.onDidChange(watching),
     watch.list.onDidEnd((ended) => {
-      append({ kind: 'ended', serialNumber: ended.watch.serialNumber, speak: ended.speak });
+      append({ kind: 'ended', serialNumber: ended.watch.serialNumber, tellUser: ended.tellUser });
     }),
     notifier.onDidShow((notification) => {
       append({ kind: 'notified', notification });
