@@ -18,7 +18,7 @@ export const COMMANDS = {
   testConnection: 'onboardingEvents.testConnection',
   /** Shows (and offers to write) the configuration that starts the MCP server in an agent outside VS Code (agentTools/connectAgent.ts). */
   connectAgent: 'onboardingEvents.connectAgent',
-  /** Ends the pairing of agents the user paired through the MCP door (agentTools/mcpDoor.ts). */
+  /** Ends the pairing of agents the user paired through the MCP server (agentTools/mcpChannelHost.ts). */
   revokeAgentAccess: 'onboardingEvents.revokeAgentAccess',
   refresh: 'onboardingEvents.refresh',
   refreshMachine: 'onboardingEvents.refreshMachine',
