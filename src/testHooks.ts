@@ -164,7 +164,7 @@ function hooksOf(sources: TestHookSources) {
   return {
     session: sessionHooks(sources.context, session, notifier),
     details: detailsHooks(sources.details, sources.context.subscriptions),
-    /** The editor features: how the last hover was answered, and the at-a-glance views. */
+    /** The editor features: how the last hover was answered, and the in-document views. */
     editor: {
       /** How the last hover over a serial number was answered, and how long our provider took in the extension host. */
       lastHover: (): HoverTiming | undefined => editor.hover.lastTiming,
@@ -173,7 +173,7 @@ function hooksOf(sources: TestHookSources) {
       inlineTiming: (): InlineStatusTiming => editor.inline.lastTiming,
       diagnosticsTiming: (): DiagnosticsTiming => editor.diagnostics.lastTiming,
       /** Requests the inline status (visible serial numbers) has sent so far. */
-      glanceRequests: (): number => editor.states.requestsSent,
+      statusRequests: (): number => editor.states.requestsSent,
     },
     machines: machinesHooks(sources.machines),
     board: boardHooks(sources.board, sources.context.subscriptions),
