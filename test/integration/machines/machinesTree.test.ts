@@ -314,6 +314,7 @@ describe('Machines tree', function () {
       const failing = 'UNV-5000-X0001';
       const unknown = 'UNK-4040-X0001';
       fake.addFault({ endpoint: 'events', serialNumber: failing, kind: 'status', status: 500 });
+      fake.addFault({ endpoint: 'events', serialNumber: unknown, kind: 'status', status: 404 });
       try {
         for (const serial of [failing, unknown]) {
           assert.equal(await vscode.commands.executeCommand('onboardingEvents.addMachine', serial), serial);
