@@ -108,7 +108,7 @@ const MAX_WINDOW_RECORD_LINES = 1000;
 export type WindowRecord =
   | { readonly kind: 'session'; readonly state: SessionState['kind'] }
   | { readonly kind: 'watching'; readonly serialNumbers: readonly string[] }
-  | { readonly kind: 'ended'; readonly serialNumber: string; readonly speak: boolean }
+  | { readonly kind: 'ended'; readonly serialNumber: string; readonly tellUser: boolean }
   | { readonly kind: 'notified'; readonly notification: ShownNotification };
 
 /**
@@ -151,7 +151,7 @@ function recordWindow(sources: TestHookSources): void {
     }),
     watch.list.onDidChange(watching),
     watch.list.onDidEnd((ended) => {
-      append({ kind: 'ended', serialNumber: ended.watch.serialNumber, speak: ended.speak });
+      append({ kind: 'ended', serialNumber: ended.watch.serialNumber, tellUser: ended.tellUser });
     }),
     notifier.onDidShow((notification) => {
       append({ kind: 'notified', notification });
@@ -164,7 +164,7 @@ function hooksOf(sources: TestHookSources) {
   return {
     session: sessionHooks(sources.context, session, notifier),
     details: detailsHooks(sources.details, sources.context.subscriptions),
-    /** The editor features: how the last hover was answered, and the at-a-glance views. */
+    /** The editor features: how the last hover was answered, and the in-document views. */
     editor: {
       /** How the last hover over a serial number was answered, and how long our provider took in the extension host. */
       lastHover: (): HoverTiming | undefined => editor.hover.lastTiming,
@@ -173,7 +173,7 @@ function hooksOf(sources: TestHookSources) {
       inlineTiming: (): InlineStatusTiming => editor.inline.lastTiming,
       diagnosticsTiming: (): DiagnosticsTiming => editor.diagnostics.lastTiming,
       /** Requests the inline status (visible serial numbers) has sent so far. */
-      glanceRequests: (): number => editor.states.requestsSent,
+      statusRequests: (): number => editor.states.requestsSent,
     },
     machines: machinesHooks(sources.machines),
     board: boardHooks(sources.board, sources.context.subscriptions),

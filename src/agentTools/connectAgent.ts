@@ -26,7 +26,7 @@ import { registerCommands, type CommandFactory, type CommandTable } from '../wor
 import { COMMANDS } from '../workbench/constants';
 import type { ArgumentTrust } from '../workbench/argumentTrust';
 import type { Log } from '../workbench/log';
-import { mcpServerLaunch } from './mcpDoor';
+import { mcpServerLaunch } from './mcpChannelHost';
 
 const SCHEME = 'onboarding-events-agent';
 
@@ -85,7 +85,7 @@ class ShownDocuments implements vscode.TextDocumentContentProvider {
 export interface ConnectAgentDeps {
   readonly context: vscode.ExtensionContext;
   readonly log: Log;
-  /** The user connects an agent: the MCP door opens its channel and asks to pair the agent when it first calls. */
+  /** The user connects an agent: the channel host opens this window's channel and asks to pair the agent when it first calls. */
   readonly onConnect: () => void;
   /** The one gate (src/workbench/argumentTrust.ts): an agent named by a caller is connected only with the user's yes. */
   readonly trust: Pick<ArgumentTrust, 'confirm'>;

@@ -1,10 +1,10 @@
 // The agent tools: read-only answers about machines' onboarding, behind two
-// doors. Language Model Tools (Copilot's agent mode, or any extension through
+// entry points. Language Model Tools (Copilot's agent mode, or any extension through
 // vscode.lm.invokeTool), which the manifest declares (hidden by
 // onboardingEvents.agentTools.enabled = false), and the MCP server (dist/mcp.js,
-// through mcpDoor.ts) for every other agent. The name, description and schema
+// through mcpChannelHost.ts) for every other agent. The name, description and schema
 // are domain/agentTools/toolDefinitions.ts; this answers each tool once, for
-// both doors, so the same input gives the same text. What the tools share: the gate (setting, sign-in) that answers without
+// both entry points, so the same input gives the same text. What the tools share: the gate (setting, sign-in) that answers without
 // a request, reading many machines through the shared EventsCache (so the
 // cache, the concurrency limit and the error types are the views' own), the
 // cancellation bridge, and the confirmation when a call would send many
@@ -49,7 +49,7 @@ import type { SettingsReader } from '../workbench/settings';
 import type { SerialSettings } from '../workbench/serialSettings';
 import { registerConnectAgent } from './connectAgent';
 import type { ToolAnswer } from '../mcp/channel';
-import { registerMcpDoor, type McpAnswer, type McpCaller } from './mcpDoor';
+import { registerMcpChannelHost, type McpAnswer, type McpCaller } from './mcpChannelHost';
 import { isPlainPath, prepareFileScope, serialsInScope, type WorkspaceScanner } from './serialSources';
 
 export type { WorkspaceScanner } from './serialSources';
@@ -79,16 +79,16 @@ interface ToolDefinition<Input> {
   prepare(input: Input | undefined): vscode.PreparedToolInvocation;
   /**
    * What to ask the user when a caller outside a chat invokes the tool: another extension (`agent` undefined)
-   * or an agent paired through the MCP door (`agent` is its name); undefined when nothing needs asking.
+   * or an agent paired through the MCP server (`agent` is its name); undefined when nothing needs asking.
    */
   askOutsideChat?(input: Input, agent: string | undefined): ExtensionRequest | undefined;
   answer(input: Input, token: vscode.CancellationToken): Promise<string>;
 }
 
-/** A tool as both doors use it: the shared definition (name, schema, sign-in) and how this extension answers it. */
+/** A tool as both entry points use it: the shared definition (name, schema, sign-in) and how this extension answers it. */
 interface AnsweredTool {
   readonly languageModelTool: vscode.LanguageModelTool<unknown>;
-  /** The MCP door: the same gate, input check, question and answer; the caller is an outside one, paired or not. */
+  /** The MCP server: the same gate, input check, question and answer; the caller is an outside one, paired or not. */
   answerMcp(input: unknown, caller: McpCaller, token: vscode.CancellationToken): Promise<ToolAnswer>;
 }
 
@@ -123,7 +123,7 @@ function answeredTool<Input>(deps: AgentToolsDeps, name: AgentToolName, definiti
       if (!input.ok) return { text: invalidInputText(input.problem) };
       // Whatever the input says ("userAgreed" included): agreement is given in VS Code. Anything beyond what the
       // views already loaded is asked about through the one gate, and only for an agent the user paired; the
-      // channel's key alone is readable by any program of the user (mcpDoor.ts).
+      // channel's key alone is readable by any program of the user (mcpChannelHost.ts).
       // An unpaired caller is never asked about: the question only tells whether the call needs more.
       const asked = definition.askOutsideChat?.(input.value, caller.kind === 'paired' ? caller.agent : '');
       if (asked !== undefined && caller.kind === 'unpaired') return { text: pairingNeededText(name), pairingNeeded: true };
@@ -265,12 +265,12 @@ export function registerAgentTools(context: vscode.ExtensionContext, deps: Agent
     Object.hasOwn(answered, tool)
       ? answered[tool as LanguageModelToolName].answerMcp(input, caller, token)
       : Promise.resolve({ text: invalidInputText(`there is no tool ${JSON.stringify(tool.slice(0, 100))}.`) });
-  const door = registerMcpDoor(context, { session: deps.session, log: deps.log, answer: answerMcp, trust: deps.trust });
+  const channelHost = registerMcpChannelHost(context, { session: deps.session, log: deps.log, answer: answerMcp, trust: deps.trust });
   registerConnectAgent({
     context,
     log: deps.log,
     onConnect: () => {
-      door.expectAgent();
+      channelHost.expectAgent();
     },
     trust: deps.trust,
   });

@@ -13,7 +13,7 @@ import { errorMessage } from '../common/errors';
 import { Disposable, toDisposable } from '../common/lifecycle';
 import { toSingleLine } from '../common/markdownText';
 import { inertNotificationText } from '../common/notificationText';
-import { NotSignedInError, type EventsCache } from '../eventsCache/eventsCache';
+import { failureKind, NotSignedInError, type EventsCache } from '../eventsCache/eventsCache';
 import { VisibleLoads } from '../eventsCache/visibleLoads';
 import { boardRow, MAX_ERROR_LENGTH, type BoardRow } from '../domain/board/boardRows';
 import { boardToCsv, boardToMarkdown, timelineSvg } from '../domain/board/boardExport';
@@ -208,7 +208,7 @@ export class BoardPanel extends Disposable {
         {
           result: entry?.result,
           stale: entry?.stale,
-          errorKind: failed === undefined ? undefined : isApiError(failed.error) ? failed.error.kind : 'error',
+          errorKind: failed === undefined ? undefined : failureKind(failed),
           errorMessage: failed === undefined ? undefined : toSingleLine(errorMessage(failed.error, vscode.l10n.t), MAX_ERROR_LENGTH),
         },
         rules,

@@ -5,7 +5,7 @@
 // button press would not (it names machines by serial number and events by
 // key; the host looks them up in what it showed).
 import { isRecord } from '../common/guards';
-import { BOARD_STATES, MAX_ERROR_LENGTH, MAX_MARKS, type BoardMark, type BoardRow, type BoardState } from '../domain/board/boardRows';
+import { BOARD_STATES, MAX_ERROR_LENGTH, MAX_POINTS, type TimelinePoint, type BoardRow, type BoardState } from '../domain/board/boardRows';
 import { BOARD_COLUMNS, MAX_FILTER_TEXT, type BoardFilter, type BoardSort } from '../domain/board/boardTable';
 import type { SvgLook } from '../domain/board/boardExport';
 
@@ -142,7 +142,7 @@ export type PageMessage =
   | { readonly type: 'ready' }
   /** Row → details: the machine's newest event. */
   | { readonly type: 'openMachine'; readonly serialNumber: string }
-  /** A timeline mark → that event's details. */
+  /** A timeline point → that event's details. */
   | { readonly type: 'openEvent'; readonly serialNumber: string; readonly key: string }
   | { readonly type: 'reveal'; readonly serialNumber: string }
   | { readonly type: 'signIn' }
@@ -175,7 +175,7 @@ function isSerials(value: unknown): value is readonly string[] {
   return Array.isArray(value) && value.length <= MAX_ROWS && value.every(isSerial);
 }
 
-function isMark(value: unknown): value is BoardMark {
+function isTimelinePoint(value: unknown): value is TimelinePoint {
   return (
     isRecord(value) &&
     isFiniteNumber(value['at']) &&
@@ -187,7 +187,7 @@ function isMark(value: unknown): value is BoardMark {
 
 export function isBoardRow(value: unknown): value is BoardRow {
   if (!isRecord(value)) return false;
-  const marks = value['marks'];
+  const points = value['points'];
   return (
     isSerial(value['serialNumber']) &&
     isBoardState(value['state']) &&
@@ -200,13 +200,13 @@ export function isBoardRow(value: unknown): value is BoardRow {
     isCount(value['eventCount']) &&
     isNullableString(value['error'], MAX_ERROR_LENGTH) &&
     typeof value['stale'] === 'boolean' &&
-    Array.isArray(marks) &&
-    marks.length <= MAX_MARKS &&
-    marks.every(isMark) &&
-    typeof value['failingMark'] === 'number' &&
-    Number.isSafeInteger(value['failingMark']) &&
-    value['failingMark'] >= -1 &&
-    value['failingMark'] < marks.length
+    Array.isArray(points) &&
+    points.length <= MAX_POINTS &&
+    points.every(isTimelinePoint) &&
+    typeof value['failingPoint'] === 'number' &&
+    Number.isSafeInteger(value['failingPoint']) &&
+    value['failingPoint'] >= -1 &&
+    value['failingPoint'] < points.length
   );
 }
 

@@ -1,6 +1,6 @@
 // One claim per key across every window of the profile: who tells the user
 // about a thing that happened once (a watch's outcome, a pinned machine's new
-// failure), so two windows never both speak. No vscode: unit-tested under
+// failure), so two windows never both tell the user. No vscode: unit-tested under
 // plain mocha (test/unit/watch/watchList.test.ts).
 import { createHash } from 'node:crypto';
 import { mkdir, open, readdir, stat, unlink } from 'node:fs/promises';

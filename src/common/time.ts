@@ -114,7 +114,7 @@ export function formatUtcIso(epochMs: number): string | undefined {
   return isRepresentable(epochMs) ? new Date(epochMs).toISOString() : undefined;
 }
 
-/** A raw timestamp with digit grouping, so 1736928060000 and 1736928060 are told apart at a glance. */
+/** A raw timestamp with digit grouping, so 1736928060000 and 1736928060 are told apart on sight. */
 export function formatRaw(raw: number, locale: string): string {
   return new Intl.NumberFormat(safeLocale(locale), { useGrouping: true, maximumFractionDigits: 0 }).format(raw);
 }

@@ -46,8 +46,8 @@ interface Exchange {
   readonly token?: { readonly expiresIn?: unknown; readonly scope?: unknown; readonly tokenType?: unknown };
 }
 
-/** The client's transport, watched: every exchange's status, and of the token response only its harmless fields. */
-class WatchedTransport implements Transport {
+/** The client's transport, recording every exchange's status, and of the token response only its harmless fields. */
+class RecordingTransport implements Transport {
   readonly exchanges: Exchange[] = [];
 
   constructor(
@@ -110,7 +110,7 @@ export async function checkRequests(
     connectionsPerOrigin: 2,
     env,
   };
-  const transport = new WatchedTransport((input.createTransport ?? clientTransport)(transportOptions), tokenUrl);
+  const transport = new RecordingTransport((input.createTransport ?? clientTransport)(transportOptions), tokenUrl);
   const client = new OnboardingClient({
     apiBaseUrl: input.apiBaseUrl,
     authUrl: input.authUrl,

@@ -1,6 +1,6 @@
 // The inline status after each serial number in view: "✓ onboarded · 3 days
 // ago", in the state's theme colour. Only the visible lines (plus a margin)
-// are matched; their serial numbers are handed to GlanceStates, which loads
+// are matched; their serial numbers are handed to SerialStatuses, which loads
 // what is missing after the scrolling settles. Nothing while signed out. The
 // hover over the serial number keeps the details. When more are in view than
 // load without asking (VisibleLoads' bounds), the user is asked once whether
@@ -13,9 +13,9 @@ import { STATE_LOOKS, type MachineState } from '../domain/events/eventState';
 import { distinctSerials, LineMatchCache, linesToScan, type LineMatch, type LineRange } from '../domain/serialNumbers/visibleSerials';
 import type { SerialSettings } from '../workbench/serialSettings';
 import type { SettingsReader } from '../workbench/settings';
-import { planStatuses, type GlanceTextContext } from './glanceText';
-import type { GlanceStates } from './glanceStates';
-import { glanceDocument } from './glanceDocuments';
+import { planStatuses, type StatusTextContext } from './statusText';
+import type { SerialStatuses } from './serialStatuses';
+import { showsSerialStatuses } from './statusDocuments';
 import { AUTOMATIC_BUDGET_PERIOD_MS } from '../eventsCache/loadBudget';
 import { MAX_AUTOMATIC_PER_VIEW } from '../eventsCache/visibleLoads';
 
@@ -60,7 +60,7 @@ export class InlineStatus extends Disposable {
   private declinedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
-    private readonly states: GlanceStates,
+    private readonly states: SerialStatuses,
     private readonly serialSettings: SerialSettings,
     private readonly settings: SettingsReader,
   ) {
@@ -143,14 +143,14 @@ export class InlineStatus extends Disposable {
     const started = performance.now();
     const mode = this.mode();
     const signedIn = this.states.signedIn;
-    const ctx: GlanceTextContext = {
+    const ctx: StatusTextContext = {
       now: Date.now(),
       locale: vscode.env.language,
       t: (message, ...args) => vscode.l10n.t(message, ...args),
     };
     for (const editor of editors) {
       const key = editor.document.uri.toString();
-      if (mode === 'off' || !signedIn || !glanceDocument(editor.document, this.serialSettings.value.languages)) {
+      if (mode === 'off' || !signedIn || !showsSerialStatuses(editor.document, this.serialSettings.value.languages)) {
         editor.setDecorations(this.decoration, []);
         this.rendered.delete(key);
         continue;
@@ -195,7 +195,7 @@ export class InlineStatus extends Disposable {
     if (!this.states.signedIn || (this.mode() === 'off' && this.settings.value['diagnostics.severity'] === 'off')) return;
     const serials: string[] = [];
     for (const editor of vscode.window.visibleTextEditors) {
-      if (!glanceDocument(editor.document, this.serialSettings.value.languages)) continue;
+      if (!showsSerialStatuses(editor.document, this.serialSettings.value.languages)) continue;
       // Only lines on screen (no margin: a line never shown costs no request); the active editor's first.
       const found = distinctSerials(this.visibleMatches(editor, 'all', 0));
       if (editor === vscode.window.activeTextEditor) serials.unshift(...found);

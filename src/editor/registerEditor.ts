@@ -1,6 +1,6 @@
 // Serial numbers in code: hovers, Ctrl/Cmd-click links, and the editor
 // context-menu entry (which hands over to the look-up by command id), and the
-// at-a-glance views. Language providers follow the serial settings
+// in-document views. Language providers follow the serial settings
 // (hover.enabled, links.enabled, hover.languages): they are registered again,
 // for the new languages, whenever those settings change.
 import * as vscode from 'vscode';
@@ -8,14 +8,14 @@ import { Disposable, toDisposable } from '../common/lifecycle';
 import { commandUri } from '../common/markdownText';
 import { COMMANDS } from '../workbench/constants';
 import { selectorFor, type SerialSettings, type SerialSettingsSnapshot } from '../workbench/serialSettings';
-import { tooLargeToRead } from './glanceDocuments';
+import { tooLargeToRead } from './statusDocuments';
 import { registerCommands } from '../workbench/commands';
 import { EDITOR_COMMANDS } from './editorCommands';
 import { SerialAtCursorContext } from './serialAtCursor';
 import { SerialHoverProvider } from './serialHoverProvider';
 import type { SerialFeatureDeps } from '../workbench/contracts/features';
 import type { SettingsReader } from '../workbench/settings';
-import { GlanceStates } from './glanceStates';
+import { SerialStatuses } from './serialStatuses';
 import { InlineStatus } from './inlineStatus';
 import { SerialCodeActions } from './serialCodeActions';
 import { SerialCompletion } from './serialCompletion';
@@ -82,12 +82,12 @@ class SerialLinkProvider implements vscode.DocumentLinkProvider {
 
 export type EditorDeps = SerialFeatureDeps & { readonly settings: SettingsReader };
 
-/** What the editor features are made of: the hover provider and the at-a-glance views (inline status, Problems) over one GlanceStates. */
+/** What the editor features are made of: the hover provider and the in-document views (inline status, Problems) over one SerialStatuses. */
 export interface Editor {
   readonly hover: SerialHoverProvider;
   readonly inline: InlineStatus;
   readonly diagnostics: SerialDiagnostics;
-  readonly states: GlanceStates;
+  readonly states: SerialStatuses;
 }
 
 export function registerEditor(context: vscode.ExtensionContext, deps: EditorDeps): Editor {
@@ -111,8 +111,8 @@ export function registerEditor(context: vscode.ExtensionContext, deps: EditorDep
     new SerialAtCursorContext(serialSettings),
     ...registerCommands(EDITOR_COMMANDS, deps),
   );
-  // At a glance: inline status, Problems panel, quick fixes, completion (all read one GlanceStates).
-  const states = new GlanceStates({ session: deps.session, events: deps.events, settings: deps.settings, log: deps.log });
+  // In the document: inline status, Problems panel, quick fixes, completion (all read one SerialStatuses).
+  const states = new SerialStatuses({ session: deps.session, events: deps.events, settings: deps.settings, log: deps.log });
   const inline = new InlineStatus(states, serialSettings, deps.settings);
   const diagnostics = new SerialDiagnostics(states, serialSettings, deps.settings, deps.log);
   const codeActions = new SerialCodeActions(serialSettings, states, deps.trust);

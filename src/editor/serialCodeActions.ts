@@ -9,7 +9,7 @@ import type { ArgumentTrust } from '../workbench/argumentTrust';
 import { COMMANDS } from '../workbench/constants';
 import type { SerialSettings } from '../workbench/serialSettings';
 import { DIAGNOSTIC_SOURCE } from './serialDiagnostics';
-import type { GlanceStates } from './glanceStates';
+import type { SerialStatuses } from './serialStatuses';
 
 /** The serial number covering `position`, looking only near it on a long line. */
 export function serialAt(
@@ -30,7 +30,7 @@ export class SerialCodeActions implements vscode.CodeActionProvider {
 
   constructor(
     private readonly settings: SerialSettings,
-    private readonly states: GlanceStates,
+    private readonly states: SerialStatuses,
     /** Marks Look Up and Pin as our own UI's (workbench/argumentTrust.ts). */
     private readonly trust: Pick<ArgumentTrust, 'ownArgument'>,
   ) {}

@@ -6,8 +6,8 @@
 import * as vscode from 'vscode';
 import { MAX_SERIAL_NUMBER_LENGTH } from '../core/serialNumber';
 import type { MachinesApi } from '../workbench/contracts/features';
-import type { GlanceStates } from './glanceStates';
-import { stateSummary, type GlanceTextContext } from './glanceText';
+import type { SerialStatuses } from './serialStatuses';
+import { stateSummary, type StatusTextContext } from './statusText';
 import type { SerialSettings } from '../workbench/serialSettings';
 
 /** The characters serial numbers are made of, as far as completion guesses the word being typed. */
@@ -18,7 +18,7 @@ const MAX_ITEMS = 200;
 export class SerialCompletion implements vscode.CompletionItemProvider {
   constructor(
     private readonly machines: MachinesApi,
-    private readonly states: GlanceStates,
+    private readonly states: SerialStatuses,
     private readonly settings: SerialSettings,
   ) {}
 
@@ -40,7 +40,7 @@ export class SerialCompletion implements vscode.CompletionItemProvider {
       [this.machines.workspace?.() ?? [], '2', vscode.l10n.t('in this workspace')],
     ];
     const range = new vscode.Range(position.line, position.character - typed.length, position.line, position.character);
-    const ctx: GlanceTextContext = {
+    const ctx: StatusTextContext = {
       now: Date.now(),
       locale: vscode.env.language,
       t: (message, ...args) => vscode.l10n.t(message, ...args),

@@ -13,9 +13,9 @@ import { MAX_INDEXED_LINES, MAX_INDEXED_MATCHES, SerialIndex, type LineMatch } f
 import type { Log } from '../workbench/log';
 import type { SerialSettings } from '../workbench/serialSettings';
 import type { SettingsReader } from '../workbench/settings';
-import { glanceDocument } from './glanceDocuments';
-import type { GlanceStates } from './glanceStates';
-import { planProblems, type GlanceTextContext } from './glanceText';
+import { showsSerialStatuses } from './statusDocuments';
+import type { SerialStatuses } from './serialStatuses';
+import { planProblems, type StatusTextContext } from './statusText';
 
 export const DIAGNOSTIC_SOURCE = 'Onboarding Events';
 /** A document's serial numbers beyond this many get no entry (a dump of 100,000 serials is not a to-do list). */
@@ -72,7 +72,7 @@ export class SerialDiagnostics extends Disposable {
   private linesRead = 0;
 
   constructor(
-    private readonly states: GlanceStates,
+    private readonly states: SerialStatuses,
     private readonly serialSettings: SerialSettings,
     private readonly settings: SettingsReader,
     private readonly log: Log,
@@ -188,7 +188,7 @@ export class SerialDiagnostics extends Disposable {
     const ctx = this.context();
     for (const document of documents) {
       if (document.isClosed) continue;
-      if (severity === undefined || !this.states.signedIn || !glanceDocument(document, this.serialSettings.value.languages)) {
+      if (severity === undefined || !this.states.signedIn || !showsSerialStatuses(document, this.serialSettings.value.languages)) {
         this.collection.delete(document.uri);
         continue;
       }
@@ -201,7 +201,7 @@ export class SerialDiagnostics extends Disposable {
     this.timing = { lastUpdateMs: performance.now() - started, diagnostics: count, linesRead: this.linesRead };
   }
 
-  private context(): GlanceTextContext {
+  private context(): StatusTextContext {
     return {
       now: Date.now(),
       locale: vscode.env.language,
@@ -245,7 +245,7 @@ export class SerialDiagnostics extends Disposable {
     serial: string,
     matches: readonly LineMatch[],
     severity: vscode.DiagnosticSeverity,
-    ctx: GlanceTextContext,
+    ctx: StatusTextContext,
   ): void {
     const diagnostics: vscode.Diagnostic[] = [];
     for (const { match, state, message } of planProblems(matches, (s) => this.states.stateOf(s), ctx)) {

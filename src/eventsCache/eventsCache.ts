@@ -43,6 +43,11 @@ export interface FailedLoad {
   readonly at: number;
 }
 
+/** The error kind of a failed load (`ApiError.kind`, e.g. 'not-found'), 'error' for anything else: what machineState reads. */
+export function failureKind(failed: FailedLoad): string {
+  return isApiError(failed.error) ? failed.error.kind : 'error';
+}
+
 /** Where the last good results survive a reload (extension global storage in the glue). */
 export interface ResultStore {
   /** Never a synchronous disk read: a serial number the store has nothing for is answered from its in-memory index. */

@@ -12,7 +12,7 @@
 import { isApiError } from '../core/errors';
 import { Emitter, type Event } from '../common/emitter';
 import { asError } from '../common/errors';
-import type { EventsCache } from './eventsCache';
+import { failureKind, type EventsCache } from './eventsCache';
 
 export interface VisibleLoadsOptions {
   /** One request through the cache (EventsCache.get with the signal). */
@@ -94,7 +94,7 @@ export class VisibleLoads {
   failure(serialNumber: string): string | undefined {
     const failed = this.options.cache.failure(serialNumber);
     if (failed === undefined || !this.withinPeriod(failed.at)) return undefined;
-    return isApiError(failed.error) ? failed.error.kind : 'error';
+    return failureKind(failed);
   }
 
   /** The serial numbers now in view, most important first. Replaces the previous set. */

@@ -27,7 +27,7 @@ export type GroupKind = 'pinned' | 'recent' | 'workspace';
  * not the onboarding state (domain/events/eventState.ts MachineState), which says
  * where the machine itself stands.
  */
-export type LoadState = 'not-loaded' | 'loading' | 'ok' | 'created' | 'error' | 'stale';
+export type LoadState = 'notLoaded' | 'loading' | 'ok' | 'created' | 'error' | 'stale';
 
 export interface ModelSettings {
   readonly maxEvents: number;
@@ -206,7 +206,7 @@ export class MachinesModel extends Disposable {
     const loaded = entry !== undefined || windowLoaded;
     const stale = loaded && (entry?.stale === true || failure !== undefined);
     let state: LoadState;
-    if (!loaded) state = failure ? 'error' : loading ? 'loading' : 'not-loaded';
+    if (!loaded) state = failure ? 'error' : loading ? 'loading' : 'notLoaded';
     else if (stale) state = 'stale';
     else state = view.created ? 'created' : 'ok';
     return {

@@ -46,8 +46,8 @@ export function notifyPinnedFailures(deps: PinnedFailuresDeps): IDisposable {
     if (machineState(entry, settings.value.eventStates) !== 'failed' || eventState(newest, settings.value.eventStates) !== 'failed') return;
     const isNew = before === undefined ? newest.time.epochMs >= since : newest.time.epochMs > before;
     if (!isNew) return;
-    void claims.claim(`pinned\u0000${environment}\u0000${serial}\u0000failed\u0000${newest.time.epochMs}`).then((speak) => {
-      if (!speak) return;
+    void claims.claim(`pinned\u0000${environment}\u0000${serial}\u0000failed\u0000${newest.time.epochMs}`).then((tellUser) => {
+      if (!tellUser) return;
       const showDetails = vscode.l10n.t('Show Details');
       return notifier
         .warning(vscode.l10n.t('{0} failed to onboard: {1}', serial, notificationText(newest.message, MAX_OUTCOME_MESSAGE)), showDetails)

@@ -4,7 +4,8 @@
 // appendText, which escapes Markdown, and with HTML support off.
 import * as vscode from 'vscode';
 import type { OnboardingEvent } from '../core/model';
-import { eventState, STATE_LOOKS, stateWord, type EventStateRules } from '../domain/events/eventState';
+import { eventState, machineState, STATE_LOOKS, stateWord, type EventStateRules, type MachineState } from '../domain/events/eventState';
+import { failureKind } from '../eventsCache/eventsCache';
 import type { MachinesModel, MachineSummary } from './machinesModel';
 import { formatAbsolute, formatRelative, formatShort, formatUtcIso, type RelativeStyle } from '../common/time';
 import { COMMANDS } from '../workbench/constants';
@@ -141,14 +142,25 @@ function renderGroup(node: GroupNode, { model }: RenderContext): vscode.TreeItem
   return item;
 }
 
-function stateIcon(summary: MachineSummary): vscode.ThemeIcon {
+/**
+ * The state of a machine whose request failed with nothing kept, as the hover,
+ * the inline status and the board say it: unknown when the API answered "not
+ * found", unavailable otherwise (one word and one look for it in every view).
+ */
+function failedState(summary: MachineSummary, rules: EventStateRules): MachineState {
+  return machineState({ errorKind: summary.failure === undefined ? 'error' : failureKind(summary.failure) }, rules);
+}
+
+function stateIcon(summary: MachineSummary, rules: EventStateRules): vscode.ThemeIcon {
   switch (summary.state) {
     case 'loading':
       return new vscode.ThemeIcon('loading~spin');
-    case 'not-loaded':
+    case 'notLoaded':
       return new vscode.ThemeIcon('circle-large-outline');
-    case 'error':
-      return new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'));
+    case 'error': {
+      const look = STATE_LOOKS[failedState(summary, rules)];
+      return new vscode.ThemeIcon(look.icon, new vscode.ThemeColor(look.color));
+    }
     case 'stale':
       return new vscode.ThemeIcon('history', new vscode.ThemeColor('list.warningForeground'));
     case 'created':
@@ -175,7 +187,13 @@ export function machineDescription(
   if (instead !== undefined) {
     parts.push(instead);
   } else if (!summary.loaded) {
-    parts.push(summary.state === 'error' ? vscode.l10n.t('request failed') : summary.loading ? vscode.l10n.t('loading…') : '');
+    parts.push(
+      summary.state === 'error'
+        ? stateWord(failedState(summary, context.model.eventStates()), t)
+        : summary.loading
+          ? vscode.l10n.t('loading…')
+          : '',
+    );
   } else if (view.latest && view.newest) {
     // A state word, not the raw type ("ONBOARDING_COMPLETED" is cut off at the default sidebar width): the type is in the tooltip and the rows below.
     parts.push(
@@ -279,7 +297,9 @@ function renderMachine(node: MachineNode, context: RenderContext): vscode.TreeIt
   item.tooltip = tooltip;
   // A loading spinner still wins: it says a request is on its way right now.
   item.iconPath =
-    decoration?.icon !== undefined && summary.state !== 'loading' ? new vscode.ThemeIcon(decoration.icon) : stateIcon(summary);
+    decoration?.icon !== undefined && summary.state !== 'loading'
+      ? new vscode.ThemeIcon(decoration.icon)
+      : stateIcon(summary, context.model.eventStates());
   // machine.<pinned|unpinned>.<group>[.watched][.events]: menus match on this (package.json view/item/context).
   item.contextValue = `machine.${summary.pinned ? 'pinned' : 'unpinned'}.${node.group}${decoration?.watched === true ? '.watched' : ''}${summary.view.total > 0 ? '.events' : ''}`;
   item.accessibilityInformation = {
@@ -383,9 +403,9 @@ function placeholderLabel(node: PlaceholderNode): string {
   switch (node.reason) {
     case 'loading':
       return vscode.l10n.t('Loading…');
-    case 'not-loaded':
+    case 'notLoaded':
       return vscode.l10n.t('Not loaded yet');
-    case 'no-events':
+    case 'noEvents':
       return vscode.l10n.t('No onboarding events');
     case 'none-match':
       return vscode.l10n.t('No events match the filter');

@@ -45,7 +45,7 @@ export interface ErrorNode {
 }
 
 export type PlaceholderReason =
-  'loading' | 'no-events' | 'none-match' | 'not-loaded' | 'scanning' | 'scan-none' | 'scan-failed' | 'scan-capped';
+  'loading' | 'noEvents' | 'none-match' | 'notLoaded' | 'scanning' | 'scan-none' | 'scan-failed' | 'scan-capped';
 
 export interface PlaceholderNode {
   readonly kind: 'placeholder';

@@ -9,7 +9,7 @@
 // read it, so it lets a caller read only what the window already loaded; a
 // call that would send requests or start a watch also presents an agent's
 // pairing (one the user agreed to in VS Code, held in its SecretStorage) and
-// is then asked about in VS Code (agentTools/mcpDoor.ts). One request per
+// is then asked about in VS Code (agentTools/mcpChannelHost.ts). One request per
 // connection, newline-terminated JSON, every size and wait bounded. The MCP process finds the windows through the
 // directory (an agent outside VS Code has no other way to learn an endpoint,
 // and nothing secret need then pass through its arguments, environment or

@@ -1,4 +1,4 @@
-// The MCP door to the agent tools: the same definitions the Language Model
+// The MCP entry point to the agent tools: the same definitions the Language Model
 // Tools have (domain/agentTools/toolDefinitions.ts), answered by the running
 // extension over the local channel, so the text is the one vscode.lm gives for
 // the same input and every bound, the cache, the limiter and the sign-in apply.

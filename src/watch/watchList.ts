@@ -8,7 +8,7 @@
 // while that environment is the signed-in one, so no other environment's
 // credentials ever carry it. Who tells the user about an outcome is decided
 // by an atomic claim (exclusive creation of a file under the extension's
-// global storage, which every window shares): one window speaks. No vscode
+// global storage, which every window shares): one window tells the user. No vscode
 // import: unit-tested with a fake clock, two lists over one store playing two
 // windows, and driven by the bench.
 import type { Claims } from '../common/claims';
@@ -57,10 +57,10 @@ export interface WatchInfo extends Watch {
   readonly status: WatchStatus;
 }
 
-/** A watch that ended by itself; `speak` is true in the one window that claimed telling the user. */
+/** A watch that ended by itself; `tellUser` is true in the one window that claimed telling the user. */
 export interface WatchEnded {
   readonly watch: Watch & { readonly outcome: WatchOutcome };
-  readonly speak: boolean;
+  readonly tellUser: boolean;
 }
 
 export type StartResult =
@@ -423,11 +423,11 @@ export class WatchList extends Disposable {
     const ended = { ...watch, step: reading.step, outcome: reading.outcome };
     await this.update(watch, () => ended);
     this.options.log?.(`Watch of ${watch.serialNumber} ended: ${reading.outcome.state}.`);
-    const speak = await this.options.claims.claim(
+    const tellUser = await this.options.claims.claim(
       `${watch.environmentId}\u0000${watch.serialNumber}\u0000${reading.outcome.state}\u0000${reading.outcome.at}`,
     );
     this.changed.fire([watch.serialNumber]);
-    this.ended.fire({ watch: ended, speak });
+    this.ended.fire({ watch: ended, tellUser });
     return 'ended';
   }
 

@@ -79,9 +79,9 @@ export function notifyWatchNews(deps: WatchNotificationDeps): IDisposable {
   );
 
   store.add(
-    list.onDidEnd(({ watch, speak }) => {
+    list.onDidEnd(({ watch, tellUser }) => {
       const mode = settings.value['watch.notifications'];
-      if (!speak || mode === 'off' || (mode === 'failures' && watch.outcome.state !== 'failed')) return;
+      if (!tellUser || mode === 'off' || (mode === 'failures' && watch.outcome.state !== 'failed')) return;
       const showDetails = t('Show Details');
       if (watch.outcome.state === 'onboarded') {
         const copyLink = t('Copy Link');

@@ -1,4 +1,4 @@
-// The one rule for what other extensions may do, held at every door: command
+// The one rule for what other extensions may do, held at every entry point: command
 // arguments (which any extension, and a `command:` link in any notification
 // or trusted Markdown, can pass), the exported API, and language model tools
 // invoked outside a chat (vscode.lm.invokeTool with no toolInvocationToken).
@@ -28,7 +28,7 @@
 //   hover or links through vscode.executeHoverProvider/executeLinkProvider
 //   can copy a mark, but only for a serial number in a document it had our
 //   providers read, and our hover provider loads that machine anyway: a mark
-//   opens no door wider than the providers' own (README, "Security").
+//   opens no entry point wider than the providers' own (README, "Security").
 // Arguments are read once, into a plain copy (plainArgument), before anything
 // decides on them: a getter or a Proxy cannot answer one way to the check and
 // another way to the action.

@@ -21,13 +21,13 @@ import { DEFAULT_EVENT_STATE_RULES, eventState } from '../../src/domain/events/e
 import { createSerialMatcher, DEFAULT_SERIAL_PATTERN } from '../../src/domain/serialNumbers/serialMatcher';
 import { distinctSerials, LineMatchCache, linesToScan } from '../../src/domain/serialNumbers/visibleSerials';
 import {
-  glanceStateOf,
+  serialStatusOf,
   inlineStatusText,
   planProblems,
   planStatuses,
   problemMessage,
-  type GlanceTextContext,
-} from '../../src/editor/glanceText';
+  type StatusTextContext,
+} from '../../src/editor/statusText';
 import { EventsCache } from '../../src/eventsCache/eventsCache';
 import { VisibleLoads } from '../../src/eventsCache/visibleLoads';
 import { makeEvent, startFakeApi, TEST_CREDENTIALS, type FakeApi } from '../support/fakeApi';
@@ -95,7 +95,7 @@ export const glanceBench: Benchmark = {
     const lines = file();
     const text = lines.join('\n');
     const matcher = createSerialMatcher();
-    const ctx: GlanceTextContext = { now: T0 + 3 * 86_400_000, locale: 'en', t: plainLocalize };
+    const ctx: StatusTextContext = { now: T0 + 3 * 86_400_000, locale: 'en', t: plainLocalize };
     const fake = await startFakeApi({ unknownSerial: '404' });
     try {
       for (const [serial, events] of Object.entries(machineData())) fake.setMachineEvents(serial, events);
@@ -150,7 +150,7 @@ export const glanceBench: Benchmark = {
       fake.setLatency(0);
       // The rest of the file's results arrive (as if another view loaded them), for (a) and (c).
       await Promise.all(Array.from({ length: SERIALS }, (_, i) => events.get(serialOf(i)).catch(() => undefined)));
-      const stateOf = (serial: string) => glanceStateOf(events.peek(serial), undefined, DEFAULT_EVENT_STATE_RULES);
+      const stateOf = (serial: string) => serialStatusOf(events.peek(serial), undefined, DEFAULT_EVENT_STATE_RULES);
 
       // (a) one decoration update, the whole file in view ---------------------------------------
       const decoCache = new LineMatchCache(matcher);

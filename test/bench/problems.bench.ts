@@ -10,7 +10,7 @@
 import { plainLocalize } from '../../src/common/localize';
 import { createSerialMatcher } from '../../src/domain/serialNumbers/serialMatcher';
 import { LineMatchCache, SerialIndex } from '../../src/domain/serialNumbers/visibleSerials';
-import { planProblems, type GlanceState, type GlanceTextContext } from '../../src/editor/glanceText';
+import { planProblems, type SerialStatus, type StatusTextContext } from '../../src/editor/statusText';
 import { MAX_DIAGNOSTICS_PER_DOCUMENT } from '../../src/editor/serialDiagnostics';
 import { median } from './benchSupport';
 import type { Benchmark } from './index';
@@ -41,15 +41,15 @@ export const problemsBench: Benchmark = {
   name: 'Problems on a 1 M-line document (issue 24)',
   async run(): Promise<boolean> {
     const matcher = createSerialMatcher();
-    const ctx: GlanceTextContext = { now: T0, locale: 'en', t: plainLocalize };
-    const failed: GlanceState = { state: 'failed', latestEpochMs: T0 - 60_000, latestType: serverText('ONBOARDING_FAILED'), stale: false };
+    const ctx: StatusTextContext = { now: T0, locale: 'en', t: plainLocalize };
+    const failed: SerialStatus = { state: 'failed', latestEpochMs: T0 - 60_000, latestType: serverText('ONBOARDING_FAILED'), stale: false };
     const checks: { met: boolean; line: string }[] = [];
     for (const withSerials of [false, true]) {
       const lines = Array.from({ length: LINES }, (_, i) => (withSerials && i % EVERY === 0 ? `- ${serialOf(i / EVERY)}` : '    '));
       const lineText = (line: number): string => lines[line] ?? '';
       // Each later update is an answer for one serial number of the document (or, for the empty one, of none).
       const answered = (u: number): string => serialOf((u * 7) % 200);
-      const stateOf = (serial: string): GlanceState | undefined => (serial.endsWith('3') ? failed : undefined);
+      const stateOf = (serial: string): SerialStatus | undefined => (serial.endsWith('3') ? failed : undefined);
 
       // `uncapped`: the index alone, every line read, to show what the index buys beside what the cap does.
       const ours = (uncapped = false): Row => {

@@ -10,7 +10,7 @@ import { plainLocalize } from '../../src/common/localize';
 import { commandUri, escapeMarkdown } from '../../src/common/markdownText';
 import type { EventsResult, OnboardingEvent } from '../../src/core/model';
 import { validateEvent } from '../../src/core/validateEvents';
-import { glanceStateOf, planProblems, planStatuses } from '../../src/editor/glanceText';
+import { serialStatusOf, planProblems, planStatuses } from '../../src/editor/statusText';
 import { eventsHoverMarkdown } from '../../src/editor/hoverMarkdown';
 import { TOOL_LIMITS } from '../../src/domain/agentTools/toolInput';
 import { summaryText, type MachineReport } from '../../src/domain/agentTools/toolResults';
@@ -65,11 +65,11 @@ function ours(type: string): { sizes: number[] } {
       rules: DEFAULT_EVENT_STATE_RULES,
     },
   );
-  const state = glanceStateOf({ result: result(serialOf(0), [first]), stale: false }, undefined, DEFAULT_EVENT_STATE_RULES);
+  const state = serialStatusOf({ result: result(serialOf(0), [first]), stale: false }, undefined, DEFAULT_EVENT_STATE_RULES);
   const match = { line: 0, start: 0, end: serialOf(0).length, serialNumber: serialOf(0) };
-  const glanceCtx = { now: NOW, locale: 'en', t: plainLocalize };
-  const problems = planProblems([match], () => state, glanceCtx);
-  const statuses = planStatuses([match], () => state, glanceCtx);
+  const statusCtx = { now: NOW, locale: 'en', t: plainLocalize };
+  const problems = planProblems([match], () => state, statusCtx);
+  const statuses = planStatuses([match], () => state, statusCtx);
   const reports: MachineReport[] = events.map((event, i) => ({
     serialNumber: serialOf(i),
     outcome: { kind: 'events', stale: false, result: result(serialOf(i), [event]) },

@@ -5,7 +5,7 @@ import { button, el, icon } from '../../common/page/dom';
 import { BOARD_STATES, type BoardState } from '../../domain/board/boardRows';
 import { MAX_FILTER_TEXT, type BoardColumn } from '../../domain/board/boardTable';
 import type { PageStrings } from '../protocol';
-import { page, post, s, stateWord, type Frame } from './state';
+import { page, post, pageString, stateWord, type Frame } from './state';
 import { setFilter, setSort, STATE_ICONS, tableKeys } from './table';
 import { exportPng, exportSvg, fit, pan, setAligned, wireTimeline, zoom } from './timelineView';
 
@@ -39,7 +39,7 @@ type Part<K extends keyof Frame> = { readonly node: HTMLElement; readonly parts:
 /** The state filter, the text filter, the count shown, and the exports. */
 function buildTools(): Part<'stateButtons' | 'filterInput' | 'shownCount'> {
   const tools = el('div', 'tools');
-  const states = el('div', 'state-filter', undefined, { role: 'group', 'aria-label': s('filterStates') });
+  const states = el('div', 'state-filter', undefined, { role: 'group', 'aria-label': pageString('filterStates') });
   const stateButtons = new Map<BoardState, HTMLButtonElement>();
   for (const state of BOARD_STATES) {
     const b = el('button', `state-toggle state-${state}`, undefined, { type: 'button', 'aria-pressed': 'false' });
@@ -57,25 +57,25 @@ function buildTools(): Part<'stateButtons' | 'filterInput' | 'shownCount'> {
   const filterInput = el('input', undefined, undefined, {
     id: 'filter',
     type: 'search',
-    placeholder: s('filterPlaceholder'),
+    placeholder: pageString('filterPlaceholder'),
     maxlength: String(MAX_FILTER_TEXT),
   });
   filterInput.value = page.filter.text;
   filterInput.addEventListener('input', () => {
     setFilter({ ...page.filter, text: filterInput.value });
   });
-  search.append(el('label', 'visually-hidden', s('filterText'), { for: 'filter' }), icon('filter'), filterInput);
+  search.append(el('label', 'visually-hidden', pageString('filterText'), { for: 'filter' }), icon('filter'), filterInput);
   const shownCount = el('span', 'shown', '', { 'aria-live': 'polite' });
-  const exports = el('div', 'exports', undefined, { role: 'group', 'aria-label': s('share') });
+  const exports = el('div', 'exports', undefined, { role: 'group', 'aria-label': pageString('share') });
   exports.append(
-    button(s('exportCsv'), 'table', () => {
+    button(pageString('exportCsv'), 'table', () => {
       post({ type: 'exportTable', format: 'csv', serialNumbers: page.shown.map((u) => u.row.serialNumber) });
     }),
-    button(s('copyMarkdown'), 'markdown', () => {
+    button(pageString('copyMarkdown'), 'markdown', () => {
       post({ type: 'exportTable', format: 'markdown', serialNumbers: page.shown.map((u) => u.row.serialNumber) });
     }),
-    button(s('exportSvg'), 'graph-line', exportSvg),
-    button(s('exportPng'), 'file-media', exportPng),
+    button(pageString('exportSvg'), 'graph-line', exportSvg),
+    button(pageString('exportPng'), 'file-media', exportPng),
   );
   tools.append(states, search, shownCount, exports);
   return { node: tools, parts: { stateButtons, filterInput, shownCount } };
@@ -84,9 +84,9 @@ function buildTools(): Part<'stateButtons' | 'filterInput' | 'shownCount'> {
 function buildTimeline(): Part<'lanes' | 'canvas' | 'spacer' | 'tooltip' | 'alignButton'> {
   const timeline = el('section', 'timeline', undefined, { 'aria-labelledby': 'timeline-heading' });
   const timelineHead = el('div', 'section-head');
-  const controls = el('div', 'timeline-controls', undefined, { role: 'group', 'aria-label': s('timeline') });
+  const controls = el('div', 'timeline-controls', undefined, { role: 'group', 'aria-label': pageString('timeline') });
   const tool = (label: keyof PageStrings, iconName: string, action: () => void): HTMLButtonElement =>
-    button(s(label), iconName, action, { iconOnly: true });
+    button(pageString(label), iconName, action, { iconOnly: true });
   const alignButton = tool('alignStarts', 'list-flat', () => {
     setAligned(!page.aligned);
   });
@@ -106,14 +106,14 @@ function buildTimeline(): Part<'lanes' | 'canvas' | 'spacer' | 'tooltip' | 'alig
       pan(0.25);
     }),
   );
-  timelineHead.append(el('h2', undefined, s('timeline'), { id: 'timeline-heading' }), controls);
-  const help = el('p', 'help', s('timelineHelp'), { id: 'timeline-help' });
+  timelineHead.append(el('h2', undefined, pageString('timeline'), { id: 'timeline-heading' }), controls);
+  const help = el('p', 'help', pageString('timelineHelp'), { id: 'timeline-help' });
   const lanes = el('div', 'lanes');
   const canvas = el('canvas', undefined, undefined, {
     tabindex: '0',
     role: 'application',
-    'aria-roledescription': s('timeline'),
-    'aria-label': s('timelineAria'),
+    'aria-roledescription': pageString('timeline'),
+    'aria-label': pageString('timelineAria'),
     'aria-describedby': 'timeline-help',
   });
   const spacer = el('div', 'spacer');
@@ -136,8 +136,8 @@ function buildTable(): Part<'headers' | 'tbody' | 'noMatch'> {
   const headers = new Map<BoardColumn, HTMLElement>();
   for (const column of SORTABLE) {
     const th = el('div', `cell col-${column}`, undefined, { role: 'columnheader' });
-    const b = el('button', 'sort', undefined, { type: 'button', title: s('sortBy', s(COLUMN_STRING[column])) });
-    b.append(el('span', undefined, s(COLUMN_STRING[column])), icon('arrow-down', 'sort-icon'));
+    const b = el('button', 'sort', undefined, { type: 'button', title: pageString('sortBy', pageString(COLUMN_STRING[column])) });
+    b.append(el('span', undefined, pageString(COLUMN_STRING[column])), icon('arrow-down', 'sort-icon'));
     b.addEventListener('click', () => {
       setSort({ column, descending: page.sort.column === column ? !page.sort.descending : false });
     });
@@ -145,16 +145,16 @@ function buildTable(): Part<'headers' | 'tbody' | 'noMatch'> {
     headers.set(column, th);
     headRow.append(th);
   }
-  headRow.append(el('div', 'cell col-actions', s('columnActions'), { role: 'columnheader' }));
+  headRow.append(el('div', 'cell col-actions', pageString('columnActions'), { role: 'columnheader' }));
   thead.append(headRow);
   const tbody = el('div', 'body', undefined, { role: 'rowgroup' });
   tbody.addEventListener('keydown', tableKeys);
   table.append(thead, tbody);
-  const noMatch = el('p', 'no-match', s('noMatch'));
+  const noMatch = el('p', 'no-match', pageString('noMatch'));
   noMatch.hidden = true;
   tableSection.append(
-    el('h2', undefined, s('table'), { id: 'table-heading' }),
-    el('p', 'visually-hidden', s('tableCaption'), { id: 'table-caption' }),
+    el('h2', undefined, pageString('table'), { id: 'table-heading' }),
+    el('p', 'visually-hidden', pageString('tableCaption'), { id: 'table-caption' }),
     table,
     noMatch,
   );

@@ -10,7 +10,7 @@ import { announce, button, el, icon } from '../../common/page/dom';
 import { countStates, prefersAligned, summaryText } from '../../domain/board/boardTable';
 import type { BoardView, RenderedReport } from '../protocol';
 import { buildFrame } from './frame';
-import { channel, page, persist, post, s, stateWords } from './state';
+import { channel, page, persist, post, pageString, stateWords } from './state';
 import { applyOrder, buildRow, report } from './table';
 import { draw, fit, readColors } from './timelineView';
 
@@ -32,11 +32,11 @@ function renderBoard(reason: RenderedReport['reason'], started: number): void {
     counts,
     {
       states: words,
-      none: s('summaryNone'),
-      one: s('summaryOne'),
-      many: s('summaryMany'),
-      count: s('summaryCount'),
-      separator: s('summarySeparator'),
+      none: pageString('summaryNone'),
+      one: pageString('summaryOne'),
+      many: pageString('summaryMany'),
+      count: pageString('summaryCount'),
+      separator: pageString('summarySeparator'),
     },
     page.board.locale,
   );
@@ -84,8 +84,8 @@ function renderNotices(notices: HTMLElement, board: BoardView): void {
     const p = el('p', 'notice');
     p.append(
       icon('account'),
-      el('span', undefined, s('signedOut')),
-      button(s('signIn'), 'sign-in', () => {
+      el('span', undefined, pageString('signedOut')),
+      button(pageString('signIn'), 'sign-in', () => {
         post({ type: 'signIn' });
       }),
     );
@@ -95,8 +95,8 @@ function renderNotices(notices: HTMLElement, board: BoardView): void {
     const p = el('p', 'notice');
     p.append(
       icon('info'),
-      el('span', undefined, board.held === 1 ? s('heldOne') : s('held', board.held.toLocaleString(board.locale))),
-      button(s('loadHeld'), 'cloud-download', () => {
+      el('span', undefined, board.held === 1 ? pageString('heldOne') : pageString('held', board.held.toLocaleString(board.locale))),
+      button(pageString('loadHeld'), 'cloud-download', () => {
         post({ type: 'loadHeld' });
       }),
     );

@@ -53,10 +53,10 @@ export interface Frame {
   readonly alignButton: HTMLButtonElement;
 }
 
-/** A place on the timeline: lane index in `shown`, mark index in that lane's marks. */
+/** A place on the timeline: lane index in `shown`, point index in that lane's points. */
 export interface Spot {
   readonly lane: number;
-  readonly mark: number;
+  readonly point: number;
 }
 
 export interface BoardPageState {
@@ -119,11 +119,17 @@ const STATE_STRING: Readonly<Record<BoardState, keyof PageStrings>> = {
 };
 
 /** A string of the host's, its `{0}`s filled in. */
-export const s = (key: keyof PageStrings, ...args: (string | number)[]): string => plainLocalize(page.strings?.[key] ?? key, ...args);
-export const stateWord = (state: BoardState): string => s(STATE_STRING[state]);
+export const pageString = (key: keyof PageStrings, ...args: (string | number)[]): string =>
+  plainLocalize(page.strings?.[key] ?? key, ...args);
+export const stateWord = (state: BoardState): string => pageString(STATE_STRING[state]);
 export const stateWords = (): Record<BoardState, string> =>
   Object.fromEntries(BOARD_STATES.map((state) => [state, stateWord(state)])) as Record<BoardState, string>;
-export const units = (): DurationUnits => ({ s: s('durationS'), min: s('durationMin'), h: s('durationH'), d: s('durationD') });
+export const units = (): DurationUnits => ({
+  s: pageString('durationS'),
+  min: pageString('durationMin'),
+  h: pageString('durationH'),
+  d: pageString('durationD'),
+});
 
 const absoluteFormat = new Map<string, Intl.DateTimeFormat>();
 /** In the board's locale (the page's lang before the first board); a tag Intl rejects reads in English, as everywhere else. */

@@ -16,7 +16,7 @@ import {
   type BoardSort,
 } from '../../domain/board/boardTable';
 import type { RenderedReport } from '../protocol';
-import { absolute, page, persist, post, s, units, type RowUi } from './state';
+import { absolute, page, persist, post, pageString, units, type RowUi } from './state';
 import { fit, flushDraw, layoutTimeline } from './timelineView';
 
 /** The codicon of each state, the same as the tree's (eventState.ts STATE_LOOKS) plus one for "not loaded". */
@@ -37,8 +37,8 @@ export function buildRow(row: BoardRow, words: Record<BoardState, string>): RowU
   const serialCell = el('div', 'cell col-serialNumber', undefined, { role: 'rowheader' });
   const open = el('button', 'link', row.serialNumber, {
     type: 'button',
-    'aria-label': s('openDetailsAria', row.serialNumber),
-    title: s('openDetails'),
+    'aria-label': pageString('openDetailsAria', row.serialNumber),
+    title: pageString('openDetails'),
   });
   open.tabIndex = -1;
   open.addEventListener('click', () => {
@@ -50,7 +50,7 @@ export function buildRow(row: BoardRow, words: Record<BoardState, string>): RowU
   // Server text (a row carries it as data, for the CSV export): shown as text with bidi and control characters as "�".
   const newest = el('div', 'cell col-newest', displayText(row.newestType ?? ''), CELL);
   if (row.newestType !== null) newest.title = displayText(row.newestType);
-  if (row.stale) newest.append(el('span', 'stale', ` (${s('stale')})`));
+  if (row.stale) newest.append(el('span', 'stale', ` (${pageString('stale')})`));
   const age = el('div', 'cell col-age', undefined, CELL);
   if (row.newestAt !== null && page.board) {
     age.textContent = formatRelative(row.newestAt, page.board.nowMs, page.board.locale, 'short') ?? '';
@@ -59,18 +59,18 @@ export function buildRow(row: BoardRow, words: Record<BoardState, string>): RowU
   const duration = el('div', 'cell col-duration', undefined, CELL);
   if (row.durationMs !== null) {
     duration.textContent = durationText(row.durationMs, units());
-    duration.title = row.completed ? s('completed') : s('notCompleted');
+    duration.title = row.completed ? pageString('completed') : pageString('notCompleted');
   }
   const events = el('div', 'cell col-events', String(row.eventCount), CELL);
   const error = el('div', 'cell col-error', row.error ?? '', CELL);
   const actions = el('div', 'cell col-actions', undefined, CELL);
   const reveal = button(
-    s('reveal'),
+    pageString('reveal'),
     'list-tree',
     () => {
       post({ type: 'reveal', serialNumber: row.serialNumber });
     },
-    { iconOnly: true, aria: s('revealAria', row.serialNumber) },
+    { iconOnly: true, aria: pageString('revealAria', row.serialNumber) },
   );
   reveal.tabIndex = -1;
   actions.append(reveal);
@@ -174,7 +174,7 @@ function applyFilter(): void {
   for (const u of page.rows) if (u !== stop && u.open.tabIndex === 0) u.open.tabIndex = -1;
   if (stop) stop.open.tabIndex = 0;
   for (const [state, b] of page.frame.stateButtons) b.setAttribute('aria-pressed', String(page.filter.states.includes(state)));
-  page.frame.shownCount.textContent = s('shownOf', page.shown.length, page.rows.length);
+  page.frame.shownCount.textContent = pageString('shownOf', page.shown.length, page.rows.length);
   page.frame.noMatch.hidden = page.shown.length > 0 || page.rows.length === 0;
   page.focus = undefined;
   page.hover = undefined;

@@ -1,21 +1,21 @@
 // The board's timeline, drawn on a canvas: one lane per machine on a shared
-// time axis, a mark per event coloured by its state and shaped by it (◆
+// time axis, a point per event coloured by its state and shaped by it (◆
 // onboarded, ✕ failed, ● in progress: never colour alone), the span from the
 // first event to completion as a bar, the failing step ringed. uPlot and
 // similar libraries have no lane chart of their own (uPlot's timeline is a
 // demo plugin), so this is a small renderer of our own: it draws only the
 // lanes in view, so 1,000 machines cost what 20 do (15 lanes drawn per frame
 // at the default size; the whole page script is ~25 KB minified). SVG with a
-// node per mark would be 10,000+ nodes to lay out for 1,000 × 10.
-import type { BoardMark, BoardRow, BoardState } from '../../domain/board/boardRows';
+// node per point would be 10,000+ nodes to lay out for 1,000 × 10.
+import type { TimelinePoint, BoardRow, BoardState } from '../../domain/board/boardRows';
 import { axisLabel, laneTime, timeTicks, type DurationUnits } from '../../domain/board/boardTable';
 
 export const LANE_HEIGHT = 24;
 export const AXIS_HEIGHT = 28;
 export const LABEL_WIDTH = 170;
 const RIGHT_PAD = 12;
-const MARK_RADIUS = 5;
-/** How far from a mark a pointer still hits it. */
+const POINT_RADIUS = 5;
+/** How far from a point a pointer still hits it. */
 const HIT_RADIUS = 7;
 
 export interface TimelineColors {
@@ -41,8 +41,8 @@ export interface TimelineFrame {
   readonly locale: string;
   readonly colors: TimelineColors;
   readonly rows: readonly BoardRow[];
-  readonly focus: { readonly lane: number; readonly mark: number } | undefined;
-  readonly hover: { readonly lane: number; readonly mark: number } | undefined;
+  readonly focus: { readonly lane: number; readonly point: number } | undefined;
+  readonly hover: { readonly lane: number; readonly point: number } | undefined;
   readonly stateWords: Readonly<Record<BoardState, string>>;
   /** Each lane from its machine's first event: the axis counts time since it. */
   readonly aligned: boolean;
@@ -61,8 +61,8 @@ function visibleLanes(frame: TimelineFrame): { first: number; count: number } {
   return { first, count: Math.max(0, count) };
 }
 
-/** A state's shape: the legend, the lane's label and every mark use the same one. */
-function shape(context: CanvasRenderingContext2D, x: number, y: number, state: BoardState, color: string, r = MARK_RADIUS): void {
+/** A state's shape: the legend, the lane's label and every point use the same one. */
+function shape(context: CanvasRenderingContext2D, x: number, y: number, state: BoardState, color: string, r = POINT_RADIUS): void {
   context.fillStyle = color;
   context.strokeStyle = color;
   switch (state) {
@@ -90,7 +90,7 @@ function shape(context: CanvasRenderingContext2D, x: number, y: number, state: B
       context.fill();
       return;
     default:
-      // No events, unknown, unavailable, not loaded: a hollow ring (no mark of their own).
+      // No events, unknown, unavailable, not loaded: a hollow ring (no point of their own).
       context.lineWidth = 1.5;
       context.beginPath();
       context.arc(x, y, r - 1, 0, Math.PI * 2);
@@ -135,14 +135,14 @@ function drawLane(context: CanvasRenderingContext2D, frame: TimelineFrame, row: 
     context.fillRect(x1, cy - 3, Math.max(2, x2 - x1), 6);
     context.globalAlpha = 1;
   }
-  row.marks.forEach((mark: BoardMark, index) => {
-    const x = xOf(frame, laneTime(row, mark.at, frame.aligned));
+  row.points.forEach((point: TimelinePoint, index) => {
+    const x = xOf(frame, laneTime(row, point.at, frame.aligned));
     if (x < LABEL_WIDTH - HIT_RADIUS || x > frame.width + HIT_RADIUS) return;
-    const color = colors.states[mark.state];
-    shape(context, x, cy, mark.state, color);
-    if (index === row.failingMark) ring(context, x, cy, MARK_RADIUS + 4, color, 1.5);
-    if (frame.hover?.lane === lane && frame.hover.mark === index) ring(context, x, cy, MARK_RADIUS + 3, colors.foreground, 1);
-    if (frame.focus?.lane === lane && frame.focus.mark === index) ring(context, x, cy, MARK_RADIUS + 5, colors.focus, 2);
+    const color = colors.states[point.state];
+    shape(context, x, cy, point.state, color);
+    if (index === row.failingPoint) ring(context, x, cy, POINT_RADIUS + 4, color, 1.5);
+    if (frame.hover?.lane === lane && frame.hover.point === index) ring(context, x, cy, POINT_RADIUS + 3, colors.foreground, 1);
+    if (frame.focus?.lane === lane && frame.focus.point === index) ring(context, x, cy, POINT_RADIUS + 5, colors.focus, 2);
   });
   context.restore();
 }
@@ -194,16 +194,16 @@ export function drawTimeline(context: CanvasRenderingContext2D, frame: TimelineF
   return count;
 }
 
-/** The mark under a point (CSS pixels in the canvas), the nearest within reach. */
-export function hitTest(frame: TimelineFrame, x: number, y: number): { lane: number; mark: number } | undefined {
+/** The timeline point under a pointer position (CSS pixels in the canvas), the nearest within reach. */
+export function hitTest(frame: TimelineFrame, x: number, y: number): { lane: number; point: number } | undefined {
   if (y < AXIS_HEIGHT || x < LABEL_WIDTH - HIT_RADIUS) return undefined;
   const lane = Math.floor((y - AXIS_HEIGHT + frame.scrollTop) / LANE_HEIGHT);
   const row = frame.rows[lane];
   if (!row) return undefined;
-  let best: { mark: number; distance: number } | undefined;
-  row.marks.forEach((mark, index) => {
-    const distance = Math.abs(xOf(frame, laneTime(row, mark.at, frame.aligned)) - x);
-    if (distance <= HIT_RADIUS && (best === undefined || distance < best.distance)) best = { mark: index, distance };
+  let best: { point: number; distance: number } | undefined;
+  row.points.forEach((point, index) => {
+    const distance = Math.abs(xOf(frame, laneTime(row, point.at, frame.aligned)) - x);
+    if (distance <= HIT_RADIUS && (best === undefined || distance < best.distance)) best = { point: index, distance };
   });
-  return best ? { lane, mark: best.mark } : undefined;
+  return best ? { lane, point: best.point } : undefined;
 }

@@ -1,13 +1,13 @@
 // The board page's timeline as the user works it: fitted, zoomed and panned
 // (mouse, wheel, keys), its colours read from the theme, drawn once per frame
-// by timeline.ts, walked mark by mark from the keyboard, and exported.
+// by timeline.ts, walked point by point from the keyboard, and exported.
 import { announce } from '../../common/page/dom';
-import { BOARD_STATES, type BoardMark, type BoardRow, type BoardState } from '../../domain/board/boardRows';
+import { BOARD_STATES, type TimelinePoint, type BoardRow, type BoardState } from '../../domain/board/boardRows';
 import { laneTime, timeRange } from '../../domain/board/boardTable';
 import type { SvgLook } from '../../domain/board/boardExport';
 import { displayText } from '../../common/notificationText';
 import { AXIS_HEIGHT, drawTimeline, hitTest, LABEL_WIDTH, LANE_HEIGHT, xOf, type TimelineColors, type TimelineFrame } from './timeline';
-import { absolute, page, post, s, stateWord, stateWords, units, type Spot } from './state';
+import { absolute, page, post, pageString, stateWord, stateWords, units, type Spot } from './state';
 
 /** The theme colour of each state, the same ids as STATE_LOOKS, as webview variables. */
 const STATE_COLOR_VARS: Readonly<Record<BoardState, string>> = {
@@ -138,26 +138,26 @@ function drawNow(): void {
   page.lanesDrawn = drawTimeline(context, f);
 }
 
-function markAt(lane: number, mark: number): { row: BoardRow; mark: BoardMark } | undefined {
+function pointAt(lane: number, point: number): { row: BoardRow; point: TimelinePoint } | undefined {
   const row = page.shown[lane]?.row;
-  const m = row?.marks[mark];
-  return row && m ? { row, mark: m } : undefined;
+  const m = row?.points[point];
+  return row && m ? { row, point: m } : undefined;
 }
 
-function describe(row: BoardRow, mark: BoardMark, index: number): string {
-  const parts = [row.serialNumber, displayText(mark.type), absolute(mark.at), stateWord(mark.state)];
-  if (index === row.failingMark) parts.push(s('failingStep'));
+function describe(row: BoardRow, point: TimelinePoint, index: number): string {
+  const parts = [row.serialNumber, displayText(point.type), absolute(point.at), stateWord(point.state)];
+  if (index === row.failingPoint) parts.push(pageString('failingStep'));
   return parts.join(' · ');
 }
 
-function showTooltip(lane: number, mark: number, x: number, y: number): void {
+function showTooltip(lane: number, point: number, x: number, y: number): void {
   if (!page.frame) return;
-  const found = markAt(lane, mark);
+  const found = pointAt(lane, point);
   if (!found) {
     page.frame.tooltip.hidden = true;
     return;
   }
-  page.frame.tooltip.textContent = describe(found.row, found.mark, mark);
+  page.frame.tooltip.textContent = describe(found.row, found.point, point);
   page.frame.tooltip.hidden = false;
   const box = page.frame.lanes.getBoundingClientRect();
   const section = page.frame.lanes.parentElement?.getBoundingClientRect() ?? box;
@@ -214,7 +214,7 @@ export function wireTimeline(lanes: HTMLElement, canvas: HTMLCanvasElement): voi
     if (!f) return;
     const { x, y } = local(event);
     const hit = hitTest(f, x, y);
-    if (hit) openMark(hit.lane, hit.mark);
+    if (hit) openPoint(hit.lane, hit.point);
   });
   canvas.addEventListener('mousemove', (event) => {
     if (drag?.moved) return;
@@ -222,10 +222,10 @@ export function wireTimeline(lanes: HTMLElement, canvas: HTMLCanvasElement): voi
     if (!f) return;
     const { x, y } = local(event);
     const hit = hitTest(f, x, y);
-    const changed = hit?.lane !== page.hover?.lane || hit?.mark !== page.hover?.mark;
+    const changed = hit?.lane !== page.hover?.lane || hit?.point !== page.hover?.point;
     page.hover = hit;
     canvas.style.cursor = hit ? 'pointer' : 'grab';
-    if (hit) showTooltip(hit.lane, hit.mark, x, y);
+    if (hit) showTooltip(hit.lane, hit.point, x, y);
     else if (page.frame) page.frame.tooltip.hidden = true;
     if (changed) draw();
   });
@@ -241,19 +241,19 @@ export function wireTimeline(lanes: HTMLElement, canvas: HTMLCanvasElement): voi
   window.addEventListener('resize', layoutTimeline);
 }
 
-function openMark(lane: number, mark: number): void {
-  const found = markAt(lane, mark);
-  if (found) post({ type: 'openEvent', serialNumber: found.row.serialNumber, key: found.mark.key });
+function openPoint(lane: number, point: number): void {
+  const found = pointAt(lane, point);
+  if (found) post({ type: 'openEvent', serialNumber: found.row.serialNumber, key: found.point.key });
 }
 
 const LANE_STEPS: Readonly<Record<string, number>> = { ArrowUp: -1, ArrowDown: 1, PageUp: -10, PageDown: 10 };
 
-/** Arrows walk the marks (up and down the lanes, left and right in time); + − 0 zoom; Shift+arrows pan; Enter opens. */
+/** Arrows walk the points (up and down the lanes, left and right in time); + − 0 zoom; Shift+arrows pan; Enter opens. */
 function timelineKeys(event: KeyboardEvent): void {
   if (!page.frame || page.shown.length === 0) return;
-  const current = page.focus ?? { lane: Math.floor(page.frame.lanes.scrollTop / LANE_HEIGHT), mark: -1 };
+  const current = page.focus ?? { lane: Math.floor(page.frame.lanes.scrollTop / LANE_HEIGHT), point: -1 };
   const laneOf = (lane: number): number => Math.min(page.shown.length - 1, Math.max(0, lane));
-  const lastMark = (lane: number): number => (page.shown[lane]?.row.marks.length ?? 0) - 1;
+  const lastPoint = (lane: number): number => (page.shown[lane]?.row.points.length ?? 0) - 1;
   let next: Spot | undefined;
   switch (event.key) {
     case '+':
@@ -273,8 +273,8 @@ function timelineKeys(event: KeyboardEvent): void {
       else {
         const lane = laneOf(current.lane);
         const step = event.key === 'ArrowLeft' ? -1 : 1;
-        const mark = current.mark < 0 ? (step > 0 ? 0 : lastMark(lane)) : Math.min(lastMark(lane), Math.max(0, current.mark + step));
-        next = { lane, mark };
+        const point = current.point < 0 ? (step > 0 ? 0 : lastPoint(lane)) : Math.min(lastPoint(lane), Math.max(0, current.point + step));
+        next = { lane, point };
       }
       break;
     case 'ArrowUp':
@@ -286,12 +286,12 @@ function timelineKeys(event: KeyboardEvent): void {
       const delta = LANE_STEPS[event.key] ?? 0;
       const lane =
         event.key === 'Home' ? 0 : event.key === 'End' ? page.shown.length - 1 : laneOf(page.focus ? current.lane + delta : current.lane);
-      next = { lane, mark: Math.min(Math.max(0, current.mark), lastMark(lane)) };
+      next = { lane, point: Math.min(Math.max(0, current.point), lastPoint(lane)) };
       break;
     }
     case 'Enter':
     case ' ':
-      if (page.focus) openMark(page.focus.lane, page.focus.mark);
+      if (page.focus) openPoint(page.focus.lane, page.focus.point);
       break;
     case 'Escape':
       page.focus = undefined;
@@ -304,13 +304,13 @@ function timelineKeys(event: KeyboardEvent): void {
   event.preventDefault();
   if (!next) return;
   page.focus = next;
-  // Scroll the lane into view, and pan the mark into the time range.
+  // Scroll the lane into view, and pan the point into the time range.
   const top = next.lane * LANE_HEIGHT;
   const visible = page.frame.lanes.clientHeight - AXIS_HEIGHT;
   if (top < page.frame.lanes.scrollTop) page.frame.lanes.scrollTop = top;
   else if (top + LANE_HEIGHT > page.frame.lanes.scrollTop + visible) page.frame.lanes.scrollTop = top + LANE_HEIGHT - visible;
-  const found = markAt(next.lane, next.mark);
-  const t = found && laneTime(found.row, found.mark.at, page.aligned);
+  const found = pointAt(next.lane, next.point);
+  const t = found && laneTime(found.row, found.point.at, page.aligned);
   if (t !== undefined && page.view && (t < page.view.from || t > page.view.to)) {
     const span = page.view.to - page.view.from;
     page.view = { from: t - span / 2, to: t + span / 2 };
@@ -318,17 +318,17 @@ function timelineKeys(event: KeyboardEvent): void {
   draw();
   const f = timelineFrame();
   if (found && f) {
-    const x = xOf(f, laneTime(found.row, found.mark.at, page.aligned));
+    const x = xOf(f, laneTime(found.row, found.point.at, page.aligned));
     const y = AXIS_HEIGHT + next.lane * LANE_HEIGHT - page.frame.lanes.scrollTop;
-    showTooltip(next.lane, next.mark, x, y);
-    announce(describe(found.row, found.mark, next.mark));
+    showTooltip(next.lane, next.point, x, y);
+    announce(describe(found.row, found.point, next.point));
   } else {
     const row = page.shown[next.lane]?.row;
-    if (row) announce(`${row.serialNumber} · ${stateWord(row.state)} · ${s('noEvents')}`);
+    if (row) announce(`${row.serialNumber} · ${stateWord(row.state)} · ${pageString('noEvents')}`);
   }
 }
 
-function look(): SvgLook {
+function svgLookFromTheme(): SvgLook {
   const c = page.colors ?? readColors();
   return { background: c.background, foreground: c.foreground, grid: c.grid, states: c.states };
 }
@@ -341,7 +341,7 @@ export function exportSvg(): void {
     from: page.view.from,
     to: page.view.to,
     aligned: page.aligned,
-    look: look(),
+    look: svgLookFromTheme(),
   });
 }
 

@@ -1,6 +1,6 @@
 // The one definition of each agent tool: its name, what the model reads about
 // it, its input schema and whether large requests need the user's agreement.
-// Two doors read it: VS Code's Language Model Tools (package.json mirrors the
+// Two entry points read it: VS Code's Language Model Tools (package.json mirrors the
 // names, descriptions and schemas: a unit test holds them equal, since VS Code
 // reads the manifest, not this file) and the MCP server (dist/mcp.js), which
 // lists exactly these. A fourth tool is one more entry here, its parser and

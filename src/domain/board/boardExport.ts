@@ -112,8 +112,8 @@ export function safeColor(value: string, fallback: string): string {
   return /^(#[0-9a-fA-F]{3,8}|rgba?\([\d.,\s%]+\)|[a-zA-Z]{3,20})$/.test(v) ? v : fallback;
 }
 
-/** The mark's shape for a state, so the picture never says a state by colour alone: ◆ onboarded, ✕ failed, ● in progress. */
-function svgMark(x: number, y: number, state: BoardState, color: string, failing: boolean): string {
+/** The point's shape for a state, so the picture never says a state by colour alone: ◆ onboarded, ✕ failed, ● in progress. */
+function svgPoint(x: number, y: number, state: BoardState, color: string, failing: boolean): string {
   const r = 5;
   switch (state) {
     case 'onboarded':
@@ -181,10 +181,10 @@ export function timelineSvg(rows: readonly BoardRow[], options: SvgOptions): str
       parts.push(
         `<rect x="${x(at(row.firstAt))}" y="${y - 3}" width="${Math.max(1, x(at(row.endAt)) - x(at(row.firstAt)))}" height="6" rx="3" fill="${c}" fill-opacity="0.35"/>`,
       );
-    row.marks.forEach((mark, m) => {
-      const t = at(mark.at);
+    row.points.forEach((point, m) => {
+      const t = at(point.at);
       if (t < options.from || t > options.to) return;
-      parts.push(svgMark(x(t), y, mark.state, color(mark.state), m === row.failingMark));
+      parts.push(svgPoint(x(t), y, point.state, color(point.state), m === row.failingPoint));
     });
   });
   parts.push('</svg>');

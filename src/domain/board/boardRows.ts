@@ -1,6 +1,6 @@
 // One row of the onboarding board per machine: its state (the one mapping of
 // eventState.ts, with the user's rules), its newest event, how long its
-// onboarding took, and its events as marks for the timeline. Pure (no
+// onboarding took, and its events as points for the timeline. Pure (no
 // vscode): the host builds rows from what the events cache knows, the page
 // sorts, filters and draws them, and both are unit-tested under plain mocha.
 import type { EventsResult } from '../../core/model';
@@ -14,7 +14,7 @@ export type BoardState = MachineState | 'notLoaded';
 export const BOARD_STATES: readonly BoardState[] = ['onboarded', 'failed', 'inProgress', 'noEvents', 'unknown', 'unavailable', 'notLoaded'];
 
 /** One event on a lane: when, what state it says, its type (server text, drawn as text) and its key (to open its details). */
-export interface BoardMark {
+export interface TimelinePoint {
   readonly at: number;
   readonly state: EventState;
   readonly type: string;
@@ -34,20 +34,20 @@ export interface BoardRow {
   readonly completed: boolean;
   /** endAt − firstAt in ms; null without events. */
   readonly durationMs: number | null;
-  /** All events of the result, also those past MAX_MARKS. */
+  /** All events of the result, also those past MAX_POINTS. */
   readonly eventCount: number;
   /** Why the machine's request failed (shown for unavailable and unknown machines); null otherwise. */
   readonly error: string | null;
   /** The result is a kept copy (from disk, or its refresh failed). */
   readonly stale: boolean;
-  /** Oldest first, at most MAX_MARKS (the newest ones). */
-  readonly marks: readonly BoardMark[];
-  /** Index in `marks` of the failing step (the newest failed event), -1 when none failed. */
-  readonly failingMark: number;
+  /** Oldest first, at most MAX_POINTS (the newest ones). */
+  readonly points: readonly TimelinePoint[];
+  /** Index in `points` of the failing step (the newest failed event), -1 when none failed. */
+  readonly failingPoint: number;
 }
 
-/** Marks kept per lane: the newest ones. Enough for any onboarding; bounds the message a machine with 10,000 events makes. */
-export const MAX_MARKS = 200;
+/** Points kept per lane: the newest ones. Enough for any onboarding; bounds the message a machine with 10,000 events makes. */
+export const MAX_POINTS = 200;
 /** Longest error text kept on a row. */
 export const MAX_ERROR_LENGTH = 300;
 
@@ -70,7 +70,7 @@ export function boardRow(serialNumber: string, source: BoardSource, rules: Event
   const { result } = source;
   const state: BoardState = machineState(source, rules) ?? 'notLoaded';
   const error = result === undefined ? boundedError(source.errorMessage) : null;
-  // Nothing known yet. A result without events goes on below, which makes the same empty row from no marks.
+  // Nothing known yet. A result without events goes on below, which makes the same empty row from no points.
   if (result === undefined)
     return {
       serialNumber,
@@ -84,8 +84,8 @@ export function boardRow(serialNumber: string, source: BoardSource, rules: Event
       eventCount: 0,
       error,
       stale: source.stale === true,
-      marks: [],
-      failingMark: -1,
+      points: [],
+      failingPoint: -1,
     };
   // Oldest first, whatever order the result came in (it should be newest first; a stray order must not change a duration).
   const ordered = [...result.events].sort((a, b) => a.time.epochMs - b.time.epochMs);
@@ -95,17 +95,17 @@ export function boardRow(serialNumber: string, source: BoardSource, rules: Event
     type: serverTextData(event.type),
     key: event.key,
   }));
-  const marks = all.slice(-MAX_MARKS);
+  const points = all.slice(-MAX_POINTS);
   const first = all[0];
   const newest = all[all.length - 1];
   const newestEvent = ordered[ordered.length - 1];
-  const completion = all.find((mark) => mark.state === 'onboarded');
-  let failingMark = -1;
-  // Stryker disable next-line ArithmeticOperator: starting one past the end only reads an undefined mark first.
-  for (let i = marks.length - 1; i >= 0; i--)
-    // Stryker disable next-line OptionalChaining: i is always an index of marks; the ?. is for the type.
-    if (marks[i]?.state === 'failed') {
-      failingMark = i;
+  const completion = all.find((point) => point.state === 'onboarded');
+  let failingPoint = -1;
+  // Stryker disable next-line ArithmeticOperator: starting one past the end only reads an undefined point first.
+  for (let i = points.length - 1; i >= 0; i--)
+    // Stryker disable next-line OptionalChaining: i is always an index of points; the ?. is for the type.
+    if (points[i]?.state === 'failed') {
+      failingPoint = i;
       break;
     }
   const firstAt = first?.at ?? null;
@@ -122,7 +122,7 @@ export function boardRow(serialNumber: string, source: BoardSource, rules: Event
     eventCount: result.events.length,
     error,
     stale: source.stale === true,
-    marks,
-    failingMark,
+    points,
+    failingPoint,
   };
 }

@@ -143,7 +143,7 @@ export function summaryText(counts: StateCounts, words: SummaryWords, locale = '
 }
 
 /**
- * Where a mark sits on its lane: its time, or with the lanes aligned, the
+ * Where a point sits on its lane: its time, or with the lanes aligned, the
  * time since the machine's first event (every onboarding starts at 0, so
  * onboardings months apart compare step by step).
  */
@@ -160,21 +160,21 @@ export function prefersAligned(rows: readonly BoardRow[]): boolean {
   let last = Number.NEGATIVE_INFINITY;
   let longest = 0;
   for (const row of rows) {
-    if (row.firstAt === null || row.marks.length < 2) continue;
+    if (row.firstAt === null || row.points.length < 2) continue;
     first = Math.min(first, row.firstAt);
     last = Math.max(last, row.firstAt);
-    longest = Math.max(longest, (row.marks[row.marks.length - 1]?.at ?? row.firstAt) - row.firstAt);
+    longest = Math.max(longest, (row.points[row.points.length - 1]?.at ?? row.firstAt) - row.firstAt);
   }
   return longest > 0 && last - first > 10 * longest;
 }
 
-/** The time span all marks lie in, widened a little so the first and last marks are not on the edge; undefined without marks. */
+/** The time span all points lie in, widened a little so the first and last points are not on the edge; undefined without points. */
 export function timeRange(rows: readonly BoardRow[], aligned = false): { readonly from: number; readonly to: number } | undefined {
   let from = Number.POSITIVE_INFINITY;
   let to = Number.NEGATIVE_INFINITY;
   for (const row of rows)
-    for (const mark of row.marks) {
-      const at = laneTime(row, mark.at, aligned);
+    for (const point of row.points) {
+      const at = laneTime(row, point.at, aligned);
       if (at < from) from = at;
       if (at > to) to = at;
     }

@@ -15,7 +15,7 @@ import { serverTextData } from '../../common/serverText';
 /** What a single event says about its machine. */
 export type EventState = 'onboarded' | 'failed' | 'inProgress';
 
-/** What a machine shows at a glance. */
+/** Where a machine stands: its state in every view. */
 export type MachineState = EventState | 'noEvents' | 'unknown' | 'unavailable';
 
 /** The `onboardingEvents.eventStates` setting: words a type name contains (case-insensitive). */

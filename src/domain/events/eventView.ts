@@ -97,7 +97,7 @@ export type MachineChild =
   | { readonly kind: 'error'; readonly message: string; readonly errorKind: string | undefined }
   | { readonly kind: 'event'; readonly event: OnboardingEvent }
   | { readonly kind: 'loadMore'; readonly shown: number; readonly remaining: number }
-  | { readonly kind: 'placeholder'; readonly reason: 'loading' | 'no-events' | 'none-match' | 'not-loaded' };
+  | { readonly kind: 'placeholder'; readonly reason: 'loading' | 'noEvents' | 'none-match' | 'notLoaded' };
 
 export interface ChildrenInput {
   readonly view: MachineView;
@@ -118,9 +118,9 @@ export function machineChildren(input: ChildrenInput): MachineChild[] {
   const { events } = input.view;
   if (events.length === 0) {
     if (!input.loaded) {
-      if (!input.error) children.push({ kind: 'placeholder', reason: input.loading ? 'loading' : 'not-loaded' });
+      if (!input.error) children.push({ kind: 'placeholder', reason: input.loading ? 'loading' : 'notLoaded' });
     } else {
-      children.push({ kind: 'placeholder', reason: input.view.total === 0 ? 'no-events' : 'none-match' });
+      children.push({ kind: 'placeholder', reason: input.view.total === 0 ? 'noEvents' : 'none-match' });
     }
     return children;
   }

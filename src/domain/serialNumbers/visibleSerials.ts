@@ -3,7 +3,7 @@
 // merged, and the serial numbers on those lines, matched once per line and
 // remembered until the document changes. Pure (no vscode): the glue passes
 // `lineText` (TextDocument.lineAt) and the ranges; unit-tested and timed by
-// test/bench/glance.bench.ts on a 5,000-line file.
+// the inline status bench (test/bench/) on a 5,000-line file.
 import type { SerialMatcher } from './serialMatcher';
 
 /** Lines `start`..`end`, both included (as VS Code's visible ranges are). */

@@ -1,4 +1,4 @@
-// The MCP door in the real extension host: dist/mcp.js launched as an agent
+// The MCP server in the real extension host: dist/mcp.js launched as an agent
 // launches it (Node, or VS Code's runtime as Node), driven by the SDK's own
 // client over stdio. It lists the tools vscode.lm lists, and for the same input
 // each answers exactly what vscode.lm.invokeTool answers, signed out and signed
@@ -20,7 +20,7 @@ import { COMMANDS, LANGUAGE_MODEL_TOOLS } from '../../../src/workbench/constants
 import { DEMO_CREDENTIALS, DEMO_SERIALS, demoData, startFakeApi, type FakeApi } from '../../support/fakeApi';
 import { activateExtension, signInArgs, signOutIfSignedIn, TEST_ENVIRONMENT, type TestedApi } from '../support/extension';
 
-/** One input per tool, the same through both doors. */
+/** One input per tool, the same through both entry points. */
 const INPUTS: readonly (readonly [string, Record<string, unknown>])[] = [
   [LANGUAGE_MODEL_TOOLS.machineEvents, { serialNumbers: [DEMO_SERIALS.completed, DEMO_SERIALS.failing], maxEventsPerMachine: 3 }],
   [LANGUAGE_MODEL_TOOLS.serialNumbers, { source: 'file', file: 'machines.yaml' }],

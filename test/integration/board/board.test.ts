@@ -78,14 +78,14 @@ describe('The onboarding board', function () {
       assert.ok(fake.eventRequests(serial).length <= 1, `${serial}: ${fake.eventRequests(serial).length}`);
   });
 
-  it('opens the details of a row’s newest event and of a timeline mark, and copies the table as Markdown', async () => {
+  it('opens the details of a row’s newest event and of a timeline point, and copies the table as Markdown', async () => {
     await board().simulatePageMessage({ type: 'openMachine', serialNumber: 'MX-4711-A0023' });
     const details = api.testHooks.details;
     assert.ok(
       details.panelTitles().some((title) => title.includes('MX-4711-A0023')),
       details.panelTitles().join(', '),
     );
-    // A mark names its event by key; the host opens its own copy of that event.
+    // A point names its event by key; the host opens its own copy of that event.
     const failed = (await api.testHooks.getEvents('PRS-0900-A0314')).events.find((e) => serverTextData(e.type).includes('FAIL'));
     assert.ok(failed, 'PRS-0900-A0314 has a failed event');
     await board().simulatePageMessage({ type: 'openEvent', serialNumber: 'PRS-0900-A0314', key: failed.key });

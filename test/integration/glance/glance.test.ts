@@ -268,6 +268,16 @@ describe('Serial numbers at a glance (inline status, Problems, quick fixes, comp
     }
   });
 
+  it('the retired id onboardingEvents.glance.notASerialNumber, which a keybinding may hold, still runs "Not a serial number"', async () => {
+    const settings = vscode.workspace.getConfiguration('onboardingEvents');
+    try {
+      await vscode.commands.executeCommand('onboardingEvents.glance.notASerialNumber', { serialNumber: UNKNOWN, target: 'global' });
+      assert.deepEqual(vscode.workspace.getConfiguration('onboardingEvents').inspect('serialNumber.denyList')?.globalValue, [UNKNOWN]);
+    } finally {
+      await settings.update('serialNumber.denyList', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('completes known serial numbers by prefix with their state, without a request', async () => {
     await api.machines.pin(TEST_SERIALS.onboarded);
     await api.testHooks.getEvents(TEST_SERIALS.onboarded);
@@ -338,7 +348,7 @@ describe('Serial numbers at a glance (inline status, Problems, quick fixes, comp
     const inline = hook().inlineTiming();
     const diagnostics = hook().diagnosticsTiming();
     console.log(
-      `    inline status update: ${inline.lastUpdateMs.toFixed(2)} ms; diagnostics rebuild: ${diagnostics.lastUpdateMs.toFixed(2)} ms for ${diagnostics.diagnostics} entries; requests sent by the inline status so far: ${hook().glanceRequests()}`,
+      `    inline status update: ${inline.lastUpdateMs.toFixed(2)} ms; diagnostics rebuild: ${diagnostics.lastUpdateMs.toFixed(2)} ms for ${diagnostics.diagnostics} entries; requests sent by the inline status so far: ${hook().statusRequests()}`,
     );
     const asked = serials.filter((serial) => fake.eventRequests(serial).length > 0).length;
     assert.ok(asked < 200, `only serial numbers shown were asked for (${asked} of 1000)`);

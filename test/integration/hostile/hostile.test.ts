@@ -268,7 +268,7 @@ describe('Hostile input (real host)', () => {
 
     it('notASerialNumber with { serialNumber, target } asks where instead of writing the settings file (issue 24, item 9)', async () => {
       const before = JSON.stringify(settings().inspect('serialNumber.denyList')?.workspaceValue ?? null);
-      const running = vscode.commands.executeCommand('onboardingEvents.glance.notASerialNumber', {
+      const running = vscode.commands.executeCommand('onboardingEvents.notASerialNumber', {
         serialNumber: 'HOSTILE-NOT-A-SERIAL',
         target: 'workspace',
       });

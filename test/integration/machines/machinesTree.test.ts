@@ -310,6 +310,30 @@ describe('Machines tree', function () {
       }
     });
 
+    it('a machine whose request failed with nothing kept reads as the board and the hover read it: unavailable with a warning, unknown for a 404 (issue 37)', async () => {
+      const failing = 'UNV-5000-X0001';
+      const unknown = 'UNK-4040-X0001';
+      fake.addFault({ endpoint: 'events', serialNumber: failing, kind: 'status', status: 500 });
+      fake.addFault({ endpoint: 'events', serialNumber: unknown, kind: 'status', status: 404 });
+      try {
+        for (const serial of [failing, unknown]) {
+          assert.equal(await vscode.commands.executeCommand('onboardingEvents.addMachine', serial), serial);
+          await vscode.commands.executeCommand('onboardingEvents.refreshMachine', serial);
+        }
+        const rendered = await tree.render();
+        const unavailable = machine(rendered, failing);
+        assert.deepEqual(
+          [unavailable.description, unavailable.icon, unavailable.iconColor],
+          ['unavailable', 'warning', 'list.warningForeground'],
+        );
+        const notFound = machine(rendered, unknown);
+        assert.deepEqual([notFound.description, notFound.icon, notFound.iconColor], ['unknown', 'question', 'list.warningForeground']);
+      } finally {
+        fake.clearFaults();
+        for (const serial of [failing, unknown]) await vscode.commands.executeCommand('onboardingEvents.removeMachine', serial);
+      }
+    });
+
     it('Refresh All fetches every listed machine once', async () => {
       fake.clearRequests();
       const result = await vscode.commands.executeCommand<{ done: number; failed: number }>('onboardingEvents.refresh');

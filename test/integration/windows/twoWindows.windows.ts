@@ -134,8 +134,8 @@ describe('Watch Onboarding in two windows', function () {
     );
     assert.equal(told.length, 1, `one notification across both windows: ${JSON.stringify(told)}`);
     assert.match(told[0]?.message ?? '', /onboarded in 46 min$/);
-    const speakers = [endedIn(process.pid), endedIn(second)].filter((record) => record?.kind === 'ended' && record.speak);
-    assert.equal(speakers.length, 1, 'one window claimed the outcome');
+    const tellers = [endedIn(process.pid), endedIn(second)].filter((record) => record?.kind === 'ended' && record.tellUser);
+    assert.equal(tellers.length, 1, 'one window claimed the outcome');
     assert.equal(api.testHooks.watch.list().find((watch) => watch.serialNumber === WATCHED)?.status, 'onboarded');
   });
 });

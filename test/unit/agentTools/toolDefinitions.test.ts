@@ -1,6 +1,6 @@
 // One definition per tool: what VS Code reads from package.json is what the
 // code defines, and what an MCP client lists is the same plus the agreement
-// field, so neither door can drift from the other.
+// field, so neither entry point can drift from the other.
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,8 +1,8 @@
 // The board's model: a machine's row (state by the one eventState mapping,
-// newest event, duration to completion, marks, the failing step), sorting by
+// newest event, duration to completion, points, the failing step), sorting by
 // every column, filtering by state and text, and the summary line.
 import * as assert from 'node:assert/strict';
-import { boardRow, MAX_MARKS } from '../../../src/domain/board/boardRows';
+import { boardRow, MAX_POINTS } from '../../../src/domain/board/boardRows';
 import {
   axisLabel,
   countStates,
@@ -39,7 +39,7 @@ const WORDS: SummaryWords = {
 };
 
 describe('board rows', () => {
-  it('reads an onboarded machine: newest event, duration from the first event to completion, every event a mark, oldest first', () => {
+  it('reads an onboarded machine: newest event, duration from the first event to completion, every event a point, oldest first', () => {
     const row = boardRow('MX-4711-A0023', { result: fixtureResult('MX-4711-A0023', onboarding(BOARD_T0, 4, 'onboarded')) }, rules);
     assert.equal(row.state, 'onboarded');
     assert.equal(row.newestType, 'MACHINE_CREATED');
@@ -49,10 +49,10 @@ describe('board rows', () => {
     assert.equal(row.completed, true);
     assert.equal(row.eventCount, 5);
     assert.deepEqual(
-      row.marks.map((m) => m.state),
+      row.points.map((m) => m.state),
       ['inProgress', 'inProgress', 'inProgress', 'inProgress', 'onboarded'],
     );
-    assert.equal(row.failingMark, -1);
+    assert.equal(row.failingPoint, -1);
   });
 
   it('measures to completion, not to a later event', () => {
@@ -63,11 +63,11 @@ describe('board rows', () => {
     assert.equal(row.newestAt, BOARD_T0 + 60 * MINUTE);
   });
 
-  it('marks the newest failed event as the failing step, and measures an unfinished one to its newest event', () => {
+  it('takes the newest failed event as the failing step, and measures an unfinished one to its newest event', () => {
     const row = boardRow('PRS-0900-A0314', { result: fixtureResult('PRS-0900-A0314', onboarding(BOARD_T0, 2, 'failed')) }, rules);
     assert.equal(row.state, 'failed');
-    assert.equal(row.failingMark, 2);
-    assert.equal(row.marks[2]?.type, 'ONBOARDING_FAILED');
+    assert.equal(row.failingPoint, 2);
+    assert.equal(row.points[2]?.type, 'ONBOARDING_FAILED');
     assert.equal(row.completed, false);
     assert.equal(row.durationMs, 14 * MINUTE);
   });
@@ -94,12 +94,12 @@ describe('board rows', () => {
     );
   });
 
-  it('keeps at most MAX_MARKS marks (the newest) but counts every event, and bounds the error', () => {
-    const events = Array.from({ length: MAX_MARKS + 50 }, (_, i) => ({ type: 'HEARTBEAT', at: BOARD_T0 + i * MINUTE }));
+  it('keeps at most MAX_POINTS points (the newest) but counts every event, and bounds the error', () => {
+    const events = Array.from({ length: MAX_POINTS + 50 }, (_, i) => ({ type: 'HEARTBEAT', at: BOARD_T0 + i * MINUTE }));
     const row = boardRow('A', { result: fixtureResult('A', events) }, rules);
-    assert.equal(row.marks.length, MAX_MARKS);
-    assert.equal(row.eventCount, MAX_MARKS + 50);
-    assert.equal(row.marks[0]?.at, BOARD_T0 + 50 * MINUTE);
+    assert.equal(row.points.length, MAX_POINTS);
+    assert.equal(row.eventCount, MAX_POINTS + 50);
+    assert.equal(row.points[0]?.at, BOARD_T0 + 50 * MINUTE);
     assert.equal(row.firstAt, BOARD_T0, 'the duration still starts at the first event');
     const long = boardRow('B', { errorKind: 'network', errorMessage: 'x'.repeat(10_000) }, rules);
     assert.equal(long.error?.length, 300);
@@ -171,7 +171,7 @@ describe('board sorting, filtering and summary', () => {
     );
   });
 
-  it('spans every mark, a little wider, and ticks at round steps', () => {
+  it('spans every point, a little wider, and ticks at round steps', () => {
     const range = timeRange(rows);
     assert.ok(range);
     assert.ok(range.from < BOARD_T0 && range.to > BOARD_T0 + 100 * MINUTE);

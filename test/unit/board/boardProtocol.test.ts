@@ -8,7 +8,7 @@ import * as esbuild from 'esbuild';
 import { boardPageStrings } from '../../../src/board/boardStrings';
 import { isHostMessage, isPageMessage, isPersistedState, MAX_ROWS, type HostMessage, type PageMessage } from '../../../src/board/protocol';
 import { plainLocalize } from '../../../src/common/localize';
-import { MAX_MARKS } from '../../../src/domain/board/boardRows';
+import { MAX_POINTS } from '../../../src/domain/board/boardRows';
 import { lineRows } from '../../support/board/boardFixtures';
 
 const show = (overrides: Record<string, unknown> = {}, row: Record<string, unknown> = {}): unknown => ({
@@ -39,9 +39,9 @@ describe('the board protocol', () => {
     assert.ok(!isHostMessage(show({}, { state: 'great' })));
     assert.ok(!isHostMessage(show({}, { serialNumber: '' })));
     assert.ok(!isHostMessage(show({}, { eventCount: -1 })));
-    assert.ok(!isHostMessage(show({}, { failingMark: 7 })), 'a failing mark past the marks');
-    assert.ok(!isHostMessage(show({}, { marks: Array(MAX_MARKS + 1).fill({ at: 1, state: 'failed', type: 'X', key: 'k' }) })));
-    assert.ok(!isHostMessage(show({}, { marks: [{ at: Number.NaN, state: 'failed', type: 'X', key: 'k' }] })));
+    assert.ok(!isHostMessage(show({}, { failingPoint: 7 })), 'a failing point past the points');
+    assert.ok(!isHostMessage(show({}, { points: Array(MAX_POINTS + 1).fill({ at: 1, state: 'failed', type: 'X', key: 'k' }) })));
+    assert.ok(!isHostMessage(show({}, { points: [{ at: Number.NaN, state: 'failed', type: 'X', key: 'k' }] })));
     assert.ok(!isHostMessage(show({ rows: Array(MAX_ROWS + 1).fill(lineRows()[0]) })));
     assert.ok(!isHostMessage({ ...(show() as object), strings: { ...boardPageStrings(plainLocalize), signIn: 3 } }));
     assert.ok(!isHostMessage({ type: 'eval', code: 'x' }));

@@ -1,5 +1,5 @@
 // A board row at its edges, beside boardModel.test.ts: the error text's bounds and when a row
-// has one, a kept (stale) copy with and without events, and a failing step that is the first mark.
+// has one, a kept (stale) copy with and without events, and a failing step that is the first point.
 import * as assert from 'node:assert/strict';
 import { boardRow, MAX_ERROR_LENGTH } from '../../../src/domain/board/boardRows';
 import { DEFAULT_EVENT_STATE_RULES } from '../../../src/domain/events/eventState';
@@ -52,12 +52,12 @@ describe('board rows at their edges', () => {
       eventCount: 0,
       error: null,
       stale: false,
-      marks: [],
-      failingMark: -1,
+      points: [],
+      failingPoint: -1,
     });
   });
 
-  it('finds the failing step when it is the first mark', () => {
+  it('finds the failing step when it is the first point', () => {
     const row = boardRow(
       'A',
       {
@@ -68,6 +68,6 @@ describe('board rows at their edges', () => {
       },
       rules,
     );
-    assert.equal(row.failingMark, 0);
+    assert.equal(row.failingPoint, 0);
   });
 });

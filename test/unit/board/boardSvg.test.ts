@@ -1,4 +1,4 @@
-// The SVG export's picture, measured: where lanes, bars, marks and ticks sit, which shape each
+// The SVG export's picture, measured: where lanes, bars, points and ticks sit, which shape each
 // state gets, what falls outside the range, and which colours the page may set. boardExport.test.ts
 // checks that server and page text stay text; this checks that the picture shows the rows.
 import * as assert from 'node:assert/strict';
@@ -104,7 +104,7 @@ describe('board SVG export: the picture', () => {
     assert.equal((timelineSvg([retried], options()).match(/<circle [^>]*r="8"/g) ?? []).length, 1, 'only the newest failure is ringed');
   });
 
-  it('leaves out marks outside the range, on either side', () => {
+  it('leaves out points outside the range, on either side', () => {
     const wide = row('MX-6', [
       { type: 'STARTED', at: BOARD_T0 - MINUTE },
       { type: 'STEP', at: BOARD_T0 },

@@ -1,7 +1,7 @@
 // The board table's rules at their edges: what the line fixture of boardModel.test.ts does not
 // reach (serial numbers that differ only in a number, each sort direction, rows without a value,
 // the filter's case and spaces, when Align Starts is the first view, how far the timeline reaches
-// past its marks, every tick step, and where durations and axis labels change unit).
+// past its points, every tick step, and where durations and axis labels change unit).
 import * as assert from 'node:assert/strict';
 import { boardRow, type BoardRow } from '../../../src/domain/board/boardRows';
 import {
@@ -204,7 +204,7 @@ describe('board table: the timeline', () => {
     assert.deepEqual(timeRange([lane(BOARD_T0, 0, 100 * MINUTE)]), { from: BOARD_T0 - 3 * MINUTE, to: BOARD_T0 + 103 * MINUTE });
     assert.deepEqual(timeRange([lane(BOARD_T0, 0, 10 * MINUTE)]), { from: BOARD_T0 - MINUTE, to: BOARD_T0 + 11 * MINUTE });
     assert.deepEqual(timeRange([lane(BOARD_T0, 0)]), { from: BOARD_T0 - MINUTE, to: BOARD_T0 + MINUTE });
-    // Marks in any order, across lanes: the earliest and the latest of all.
+    // Points in any order, across lanes: the earliest and the latest of all.
     assert.deepEqual(timeRange([lane(BOARD_T0 + 50 * MINUTE, 0), lane(BOARD_T0, 100 * MINUTE, 30 * MINUTE, 0)]), {
       from: BOARD_T0 - 3 * MINUTE,
       to: BOARD_T0 + 103 * MINUTE,

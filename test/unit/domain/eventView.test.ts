@@ -143,10 +143,10 @@ describe('Event view of one machine', () => {
       { kind: 'placeholder', reason: 'loading' },
     ]);
     assert.deepEqual(machineChildren({ view: empty, limit: 5, loaded: false, loading: false }), [
-      { kind: 'placeholder', reason: 'not-loaded' },
+      { kind: 'placeholder', reason: 'notLoaded' },
     ]);
     assert.deepEqual(machineChildren({ view: buildView(result([]), undefined, {}), limit: 5, loaded: true, loading: false }), [
-      { kind: 'placeholder', reason: 'no-events' },
+      { kind: 'placeholder', reason: 'noEvents' },
     ]);
     assert.deepEqual(
       machineChildren({ view: buildView(result([a]), undefined, { types: ['Z'] }), limit: 5, loaded: true, loading: false }),

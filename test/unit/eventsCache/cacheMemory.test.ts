@@ -1,5 +1,5 @@
 // What the events cache remembers so no view has to: a failure (read by the
-// tree model, VisibleLoads and the glance states), misses of the stored copy
+// tree model, VisibleLoads and the serial statuses), misses of the stored copy
 // (answered from memory, the store asked once), and refused credentials
 // (reported once per refused request, from the cache alone).
 
@@ -14,8 +14,8 @@ import { ApiError } from '../../../src/core/errors';
 import type { EventsResult, GetEventsOptions } from '../../../src/core/model';
 import { DEFAULT_EVENT_STATE_RULES } from '../../../src/domain/events/eventState';
 import type { SessionState } from '../../../src/domain/session/sessionState';
-import { GlanceStates } from '../../../src/editor/glanceStates';
-import { glanceStateOf } from '../../../src/editor/glanceText';
+import { SerialStatuses } from '../../../src/editor/serialStatuses';
+import { serialStatusOf } from '../../../src/editor/statusText';
 import { EventsCache, type ResultStore } from '../../../src/eventsCache/eventsCache';
 import { FileResultStore } from '../../../src/eventsCache/fileResultStore';
 import { MachineLists } from '../../../src/machines/machineLists';
@@ -28,7 +28,7 @@ import { event, MemoryStore, result, SERIAL } from '../machines/fixtures';
 
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-/** The session, signed in, as the glance states see it. */
+/** The session, signed in, as the serial statuses see it. */
 function signedInSession(): ApiSession {
   const state: SessionState = {
     kind: 'signed-in',
@@ -46,7 +46,7 @@ function signedInSession(): ApiSession {
 }
 
 describe('Events cache memory', () => {
-  it('a failure is remembered once, and the tree model, VisibleLoads and the glance states read it from the cache', async () => {
+  it('a failure is remembered once, and the tree model, VisibleLoads and the serial statuses read it from the cache', async () => {
     let requests = 0;
     const cache = new EventsCache({
       source: () => ({
@@ -79,9 +79,9 @@ describe('Events cache memory', () => {
       onDidChange: new Emitter<SettingsChange>().event,
     } as unknown as SettingsReader;
     const log = { warn: () => undefined } as unknown as Log;
-    const glance = new GlanceStates({ session: signedInSession(), events: cache, settings: settingsReader, log });
+    const statuses = new SerialStatuses({ session: signedInSession(), events: cache, settings: settingsReader, log });
     try {
-      assert.equal(glance.stateOf(SERIAL), undefined, 'nothing known yet');
+      assert.equal(statuses.stateOf(SERIAL), undefined, 'nothing known yet');
 
       await model.load(SERIAL, false);
       assert.equal(requests, 1);
@@ -92,16 +92,16 @@ describe('Events cache memory', () => {
       assert.equal(model.summary(SERIAL).state, 'error');
       model.ensureLoaded(SERIAL);
       // The inline status: VisibleLoads does not ask again within the period, and the state shows the failure.
-      glance.show([SERIAL]);
+      statuses.show([SERIAL]);
       await settle();
-      assert.equal(glance.requestsSent, 0);
-      const expected = glanceStateOf(undefined, 'not-found', DEFAULT_EVENT_STATE_RULES);
+      assert.equal(statuses.requestsSent, 0);
+      const expected = serialStatusOf(undefined, 'not-found', DEFAULT_EVENT_STATE_RULES);
       assert.ok(expected !== undefined);
-      assert.deepEqual(glance.stateOf(SERIAL), expected);
+      assert.deepEqual(statuses.stateOf(SERIAL), expected);
       await model.whenIdle();
       assert.equal(requests, 1, 'one request, one failure, read three ways');
     } finally {
-      glance.dispose();
+      statuses.dispose();
       model.dispose();
     }
   });

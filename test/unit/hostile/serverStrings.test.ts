@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { cutMark, markdownCell, toSingleLine } from '../../../src/common/markdownText';
 import { SERVER_TEXT_LIMITS, type EventsResult, type OnboardingEvent } from '../../../src/core/model';
 import { validateEvent, validateEvents } from '../../../src/core/validateEvents';
-import { glanceStateOf, planProblems, planStatuses } from '../../../src/editor/glanceText';
+import { serialStatusOf, planProblems, planStatuses } from '../../../src/editor/statusText';
 import { eventsHoverMarkdown, type HoverContext } from '../../../src/editor/hoverMarkdown';
 import { TOOL_LIMITS } from '../../../src/domain/agentTools/toolInput';
 import { machineEventsText, summaryText, type MachineReport } from '../../../src/domain/agentTools/toolResults';
@@ -72,7 +72,7 @@ const hoverCtx: HoverContext = {
   timeZone: 'UTC',
   rules: DEFAULT_EVENT_STATE_RULES,
 };
-const glanceCtx = { now: NOW, locale: 'en', t: plainLocalize };
+const statusCtx = { now: NOW, locale: 'en', t: plainLocalize };
 const at = (line: number, serialNumber: string): LineMatch => ({ line, start: 0, end: serialNumber.length, serialNumber });
 
 describe('hostile input: 10 MB server strings', () => {
@@ -159,10 +159,10 @@ describe('hostile input: 10 MB server strings', () => {
 
   it('the inline status and Problems text of a failed machine with a 10 MB type are small and quick', () => {
     const event = validated(HUGE_TYPE, HUGE_MESSAGE);
-    const state = glanceStateOf({ result: result([event]), stale: false }, undefined, DEFAULT_EVENT_STATE_RULES);
+    const state = serialStatusOf({ result: result([event]), stale: false }, undefined, DEFAULT_EVENT_STATE_RULES);
     assert.equal(state?.state, 'failed');
-    const { value: problems, ms } = timed(() => planProblems([at(0, SERIAL)], () => state, glanceCtx));
-    const { value: statuses, ms: statusMs } = timed(() => planStatuses([at(0, SERIAL)], () => state, glanceCtx));
+    const { value: problems, ms } = timed(() => planProblems([at(0, SERIAL)], () => state, statusCtx));
+    const { value: statuses, ms: statusMs } = timed(() => planStatuses([at(0, SERIAL)], () => state, statusCtx));
     assert.equal(problems.length, 1);
     assert.ok((problems[0]?.message.length ?? Infinity) < 200, `the Problems entry is ${problems[0]?.message.length} characters`);
     assert.ok((statuses[0]?.text.length ?? Infinity) < 100);

@@ -87,7 +87,7 @@ describe('Machines model', () => {
 
   it('loads a machine once, shows the newest N and "Load more"', async () => {
     const { model, source } = await setup();
-    assert.equal(model.summary(SERIAL).state, 'not-loaded');
+    assert.equal(model.summary(SERIAL).state, 'notLoaded');
     model.ensureLoaded(SERIAL);
     model.ensureLoaded(SERIAL);
     assert.equal(model.summary(SERIAL).state, 'loading');

@@ -137,7 +137,7 @@ describe('WatchList', () => {
     await advance(15_000);
     assert.equal(ended.length, 1);
     const [end] = ended;
-    assert.equal(end?.speak, true);
+    assert.equal(end?.tellUser, true);
     assert.equal(end.watch.outcome.state, 'onboarded');
     assert.equal(end.watch.outcome.tookMs, 46 * MINUTE);
     assert.equal(list.get(SERIAL)?.status, 'onboarded');
@@ -191,7 +191,7 @@ describe('WatchList', () => {
     for (const window of windows) await window.list.whenIdle();
     const all = [...first.ended, ...second.ended];
     assert.equal(all.length, 2, 'both windows saw the outcome');
-    assert.equal(all.filter((ended) => ended.speak).length, 1, 'exactly one window speaks');
+    assert.equal(all.filter((ended) => ended.tellUser).length, 1, 'exactly one window tells the user');
     assert.equal(all[0]?.watch.outcome.message, 'Certificate rejected');
   });
 

@@ -6,8 +6,8 @@ import {
   planStatuses,
   problemMessage,
   stateSummary,
-  type GlanceState,
-} from '../../../src/editor/glanceText';
+  type SerialStatus,
+} from '../../../src/editor/statusText';
 import type { LineMatch } from '../../../src/domain/serialNumbers/visibleSerials';
 import { serverText } from '../../../src/common/serverText';
 
@@ -16,7 +16,7 @@ const at = (line: number, serialNumber: string): LineMatch => ({ line, start: 0,
 const DAY = 86_400_000;
 const ctx = { now: 10 * DAY, locale: 'en', t: plainLocalize };
 
-describe('glance text (inline status, Problems entries, completion details)', () => {
+describe('status text (inline status, Problems entries, completion details)', () => {
   it('says glyph, state and the age of the latest event', () => {
     assert.equal(inlineStatusText('onboarded', 7 * DAY, ctx), '\u2713 onboarded · 3 days ago');
     assert.equal(inlineStatusText('failed', 9 * DAY, ctx), '\u2717 failed · yesterday');
@@ -37,7 +37,7 @@ describe('glance text (inline status, Problems entries, completion details)', ()
   });
 
   it('plans statuses and problems with one state look-up per distinct serial number, skipping unknown ones', () => {
-    const states: Record<string, GlanceState> = {
+    const states: Record<string, SerialStatus> = {
       A: { state: 'onboarded', latestEpochMs: 9 * DAY, latestType: serverText('DONE'), stale: false },
       B: { state: 'failed', latestEpochMs: 9 * DAY, latestType: serverText('X_FAILED\nsecond line'), stale: false },
       C: { state: 'unknown', latestEpochMs: undefined, latestType: undefined, stale: false },

@@ -17,7 +17,7 @@ import {
 import type { LineMatch } from '../domain/serialNumbers/visibleSerials';
 import { lineText, type ServerText } from '../common/serverText';
 
-export interface GlanceState {
+export interface SerialStatus {
   readonly state: MachineState;
   /** Time of the newest event, when there is one. */
   readonly latestEpochMs: number | undefined;
@@ -27,12 +27,12 @@ export interface GlanceState {
   readonly stale: boolean;
 }
 
-/** A serial number's glance state from its cache entry and the error kind of a failed load; undefined while nothing is known. */
-export function glanceStateOf(
+/** A serial number's status from its cache entry and the error kind of a failed load; undefined while nothing is known. */
+export function serialStatusOf(
   entry: { readonly result: EventsResult; readonly stale: boolean; readonly error?: Error | undefined } | undefined,
   errorKind: string | undefined,
   rules: EventStateRules,
-): GlanceState | undefined {
+): SerialStatus | undefined {
   const state = machineState({ result: entry?.result, errorKind }, rules);
   if (state === undefined) return undefined;
   const latest = entry === undefined ? undefined : newestOf(entry.result.events);
@@ -58,8 +58,8 @@ export interface PlannedStatus {
  */
 export function planStatuses(
   matches: readonly LineMatch[],
-  stateOf: (serialNumber: string) => GlanceState | undefined,
-  ctx: GlanceTextContext,
+  stateOf: (serialNumber: string) => SerialStatus | undefined,
+  ctx: StatusTextContext,
 ): PlannedStatus[] {
   const texts = new Map<string, { state: MachineState; text: string } | undefined>();
   const planned: PlannedStatus[] = [];
@@ -87,8 +87,8 @@ const TYPE_TEXT_MAX = 60;
 /** The Problems-panel entries for `matches` (every occurrence), one state and message per serial number. */
 export function planProblems(
   matches: readonly LineMatch[],
-  stateOf: (serialNumber: string) => GlanceState | undefined,
-  ctx: GlanceTextContext,
+  stateOf: (serialNumber: string) => SerialStatus | undefined,
+  ctx: StatusTextContext,
 ): PlannedProblem[] {
   const known = new Map<string, { state: 'failed' | 'noEvents' | 'unknown'; message: string } | undefined>();
   const planned: PlannedProblem[] = [];
@@ -115,14 +115,14 @@ export function planProblems(
   return planned;
 }
 
-export interface GlanceTextContext {
+export interface StatusTextContext {
   readonly now: number;
   readonly locale: string;
   readonly t: Localize;
 }
 
 /** "onboarded · 3 days ago": the state's word and, when there is a latest event, its age. */
-export function stateSummary(state: MachineState, latestEpochMs: number | undefined, ctx: GlanceTextContext): string {
+export function stateSummary(state: MachineState, latestEpochMs: number | undefined, ctx: StatusTextContext): string {
   const word = stateWord(state, ctx.t);
   if (latestEpochMs === undefined) return word;
   const age = formatRelative(latestEpochMs, ctx.now, ctx.locale);
@@ -130,7 +130,7 @@ export function stateSummary(state: MachineState, latestEpochMs: number | undefi
 }
 
 /** The inline status after a serial number: glyph, word, age. */
-export function inlineStatusText(state: MachineState, latestEpochMs: number | undefined, ctx: GlanceTextContext): string {
+export function inlineStatusText(state: MachineState, latestEpochMs: number | undefined, ctx: StatusTextContext): string {
   return `${STATE_LOOKS[state].glyph} ${stateSummary(state, latestEpochMs, ctx)}`;
 }
 
@@ -139,7 +139,7 @@ export function problemMessage(
   serialNumber: string,
   state: 'failed' | 'noEvents' | 'unknown',
   latestType: string | undefined,
-  ctx: GlanceTextContext,
+  ctx: StatusTextContext,
 ): string {
   switch (state) {
     case 'failed':

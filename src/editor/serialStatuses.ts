@@ -7,16 +7,16 @@ import { isApiError } from '../core/errors';
 import { Emitter, type Event } from '../common/emitter';
 import { Debouncer } from '../common/delays';
 import { Disposable } from '../common/lifecycle';
-import { glanceStateOf, type GlanceState } from './glanceText';
+import { serialStatusOf, type SerialStatus } from './statusText';
 import { NotSignedInError, type EventsCache } from '../eventsCache/eventsCache';
 import { VisibleLoads } from '../eventsCache/visibleLoads';
 import type { ApiSession } from '../workbench/contracts/apiSession';
 import type { Log } from '../workbench/log';
 import type { SettingsReader } from '../workbench/settings';
 
-export type { GlanceState } from './glanceText';
+export type { SerialStatus } from './statusText';
 
-export interface GlanceStatesDeps {
+export interface SerialStatusesDeps {
   readonly session: ApiSession;
   readonly events: EventsCache;
   readonly settings: SettingsReader;
@@ -25,7 +25,7 @@ export interface GlanceStatesDeps {
 
 const MAX_CHANGED_SERIALS = 10_000;
 
-export class GlanceStates extends Disposable {
+export class SerialStatuses extends Disposable {
   private readonly loads: VisibleLoads;
   private readonly changed = this.register(new Emitter<ReadonlySet<string> | undefined>());
   /** The serial numbers answered since the last repaint; undefined when anything may have changed (settings, session). */
@@ -50,7 +50,7 @@ export class GlanceStates extends Disposable {
    */
   readonly onDidChange: Event<ReadonlySet<string> | undefined> = this.changed.event;
 
-  constructor(private readonly deps: GlanceStatesDeps) {
+  constructor(private readonly deps: SerialStatusesDeps) {
     super();
     const { session, events, settings } = deps;
     this.loads = new VisibleLoads({
@@ -116,9 +116,9 @@ export class GlanceStates extends Disposable {
   }
 
   /** What is known of one serial number now; undefined while nothing is (or signed out). */
-  stateOf(serialNumber: string): GlanceState | undefined {
+  stateOf(serialNumber: string): SerialStatus | undefined {
     if (!this.signedIn) return undefined;
-    return glanceStateOf(this.deps.events.peek(serialNumber), this.loads.failure(serialNumber), this.deps.settings.value.eventStates);
+    return serialStatusOf(this.deps.events.peek(serialNumber), this.loads.failure(serialNumber), this.deps.settings.value.eventStates);
   }
 
   private changedOne(serialNumber: string): void {

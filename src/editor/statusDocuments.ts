@@ -15,7 +15,7 @@ export function tooLargeToRead(document: vscode.TextDocument): boolean {
   return document.offsetAt(document.lineAt(document.lineCount - 1).range.end) > MAX_LINKED_DOCUMENT_CHARS;
 }
 
-export function glanceDocument(document: vscode.TextDocument, languages: readonly string[]): boolean {
+export function showsSerialStatuses(document: vscode.TextDocument, languages: readonly string[]): boolean {
   if (!SCHEMES.has(document.uri.scheme)) return false;
   if (vscode.languages.match(selectorFor(languages), document) === 0) return false;
   return !tooLargeToRead(document);

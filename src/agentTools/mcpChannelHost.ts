@@ -1,4 +1,4 @@
-// The extension's side of the MCP door: the channel dist/mcp.js asks (one per
+// The extension's side of the MCP channel: the channel dist/mcp.js asks (one per
 // window, see mcp/channel.ts), the agents the user paired, and the server
 // definition that lists "Onboarding Events" in VS Code's MCP servers, started
 // on demand by VS Code. The calls are answered by the same tools as vscode.lm's
@@ -41,7 +41,7 @@ export type McpCaller = { readonly kind: 'unpaired' } | { readonly kind: 'paired
 /** Answers a tool call that came through the MCP server: registerAgentTools' tools, by name. */
 export type McpAnswer = (tool: string, input: unknown, caller: McpCaller, token: vscode.CancellationToken) => Promise<ToolAnswer>;
 
-export interface McpDoorDeps {
+export interface McpChannelHostDeps {
   readonly session: ApiSession;
   readonly log: Log;
   readonly answer: McpAnswer;
@@ -49,8 +49,8 @@ export interface McpDoorDeps {
   readonly trust: Pick<ArgumentTrust, 'confirm'>;
 }
 
-/** What the rest of the agent tools tell the door. */
-export interface McpDoor {
+/** What the rest of the agent tools tell the channel host. */
+export interface McpChannelHost {
   /** Connect an Agent ran: open the channel, and ask to pair the agent when it first calls. */
   expectAgent(): void;
 }
@@ -129,7 +129,7 @@ function isPairing(value: unknown): value is Pairing {
 /** The name VS Code's own launch is paired as (shown in the questions its calls raise). */
 const VSCODE_AGENT = 'VS Code';
 
-export function registerMcpDoor(context: vscode.ExtensionContext, deps: McpDoorDeps): McpDoor {
+export function registerMcpChannelHost(context: vscode.ExtensionContext, deps: McpChannelHostDeps): McpChannelHost {
   const pairings = new AgentPairings(context.secrets);
   /** Digests of the pairings made for servers VS Code started from this window's definition: this launch only, in memory. */
   const launches = new Set<string>();
@@ -223,7 +223,7 @@ export function registerMcpDoor(context: vscode.ExtensionContext, deps: McpDoorD
       if (change.key === PAIRINGS_SECRET) void reconcile();
     }),
     { dispose: () => void open?.then((channel) => channel?.dispose()) },
-    ...registerCommands(DOOR_COMMANDS, { pairings, log: deps.log, changed: reconcile }),
+    ...registerCommands(CHANNEL_HOST_COMMANDS, { pairings, log: deps.log, changed: reconcile }),
   );
 
   registerServerDefinition(context, async () => {
@@ -268,14 +268,14 @@ function registerServerDefinition(context: vscode.ExtensionContext, launch: () =
   );
 }
 
-interface DoorCommandDeps {
+interface ChannelHostCommandDeps {
   readonly pairings: AgentPairings;
   readonly log: Log;
   readonly changed: () => Promise<void>;
 }
 
 /** "Onboarding Events: Revoke Agent Access": the paired agents, to end one or more pairings. */
-const revokeAgentAccess: CommandFactory<DoorCommandDeps> = (deps) => async () => {
+const revokeAgentAccess: CommandFactory<ChannelHostCommandDeps> = (deps) => async () => {
   const paired = await deps.pairings.list();
   if (paired.length === 0) {
     void vscode.window.showInformationMessage(vscode.l10n.t('No agent is paired with Onboarding Events.'));
@@ -297,4 +297,4 @@ const revokeAgentAccess: CommandFactory<DoorCommandDeps> = (deps) => async () =>
   await deps.changed();
 };
 
-const DOOR_COMMANDS: CommandTable<DoorCommandDeps> = { [COMMANDS.revokeAgentAccess]: revokeAgentAccess };
+const CHANNEL_HOST_COMMANDS: CommandTable<ChannelHostCommandDeps> = { [COMMANDS.revokeAgentAccess]: revokeAgentAccess };
