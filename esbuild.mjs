@@ -11,10 +11,10 @@ const watch = process.argv.includes('--watch');
 const lazyTransport = {
   name: 'lazy-transport',
   setup(build) {
+    // Every require() of it, whichever module asks (the client, Test Connection's requests): a list of
+    // importers went stale once when Test Connection was split, and undici landed in extension.js.
     build.onResolve({ filter: /(^|\/)undiciTransport$/ }, (args) =>
-      args.kind === 'require-call' && (args.importer.endsWith('onboardingClient.ts') || args.importer.endsWith('connectionCheck.ts'))
-        ? { path: './undiciTransport.js', external: true }
-        : undefined,
+      args.kind === 'require-call' ? { path: './undiciTransport.js', external: true } : undefined,
     );
   },
 };
