@@ -50,6 +50,9 @@ const common = {
   sourcemap: !production,
   sourcesContent: false,
   external: ['vscode'],
+  // The test hooks (src/testHooks.ts) exist only in the development build the tests run; the
+  // production bundle, the one the .vsix ships, does not contain them (test/package checks it).
+  define: { OE_TEST_BUILD: production ? 'false' : 'true' },
   // In watch mode the problem-matcher plugin reports; otherwise esbuild prints its own errors.
   logLevel: watch ? 'silent' : 'warning',
   plugins: watch ? [lazyTransport, problemMatcher] : [lazyTransport],

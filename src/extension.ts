@@ -30,6 +30,9 @@ import { inertNotificationText } from './common/notificationText';
 
 export type { OnboardingEventsExtensionApi } from './publicApi';
 
+/** Set by esbuild.mjs: true in the development build the tests run, false in the production bundle, which so holds no test hooks. */
+declare const OE_TEST_BUILD: boolean;
+
 export function activate(context: vscode.ExtensionContext): OnboardingEventsExtensionApi {
   const started = performance.now();
   try {
@@ -74,21 +77,23 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
       machines,
       events,
       trust,
-      testHooks: testHooks({
-        testMode,
-        context,
-        session,
-        notifier,
-        events,
-        details,
-        editor,
-        machines,
-        agentTools,
-        links,
-        trust,
-        watch,
-        board,
-      }),
+      testHooks: OE_TEST_BUILD
+        ? testHooks({
+            testMode,
+            context,
+            session,
+            notifier,
+            events,
+            details,
+            editor,
+            machines,
+            agentTools,
+            links,
+            trust,
+            watch,
+            board,
+          })
+        : undefined,
     });
   } catch (error) {
     void vscode.window.showErrorMessage(

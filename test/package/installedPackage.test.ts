@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import { settled } from '../support/settled';
@@ -20,6 +20,14 @@ describe('The packaged .vsix installed into VS Code', () => {
     assert.notEqual(resolve(extension.extensionPath), repoRoot);
     // Installed extensions live in a folder named <publisher>.<name>-<version> inside the extensions dir.
     assert.match(extension.extensionPath, /[/\\]extensions[/\\]onboarding-events\.onboarding-events-\d+\.\d+\.\d+$/);
+  });
+
+  it('ships no test hooks: the production bundle leaves src/testHooks.ts out', () => {
+    const extension = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(extension);
+    const bundle = readFileSync(join(extension.extensionPath, 'dist', 'extension.js'), 'utf8');
+    // The hooks' own environment variable and their record of each window appear nowhere else in src/.
+    assert.doesNotMatch(bundle, /OE_TEST_WINDOW_RECORDS|waitForRendered/);
   });
 
   it('ships the bundles and assets and nothing else from the source tree', () => {
