@@ -94,6 +94,13 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   // 'pseudo': the views in the pseudo-locale (test/integration/pseudo/), which fail on any English left; the local
   // VS Code builds a language pack for it (scripts/vscode/languagePack.mjs), which the stand-in reads from OE_LOCALE.
   if (suite === 'pseudo') process.env.OE_LOCALE ??= 'qps-ploc';
+  // The suites talk only to 127.0.0.1 and set http.proxy themselves where they test a proxy: a proxy named in
+  // this shell's environment would reach VS Code's network path and make the proxy suites meaningless, so it
+  // is cleared for the VS Code they start (said in one line) rather than a reason to skip them.
+  const proxyVariables = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].filter((name) => process.env[name] !== undefined);
+  for (const name of proxyVariables) Reflect.deleteProperty(process.env, name);
+  if (proxyVariables.length > 0)
+    console.log(`[${suite}] cleared ${proxyVariables.join(', ')} for the VS Code under test: its suites set their own proxies`);
   // 'restricted': workspace trust on and a folder the user never trusted (Restricted Mode), see test/integration/restricted/.
   const restricted = suite === 'restricted';
   const code = await runSuite({
