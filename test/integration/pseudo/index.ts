@@ -5,7 +5,9 @@
 // extension localized is accented and bracketed, so English on screen is text
 // that bypassed l10n (test/support/l10n/englishLeaks.ts).
 import { runMochaSuite } from '../../support/runMochaSuite';
+import { installUser } from '../support/user';
 
 export function run(): Promise<void> {
+  installUser();
   return runMochaSuite(__dirname, 'pseudo', '.pseudo.js');
 }

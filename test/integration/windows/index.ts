@@ -5,7 +5,9 @@
 // it runs apart from every other suite: whatever it does must not change what
 // they see, and their state must not change what it sees.
 import { runMochaSuite } from '../../support/runMochaSuite';
+import { installUser } from '../support/user';
 
 export function run(): Promise<void> {
+  installUser();
   return runMochaSuite(__dirname, 'windows', '.windows.js');
 }
