@@ -403,10 +403,6 @@ function machinesHooks({ model, view, scan, polling }: Machines) {
       provider.flush();
       return outcome?.kind;
     },
-    /** Reads the window as focused (true) or not (false) instead of asking the OS, which a headless run does not control; undefined: the real window again. */
-    setWindowFocused: (focused: boolean | undefined): void => {
-      polling.overrideWindowFocus(focused);
-    },
   };
 }
 
