@@ -406,11 +406,10 @@ function machinesHooks({ model, view, scan, polling }: Machines) {
   };
 }
 
-/** Watch Onboarding as the user sees it: the watches, the status bar item; and a poll now, as the timers would. */
+/** Watch Onboarding as the user sees it: the watches; and a poll now, as the timers would. */
 function watchHooks(watch: Watches) {
   return {
     list: (): readonly WatchInfo[] => watch.list.list(),
-    statusBar: (): { readonly text: string; readonly tooltip: string } | undefined => watch.statusBar(),
     /** Polls every running watch now, as their timers would; resolves when all answered. */
     pollNow: (): Promise<void> => watch.list.pollNow(),
   };
