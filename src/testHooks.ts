@@ -3,11 +3,10 @@
 // ExtensionMode.Test only, and undefined otherwise. Every hook is derived
 // from what the features already are and expose to each other (the session's
 // state, the events cache, the details panels' activity, the tree's provider
-// and view, the hover provider's last answer, the registered tools and URI
-// handler); no feature builds a hook of its own. The exports are readable by
-// any other extension, so everything here is a closure: walking the object
-// graph reaches no session, client or credential store, and nothing returns a
-// credential, a token or a client.
+// and view, the registered tools and URI handler); no feature builds a hook of
+// its own. The exports are readable by any other extension, so everything
+// here is a closure: walking the object graph reaches no session, client or
+// credential store, and nothing returns a credential, a token or a client.
 import { appendFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import * as vscode from 'vscode';
@@ -24,9 +23,7 @@ import type { Details } from './details/registerDetails';
 import type { BoardSet, RenderedReport as BoardRenderedReport } from './board/protocol';
 import type { Board } from './board/registerBoard';
 import type { Editor } from './editor/registerEditor';
-import type { InlineStatusTiming, RenderedStatus } from './editor/inlineStatus';
-import type { DiagnosticsTiming } from './editor/serialDiagnostics';
-import type { HoverTiming } from './editor/serialHoverProvider';
+import type { RenderedStatus } from './editor/inlineStatus';
 import type { LinkOutcome, MachineLinks } from './links/registerLinks';
 import type { Machines } from './machines/registerMachines';
 import type { PollingSnapshot } from './machines/pinnedPolling';
@@ -164,16 +161,10 @@ function hooksOf(sources: TestHookSources) {
   return {
     session: sessionHooks(sources.context, session, notifier),
     details: detailsHooks(sources.details, sources.context.subscriptions),
-    /** The editor features: how the last hover was answered, and the in-document views. */
+    /** The editor features: the in-document views. */
     editor: {
-      /** How the last hover over a serial number was answered, and how long our provider took in the extension host. */
-      lastHover: (): HoverTiming | undefined => editor.hover.lastTiming,
       /** The inline statuses the editors of `uri` show. */
       inlineStatuses: (uri: vscode.Uri): readonly RenderedStatus[] => editor.inline.statuses(uri),
-      inlineTiming: (): InlineStatusTiming => editor.inline.lastTiming,
-      diagnosticsTiming: (): DiagnosticsTiming => editor.diagnostics.lastTiming,
-      /** Requests the inline status (visible serial numbers) has sent so far. */
-      statusRequests: (): number => editor.states.requestsSent,
     },
     machines: machinesHooks(sources.machines),
     board: boardHooks(sources.board, sources.context.subscriptions),
@@ -412,18 +403,13 @@ function machinesHooks({ model, view, scan, polling }: Machines) {
       provider.flush();
       return outcome?.kind;
     },
-    /** Reads the window as focused (true) or not (false) instead of asking the OS, which a headless run does not control; undefined: the real window again. */
-    setWindowFocused: (focused: boolean | undefined): void => {
-      polling.overrideWindowFocus(focused);
-    },
   };
 }
 
-/** Watch Onboarding as the user sees it: the watches, the status bar item; and a poll now, as the timers would. */
+/** Watch Onboarding as the user sees it: the watches; and a poll now, as the timers would. */
 function watchHooks(watch: Watches) {
   return {
     list: (): readonly WatchInfo[] => watch.list.list(),
-    statusBar: (): { readonly text: string; readonly tooltip: string } | undefined => watch.statusBar(),
     /** Polls every running watch now, as their timers would; resolves when all answered. */
     pollNow: (): Promise<void> => watch.list.pollNow(),
   };

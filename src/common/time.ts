@@ -34,7 +34,6 @@ export function isRepresentable(epochMs: number): boolean {
 /** VS Code's display language ids are BCP 47 tags; anything Intl rejects falls back to English. */
 export function safeLocale(locale: string): string {
   try {
-    // Stryker disable next-line StringLiteral: getCanonicalLocales of one string returns one tag or throws, so the fallback is for the type only.
     return Intl.getCanonicalLocales(locale)[0] ?? 'en';
   } catch {
     return 'en';
@@ -49,7 +48,6 @@ export type RelativeStyle = 'long' | 'short';
 function relativeFormatter(locale: string, style: RelativeStyle): Intl.RelativeTimeFormat {
   const cacheKey = `${locale}|${style}`;
   let formatter = relativeFormatters.get(cacheKey);
-  // Stryker disable next-line ConditionalExpression: the cache only saves work; a new formatter formats the same.
   if (formatter === undefined) {
     // numeric 'auto': "yesterday", "last month", "now" where the language has such words.
     formatter = new Intl.RelativeTimeFormat(safeLocale(locale), { numeric: 'auto', style });
@@ -71,15 +69,11 @@ export function formatRelative(epochMs: number, nowMs: number, locale: string, s
   const distance = Math.abs(delta);
   const format = relativeFormatter(locale, style);
   if (distance < NOW_WITHIN_MS) return format.format(0, 'second');
-  // Stryker disable next-line EqualityOperator: a delta of 0 already returned "now".
   const sign = delta < 0 ? -1 : 1;
-  // Stryker disable next-line EqualityOperator: the loop always returns at the last unit, 'second', which is never skipped.
   for (let i = 0; i < UNITS.length; i++) {
     const current = UNITS[i];
-    // Stryker disable next-line ConditionalExpression: the distance is at least 10 s here, so 'second' would never be skipped anyway.
     if (current === undefined || (distance < current.size && current.unit !== 'second')) continue;
     const count = Math.round(distance / current.size);
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: UNITS[-1] is undefined as well.
     const larger = i > 0 ? UNITS[i - 1] : undefined;
     if (larger !== undefined && current.promoteAt !== undefined && count >= current.promoteAt) return format.format(sign, larger.unit);
     return format.format(sign * count, current.unit);

@@ -237,7 +237,6 @@ export class OnboardingClient {
     }
     const contentType = response.headers['content-type'];
     const base = { url: response.url, status: response.status, ...definedOnly({ contentType }) };
-    // Stryker disable next-line StringLiteral: the source only words the problem, unused here: a body that is not JSON is returned as text
     const json = parseJsonBody(response.body, contentType, (t) => t('The linked resource'));
     return json.ok ? { ...base, json: json.value } : { ...base, text: new TextDecoder('utf-8').decode(response.body) };
   }

@@ -33,12 +33,6 @@ export interface RenderedStatus {
   readonly text: string;
 }
 
-export interface InlineStatusTiming {
-  /** Extension-host time of the last decoration update, in ms. */
-  readonly lastUpdateMs: number;
-  readonly updates: number;
-}
-
 export class InlineStatus extends Disposable {
   private readonly decoration = this.register(
     vscode.window.createTextEditorDecorationType({
@@ -53,7 +47,6 @@ export class InlineStatus extends Disposable {
       this.loadVisible();
     }, LOAD_DELAY_MS),
   );
-  private timing: InlineStatusTiming = { lastUpdateMs: 0, updates: 0 };
   /** A "load the others?" question is on screen: one at a time. */
   private asking = false;
   /** When the user last dismissed the question: not asked again within the budget period. */
@@ -121,10 +114,6 @@ export class InlineStatus extends Disposable {
     this.updateAll(true);
   }
 
-  get lastTiming(): InlineStatusTiming {
-    return this.timing;
-  }
-
   /** What the editors of `uri` show now (test hook). */
   statuses(uri: vscode.Uri): readonly RenderedStatus[] {
     return this.rendered.get(uri.toString()) ?? [];
@@ -140,7 +129,6 @@ export class InlineStatus extends Disposable {
 
   /** Repaints `editors` from what is known; with `load`, asks (after scrolling settles) for what is not. */
   private update(editors: readonly vscode.TextEditor[], load: boolean): void {
-    const started = performance.now();
     const mode = this.mode();
     const signedIn = this.states.signedIn;
     const ctx: StatusTextContext = {
@@ -168,7 +156,6 @@ export class InlineStatus extends Disposable {
       editor.setDecorations(this.decoration, options);
       this.rendered.set(key, rendered);
     }
-    this.timing = { lastUpdateMs: performance.now() - started, updates: this.timing.updates + 1 };
     if (load) this.loads.trigger();
   }
 

@@ -22,15 +22,6 @@ export const DIAGNOSTIC_SOURCE = 'Onboarding Events';
 export const MAX_DIAGNOSTICS_PER_DOCUMENT = MAX_INDEXED_MATCHES;
 const EDIT_DELAY_MS = 300;
 
-export interface DiagnosticsTiming {
-  /** Extension-host time of the last update of the entries (a rebuild, an edit or an answer), in ms. */
-  readonly lastUpdateMs: number;
-  /** Entries of the documents that update touched. */
-  readonly diagnostics: number;
-  /** Lines read from documents by that update (0 when only known matches were re-derived). */
-  readonly linesRead: number;
-}
-
 function severityOf(setting: string): vscode.DiagnosticSeverity | undefined {
   switch (setting) {
     case 'hint':
@@ -68,8 +59,6 @@ export class SerialDiagnostics extends Disposable {
   private readonly edited = new Set<vscode.TextDocument>();
   /** Documents whose cut was logged, so a 1 M-line file is said once, not on every answer. */
   private readonly reportedCut = new Set<string>();
-  private timing: DiagnosticsTiming = { lastUpdateMs: 0, diagnostics: 0, linesRead: 0 };
-  private linesRead = 0;
 
   constructor(
     private readonly states: SerialStatuses,
@@ -118,10 +107,6 @@ export class SerialDiagnostics extends Disposable {
     this.updateAll();
   }
 
-  get lastTiming(): DiagnosticsTiming {
-    return this.timing;
-  }
-
   private updateAll(): void {
     this.updateDocuments(vscode.workspace.textDocuments);
   }
@@ -145,17 +130,14 @@ export class SerialDiagnostics extends Disposable {
       endLine: change.range.end.line,
       newLines: lineBreaks(change.text),
     }));
-    indexed.stale = !indexed.index.update(edits, (line) => this.readLine(document, line), document.lineCount);
+    indexed.stale = !indexed.index.update(edits, (line) => document.lineAt(line).text, document.lineCount);
     indexed.version = document.version;
     indexed.edited = true;
   }
 
   /** Answers arrived for `serials`: only their entries, in the documents that hold them. */
   private updateSerials(serials: ReadonlySet<string>): void {
-    const started = performance.now();
-    this.linesRead = 0;
     const severity = severityOf(this.settings.value['diagnostics.severity']);
-    let count = 0;
     const ctx = this.context();
     for (const document of vscode.workspace.textDocuments) {
       const indexed = this.documents.get(document.uri.toString());
@@ -175,16 +157,12 @@ export class SerialDiagnostics extends Disposable {
         touched = true;
         this.derive(indexed, serial, matches, severity, ctx);
       }
-      if (touched) count += this.publish(document, indexed);
+      if (touched) this.publish(document, indexed);
     }
-    this.timing = { lastUpdateMs: performance.now() - started, diagnostics: count, linesRead: this.linesRead };
   }
 
   private updateDocuments(documents: readonly vscode.TextDocument[]): void {
-    const started = performance.now();
-    this.linesRead = 0;
     const severity = severityOf(this.settings.value['diagnostics.severity']);
-    let count = 0;
     const ctx = this.context();
     for (const document of documents) {
       if (document.isClosed) continue;
@@ -196,9 +174,8 @@ export class SerialDiagnostics extends Disposable {
       indexed.entries.clear();
       indexed.edited = false;
       for (const [serial, matches] of indexed.index.bySerial()) this.derive(indexed, serial, matches, severity, ctx);
-      count += this.publish(document, indexed);
+      this.publish(document, indexed);
     }
-    this.timing = { lastUpdateMs: performance.now() - started, diagnostics: count, linesRead: this.linesRead };
   }
 
   private context(): StatusTextContext {
@@ -214,17 +191,12 @@ export class SerialDiagnostics extends Disposable {
     const key = document.uri.toString();
     let indexed = this.documents.get(key);
     if (indexed === undefined || indexed.stale || indexed.version !== document.version) {
-      const index = new SerialIndex(this.serialSettings.value.matcher, (line) => this.readLine(document, line), document.lineCount);
+      const index = new SerialIndex(this.serialSettings.value.matcher, (line) => document.lineAt(line).text, document.lineCount);
       indexed = { index, version: document.version, stale: false, edited: false, entries: new Map() };
       this.documents.set(key, indexed);
       this.reportCut(document, index);
     }
     return indexed;
-  }
-
-  private readLine(document: vscode.TextDocument, line: number): string {
-    this.linesRead++;
-    return document.lineAt(line).text;
   }
 
   private reportCut(document: vscode.TextDocument, index: SerialIndex): void {
@@ -259,12 +231,11 @@ export class SerialDiagnostics extends Disposable {
     else indexed.entries.set(serial, diagnostics);
   }
 
-  private publish(document: vscode.TextDocument, indexed: IndexedDocument): number {
+  private publish(document: vscode.TextDocument, indexed: IndexedDocument): void {
     const all = [...indexed.entries.values()].flat();
     all.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
     if (all.length === 0) this.collection.delete(document.uri);
     else this.collection.set(document.uri, all);
-    return all.length;
   }
 }
 

@@ -33,14 +33,6 @@ export interface SerialHoverDeps {
   readonly ownArgument?: HoverContext['ownArgument'];
 }
 
-/** How the last hover was answered and how long the provider took: read by integration tests through the extension API. */
-export interface HoverTiming {
-  readonly serialNumber: string;
-  /** 'stale' = the refresh took longer than STALE_HOVER_WAIT_MS, so the last good result was shown. */
-  readonly source: 'cache' | 'request' | 'stale' | 'signed-out';
-  readonly ms: number;
-}
-
 /**
  * How long a hover over a machine with a stale cached result waits for the
  * refresh before showing what it has. Offline, a refresh can take until the
@@ -49,20 +41,13 @@ export interface HoverTiming {
 export const STALE_HOVER_WAIT_MS = 800;
 
 export class SerialHoverProvider implements vscode.HoverProvider {
-  private last: HoverTiming | undefined;
-
   constructor(private readonly deps: SerialHoverDeps) {}
-
-  get lastTiming(): HoverTiming | undefined {
-    return this.last;
-  }
 
   provideHover(
     document: vscode.TextDocument,
     position: vscode.Position,
     token: vscode.CancellationToken,
   ): vscode.ProviderResult<vscode.Hover> {
-    const started = performance.now();
     const settings = this.deps.settings.value;
     // The matcher on the line (RE2, linear time), with the minimum length and the deny list.
     const match = serialAtPosition(document, position, settings.matcher);
@@ -73,28 +58,17 @@ export class SerialHoverProvider implements vscode.HoverProvider {
     const ctx = hoverContext(settings.maxEvents, this.deps.eventStates(), this.deps.ownArgument);
     const events = this.deps.events;
     if (this.deps.session.state.kind !== 'signed-in') {
-      const answer = hover(signedOutHoverMarkdown(serialNumber, ctx), range);
-      this.last = { serialNumber, source: 'signed-out', ms: performance.now() - started };
-      return answer;
+      return hover(signedOutHoverMarkdown(serialNumber, ctx), range);
     }
     const cached = events.peek(serialNumber);
     if (cached !== undefined && events.isFresh(serialNumber)) {
-      const answer = hover(eventsHoverMarkdown(serialNumber, cached, ctx), range);
-      this.last = { serialNumber, source: 'cache', ms: performance.now() - started };
-      return answer;
+      return hover(eventsHoverMarkdown(serialNumber, cached, ctx), range);
     }
     const fetched = this.fetch(serialNumber, range, token, ctx);
-    if (cached === undefined) {
-      return fetched.finally(() => {
-        this.last = { serialNumber, source: 'request', ms: performance.now() - started };
-      });
-    }
+    if (cached === undefined) return fetched;
     // Something is known: wait a little for fresh data, then show the last good result marked
     // "not up to date". The refresh goes on and fills the cache for the next hover.
-    return this.staleAfterWait(fetched, serialNumber, range, ctx).then(({ answer, source }) => {
-      this.last = { serialNumber, source, ms: performance.now() - started };
-      return answer;
-    });
+    return this.staleAfterWait(fetched, serialNumber, range, ctx);
   }
 
   private async staleAfterWait(
@@ -102,7 +76,7 @@ export class SerialHoverProvider implements vscode.HoverProvider {
     serialNumber: string,
     range: vscode.Range,
     ctx: HoverContext,
-  ): Promise<{ answer: vscode.Hover | undefined; source: HoverTiming['source'] }> {
+  ): Promise<vscode.Hover | undefined> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<'late'>((resolve) => {
       timer = setTimeout(() => {
@@ -111,13 +85,13 @@ export class SerialHoverProvider implements vscode.HoverProvider {
     });
     try {
       const first = await Promise.race([fetched, late]);
-      if (first !== 'late') return { answer: first, source: 'request' };
+      if (first !== 'late') return first;
     } finally {
       clearTimeout(timer);
     }
     const known = this.deps.events.peek(serialNumber);
-    if (known === undefined) return { answer: await fetched, source: 'request' };
-    return { answer: hover(eventsHoverMarkdown(serialNumber, { ...known, stale: true }, ctx), range), source: 'stale' };
+    if (known === undefined) return fetched;
+    return hover(eventsHoverMarkdown(serialNumber, { ...known, stale: true }, ctx), range);
   }
 
   private async fetch(

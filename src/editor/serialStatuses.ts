@@ -110,11 +110,6 @@ export class SerialStatuses extends Disposable {
     if (this.signedIn) this.loads.loadHeld();
   }
 
-  /** Requests sent by the inline status so far (tests and the log). */
-  get requestsSent(): number {
-    return this.loads.requestsSent;
-  }
-
   /** What is known of one serial number now; undefined while nothing is (or signed out). */
   stateOf(serialNumber: string): SerialStatus | undefined {
     if (!this.signedIn) return undefined;

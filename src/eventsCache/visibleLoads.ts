@@ -50,7 +50,6 @@ export class VisibleLoads {
   private readonly inFlight = new Map<string, AbortController>();
   private queue: string[] = [];
   private visible = new Set<string>();
-  private sent = 0;
   /** Visible, wanted, and not loaded because a bound was reached: waits for loadHeld(). */
   private held = new Set<string>();
   /** What the user said to load (one load each, past the bounds). */
@@ -78,11 +77,6 @@ export class VisibleLoads {
   /** Visible serial numbers not loaded because a bound was reached. */
   get heldCount(): number {
     return this.held.size;
-  }
-
-  /** Requests sent so far (for the bench and tests). */
-  get requestsSent(): number {
-    return this.sent;
   }
 
   /** Serial numbers whose request is on the wire now. */
@@ -183,7 +177,6 @@ export class VisibleLoads {
     const controller = new AbortController();
     const generation = this.generation;
     this.inFlight.set(serialNumber, controller);
-    this.sent++;
     const settle = (): void => {
       if (generation !== this.generation || this.inFlight.get(serialNumber) !== controller) return;
       this.inFlight.delete(serialNumber);

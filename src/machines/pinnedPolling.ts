@@ -30,8 +30,6 @@ export interface PollingSnapshot {
 
 export class PinnedPolling extends Disposable {
   private readonly scheduler: AutoRefresh;
-  /** Set only through the test hooks (src/testHooks.ts): the window's focus as the test says, not as the OS says. */
-  private focusOverride: boolean | undefined;
 
   constructor(private readonly deps: PinnedPollingDeps) {
     super();
@@ -75,12 +73,6 @@ export class PinnedPolling extends Disposable {
     return this.scheduler.pollNow();
   }
 
-  /** For the test hooks: read the window as focused or not (undefined: the real window state again). */
-  overrideWindowFocus(focused: boolean | undefined): void {
-    this.focusOverride = focused;
-    this.scheduler.update();
-  }
-
   snapshot(): PollingSnapshot {
     const { scheduler } = this;
     return {
@@ -92,7 +84,7 @@ export class PinnedPolling extends Disposable {
   }
 
   private active(): boolean {
-    return this.deps.view.visible && (this.focusOverride ?? vscode.window.state.focused) && this.deps.signedIn();
+    return this.deps.view.visible && vscode.window.state.focused && this.deps.signedIn();
   }
 
   private async poll(): Promise<PollOutcome> {

@@ -36,11 +36,9 @@ export interface WatchDeps {
   readonly trust: Pick<ArgumentTrust, 'fromOwnUi' | 'confirm'>;
 }
 
-/** The watch feature: its API for the agent tools, and what the test hooks read (the list, the status bar's text). */
+/** The watch feature: its API for the agent tools, and its list (the watches and their events). */
 export interface Watches extends WatchesApi {
   readonly list: WatchList;
-  /** The status bar item's text and tooltip, as shown (undefined while hidden). */
-  statusBar(): { readonly text: string; readonly tooltip: string } | undefined;
 }
 
 function environmentId(session: ApiSession): string | undefined {
@@ -116,7 +114,6 @@ export function registerWatch(context: vscode.ExtensionContext, deps: WatchDeps)
   store.add(vscode.Disposable.from(...registerCommands(WATCH_COMMANDS, { list, start, session, machines, trust, showDetailsOf, log })));
   return {
     list,
-    statusBar: () => display.statusBar(),
     watches: () => summaries(list, session),
     startWatch: async (serialNumber) => answerOf(await start(serialNumber)),
   };

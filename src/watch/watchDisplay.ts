@@ -40,7 +40,6 @@ export class WatchDisplay extends Disposable {
   private readonly item = this.register(
     vscode.window.createStatusBarItem('onboardingEvents.watches', vscode.StatusBarAlignment.Left, -101),
   );
-  private shown: { text: string; tooltip: string } | undefined;
 
   constructor(
     private readonly list: WatchList,
@@ -77,11 +76,6 @@ export class WatchDisplay extends Disposable {
     update();
   }
 
-  /** The status bar item's text and tooltip, as shown (undefined while hidden). */
-  statusBar(): { readonly text: string; readonly tooltip: string } | undefined {
-    return this.shown;
-  }
-
   /** Time passed: "2 min ago" in every row ages. */
   rowsAged(): void {
     this.rowsChanged.fire(undefined);
@@ -96,7 +90,6 @@ export class WatchDisplay extends Disposable {
     const onboarded = mine.filter((watch) => watch.status === 'onboarded' && watch.seen !== true).length;
     const paused = list.list().filter((watch) => watch.status === 'paused').length;
     if (watching + failed + onboarded + paused === 0) {
-      this.shown = undefined;
       item.hide();
       return;
     }
@@ -110,7 +103,6 @@ export class WatchDisplay extends Disposable {
     item.tooltip = t('Onboarding Events: machines being watched. Click to see them, stop a watch or open an outcome.');
     item.backgroundColor = failed > 0 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     item.accessibilityInformation = { label: t('Onboarding Events: {0}', text) };
-    this.shown = { text, tooltip: item.tooltip };
     item.show();
   }
 }

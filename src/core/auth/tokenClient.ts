@@ -117,7 +117,6 @@ export class TokenClient {
   async getToken(signal?: AbortSignal): Promise<string> {
     const cached = this.#cached;
     if (cached !== undefined && this.#options.now() < cached.refreshAt) return cached.value;
-    // Stryker disable next-line StringLiteral: the key only has to differ from grantFresh's 'verify'; '' does too
     const token = await this.#shared('grant', signal);
     return token.value;
   }
@@ -134,7 +133,6 @@ export class TokenClient {
   /** A fresh grant regardless of the cache, to check credentials the user just entered. */
   async grantFresh(signal?: AbortSignal): Promise<VerifiedGrant> {
     this.#cached = undefined;
-    // Stryker disable next-line StringLiteral: the key only has to differ from getToken's 'grant'; '' does too
     return new VerifiedGrant(this.tokenUrl, await this.#shared('verify', signal));
   }
 
@@ -232,7 +230,6 @@ export class TokenClient {
   /** RFC 6749 §5.2 error codes, read from the body when it is JSON. */
   #errorFor(response: HttpResponse): ApiError {
     const request = describeRequest('POST', this.tokenUrl);
-    // Stryker disable next-line StringLiteral: only the error code is read here; the Content-Type and source shape only the discarded problem text
     const json = parseJsonBody(response.body, response.headers['content-type'], (t) => t('The authorization server'));
     const code = json.ok && isRecord(json.value) ? json.value['error'] : undefined;
     const { status } = response;

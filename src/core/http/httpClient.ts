@@ -190,7 +190,6 @@ export class HttpClient {
 
 /** "untrusted-certificate UND_ERR_CONNECT ← UNABLE_TO_VERIFY_LEAF_SIGNATURE via proxy host:port": codes and hosts only. */
 function describeFailure(failure: TransportError): string {
-  // Stryker disable next-line ArrayDeclaration: a default of one cause is not more than one either: the chain is the failure's code
   const { causes = [], proxyHost, proxyStatus } = failure.context;
   const chain = causes.length > 1 ? causes.join(' ← ') : failure.code;
   const proxy = proxyHost === undefined ? '' : ` via proxy ${proxyHost}${proxyStatus !== undefined ? ` (HTTP ${proxyStatus})` : ''}`;

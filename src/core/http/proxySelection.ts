@@ -95,7 +95,6 @@ function entryMatches(raw: string, host: string, port: string): boolean {
 function splitHostPort(entry: string): { name: string; port?: string } {
   const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
   if (bracketed) {
-    // Stryker disable next-line StringLiteral: the first group is not optional, so it always holds a string.
     const [, name = '', port] = bracketed;
     return port === undefined ? { name } : { name, port };
   }

@@ -48,7 +48,6 @@ export interface CertificateStores {
 
 const NODE_AND_SYSTEM_CA: CertificateStores = {
   // The types for Node 20 lack tls.getCACertificates; a Node either has it as a function or not at all.
-  // Stryker disable next-line ArrowFunction: not observable under the unit tier's Node 20, which has no tls.getCACertificates (undefined either way); tests use the seam
   nodeReader: () => (tls as { getCACertificates?: GetCACertificates }).getCACertificates,
   systemCa: () => {
     // Loaded only here, so a Node that reads the store itself never loads it.
@@ -96,7 +95,7 @@ async function certificatesFromFile(path: string): Promise<string[]> {
     // Our own refusals above carry their code too, so they come out unchanged.
     const code = (error as { code?: unknown }).code;
     if (typeof code === 'string') throw fail(code);
-    // Stryker disable next-line StringLiteral: unreachable, every error fs.stat and fs.readFile throw has a string code; the type needs a fallback
+    // Every error fs.stat and fs.readFile throw has a string code; this is for the type.
     throw fail('UNREADABLE');
   }
   const found = pemCertificates(text);

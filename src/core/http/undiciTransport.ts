@@ -319,7 +319,6 @@ async function readCapped(
       // Leaving the loop keeps the async iterator's own 'error' listener on the body, so this one
       // changes nothing on today's Node; it stays so that a Node whose iterator lets go cannot turn
       // undici's RequestAbortedError into an uncaught exception in the extension host.
-      // Stryker disable next-line StringLiteral: equivalent while the iterator's listener stays (the test below the cap checks no error goes unhandled)
       body.on('error', () => undefined);
       body.destroy();
       throw new TransportError('too-large', 'RESPONSE_TOO_LARGE');

@@ -73,7 +73,6 @@ const SUMMARY_ORDER: readonly MachineState[] = ['failed', 'unavailable', 'unknow
 
 function when(epochMs: number, now: number): string {
   const iso = formatUtcIso(epochMs) ?? 'an impossible date';
-  // Stryker disable next-line StringLiteral: '' is no language tag, and formatRelative falls back to English for it
   const relative = formatRelative(epochMs, now, 'en');
   return relative === undefined ? iso : `${iso} (${relative})`;
 }

@@ -101,13 +101,9 @@ export function boardRow(serialNumber: string, source: BoardSource, rules: Event
   const newestEvent = ordered[ordered.length - 1];
   const completion = all.find((point) => point.state === 'onboarded');
   let failingPoint = -1;
-  // Stryker disable next-line ArithmeticOperator: starting one past the end only reads an undefined point first.
-  for (let i = points.length - 1; i >= 0; i--)
-    // Stryker disable next-line OptionalChaining: i is always an index of points; the ?. is for the type.
-    if (points[i]?.state === 'failed') {
-      failingPoint = i;
-      break;
-    }
+  points.forEach((point, i) => {
+    if (point.state === 'failed') failingPoint = i;
+  });
   const firstAt = first?.at ?? null;
   const endAt = completion?.at ?? newest?.at ?? null;
   return {

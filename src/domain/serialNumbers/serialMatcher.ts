@@ -149,7 +149,6 @@ function compile(source: string, t: Localize): Compiled | string {
     source,
     scanner: (text) => {
       // One pass of RE2's DFA (no positions, so its fastest engine) says whether there is anything to find at all.
-      // Stryker disable next-line ConditionalExpression: only saves work; the matcher below finds nothing either
       if (!re.test(text)) return undefined;
       const matcher = re.matcher(text);
       return (from) => (matcher.find(from) ? { start: matcher.start(), end: matcher.end() } : undefined);
@@ -161,7 +160,6 @@ function compile(source: string, t: Localize): Compiled | string {
 export function createSerialMatcher(options: SerialMatcherOptions = {}): SerialMatcher {
   const requested = options.pattern?.trim() ?? '';
   // The default written out is the default, run on V8.
-  // Stryker disable next-line ConditionalExpression: the default compiled by RE2 finds the same matches, only slower
   const custom = requested === DEFAULT_SERIAL_PATTERN ? '' : requested;
   const t = options.t ?? plainLocalize;
   let compiled: Compiled;
@@ -234,7 +232,7 @@ export function createSerialMatcher(options: SerialMatcherOptions = {}): SerialM
       // real text before it.
       let hit: SerialMatch | undefined;
       scan(text, Math.max(0, offset - MAX_SERIAL_NUMBER_LENGTH), (match) => {
-        // Stryker disable next-line BooleanLiteral: every later match starts after the offset too; stopping only saves work
+        // Every later match starts after the offset too: stop.
         if (match.start > offset) return false;
         if (match.end >= offset) {
           hit = match;

@@ -339,28 +339,30 @@ describe('Serial numbers at a glance (inline status, Problems, quick fixes, comp
     );
     const { document, editor } = await openText(lines.join('\n'));
     await until('the first screen', () => hook().inlineStatuses(document.uri).length > 5);
+    const scrolled = performance.now();
     editor.revealRange(new vscode.Range(2500, 0, 2500, 0), vscode.TextEditorRevealType.InCenter);
     await until('the middle screen', () =>
       hook()
         .inlineStatuses(document.uri)
         .some((s) => s.line > 2400),
     );
-    const inline = hook().inlineTiming();
-    const diagnostics = hook().diagnosticsTiming();
     console.log(
-      `    inline status update: ${inline.lastUpdateMs.toFixed(2)} ms; diagnostics rebuild: ${diagnostics.lastUpdateMs.toFixed(2)} ms for ${diagnostics.diagnostics} entries; requests sent by the inline status so far: ${hook().statusRequests()}`,
+      `    scroll to the middle screen's statuses: ${(performance.now() - scrolled).toFixed(0)} ms (150 ms settle delay and requests included); requests sent so far: ${fake.eventRequests().length}`,
     );
     const asked = serials.filter((serial) => fake.eventRequests(serial).length > 0).length;
     assert.ok(asked < 200, `only serial numbers shown were asked for (${asked} of 1000)`);
     // All 1,000 results arrive (as if the tree loaded them): the Problems entries of every occurrence are rebuilt.
+    // Timed from outside, from the last answer to its entries: the rebuild runs in this extension host and holds it.
     await Promise.all(serials.map((serial) => api.testHooks.getEvents(serial)));
-    await until('1,000 Problems entries', () => ours(document.uri).length === 1000, 15_000);
-    await sleep(300);
-    const rebuilt = hook().diagnosticsTiming();
+    const arrived = performance.now();
+    while (ours(document.uri).length !== 1000 && performance.now() - arrived < 15_000)
+      await new Promise((resolve) => setImmediate(resolve));
+    const rebuiltMs = performance.now() - arrived;
+    assert.equal(ours(document.uri).length, 1000, '1,000 Problems entries');
     console.log(
-      `    after 1,000 results arrived: diagnostics rebuild ${rebuilt.lastUpdateMs.toFixed(2)} ms for ${rebuilt.diagnostics} entries (target 20 ms, extension-host time incl. creating vscode.Diagnostic objects)`,
+      `    after 1,000 results arrived: diagnostics rebuild ${rebuiltMs.toFixed(2)} ms from the last answer to 1,000 entries (target 20 ms, incl. creating vscode.Diagnostic objects)`,
     );
-    assert.ok(rebuilt.lastUpdateMs < 100, 'far below a frame budget even on a loaded 2-core machine');
+    assert.ok(rebuiltMs < 100, 'far below a frame budget even on a loaded 2-core machine');
   });
 
   it('clears statuses and Problems entries on sign-out, and asks to sign in for a link', async () => {

@@ -448,10 +448,12 @@ describe('Hostile input (real host)', () => {
       assert.ok(first.length < 5_000, `the hover is ${first.length} characters`);
       const showDetails = /\[Show Details\]\((command:[^ )]+)/.exec(first)?.[1] ?? '';
       assert.ok(showDetails.length > 0 && showDetails.length < 300, `the Show Details link is ${showDetails.length} characters`);
+      const requestsBefore = fake.eventRequests(serial).length;
+      const started = performance.now();
       await hoverText();
-      const cached = api.testHooks.editor.lastHover();
-      assert.equal(cached?.source, 'cache');
-      assert.ok(cached.ms < 100, `a cached hover took ${cached.ms.toFixed(1)} ms in our provider`);
+      const cachedMs = performance.now() - started;
+      assert.equal(fake.eventRequests(serial).length - requestsBefore, 0, 'the second hover was answered from the cache');
+      assert.ok(cachedMs < 100, `a cached hover took ${cachedMs.toFixed(1)} ms through vscode.executeHoverProvider`);
 
       let problems: vscode.Diagnostic[] = [];
       for (let waited = 0; waited < 5_000 && problems.length === 0; waited += 100) {
@@ -598,14 +600,17 @@ describe('Hostile input (real host)', () => {
       // The first serial number is on screen: the inline status loads it, and its Problems entry follows.
       await until('the first entry', () => ourDiagnostics(document.uri).length === 1);
       // The second is far below the screen: another view (here the test) loads it, as the tree or a hover would.
-      const editor = api.testHooks.editor;
-      assert.ok(editor);
+      // Timed from outside: from the answer landing in the cache to its entry in the Problems panel
+      // (the update runs in this extension host, so a rescan would hold this loop as long as it lasts).
       await api.testHooks.getEvents(failed[1] ?? '');
-      await until('the second entry', () => ourDiagnostics(document.uri).length === 2);
-      const timing = editor.diagnosticsTiming();
-      console.log(`    Problems update after one answer on a 1 M-line document: ${timing.lastUpdateMs.toFixed(2)} ms`);
+      const answered = performance.now();
+      while (ourDiagnostics(document.uri).length !== 2 && performance.now() - answered < 20_000)
+        await new Promise((resolve) => setImmediate(resolve));
+      const updateMs = performance.now() - answered;
+      assert.equal(ourDiagnostics(document.uri).length, 2, 'the second entry');
+      console.log(`    Problems update after one answer on a 1 M-line document: ${updateMs.toFixed(2)} ms (answer to entry)`);
       // A full rescan of the million lines took ~290 ms on every answer (1.19 s the first time).
-      assert.ok(timing.lastUpdateMs < 50, `the update after one answer took ${timing.lastUpdateMs.toFixed(1)} ms`);
+      assert.ok(updateMs < 50, `the update after one answer took ${updateMs.toFixed(1)} ms`);
     });
 
     it('three visible lines of 713 serial numbers each load at most a screen of them without asking, not 2,139', async () => {

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import type { MachinesHooks, RenderedNode } from '../../../src/testHooks';
 import { makeEvent, startFakeApi, TEST_ASSET_ID, TEST_CREDENTIALS, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { activateExtension, ourExtension, signIn, signOutIfSignedIn, type TestedApi } from '../support/extension';
+import { user } from '../support/user';
 
 /** The default data's base time (test/support/fakeApi/data.ts). */
 const T0 = Date.UTC(2025, 0, 15, 8, 0, 0);
@@ -528,8 +529,8 @@ describe('Machines tree', function () {
     it('auto-refresh is off by default, pauses while the view is hidden or the window unfocused, and polls pinned machines while shown', async () => {
       assert.equal(tree.autoRefresh().state, 'disabled');
       await setting('autoRefresh.enabled', true);
-      // The OS focus of a headless window is luck: the test says whether the window is focused.
-      tree.setWindowFocused(true);
+      // The OS focus of a headless window is luck: the test's user says whether the window is focused (vscode.window.state).
+      user.setWindowFocused(true);
       try {
         await vscode.commands.executeCommand('workbench.view.explorer');
         await sleep(300);
@@ -546,11 +547,11 @@ describe('Machines tree', function () {
         const nextPollAt = tree.autoRefresh().nextPollAt ?? 0;
         assert.ok(nextPollAt - Date.now() > 250_000, 'the default interval is 300 s');
 
-        tree.setWindowFocused(false);
+        user.setWindowFocused(false);
         assert.deepEqual([tree.autoRefresh().state, tree.autoRefresh().active], ['paused', false], 'shown view, window in the background');
         assert.equal(await tree.pollNow(), undefined, 'no poll while the window is in the background');
         assert.equal(fake.eventRequests().length, 0);
-        tree.setWindowFocused(true);
+        user.setWindowFocused(true);
         assert.equal(tree.autoRefresh().state, 'waiting', 'focus back: polling resumes');
 
         assert.equal(await tree.pollNow(), 'ok');
@@ -562,7 +563,7 @@ describe('Machines tree', function () {
         assert.equal(tree.autoRefresh().consecutiveFailures, 1);
         assert.ok((tree.autoRefresh().nextPollAt ?? 0) - Date.now() > 3_500_000, 'waits at least the Retry-After of 1 h');
       } finally {
-        tree.setWindowFocused(undefined);
+        user.setWindowFocused(undefined);
         fake.clearFaults();
         await setting('autoRefresh.enabled', undefined);
       }

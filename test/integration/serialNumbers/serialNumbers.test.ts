@@ -90,23 +90,23 @@ describe('Serial numbers in code (hovers, links, look-up)', () => {
       }
       assert.equal(fake.eventRequests(TEST_SERIALS.onboarded).length, 1);
 
+      // Answered from the cache: the fake saw no request while the second hover was answered.
+      const requestsBefore = fake.eventRequests(TEST_SERIALS.onboarded).length;
       const started = performance.now();
       const second = ourHovers(await hoversAt(document, position));
       const elapsed = performance.now() - started;
-      const inHost = api.testHooks.editor.lastHover();
-      console.log(
-        `    cached hover: ${inHost?.ms.toFixed(3) ?? '?'} ms in our provider (${inHost?.source ?? '?'}); ${elapsed.toFixed(1)} ms through vscode.executeHoverProvider (renderer round trip, all providers)`,
-      );
-      assert.equal(inHost?.source, 'cache', 'the second hover was answered from the cache');
-      assert.equal(inHost.serialNumber, TEST_SERIALS.onboarded);
+      console.log(`    cached hover: ${elapsed.toFixed(1)} ms through vscode.executeHoverProvider (renderer round trip, all providers)`);
+      assert.equal(fake.eventRequests(TEST_SERIALS.onboarded).length - requestsBefore, 0, 'the second hover was answered from the cache');
+      assert.ok(second[0]?.includes(TEST_SERIALS.onboarded), 'the cached hover is about the serial number hovered');
       const warm: number[] = [];
       for (let i = 0; i < 10; i++) {
+        const at = performance.now();
         await hoversAt(document, position);
-        warm.push(api.testHooks.editor.lastHover()?.ms ?? Number.NaN);
+        warm.push(performance.now() - at);
       }
       warm.sort((a, b) => a - b);
       console.log(
-        `    cached hover, 10 more: median ${warm[5]?.toFixed(3) ?? '?'} ms, max ${warm[9]?.toFixed(3) ?? '?'} ms in our provider`,
+        `    cached hover, 10 more: median ${warm[5]?.toFixed(1) ?? '?'} ms, max ${warm[9]?.toFixed(1) ?? '?'} ms through vscode.executeHoverProvider`,
       );
       assert.equal(second[0], markdown);
       assert.equal(fake.eventRequests(TEST_SERIALS.onboarded).length, 1, 'no second request within the cache period');
@@ -120,13 +120,15 @@ describe('Serial numbers in code (hovers, links, look-up)', () => {
       await settings.update('cacheSeconds', 0, vscode.ConfigurationTarget.Global);
       fake.addFault({ kind: 'latency', ms: 2500, endpoint: 'events', times: 1 });
       try {
+        const requestsBefore = fake.eventRequests(TEST_SERIALS.onboarded).length;
         const started = performance.now();
         const hovers = ourHovers(await hoversAt(document, position));
         const elapsed = performance.now() - started;
         assert.equal(hovers.length, 1);
         assert.match(hovers[0] ?? '', /Not up to date/);
         assert.match(hovers[0] ?? '', /ONBOARDING\\_COMPLETED/);
-        assert.equal(api.testHooks.editor.lastHover()?.source, 'stale');
+        // Stale, not cached: a refresh was asked for, and the hover did not wait for its answer (below).
+        assert.equal(fake.eventRequests(TEST_SERIALS.onboarded).length - requestsBefore, 1, 'the stale hover asked for a refresh');
         assert.ok(elapsed < 2000, `answered in ${elapsed.toFixed(0)} ms, without waiting for the 2.5 s refresh`);
         // The refresh went on in the background and fills the cache.
         assert.ok(api.testHooks.getEvents, 'events.get is exported under test');
