@@ -16,7 +16,6 @@ import { registerLookUp } from './lookUp/registerLookUp';
 import { registerMachines } from './machines/registerMachines';
 import { scanWorkspace } from './machines/workspaceScan';
 import { publicApi, type OnboardingEventsExtensionApi } from './publicApi';
-import { Notifier } from './session/notify';
 import { registerSession } from './session/registerSession';
 import { registerWatch } from './watch/registerWatch';
 import { testHooks } from './testHooks';
@@ -36,26 +35,19 @@ declare const OE_TEST_BUILD: boolean;
 export function activate(context: vscode.ExtensionContext): OnboardingEventsExtensionApi {
   const started = performance.now();
   try {
-    // The one place that decides whether the extension runs under its own tests;
-    // two things differ then: the test hooks are exported (src/testHooks.ts), and
-    // argument forms of commands act unseen (ArgumentTrust).
-    const testMode = context.extensionMode === vscode.ExtensionMode.Test;
     const log = new Log();
     const settings = new SettingsReader();
     // The one serial-number matcher: hovers, links, the look-up and the tree read it.
     const serialSettings = new SerialSettings(settings, log);
     context.subscriptions.push(log, settings, serialSettings);
     registerSettingsSync(context);
-    // The one way sign-in talks to the user (a thin wrapper the test hooks read).
-    const notifier = new Notifier();
-    // The one rule for what other extensions may do (workbench/argumentTrust.ts): they ask in the
-    // notifier's modal, which only the user (or, under our tests, the test hooks) answers.
+    // The one rule for what other extensions may do (workbench/argumentTrust.ts): they ask in VS Code's
+    // modal, which only the user answers; the question names what is asked, made inert like every notification.
     const trust = new ArgumentTrust(
-      testMode,
-      (message, detail, action) => notifier.confirm(message, detail, action),
+      (message, detail, action) => vscode.window.showWarningMessage(inertNotificationText(message), { modal: true, detail }, action),
       vscode.l10n.t('Another extension or a link asked for this. Continue only if you expected it.'),
     );
-    const session = registerSession(context, { log, settings, trust, notifier });
+    const session = registerSession(context, { log, settings, trust });
     const events = registerEventsCache(context, { session, settings, log });
     const deps = { session, events, settings, serialSettings, log, trust };
     const details = registerDetails(context, deps);
@@ -64,12 +56,12 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
       log.warn(message);
     });
     void claims.prune();
-    const machines = registerMachines(context, { ...deps, matcher: () => serialSettings.value.matcher, notifier, details, claims });
+    const machines = registerMachines(context, { ...deps, matcher: () => serialSettings.value.matcher, details, claims });
     const editor = registerEditor(context, { ...deps, machines, details });
     registerLookUp(context, { ...deps, machines, details });
     const links = registerLinks(context, { ...deps, details, machines });
     // The watch feature before the agent tools: they read its watches and start new ones.
-    const watch = registerWatch(context, { ...deps, machines, details, notifier, claims });
+    const watch = registerWatch(context, { ...deps, machines, details, claims });
     const agentTools = registerAgentTools(context, { ...deps, machines, scanWorkspace, watches: watch });
     const board = registerBoard(context, { ...deps, machines, details });
     return publicApi({
@@ -79,17 +71,14 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
       trust,
       testHooks: OE_TEST_BUILD
         ? testHooks({
-            testMode,
             context,
             session,
-            notifier,
             events,
             details,
             editor,
             machines,
             agentTools,
             links,
-            trust,
             watch,
             board,
           })

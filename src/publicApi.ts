@@ -32,7 +32,7 @@ export interface PublicApiParts {
   readonly activationMs: number;
   readonly machines: MachinesApi;
   readonly events: EventsCache;
-  /** Outside tests, reveal only selects a listed machine and never loads one (no request for another extension). */
+  /** Asks the user before another extension lists a machine (reveal only selects a listed machine and never loads one). */
   readonly trust: ArgumentTrust;
   /** Present only in ExtensionMode.Test (src/testHooks.ts decides). */
   readonly testHooks: TestHooks | undefined;
@@ -45,20 +45,18 @@ export function publicApi(parts: PublicApiParts): OnboardingEventsExtensionApi {
     machines: {
       // Another extension may select a machine the user listed, but never make the tree load one: no authenticated request in the user's name.
       reveal: async (serialNumber) => {
-        if (trust.silent || machines.revealListed === undefined) return machines.reveal(serialNumber);
+        if (machines.revealListed === undefined) return machines.reveal(serialNumber);
         await machines.revealListed(serialNumber);
       },
-      // A listed machine is loaded by the tree: outside tests the user agrees first (the one rule, workbench/argumentTrust.ts).
+      // A listed machine is loaded by the tree: the user agrees first (the one rule, workbench/argumentTrust.ts).
       pin: async (serialNumber) => {
         if (await trust.confirm(askToList(serialNumber, 'pin'))) await machines.pin(serialNumber);
       },
       addRecent: (serialNumber) => {
-        // Synchronous under our tests, as the contract's void says.
-        if (trust.silent) machines.addRecent(serialNumber);
-        else
-          void trust.confirm(askToList(serialNumber, 'recent')).then((yes) => {
-            if (yes) machines.addRecent(serialNumber);
-          });
+        // The contract returns void: the machine is added once the user agreed.
+        void trust.confirm(askToList(serialNumber, 'recent')).then((yes) => {
+          if (yes) machines.addRecent(serialNumber);
+        });
       },
       pinned: () => machines.pinned(),
       recent: () => machines.recent(),
@@ -79,7 +77,7 @@ export function publicApi(parts: PublicApiParts): OnboardingEventsExtensionApi {
 /** What another extension asks when it lists a machine, whose events the Machines view then loads with the user's sign-in. */
 function askToList(serialNumber: string, what: 'pin' | 'recent'): ExtensionRequest {
   return {
-    // The notifier's modal makes it inert (inertNotificationText).
+    // The modal makes it inert (inertNotificationText, extension.ts).
     title:
       what === 'pin'
         ? vscode.l10n.t('Another extension asks to pin {0} in the Machines view.', serialNumber)

@@ -29,8 +29,6 @@ import type { Machines } from './machines/registerMachines';
 import type { PollingSnapshot } from './machines/pinnedPolling';
 import type { MachinesNode } from './machines/treeNodes';
 import { secretKey } from './session/credentialStore';
-import type { Confirmer, Notifier, ShownNotification } from './session/notify';
-import type { ArgumentTrust } from './workbench/argumentTrust';
 import type { ApiSession } from './workbench/contracts/apiSession';
 import type { LanguageModelToolName } from './workbench/constants';
 import type { Watches } from './watch/registerWatch';
@@ -72,28 +70,25 @@ export type RenderedReport = Extract<PanelActivity, { kind: 'rendered' }>['repor
 
 /** What the hooks are derived from: the features as extension.ts wired them. */
 export interface TestHookSources {
-  readonly testMode: boolean;
   readonly context: Pick<
     vscode.ExtensionContext,
     'globalState' | 'workspaceState' | 'secrets' | 'logUri' | 'subscriptions' | 'extensionMode'
   >;
   readonly session: ApiSession;
-  readonly notifier: Notifier;
   readonly events: EventsCache;
   readonly details: Details;
   readonly editor: Editor;
   readonly machines: Machines;
   readonly agentTools: AgentTools;
   readonly links: MachineLinks;
-  readonly trust: ArgumentTrust;
   readonly board: Board;
   readonly watch: Watches;
 }
 
-/** The hooks, or undefined outside ExtensionMode.Test (then nothing is recorded either). */
+/** The hooks, or undefined outside ExtensionMode.Test: the one place that reads the mode (the features never do). */
 export function testHooks(sources: TestHookSources): TestHooks | undefined {
   recordWindow(sources);
-  return sources.testMode ? hooksOf(sources) : undefined;
+  return sources.context.extensionMode === vscode.ExtensionMode.Test ? hooksOf(sources) : undefined;
 }
 
 /** The folder where each window records itself (set by the local harness, scripts/vscode/code-stand-in.mjs). */
@@ -108,13 +103,21 @@ export type WindowRecord =
   | { readonly kind: 'ended'; readonly serialNumber: string; readonly tellUser: boolean }
   | { readonly kind: 'notified'; readonly notification: ShownNotification };
 
+/** A notification or modal question this window showed, as the user read it. */
+export interface ShownNotification {
+  /** 'confirm' for a modal question, whose message is followed by its detail on the next line. */
+  readonly kind: 'info' | 'warning' | 'error' | 'confirm';
+  readonly message: string;
+}
+
 /**
  * A second window (its own extension host, in development mode, without the
  * tests) cannot be read through the exports of the window that runs the
  * tests; under the local harness each window appends what it told the user,
  * its sign-in state and its watches to its own file in the folder the harness
- * names, which the test reads. Never in production mode, and only when that
- * variable names an absolute folder.
+ * names, which the test reads. What it told the user is read where the user
+ * reads it: VS Code's notification calls, wrapped here (recordShown). Never in
+ * production mode, and only when that variable names an absolute folder.
  */
 function recordWindow(sources: TestHookSources): void {
   const folder = process.env[WINDOW_RECORDS_ENV];
@@ -129,7 +132,7 @@ function recordWindow(sources: TestHookSources): void {
       // The harness removed its folder: the run is over.
     }
   };
-  const { session, notifier, watch } = sources;
+  const { session, watch } = sources;
   const watching = (): void => {
     append({
       kind: 'watching',
@@ -150,16 +153,51 @@ function recordWindow(sources: TestHookSources): void {
     watch.list.onDidEnd((ended) => {
       append({ kind: 'ended', serialNumber: ended.watch.serialNumber, tellUser: ended.tellUser });
     }),
-    notifier.onDidShow((notification) => {
+    recordShown((notification) => {
       append({ kind: 'notified', notification });
     }),
   );
 }
 
-function hooksOf(sources: TestHookSources) {
-  const { session, notifier, events, editor, links, agentTools, trust } = sources;
+type ShowMessage = (message: string, ...rest: unknown[]) => Thenable<unknown>;
+
+/**
+ * Wraps VS Code's showInformationMessage, showWarningMessage and
+ * showErrorMessage of this extension (every file of the extension shares the
+ * one API object VS Code gives it) so each one shown is also handed to
+ * `record`; the call itself goes on unchanged. Until disposed.
+ */
+function recordShown(record: (shown: ShownNotification) => void): IDisposable {
+  const window = vscode.window as unknown as Record<string, unknown>;
+  const wrapped = (['info', 'warning', 'error'] as const).map((kind) => {
+    const name = kind === 'info' ? 'showInformationMessage' : kind === 'warning' ? 'showWarningMessage' : 'showErrorMessage';
+    const real = window[name] as ShowMessage;
+    const wrapper: ShowMessage = (message, ...rest) => {
+      // MessageOptions come first when given; a MessageItem has a title.
+      const first = rest[0];
+      const options = typeof first === 'object' && first !== null && !('title' in first) ? (first as vscode.MessageOptions) : undefined;
+      record(
+        options?.modal === true
+          ? { kind: 'confirm', message: options.detail === undefined ? message : `${message}\n${options.detail}` }
+          : { kind, message },
+      );
+      return real.call(vscode.window, message, ...rest);
+    };
+    window[name] = wrapper;
+    return { name, real, wrapper };
+  });
   return {
-    session: sessionHooks(sources.context, session, notifier),
+    dispose: () => {
+      // Only our own wrapper is taken away: one installed over it stays.
+      for (const { name, real, wrapper } of wrapped) if (window[name] === wrapper) window[name] = real;
+    },
+  };
+}
+
+function hooksOf(sources: TestHookSources) {
+  const { session, events, editor, links, agentTools } = sources;
+  return {
+    session: sessionHooks(sources.context, session),
     details: detailsHooks(sources.details, sources.context.subscriptions),
     /** The editor features: the in-document views. */
     editor: {
@@ -191,8 +229,6 @@ function hooksOf(sources: TestHookSources) {
     watch: watchHooks(sources.watch),
     /** Authenticated reads through the cache: for our tests only, never for other extensions. */
     getEvents: (serialNumber: string, options?: GetOptions): Promise<EventsResult> => events.get(serialNumber, options),
-    /** Until disposed, command arguments and the exported API behave as outside test mode (ask, never act unseen). */
-    actAsUser: (): IDisposable => trust.actAsUser(),
   };
 }
 
@@ -244,15 +280,14 @@ function boardHooks(board: Board, subscriptions: IDisposable[]) {
   };
 }
 
-/** Sign-in as the tests see it: names, state kinds, our own notification texts and the non-secret state stored. */
-function sessionHooks(context: TestHookSources['context'], session: ApiSession, notifier: Notifier) {
+/** Sign-in as the tests see it: names, state kinds and the non-secret state stored (what was shown, the tests' user reads). */
+function sessionHooks(context: TestHookSources['context'], session: ApiSession) {
   return {
     state: (): { readonly kind: SessionState['kind']; readonly environment?: string } => {
       const state = session.state;
       return state.kind === 'signed-out' ? { kind: state.kind } : { kind: state.kind, environment: state.environment.name };
     },
     environmentNames: (): string[] => session.environments().map((env) => env.name),
-    notifications: (): readonly ShownNotification[] => [...notifier.shown],
     /** Global and workspace state (keys and values) as JSON: everything the extension stored outside SecretStorage. */
     storedStateJson: (): string =>
       JSON.stringify({
@@ -263,8 +298,6 @@ function sessionHooks(context: TestHookSources['context'], session: ApiSession, 
     hasStoredSecret: async (environmentId: string): Promise<boolean> => (await context.secrets.get(secretKey(environmentId))) !== undefined,
     /** The folder of the extension's log files (context.logUri), to search them. */
     logDirectory: context.logUri.fsPath,
-    /** Answers sign-in's modal questions in place of the user until disposed (recorded in notifications() as 'confirm'). */
-    answerConfirmations: (confirmer: Confirmer): IDisposable => notifier.answerConfirmations(confirmer),
   };
 }
 

@@ -14,8 +14,8 @@ import { serialAtCursor } from './serialAtCursor';
 
 export interface EditorCommandDeps {
   readonly serialSettings: SerialSettings;
-  /** Whether an argument's settings target may skip the pick (only under our tests), and the mark of our own look-up (workbench/argumentTrust.ts). */
-  readonly trust: Pick<ArgumentTrust, 'silent' | 'ownArgument'>;
+  /** The mark of our own look-up (workbench/argumentTrust.ts). */
+  readonly trust: Pick<ArgumentTrust, 'ownArgument'>;
 }
 
 /** Hands the serial number to the look-up through its command id (the look-up is another feature). */
@@ -33,20 +33,12 @@ const lookUpSerialAtCursor: CommandFactory<EditorCommandDeps> = (deps) => () => 
 // the user picks (user, workspace, or the file's folder), so it loses its
 // status, Problems entry, hover and link everywhere that scope applies. The
 // pick is the user's consent to the write (it names the string and where it
-// goes), so an argument's `target` skips it only under our tests; anyone else
-// (another extension, a command link) gets the pick (workbench/argumentTrust.ts).
+// goes), so every caller gets it, another extension or a command link too
+// (workbench/argumentTrust.ts): no argument names the scope.
 const DENY_LIST = 'serialNumber.denyList';
 
 interface ScopeItem extends vscode.QuickPickItem {
   readonly target: vscode.ConfigurationTarget;
-}
-
-function targetArgument(arg: Readonly<Record<string, unknown>> | undefined): vscode.ConfigurationTarget | undefined {
-  const value = arg?.['target'];
-  if (value === 'global') return vscode.ConfigurationTarget.Global;
-  if (value === 'workspace') return vscode.ConfigurationTarget.Workspace;
-  if (value === 'folder') return vscode.ConfigurationTarget.WorkspaceFolder;
-  return undefined;
 }
 
 async function pickTarget(
@@ -73,9 +65,9 @@ async function pickTarget(
   return picked?.target;
 }
 
-const notASerialNumber: CommandFactory<EditorCommandDeps> = (deps) => async (arg) => {
+const notASerialNumber: CommandFactory<EditorCommandDeps> = () => async (arg) => {
   // Read once; what is written to a settings file is a string that passes the serial-number input rule, nothing else.
-  const copy = typeof arg === 'string' ? { serialNumber: arg } : plainArgument(arg, ['serialNumber', 'target']);
+  const copy = typeof arg === 'string' ? { serialNumber: arg } : plainArgument(arg, ['serialNumber']);
   const named = serialNumberArgument(copy);
   if (named === undefined || named.trim() === '') return undefined;
   const checked = checkSerialNumber(named, vscode.l10n.t);
@@ -86,7 +78,7 @@ const notASerialNumber: CommandFactory<EditorCommandDeps> = (deps) => async (arg
   const serialNumber = checked.serialNumber;
   const document = vscode.window.activeTextEditor?.document;
   const folder = document === undefined ? undefined : vscode.workspace.getWorkspaceFolder(document.uri);
-  const target = (deps.trust.silent ? targetArgument(copy) : undefined) ?? (await pickTarget(serialNumber, folder));
+  const target = await pickTarget(serialNumber, folder);
   if (target === undefined) return undefined;
   const configuration = vscode.workspace.getConfiguration(
     SECTION,

@@ -366,19 +366,16 @@ async function writeExport(deps: MachineCommandDeps, argument: unknown): Promise
       : typeof options['uri'] === 'string'
         ? vscode.Uri.file(options['uri'])
         : undefined;
-  // A uri from an argument (another extension, a command link) only prefills the save dialog, except under our own tests.
-  let target = deps.trust.silent ? given : undefined;
-  if (!target) {
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-    const name = defaultExportName(serial, 'json');
-    target = await vscode.window.showSaveDialog({
-      title: vscode.l10n.t('Export the Onboarding Events of {0}', serial),
-      saveLabel: vscode.l10n.t('Export'),
-      ...(given ? { defaultUri: given } : folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
-      filters: { [vscode.l10n.t('JSON')]: ['json'], [vscode.l10n.t('CSV (spreadsheets)')]: ['csv'] },
-    });
-    if (!target) return undefined;
-  }
+  // A uri from an argument (another extension, a command link) only prefills the save dialog: where a file is written is the user's choice.
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const name = defaultExportName(serial, 'json');
+  const target = await vscode.window.showSaveDialog({
+    title: vscode.l10n.t('Export the Onboarding Events of {0}', serial),
+    saveLabel: vscode.l10n.t('Export'),
+    ...(given ? { defaultUri: given } : folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
+    filters: { [vscode.l10n.t('JSON')]: ['json'], [vscode.l10n.t('CSV (spreadsheets)')]: ['csv'] },
+  });
+  if (!target) return undefined;
   const format: ExportFormat = options['format'] === 'csv' || options['format'] === 'json' ? options['format'] : formatOf(target.path);
   const entry = model.summary(serial);
   const content =

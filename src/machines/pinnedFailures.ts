@@ -7,12 +7,13 @@
 import * as vscode from 'vscode';
 import type { Claims } from '../common/claims';
 import type { IDisposable } from '../common/lifecycle';
+import { inertNotificationText } from '../common/notificationText';
 import { notificationText } from '../common/serverText';
 import { eventState, machineState, newestOf } from '../domain/events/eventState';
 import { MAX_OUTCOME_MESSAGE } from '../domain/watch/watchRules';
 import type { EventsCache } from '../eventsCache/eventsCache';
 import type { ApiSession } from '../workbench/contracts/apiSession';
-import type { DetailsApi, NotifierApi } from '../workbench/contracts/features';
+import type { DetailsApi } from '../workbench/contracts/features';
 import type { SettingsReader } from '../workbench/settings';
 import type { MachineLists } from './machineLists';
 import type { MachinesModel } from './machinesModel';
@@ -23,13 +24,12 @@ export interface PinnedFailuresDeps {
   readonly session: ApiSession;
   readonly lists: MachineLists;
   readonly model: MachinesModel;
-  readonly notifier: NotifierApi;
   readonly details: DetailsApi;
   readonly claims: Claims;
 }
 
 export function notifyPinnedFailures(deps: PinnedFailuresDeps): IDisposable {
-  const { events, settings, session, lists, model, notifier, details, claims } = deps;
+  const { events, settings, session, lists, model, details, claims } = deps;
   const since = Date.now();
   const lastSeen = new Map<string, number>();
   return events.onDidUpdate((serial) => {
@@ -49,8 +49,11 @@ export function notifyPinnedFailures(deps: PinnedFailuresDeps): IDisposable {
     void claims.claim(`pinned\u0000${environment}\u0000${serial}\u0000failed\u0000${newest.time.epochMs}`).then((tellUser) => {
       if (!tellUser) return;
       const showDetails = vscode.l10n.t('Show Details');
-      return notifier
-        .warning(vscode.l10n.t('{0} failed to onboard: {1}', serial, notificationText(newest.message, MAX_OUTCOME_MESSAGE)), showDetails)
+      return vscode.window
+        .showWarningMessage(
+          inertNotificationText(vscode.l10n.t('{0} failed to onboard: {1}', serial, notificationText(newest.message, MAX_OUTCOME_MESSAGE))),
+          showDetails,
+        )
         .then((choice) => (choice === showDetails ? details.show(newest) : undefined));
     });
   });

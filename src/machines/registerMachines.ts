@@ -13,7 +13,7 @@ import { SECTION } from '../domain/settings/settingsRules';
 import type { EventsCache } from '../eventsCache/eventsCache';
 import { registerCommands } from '../workbench/commands';
 import type { ApiSession } from '../workbench/contracts/apiSession';
-import type { DetailsApi, MachinesApi, NotifierApi } from '../workbench/contracts/features';
+import type { DetailsApi, MachinesApi } from '../workbench/contracts/features';
 import { VIEWS } from '../workbench/constants';
 import type { Log } from '../workbench/log';
 import type { SettingsReader } from '../workbench/settings';
@@ -35,10 +35,8 @@ export interface MachinesDeps {
   /** The serial-number matcher the hovers use too (workbench/serialSettings.ts): one pattern, one deny list. */
   readonly matcher: () => SerialMatcher;
   readonly log: Log;
-  /** Whether a command's argument form may act unseen (exportEvents with a uri). */
+  /** The one rule for another extension's arguments (workbench/argumentTrust.ts): our own tree's and links' pass, anyone else's are asked about. */
   readonly trust: ArgumentTrust;
-  /** For the pinned machines' new failures (watch.notifyPinnedFailures): told through the notifier, once across windows. */
-  readonly notifier: NotifierApi;
   readonly details: DetailsApi;
   readonly claims: Claims;
 }
@@ -52,7 +50,7 @@ export interface Machines extends MachinesApi {
 }
 
 export function registerMachines(context: vscode.ExtensionContext, deps: MachinesDeps): Machines {
-  const { session, events, settings, matcher, log, trust, notifier, details, claims } = deps;
+  const { session, events, settings, matcher, log, trust, details, claims } = deps;
   const store = new DisposableStore();
   context.subscriptions.push(store);
   const signedIn = (): boolean => session.state.kind === 'signed-in';
@@ -134,7 +132,7 @@ export function registerMachines(context: vscode.ExtensionContext, deps: Machine
       return { done: result.done, failed };
     });
   const polling = store.add(new PinnedPolling({ settings, lists, model, view: view.treeView, signedIn, refresh, log }));
-  store.add(notifyPinnedFailures({ events, settings, session, lists, model, notifier, details, claims }));
+  store.add(notifyPinnedFailures({ events, settings, session, lists, model, details, claims }));
 
   // ---- Settings and session ------------------------------------------------
   let pinnedScope = settings.value['tree.pinnedScope'];

@@ -15,7 +15,7 @@ import type { Log } from '../workbench/log';
 import type { SettingsReader } from '../workbench/settings';
 import { AUTH_PROVIDER_ID, authProviderLabel, OnboardingAuthenticationProvider } from './authProvider';
 import { ConfirmedEndpoints, CredentialStore, environmentIdOfSecretKey } from './credentialStore';
-import type { Notifier } from './notify';
+import { inertNotificationText } from '../common/notificationText';
 import type { Environment, SessionState } from '../domain/session/sessionState';
 import { sessionCommands } from './sessionCommands';
 import { showConnectionReport } from './testConnection';
@@ -32,13 +32,11 @@ export interface SessionDeps {
   readonly log: Log;
   readonly settings: SettingsReader;
   readonly trust: ArgumentTrust;
-  /** The one way sign-in talks to the user (extension.ts builds it). */
-  readonly notifier: Notifier;
 }
 
 /** Returns the session every view reads through (the ApiSession). */
 export function registerSession(context: vscode.ExtensionContext, deps: SessionDeps): SessionMachine<OnboardingClient> {
-  const { log, settings, trust, notifier } = deps;
+  const { log, settings, trust } = deps;
   // Global state can drop a write for an older copy echoed back (common/verifiedState.ts): an environment's record is read back.
   const globalState = verifiedState(context.globalState, (message) => {
     log.info(message);
@@ -57,7 +55,7 @@ export function registerSession(context: vscode.ExtensionContext, deps: SessionD
     }),
     log,
     notifyRejected: (env) => {
-      announceCredentialsRejected(notifier, env);
+      announceCredentialsRejected(env);
     },
     rememberSecret: (value) => {
       log.redactor.addSecret(value);
@@ -68,8 +66,8 @@ export function registerSession(context: vscode.ExtensionContext, deps: SessionD
   const confirmed = new ConfirmedEndpoints(globalState);
   const { version } = context.extension.packageJSON as { version?: unknown };
   const extensionVersion = typeof version === 'string' ? version : 'unknown';
-  const reportDeps = { settings, log, notifier, extensionVersion };
-  const flow = new SignInFlow(session, notifier, settings, confirmed, (draft) =>
+  const reportDeps = { settings, log, extensionVersion };
+  const flow = new SignInFlow(session, settings, confirmed, (draft) =>
     // What the user just typed, in memory only: the same credentials the failed verification sent.
     showConnectionReport(reportDeps, {
       name: session.resolveEnvironment(draft).name,
@@ -108,7 +106,7 @@ export function registerSession(context: vscode.ExtensionContext, deps: SessionD
     vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, authProviderLabel(), provider, {
       supportsMultipleAccounts: true,
     }),
-    ...registerCommands(sessionCommands, { session, flow, notifier, log, trust, confirmed, demo, store, settings, extensionVersion }),
+    ...registerCommands(sessionCommands, { session, flow, log, trust, confirmed, demo, store, settings, extensionVersion }),
     session.onDidChangeState(updateUi),
     session.onDidChangeEnvironments(updateUi),
     // SecretStorage is shared by all windows: another window's sign-in or sign-out arrives here.
@@ -133,13 +131,15 @@ export function registerSession(context: vscode.ExtensionContext, deps: SessionD
  * stop working: one warning per episode (the session machine decides when),
  * with a button that opens the sign-in prefilled from that environment.
  */
-function announceCredentialsRejected(notifier: Notifier, env: Environment): void {
+function announceCredentialsRejected(env: Environment): void {
   const signInAgain = vscode.l10n.t('Sign In Again');
-  void notifier
-    .warning(
-      vscode.l10n.t(
-        'Onboarding Events: the credentials stored for "{0}" no longer work (the password may have changed or the API user was removed). Sign in again to see events.',
-        env.name,
+  void vscode.window
+    .showWarningMessage(
+      inertNotificationText(
+        vscode.l10n.t(
+          'Onboarding Events: the credentials stored for "{0}" no longer work (the password may have changed or the API user was removed). Sign in again to see events.',
+          env.name,
+        ),
       ),
       signInAgain,
     )

@@ -1,9 +1,10 @@
 // The commands of sign-in (Sign In, Sign In Again, Sign Out, Switch
 // Environment, Show Log) plus the status-bar menu, as one command table. Each
-// accepts an argument object for automation and tests, and asks the user
-// otherwise.
+// accepts an argument object for automation (and asks the user about it,
+// workbench/argumentTrust.ts), and asks the user step by step otherwise.
 import * as vscode from 'vscode';
 import { errorMessage } from '../common/errors';
+import { inertNotificationText } from '../common/notificationText';
 import { isRecord } from '../common/guards';
 import { isApiError } from '../core/errors';
 import type { Environment } from '../domain/session/sessionState';
@@ -15,7 +16,6 @@ import type { Log } from '../workbench/log';
 import { plainArgument, type ArgumentTrust } from '../workbench/argumentTrust';
 import { planArgumentSignIn, signInFields, type DemoGrant } from '../domain/session/argumentSignIn';
 import type { ConfirmedEndpoints } from './credentialStore';
-import type { Notifier } from './notify';
 import type { SessionClient, SessionMachine } from '../domain/session/sessionMachine';
 import type { SignInFlow, SignInPrefill } from './signInFlow';
 import { testConnection, type TestConnectionDeps } from './testConnection';
@@ -24,7 +24,6 @@ import { urlProblemMessage } from './signInFlow';
 export interface SessionCommandDeps extends TestConnectionDeps {
   readonly session: SessionMachine<SessionClient>;
   readonly flow: SignInFlow;
-  readonly notifier: Notifier;
   readonly log: Log;
   readonly trust: ArgumentTrust;
   readonly confirmed: ConfirmedEndpoints;
@@ -37,13 +36,13 @@ const AUTOMATION_KEYS = ['apiBaseUrl', 'authUrl', 'clientId', 'clientSecret', 'u
 /** The keys of Sign In's argument; read once into a plain copy (workbench/argumentTrust.ts) before anything decides. */
 const SIGN_IN_ARGUMENT = [...AUTOMATION_KEYS, 'environment'] as const;
 
-/** Interactive, or (given the automation keys) after a modal showing the URLs — silent only under tests and for the demo; returns only the environment's name. */
+/** Interactive, or (given the automation keys) after a modal showing the URLs — without it only for the demo; returns only the environment's name. */
 function signIn(deps: SessionCommandDeps): CommandHandler {
   return async (arg?: unknown): Promise<{ environment: string } | undefined> => {
     const copy = plainArgument(arg, SIGN_IN_ARGUMENT, { prefill: SIGN_IN_ARGUMENT });
     if (copy !== undefined && AUTOMATION_KEYS.some((key) => key in copy)) {
-      // Outside tests an incomplete argument only prefills the interactive flow (never its secrets).
-      if (!deps.trust.silent && signInFields(copy) === undefined) {
+      // An incomplete argument only prefills the interactive flow (never its secrets).
+      if (signInFields(copy) === undefined) {
         const prefill = stringFields(copy);
         delete prefill.clientSecret;
         delete prefill.password;
@@ -98,9 +97,9 @@ export const sessionCommands: CommandTable<SessionCommandDeps> = {
 
 /**
  * The automation form: verifies, stores, activates; returns only the
- * environment's name, or undefined when the user declined. Outside tests (and
- * the demo's grant) it first shows the URLs in a modal and stores nothing
- * unless the user confirms.
+ * environment's name, or undefined when the user declined. Except for the
+ * demo's grant it first shows the URLs in a modal and stores nothing unless
+ * the user confirms.
  */
 async function signInWithArguments(deps: SessionCommandDeps, arg: Record<string, unknown>): Promise<{ environment: string } | undefined> {
   const fields = stringFields(arg);
@@ -129,11 +128,11 @@ async function signInWithArguments(deps: SessionCommandDeps, arg: Record<string,
     apiBaseUrl: api.url,
     authUrl: auth.url,
     existing,
-    testMode: deps.trust.silent,
     grant: deps.demo.grant,
   });
   if (plan.kind === 'silent') {
-    if (!deps.trust.silent) deps.demo.grant = undefined;
+    // The grant is used up.
+    deps.demo.grant = undefined;
   } else {
     const action = vscode.l10n.t('Sign In');
     const lines = [
@@ -172,15 +171,15 @@ async function signInWithArguments(deps: SessionCommandDeps, arg: Record<string,
 }
 
 async function signOutOf(deps: SessionCommandDeps, arg: unknown): Promise<void> {
-  const { session, notifier } = deps;
+  const { session } = deps;
   const environments = session.environments();
-  const options = plainArgument(arg, ['environment', 'confirm']);
+  const options = plainArgument(arg, ['environment']);
   let env: Environment | undefined;
   if (typeof options?.['environment'] === 'string') {
     env = findEnvironment(environments, options['environment']);
     if (env === undefined) throw new Error(vscode.l10n.t('No environment called "{0}" is signed in.', options['environment']));
   } else if (environments.length === 0) {
-    void notifier.info(vscode.l10n.t('Onboarding Events: not signed in.'));
+    void vscode.window.showInformationMessage(vscode.l10n.t('Onboarding Events: not signed in.'));
     return;
   } else if (environments.length === 1 || options !== undefined) {
     env = session.activeEnvironment ?? environments[0];
@@ -188,18 +187,19 @@ async function signOutOf(deps: SessionCommandDeps, arg: unknown): Promise<void> 
     env = await pickEnvironment(session, vscode.l10n.t('Sign out of which environment?'));
   }
   if (env === undefined) return;
-  // `confirm: false` skips the question only under our tests: anyone else's argument is asked about (workbench/argumentTrust.ts).
-  if (options?.['confirm'] !== false || !deps.trust.silent) {
-    const action = vscode.l10n.t('Sign Out');
-    const choice = await notifier.confirm(
-      vscode.l10n.t('Sign out of {0} ({1})?', env.name, env.username),
-      vscode.l10n.t(
+  // Every caller is asked, an argument's too: removing the secrets is the user's to confirm.
+  const action = vscode.l10n.t('Sign Out');
+  const choice = await vscode.window.showWarningMessage(
+    inertNotificationText(vscode.l10n.t('Sign out of {0} ({1})?', env.name, env.username)),
+    {
+      modal: true,
+      detail: vscode.l10n.t(
         'The client secret and password of this environment are removed from this computer. You can sign in again at any time.',
       ),
-      action,
-    );
-    if (choice !== action) return;
-  }
+    },
+    action,
+  );
+  if (choice !== action) return;
   await session.signOut(env.id);
 }
 

@@ -13,7 +13,6 @@ import { checkEndpointUrl, checkEnvironmentName, suggestEnvironmentName, type Ur
 import type { SignInDraft } from '../domain/session/sessionMachine';
 import type { SettingsReader } from '../workbench/settings';
 import { runMultiStepInput, type InputStep } from './multiStepInput';
-import type { Notifier } from './notify';
 import type { SessionClient, SessionMachine } from '../domain/session/sessionMachine';
 import type { ConfirmedEndpoints } from './credentialStore';
 import { inertNotificationText } from '../common/notificationText';
@@ -29,7 +28,6 @@ const FIRST_ACCOUNT_STEP = CLIENT_ID_STEP;
 export class SignInFlow {
   constructor(
     private readonly session: SessionMachine<SessionClient>,
-    private readonly notifier: Notifier,
     private readonly settings: Pick<SettingsReader, 'value'>,
     private readonly confirmed: ConfirmedEndpoints,
     /** Test Connection with what was typed, offered when the check could not reach the server. */
@@ -80,7 +78,7 @@ export class SignInFlow {
         const env = await this.session.completeSignIn(draft);
         // The flow showed the URL steps (or started past them only for confirmed URLs).
         await this.confirmed.confirm(env);
-        void this.notifier.info(vscode.l10n.t('Signed in to {0} as {1}.', env.name, env.username));
+        void vscode.window.showInformationMessage(inertNotificationText(vscode.l10n.t('Signed in to {0} as {1}.', env.name, env.username)));
         return { kind: 'done', env };
       }
       const error = outcome.error;
@@ -88,7 +86,7 @@ export class SignInFlow {
       if (kind === 'cancelled') return { kind: 'cancelled' };
       const edit = vscode.l10n.t('Edit Sign-In');
       if (kind === 'invalid-credentials') {
-        const choice = await this.notifier.error(
+        const choice = await vscode.window.showErrorMessage(
           vscode.l10n.t('The authorization server rejected the client id, client secret, username or password. Nothing was stored.'),
           edit,
         );
@@ -100,10 +98,12 @@ export class SignInFlow {
         let choice: string | undefined;
         // The report opens beside; the message comes back so Try Again and Edit stay one click away.
         for (;;) {
-          choice = await this.notifier.error(
-            vscode.l10n.t(
-              'Could not check the credentials: {0} Nothing was stored; what you typed is kept until you close this message.',
-              errorMessage(error, vscode.l10n.t),
+          choice = await vscode.window.showErrorMessage(
+            inertNotificationText(
+              vscode.l10n.t(
+                'Could not check the credentials: {0} Nothing was stored; what you typed is kept until you close this message.',
+                errorMessage(error, vscode.l10n.t),
+              ),
             ),
             retry,
             test,
@@ -115,8 +115,8 @@ export class SignInFlow {
         if (choice === retry) continue;
         return choice === edit ? { kind: 'edit', restartAt: 0 } : { kind: 'cancelled' };
       }
-      const choice = await this.notifier.error(
-        vscode.l10n.t('Sign-in failed: {0} Nothing was stored.', errorMessage(error, vscode.l10n.t)),
+      const choice = await vscode.window.showErrorMessage(
+        inertNotificationText(vscode.l10n.t('Sign-in failed: {0} Nothing was stored.', errorMessage(error, vscode.l10n.t))),
         edit,
       );
       return choice === edit ? { kind: 'edit', restartAt: 0 } : { kind: 'cancelled' };

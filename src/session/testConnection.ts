@@ -16,14 +16,13 @@ import type { SessionClient, SessionMachine, StoredSecrets } from '../domain/ses
 import type { Log } from '../workbench/log';
 import type { SettingsReader } from '../workbench/settings';
 import { COMMANDS } from '../workbench/constants';
-import type { Notifier } from './notify';
+import { inertNotificationText } from '../common/notificationText';
 
 export interface TestConnectionDeps {
   readonly session: SessionMachine<SessionClient>;
   readonly store: { readSecrets(id: string): Promise<StoredSecrets | undefined> };
   readonly settings: Pick<SettingsReader, 'value'>;
   readonly log: Log;
-  readonly notifier: Notifier;
   readonly extensionVersion: string;
 }
 
@@ -45,8 +44,8 @@ export function testConnection(deps: TestConnectionDeps): () => Promise<{ ok: bo
     const target = await currentTarget(deps);
     if (target === undefined) {
       const signIn = vscode.l10n.t('Sign In');
-      void deps.notifier
-        .info(
+      void vscode.window
+        .showInformationMessage(
           vscode.l10n.t('Onboarding Events: nothing to test yet. Sign in, or set the API base URL and authorization URL settings.'),
           signIn,
         )
@@ -82,7 +81,7 @@ async function currentTarget(deps: TestConnectionDeps): Promise<ConnectionTarget
 
 /** Runs the check with a cancellable progress, opens the report beside, and offers to copy it; undefined when cancelled. */
 export async function showConnectionReport(
-  deps: Pick<TestConnectionDeps, 'settings' | 'log' | 'notifier' | 'extensionVersion'>,
+  deps: Pick<TestConnectionDeps, 'settings' | 'log' | 'extensionVersion'>,
   target: ConnectionTarget,
 ): Promise<{ ok: boolean } | undefined> {
   const { log } = deps;
@@ -138,8 +137,8 @@ export async function showConnectionReport(
   await vscode.window.showTextDocument(document, { viewColumn, preview: false });
   const copy = vscode.l10n.t('Copy Report');
   const shown = report.verdict.ok
-    ? deps.notifier.info(vscode.l10n.t('Onboarding Events: {0}', report.verdict.headline), copy)
-    : deps.notifier.warning(vscode.l10n.t('Onboarding Events: {0}', report.verdict.headline), copy);
+    ? vscode.window.showInformationMessage(inertNotificationText(vscode.l10n.t('Onboarding Events: {0}', report.verdict.headline)), copy)
+    : vscode.window.showWarningMessage(inertNotificationText(vscode.l10n.t('Onboarding Events: {0}', report.verdict.headline)), copy);
   void shown.then((choice) => {
     if (choice === copy) void vscode.env.clipboard.writeText(text);
   });

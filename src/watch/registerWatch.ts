@@ -15,7 +15,7 @@ import type { EventsCache } from '../eventsCache/eventsCache';
 import type { ArgumentTrust } from '../workbench/argumentTrust';
 import { registerCommands } from '../workbench/commands';
 import type { ApiSession } from '../workbench/contracts/apiSession';
-import type { DetailsApi, MachinesApi, NotifierApi, WatchesApi, WatchStartAnswer, WatchSummary } from '../workbench/contracts/features';
+import type { DetailsApi, MachinesApi, WatchesApi, WatchStartAnswer, WatchSummary } from '../workbench/contracts/features';
 import type { Log } from '../workbench/log';
 import type { SettingsReader } from '../workbench/settings';
 import { WATCH_COMMANDS } from './watchCommands';
@@ -29,7 +29,6 @@ export interface WatchDeps {
   readonly settings: SettingsReader;
   readonly machines: MachinesApi;
   readonly details: DetailsApi;
-  readonly notifier: NotifierApi;
   /** Who tells an outcome: one window of the profile (extension.ts builds them once; the pinned machines' failures share them). */
   readonly claims: Claims;
   readonly log: Log;
@@ -53,7 +52,7 @@ function outcomeEvent(events: EventsCache, watch: WatchInfo | WatchEnded['watch'
 }
 
 export function registerWatch(context: vscode.ExtensionContext, deps: WatchDeps): Watches {
-  const { session, events, settings, machines, details, notifier, claims, log, trust } = deps;
+  const { session, events, settings, machines, details, claims, log, trust } = deps;
   const store = new DisposableStore();
   context.subscriptions.push(store);
   let focused = vscode.window.state.focused;
@@ -91,7 +90,7 @@ export function registerWatch(context: vscode.ExtensionContext, deps: WatchDeps)
     if (event !== undefined) await details.show(event);
     else await machines.reveal(watch.serialNumber);
   };
-  store.add(notifyWatchNews({ list, session, settings, notifier, showDetailsOf }));
+  store.add(notifyWatchNews({ list, session, settings, showDetailsOf }));
   const display = store.add(new WatchDisplay(list, session, machines));
   // Every 30 s: follow watches other windows started, stopped or ended (global state has no change
   // event), and let "2 min ago" age in the rows while anything is watched.

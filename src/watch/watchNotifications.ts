@@ -1,14 +1,14 @@
-// What the watches tell the user, through the notifier: an outcome (in the
+// What the watches tell the user in notifications: an outcome (in the
 // one window that claimed it, per the watch.notifications setting), once that
 // the API refused the sign-in the watches poll with, and that watches cannot
 // reach the API any more.
 import * as vscode from 'vscode';
 import { DisposableStore, type IDisposable } from '../common/lifecycle';
+import { inertNotificationText } from '../common/notificationText';
 import { clipboardText, notificationText } from '../common/serverText';
 import { DEFAULT_WATCH_TIMING, formatDuration } from '../domain/watch/watchRules';
 import { COMMANDS } from '../workbench/constants';
 import type { ApiSession } from '../workbench/contracts/apiSession';
-import type { NotifierApi } from '../workbench/contracts/features';
 import type { SettingsReader } from '../workbench/settings';
 import type { WatchEnded, WatchList } from './watchList';
 
@@ -18,12 +18,11 @@ export interface WatchNotificationDeps {
   readonly list: WatchList;
   readonly session: ApiSession;
   readonly settings: SettingsReader;
-  readonly notifier: NotifierApi;
   readonly showDetailsOf: (watch: WatchEnded['watch']) => Promise<void>;
 }
 
 export function notifyWatchNews(deps: WatchNotificationDeps): IDisposable {
-  const { list, session, settings, notifier, showDetailsOf } = deps;
+  const { list, session, settings, showDetailsOf } = deps;
   const store = new DisposableStore();
 
   // Watches belong to their environment: a refused sign-in pauses them, said once until signed in again.
@@ -36,18 +35,20 @@ export function notifyWatchNews(deps: WatchNotificationDeps): IDisposable {
       if (paused === 0) return;
       refusalSaid = true;
       const signInAgain = t('Sign In Again');
-      void notifier
-        .warning(
-          paused === 1
-            ? t(
-                'The API refused the sign-in of "{0}": the watched machine is paused. Sign in again to go on watching it.',
-                state.environment.name,
-              )
-            : t(
-                'The API refused the sign-in of "{0}": {1} watched machines are paused. Sign in again to go on watching them.',
-                state.environment.name,
-                paused,
-              ),
+      void vscode.window
+        .showWarningMessage(
+          inertNotificationText(
+            paused === 1
+              ? t(
+                  'The API refused the sign-in of "{0}": the watched machine is paused. Sign in again to go on watching it.',
+                  state.environment.name,
+                )
+              : t(
+                  'The API refused the sign-in of "{0}": {1} watched machines are paused. Sign in again to go on watching them.',
+                  state.environment.name,
+                  paused,
+                ),
+          ),
           signInAgain,
         )
         .then((choice) => (choice === signInAgain ? vscode.commands.executeCommand(COMMANDS.signInAgain) : undefined));
@@ -58,12 +59,14 @@ export function notifyWatchNews(deps: WatchNotificationDeps): IDisposable {
     list.onDidStall(({ watching }) => {
       const testConnection = t('Test Connection');
       const showLog = t('Show Log');
-      void notifier
-        .warning(
-          t(
-            'The Onboarding Events API could not be reached for {0}: {1} watched machines are not being updated. Watching goes on, less often; Test Connection shows what is in the way.',
-            formatDuration(DEFAULT_WATCH_TIMING.unreachableAfterMs, t),
-            watching,
+      void vscode.window
+        .showWarningMessage(
+          inertNotificationText(
+            t(
+              'The Onboarding Events API could not be reached for {0}: {1} watched machines are not being updated. Watching goes on, less often; Test Connection shows what is in the way.',
+              formatDuration(DEFAULT_WATCH_TIMING.unreachableAfterMs, t),
+              watching,
+            ),
           ),
           testConnection,
           showLog,
@@ -85,8 +88,12 @@ export function notifyWatchNews(deps: WatchNotificationDeps): IDisposable {
       const showDetails = t('Show Details');
       if (watch.outcome.state === 'onboarded') {
         const copyLink = t('Copy Link');
-        void notifier
-          .info(t('{0} onboarded in {1}', watch.serialNumber, formatDuration(watch.outcome.tookMs, t)), showDetails, copyLink)
+        void vscode.window
+          .showInformationMessage(
+            inertNotificationText(t('{0} onboarded in {1}', watch.serialNumber, formatDuration(watch.outcome.tookMs, t))),
+            showDetails,
+            copyLink,
+          )
           .then((choice) =>
             choice === showDetails
               ? showDetailsOf(watch)
@@ -97,8 +104,12 @@ export function notifyWatchNews(deps: WatchNotificationDeps): IDisposable {
         return;
       }
       const copyMessage = t('Copy Message');
-      void notifier
-        .warning(t('{0} failed to onboard: {1}', watch.serialNumber, notificationText(watch.outcome.message)), showDetails, copyMessage)
+      void vscode.window
+        .showWarningMessage(
+          inertNotificationText(t('{0} failed to onboard: {1}', watch.serialNumber, notificationText(watch.outcome.message))),
+          showDetails,
+          copyMessage,
+        )
         .then((choice) =>
           choice === showDetails
             ? showDetailsOf(watch)

@@ -7,9 +7,10 @@
 //   (api.events.peek sends nothing). Anything else it asks that would send a
 //   request in the user's name or change what is stored (credentials,
 //   environments, settings, the Machines view's lists) is confirmed by the
-//   user in a modal that names what is asked (`confirm` below). Exceptions:
-//   our own tests (ExtensionMode.Test, unless a test acts as the user), and
-//   requests that provably come from our own UI.
+//   user in a modal that names what is asked (`confirm` below), whatever
+//   mode the extension runs in (under our tests too: they answer the modal as
+//   a user would, from the test side). The one exception: requests that
+//   provably come from our own UI.
 //
 // A command handler cannot tell who called it, so "our own UI" is proved by
 // the argument, never assumed:
@@ -34,7 +35,6 @@
 // another way to the action.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { isRecord } from '../common/guards';
-import type { IDisposable } from '../common/lifecycle';
 
 /** Asks the user a modal question; the chosen action, or undefined when dismissed. */
 export type Confirmer = (message: string, detail: string, action: string) => Thenable<string | undefined>;
@@ -50,41 +50,20 @@ export interface ExtensionRequest {
 }
 
 export class ArgumentTrust {
-  private asUser = 0;
   private readonly linkKey = randomBytes(32);
   private readonly granted = new Set<string>();
 
   /**
-   * @param testMode ExtensionMode.Test, decided once in extension.ts.
-   * @param confirmer VS Code's modal (through the Notifier, whose test hook answers for the user under tests).
+   * @param confirmer VS Code's modal (extension.ts passes window.showWarningMessage with `modal: true`).
    * @param notice The last line of every modal: who asks and why to check.
    */
   constructor(
-    private readonly testMode: boolean,
     private readonly confirmer: Confirmer,
     private readonly notice = '',
   ) {}
 
-  /** True only in ExtensionMode.Test, and not while a test acts as the user. */
-  get silent(): boolean {
-    return this.testMode && this.asUser === 0;
-  }
-
-  /** For the test hooks: behave as outside test mode until disposed. */
-  actAsUser(): IDisposable {
-    this.asUser++;
-    let disposed = false;
-    return {
-      dispose: () => {
-        if (!disposed) this.asUser--;
-        disposed = true;
-      },
-    };
-  }
-
-  /** The rule above, for a request that is not provably our own UI's: true when the user agreed (or under our tests). */
+  /** The rule above, for a request that is not provably our own UI's: true when the user agreed in the modal. */
   async confirm(request: ExtensionRequest): Promise<boolean> {
-    if (this.silent) return true;
     const detail = this.notice === '' ? request.detail : `${request.detail}\n\n${this.notice}`;
     return (await this.confirmer(request.title, detail, request.action)) === request.action;
   }

@@ -38,7 +38,7 @@ describe('Onboarding board screenshots', function () {
   after(async () => {
     await setTheme(originalTheme);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await vscode.commands.executeCommand('onboardingEvents.signOut', { environment: 'Demo', confirm: false });
+    await vscode.commands.executeCommand('onboardingEvents.signOut', { environment: 'Demo' });
     await fake.close();
   });
 

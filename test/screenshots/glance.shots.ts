@@ -46,7 +46,7 @@ describe('Serial numbers at a glance screenshots', function () {
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('workbench.action.closePanel');
-    await vscode.commands.executeCommand('onboardingEvents.signOut', { environment: 'Demo', confirm: false });
+    await vscode.commands.executeCommand('onboardingEvents.signOut', { environment: 'Demo' });
     await fake.close();
   });
 

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { OnboardingEventsExtensionApi } from '../../src/extension';
 import { DEMO_CREDENTIALS, DEMO_SERIALS, demoData, startFakeApi, type FakeApi } from '../support/fakeApi';
+import { until } from '../integration/support/user';
 import { screenshotDir, snap } from './snap';
 
 function freshSnap(name: string, settleMs = 1500): Promise<string> {
@@ -32,7 +33,8 @@ describe('Machines tree screenshots', function () {
 
   async function collapseAndReveal(serial: string): Promise<void> {
     await vscode.commands.executeCommand('workbench.actions.treeView.onboardingEvents.machines.collapseAll');
-    await api.machines.reveal(serial);
+    // As the hover's Show link does: the machine is revealed, loaded and selected.
+    await vscode.commands.executeCommand('onboardingEvents.revealMachine', serial);
     await api.testHooks?.machines.render();
   }
 
@@ -51,7 +53,7 @@ describe('Machines tree screenshots', function () {
     await vscode.commands.executeCommand('onboardingEvents.clearFilter');
     for (const serial of PINNED) await vscode.commands.executeCommand('onboardingEvents.removeMachine', serial);
     api.machines.clearRecent();
-    await vscode.commands.executeCommand('onboardingEvents.signOut', { environment: 'Demo', confirm: false });
+    await vscode.commands.executeCommand('onboardingEvents.signOut', { environment: 'Demo' });
     await fake.close();
   });
 
@@ -66,8 +68,11 @@ describe('Machines tree screenshots', function () {
   it('populated: pinned machines with their latest event, one expanded with its events', async () => {
     await signIn();
     for (const serial of [...PINNED].reverse()) await vscode.commands.executeCommand('onboardingEvents.addMachine', serial);
-    api.machines.addRecent('KRP-0815-B8714');
-    api.machines.addRecent('MX-4711-F0468');
+    // Asked first, as for any other extension; the test's user agrees.
+    for (const serial of ['KRP-0815-B8714', 'MX-4711-F0468']) {
+      api.machines.addRecent(serial);
+      await until(() => api.machines.recent().includes(serial), `${serial} in Recent`);
+    }
     await collapseAndReveal(DEMO_SERIALS.completed);
     await freshSnap('machines-tree-populated', 2000);
     // The same tree at the width a new window gives the sidebar, where longer (German) words are cut first.

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { OnboardingEventsExtensionApi } from '../../src/extension';
 import { activateExtension, type TestedApi } from '../integration/support/extension';
+import { until } from '../integration/support/user';
 import { DEMO_CREDENTIALS, DEMO_SERIALS, demoData, startFakeApi, type FakeApi } from '../support/fakeApi';
 import { screenshotDir, snap } from './snap';
 
@@ -46,7 +47,7 @@ describe('Serial numbers screenshots', function () {
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await vscode.commands.executeCommand('onboardingEvents.signOut', { environment: 'Demo', confirm: false });
+    await vscode.commands.executeCommand('onboardingEvents.signOut', { environment: 'Demo' });
     await fake.close();
   });
 
@@ -84,7 +85,9 @@ describe('Serial numbers screenshots', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     for (const serial of [DEMO_SERIALS.failed, DEMO_SERIALS.templatedLinks, DEMO_SERIALS.completed]) {
       await api.testHooks.getEvents(serial);
+      // Asked first, as for any other extension; the test's user agrees.
       api.machines.addRecent(serial);
+      await until(() => api.machines.recent().includes(serial), `${serial} in Recent`);
     }
     await api.machines.pin(DEMO_SERIALS.completed);
     await vscode.commands.executeCommand('onboardingEvents.lookUpMachine');

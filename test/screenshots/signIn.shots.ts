@@ -26,9 +26,7 @@ describe('Sign-in screens', function () {
 
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
-    await vscode.commands
-      .executeCommand('onboardingEvents.signOut', { environment: 'Test system', confirm: false })
-      .then(undefined, () => undefined);
+    await vscode.commands.executeCommand('onboardingEvents.signOut', { environment: 'Test system' }).then(undefined, () => undefined);
     await config().update('apiBaseUrl', undefined, vscode.ConfigurationTarget.Global);
     await config().update('authUrl', undefined, vscode.ConfigurationTarget.Global);
     await fake.close();

@@ -31,9 +31,7 @@ describe('Test Connection report', function () {
 
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await vscode.commands
-      .executeCommand('onboardingEvents.signOut', { environment: ENVIRONMENT, confirm: false })
-      .then(undefined, () => undefined);
+    await vscode.commands.executeCommand('onboardingEvents.signOut', { environment: ENVIRONMENT }).then(undefined, () => undefined);
     await config().update('caCertificatesFile', undefined, vscode.ConfigurationTarget.Global);
     await front.close();
     await fake.close();

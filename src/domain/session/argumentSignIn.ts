@@ -1,10 +1,9 @@
 // The argument form of Sign In (`onboardingEvents.signIn` with an object of
 // URLs and credentials) can be run by any other extension and by a
-// `command:` link in any notification or Markdown. So outside the
-// extension's own tests it never acts unseen: it shows the URLs in a modal
-// and stores only when the user confirms. Two exceptions, both decided here:
-// test mode, and the demo's one-step sign-in (see demoGrant below). Pure:
-// unit-tested in test/unit/hostile/commandArguments.test.ts.
+// `command:` link in any notification or Markdown. So it never acts unseen:
+// it shows the URLs in a modal and stores only when the user confirms. One
+// exception, decided here: the demo's one-step sign-in (see demoGrant below).
+// Pure: unit-tested in test/unit/hostile/commandArguments.test.ts.
 import { isRecord } from '../../common/guards';
 import { isLoopbackHost } from './environmentRules';
 import type { Environment } from './sessionState';
@@ -97,7 +96,7 @@ function onLoopback(url: string): boolean {
 }
 
 export type ArgumentSignInPlan =
-  /** Verify and store without asking (test mode, or the demo's grant). */
+  /** Verify and store without asking: only the demo's grant (the user's own launch environment). */
   | { readonly kind: 'silent' }
   /** Ask in a modal that shows these facts; store only when confirmed. */
   | {
@@ -116,13 +115,11 @@ export interface PlanInput {
   readonly authUrl: string;
   /** The stored environment the draft would create or replace (SessionMachine.resolveEnvironment), if it exists. */
   readonly existing: Environment | undefined;
-  readonly testMode: boolean;
   /** The demo's grant, while unused. */
   readonly grant: DemoGrant | undefined;
 }
 
 export function planArgumentSignIn(input: PlanInput): ArgumentSignInPlan {
-  if (input.testMode) return { kind: 'silent' };
   if (input.grant !== undefined && input.existing === undefined && sameFields(input.grant.fields, input.fields)) return { kind: 'silent' };
   const changesUrls =
     input.existing !== undefined && (input.existing.apiBaseUrl !== input.apiBaseUrl || input.existing.authUrl !== input.authUrl);

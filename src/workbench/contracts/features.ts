@@ -80,12 +80,6 @@ export interface WatchesApi {
   startWatch(serialNumber: string): Promise<WatchStartAnswer>;
 }
 
-/** How a feature tells the user about something that happened (a watch's outcome, a pinned machine's failure): the Notifier (session/notify.ts), which the test hooks read. */
-export interface NotifierApi {
-  info(message: string, ...actions: string[]): Thenable<string | undefined>;
-  warning(message: string, ...actions: string[]): Thenable<string | undefined>;
-}
-
 /** What the details feature offers the tree, the hovers and the look-up; the page protocol stays inside src/details/. */
 export interface DetailsApi {
   /** Opens (or reveals, or retargets the preview panel to) the details of one event. */
@@ -101,5 +95,5 @@ export interface SerialFeatureDeps {
   readonly serialSettings: SerialSettings;
   readonly log: Log;
   /** The one rule for other extensions: marks our own links and buttons, asks about anyone else's arguments (workbench/argumentTrust.ts). */
-  readonly trust: Pick<ArgumentTrust, 'ownArgument' | 'fromOwnUi' | 'confirm' | 'silent'>;
+  readonly trust: Pick<ArgumentTrust, 'ownArgument' | 'fromOwnUi' | 'confirm'>;
 }

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { LANGUAGE_MODEL_TOOLS } from '../../../src/workbench/constants';
 import { DEMO_CREDENTIALS, DEMO_SERIALS, demoData, makeEvent, startFakeApi, type FakeApi } from '../../support/fakeApi';
 import { activateExtension, signInArgs, signOutIfSignedIn, TEST_ENVIRONMENT, type TestedApi } from '../support/extension';
+import { until, user } from '../support/user';
 
 const TOOL_NAMES = Object.values(LANGUAGE_MODEL_TOOLS).sort();
 const API_BEGIN = '----- BEGIN DATA FROM THE ONBOARDING EVENTS API -----';
@@ -197,7 +198,9 @@ describe('Language Model Tools for agents', () => {
 
     it('serial numbers in the active editor, with their known state, and no request', async () => {
       fake.clearRequests();
+      // Another extension's addRecent asks first (the test's user agrees), then adds.
       api.machines.addRecent(DEMO_SERIALS.failed);
+      await until(() => api.machines.recent().includes(DEMO_SERIALS.failed), 'the machine added to Recent');
       const document = await vscode.workspace.openTextDocument({
         language: 'yaml',
         content: `line: 3\nmachines:\n  - ${DEMO_SERIALS.templatedLinks}\n  - ${DEMO_SERIALS.failed}\n  - MX-4800-B1234\n  - ${DEMO_SERIALS.templatedLinks}\n`,
@@ -281,12 +284,11 @@ describe('Language Model Tools for agents', () => {
 
       // Outside a chat (another extension), the trust rule's modal asks; declined, nothing is watched.
       const asked: string[] = [];
-      const asUser = hooks.actAsUser();
-      try {
+      {
         let answer: string | undefined;
-        const confirmations = hooks.session.answerConfirmations((question, _detail, action) => {
-          asked.push(question);
-          return Promise.resolve(answer === undefined ? undefined : action);
+        const confirmations = user.answerModals((shown) => {
+          asked.push(shown.message);
+          return answer === undefined ? undefined : shown.items[0];
         });
         try {
           await assert.rejects(
@@ -331,8 +333,6 @@ describe('Language Model Tools for agents', () => {
         } finally {
           confirmations.dispose();
         }
-      } finally {
-        asUser.dispose();
       }
 
       const summary = await invoke(LANGUAGE_MODEL_TOOLS.summary, { serialNumbers: [serial, DEMO_SERIALS.completed] });

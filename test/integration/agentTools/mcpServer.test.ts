@@ -19,6 +19,7 @@ import { ask, channelDirectory, publishedWindows, type WindowEndpoint } from '..
 import { COMMANDS, LANGUAGE_MODEL_TOOLS } from '../../../src/workbench/constants';
 import { DEMO_CREDENTIALS, DEMO_SERIALS, demoData, startFakeApi, type FakeApi } from '../../support/fakeApi';
 import { activateExtension, signInArgs, signOutIfSignedIn, TEST_ENVIRONMENT, type TestedApi } from '../support/extension';
+import { user } from '../support/user';
 
 /** One input per tool, the same through both entry points. */
 const INPUTS: readonly (readonly [string, Record<string, unknown>])[] = [
@@ -136,17 +137,15 @@ describe('the MCP server (dist/mcp.js) against the running extension', () => {
   }).timeout(10_000);
 
   it('Connect an Agent named by a caller asks first; declined, it shows nothing and opens no channel', async () => {
-    const user = api.testHooks.actAsUser();
     const asked: string[] = [];
-    const answers = api.testHooks.session.answerConfirmations((message) => {
-      asked.push(message);
-      return Promise.resolve(undefined);
+    const answers = user.answerModals((shown) => {
+      asked.push(shown.message);
+      return undefined;
     });
     try {
       for (const agent of ['cursor', 'other'] as const) await vscode.commands.executeCommand(COMMANDS.connectAgent, agent);
     } finally {
       answers.dispose();
-      user.dispose();
     }
     assert.deepEqual(asked, ['Connect Cursor to Onboarding Events?', 'Connect Another agent (show the JSON) to Onboarding Events?']);
     assert.deepEqual(
@@ -221,11 +220,10 @@ describe('the MCP server (dist/mcp.js) against the running extension', () => {
     it('an outside caller with only the discovery file\'s key reads what is loaded and nothing more: no request, no watch, no question, whatever "userAgreed" says', async () => {
       const [window] = await publishedWindows(channelDirectory());
       assert.ok(window);
-      const user = api.testHooks.actAsUser();
       const asked: string[] = [];
-      const answers = api.testHooks.session.answerConfirmations((message) => {
-        asked.push(message);
-        return Promise.resolve(undefined);
+      const answers = user.answerModals((shown) => {
+        asked.push(shown.message);
+        return undefined;
       });
       const watchedBefore = api.testHooks.watch.list().length;
       try {
@@ -265,18 +263,16 @@ describe('the MCP server (dist/mcp.js) against the running extension', () => {
         assert.deepEqual(fake.requests, []);
       } finally {
         answers.dispose();
-        user.dispose();
       }
     });
 
     it('a paired agent is asked about in VS Code: pairing once, then each call that sends requests or starts a watch; revoked, it reads no more', async function () {
       this.timeout(60_000);
-      const user = api.testHooks.actAsUser();
       const asked: string[] = [];
       let agree = true;
-      const answers = api.testHooks.session.answerConfirmations((message, _detail, action) => {
-        asked.push(message);
-        return Promise.resolve(agree ? action : undefined);
+      const answers = user.answerModals((shown) => {
+        asked.push(shown.message);
+        return agree ? shown.items[0] : undefined;
       });
       const serial = DEMO_SERIALS.empty;
       const watched = () => api.testHooks.watch.list().find((watch) => watch.serialNumber === serial && watch.outcome === undefined);
@@ -340,7 +336,6 @@ describe('the MCP server (dist/mcp.js) against the running extension', () => {
         assert.deepEqual(fake.requests, []);
       } finally {
         answers.dispose();
-        user.dispose();
         await vscode.commands.executeCommand('onboardingEvents.stopWatching', serial);
         // A started watch adds its machine to Recent, which the Machines view would load in the suites that follow.
         api.machines.clearRecent();

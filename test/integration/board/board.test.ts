@@ -57,7 +57,7 @@ describe('The onboarding board', function () {
 
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await vscode.commands.executeCommand('onboardingEvents.signOut', { environment: ENVIRONMENT, confirm: false }).then(
+    await vscode.commands.executeCommand('onboardingEvents.signOut', { environment: ENVIRONMENT }).then(
       () => undefined,
       () => undefined,
     );
@@ -136,7 +136,7 @@ describe('The onboarding board', function () {
 
   it('says it is signed out, and shows every machine as not loaded', async () => {
     await board().open({ kind: 'file', uri: LINE3.toString() });
-    await vscode.commands.executeCommand('onboardingEvents.signOut', { environment: ENVIRONMENT, confirm: false });
+    await vscode.commands.executeCommand('onboardingEvents.signOut', { environment: ENVIRONMENT });
     const report = await board().waitForRendered((r) => r.rows === 8 && r.summary === '8 machines: 8 not loaded');
     assert.equal(report.shown, 8);
     await signIn();

@@ -351,7 +351,7 @@ describe('Event details panel (webview)', function () {
     assert.equal(hook.panelTitles().length, 1);
     await signOutIfSignedIn();
     assert.deepEqual(hook.panelTitles(), [], 'signing out closed the panel');
-    await vscode.commands.executeCommand('onboardingEvents.signOut', { environment: 'Details other', confirm: false });
+    await vscode.commands.executeCommand('onboardingEvents.signOut', { environment: 'Details other' });
     await signIn(fake);
   });
 

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { COMMANDS } from '../../../src/workbench/constants';
 import { makeEvent, startFakeApi, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { activateExtension, signIn, signOutIfSignedIn, TEST_ENVIRONMENT, type TestedApi } from '../support/extension';
+import { user } from '../support/user';
 
 const FAILED = 'PRS-0900-A0314';
 const UNKNOWN = 'ZZ-0000-00000';
@@ -253,7 +254,10 @@ describe('Serial numbers at a glance (inline status, Problems, quick fixes, comp
     await until('the unknown diagnostic', () => ours(document.uri).some((d) => d.code === 'unknown'));
     const settings = vscode.workspace.getConfiguration('onboardingEvents');
     try {
-      await vscode.commands.executeCommand(COMMANDS.notASerialNumber, { serialNumber: UNKNOWN, target: 'global' });
+      // The user picks where: User Settings.
+      const pick = user.pickNextMatching(/^User Settings$/);
+      await vscode.commands.executeCommand(COMMANDS.notASerialNumber, { serialNumber: UNKNOWN });
+      pick.dispose();
       assert.deepEqual(vscode.workspace.getConfiguration('onboardingEvents').inspect('serialNumber.denyList')?.globalValue, [UNKNOWN]);
       await until('no unknown diagnostic', () => !ours(document.uri).some((d) => d.code === 'unknown'));
       await until(
@@ -271,7 +275,9 @@ describe('Serial numbers at a glance (inline status, Problems, quick fixes, comp
   it('the retired id onboardingEvents.glance.notASerialNumber, which a keybinding may hold, still runs "Not a serial number"', async () => {
     const settings = vscode.workspace.getConfiguration('onboardingEvents');
     try {
-      await vscode.commands.executeCommand('onboardingEvents.glance.notASerialNumber', { serialNumber: UNKNOWN, target: 'global' });
+      const pick = user.pickNextMatching(/^User Settings$/);
+      await vscode.commands.executeCommand('onboardingEvents.glance.notASerialNumber', { serialNumber: UNKNOWN });
+      pick.dispose();
       assert.deepEqual(vscode.workspace.getConfiguration('onboardingEvents').inspect('serialNumber.denyList')?.globalValue, [UNKNOWN]);
     } finally {
       await settings.update('serialNumber.denyList', undefined, vscode.ConfigurationTarget.Global);

@@ -9,6 +9,7 @@ import { join, relative, sep } from 'node:path';
 import * as vscode from 'vscode';
 import { makeEvent, startFakeApi, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { activateExtension, signIn, signInArgs, signOutIfSignedIn, type TestedApi } from '../support/extension';
+import { user } from '../support/user';
 
 const settings = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('onboardingEvents');
 
@@ -49,31 +50,16 @@ describe('Hostile input (real host)', () => {
   });
 
   describe('argument forms, as another extension or a command link would run them', () => {
-    let asUser: { dispose(): void };
-    beforeEach(() => {
-      assert.ok(api.testHooks.actAsUser, 'the test hook is exported under test');
-      asUser = api.testHooks.actAsUser();
-    });
-    afterEach(() => {
-      asUser.dispose();
-    });
-    /** Signs out as our tests do: as the user, signing out by an argument asks first (issue 24, item 9). */
-    const signOutAsOurTests = async (environment?: string): Promise<void> => {
-      asUser.dispose();
-      try {
-        await signOutIfSignedIn(environment);
-      } finally {
-        asUser = api.testHooks.actAsUser();
-      }
-    };
+    // The product asks about every argument here as it would for any other extension; the test's user
+    // (support/user.ts) agrees by default (the suite's own sign-in and sign-out) and declines where a test says.
 
     it('signIn with an argument object stores nothing unless the user confirms the modal that shows the URLs', async () => {
       const hook = api.testHooks.session;
       assert.ok(hook);
       const asked: string[] = [];
-      const answer = hook.answerConfirmations((message, detail) => {
-        asked.push(`${message}\n${detail}`);
-        return Promise.resolve(undefined);
+      const answer = user.answerModals((shown) => {
+        asked.push(`${shown.message}\n${shown.detail ?? ''}`);
+        return undefined;
       });
       const tokenRequests = fake.tokenRequests().length;
       try {
@@ -94,14 +80,12 @@ describe('Hostile input (real host)', () => {
     it("an argument that would overwrite an environment's URLs says so in the modal, and declining keeps the old URLs", async () => {
       const hook = api.testHooks.session;
       assert.ok(hook);
-      asUser.dispose();
       await signIn(fake);
-      asUser = api.testHooks.actAsUser();
       const other = await startFakeApi();
       const asked: string[] = [];
-      const answer = hook.answerConfirmations((message, detail) => {
-        asked.push(`${message}\n${detail}`);
-        return Promise.resolve(undefined);
+      const answer = user.answerModals((shown) => {
+        asked.push(`${shown.message}\n${shown.detail ?? ''}`);
+        return undefined;
       });
       try {
         await vscode.commands.executeCommand('onboardingEvents.signIn', signInArgs(other, 'Test'));
@@ -111,14 +95,14 @@ describe('Hostile input (real host)', () => {
       } finally {
         answer.dispose();
         await other.close();
-        await signOutAsOurTests();
+        await signOutIfSignedIn();
       }
     });
 
     it('signIn confirmed in the modal signs in and records the URLs as confirmed (Sign In Again may then skip them)', async () => {
       const hook = api.testHooks.session;
       assert.ok(hook);
-      const answer = hook.answerConfirmations((_message, _detail, action) => Promise.resolve(action));
+      const answer = user.answerModals((shown) => shown.items[0]);
       try {
         assert.deepEqual(await vscode.commands.executeCommand('onboardingEvents.signIn', signInArgs(fake, 'Test')), {
           environment: 'Test',
@@ -126,16 +110,14 @@ describe('Hostile input (real host)', () => {
         assert.match(hook.storedStateJson(), /onboardingEvents\.confirmedEndpoints/);
       } finally {
         answer.dispose();
-        await signOutAsOurTests();
+        await signOutIfSignedIn();
       }
     });
 
     it('exportEvents with a uri opens the save dialog instead of writing; cancelling it writes nothing', async () => {
-      asUser.dispose();
       await signIn(fake);
       // Added as our tests do: as the user, adding by an argument asks first (issue 24, item 5).
       await vscode.commands.executeCommand('onboardingEvents.addMachine', { serialNumber: TEST_SERIALS.onboarded });
-      asUser = api.testHooks.actAsUser();
       const dir = mkdtempSync(join(tmpdir(), 'oe-hostile-'));
       const target = join(dir, 'written-by-a-link.json');
       try {
@@ -160,19 +142,16 @@ describe('Hostile input (real host)', () => {
       } finally {
         rmSync(dir, { recursive: true, force: true });
         await vscode.commands.executeCommand('onboardingEvents.removeMachine', TEST_SERIALS.onboarded);
-        await signOutAsOurTests();
+        await signOutIfSignedIn();
       }
     });
 
     /** Answers every modal "no" until disposed, recording what was asked. */
-    const declineAll = (asked: string[]): { dispose(): void } => {
-      const hook = api.testHooks.session;
-      assert.ok(hook);
-      return hook.answerConfirmations((message) => {
-        asked.push(message);
-        return Promise.resolve(undefined);
+    const declineAll = (asked: string[]): { dispose(): void } =>
+      user.answerModals((shown) => {
+        asked.push(shown.message);
+        return undefined;
       });
-    };
 
     it('signIn whose password is a getter that answers differently on a later read still asks, and declining stores nothing (issue 24, item 1)', async () => {
       const hook = api.testHooks.session;
@@ -197,14 +176,12 @@ describe('Hostile input (real host)', () => {
         assert.equal(reads, 1, 'the argument was read once');
       } finally {
         answer.dispose();
-        await signOutAsOurTests('Getter');
+        await signOutIfSignedIn('Getter');
       }
     });
 
     it('addMachine, pinMachine, revealMachine, lookUpMachine, refreshMachine and loadMore with { serialNumber } ask first; declined, nothing is loaded and events.peek has nothing (issue 24, item 5)', async () => {
-      asUser.dispose();
       await signIn(fake);
-      asUser = api.testHooks.actAsUser();
       api.events.clear();
       fake.clearRequests();
       const asked: string[] = [];
@@ -229,15 +206,13 @@ describe('Hostile input (real host)', () => {
         answer.dispose();
         // Removing needs no question; on code that did not ask, the machine would stay listed for the next test.
         await vscode.commands.executeCommand('onboardingEvents.removeMachine', TEST_SERIALS.started);
-        await signOutAsOurTests();
+        await signOutIfSignedIn();
       }
     });
 
     it('vscode.lm.invokeTool of getMachineEvents outside a chat asks before a request; declined, it reads nothing (issue 24, item 5)', async () => {
-      asUser.dispose();
       await signIn(fake);
       await settings().update('agentTools.enabled', true, vscode.ConfigurationTarget.Global);
-      asUser = api.testHooks.actAsUser();
       api.events.clear();
       fake.clearRequests();
       const asked: string[] = [];
@@ -262,7 +237,7 @@ describe('Hostile input (real host)', () => {
         source.dispose();
         answer.dispose();
         await settings().update('agentTools.enabled', undefined, vscode.ConfigurationTarget.Global);
-        await signOutAsOurTests();
+        await signOutIfSignedIn();
       }
     });
 
@@ -282,10 +257,8 @@ describe('Hostile input (real host)', () => {
       const hook = api.testHooks.session;
       assert.ok(hook);
       const other = await startFakeApi();
-      asUser.dispose();
       await vscode.commands.executeCommand('onboardingEvents.signIn', signInArgs(other, 'Other'));
       await signIn(fake);
-      asUser = api.testHooks.actAsUser();
       const asked: string[] = [];
       const answer = declineAll(asked);
       try {
@@ -297,16 +270,14 @@ describe('Hostile input (real host)', () => {
         assert.equal(asked.length, 2, `asked: ${asked.join(' | ')}`);
       } finally {
         answer.dispose();
-        await signOutAsOurTests('Other');
-        await signOutAsOurTests();
+        await signOutIfSignedIn('Other');
+        await signOutIfSignedIn();
         await other.close();
       }
     });
 
     it("our hover's Pin link acts without a modal; the same link with another serial number asks (issue 24, item 5)", async () => {
-      asUser.dispose();
       await signIn(fake);
-      asUser = api.testHooks.actAsUser();
       const asked: string[] = [];
       const answer = declineAll(asked);
       try {
@@ -333,14 +304,12 @@ describe('Hostile input (real host)', () => {
         answer.dispose();
         await vscode.commands.executeCommand('onboardingEvents.removeMachine', TEST_SERIALS.empty);
         await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-        await signOutAsOurTests();
+        await signOutIfSignedIn();
       }
     });
 
     it('openBoard with a file uri from another extension asks first; declined, no board opens and nothing is loaded (issue 34, item 3)', async () => {
-      asUser.dispose();
       await signIn(fake);
-      asUser = api.testHooks.actAsUser();
       api.events.clear();
       fake.clearRequests();
       const dir = mkdtempSync(join(tmpdir(), 'oe-board-'));
@@ -359,14 +328,12 @@ describe('Hostile input (real host)', () => {
         answer.dispose();
         await vscode.commands.executeCommand('workbench.action.closeAllEditors');
         rmSync(dir, { recursive: true, force: true });
-        await signOutAsOurTests();
+        await signOutIfSignedIn();
       }
     });
 
     it('a machine link to a machine the user does not list asks first; declined, nothing is loaded or listed (issue 34, door audit)', async () => {
-      asUser.dispose();
       await signIn(fake);
-      asUser = api.testHooks.actAsUser();
       api.events.clear();
       fake.clearRequests();
       const asked: string[] = [];
@@ -382,14 +349,12 @@ describe('Hostile input (real host)', () => {
         assert.equal(api.machines.recent().includes(TEST_SERIALS.started), false);
       } finally {
         answer.dispose();
-        await signOutAsOurTests();
+        await signOutIfSignedIn();
       }
     });
 
     it('showEventDetails and showRawJson with a reference the cache cannot answer ask before loading; declined, nothing is loaded (issue 34, door audit)', async () => {
-      asUser.dispose();
       await signIn(fake);
-      asUser = api.testHooks.actAsUser();
       api.events.clear();
       fake.clearRequests();
       const asked: string[] = [];
@@ -404,14 +369,12 @@ describe('Hostile input (real host)', () => {
       } finally {
         answer.dispose();
         await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-        await signOutAsOurTests();
+        await signOutIfSignedIn();
       }
     });
 
     it('machines.reveal from another extension makes no request and adds nothing for a serial the user never listed', async () => {
-      asUser.dispose();
       await signIn(fake);
-      asUser = api.testHooks.actAsUser();
       try {
         fake.clearRequests();
         await api.machines.reveal(TEST_SERIALS.started);
@@ -419,7 +382,7 @@ describe('Hostile input (real host)', () => {
         assert.deepEqual(fake.eventRequests(TEST_SERIALS.started), [], "no request on another extension's behalf");
         assert.equal(api.machines.recent().includes(TEST_SERIALS.started), false);
       } finally {
-        await signOutAsOurTests();
+        await signOutIfSignedIn();
       }
     });
   });

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { MachinesHooks, RenderedNode } from '../../../src/testHooks';
 import { makeEvent, startFakeApi, TEST_ASSET_ID, TEST_CREDENTIALS, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { activateExtension, ourExtension, signIn, signOutIfSignedIn, type TestedApi } from '../support/extension';
-import { user } from '../support/user';
+import { until, user } from '../support/user';
 
 /** The default data's base time (test/support/fakeApi/data.ts). */
 const T0 = Date.UTC(2025, 0, 15, 8, 0, 0);
@@ -242,7 +242,8 @@ describe('Machines tree', function () {
       assert.match(refreshed.description ?? '', /^1 new · in progress · 5 min\. ago$/);
       assert.deepEqual(tree.badge(), { value: 1, tooltip: '1 onboarding events you have not seen yet' });
 
-      await api.machines.reveal(ONBOARDED);
+      // Revealed as the hover's Show link does (a listed machine: nothing to ask).
+      await vscode.commands.executeCommand('onboardingEvents.revealMachine', ONBOARDED);
       await tree.render();
       assert.equal(tree.badge(), undefined, 'selecting the machine marks its events seen');
     });
@@ -427,10 +428,10 @@ describe('Machines tree', function () {
       await vscode.commands.executeCommand('onboardingEvents.refreshMachine', ONBOARDED);
       const dir = mkdtempSync(join(tmpdir(), 'oe-export-'));
       const csvPath = join(dir, 'events.csv');
-      const written = await vscode.commands.executeCommand<string>('onboardingEvents.exportEvents', {
-        serialNumber: ONBOARDED,
-        uri: vscode.Uri.file(csvPath),
-      });
+      // The user chooses the file in the save dialog.
+      let save = user.saveNextAs(vscode.Uri.file(csvPath));
+      const written = await vscode.commands.executeCommand<string>('onboardingEvents.exportEvents', { serialNumber: ONBOARDED });
+      save.dispose();
       assert.equal(written, vscode.Uri.file(csvPath).toString());
       const csv = readFileSync(csvPath, 'utf8');
       const lines = csv.replace(/^\uFEFF/, '').split('\r\n');
@@ -443,7 +444,9 @@ describe('Machines tree', function () {
       );
 
       const jsonPath = join(dir, 'events.json');
-      await vscode.commands.executeCommand('onboardingEvents.exportEvents', { serialNumber: ONBOARDED, uri: jsonPath });
+      save = user.saveNextAs(vscode.Uri.file(jsonPath));
+      await vscode.commands.executeCommand('onboardingEvents.exportEvents', { serialNumber: ONBOARDED });
+      save.dispose();
       const exported = JSON.parse(readFileSync(jsonPath, 'utf8')) as { serialNumber: string; count: number; events: { type: string }[] };
       assert.equal(exported.serialNumber, ONBOARDED);
       assert.equal(exported.count, 5);
@@ -498,7 +501,9 @@ describe('Machines tree', function () {
     });
 
     it('Pin and Remove move a machine between Recent and Pinned', async () => {
+      // Another extension's addRecent asks first (the test's user agrees), then adds.
       api.machines.addRecent('MX-4711-A0024');
+      await until(() => api.machines.recent().includes('MX-4711-A0024'), 'the machine added to Recent');
       let rendered = await tree.render(2);
       assert.ok(labels(group(rendered, 'Recent').children).includes('MX-4711-A0024'));
       await vscode.commands.executeCommand('onboardingEvents.pinMachine', machine(rendered, 'MX-4711-A0024', 'Recent').node);
@@ -606,11 +611,11 @@ describe('Machines tree', function () {
       await signIn(fake, 'Seen Other');
       try {
         await tree.render();
-        await api.machines.reveal(ONBOARDED);
+        await vscode.commands.executeCommand('onboardingEvents.revealMachine', ONBOARDED);
         await tree.render();
         const otherId = idOf('Seen Other');
         assert.ok(otherId !== undefined);
-        await vscode.commands.executeCommand('onboardingEvents.signOut', { environment: 'Test', confirm: false });
+        await vscode.commands.executeCommand('onboardingEvents.signOut', { environment: 'Test' });
         assert.deepEqual(hook.state(), { kind: 'signed-in', environment: 'Seen Other' });
         assert.equal(seenIds().includes(testId), false, 'nothing of the signed-out environment is left');
         assert.equal(seenIds().includes(otherId), true);

@@ -11,6 +11,7 @@ import { describeLeaks, findEnglish, intlPatterns, type AllowList } from '../../
 import { PSEUDO_LOCALE } from '../../support/l10n/pseudoLocale';
 import { defaultData, startFakeApi, TEST_ASSET_ID, TOKEN_PATH, TEST_CREDENTIALS, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { activateExtension, ourExtension, signIn, signInArgs, signOut, TEST_ENVIRONMENT, type TestedApi } from '../support/extension';
+import { user } from '../support/user';
 
 /** One piece of text the user reads, and where. */
 interface Shown {
@@ -174,7 +175,7 @@ describe('Pseudo-locale: no English left in what the user reads', function () {
   });
 
   it('a failed sign-in (wrong password): the error the command reports and what it notified', async () => {
-    const before = api.testHooks.session.notifications().length;
+    const before = user.shown().length;
     const tokenRequests = fake.requests.filter((request) => request.path === TOKEN_PATH).length;
     let message: string | undefined;
     try {
@@ -185,7 +186,7 @@ describe('Pseudo-locale: no English left in what the user reads', function () {
     assert.ok(message, 'the sign-in was refused');
     // Refused by the server (the ApiError's text), not by a check before any request.
     assert.equal(fake.requests.filter((request) => request.path === TOKEN_PATH).length, tokenRequests + 1, 'one token request');
-    const notified = api.testHooks.session.notifications().slice(before);
+    const notified = user.shownSince(before);
     assertNoEnglish('the failed sign-in', [
       { where: 'sign-in error', text: message },
       ...notified.map((shown, i) => ({ where: `notification ${String(i)} (${shown.kind})`, text: shown.message })),
@@ -193,17 +194,14 @@ describe('Pseudo-locale: no English left in what the user reads', function () {
   });
 
   it('the Test Connection report and its notification', async () => {
-    const before = api.testHooks.session.notifications().length;
+    const before = user.shown().length;
     const result = await vscode.commands.executeCommand<{ ok: boolean } | undefined>(COMMANDS.testConnection);
     assert.equal(result?.ok, true, 'the connection to the fake API works');
     const report = vscode.window.activeTextEditor?.document.getText();
     assert.ok(report, 'the report is open');
     assertNoEnglish('Test Connection', [
       ...report.split('\n').map((line, i) => ({ where: `report line ${String(i + 1)}`, text: line })),
-      ...api.testHooks.session
-        .notifications()
-        .slice(before)
-        .map((shown, i) => ({ where: `notification ${String(i)} (${shown.kind})`, text: shown.message })),
+      ...user.shownSince(before).map((shown, i) => ({ where: `notification ${String(i)} (${shown.kind})`, text: shown.message })),
     ]);
   });
 });

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import type { SessionHooks } from '../../../src/testHooks';
 import { startFakeApi, TEST_CREDENTIALS, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { activateExtension, EXTENSION_ID, signInArgs, signOut, type TestedApi } from '../support/extension';
+import { user } from '../support/user';
 
 const PROVIDER_ID = 'onboarding-events';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -42,7 +43,7 @@ describe('Sign-in: environments, SecretStorage and the Accounts menu', function 
   let hook: SessionHooks;
   let fake: FakeApi;
   let other: FakeApi;
-  const created = ['Session A', 'Session B', 'Session Wrong', 'Session Renewal', 'Session Revoked', 'Session Menu'];
+  const created = ['Session A', 'Session B', 'Session Wrong', 'Session Renewal', 'Session Revoked', 'Session Menu', 'Session Asked'];
 
   before(async () => {
     api = await activateExtension();
@@ -58,7 +59,7 @@ describe('Sign-in: environments, SecretStorage and the Accounts menu', function 
     await other.close();
   });
 
-  it('signs in with the argument object, asks nothing, stores the secrets and returns nothing secret', async () => {
+  it('signs in with the argument object once the user agrees, stores the secrets and returns nothing secret', async () => {
     const result = await vscode.commands.executeCommand('onboardingEvents.signIn', signInArgs(fake, 'Session A'));
     assert.deepEqual(result, { environment: 'Session A' });
     assert.deepEqual(hook.state(), { kind: 'signed-in', environment: 'Session A' });
@@ -191,7 +192,7 @@ describe('Sign-in: environments, SecretStorage and the Accounts menu', function 
     const shortLived = await startFakeApi({ tokenLifetimeSeconds: 1 });
     try {
       await vscode.commands.executeCommand('onboardingEvents.signIn', signInArgs(shortLived, 'Session Renewal'));
-      const notificationsBefore = hook.notifications().length;
+      const notificationsBefore = user.shown().length;
       shortLived.clearRequests();
       await api.testHooks.getEvents(TEST_SERIALS.onboarded, { force: true });
       await sleep(1300);
@@ -201,7 +202,7 @@ describe('Sign-in: environments, SecretStorage and the Accounts menu', function 
       const authorizations = shortLived.eventRequests(TEST_SERIALS.onboarded).map((request) => request.headers['authorization']);
       assert.equal(authorizations.length, 2);
       assert.notEqual(authorizations[0], authorizations[1], 'the second request carried the renewed token');
-      assert.equal(hook.notifications().length, notificationsBefore, 'nobody was asked anything');
+      assert.equal(user.shown().length, notificationsBefore, 'nobody was asked anything');
       assert.deepEqual(hook.state(), { kind: 'signed-in', environment: 'Session Renewal' });
     } finally {
       await signOut('Session Renewal');
@@ -214,7 +215,7 @@ describe('Sign-in: environments, SecretStorage and the Accounts menu', function 
     try {
       await vscode.commands.executeCommand('onboardingEvents.signIn', signInArgs(revoking, 'Session Revoked'));
       await api.testHooks.getEvents(TEST_SERIALS.onboarded, { force: true });
-      const notificationsBefore = hook.notifications().length;
+      const notificationsBefore = user.shown().length;
       revoking.setPassword(TEST_CREDENTIALS.username, 'changed-by-the-administrator');
       revoking.revokeAllTokens();
       const serials = Object.values(TEST_SERIALS);
@@ -223,7 +224,7 @@ describe('Sign-in: environments, SecretStorage and the Accounts menu', function 
       assert.deepEqual(hook.state(), { kind: 'credentials-rejected', environment: 'Session Revoked' });
       // Views asking again see "not signed in", and nobody is told twice.
       await assert.rejects(api.testHooks.getEvents(TEST_SERIALS.onboarded, { force: true }));
-      const shown = hook.notifications().slice(notificationsBefore);
+      const shown = user.shown().slice(notificationsBefore);
       assert.equal(shown.length, 1, `exactly one notification, got ${JSON.stringify(shown)}`);
       const [notification] = shown;
       assert.ok(notification);
@@ -261,11 +262,41 @@ describe('Sign-in: environments, SecretStorage and the Accounts menu', function 
       ['log', logText],
       ['global and workspace state', hook.storedStateJson()],
       ['settings', JSON.stringify([vscode.workspace.getConfiguration('onboardingEvents'), vscode.workspace.getConfiguration('http')])],
-      ['notifications', JSON.stringify(hook.notifications())],
+      ['notifications', JSON.stringify(user.shown())],
       ['accounts', JSON.stringify(await vscode.authentication.getAccounts(PROVIDER_ID))],
     ];
     for (const [where, text] of places) {
       for (const form of forms) assert.equal(text.includes(form), false, `a secret appears in the ${where}`);
+    }
+  });
+
+  it('asks in a modal before an argument signs in or out, in the extension host under test as anywhere: it names the URLs and where the password goes (issue 37)', async () => {
+    const since = user.shown().length;
+    assert.deepEqual(await vscode.commands.executeCommand('onboardingEvents.signIn', signInArgs(fake, 'Session Asked')), {
+      environment: 'Session Asked',
+    });
+    try {
+      const asked = user.shownSince(since).filter((shown) => shown.modal);
+      assert.equal(asked.length, 1, `one question before signing in: ${JSON.stringify(asked)}`);
+      const [question] = asked;
+      assert.ok(question);
+      assert.equal(question.message, 'Sign in to "Session Asked" with these URLs?');
+      assert.ok(question.detail?.includes(`API: ${fake.baseUrl}`), question.detail);
+      assert.ok(question.detail?.includes(`(receives the password): ${fake.authUrl.replace(/\/+$/, '')}/token`), question.detail);
+      assert.match(question.detail ?? '', /Another extension or a link asked for this/);
+      assert.equal(question.answer, 'Sign In', "the test's user agreed");
+      const signOutSince = user.shown().length;
+      await signOut('Session Asked');
+      assert.deepEqual(
+        user
+          .shownSince(signOutSince)
+          .filter((shown) => shown.modal)
+          .map((shown) => shown.message),
+        [`Sign out of Session Asked (${TEST_CREDENTIALS.username})?`],
+      );
+      assert.equal(hook.environmentNames().includes('Session Asked'), false);
+    } finally {
+      if (hook.environmentNames().includes('Session Asked')) await signOut('Session Asked');
     }
   });
 });

@@ -1,7 +1,9 @@
 // What every extension-host suite does around its tests: activate the real
-// extension, sign in to a fake API through the command's argument object (no
-// prompts), and sign out again without a dialog. Suites share one extension
-// host, so each one starts from and leaves behind a signed-out "Test".
+// extension, sign in to a fake API through the command's argument object, and
+// sign out again. Both ask the user in a modal, as for any other extension's
+// arguments; the test's user (support/user.ts) agrees unless a test says
+// otherwise. Suites share one extension host, so each one starts from and
+// leaves behind a signed-out "Test".
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { OnboardingEventsExtensionApi } from '../../../src/extension';
@@ -30,7 +32,7 @@ export async function activateExtension(): Promise<TestedApi> {
 
 type CredentialOverrides = Partial<Record<keyof typeof TEST_CREDENTIALS, string>>;
 
-/** The sign-in command's argument object for `fake`: signs in without asking anything. */
+/** The sign-in command's argument object for `fake`: signs in once the user agrees to the modal naming its URLs. */
 export function signInArgs(fake: FakeApi, environment = TEST_ENVIRONMENT, overrides: CredentialOverrides = {}) {
   return { apiBaseUrl: fake.baseUrl, authUrl: fake.authUrl, ...TEST_CREDENTIALS, ...overrides, environment };
 }
@@ -40,9 +42,9 @@ export async function signIn(fake: FakeApi, environment = TEST_ENVIRONMENT): Pro
   return vscode.commands.executeCommand('onboardingEvents.signIn', signInArgs(fake, environment));
 }
 
-/** Signs out of `environment` without a dialog; fails when it is not signed in. */
+/** Signs out of `environment` (the test's user agrees to the question); fails when it is not signed in. */
 export async function signOut(environment = TEST_ENVIRONMENT): Promise<void> {
-  await vscode.commands.executeCommand('onboardingEvents.signOut', { environment, confirm: false });
+  await vscode.commands.executeCommand('onboardingEvents.signOut', { environment });
 }
 
 /** Signs out of `environment` when it is signed in; already signed out is fine (a suite before may have done it). */

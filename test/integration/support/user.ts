@@ -235,3 +235,12 @@ export const user = {
     for (const listener of [...state.windowStateListeners]) listener(now);
   },
 };
+
+/** Resolves once `probe` holds (checked every 50 ms), or fails naming `what` after `timeoutMs`: for what the product does after the user answered. */
+export async function until(probe: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!probe()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -103,7 +103,7 @@ describe('Watch Onboarding', function () {
       'both outcomes and their notifications',
       () => {
         const states = hooks.watch.list().map((watch) => `${watch.serialNumber}:${watch.status}`);
-        const told = hooks.session.notifications().map((note) => note.message);
+        const told = user.shown().map((note) => note.message);
         return (
           states.includes(`${COMPLETES}:onboarded`) &&
           states.includes(`${FAILS}:failed`) &&
@@ -113,8 +113,8 @@ describe('Watch Onboarding', function () {
       },
       60_000,
     );
-    // By their serial numbers, which only this suite uses: the notifier keeps the last 100 only, so an index taken before would slide.
-    const shown = hooks.session.notifications();
+    // By their serial numbers, which only this suite uses: the test's user keeps the last 1000 only, so an index taken before would slide.
+    const shown = user.shown();
     const completed = shown.filter((note) => note.message.startsWith(`${COMPLETES} onboarded in`));
     const failed = shown.filter((note) => note.message.startsWith(`${FAILS} failed to onboard:`));
     assert.equal(completed.length, 1, `one notification of the onboarding: ${JSON.stringify(shown)}`);
@@ -144,11 +144,10 @@ describe('Watch Onboarding', function () {
   it('a link with watch=1 is asked about first, like any request from outside', async () => {
     const hooks = api.testHooks;
     const asked: string[] = [];
-    const user = hooks.actAsUser();
     // Showing the machine the link names is agreed to (it is asked too: the user does not list it); the watch is declined.
-    const answers = hooks.session.answerConfirmations((message, _detail, action) => {
-      asked.push(message);
-      return Promise.resolve(message.includes('asks to show') ? action : undefined);
+    const answers = user.answerModals((shown) => {
+      asked.push(shown.message);
+      return shown.message.includes('asks to show') ? shown.items[0] : undefined;
     });
     try {
       const outcome = await hooks.links.handle(
@@ -157,7 +156,6 @@ describe('Watch Onboarding', function () {
       assert.equal(outcome.kind, 'revealed');
     } finally {
       answers.dispose();
-      user.dispose();
     }
     assert.ok(
       asked.some((message) => message.includes(`asks to watch the onboarding of ${FROM_A_LINK}`)),
@@ -180,11 +178,11 @@ describe('Watch Onboarding', function () {
       fake.addEvent(PINNED, makeEvent({ type: 'ONBOARDING_FAILED', message: 'Gateway unreachable', timestamp: Date.now() }));
       await hooks.getEvents(PINNED, { force: true });
       await until('the failure notification', () =>
-        hooks.session.notifications().some((note) => note.message === `${PINNED} failed to onboard: Gateway unreachable`),
+        user.shown().some((note) => note.message === `${PINNED} failed to onboard: Gateway unreachable`),
       );
       await hooks.getEvents(PINNED, { force: true });
       await sleep(500);
-      const told = hooks.session.notifications().filter((note) => note.message.startsWith(`${PINNED} failed`));
+      const told = user.shown().filter((note) => note.message.startsWith(`${PINNED} failed`));
       assert.equal(told.length, 1, 'told once, not at every refresh');
     } finally {
       await vscode.commands.executeCommand('onboardingEvents.removeMachine', { serialNumber: PINNED });
@@ -216,7 +214,7 @@ describe('Watch Onboarding', function () {
     );
     await hooks.watch.pollNow();
     const note = await until('the failure notification', () =>
-      hooks.session.notifications().find((shown) => shown.message.startsWith(`${HOSTILE} failed to onboard:`)),
+      user.shown().find((shown) => shown.message.startsWith(`${HOSTILE} failed to onboard:`)),
     );
     assert.doesNotMatch(note.message, BIDI, JSON.stringify(note.message));
     assert.doesNotMatch(note.message, /\$\(|\]\(/, JSON.stringify(note.message));
@@ -229,8 +227,8 @@ describe('Watch Onboarding', function () {
     fake.revokeAllTokens();
     await until('the refused sign-in', () => hooks.session.state().kind === 'credentials-rejected');
     await sleep(500);
-    const told = hooks.session.notifications().filter((note) => /watched machine/.test(note.message));
-    assert.equal(told.length, 1, JSON.stringify(hooks.session.notifications()));
+    const told = user.shown().filter((note) => /watched machine/.test(note.message));
+    assert.equal(told.length, 1, JSON.stringify(user.shown()));
     assert.match(told[0]?.message ?? '', /refused the sign-in of "Test".*Sign in again/);
     assert.equal(hooks.watch.list().find((watch) => watch.serialNumber === TEST_SERIALS.started)?.status, 'paused');
     assert.match(statusBarText(), /\(paused\)/);

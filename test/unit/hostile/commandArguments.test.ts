@@ -47,20 +47,19 @@ describe('hostile input: argument forms of commands', () => {
     const grant = demoGrant(JSON.stringify({ signIn: DEMO }));
     const rows: readonly { name: string; input: Parameters<typeof planArgumentSignIn>[0]; expected: string }[] = [
       {
-        name: 'under our tests: silent',
+        name: 'overwriting Production with another /token, no grant: confirm, naming what it replaces (no mode skips the question)',
         input: {
           fields: ATTACKER,
           apiBaseUrl: ATTACKER.apiBaseUrl,
           authUrl: ATTACKER.authUrl,
           existing: PRODUCTION,
-          testMode: true,
           grant: undefined,
         },
-        expected: 'silent',
+        expected: 'confirm+replaces',
       },
       {
-        name: 'a new environment outside tests: confirm',
-        input: { fields: DEMO, apiBaseUrl: DEMO.apiBaseUrl, authUrl: DEMO.authUrl, existing: undefined, testMode: false, grant: undefined },
+        name: 'a new environment: confirm',
+        input: { fields: DEMO, apiBaseUrl: DEMO.apiBaseUrl, authUrl: DEMO.authUrl, existing: undefined, grant: undefined },
         expected: 'confirm',
       },
       {
@@ -70,14 +69,13 @@ describe('hostile input: argument forms of commands', () => {
           apiBaseUrl: ATTACKER.apiBaseUrl,
           authUrl: ATTACKER.authUrl,
           existing: PRODUCTION,
-          testMode: false,
           grant,
         },
         expected: 'confirm+replaces',
       },
       {
         name: 'the demo grant, exactly: silent',
-        input: { fields: DEMO, apiBaseUrl: DEMO.apiBaseUrl, authUrl: DEMO.authUrl, existing: undefined, testMode: false, grant },
+        input: { fields: DEMO, apiBaseUrl: DEMO.apiBaseUrl, authUrl: DEMO.authUrl, existing: undefined, grant },
         expected: 'silent',
       },
       {
@@ -87,7 +85,6 @@ describe('hostile input: argument forms of commands', () => {
           apiBaseUrl: DEMO.apiBaseUrl,
           authUrl: DEMO.authUrl,
           existing: undefined,
-          testMode: false,
           grant,
         },
         expected: 'confirm',
@@ -99,7 +96,6 @@ describe('hostile input: argument forms of commands', () => {
           apiBaseUrl: DEMO.apiBaseUrl,
           authUrl: DEMO.authUrl,
           existing: { ...PRODUCTION, name: 'Demo', apiBaseUrl: DEMO.apiBaseUrl, authUrl: DEMO.authUrl },
-          testMode: false,
           grant,
         },
         expected: 'confirm',
@@ -175,7 +171,6 @@ describe('hostile input: argument forms of commands', () => {
       fields: UNNAMED,
       apiBaseUrl: PRODUCTION.apiBaseUrl,
       authUrl: PRODUCTION.authUrl,
-      testMode: false,
       grant: undefined,
     };
     it('the URLs and the user that would be signed in', () => {
@@ -201,7 +196,7 @@ describe('hostile input: argument forms of commands', () => {
     });
     it('the demo grant with another environment name, or none where the grant has one, still asks', () => {
       const grant = demoGrant(JSON.stringify({ signIn: DEMO }));
-      const exactly = { fields: DEMO, apiBaseUrl: DEMO.apiBaseUrl, authUrl: DEMO.authUrl, existing: undefined, testMode: false, grant };
+      const exactly = { fields: DEMO, apiBaseUrl: DEMO.apiBaseUrl, authUrl: DEMO.authUrl, existing: undefined, grant };
       assert.equal(planArgumentSignIn(exactly).kind, 'silent');
       assert.equal(planArgumentSignIn({ ...exactly, fields: { ...DEMO, environment: 'Other' } }).kind, 'confirm');
       assert.equal(planArgumentSignIn({ ...exactly, fields: UNNAMED }).kind, 'confirm');
@@ -292,7 +287,7 @@ describe('hostile input: argument forms of commands', () => {
       assert.ok(grant.pin.every((serial) => serial.length <= 100));
     });
     it('a grant for a machine is used once', () => {
-      const trust = new ArgumentTrust(false, () => Promise.resolve(undefined));
+      const trust = new ArgumentTrust(() => Promise.resolve(undefined));
       trust.grantOnce({ serialNumber: 'MX-1' });
       assert.equal(trust.fromOwnUi({ serialNumber: 'MX-1' }), true);
       assert.equal(trust.fromOwnUi({ serialNumber: 'MX-1' }), false);
@@ -304,42 +299,37 @@ describe('hostile input: argument forms of commands', () => {
 
   describe('the one rule for other extensions (issue 24, items 5 and 9)', () => {
     const asked: string[] = [];
-    const trust = (testMode: boolean, answer: 'yes' | 'no'): ArgumentTrust =>
-      new ArgumentTrust(
-        testMode,
-        (message, _detail, action) => {
-          asked.push(message);
-          return Promise.resolve(answer === 'yes' ? action : undefined);
-        },
-        'notice',
-      );
+    const details: string[] = [];
+    const trust = (answer: 'yes' | 'no' | 'other'): ArgumentTrust =>
+      new ArgumentTrust((message, detail, action) => {
+        asked.push(message);
+        details.push(detail);
+        return Promise.resolve(answer === 'yes' ? action : answer === 'other' ? 'Cancel' : undefined);
+      }, 'notice');
     const request = { title: 'Pin MX-1?', detail: 'd', action: 'Pin' };
 
-    it('outside tests every request is asked in the modal, and only its own button agrees', async () => {
+    it('every request is asked in the modal, and only its own button agrees', async () => {
       asked.length = 0;
-      assert.equal(await trust(false, 'no').confirm(request), false);
-      assert.equal(await trust(false, 'yes').confirm(request), true);
-      assert.deepEqual(asked, ['Pin MX-1?', 'Pin MX-1?']);
+      assert.equal(await trust('no').confirm(request), false);
+      assert.equal(await trust('yes').confirm(request), true);
+      assert.equal(await trust('other').confirm(request), false, 'another button is no agreement');
+      assert.deepEqual(asked, ['Pin MX-1?', 'Pin MX-1?', 'Pin MX-1?']);
     });
 
-    it('under our tests nothing is asked, unless a test acts as the user', async () => {
-      asked.length = 0;
-      const tested = trust(true, 'no');
-      assert.equal(await tested.confirm(request), true);
-      const asUser = tested.actAsUser();
-      assert.equal(await tested.confirm(request), false);
-      asUser.dispose();
-      assert.deepEqual(asked, ['Pin MX-1?']);
+    it("the modal's detail ends with the notice of who asks", async () => {
+      details.length = 0;
+      await trust('yes').confirm(request);
+      assert.deepEqual(details, ['d\n\nnotice']);
     });
 
     it("our own UI's mark vouches for exactly the serial number (or environment) it was made for, in this activation", () => {
-      const ours = trust(false, 'no');
+      const ours = trust('no');
       const marked = ours.ownArgument({ serialNumber: 'MX-1' });
       assert.equal(ours.fromOwnUi(marked), true);
       assert.equal(ours.fromOwnUi({ ...marked, serialNumber: 'MX-2' }), false, 'another serial number');
       assert.equal(ours.fromOwnUi({ serialNumber: 'MX-1' }), false, 'no mark');
       assert.equal(ours.fromOwnUi({ serialNumber: 'MX-1', via: '' }), false);
-      assert.equal(trust(false, 'no').fromOwnUi(marked), false, 'another activation');
+      assert.equal(trust('no').fromOwnUi(marked), false, 'another activation');
       const environment = ours.ownArgument({ environment: 'Production' });
       assert.equal(ours.fromOwnUi(environment), true);
       assert.equal(
