@@ -84,7 +84,6 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
             session,
             notifier,
             events,
-            details,
             editor,
             machines,
             agentTools,
