@@ -74,7 +74,6 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
             context,
             session,
             events,
-            details,
             editor,
             machines,
             agentTools,

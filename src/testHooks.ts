@@ -2,11 +2,12 @@
 // and steer the extension, reached through the exports (api.testHooks) in
 // ExtensionMode.Test only, and undefined otherwise. Every hook is derived
 // from what the features already are and expose to each other (the session's
-// state, the events cache, the details panels' activity, the tree's provider
-// and view, the registered tools and URI handler); no feature builds a hook of
-// its own. The exports are readable by any other extension, so everything
-// here is a closure: walking the object graph reaches no session, client or
-// credential store, and nothing returns a credential, a token or a client.
+// state, the events cache, the board's open, the tree's provider
+// and view, the registered tools and URI
+// handler); no feature builds a hook of its own. The exports are readable by
+// any other extension, so everything here is a closure: walking the object
+// graph reaches no session, client or credential store, and nothing returns a
+// credential, a token or a client.
 import { appendFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import * as vscode from 'vscode';
@@ -16,11 +17,7 @@ import type { EventsResult } from './core/model';
 import type { SessionState } from './domain/session/sessionState';
 import type { EventsCache, GetOptions } from './eventsCache/eventsCache';
 import type { AgentTools } from './agentTools/registerAgentTools';
-import type { LinkOpener } from './details/linkOpener';
-import type { PanelActivity } from './details/pageRequests';
-import type { HostMessage } from './details/protocol';
-import type { Details } from './details/registerDetails';
-import type { BoardSet, RenderedReport as BoardRenderedReport } from './board/protocol';
+import type { BoardSet } from './board/protocol';
 import type { Board } from './board/registerBoard';
 import type { Editor } from './editor/registerEditor';
 import type { RenderedStatus } from './editor/inlineStatus';
@@ -64,9 +61,7 @@ export interface RenderedNode {
 
 export type TestHooks = ReturnType<typeof hooksOf>;
 export type SessionHooks = TestHooks['session'];
-export type DetailsHooks = TestHooks['details'];
 export type MachinesHooks = TestHooks['machines'];
-export type RenderedReport = Extract<PanelActivity, { kind: 'rendered' }>['report'];
 
 /** What the hooks are derived from: the features as extension.ts wired them. */
 export interface TestHookSources {
@@ -76,7 +71,6 @@ export interface TestHookSources {
   >;
   readonly session: ApiSession;
   readonly events: EventsCache;
-  readonly details: Details;
   readonly editor: Editor;
   readonly machines: Machines;
   readonly agentTools: AgentTools;
@@ -198,14 +192,14 @@ function hooksOf(sources: TestHookSources) {
   const { session, events, editor, links, agentTools } = sources;
   return {
     session: sessionHooks(sources.context, session),
-    details: detailsHooks(sources.details, sources.context.subscriptions),
     /** The editor features: the in-document views. */
     editor: {
       /** The inline statuses the editors of `uri` show. */
       inlineStatuses: (uri: vscode.Uri): readonly RenderedStatus[] => editor.inline.statuses(uri),
     },
     machines: machinesHooks(sources.machines),
-    board: boardHooks(sources.board, sources.context.subscriptions),
+    /** The board, opened for a set as its command would after the user chose one (the page is read from the test side: test/integration/support/pages.ts). */
+    board: { open: (set: BoardSet): Promise<void> => sources.board.open(set) },
     /** The agent tools beyond vscode.lm.invokeTool, whose confirmation is a modal a test cannot answer without a chat. */
     agentTools: {
       /** Runs the tool's prepareInvocation, as VS Code does before invoking it. */
@@ -232,54 +226,6 @@ function hooksOf(sources: TestHookSources) {
   };
 }
 
-/** The onboarding board as the tests see it: open it for a set, read back what its page rendered and what was exported. */
-function boardHooks(board: Board, subscriptions: IDisposable[]) {
-  let lastRendered: BoardRenderedReport | undefined;
-  const exported: { readonly format: string; readonly bytes: number }[] = [];
-  const waiters = new Set<(report: BoardRenderedReport) => void>();
-  subscriptions.push(
-    board.onDidActivity((activity) => {
-      if (activity.kind === 'rendered') {
-        lastRendered = activity.report;
-        for (const waiter of [...waiters]) waiter(activity.report);
-      } else if (activity.kind === 'exported') exported.push({ format: activity.format, bytes: activity.bytes });
-    }),
-  );
-  return {
-    open: (set: BoardSet): Promise<void> => board.open(set),
-    /** The open board's title and machines (in the set's order), or undefined when none is open. */
-    panel: (): { readonly title: string; readonly machines: readonly string[] } | undefined =>
-      board.current && { title: board.current.panel.title, machines: [...board.current.machines] },
-    get lastRendered(): BoardRenderedReport | undefined {
-      return lastRendered;
-    },
-    /** Exports so far: format and size, oldest first. */
-    exported: (): { readonly format: string; readonly bytes: number }[] => [...exported],
-    /** Resolves with the next (or current, when `predicate` already holds) rendered report of the board page. */
-    waitForRendered: (predicate: (report: BoardRenderedReport) => boolean, timeoutMs = 15_000): Promise<BoardRenderedReport> => {
-      if (lastRendered && predicate(lastRendered)) return Promise.resolve(lastRendered);
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => {
-          waiters.delete(waiter);
-          reject(new Error(`the board did not render as expected within ${timeoutMs} ms; last: ${JSON.stringify(lastRendered)}`));
-        }, timeoutMs);
-        const waiter = (report: BoardRenderedReport): void => {
-          if (!predicate(report)) return;
-          clearTimeout(timer);
-          waiters.delete(waiter);
-          resolve(report);
-        };
-        waiters.add(waiter);
-      });
-    },
-    /** Handles `message` as if the board's page had sent it; resolves when handled. */
-    simulatePageMessage: async (message: unknown): Promise<void> => {
-      if (!board.current) throw new Error('no board is open');
-      await board.current.receive(message);
-    },
-  };
-}
-
 /** Sign-in as the tests see it: names, state kinds and the non-secret state stored (what was shown, the tests' user reads). */
 function sessionHooks(context: TestHookSources['context'], session: ApiSession) {
   return {
@@ -298,93 +244,6 @@ function sessionHooks(context: TestHookSources['context'], session: ApiSession) 
     hasStoredSecret: async (environmentId: string): Promise<boolean> => (await context.secrets.get(secretKey(environmentId))) !== undefined,
     /** The folder of the extension's log files (context.logUri), to search them. */
     logDirectory: context.logUri.fsPath,
-  };
-}
-
-/** The event details panels: what their pages were given and did, kept from activation on (only in test mode does anyone listen). */
-function detailsHooks(details: Details, subscriptions: IDisposable[]) {
-  let lastHtml: string | undefined;
-  let lastPosted: HostMessage | undefined;
-  let lastRendered: RenderedReport | undefined;
-  let openCalls = 0;
-  let refusedLinks = 0;
-  const notifications: string[] = [];
-  const waiters = new Set<(report: RenderedReport) => void>();
-  subscriptions.push(
-    details.onDidActivity((activity) => {
-      switch (activity.kind) {
-        case 'html':
-          lastHtml = activity.html;
-          return;
-        case 'posted':
-          lastPosted = activity.message;
-          return;
-        case 'rendered':
-          lastRendered = activity.report;
-          for (const waiter of [...waiters]) waiter(activity.report);
-          return;
-        case 'opened':
-          openCalls++;
-          return;
-        case 'refused':
-          refusedLinks++;
-          return;
-        case 'notified':
-          notifications.push(activity.message);
-          return;
-      }
-    }),
-  );
-  return {
-    /** The HTML most recently given to a details webview. */
-    get lastHtml(): string | undefined {
-      return lastHtml;
-    },
-    /** The message most recently posted to a details page. */
-    get lastPosted(): HostMessage | undefined {
-      return lastPosted;
-    },
-    /** The page's most recent read-back of what it rendered. */
-    get lastRendered(): RenderedReport | undefined {
-      return lastRendered;
-    },
-    /** Times a link was handed to an opener (unsafe links must never get there). */
-    get openCalls(): number {
-      return openCalls;
-    },
-    /** Times a link was refused for not being http(s). */
-    get refusedLinks(): number {
-      return refusedLinks;
-    },
-    /** Notification messages and progress titles the panels showed, oldest first. */
-    notifications: (): string[] => [...notifications],
-    /** Resolves with the next (or current, when `predicate` already holds) rendered report. */
-    waitForRendered: (predicate: (report: RenderedReport) => boolean, timeoutMs = 10_000): Promise<RenderedReport> => {
-      if (lastRendered && predicate(lastRendered)) return Promise.resolve(lastRendered);
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => {
-          waiters.delete(waiter);
-          reject(new Error(`the details page did not render as expected within ${timeoutMs} ms`));
-        }, timeoutMs);
-        const waiter = (report: RenderedReport): void => {
-          if (!predicate(report)) return;
-          clearTimeout(timer);
-          waiters.delete(waiter);
-          resolve(report);
-        };
-        waiters.add(waiter);
-      });
-    },
-    /** Titles of the open details panels. */
-    panelTitles: (): string[] => details.panels.all.map((p) => p.panel.title),
-    /** Handles `message` as if the most recently shown panel's page had sent it; resolves when handled. */
-    simulatePageMessage: async (message: unknown): Promise<void> => {
-      const target = details.panels.current;
-      if (!target) throw new Error('no details panel is open');
-      await target.receive(message);
-    },
-    /** Replaces the opener (browser and its confirmation) until disposed. */
-    useLinkOpener: (opener: LinkOpener): IDisposable => details.links.use(opener),
   };
 }
 

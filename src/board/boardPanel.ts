@@ -28,14 +28,7 @@ import type { SettingsReader } from '../workbench/settings';
 import { WebviewHost } from '../workbench/webviewHost';
 import { resolveSet, SetFollower } from './boardSets';
 import { boardPageStrings, boardStateWords, exportWords } from './boardStrings';
-import { isPageMessage, type BoardSet, type HostMessage, type PageMessage, type RenderedReport } from './protocol';
-
-/** What a board did, as one event stream: what the page was given and did, and what was exported. Never credentials. */
-export type BoardActivity =
-  | { readonly kind: 'html'; readonly html: string }
-  | { readonly kind: 'posted'; readonly message: HostMessage }
-  | { readonly kind: 'rendered'; readonly report: RenderedReport }
-  | { readonly kind: 'exported'; readonly format: 'csv' | 'markdown' | 'svg' | 'png'; readonly bytes: number };
+import { isPageMessage, type BoardSet, type HostMessage, type PageMessage } from './protocol';
 
 /** What the board feature is built with (extension.ts passes it to registerBoard). */
 export interface BoardDeps {
@@ -48,10 +41,9 @@ export interface BoardDeps {
   readonly log: Log;
 }
 
-/** What a panel needs besides: where its media is, and whom to tell what it did. */
+/** What a panel needs besides: where its media is. */
 export interface BoardContext extends BoardDeps {
   readonly extensionUri: vscode.Uri;
-  readonly report: (activity: BoardActivity) => void;
 }
 
 /** Updates from the cache that land together (a bulk load's answers) post once. */
@@ -94,7 +86,6 @@ export class BoardPanel extends Disposable {
         logName: 'Onboarding board',
         loading: vscode.l10n.t('Loading the board…'),
         isPageMessage,
-        report: context.report,
         content: () => this.showMessage(),
         request: (message) => this.handle(message),
       }),
@@ -149,22 +140,12 @@ export class BoardPanel extends Disposable {
     return this.currentSet;
   }
 
-  /** The machines the board shows now, in the set's order. */
-  get machines(): readonly string[] {
-    return this.serialNumbers;
-  }
-
   /** Shows another set (or, first, the one it was made for) and follows it from now on; resolves once its machines are known. */
   async setSet(set: BoardSet): Promise<void> {
     this.currentSet = set;
     this.follower?.dispose();
     this.follower = new SetFollower(set, this.context, () => void this.resolve());
     await this.resolve();
-  }
-
-  /** Handles `message` as if the page had sent it (the test hooks' way in). */
-  receive(message: unknown): Promise<void> {
-    return this.host.receive(message);
   }
 
   private async resolve(): Promise<void> {
@@ -241,11 +222,6 @@ export class BoardPanel extends Disposable {
   private async handle(message: Exclude<PageMessage, { type: 'ready' }>): Promise<void> {
     const { machines, details, events } = this.context;
     switch (message.type) {
-      case 'rendered': {
-        const { rows, shown, firstShown, summary, lanesDrawn, renderMs, reason } = message;
-        this.context.report({ kind: 'rendered', report: { rows, shown, firstShown, summary, lanesDrawn, renderMs, reason } });
-        return;
-      }
       case 'openMachine': {
         if (!this.serialNumbers.includes(message.serialNumber)) return;
         const newest = newestOf(events.peek(message.serialNumber)?.result.events ?? []);
@@ -273,7 +249,6 @@ export class BoardPanel extends Disposable {
         if (message.format === 'markdown') {
           const text = boardToMarkdown(rows, exportWords(vscode.l10n.t));
           await vscode.env.clipboard.writeText(text);
-          this.context.report({ kind: 'exported', format: 'markdown', bytes: Buffer.byteLength(text) });
           this.confirm(vscode.l10n.t('Copied {0} rows as a Markdown table.', rows.length));
           return;
         }
@@ -327,7 +302,6 @@ export class BoardPanel extends Disposable {
     });
     if (!target) return;
     await vscode.workspace.fs.writeFile(target, bytes);
-    this.context.report({ kind: 'exported', format, bytes: bytes.length });
     this.confirm(vscode.l10n.t('Saved {0}.', target.path.split('/').pop() ?? ''));
   }
 

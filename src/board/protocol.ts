@@ -123,20 +123,6 @@ export type HostMessage =
 
 export type TableFormat = 'csv' | 'markdown';
 
-/** What the page reports after each render: what the DOM now shows (tests, the bench). */
-export interface RenderedReport {
-  readonly rows: number;
-  /** Rows the filter lets through, in the order shown (serial numbers, at most 50). */
-  readonly shown: number;
-  readonly firstShown: readonly string[];
-  readonly summary: string;
-  /** The timeline's lanes drawn in the last frame (virtualised: only the visible ones). */
-  readonly lanesDrawn: number;
-  /** ms from the message's arrival to the end of the render. */
-  readonly renderMs: number;
-  readonly reason: 'show' | 'filter' | 'sort';
-}
-
 /** Messages from the page to the host. */
 export type PageMessage =
   | { readonly type: 'ready' }
@@ -157,8 +143,7 @@ export type PageMessage =
       readonly aligned: boolean;
       readonly look: SvgLook;
     }
-  | { readonly type: 'exportPng'; readonly dataUrl: string }
-  | ({ readonly type: 'rendered' } & RenderedReport);
+  | { readonly type: 'exportPng'; readonly dataUrl: string };
 
 // ---- validation (runs on both sides; no DOM, no vscode) ----
 
@@ -312,16 +297,6 @@ export function isPageMessage(value: unknown): value is PageMessage {
       );
     case 'exportPng':
       return isString(value['dataUrl'], MAX_PNG_DATA_URL) && value['dataUrl'].startsWith('data:image/png;base64,');
-    case 'rendered':
-      return (
-        isCount(value['rows']) &&
-        isCount(value['shown']) &&
-        isSerials(value['firstShown']) &&
-        isString(value['summary']) &&
-        isCount(value['lanesDrawn']) &&
-        isFiniteNumber(value['renderMs']) &&
-        (value['reason'] === 'show' || value['reason'] === 'filter' || value['reason'] === 'sort')
-      );
     default:
       return false;
   }

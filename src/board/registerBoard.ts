@@ -3,14 +3,13 @@
 // selection), one webview panel that follows its set, and the serializer that
 // brings it back after a reload with the set it showed.
 import * as vscode from 'vscode';
-import { Emitter, type Event } from '../common/emitter';
 import { serialNumberArgument } from '../domain/serialNumbers/serialNumberInput';
 import { plainArgument, type ArgumentTrust } from '../workbench/argumentTrust';
 import type { MachinesApi } from '../workbench/contracts/features';
 import { registerCommands, type CommandTable } from '../workbench/commands';
 import { COMMANDS, WEBVIEWS } from '../workbench/constants';
 import { webviewOptions } from '../workbench/webviewHost';
-import { BoardPanel, type BoardActivity, type BoardContext, type BoardDeps } from './boardPanel';
+import { BoardPanel, type BoardContext, type BoardDeps } from './boardPanel';
 import { isPersistedState, type BoardSet } from './protocol';
 
 export type { BoardDeps } from './boardPanel';
@@ -20,11 +19,9 @@ export interface BoardFeatureDeps extends BoardDeps {
   readonly trust: ArgumentTrust;
 }
 
-/** The board feature: opening it, the panel it shows, and what the panel did (nobody in the product listens). */
+/** The board feature: opening it for a set (its one panel then shows and follows that set). */
 export interface Board {
   open(set: BoardSet): Promise<void>;
-  readonly current: BoardPanel | undefined;
-  readonly onDidActivity: Event<BoardActivity>;
 }
 
 /**
@@ -125,14 +122,7 @@ const BOARD_COMMANDS: CommandTable<BoardCommandDeps> = {
 };
 
 export function registerBoard(context: vscode.ExtensionContext, deps: BoardFeatureDeps): Board {
-  const activity = new Emitter<BoardActivity>();
-  const boardContext: BoardContext = {
-    ...deps,
-    extensionUri: context.extensionUri,
-    report: (happened) => {
-      activity.fire(happened);
-    },
-  };
+  const boardContext: BoardContext = { ...deps, extensionUri: context.extensionUri };
   let current: BoardPanel | undefined;
   const track = (panel: BoardPanel): BoardPanel => {
     current = panel;
@@ -156,13 +146,8 @@ export function registerBoard(context: vscode.ExtensionContext, deps: BoardFeatu
       );
       await track(new BoardPanel(panel, set, boardContext)).setSet(set);
     },
-    get current() {
-      return current;
-    },
-    onDidActivity: activity.event,
   };
   context.subscriptions.push(
-    activity,
     { dispose: () => current?.dispose() },
     ...registerCommands(BOARD_COMMANDS, { board, machines: deps.machines, trust: deps.trust }),
     vscode.window.registerWebviewPanelSerializer(WEBVIEWS.board, {

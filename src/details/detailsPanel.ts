@@ -13,7 +13,7 @@ import { buildEventView } from './viewModel';
 import { WebviewHost } from '../workbench/webviewHost';
 import { lineText } from '../common/serverText';
 
-/** What every panel shares: the session, the read-only documents, the opener, and where it reports its activity. */
+/** What every panel shares: the session, the events cache, the log and the read-only documents. */
 export interface PanelContext extends PageRequestServices {
   readonly extensionUri: vscode.Uri;
 }
@@ -54,7 +54,6 @@ export class DetailsPanel extends Disposable {
         logName: 'Event details',
         loading: vscode.l10n.t('Loading event…'),
         isPageMessage,
-        report: context.report,
         content: () => this.showMessage(),
         request: (message) => requests.handle(message),
       }),
@@ -92,11 +91,6 @@ export class DetailsPanel extends Disposable {
     this.current = event;
     this.panel.title = panelTitle(event);
     this.host.update();
-  }
-
-  /** Handles `message` as if the page had sent it (the test hook's way in). */
-  receive(message: unknown): Promise<void> {
-    return this.host.receive(message);
   }
 
   /** A fresh shell for each event: the page announces "ready" again and gets the event. */

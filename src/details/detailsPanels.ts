@@ -16,7 +16,7 @@ import { webviewOptions } from '../workbench/webviewHost';
 export class DetailsPanels extends Disposable {
   private readonly panels = new Set<DetailsPanel>();
   private preview: DetailsPanel | undefined;
-  /** The panel most recently shown or focused: the one "Show Raw JSON" without argument and the test hooks act on. */
+  /** The panel most recently shown or focused: the one "Show Raw JSON" without argument acts on. */
   private last: DetailsPanel | undefined;
 
   constructor(
@@ -24,10 +24,6 @@ export class DetailsPanels extends Disposable {
     private readonly settings: SettingsReader,
   ) {
     super();
-  }
-
-  get all(): readonly DetailsPanel[] {
-    return [...this.panels];
   }
 
   get current(): DetailsPanel | undefined {

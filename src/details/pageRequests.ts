@@ -14,7 +14,7 @@ import type { EventsCache } from '../eventsCache/eventsCache';
 import type { ApiSession } from '../workbench/contracts/apiSession';
 import type { Log } from '../workbench/log';
 import type { ReadOnlyDocuments } from './jsonDocuments';
-import type { LinkOpenerSlot } from './linkOpener';
+import { confirmAndOpen } from './linkOpener';
 import {
   copyableUrl,
   deprecationDecision,
@@ -29,21 +29,6 @@ import type { HostMessage, PageMessage, VariableValues } from './protocol';
 /** Every request but the handshake, which the webview host answers itself. */
 export type PageRequest = Exclude<PageMessage, { type: 'ready' }>;
 
-/**
- * What a panel did, as one event stream (DetailsApi.onDidActivity): what the
- * page was given and did, never credentials. Nothing in the product listens;
- * src/testHooks.ts keeps what the integration tests read back.
- */
-export type PanelActivity =
-  | { readonly kind: 'html'; readonly html: string }
-  | { readonly kind: 'posted'; readonly message: HostMessage }
-  | { readonly kind: 'rendered'; readonly report: Extract<PageMessage, { type: 'rendered' }> }
-  | { readonly kind: 'opened' }
-  /** A link refused for not being http(s) (or disguised): it never reached the opener. */
-  | { readonly kind: 'refused' }
-  /** A notification or progress title a panel showed, as shown. */
-  | { readonly kind: 'notified'; readonly message: string };
-
 /** What every panel's requests share. */
 export interface PageRequestServices {
   readonly session: ApiSession;
@@ -51,8 +36,6 @@ export interface PageRequestServices {
   readonly events: Pick<EventsCache, 'fetchLink'>;
   readonly log: Log;
   readonly documents: ReadOnlyDocuments;
-  readonly links: LinkOpenerSlot;
-  readonly report: (activity: PanelActivity) => void;
 }
 
 /** The API base relative links resolve against: the signed-in environment's, none while signed out. */
@@ -75,9 +58,6 @@ export class PageRequests {
 
   async handle(message: PageRequest): Promise<void> {
     switch (message.type) {
-      case 'rendered':
-        this.services.report({ kind: 'rendered', report: message });
-        return;
       case 'expand': {
         const target = linkTarget(this.linkRequest(), message.linkId, message.variables);
         if (target) this.post({ type: 'expanded', seq: message.seq, linkId: message.linkId, target });
@@ -110,9 +90,8 @@ export class PageRequests {
 
   /** Refused links are shown as text and never reach the opener; allowed ones are confirmed in a modal first. */
   private async openExternal(decision: LinkDecision): Promise<void> {
-    const { report, log } = this.services;
+    const { log } = this.services;
     if (decision.kind === 'refuse') {
-      report({ kind: 'refused' });
       log.warn(`Event details: refused to open a link (${decision.reason}).`);
       const why =
         decision.reason === 'userinfo'
@@ -131,20 +110,16 @@ export class PageRequests {
       });
       return;
     }
-    const opener = this.services.links.current;
-    if (!(await opener.confirm(decision.url, decision.host))) return;
-    report({ kind: 'opened' });
-    await opener.open(decision.url);
+    await confirmAndOpen(decision.url, decision.host);
   }
 
   private async fetch(seq: number, linkId: number, variables: VariableValues): Promise<void> {
-    const { report, log, documents } = this.services;
+    const { log, documents } = this.services;
     const reply = (ok: boolean, text: string): void => {
       this.post({ type: 'fetched', seq, linkId, ok, message: text });
     };
     const decision = fetchDecision(this.linkRequest(), linkId, variables);
     if (decision.kind === 'refuse') {
-      report({ kind: 'refused' });
       reply(false, vscode.l10n.t('Only http and https links can be fetched.'));
       return;
     }
@@ -159,7 +134,6 @@ export class PageRequests {
     }
     // The URL is the server's: in a notification it must not become a command link.
     const title = inertNotificationText(vscode.l10n.t('Fetching {0}', url));
-    report({ kind: 'notified', message: title });
     try {
       const resource = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title, cancellable: true },
@@ -184,7 +158,6 @@ export class PageRequests {
       log.error('Event details: fetching a linked resource failed', error);
       reply(false, text);
       const shown = inertNotificationText(vscode.l10n.t('Could not fetch the linked resource: {0}', text));
-      report({ kind: 'notified', message: shown });
       void vscode.window.showErrorMessage(inertNotificationText(shown));
     }
   }

@@ -157,9 +157,7 @@ export type PageMessage =
   | { readonly type: 'fetch'; readonly seq: number; readonly linkId: number; readonly variables: VariableValues }
   | { readonly type: 'copy'; readonly what: CopyWhat; readonly linkId?: number; readonly variables?: VariableValues }
   | { readonly type: 'showRawJson' }
-  | { readonly type: 'exportEvents' }
-  /** Sent after each render: what the DOM now shows, read back as text (tests and diagnostics). */
-  | { readonly type: 'rendered'; readonly title: string; readonly message: string; readonly images: number; readonly links: number };
+  | { readonly type: 'exportEvents' };
 
 // ---- validation (runs on both sides; no DOM, no vscode) ----
 
@@ -291,8 +289,6 @@ export function isPageMessage(value: unknown): value is PageMessage {
         (value['variables'] === undefined || isVariableValues(value['variables'])) &&
         (value['what'] !== 'url' || isIndex(value['linkId']))
       );
-    case 'rendered':
-      return isString(value['title']) && isString(value['message']) && isIndex(value['images']) && isIndex(value['links']);
     default:
       return false;
   }

@@ -13,9 +13,6 @@ import { DETAILS_COMMANDS } from './detailsCommands';
 import type { PanelContext } from './detailsPanel';
 import { DetailsPanels } from './detailsPanels';
 import { ReadOnlyDocuments } from './jsonDocuments';
-import { LinkOpenerSlot } from './linkOpener';
-import type { PanelActivity } from './pageRequests';
-import { Emitter, type Event } from '../common/emitter';
 
 export interface DetailsDeps {
   readonly session: ApiSession;
@@ -26,31 +23,10 @@ export interface DetailsDeps {
   readonly trust: Pick<ArgumentTrust, 'confirm'>;
 }
 
-/** The details feature: the DetailsApi the other features use, the open panels, the opener they use and what they do. */
-export interface Details extends DetailsApi {
-  readonly panels: DetailsPanels;
-  /** The opener every panel hands links to: the browser, unless replaced until disposed. */
-  readonly links: LinkOpenerSlot;
-  /** What the panels did (nobody in the product listens; nothing is kept when nobody does). */
-  readonly onDidActivity: Event<PanelActivity>;
-}
-
-export function registerDetails(context: vscode.ExtensionContext, deps: DetailsDeps): Details {
+export function registerDetails(context: vscode.ExtensionContext, deps: DetailsDeps): DetailsApi {
   const { session, events, settings, log } = deps;
   const documents = new ReadOnlyDocuments();
-  const links = new LinkOpenerSlot();
-  const activity = new Emitter<PanelActivity>();
-  const panelContext: PanelContext = {
-    extensionUri: context.extensionUri,
-    session,
-    events: deps.events,
-    log,
-    documents,
-    links,
-    report: (happened) => {
-      activity.fire(happened);
-    },
-  };
+  const panelContext: PanelContext = { extensionUri: context.extensionUri, session, events: deps.events, log, documents };
   const panels = new DetailsPanels(panelContext, settings);
   /** The environment whose data the panels show (undefined before the first sign-in of this window). */
   let shownFor: string | undefined = session.state.kind === 'signed-out' ? undefined : session.state.environment.id;
@@ -58,7 +34,6 @@ export function registerDetails(context: vscode.ExtensionContext, deps: DetailsD
   context.subscriptions.push(
     documents,
     panels,
-    activity,
     ...registerCommands(DETAILS_COMMANDS, { panels, documents, settings, log, events, trust: deps.trust }),
     vscode.window.registerWebviewPanelSerializer(WEBVIEWS.details, {
       deserializeWebviewPanel: (panel: vscode.WebviewPanel, state: unknown) => {
@@ -85,8 +60,5 @@ export function registerDetails(context: vscode.ExtensionContext, deps: DetailsD
       panels.show(event);
       return Promise.resolve();
     },
-    panels,
-    links,
-    onDidActivity: activity.event,
   };
 }

@@ -20,9 +20,6 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions 
   };
 }
 
-/** What a host reports of its page: the HTML it loaded and every message it posted. */
-export type HostActivity<H> = { readonly kind: 'html'; readonly html: string } | { readonly kind: 'posted'; readonly message: H };
-
 export interface WebviewHostOptions<H, P extends { readonly type: string }> {
   readonly extensionUri: vscode.Uri;
   readonly log: Log;
@@ -34,7 +31,6 @@ export interface WebviewHostOptions<H, P extends { readonly type: string }> {
   readonly loading: string;
   /** The protocol's guard: anything else the page sends is dropped unread. */
   readonly isPageMessage: (message: unknown) => message is P;
-  readonly report: (activity: HostActivity<H>) => void;
   /** What the page is sent each time it says "ready", and on `update()`. */
   content(): H;
   /** Every other message of the protocol the page sends. */
@@ -85,7 +81,7 @@ export class WebviewHost<H, P extends { readonly type: string }> extends Disposa
     const webview = this.panel.webview;
     const { extensionUri, page } = this.options;
     const media = (...path: string[]): string => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', ...path)).toString();
-    const html = renderShell({
+    webview.html = renderShell({
       cspSource: webview.cspSource,
       nonce: randomBytes(18).toString('base64'),
       scriptUri: media(page, `${page}.js`),
@@ -95,8 +91,6 @@ export class WebviewHost<H, P extends { readonly type: string }> extends Disposa
       loading: this.options.loading,
       lang: vscode.env.language,
     });
-    webview.html = html;
-    this.options.report({ kind: 'html', html });
   }
 
   /** Posts `content()` again when the page is ready; otherwise its "ready" will fetch the new content anyway. */
@@ -105,12 +99,11 @@ export class WebviewHost<H, P extends { readonly type: string }> extends Disposa
   }
 
   post(message: H): void {
-    this.options.report({ kind: 'posted', message });
     void this.panel.webview.postMessage(message);
   }
 
-  /** Entry point for every message from the page (and the test hooks): validated, then handled. */
-  async receive(message: unknown): Promise<void> {
+  /** Entry point for every message from the page: validated, then handled. */
+  private async receive(message: unknown): Promise<void> {
     const { isPageMessage, log, logName: name } = this.options;
     if (!isPageMessage(message)) {
       log.warn(`${name}: ignored a message from the page that is not part of the protocol.`);

@@ -7,8 +7,10 @@
 //       rows it built once and redraws only the lanes in view. Target ≤ 50 ms.
 //       Naive: re-render the whole DOM on every change (every row built
 //       again, then filtered), as a page that re-renders from its state would.
-// Figures are the page's own (performance.now in the page, ending after a
-// forced layout), medians of several runs.
+// Figures are taken in the page by the test's read-back script, not the page's
+// code (test/support/pages/readBack.ts: performance.now from the host's
+// message or the user's input to the changed DOM, after a layout the script
+// forces), medians of several runs.
 import { cpus, loadavg } from 'node:os';
 import { boardOf, launchBrowser, openBoardPage } from '../support/board/boardPage';
 import { manyRows } from '../support/board/boardFixtures';

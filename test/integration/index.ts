@@ -1,10 +1,12 @@
 // Entry point that VS Code's extension host loads (extensionTestsPath): runs
 // every out/test/integration/**/*.test.js under mocha and reports the totals
-// in a line scripts/test.mjs reads. The test's user (support/user.ts) answers
-// the product's questions from the first test on.
+// in a line scripts/test.mjs reads. The test's user (support/user.ts) and the
+// pages' watcher (support/pages.ts) stand in parts of VS Code's API from the
+// test side before any test runs.
 import * as vscode from 'vscode';
 import { runMochaSuite } from '../support/runMochaSuite';
 import { EXTENSION_ID } from './support/extension';
+import { installPages } from './support/pages';
 import { installUser } from './support/user';
 
 export function run(): Promise<void> {
@@ -13,5 +15,6 @@ export function run(): Promise<void> {
   if (vscode.extensions.getExtension(EXTENSION_ID)?.isActive === true)
     console.warn('[integration] the extension was active before the test user was installed: its window listeners are not the user’s');
   installUser();
+  installPages();
   return runMochaSuite(__dirname, 'integration');
 }

@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { activateExtension, type TestedApi } from '../integration/support/extension';
+import { pages } from '../integration/support/pages';
 import { DEMO_CREDENTIALS, DEMO_FAKE_CONFIG, demoData, startFakeApi, type FakeApi } from '../support/fakeApi';
 import { snap } from './snap';
 
@@ -48,7 +49,7 @@ describe('Onboarding board screenshots', function () {
     await setTheme('Dark Modern');
     await vscode.commands.executeCommand('workbench.view.extension.onboardingEvents');
     await board.open({ kind: 'file', uri: LINE3.toString() });
-    await board.waitForRendered((r) => r.rows === 8 && !r.summary.includes('not loaded'), 30_000);
+    await pages.board.waitForRendered((r) => r.rows === 8 && !r.summary.includes('not loaded'), 30_000);
     await snap('board-line3', 2500);
     await snap('board-dark', 500);
     await setTheme('Light Modern');

@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { OnboardingEvent } from '../../src/core/model';
 import { activateExtension, type TestedApi } from '../integration/support/extension';
+import { pages } from '../integration/support/pages';
 import { DEMO_BASE_TIME, DEMO_CREDENTIALS, DEMO_SERIALS, demoData, makeEvent, startFakeApi, type FakeApi } from '../support/fakeApi';
 import { snap } from './snap';
 import { serverTextData } from '../../src/common/serverText';
@@ -25,7 +26,7 @@ describe('Event details screenshots', function () {
     const event = result.events.find((e) => serverTextData(e.type) === type);
     assert.ok(event, `${serial} has a ${type} event`);
     await vscode.commands.executeCommand('onboardingEvents.showEventDetails', { event });
-    await api.testHooks.details.waitForRendered(
+    await pages.details.waitForRendered(
       (r) => r.title === serverTextData(event.type) && r.message === serverTextData(event.message),
       20_000,
     );

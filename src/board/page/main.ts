@@ -8,13 +8,13 @@
 // (timelineView.ts, timeline.ts).
 import { announce, button, el, icon } from '../../common/page/dom';
 import { countStates, prefersAligned, summaryText } from '../../domain/board/boardTable';
-import type { BoardView, RenderedReport } from '../protocol';
+import type { BoardView } from '../protocol';
 import { buildFrame } from './frame';
 import { channel, page, persist, post, pageString, stateWords } from './state';
-import { applyOrder, buildRow, report } from './table';
-import { draw, fit, readColors } from './timelineView';
+import { applyOrder, buildRow } from './table';
+import { draw, fit, flushDraw, readColors } from './timelineView';
 
-function renderBoard(reason: RenderedReport['reason'], started: number): void {
+function renderBoard(): void {
   const root = document.getElementById('root');
   if (!root || !page.board) return;
   root.setAttribute('aria-busy', 'false');
@@ -58,7 +58,8 @@ function renderBoard(reason: RenderedReport['reason'], started: number): void {
   if (filterHadFocus) page.frame.filterInput.focus();
   if (focused) restoreRowFocus(focused);
   persist();
-  report(reason, started);
+  // The timeline is drawn in the same task as the table: the first frame shows both.
+  flushDraw();
 }
 
 /** The row (serial number) and button index that hold the keyboard focus, when it is in the table. */
@@ -104,14 +105,14 @@ function renderNotices(notices: HTMLElement, board: BoardView): void {
   }
 }
 
-channel.onMessage((message, arrived) => {
+channel.onMessage((message) => {
   if (message.type === 'status') {
     announce(message.message);
     return;
   }
   page.strings = message.strings;
   page.board = message.board;
-  renderBoard('show', arrived);
+  renderBoard();
 });
 
 // VS Code sets the theme's class on body: colours are read again and the timeline redrawn.

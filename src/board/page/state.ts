@@ -77,8 +77,6 @@ export interface BoardPageState {
   /** Lanes from each machine's first event; chosen per board when it first shows (prefersAligned), then the user's. */
   aligned: boolean;
   frame: Frame | undefined;
-  /** Lanes the last draw drew (the render's report says it). */
-  lanesDrawn: number;
   drawQueued: boolean;
 }
 
@@ -97,7 +95,6 @@ export const page: BoardPageState = {
   colors: undefined,
   aligned: false,
   frame: undefined,
-  lanesDrawn: 0,
   drawQueued: false,
 };
 

@@ -1,7 +1,6 @@
 // The board page's table: a row built once per update for each machine, then
 // sorted and filtered by moving and hiding those rows (a filter of 1,000 rows
-// stays well under a frame), walked from the keyboard with one tab stop, and
-// each render reported to the host.
+// stays well under a frame), and walked from the keyboard with one tab stop.
 import { announce, button, el, icon, type Attrs } from '../../common/page/dom';
 import { displayText } from '../../common/notificationText';
 import { formatRelative } from '../../common/time';
@@ -15,7 +14,6 @@ import {
   type BoardFilter,
   type BoardSort,
 } from '../../domain/board/boardTable';
-import type { RenderedReport } from '../protocol';
 import { absolute, page, persist, post, pageString, units, type RowUi } from './state';
 import { fit, flushDraw, layoutTimeline } from './timelineView';
 
@@ -123,21 +121,19 @@ function moveFocus(from: HTMLElement, to: HTMLElement): void {
 }
 
 export function setSort(next: BoardSort): void {
-  const started = performance.now();
   page.sort = next;
   applyOrder();
   persist();
   const header = page.frame?.headers.get(page.sort.column)?.textContent ?? '';
   announce(header);
-  report('sort', started);
+  flushDraw();
 }
 
 export function setFilter(next: BoardFilter): void {
-  const started = performance.now();
   page.filter = next;
   applyFilter();
   persist();
-  report('filter', started);
+  flushDraw();
 }
 
 /** Puts the rows in sort order (moving the existing rows), then filters. */
@@ -180,21 +176,4 @@ function applyFilter(): void {
   page.hover = undefined;
   if (!page.view) fit();
   layoutTimeline();
-}
-
-export function report(reason: RenderedReport['reason'], started: number): void {
-  flushDraw();
-  // After layout: the time a user waits includes it.
-  document.body.getBoundingClientRect();
-  const renderMs = performance.now() - started;
-  post({
-    type: 'rendered',
-    rows: page.rows.length,
-    shown: page.shown.length,
-    firstShown: page.shown.slice(0, 50).map((u) => u.row.serialNumber),
-    summary: page.frame?.summary.textContent ?? '',
-    lanesDrawn: page.lanesDrawn,
-    renderMs,
-    reason,
-  });
 }

@@ -174,8 +174,8 @@ function drawAxis(context: CanvasRenderingContext2D, frame: TimelineFrame): void
   context.stroke();
 }
 
-/** Draws the frame; returns how many lanes it drew. */
-export function drawTimeline(context: CanvasRenderingContext2D, frame: TimelineFrame): number {
+/** Draws the frame: the axis and the lanes in view. */
+export function drawTimeline(context: CanvasRenderingContext2D, frame: TimelineFrame): void {
   const { colors } = frame;
   context.setTransform(frame.ratio, 0, 0, frame.ratio, 0, 0);
   context.fillStyle = colors.background;
@@ -191,7 +191,6 @@ export function drawTimeline(context: CanvasRenderingContext2D, frame: TimelineF
     if (row) drawLane(context, frame, row, lane, AXIS_HEIGHT + lane * LANE_HEIGHT - frame.scrollTop);
   }
   drawAxis(context, frame);
-  return count;
 }
 
 /** The timeline point under a pointer position (CSS pixels in the canvas), the nearest within reach. */

@@ -98,7 +98,7 @@ export function draw(): void {
   requestAnimationFrame(flushDraw);
 }
 
-/** Draws now what a draw() asked for (a render's report then includes the canvas). */
+/** Draws now what a draw() asked for: a render ends with the canvas drawn, not a frame later. */
 export function flushDraw(): void {
   if (!page.drawQueued) return;
   page.drawQueued = false;
@@ -132,10 +132,9 @@ function drawNow(): void {
   const f = timelineFrame();
   if (!context || !f) {
     context?.clearRect(0, 0, page.frame.canvas.width, page.frame.canvas.height);
-    page.lanesDrawn = 0;
     return;
   }
-  page.lanesDrawn = drawTimeline(context, f);
+  drawTimeline(context, f);
 }
 
 function pointAt(lane: number, point: number): { row: BoardRow; point: TimelinePoint } | undefined {

@@ -15,8 +15,7 @@ export interface PageChannel<Out, In> {
   readonly post: (message: Out) => void;
   readonly savedState: unknown;
   readonly setState: (state: unknown) => void;
-  /** `arrived`: performance.now() when the message came, before it was checked (the board times its renders from it). */
-  readonly onMessage: (receive: (message: In, arrived: number) => void) => void;
+  readonly onMessage: (receive: (message: In) => void) => void;
 }
 
 /** Once per page: VS Code hands its API out once. */
@@ -32,9 +31,8 @@ export function pageChannel<Out, In>(isHostMessage: (message: unknown) => messag
     },
     onMessage: (receive) => {
       window.addEventListener('message', (event: MessageEvent<unknown>) => {
-        const arrived = performance.now();
         // Anything that is not exactly one of our messages is dropped unread.
-        if (isHostMessage(event.data)) receive(event.data, arrived);
+        if (isHostMessage(event.data)) receive(event.data);
       });
     },
   };

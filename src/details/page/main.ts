@@ -263,16 +263,6 @@ function render(event: EventView, strings: PageStrings): void {
     const text = formatRelative(event.time.epochMs, Date.now(), event.locale);
     if (text !== undefined) relative.textContent = text;
   }, 30_000);
-
-  // Read back what the DOM shows, so the host (and its tests) can see that
-  // server text stayed text: no <img> or <a> may come out of event data.
-  post({
-    type: 'rendered',
-    title: h1.textContent,
-    message: message.textContent,
-    images: document.images.length,
-    links: document.querySelectorAll('a').length,
-  });
 }
 
 /** A value with a button that copies it (the host's own copy of it, not the page's). */

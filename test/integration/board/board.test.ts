@@ -1,6 +1,7 @@
 // The onboarding board in the real extension host, against the demo API: the
-// board of the demo workspace's config/line3.yaml, read back through the test
-// hooks (the page's own report of what it rendered); it follows its file as it
+// board of the demo workspace's config/line3.yaml, opened through the test
+// hooks and read from outside (support/pages.ts: the panel, what the host
+// posts, and the page's DOM as the test's read-back script reads it); it follows its file as it
 // is edited, a row opens its machine's details, the Markdown copy reaches the
 // clipboard, signed out it says so, and a set of 1,000 loads no more than the
 // automatic bound asks.
@@ -10,6 +11,7 @@ import * as vscode from 'vscode';
 import { MAX_AUTOMATIC_PER_VIEW } from '../../../src/eventsCache/visibleLoads';
 import { DEMO_CREDENTIALS, DEMO_FAKE_CONFIG, demoData, startFakeApi, type FakeApi } from '../../support/fakeApi';
 import { activateExtension, type TestedApi } from '../support/extension';
+import { pages, until } from '../support/pages';
 import { serverTextData } from '../../../src/common/serverText';
 
 const root = join(__dirname, '..', '..', '..', '..');
@@ -33,11 +35,27 @@ describe('The onboarding board', function () {
   let api: TestedApi;
   let fake: FakeApi;
 
-  const board = (): NonNullable<TestedApi['testHooks']['board']> => {
+  const board = () => {
     const hooks = api.testHooks.board;
     assert.ok(hooks, 'the board hooks are exported under test');
-    return hooks;
+    return { ...pages.board, open: hooks.open };
   };
+
+  /** The open board's title and, once the host has posted it, the machines it shows (in the set's order). */
+  async function shownBoard(): Promise<{ readonly title: string; readonly machines: readonly string[] }> {
+    const panel = pages.board.panel();
+    assert.ok(panel, 'a board is open');
+    const title = panel.title;
+    const posted = () =>
+      pages.board
+        .posted()
+        .filter((m) => m.type === 'show' && m.board.title === title)
+        .at(-1);
+    await until(() => posted() !== undefined, `the host posted the board titled ${title}`);
+    const show = posted();
+    assert.ok(show?.type === 'show');
+    return { title, machines: show.board.rows.map((row) => row.serialNumber) };
+  }
 
   async function signIn(): Promise<void> {
     await vscode.commands.executeCommand('onboardingEvents.signIn', {
@@ -66,7 +84,7 @@ describe('The onboarding board', function () {
 
   it("shows the demo's line 3: every machine in its state, the failed request's error, sorted by serial number", async () => {
     await board().open({ kind: 'file', uri: LINE3.toString() });
-    assert.deepEqual(board().panel()?.machines, LINE3_SERIALS);
+    assert.deepEqual((await shownBoard()).machines, LINE3_SERIALS);
     assert.equal(board().panel()?.title, 'Board: Serial Numbers in line3.yaml');
     const report = await board().waitForRendered((r) => r.rows === 8 && !r.summary.includes('not loaded'), 30_000);
     assert.equal(report.summary, '8 machines: 3 onboarded, 1 failed, 1 in progress, 1 no events, 1 unknown, 1 unavailable');
@@ -79,8 +97,9 @@ describe('The onboarding board', function () {
   });
 
   it('opens the details of a row’s newest event and of a timeline point, and copies the table as Markdown', async () => {
-    await board().simulatePageMessage({ type: 'openMachine', serialNumber: 'MX-4711-A0023' });
-    const details = api.testHooks.details;
+    const details = pages.details;
+    board().send({ type: 'openMachine', serialNumber: 'MX-4711-A0023' });
+    await until(() => details.panelTitles().some((title) => title.includes('MX-4711-A0023')), 'the row opened its details');
     assert.ok(
       details.panelTitles().some((title) => title.includes('MX-4711-A0023')),
       details.panelTitles().join(', '),
@@ -88,13 +107,19 @@ describe('The onboarding board', function () {
     // A point names its event by key; the host opens its own copy of that event.
     const failed = (await api.testHooks.getEvents('PRS-0900-A0314')).events.find((e) => serverTextData(e.type).includes('FAIL'));
     assert.ok(failed, 'PRS-0900-A0314 has a failed event');
-    await board().simulatePageMessage({ type: 'openEvent', serialNumber: 'PRS-0900-A0314', key: failed.key });
+    board().send({ type: 'openEvent', serialNumber: 'PRS-0900-A0314', key: failed.key });
+    await until(() => details.panelTitles().includes(`${serverTextData(failed.type)} · PRS-0900-A0314`), 'the point opened its event');
     assert.ok(
       details.panelTitles().some((title) => title === `${serverTextData(failed.type)} · PRS-0900-A0314`),
       details.panelTitles().join(', '),
     );
-    await board().simulatePageMessage({ type: 'exportTable', format: 'markdown', serialNumbers: ['PRS-0900-A0314', 'NOT-ON-BOARD'] });
-    const text = await vscode.env.clipboard.readText();
+    await vscode.env.clipboard.writeText('');
+    board().send({ type: 'exportTable', format: 'markdown', serialNumbers: ['PRS-0900-A0314', 'NOT-ON-BOARD'] });
+    let text = '';
+    for (let waited = 0; waited < 10_000 && text === ''; waited += 50) {
+      await sleep(50);
+      text = await vscode.env.clipboard.readText();
+    }
     const lines = text.trim().split('\n');
     assert.equal(lines[0], '| Serial number | State | Newest event | Newest event time (UTC) | Duration | Events | Error |');
     assert.equal(lines.length, 3, 'the header, its rule and the one machine on the board: a serial number the page made up is dropped');
@@ -130,7 +155,7 @@ describe('The onboarding board', function () {
     assert.equal(board().panel()?.title, 'Board: LSR-6060-F0042');
     // The same machine twice (once with the spaces a paste brings) is one machine.
     await board().open({ kind: 'serials', serialNumbers: [' MX-4711-A0023 ', 'MX-4711-A0023', 'PRS-0900-A0314'] });
-    assert.deepEqual(board().panel()?.machines, ['MX-4711-A0023', 'PRS-0900-A0314']);
+    assert.deepEqual((await shownBoard()).machines, ['MX-4711-A0023', 'PRS-0900-A0314']);
     assert.equal(board().panel()?.title, 'Board: 2 Selected Machines');
   });
 

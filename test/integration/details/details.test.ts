@@ -1,36 +1,30 @@
 // Event details in the real extension host, against the fake API. The page
-// really runs in a webview: it reports back what its DOM shows, so "rendered
-// as text" is checked on the rendered page, and the fakes record on the wire
-// whether a token was sent.
+// really runs in a webview: the test's read-back script reads its DOM
+// (support/pages.ts), so "rendered as text" is checked on the rendered page;
+// links open through the test's user (support/user.ts), and the fakes record
+// on the wire whether a token was sent.
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { OnboardingEvent } from '../../../src/core/model';
-import type { LinkOpener } from '../../../src/details/linkOpener';
-import type { DetailsHooks } from '../../../src/testHooks';
 import type { EventView, HostMessage } from '../../../src/details/protocol';
 import { NOTIFICATION_LINK } from '../../../src/common/notificationText';
 import { makeEvent, startFakeApi, startForeignOrigin, TEST_ASSET_ID, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { activateExtension, ourExtension, signIn, signInArgs, signOutIfSignedIn, type TestedApi } from '../support/extension';
+import { pages, until } from '../support/pages';
+import { user, type Shown } from '../support/user';
 import { serverTextData } from '../../../src/common/serverText';
 
 const HOSTILE = '<img src=x onerror=alert(1)>';
 const T0 = Date.UTC(2025, 0, 15, 8, 0, 0);
 
-/** An opener that records instead of asking and instead of starting a browser. */
-class RecordingOpener implements LinkOpener {
-  readonly confirmed: string[] = [];
-  readonly opened: string[] = [];
-  constructor(private readonly answer: boolean) {}
-  confirm(url: string): Promise<boolean> {
-    this.confirmed.push(url);
-    return Promise.resolve(this.answer);
-  }
-  open(url: string): Promise<boolean> {
-    this.opened.push(url);
-    return Promise.resolve(true);
-  }
+const CONFIRM_OPEN = 'Open this link from the server in your browser?';
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The URL a link's confirmation showed in full (its detail: "Host: …", a blank line, the URL). */
+function confirmedUrl(shown: Shown): string | undefined {
+  return shown.detail?.split('\n\n')[1];
 }
 
 function shown(message: HostMessage | undefined): EventView {
@@ -41,7 +35,7 @@ function shown(message: HostMessage | undefined): EventView {
 describe('Event details panel (webview)', function () {
   this.timeout(30_000);
   let api: TestedApi;
-  let hook: DetailsHooks;
+  const hook = pages.details;
   let fake: FakeApi;
   let foreign: FakeApi;
 
@@ -59,8 +53,6 @@ describe('Event details panel (webview)', function () {
 
   before(async () => {
     api = await activateExtension();
-    assert.ok(api.testHooks.details, 'the test hook exists in ExtensionMode.Test');
-    hook = api.testHooks.details;
     fake = await startFakeApi();
     foreign = await startForeignOrigin();
     await signIn(fake);
@@ -153,46 +145,57 @@ describe('Event details panel (webview)', function () {
     const ids = Object.fromEntries(view.links.map((l) => [l.relation, l]));
     for (const relation of Object.keys(unsafe)) assert.equal(ids[relation]?.target.openable, false, `${relation} is not openable`);
 
-    const opener = new RecordingOpener(true);
-    const stub = hook.useLinkOpener(opener);
-    try {
-      const openCalls = hook.openCalls;
-      const refused = hook.refusedLinks;
-      for (const relation of Object.keys(unsafe)) {
-        const link = ids[relation];
-        assert.ok(link);
-        await hook.simulatePageMessage({ type: 'open', linkId: link.id, variables: { x: 'alert(1)' } });
-        await hook.simulatePageMessage({ type: 'fetch', seq: 100 + link.id, linkId: link.id, variables: {} });
-      }
-      assert.deepEqual(opener.confirmed, []);
-      assert.deepEqual(opener.opened, []);
-      assert.equal(hook.openCalls, openCalls);
-      assert.equal(hook.refusedLinks - refused, Object.keys(unsafe).length * 2);
-
-      const docs = ids['docs'];
-      assert.ok(docs);
-      await hook.simulatePageMessage({ type: 'open', linkId: docs.id, variables: {} });
-      assert.deepEqual(opener.confirmed, ['https://docs.example.invalid/onboarding?a=1&b=2'], 'the full URL is shown before opening');
-      assert.deepEqual(opener.opened, ['https://docs.example.invalid/onboarding?a=1&b=2']);
-      assert.equal(hook.openCalls, openCalls + 1);
-
-      // A page message naming a URL instead of a link id is not part of the protocol.
-      await hook.simulatePageMessage({ type: 'open', url: 'https://evil.example.invalid', linkId: 999, variables: {} });
-      assert.equal(opener.opened.length, 1);
-    } finally {
-      stub.dispose();
+    // Refused links never reach the confirmation: an open is refused with a warning, a fetch with the page's reply.
+    const shownBefore = user.shown().length;
+    const postedBefore = hook.posted().length;
+    const openedBefore = user.opened().length;
+    const confirmations = (): Shown[] => user.shownSince(shownBefore).filter((s) => s.modal && s.message === CONFIRM_OPEN);
+    const opened = (): string[] =>
+      user
+        .opened()
+        .slice(openedBefore)
+        .map((uri) => uri.toString(true));
+    const refusals = (): number =>
+      user.shownSince(shownBefore).filter((s) => !s.modal && s.message.startsWith('This link was not opened')).length +
+      hook
+        .posted()
+        .slice(postedBefore)
+        .filter((m) => m.type === 'fetched' && !m.ok && m.message === 'Only http and https links can be fetched.').length;
+    for (const relation of Object.keys(unsafe)) {
+      const link = ids[relation];
+      assert.ok(link);
+      hook.send({ type: 'open', linkId: link.id, variables: { x: 'alert(1)' } });
+      hook.send({ type: 'fetch', seq: 100 + link.id, linkId: link.id, variables: {} });
     }
+    await until(() => refusals() === Object.keys(unsafe).length * 2, `every unsafe link refused twice (${refusals()} so far)`);
+    assert.deepEqual(confirmations(), []);
+    assert.deepEqual(opened(), []);
 
-    const declining = new RecordingOpener(false);
-    const stub2 = hook.useLinkOpener(declining);
+    const docs = ids['docs'];
+    assert.ok(docs);
+    hook.send({ type: 'open', linkId: docs.id, variables: {} });
+    await until(() => opened().length === 1, 'the docs link was opened');
+    assert.deepEqual(
+      confirmations().map(confirmedUrl),
+      ['https://docs.example.invalid/onboarding?a=1&b=2'],
+      'the full URL is shown before opening',
+    );
+    assert.deepEqual(opened(), ['https://docs.example.invalid/onboarding?a=1&b=2']);
+
+    // A page message naming a URL instead of a link id is not part of the protocol.
+    hook.send({ type: 'open', url: 'https://evil.example.invalid', linkId: 999, variables: {} });
+    await sleep(300);
+    assert.equal(opened().length, 1);
+    assert.equal(confirmations().length, 1);
+
+    const declining = user.declineModals();
     try {
-      const docs = ids['docs'];
-      assert.ok(docs);
-      await hook.simulatePageMessage({ type: 'open', linkId: docs.id, variables: {} });
-      assert.equal(declining.confirmed.length, 1);
-      assert.deepEqual(declining.opened, [], 'nothing opens when the user declines');
+      hook.send({ type: 'open', linkId: docs.id, variables: {} });
+      await until(() => confirmations().length === 2 && 'answer' in (confirmations()[1] ?? {}), 'the user was asked again, and declined');
+      await sleep(300);
+      assert.deepEqual(opened(), ['https://docs.example.invalid/onboarding?a=1&b=2'], 'nothing opens when the user declines');
     } finally {
-      stub2.dispose();
+      declining.dispose();
     }
   });
 
@@ -210,7 +213,8 @@ describe('Event details panel (webview)', function () {
     const link = shown(hook.lastPosted).links[0];
     assert.ok(link);
     assert.deepEqual(link.variables, ['serialNumber', 'size']);
-    await hook.simulatePageMessage({ type: 'expand', seq: 41, linkId: link.id, variables: { serialNumber: 'MX 1', size: '' } });
+    hook.send({ type: 'expand', seq: 41, linkId: link.id, variables: { serialNumber: 'MX 1', size: '' } });
+    await until(() => hook.lastPosted?.type === 'expanded', 'the host replied to the expansion');
     assert.deepEqual(hook.lastPosted, {
       type: 'expanded',
       seq: 41,
@@ -242,7 +246,8 @@ describe('Event details panel (webview)', function () {
     assert.ok(machine && elsewhere);
 
     foreign.clearRequests();
-    await hook.simulatePageMessage({ type: 'fetch', seq: 7, linkId: elsewhere.id, variables: {} });
+    hook.send({ type: 'fetch', seq: 7, linkId: elsewhere.id, variables: {} });
+    await until(() => hook.posted().some((m) => m.type === 'fetched' && m.seq === 7), 'the host replied to fetch 7', 20_000);
     const reply = hook.lastPosted;
     assert.ok(reply?.type === 'fetched' && reply.seq === 7 && reply.ok, `fetched: ${JSON.stringify(reply)}`);
     assert.equal(foreign.requests.length, 1, 'the foreign origin was asked once');
@@ -253,7 +258,8 @@ describe('Event details panel (webview)', function () {
     assert.equal(foreignDoc.languageId, 'json');
 
     fake.clearRequests();
-    await hook.simulatePageMessage({ type: 'fetch', seq: 8, linkId: machine.id, variables: {} });
+    hook.send({ type: 'fetch', seq: 8, linkId: machine.id, variables: {} });
+    await until(() => hook.posted().some((m) => m.type === 'fetched' && m.seq === 8), 'the host replied to fetch 8', 20_000);
     const ownReply = hook.lastPosted;
     assert.ok(ownReply?.type === 'fetched' && ownReply.seq === 8 && ownReply.ok, `fetched: ${JSON.stringify(ownReply)}`);
     const own = fake.requests.filter((r) => r.path === `/public/api/machines/${TEST_ASSET_ID}`);
@@ -280,9 +286,12 @@ describe('Event details panel (webview)', function () {
     await showAndRender(event);
     const link = shown(hook.lastPosted).links.find((l) => l.relation === 'machine');
     assert.ok(link);
-    const before = hook.notifications().length;
-    await hook.simulatePageMessage({ type: 'fetch', seq: 9, linkId: link.id, variables: {} });
-    const notified = hook.notifications().slice(before);
+    const progressBefore = user.progress().length;
+    const shownBefore = user.shown().length;
+    hook.send({ type: 'fetch', seq: 9, linkId: link.id, variables: {} });
+    await until(() => hook.posted().some((m) => m.type === 'fetched' && m.seq === 9), 'the host replied to fetch 9', 20_000);
+    // What the user read: the progress notification's title and any notification after it.
+    const notified = [...user.progress().slice(progressBefore), ...user.shownSince(shownBefore).map((s) => s.message)];
     assert.ok(
       notified.some((text) => text.startsWith('Fetching ') && text.includes('/x[Retry]')),
       JSON.stringify(notified),

@@ -9,6 +9,7 @@ import { join, relative, sep } from 'node:path';
 import * as vscode from 'vscode';
 import { makeEvent, startFakeApi, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { activateExtension, signIn, signInArgs, signOutIfSignedIn, type TestedApi } from '../support/extension';
+import { pages } from '../support/pages';
 import { user } from '../support/user';
 
 const settings = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('onboardingEvents');
@@ -322,7 +323,7 @@ describe('Hostile input (real host)', () => {
         await new Promise((resolve) => setTimeout(resolve, 500));
         assert.equal(asked.length, 1, `asked: ${asked.join(' | ')}`);
         assert.match(asked[0] ?? '', /machines\.txt/, 'the modal names the file');
-        assert.equal(api.testHooks.board.panel(), undefined, 'no board opened');
+        assert.equal(pages.board.panel(), undefined, 'no board opened');
         assert.deepEqual(fake.eventRequests(), [], "no request on another extension's behalf");
       } finally {
         answer.dispose();

@@ -45,6 +45,8 @@ interface Installed {
   readonly inputBoxes: (string | undefined)[];
   readonly saveDialogs: (vscode.Uri | undefined)[];
   readonly opened: vscode.Uri[];
+  /** Titles of progress notifications, oldest first. */
+  readonly progress: string[];
   readonly statusBarItems: vscode.StatusBarItem[];
   readonly windowStateListeners: Set<(state: vscode.WindowState) => unknown>;
   focused: boolean | undefined;
@@ -72,6 +74,7 @@ export function installUser(): void {
     inputBoxes: [],
     saveDialogs: [],
     opened: [],
+    progress: [],
     statusBarItems: [],
     windowStateListeners: new Set(),
     focused: undefined,
@@ -127,6 +130,16 @@ export function installUser(): void {
   env['openExternal'] = (target: vscode.Uri) => {
     state.opened.push(target);
     return Promise.resolve(true);
+  };
+
+  // A progress notification is shown as VS Code shows it; its title is recorded as the user read it.
+  const realProgress = (window['withProgress'] as (...args: unknown[]) => Thenable<unknown>).bind(vscode.window);
+  window['withProgress'] = (options: vscode.ProgressOptions, task: unknown) => {
+    if (options.location === vscode.ProgressLocation.Notification && options.title !== undefined) {
+      state.progress.push(options.title);
+      if (state.progress.length > MAX_SHOWN) state.progress.shift();
+    }
+    return realProgress(options, task);
   };
 
   const realStatusBarItem = (window['createStatusBarItem'] as (...args: unknown[]) => vscode.StatusBarItem).bind(vscode.window);
@@ -222,6 +235,10 @@ export const user = {
   /** Links handed to vscode.env.openExternal, oldest first (recorded, never opened). */
   opened(): readonly vscode.Uri[] {
     return [...current().opened];
+  },
+  /** Titles of the progress notifications shown since installation, oldest first. */
+  progress(): readonly string[] {
+    return [...current().progress];
   },
   /** Status bar items created since installation. */
   statusBarItems(): readonly vscode.StatusBarItem[] {

@@ -2,17 +2,24 @@
 // host's own HTML shell (its CSP and nonce), the bundled script and styles
 // from media/, the --vscode-* variables and body class of a theme, and a
 // stand-in for the webview's acquireVsCodeApi that records what the page
-// posts. The axe-core audit, the bench and the screenshots of the page alone
-// drive it.
+// posts, and the test's read-back script (test/support/pages/readBack.ts),
+// which reads what the page rendered from its DOM and times each render from
+// outside: from the host's message or the user's input to the changed DOM,
+// laid out. The axe-core audit, the bench and the screenshots of the page
+// alone drive it.
 import { existsSync, readFileSync } from 'node:fs';
 import { extname, join, normalize } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { renderShell } from '../../../src/workbench/webviewShell';
 import { boardPageStrings } from '../../../src/board/boardStrings';
-import type { BoardView, HostMessage, PageMessage, RenderedReport } from '../../../src/board/protocol';
+import type { BoardView, HostMessage, PageMessage } from '../../../src/board/protocol';
+import { AXIS_HEIGHT, LANE_HEIGHT } from '../../../src/board/page/timeline';
 import { plainLocalize } from '../../../src/common/localize';
 import type { BoardRow } from '../../../src/domain/board/boardRows';
+import { isReadBackMessage, READ_BACK_TYPE, readBack, type BoardReport, type ReadBackMessage } from '../pages/readBack';
 import { WEBVIEW_THEMES, type ThemeName } from './themes';
+
+export type { BoardReport } from '../pages/readBack';
 
 const root = join(__dirname, '..', '..', '..', '..');
 const ORIGIN = 'https://board.webview.test';
@@ -38,11 +45,11 @@ export async function launchBrowser(): Promise<Browser> {
 
 export interface BoardPage {
   readonly page: Page;
-  /** Posts a board as the host would and resolves with the page's report of the render. */
-  show(board: Omit<BoardView, 'locale' | 'nowMs'> & Partial<Pick<BoardView, 'locale' | 'nowMs'>>): Promise<RenderedReport>;
-  /** Resolves with the page's next report whose reason is `reason`. */
-  nextRendered(reason: RenderedReport['reason']): Promise<RenderedReport>;
-  /** Everything the page posted so far, oldest first. */
+  /** Posts a board as the host would and resolves with the read-back of the render. */
+  show(board: Omit<BoardView, 'locale' | 'nowMs'> & Partial<Pick<BoardView, 'locale' | 'nowMs'>>): Promise<BoardReport>;
+  /** Resolves with the next read-back of a render started by `reason`. */
+  nextRendered(reason: BoardReport['reason']): Promise<BoardReport>;
+  /** Everything the page itself posted so far, oldest first. */
   posted(): Promise<PageMessage[]>;
   setTheme(theme: ThemeName): Promise<void>;
   close(): Promise<void>;
@@ -96,11 +103,17 @@ export async function openBoardPage(
       getState: () => w.__state,
     });
   });
-  const posted = async (): Promise<PageMessage[]> => page.evaluate(() => (window as unknown as { __posted: PageMessage[] }).__posted);
-  const waitFor = async <T>(pick: (messages: PageMessage[]) => T | undefined, after: number): Promise<T> => {
+  // The test's read-back, after the stand-in: it shares the stand-in's API with the page.
+  await page.addInitScript(readBack, { page: 'board' as const, type: READ_BACK_TYPE, laneHeight: LANE_HEIGHT, axisHeight: AXIS_HEIGHT });
+  const everything = async (): Promise<(PageMessage | ReadBackMessage)[]> =>
+    page.evaluate(() => (window as unknown as { __posted: (PageMessage | ReadBackMessage)[] }).__posted);
+  const posted = async (): Promise<PageMessage[]> => (await everything()).filter((m): m is PageMessage => !isReadBackMessage(m));
+  const reports = async (): Promise<BoardReport[]> =>
+    (await everything()).flatMap((m) => (isReadBackMessage(m) && m.page === 'board' ? [m.report as BoardReport] : []));
+  const waitFor = async <M, T>(read: () => Promise<M[]>, pick: (messages: M[]) => T | undefined, after: number): Promise<T> => {
     const deadline = Date.now() + 20_000;
     for (;;) {
-      const found = pick((await posted()).slice(after));
+      const found = pick((await read()).slice(after));
       if (found !== undefined) return found;
       if (Date.now() > deadline) throw new Error('the board page did not answer within 20 s');
       await new Promise((resolve) => setTimeout(resolve, 10));
@@ -119,19 +132,16 @@ export async function openBoardPage(
     }, theme);
   };
   await page.goto(`${ORIGIN}/index.html`);
-  await waitFor((messages) => messages.find((m) => m.type === 'ready'), 0);
+  await waitFor(posted, (messages) => messages.find((m) => m.type === 'ready'), 0);
   await setTheme(theme);
-  const nextRendered = async (reason: RenderedReport['reason']): Promise<RenderedReport> => {
-    const after = (await posted()).length;
-    return waitFor(
-      (messages) => messages.find((m): m is Extract<PageMessage, { type: 'rendered' }> => m.type === 'rendered' && m.reason === reason),
-      after,
-    );
+  const nextRendered = async (reason: BoardReport['reason']): Promise<BoardReport> => {
+    const after = (await reports()).length;
+    return waitFor(reports, (found) => found.find((r) => r.reason === reason), after);
   };
   return {
     page,
     show: async (board) => {
-      const after = (await posted()).length;
+      const after = (await reports()).length;
       const message: HostMessage = {
         type: 'show',
         board: { locale: 'en', nowMs: Date.UTC(2025, 0, 16, 9, 0, 0), ...board },
@@ -140,7 +150,7 @@ export async function openBoardPage(
       await page.evaluate((m) => {
         window.postMessage(m, '*');
       }, message);
-      return waitFor((messages) => messages.find((m): m is Extract<PageMessage, { type: 'rendered' }> => m.type === 'rendered'), after);
+      return waitFor(reports, (found) => found.find((r) => r.reason === 'show'), after);
     },
     nextRendered,
     posted,

@@ -150,10 +150,10 @@ describe('details: every field of every message is checked', () => {
       ['copy of an assetId with a negative linkId', { type: 'copy', what: 'assetId', linkId: -1 }],
       ['copy of json with variables of the wrong type', { type: 'copy', what: 'json', variables: { a: 1 } }],
       ['copy of a url with a linkId of the wrong type', { type: 'copy', what: 'url', linkId: '0' }],
-      ['rendered without a title', { type: 'rendered', message: 'm', images: 0, links: 0 }],
-      ['rendered without a message', { type: 'rendered', title: 'T', images: 0, links: 0 }],
-      ['rendered without images', { type: 'rendered', title: 'T', message: 'm', links: 0 }],
-      ['rendered with a negative number of links', { type: 'rendered', title: 'T', message: 'm', images: 0, links: -1 }],
+      [
+        'a read-back of what the page rendered (no longer part of the protocol)',
+        { type: 'rendered', title: 'T', message: 'm', images: 0, links: 0 },
+      ],
       ['a message whose type is the wrong case', { type: 'Ready' }],
     ];
     for (const [name, message] of refused) {

@@ -19,7 +19,6 @@ describe('details: message validation (host and page)', () => {
       { type: 'copy', what: 'url', linkId: 1, variables: { q: 'x' } },
       { type: 'showRawJson' },
       { type: 'exportEvents' },
-      { type: 'rendered', title: 'T', message: 'm', images: 0, links: 0 },
     ];
     for (const message of valid) {
       it(`accepts ${JSON.stringify(message)}`, () => {
@@ -42,7 +41,8 @@ describe('details: message validation (host and page)', () => {
       { type: 'fetch', linkId: 0, variables: {} },
       { type: 'copy', what: 'secrets' },
       { type: 'copy', what: 'url' },
-      { type: 'rendered', title: 'T', message: 'm', images: -1, links: 0 },
+      // The page reports nothing about its own rendering (the tests read its DOM): a report is an unknown message.
+      { type: 'rendered', title: 'T', message: 'm', images: 0, links: 0 },
     ];
     for (const message of invalid) {
       it(`rejects ${message === undefined ? 'undefined' : JSON.stringify(message).slice(0, 80)}`, () => {

@@ -1,0 +1,143 @@
+// What a test reads of our webview pages: their DOM, read by a script of the
+// test's own that runs in the page beside the product's script. The product's
+// pages report nothing about themselves; this script watches the page's #root,
+// and after each change (with a layout it forces itself) posts what the page
+// now shows, under a type no page of ours sends. In the extension host,
+// test/integration/support/pages.ts puts it into the webview's HTML with the
+// page's own nonce; in Chromium alone, test/support/board/boardPage.ts adds it
+// before the page loads.
+
+/** The type of the read-back's messages: the test side takes them, the product never sees them. */
+export const READ_BACK_TYPE = 'onboarding-events-test:rendered';
+
+/** The event details page as the user sees it. */
+export interface DetailsReport {
+  /** The heading: the event's type. */
+  readonly title: string;
+  readonly message: string;
+  /** <img> and <a> elements in the page: server text must never become either. */
+  readonly images: number;
+  readonly links: number;
+}
+
+/** The board page as the user sees it. */
+export interface BoardReport {
+  readonly rows: number;
+  /** Rows the filter lets through. */
+  readonly shown: number;
+  /** The serial numbers of the rows shown, in the order shown (at most 50). */
+  readonly firstShown: readonly string[];
+  readonly summary: string;
+  /** The timeline's lanes in view: the only ones the page draws. */
+  readonly lanesDrawn: number;
+  /** ms from the host's message or the user's input to the changed DOM, laid out (timed by this script, not the page). */
+  readonly renderMs: number;
+  /** What started the render: the host's "show", a filter or a sort. */
+  readonly reason: 'show' | 'filter' | 'sort';
+}
+
+export type PageKind = 'details' | 'board';
+
+export interface ReadBackOptions {
+  readonly page: PageKind;
+  readonly type: string;
+  /** The timeline's geometry (src/board/page/timeline.ts), to count the lanes in view. */
+  readonly laneHeight: number;
+  readonly axisHeight: number;
+}
+
+export interface ReadBackMessage {
+  readonly type: typeof READ_BACK_TYPE;
+  readonly page: PageKind;
+  readonly report: DetailsReport | BoardReport;
+}
+
+export function isReadBackMessage(message: unknown): message is ReadBackMessage {
+  return typeof message === 'object' && message !== null && (message as { type?: unknown }).type === READ_BACK_TYPE;
+}
+
+/**
+ * Runs inside the page, before the page's own script: it is sent there as
+ * source text, so it uses nothing from outside its own body.
+ */
+export function readBack(options: ReadBackOptions): void {
+  interface Api {
+    postMessage(message: unknown): void;
+  }
+  const w = window as unknown as { acquireVsCodeApi: () => Api };
+  const acquire = w.acquireVsCodeApi;
+  let api: Api | undefined;
+  // VS Code hands its API out once per page: the page's own call gets the one this script shares.
+  w.acquireVsCodeApi = () => (api ??= acquire());
+  let pending: { reason: 'show' | 'filter' | 'sort'; started: number } | undefined;
+  const begin = (reason: 'show' | 'filter' | 'sort'): void => {
+    pending = { reason, started: performance.now() };
+  };
+  // Registered before the page's own listeners: the clock starts when the message or the input arrives.
+  window.addEventListener('message', (event: MessageEvent<unknown>) => {
+    const data = event.data as { type?: unknown } | null;
+    if (typeof data === 'object' && data !== null && data.type === 'show') begin('show');
+  });
+  document.addEventListener(
+    'input',
+    (event) => {
+      if ((event.target as Element | null)?.id === 'filter') begin('filter');
+    },
+    true,
+  );
+  document.addEventListener(
+    'click',
+    (event) => {
+      const target = event.target as Element | null;
+      if (target?.closest('.state-toggle')) begin('filter');
+      else if (target?.closest('[role=columnheader] button')) begin('sort');
+    },
+    true,
+  );
+  const text = (selector: string): string => document.querySelector(selector)?.textContent ?? '';
+  const details = (): DetailsReport | undefined =>
+    document.getElementById('event-type')
+      ? {
+          title: text('#event-type'),
+          message: text('#event-message'),
+          images: document.images.length,
+          links: document.querySelectorAll('a').length,
+        }
+      : undefined;
+  const board = (renderMs: number, reason: BoardReport['reason']): BoardReport => {
+    const rows = Array.from(document.querySelectorAll<HTMLElement>('.grid .body > [role=row]'));
+    const shown = rows.filter((row) => !row.hidden);
+    const canvas = document.querySelector<HTMLCanvasElement>('.lanes canvas');
+    const lanes = document.querySelector<HTMLElement>('.lanes');
+    let lanesDrawn = 0;
+    if (canvas && lanes) {
+      const height = canvas.height / (window.devicePixelRatio || 1);
+      const first = Math.max(0, Math.floor(lanes.scrollTop / options.laneHeight));
+      lanesDrawn = Math.max(0, Math.min(shown.length - first, Math.ceil((height - options.axisHeight) / options.laneHeight) + 1));
+    }
+    return {
+      rows: rows.length,
+      shown: shown.length,
+      firstShown: shown.slice(0, 50).map((row) => row.querySelector('.col-serialNumber button')?.textContent ?? ''),
+      summary: text('#summary'),
+      lanesDrawn,
+      renderMs,
+      reason,
+    };
+  };
+  const observed = (): void => {
+    // After layout: the time a user waits includes it (forced here, by the test's script).
+    document.body.getBoundingClientRect();
+    let report: DetailsReport | BoardReport | undefined;
+    if (options.page === 'details') report = details();
+    else if (pending) report = board(performance.now() - pending.started, pending.reason);
+    pending = undefined;
+    if (report) (api ??= acquire()).postMessage({ type: options.type, page: options.page, report });
+  };
+  const watch = (): void => {
+    const root = document.getElementById('root');
+    if (root) new MutationObserver(observed).observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
+  };
+  if (document.getElementById('root')) watch();
+  else document.addEventListener('DOMContentLoaded', watch);
+}
