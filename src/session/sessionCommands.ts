@@ -130,7 +130,7 @@ async function signInWithArguments(deps: SessionCommandDeps, arg: Record<string,
     existing,
     grant: deps.demo.grant,
   });
-  if (plan.kind === 'silent') {
+  if (plan.kind === 'granted') {
     // The grant is used up.
     deps.demo.grant = undefined;
   } else {

@@ -97,7 +97,7 @@ function onLoopback(url: string): boolean {
 
 export type ArgumentSignInPlan =
   /** Verify and store without asking: only the demo's grant (the user's own launch environment). */
-  | { readonly kind: 'silent' }
+  | { readonly kind: 'granted' }
   /** Ask in a modal that shows these facts; store only when confirmed. */
   | {
       readonly kind: 'confirm';
@@ -120,7 +120,7 @@ export interface PlanInput {
 }
 
 export function planArgumentSignIn(input: PlanInput): ArgumentSignInPlan {
-  if (input.grant !== undefined && input.existing === undefined && sameFields(input.grant.fields, input.fields)) return { kind: 'silent' };
+  if (input.grant !== undefined && input.existing === undefined && sameFields(input.grant.fields, input.fields)) return { kind: 'granted' };
   const changesUrls =
     input.existing !== undefined && (input.existing.apiBaseUrl !== input.apiBaseUrl || input.existing.authUrl !== input.authUrl);
   return {

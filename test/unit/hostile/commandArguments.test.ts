@@ -76,7 +76,7 @@ describe('hostile input: argument forms of commands', () => {
       {
         name: 'the demo grant, exactly: silent',
         input: { fields: DEMO, apiBaseUrl: DEMO.apiBaseUrl, authUrl: DEMO.authUrl, existing: undefined, grant },
-        expected: 'silent',
+        expected: 'granted',
       },
       {
         name: 'the demo grant with one field changed: confirm',
@@ -197,11 +197,11 @@ describe('hostile input: argument forms of commands', () => {
     it('the demo grant with another environment name, or none where the grant has one, still asks', () => {
       const grant = demoGrant(JSON.stringify({ signIn: DEMO }));
       const exactly = { fields: DEMO, apiBaseUrl: DEMO.apiBaseUrl, authUrl: DEMO.authUrl, existing: undefined, grant };
-      assert.equal(planArgumentSignIn(exactly).kind, 'silent');
+      assert.equal(planArgumentSignIn(exactly).kind, 'granted');
       assert.equal(planArgumentSignIn({ ...exactly, fields: { ...DEMO, environment: 'Other' } }).kind, 'confirm');
       assert.equal(planArgumentSignIn({ ...exactly, fields: UNNAMED }).kind, 'confirm');
       const unnamedGrant = demoGrant(JSON.stringify({ signIn: UNNAMED }));
-      assert.equal(planArgumentSignIn({ ...exactly, fields: UNNAMED, grant: unnamedGrant }).kind, 'silent');
+      assert.equal(planArgumentSignIn({ ...exactly, fields: UNNAMED, grant: unnamedGrant }).kind, 'granted');
     });
   });
 
