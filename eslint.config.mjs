@@ -24,6 +24,7 @@ const SERVER_TEXT_DATA_READERS = [
   'src/domain/events/eventState.ts',
   'src/domain/events/eventView.ts',
   'src/domain/events/exportEvents.ts',
+  'src/domain/progress/lineHistory.ts',
   'src/domain/agentTools/toolResults.ts',
   'src/domain/board/boardRows.ts',
   'src/domain/watch/watchRules.ts',

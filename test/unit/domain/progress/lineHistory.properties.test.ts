@@ -1,0 +1,126 @@
+// Properties of the learner (fast-check, the shared seed of test/support/properties.ts).
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { serverTextData } from '../../../../src/common/serverText';
+import { DEFAULT_EVENT_STATE_RULES } from '../../../../src/domain/events/eventState';
+import { LineHistory, parseStepsSetting, type LearnedSteps } from '../../../../src/domain/progress/lineHistory';
+import { holds } from '../../../support/properties';
+import { machine, MINUTE, onboarded, USUAL } from './fixtures';
+
+/** A line: machines with their minutes between the usual steps, some with an extra step or a repeat, some not onboarded yet. */
+const lineArb = fc.array(
+  fc.record({
+    gaps: fc.array(fc.integer({ min: 0, max: 240 }), { minLength: USUAL.length - 1, maxLength: USUAL.length - 1 }),
+    extra: fc.option(fc.constantFrom('DIAGNOSTIC', 'FIRMWARE_CHECKED', 'CONFIG_APPLIED'), { nil: undefined }),
+    finished: fc.boolean(),
+  }),
+  { minLength: 0, maxLength: 25 },
+);
+
+type Line = typeof lineArb extends fc.Arbitrary<infer T> ? T : never;
+
+function eventsOf(index: number, spec: Line[number]): ReturnType<typeof machine> {
+  const serial = `M-${index}`;
+  let minute = 0;
+  const steps: [string, number][] = [];
+  USUAL.forEach((type, at) => {
+    if (at > 0) minute += spec.gaps[at - 1] ?? 0;
+    if (at === USUAL.length - 1 && !spec.finished) return;
+    steps.push([type, minute]);
+    if (at === 1 && spec.extra !== undefined) steps.push([spec.extra, minute]);
+  });
+  return machine(serial, steps);
+}
+
+function learn(line: Line, order: readonly number[]): LearnedSteps {
+  const history = new LineHistory(DEFAULT_EVENT_STATE_RULES);
+  for (const index of order) {
+    const spec = line[index];
+    if (spec !== undefined) history.learn(`M-${index}`, eventsOf(index, spec));
+  }
+  return history.steps();
+}
+
+/** Comparable: server text as its characters. */
+function plain(learned: LearnedSteps): unknown {
+  return learned.kind === 'steps'
+    ? { ...learned, steps: learned.steps.map((step) => ({ ...step, type: serverTextData(step.type) })) }
+    : learned;
+}
+
+describe('LineHistory properties', () => {
+  it('the order in which machines arrive does not change what is learned', () =>
+    holds(
+      fc.property(
+        lineArb.chain((line) =>
+          fc.tuple(fc.constant(line), fc.shuffledSubarray([...line.keys()], { minLength: line.length, maxLength: line.length })),
+        ),
+        ([line, shuffled]) => {
+          assert.deepEqual(plain(learn(line, shuffled)), plain(learn(line, [...line.keys()])));
+        },
+      ),
+    ));
+
+  it('no time is NaN or negative, and every figure rests on at least one machine', () =>
+    holds(
+      fc.property(lineArb, (line) => {
+        const learned = learn(line, [...line.keys()]);
+        if (learned.kind !== 'steps') return;
+        for (const step of learned.steps) {
+          assert.ok(step.machines >= 1 && step.machines <= learned.machines);
+          for (const ms of [step.medianMs, step.p90Ms]) if (ms !== undefined) assert.ok(Number.isFinite(ms) && ms >= 0, String(ms));
+          if (step.medianMs !== undefined && step.p90Ms !== undefined) assert.ok(step.medianMs <= step.p90Ms);
+        }
+      }),
+    ));
+
+  it('a machine that repeats the usual sequence moves no median outside the range observed', () =>
+    holds(
+      fc.property(
+        fc.array(fc.array(fc.integer({ min: 1, max: 120 }), { minLength: USUAL.length - 1, maxLength: USUAL.length - 1 }), {
+          minLength: 5,
+          maxLength: 20,
+        }),
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: USUAL.length - 1, maxLength: USUAL.length - 1 }),
+        (gapsPerMachine, where) => {
+          const history = new LineHistory(DEFAULT_EVENT_STATE_RULES);
+          gapsPerMachine.forEach((gaps, i) => history.learn(`M-${i}`, onboarded(`M-${i}`, gaps)));
+          const ranges = USUAL.slice(1).map((_, step) => {
+            const seen = gapsPerMachine.map((gaps) => gaps[step] ?? 0);
+            return { low: Math.min(...seen), high: Math.max(...seen) };
+          });
+          // The repeat takes, at each step, a time within what was observed.
+          const repeat = ranges.map(({ low, high }, step) => Math.round(low + (high - low) * (where[step] ?? 0)));
+          history.learn('REPEAT', onboarded('REPEAT', repeat));
+          const learned = history.steps();
+          assert.ok(learned.kind === 'steps');
+          assert.deepEqual(
+            learned.steps.map((step) => serverTextData(step.type)),
+            USUAL,
+          );
+          learned.steps.slice(1).forEach((step, index) => {
+            const range = ranges[index];
+            assert.ok(range && step.medianMs !== undefined && step.p90Ms !== undefined);
+            for (const ms of [step.medianMs, step.p90Ms])
+              assert.ok(ms >= range.low * MINUTE && ms <= range.high * MINUTE, `${ms} outside ${range.low}–${range.high} min`);
+          });
+        },
+      ),
+    ));
+
+  it('a steps setting wins over whatever was learned, in its own order', () =>
+    holds(
+      fc.property(lineArb, fc.uniqueArray(fc.constantFrom(...USUAL, 'OTHER_STEP'), { minLength: 1, maxLength: 7 }), (line, setting) => {
+        const history = new LineHistory(DEFAULT_EVENT_STATE_RULES);
+        line.forEach((spec, index) => history.learn(`M-${index}`, eventsOf(index, spec)));
+        history.setSetting(parseStepsSetting(setting));
+        const learned = history.steps();
+        assert.ok(learned.kind === 'steps');
+        assert.equal(learned.source, 'setting');
+        assert.deepEqual(
+          learned.steps.map((step) => serverTextData(step.type)),
+          setting,
+        );
+      }),
+    ));
+});
