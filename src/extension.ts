@@ -48,8 +48,8 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
       vscode.l10n.t('Another extension or a link asked for this. Continue only if you expected it.'),
     );
     const session = registerSession(context, { log, settings, trust });
-    const events = registerEventsCache(context, { session, settings, log });
-    const deps = { session, events, settings, serialSettings, log, trust };
+    const { events, lineHistory } = registerEventsCache(context, { session, settings, log });
+    const deps = { session, events, lineHistory, settings, serialSettings, log, trust };
     const details = registerDetails(context, deps);
     // One window of the profile tells what happened once: a watch's outcome, a pinned machine's new failure.
     const claims = new FileClaims(join(context.globalStorageUri.fsPath, 'watch-claims'), (message) => {

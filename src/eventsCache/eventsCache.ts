@@ -239,6 +239,11 @@ export class EventsCache {
     return undefined;
   }
 
+  /** Every result held in memory, by serial number (what the line's history learns from). */
+  *results(): IterableIterator<readonly [string, EventsResult]> {
+    for (const [serialNumber, entry] of this.entries) yield [serialNumber, entry.result];
+  }
+
   /** Forget one machine's last failure (removed from the tree: shown again, it is asked again). */
   forgetFailure(serialNumber: string): void {
     this.failures.delete(serialNumber);

@@ -5,6 +5,7 @@
 import { clampDelay, DELAY_CEILINGS } from '../common/delays';
 import * as vscode from 'vscode';
 import { errorMessage } from '../common/errors';
+import { CachedLineHistory } from '../eventsCache/cachedLineHistory';
 import { EventsCache } from '../eventsCache/eventsCache';
 import { FileResultStore } from '../eventsCache/fileResultStore';
 import type { ApiSession } from './contracts/apiSession';
@@ -15,7 +16,7 @@ import type { SettingsReader } from './settings';
 export function registerEventsCache(
   context: vscode.ExtensionContext,
   deps: { session: ApiSession; settings: SettingsReader; log: Log },
-): EventsCache {
+): { readonly events: EventsCache; readonly lineHistory: CachedLineHistory } {
   const { session, settings, log } = deps;
   const store = new FileResultStore({
     directory: vscode.Uri.joinPath(context.globalStorageUri, 'results').fsPath,
@@ -33,12 +34,25 @@ export function registerEventsCache(
       session.reportCredentialsRejected();
     },
   });
+  // The line's history learns from this cache and the same environment's stored copies.
+  const lineHistory = new CachedLineHistory({
+    cache: events,
+    stored: (limit) => store.all(limit),
+    rules: () => settings.value.eventStates,
+    steps: () => settings.value.steps,
+  });
   context.subscriptions.push(
+    lineHistory,
     forgetResultsOnSignOut(session, store),
     // Another environment's answers must not show, nor land late from requests it started.
     session.onDidChangeState(() => {
       events.clear();
+      lineHistory.reset();
+    }),
+    settings.onDidChange((change) => {
+      if (change.affects('eventStates')) lineHistory.rulesChanged();
+      if (change.affects('steps')) lineHistory.settingChanged();
     }),
   );
-  return events;
+  return { events, lineHistory };
 }

@@ -154,7 +154,7 @@ export function progressWords(answer: Exclude<ProgressAnswer, undefined>, t: Loc
           'The steps are the onboardingEvents.steps setting; a time the setting does not give is what this environment’s onboarded machines took.',
         )
       : t(
-          'Learned from the {0} onboarded machines whose events are loaded: the usual order of their event types up to the outcome, and the median and 90th percentile of each step’s time.',
+          'Learned from the {0} onboarded machines whose events are loaded: the usual order of their event types up to the outcome, each step’s median time and the time 90 % of them took at most.',
           answer.machines,
         );
   const odd: string[] = [];

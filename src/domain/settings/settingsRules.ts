@@ -8,6 +8,7 @@ import { stringsOf } from '../../common/guards';
 import { MAX_SERIAL_NUMBER_LENGTH } from '../../core/serialNumber';
 import { DEFAULT_SERIAL_MIN_LENGTH, DEFAULT_SERIAL_PATTERN } from '../serialNumbers/serialMatcher';
 import { DEFAULT_EVENT_STATE_RULES, parseEventStateRules, type EventStateRules } from '../events/eventState';
+import { parseStepsSetting, type StepSetting } from '../progress/lineHistory';
 
 interface Rule<T> {
   readonly default: T;
@@ -84,6 +85,7 @@ export const SETTING_RULES = {
   caCertificatesFile: text(''),
   'agentTools.enabled': boolean(true),
   eventStates: { default: DEFAULT_EVENT_STATE_RULES, parse: parseEventStateRules } satisfies Rule<EventStateRules>,
+  steps: { default: [], parse: parseStepsSetting } satisfies Rule<readonly StepSetting[]>,
   'inlineStatus.mode': oneOf(['all', 'currentLine', 'off'], 'all'),
   'diagnostics.severity': oneOf(['off', 'hint', 'information', 'warning', 'error'], 'warning'),
   'watch.notifications': oneOf(['all', 'failures', 'off'], 'all'),
