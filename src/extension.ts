@@ -57,7 +57,7 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
     });
     void claims.prune();
     const machines = registerMachines(context, { ...deps, matcher: () => serialSettings.value.matcher, details, claims });
-    const editor = registerEditor(context, { ...deps, machines, details });
+    registerEditor(context, { ...deps, machines, details });
     registerLookUp(context, { ...deps, machines, details });
     const links = registerLinks(context, { ...deps, details, machines });
     // The watch feature before the agent tools: they read its watches and start new ones.
@@ -74,7 +74,6 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
             context,
             session,
             events,
-            editor,
             machines,
             agentTools,
             links,

@@ -19,8 +19,6 @@ import type { EventsCache, GetOptions } from './eventsCache/eventsCache';
 import type { AgentTools } from './agentTools/registerAgentTools';
 import type { BoardSet } from './board/protocol';
 import type { Board } from './board/registerBoard';
-import type { Editor } from './editor/registerEditor';
-import type { RenderedStatus } from './editor/inlineStatus';
 import type { LinkOutcome, MachineLinks } from './links/registerLinks';
 import type { Machines } from './machines/registerMachines';
 import type { PollingSnapshot } from './machines/pinnedPolling';
@@ -71,7 +69,6 @@ export interface TestHookSources {
   >;
   readonly session: ApiSession;
   readonly events: EventsCache;
-  readonly editor: Editor;
   readonly machines: Machines;
   readonly agentTools: AgentTools;
   readonly links: MachineLinks;
@@ -189,14 +186,9 @@ function recordShown(record: (shown: ShownNotification) => void): IDisposable {
 }
 
 function hooksOf(sources: TestHookSources) {
-  const { session, events, editor, links, agentTools } = sources;
+  const { session, events, links, agentTools } = sources;
   return {
     session: sessionHooks(sources.context, session),
-    /** The editor features: the in-document views. */
-    editor: {
-      /** The inline statuses the editors of `uri` show. */
-      inlineStatuses: (uri: vscode.Uri): readonly RenderedStatus[] => editor.inline.statuses(uri),
-    },
     machines: machinesHooks(sources.machines),
     /** The board, opened for a set as its command would after the user chose one (the page is read from the test side: test/integration/support/pages.ts). */
     board: { open: (set: BoardSet): Promise<void> => sources.board.open(set) },

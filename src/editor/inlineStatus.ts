@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { Debouncer } from '../common/delays';
 import { Disposable } from '../common/lifecycle';
 import { inertNotificationText } from '../common/notificationText';
-import { STATE_LOOKS, type MachineState } from '../domain/events/eventState';
+import { STATE_LOOKS } from '../domain/events/eventState';
 import { distinctSerials, LineMatchCache, linesToScan, type LineMatch, type LineRange } from '../domain/serialNumbers/visibleSerials';
 import type { SerialSettings } from '../workbench/serialSettings';
 import type { SettingsReader } from '../workbench/settings';
@@ -24,15 +24,6 @@ const MARGIN_LINES = 20;
 /** Scrolling must settle this long before loads start: a fling past 3,000 lines asks for none of them. */
 const LOAD_DELAY_MS = 150;
 
-/** One inline status as the test hook reports it. */
-export interface RenderedStatus {
-  readonly line: number;
-  readonly character: number;
-  readonly serialNumber: string;
-  readonly state: MachineState;
-  readonly text: string;
-}
-
 export class InlineStatus extends Disposable {
   private readonly decoration = this.register(
     vscode.window.createTextEditorDecorationType({
@@ -41,7 +32,6 @@ export class InlineStatus extends Disposable {
     }),
   );
   private readonly caches = new Map<string, LineMatchCache>();
-  private readonly rendered = new Map<string, RenderedStatus[]>();
   private readonly loads = this.register(
     new Debouncer(() => {
       this.loadVisible();
@@ -114,11 +104,6 @@ export class InlineStatus extends Disposable {
     this.updateAll(true);
   }
 
-  /** What the editors of `uri` show now (test hook). */
-  statuses(uri: vscode.Uri): readonly RenderedStatus[] {
-    return this.rendered.get(uri.toString()) ?? [];
-  }
-
   private mode(): 'all' | 'currentLine' | 'off' {
     return this.settings.value['inlineStatus.mode'];
   }
@@ -137,24 +122,19 @@ export class InlineStatus extends Disposable {
       t: (message, ...args) => vscode.l10n.t(message, ...args),
     };
     for (const editor of editors) {
-      const key = editor.document.uri.toString();
       if (mode === 'off' || !signedIn || !showsSerialStatuses(editor.document, this.serialSettings.value.languages)) {
         editor.setDecorations(this.decoration, []);
-        this.rendered.delete(key);
         continue;
       }
       const planned = planStatuses(this.visibleMatches(editor, mode), (serial) => this.states.stateOf(serial), ctx);
       const options: vscode.DecorationOptions[] = [];
-      const rendered: RenderedStatus[] = [];
       for (const { match, state, text } of planned) {
         options.push({
           range: new vscode.Range(match.line, match.end, match.line, match.end),
           renderOptions: { after: { contentText: text, color: new vscode.ThemeColor(STATE_LOOKS[state].color) } },
         });
-        rendered.push({ line: match.line, character: match.end, serialNumber: match.serialNumber, state, text });
       }
       editor.setDecorations(this.decoration, options);
-      this.rendered.set(key, rendered);
     }
     if (load) this.loads.trigger();
   }

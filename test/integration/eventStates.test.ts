@@ -10,6 +10,7 @@ import type { MachinesHooks, RenderedNode } from '../../src/testHooks';
 import { LANGUAGE_MODEL_TOOLS } from '../../src/workbench/constants';
 import { makeEvent, startFakeApi, type FakeApi } from '../support/fakeApi';
 import { activateExtension, signIn, signOutIfSignedIn, type TestedApi } from './support/extension';
+import { inlineStatuses } from './support/editors';
 
 /** Its newest type says ERROR, so the default rules read it as failed; this plant's rules read it as onboarded. */
 const CLEARED = 'PRS-0900-A0314';
@@ -96,7 +97,7 @@ describe("One state vocabulary: every view and the agent tools follow the user's
 
     const hover = await hoverFirstLine(document, CLEARED);
     const row = pinnedMachine(await tree.render(), CLEARED);
-    const hook = api.testHooks.editor;
+    const hook = { inlineStatuses };
     assert.ok(hook, 'the editor test hooks are exported under test');
     const status = await until('the inline status', () => hook.inlineStatuses(document.uri).find((s) => s.serialNumber === CLEARED));
     const summary = await invoke(LANGUAGE_MODEL_TOOLS.summary, [CLEARED]);
@@ -132,7 +133,7 @@ describe("One state vocabulary: every view and the agent tools follow the user's
   it('calls a serial number the platform does not know "unknown" in the agent tools, as the inline status does', async () => {
     const document = await vscode.workspace.openTextDocument({ content: `serial: ${UNKNOWN}\n`, language: 'yaml' });
     await vscode.window.showTextDocument(document);
-    const hook = api.testHooks.editor;
+    const hook = { inlineStatuses };
     assert.ok(hook);
     const status = await until('the inline status', () => hook.inlineStatuses(document.uri).find((s) => s.serialNumber === UNKNOWN));
     assert.equal(status.text, '? unknown');

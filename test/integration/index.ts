@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { runMochaSuite } from '../support/runMochaSuite';
 import { EXTENSION_ID } from './support/extension';
 import { installPages } from './support/pages';
+import { installEditors } from './support/editors';
 import { installUser } from './support/user';
 
 export function run(): Promise<void> {
@@ -15,6 +16,7 @@ export function run(): Promise<void> {
   if (vscode.extensions.getExtension(EXTENSION_ID)?.isActive === true)
     console.warn('[integration] the extension was active before the test user was installed: its window listeners are not the user’s');
   installUser();
+  installEditors();
   installPages();
   return runMochaSuite(__dirname, 'integration');
 }

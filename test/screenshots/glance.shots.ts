@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { OnboardingEventsExtensionApi } from '../../src/extension';
 import { activateExtension, type TestedApi } from '../integration/support/extension';
+import { inlineStatuses } from '../integration/support/editors';
 import { DEMO_CREDENTIALS, DEMO_FAKE_CONFIG, DEMO_SERIALS, demoData, startFakeApi, type FakeApi } from '../support/fakeApi';
 import { snap } from './snap';
 
@@ -56,7 +57,7 @@ describe('Serial numbers at a glance screenshots', function () {
     document = await vscode.workspace.openTextDocument(uri);
     const editor = await vscode.window.showTextDocument(document);
     editor.selection = new vscode.Selection(0, 0, 0, 0);
-    await until('eight statuses', () => api.testHooks.editor.inlineStatuses(document.uri).length === 8);
+    await until('eight statuses', () => inlineStatuses(document.uri).length === 8);
     await snap('glance-inline-status', 1500);
   });
 

@@ -5,10 +5,12 @@
 // The pages' watcher (test/integration/support/pages.ts) tells when a page has rendered.
 import { installPages } from '../integration/support/pages';
 import { runMochaSuite } from '../support/runMochaSuite';
+import { installEditors } from '../integration/support/editors';
 import { installUser } from '../integration/support/user';
 
 export function run(): Promise<void> {
   installUser();
+  installEditors();
   installPages();
   return runMochaSuite(__dirname, 'screenshots', '.shots.js', 120_000);
 }

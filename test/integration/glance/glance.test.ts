@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { COMMANDS } from '../../../src/workbench/constants';
 import { makeEvent, startFakeApi, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { activateExtension, signIn, signOutIfSignedIn, TEST_ENVIRONMENT, type TestedApi } from '../support/extension';
+import { inlineStatuses } from '../support/editors';
 import { user } from '../support/user';
 
 const FAILED = 'PRS-0900-A0314';
@@ -72,11 +73,8 @@ describe('Serial numbers at a glance (inline status, Problems, quick fixes, comp
     await fake.close();
   });
 
-  const hook = () => {
-    const found = api.testHooks.editor;
-    assert.ok(found, 'the editor test hook is exported under test');
-    return found;
-  };
+  // The inline statuses as the editors show them (read from the test side: support/editors.ts).
+  const hook = () => ({ inlineStatuses });
 
   it('shows every state after the serial numbers in view, with one request per serial', async () => {
     const { document } = await openText(FILE);

@@ -3,9 +3,11 @@
 // test/fixtures/untrusted-workspace, which the user never trusted. Runs the
 // *.restricted.js files here (the main suite runs *.test.js, so it skips them).
 import { runMochaSuite } from '../../support/runMochaSuite';
+import { installEditors } from '../support/editors';
 import { installUser } from '../support/user';
 
 export function run(): Promise<void> {
   installUser();
+  installEditors();
   return runMochaSuite(__dirname, 'restricted', '.restricted.js');
 }

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { DEFAULT_SERIAL_PATTERN } from '../../../src/domain/serialNumbers/serialMatcher';
 import { makeEvent, startFakeApi, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { activateExtension, signIn, signOutIfSignedIn, type TestedApi } from '../support/extension';
+import { inlineStatuses } from '../support/editors';
 
 interface Manifest {
   readonly capabilities: {
@@ -127,7 +128,7 @@ describe('Restricted Mode (workspace trust on, untrusted folder)', () => {
     assert.ok(folder);
     const document = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder.uri, 'machines.txt'));
     await vscode.window.showTextDocument(document, { selection: new vscode.Range(0, 0, 0, 0) });
-    const editor = api.testHooks.editor;
+    const editor = { inlineStatuses };
     assert.ok(editor, 'the editor test hook is exported under test');
     // Every line, not only the cursor's: the workspace's inlineStatus.mode "currentLine" is ignored.
     const statuses = await until(
