@@ -210,7 +210,6 @@ function hooksOf(sources: TestHookSources) {
       handle: (uri: vscode.Uri): Promise<LinkOutcome> => links.run(uri),
       /** The link "Copy Link to Machine" would copy, before asExternalUri. */
       linkFor: (serialNumber: string): vscode.Uri => links.linkFor(serialNumber),
-      lastOutcome: (): LinkOutcome | undefined => links.last,
     },
     watch: watchHooks(sources.watch),
     /** Authenticated reads through the cache: for our tests only, never for other extensions. */

@@ -51,9 +51,6 @@ export type LinkOutcome =
 const t = (message: string, ...args: (string | number | boolean)[]): string => vscode.l10n.t(message, ...args);
 
 export class MachineLinks implements vscode.UriHandler {
-  /** What the last link led to. */
-  last: LinkOutcome | undefined;
-
   constructor(
     private readonly deps: LinksDeps,
     private readonly extensionId: string,
@@ -80,10 +77,7 @@ export class MachineLinks implements vscode.UriHandler {
 
   /** Handles the link and says what it led to. */
   run(uri: vscode.Uri): Promise<LinkOutcome> {
-    return this.handle(uri).then((outcome) => {
-      this.last = outcome;
-      return outcome;
-    });
+    return this.handle(uri);
   }
 
   private async handle(uri: vscode.Uri): Promise<LinkOutcome> {
