@@ -92,6 +92,8 @@ export const DOMAIN_SPECS = {
   ],
   'serialNumbers/serialNumberInput': ['domain/serialNumberInput'],
   'serialNumbers/visibleSerials': ['domain/visibleSerials', 'domain/serialIndex', 'hostile/documentIndex'],
+  'progress/lineHistory': ['domain/progress/lineHistory', 'domain/progress/lineHistory.properties', 'domain/progress/machineProgress'],
+  'progress/machineProgress': ['domain/progress/machineProgress'],
   'session/argumentSignIn': ['hostile/commandArguments'],
   'session/environmentRules': ['domain/environmentRules', 'hostile/loopbackNames'],
   'session/sessionMachine': ['domain/sessionMachine'],
@@ -106,7 +108,7 @@ export const DOMAIN_GROUPS = [
   ['agentTools'],
   ['board', 'events', 'watch'],
   ['serialNumbers', 'workspaceScan', 'links'],
-  ['session', 'settings'],
+  ['session', 'settings', 'progress'],
 ];
 
 /** Modules under src/domain/ that are types only (nothing to mutate). */
