@@ -162,8 +162,11 @@ function findSerials(paths: readonly string[], io: CliIo, settingsFor: (path: st
 
 /** Text for XML 1.0: no character it forbids (controls go, as on the terminal), the five specials escaped. */
 function xml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+  // The five predefined entities: every XML reader knows them (some JUnit consumers decode no numeric reference).
+  return text.replace(/[&<>"']/g, (char) => XML_ENTITIES[char] ?? char);
 }
+
+const XML_ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 
 function newestLine(machine: Checked, t: Localize): string {
   // Our own message, one line like the rest of the row.
