@@ -25,15 +25,8 @@ import { stringOption } from './cliArgs';
 import { styler } from './cliIo';
 import { SESSION_OPTIONS } from './cliSession';
 
-/** The states --fail-on can name; 'unavailable' (the request failed) is never a machine's verdict: it exits 3. */
-const COUNTABLE = ['failed', 'unknown', 'in-progress', 'no-events'] as const;
-type Countable = (typeof COUNTABLE)[number];
-const STATE_OF: Readonly<Record<Countable, MachineState>> = {
-  failed: 'failed',
-  unknown: 'unknown',
-  'in-progress': 'inProgress',
-  'no-events': 'noEvents',
-};
+/** The states --fail-on can name, as MachineState spells them; 'unavailable' (the request failed) is no machine's verdict: it exits 3. */
+const COUNTABLE: readonly MachineState[] = ['failed', 'unknown', 'inProgress', 'noEvents'];
 
 /** Folders a scan never enters: VS Code's default files.exclude and search.exclude. */
 const SKIPPED_FOLDERS = new Set(['.git', '.svn', '.hg', 'CVS', 'node_modules', 'bower_components']);
@@ -59,9 +52,10 @@ function failOn(text: string | undefined, t: Localize): ReadonlySet<MachineState
     .filter((name) => name !== '');
   const states = new Set<MachineState>();
   for (const name of names) {
-    if (!(COUNTABLE as readonly string[]).includes(name))
+    const state = COUNTABLE.find((candidate) => candidate === name);
+    if (state === undefined)
       throw new UsageError(t('--fail-on takes a comma-separated list of {0}, not "{1}".', COUNTABLE.join(', '), name));
-    states.add(STATE_OF[name as Countable]);
+    states.add(state);
   }
   return states;
 }
@@ -247,7 +241,7 @@ export const command: CliCommand = {
 Finds the serial numbers in the files and folders given, with the rules of the editor and the onboardingEvents.* settings of the nearest .vscode/settings.json (pattern, minimum length, deny list, include glob, event states), reads each machine once and lists its state.
 
 Options:
-  --fail-on STATES  the states that fail the check, comma-separated: failed, unknown, in-progress, no-events (default: all four, so only onboarded machines pass)
+  --fail-on STATES  the states that fail the check, comma-separated: failed, unknown, inProgress, noEvents (default: all four, so only onboarded machines pass)
   --junit FILE      also write a JUnit XML report to FILE: one test case per machine
   --json            the result as JSON on stdout instead of the table
   --api-url URL, --auth-url URL, --client-id ID, --username NAME, --password-stdin, --ca-file FILE

@@ -39,6 +39,10 @@ function overview(t: Localize): string {
     `  --version   ${t('show the version of oe')}`,
     '',
     t(
+      "Exit codes shared by every command: 0 success, 64 bad input (unknown option, malformed serial number, unreadable path, a secret given as an option), 70 a fault of oe itself; each command's --help lists its own.",
+    ),
+    '',
+    t(
       "Credentials come from OE_API_URL, OE_AUTH_URL, OE_CLIENT_ID, OE_CLIENT_SECRET, OE_USERNAME and OE_PASSWORD, from --password-stdin, or from a prompt in a terminal; never from an option. Run 'oe <command> --help' for a command's options and exit codes.",
     ),
     '',

@@ -84,7 +84,7 @@ describe('oe check', function () {
     assert.equal(withFailed.code, 1);
     const wrong = await runOe(['check', 'line1', '--fail-on', 'broken'], { env: env(), cwd: dir });
     assert.equal(wrong.code, 64);
-    assert.match(wrong.stderr, /--fail-on takes a comma-separated list of failed, unknown, in-progress, no-events, not "broken"\./);
+    assert.match(wrong.stderr, /--fail-on takes a comma-separated list of failed, unknown, inProgress, noEvents, not "broken"\./);
   });
 
   it('--junit FILE: read back by a JUnit consumer, one case per machine, the failures with their state and newest event', async () => {
@@ -141,7 +141,7 @@ describe('oe check', function () {
     assert.ok(api !== undefined);
     api.addFault({ endpoint: 'events', serialNumber: FAILED, kind: 'rateLimit', retryAfter: 1, times: 1 });
     const dir = configuration();
-    const run = await runOe(['check', '.', '--fail-on', 'in-progress'], { env: env(), cwd: dir });
+    const run = await runOe(['check', '.', '--fail-on', 'inProgress'], { env: env(), cwd: dir });
     assert.equal(run.code, 1, run.stderr);
     assert.match(run.stdout, new RegExp(`failed +${FAILED}`));
     assert.equal(api.eventRequests(FAILED).length, 2, 'the 429 and its retry');
