@@ -146,13 +146,15 @@ export function httpSettingsOf(args: ParsedArgs, io: CliIo, settings: Settings):
 
 /** Reads one line without echoing it: readline over a muted output, the prompt written to stderr. */
 async function hiddenPrompt(io: CliIo, prompt: string): Promise<string> {
-  io.stderr(prompt);
   const muted = new Writable({
     write: (_chunk, _encoding, done) => {
       done();
     },
   });
+  // The interface first: it turns the terminal's echo off (raw mode), so a password typed the moment the prompt
+  // shows is not echoed by the terminal before readline reads it (it was, with the prompt written first).
   const reader = createInterface({ input: io.stdin, output: muted, terminal: true });
+  io.stderr(prompt);
   try {
     return await new Promise<string>((resolveLine, reject) => {
       reader.once('line', resolveLine);

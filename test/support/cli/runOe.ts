@@ -92,3 +92,44 @@ export function german(message: string): string {
   if (text === undefined) throw new Error(`no German text for ${message}`);
   return text;
 }
+
+/** A word for a POSIX shell, single-quoted. */
+function quoted(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * Runs oe on a terminal: util-linux's `script` gives it a pseudo-terminal as stdin, stdout and stderr (so
+ * both outputs arrive mixed, as a person sees them), and `input` is typed once `prompt` has appeared.
+ */
+export function runOeInTerminal(
+  args: readonly string[],
+  options: OeOptions & { readonly type?: { readonly prompt: string; readonly input: string } },
+): Promise<OeRun> {
+  const home = options.cwd ?? tempFolder('tty');
+  const env: Record<string, string> = { PATH: process.env['PATH'] ?? '', HOME: home, TERM: 'xterm-256color' };
+  for (const [name, value] of Object.entries(options.env ?? {})) if (value !== undefined) env[name] = value;
+  const command = [process.execPath, OE, ...args].map(quoted).join(' ');
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], { cwd: home, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let typed = false;
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      if (!typed && options.type !== undefined && stdout.includes(options.type.prompt)) {
+        typed = true;
+        child.stdin.write(`${options.type.input}\r`);
+      }
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`oe ${args.join(' ')} on a terminal did not end within ${options.timeoutMs ?? 30_000} ms\n${stdout}`));
+    }, options.timeoutMs ?? 30_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      child.stdin.end();
+      resolve({ code, stdout, stderr: '' });
+    });
+  });
+}
