@@ -73,6 +73,21 @@ const contexts = await Promise.all([
     entryPoints: { mcp: 'src/mcp/main.ts' },
     outdir: 'dist',
   }),
+  // The oe command (dist/oe.js): plain Node 20+, everything inside, the network stack too (no lazy second
+  // file: a command that runs makes a request), and the translations, so `npm install -g` of oe.js alone works.
+  esbuild.context({
+    ...common,
+    external: [],
+    plugins: watch ? [problemMatcher] : [],
+    // The same file in every build, so the package is what the tests ran: no source map (oe prints no stack to map).
+    sourcemap: false,
+    banner: { js: '#!/usr/bin/env node' },
+    // jsonc-parser's "main" is a UMD build whose require() calls esbuild cannot follow; its ESM build bundles.
+    mainFields: ['module', 'main'],
+    define: { ...common.define, OE_VERSION: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },
+    entryPoints: { oe: 'src/cli/main.ts' },
+    outdir: 'dist',
+  }),
   // The event-details page script, built from TypeScript so it shares src/details/protocol.ts with the host.
   esbuild.context({
     ...common,

@@ -7,13 +7,16 @@ import tseslint from 'typescript-eslint';
 // folders never import each other (they share through the layers below, or an
 // interface passed in at wiring). The first four are vscode-free; so is mcp/,
 // the MCP server agents start (dist/mcp.js) and the channel the extension
-// answers it on, which sits beside the events cache.
-const VSCODE_FREE = ['common', 'core', 'domain', 'eventsCache', 'mcp'];
+// answers it on, which sits beside the events cache; and cli/, the `oe`
+// command (dist/oe.js), above them: it uses every vscode-free layer and no
+// folder of the extension uses it.
+const VSCODE_FREE = ['common', 'core', 'domain', 'eventsCache', 'mcp', 'cli'];
 const LAYERS = [
   ['common'],
   ['core'],
   ['domain'],
   ['eventsCache', 'mcp'],
+  ['cli'],
   ['workbench'],
   ['session', 'machines', 'details', 'editor', 'lookUp', 'agentTools', 'links', 'watch', 'board'],
 ];
@@ -52,6 +55,14 @@ function layerZones() {
         });
     }
   });
+  // The oe command is a program of its own beside the extension: nothing of the extension imports it.
+  for (const folder of LAYERS.slice(LAYERS.findIndex((layer) => layer.includes('cli')) + 1).flat())
+    zones.push({
+      target: `./src/${folder}`,
+      from: './src/cli',
+      message: 'src/cli is the oe command (dist/oe.js): the extension never imports it; share through the layers below.',
+    });
+  zones.push({ target: TOP, from: './src/cli', message: 'src/cli is the oe command (dist/oe.js): the extension never imports it.' });
   // The details page runs in the webview: it shares the protocol and the pure helpers, nothing of the host.
   zones.push({
     target: './src/details/page',

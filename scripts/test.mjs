@@ -8,13 +8,20 @@
 // at once with the one command to run: a test never skips for a missing part.
 //   --unit          only the unit tier
 //   --integration   only the extension-host tiers
+//   --cli           only the tier of the built oe command (dist/oe.js)
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { ensureDebianPackages, testPackages } from './vscode/provision.mjs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const only = process.argv.includes('--unit') ? 'unit' : process.argv.includes('--integration') ? 'integration' : 'all';
+const only = process.argv.includes('--unit')
+  ? 'unit'
+  : process.argv.includes('--integration')
+    ? 'integration'
+    : process.argv.includes('--cli')
+      ? 'cli'
+      : 'all';
 
 /** Runs a command, echoing its output, and returns { code, output }. */
 function run(cmd, args, env = {}) {
@@ -76,7 +83,8 @@ async function gate(title, cmd, args) {
 // extension-host tiers need libkrb5-dev to build the local VS Code, which
 // scripts/run-integration.mjs provisions when no VS Code is downloaded or given.
 try {
-  const localVSCode = only !== 'unit' && !process.env.OE_VSCODE_EXECUTABLE && process.env.OE_VSCODE !== 'download';
+  const localVSCode =
+    (only === 'integration' || only === 'all') && !process.env.OE_VSCODE_EXECUTABLE && process.env.OE_VSCODE !== 'download';
   ensureDebianPackages(testPackages({ localVSCode }));
 } catch (err) {
   console.error(`npm test: ${err instanceof Error ? err.message : String(err)}`);
@@ -92,12 +100,21 @@ ok = (await gate('type check and compile tests (tsc)', 'npx', ['tsc', '-p', 'tsc
 ok = (await gate('lint (eslint)', 'npx', ['eslint', '.'])) && ok;
 ok = (await gate('format (prettier --check)', 'npx', ['prettier', '--check', '.'])) && ok;
 
-if (only !== 'integration') {
+if (only === 'unit' || only === 'all') {
   step('unit tests (mocha)');
   const { code, output } = await run('npx', ['mocha']);
   const counts = mochaCounts(output);
   if (code !== 0 && counts.failed === 0) counts.failed = 1;
   results.push({ tier: 'unit', ...counts, reasons: skipReasons(output) });
+}
+
+if (only === 'cli' || only === 'all') {
+  step('cli (the built oe against the fake API)');
+  // Its own spec, not .mocharc.json's (the unit tier): the tests run dist/oe.js as a child process.
+  const { code, output } = await run('npx', ['mocha', '--no-config', '--timeout', '60000', '--exit', 'out/test/cli/**/*.test.js']);
+  const counts = mochaCounts(output);
+  if (code !== 0 && counts.failed === 0) counts.failed = 1;
+  results.push({ tier: 'cli', ...counts, reasons: skipReasons(output) });
 }
 
 /** Runs one extension-host suite (scripts/run-integration.mjs <suite>) and records its counts. */
@@ -108,7 +125,7 @@ async function hostTier(suite, env = {}) {
   results.push({ tier: suite, ...counts, reasons: skipReasons(output) });
 }
 
-if (only !== 'unit') {
+if (only === 'integration' || only === 'all') {
   step('integration tests (extension host)');
   await hostTier('integration');
 

@@ -66,6 +66,15 @@ export function clipboardText(text: ServerText): string {
   return serverTextData(text);
 }
 
+/**
+ * A terminal's line (the oe command's tables and messages): one line, at most `max` code points; control
+ * characters go, ESC among them, so no escape sequence of the server's can move the cursor, retitle the
+ * window or fake a line; bidi overrides and invisible characters go too.
+ */
+export function terminalText(text: ServerText, max: number = MAX_BLOCK): string {
+  return toSingleLine(serverTextData(text), max);
+}
+
 /** Text a webview page sets as `textContent` (never HTML): control and bidi characters shown as "�". */
 export function pageText(text: ServerText): string {
   return displayText(serverTextData(text));

@@ -19,15 +19,6 @@ export const CLEAR_FILTER: FilterArgument = { types: null, text: null, since: nu
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-/** `since` as epoch ms; throws (with a message for the user) when it is not a date. */
-export function parseSince(value: number | string | null | undefined): number | null | undefined {
-  if (value === undefined || value === null) return value;
-  const ms = typeof value === 'number' ? value : Date.parse(value);
-  if (!Number.isFinite(ms))
-    throw new Error(vscode.l10n.t('"{0}" is not a date. Use a form like 2025-01-31 or 2025-01-31T08:00.', String(value)));
-  return ms;
-}
-
 /** Asks which part of the filter to change, then its value; undefined when the user cancels. */
 export async function pickFilter(model: MachinesModel): Promise<FilterArgument | undefined> {
   const current = model.filter;

@@ -15,7 +15,7 @@ import { isRecord } from '../common/guards';
 import { inertNotificationText } from '../common/notificationText';
 import type { OnboardingEvent } from '../core/model';
 import { normalizeSerialNumber } from '../core/serialNumber';
-import { updateFilter, type EventFilter } from '../domain/events/eventFilter';
+import { parseSince, updateFilter, type EventFilter } from '../domain/events/eventFilter';
 import { defaultExportName, eventsToCsv, eventsToJson, formatOf, type ExportFormat } from '../domain/events/exportEvents';
 import type { SerialMatcher } from '../domain/serialNumbers/serialMatcher';
 import { checkSerialNumber, serialNumberArgument } from '../domain/serialNumbers/serialNumberInput';
@@ -24,7 +24,7 @@ import type { CommandHandler, CommandTable } from '../workbench/commands';
 import { COMMANDS } from '../workbench/constants';
 import type { ApiSession } from '../workbench/contracts/apiSession';
 import type { Log } from '../workbench/log';
-import { CLEAR_FILTER, parseSince, pickFilter, type FilterArgument } from './filterPicker';
+import { CLEAR_FILTER, pickFilter, type FilterArgument } from './filterPicker';
 import type { MachineLists } from './machineLists';
 import type { MachinesModel } from './machinesModel';
 import { describeFilter, type MachinesView } from './machinesView';
@@ -300,7 +300,7 @@ async function applyFilter(deps: MachineCommandDeps, argument: unknown): Promise
   if (!change) return undefined;
   let sinceMs: number | null | undefined;
   try {
-    sinceMs = parseSince(change.since);
+    sinceMs = parseSince(change.since, vscode.l10n.t);
   } catch (error) {
     void vscode.window.showErrorMessage(inertNotificationText(errorMessage(error, vscode.l10n.t)));
     return undefined;

@@ -8,7 +8,7 @@ import { inertNotificationText } from '../common/notificationText';
 import { isRecord } from '../common/guards';
 import { isApiError } from '../core/errors';
 import type { Environment } from '../domain/session/sessionState';
-import { checkEndpointUrl, sameName } from '../domain/session/environmentRules';
+import { checkEndpointUrl, sameName, urlProblemMessage } from '../domain/session/environmentRules';
 import type { SignInDraft } from '../domain/session/sessionMachine';
 import type { CommandHandler, CommandTable } from '../workbench/commands';
 import { COMMANDS } from '../workbench/constants';
@@ -19,7 +19,6 @@ import type { ConfirmedEndpoints } from './credentialStore';
 import type { SessionClient, SessionMachine } from '../domain/session/sessionMachine';
 import type { SignInFlow, SignInPrefill } from './signInFlow';
 import { testConnection, type TestConnectionDeps } from './testConnection';
-import { urlProblemMessage } from './signInFlow';
 
 export interface SessionCommandDeps extends TestConnectionDeps {
   readonly session: SessionMachine<SessionClient>;
@@ -106,9 +105,9 @@ async function signInWithArguments(deps: SessionCommandDeps, arg: Record<string,
   const missing = AUTOMATION_KEYS.filter((key) => (fields[key] ?? '') === '');
   if (missing.length > 0) throw new Error(vscode.l10n.t('Sign-in needs {0}.', missing.join(', ')));
   const api = checkEndpointUrl(fields.apiBaseUrl ?? '');
-  if (!api.ok) throw new Error(`apiBaseUrl: ${urlProblemMessage(api.problem)}`);
+  if (!api.ok) throw new Error(`apiBaseUrl: ${urlProblemMessage(api.problem, vscode.l10n.t)}`);
   const auth = checkEndpointUrl(fields.authUrl ?? '');
-  if (!auth.ok) throw new Error(`authUrl: ${urlProblemMessage(auth.problem)}`);
+  if (!auth.ok) throw new Error(`authUrl: ${urlProblemMessage(auth.problem, vscode.l10n.t)}`);
   const draft: SignInDraft = {
     apiBaseUrl: api.url,
     authUrl: auth.url,

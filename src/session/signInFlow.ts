@@ -9,7 +9,7 @@ import { abortSignalFor } from '../common/cancellation';
 import { definedOnly } from '../common/definedOnly';
 import { isApiError } from '../core/errors';
 import type { Environment } from '../domain/session/sessionState';
-import { checkEndpointUrl, checkEnvironmentName, suggestEnvironmentName, type UrlProblem } from '../domain/session/environmentRules';
+import { checkEndpointUrl, checkEnvironmentName, suggestEnvironmentName, urlProblemMessage } from '../domain/session/environmentRules';
 import type { SignInDraft } from '../domain/session/sessionMachine';
 import type { SettingsReader } from '../workbench/settings';
 import { runMultiStepInput, type InputStep } from './multiStepInput';
@@ -211,26 +211,7 @@ export class SignInFlow {
 
 export function urlMessage(value: string): string | undefined {
   const check = checkEndpointUrl(value);
-  return check.ok ? undefined : urlProblemMessage(check.problem);
-}
-
-export function urlProblemMessage(problem: UrlProblem): string {
-  switch (problem) {
-    case 'empty':
-      return vscode.l10n.t('Enter a URL, e.g. https://api.example.com.');
-    case 'invalid':
-      return vscode.l10n.t('This is not a valid URL. It should look like https://api.example.com.');
-    case 'scheme':
-      return vscode.l10n.t('Use an https:// URL.');
-    case 'insecure':
-      return vscode.l10n.t(
-        'Use https://. Plain http:// is allowed only for this computer (localhost, 127.0.0.1, [::1]), because credentials would travel unencrypted.',
-      );
-    case 'userinfo':
-      return vscode.l10n.t('Leave user names and passwords out of the URL; they are asked for separately and kept in secret storage.');
-    case 'query':
-      return vscode.l10n.t('Leave out the query (?…) and fragment (#…); paths are appended to this URL.');
-  }
+  return check.ok ? undefined : urlProblemMessage(check.problem, vscode.l10n.t);
 }
 
 /** The draft without its name: which account it is, for suggesting and checking names. */

@@ -7,6 +7,7 @@
 // timestamps use, one unit below the bound (an exclusive "after" bound then
 // still returns an event at the bound; an inclusive one returns one unit
 // more, which the re-check drops), and every answer is checked client-side.
+import type { Localize } from '../../common/localize';
 import type { OnboardingEvent, TimestampUnit } from '../../core/model';
 import { serverTextData } from '../../common/serverText';
 
@@ -55,6 +56,14 @@ export function updateFilter(
     ...(text !== undefined && text.trim() !== '' ? { text: text.trim() } : {}),
     ...(sinceMs !== undefined && Number.isFinite(sinceMs) ? { sinceMs } : {}),
   };
+}
+
+/** `since` as epoch ms (a number, or an ISO 8601 date/time); throws, with a message in `t`'s language, when it is not a date. */
+export function parseSince(value: number | string | null | undefined, t: Localize): number | null | undefined {
+  if (value === undefined || value === null) return value;
+  const ms = typeof value === 'number' ? value : Date.parse(value);
+  if (!Number.isFinite(ms)) throw new Error(t('"{0}" is not a date. Use a form like 2025-01-31 or 2025-01-31T08:00.', String(value)));
+  return ms;
 }
 
 /**

@@ -39,6 +39,26 @@ export function checkEndpointUrl(text: string): UrlCheck {
   return { ok: true, url: normalized };
 }
 
+/** Why a URL was refused, in `t`'s language: the sign-in form and the oe command say it alike. */
+export function urlProblemMessage(problem: UrlProblem, t: Localize): string {
+  switch (problem) {
+    case 'empty':
+      return t('Enter a URL, e.g. https://api.example.com.');
+    case 'invalid':
+      return t('This is not a valid URL. It should look like https://api.example.com.');
+    case 'scheme':
+      return t('Use an https:// URL.');
+    case 'insecure':
+      return t(
+        'Use https://. Plain http:// is allowed only for this computer (localhost, 127.0.0.1, [::1]), because credentials would travel unencrypted.',
+      );
+    case 'userinfo':
+      return t('Leave user names and passwords out of the URL; they are asked for separately and kept in secret storage.');
+    case 'query':
+      return t('Leave out the query (?…) and fragment (#…); paths are appended to this URL.');
+  }
+}
+
 export const MAX_NAME_LENGTH = 60;
 
 /** Environment names are shown in the status bar and the Accounts menu: short, single-line. */

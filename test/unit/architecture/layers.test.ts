@@ -19,10 +19,11 @@ const LAYERS: readonly (readonly string[])[] = [
   ['core'],
   ['domain'],
   ['eventsCache', 'mcp'],
+  ['cli'],
   ['workbench'],
   ['session', 'machines', 'details', 'editor', 'lookUp', 'agentTools', 'links', 'watch', 'board'],
 ];
-const VSCODE_FREE = new Set(['common', 'core', 'domain', 'eventsCache', 'mcp']);
+const VSCODE_FREE = new Set(['common', 'core', 'domain', 'eventsCache', 'mcp', 'cli']);
 const TOP_FILES = new Set(['extension.ts', 'publicApi.ts', 'testHooks.ts']);
 
 function sourceFiles(dir: string): string[] {
@@ -96,6 +97,15 @@ describe('the house plan of src/', () => {
         if (levelOf(to) >= levelOf(from)) wrong.push(`${rel(file)} → ${rel(target)}`);
       }
     }
+    assert.deepEqual(wrong, []);
+  });
+
+  it('keeps the oe command (src/cli) a program of its own: nothing outside it imports it', () => {
+    const wrong = [...graph]
+      .filter(([file]) => folderOf(file) !== 'cli')
+      .flatMap(([file, imports]) => imports.map((specifier) => [file, resolveLocal(file, specifier)] as const))
+      .filter(([, target]) => target !== undefined && folderOf(target) === 'cli')
+      .map(([file, target]) => `${rel(file)} → ${rel(target ?? '')}`);
     assert.deepEqual(wrong, []);
   });
 

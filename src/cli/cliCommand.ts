@@ -1,0 +1,74 @@
+// The shape every `oe` command has, and what it is handed: its parsed
+// arguments, the process's streams and environment (CliIo), and the session
+// (CliContext) it signs in through. main.ts owns the process: it parses, runs
+// one command and turns its answer (an exit code) or its error into the exit.
+// A command never calls process.exit, never prints a stack and writes data to
+// stdout, messages to stderr.
+import type { ParseArgsConfig } from 'node:util';
+import type { Localize, LocalizedText } from '../common/localize';
+import type { OnboardingClient } from '../core/onboardingClient';
+import type { Settings } from '../domain/settings/settingsRules';
+
+export interface CliIo {
+  /** Data: what a script reads (a table, JSON, a report). */
+  stdout(text: string): void;
+  /** Messages: errors, warnings, progress. */
+  stderr(text: string): void;
+  readonly stdin: NodeJS.ReadableStream;
+  readonly isTTY: { readonly stdout: boolean; readonly stderr: boolean; readonly stdin: boolean };
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
+  /** Colour on stdout: a terminal, and neither NO_COLOR nor TERM=dumb. */
+  readonly color: boolean;
+  /** The user's language (LC_ALL, LC_MESSAGES, LANG): English, German or Chinese. */
+  readonly t: Localize;
+}
+
+export type CliOptions = NonNullable<ParseArgsConfig['options']>;
+
+export interface ParsedArgs {
+  readonly values: Readonly<Record<string, string | boolean | (string | boolean)[] | undefined>>;
+  readonly positionals: readonly string[];
+}
+
+export interface CliContext {
+  /** The signed-in client, built on first call from the credentials (environment, prompt or --password-stdin). */
+  client(): Promise<OnboardingClient>;
+  /** The `onboardingEvents.*` settings of the working folder's .vscode/settings.json (defaults when absent). */
+  readonly settings: Settings;
+  /** The settings that apply to `path` (a file or folder): those of the nearest .vscode/settings.json above it. */
+  settingsFor(path: string): Settings;
+  /** Aborted on Ctrl-C (SIGINT) or SIGTERM: a command stops its requests and returns. */
+  readonly signal: AbortSignal;
+}
+
+export interface CliCommand {
+  readonly name: string;
+  /** One line for `oe --help`. */
+  readonly summary: LocalizedText;
+  /** The whole `oe <name> --help`: synopsis, options and exit codes. */
+  readonly usage: LocalizedText;
+  readonly options: CliOptions;
+  run(args: ParsedArgs, io: CliIo, context: CliContext): Promise<number>;
+}
+
+/** The exit codes every command shares; a command's own (watch's 2 and 3) are in its --help. */
+export const EXIT = {
+  ok: 0,
+  /** The command's "no": a machine failed, the connection test failed. */
+  no: 1,
+  /** The API could not be asked: sign-in, network or server (the message says which). */
+  unreachable: 3,
+  /** Bad input: unknown option, malformed serial number, unreadable path, a secret given as an option (sysexits EX_USAGE). */
+  usage: 64,
+  /** A fault of oe itself (sysexits EX_SOFTWARE); the message says what, never a stack. */
+  internal: 70,
+} as const;
+
+/** Bad input: main.ts prints the message and `oe <command> --help` and exits with EXIT.usage. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}

@@ -1,0 +1,60 @@
+// The process as a command sees it (CliIo): stdout for data, stderr for
+// messages, whether each is a terminal, colour, and the user's language. The
+// language is the one a Unix tool takes (LC_ALL, then LC_MESSAGES, then LANG);
+// its words are the extension's own translations (l10n/bundle.l10n.*.json,
+// bundled into dist/oe.js), so a message reads the same in the terminal as in
+// VS Code.
+import type { Localize } from '../common/localize';
+import type { CliIo } from './cliCommand';
+import de from '../../l10n/bundle.l10n.de.json';
+import zhCn from '../../l10n/bundle.l10n.zh-cn.json';
+
+const BUNDLES: Readonly<Record<string, Readonly<Record<string, string>>>> = { de, 'zh-cn': zhCn };
+
+/** The bundle's language for a POSIX locale (`de_DE.UTF-8`, `zh_CN`, `C`): its first match wins, English otherwise. */
+export function languageOf(env: NodeJS.ProcessEnv): 'en' | 'de' | 'zh-cn' {
+  // POSIX: LC_ALL overrides LC_MESSAGES, which overrides LANG; an empty one does not count.
+  const locale = [env['LC_ALL'], env['LC_MESSAGES'], env['LANG']].find((value) => value !== undefined && value !== '') ?? '';
+  const tag = locale.split(/[.@]/)[0]?.toLowerCase().replace('_', '-') ?? '';
+  if (tag === 'de' || tag.startsWith('de-')) return 'de';
+  if (tag === 'zh' || tag.startsWith('zh-')) return 'zh-cn';
+  return 'en';
+}
+
+/** vscode.l10n.t's behaviour over a bundle: the translation when there is one, `{n}` replaced by the arguments. */
+export function localizeFor(env: NodeJS.ProcessEnv): Localize {
+  const bundle = BUNDLES[languageOf(env)] ?? {};
+  return (message, ...args) =>
+    (bundle[message] ?? message).replace(/\{(\d+)\}/g, (whole, index: string) => String(args[Number(index)] ?? whole));
+}
+
+/** Whether to colour stdout (https://no-color.org: NO_COLOR set and not empty turns it off). */
+export function colorFor(env: NodeJS.ProcessEnv, isTTY: boolean): boolean {
+  return isTTY && (env['NO_COLOR'] ?? '') === '' && env['TERM'] !== 'dumb';
+}
+
+/** This process's io. */
+export function processIo(): CliIo {
+  const isTTY = { stdout: process.stdout.isTTY, stderr: process.stderr.isTTY, stdin: process.stdin.isTTY };
+  return {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    stdin: process.stdin,
+    isTTY,
+    env: process.env,
+    cwd: process.cwd(),
+    color: colorFor(process.env, isTTY.stdout),
+    t: localizeFor(process.env),
+  };
+}
+
+/** SGR codes for the few styles the tables use; plain text when colour is off. */
+export function styler(color: boolean): {
+  bold(text: string): string;
+  red(text: string): string;
+  green(text: string): string;
+  dim(text: string): string;
+} {
+  const wrap = (code: string) => (text: string) => (color ? `\u001b[${code}m${text}\u001b[0m` : text);
+  return { bold: wrap('1'), red: wrap('31'), green: wrap('32'), dim: wrap('2') };
+}

@@ -1,0 +1,282 @@
+// The CLI's sign-in and settings: the one place `oe` reads credentials and
+// builds its OnboardingClient. Credentials come from the environment
+// (OE_API_URL, OE_AUTH_URL, OE_CLIENT_ID, OE_CLIENT_SECRET, OE_USERNAME,
+// OE_PASSWORD), from --password-stdin, or from a hidden prompt on a terminal;
+// never from an option (the command line is visible to every user of the
+// machine in `ps` and stays in shell history), never from a file, and they are
+// held in this process's memory only, as the token is (inside the client).
+// The network is Node's as a Node tool user expects: HTTPS_PROXY, HTTP_PROXY
+// and NO_PROXY, NODE_EXTRA_CA_CERTS and the OS store, or --ca-file.
+//
+// The settings are the `onboardingEvents.*` entries of the nearest
+// .vscode/settings.json, through the same rules as in VS Code
+// (domain/settings). Not from there: the URLs and the CA file. In VS Code a
+// folder's settings cannot choose them either without the user trusting it;
+// here nobody is asked, so a cloned repository must not decide where the
+// credentials are sent or whom to trust.
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { Writable } from 'node:stream';
+import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
+import { definedOnly } from '../common/definedOnly';
+import type { Localize } from '../common/localize';
+import type { Credentials } from '../core/auth/tokenClient';
+import { OnboardingClient, type HttpSettings } from '../core/onboardingClient';
+import { checkEndpointUrl, urlProblemMessage } from '../domain/session/environmentRules';
+import { clientSettingsOf } from '../domain/settings/clientSettings';
+import { readSettings, SECTION, type Settings } from '../domain/settings/settingsRules';
+import { UsageError, type CliContext, type CliIo, type CliOptions, type ParsedArgs } from './cliCommand';
+
+/** The options of every command that signs in (none of them carries a secret). */
+export const SESSION_OPTIONS: CliOptions = {
+  'api-url': { type: 'string' },
+  'auth-url': { type: 'string' },
+  'client-id': { type: 'string' },
+  username: { type: 'string' },
+  'password-stdin': { type: 'boolean' },
+  'ca-file': { type: 'string' },
+};
+
+/** Options that would put a secret on the command line, and the variable that carries each instead. */
+const SECRET_OPTIONS: Readonly<Record<string, string>> = {
+  password: 'OE_PASSWORD',
+  'client-secret': 'OE_CLIENT_SECRET',
+  secret: 'OE_CLIENT_SECRET',
+  token: 'OE_PASSWORD',
+  'access-token': 'OE_PASSWORD',
+};
+
+/**
+ * A secret given as an option, refused before anything is parsed, with the safe way to pass it.
+ * Matches `--password`, `--password=…` and `-p…`-less long forms only: no short option takes a secret.
+ */
+export function refusedSecretOption(args: readonly string[], t: Localize): string | undefined {
+  for (const arg of args) {
+    if (arg === '--') return undefined;
+    const name = /^--([a-z-]+)(?:=|$)/.exec(arg)?.[1];
+    const variable = name === undefined ? undefined : SECRET_OPTIONS[name];
+    if (variable !== undefined)
+      return t(
+        'Secrets are not accepted as options: the command line is visible to other users and kept in shell history. Set {0} in the environment, pipe the password with --password-stdin, or run oe in a terminal to be asked for it.',
+        variable,
+      );
+  }
+  return undefined;
+}
+
+/** Settings a folder may set for oe: all but where credentials go and whom to trust (see the file comment). */
+const NOT_FROM_A_FOLDER = new Set(['apiBaseUrl', 'authUrl', 'caCertificatesFile']);
+
+/** The settings of `.vscode/settings.json` in `folder` or the nearest folder above it that has one; defaults when none. */
+export function settingsOfFolder(folder: string, warn: (message: string) => void, t: Localize): Settings {
+  const file = nearestSettingsFile(resolve(folder));
+  let values: Record<string, unknown> = {};
+  if (file !== undefined) {
+    const errors: ParseError[] = [];
+    const parsed: unknown = parseJsonc(readFileSync(file, 'utf8'), errors, { allowTrailingComma: true });
+    if (errors.length > 0 || typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      warn(t('{0} is not valid JSON; its settings are ignored.', file));
+    else values = parsed as Record<string, unknown>;
+  }
+  return readSettings((section, name) => (section === SECTION && !NOT_FROM_A_FOLDER.has(name) ? values[`${SECTION}.${name}`] : undefined));
+}
+
+function nearestSettingsFile(start: string): string | undefined {
+  let folder = isDirectory(start) ? start : dirname(start);
+  for (;;) {
+    const candidate = join(folder, '.vscode', 'settings.json');
+    try {
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      // none here: look further up
+    }
+    const parent = dirname(folder);
+    if (parent === folder) return undefined;
+    folder = parent;
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function option(args: ParsedArgs, name: string): string | undefined {
+  const value = args.values[name];
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+function variable(io: CliIo, name: string): string | undefined {
+  const value = io.env[name];
+  return value === undefined || value === '' ? undefined : value;
+}
+
+/** Where the client goes: both URLs, checked by the sign-in form's rule. */
+export interface Endpoints {
+  readonly apiBaseUrl: string;
+  readonly authUrl: string;
+}
+
+export function endpointsOf(args: ParsedArgs, io: CliIo): Endpoints {
+  const { t } = io;
+  const url = (flag: string, name: string): string => {
+    const given = option(args, flag) ?? variable(io, name);
+    if (given === undefined) throw new UsageError(t('Set {0} (or --{1}) to the URL your administrator gave you.', name, flag));
+    const check = checkEndpointUrl(given);
+    if (!check.ok) throw new UsageError(`${name}: ${urlProblemMessage(check.problem, t)}`);
+    return check.url;
+  };
+  return { apiBaseUrl: url('api-url', 'OE_API_URL'), authUrl: url('auth-url', 'OE_AUTH_URL') };
+}
+
+/** The network settings of the CLI's clients: the folder's limits, the environment's proxy and CAs, --ca-file. */
+export function httpSettingsOf(args: ParsedArgs, io: CliIo, settings: Settings): HttpSettings {
+  const caFile = option(args, 'ca-file');
+  return {
+    ...clientSettingsOf(settings).http,
+    ...definedOnly({ caCertificatesFile: caFile === undefined ? undefined : resolve(io.cwd, caFile) }),
+    env: io.env,
+    engine: 'undici',
+  };
+}
+
+/** Reads one line without echoing it: readline over a muted output, the prompt written to stderr. */
+async function hiddenPrompt(io: CliIo, prompt: string): Promise<string> {
+  io.stderr(prompt);
+  const muted = new Writable({
+    write: (_chunk, _encoding, done) => {
+      done();
+    },
+  });
+  const reader = createInterface({ input: io.stdin, output: muted, terminal: true });
+  try {
+    return await new Promise<string>((resolveLine, reject) => {
+      reader.once('line', resolveLine);
+      reader.once('close', () => {
+        reject(new UsageError(io.t('No input: the prompt was closed.')));
+      });
+      // Ctrl-C in raw mode comes to readline, not as a signal.
+      reader.once('SIGINT', () => {
+        reject(new UsageError(io.t('Cancelled.')));
+      });
+    });
+  } finally {
+    reader.close();
+    io.stderr('\n');
+  }
+}
+
+async function visiblePrompt(io: CliIo, prompt: string): Promise<string> {
+  const reader = createInterface({ input: io.stdin, output: process.stderr, terminal: true });
+  try {
+    return await new Promise<string>((resolveLine, reject) => {
+      reader.question(prompt, resolveLine);
+      reader.once('close', () => {
+        reject(new UsageError(io.t('No input: the prompt was closed.')));
+      });
+    });
+  } finally {
+    reader.close();
+  }
+}
+
+/** The whole of stdin up to its end, without the final line break: what `--password-stdin` reads. */
+async function readStdin(io: CliIo): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of io.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
+}
+
+/** The credentials, each from its variable, the prompt or stdin; a clear error naming the variable when none can be had. */
+async function credentialsOf(args: ParsedArgs, io: CliIo): Promise<Credentials> {
+  const { t } = io;
+  const interactive = io.isTTY.stdin && io.isTTY.stderr;
+  const plain = async (flag: string, name: string, label: string): Promise<string> => {
+    const given = option(args, flag) ?? variable(io, name);
+    if (given !== undefined) return given;
+    if (interactive) return (await visiblePrompt(io, `${label}: `)).trim();
+    throw new UsageError(t('Set {0} (or --{1}).', name, flag));
+  };
+  const secret = async (name: string, label: string, stdinHint: boolean): Promise<string> => {
+    const given = variable(io, name);
+    if (given !== undefined) return given;
+    if (interactive) return hiddenPrompt(io, `${label}: `);
+    throw new UsageError(
+      stdinHint
+        ? t('No password: set {0} in the environment or pipe it with --password-stdin.', name)
+        : t('No client secret: set {0} in the environment.', name),
+    );
+  };
+  const clientId = await plain('client-id', 'OE_CLIENT_ID', t('Client ID'));
+  const clientSecret = await secret('OE_CLIENT_SECRET', t('Client secret'), false);
+  const username = await plain('username', 'OE_USERNAME', t('User name'));
+  const password = args.values['password-stdin'] === true ? await readStdin(io) : await secret('OE_PASSWORD', t('Password'), true);
+  if (password === '') throw new UsageError(t('No password: set {0} in the environment or pipe it with --password-stdin.', 'OE_PASSWORD'));
+  return { clientId, clientSecret, username, password };
+}
+
+/** The context a command runs in (the settings of the working folder, and a client built on first use), and its end. */
+export function createContext(args: ParsedArgs, io: CliIo, signal: AbortSignal): { context: CliContext; dispose: () => void } {
+  const warned = new Set<string>();
+  const warn = (message: string): void => {
+    if (warned.has(message)) return;
+    warned.add(message);
+    io.stderr(`oe: ${message}\n`);
+  };
+  const settingsFor = (path: string): Settings => settingsOfFolder(resolve(io.cwd, path), warn, io.t);
+  const settings = settingsFor(io.cwd);
+  let client: Promise<OnboardingClient> | undefined;
+  const context: CliContext = {
+    settings,
+    settingsFor,
+    signal,
+    client() {
+      client ??= (async () => {
+        const endpoints = endpointsOf(args, io);
+        const credentials = await credentialsOf(args, io);
+        const built = new OnboardingClient({
+          ...endpoints,
+          credentials: () => Promise.resolve(credentials),
+          timestampUnit: settings.timestampUnit,
+          http: httpSettingsOf(args, io, settings),
+        });
+        signal.addEventListener(
+          'abort',
+          () => {
+            built.dispose();
+          },
+          { once: true },
+        );
+        return built;
+      })();
+      return client;
+    },
+  };
+  return {
+    context,
+    // Closes the client's keep-alive sockets, so the process ends as soon as its output is written.
+    dispose: () =>
+      void client?.then(
+        (built) => {
+          built.dispose();
+        },
+        () => undefined,
+      ),
+  };
+}
+
+/** The credentials for Test Connection, which reports a missing one as a skipped step rather than failing. */
+export async function credentialsIfAny(args: ParsedArgs, io: CliIo): Promise<Credentials | undefined> {
+  try {
+    return await credentialsOf(args, io);
+  } catch (error) {
+    if (error instanceof UsageError) return undefined;
+    throw error;
+  }
+}

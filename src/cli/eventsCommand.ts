@@ -1,0 +1,103 @@
+// `oe events SERIAL`: one machine's events, newest first, as a table for a
+// person or as JSON (the extension's export format, the events as the server
+// sent them) or NDJSON (one event per line) for a script. --since keeps the
+// events at or after a time. It filters the full list here, as the tree's
+// re-check does, rather than trusting the API's `timestamp` parameter, whose
+// unit and direction the spec leaves open: one run has no earlier answer to
+// judge the server's reading by, and the full list is one request anyway.
+import type { Localize } from '../common/localize';
+import { terminalText } from '../common/serverText';
+import { formatUtcIso } from '../common/time';
+import type { OnboardingEvent } from '../core/model';
+import { compileFilter } from '../domain/events/eventFilter';
+import { eventState } from '../domain/events/eventState';
+import { eventsToJson } from '../domain/events/exportEvents';
+import { EXIT, UsageError, type CliCommand } from './cliCommand';
+import { serialArgument, sinceArgument, stringOption } from './cliArgs';
+import { styler } from './cliIo';
+import { SESSION_OPTIONS } from './cliSession';
+
+/** The longest message a table row shows; --json has it whole. */
+const MAX_MESSAGE = 200;
+
+function table(events: readonly OnboardingEvent[], t: Localize, color: boolean, rules: Parameters<typeof eventState>[1]): string {
+  const style = styler(color);
+  const rows = events.map((event) => {
+    const type = terminalText(event.type, 80);
+    const state = eventState(event, rules);
+    return [
+      formatUtcIso(event.time.epochMs) ?? String(event.time.raw),
+      state === 'failed' ? style.red(type) : state === 'onboarded' ? style.green(type) : type,
+      event.assetId ?? '',
+      terminalText(event.message, MAX_MESSAGE),
+      // The visible width of the type, without the colour codes.
+      type.length,
+    ] as const;
+  });
+  const header = [t('TIME (UTC)'), t('TYPE'), t('ASSET ID'), t('MESSAGE')];
+  const widths = [0, 1, 2].map((column) =>
+    Math.max(header[column]?.length ?? 0, ...rows.map((row) => (column === 1 ? row[4] : (row[column] as string).length))),
+  );
+  const pad = (text: string, column: number, visible = text.length): string => text + ' '.repeat((widths[column] ?? 0) - visible + 2);
+  const lines = [style.bold(header.map((cell, column) => (column < 3 ? pad(cell, column) : cell)).join(''))];
+  for (const row of rows) lines.push(`${pad(row[0], 0)}${pad(row[1], 1, row[4])}${pad(row[2], 2)}${row[3]}`.trimEnd());
+  return `${lines.join('\n')}\n`;
+}
+
+export const command: CliCommand = {
+  name: 'events',
+  summary: (t) => t("a machine's onboarding events, as a table or as JSON"),
+  usage: (t) =>
+    t(`Usage: oe events SERIAL [--since TIME] [--json | --ndjson]
+
+Shows the onboarding events of one machine, newest first.
+
+Options:
+  --since TIME     only events at or after TIME: a date (2025-01-31, 2025-01-31T08:00Z) or a duration back from now (30m, 2h, 7d)
+  --json           the events as the server sent them, in the export format of the extension
+  --ndjson         one event per line, as the server sent it
+  --api-url URL, --auth-url URL, --client-id ID, --username NAME, --password-stdin, --ca-file FILE
+                   sign-in and network (see oe --help)
+
+Exit codes:
+  0   the events were read (also when there are none)
+  3   the events could not be read: sign-in, network or server (the message says which)
+  64  bad input: unknown option, malformed serial number, a secret given as an option
+`),
+  options: {
+    ...SESSION_OPTIONS,
+    since: { type: 'string' },
+    json: { type: 'boolean' },
+    ndjson: { type: 'boolean' },
+  },
+  async run(args, io, context) {
+    const { t } = io;
+    if (args.positionals.length !== 1) throw new UsageError(t('Name exactly one serial number.'));
+    const serialNumber = serialArgument(args.positionals[0] ?? '', t);
+    if (args.values['json'] === true && args.values['ndjson'] === true) throw new UsageError(t('Choose --json or --ndjson, not both.'));
+    const sinceText = stringOption(args, 'since');
+    const sinceMs = sinceText === undefined ? undefined : sinceArgument(sinceText, Date.now(), t);
+    const client = await context.client();
+    const result = await client.getEvents(serialNumber, { signal: context.signal });
+    const events = sinceMs === undefined ? result.events : result.events.filter(compileFilter({ sinceMs }));
+    if (result.invalid.length > 0)
+      io.stderr(`oe events: ${t('{0} events the server sent were not valid and are left out.', result.invalid.length)}\n`);
+    if (result.truncated) io.stderr(`oe events: ${t('The server sent more pages than are read; the oldest events are missing.')}\n`);
+    if (args.values['json'] === true) {
+      io.stdout(
+        eventsToJson(serialNumber, events, {
+          exportedAt: Date.now(),
+          fetchedAt: result.fetchedAt,
+          ...(sinceMs === undefined ? {} : { filter: `since ${new Date(sinceMs).toISOString()}` }),
+        }),
+      );
+    } else if (args.values['ndjson'] === true) {
+      io.stdout(events.map((event) => `${JSON.stringify(event.raw)}\n`).join(''));
+    } else if (events.length === 0) {
+      io.stderr(`oe events: ${t('No events for {0}.', serialNumber)}\n`);
+    } else {
+      io.stdout(table(events, t, io.color, context.settings.eventStates));
+    }
+    return EXIT.ok;
+  },
+};
