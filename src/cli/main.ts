@@ -11,14 +11,16 @@ import { isApiError } from '../core/errors';
 import { EXIT, UsageError, type CliCommand, type CliIo, type ParsedArgs } from './cliCommand';
 import { processIo } from './cliIo';
 import { createContext, refusedSecretOption } from './cliSession';
+import { command as curl } from './curlCommand';
 import { command as events } from './eventsCommand';
+import { command as mcp } from './mcpCommand';
 
 /** Replaced by the bundler with package.json's version. */
 declare const OE_VERSION: string | undefined;
 const version = typeof OE_VERSION === 'string' ? OE_VERSION : '0.0.0';
 
 /** Every command, in the order `oe --help` lists them. */
-const COMMANDS: readonly CliCommand[] = [events];
+const COMMANDS: readonly CliCommand[] = [events, curl, mcp];
 
 /** The exit code of a run cut short by Ctrl-C or SIGTERM, as shells report a signal (128 + SIGINT). */
 const INTERRUPTED = 130;
