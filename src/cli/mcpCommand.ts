@@ -15,7 +15,6 @@
 import { realpath, readFile, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { clampDelay, DELAY_CEILINGS } from '../common/delays';
 import { definedOnly } from '../common/definedOnly';
 import { errorMessage } from '../common/errors';
@@ -40,7 +39,7 @@ import { createSerialMatcher, type SerialMatcher } from '../domain/serialNumbers
 import type { Settings } from '../domain/settings/settingsRules';
 import { MAX_MATCHES_PER_FILE, MAX_SCANNED_FILE_BYTES, SerialCollector } from '../domain/workspaceScan/workspaceSerials';
 import { EventsCache } from '../eventsCache/eventsCache';
-import { createMcpServer, type ExtensionConnector } from '../mcp/mcpServer';
+import type { ExtensionConnector } from '../mcp/mcpServer';
 import { EXIT, UsageError, type CliCommand, type CliContext, type CliIo, type ParsedArgs } from './cliCommand';
 import { endpointsOf } from './cliSession';
 
@@ -247,6 +246,11 @@ Exit codes:
   async run(args, io, context) {
     // A prompt for a missing password would read the protocol's stream: in a terminal, say what oe mcp is for instead.
     if (io.isTTY.stdin) throw new UsageError(io.t('oe mcp talks MCP on stdin and stdout: start it from an agent, not in a terminal.'));
+    // Loaded here, not at oe's start: the MCP SDK is a third of the bundle, and every other command would pay for it.
+    const [{ createMcpServer }, { StdioServerTransport }] = await Promise.all([
+      import('../mcp/mcpServer.js'),
+      import('@modelcontextprotocol/sdk/server/stdio.js'),
+    ]);
     const server = createMcpServer(localConnector(args, io, context), typeof OE_VERSION === 'string' ? OE_VERSION : '0.0.0', INSTRUCTIONS);
     const output = new Writable({
       write: (chunk: Buffer | string, _encoding, done) => {
