@@ -11,16 +11,19 @@ import { isApiError } from '../core/errors';
 import { EXIT, UsageError, type CliCommand, type CliIo, type ParsedArgs } from './cliCommand';
 import { processIo } from './cliIo';
 import { createContext, refusedSecretOption } from './cliSession';
+import { command as check } from './checkCommand';
 import { command as curl } from './curlCommand';
 import { command as events } from './eventsCommand';
 import { command as mcp } from './mcpCommand';
+import { command as testConnection } from './testConnectionCommand';
+import { command as watch } from './watchCommand';
 
 /** Replaced by the bundler with package.json's version. */
 declare const OE_VERSION: string | undefined;
 const version = typeof OE_VERSION === 'string' ? OE_VERSION : '0.0.0';
 
 /** Every command, in the order `oe --help` lists them. */
-const COMMANDS: readonly CliCommand[] = [events, curl, mcp];
+const COMMANDS: readonly CliCommand[] = [events, check, watch, testConnection, curl, mcp];
 
 /** The exit code of a run cut short by Ctrl-C or SIGTERM, as shells report a signal (128 + SIGINT). */
 const INTERRUPTED = 130;
@@ -127,7 +130,20 @@ export async function runCli(argv: readonly string[], io: CliIo, signal: AbortSi
   }
 }
 
+/**
+ * Node's warnings as Node prints them, but for the one about path.matchesGlob (check's include glob), which
+ * Node 20 and 22 call experimental: it is no message for the user, who asked for a check, not for Node's API.
+ */
+function quietGlobWarning(): void {
+  process.removeAllListeners('warning');
+  process.on('warning', (warning) => {
+    if (warning.name === 'ExperimentalWarning' && /\bglob\b/i.test(warning.message)) return;
+    process.stderr.write(`${warning.name}: ${warning.message}\n`);
+  });
+}
+
 function main(): void {
+  quietGlobWarning();
   const io = processIo();
   const abort = new AbortController();
   const interrupt = (): void => {

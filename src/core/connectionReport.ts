@@ -89,10 +89,29 @@ export function reportHeading(t: Localize): string {
   return `# ${t('Onboarding Events: connection test')}`;
 }
 
-/** The report as Markdown, its frame in `t`'s language (the steps and verdict come worded by the runner's `t`). */
-export function renderConnectionReport(report: ConnectionReport, t: Localize): string {
+/** How the report's headings and emphasis are written: Markdown for a document, plain lines for a terminal. */
+export interface ReportStyle {
+  heading(level: 1 | 2, text: string): string;
+  strong(text: string): string;
+}
+
+const MARKDOWN: ReportStyle = { heading: (level, text) => `${'#'.repeat(level)} ${text}`, strong: (text) => `**${text}**` };
+
+/** The report as plain text for a terminal (the oe command): the same lines, headings underlined, emphasis by `strong`. */
+export function plainReportStyle(strong: (text: string) => string = (text) => text): ReportStyle {
+  return {
+    heading: (level, text) => `${strong(text)}\n${(level === 1 ? '=' : '-').repeat(text.length)}`,
+    strong,
+  };
+}
+
+/**
+ * The report, its frame in `t`'s language (the steps and verdict come worded by the runner's `t`): Markdown by
+ * default, or in another style (plainReportStyle) with the very same words and order.
+ */
+export function renderConnectionReport(report: ConnectionReport, t: Localize, style: ReportStyle = MARKDOWN): string {
   const lines: string[] = [
-    reportHeading(t),
+    style.heading(1, t('Onboarding Events: connection test')),
     '',
     `- ${t('Environment: {0}', literal(report.environment))}`,
     `- ${t('API: {0}', literal(report.apiBaseUrl))}`,
@@ -101,17 +120,17 @@ export function renderConnectionReport(report: ConnectionReport, t: Localize): s
     // '{0}: {1}' is a message too: Chinese writes the colon full-width.
     ...report.facts.map(([label, value]) => `- ${t('{0}: {1}', label, literal(value))}`),
     '',
-    `## ${report.verdict.ok ? t('Verdict: the connection works') : t('Verdict: the connection fails')}`,
+    style.heading(2, report.verdict.ok ? t('Verdict: the connection works') : t('Verdict: the connection fails')),
     '',
-    `**${report.verdict.headline}**`,
+    style.strong(report.verdict.headline),
     '',
     ...(report.verdict.advice === '' ? [] : [report.verdict.advice, '']),
-    `## ${t('Steps')}`,
+    style.heading(2, t('Steps')),
     '',
   ];
   report.steps.forEach((step, index) => {
     const time = step.durationMs === undefined ? '' : ` (${formatDuration(step.durationMs)})`;
-    lines.push(`${index + 1}. **${statusWord(step.status, t)}** ${t('{0}: {1}', `${step.title}${time}`, step.summary)}`);
+    lines.push(`${index + 1}. ${style.strong(statusWord(step.status, t))} ${t('{0}: {1}', `${step.title}${time}`, step.summary)}`);
     for (const detail of step.details) lines.push(`    - ${detail}`);
   });
   lines.push(

@@ -1,0 +1,64 @@
+// `oe test-connection`: the extension's Test Connection, step by step (which
+// proxy, name resolution, TCP, the proxy's CONNECT, TLS and who vouches for
+// the certificate, then the token and events requests), over the network
+// path oe itself takes (undici with HTTPS_PROXY/NO_PROXY and the CAs of Node,
+// the OS, NODE_EXTRA_CA_CERTS and --ca-file). The same runner and the same
+// words as the report in VS Code (core/connectionCheck.ts and
+// connectionReport.ts), written as text for a terminal. Without credentials
+// the network steps still run and the sign-in steps say why they were skipped.
+import { plainReportStyle, renderConnectionReport } from '../core/connectionReport';
+import { runConnectionCheck } from '../core/connectionCheck';
+import { EXIT, type CliCommand } from './cliCommand';
+import { serialArgument, stringOption } from './cliArgs';
+import { styler } from './cliIo';
+import { credentialsIfAny, endpointsOf, httpSettingsOf, SESSION_OPTIONS } from './cliSession';
+
+/** Replaced by the bundler with package.json's version. */
+declare const OE_VERSION: string | undefined;
+
+export const command: CliCommand = {
+  name: 'test-connection',
+  summary: (t) => t('check the way to the API step by step, as Test Connection in VS Code does'),
+  usage: (t) =>
+    t(`Usage: oe test-connection [--serial SERIAL]
+
+Checks the way to the API and to the authorization server one step at a time (proxy, name resolution, connection, proxy tunnel, TLS and the certificate, then the token and events requests) and prints the report Test Connection writes in VS Code. Without credentials the network steps still run. No secret is part of the report.
+
+Options:
+  --serial SERIAL  the machine the events request asks for (a made-up serial number by default)
+  --api-url URL, --auth-url URL, --client-id ID, --username NAME, --password-stdin, --ca-file FILE
+                   sign-in and network (see oe --help)
+
+Exit codes:
+  0   the connection works
+  1   the connection fails (the report says at which step and what to do)
+  64  bad input: unknown option, a missing or invalid URL, a secret given as an option
+`),
+  options: { ...SESSION_OPTIONS, serial: { type: 'string' } },
+  async run(args, io, context) {
+    const { t } = io;
+    const endpoints = endpointsOf(args, io);
+    const serial = stringOption(args, 'serial');
+    const serialNumber = serial === undefined ? undefined : serialArgument(serial, t);
+    const credentials = await credentialsIfAny(args, io);
+    const report = await runConnectionCheck({
+      t,
+      environment: new URL(endpoints.apiBaseUrl).host,
+      ...endpoints,
+      ...(serialNumber === undefined ? {} : { serialNumber }),
+      ...(credentials === undefined ? {} : { credentials: () => Promise.resolve(credentials) }),
+      http: httpSettingsOf(args, io, context.settings),
+      signal: context.signal,
+      facts: [['oe', typeof OE_VERSION === 'string' ? OE_VERSION : '0.0.0']],
+    });
+    const style = styler(io.color);
+    io.stdout(
+      renderConnectionReport(
+        report,
+        t,
+        plainReportStyle((text) => style.bold(text)),
+      ),
+    );
+    return report.verdict.ok ? EXIT.ok : EXIT.no;
+  },
+};

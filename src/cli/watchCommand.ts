@@ -1,0 +1,209 @@
+// `oe watch SERIAL…`: waits for machines to onboard, for a test rig that has
+// just commissioned one. The extension's watch rules (domain/watch): the same
+// poll schedule (short while steps appear, longer while nothing changes,
+// backing off on errors; watch.firstIntervalSeconds from the folder's
+// settings), the same outcome (the newest event's state by the eventStates
+// words; a machine that had already failed is watched for its retry, one
+// already onboarded needs no watch), and the same "cannot poll" after failed
+// polls for as long as the extension waits before saying so. A terminal
+// (always focused: someone is waiting at it) sees each new step on stderr;
+// stdout gets one line per machine at the end.
+import { errorMessage } from '../common/errors';
+import type { Localize } from '../common/localize';
+import { terminalText } from '../common/serverText';
+import { formatUtcIso } from '../common/time';
+import { isApiError, type ApiError } from '../core/errors';
+import type { OnboardingClient } from '../core/onboardingClient';
+import { stateWord, type EventStateRules } from '../domain/events/eventState';
+import {
+  afterPoll,
+  DEFAULT_WATCH_TIMING,
+  formatDuration,
+  NO_HISTORY,
+  nextPollDelay,
+  readWatch,
+  unreachableForLong,
+  type PollHistory,
+  type WatchOutcome,
+  type WatchStep,
+  type WatchTiming,
+} from '../domain/watch/watchRules';
+import { EXIT, UsageError, type CliCommand, type CliIo } from './cliCommand';
+import { durationArgument, serialArguments, stringOption } from './cliArgs';
+import { SESSION_OPTIONS } from './cliSession';
+
+/** Exit codes of oe watch beyond the shared ones. */
+const TIMED_OUT = 2;
+const DEFAULT_TIMEOUT = '60m';
+
+type Ending =
+  | { readonly kind: 'outcome'; readonly outcome: WatchOutcome }
+  | { readonly kind: 'timed-out'; readonly step: WatchStep | undefined }
+  | { readonly kind: 'cannot-poll'; readonly error: ApiError | undefined; readonly step: WatchStep | undefined };
+
+interface WatchInput {
+  readonly serialNumber: string;
+  readonly client: OnboardingClient;
+  readonly rules: EventStateRules;
+  readonly timing: WatchTiming;
+  readonly deadline: number;
+  readonly signal: AbortSignal;
+  /** A new step (or the first reading) for the progress line. */
+  readonly onStep: (step: WatchStep) => void;
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) {
+      resolve();
+      return;
+    }
+    const done = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, Math.max(0, ms));
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** One machine's watch, from its first reading to its ending. */
+async function watchOne(input: WatchInput): Promise<Ending> {
+  const { serialNumber, client, rules, timing, deadline, signal } = input;
+  let history: PollHistory = NO_HISTORY;
+  let since: number | undefined;
+  let step: WatchStep | undefined;
+  let firstFailureAt: number | undefined;
+  let lastError: ApiError | undefined;
+  let first = true;
+  for (;;) {
+    if (signal.aborted) return { kind: 'timed-out', step };
+    try {
+      const result = await client.getEvents(serialNumber, { signal });
+      firstFailureAt = undefined;
+      lastError = undefined;
+      const reading = readWatch(result, rules, since);
+      const newest = reading.step;
+      const fresh = newest !== undefined && (step === undefined || newest.at !== step.at || newest.type !== step.type);
+      if (fresh) input.onStep(newest);
+      step = newest ?? step;
+      if (reading.kind === 'outcome') {
+        // As the extension starts a watch: onboarded already is the answer; a failure already seen waits for the retry.
+        if (!first || reading.outcome.state === 'onboarded') return { kind: 'outcome', outcome: reading.outcome };
+        since = reading.step.at;
+      }
+      // The first reading starts the schedule afresh, as the extension's start does.
+      if (!first) history = afterPoll(history, fresh ? 'new-step' : 'quiet');
+    } catch (error) {
+      if (!isApiError(error)) throw error;
+      if (error.kind === 'cancelled') return { kind: 'timed-out', step };
+      // Refused credentials do not heal by waiting.
+      if (error.kind === 'invalid-credentials' || error.kind === 'permission-denied') return { kind: 'cannot-poll', error, step };
+      lastError = error;
+      firstFailureAt ??= Date.now();
+      if (unreachableForLong(firstFailureAt, Date.now(), timing)) return { kind: 'cannot-poll', error, step };
+      history = afterPoll(history, 'failed');
+    }
+    first = false;
+    const delay = nextPollDelay(history, true, timing);
+    if (Date.now() + delay > deadline) {
+      await sleep(deadline - Date.now(), signal);
+      // The polls were failing when time ran out: whether it onboarded cannot be told.
+      return lastError !== undefined ? { kind: 'cannot-poll', error: lastError, step } : { kind: 'timed-out', step };
+    }
+    await sleep(delay, signal);
+  }
+}
+
+function stepText(step: WatchStep | undefined): string {
+  if (step === undefined) return '';
+  return `${terminalText(step.type, 80)} ${formatUtcIso(step.at) ?? ''}`.trimEnd();
+}
+
+function endingLine(serialNumber: string, ending: Ending, t: Localize): string {
+  switch (ending.kind) {
+    case 'outcome':
+      return [
+        serialNumber,
+        stateWord(ending.outcome.state, t),
+        stepText({ type: ending.outcome.type, at: ending.outcome.at }),
+        t('took {0}', formatDuration(ending.outcome.tookMs, t)),
+        terminalText(ending.outcome.message, 200),
+      ].join('  ');
+    case 'timed-out':
+      return [serialNumber, t('timed out'), stepText(ending.step)].join('  ').trimEnd();
+    case 'cannot-poll':
+      return [serialNumber, t('could not poll'), stepText(ending.step)].join('  ').trimEnd();
+  }
+}
+
+/** 1 when any failed, else 3 when any could not be polled, else 2 when any timed out, else 0. */
+function exitCode(endings: readonly Ending[]): number {
+  if (endings.some((ending) => ending.kind === 'outcome' && ending.outcome.state === 'failed')) return EXIT.no;
+  if (endings.some((ending) => ending.kind === 'cannot-poll')) return EXIT.unreachable;
+  if (endings.some((ending) => ending.kind === 'timed-out')) return TIMED_OUT;
+  return EXIT.ok;
+}
+
+function progress(io: CliIo, serialNumber: string, step: WatchStep): void {
+  // Progress is for a person at a terminal; a log file or a pipe gets the result only.
+  if (io.isTTY.stderr) io.stderr(`${serialNumber}: ${stepText(step)}\n`);
+}
+
+export const command: CliCommand = {
+  name: 'watch',
+  summary: (t) => t('wait until machines have onboarded or failed: for a test rig'),
+  usage: (t) =>
+    t(`Usage: oe watch SERIAL… [--timeout DURATION]
+
+Polls each machine on the schedule of the extension's watch until its newest event says onboarded or failed. A machine that has already failed is watched for its retry; one already onboarded ends at once. Each new step is shown on stderr when it is a terminal; one line per machine is written to stdout at the end.
+
+Options:
+  --timeout DURATION  give up after this long, such as 90s, 30m or 2h (default 60m)
+  --api-url URL, --auth-url URL, --client-id ID, --username NAME, --password-stdin, --ca-file FILE
+                      sign-in and network (see oe --help)
+
+Exit codes (with several machines: 1 when any failed, else 3, else 2):
+  0   every machine onboarded
+  1   a machine failed
+  2   the timeout passed before every machine onboarded
+  3   could not poll: the credentials were refused, or the API could not be reached (for 15 minutes, or when the timeout passed)
+  64  bad input: unknown option, malformed serial number, a bad duration, a secret given as an option
+`),
+  options: { ...SESSION_OPTIONS, timeout: { type: 'string' } },
+  async run(args, io, context) {
+    const { t } = io;
+    const serialNumbers = serialArguments(args, t);
+    const timeoutMs = durationArgument(stringOption(args, 'timeout') ?? DEFAULT_TIMEOUT, '--timeout', t);
+    const settings = context.settings;
+    const timing: WatchTiming = { ...DEFAULT_WATCH_TIMING, firstMs: settings['watch.firstIntervalSeconds'] * 1000 };
+    const client = await context.client();
+    const deadline = Date.now() + timeoutMs;
+    const endings = await Promise.all(
+      serialNumbers.map((serialNumber) =>
+        watchOne({
+          serialNumber,
+          client,
+          rules: settings.eventStates,
+          timing,
+          deadline,
+          signal: context.signal,
+          onStep: (step) => {
+            progress(io, serialNumber, step);
+          },
+        }),
+      ),
+    );
+    if (context.signal.aborted) throw new UsageError(t('Cancelled.'));
+    serialNumbers.forEach((serialNumber, index) => {
+      const ending = endings[index];
+      if (ending === undefined) return;
+      io.stdout(`${endingLine(serialNumber, ending, t)}\n`);
+      if (ending.kind === 'cannot-poll' && ending.error !== undefined)
+        io.stderr(`oe watch: ${serialNumber}: ${errorMessage(ending.error, t)}\n`);
+    });
+    return exitCode(endings);
+  },
+};

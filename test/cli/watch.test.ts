@@ -1,0 +1,92 @@
+// oe watch against the fake API, with the folder's watch.firstIntervalSeconds
+// at 1 so the extension's schedule runs in seconds: each exit code (0
+// onboarded, 1 failed, 2 timed out, 3 could not poll), a failure seen before
+// the watch waiting for its retry, and no progress when stderr is no terminal.
+import * as assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeEvent, startFakeApi, TEST_SERIALS, type FakeApi } from '../support/fakeApi';
+import { runOe, signedInEnv, tempFolder } from '../support/cli/runOe';
+
+function rig(): string {
+  const dir = tempFolder('rig');
+  mkdirSync(join(dir, '.vscode'));
+  writeFileSync(join(dir, '.vscode', 'settings.json'), JSON.stringify({ 'onboardingEvents.watch.firstIntervalSeconds': 1 }));
+  return dir;
+}
+
+const later = (type: string, message: string): Record<string, unknown> => makeEvent({ type, message, timestamp: Date.now() });
+
+describe('oe watch', function () {
+  this.timeout(60_000);
+  let api: FakeApi | undefined;
+  beforeEach(async () => {
+    api = await startFakeApi();
+  });
+  afterEach(async () => {
+    await api?.close();
+  });
+  const env = (): Record<string, string> => {
+    assert.ok(api !== undefined);
+    return signedInEnv(api);
+  };
+
+  it('exit 0 at once for a machine already onboarded, with its outcome on stdout', async () => {
+    const run = await runOe(['watch', TEST_SERIALS.onboarded], { env: env(), cwd: rig() });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, 'MX-4711-A0023  onboarded  ONBOARDING_COMPLETED 2025-01-15T08:02:00.000Z  took 2 min  Onboarding completed\n');
+    assert.equal(api?.eventRequests(TEST_SERIALS.onboarded).length, 1);
+  });
+
+  it('exit 0 when the machine onboards while watched; no progress on a stderr that is no terminal', async () => {
+    const running = runOe(['watch', TEST_SERIALS.started, '--timeout', '30s'], { env: env(), cwd: rig() });
+    setTimeout(() => api?.addEvent(TEST_SERIALS.started, later('ONBOARDING_COMPLETED', 'done')), 1500);
+    const run = await running;
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^KRP-0815-B0001 {2}onboarded {2}ONBOARDING_COMPLETED /);
+    assert.equal(run.stderr, '');
+    const polls = api?.eventRequests(TEST_SERIALS.started).length ?? 0;
+    assert.ok(polls >= 2 && polls <= 4, `polled on the schedule (first after 1 s, then ×1.5): ${polls}`);
+  });
+
+  it('exit 1 when it fails; a failure seen before the watch waits for the retry, as in the extension', async () => {
+    assert.ok(api !== undefined);
+    api.setMachineEvents(TEST_SERIALS.started, [makeEvent({ type: 'ONBOARDING_FAILED', message: 'old', timestamp: Date.UTC(2025, 0, 1) })]);
+    const running = runOe(['watch', TEST_SERIALS.started, '--timeout', '30s'], { env: env(), cwd: rig() });
+    setTimeout(() => api?.addEvent(TEST_SERIALS.started, later('ONBOARDING_STARTED', 'retry')), 1200);
+    setTimeout(() => api?.addEvent(TEST_SERIALS.started, later('ONBOARDING_FAILED', 'again: no certificate')), 2600);
+    const run = await running;
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(run.stdout, /^KRP-0815-B0001 {2}failed {2}ONBOARDING_FAILED .* again: no certificate\n$/);
+  });
+
+  it('exit 2 when the timeout passes first', async () => {
+    const started = Date.now();
+    const run = await runOe(['watch', TEST_SERIALS.started, '--timeout', '2s'], { env: env(), cwd: rig() });
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stdout, /^KRP-0815-B0001 {2}timed out {2}ONBOARDING_STARTED /);
+    assert.ok(Date.now() - started < 10_000);
+  });
+
+  it('exit 3 when it could not poll: refused credentials at once, an unreachable API by the timeout', async () => {
+    const refused = await runOe(['watch', TEST_SERIALS.started], { env: { ...env(), OE_PASSWORD: 'wrong' }, cwd: rig() });
+    assert.equal(refused.code, 3);
+    assert.match(refused.stdout, /^KRP-0815-B0001 {2}could not poll\n$/);
+    assert.match(refused.stderr, /The API rejected the credentials/);
+    assert.ok(api !== undefined);
+    api.addFault({ endpoint: 'events', kind: 'status', status: 503 });
+    const down = await runOe(['watch', TEST_SERIALS.started, '--timeout', '3s'], { env: env(), cwd: rig() });
+    assert.equal(down.code, 3, down.stdout + down.stderr);
+    assert.match(down.stdout, /could not poll/);
+  });
+
+  it('several machines: 1 when any failed, though another onboarded', async () => {
+    assert.ok(api !== undefined);
+    api.setMachineEvents(TEST_SERIALS.empty, [later('ONBOARDING_STARTED', 'go')]);
+    const running = runOe(['watch', TEST_SERIALS.onboarded, TEST_SERIALS.empty, TEST_SERIALS.onboarded], { env: env(), cwd: rig() });
+    setTimeout(() => api?.addEvent(TEST_SERIALS.empty, later('ONBOARDING_ABORTED', 'stopped')), 1200);
+    const run = await running;
+    assert.equal(run.code, 1);
+    assert.equal(run.stdout.trimEnd().split('\n').length, 2, 'each machine once');
+  });
+});
