@@ -223,7 +223,9 @@ const copyAsCurl: CommandFactory<CopyDeps> =
     if (serialNumber === undefined) return undefined;
     const state = session.state;
     if (state.kind === 'signed-out') {
-      void vscode.window.showInformationMessage(t('Sign in first: the curl commands use the URLs of the environment you sign in to.'));
+      void vscode.window.showInformationMessage(
+        inertNotificationText(t('Sign in first: the curl commands use the URLs of the environment you sign in to.')),
+      );
       return undefined;
     }
     const { apiBaseUrl, authUrl, clientId, username } = state.environment;
