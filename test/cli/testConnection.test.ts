@@ -1,0 +1,61 @@
+// oe test-connection against the fake API: the step-by-step report of Test
+// Connection in VS Code, as terminal text, with its exit codes.
+import * as assert from 'node:assert/strict';
+import { startFakeApi, TEST_CREDENTIALS, type FakeApi } from '../support/fakeApi';
+import { runOe, signedInEnv } from '../support/cli/runOe';
+
+describe('oe test-connection', function () {
+  this.timeout(60_000);
+  let api: FakeApi | undefined;
+  before(async () => {
+    api = await startFakeApi();
+  });
+  after(async () => {
+    await api?.close();
+  });
+  const env = (): Record<string, string> => {
+    assert.ok(api !== undefined);
+    return signedInEnv(api);
+  };
+
+  it('works: the report with every step OK on stdout, exit 0, no secret in it', async () => {
+    const run = await runOe(['test-connection', '--serial', 'MX-4711-A0023'], { env: env() });
+    assert.equal(run.code, 0, run.stderr);
+    const report = run.stdout;
+    assert.match(report, /^Onboarding Events: connection test\n=+\n/);
+    assert.match(
+      report,
+      /\nVerdict: the connection works\n-+\n\nEverything works: the authorization server issued a token and the API answered\./,
+    );
+    assert.match(report, /^1\. OK Proxy for the API and the authorization server/m);
+    assert.match(report, /^\d\. OK Token request POST http:\/\/127\.0\.0\.1:\d+\/oauth\/token/m);
+    assert.match(report, /^\d\. OK Events request GET .* for serial number `MX-4711-A0023` .*HTTP 200: 3 events\./m);
+    assert.match(report, /^- oe: `\d+\.\d+\.\d+`$/m);
+    assert.ok(!/^#/m.test(report) && !report.includes('**OK**'), 'terminal text, not Markdown');
+    for (const secret of [TEST_CREDENTIALS.password, TEST_CREDENTIALS.clientSecret]) assert.ok(!report.includes(secret));
+  });
+
+  it('refused credentials: the report says so at the token step, exit 1', async () => {
+    const run = await runOe(['test-connection'], { env: { ...env(), OE_PASSWORD: 'not-the-password' } });
+    assert.equal(run.code, 1);
+    assert.match(run.stdout, /Verdict: the connection fails/);
+    assert.match(run.stdout, /^\d\. FAILED Token request/m);
+    assert.ok(!run.stdout.includes('not-the-password'));
+  });
+
+  it('without credentials: the network steps only, the sign-in steps skipped with the reason, exit 0', async () => {
+    const run = await runOe(['test-connection'], { env: { ...env(), OE_PASSWORD: undefined, OE_CLIENT_SECRET: undefined } });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /The network path works; the sign-in was not tested\./);
+    assert.match(run.stdout, /skipped Token request .*no credentials are stored/);
+  });
+
+  it("no API URL: exit 64 naming the variable; an http URL off this computer: the sign-in form's refusal", async () => {
+    const none = await runOe(['test-connection'], { env: { ...env(), OE_API_URL: undefined } });
+    assert.equal(none.code, 64);
+    assert.match(none.stderr, /Set OE_API_URL \(or --api-url\) to the URL your administrator gave you\./);
+    const plain = await runOe(['test-connection', '--api-url', 'http://api.example.invalid'], { env: env() });
+    assert.equal(plain.code, 64);
+    assert.match(plain.stderr, /OE_API_URL: Use https:\/\/\. Plain http:\/\/ is allowed only for this computer/);
+  });
+});
