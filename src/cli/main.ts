@@ -12,7 +12,9 @@ import { EXIT, UsageError, type CliCommand, type CliIo, type ParsedArgs } from '
 import { processIo } from './cliIo';
 import { createContext, refusedSecretOption } from './cliSession';
 import { command as check } from './checkCommand';
+import { command as curl } from './curlCommand';
 import { command as events } from './eventsCommand';
+import { command as mcp } from './mcpCommand';
 import { command as testConnection } from './testConnectionCommand';
 import { command as watch } from './watchCommand';
 
@@ -21,7 +23,7 @@ declare const OE_VERSION: string | undefined;
 const version = typeof OE_VERSION === 'string' ? OE_VERSION : '0.0.0';
 
 /** Every command, in the order `oe --help` lists them. */
-const COMMANDS: readonly CliCommand[] = [events, check, watch, testConnection];
+const COMMANDS: readonly CliCommand[] = [events, check, watch, testConnection, curl, mcp];
 
 /** The exit code of a run cut short by Ctrl-C or SIGTERM, as shells report a signal (128 + SIGINT). */
 const INTERRUPTED = 130;

@@ -1,7 +1,7 @@
 // Links from outside: the URI handler for
 //   vscode://onboarding-events.onboarding-events/machine?serial=…&environment=…&timestamp=…
 // and "Copy Link to Machine" (tree items, hovers, the details panel's context
-// menu, quick fixes). A link is untrusted: it is parsed strictly
+// menu, quick fixes), with "Copy as curl" beside it. A link is untrusted: it is parsed strictly
 // (domain/links/machineLink.ts), never signs in or switches environment
 // without asking, and does no more than a click in the tree would: reveal
 // the machine and, when it names one, open an event's details. A machine the
@@ -12,6 +12,7 @@ import * as vscode from 'vscode';
 import { definedOnly } from '../common/definedOnly';
 import { errorMessage } from '../common/errors';
 import { inertNotificationText } from '../common/notificationText';
+import { curlCommands } from '../domain/links/curlCommands';
 import { machineLinkQuery, MACHINE_LINK_PATH, parseMachineLink, type MachineLink } from '../domain/links/machineLink';
 import { sameName } from '../domain/session/environmentRules';
 import { serialNumberArgument } from '../domain/serialNumbers/serialNumberInput';
@@ -20,7 +21,7 @@ import { registerCommands, type CommandFactory, type CommandTable } from '../wor
 import { COMMANDS } from '../workbench/constants';
 import type { ApiSession } from '../workbench/contracts/apiSession';
 import type { DetailsApi, MachinesApi } from '../workbench/contracts/features';
-import type { ArgumentTrust } from '../workbench/argumentTrust';
+import { plainArgument, type ArgumentTrust } from '../workbench/argumentTrust';
 import type { Log } from '../workbench/log';
 
 export interface LinksDeps {
@@ -179,13 +180,22 @@ export class MachineLinks implements vscode.UriHandler {
 
 interface CopyDeps {
   readonly links: MachineLinks;
+  readonly session: ApiSession;
+}
+
+/**
+ * The machine a copy command was given, by anyone (workbench/argumentTrust.ts): read once into a
+ * plain copy, then by the one serial number parser. Copying sends nothing, so no question follows.
+ */
+function copiedMachine(arg: unknown): string | undefined {
+  return serialNumberArgument(typeof arg === 'string' ? arg : plainArgument(arg, ['serialNumber'], { event: ['serialNumber'] }));
 }
 
 /** Copies the machine's link, made external (a web or remote window gets a link that reaches it). */
 const copyLinkToMachine: CommandFactory<CopyDeps> =
   ({ links }) =>
   async (arg) => {
-    const serialNumber = serialNumberArgument(arg);
+    const serialNumber = copiedMachine(arg);
     if (serialNumber === undefined) return undefined;
     const external = await vscode.env.asExternalUri(links.linkFor(serialNumber));
     const text = external.toString(true);
@@ -194,13 +204,47 @@ const copyLinkToMachine: CommandFactory<CopyDeps> =
     return text;
   };
 
+/**
+ * Copies the token and events requests for the machine as curl commands for an IT ticket
+ * (domain/links/curlCommands.ts): the environment's URLs, client id and user name, and
+ * variables for the secrets. Also while the stored credentials are refused: that is when a
+ * ticket is written.
+ */
+const copyAsCurl: CommandFactory<CopyDeps> =
+  ({ session }) =>
+  async (arg) => {
+    const serialNumber = copiedMachine(arg);
+    if (serialNumber === undefined) return undefined;
+    const state = session.state;
+    if (state.kind === 'signed-out') {
+      void vscode.window.showInformationMessage(
+        inertNotificationText(t('Sign in first: the curl commands use the URLs of the environment you sign in to.')),
+      );
+      return undefined;
+    }
+    const { apiBaseUrl, authUrl, clientId, username } = state.environment;
+    let text: string;
+    try {
+      text = curlCommands({ apiBaseUrl, authUrl, serialNumber, clientId, username }, t);
+    } catch (error) {
+      void vscode.window.showErrorMessage(
+        inertNotificationText(t('Could not write the curl commands for {0}: {1}', serialNumber, errorMessage(error, t))),
+      );
+      return undefined;
+    }
+    await vscode.env.clipboard.writeText(text);
+    vscode.window.setStatusBarMessage(inertNotificationText(t('Copied the curl commands for {0}.', serialNumber)), 3000);
+    return text;
+  };
+
 const LINK_COMMANDS: CommandTable<CopyDeps> = {
   [COMMANDS.copyLinkToMachine]: copyLinkToMachine,
+  [COMMANDS.copyAsCurl]: copyAsCurl,
 };
 
-/** Registers the URI handler and the copy command; returns the handler. */
+/** Registers the URI handler and the copy commands; returns the handler. */
 export function registerLinks(context: vscode.ExtensionContext, deps: LinksDeps): MachineLinks {
   const links = new MachineLinks(deps, context.extension.id);
-  context.subscriptions.push(vscode.window.registerUriHandler(links), ...registerCommands(LINK_COMMANDS, { links }));
+  context.subscriptions.push(vscode.window.registerUriHandler(links), ...registerCommands(LINK_COMMANDS, { links, session: deps.session }));
   return links;
 }

@@ -45,6 +45,8 @@ export const COMMANDS = {
   clearLookupHistory: 'onboardingEvents.clearLookupHistory',
   /** A link (vscode://…/machine?serial=…) that opens the machine in VS Code: tree items, hovers, the details panel, quick fixes. */
   copyLinkToMachine: 'onboardingEvents.copyLinkToMachine',
+  /** The machine's token and events requests as curl commands with variables for the secrets, for an IT ticket (beside Copy Link). */
+  copyAsCurl: 'onboardingEvents.copyAsCurl',
   /** Watch Onboarding: polls a machine until it is onboarded or fails, then notifies (src/watch/). */
   watchMachine: 'onboardingEvents.watchMachine',
   stopWatching: 'onboardingEvents.stopWatching',

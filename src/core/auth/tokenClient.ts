@@ -101,7 +101,7 @@ export class TokenClient {
   }
 
   get tokenUrl(): string {
-    return `${this.#options.authUrl.replace(/\/+$/, '')}/token`;
+    return tokenEndpoint(this.#options.authUrl);
   }
 
   /** Password grants sent so far; the benchmark and tests count them. */
@@ -243,6 +243,11 @@ export class TokenClient {
       return protocolError(request, (t) => t('The authorization server refused the token request as malformed (HTTP 400).'), status);
     return unexpectedStatusError(request, status);
   }
+}
+
+/** Spec §5.3: `POST {auth_url}/token`; the one place that joins them (the curl commands of domain/links/curlCommands.ts too). */
+export function tokenEndpoint(authUrl: string): string {
+  return `${authUrl.replace(/\/+$/, '')}/token`;
 }
 
 // RFC 6749 §2.3.1: the client id and secret are each encoded with the

@@ -1,0 +1,230 @@
+// `oe curl` and `oe mcp` as users and agents run them: the built dist/oe.js as
+// a child process against the fake API on 127.0.0.1. `oe curl`'s output is run
+// by sh and the real curl binary; `oe mcp` is answered by the MCP SDK's own
+// Client over its StdioClientTransport, which spawns `node dist/oe.js mcp`.
+import * as assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { AGENT_TOOL_NAMES, AGENT_TOOLS } from '../../src/domain/agentTools/toolDefinitions';
+import { startFakeApi, TEST_CREDENTIALS, TEST_SERIALS, type FakeApi } from '../support/fakeApi';
+
+const OE = resolve(__dirname, '../../../dist/oe.js');
+const SECRETS = { OE_CLIENT_SECRET: TEST_CREDENTIALS.clientSecret, OE_PASSWORD: TEST_CREDENTIALS.password };
+
+interface Exit {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function run(file: string, args: readonly string[], env: Record<string, string>, cwd?: string): Promise<Exit> {
+  return new Promise((resolveExit) => {
+    // Only PATH and what the test sets: no proxy variable of the machine reaches oe or curl.
+    execFile(file, [...args], { env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...env }, cwd }, (error, stdout, stderr) => {
+      resolveExit({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr });
+    });
+  });
+}
+
+const oe = (args: readonly string[], env: Record<string, string>, cwd?: string): Promise<Exit> =>
+  run(process.execPath, [OE, ...args], env, cwd);
+
+describe('oe curl (issue 39)', () => {
+  let api: FakeApi;
+  let endpoints: Record<string, string>;
+  before(async () => {
+    api = await startFakeApi();
+    endpoints = { OE_API_URL: api.baseUrl, OE_AUTH_URL: api.authUrl };
+  });
+  after(async () => {
+    await api.close();
+  });
+  beforeEach(() => {
+    api.clearRequests();
+  });
+
+  it('prints commands that, run by sh and curl with the secrets as variables, get the events; it sends nothing and prints no secret', async () => {
+    const printed = await oe(['curl', TEST_SERIALS.onboarded], {
+      ...endpoints,
+      ...SECRETS,
+      OE_CLIENT_ID: TEST_CREDENTIALS.clientId,
+      OE_USERNAME: TEST_CREDENTIALS.username,
+    });
+    assert.equal(printed.code, 0, printed.stderr);
+    assert.equal(api.requests.length, 0, 'oe curl sends nothing');
+    for (const secret of Object.values(SECRETS)) assert.ok(!printed.stdout.includes(secret) && !printed.stderr.includes(secret));
+    const ran = await run('sh', ['-c', printed.stdout], {
+      ...SECRETS,
+      OE_CLIENT_ID: TEST_CREDENTIALS.clientId,
+      OE_USERNAME: TEST_CREDENTIALS.username,
+    });
+    assert.equal(ran.code, 0, ran.stderr);
+    const body = JSON.parse(ran.stdout) as { events: { type: string }[] };
+    assert.deepEqual(
+      body.events.map((event) => event.type),
+      ['ONBOARDING_STARTED', 'MACHINE_CREATED', 'ONBOARDING_COMPLETED'],
+    );
+    assert.equal(api.tokenRequests().length, 1);
+    assert.deepEqual(
+      api.eventRequests().map((request) => request.query),
+      [{ serialNumber: TEST_SERIALS.onboarded }],
+    );
+  });
+
+  it('writes --client-id and --username into the commands, and --timestamp into the URL', async () => {
+    const printed = await oe(
+      [
+        'curl',
+        TEST_SERIALS.started,
+        '--client-id',
+        TEST_CREDENTIALS.clientId,
+        '--username',
+        TEST_CREDENTIALS.username,
+        '--timestamp',
+        '1717320000',
+      ],
+      endpoints,
+    );
+    assert.equal(printed.code, 0, printed.stderr);
+    const ran = await run('sh', ['-c', printed.stdout], SECRETS);
+    assert.equal(ran.code, 0, ran.stderr);
+    assert.deepEqual(
+      api.eventRequests().map((request) => request.query),
+      [{ serialNumber: TEST_SERIALS.started, timestamp: '1717320000' }],
+    );
+  });
+
+  it('refuses bad input with exit 64 and a message, never a stack', async () => {
+    for (const [args, env, message] of [
+      [['curl', 'MX$(id)'], endpoints, /Not a serial number/],
+      [['curl'], endpoints, /exactly one serial number/],
+      [['curl', TEST_SERIALS.onboarded, '--timestamp', '1.5'], endpoints, /--timestamp takes a whole number/],
+      [['curl', TEST_SERIALS.onboarded], {}, /OE_API_URL/],
+      [['curl', TEST_SERIALS.onboarded, '--password', 'x'], endpoints, /OE_PASSWORD/],
+    ] as const) {
+      const exit = await oe(args, env);
+      assert.equal(exit.code, 64, `${args.join(' ')}: ${exit.stderr}`);
+      assert.match(exit.stderr, message);
+      assert.doesNotMatch(exit.stderr, /\n\s+at /, 'no stack trace');
+      assert.equal(exit.stdout, '');
+    }
+  });
+});
+
+describe('oe mcp (issue 39)', () => {
+  let api: FakeApi;
+  let dir: string;
+  const clients: Client[] = [];
+
+  /** The SDK's client, connected to `node dist/oe.js mcp` started in `cwd` with `env`. */
+  async function connect(env: Record<string, string>, cwd = dir): Promise<Client> {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [OE, 'mcp'],
+      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...env },
+      cwd,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'cli-test', version: '1.0.0' });
+    await client.connect(transport);
+    clients.push(client);
+    return client;
+  }
+
+  const signedIn = (): Record<string, string> => ({
+    OE_API_URL: api.baseUrl,
+    OE_AUTH_URL: api.authUrl,
+    OE_CLIENT_ID: TEST_CREDENTIALS.clientId,
+    OE_USERNAME: TEST_CREDENTIALS.username,
+    ...SECRETS,
+  });
+
+  function textOf(result: Awaited<ReturnType<Client['callTool']>>): string {
+    const content = result.content as { type: string; text?: string }[];
+    return content.map((part) => part.text ?? '').join('\n');
+  }
+
+  before(async () => {
+    api = await startFakeApi();
+  });
+  after(async () => {
+    await api.close();
+  });
+  beforeEach(() => {
+    api.clearRequests();
+    dir = mkdtempSync(join(tmpdir(), 'oe-mcp-'));
+  });
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((client) => client.close()));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('lists the tool definitions of the extension, and answers one from the API with the tool text, one request per machine', async () => {
+    const client = await connect(signedIn());
+    const { tools } = await client.listTools();
+    assert.deepEqual(
+      tools.map((tool) => [tool.name, tool.description, tool.inputSchema]),
+      Object.values(AGENT_TOOLS).map((tool) => [tool.name, tool.description, tool.inputSchema]),
+    );
+    assert.match(client.getInstructions() ?? '', /no VS Code needed/);
+
+    const events = textOf(
+      await client.callTool({
+        name: AGENT_TOOL_NAMES.machineEvents,
+        arguments: { serialNumbers: [TEST_SERIALS.onboarded, 'NO-0000-XXXXX'] },
+      }),
+    );
+    assert.match(events, /^Onboarding events of 2 machines from the Onboarding Events API/);
+    assert.match(events, /ONBOARDING_COMPLETED/);
+    assert.equal(api.tokenRequests().length, 1);
+    const summary = textOf(
+      await client.callTool({ name: AGENT_TOOL_NAMES.summary, arguments: { serialNumbers: [TEST_SERIALS.onboarded] } }),
+    );
+    assert.match(summary, /completed/i);
+    // The summary read the machine from the cache the events call filled: one request per machine in all.
+    assert.equal(api.eventRequests(TEST_SERIALS.onboarded).length, 1);
+    assert.equal(api.tokenRequests().length, 1);
+    for (const text of [events, summary]) for (const secret of Object.values(SECRETS)) assert.ok(!text.includes(secret));
+  });
+
+  it('says honestly what needs VS Code: no watch list, no editor; reads a file below its folder and nothing outside it', async () => {
+    writeFileSync(join(dir, 'line.yaml'), `station: { serial: ${TEST_SERIALS.onboarded} }\n`);
+    mkdirSync(join(dir, 'sub'));
+    const outside = mkdtempSync(join(tmpdir(), 'oe-mcp-outside-'));
+    writeFileSync(join(outside, 'secret.yaml'), `serial: ${TEST_SERIALS.started}\n`);
+    symlinkSync(outside, join(dir, 'sub', 'out'));
+    try {
+      const client = await connect(signedIn());
+      const watch = textOf(await client.callTool({ name: AGENT_TOOL_NAMES.watch, arguments: { serialNumbers: [TEST_SERIALS.started] } }));
+      assert.match(watch, /^Nothing was started: .*no watch list/);
+      assert.match(watch, /oe watch/);
+      const editor = textOf(await client.callTool({ name: AGENT_TOOL_NAMES.serialNumbers, arguments: { source: 'activeEditor' } }));
+      assert.match(editor, /^Nothing was read: .*no active editor/);
+      const file = textOf(
+        await client.callTool({ name: AGENT_TOOL_NAMES.serialNumbers, arguments: { source: 'file', file: 'line.yaml' } }),
+      );
+      assert.match(file, /^1 serial number found in the file/);
+      assert.ok(file.includes(TEST_SERIALS.onboarded), file);
+      for (const path of ['sub/out/secret.yaml', join(outside, 'secret.yaml'), '../secret.yaml', 'missing.yaml']) {
+        const refused = textOf(await client.callTool({ name: AGENT_TOOL_NAMES.serialNumbers, arguments: { source: 'file', file: path } }));
+        assert.match(refused, /^Nothing was read: only existing files below the working folder/, path);
+        assert.ok(!refused.includes(TEST_SERIALS.started), path);
+      }
+      assert.equal(api.requests.length, 0, 'none of these sends a request');
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('without credentials, answers what the user sets and sends nothing', async () => {
+    const client = await connect({ OE_API_URL: api.baseUrl, OE_AUTH_URL: api.authUrl, OE_CLIENT_ID: TEST_CREDENTIALS.clientId });
+    const text = textOf(await client.callTool({ name: AGENT_TOOL_NAMES.summary, arguments: { serialNumbers: [TEST_SERIALS.onboarded] } }));
+    assert.match(text, /^Nothing was read: oe mcp has no sign-in/);
+    assert.match(text, /never ask the user for a password/);
+    assert.equal(api.requests.length, 0);
+  });
+});
