@@ -35,7 +35,7 @@ export interface WatchDeps {
   readonly log: Log;
   readonly trust: Pick<ArgumentTrust, 'fromOwnUi' | 'confirm'>;
   /** The line's history: a watched machine's stall is told once. */
-  readonly lineHistory: Pick<CachedLineHistory, 'progressFor'>;
+  readonly lineHistory: Pick<CachedLineHistory, 'progressFor' | 'progressOf'>;
 }
 
 /** The watch feature: its API for the agent tools, and its list (the watches and their events). */
@@ -114,7 +114,11 @@ export function registerWatch(context: vscode.ExtensionContext, deps: WatchDeps)
     if (result.kind === 'started') machines.addRecent(serialNumber);
     return result;
   };
-  store.add(vscode.Disposable.from(...registerCommands(WATCH_COMMANDS, { list, start, session, machines, trust, showDetailsOf, log })));
+  store.add(
+    vscode.Disposable.from(
+      ...registerCommands(WATCH_COMMANDS, { list, start, session, machines, trust, showDetailsOf, log, lineHistory: deps.lineHistory }),
+    ),
+  );
   return {
     list,
     watches: () => summaries(list, session),
