@@ -8,7 +8,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { RenderedNode } from '../../../src/testHooks';
-import { makeEvent, startFakeApi, type FakeApi } from '../../support/fakeApi';
+import { defaultData, makeEvent, startFakeApi, type FakeApi } from '../../support/fakeApi';
 import { activateExtension, signIn, signOutIfSignedIn, type TestedApi } from '../support/extension';
 import { user } from '../support/user';
 
@@ -127,7 +127,8 @@ describe('Progress: step, time to go and stalls from the line history', function
 
   before(async () => {
     api = await activateExtension();
-    fake = await startFakeApi();
+    // Only this line's machines: a machine another suite left in the Machines view must not add to the history.
+    fake = await startFakeApi({ data: { ...defaultData(), machines: {} } });
     serveTheLine(fake);
     await signIn(fake, ENVIRONMENT);
   });
