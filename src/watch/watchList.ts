@@ -17,6 +17,7 @@ import { Emitter, type Event } from '../common/emitter';
 import { errorMessage } from '../common/errors';
 import { isRecord } from '../common/guards';
 import { Disposable } from '../common/lifecycle';
+import { formatUtcIso } from '../common/time';
 import { verifiedState, type StateStore } from '../common/verifiedState';
 import { isApiError } from '../core/errors';
 import type { EventsResult, RequestPriority } from '../core/model';
@@ -458,7 +459,10 @@ export class WatchList extends Disposable {
     const newest = newestOf(result.events);
     if (progress?.kind !== 'progress' || !progress.stalled || newest === undefined || run.stallAt === newest.time.epochMs) return;
     run.stallAt = newest.time.epochMs;
-    this.options.log?.(`Watch of ${watch.serialNumber}: stalled at its step since ${new Date(newest.time.epochMs).toISOString()}.`);
+    // formatUtcIso, not Date#toISOString: a server's timestamp past the range of a Date must not throw in a poll.
+    this.options.log?.(
+      `Watch of ${watch.serialNumber}: stalled at its step since ${formatUtcIso(newest.time.epochMs) ?? String(newest.time.epochMs)}.`,
+    );
     const tellUser = await this.options.claims.claim(
       `${watch.environmentId}\u0000${watch.serialNumber}\u0000stalled\u0000${newest.time.epochMs}`,
     );
