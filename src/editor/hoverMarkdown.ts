@@ -11,6 +11,8 @@ import { formatAbsolute, formatRelative } from '../common/time';
 import { COMMANDS } from '../workbench/constants';
 import { machineState, stateWord, type EventStateRules } from '../domain/events/eventState';
 import { markdownText, type ServerText } from '../common/serverText';
+import type { EventsResult } from '../core/model';
+import { progressWords, type ProgressAnswer } from '../domain/progress/machineProgress';
 
 /** Server text for one table cell; an empty one gets a dash so the table keeps its shape. */
 function serverCell(text: ServerText, max: number): string {
@@ -46,6 +48,8 @@ export interface HoverContext {
   readonly rules: EventStateRules;
   /** Adds the mark that makes Reveal and Pin our own UI's links rather than anyone's (workbench/argumentTrust.ts). */
   readonly ownArgument?: (fields: { readonly serialNumber: string }) => { readonly serialNumber: string };
+  /** A result's progress against the line's history (eventsCache/cachedLineHistory.ts); without it the hover says no progress. */
+  readonly progress?: (result: EventsResult) => ProgressAnswer;
 }
 
 function age(epochMs: number, ctx: HoverContext): string {
@@ -117,7 +121,21 @@ export function eventsHoverMarkdown(serialNumber: string, cached: CacheEntry, ct
   const latest = events[0];
   const machine = machineState({ result }, ctx.rules);
   const state = escapeMarkdown(stateWord(machine, ctx.t));
-  parts.push(`${heading(serialNumber)} · ${latest === undefined ? state : `${state} · ${escapeMarkdown(age(latest.time.epochMs, ctx))}`}`);
+  // Not from a stale result: the time at a step counts from an event that may have been followed since.
+  const progress = cached.stale ? undefined : ctx.progress?.(result);
+  if (progress?.kind === 'progress') {
+    // In progress, the step and what is usually left (or that it is stalled) say more than the newest event's age.
+    const words = progressWords(progress, ctx.t, (text) => markdownText(text, TYPE_CELL_MAX));
+    parts.push([heading(serialNumber), state, words.step, words.stalled ?? words.toGo].filter((part) => part !== undefined).join(' · '));
+    parts.push(`_${[words.oddities, words.restsOn].filter((part) => part !== undefined).join(' · ')}._ ${words.how}`);
+  } else {
+    const first = `${heading(serialNumber)} · ${latest === undefined ? state : `${state} · ${escapeMarkdown(age(latest.time.epochMs, ctx))}`}`;
+    if (progress === undefined) parts.push(first);
+    else {
+      const words = progressWords(progress, ctx.t, markdownText);
+      parts.push(`${first} · ${words.restsOn}`, `_${words.how}_`);
+    }
+  }
   if (cached.stale) {
     const when = age(result.fetchedAt, ctx);
     const why = cached.error ? ` ${escapeMarkdown(shortenErrorText(errorMessage(cached.error, ctx.t)))}` : '';

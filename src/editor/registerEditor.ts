@@ -13,6 +13,7 @@ import { registerCommands } from '../workbench/commands';
 import { EDITOR_COMMANDS } from './editorCommands';
 import { SerialAtCursorContext } from './serialAtCursor';
 import { SerialHoverProvider } from './serialHoverProvider';
+import type { CachedLineHistory } from '../eventsCache/cachedLineHistory';
 import type { SerialFeatureDeps } from '../workbench/contracts/features';
 import type { SettingsReader } from '../workbench/settings';
 import { SerialStatuses } from './serialStatuses';
@@ -80,7 +81,11 @@ class SerialLinkProvider implements vscode.DocumentLinkProvider {
   }
 }
 
-export type EditorDeps = SerialFeatureDeps & { readonly settings: SettingsReader };
+export type EditorDeps = SerialFeatureDeps & {
+  readonly settings: SettingsReader;
+  /** The line's history: the hover says an in-progress machine's step and time to go. */
+  readonly lineHistory: Pick<CachedLineHistory, 'progressFor'>;
+};
 
 /** What the editor features are made of: the hover provider and the in-document views (inline status, Problems) over one SerialStatuses. */
 export interface Editor {
@@ -99,6 +104,7 @@ export function registerEditor(context: vscode.ExtensionContext, deps: EditorDep
     settings: serialSettings,
     eventStates: () => deps.settings.value.eventStates,
     log: deps.log,
+    lineHistory: deps.lineHistory,
     ownArgument: (fields) => deps.trust.ownArgument(fields),
   });
   context.subscriptions.push(

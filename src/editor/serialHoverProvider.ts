@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { isApiError } from '../core/errors';
 import { NotSignedInError, type EventsCache } from '../eventsCache/eventsCache';
 import type { EventStateRules } from '../domain/events/eventState';
+import type { CachedLineHistory } from '../eventsCache/cachedLineHistory';
 import type { Log } from '../workbench/log';
 import type { ApiSession } from '../workbench/contracts/apiSession';
 import {
@@ -29,6 +30,8 @@ export interface SerialHoverDeps {
   /** The eventStates setting (settings.value.eventStates), read per hover. */
   readonly eventStates: () => EventStateRules;
   readonly log: Log;
+  /** The line's history: the first line of an in-progress machine's hover says its step and time to go. */
+  readonly lineHistory: Pick<CachedLineHistory, 'progressFor'>;
   /** Marks the Reveal and Pin links as our own UI's (workbench/argumentTrust.ts); without it they ask like anyone's. */
   readonly ownArgument?: HoverContext['ownArgument'];
 }
@@ -55,7 +58,7 @@ export class SerialHoverProvider implements vscode.HoverProvider {
     const serialNumber = match.serialNumber;
     const range = new vscode.Range(position.line, match.start, position.line, match.end);
 
-    const ctx = hoverContext(settings.maxEvents, this.deps.eventStates(), this.deps.ownArgument);
+    const ctx = this.context(settings.maxEvents, this.deps.eventStates());
     const events = this.deps.events;
     if (this.deps.session.state.kind !== 'signed-in') {
       return hover(signedOutHoverMarkdown(serialNumber, ctx), range);
@@ -69,6 +72,20 @@ export class SerialHoverProvider implements vscode.HoverProvider {
     // Something is known: wait a little for fresh data, then show the last good result marked
     // "not up to date". The refresh goes on and fills the cache for the next hover.
     return this.staleAfterWait(fetched, serialNumber, range, ctx);
+  }
+
+  /** Built again after a request, so ages (and the time at a step) are counted from when the answer came. */
+  private context(maxEvents: number, rules: EventStateRules): HoverContext {
+    const { ownArgument, lineHistory } = this.deps;
+    return {
+      now: Date.now(),
+      locale: vscode.env.language,
+      t: (message, ...args) => vscode.l10n.t(message, ...args),
+      maxEvents,
+      rules,
+      progress: (result) => lineHistory.progressFor(result),
+      ...definedOnly({ ownArgument }),
+    };
   }
 
   private async staleAfterWait(
@@ -103,13 +120,10 @@ export class SerialHoverProvider implements vscode.HoverProvider {
     const abort = abortSignalFor(token);
     try {
       const result = await this.deps.events.get(serialNumber, { signal: abort.signal });
-      return hover(
-        eventsHoverMarkdown(serialNumber, { result, stale: false }, hoverContext(asked.maxEvents, asked.rules, asked.ownArgument)),
-        range,
-      );
+      return hover(eventsHoverMarkdown(serialNumber, { result, stale: false }, this.context(asked.maxEvents, asked.rules)), range);
     } catch (error) {
       if (token.isCancellationRequested || (isApiError(error) && error.kind === 'cancelled')) return undefined;
-      const ctx = hoverContext(asked.maxEvents, asked.rules, asked.ownArgument);
+      const ctx = this.context(asked.maxEvents, asked.rules);
       // Refused credentials (the cache told the session) leave the user signed out, as no client does.
       if (error instanceof NotSignedInError || (isApiError(error) && error.kind === 'invalid-credentials'))
         return hover(signedOutHoverMarkdown(serialNumber, ctx), range);
@@ -122,18 +136,6 @@ export class SerialHoverProvider implements vscode.HoverProvider {
       abort.dispose();
     }
   }
-}
-
-/** Built again after a request, so ages are counted from when the answer came. */
-function hoverContext(maxEvents: number, rules: EventStateRules, ownArgument: HoverContext['ownArgument']): HoverContext {
-  return {
-    now: Date.now(),
-    locale: vscode.env.language,
-    t: (message, ...args) => vscode.l10n.t(message, ...args),
-    maxEvents,
-    rules,
-    ...definedOnly({ ownArgument }),
-  };
 }
 
 /** Server data is escaped by the builders; here the string is made inert: no HTML, only our own commands. */

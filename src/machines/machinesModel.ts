@@ -4,6 +4,7 @@
 // turns it into TreeItems; the bench drives it directly against the fake API
 // through the real client.
 import { definedOnly } from '../common/definedOnly';
+import { Debouncer } from '../common/delays';
 import { Emitter, type Event } from '../common/emitter';
 import { Disposable, toDisposable, type IDisposable } from '../common/lifecycle';
 import { isApiError } from '../core/errors';
@@ -13,6 +14,8 @@ import type { TimestampUnit } from '../core/model';
 import type { TimestampUnitSetting } from '../core/timestamp';
 import { NotSignedInError, type EventsCache, type FailedLoad } from '../eventsCache/eventsCache';
 import type { EventStateRules } from '../domain/events/eventState';
+import type { ProgressAnswer } from '../domain/progress/machineProgress';
+import type { CachedLineHistory } from '../eventsCache/cachedLineHistory';
 import { isFilterActive, judgeWindowAnswer, NO_FILTER, windowQueryTimestamp, type EventFilter } from '../domain/events/eventFilter';
 import { EventViewCache, machineChildren, type MachineChild, type MachineView } from '../domain/events/eventView';
 import type { MachineLists } from './machineLists';
@@ -74,7 +77,15 @@ export interface MachinesModelOptions {
   readonly settings: () => ModelSettings;
   readonly signedIn: () => boolean;
   readonly log?: (message: string) => void;
+  /** The line's history: an in-progress row says its step, time to go or stall, and changes when the history learns. */
+  readonly lineHistory?: Pick<CachedLineHistory, 'progressOf' | 'onDidChange'>;
 }
+
+/**
+ * How long a change of the line's history waits before the in-progress rows repaint: a refresh of many
+ * machines changes it with nearly every answer, and the figures move little from one answer to the next.
+ */
+export const PROGRESS_REPAINT_MS = 1000;
 
 /** `undefined` means "everything may have changed" (lists, groups, filter). */
 export type ModelChange = readonly string[] | undefined;
@@ -111,6 +122,30 @@ export class MachinesModel extends Disposable {
         this.fire([serial]);
       }),
     );
+    const history = options.lineHistory;
+    if (history !== undefined) {
+      // Only the rows that show progress repaint, at most once a PROGRESS_REPAINT_MS.
+      const repaint = this.register(
+        new Debouncer(
+          () => {
+            const inProgress = this.allListed().filter((serial) => history.progressOf(serial) !== undefined);
+            if (inProgress.length > 0) this.fire(inProgress);
+          },
+          PROGRESS_REPAINT_MS,
+          'batch',
+        ),
+      );
+      this.register(
+        history.onDidChange(() => {
+          repaint.trigger();
+        }),
+      );
+    }
+  }
+
+  /** Where an in-progress machine stands against its line's history; undefined when it is not in progress (or not loaded). */
+  progress(serialNumber: string): ProgressAnswer {
+    return this.options.lineHistory?.progressOf(serialNumber);
   }
 
   fire(change: ModelChange): void {

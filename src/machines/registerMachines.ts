@@ -27,6 +27,7 @@ import { ScanRunner } from './scanRunner';
 import { SeenTracker } from './seenTracker';
 import type { ArgumentTrust } from '../workbench/argumentTrust';
 import type { Claims } from '../common/claims';
+import type { CachedLineHistory } from '../eventsCache/cachedLineHistory';
 
 export interface MachinesDeps {
   readonly session: ApiSession;
@@ -39,6 +40,8 @@ export interface MachinesDeps {
   readonly trust: ArgumentTrust;
   readonly details: DetailsApi;
   readonly claims: Claims;
+  /** The line's history: in-progress rows say their step, time to go or stall. */
+  readonly lineHistory: Pick<CachedLineHistory, 'progressOf' | 'onDidChange'>;
 }
 
 /** The Machines view: the MachinesApi other features use, and the parts that make it (model, view, scan, auto-refresh). */
@@ -88,6 +91,7 @@ export function registerMachines(context: vscode.ExtensionContext, deps: Machine
       log: (message) => {
         log.info(message);
       },
+      lineHistory: deps.lineHistory,
     }),
   );
   store.add(

@@ -15,6 +15,7 @@ import type { Localize } from '../common/localize';
 import { errorMessage } from '../common/errors';
 import { escapeMarkdown } from '../common/markdownText';
 import { lineText, markdownText, tooltipText } from '../common/serverText';
+import { progressWords, type ProgressAnswer } from '../domain/progress/machineProgress';
 
 export interface RenderContext {
   readonly model: MachinesModel;
@@ -151,7 +152,12 @@ function failedState(summary: MachineSummary, rules: EventStateRules): MachineSt
   return machineState({ errorKind: summary.failure === undefined ? 'error' : failureKind(summary.failure) }, rules);
 }
 
-function stateIcon(summary: MachineSummary, rules: EventStateRules): vscode.ThemeIcon {
+/** A machine's progress as its row shows it: the figures only on a loaded, current row (a stale one's time at its step is not known). */
+function rowProgress(summary: MachineSummary, context: RenderContext): ProgressAnswer {
+  return summary.loaded && !summary.stale ? context.model.progress(summary.serialNumber) : undefined;
+}
+
+function stateIcon(summary: MachineSummary, rules: EventStateRules, progress: ProgressAnswer): vscode.ThemeIcon {
   switch (summary.state) {
     case 'loading':
       return new vscode.ThemeIcon('loading~spin');
@@ -166,7 +172,10 @@ function stateIcon(summary: MachineSummary, rules: EventStateRules): vscode.Them
     case 'created':
       return new vscode.ThemeIcon('vm-active', new vscode.ThemeColor('testing.iconPassed'));
     case 'ok':
-      return new vscode.ThemeIcon('vm-outline');
+      // Stalled qualifies "in progress": the same icon, in the warning colour the tree's other warnings wear.
+      return progress?.kind === 'progress' && progress.stalled
+        ? new vscode.ThemeIcon('vm-outline', new vscode.ThemeColor('list.warningForeground'))
+        : new vscode.ThemeIcon('vm-outline');
   }
 }
 
@@ -184,7 +193,11 @@ export function machineDescription(
   }
   if (summary.unseen > 0) parts.push(vscode.l10n.t('{0} new', summary.unseen));
   const { view } = summary;
-  if (instead !== undefined) {
+  const progress = rowProgress(summary, context);
+  if (progress?.kind === 'progress') {
+    // The step and what is usually left, or the stall, say more than the newest event's age (or a watch's newest step).
+    parts.push(`${stateWord('inProgress', t)} · ${progressWords(progress, t, lineText).line}`);
+  } else if (instead !== undefined) {
     parts.push(instead);
   } else if (!summary.loaded) {
     parts.push(
@@ -242,6 +255,7 @@ export function machineTooltip(summary: MachineSummary, context: RenderContext, 
       );
       md.appendMarkdown('\n\n');
     }
+    appendProgress(md, rowProgress(summary, context));
     if (view.created?.assetId !== undefined) {
       md.appendText(vscode.l10n.t('Machine created: asset {0}', view.created.assetId));
       md.appendMarkdown('\n\n');
@@ -278,6 +292,25 @@ export function machineTooltip(summary: MachineSummary, context: RenderContext, 
   return md;
 }
 
+/**
+ * The progress in full: step, time to go, stall, missing or out-of-order steps, what it rests on and how it was
+ * learned. Our own words as Markdown (they carry no syntax); the server's step types through markdownText.
+ */
+function appendProgress(md: vscode.MarkdownString, progress: ProgressAnswer): void {
+  if (progress === undefined) return;
+  const words = progressWords(progress, t, markdownText);
+  const lines =
+    progress.kind === 'notEnough'
+      ? [words.restsOn]
+      : [
+          [words.step, words.toGo].filter((part) => part !== undefined).join(' · '),
+          ...(words.stalled === undefined ? [] : [`$(warning) ${words.stalled}`]),
+          ...(words.oddities === undefined ? [] : [words.oddities]),
+          words.restsOn,
+        ];
+  md.appendMarkdown(`${lines.join('  \n')}\n\n_${words.how}_\n\n`);
+}
+
 function renderMachine(node: MachineNode, context: RenderContext): vscode.TreeItem {
   const summary = context.model.summary(node.serialNumber);
   const decoration = context.model.decoration(node.serialNumber);
@@ -299,7 +332,7 @@ function renderMachine(node: MachineNode, context: RenderContext): vscode.TreeIt
   item.iconPath =
     decoration?.icon !== undefined && summary.state !== 'loading'
       ? new vscode.ThemeIcon(decoration.icon)
-      : stateIcon(summary, context.model.eventStates());
+      : stateIcon(summary, context.model.eventStates(), rowProgress(summary, context));
   // machine.<pinned|unpinned>.<group>[.watched][.events]: menus match on this (package.json view/item/context).
   item.contextValue = `machine.${summary.pinned ? 'pinned' : 'unpinned'}.${node.group}${decoration?.watched === true ? '.watched' : ''}${summary.view.total > 0 ? '.events' : ''}`;
   item.accessibilityInformation = {

@@ -12,6 +12,7 @@ import type { OnboardingEvent } from '../core/model';
 import { newestOf } from '../domain/events/eventState';
 import { DEFAULT_WATCH_TIMING } from '../domain/watch/watchRules';
 import type { EventsCache } from '../eventsCache/eventsCache';
+import type { CachedLineHistory } from '../eventsCache/cachedLineHistory';
 import type { ArgumentTrust } from '../workbench/argumentTrust';
 import { registerCommands } from '../workbench/commands';
 import type { ApiSession } from '../workbench/contracts/apiSession';
@@ -20,7 +21,7 @@ import type { Log } from '../workbench/log';
 import type { SettingsReader } from '../workbench/settings';
 import { WATCH_COMMANDS } from './watchCommands';
 import { WatchDisplay } from './watchDisplay';
-import { WatchList, type WatchEnded, type WatchInfo } from './watchList';
+import { WatchList, type Watch } from './watchList';
 import { notifyWatchNews } from './watchNotifications';
 
 export interface WatchDeps {
@@ -33,6 +34,8 @@ export interface WatchDeps {
   readonly claims: Claims;
   readonly log: Log;
   readonly trust: Pick<ArgumentTrust, 'fromOwnUi' | 'confirm'>;
+  /** The line's history: a watched machine's stall is told once. */
+  readonly lineHistory: Pick<CachedLineHistory, 'progressFor' | 'progressOf'>;
 }
 
 /** The watch feature: its API for the agent tools, and its list (the watches and their events). */
@@ -45,7 +48,7 @@ function environmentId(session: ApiSession): string | undefined {
 }
 
 /** The event a watch ended on, from the cache (the poll that saw it put it there). */
-function outcomeEvent(events: EventsCache, watch: WatchInfo | WatchEnded['watch']): OnboardingEvent | undefined {
+function outcomeEvent(events: EventsCache, watch: Watch): OnboardingEvent | undefined {
   const result = events.peek(watch.serialNumber)?.result;
   if (result === undefined) return undefined;
   return watch.outcome === undefined ? newestOf(result.events) : result.events.find((event) => event.time.epochMs === watch.outcome?.at);
@@ -68,6 +71,7 @@ export function registerWatch(context: vscode.ExtensionContext, deps: WatchDeps)
       log: (message) => {
         log.info(message);
       },
+      progress: (result) => deps.lineHistory.progressFor(result),
     }),
   );
   store.add(
@@ -84,7 +88,7 @@ export function registerWatch(context: vscode.ExtensionContext, deps: WatchDeps)
     }),
   );
 
-  const showDetailsOf = async (watch: WatchInfo | WatchEnded['watch']): Promise<void> => {
+  const showDetailsOf = async (watch: Watch): Promise<void> => {
     list.lookedAt(watch.serialNumber);
     const event = outcomeEvent(events, watch);
     if (event !== undefined) await details.show(event);
@@ -110,7 +114,11 @@ export function registerWatch(context: vscode.ExtensionContext, deps: WatchDeps)
     if (result.kind === 'started') machines.addRecent(serialNumber);
     return result;
   };
-  store.add(vscode.Disposable.from(...registerCommands(WATCH_COMMANDS, { list, start, session, machines, trust, showDetailsOf, log })));
+  store.add(
+    vscode.Disposable.from(
+      ...registerCommands(WATCH_COMMANDS, { list, start, session, machines, trust, showDetailsOf, log, lineHistory: deps.lineHistory }),
+    ),
+  );
   return {
     list,
     watches: () => summaries(list, session),

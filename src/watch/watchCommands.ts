@@ -18,7 +18,8 @@ import type { MachinesApi } from '../workbench/contracts/features';
 import type { Log } from '../workbench/log';
 import { textContext } from './watchDisplay';
 import type { WatchInfo, WatchList } from './watchList';
-import { age as watchAge, watchDescription } from './watchText';
+import { age as watchAge, progressDetail, watchDescription } from './watchText';
+import type { CachedLineHistory } from '../eventsCache/cachedLineHistory';
 
 const t = (message: string, ...args: (string | number | boolean)[]): string => vscode.l10n.t(message, ...args);
 
@@ -30,6 +31,8 @@ export interface WatchCommandDeps {
   readonly trust: Pick<ArgumentTrust, 'fromOwnUi' | 'confirm'>;
   readonly showDetailsOf: (watch: WatchInfo) => Promise<void>;
   readonly log: Log;
+  /** The line's history: Watched Machines says where each watched machine is in its onboarding. */
+  readonly lineHistory: Pick<CachedLineHistory, 'progressOf'>;
 }
 
 /**
@@ -155,12 +158,17 @@ const showWatches: CommandFactory<WatchCommandDeps> = (deps) => () => {
   pick.title = t('Watched Machines');
   pick.placeholder = t('Select a machine to show it in the Machines view');
   pick.matchOnDescription = true;
+  const detailOf = (watch: WatchInfo): { readonly detail?: string } => {
+    if (watch.status === 'paused') return { detail: t('Paused: its environment is not the one signed in.') };
+    const detail = watch.status === 'watching' ? progressDetail(deps.lineHistory.progressOf(watch.serialNumber), textContext()) : undefined;
+    return detail === undefined ? {} : { detail };
+  };
   const items = (): WatchPick[] => {
     const watches = list.list();
     const rows: WatchPick[] = watches.map((watch) => ({
       label: `${pickIcon(watch)} ${watch.serialNumber}`,
       description: watchDescription(watch, textContext()),
-      ...(watch.status === 'paused' ? { detail: t('Paused: its environment is not the one signed in.') } : {}),
+      ...detailOf(watch),
       buttons: [detailsButton, stop],
       watch,
     }));

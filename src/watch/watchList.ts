@@ -17,10 +17,12 @@ import { Emitter, type Event } from '../common/emitter';
 import { errorMessage } from '../common/errors';
 import { isRecord } from '../common/guards';
 import { Disposable } from '../common/lifecycle';
+import { formatUtcIso } from '../common/time';
 import { verifiedState, type StateStore } from '../common/verifiedState';
 import { isApiError } from '../core/errors';
 import type { EventsResult, RequestPriority } from '../core/model';
-import type { EventStateRules } from '../domain/events/eventState';
+import { newestOf, type EventStateRules } from '../domain/events/eventState';
+import type { MachineProgress, ProgressAnswer } from '../domain/progress/machineProgress';
 import {
   afterPoll,
   MAX_WATCHES,
@@ -69,6 +71,12 @@ export type StartResult =
   | { readonly kind: 'limit'; readonly max: number }
   | { readonly kind: 'not-signed-in' };
 
+/** A watched machine stalled at its step (domain/progress/machineProgress.ts); fired only in the window that claimed telling it. */
+export interface WatchStalled {
+  readonly watch: Watch;
+  readonly progress: MachineProgress;
+}
+
 /** The events cache's read, as a watch uses it. */
 export interface WatchReads {
   get(
@@ -105,6 +113,8 @@ export interface WatchListOptions {
   readonly focused: () => boolean;
   readonly clock?: WatchClock;
   readonly log?: (message: string) => void;
+  /** A result's progress against the line's history (eventsCache/cachedLineHistory.ts): a stall is told once. */
+  readonly progress?: (result: EventsResult) => ProgressAnswer;
 }
 
 /** What the schedule keeps per watch in this window (not stored). */
@@ -112,6 +122,8 @@ interface Running {
   history: PollHistory;
   timer: unknown;
   polling: boolean;
+  /** The newest event's time of the stall this window already claimed or saw claimed: asked once per stall, not per poll. */
+  stallAt?: number;
 }
 
 /** Ended watches kept (newest first) for the quick pick and the badge; older ones go when more end. */
@@ -152,12 +164,13 @@ export class WatchList extends Disposable {
   private readonly polls = new Set<Promise<void>>();
   private readonly changed = this.register(new Emitter<readonly string[] | undefined>());
   private readonly ended = this.register(new Emitter<WatchEnded>());
-  private readonly stalled = this.register(new Emitter<{ readonly watching: number }>());
+  private readonly unreachable = this.register(new Emitter<{ readonly watching: number }>());
+  private readonly stalled = this.register(new Emitter<WatchStalled>());
   /** Aborted when the environment changes or the list is disposed: answers for another sign-in never land. */
   private lifetime = new AbortController();
   /** When polls started failing, across the list (one API): reset by any success. */
   private firstFailureAt: number | undefined;
-  private stallSaid = false;
+  private unreachableSaid = false;
   private activeEnvironment: string | undefined;
 
   /** A serial number's watch changed (undefined: the whole list). */
@@ -165,7 +178,12 @@ export class WatchList extends Disposable {
   /** A watch reached its outcome. */
   readonly onDidEnd: Event<WatchEnded> = this.ended.event;
   /** Polls have failed for long (the API unreachable): said once until a poll succeeds again. */
-  readonly onDidStall: Event<{ readonly watching: number }> = this.stalled.event;
+  readonly onDidGoUnreachable: Event<{ readonly watching: number }> = this.unreachable.event;
+  /**
+   * A watched machine stalled (it stays at a step past what its line's history allows): once per stall, in the
+   * one window that claimed telling it. A new step ends the stall; a later stall is told again.
+   */
+  readonly onDidStall: Event<WatchStalled> = this.stalled.event;
 
   constructor(private readonly options: WatchListOptions) {
     super();
@@ -270,7 +288,7 @@ export class WatchList extends Disposable {
       for (const key of [...this.running.keys()]) this.unschedule(key);
       this.activeEnvironment = environmentId;
       this.firstFailureAt = undefined;
-      this.stallSaid = false;
+      this.unreachableSaid = false;
     }
     const wanted = new Set<string>();
     for (const watch of this.stored()) {
@@ -383,13 +401,14 @@ export class WatchList extends Disposable {
       const result = await this.read(watch.serialNumber, signal);
       if (signal.aborted || this.options.environment() !== watch.environmentId) return;
       this.firstFailureAt = undefined;
-      this.stallSaid = false;
+      this.unreachableSaid = false;
       const taken = await this.take(current, result);
       if (taken === 'ended') {
         this.unschedule(key);
         return;
       }
       found = taken;
+      await this.tellStall(current, result, run);
     } catch (error) {
       if (signal.aborted || (isApiError(error) && error.kind === 'cancelled')) return;
       // A machine the platform has not heard of yet: its onboarding has not begun, which is no failure to poll.
@@ -399,9 +418,9 @@ export class WatchList extends Disposable {
         if (isApiError(error)) retryAfterMs = error.details.retryAfterMs ?? 0;
         this.options.log?.(`Watch of ${watch.serialNumber}: poll failed: ${errorMessage(error)}`);
         this.firstFailureAt ??= this.clock.now();
-        if (!this.stallSaid && unreachableForLong(this.firstFailureAt, this.clock.now(), this.options.timing())) {
-          this.stallSaid = true;
-          this.stalled.fire({ watching: this.running.size });
+        if (!this.unreachableSaid && unreachableForLong(this.firstFailureAt, this.clock.now(), this.options.timing())) {
+          this.unreachableSaid = true;
+          this.unreachable.fire({ watching: this.running.size });
         }
       }
     } finally {
@@ -429,6 +448,25 @@ export class WatchList extends Disposable {
     this.changed.fire([watch.serialNumber]);
     this.ended.fire({ watch: ended, tellUser });
     return 'ended';
+  }
+
+  /**
+   * A stall is told once across the windows, as an outcome is (the claim's key names the step by its newest
+   * event's time, so a new step is a new stall); this window asks the claim once per stall, not every poll.
+   */
+  private async tellStall(watch: Watch, result: EventsResult, run: Running): Promise<void> {
+    const progress = this.options.progress?.(result);
+    const newest = newestOf(result.events);
+    if (progress?.kind !== 'progress' || !progress.stalled || newest === undefined || run.stallAt === newest.time.epochMs) return;
+    run.stallAt = newest.time.epochMs;
+    // formatUtcIso, not Date#toISOString: a server's timestamp past the range of a Date must not throw in a poll.
+    this.options.log?.(
+      `Watch of ${watch.serialNumber}: stalled at its step since ${formatUtcIso(newest.time.epochMs) ?? String(newest.time.epochMs)}.`,
+    );
+    const tellUser = await this.options.claims.claim(
+      `${watch.environmentId}\u0000${watch.serialNumber}\u0000stalled\u0000${newest.time.epochMs}`,
+    );
+    if (tellUser) this.stalled.fire({ watch, progress });
   }
 
   private update(watch: Watch, change: (watch: Watch) => Watch): Promise<void> {

@@ -1,16 +1,17 @@
-// What the watches tell the user in notifications: an outcome (in the
-// one window that claimed it, per the watch.notifications setting), once that
-// the API refused the sign-in the watches poll with, and that watches cannot
-// reach the API any more.
+// What the watches tell the user in notifications: an outcome and a stall (in
+// the one window that claimed it, per the watch.notifications setting), once
+// that the API refused the sign-in the watches poll with, and that watches
+// cannot reach the API any more.
 import * as vscode from 'vscode';
 import { DisposableStore, type IDisposable } from '../common/lifecycle';
 import { inertNotificationText } from '../common/notificationText';
 import { clipboardText, notificationText } from '../common/serverText';
 import { DEFAULT_WATCH_TIMING, formatDuration } from '../domain/watch/watchRules';
+import { stallNotice } from '../domain/progress/machineProgress';
 import { COMMANDS } from '../workbench/constants';
 import type { ApiSession } from '../workbench/contracts/apiSession';
 import type { SettingsReader } from '../workbench/settings';
-import type { WatchEnded, WatchList } from './watchList';
+import type { Watch, WatchList } from './watchList';
 
 const t = (message: string, ...args: (string | number | boolean)[]): string => vscode.l10n.t(message, ...args);
 
@@ -18,7 +19,7 @@ export interface WatchNotificationDeps {
   readonly list: WatchList;
   readonly session: ApiSession;
   readonly settings: SettingsReader;
-  readonly showDetailsOf: (watch: WatchEnded['watch']) => Promise<void>;
+  readonly showDetailsOf: (watch: Watch) => Promise<void>;
 }
 
 export function notifyWatchNews(deps: WatchNotificationDeps): IDisposable {
@@ -56,7 +57,7 @@ export function notifyWatchNews(deps: WatchNotificationDeps): IDisposable {
   );
 
   store.add(
-    list.onDidStall(({ watching }) => {
+    list.onDidGoUnreachable(({ watching }) => {
       const testConnection = t('Test Connection');
       const showLog = t('Show Log');
       void vscode.window
@@ -76,6 +77,27 @@ export function notifyWatchNews(deps: WatchNotificationDeps): IDisposable {
             ? vscode.commands.executeCommand(COMMANDS.testConnection)
             : choice === showLog
               ? vscode.commands.executeCommand(COMMANDS.showLog)
+              : undefined,
+        );
+    }),
+  );
+
+  // A stall is trouble as a failure is: told under 'all' and 'failures' alike (a user who hears only of
+  // failures wants to hear of a machine stuck on its way to one); 'off' tells nothing.
+  store.add(
+    list.onDidStall(({ watch, progress }) => {
+      if (settings.value['watch.notifications'] === 'off') return;
+      const message = stallNotice(watch.serialNumber, progress, t, notificationText);
+      if (message === undefined) return;
+      const showDetails = t('Show Details');
+      const stopWatching = t('Stop Watching');
+      void vscode.window
+        .showWarningMessage(inertNotificationText(message), showDetails, stopWatching)
+        .then((choice) =>
+          choice === showDetails
+            ? showDetailsOf(watch)
+            : choice === stopWatching
+              ? vscode.commands.executeCommand(COMMANDS.stopWatching, { serialNumber: watch.serialNumber })
               : undefined,
         );
     }),

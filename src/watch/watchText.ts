@@ -7,6 +7,7 @@ import type { Localize } from '../common/localize';
 import { lineText } from '../common/serverText';
 import { formatRelative } from '../common/time';
 import { stateWord } from '../domain/events/eventState';
+import { progressWords, type ProgressAnswer } from '../domain/progress/machineProgress';
 import type { WatchInfo } from './watchList';
 
 /** What the words are read against: the user's language and now. */
@@ -47,4 +48,15 @@ export function watchDescription(watch: WatchInfo, ctx: WatchTextContext): strin
 /** The description of a watched machine's row in the Machines view, while it is watched (an ended watch adds none). */
 export function rowDescription(watch: WatchInfo, ctx: WatchTextContext): string | undefined {
   return watch.outcome === undefined ? watchDescription(watch, ctx) : undefined;
+}
+
+/**
+ * A watched machine's progress as Watched Machines shows it under the row: "step 2 of 4 · FIRMWARE_CHECKED ·
+ * usually 10 min more · from 48 onboarded machines", or the stall in place of the time to go. Nothing when it
+ * is not in progress or the line's history cannot say yet.
+ */
+export function progressDetail(progress: ProgressAnswer, { t }: WatchTextContext): string | undefined {
+  if (progress?.kind !== 'progress') return undefined;
+  const words = progressWords(progress, t, lineText);
+  return [words.step, words.stalled ?? words.toGo, words.restsOn].filter((part) => part !== undefined).join(' · ');
 }

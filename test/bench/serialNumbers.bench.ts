@@ -17,6 +17,7 @@
 // First: from here on, require('vscode') gives the stand-in the hover provider runs on.
 import { CancellationTokenSource, Hover, oneLineDocument, Position } from './vscodeStandIn';
 import { OnboardingClient } from '../../src/core/onboardingClient';
+import { CachedLineHistory } from '../../src/eventsCache/cachedLineHistory';
 import { SerialHoverProvider } from '../../src/editor/serialHoverProvider';
 import { EventsCache } from '../../src/eventsCache/eventsCache';
 import { createSerialMatcher, DEFAULT_SERIAL_PATTERN } from '../../src/domain/serialNumbers/serialMatcher';
@@ -136,6 +137,13 @@ export const serialNumbersBench: Benchmark = {
         } as unknown as SerialSettings,
         eventStates: () => DEFAULT_EVENT_STATE_RULES,
         log: { warn: () => undefined, info: () => undefined } as unknown as Log,
+        // The real history over the same cache, as the extension builds it (nothing stored: the bench starts empty).
+        lineHistory: new CachedLineHistory({
+          cache: events,
+          stored: () => Promise.resolve([]),
+          rules: () => DEFAULT_EVENT_STATE_RULES,
+          steps: () => [],
+        }),
       });
       const document = oneLineDocument(line) as unknown as vscode.TextDocument;
       const position = new Position(0, offset) as unknown as vscode.Position;

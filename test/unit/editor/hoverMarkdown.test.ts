@@ -20,6 +20,8 @@ import { TransportError } from '../../../src/core/http/transport';
 import { plainLocalize } from '../../../src/common/localize';
 import { COMMANDS } from '../../../src/workbench/constants';
 import { DEFAULT_EVENT_STATE_RULES, parseEventStateRules } from '../../../src/domain/events/eventState';
+import { LineHistory } from '../../../src/domain/progress/lineHistory';
+import { machineProgress } from '../../../src/domain/progress/machineProgress';
 
 const NOW = Date.UTC(2025, 5, 2, 12, 0, 0);
 const MINUTE = 60_000;
@@ -294,5 +296,87 @@ describe('hover markdown: an error message keeps its advice', () => {
     assert.ok(shown.endsWith('then try again.'));
     assert.ok(shown.includes(' … '));
     assert.equal(shortenErrorText('short\nmessage'), 'short message');
+  });
+});
+
+describe('hover markdown: progress of a machine in progress', () => {
+  // The plant's own sequence (the steps setting): 5 min per step, so at a step past max(2 × 5, 10) = 10 min it is stalled.
+  const history = new LineHistory(DEFAULT_EVENT_STATE_RULES);
+  history.setSetting([
+    { type: 'ONBOARDING_STARTED' },
+    { type: 'FIRMWARE_CHECKED', expectedMinutes: 5 },
+    { type: 'DEVICE_CONFIGURED', expectedMinutes: 5 },
+    { type: 'ONBOARDING_COMPLETED', expectedMinutes: 5 },
+  ]);
+  const withProgress: HoverContext = {
+    ...ctx,
+    progress: (known) => machineProgress(known.events, history.steps(), NOW, DEFAULT_EVENT_STATE_RULES),
+  };
+  const paragraphs = (markdown: string): string[] => markdown.split('\n\n');
+
+  it('says the step and the time to go on the first line, and what it rests on and how it was learned on the next', () => {
+    const [first, second] = paragraphs(
+      eventsHoverMarkdown(
+        SERIAL,
+        { result: result([event('FIRMWARE_CHECKED', 'ok', 2), event('ONBOARDING_STARTED', 'go', 7)]), stale: false },
+        withProgress,
+      ),
+    );
+    assert.equal(first, '**MX\\-4711\\-A0023** · in progress · step 2 of 4 · FIRMWARE\\_CHECKED · usually 10 min more');
+    assert.match(second ?? '', /^_from the onboardingEvents\.steps setting\._ The steps are the onboardingEvents\.steps setting/);
+  });
+
+  it('says the stall instead of the time to go', () => {
+    const [first] = paragraphs(
+      eventsHoverMarkdown(
+        SERIAL,
+        { result: result([event('FIRMWARE_CHECKED', 'ok', 40), event('ONBOARDING_STARTED', 'go', 45)]), stale: false },
+        withProgress,
+      ),
+    );
+    assert.equal(
+      first,
+      '**MX\\-4711\\-A0023** · in progress · step 2 of 4 · FIRMWARE\\_CHECKED · stalled: at it for 40 min, usually under 5 min',
+    );
+  });
+
+  it('says nothing of progress from a stale result, whose time at its step is not known', () => {
+    const [first] = paragraphs(
+      eventsHoverMarkdown(
+        SERIAL,
+        { result: result([event('FIRMWARE_CHECKED', 'ok', 40), event('ONBOARDING_STARTED', 'go', 45)]), stale: true },
+        withProgress,
+      ),
+    );
+    assert.equal(first, '**MX\\-4711\\-A0023** · in progress · 40 minutes ago');
+  });
+
+  it('says "not enough history yet" with the count when the line has too few onboarded machines', () => {
+    const learning: HoverContext = {
+      ...ctx,
+      progress: (known) =>
+        machineProgress(known.events, new LineHistory(DEFAULT_EVENT_STATE_RULES).steps(), NOW, DEFAULT_EVENT_STATE_RULES),
+    };
+    const [first, second] = paragraphs(
+      eventsHoverMarkdown(SERIAL, { result: result([event('FIRMWARE_CHECKED', 'ok', 2)]), stale: false }, learning),
+    );
+    assert.equal(first, '**MX\\-4711\\-A0023** · in progress · 2 minutes ago · not enough history yet (0 onboarded machines)');
+    assert.match(second ?? '', /^_Progress is learned from the onboarded machines of this environment once at least 5 have onboarded/);
+  });
+
+  it('keeps a hostile step type text on the first line: no link, no HTML, one line', () => {
+    const hostile = 'STEP](command:evil) <img src=x>\n# heading';
+    const [first] = paragraphs(
+      eventsHoverMarkdown(
+        SERIAL,
+        { result: result([event(hostile, 'x', 2), event('ONBOARDING_STARTED', 'go', 7)]), stale: false },
+        withProgress,
+      ),
+    );
+    assert.equal(
+      first,
+      '**MX\\-4711\\-A0023** · in progress · step 1 of 4 · STEP\\]\\(command\\:evil\\) \\<img src\\=x\\> \\# headi… · usually 15 min more',
+    );
+    assert.deepEqual(linkTargets(first), []);
   });
 });

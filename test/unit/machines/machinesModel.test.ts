@@ -7,7 +7,8 @@ import { ApiError } from '../../../src/core/errors';
 import type { EventsResult, GetEventsOptions, OnboardingEvent } from '../../../src/core/model';
 import { EventsCache } from '../../../src/eventsCache/eventsCache';
 import { MachineLists } from '../../../src/machines/machineLists';
-import { MachinesModel, type ModelSettings } from '../../../src/machines/machinesModel';
+import { MachinesModel, PROGRESS_REPAINT_MS, type ModelChange, type ModelSettings } from '../../../src/machines/machinesModel';
+import type { ProgressAnswer } from '../../../src/domain/progress/machineProgress';
 import { SeenTracker } from '../../../src/machines/seenTracker';
 import { event, MemoryStore, MINUTE, result, SERIAL, T0 } from './fixtures';
 import { serverTextData } from '../../../src/common/serverText';
@@ -212,5 +213,39 @@ describe('Machines model', () => {
     const outcome = await model.refreshAll();
     assert.equal(outcome.done, 11);
     assert.equal(source.requests.length, 11);
+  });
+
+  it('repaints only the in-progress rows when the line history changes, once for a burst of changes', async () => {
+    const store = new MemoryStore();
+    const lists = new MachineLists({ pinnedStore: () => store, recentStore: store });
+    const learned = new Emitter<void>();
+    const inProgress = new Set(['MX-4711-P0001', 'MX-4711-P0002']);
+    const model = new MachinesModel({
+      events: new EventsCache({ source: () => undefined, freshForMs: () => 60_000 }),
+      lists,
+      seen: new SeenTracker(store, () => 'env'),
+      settings: () => settings,
+      signedIn: () => true,
+      lineHistory: {
+        progressOf: (serial): ProgressAnswer => (inProgress.has(serial) ? { kind: 'notEnough', machines: 3 } : undefined),
+        onDidChange: learned.event,
+      },
+    });
+    for (const serial of ['MX-4711-P0001', 'MX-4711-P0002', 'MX-4711-P0003']) await lists.pin(serial);
+    const changes: ModelChange[] = [];
+    model.onDidChange((change) => changes.push(change));
+    // Read through a function: the first assertion narrows the array for the type checker, not for the timer.
+    const repaints = (): readonly ModelChange[] => changes;
+    const started = Date.now();
+    for (let i = 0; i < 50; i++) learned.fire();
+    assert.equal(changes.length, 0, 'not at once: a refresh of many machines changes the history with nearly every answer');
+    while (repaints().length === 0 && Date.now() - started < 3 * PROGRESS_REPAINT_MS)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(
+      repaints().map((change) => (change === undefined ? 'everything' : [...change].sort())),
+      [['MX-4711-P0001', 'MX-4711-P0002']],
+      'one repaint, of the rows that show progress',
+    );
+    model.dispose();
   });
 });

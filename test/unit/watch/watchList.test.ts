@@ -8,7 +8,9 @@ import { DEFAULT_EVENT_STATE_RULES } from '../../../src/domain/events/eventState
 import { DEFAULT_WATCH_TIMING, MAX_WATCHES } from '../../../src/domain/watch/watchRules';
 import { EventsCache } from '../../../src/eventsCache/eventsCache';
 import { FileClaims } from '../../../src/common/claims';
-import { WatchList, WATCHES_KEY, type WatchEnded, type WatchStore } from '../../../src/watch/watchList';
+import { WatchList, WATCHES_KEY, type WatchEnded, type WatchListOptions, type WatchStore } from '../../../src/watch/watchList';
+import { LineHistory } from '../../../src/domain/progress/lineHistory';
+import { machineProgress } from '../../../src/domain/progress/machineProgress';
 import { drain, FakeClock } from '../../support/watch/fakeClock';
 import { event, MINUTE, T0 } from '../machines/fixtures';
 
@@ -61,7 +63,9 @@ interface Window {
   readonly list: WatchList;
   readonly cache: EventsCache;
   readonly ended: WatchEnded[];
-  readonly stalls: number[];
+  readonly unreachable: number[];
+  /** Stalls this window was told to tell: "serial at N min". */
+  readonly stalls: string[];
 }
 
 describe('WatchList', () => {
@@ -79,7 +83,7 @@ describe('WatchList', () => {
       for (const window of windows) await window.list.whenIdle();
     });
 
-  function openWindow(claimsFolder = join(folder, 'claims')): Window {
+  function openWindow(claimsFolder = join(folder, 'claims'), progress?: WatchListOptions['progress']): Window {
     const cache = new EventsCache({
       source: () => (environment === undefined ? undefined : source),
       freshForMs: () => 60_000,
@@ -94,10 +98,14 @@ describe('WatchList', () => {
       timing: () => DEFAULT_WATCH_TIMING,
       focused: () => focused,
       clock,
+      ...(progress === undefined ? {} : { progress }),
     });
-    const window: Window = { list, cache, ended: [], stalls: [] };
+    const window: Window = { list, cache, ended: [], unreachable: [], stalls: [] };
+    list.onDidStall(({ watch, progress: stalled }) =>
+      window.stalls.push(`${watch.serialNumber} at ${Math.floor(stalled.atItForMs / MINUTE)} min`),
+    );
     list.onDidEnd((ended) => window.ended.push(ended));
-    list.onDidStall(({ watching }) => window.stalls.push(watching));
+    list.onDidGoUnreachable(({ watching }) => window.unreachable.push(watching));
     windows.push(window);
     return window;
   }
@@ -300,17 +308,17 @@ describe('WatchList', () => {
 
   it('backs off on errors and says once, after 15 minutes of failures, that it cannot poll', async () => {
     source.add(SERIAL, 0, 'ONBOARDING_STARTED');
-    const { list, stalls } = openWindow();
+    const { list, unreachable } = openWindow();
     await list.start(SERIAL);
     source.failWith = new ApiError('network', () => 'The API could not be reached.');
     await advance(15_000);
     assert.deepEqual(clock.pending(), [30_000]);
     await advance(14 * MINUTE);
-    assert.deepEqual(stalls, []);
+    assert.deepEqual(unreachable, []);
     await advance(10 * MINUTE);
-    assert.deepEqual(stalls, [1]);
+    assert.deepEqual(unreachable, [1]);
     await advance(30 * MINUTE);
-    assert.deepEqual(stalls, [1], 'said once');
+    assert.deepEqual(unreachable, [1], 'said once');
     assert.ok((clock.pending()[0] ?? Number.POSITIVE_INFINITY) <= 300_000, 'the error back-off stops at 5 min');
   });
 
@@ -324,11 +332,11 @@ describe('WatchList', () => {
   });
 
   it('a machine the API does not know yet is waited for, not a failure', async () => {
-    const { list, stalls } = openWindow();
+    const { list, unreachable } = openWindow();
     await list.start(SERIAL);
     source.failWith = new ApiError('not-found', () => 'No machine.');
     await advance(30 * MINUTE);
-    assert.deepEqual(stalls, []);
+    assert.deepEqual(unreachable, []);
     source.failWith = undefined;
     source.add(SERIAL, 50, 'ONBOARDING_STARTED');
     await advance(5 * MINUTE);
@@ -347,5 +355,37 @@ describe('WatchList', () => {
     await advance(10 * MINUTE);
     assert.equal(source.requests.length, requests);
     assert.deepEqual(store.get(WATCHES_KEY), []);
+  });
+
+  it('tells a watched machine’s stall once, in one window of two; a new step ends it and a later stall is told again', async () => {
+    // The plant's own sequence (the steps setting): 5 min per step, so a stall is past max(2 × 5, 10) = 10 min at a step.
+    const history = new LineHistory(DEFAULT_EVENT_STATE_RULES);
+    history.setSetting([
+      { type: 'ONBOARDING_STARTED' },
+      { type: 'FIRMWARE_CHECKED', expectedMinutes: 5 },
+      { type: 'DEVICE_CONFIGURED', expectedMinutes: 5 },
+      { type: 'ONBOARDING_COMPLETED', expectedMinutes: 5 },
+    ]);
+    const progress: WatchListOptions['progress'] = (result) =>
+      machineProgress(result.events, history.steps(), clock.now(), DEFAULT_EVENT_STATE_RULES);
+    source.add(SERIAL, 0, 'ONBOARDING_STARTED');
+    source.add(SERIAL, 1, 'FIRMWARE_CHECKED');
+    await advance(2 * MINUTE);
+    const first = openWindow(undefined, progress);
+    const second = openWindow(undefined, progress);
+    assert.equal((await first.list.start(SERIAL)).kind, 'started');
+    second.list.resume();
+    await advance(8 * MINUTE);
+    assert.deepEqual([...first.stalls, ...second.stalls], [], 'at it for 9 min: not stalled yet');
+    await advance(20 * MINUTE);
+    const told = [...first.stalls, ...second.stalls];
+    assert.equal(told.length, 1, `one stall told once, by one window: ${told.join(', ')}`);
+    assert.match(told[0] ?? '', /^MX-4711-A0023 at (1[1-9]|2\d) min$/);
+
+    source.add(SERIAL, 31, 'DEVICE_CONFIGURED');
+    await advance(5 * MINUTE);
+    assert.equal(first.stalls.length + second.stalls.length, 1, 'a new step ends the stall: nothing more is told');
+    await advance(20 * MINUTE);
+    assert.equal(first.stalls.length + second.stalls.length, 2, 'the next step’s stall is told again, once');
   });
 });

@@ -6,7 +6,8 @@ import * as assert from 'node:assert/strict';
 import { plainLocalize } from '../../../src/common/localize';
 import { serverText } from '../../../src/common/serverText';
 import type { WatchInfo } from '../../../src/watch/watchList';
-import { rowDescription, watchDescription, type WatchTextContext } from '../../../src/watch/watchText';
+import { progressDetail, rowDescription, watchDescription, type WatchTextContext } from '../../../src/watch/watchText';
+import type { MachineProgress } from '../../../src/domain/progress/machineProgress';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 const ctx: WatchTextContext = { t: plainLocalize, locale: 'en', now: NOW };
@@ -48,5 +49,40 @@ describe('watch text', () => {
 
   it('an ended watch adds no row description (its row shows the machine state instead)', () => {
     assert.equal(rowDescription(failed, ctx), undefined);
+  });
+});
+
+describe('watch text: progress in Watched Machines', () => {
+  const progress: MachineProgress = {
+    kind: 'progress',
+    step: 2,
+    of: 4,
+    type: serverText(ICONS_AND_OVERRIDE),
+    atItForMs: 38 * 60_000,
+    timeToGo: { lowMs: 10 * 60_000, highMs: 25 * 60_000 },
+    usuallyUnderMs: 12 * 60_000,
+    stalled: false,
+    missing: [],
+    outOfOrder: [],
+    machines: 48,
+    source: 'learned',
+  };
+
+  it('says the step, the time to go and what it rests on, the step type inert', () => {
+    const shown = progressDetail(progress, ctx) ?? '';
+    assertInert(shown);
+    assert.match(shown, /^step 2 of 4 · FAILED .+ · usually 10–25 min more · from 48 onboarded machines$/);
+  });
+
+  it('says the stall in place of the time to go', () => {
+    assert.match(
+      progressDetail({ ...progress, stalled: true }, ctx) ?? '',
+      / · stalled: at it for 38 min, usually under 12 min · from 48 onboarded machines$/,
+    );
+  });
+
+  it('says nothing when the line cannot say yet, or the machine is not in progress', () => {
+    assert.equal(progressDetail({ kind: 'notEnough', machines: 3 }, ctx), undefined);
+    assert.equal(progressDetail(undefined, ctx), undefined);
   });
 });
