@@ -255,6 +255,7 @@ describe('Machines tree', function () {
         const withEvents = machine(rendered, ONBOARDED);
         // Issue 27: every machine (and group) offers the onboarding board of the selection.
         assert.deepEqual(menuCommands(withEvents.contextValue), [
+          'copyAsCurl',
           'copyLinkToMachine',
           'copySerialNumber',
           'exportEvents',
@@ -264,6 +265,7 @@ describe('Machines tree', function () {
           'watchMachine',
         ]);
         assert.deepEqual(menuCommands(machine(rendered, TEST_SERIALS.empty).contextValue), [
+          'copyAsCurl',
           'copyLinkToMachine',
           'copySerialNumber',
           'openBoard',
@@ -289,6 +291,7 @@ describe('Machines tree', function () {
         ]);
         assert.deepEqual(menuCommands('error'), ['retryMachine', 'showLog']);
         assert.deepEqual(menuCommands('machine.unpinned.workspace.events'), [
+          'copyAsCurl',
           'copyLinkToMachine',
           'copySerialNumber',
           'exportEvents',
@@ -299,6 +302,7 @@ describe('Machines tree', function () {
         ]);
         // A watched machine offers Stop Watching instead, and keeps Export (its .events suffix stays last).
         assert.deepEqual(menuCommands('machine.pinned.pinned.watched.events'), [
+          'copyAsCurl',
           'copyLinkToMachine',
           'copySerialNumber',
           'exportEvents',
