@@ -7,7 +7,7 @@
 // hides or moves them (table.ts); the timeline draws only the lanes in view
 // (timelineView.ts, timeline.ts).
 import { announce, button, el, icon } from '../../common/page/dom';
-import { countStates, prefersAligned, summaryText } from '../../domain/board/boardTable';
+import { countStalled, countStates, prefersAligned, summaryText } from '../../domain/board/boardTable';
 import type { BoardView } from '../protocol';
 import { buildFrame } from './frame';
 import { channel, page, persist, post, pageString, stateWords } from './state';
@@ -45,6 +45,14 @@ function renderBoard(): void {
     if (count) count.textContent = counts[state].toLocaleString(page.board.locale);
     b.hidden = counts[state] === 0 && !page.filter.states.includes(state);
   }
+  const stalled = countStalled(page.board.rows);
+  const stalledCount = page.frame.stalledButton.querySelector('.count');
+  if (stalledCount) stalledCount.textContent = stalled.toLocaleString(page.board.locale);
+  page.frame.stalledButton.hidden = stalled === 0 && page.filter.stalled !== true;
+  const { usual } = page.board;
+  page.frame.usualNote.hidden = usual === null;
+  page.frame.usualNote.textContent = usual === null ? '' : pageString('usualSteps', usual.restsOn);
+  page.frame.usualNote.title = usual?.how ?? '';
   renderNotices(page.frame.notices, page.board);
   if (!hadFrame || page.colors === undefined) page.colors = readColors();
   if (!hadFrame) {
