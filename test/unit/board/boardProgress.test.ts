@@ -87,8 +87,8 @@ describe('the board with progress', () => {
     assert.deepEqual(usualBands(row, steps, true)[0], { index: 1, from: 0, to: 8 * 60_000 });
     const look = { background: '#fff', foreground: '#000', grid: '#888', states: WORDS };
     const svg = timelineSvg([row], {
-      from: (row.firstAt ?? 0) - 60_000,
-      to: (row.firstAt ?? 0) + 60 * 60_000,
+      from: row.firstAt - 60_000,
+      to: row.firstAt + 60 * 60_000,
       look,
       states: WORDS,
       title: 'Board',
