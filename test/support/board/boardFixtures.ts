@@ -102,6 +102,18 @@ export function progressLine(now = BOARD_T0 + 3 * 60 * MINUTE): {
   readonly now: number;
 } {
   const rules = DEFAULT_EVENT_STATE_RULES;
+  const { results, learned } = progressResults(now);
+  const rows = results.map((result) => {
+    const answer = machineProgress(result.events, learned, now, rules);
+    const progress = answer === undefined ? undefined : rowProgress(answer, progressWords(answer, plainLocalize, pageText));
+    return boardRow(result.serialNumber, { result, progress }, rules);
+  });
+  return { rows, learned, now };
+}
+
+/** The results of progressLine's machines, and what their history teaches. */
+export function progressResults(now = BOARD_T0 + 3 * 60 * MINUTE): { readonly results: EventsResult[]; readonly learned: LearnedSteps } {
+  const rules = DEFAULT_EVENT_STATE_RULES;
   const history = new LineHistory(rules);
   const results: EventsResult[] = [];
   for (let m = 0; m < 6; m++) results.push(fixtureResult(`MX-4711-A01${m}0`, onboarding(BOARD_T0 + m * 20 * MINUTE, 5, 'onboarded')));
@@ -111,15 +123,9 @@ export function progressLine(now = BOARD_T0 + 3 * 60 * MINUTE): {
   results.push(
     fixtureResult(
       'LSR-7000-G0103',
-      steps(now - 15 * MINUTE, 3).filter((_, i) => i !== 1),
+      steps(now - 20 * MINUTE, 3).filter((_, i) => i !== 1),
     ),
   );
   for (const result of results) history.learn(result.serialNumber, result.events);
-  const learned = history.steps();
-  const rows = results.map((result) => {
-    const answer = machineProgress(result.events, learned, now, rules);
-    const progress = answer === undefined ? undefined : rowProgress(answer, progressWords(answer, plainLocalize, pageText));
-    return boardRow(result.serialNumber, { result, progress }, rules);
-  });
-  return { rows, learned, now };
+  return { results, learned: history.steps() };
 }
