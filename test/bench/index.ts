@@ -14,6 +14,7 @@ import { serverStringsBench } from './serverStrings.bench';
 import { problemsBench } from './problems.bench';
 import { boardBench } from './board.bench';
 import { watchBench } from './watch.bench';
+import { lineHistoryBench } from './lineHistory.bench';
 
 export interface Benchmark {
   readonly name: string;
@@ -32,6 +33,7 @@ const ALL: readonly Benchmark[] = [
   problemsBench,
   boardBench,
   watchBench,
+  lineHistoryBench,
 ];
 // `npm run bench -- fleet` runs only the benchmarks whose name contains "fleet" (case-insensitive).
 const only = process.argv[2]?.toLowerCase();

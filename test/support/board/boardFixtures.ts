@@ -2,10 +2,11 @@
 // 1,000 machines × 10 events for the bench), and the rows the host would
 // build from them with the default eventStates rules.
 import type { EventsResult, OnboardingEvent } from '../../../src/core/model';
-import { boardRow, rowProgress, type BoardRow } from '../../../src/domain/board/boardRows';
+import { boardRow, rowProgress, usualSteps, type BoardRow } from '../../../src/domain/board/boardRows';
+import type { UsualSteps } from '../../../src/board/protocol';
 import { DEFAULT_EVENT_STATE_RULES } from '../../../src/domain/events/eventState';
 import { LineHistory, type LearnedSteps } from '../../../src/domain/progress/lineHistory';
-import { machineProgress, progressWords } from '../../../src/domain/progress/machineProgress';
+import { machineProgress, progressWords, restsOnWords } from '../../../src/domain/progress/machineProgress';
 import { plainLocalize } from '../../../src/common/localize';
 import { pageText, serverText } from '../../../src/common/serverText';
 
@@ -87,6 +88,37 @@ export function manyRows(machines: number, events: number): BoardRow[] {
     rows.push(boardRow(serial, { result: fixtureResult(serial, onboarding(BOARD_T0 + (m % 200) * 5 * MINUTE, steps, outcome)) }, rules));
   }
   return rows;
+}
+
+/**
+ * manyRows' machines as the host builds them with the line's history: every
+ * machine in progress carries its progress, and the board its usual steps (the
+ * bench's board, so the figures include the progress columns and the bands).
+ */
+export function manyRowsWithProgress(machines: number, events: number): { readonly rows: BoardRow[]; readonly usual: UsualSteps } {
+  const rules = DEFAULT_EVENT_STATE_RULES;
+  const plain = manyRows(machines, events);
+  const results = plain.map((row) =>
+    fixtureResult(
+      row.serialNumber,
+      row.points.map((point) => ({
+        type: point.type,
+        at: point.at,
+        ...(point.state === 'onboarded' ? { assetId: '5d1c7e0a-2b7f-4c1e-9e0d-8a4f6b2c3d10' } : {}),
+      })),
+    ),
+  );
+  const history = new LineHistory(rules);
+  for (const result of results) history.learn(result.serialNumber, result.events);
+  const learned = history.steps();
+  const now = BOARD_T0 + 17 * 60 * MINUTE; // some machines in progress recent, others stalled
+  const rows = results.map((result) => {
+    const answer = machineProgress(result.events, learned, now, rules);
+    const progress = answer === undefined ? undefined : rowProgress(answer, progressWords(answer, plainLocalize, pageText));
+    return boardRow(result.serialNumber, { result, progress }, rules);
+  });
+  const words = restsOnWords(learned.kind === 'steps' ? learned : { source: 'learned', machines: learned.machines }, plainLocalize);
+  return { rows, usual: { steps: usualSteps(learned), ...words } };
 }
 
 /**
