@@ -24,6 +24,9 @@ function renderBoard(): void {
   const focused = focusedRow();
   if (!page.frame) page.frame = buildFrame(root);
   document.title = page.board.title;
+  // The frame outlives a board: the panel that showed line 3 and is asked for line 4 says line 4.
+  const heading = root.querySelector('.board-header h1');
+  if (heading) heading.textContent = page.board.title;
   const words = stateWords();
   page.rows = page.board.rows.map((row) => buildRow(row, words));
   page.frame.tbody.replaceChildren();
