@@ -174,9 +174,10 @@ describe('The onboarding board', function () {
     await board().open({ kind: 'file', uri: LINE4.toString() });
     const report = await board().waitForRendered((r) => r.rows === 14 && !r.summary.includes('not loaded') && r.usualNote !== '', 30_000);
     assert.equal(report.summary, '14 machines: 10 onboarded, 4 in progress');
+    assert.equal(report.heading, 'Board: Serial Numbers in line4.yaml', 'the panel that showed line 3 is headed by the board it shows now');
     const cell = (serial: string) => report.progress.find((p) => p.serialNumber === serial);
     const stalled = cell(DEMO_LINE4_SERIALS.stalled);
-    assert.equal(stalled?.text, '4/5 · FIRMWARE_CHECKEDstalled');
+    assert.equal(stalled?.text, 'stalled4/5 · FIRMWARE_CHECKED');
     assert.match(
       stalled.title,
       /^stalled: at it for 2 h 4\d min, usually under \d+ min\nfrom (\d+) onboarded machines\nLearned from the \1 onboarded machines/,

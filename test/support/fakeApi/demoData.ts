@@ -70,15 +70,16 @@ export const DEMO_WATCHED_SERIALS = {
  * (the fake's start), so "in progress" and "stalled" hold whenever the demo runs.
  */
 export const DEMO_LINE4_SERIALS = {
-  onboarded: Array.from({ length: 10 }, (_, i) => `ASM-8800-H01${String(i + 1).padStart(2, '0')}`),
+  // The four in progress first: the board's default order (by serial number) shows them at the top.
   /** At CERTIFICATE_ISSUED for a few minutes: on time. */
-  onTime: 'ASM-8800-H0111',
+  onTime: 'ASM-8800-H0101',
   /** At FIRMWARE_CHECKED for hours, where the line takes minutes: stalled. */
-  stalled: 'ASM-8800-H0112',
+  stalled: 'ASM-8800-H0102',
   /** Went from ONBOARDING_STARTED to CERTIFICATE_ISSUED without DEVICE_REGISTERED: a step missing. */
-  missingStep: 'ASM-8800-H0113',
+  missingStep: 'ASM-8800-H0103',
   /** Started a minute ago. */
-  started: 'ASM-8800-H0114',
+  started: 'ASM-8800-H0104',
+  onboarded: Array.from({ length: 10 }, (_, i) => `ASM-8800-H01${String(i + 5).padStart(2, '0')}`),
 } as const;
 
 /**

@@ -45,6 +45,8 @@ export interface BoardReport {
   /** The note on the faint usual-step bands behind the lanes, and its title (how they were learned); '' without. */
   readonly usualNote: string;
   readonly usualNoteTitle: string;
+  /** The board's heading. */
+  readonly heading: string;
   /** The Stalled filter button's count, '' when hidden. */
   readonly stalledCount: string;
 }
@@ -148,6 +150,7 @@ export function readBack(options: ReadBackOptions): void {
         })),
       usualNote: document.querySelector<HTMLElement>('.usual-note:not([hidden])')?.textContent ?? '',
       usualNoteTitle: document.querySelector<HTMLElement>('.usual-note:not([hidden])')?.title ?? '',
+      heading: text('.board-header h1'),
       stalledCount: document.querySelector<HTMLElement>('.stalled-toggle:not([hidden]) .count')?.textContent ?? '',
     };
   };
