@@ -52,7 +52,7 @@ export function buildRow(row: BoardRow, words: Record<BoardState, string>): RowU
     const p = row.progress;
     // "4/6 · FIRMWARE_CHECKED" (the words carry the type already rendered for a page); the title says the whole and what it rests on.
     const short = p.known ? pageString('progressShort', p.step, p.of, displayText(row.newestType ?? '')) : p.stepText;
-    // The stalled mark first: a long type wraps after it, never over it.
+    // The stalled badge first: a long type is cut after it, never over it.
     if (p.stalled) progress.append(el('span', 'stalled-badge', pageString('stalled')));
     progress.append(el('span', 'progress-step', short));
     progress.title = [p.stalledText ?? p.stepText, p.oddities, p.restsOn, p.how].filter((x) => x !== null).join('\n');

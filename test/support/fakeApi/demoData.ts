@@ -358,8 +358,8 @@ function addLine4(data: FakeApiData, now: number): void {
   data.machines[DEMO_LINE4_SERIALS.started] = endingAt(run(DEMO_LINE4_SERIALS.started, 0, 1), MINUTE);
 }
 
-/** The demo data set; see the file comment for how hrefs are resolved. */
-export function demoData(baseUrl: string = BASE_URL_PLACEHOLDER): FakeApiData {
+/** The demo data set; see the file comment for how hrefs are resolved. Line 4 is timed back from `now` (the fake's start). */
+export function demoData(baseUrl: string = BASE_URL_PLACEHOLDER, now: number = Date.now()): FakeApiData {
   const gen = new Generator();
   const data: FakeApiData = {
     users: [
@@ -398,6 +398,6 @@ export function demoData(baseUrl: string = BASE_URL_PLACEHOLDER): FakeApiData {
       };
     }
   }
-  addLine4(data, Date.now());
+  addLine4(data, now);
   return data;
 }
