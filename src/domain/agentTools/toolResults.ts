@@ -67,10 +67,10 @@ function formatMinutes(ms: number): string {
   return minutes < 120 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
-/** Said once per result: how the progress figures were learned, or why there are none. */
-function progressNote(context: ResultContext): string {
+/** Said once per result that holds a machine in progress: how the progress figures were learned, or why there are none. */
+function progressNote(context: ResultContext, reports: readonly MachineReport[]): string {
   const learned = context.learned;
-  if (learned === undefined) return '';
+  if (learned === undefined || !reports.some((report) => stateOfOutcome(report.outcome, context.rules) === 'inProgress')) return '';
   if (learned.kind === 'notEnough')
     return ` Progress of machines in progress cannot be estimated yet: ${progressWords(learned, plainLocalize, sv).restsOn}.`;
   return ` For machines in progress the result gives their step, how long they have been at it, when they are likely done (the sum of the remaining steps' usual times) and STALLED when they have been at their step far longer than usual; ${restsOnWords(learned, plainLocalize).how}`;
@@ -223,7 +223,7 @@ export function machineEventsText(
       eventsLeft++;
     }
   }
-  const head = `Onboarding events of ${reports.length} machine${reports.length === 1 ? '' : 's'} from ${API} (environment ${v(context.environment)}), newest first, at most ${options.maxEvents} per machine. Times are UTC (ISO 8601) with their age. A machine's state is read from the type of its newest event.${progressNote(context)}`;
+  const head = `Onboarding events of ${reports.length} machine${reports.length === 1 ? '' : 's'} from ${API} (environment ${v(context.environment)}), newest first, at most ${options.maxEvents} per machine. Times are UTC (ISO 8601) with their age. A machine's state is read from the type of its newest event.${progressNote(context, reports)}`;
   const tail: string[] = [...refusedLines(options.refused)];
   if (lines.full) tail.push(cutNotice(`${machinesLeft} machines and ${eventsLeft} more events`));
   return [head, dataNotice(API), beginLine(API), lines.text, endLine(API), ...tail].join('\n');
@@ -268,7 +268,7 @@ export function summaryText(
     watches.length === 0
       ? ` No machine is being watched in this environment (${AGENT_TOOL_WATCH} starts a watch).`
       : ` ${watches.length} machine${watches.length === 1 ? ' is' : 's are'} in this environment's watch list (listed after the machines)${watched === 0 ? '' : `; the lines of the ${watched} summarized here say so`}.`;
-  const head = `Onboarding summary of ${reports.length} machine${reports.length === 1 ? '' : 's'} from ${API} (environment ${v(context.environment)}): ${countText || 'nothing to count'}. A machine's state is read from the type of its newest event; failed machines are listed first with that event's message, and stalled machines first among those in progress.${progressNote(context)}${watchSentence}`;
+  const head = `Onboarding summary of ${reports.length} machine${reports.length === 1 ? '' : 's'} from ${API} (environment ${v(context.environment)}): ${countText || 'nothing to count'}. A machine's state is read from the type of its newest event; failed machines are listed first with that event's message, and stalled machines first among those in progress.${progressNote(context, reports)}${watchSentence}`;
   const tail = [...refusedLines(refused)];
   if (lines.full) tail.push(cutNotice(`${left} machines`));
   const block = [lines.text, watchPart].filter((text) => text !== '').join('\n');

@@ -49,5 +49,7 @@ describe('agent tool results with progress', () => {
     assert.match(text, /cannot be estimated yet: not enough history yet \(3 onboarded machines\)/);
     assert.match(lineOf(text, 'LSR-7000-G0101'), /progress: not enough history yet \(3 onboarded machines\)$/);
     assert.doesNotMatch(text, /STALLED/);
+    const onboardedOnly = summaryText(reports.slice(0, 6), [], context);
+    assert.doesNotMatch(onboardedOnly, /machines in progress/, 'no word on progress where no machine is in progress');
   });
 });
