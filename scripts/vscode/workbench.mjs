@@ -27,7 +27,8 @@ export function freePort() {
 
 /** A scratch folder that holds everything code-server and Chromium would otherwise write to $HOME and /tmp. */
 export function makeScratch(prefix = 'run') {
-  const base = join(root, '.vscode-test', 'scratch');
+  // OE_SCRATCH_DIR: a shorter base where the checkout's path is long (Chromium's socket path must stay under 108 bytes).
+  const base = process.env.OE_SCRATCH_DIR ?? join(root, '.vscode-test', 'scratch');
   mkdirSync(base, { recursive: true });
   const dir = mkdtempSync(join(base, `${prefix}-`));
   for (const sub of ['config', 'data', 'cache', 'tmp', 'home', 'user-data', 'extensions', 'chromium']) {

@@ -15,6 +15,7 @@ import { definedOnly } from '../common/definedOnly';
 import { errorMessage } from '../common/errors';
 import { isApiError } from '../core/errors';
 import { NotSignedInError, type EventsCache } from '../eventsCache/eventsCache';
+import type { CachedLineHistory } from '../eventsCache/cachedLineHistory';
 import {
   needsConfirmation,
   parseMachineEventsInput,
@@ -68,6 +69,8 @@ export interface AgentToolsDeps {
   readonly trust: Pick<ArgumentTrust, 'confirm'>;
   /** The watch feature: the summary marks watched machines, and the watch tool lists and starts watches (after asking the user). */
   readonly watches: WatchesApi;
+  /** The line's usual steps: machines in progress say their step, time to go and whether they are stalled. */
+  readonly lineHistory: Pick<CachedLineHistory, 'steps'>;
 }
 
 export type AgentTools = Readonly<Record<LanguageModelToolName, vscode.LanguageModelTool<unknown>>>;
@@ -135,7 +138,12 @@ function answeredTool<Input>(deps: AgentToolsDeps, name: AgentToolName, definiti
 
 /** Registers the tools with VS Code; returns them by name. */
 export function registerAgentTools(context: vscode.ExtensionContext, deps: AgentToolsDeps): AgentTools {
-  const resultContext = () => ({ now: Date.now(), environment: environmentName(deps.session), rules: deps.settings.value.eventStates });
+  const resultContext = () => ({
+    now: Date.now(),
+    environment: environmentName(deps.session),
+    rules: deps.settings.value.eventStates,
+    learned: deps.lineHistory.steps(),
+  });
   const answered: Readonly<Record<LanguageModelToolName, AnsweredTool>> = {
     // One or more serial numbers → each machine's newest events, read through the views' cache.
     [LANGUAGE_MODEL_TOOLS.machineEvents]: answeredTool(deps, LANGUAGE_MODEL_TOOLS.machineEvents, {

@@ -15,7 +15,10 @@ import { toSingleLine } from '../common/markdownText';
 import { inertNotificationText } from '../common/notificationText';
 import { failureKind, NotSignedInError, type EventsCache } from '../eventsCache/eventsCache';
 import { VisibleLoads } from '../eventsCache/visibleLoads';
-import { boardRow, MAX_ERROR_LENGTH, type BoardRow } from '../domain/board/boardRows';
+import { boardRow, MAX_ERROR_LENGTH, rowProgress, usualSteps, type BoardRow } from '../domain/board/boardRows';
+import type { CachedLineHistory } from '../eventsCache/cachedLineHistory';
+import { progressWords, restsOnWords } from '../domain/progress/machineProgress';
+import { pageText } from '../common/serverText';
 import { boardToCsv, boardToMarkdown, timelineSvg } from '../domain/board/boardExport';
 import { axisLabel } from '../domain/board/boardTable';
 import { newestOf } from '../domain/events/eventState';
@@ -28,7 +31,7 @@ import type { SettingsReader } from '../workbench/settings';
 import { WebviewHost } from '../workbench/webviewHost';
 import { resolveSet, SetFollower } from './boardSets';
 import { boardPageStrings, boardStateWords, exportWords } from './boardStrings';
-import { isPageMessage, type BoardSet, type HostMessage, type PageMessage } from './protocol';
+import { isPageMessage, type BoardSet, type BoardView, type HostMessage, type PageMessage } from './protocol';
 
 /** What the board feature is built with (extension.ts passes it to registerBoard). */
 export interface BoardDeps {
@@ -39,6 +42,8 @@ export interface BoardDeps {
   readonly machines: MachinesApi;
   readonly details: DetailsApi;
   readonly log: Log;
+  /** The line's usual steps: each row's progress and the faint bands behind the lanes. */
+  readonly lineHistory: CachedLineHistory;
 }
 
 /** What a panel needs besides: where its media is. */
@@ -121,6 +126,12 @@ export class BoardPanel extends Disposable {
         this.posting.trigger();
       }),
     );
+    // The figures change as results arrive anywhere in the window (the history fires once per turn): one post per batch.
+    this.register(
+      context.lineHistory.onDidChange(() => {
+        this.posting.trigger();
+      }),
+    );
     this.register(
       settings.onDidChange((change) => {
         if (change.affects('eventStates')) this.posting.trigger();
@@ -180,10 +191,12 @@ export class BoardPanel extends Disposable {
     const { events, settings, session } = this.context;
     const signedIn = session.state.kind === 'signed-in';
     const rules = settings.value.eventStates;
+    const { lineHistory } = this.context;
     return this.serialNumbers.map((serialNumber) => {
       if (!signedIn) return boardRow(serialNumber, {}, rules);
       const entry = events.peek(serialNumber);
       const failed = events.failure(serialNumber);
+      const answer = entry === undefined ? undefined : lineHistory.progressFor(entry.result);
       return boardRow(
         serialNumber,
         {
@@ -191,6 +204,7 @@ export class BoardPanel extends Disposable {
           stale: entry?.stale,
           errorKind: failed === undefined ? undefined : failureKind(failed),
           errorMessage: failed === undefined ? undefined : toSingleLine(errorMessage(failed.error, vscode.l10n.t), MAX_ERROR_LENGTH),
+          progress: answer === undefined ? undefined : rowProgress(answer, progressWords(answer, vscode.l10n.t, pageText)),
         },
         rules,
       );
@@ -208,9 +222,19 @@ export class BoardPanel extends Disposable {
         held: this.loads.heldCount,
         locale: vscode.env.language,
         nowMs: Date.now(),
+        usual: this.usual(),
       },
       strings: boardPageStrings(vscode.l10n.t),
     };
+  }
+
+  /** The line's usual steps for the bands behind the lanes (the page's and the SVG's), with what they rest on; null while there are none. */
+  private usual(): BoardView['usual'] {
+    if (this.context.session.state.kind !== 'signed-in') return null;
+    const learned = this.context.lineHistory.steps();
+    const steps = usualSteps(learned);
+    if (learned.kind !== 'steps' || steps.length === 0) return null;
+    return { steps, ...restsOnWords(learned, vscode.l10n.t) };
   }
 
   /** The rows the page named, in its order, each one the host's own (a serial number not on the board is dropped). */
@@ -265,6 +289,7 @@ export class BoardPanel extends Disposable {
           states: boardStateWords(vscode.l10n.t),
           title: this.panel.title,
           aligned: message.aligned,
+          usual: this.usual(),
           formatTick: (at, step) => axisLabel(at, step, { aligned: message.aligned, locale, units: exportWords(vscode.l10n.t).units }),
         });
         await this.save('svg', Buffer.from(svg, 'utf8'));

@@ -55,6 +55,8 @@ export function boardPageStrings(t: Localize): PageStrings {
     filterPlaceholder: t('Filter: serial number, event, error'),
     columnSerialNumber: t('Serial number'),
     columnState: t('State'),
+    columnProgress: t('Progress'),
+    columnToGo: t('Time to go'),
     columnNewest: t('Newest event'),
     columnAge: t('Age'),
     columnDuration: t('Duration'),
@@ -99,5 +101,9 @@ export function boardPageStrings(t: Localize): PageStrings {
     durationD: t('{0} d'),
     noMatch: t('No machine matches the filter.'),
     failingStep: t('failing step'),
+    filterStalled: t('Stalled'),
+    stalled: t('stalled'),
+    progressShort: t('{0}/{1} · {2}'),
+    usualSteps: t('Faint bands behind each lane: the usual steps of this line, laid end to end by their median times ({0}).'),
   };
 }

@@ -5,7 +5,16 @@
 // button press would not (it names machines by serial number and events by
 // key; the host looks them up in what it showed).
 import { isRecord } from '../common/guards';
-import { BOARD_STATES, MAX_ERROR_LENGTH, MAX_POINTS, type TimelinePoint, type BoardRow, type BoardState } from '../domain/board/boardRows';
+import {
+  BOARD_STATES,
+  MAX_ERROR_LENGTH,
+  MAX_POINTS,
+  type TimelinePoint,
+  type BoardRow,
+  type BoardState,
+  type RowProgress,
+  type UsualStep,
+} from '../domain/board/boardRows';
 import { BOARD_COLUMNS, MAX_FILTER_TEXT, type BoardFilter, type BoardSort } from '../domain/board/boardTable';
 import type { SvgLook } from '../domain/board/boardExport';
 
@@ -17,6 +26,20 @@ const MAX_SERIAL = 200;
 const MAX_TEXT = 1024;
 /** A PNG the page renders: a 4,000 × 20,000 canvas compresses far below this. */
 export const MAX_PNG_DATA_URL = 24 * 1024 * 1024;
+
+/** Usual steps carried at most (the learner keeps at most 200 per machine; a line has a dozen). */
+const MAX_USUAL_STEPS = 200;
+/** Longest progress wording (a step, its oddities, how it was learned). */
+const MAX_WORDS = 4096;
+
+/** The line's usual steps, drawn faint behind each lane, and what they rest on. */
+export interface UsualSteps {
+  readonly steps: readonly UsualStep[];
+  /** "from 48 onboarded machines" */
+  readonly restsOn: string;
+  /** How they were learned. */
+  readonly how: string;
+}
 
 /** Which machines a board shows: it follows the set as it changes. */
 export type BoardSet =
@@ -38,6 +61,8 @@ export interface BoardView {
   readonly held: number;
   readonly locale: string;
   readonly nowMs: number;
+  /** The usual steps of the line; null while the history cannot say. */
+  readonly usual: UsualSteps | null;
 }
 
 /** What the page keeps with webview.setState so the panel comes back after a reload, as it was left. */
@@ -69,6 +94,8 @@ export const PAGE_STRING_KEYS = [
   'filterPlaceholder',
   'columnSerialNumber',
   'columnState',
+  'columnProgress',
+  'columnToGo',
   'columnNewest',
   'columnAge',
   'columnDuration',
@@ -111,6 +138,10 @@ export const PAGE_STRING_KEYS = [
   'durationD',
   'noMatch',
   'failingStep',
+  'filterStalled',
+  'stalled',
+  'progressShort',
+  'usualSteps',
 ] as const;
 export type PageStringKey = (typeof PAGE_STRING_KEYS)[number];
 export type PageStrings = Readonly<Record<PageStringKey, string>>;
@@ -170,10 +201,46 @@ function isTimelinePoint(value: unknown): value is TimelinePoint {
   );
 }
 
+const isNullableWords = (v: unknown): v is string | null => isNullableString(v, MAX_WORDS);
+
+function isRowProgress(value: unknown): value is RowProgress {
+  return (
+    isRecord(value) &&
+    typeof value['known'] === 'boolean' &&
+    isCount(value['step']) &&
+    isCount(value['of']) &&
+    value['step'] <= value['of'] &&
+    typeof value['stalled'] === 'boolean' &&
+    isNullableNumber(value['toGoLowMs']) &&
+    isNullableNumber(value['toGoHighMs']) &&
+    isString(value['stepText'], MAX_WORDS) &&
+    isNullableWords(value['toGoText']) &&
+    isNullableWords(value['stalledText']) &&
+    isString(value['restsOn'], MAX_WORDS) &&
+    isString(value['how'], MAX_WORDS) &&
+    isNullableWords(value['oddities'])
+  );
+}
+
+function isUsualSteps(value: unknown): value is UsualSteps {
+  if (!isRecord(value)) return false;
+  const steps = value['steps'];
+  return (
+    Array.isArray(steps) &&
+    steps.length <= MAX_USUAL_STEPS &&
+    steps.every(
+      (step) => isRecord(step) && isString(step['type']) && isNullableNumber(step['medianMs']) && isNullableNumber(step['p90Ms']),
+    ) &&
+    isString(value['restsOn'], MAX_WORDS) &&
+    isString(value['how'], MAX_WORDS)
+  );
+}
+
 export function isBoardRow(value: unknown): value is BoardRow {
   if (!isRecord(value)) return false;
   const points = value['points'];
   return (
+    (value['progress'] === null || isRowProgress(value['progress'])) &&
     isSerial(value['serialNumber']) &&
     isBoardState(value['state']) &&
     isNullableString(value['newestType']) &&
@@ -220,7 +287,11 @@ export function isFilter(value: unknown): value is BoardFilter {
   if (!isRecord(value)) return false;
   const states = value['states'];
   return (
-    isString(value['text'], MAX_FILTER_TEXT) && Array.isArray(states) && states.length <= BOARD_STATES.length && states.every(isBoardState)
+    isString(value['text'], MAX_FILTER_TEXT) &&
+    Array.isArray(states) &&
+    states.length <= BOARD_STATES.length &&
+    states.every(isBoardState) &&
+    (value['stalled'] === undefined || typeof value['stalled'] === 'boolean')
   );
 }
 
@@ -240,7 +311,8 @@ function isBoardView(value: unknown): value is BoardView {
     rows.every(isBoardRow) &&
     isCount(value['held']) &&
     isString(value['locale'], 64) &&
-    isFiniteNumber(value['nowMs'])
+    isFiniteNumber(value['nowMs']) &&
+    (value['usual'] === null || isUsualSteps(value['usual']))
   );
 }
 

@@ -15,6 +15,7 @@ import { problemsBench } from './problems.bench';
 import { boardBench } from './board.bench';
 import { watchBench } from './watch.bench';
 import { cliBench } from './cli.bench';
+import { lineHistoryBench } from './lineHistory.bench';
 
 export interface Benchmark {
   readonly name: string;
@@ -34,6 +35,7 @@ const ALL: readonly Benchmark[] = [
   boardBench,
   watchBench,
   cliBench,
+  lineHistoryBench,
 ];
 // `npm run bench -- fleet` runs only the benchmarks whose name contains "fleet" (case-insensitive).
 const only = process.argv[2]?.toLowerCase();

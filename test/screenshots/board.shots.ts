@@ -1,6 +1,8 @@
 // The onboarding board of the demo's line 3 (test/fixtures/demo-workspace/
 // config/line3.yaml) against the demo API, at the default layout, in the dark,
 // light and high-contrast themes; board-line3.png is the README's picture.
+// Line 4 (config/line4.yaml, issue 38): progress, time to go, the stalled
+// robot and the usual steps behind the lanes (board-progress.png, in the README).
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -10,6 +12,8 @@ import { DEMO_CREDENTIALS, DEMO_FAKE_CONFIG, demoData, startFakeApi, type FakeAp
 import { snap } from './snap';
 
 const LINE3 = vscode.Uri.file(join(__dirname, '..', '..', '..', 'test', 'fixtures', 'demo-workspace', 'config', 'line3.yaml'));
+
+const LINE4 = vscode.Uri.file(join(__dirname, '..', '..', '..', 'test', 'fixtures', 'demo-workspace', 'config', 'line4.yaml'));
 
 async function setTheme(theme: string | undefined): Promise<void> {
   if (vscode.workspace.getConfiguration('workbench').get('colorTheme') === theme) return;
@@ -57,5 +61,14 @@ describe('Onboarding board screenshots', function () {
     await setTheme('Default High Contrast');
     await snap('board-high-contrast', 2500);
     await setTheme('Dark Modern');
+  });
+
+  it("shows line 4's robots in progress: step, time to go, the stalled one, and the usual steps behind the lanes", async () => {
+    const board = api.testHooks.board;
+    assert.ok(board);
+    await setTheme('Dark Modern');
+    await board.open({ kind: 'file', uri: LINE4.toString() });
+    await pages.board.waitForRendered((r) => r.rows === 14 && !r.summary.includes('not loaded') && r.stalledCount === '1', 30_000);
+    await snap('board-progress', 2500);
   });
 });

@@ -12,13 +12,15 @@ import { exportPng, exportSvg, fit, pan, setAligned, wireTimeline, zoom } from '
 const COLUMN_STRING: Readonly<Record<BoardColumn, keyof PageStrings>> = {
   serialNumber: 'columnSerialNumber',
   state: 'columnState',
+  progress: 'columnProgress',
+  toGo: 'columnToGo',
   newest: 'columnNewest',
   age: 'columnAge',
   duration: 'columnDuration',
   events: 'columnEvents',
   error: 'columnError',
 };
-const SORTABLE: readonly BoardColumn[] = ['serialNumber', 'state', 'newest', 'age', 'duration', 'events', 'error'];
+const SORTABLE: readonly BoardColumn[] = ['serialNumber', 'state', 'progress', 'toGo', 'newest', 'age', 'duration', 'events', 'error'];
 
 /** The page's frame, built once per page: what updates write into. */
 export function buildFrame(root: HTMLElement): Frame {
@@ -37,7 +39,7 @@ export function buildFrame(root: HTMLElement): Frame {
 type Part<K extends keyof Frame> = { readonly node: HTMLElement; readonly parts: Pick<Frame, K> };
 
 /** The state filter, the text filter, the count shown, and the exports. */
-function buildTools(): Part<'stateButtons' | 'filterInput' | 'shownCount'> {
+function buildTools(): Part<'stateButtons' | 'stalledButton' | 'filterInput' | 'shownCount'> {
   const tools = el('div', 'tools');
   const states = el('div', 'state-filter', undefined, { role: 'group', 'aria-label': pageString('filterStates') });
   const stateButtons = new Map<BoardState, HTMLButtonElement>();
@@ -53,6 +55,13 @@ function buildTools(): Part<'stateButtons' | 'filterInput' | 'shownCount'> {
     stateButtons.set(state, b);
     states.append(b);
   }
+  // Stalled qualifies "in progress" (not a state of its own): a filter beside the states, not one of them.
+  const stalledButton = el('button', 'state-toggle stalled-toggle', undefined, { type: 'button', 'aria-pressed': 'false' });
+  stalledButton.append(icon('watch', 'state-icon'), el('span', 'word', pageString('filterStalled')), el('span', 'count', '0'));
+  stalledButton.addEventListener('click', () => {
+    setFilter({ ...page.filter, stalled: page.filter.stalled !== true });
+  });
+  states.append(stalledButton);
   const search = el('div', 'search');
   const filterInput = el('input', undefined, undefined, {
     id: 'filter',
@@ -78,10 +87,10 @@ function buildTools(): Part<'stateButtons' | 'filterInput' | 'shownCount'> {
     button(pageString('exportPng'), 'file-media', exportPng),
   );
   tools.append(states, search, shownCount, exports);
-  return { node: tools, parts: { stateButtons, filterInput, shownCount } };
+  return { node: tools, parts: { stateButtons, stalledButton, filterInput, shownCount } };
 }
 
-function buildTimeline(): Part<'lanes' | 'canvas' | 'spacer' | 'tooltip' | 'alignButton'> {
+function buildTimeline(): Part<'lanes' | 'canvas' | 'spacer' | 'tooltip' | 'alignButton' | 'usualNote'> {
   const timeline = el('section', 'timeline', undefined, { 'aria-labelledby': 'timeline-heading' });
   const timelineHead = el('div', 'section-head');
   const controls = el('div', 'timeline-controls', undefined, { role: 'group', 'aria-label': pageString('timeline') });
@@ -108,6 +117,8 @@ function buildTimeline(): Part<'lanes' | 'canvas' | 'spacer' | 'tooltip' | 'alig
   );
   timelineHead.append(el('h2', undefined, pageString('timeline'), { id: 'timeline-heading' }), controls);
   const help = el('p', 'help', pageString('timelineHelp'), { id: 'timeline-help' });
+  const usualNote = el('p', 'help usual-note');
+  usualNote.hidden = true;
   const lanes = el('div', 'lanes');
   const canvas = el('canvas', undefined, undefined, {
     tabindex: '0',
@@ -120,9 +131,9 @@ function buildTimeline(): Part<'lanes' | 'canvas' | 'spacer' | 'tooltip' | 'alig
   const tooltip = el('div', 'tooltip', undefined, { role: 'tooltip', id: 'timeline-tooltip' });
   tooltip.hidden = true;
   lanes.append(canvas, spacer);
-  timeline.append(timelineHead, help, lanes, tooltip);
+  timeline.append(timelineHead, help, usualNote, lanes, tooltip);
   wireTimeline(lanes, canvas);
-  return { node: timeline, parts: { lanes, canvas, spacer, tooltip, alignButton } };
+  return { node: timeline, parts: { lanes, canvas, spacer, tooltip, alignButton, usualNote } };
 }
 
 function buildTable(): Part<'headers' | 'tbody' | 'noMatch'> {

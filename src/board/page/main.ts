@@ -7,7 +7,7 @@
 // hides or moves them (table.ts); the timeline draws only the lanes in view
 // (timelineView.ts, timeline.ts).
 import { announce, button, el, icon } from '../../common/page/dom';
-import { countStates, prefersAligned, summaryText } from '../../domain/board/boardTable';
+import { countStalled, countStates, prefersAligned, summaryText } from '../../domain/board/boardTable';
 import type { BoardView } from '../protocol';
 import { buildFrame } from './frame';
 import { channel, page, persist, post, pageString, stateWords } from './state';
@@ -24,6 +24,9 @@ function renderBoard(): void {
   const focused = focusedRow();
   if (!page.frame) page.frame = buildFrame(root);
   document.title = page.board.title;
+  // The frame outlives a board: the panel that showed line 3 and is asked for line 4 says line 4.
+  const heading = root.querySelector('.board-header h1');
+  if (heading) heading.textContent = page.board.title;
   const words = stateWords();
   page.rows = page.board.rows.map((row) => buildRow(row, words));
   page.frame.tbody.replaceChildren();
@@ -45,6 +48,14 @@ function renderBoard(): void {
     if (count) count.textContent = counts[state].toLocaleString(page.board.locale);
     b.hidden = counts[state] === 0 && !page.filter.states.includes(state);
   }
+  const stalled = countStalled(page.board.rows);
+  const stalledCount = page.frame.stalledButton.querySelector('.count');
+  if (stalledCount) stalledCount.textContent = stalled.toLocaleString(page.board.locale);
+  page.frame.stalledButton.hidden = stalled === 0 && page.filter.stalled !== true;
+  const { usual } = page.board;
+  page.frame.usualNote.hidden = usual === null;
+  page.frame.usualNote.textContent = usual === null ? '' : pageString('usualSteps', usual.restsOn);
+  page.frame.usualNote.title = usual?.how ?? '';
   renderNotices(page.frame.notices, page.board);
   if (!hadFrame || page.colors === undefined) page.colors = readColors();
   if (!hadFrame) {

@@ -42,6 +42,10 @@ export interface Frame {
   readonly shownCount: HTMLElement;
   readonly notices: HTMLElement;
   readonly stateButtons: Map<BoardState, HTMLButtonElement>;
+  /** "Stalled": only the machines past their step's usual time. */
+  readonly stalledButton: HTMLButtonElement;
+  /** What the faint bands behind the lanes are, and what they rest on. */
+  readonly usualNote: HTMLElement;
   readonly filterInput: HTMLInputElement;
   readonly headers: Map<BoardColumn, HTMLElement>;
   readonly tbody: HTMLElement;

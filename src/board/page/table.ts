@@ -46,6 +46,21 @@ export function buildRow(row: BoardRow, words: Record<BoardState, string>): RowU
   const stateCell = el('div', 'cell col-state', undefined, CELL);
   stateCell.append(icon(STATE_ICONS[row.state], `state-icon state-${row.state}`), el('span', undefined, words[row.state]));
   // Server text (a row carries it as data, for the CSV export): shown as text with bidi and control characters as "�".
+  const progress = el('div', 'cell col-progress', undefined, CELL);
+  const toGo = el('div', 'cell col-toGo', undefined, CELL);
+  if (row.progress) {
+    const p = row.progress;
+    // "4/6 · FIRMWARE_CHECKED" (the words carry the type already rendered for a page); the title says the whole and what it rests on.
+    const short = p.known ? pageString('progressShort', p.step, p.of, displayText(row.newestType ?? '')) : p.stepText;
+    // The stalled badge first: a long type is cut after it, never over it.
+    if (p.stalled) progress.append(el('span', 'stalled-badge', pageString('stalled')));
+    progress.append(el('span', 'progress-step', short));
+    progress.title = [p.stalledText ?? p.stepText, p.oddities, p.restsOn, p.how].filter((x) => x !== null).join('\n');
+    if (p.toGoText !== null) {
+      toGo.textContent = p.toGoText;
+      toGo.title = `${p.restsOn}\n${p.how}`;
+    }
+  }
   const newest = el('div', 'cell col-newest', displayText(row.newestType ?? ''), CELL);
   if (row.newestType !== null) newest.title = displayText(row.newestType);
   if (row.stale) newest.append(el('span', 'stale', ` (${pageString('stale')})`));
@@ -72,7 +87,7 @@ export function buildRow(row: BoardRow, words: Record<BoardState, string>): RowU
   );
   reveal.tabIndex = -1;
   actions.append(reveal);
-  tr.append(serialCell, stateCell, newest, age, duration, events, error, actions);
+  tr.append(serialCell, stateCell, progress, toGo, newest, age, duration, events, error, actions);
   return { row, tr, open, haystack: searchText(row, words) };
 }
 
@@ -161,7 +176,7 @@ function applyFilter(): void {
   const compiled = compileFilter(page.filter);
   page.shown = [];
   for (const u of page.rows) {
-    const match = rowMatches(u.row.state, u.haystack, compiled);
+    const match = rowMatches(u.row, u.haystack, compiled);
     if (u.tr.hidden === match) u.tr.hidden = !match;
     if (match) page.shown.push(u);
   }
@@ -170,6 +185,7 @@ function applyFilter(): void {
   for (const u of page.rows) if (u !== stop && u.open.tabIndex === 0) u.open.tabIndex = -1;
   if (stop) stop.open.tabIndex = 0;
   for (const [state, b] of page.frame.stateButtons) b.setAttribute('aria-pressed', String(page.filter.states.includes(state)));
+  page.frame.stalledButton.setAttribute('aria-pressed', String(page.filter.stalled === true));
   page.frame.shownCount.textContent = pageString('shownOf', page.shown.length, page.rows.length);
   page.frame.noMatch.hidden = page.shown.length > 0 || page.rows.length === 0;
   page.focus = undefined;

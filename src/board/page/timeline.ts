@@ -7,8 +7,8 @@
 // lanes in view, so 1,000 machines cost what 20 do (15 lanes drawn per frame
 // at the default size; the whole page script is ~25 KB minified). SVG with a
 // node per point would be 10,000+ nodes to lay out for 1,000 × 10.
-import type { TimelinePoint, BoardRow, BoardState } from '../../domain/board/boardRows';
-import { axisLabel, laneTime, timeTicks, type DurationUnits } from '../../domain/board/boardTable';
+import type { TimelinePoint, BoardRow, BoardState, UsualStep } from '../../domain/board/boardRows';
+import { axisLabel, laneTime, timeTicks, usualBands, type DurationUnits } from '../../domain/board/boardTable';
 
 export const LANE_HEIGHT = 24;
 export const AXIS_HEIGHT = 28;
@@ -47,6 +47,8 @@ export interface TimelineFrame {
   /** Each lane from its machine's first event: the axis counts time since it. */
   readonly aligned: boolean;
   readonly units: DurationUnits;
+  /** The line's usual steps, drawn faint behind each lane (empty while the history cannot say). */
+  readonly usual: readonly UsualStep[];
 }
 
 export function xOf(frame: Pick<TimelineFrame, 'width' | 'from' | 'to'>, at: number): number {
@@ -127,6 +129,16 @@ function drawLane(context: CanvasRenderingContext2D, frame: TimelineFrame, row: 
   context.beginPath();
   context.rect(LABEL_WIDTH - 2, y, frame.width - LABEL_WIDTH + 2, LANE_HEIGHT);
   context.clip();
+  // The usual steps, faint and alternating, behind the machine's own: where it is against where its line usually is (the same bands as the SVG's).
+  context.fillStyle = colors.foreground;
+  for (const band of usualBands(row, frame.usual, frame.aligned)) {
+    const x1 = xOf(frame, band.from);
+    const x2 = xOf(frame, band.to);
+    if (x2 < LABEL_WIDTH || x1 > frame.width) continue;
+    context.globalAlpha = band.index % 2 === 0 ? 0.05 : 0.1;
+    context.fillRect(x1, y + 2, Math.max(0.5, x2 - x1), LANE_HEIGHT - 4);
+  }
+  context.globalAlpha = 1;
   if (row.firstAt !== null && row.endAt !== null) {
     const x1 = xOf(frame, laneTime(row, row.firstAt, frame.aligned));
     const x2 = xOf(frame, laneTime(row, row.endAt, frame.aligned));

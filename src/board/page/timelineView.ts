@@ -123,6 +123,7 @@ function timelineFrame(): TimelineFrame | undefined {
     stateWords: stateWords(),
     aligned: page.aligned,
     units: units(),
+    usual: page.board.usual?.steps ?? [],
   };
 }
 
@@ -146,6 +147,8 @@ function pointAt(lane: number, point: number): { row: BoardRow; point: TimelineP
 function describe(row: BoardRow, point: TimelinePoint, index: number): string {
   const parts = [row.serialNumber, displayText(point.type), absolute(point.at), stateWord(point.state)];
   if (index === row.failingPoint) parts.push(pageString('failingStep'));
+  // The newest event says where the machine stands, and what that rests on.
+  if (index === row.points.length - 1 && row.progress) parts.push(row.progress.stalledText ?? row.progress.stepText, row.progress.restsOn);
   return parts.join(' · ');
 }
 

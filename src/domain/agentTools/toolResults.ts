@@ -16,6 +16,8 @@ import { serverTextData, type ServerText } from '../../common/serverText';
 import { formatRelative, formatUtcIso } from '../../common/time';
 import { machineState, newestOf, stateWord, type EventStateRules, type MachineState } from '../events/eventState';
 import type { WatchStartAnswer, WatchSummary } from '../watch/watchRules';
+import type { LearnedSteps } from '../progress/lineHistory';
+import { machineProgress, progressWords, restsOnWords } from '../progress/machineProgress';
 import { AGENT_TOOL_NAMES } from './toolDefinitions';
 import { TOOL_LIMITS, type SerialList } from './toolInput';
 import { beginLine, BoundedLines, dataNotice, endLine, quote, type DataSource } from './untrustedText';
@@ -33,6 +35,65 @@ export interface ResultContext {
   readonly environment: string;
   /** The eventStates setting: a machine's state here is the one the user's views show. */
   readonly rules: EventStateRules;
+  /** The line's usual steps (the events cache's line history): where each machine in progress stands. Without it, no progress is said. */
+  readonly learned?: LearnedSteps;
+}
+
+/** A machine in progress against the line's history, when the context knows the history. */
+function progressOf(result: EventsResult, context: ResultContext): ReturnType<typeof machineProgress> {
+  return context.learned === undefined ? undefined : machineProgress(result.events, context.learned, context.now, context.rules);
+}
+
+/**
+ * Where a machine in progress stands, in the words every surface uses (progressWords, English here), its step's
+ * type quoted as data: "progress: step 4 of 6 · "NETWORK_CONFIGURED", usually 14 min more, from 6 onboarded machines",
+ * STALLED in capitals so a model asked "which are stuck" cannot miss it.
+ */
+function progressPart(result: EventsResult, context: ResultContext): string {
+  const answer = progressOf(result, context);
+  if (answer === undefined) return '';
+  const words = progressWords(answer, plainLocalize, sv);
+  if (answer.kind === 'notEnough') return `; progress: ${words.restsOn}`;
+  const parts = [words.step, `at it for ${formatMinutes(answer.atItForMs)}`];
+  if (words.stalled !== undefined) parts.unshift(`STALLED (${words.stalled})`);
+  parts.push(words.toGo === undefined ? 'time to go unknown (a remaining step has no measured time)' : `likely done: ${words.toGo}`);
+  if (words.oddities !== undefined) parts.push(words.oddities);
+  parts.push(words.restsOn);
+  return `; progress: ${parts.join(', ')}`;
+}
+
+function formatMinutes(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  return minutes < 120 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/** Said once per result that holds a machine in progress: how the progress figures were learned, or why there are none. */
+function progressNote(context: ResultContext, reports: readonly MachineReport[]): string {
+  const learned = context.learned;
+  if (learned === undefined || !reports.some((report) => stateOfOutcome(report.outcome, context.rules) === 'inProgress')) return '';
+  if (learned.kind === 'notEnough')
+    return ` Progress of machines in progress cannot be estimated yet: ${progressWords(learned, plainLocalize, sv).restsOn}.`;
+  return ` For machines in progress the result gives their step, how long they have been at it, when they are likely done (the sum of the remaining steps' usual times) and STALLED when they have been at their step far longer than usual; ${restsOnWords(learned, plainLocalize).how}`;
+}
+
+/** Stalled machines first (they need someone), then the furthest along: a stable order within the in-progress group. */
+function stalledFirst(reports: readonly MachineReport[], context: ResultContext): MachineReport[] {
+  const rank = (report: MachineReport): number => {
+    if (report.outcome.kind !== 'events') return 2;
+    const answer = progressOf(report.outcome.result, context);
+    return answer?.kind === 'progress' && answer.stalled ? 0 : 1;
+  };
+  return reports
+    .map((report, index) => ({ report, index, rank: rank(report) }))
+    .sort((a, b) => a.rank - b.rank || a.index - b.index)
+    .map((x) => x.report);
+}
+
+/** Whether a summarized machine is stalled (for the count). */
+function isStalled(report: MachineReport, context: ResultContext): boolean {
+  if (report.outcome.kind !== 'events') return false;
+  const answer = progressOf(report.outcome.result, context);
+  return answer?.kind === 'progress' && answer.stalled;
 }
 
 /** What became of one machine's request. */
@@ -122,7 +183,7 @@ function machineHeader(report: MachineReport, shown: number, context: ResultCont
     shown >= events.length
       ? `${events.length} events, all shown`
       : `${events.length} events, newest ${shown} shown, ${events.length - shown} more not shown`;
-  return `Machine ${serial}: ${state}; ${count}; ${notes.join('; ')}.`;
+  return `Machine ${serial}: ${state}${progressPart(outcome.result, context)}; ${count}; ${notes.join('; ')}.`;
 }
 
 function refusedLines(refused: SerialList['refused']): string[] {
@@ -162,7 +223,7 @@ export function machineEventsText(
       eventsLeft++;
     }
   }
-  const head = `Onboarding events of ${reports.length} machine${reports.length === 1 ? '' : 's'} from ${API} (environment ${v(context.environment)}), newest first, at most ${options.maxEvents} per machine. Times are UTC (ISO 8601) with their age. A machine's state is read from the type of its newest event.`;
+  const head = `Onboarding events of ${reports.length} machine${reports.length === 1 ? '' : 's'} from ${API} (environment ${v(context.environment)}), newest first, at most ${options.maxEvents} per machine. Times are UTC (ISO 8601) with their age. A machine's state is read from the type of its newest event.${progressNote(context, reports)}`;
   const tail: string[] = [...refusedLines(options.refused)];
   if (lines.full) tail.push(cutNotice(`${machinesLeft} machines and ${eventsLeft} more events`));
   return [head, dataNotice(API), beginLine(API), lines.text, endLine(API), ...tail].join('\n');
@@ -185,7 +246,12 @@ export function summaryText(
     const group = byState.get(state) ?? [];
     return group.length === 0 ? [] : [{ state, group }];
   });
-  const countText = groups.map(({ state, group }) => `${group.length} ${word(state)}`).join(', ');
+  const stalled = reports.filter((report) => isStalled(report, context)).length;
+  const countText = groups
+    .map(
+      ({ state, group }) => `${group.length} ${word(state)}${state === 'inProgress' && stalled > 0 ? ` (${stalled} of them STALLED)` : ''}`,
+    )
+    .join(', ');
   const watchOf = new Map(watches.map((watch) => [watch.serialNumber, watch]));
   // The watch list comes after the machines but is built first, within its own share, so many machines never crowd it out.
   const watchPart = watchListText(watches, context.now, WATCH_PART_CHARS, SUMMARY_WATCHES);
@@ -194,21 +260,23 @@ export function summaryText(
   for (const { state, group } of groups) {
     // Once a line does not fit, no later one does (BoundedLines): when the heading is cut, so is every machine below it.
     lines.add(`${capitalized(word(state))} (${group.length}):`);
-    for (const report of group) if (!lines.add(() => summaryLine(report, context.now, watchOf.get(report.serialNumber)))) left++;
+    const ordered = state === 'inProgress' ? stalledFirst(group, context) : group;
+    for (const report of ordered) if (!lines.add(() => summaryLine(report, context, watchOf.get(report.serialNumber)))) left++;
   }
   const watched = reports.filter((report) => watchOf.has(report.serialNumber)).length;
   const watchSentence =
     watches.length === 0
       ? ` No machine is being watched in this environment (${AGENT_TOOL_WATCH} starts a watch).`
       : ` ${watches.length} machine${watches.length === 1 ? ' is' : 's are'} in this environment's watch list (listed after the machines)${watched === 0 ? '' : `; the lines of the ${watched} summarized here say so`}.`;
-  const head = `Onboarding summary of ${reports.length} machine${reports.length === 1 ? '' : 's'} from ${API} (environment ${v(context.environment)}): ${countText || 'nothing to count'}. A machine's state is read from the type of its newest event; failed machines are listed first with that event's message.${watchSentence}`;
+  const head = `Onboarding summary of ${reports.length} machine${reports.length === 1 ? '' : 's'} from ${API} (environment ${v(context.environment)}): ${countText || 'nothing to count'}. A machine's state is read from the type of its newest event; failed machines are listed first with that event's message, and stalled machines first among those in progress.${progressNote(context, reports)}${watchSentence}`;
   const tail = [...refusedLines(refused)];
   if (lines.full) tail.push(cutNotice(`${left} machines`));
   const block = [lines.text, watchPart].filter((text) => text !== '').join('\n');
   return [head, dataNotice(API), beginLine(API), block, endLine(API), ...tail].join('\n');
 }
 
-function summaryLine(report: MachineReport, now: number, watch: WatchSummary | undefined): string {
+function summaryLine(report: MachineReport, context: ResultContext, watch: WatchSummary | undefined): string {
+  const { now } = context;
   const serial = v(report.serialNumber);
   const outcome = report.outcome;
   const watched = watch === undefined ? '' : `; ${watchMarker(watch, now)}`;
@@ -219,7 +287,7 @@ function summaryLine(report: MachineReport, now: number, watch: WatchSummary | u
   if (newest === undefined) return `- ${serial}: no events recorded${stale}${watched}`;
   const created = events.find((event) => event.assetId !== undefined);
   const asset = created?.assetId === undefined ? '' : `; asset id ${v(created.assetId)}`;
-  return `- ${serial}: newest event ${when(newest.time.epochMs, now)}: type ${sv(newest.type)}; message ${sv(newest.message)}${asset}${stale}${watched}`;
+  return `- ${serial}: newest event ${when(newest.time.epochMs, now)}: type ${sv(newest.type)}; message ${sv(newest.message)}${asset}${progressPart(outcome.result, context)}${stale}${watched}`;
 }
 
 /** The watch tool, which the summary points to. */

@@ -5,8 +5,8 @@
 // escaping is unit-tested against hostile input.
 import { csvCell } from '../events/exportEvents';
 import { toSingleLine } from '../../common/markdownText';
-import type { BoardRow, BoardState } from './boardRows';
-import { durationText, laneTime, timeTicks, type DurationUnits, ENGLISH_UNITS } from './boardTable';
+import type { BoardRow, BoardState, UsualStep } from './boardRows';
+import { durationText, laneTime, timeTicks, usualBands, type DurationUnits, ENGLISH_UNITS } from './boardTable';
 
 /**
  * The column headings and state words of an export, localised by the host.
@@ -138,6 +138,8 @@ export interface SvgOptions {
   readonly aligned: boolean;
   /** An axis label: a time, or with aligned lanes a duration since the first event. */
   readonly formatTick: (at: number, step: number) => string;
+  /** The line's usual steps, drawn faint behind each lane as the page does, with what they rest on (the picture's description). */
+  readonly usual?: { readonly steps: readonly UsualStep[]; readonly restsOn: string; readonly how: string } | null;
 }
 
 /** The timeline of `rows` between `from` and `to` as a standalone SVG document. */
@@ -160,6 +162,7 @@ export function timelineSvg(rows: readonly BoardRow[], options: SvgOptions): str
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
     `<title>${xmlText(options.title)}</title>`,
+    ...(options.usual ? [`<desc>${xmlText(`${options.usual.how} (${options.usual.restsOn})`)}</desc>`] : []),
     `<rect width="100%" height="100%" fill="${look.background}"/>`,
   ];
   const { step, ticks } = timeTicks(options.from, options.to, 8);
@@ -177,6 +180,16 @@ export function timelineSvg(rows: readonly BoardRow[], options: SvgOptions): str
       `<text x="4" y="${y + 4}" fill="${look.foreground}">${xmlText(`${row.serialNumber} · ${options.states[row.state]}`)}</text>`,
     );
     const at = (time: number): number => laneTime(row, time, options.aligned);
+    // The usual steps behind the lane, faint, alternating, as on the page's canvas.
+    if (options.usual)
+      for (const band of usualBands(row, options.usual.steps, options.aligned)) {
+        const from = Math.max(band.from, options.from);
+        const to = Math.min(band.to, options.to);
+        if (to <= from) continue;
+        parts.push(
+          `<rect class="usual" x="${x(from)}" y="${y - laneHeight / 2 + 2}" width="${Math.max(0.5, x(to) - x(from))}" height="${laneHeight - 4}" fill="${look.foreground}" fill-opacity="${band.index % 2 === 0 ? 0.05 : 0.1}"><title>${xmlText(options.usual.steps[band.index]?.type ?? '')}</title></rect>`,
+        );
+      }
     if (row.firstAt !== null && row.endAt !== null)
       parts.push(
         `<rect x="${x(at(row.firstAt))}" y="${y - 3}" width="${Math.max(1, x(at(row.endAt)) - x(at(row.firstAt)))}" height="6" rx="3" fill="${c}" fill-opacity="0.35"/>`,

@@ -6,6 +6,8 @@
 import type { EventsResult } from '../../core/model';
 import { eventState, machineState, type EventState, type EventStateRules, type MachineState } from '../events/eventState';
 import { serverTextData } from '../../common/serverText';
+import type { ProgressAnswer, ProgressWords } from '../progress/machineProgress';
+import type { LearnedSteps } from '../progress/lineHistory';
 
 /** A machine's state on the board: one of the machine states, or not loaded yet (held, loading, or signed out). */
 export type BoardState = MachineState | 'notLoaded';
@@ -19,6 +21,67 @@ export interface TimelinePoint {
   readonly state: EventState;
   readonly type: string;
   readonly key: string;
+}
+
+/**
+ * Where a machine in progress stands against its line's usual steps
+ * (domain/progress), with the words the host chose for it (progressWords, in
+ * the user's language; server text in them rendered for a page).
+ */
+export interface RowProgress {
+  /** False while the history is too short to say ("not enough history yet"): no step, no time to go. */
+  readonly known: boolean;
+  /** 1-based step reached, 0 when none yet; `of` the usual steps, the outcome included. */
+  readonly step: number;
+  readonly of: number;
+  readonly stalled: boolean;
+  /** Time to go from the history: the sum of the remaining steps' medians to that of their 90th percentiles; null when unknown. */
+  readonly toGoLowMs: number | null;
+  readonly toGoHighMs: number | null;
+  /** "step 4 of 6 · FIRMWARE_CHECKED" */
+  readonly stepText: string;
+  /** "usually 10–25 min more" */
+  readonly toGoText: string | null;
+  /** "stalled: at it for 38 min, usually under 12 min" */
+  readonly stalledText: string | null;
+  /** "from 48 onboarded machines" */
+  readonly restsOn: string;
+  /** How the figures were learned. */
+  readonly how: string;
+  /** Missing or out-of-order steps. */
+  readonly oddities: string | null;
+}
+
+/** A machine's progress for a row: its figures and its words (progressWords, rendered for the page). */
+export function rowProgress(answer: Exclude<ProgressAnswer, undefined>, words: ProgressWords): RowProgress {
+  const known = answer.kind === 'progress';
+  return {
+    known,
+    step: known ? answer.step : 0,
+    of: known ? answer.of : 0,
+    stalled: known && answer.stalled,
+    toGoLowMs: known ? (answer.timeToGo?.lowMs ?? null) : null,
+    toGoHighMs: known ? (answer.timeToGo?.highMs ?? null) : null,
+    stepText: words.step,
+    toGoText: words.toGo ?? null,
+    stalledText: words.stalled ?? null,
+    restsOn: words.restsOn,
+    how: words.how,
+    oddities: words.oddities ?? null,
+  };
+}
+
+/** One usual step as the board draws it: its type (server text as data) and its times from the step before. */
+export interface UsualStep {
+  readonly type: string;
+  readonly medianMs: number | null;
+  readonly p90Ms: number | null;
+}
+
+/** The line's usual steps as the board draws them (types as data, for the page's text and the SVG's); empty while the history cannot say. */
+export function usualSteps(learned: LearnedSteps): UsualStep[] {
+  if (learned.kind !== 'steps') return [];
+  return learned.steps.map((step) => ({ type: serverTextData(step.type), medianMs: step.medianMs ?? null, p90Ms: step.p90Ms ?? null }));
 }
 
 export interface BoardRow {
@@ -44,6 +107,8 @@ export interface BoardRow {
   readonly points: readonly TimelinePoint[];
   /** Index in `points` of the failing step (the newest failed event), -1 when none failed. */
   readonly failingPoint: number;
+  /** Its progress when it is in progress and the host knows the line's history; null otherwise. */
+  readonly progress: RowProgress | null;
 }
 
 /** Points kept per lane: the newest ones. Enough for any onboarding; bounds the message a machine with 10,000 events makes. */
@@ -59,6 +124,8 @@ export interface BoardSource {
   readonly errorKind?: string | undefined;
   /** The failure's message, already made single-line and safe by the caller. */
   readonly errorMessage?: string | undefined;
+  /** Its progress against the line's history (rowProgress), when it is in progress. */
+  readonly progress?: RowProgress | undefined;
 }
 
 function boundedError(message: string | undefined): string | null {
@@ -86,6 +153,7 @@ export function boardRow(serialNumber: string, source: BoardSource, rules: Event
       stale: source.stale === true,
       points: [],
       failingPoint: -1,
+      progress: null,
     };
   // Oldest first, whatever order the result came in (it should be newest first; a stray order must not change a duration).
   const ordered = [...result.events].sort((a, b) => a.time.epochMs - b.time.epochMs);
@@ -120,5 +188,6 @@ export function boardRow(serialNumber: string, source: BoardSource, rules: Event
     stale: source.stale === true,
     points,
     failingPoint,
+    progress: state === 'inProgress' ? (source.progress ?? null) : null,
   };
 }

@@ -3,10 +3,10 @@
 // time range and its ticks, and durations as text. Pure and DOM-free: the page
 // runs it on every keystroke of the filter, the host for exports, and the
 // unit tests table-test it.
-import { BOARD_STATES, type BoardRow, type BoardState } from './boardRows';
+import { BOARD_STATES, type BoardRow, type BoardState, type UsualStep } from './boardRows';
 import { safeLocale } from '../../common/time';
 
-export const BOARD_COLUMNS = ['serialNumber', 'state', 'newest', 'age', 'duration', 'events', 'error'] as const;
+export const BOARD_COLUMNS = ['serialNumber', 'state', 'progress', 'toGo', 'newest', 'age', 'duration', 'events', 'error'] as const;
 export type BoardColumn = (typeof BOARD_COLUMNS)[number];
 
 export interface BoardSort {
@@ -19,6 +19,8 @@ export interface BoardFilter {
   readonly states: readonly BoardState[];
   /** Case-insensitive text looked for in the serial number, state word, newest event type and error. */
   readonly text: string;
+  /** Only the stalled machines (in progress, past their step's usual time by a clear margin). Absent in a state kept before it existed. */
+  readonly stalled?: boolean;
 }
 
 export const DEFAULT_SORT: BoardSort = { column: 'serialNumber', descending: false };
@@ -51,6 +53,18 @@ function compareText(a: string | null, b: string | null, descending: boolean): n
   return descending ? -order : order;
 }
 
+/**
+ * Progress ascending: the stalled first (they need someone), then the least
+ * far along (step over steps); rows without progress last in either direction.
+ */
+function compareProgress(a: BoardRow, b: BoardRow, descending: boolean): number {
+  const pa = a.progress?.known ? a.progress : undefined;
+  const pb = b.progress?.known ? b.progress : undefined;
+  if (pa === undefined || pb === undefined) return pa === pb ? 0 : pa === undefined ? 1 : -1;
+  const order = Number(pb.stalled) - Number(pa.stalled) || pa.step / Math.max(1, pa.of) - pb.step / Math.max(1, pb.of);
+  return descending ? -order : order;
+}
+
 /** The rows in the order of `sort`; ties keep serial-number order, so the order never depends on arrival. */
 export function sortRows(rows: readonly BoardRow[], sort: BoardSort): BoardRow[] {
   const { column, descending } = sort;
@@ -62,6 +76,10 @@ export function sortRows(rows: readonly BoardRow[], sort: BoardSort): BoardRow[]
         const order = STATE_RANK[a.state] - STATE_RANK[b.state];
         return descending ? -order : order;
       }
+      case 'progress':
+        return compareProgress(a, b, descending);
+      case 'toGo':
+        return compareNullable(a.progress?.toGoHighMs ?? null, b.progress?.toGoHighMs ?? null, descending);
       case 'newest':
         return compareText(a.newestType, b.newestType, descending);
       case 'age':
@@ -80,29 +98,66 @@ export function sortRows(rows: readonly BoardRow[], sort: BoardSort): BoardRow[]
 
 /** The text a row is searched in, lower-cased once per row (the page keeps it). */
 export function searchText(row: BoardRow, stateWords: Readonly<Record<BoardState, string>>): string {
-  return [row.serialNumber, stateWords[row.state], row.newestType ?? '', row.error ?? ''].join('\n').toLowerCase();
+  return [row.serialNumber, stateWords[row.state], row.newestType ?? '', row.error ?? '', row.progress?.stepText ?? '']
+    .join('\n')
+    .toLowerCase();
 }
 
 /** A filter in a form that is cheap to test per row. */
 export interface CompiledFilter {
   readonly states: ReadonlySet<BoardState> | undefined;
   readonly needle: string;
+  readonly stalled: boolean;
 }
 
 export function compileFilter(filter: BoardFilter): CompiledFilter {
   return {
     states: filter.states.length === 0 ? undefined : new Set(filter.states),
     needle: filter.text.slice(0, MAX_FILTER_TEXT).trim().toLowerCase(),
+    stalled: filter.stalled === true,
   };
 }
 
-export function rowMatches(state: BoardState, haystack: string, filter: CompiledFilter): boolean {
-  return (filter.states === undefined || filter.states.has(state)) && (filter.needle === '' || haystack.includes(filter.needle));
+export function rowMatches(row: Pick<BoardRow, 'state' | 'progress'>, haystack: string, filter: CompiledFilter): boolean {
+  return (
+    (filter.states === undefined || filter.states.has(row.state)) &&
+    (!filter.stalled || row.progress?.stalled === true) &&
+    (filter.needle === '' || haystack.includes(filter.needle))
+  );
 }
 
 export function filterRows(rows: readonly BoardRow[], filter: BoardFilter, stateWords: Readonly<Record<BoardState, string>>): BoardRow[] {
   const compiled = compileFilter(filter);
-  return rows.filter((row) => rowMatches(row.state, searchText(row, stateWords), compiled));
+  return rows.filter((row) => rowMatches(row, searchText(row, stateWords), compiled));
+}
+
+/** Machines stalled among `rows` (the filter's count). */
+export function countStalled(rows: readonly Pick<BoardRow, 'progress'>[]): number {
+  return rows.reduce((sum, row) => sum + (row.progress?.stalled === true ? 1 : 0), 0);
+}
+
+/** A usual step on a lane: from when it usually starts to when it usually ends (medians summed from the machine's first event). */
+export interface UsualBand {
+  readonly index: number;
+  readonly from: number;
+  readonly to: number;
+}
+
+/**
+ * The usual step durations behind a lane, the same on the canvas and in the
+ * exported SVG: each step after the first as a band, starting at the machine's
+ * first event and laid end to end by the steps' medians. Lane times (aligned or not).
+ */
+export function usualBands(row: Pick<BoardRow, 'firstAt'>, steps: readonly UsualStep[], aligned: boolean): UsualBand[] {
+  if (row.firstAt === null) return [];
+  let at = laneTime(row, row.firstAt, aligned);
+  const bands: UsualBand[] = [];
+  steps.forEach((step, index) => {
+    if (index === 0 || step.medianMs === null) return;
+    bands.push({ index, from: at, to: at + step.medianMs });
+    at += step.medianMs;
+  });
+  return bands;
 }
 
 export type StateCounts = Readonly<Record<BoardState, number>>;

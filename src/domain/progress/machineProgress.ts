@@ -144,25 +144,34 @@ export function progressWords(answer: Exclude<ProgressAnswer, undefined>, t: Loc
     answer.stalled && answer.usuallyUnderMs !== undefined
       ? t('stalled: at it for {0}, usually under {1}', formatDuration(answer.atItForMs, t), formatDuration(answer.usuallyUnderMs, t))
       : undefined;
-  const restsOn =
-    answer.source === 'setting' && answer.machines === 0
-      ? t('from the onboardingEvents.steps setting')
-      : t('from {0} onboarded machines', answer.machines);
-  const how =
-    answer.source === 'setting'
-      ? t(
-          'The steps are the onboardingEvents.steps setting; a time the setting does not give is what this environment’s onboarded machines took.',
-        )
-      : t(
-          'Learned from the {0} onboarded machines whose events are loaded: the usual order of their event types up to the outcome, each step’s median time and the time 90 % of them took at most.',
-          answer.machines,
-        );
+  const { restsOn, how } = restsOnWords(answer, t);
   const odd: string[] = [];
   if (answer.missing.length > 0) odd.push(t('missing: {0}', answer.missing.map((type) => render(type)).join(', ')));
   if (answer.outOfOrder.length > 0) odd.push(t('out of order: {0}', answer.outOfOrder.map((type) => render(type)).join(', ')));
   const oddities = odd.length === 0 ? undefined : odd.join('; ');
   const line = [stalled ?? step, stalled === undefined ? toGo : undefined].filter((part) => part !== undefined).join(' · ');
   return { step, toGo, stalled, restsOn, how, oddities, line };
+}
+
+/** What figures rest on ("from 48 onboarded machines") and how they were learned: the one wording, for a machine or the line's steps. */
+export function restsOnWords(
+  figures: { readonly source: 'learned' | 'setting'; readonly machines: number },
+  t: Localize,
+): { readonly restsOn: string; readonly how: string } {
+  const restsOn =
+    figures.source === 'setting' && figures.machines === 0
+      ? t('from the onboardingEvents.steps setting')
+      : t('from {0} onboarded machines', figures.machines);
+  const how =
+    figures.source === 'setting'
+      ? t(
+          'The steps are the onboardingEvents.steps setting; a time the setting does not give is what this environment’s onboarded machines took.',
+        )
+      : t(
+          'Learned from the {0} onboarded machines whose events are loaded: the usual order of their event types up to the outcome, each step’s median time and the time 90 % of them took at most.',
+          figures.machines,
+        );
+  return { restsOn, how };
 }
 
 /** The watch's one notification per stall: "LSR-7000-G0101 has been at FIRMWARE_CHECKED for 38 min; it usually takes under 12 min." */

@@ -8,6 +8,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { LANGUAGE_MODEL_TOOLS } from '../../../src/workbench/constants';
 import { DEMO_CREDENTIALS, DEMO_SERIALS, demoData, makeEvent, startFakeApi, type FakeApi } from '../../support/fakeApi';
+import { DEMO_LINE4_SERIALS } from '../../support/fakeApi/demoData';
 import { activateExtension, signInArgs, signOutIfSignedIn, TEST_ENVIRONMENT, type TestedApi } from '../support/extension';
 import { until, user } from '../support/user';
 
@@ -194,6 +195,37 @@ describe('Language Model Tools for agents', () => {
       assert.equal(inside[0], 'Failed (1):');
       assert.match(inside[1] ?? '', /^- "PRS-0900-A0314": newest event .*: type "ONBOARDING_FAILED"; message "Onboarding failed: .+"$/);
       assert.ok(inside.some((line) => /^- "MX-4711-A0023": newest event .*; asset id "[0-9a-f-]{36}"$/.test(line)));
+    });
+
+    it("summary and machine events on the demo's line 4: the stalled first and counted, each machine in progress with its step, when it is likely done and what that rests on", async () => {
+      const line4 = [
+        ...DEMO_LINE4_SERIALS.onboarded,
+        DEMO_LINE4_SERIALS.onTime,
+        DEMO_LINE4_SERIALS.stalled,
+        DEMO_LINE4_SERIALS.missingStep,
+        DEMO_LINE4_SERIALS.started,
+      ];
+      // Loaded first, as the board or the tree would: the summary then answers from the cache without asking.
+      for (const serial of line4) await api.testHooks.getEvents(serial);
+      const text = await invoke(LANGUAGE_MODEL_TOOLS.summary, { serialNumbers: line4 });
+      show('onboardingEvents_summarizeOnboarding (line 4)', text);
+      assert.match(text, /: 4 in progress \(1 of them STALLED\), 10 onboarded\./);
+      assert.match(text, /For machines in progress the result gives their step, .* Learned from the \d+ onboarded machines/);
+      const { inside } = blockLines(text);
+      const first = inside.indexOf('In progress (4):');
+      assert.match(
+        inside[first + 1] ?? '',
+        /^- "ASM-8800-H0102": .*; progress: STALLED \(stalled: at it for 2 h 4\d min, usually under \d+ min\), step 4 of 5 · "FIRMWARE_CHECKED", at it for 2 h 4\d min, likely done: usually [\d–]+ min more, from \d+ onboarded machines$/,
+      );
+      assert.ok(inside.some((line) => /^- "ASM-8800-H0103": .*missing: "DEVICE_REGISTERED", from \d+ onboarded machines$/.test(line)));
+      const events = await invoke(LANGUAGE_MODEL_TOOLS.machineEvents, {
+        serialNumbers: [DEMO_LINE4_SERIALS.onTime],
+        maxEventsPerMachine: 1,
+      });
+      assert.match(
+        events,
+        /Machine "ASM-8800-H0101": state in progress \(newest event type "CERTIFICATE_ISSUED"\); progress: step 3 of 5 · "CERTIFICATE_ISSUED", at it for \d+ min, likely done: usually [\d–]+ min more, from \d+ onboarded machines;/,
+      );
     });
 
     it('serial numbers in the active editor, with their known state, and no request', async () => {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { MAX_AUTOMATIC_PER_VIEW } from '../../../src/eventsCache/visibleLoads';
 import { DEMO_CREDENTIALS, DEMO_FAKE_CONFIG, demoData, startFakeApi, type FakeApi } from '../../support/fakeApi';
+import { DEMO_LINE4_SERIALS } from '../../support/fakeApi/demoData';
 import { activateExtension, type TestedApi } from '../support/extension';
 import { pages, until } from '../support/pages';
 import { serverTextData } from '../../../src/common/serverText';
@@ -26,6 +27,7 @@ const LINE3_SERIALS = [
   'KRP-0815-B0042',
   'TBL-2200-C0666',
 ];
+const LINE4 = vscode.Uri.file(join(root, 'test', 'fixtures', 'demo-workspace', 'config', 'line4.yaml'));
 const ENVIRONMENT = 'Board demo';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -166,5 +168,40 @@ describe('The onboarding board', function () {
     assert.equal(report.shown, 8);
     await signIn();
     await board().waitForRendered((r) => r.rows === 8 && !r.summary.includes('not loaded'), 30_000);
+  });
+
+  it("shows where each machine of the demo's line 4 is: its step, time to go, the stalled one, a missing step, and what the figures rest on", async () => {
+    await board().open({ kind: 'file', uri: LINE4.toString() });
+    const report = await board().waitForRendered((r) => r.rows === 14 && !r.summary.includes('not loaded') && r.usualNote !== '', 30_000);
+    assert.equal(report.summary, '14 machines: 10 onboarded, 4 in progress');
+    assert.equal(report.heading, 'Board: Serial Numbers in line4.yaml', 'the panel that showed line 3 is headed by the board it shows now');
+    const cell = (serial: string) => report.progress.find((p) => p.serialNumber === serial);
+    const stalled = cell(DEMO_LINE4_SERIALS.stalled);
+    assert.equal(stalled?.text, 'stalled4/5 · FIRMWARE_CHECKED');
+    assert.match(
+      stalled.title,
+      /^stalled: at it for 2 h 4\d min, usually under \d+ min\nfrom (\d+) onboarded machines\nLearned from the \1 onboarded machines/,
+    );
+    assert.match(cell(DEMO_LINE4_SERIALS.onTime)?.toGo ?? '', /^usually \d+–\d+ min more$/);
+    assert.match(cell(DEMO_LINE4_SERIALS.onTime)?.toGoTitle ?? '', /^from \d+ onboarded machines\nLearned from/);
+    assert.match(cell(DEMO_LINE4_SERIALS.missingStep)?.title ?? '', /\nmissing: DEVICE_REGISTERED\n/);
+    assert.equal(cell(DEMO_LINE4_SERIALS.started)?.text, '1/5 · ONBOARDING_STARTED');
+    assert.equal(report.progress.length, 4, 'only the machines in progress have progress');
+    assert.equal(report.stalledCount, '1');
+    assert.match(
+      report.usualNote,
+      /^Faint bands behind each lane: the usual steps of this line, laid end to end by their median times \(from \d+ onboarded machines\)\.$/,
+    );
+    assert.match(report.usualNoteTitle, /^Learned from the \d+ onboarded machines/);
+    // The host sent the usual steps the lanes draw, learned from the line: five, the outcome (the created machine) last.
+    const show = pages.board
+      .posted()
+      .filter((m) => m.type === 'show')
+      .at(-1);
+    assert.ok(show?.type === 'show');
+    assert.deepEqual(
+      show.board.usual?.steps.map((step) => step.type),
+      ['ONBOARDING_STARTED', 'DEVICE_REGISTERED', 'CERTIFICATE_ISSUED', 'FIRMWARE_CHECKED', 'MACHINE_CREATED'],
+    );
   });
 });

@@ -2,9 +2,13 @@
 // 1,000 machines × 10 events for the bench), and the rows the host would
 // build from them with the default eventStates rules.
 import type { EventsResult, OnboardingEvent } from '../../../src/core/model';
-import { boardRow, type BoardRow } from '../../../src/domain/board/boardRows';
+import { boardRow, rowProgress, usualSteps, type BoardRow } from '../../../src/domain/board/boardRows';
+import type { UsualSteps } from '../../../src/board/protocol';
 import { DEFAULT_EVENT_STATE_RULES } from '../../../src/domain/events/eventState';
-import { serverText } from '../../../src/common/serverText';
+import { LineHistory, type LearnedSteps } from '../../../src/domain/progress/lineHistory';
+import { machineProgress, progressWords, restsOnWords } from '../../../src/domain/progress/machineProgress';
+import { plainLocalize } from '../../../src/common/localize';
+import { pageText, serverText } from '../../../src/common/serverText';
 
 export interface FixtureEvent {
   readonly type: string;
@@ -84,4 +88,76 @@ export function manyRows(machines: number, events: number): BoardRow[] {
     rows.push(boardRow(serial, { result: fixtureResult(serial, onboarding(BOARD_T0 + (m % 200) * 5 * MINUTE, steps, outcome)) }, rules));
   }
   return rows;
+}
+
+/**
+ * manyRows' machines as the host builds them with the line's history: every
+ * machine in progress carries its progress, and the board its usual steps (the
+ * bench's board, so the figures include the progress columns and the bands).
+ */
+export function manyRowsWithProgress(machines: number, events: number): { readonly rows: BoardRow[]; readonly usual: UsualSteps } {
+  const rules = DEFAULT_EVENT_STATE_RULES;
+  const plain = manyRows(machines, events);
+  const results = plain.map((row) =>
+    fixtureResult(
+      row.serialNumber,
+      row.points.map((point) => ({
+        type: point.type,
+        at: point.at,
+        ...(point.state === 'onboarded' ? { assetId: '5d1c7e0a-2b7f-4c1e-9e0d-8a4f6b2c3d10' } : {}),
+      })),
+    ),
+  );
+  const history = new LineHistory(rules);
+  for (const result of results) history.learn(result.serialNumber, result.events);
+  const learned = history.steps();
+  const now = BOARD_T0 + 17 * 60 * MINUTE; // some machines in progress recent, others stalled
+  const rows = results.map((result) => {
+    const answer = machineProgress(result.events, learned, now, rules);
+    const progress = answer === undefined ? undefined : rowProgress(answer, progressWords(answer, plainLocalize, pageText));
+    return boardRow(result.serialNumber, { result, progress }, rules);
+  });
+  const words = restsOnWords(learned.kind === 'steps' ? learned : { source: 'learned', machines: learned.machines }, plainLocalize);
+  return { rows, usual: { steps: usualSteps(learned), ...words } };
+}
+
+/**
+ * A line whose history teaches progress: six onboarded machines (five steps and
+ * the outcome, minutes apart), and three in progress at `now`: LSR-7000-G0101 at
+ * step 4 for two hours (stalled), LSR-7000-G0102 at step 2 a minute ago, and
+ * LSR-7000-G0103 at step 3 without step 2 (missing). Rows as the host builds
+ * them (LineHistory → machineProgress → progressWords → rowProgress).
+ */
+export function progressLine(now = BOARD_T0 + 3 * 60 * MINUTE): {
+  readonly rows: BoardRow[];
+  readonly learned: LearnedSteps;
+  readonly now: number;
+} {
+  const rules = DEFAULT_EVENT_STATE_RULES;
+  const { results, learned } = progressResults(now);
+  const rows = results.map((result) => {
+    const answer = machineProgress(result.events, learned, now, rules);
+    const progress = answer === undefined ? undefined : rowProgress(answer, progressWords(answer, plainLocalize, pageText));
+    return boardRow(result.serialNumber, { result, progress }, rules);
+  });
+  return { rows, learned, now };
+}
+
+/** The results of progressLine's machines, and what their history teaches. */
+export function progressResults(now = BOARD_T0 + 3 * 60 * MINUTE): { readonly results: EventsResult[]; readonly learned: LearnedSteps } {
+  const rules = DEFAULT_EVENT_STATE_RULES;
+  const history = new LineHistory(rules);
+  const results: EventsResult[] = [];
+  for (let m = 0; m < 6; m++) results.push(fixtureResult(`MX-4711-A01${m}0`, onboarding(BOARD_T0 + m * 20 * MINUTE, 5, 'onboarded')));
+  const steps = (start: number, count: number): FixtureEvent[] => onboarding(start, count, 'inProgress');
+  results.push(fixtureResult('LSR-7000-G0101', steps(now - 2 * 60 * MINUTE - 3 * 7 * MINUTE - 2 * MINUTE, 4)));
+  results.push(fixtureResult('LSR-7000-G0102', steps(now - 8 * MINUTE, 2)));
+  results.push(
+    fixtureResult(
+      'LSR-7000-G0103',
+      steps(now - 20 * MINUTE, 3).filter((_, i) => i !== 1),
+    ),
+  );
+  for (const result of results) history.learn(result.serialNumber, result.events);
+  return { results, learned: history.steps() };
 }

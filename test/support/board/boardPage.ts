@@ -161,5 +161,13 @@ export async function openBoardPage(
 
 /** A board of `rows` as the host would post it for the workspace set. */
 export function boardOf(rows: readonly BoardRow[], overrides: Partial<BoardView> = {}): Omit<BoardView, 'locale' | 'nowMs'> {
-  return { title: 'Board: Serial Numbers in line3.yaml', set: { kind: 'workspace' }, session: 'signedIn', rows, held: 0, ...overrides };
+  return {
+    title: 'Board: Serial Numbers in line3.yaml',
+    set: { kind: 'workspace' },
+    session: 'signedIn',
+    rows,
+    held: 0,
+    usual: null,
+    ...overrides,
+  };
 }

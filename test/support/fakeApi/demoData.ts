@@ -64,6 +64,25 @@ export const DEMO_WATCHED_SERIALS = {
 } as const;
 
 /**
+ * Line 4 (issue 38): a line whose own history teaches its usual steps. Ten
+ * assembly robots onboarded over the last days through the same steps at
+ * varying speeds, and four in progress now, timed from when the data is built
+ * (the fake's start), so "in progress" and "stalled" hold whenever the demo runs.
+ */
+export const DEMO_LINE4_SERIALS = {
+  // The four in progress first: the board's default order (by serial number) shows them at the top.
+  /** At CERTIFICATE_ISSUED for a few minutes: on time. */
+  onTime: 'ASM-8800-H0101',
+  /** At FIRMWARE_CHECKED for hours, where the line takes minutes: stalled. */
+  stalled: 'ASM-8800-H0102',
+  /** Went from ONBOARDING_STARTED to CERTIFICATE_ISSUED without DEVICE_REGISTERED: a step missing. */
+  missingStep: 'ASM-8800-H0103',
+  /** Started a minute ago. */
+  started: 'ASM-8800-H0104',
+  onboarded: Array.from({ length: 10 }, (_, i) => `ASM-8800-H01${String(i + 5).padStart(2, '0')}`),
+} as const;
+
+/**
  * How the demo (and its screenshots) run the fake: an unknown serial number
  * gets a 404, so "unknown to the platform" can be told from "no events yet".
  * The real API's answer for it is not specified (spec §7).
@@ -290,8 +309,57 @@ function decorate(serial: string, built: Built, base: string): void {
   }
 }
 
-/** The demo data set; see the file comment for how hrefs are resolved. */
-export function demoData(baseUrl: string = BASE_URL_PLACEHOLDER): FakeApiData {
+/** Line 4's steps: each with how long it takes after the step before on this line, in minutes (from, to). */
+const LINE4_STEPS: readonly { readonly type: string; readonly minutes: readonly [number, number]; readonly message: string }[] = [
+  { type: 'ONBOARDING_STARTED', minutes: [0, 0], message: 'Onboarding started by k.tanaka@example.invalid' },
+  { type: 'DEVICE_REGISTERED', minutes: [2, 6], message: 'Device registered with gateway GW-H4' },
+  { type: 'CERTIFICATE_ISSUED', minutes: [5, 12], message: 'Device certificate issued' },
+  { type: 'FIRMWARE_CHECKED', minutes: [8, 18], message: 'Firmware 5.1.2 checked: accepted' },
+  { type: 'MACHINE_CREATED', minutes: [3, 9], message: 'Machine asset created: Assembly robot' },
+];
+
+/** Line 4 (DEMO_LINE4_SERIALS) into `data`: its own seeded sequence, so every other machine of the demo stays as it was. */
+function addLine4(data: FakeApiData, now: number): void {
+  const gen = seededRandom(38);
+  const minutes = ([from, to]: readonly [number, number]): number => (from + gen() * (to - from)) * MINUTE;
+  const run = (serial: string, start: number, steps: number, skip?: string): Record<string, unknown>[] => {
+    const events: Record<string, unknown>[] = [];
+    let t = start;
+    for (const step of LINE4_STEPS.slice(0, steps)) {
+      t += Math.round(minutes(step.minutes));
+      if (step.type === skip) continue;
+      const created = step.type === 'MACHINE_CREATED';
+      const assetId = created ? `8800${serial.slice(-4)}-0000-4000-8000-${String(t).slice(-12).padStart(12, '0')}` : undefined;
+      events.push(
+        makeEvent({
+          type: step.type,
+          message: created ? `${step.message} ${serial}` : step.message,
+          timestamp: t,
+          ...(assetId === undefined ? {} : { assetId }),
+        }),
+      );
+    }
+    return events;
+  };
+  DEMO_LINE4_SERIALS.onboarded.forEach((serial, i) => {
+    const events = run(serial, now - (6 - i * 0.5) * DAY, LINE4_STEPS.length);
+    const last = events.at(-1)?.['timestamp'] as number;
+    events.push(makeEvent({ type: 'ONBOARDING_COMPLETED', message: 'Onboarding completed', timestamp: last + 2 * MINUTE }));
+    data.machines[serial] = events;
+  });
+  // In progress, timed back from now: each newest event lies where the story needs it.
+  const endingAt = (events: Record<string, unknown>[], newestAgo: number): Record<string, unknown>[] => {
+    const shift = now - newestAgo - ((events.at(-1)?.['timestamp'] as number | undefined) ?? now);
+    return events.map((event) => ({ ...event, timestamp: (event['timestamp'] as number) + shift }));
+  };
+  data.machines[DEMO_LINE4_SERIALS.onTime] = endingAt(run(DEMO_LINE4_SERIALS.onTime, 0, 3), 4 * MINUTE);
+  data.machines[DEMO_LINE4_SERIALS.stalled] = endingAt(run(DEMO_LINE4_SERIALS.stalled, 0, 4), 2 * 60 * MINUTE + 40 * MINUTE);
+  data.machines[DEMO_LINE4_SERIALS.missingStep] = endingAt(run(DEMO_LINE4_SERIALS.missingStep, 0, 3, 'DEVICE_REGISTERED'), 6 * MINUTE);
+  data.machines[DEMO_LINE4_SERIALS.started] = endingAt(run(DEMO_LINE4_SERIALS.started, 0, 1), MINUTE);
+}
+
+/** The demo data set; see the file comment for how hrefs are resolved. Line 4 is timed back from `now` (the fake's start). */
+export function demoData(baseUrl: string = BASE_URL_PLACEHOLDER, now: number = Date.now()): FakeApiData {
   const gen = new Generator();
   const data: FakeApiData = {
     users: [
@@ -330,5 +398,6 @@ export function demoData(baseUrl: string = BASE_URL_PLACEHOLDER): FakeApiData {
       };
     }
   }
+  addLine4(data, now);
   return data;
 }

@@ -34,6 +34,21 @@ export interface BoardReport {
   readonly renderMs: number;
   /** What started the render: the host's "show", a filter or a sort. */
   readonly reason: 'show' | 'filter' | 'sort';
+  /** The progress and time-to-go cells of the rows shown that have progress (at most 50), with their titles. */
+  readonly progress: readonly {
+    readonly serialNumber: string;
+    readonly text: string;
+    readonly title: string;
+    readonly toGo: string;
+    readonly toGoTitle: string;
+  }[];
+  /** The note on the faint usual-step bands behind the lanes, and its title (how they were learned); '' without. */
+  readonly usualNote: string;
+  readonly usualNoteTitle: string;
+  /** The board's heading. */
+  readonly heading: string;
+  /** The Stalled filter button's count, '' when hidden. */
+  readonly stalledCount: string;
 }
 
 export type PageKind = 'details' | 'board';
@@ -123,6 +138,20 @@ export function readBack(options: ReadBackOptions): void {
       lanesDrawn,
       renderMs,
       reason,
+      progress: shown
+        .filter((row) => (row.querySelector('.col-progress')?.textContent ?? '') !== '')
+        .slice(0, 50)
+        .map((row) => ({
+          serialNumber: row.querySelector('.col-serialNumber button')?.textContent ?? '',
+          text: row.querySelector('.col-progress')?.textContent ?? '',
+          title: row.querySelector<HTMLElement>('.col-progress')?.title ?? '',
+          toGo: row.querySelector('.col-toGo')?.textContent ?? '',
+          toGoTitle: row.querySelector<HTMLElement>('.col-toGo')?.title ?? '',
+        })),
+      usualNote: document.querySelector<HTMLElement>('.usual-note:not([hidden])')?.textContent ?? '',
+      usualNoteTitle: document.querySelector<HTMLElement>('.usual-note:not([hidden])')?.title ?? '',
+      heading: text('.board-header h1'),
+      stalledCount: document.querySelector<HTMLElement>('.stalled-toggle:not([hidden]) .count')?.textContent ?? '',
     };
   };
   const observed = (): void => {

@@ -21,6 +21,7 @@ const show = (overrides: Record<string, unknown> = {}, row: Record<string, unkno
     held: 0,
     locale: 'en',
     nowMs: 1,
+    usual: null,
     ...overrides,
   },
   strings: boardPageStrings(plainLocalize),

@@ -54,6 +54,7 @@ describe('board rows at their edges', () => {
       stale: false,
       points: [],
       failingPoint: -1,
+      progress: null,
     });
   });
 
