@@ -76,8 +76,8 @@ export function parseStepsSetting(value: unknown): readonly StepSetting[] {
     if (type === '' || type.length > MAX_SETTING_TYPE || seen.has(type.toUpperCase())) continue;
     seen.add(type.toUpperCase());
     const minutes = record?.['expectedMinutes'];
-    const expected =
-      typeof minutes === 'number' && Number.isFinite(minutes) && minutes > 0 && minutes <= MAX_EXPECTED_MINUTES ? minutes : undefined;
+    // NaN fails `> 0` and Infinity fails `≤ a week`: no finiteness test of its own.
+    const expected = typeof minutes === 'number' && minutes > 0 && minutes <= MAX_EXPECTED_MINUTES ? minutes : undefined;
     steps.push(expected === undefined ? { type } : { type, expectedMinutes: expected });
     if (steps.length >= MAX_SETTING_STEPS) break;
   }
@@ -85,8 +85,8 @@ export function parseStepsSetting(value: unknown): readonly StepSetting[] {
 }
 
 /** The name a type is known by: case does not make another step. */
-export function stepKey(type: ServerText | string): string {
-  return (typeof type === 'string' ? type : serverTextData(type)).toUpperCase();
+export function stepKey(type: ServerText): string {
+  return serverTextData(type).toUpperCase();
 }
 
 /** One machine's lesson: its steps in order, each with the time from the one before. */
@@ -104,10 +104,6 @@ class Sample {
   private values: number[] = [];
   private sorted = true;
 
-  get size(): number {
-    return this.values.length;
-  }
-
   add(value: number): void {
     const last = this.values[this.values.length - 1];
     if (last !== undefined && value < last) this.sorted = false;
@@ -120,9 +116,8 @@ class Sample {
     this.values.splice(at, 1);
   }
 
-  /** Nearest-rank percentile (0 < q ≤ 1): always one of the values, so never outside their range. */
+  /** Nearest-rank percentile (0 < q ≤ 1): always one of the values, so never outside their range; undefined when empty (rank 1 of none). */
   percentile(q: number): number | undefined {
-    if (this.values.length === 0) return undefined;
     if (!this.sorted) {
       this.values.sort((a, b) => a - b);
       this.sorted = true;
@@ -245,7 +240,7 @@ export class LineHistory {
   private fromSetting(): LearnedSteps {
     const enough = this.contributions.size >= this.minimumMachines;
     const steps = this.setting.map((step, index): StepFigures => {
-      const figures = enough ? this.types.get(stepKey(step.type)) : undefined;
+      const figures = enough ? this.types.get(stepKey(serverText(step.type))) : undefined;
       const expectedMs = step.expectedMinutes === undefined ? undefined : step.expectedMinutes * 60_000;
       const first = index === 0;
       return {

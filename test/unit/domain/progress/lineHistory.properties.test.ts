@@ -48,7 +48,67 @@ function plain(learned: LearnedSteps): unknown {
     : learned;
 }
 
+/** Machines that spell the firmware check in one of three ways, and results that replace or forget one of them. */
+const changesArb = fc.record({
+  line: fc.array(
+    fc.record({
+      gaps: fc.array(fc.integer({ min: 0, max: 240 }), { minLength: USUAL.length - 1, maxLength: USUAL.length - 1 }),
+      extra: fc.option(fc.constantFrom('DIAGNOSTIC', 'FIRMWARE_CHECKED'), { nil: undefined }),
+      finished: fc.boolean(),
+      firmware: fc.constantFrom('FIRMWARE_CHECKED', 'Firmware_Checked', 'firmware_checked'),
+    }),
+    { minLength: 1, maxLength: 12 },
+  ),
+  changes: fc.array(fc.record({ serial: fc.nat(), forget: fc.boolean(), becomes: fc.nat() }), { maxLength: 12 }),
+});
+
+type Spelled = (typeof changesArb extends fc.Arbitrary<infer T extends { line: unknown[] }> ? T['line'] : never)[number];
+
+/** Like eventsOf, with the machine's own spelling of the firmware check. */
+function spelledEvents(serial: string, spec: Spelled): ReturnType<typeof machine> {
+  const spell = (type: string): string => (type === 'FIRMWARE_CHECKED' ? spec.firmware : type);
+  let minute = 0;
+  const steps: [string, number][] = [];
+  USUAL.forEach((type, at) => {
+    if (at > 0) minute += spec.gaps[at - 1] ?? 0;
+    if (at === USUAL.length - 1 && !spec.finished) return;
+    steps.push([spell(type), minute]);
+    if (at === 1 && spec.extra !== undefined) steps.push([spell(spec.extra), minute]);
+  });
+  return machine(serial, steps);
+}
+
 describe('LineHistory properties', () => {
+  it('replacing or forgetting machines leaves what learning the remaining ones from scratch gives', () =>
+    holds(
+      fc.property(changesArb, ({ line, changes }) => {
+        const setting = parseStepsSetting([...USUAL, 'DIAGNOSTIC']);
+        const history = new LineHistory(DEFAULT_EVENT_STATE_RULES);
+        const now = new Map<string, Spelled>();
+        line.forEach((spec, index) => {
+          history.learn(`M-${index}`, spelledEvents(`M-${index}`, spec));
+          now.set(`M-${index}`, spec);
+        });
+        for (const change of changes) {
+          const serial = `M-${change.serial % line.length}`;
+          const spec = line[change.becomes % line.length];
+          if (change.forget || spec === undefined) {
+            history.forget(serial);
+            now.delete(serial);
+          } else {
+            history.learn(serial, spelledEvents(serial, spec));
+            now.set(serial, spec);
+          }
+        }
+        const fresh = new LineHistory(DEFAULT_EVENT_STATE_RULES);
+        for (const [serial, spec] of now) fresh.learn(serial, spelledEvents(serial, spec));
+        assert.deepEqual(plain(history.steps()), plain(fresh.steps()));
+        history.setSetting(setting);
+        fresh.setSetting(setting);
+        assert.deepEqual(plain(history.steps()), plain(fresh.steps()), 'with a setting naming every type');
+      }),
+    ));
+
   it('the order in which machines arrive does not change what is learned', () =>
     holds(
       fc.property(
