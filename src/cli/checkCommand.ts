@@ -8,7 +8,8 @@
 // refresh of many machines ('bulk' priority, as the workspace scan asks).
 import { readdirSync, readFileSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { hostname } from 'node:os';
-import { join, matchesGlob, relative, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
+import picomatch from 'picomatch';
 import { errorMessage } from '../common/errors';
 import type { Localize } from '../common/localize';
 import { toSingleLine } from '../common/markdownText';
@@ -79,6 +80,8 @@ function readOrRefuse(path: string, t: Localize): string {
 /** The files of a folder the workspace scan would read: the include glob, no excluded folder, at most maxFiles. */
 function filesOf(folder: string, include: string, maxFiles: number, warn: (message: string) => void, t: Localize): string[] {
   const files: string[] = [];
+  // picomatch, not node:path's matchesGlob: that one is experimental in Node 22 and missing before Node 20.17.
+  const included = picomatch(include);
   const walk = (dir: string): boolean => {
     let entries;
     try {
@@ -90,7 +93,7 @@ function filesOf(folder: string, include: string, maxFiles: number, warn: (messa
       const path = join(dir, entry.name);
       if (entry.isDirectory()) {
         if (!SKIPPED_FOLDERS.has(entry.name) && !walk(path)) return false;
-      } else if (entry.isFile() && matchesGlob(relative(folder, path).replace(/\\/g, '/'), include)) {
+      } else if (entry.isFile() && included(relative(folder, path).replace(/\\/g, '/'))) {
         if (files.length >= maxFiles) {
           warn(
             t('{0} has more than {1} files to scan (onboardingEvents.workspaceScan.maxFiles); the rest are left out.', folder, maxFiles),

@@ -134,20 +134,7 @@ export async function runCli(argv: readonly string[], io: CliIo, signal: AbortSi
   }
 }
 
-/**
- * Node's warnings as Node prints them, but for the one about path.matchesGlob (check's include glob), which
- * Node 20 and 22 call experimental: it is no message for the user, who asked for a check, not for Node's API.
- */
-function quietGlobWarning(): void {
-  process.removeAllListeners('warning');
-  process.on('warning', (warning) => {
-    if (warning.name === 'ExperimentalWarning' && /\bglob\b/i.test(warning.message)) return;
-    process.stderr.write(`${warning.name}: ${warning.message}\n`);
-  });
-}
-
 function main(): void {
-  quietGlobWarning();
   const io = processIo();
   const abort = new AbortController();
   const interrupt = (): void => {
