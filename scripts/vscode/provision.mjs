@@ -59,6 +59,11 @@ export function testPackages({ localVSCode = true } = {}) {
     },
     { name: 'openssl', present: () => onPath('openssl'), why: 'the network tests make their test CA with it' },
     {
+      name: 'curl',
+      present: () => onPath('curl'),
+      why: 'Copy as curl and oe curl are checked by running what they print with the real curl',
+    },
+    {
       name: 'squid',
       present: () => executable('/usr/sbin/squid') && executable('/usr/lib/squid/basic_ncsa_auth'),
       why: 'a real corporate proxy with Basic authentication',
