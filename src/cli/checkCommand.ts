@@ -328,8 +328,13 @@ Exit codes:
     }
     const failed = machines.filter((machine) => machine.counted).length;
     const unread = machines.filter((machine) => machine.error !== undefined).length;
-    if (machines.length > 0)
-      io.stderr(`oe check: ${t('{0} machines, {1} failing the check, {2} not read.', machines.length, failed, unread)}\n`);
+    if (machines.length > 0) {
+      const summary =
+        machines.length === 1
+          ? t('1 machine, {0} failing the check, {1} not read.', failed, unread)
+          : t('{0} machines, {1} failing the check, {2} not read.', machines.length, failed, unread);
+      io.stderr(`oe check: ${summary}\n`);
+    }
     if (failed > 0) return EXIT.no;
     return unread > 0 ? EXIT.unreachable : EXIT.ok;
   },

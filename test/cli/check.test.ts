@@ -87,6 +87,14 @@ describe('oe check', function () {
     assert.match(wrong.stderr, /--fail-on takes a comma-separated list of failed, unknown, inProgress, noEvents, not "broken"\./);
   });
 
+  it('one machine is counted in the singular', async () => {
+    const dir = configuration();
+    writeFileSync(join(dir, 'one.yaml'), `machine: ${FAILED}\n`);
+    const run = await runOe(['check', 'one.yaml'], { env: env(), cwd: dir });
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(run.stderr, /^oe check: 1 machine, 1 failing the check, 0 not read\.$/m);
+  });
+
   it('--junit FILE: read back by a JUnit consumer, one case per machine, the failures with their state and newest event', async () => {
     const dir = configuration();
     const run = await runOe(['check', '.', '--junit', 'report/../oe-check.xml'], { env: env(), cwd: dir });
