@@ -64,24 +64,11 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
     const watch = registerWatch(context, { ...deps, machines, details, claims });
     const agentTools = registerAgentTools(context, { ...deps, machines, scanWorkspace, watches: watch });
     const board = registerBoard(context, { ...deps, machines, details });
-    return publicApi({
-      activationMs: performance.now() - started,
-      machines,
-      events,
-      trust,
-      testHooks: OE_TEST_BUILD
-        ? testHooks({
-            context,
-            session,
-            events,
-            machines,
-            agentTools,
-            links,
-            watch,
-            board,
-          })
-        : undefined,
-    });
+    const api = publicApi({ activationMs: performance.now() - started, machines, events, trust });
+    // The test seam is added beside the API in the development build only; no feature knows of it.
+    if (!OE_TEST_BUILD) return api;
+    const hooks = testHooks({ context, session, events, machines, agentTools, links, watch, board });
+    return hooks === undefined ? api : Object.assign(api, { testHooks: hooks });
   } catch (error) {
     void vscode.window.showErrorMessage(
       inertNotificationText(vscode.l10n.t('Onboarding Events could not start: {0}', errorMessage(error, vscode.l10n.t))),

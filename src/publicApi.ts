@@ -5,14 +5,12 @@
 import * as vscode from 'vscode';
 import type { CacheEntry, EventsCache } from './eventsCache/eventsCache';
 import type { MachinesApi } from './workbench/contracts/features';
-import type { TestHooks } from './testHooks';
 import type { ArgumentTrust, ExtensionRequest } from './workbench/argumentTrust';
 
 /**
  * What other extensions may do with the events cache: read what the user's
- * own views already fetched. Asking the API under the user's sign-in is
- * offered to our integration tests only (TestHooks.getEvents), so another
- * extension can't make authenticated reads in the user's name.
+ * own views already fetched. Nothing here asks the API under the user's
+ * sign-in, so another extension can't make authenticated reads in the user's name.
  */
 export interface PublicEvents {
   peek(serialNumber: string): CacheEntry | undefined;
@@ -24,8 +22,6 @@ export interface OnboardingEventsExtensionApi {
   readonly activationMs: number;
   readonly machines: MachinesApi;
   readonly events: PublicEvents;
-  /** What our integration tests observe and steer (src/testHooks.ts); undefined outside ExtensionMode.Test. */
-  readonly testHooks: TestHooks | undefined;
 }
 
 export interface PublicApiParts {
@@ -34,12 +30,10 @@ export interface PublicApiParts {
   readonly events: EventsCache;
   /** Asks the user before another extension lists a machine (reveal only selects a listed machine and never loads one). */
   readonly trust: ArgumentTrust;
-  /** Present only in ExtensionMode.Test (src/testHooks.ts decides). */
-  readonly testHooks: TestHooks | undefined;
 }
 
 export function publicApi(parts: PublicApiParts): OnboardingEventsExtensionApi {
-  const { machines, events, testHooks, trust } = parts;
+  const { machines, events, trust } = parts;
   return {
     activationMs: parts.activationMs,
     machines: {
@@ -70,7 +64,6 @@ export function publicApi(parts: PublicApiParts): OnboardingEventsExtensionApi {
         events.clear();
       },
     },
-    testHooks,
   };
 }
 

@@ -23,6 +23,7 @@ import { definedOnly } from '../common/definedOnly';
 import type { Localize } from '../common/localize';
 import type { Credentials } from '../core/auth/tokenClient';
 import { OnboardingClient, type HttpSettings } from '../core/onboardingClient';
+import { SIGN_IN_VARIABLES as V } from '../domain/session/argumentSignIn';
 import { checkEndpointUrl, urlProblemMessage } from '../domain/session/environmentRules';
 import { clientSettingsOf } from '../domain/settings/clientSettings';
 import { readSettings, SECTION, type Settings } from '../domain/settings/settingsRules';
@@ -40,11 +41,11 @@ export const SESSION_OPTIONS: CliOptions = {
 
 /** Options that would put a secret on the command line, and the variable that carries each instead. */
 const SECRET_OPTIONS: Readonly<Record<string, string>> = {
-  password: 'OE_PASSWORD',
-  'client-secret': 'OE_CLIENT_SECRET',
-  secret: 'OE_CLIENT_SECRET',
-  token: 'OE_PASSWORD',
-  'access-token': 'OE_PASSWORD',
+  password: V.password,
+  'client-secret': V.clientSecret,
+  secret: V.clientSecret,
+  token: V.password,
+  'access-token': V.password,
 };
 
 /**
@@ -130,7 +131,7 @@ export function endpointsOf(args: ParsedArgs, io: CliIo): Endpoints {
     if (!check.ok) throw new UsageError(`${name}: ${urlProblemMessage(check.problem, t)}`);
     return check.url;
   };
-  return { apiBaseUrl: url('api-url', 'OE_API_URL'), authUrl: url('auth-url', 'OE_AUTH_URL') };
+  return { apiBaseUrl: url('api-url', V.apiBaseUrl), authUrl: url('auth-url', V.authUrl) };
 }
 
 /** The network settings of the CLI's clients: the folder's limits, the environment's proxy and CAs, --ca-file. */
@@ -215,11 +216,11 @@ async function credentialsOf(args: ParsedArgs, io: CliIo): Promise<Credentials> 
         : t('No client secret: set {0} in the environment.', name),
     );
   };
-  const clientId = await plain('client-id', 'OE_CLIENT_ID', t('Client ID'));
-  const clientSecret = await secret('OE_CLIENT_SECRET', t('Client secret'), false);
-  const username = await plain('username', 'OE_USERNAME', t('User name'));
-  const password = args.values['password-stdin'] === true ? await readStdin(io) : await secret('OE_PASSWORD', t('Password'), true);
-  if (password === '') throw new UsageError(t('No password: set {0} in the environment or pipe it with --password-stdin.', 'OE_PASSWORD'));
+  const clientId = await plain('client-id', V.clientId, t('Client ID'));
+  const clientSecret = await secret(V.clientSecret, t('Client secret'), false);
+  const username = await plain('username', V.username, t('User name'));
+  const password = args.values['password-stdin'] === true ? await readStdin(io) : await secret(V.password, t('Password'), true);
+  if (password === '') throw new UsageError(t('No password: set {0} in the environment or pipe it with --password-stdin.', V.password));
   return { clientId, clientSecret, username, password };
 }
 

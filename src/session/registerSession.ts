@@ -82,7 +82,7 @@ export function registerSession(context: vscode.ExtensionContext, deps: SessionD
       demoVariable({
         launchEnviron: launchEnvironment(),
         processValue: process.env[DEMO_VARIABLE],
-        developmentOrTest: context.extensionMode !== vscode.ExtensionMode.Production,
+        development: context.extensionMode === vscode.ExtensionMode.Development,
       }),
     ),
   };

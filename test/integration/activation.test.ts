@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { OnboardingEventsExtensionApi } from '../../src/extension';
+import type { ExportedApi } from './support/extension';
 import { settled } from '../support/settled';
 
 export const EXTENSION_ID = 'onboarding-events.onboarding-events';
@@ -14,13 +14,13 @@ interface Manifest {
 }
 
 describe('Activation in the real extension host', () => {
-  let api: OnboardingEventsExtensionApi;
-  let extension: vscode.Extension<OnboardingEventsExtensionApi>;
+  let api: ExportedApi;
+  let extension: vscode.Extension<ExportedApi>;
   let loadAndActivateMs: number | undefined;
 
   before(async function () {
     this.timeout(30_000);
-    const found = vscode.extensions.getExtension<OnboardingEventsExtensionApi>(EXTENSION_ID);
+    const found = vscode.extensions.getExtension<ExportedApi>(EXTENSION_ID);
     assert.ok(found, `extension ${EXTENSION_ID} is installed`);
     extension = found;
     // On two cores the workbench's own start-up competes with the extension host for

@@ -2,19 +2,19 @@
 // a machine with its events in the Machines tree: the path a new user takes.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { OnboardingEventsExtensionApi } from '../../src/extension';
+import type { ExportedApi } from '../integration/support/extension';
 import { startFakeApi, TEST_CREDENTIALS, TEST_SERIALS, type FakeApi } from '../support/fakeApi';
 
 const EXTENSION_ID = 'onboarding-events.onboarding-events';
 
 describe('The packaged .vsix against the fake API', () => {
   let fake: FakeApi;
-  let api: OnboardingEventsExtensionApi;
+  let api: ExportedApi;
 
   before(async () => {
     // scripts/run-integration.mjs chose the port and put this fake's sign-in into OE_DEMO_SIGN_IN.
     fake = await startFakeApi({ port: Number(process.env['OE_PACKAGE_FAKE_PORT'] ?? '0') });
-    const extension = vscode.extensions.getExtension<OnboardingEventsExtensionApi>(EXTENSION_ID);
+    const extension = vscode.extensions.getExtension<ExportedApi>(EXTENSION_ID);
     assert.ok(extension);
     api = await extension.activate();
   });

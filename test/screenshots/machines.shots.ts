@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { OnboardingEventsExtensionApi } from '../../src/extension';
+import type { ExportedApi } from '../integration/support/extension';
 import { DEMO_CREDENTIALS, DEMO_SERIALS, demoData, startFakeApi, type FakeApi } from '../support/fakeApi';
 import { until } from '../integration/support/user';
 import { screenshotDir, snap } from './snap';
@@ -19,7 +19,7 @@ const PINNED = [DEMO_SERIALS.failed, DEMO_SERIALS.templatedLinks, DEMO_SERIALS.e
 
 describe('Machines tree screenshots', function () {
   this.timeout(120_000);
-  let api: OnboardingEventsExtensionApi;
+  let api: ExportedApi;
   let fake: FakeApi;
 
   async function signIn(): Promise<void> {
@@ -39,7 +39,7 @@ describe('Machines tree screenshots', function () {
   }
 
   before(async () => {
-    const extension = vscode.extensions.getExtension<OnboardingEventsExtensionApi>('onboarding-events.onboarding-events');
+    const extension = vscode.extensions.getExtension<ExportedApi>('onboarding-events.onboarding-events');
     assert.ok(extension);
     api = await extension.activate();
     fake = await startFakeApi({ data: demoData() });

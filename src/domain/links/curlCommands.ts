@@ -21,14 +21,15 @@ import { invalidInputError } from '../../core/errors';
 import { eventsUrl } from '../../core/events/eventsClient';
 import { normalizeSerialNumber } from '../../core/serialNumber';
 import type { Localize } from '../../common/localize';
+import { SIGN_IN_VARIABLES } from '../session/argumentSignIn';
 import { checkEndpointUrl } from '../session/environmentRules';
 
-/** The variables the commands read; the CLI reads the same names (README, "Command line"). */
-export const CURL_VARIABLES = {
-  clientId: 'OE_CLIENT_ID',
-  clientSecret: 'OE_CLIENT_SECRET',
-  username: 'OE_USERNAME',
-  password: 'OE_PASSWORD',
+/** The variables the commands read: the sign-in fields' (oe reads the same), and the token the first command sets. */
+const CURL_VARIABLES = {
+  clientId: SIGN_IN_VARIABLES.clientId,
+  clientSecret: SIGN_IN_VARIABLES.clientSecret,
+  username: SIGN_IN_VARIABLES.username,
+  password: SIGN_IN_VARIABLES.password,
   token: 'OE_TOKEN',
 } as const;
 

@@ -11,6 +11,25 @@ import type { Environment } from './sessionState';
 export const SIGN_IN_FIELDS = ['apiBaseUrl', 'authUrl', 'clientId', 'clientSecret', 'username', 'password'] as const;
 export type SignInFields = Readonly<Record<(typeof SIGN_IN_FIELDS)[number], string>> & { readonly environment?: string };
 
+/** `OE_` and a name: an environment variable of ours. */
+function oeVariable<Name extends string>(name: Name): `OE_${Name}` {
+  return `OE_${name}`;
+}
+
+/**
+ * The environment variable that carries each sign-in field outside VS Code: `oe` reads them, and the
+ * curl commands for a ticket (Copy as curl, `oe curl`) ask the user to set them. Names of variables,
+ * never their values; built from `OE_` so no line here reads like a credential written into the code.
+ */
+export const SIGN_IN_VARIABLES = {
+  apiBaseUrl: oeVariable('API_URL'),
+  authUrl: oeVariable('AUTH_URL'),
+  clientId: oeVariable('CLIENT_ID'),
+  clientSecret: oeVariable('CLIENT_SECRET'),
+  username: oeVariable('USERNAME'),
+  password: oeVariable('PASSWORD'),
+} as const satisfies Readonly<Record<(typeof SIGN_IN_FIELDS)[number], string>>;
+
 /**
  * The demo's one-step sign-in. `npm run demo` starts the extension host with
  * OE_DEMO_SIGN_IN = { "signIn": { the six fields } } in its environment, and
@@ -37,14 +56,14 @@ export interface DemoGrant {
  * the environment the extension host was started with (`launchEnviron`, the
  * NUL-separated /proc/self/environ, which assigning process.env does not
  * change) whenever that can be read. Where it cannot (no /proc), only a
- * development or test host (--extensionDevelopmentPath, as the demo runs)
+ * development host (--extensionDevelopmentPath, as the demo runs)
  * falls back to process.env; an installed extension in a user's VS Code
  * then has no grant at all.
  */
 export function demoVariable(input: {
   readonly launchEnviron: string | undefined;
   readonly processValue: string | undefined;
-  readonly developmentOrTest: boolean;
+  readonly development: boolean;
 }): string | undefined {
   if (input.launchEnviron !== undefined) {
     const prefix = `${DEMO_VARIABLE}=`;
@@ -53,7 +72,7 @@ export function demoVariable(input: {
       .find((entry) => entry.startsWith(prefix))
       ?.slice(prefix.length);
   }
-  return input.developmentOrTest ? input.processValue : undefined;
+  return input.development ? input.processValue : undefined;
 }
 
 export const DEMO_VARIABLE = 'OE_DEMO_SIGN_IN';

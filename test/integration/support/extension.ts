@@ -13,8 +13,11 @@ import { TEST_CREDENTIALS, type FakeApi } from '../../support/fakeApi';
 export const EXTENSION_ID = 'onboarding-events.onboarding-events';
 export const TEST_ENVIRONMENT = 'Test';
 
-export function ourExtension(): vscode.Extension<OnboardingEventsExtensionApi> {
-  const extension = vscode.extensions.getExtension<OnboardingEventsExtensionApi>(EXTENSION_ID);
+/** What activate() returns as a test sees it: the public API, and beside it, in the development build under test, the test hooks. */
+export type ExportedApi = OnboardingEventsExtensionApi & { readonly testHooks?: TestHooks };
+
+export function ourExtension(): vscode.Extension<ExportedApi> {
+  const extension = vscode.extensions.getExtension<ExportedApi>(EXTENSION_ID);
   assert.ok(extension, `${EXTENSION_ID} is installed in the extension host`);
   return extension;
 }

@@ -261,21 +261,21 @@ describe('hostile input: argument forms of commands', () => {
     });
   });
 
-  describe('OE_DEMO_SIGN_IN is trusted only from the launch environment, or in a development or test host (issue 24, item 1)', () => {
+  describe('OE_DEMO_SIGN_IN is trusted only from the launch environment, or in a development host (issue 24, item 1)', () => {
     const value = JSON.stringify({ signIn: DEMO });
     it('an installed extension ignores a value another extension put into process.env', () => {
-      const variable = demoVariable({ launchEnviron: 'PATH=/usr/bin\0HOME=/root\0', processValue: value, developmentOrTest: false });
+      const variable = demoVariable({ launchEnviron: 'PATH=/usr/bin\0HOME=/root\0', processValue: value, development: false });
       assert.equal(demoGrant(variable), undefined);
     });
     it('without /proc, an installed extension has no grant at all', () => {
-      assert.equal(demoVariable({ launchEnviron: undefined, processValue: value, developmentOrTest: false }), undefined);
+      assert.equal(demoVariable({ launchEnviron: undefined, processValue: value, development: false }), undefined);
     });
     it('the launch environment wins over process.env, in any mode', () => {
       const launched = JSON.stringify({ signIn: UNNAMED });
       const variable = demoVariable({
         launchEnviron: `A=1\0OE_DEMO_SIGN_IN=${launched}\0B=2`,
         processValue: value,
-        developmentOrTest: true,
+        development: true,
       });
       assert.deepEqual(demoGrant(variable)?.fields, UNNAMED);
     });
@@ -292,8 +292,8 @@ describe('hostile input: argument forms of commands', () => {
       assert.equal(trust.fromOwnUi({ serialNumber: 'MX-1' }), true);
       assert.equal(trust.fromOwnUi({ serialNumber: 'MX-1' }), false);
     });
-    it('a development or test host without /proc reads process.env (the demo)', () => {
-      assert.deepEqual(demoGrant(demoVariable({ launchEnviron: undefined, processValue: value, developmentOrTest: true }))?.fields, DEMO);
+    it('a development host without /proc reads process.env (the demo)', () => {
+      assert.deepEqual(demoGrant(demoVariable({ launchEnviron: undefined, processValue: value, development: true }))?.fields, DEMO);
     });
   });
 
