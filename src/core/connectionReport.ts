@@ -84,11 +84,6 @@ function statusWord(status: StepStatus, t: Localize): string {
   }
 }
 
-/** The report's first line, by which a user (and a test) recognises the document. */
-export function reportHeading(t: Localize): string {
-  return `# ${t('Onboarding Events: connection test')}`;
-}
-
 /** How the report's headings and emphasis are written: Markdown for a document, plain lines for a terminal. */
 export interface ReportStyle {
   heading(level: 1 | 2, text: string): string;

@@ -87,15 +87,8 @@ export type EditorDeps = SerialFeatureDeps & {
   readonly lineHistory: Pick<CachedLineHistory, 'progressFor'>;
 };
 
-/** What the editor features are made of: the hover provider and the in-document views (inline status, Problems) over one SerialStatuses. */
-export interface Editor {
-  readonly hover: SerialHoverProvider;
-  readonly inline: InlineStatus;
-  readonly diagnostics: SerialDiagnostics;
-  readonly states: SerialStatuses;
-}
-
-export function registerEditor(context: vscode.ExtensionContext, deps: EditorDeps): Editor {
+/** The hover, links and the in-document views (inline status, Problems, quick fixes, completion) over one SerialStatuses; no other feature reads them. */
+export function registerEditor(context: vscode.ExtensionContext, deps: EditorDeps): void {
   const { serialSettings } = deps;
   const linkProvider = new SerialLinkProvider(serialSettings, deps.trust);
   const hoverProvider = new SerialHoverProvider({
@@ -132,5 +125,4 @@ export function registerEditor(context: vscode.ExtensionContext, deps: EditorDep
       vscode.languages.registerCompletionItemProvider(selector, completion),
     ]),
   );
-  return { hover: hoverProvider, inline, diagnostics, states };
 }
