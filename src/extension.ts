@@ -65,10 +65,13 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
     const agentTools = registerAgentTools(context, { ...deps, machines, scanWorkspace, watches: watch });
     const board = registerBoard(context, { ...deps, machines, details });
     const api = publicApi({ activationMs: performance.now() - started, machines, events, trust });
-    // The test seam is added beside the API in the development build only; no feature knows of it.
-    if (!OE_TEST_BUILD) return api;
-    const hooks = testHooks({ context, session, events, machines, agentTools, links, watch, board });
-    return hooks === undefined ? api : Object.assign(api, { testHooks: hooks });
+    // The test seam is added beside the API in the development build only (esbuild drops this block from the
+    // production bundle: an `if (false)`, where an early return would leave the hooks in); no feature knows of it.
+    if (OE_TEST_BUILD) {
+      const hooks = testHooks({ context, session, events, machines, agentTools, links, watch, board });
+      if (hooks !== undefined) Object.assign(api, { testHooks: hooks });
+    }
+    return api;
   } catch (error) {
     void vscode.window.showErrorMessage(
       inertNotificationText(vscode.l10n.t('Onboarding Events could not start: {0}', errorMessage(error, vscode.l10n.t))),
