@@ -185,10 +185,9 @@ function findSerials(paths: readonly string[], io: CliIo, settingsFor: (path: st
   if (sorted.length > MAX_CHECKED_MACHINES)
     skip(
       t(
-        '{0} serial numbers found; oe check reads at most {1} machines in one run, so {2} were not checked. Split the paths over several runs.',
+        '{0} serial numbers found, more than the {1} machines oe check reads in one run: those after the first {1} were not checked. Split the paths over several runs.',
         sorted.length,
         MAX_CHECKED_MACHINES,
-        sorted.length - MAX_CHECKED_MACHINES,
       ),
     );
   return { found: sorted.slice(0, MAX_CHECKED_MACHINES), unchecked };

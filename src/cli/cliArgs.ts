@@ -36,16 +36,34 @@ export function sinceArgument(text: string, now: number, t: Localize): number {
   // The table's times are UTC: a time without its zone could be meant either way, so it is refused, not guessed.
   if (hour !== undefined && zone === undefined)
     throw new UsageError(t('--since {0} has no time zone: add Z for UTC, as the table shows times, or an offset such as +01:00.', text));
-  const [y, mo, d, h, mi, sec] = [year, month, day, hour ?? '0', minute, second].map(Number) as [number, number, number, number, number, number];
+  const [y, mo, d, h, mi, sec] = [year, month, day, hour ?? '0', minute, second].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const offsetMinutes =
-    zone === undefined || zone.toUpperCase() === 'Z' ? 0 : (zone.startsWith('-') ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)));
+    zone === undefined || zone.toUpperCase() === 'Z'
+      ? 0
+      : (zone.startsWith('-') ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)));
   const day0 = new Date(Date.UTC(y, mo - 1, d));
   // Date.UTC rolls 2025-02-30 over into March: a day or a time that is not on the clock is refused.
   const real =
-    parts !== null && day0.getUTCFullYear() === y && day0.getUTCMonth() === mo - 1 && day0.getUTCDate() === d && h < 24 && mi < 60 && sec < 60;
+    parts !== null &&
+    day0.getUTCFullYear() === y &&
+    day0.getUTCMonth() === mo - 1 &&
+    day0.getUTCDate() === d &&
+    h < 24 &&
+    mi < 60 &&
+    sec < 60;
   if (!real)
     throw new UsageError(
-      t('--since takes a date such as 2025-01-31 or 2025-01-31T08:00Z, or a duration back from now such as 30m, 2h or 7d, not "{0}".', text),
+      t(
+        '--since takes a date such as 2025-01-31 or 2025-01-31T08:00Z, or a duration back from now such as 30m, 2h or 7d, not "{0}".',
+        text,
+      ),
     );
   return Date.UTC(y, mo - 1, d, h, mi, sec) + Math.round(Number(`0${fraction}`) * 1000) - offsetMinutes * 60_000;
 }

@@ -102,9 +102,9 @@ async function watchOne(input: WatchInput): Promise<Ending> {
       if (!first) history = afterPoll(history, fresh ? 'new-step' : 'quiet');
     } catch (error) {
       if (!isApiError(error)) throw error;
-      if (error.kind === 'cancelled' && !signal.aborted && timeout.aborted)
-        return { kind: 'cannot-poll', error: lastError, step, hung: true };
-      if (error.kind === 'cancelled') return { kind: 'timed-out', step };
+      // Cut off by the timeout: the API had not answered. By Ctrl-C: the run ends as interrupted.
+      if (error.kind === 'cancelled')
+        return timeout.aborted ? { kind: 'cannot-poll', error: lastError, step, hung: true } : { kind: 'timed-out', step };
       // Refused credentials do not heal by waiting.
       if (error.kind === 'invalid-credentials' || error.kind === 'permission-denied') return { kind: 'cannot-poll', error, step };
       lastError = error;
