@@ -92,12 +92,18 @@ describe('oe: exit codes and inputs by the conventions', function () {
     }
   });
 
-  it('Ctrl-C at a prompt: exit 130, nothing sent', async () => {
-    const run = await runOeInTerminal(['events', TEST_SERIALS.onboarded], {
-      env: { ...env(), OE_PASSWORD: undefined },
-      type: { prompt: 'Password: ', input: '\u0003' },
-    });
-    assert.equal(run.code, 130, run.stdout);
+  it('Ctrl-C at a prompt, hidden or not: exit 130, nothing sent', async () => {
+    for (const [variable, prompt] of [
+      ['OE_PASSWORD', 'Password: '],
+      ['OE_CLIENT_ID', 'Client ID: '],
+    ] as const) {
+      const run = await runOeInTerminal(['events', TEST_SERIALS.onboarded], {
+        env: { ...env(), [variable]: undefined },
+        type: { prompt, input: '\u0003' },
+        timeoutMs: 15_000,
+      });
+      assert.equal(run.code, 130, `${prompt}${run.stdout}`);
+    }
     assert.equal(api?.tokenRequests().length, 0);
   });
 
