@@ -25,47 +25,39 @@ export function durationArgument(text: string, option: string, t: Localize): num
 }
 
 /** The dates --since names: a day (midnight UTC), or a day and a time with its zone (Z or an offset such as +01:00). */
-const SINCE_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/i;
+const SINCE_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,3})?)?(Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)?)?$/i;
 
 /** A point in time: a duration back from `now`, or a date in one of the forms the help names; anything else is bad input. */
 export function sinceArgument(text: string, now: number, t: Localize): number {
   const ms = durationMs(text);
   if (ms !== undefined) return now - ms;
+  const refused = new UsageError(
+    t('--since takes a date such as 2025-01-31 or 2025-01-31T08:00Z, or a duration back from now such as 30m, 2h or 7d, not "{0}".', text),
+  );
   const parts = SINCE_DATE.exec(text.trim());
-  const [, year = '', month = '', day = '', hour, minute = '0', second = '0', fraction = '', zone] = parts ?? [];
+  if (parts === null) throw refused;
+  const [, year, month, day, hour, minute, second, fraction, zone] = parts;
   // The table's times are UTC: a time without its zone could be meant either way, so it is refused, not guessed.
   if (hour !== undefined && zone === undefined)
     throw new UsageError(t('--since {0} has no time zone: add Z for UTC, as the table shows times, or an offset such as +01:00.', text));
-  const [y, mo, d, h, mi, sec] = [year, month, day, hour ?? '0', minute, second].map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
+  const n = (digits: string | undefined): number => Number(digits ?? 0);
+  const [y, mo, d, h, mi, sec] = [n(year), n(month) - 1, n(day), n(hour), n(minute), n(second)];
+  const date = new Date(Date.UTC(y, mo, d, h, mi, sec));
+  // Date.UTC rolls 2025-02-30 over into March and 24:00 into the next day: what is not on the calendar or the clock is refused.
+  const rolled = [
+    date.getUTCFullYear(),
+    date.getUTCMonth(),
+    date.getUTCDate(),
+    date.getUTCHours(),
+    date.getUTCMinutes(),
+    date.getUTCSeconds(),
   ];
+  if (rolled.some((value, index) => value !== [y, mo, d, h, mi, sec][index])) throw refused;
   const offsetMinutes =
     zone === undefined || zone.toUpperCase() === 'Z'
       ? 0
-      : (zone.startsWith('-') ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)));
-  const day0 = new Date(Date.UTC(y, mo - 1, d));
-  // Date.UTC rolls 2025-02-30 over into March: a day or a time that is not on the clock is refused.
-  const real =
-    parts !== null &&
-    day0.getUTCFullYear() === y &&
-    day0.getUTCMonth() === mo - 1 &&
-    day0.getUTCDate() === d &&
-    h < 24 &&
-    mi < 60 &&
-    sec < 60;
-  if (!real)
-    throw new UsageError(
-      t(
-        '--since takes a date such as 2025-01-31 or 2025-01-31T08:00Z, or a duration back from now such as 30m, 2h or 7d, not "{0}".',
-        text,
-      ),
-    );
-  return Date.UTC(y, mo - 1, d, h, mi, sec) + Math.round(Number(`0${fraction}`) * 1000) - offsetMinutes * 60_000;
+      : (zone.startsWith('-') ? -1 : 1) * (n(zone.slice(1, 3)) * 60 + n(zone.slice(4, 6)));
+  return date.getTime() + Math.round(Number(`0${fraction ?? ''}`) * 1000) - offsetMinutes * 60_000;
 }
 
 /** The serial number as the extension's look-up accepts it, or a UsageError saying why not. */
