@@ -11,7 +11,7 @@ import { hostname } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import picomatch from 'picomatch';
 import { errorMessage } from '../common/errors';
-import type { Localize } from '../common/localize';
+import { plainLocalize, type Localize } from '../common/localize';
 import { toSingleLine } from '../common/markdownText';
 import { terminalText } from '../common/serverText';
 import { formatUtcIso } from '../common/time';
@@ -26,8 +26,14 @@ import { stringOption } from './cliArgs';
 import { styler } from './cliIo';
 import { SESSION_OPTIONS } from './cliSession';
 
-/** The states --fail-on can name, as MachineState spells them; 'unavailable' (the request failed) is no machine's verdict: it exits 3. */
+/** The states --fail-on can name; 'unavailable' (the request failed) is no machine's verdict: it is not checked. */
 const COUNTABLE: readonly MachineState[] = ['failed', 'unknown', 'inProgress', 'noEvents'];
+
+/**
+ * The most machines one run checks (one request each). More fail the check as not checked: a gate never
+ * passes on a part of what it was given.
+ */
+export const MAX_CHECKED_MACHINES = 10_000;
 
 /** Folders a scan never enters: VS Code's default files.exclude and search.exclude. */
 const SKIPPED_FOLDERS = new Set(['.git', '.svn', '.hg', 'CVS', 'node_modules', 'bower_components']);
@@ -46,16 +52,24 @@ interface Checked extends Found {
   readonly counted: boolean;
 }
 
+/** A state's name without case, spaces, hyphens or underscores: "in progress", "inProgress" and "in-progress" are one. */
+function stateKey(name: string): string {
+  return name.toLowerCase().replace(/[\s_-]+/g, '');
+}
+
+/** --fail-on's states, as the table writes them or in camelCase; an empty or unknown one is bad input, never "count none". */
 function failOn(text: string | undefined, t: Localize): ReadonlySet<MachineState> {
-  const names = (text ?? COUNTABLE.join(','))
-    .split(',')
-    .map((name) => name.trim())
-    .filter((name) => name !== '');
+  if (text === undefined) return new Set(COUNTABLE);
+  const names = COUNTABLE.map((state) => `"${stateWord(state, plainLocalize)}"`).join(', ');
   const states = new Set<MachineState>();
-  for (const name of names) {
-    const state = COUNTABLE.find((candidate) => candidate === name);
-    if (state === undefined)
-      throw new UsageError(t('--fail-on takes a comma-separated list of {0}, not "{1}".', COUNTABLE.join(', '), name));
+  for (const name of text.split(',').map((part) => part.trim())) {
+    if (name === '') throw new UsageError(t('--fail-on names no state: give one or more of {0}, separated by commas.', names));
+    const key = stateKey(name);
+    // The table's word in English or in the user's language, or the name --json writes.
+    const state = COUNTABLE.find((candidate) =>
+      [candidate, stateWord(candidate, plainLocalize), stateWord(candidate, t)].some((word) => stateKey(word) === key),
+    );
+    if (state === undefined) throw new UsageError(t('--fail-on takes a comma-separated list of {0}, not "{1}".', names, name));
     states.add(state);
   }
   return states;
@@ -109,14 +123,25 @@ function filesOf(folder: string, include: string, maxFiles: number, warn: (messa
   return files;
 }
 
+/** What the paths hold: every serial number once, and what was left out (each a message, said once). */
+interface Scan {
+  readonly found: Found[];
+  readonly unchecked: readonly string[];
+}
+
 /** Every serial number in the paths, once, with where it was found and the rules of the folder it was found in. */
-function findSerials(paths: readonly string[], io: CliIo, settingsFor: (path: string) => Settings): Found[] {
+function findSerials(paths: readonly string[], io: CliIo, settingsFor: (path: string) => Settings): Scan {
   const { t } = io;
   const warned = new Set<string>();
   const warn = (message: string): void => {
     if (warned.has(message)) return;
     warned.add(message);
     io.stderr(`oe check: ${message}\n`);
+  };
+  const unchecked: string[] = [];
+  const skip = (message: string): void => {
+    if (!warned.has(message)) unchecked.push(message);
+    warn(message);
   };
   const found = new Map<string, Found>();
   for (const given of paths) {
@@ -131,12 +156,13 @@ function findSerials(paths: readonly string[], io: CliIo, settingsFor: (path: st
     });
     if (matcher.problem !== undefined) warn(matcher.problem);
     const files = stats.isDirectory()
-      ? filesOf(path, settings['workspaceScan.include'], settings['workspaceScan.maxFiles'], warn, t)
+      ? filesOf(path, settings['workspaceScan.include'], settings['workspaceScan.maxFiles'], skip, t)
       : [path];
-    const collector = new SerialCollector(matcher);
+    // No cap per file: the gate checks every serial number of what it reads (MAX_CHECKED_MACHINES bounds the requests).
+    const collector = new SerialCollector(matcher, Number.POSITIVE_INFINITY);
     for (const file of files) {
       if (statOrRefuse(file, t).size > MAX_SCANNED_FILE_BYTES) {
-        warn(
+        skip(
           t(
             '{0} is larger than {1} MB and is not scanned, as in the editor.',
             relative(io.cwd, file),
@@ -151,10 +177,20 @@ function findSerials(paths: readonly string[], io: CliIo, settingsFor: (path: st
       const where = locations.map((location) => `${relative(io.cwd, location.file) || location.file}:${location.line + 1}`);
       const known = found.get(serialNumber);
       if (known === undefined) found.set(serialNumber, { serialNumber, locations: where, rules: settings.eventStates });
-      else known.locations.push(...where);
+      // A file named twice (as itself and inside a folder) is one place.
+      else known.locations.push(...where.filter((location) => !known.locations.includes(location)));
     }
   }
-  return [...found.values()].sort((a, b) => (a.serialNumber < b.serialNumber ? -1 : a.serialNumber > b.serialNumber ? 1 : 0));
+  const sorted = [...found.values()].sort((a, b) => (a.serialNumber < b.serialNumber ? -1 : a.serialNumber > b.serialNumber ? 1 : 0));
+  if (sorted.length > MAX_CHECKED_MACHINES)
+    skip(
+      t(
+        '{0} serial numbers found, more than the {1} machines oe check reads in one run: those after the first {1} were not checked. Split the paths over several runs.',
+        sorted.length,
+        MAX_CHECKED_MACHINES,
+      ),
+    );
+  return { found: sorted.slice(0, MAX_CHECKED_MACHINES), unchecked };
 }
 
 /** Text for XML 1.0: no character it forbids (controls go, as on the terminal), the five specials escaped. */
@@ -208,7 +244,8 @@ function table(machines: readonly Checked[], io: CliIo): string {
     word: stateWord(machine.state, t),
     where: `${machine.locations[0] ?? ''}${machine.locations.length > 1 ? ` (+${machine.locations.length - 1})` : ''}`,
   }));
-  const width = (header: string, cells: readonly string[]): number => Math.max(header.length, ...cells.map((cell) => cell.length));
+  const width = (header: string, cells: readonly string[]): number =>
+    cells.reduce((widest, cell) => Math.max(widest, cell.length), header.length);
   const stateWidth = width(
     t('STATE'),
     rows.map((row) => row.word),
@@ -239,28 +276,32 @@ export const command: CliCommand = {
   name: 'check',
   summary: (t) => t('the state of every machine named in files and folders: a gate for a pipeline'),
   usage: (t) =>
-    t(`Usage: oe check PATH… [--fail-on STATES] [--junit FILE] [--json]
+    t(`Usage: oe check PATH… [--fail-on STATES] [--allow-unchecked] [--junit FILE] [--json]
 
 Finds the serial numbers in the files and folders given, with the rules of the editor and the onboardingEvents.* settings of the nearest .vscode/settings.json (pattern, minimum length, deny list, include glob, event states), reads each machine once and lists its state.
 
+The check passes only when every machine found was read and none is in a state --fail-on counts. What was not checked fails it, each named on stderr: a machine the API could not be asked about, a file larger than 1 MB, a folder with more files than onboardingEvents.workspaceScan.maxFiles, more than 10,000 machines in one run (every serial number of every file is checked, up to that limit).
+
 Options:
-  --fail-on STATES  the states that fail the check, comma-separated: failed, unknown, inProgress, noEvents (default: all four, so only onboarded machines pass)
-  --junit FILE      also write a JUnit XML report to FILE: one test case per machine
-  --json            the result as JSON on stdout instead of the table
+  --fail-on STATES   the states that fail the check, comma-separated, as the table writes them: failed, unknown, "in progress", "no events" (inProgress and noEvents work too; default: all four, so only onboarded machines pass)
+  --allow-unchecked  pass although something was not checked; it is still named on stderr
+  --junit FILE       also write a JUnit XML report to FILE: one test case per machine
+  --json             the result as JSON on stdout instead of the table
   --api-url URL, --auth-url URL, --client-id ID, --username NAME, --password-stdin, --ca-file FILE
-                    sign-in and network (see oe --help)
+                     sign-in and network (see oe --help)
 
 Exit codes:
   0   every machine passed (also when no serial number was found)
   1   at least one machine is in a state --fail-on counts
-  3   a machine could not be read (sign-in, network or server) and none failed
-  64  bad input: unknown option, unreadable path, unknown state in --fail-on, a secret given as an option
+  3   none failed, but something was not checked (see above), and --allow-unchecked was not given
+  64  bad input: unknown option, unreadable path, an empty or unknown state in --fail-on, a secret given as an option
 `),
   options: {
     ...SESSION_OPTIONS,
     'fail-on': { type: 'string' },
     junit: { type: 'string' },
     json: { type: 'boolean' },
+    'allow-unchecked': { type: 'boolean' },
   },
   async run(args, io, context) {
     const { t } = io;
@@ -268,7 +309,8 @@ Exit codes:
     if (args.positionals.length === 0) throw new UsageError(t('Name at least one file or folder.'));
     const counted = failOn(stringOption(args, 'fail-on'), t);
     const junitFile = stringOption(args, 'junit');
-    const found = findSerials(args.positionals, io, (path) => context.settingsFor(path));
+    const allowUnchecked = args.values['allow-unchecked'] === true;
+    const { found, unchecked } = findSerials(args.positionals, io, (path) => context.settingsFor(path));
     let results: { readonly result?: EventsResult; readonly error?: ApiError }[] = [];
     if (found.length > 0) {
       const client = await context.client();
@@ -336,6 +378,15 @@ Exit codes:
       io.stderr(`oe check: ${summary}\n`);
     }
     if (failed > 0) return EXIT.no;
-    return unread > 0 ? EXIT.unreachable : EXIT.ok;
+    if (unread === 0 && unchecked.length === 0) return EXIT.ok;
+    // A machine not checked is no pass, unless the user said so.
+    io.stderr(
+      `oe check: ${
+        allowUnchecked
+          ? t('Not everything was checked; --allow-unchecked lets the check pass.')
+          : t('Not everything was checked (see above), so the check fails; --allow-unchecked lets it pass.')
+      }\n`,
+    );
+    return allowUnchecked ? EXIT.ok : EXIT.unreachable;
   },
 };

@@ -1,10 +1,9 @@
 // The argument values more than one command reads: serial numbers (the
 // extension's rule, domain/serialNumbers), durations (`90s`, `30m`, `2h`,
-// `7d`) and times (a duration back from now, or an ISO 8601 date, the Filter
-// Events rule). A value that does not fit is a UsageError in the user's
+// `7d`) and times (a duration back from now, or a day or a time with its zone
+// in ISO 8601). A value that does not fit is a UsageError in the user's
 // language.
 import type { Localize } from '../common/localize';
-import { parseSince } from '../domain/events/eventFilter';
 import { checkSerialNumber } from '../domain/serialNumbers/serialNumberInput';
 import { UsageError, type ParsedArgs } from './cliCommand';
 
@@ -25,15 +24,40 @@ export function durationArgument(text: string, option: string, t: Localize): num
   return ms;
 }
 
-/** A point in time: a duration back from `now`, or a date the Filter Events command would take. */
+/** The dates --since names: a day (midnight UTC), or a day and a time with its zone (Z or an offset such as +01:00). */
+const SINCE_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,3})?)?(Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)?)?$/i;
+
+/** A point in time: a duration back from `now`, or a date in one of the forms the help names; anything else is bad input. */
 export function sinceArgument(text: string, now: number, t: Localize): number {
   const ms = durationMs(text);
   if (ms !== undefined) return now - ms;
-  try {
-    return parseSince(text, t) ?? now;
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message} ${t('Or give a duration back from now, such as 30m, 2h or 7d.')}`);
-  }
+  const refused = new UsageError(
+    t('--since takes a date such as 2025-01-31 or 2025-01-31T08:00Z, or a duration back from now such as 30m, 2h or 7d, not "{0}".', text),
+  );
+  const parts = SINCE_DATE.exec(text.trim());
+  if (parts === null) throw refused;
+  const [, year, month, day, hour, minute, second, fraction, zone] = parts;
+  // The table's times are UTC: a time without its zone could be meant either way, so it is refused, not guessed.
+  if (hour !== undefined && zone === undefined)
+    throw new UsageError(t('--since {0} has no time zone: add Z for UTC, as the table shows times, or an offset such as +01:00.', text));
+  const n = (digits: string | undefined): number => Number(digits ?? 0);
+  const [y, mo, d, h, mi, sec] = [n(year), n(month) - 1, n(day), n(hour), n(minute), n(second)];
+  const date = new Date(Date.UTC(y, mo, d, h, mi, sec));
+  // Date.UTC rolls 2025-02-30 over into March and 24:00 into the next day: what is not on the calendar or the clock is refused.
+  const rolled = [
+    date.getUTCFullYear(),
+    date.getUTCMonth(),
+    date.getUTCDate(),
+    date.getUTCHours(),
+    date.getUTCMinutes(),
+    date.getUTCSeconds(),
+  ];
+  if (rolled.some((value, index) => value !== [y, mo, d, h, mi, sec][index])) throw refused;
+  const offsetMinutes =
+    zone === undefined || zone.toUpperCase() === 'Z'
+      ? 0
+      : (zone.startsWith('-') ? -1 : 1) * (n(zone.slice(1, 3)) * 60 + n(zone.slice(4, 6)));
+  return date.getTime() + Math.round(Number(`0${fraction ?? ''}`) * 1000) - offsetMinutes * 60_000;
 }
 
 /** The serial number as the extension's look-up accepts it, or a UsageError saying why not. */

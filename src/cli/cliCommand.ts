@@ -52,18 +52,34 @@ export interface CliCommand {
   run(args: ParsedArgs, io: CliIo, context: CliContext): Promise<number>;
 }
 
-/** The exit codes every command shares; a command's own (watch's 2 and 3) are in its --help. */
+/** Every exit code of oe, in one place: `oe --help` lists the shared ones, each command's --help those it uses. */
 export const EXIT = {
   ok: 0,
   /** The command's "no": a machine failed, the connection test failed. */
   no: 1,
-  /** The API could not be asked: sign-in, network or server (the message says which). */
+  /** oe watch: the timeout passed before every machine had an outcome. */
+  timedOut: 2,
+  /** The API could not be asked (sign-in, network or server), or oe check could not check everything it was given. */
   unreachable: 3,
   /** Bad input: unknown option, malformed serial number, unreadable path, a secret given as an option (sysexits EX_USAGE). */
   usage: 64,
   /** A fault of oe itself (sysexits EX_SOFTWARE); the message says what, never a stack. */
   internal: 70,
+  /** The output could not be written: a full disk, a broken device (sysexits EX_IOERR); a closed pipe is no error. */
+  ioError: 74,
+  /** Ended by Ctrl-C, at a prompt too: 128 + SIGINT, as a shell reports it. */
+  interrupted: 130,
+  /** Ended by SIGTERM: 128 + SIGTERM. */
+  terminated: 143,
 } as const;
+
+/** Ctrl-C typed at a prompt, where the terminal's raw mode delivers it as input, not as a signal: main.ts exits with EXIT.interrupted. */
+export class InterruptedError extends Error {
+  constructor() {
+    super('Interrupted');
+    this.name = 'InterruptedError';
+  }
+}
 
 /** Bad input: main.ts prints the message and `oe <command> --help` and exits with EXIT.usage. */
 export class UsageError extends Error {

@@ -27,7 +27,7 @@ import { SIGN_IN_VARIABLES as V } from '../domain/session/argumentSignIn';
 import { checkEndpointUrl, urlProblemMessage } from '../domain/session/environmentRules';
 import { clientSettingsOf } from '../domain/settings/clientSettings';
 import { readSettings, SECTION, type Settings } from '../domain/settings/settingsRules';
-import { UsageError, type CliContext, type CliIo, type CliOptions, type ParsedArgs } from './cliCommand';
+import { InterruptedError, UsageError, type CliContext, type CliIo, type CliOptions, type ParsedArgs } from './cliCommand';
 
 /** The options of every command that signs in (none of them carries a secret). */
 export const SESSION_OPTIONS: CliOptions = {
@@ -134,12 +134,26 @@ export function endpointsOf(args: ParsedArgs, io: CliIo): Endpoints {
   return { apiBaseUrl: url('api-url', V.apiBaseUrl), authUrl: url('auth-url', V.authUrl) };
 }
 
+/** --ca-file as an absolute path; a file that is not there is bad input, not a network failure found later. */
+function caFileOf(args: ParsedArgs, io: CliIo): string | undefined {
+  const given = option(args, 'ca-file');
+  if (given === undefined) return undefined;
+  const path = resolve(io.cwd, given);
+  let problem: string | undefined;
+  try {
+    if (!statSync(path).isFile()) problem = 'EISDIR';
+  } catch (error) {
+    problem = (error as NodeJS.ErrnoException).code ?? 'ENOENT';
+  }
+  if (problem !== undefined) throw new UsageError(`--ca-file: ${io.t('Cannot read {0}: {1}', given, problem)}`);
+  return path;
+}
+
 /** The network settings of the CLI's clients: the folder's limits, the environment's proxy and CAs, --ca-file. */
 export function httpSettingsOf(args: ParsedArgs, io: CliIo, settings: Settings): HttpSettings {
-  const caFile = option(args, 'ca-file');
   return {
     ...clientSettingsOf(settings).http,
-    ...definedOnly({ caCertificatesFile: caFile === undefined ? undefined : resolve(io.cwd, caFile) }),
+    ...definedOnly({ caCertificatesFile: caFileOf(args, io) }),
     env: io.env,
     engine: 'undici',
   };
@@ -164,7 +178,7 @@ async function hiddenPrompt(io: CliIo, prompt: string): Promise<string> {
       });
       // Ctrl-C in raw mode comes to readline, not as a signal.
       reader.once('SIGINT', () => {
-        reject(new UsageError(io.t('Cancelled.')));
+        reject(new InterruptedError());
       });
     });
   } finally {
@@ -180,6 +194,9 @@ async function visiblePrompt(io: CliIo, prompt: string): Promise<string> {
       reader.question(prompt, resolveLine);
       reader.once('close', () => {
         reject(new UsageError(io.t('No input: the prompt was closed.')));
+      });
+      reader.once('SIGINT', () => {
+        reject(new InterruptedError());
       });
     });
   } finally {
@@ -226,6 +243,8 @@ async function credentialsOf(args: ParsedArgs, io: CliIo): Promise<Credentials> 
 
 /** The context a command runs in (the settings of the working folder, and a client built on first use), and its end. */
 export function createContext(args: ParsedArgs, io: CliIo, signal: AbortSignal): { context: CliContext; dispose: () => void } {
+  // Checked before any work: a gate must not scan a repository only to fail on its own option.
+  caFileOf(args, io);
   const warned = new Set<string>();
   const warn = (message: string): void => {
     if (warned.has(message)) return;

@@ -35,8 +35,9 @@ function table(events: readonly OnboardingEvent[], t: Localize, color: boolean, 
     ] as const;
   });
   const header = [t('TIME (UTC)'), t('TYPE'), t('ASSET ID'), t('MESSAGE')];
+  // A loop, not Math.max(...rows): a spread of 130,000 arguments overflows the stack.
   const widths = [0, 1, 2].map((column) =>
-    Math.max(header[column]?.length ?? 0, ...rows.map((row) => (column === 1 ? row[4] : (row[column] as string).length))),
+    rows.reduce((widest, row) => Math.max(widest, column === 1 ? row[4] : (row[column] as string).length), header[column]?.length ?? 0),
   );
   const pad = (text: string, column: number, visible = text.length): string => text + ' '.repeat((widths[column] ?? 0) - visible + 2);
   const lines = [style.bold(header.map((cell, column) => (column < 3 ? pad(cell, column) : cell)).join(''))];
@@ -53,7 +54,7 @@ export const command: CliCommand = {
 Shows the onboarding events of one machine, newest first.
 
 Options:
-  --since TIME     only events at or after TIME: a date (2025-01-31, 2025-01-31T08:00Z) or a duration back from now (30m, 2h, 7d)
+  --since TIME     only events at or after TIME: a day (2025-01-31, from midnight UTC), a time with its zone (2025-01-31T08:00Z, 2025-01-31T09:00+01:00) or a duration back from now (30m, 2h, 7d)
   --json           the events as the server sent them, in the export format of the extension
   --ndjson         one event per line, as the server sent it
   --api-url URL, --auth-url URL, --client-id ID, --username NAME, --password-stdin, --ca-file FILE
@@ -62,7 +63,7 @@ Options:
 Exit codes:
   0   the events were read (also when there are none)
   3   the events could not be read: sign-in, network or server (the message says which)
-  64  bad input: unknown option, malformed serial number, a secret given as an option
+  64  bad input: unknown option, malformed serial number, a --since that is not one of the forms above, a secret given as an option
 `),
   options: {
     ...SESSION_OPTIONS,

@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { errorMessage } from '../common/errors';
 import type { Localize } from '../common/localize';
 import { isApiError } from '../core/errors';
-import { EXIT, UsageError, type CliCommand, type CliIo, type ParsedArgs } from './cliCommand';
+import { EXIT, InterruptedError, UsageError, type CliCommand, type CliIo, type ParsedArgs } from './cliCommand';
 import { processIo } from './cliIo';
 import { createContext, refusedSecretOption } from './cliSession';
 import { command as check } from './checkCommand';
@@ -25,8 +25,10 @@ const version = typeof OE_VERSION === 'string' ? OE_VERSION : '0.0.0';
 /** Every command, in the order `oe --help` lists them. */
 const COMMANDS: readonly CliCommand[] = [events, check, watch, testConnection, curl, mcp];
 
-/** The exit code of a run cut short by Ctrl-C or SIGTERM, as shells report a signal (128 + SIGINT). */
-const INTERRUPTED = 130;
+/** The exit code of a run cut short by a signal, as shells report it (128 + the signal's number). */
+function signalExit(signal: AbortSignal): number {
+  return signal.reason === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
+}
 
 function overview(t: Localize): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));
@@ -41,7 +43,7 @@ function overview(t: Localize): string {
     `  --version   ${t('show the version of oe')}`,
     '',
     t(
-      "Exit codes shared by every command: 0 success, 64 bad input (unknown option, malformed serial number, unreadable path, a secret given as an option), 70 a fault of oe itself; each command's --help lists its own.",
+      "Exit codes shared by every command: 0 success, 64 bad input (unknown option, malformed serial number, unreadable path or --ca-file, a secret given as an option), 70 a fault of oe itself, 74 the output could not be written (a full disk; a closed pipe is no error), 130 interrupted by Ctrl-C (at a prompt too), 143 ended by SIGTERM; each command's --help lists its own.",
     ),
     '',
     t(
@@ -117,7 +119,8 @@ export async function runCli(argv: readonly string[], io: CliIo, signal: AbortSi
     dispose = session.dispose;
     return await command.run(args, io, session.context);
   } catch (error) {
-    if (signal.aborted) return INTERRUPTED;
+    if (signal.aborted) return signalExit(signal);
+    if (error instanceof InterruptedError) return EXIT.interrupted;
     if (error instanceof UsageError) {
       io.stderr(`oe ${command.name}: ${error.message}\n${t("Run 'oe {0} --help' for its usage.", command.name)}\n`);
       return EXIT.usage;
@@ -137,15 +140,19 @@ export async function runCli(argv: readonly string[], io: CliIo, signal: AbortSi
 function main(): void {
   const io = processIo();
   const abort = new AbortController();
-  const interrupt = (): void => {
-    // A second Ctrl-C ends at once, as in any tool.
-    if (abort.signal.aborted) process.exit(INTERRUPTED);
-    abort.abort();
+  const interrupt = (name: NodeJS.Signals): void => {
+    // A second signal ends at once, as in any tool.
+    if (abort.signal.aborted) process.exit(name === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted);
+    abort.abort(name);
   };
   process.on('SIGINT', interrupt);
   process.on('SIGTERM', interrupt);
-  // A reader that went away (`oe events … | head`) is no error of ours.
-  process.stdout.on('error', () => process.exit(process.exitCode ?? EXIT.ok));
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    // A reader that went away (`oe events … | head`) is no error of ours; a full disk is: the data is lost.
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
+    io.stderr(`oe: ${io.t('Cannot write the output: {0}', error.code ?? errorMessage(error, io.t))}\n`);
+    process.exit(EXIT.ioError);
+  });
   runCli(process.argv.slice(2), io, abort.signal).then(
     (code) => {
       // exitCode, not exit(): the output still being written to a pipe is not cut off.

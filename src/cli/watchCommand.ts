@@ -3,9 +3,9 @@
 // poll schedule (short while steps appear, longer while nothing changes,
 // backing off on errors; watch.firstIntervalSeconds from the folder's
 // settings), the same outcome (the newest event's state by the eventStates
-// words; a machine that had already failed is watched for its retry, one
-// already onboarded needs no watch), and the same "cannot poll" after failed
-// polls for as long as the extension waits before saying so. A terminal
+// words), and the same "cannot poll" after failed polls for as long as the
+// extension waits before saying so. An outcome the machine already has is the
+// answer at once, unless --next asks for one after the watch started. A terminal
 // (always focused: someone is waiting at it) sees each new step on stderr;
 // stdout gets one line per machine at the end.
 import { errorMessage } from '../common/errors';
@@ -32,14 +32,18 @@ import { EXIT, UsageError, type CliCommand, type CliIo } from './cliCommand';
 import { durationArgument, serialArguments, stringOption } from './cliArgs';
 import { SESSION_OPTIONS } from './cliSession';
 
-/** Exit codes of oe watch beyond the shared ones. */
-const TIMED_OUT = 2;
 const DEFAULT_TIMEOUT = '60m';
 
 type Ending =
   | { readonly kind: 'outcome'; readonly outcome: WatchOutcome }
   | { readonly kind: 'timed-out'; readonly step: WatchStep | undefined }
-  | { readonly kind: 'cannot-poll'; readonly error: ApiError | undefined; readonly step: WatchStep | undefined };
+  | {
+      readonly kind: 'cannot-poll';
+      readonly error: ApiError | undefined;
+      readonly step: WatchStep | undefined;
+      /** A request was still unanswered when the timeout passed. */
+      readonly hung?: true;
+    };
 
 interface WatchInput {
   readonly serialNumber: string;
@@ -47,6 +51,8 @@ interface WatchInput {
   readonly rules: EventStateRules;
   readonly timing: WatchTiming;
   readonly deadline: number;
+  /** Wait for an outcome after this time (epoch ms); undefined: the newest outcome is the answer, however old. */
+  readonly after: number | undefined;
   readonly signal: AbortSignal;
   /** A new step (or the first reading) for the progress line. */
   readonly onStep: (step: WatchStep) => void;
@@ -71,34 +77,34 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 /** One machine's watch, from its first reading to its ending. */
 async function watchOne(input: WatchInput): Promise<Ending> {
-  const { serialNumber, client, rules, timing, deadline, signal } = input;
+  const { serialNumber, client, rules, timing, deadline, after, signal } = input;
   let history: PollHistory = NO_HISTORY;
-  let since: number | undefined;
   let step: WatchStep | undefined;
   let firstFailureAt: number | undefined;
   let lastError: ApiError | undefined;
   let first = true;
   for (;;) {
     if (signal.aborted) return { kind: 'timed-out', step };
+    // The timeout bounds a request that hangs too, not only the waits between polls.
+    const timeout = AbortSignal.timeout(Math.max(0, deadline - Date.now()));
     try {
-      const result = await client.getEvents(serialNumber, { signal });
+      const result = await client.getEvents(serialNumber, { signal: AbortSignal.any([signal, timeout]) });
       firstFailureAt = undefined;
       lastError = undefined;
-      const reading = readWatch(result, rules, since);
+      const reading = readWatch(result, rules, after);
       const newest = reading.step;
       const fresh = newest !== undefined && (step === undefined || newest.at !== step.at || newest.type !== step.type);
       if (fresh) input.onStep(newest);
       step = newest ?? step;
-      if (reading.kind === 'outcome') {
-        // As the extension starts a watch: onboarded already is the answer; a failure already seen waits for the retry.
-        if (!first || reading.outcome.state === 'onboarded') return { kind: 'outcome', outcome: reading.outcome };
-        since = reading.step.at;
-      }
+      // An outcome is the answer, however old, unless --next asked for one after the start.
+      if (reading.kind === 'outcome') return { kind: 'outcome', outcome: reading.outcome };
       // The first reading starts the schedule afresh, as the extension's start does.
       if (!first) history = afterPoll(history, fresh ? 'new-step' : 'quiet');
     } catch (error) {
       if (!isApiError(error)) throw error;
-      if (error.kind === 'cancelled') return { kind: 'timed-out', step };
+      // Cut off by the timeout: the API had not answered. By Ctrl-C: the run ends as interrupted.
+      if (error.kind === 'cancelled')
+        return timeout.aborted ? { kind: 'cannot-poll', error: lastError, step, hung: true } : { kind: 'timed-out', step };
       // Refused credentials do not heal by waiting.
       if (error.kind === 'invalid-credentials' || error.kind === 'permission-denied') return { kind: 'cannot-poll', error, step };
       lastError = error;
@@ -143,7 +149,7 @@ function endingLine(serialNumber: string, ending: Ending, t: Localize): string {
 function exitCode(endings: readonly Ending[]): number {
   if (endings.some((ending) => ending.kind === 'outcome' && ending.outcome.state === 'failed')) return EXIT.no;
   if (endings.some((ending) => ending.kind === 'cannot-poll')) return EXIT.unreachable;
-  if (endings.some((ending) => ending.kind === 'timed-out')) return TIMED_OUT;
+  if (endings.some((ending) => ending.kind === 'timed-out')) return EXIT.timedOut;
   return EXIT.ok;
 }
 
@@ -156,23 +162,24 @@ export const command: CliCommand = {
   name: 'watch',
   summary: (t) => t('wait until machines have onboarded or failed: for a test rig'),
   usage: (t) =>
-    t(`Usage: oe watch SERIAL… [--timeout DURATION]
+    t(`Usage: oe watch SERIAL… [--next] [--timeout DURATION]
 
-Polls each machine on the schedule of the extension's watch until its newest event says onboarded or failed. A machine that has already failed is watched for its retry; one already onboarded ends at once. Each new step is shown on stderr when it is a terminal; one line per machine is written to stdout at the end.
+Polls each machine on the schedule of the extension's watch until its newest event says onboarded or failed. A machine that already has an outcome answers at once with it and the time it happened (onboarded 0, failed 1); --next waits for an outcome after the watch started instead, for a rig that onboards a machine again. Each new step is shown on stderr when it is a terminal; one line per machine is written to stdout at the end.
 
 Options:
-  --timeout DURATION  give up after this long, such as 90s, 30m or 2h (default 60m)
+  --next              wait for an outcome newer than the start of the watch; one from before does not count
+  --timeout DURATION  give up after this long, a request that hangs included, such as 90s, 30m or 2h (default 60m)
   --api-url URL, --auth-url URL, --client-id ID, --username NAME, --password-stdin, --ca-file FILE
                       sign-in and network (see oe --help)
 
 Exit codes (with several machines: 1 when any failed, else 3, else 2):
   0   every machine onboarded
   1   a machine failed
-  2   the timeout passed before every machine onboarded
-  3   could not poll: the credentials were refused, or the API could not be reached (for 15 minutes, or when the timeout passed)
+  2   the timeout passed before every machine had an outcome
+  3   could not poll: the credentials were refused, or the API could not be reached or did not answer (for 15 minutes, or when the timeout passed)
   64  bad input: unknown option, malformed serial number, a bad duration, a secret given as an option
 `),
-  options: { ...SESSION_OPTIONS, timeout: { type: 'string' } },
+  options: { ...SESSION_OPTIONS, timeout: { type: 'string' }, next: { type: 'boolean' } },
   async run(args, io, context) {
     const { t } = io;
     const serialNumbers = serialArguments(args, t);
@@ -180,7 +187,9 @@ Exit codes (with several machines: 1 when any failed, else 3, else 2):
     const settings = context.settings;
     const timing: WatchTiming = { ...DEFAULT_WATCH_TIMING, firstMs: settings['watch.firstIntervalSeconds'] * 1000 };
     const client = await context.client();
-    const deadline = Date.now() + timeoutMs;
+    const started = Date.now();
+    const deadline = started + timeoutMs;
+    const after = args.values['next'] === true ? started : undefined;
     const endings = await Promise.all(
       serialNumbers.map((serialNumber) =>
         watchOne({
@@ -189,6 +198,7 @@ Exit codes (with several machines: 1 when any failed, else 3, else 2):
           rules: settings.eventStates,
           timing,
           deadline,
+          after,
           signal: context.signal,
           onStep: (step) => {
             progress(io, serialNumber, step);
@@ -201,7 +211,9 @@ Exit codes (with several machines: 1 when any failed, else 3, else 2):
       const ending = endings[index];
       if (ending === undefined) return;
       io.stdout(`${endingLine(serialNumber, ending, t)}\n`);
-      if (ending.kind === 'cannot-poll' && ending.error !== undefined)
+      if (ending.kind === 'cannot-poll' && ending.hung === true)
+        io.stderr(`oe watch: ${serialNumber}: ${t('The API had not answered when the timeout passed.')}\n`);
+      else if (ending.kind === 'cannot-poll' && ending.error !== undefined)
         io.stderr(`oe watch: ${serialNumber}: ${errorMessage(ending.error, t)}\n`);
     });
     return exitCode(endings);

@@ -84,7 +84,7 @@ describe('oe check', function () {
     assert.equal(withFailed.code, 1);
     const wrong = await runOe(['check', 'line1', '--fail-on', 'broken'], { env: env(), cwd: dir });
     assert.equal(wrong.code, 64);
-    assert.match(wrong.stderr, /--fail-on takes a comma-separated list of failed, unknown, inProgress, noEvents, not "broken"\./);
+    assert.match(wrong.stderr, /--fail-on takes a comma-separated list of "failed", "unknown", "in progress", "no events", not "broken"\./);
   });
 
   it('one machine is counted in the singular', async () => {

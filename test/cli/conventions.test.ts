@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { startFakeApi, TEST_SERIALS, type FakeApi } from '../support/fakeApi';
 import { german, ROOT, runOe, signedInEnv, STACK_LINE, tempFolder } from '../support/cli/runOe';
 
-const COMMANDS = ['events', 'check', 'watch', 'test-connection'];
+const COMMANDS = ['events', 'check', 'watch', 'test-connection', 'curl', 'mcp'];
 
 describe('oe: conventions of a command-line tool', function () {
   this.timeout(60_000);

@@ -1,7 +1,9 @@
 // oe watch against the fake API, with the folder's watch.firstIntervalSeconds
 // at 1 so the extension's schedule runs in seconds: each exit code (0
-// onboarded, 1 failed, 2 timed out, 3 could not poll), a failure seen before
-// the watch waiting for its retry, and no progress when stderr is no terminal.
+// onboarded, 1 failed, 2 timed out, 3 could not poll) and their order with
+// several machines, an outcome from before the watch answered at once (or,
+// with --next, waited past), a timeout that bounds a request that hangs, and
+// no progress when stderr is no terminal.
 import * as assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +16,8 @@ function rig(): string {
   writeFileSync(join(dir, '.vscode', 'settings.json'), JSON.stringify({ 'onboardingEvents.watch.firstIntervalSeconds': 1 }));
   return dir;
 }
+
+const FAILED = 'FLR-2000-D0001';
 
 const later = (type: string, message: string): Record<string, unknown> => makeEvent({ type, message, timestamp: Date.now() });
 
@@ -49,15 +53,43 @@ describe('oe watch', function () {
     assert.ok(polls >= 2 && polls <= 4, `polled on the schedule (first after 1 s, then ×1.5): ${polls}`);
   });
 
-  it('exit 1 when it fails; a failure seen before the watch waits for the retry, as in the extension', async () => {
+  it('exit 1 at once for a machine that failed before the watch, saying when', async () => {
     assert.ok(api !== undefined);
     api.setMachineEvents(TEST_SERIALS.started, [makeEvent({ type: 'ONBOARDING_FAILED', message: 'old', timestamp: Date.UTC(2025, 0, 1) })]);
-    const running = runOe(['watch', TEST_SERIALS.started, '--timeout', '30s'], { env: env(), cwd: rig() });
+    const started = Date.now();
+    const run = await runOe(['watch', TEST_SERIALS.started, '--timeout', '20s'], { env: env(), cwd: rig() });
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    assert.equal(run.stdout, 'KRP-0815-B0001  failed  ONBOARDING_FAILED 2025-01-01T00:00:00.000Z  took 0 s  old\n');
+    assert.ok(Date.now() - started < 10_000, 'answered at once, not at the timeout');
+    assert.equal(api.eventRequests(TEST_SERIALS.started).length, 1);
+  });
+
+  it('--next: an outcome from before the watch does not count; exit 1 when the retry fails', async () => {
+    assert.ok(api !== undefined);
+    api.setMachineEvents(TEST_SERIALS.started, [makeEvent({ type: 'ONBOARDING_FAILED', message: 'old', timestamp: Date.UTC(2025, 0, 1) })]);
+    const running = runOe(['watch', TEST_SERIALS.started, '--next', '--timeout', '30s'], { env: env(), cwd: rig() });
     setTimeout(() => api?.addEvent(TEST_SERIALS.started, later('ONBOARDING_STARTED', 'retry')), 1200);
     setTimeout(() => api?.addEvent(TEST_SERIALS.started, later('ONBOARDING_FAILED', 'again: no certificate')), 2600);
     const run = await running;
     assert.equal(run.code, 1, run.stderr);
     assert.match(run.stdout, /^KRP-0815-B0001 {2}failed {2}ONBOARDING_FAILED .* again: no certificate\n$/);
+  });
+
+  it('--next: a machine onboarded before the watch is watched until the timeout (exit 2)', async () => {
+    const run = await runOe(['watch', TEST_SERIALS.onboarded, '--next', '--timeout', '2s'], { env: env(), cwd: rig() });
+    assert.equal(run.code, 2, run.stdout + run.stderr);
+    assert.match(run.stdout, /^MX-4711-A0023 {2}timed out {2}ONBOARDING_COMPLETED /);
+  });
+
+  it('--timeout bounds a request that hangs: exit 3 when the timeout passes, saying the API had not answered', async () => {
+    assert.ok(api !== undefined);
+    api.addFault({ endpoint: 'events', kind: 'latency', ms: 60_000 });
+    const started = Date.now();
+    const run = await runOe(['watch', TEST_SERIALS.started, '--timeout', '3s'], { env: env(), cwd: rig(), timeoutMs: 20_000 });
+    assert.equal(run.code, 3, run.stdout + run.stderr);
+    assert.ok(Date.now() - started < 8_000, `ended ${Date.now() - started} ms after the start`);
+    assert.equal(run.stdout, 'KRP-0815-B0001  could not poll\n');
+    assert.match(run.stderr, /^oe watch: KRP-0815-B0001: The API had not answered when the timeout passed\.\n$/);
   });
 
   it('exit 2 when the timeout passes first', async () => {
@@ -78,6 +110,17 @@ describe('oe watch', function () {
     const down = await runOe(['watch', TEST_SERIALS.started, '--timeout', '3s'], { env: env(), cwd: rig() });
     assert.equal(down.code, 3, down.stdout + down.stderr);
     assert.match(down.stdout, /could not poll/);
+  });
+
+  it('several machines: 1 when any failed, else 3 when one could not be polled, else 2 when one timed out', async () => {
+    assert.ok(api !== undefined);
+    api.setMachineEvents(FAILED, [makeEvent({ type: 'ONBOARDING_FAILED', message: 'no certificate', timestamp: Date.UTC(2025, 0, 3) })]);
+    api.addFault({ endpoint: 'events', serialNumber: TEST_SERIALS.empty, kind: 'status', status: 503 });
+    const watch = (...serials: string[]): Promise<number | null> =>
+      runOe(['watch', ...serials, '--timeout', '3s'], { env: env(), cwd: rig() }).then((run) => run.code);
+    assert.equal(await watch(TEST_SERIALS.started, TEST_SERIALS.empty, FAILED, TEST_SERIALS.onboarded), 1);
+    assert.equal(await watch(TEST_SERIALS.started, TEST_SERIALS.empty, TEST_SERIALS.onboarded), 3);
+    assert.equal(await watch(TEST_SERIALS.started, TEST_SERIALS.onboarded), 2);
   });
 
   it('several machines: 1 when any failed, though another onboarded', async () => {

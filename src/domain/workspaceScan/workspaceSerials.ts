@@ -30,10 +30,14 @@ interface Entry {
 export class SerialCollector {
   private readonly found = new Map<string, Entry>();
 
-  constructor(private readonly matcher: SerialMatcher) {}
+  /** `maxMatchesPerFile`: the views' cap by default; a gate that must check every serial number passes Infinity. */
+  constructor(
+    private readonly matcher: SerialMatcher,
+    private readonly maxMatchesPerFile = MAX_MATCHES_PER_FILE,
+  ) {}
 
   add(file: string, text: string): void {
-    const matches = this.matcher.findAll(text, MAX_MATCHES_PER_FILE);
+    const matches = this.matcher.findAll(text, this.maxMatchesPerFile);
     let line = 0;
     let lineCountedTo = 0;
     const seenInFile = new Set<string>();
