@@ -126,6 +126,7 @@ export function installLogGate(mocha: Mocha, label: string): void {
   }
   reader = new ExtensionLogReader(folder);
   let previous: Mocha.Runnable | undefined;
+  let undeclared = 0;
   const check = async (test: Mocha.Runnable): Promise<void> => {
     const own = patternsFor(test);
     const patterns = [...own, ...patternsFor(previous)];
@@ -139,6 +140,7 @@ export function installLogGate(mocha: Mocha, label: string): void {
     }
     previous = test;
     const unexpected = unexpectedErrors(lines, patterns);
+    undeclared += unexpected.length;
     if (unexpected.length > 0) throw failure(unexpected, 'during this test or right before it');
   };
   mocha.suite.beforeEach(function () {
@@ -166,6 +168,11 @@ export function installLogGate(mocha: Mocha, label: string): void {
     await sleep(FINAL_WAIT_MS);
     const unexpected = unexpectedErrors(reader?.newLines() ?? [], patternsFor(previous));
     if (unexpected.length > 0) throw failure(unexpected, 'after the last test');
+    // A gate that found no log checked nothing: the extension writes its log from activation on.
+    const files = findLogFiles(folder);
+    if (files.length === 0 && previous !== undefined)
+      throw new Error(`The extension's log was not found under ${folder}: the log gate checked nothing`);
+    console.log(`[${label}] the extension's log (${files.length} file(s)): ${undeclared} [error] line(s) no test declared`);
   });
 }
 
