@@ -63,7 +63,13 @@ export async function runSuite({ extensionDevelopmentPath, extensionTestsPath, f
         executable = untrusted.executable;
         launchArgs.push(...untrusted.args);
         testsEnv = { ...env, ...untrusted.env };
+      } else {
+        launchArgs.push(`--user-data-dir=${mkdtempSync(resolve(tmpdir(), 'oe-user-data-'))}`);
       }
+      // The tests read the extension's log under this folder's logs (test/support/extensionLog.ts); the local
+      // VS Code names its own (scripts/vscode/code-stand-in.mjs).
+      const userData = launchArgs.find((arg) => arg.startsWith('--user-data-dir='))?.slice('--user-data-dir='.length);
+      testsEnv = { ...testsEnv, OE_TEST_USER_DATA: userData };
     }
     await runTests({
       ...(executable ? { vscodeExecutablePath: executable } : {}),

@@ -83,7 +83,8 @@ try {
     scratch,
     log: (t) => verbose && process.stderr.write(t),
     ...trust,
-    env: { OE_TEST_WINDOW_RECORDS: windowRecords },
+    // The tests read the extension's log under this folder's logs (test/support/extensionLog.ts).
+    env: { OE_TEST_WINDOW_RECORDS: windowRecords, OE_TEST_USER_DATA: join(scratch, 'user-data') },
   });
   const launched = await launchChromium({ scratch });
   browser = launched.browser;

@@ -55,8 +55,7 @@ export class MachineLists extends Disposable {
   async pin(serialNumber: string): Promise<boolean> {
     const pinned = this.pinned();
     if (pinned.includes(serialNumber)) return false;
-    await this.options.pinnedStore().update(PINNED_KEY, [serialNumber, ...pinned]);
-    this.fire();
+    await this.write(this.options.pinnedStore(), PINNED_KEY, [serialNumber, ...pinned]);
     return true;
   }
 
@@ -64,11 +63,11 @@ export class MachineLists extends Disposable {
   async unpin(serialNumber: string): Promise<boolean> {
     const pinned = this.pinned();
     if (!pinned.includes(serialNumber)) return false;
-    await this.options.pinnedStore().update(
+    await this.write(
+      this.options.pinnedStore(),
       PINNED_KEY,
       pinned.filter((serial) => serial !== serialNumber),
     );
-    this.fire();
     return true;
   }
 
@@ -77,24 +76,26 @@ export class MachineLists extends Disposable {
     const recent = this.recent();
     if (recent[0] === serialNumber) return;
     const max = this.options.maxRecent ?? DEFAULT_MAX_RECENT;
-    await this.options.recentStore.update(RECENT_KEY, [serialNumber, ...recent.filter((serial) => serial !== serialNumber)].slice(0, max));
-    this.fire();
+    await this.write(
+      this.options.recentStore,
+      RECENT_KEY,
+      [serialNumber, ...recent.filter((serial) => serial !== serialNumber)].slice(0, max),
+    );
   }
 
   async removeRecent(serialNumber: string): Promise<boolean> {
     const recent = this.recent();
     if (!recent.includes(serialNumber)) return false;
-    await this.options.recentStore.update(
+    await this.write(
+      this.options.recentStore,
       RECENT_KEY,
       recent.filter((serial) => serial !== serialNumber),
     );
-    this.fire();
     return true;
   }
 
   async clearRecent(): Promise<void> {
-    await this.options.recentStore.update(RECENT_KEY, []);
-    this.fire();
+    await this.write(this.options.recentStore, RECENT_KEY, []);
   }
 
   /**
@@ -106,8 +107,18 @@ export class MachineLists extends Disposable {
     const carried = readList(from, PINNED_KEY);
     const existing = readList(to, PINNED_KEY);
     const merged = [...new Set([...carried, ...existing])];
-    if (merged.length !== existing.length) await to.update(PINNED_KEY, merged);
+    if (merged.length !== existing.length) await this.write(to, PINNED_KEY, merged);
+    else this.fire();
+  }
+
+  /**
+   * Stores a list and says so at once: a Memento answers reads with the new value from the call on, and a
+   * listener told only when the write has landed (much later under load) shows a list older than the one read.
+   */
+  private async write(store: KeyValueStore, key: string, value: string[]): Promise<void> {
+    const written = store.update(key, value);
     this.fire();
+    await written;
   }
 
   private fire(): void {

@@ -1,6 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Mocha from 'mocha';
+import { installLogGate } from './extensionLog';
 
 function findTests(dir: string, suffix: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -10,11 +11,12 @@ function findTests(dir: string, suffix: string): string[] {
   });
 }
 
-/** Runs the mocha tests under `dir` inside the extension host and rejects when any failed. */
+/** Runs the mocha tests under `dir` inside the extension host and rejects when any failed, or logged an error it did not declare. */
 export function runMochaSuite(dir: string, label: string, suffix = '.test.js', timeout = 20_000): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', color: false, timeout, reporter: 'spec' });
   const grep = process.env['OE_TEST_GREP'];
   if (grep) mocha.grep(grep);
+  installLogGate(mocha, label);
   for (const file of findTests(dir, suffix).sort()) mocha.addFile(file);
   return new Promise((resolve, reject) => {
     const runner = mocha.run((failures) => {

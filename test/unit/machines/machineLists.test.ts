@@ -65,6 +65,25 @@ describe('Pinned and recent machines', () => {
     await lists.unpin('A');
     assert.equal(changes, 3);
   });
+
+  it('tells listeners when the list reads new, not when the write lands (a Memento answers with the new value at once)', async () => {
+    // Global state as VS Code's: the value is read back at once, the write lands later (here: when released).
+    const landed: (() => void)[] = [];
+    const slow = new (class extends MemoryStore {
+      override update(key: string, value: unknown): Promise<void> {
+        void super.update(key, value);
+        return new Promise((resolve) => landed.push(resolve));
+      }
+    })();
+    const slowLists = new MachineLists({ pinnedStore: () => slow, recentStore: slow });
+    const seen: string[][] = [];
+    slowLists.onDidChange(() => seen.push([...slowLists.recent(), ...slowLists.pinned()]));
+    const writes = [slowLists.addRecent('A'), slowLists.pin('P'), slowLists.removeRecent('A'), slowLists.clearRecent()];
+    assert.deepEqual(seen, [['A'], ['A', 'P'], ['P'], ['P']], 'each change is told while its write is still on its way');
+    for (const land of landed) land();
+    await Promise.all(writes);
+    assert.equal(seen.length, 4, 'and only once');
+  });
 });
 
 describe('Seen events (the view badge)', () => {
