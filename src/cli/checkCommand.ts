@@ -6,12 +6,13 @@
 // counts. One request per distinct serial number, all through the one
 // client, so its limiter and back-off pace them as they pace the extension's
 // refresh of many machines ('bulk' priority, as the workspace scan asks).
-import { readdirSync, readFileSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { join, relative, resolve } from 'node:path';
-import picomatch from 'picomatch';
+import { dirname, join, relative, resolve } from 'node:path';
+import { definedOnly } from '../common/definedOnly';
 import { errorMessage } from '../common/errors';
 import type { Localize } from '../common/localize';
+import { isInsideFolder, NamedFileError, readNamedFileSync, writeNamedFile } from '../common/namedFiles';
 import { toSingleLine } from '../common/markdownText';
 import { terminalText } from '../common/serverText';
 import { formatUtcIso } from '../common/time';
@@ -20,10 +21,12 @@ import type { EventsResult, OnboardingEvent } from '../core/model';
 import { machineState, newestOf, stateWord, type EventStateRules, type MachineState } from '../domain/events/eventState';
 import { createSerialMatcher } from '../domain/serialNumbers/serialMatcher';
 import type { Settings } from '../domain/settings/settingsRules';
+import { xmlText } from '../domain/board/boardExport';
+import { compileIncludeGlob, type IncludeGlob } from '../domain/workspaceScan/includeGlob';
 import { MAX_SCANNED_FILE_BYTES, SerialCollector } from '../domain/workspaceScan/workspaceSerials';
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliCommand';
 import { stringOption } from './cliArgs';
-import { styler } from './cliIo';
+import { jsonText, styler } from './cliIo';
 import { SESSION_OPTIONS } from './cliSession';
 
 /** The states --fail-on can name, as MachineState spells them; 'unavailable' (the request failed) is no machine's verdict: it exits 3. */
@@ -61,42 +64,73 @@ function failOn(text: string | undefined, t: Localize): ReadonlySet<MachineState
   return states;
 }
 
-function statOrRefuse(path: string, t: Localize): Stats {
-  try {
-    return statSync(path);
-  } catch (error) {
-    throw new UsageError(t('Cannot read {0}: {1}', path, (error as NodeJS.ErrnoException).code ?? errorMessage(error)));
-  }
+/** A path as the terminal, the JSON and the JUnit file show it: one line, no control, bidi or invisible character. */
+function shownPath(path: string): string {
+  return toSingleLine(path, 300);
 }
 
-function readOrRefuse(path: string, t: Localize): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(t('Cannot read {0}: {1}', path, (error as NodeJS.ErrnoException).code ?? errorMessage(error)));
-  }
+/** A file or folder that cannot be checked fails the check: bad input, naming it. */
+function refused(path: string, error: unknown, t: Localize): UsageError {
+  if (error instanceof NamedFileError && error.refusal === 'tooLarge')
+    return new UsageError(
+      t('{0} is larger than {1} MB; the check fails, as nothing in it was checked.', shownPath(path), MAX_SCANNED_FILE_BYTES / 1024 / 1024),
+    );
+  if (error instanceof NamedFileError && error.refusal !== 'failed')
+    return new UsageError(
+      `${errorMessage(error, t)} ${t('The check fails, as nothing in it was checked; --follow-symlinks follows links.')}`,
+    );
+  const code = error instanceof NamedFileError ? error.code : (error as NodeJS.ErrnoException).code;
+  return new UsageError(t('Cannot read {0}: {1}', shownPath(path), code ?? errorMessage(error, t)));
 }
 
-/** The files of a folder the workspace scan would read: the include glob, no excluded folder, at most maxFiles. */
-function filesOf(folder: string, include: string, maxFiles: number, warn: (message: string) => void, t: Localize): string[] {
+/**
+ * The folder a named path must stay in by its real path: the working folder for a path below it, else the
+ * folder the name puts it in; none with --follow-symlinks. A link a repository planted cannot lead out.
+ */
+function withinFor(path: string, cwd: string, follow: boolean): string | undefined {
+  if (follow) return undefined;
+  return isInsideFolder(cwd, path) ? cwd : dirname(path);
+}
+
+/** Lets a signal be handled between files: the scan runs on the event loop, never past Ctrl-C or SIGTERM. */
+async function pause(signal: AbortSignal, t: Localize): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+  if (signal.aborted) throw new Error(t('Cancelled.'));
+}
+
+/** The files of a folder the workspace scan would read: the include glob, no excluded folder, no link, at most maxFiles. */
+async function filesOf(
+  folder: string,
+  included: IncludeGlob,
+  maxFiles: number,
+  warn: (message: string) => void,
+  io: CliIo,
+  signal: AbortSignal,
+): Promise<string[]> {
+  const { t } = io;
   const files: string[] = [];
-  // picomatch, not node:path's matchesGlob: that one is experimental in Node 22 and missing before Node 20.17.
-  const included = picomatch(include);
-  const walk = (dir: string): boolean => {
+  let visited = 0;
+  const walk = async (dir: string): Promise<boolean> => {
     let entries;
     try {
-      entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      // withFileTypes does not follow links: a link in the folder is neither entered nor read.
+      entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     } catch (error) {
-      throw new UsageError(t('Cannot read {0}: {1}', dir, (error as NodeJS.ErrnoException).code ?? errorMessage(error)));
+      throw refused(dir, error, t);
     }
     for (const entry of entries) {
+      if (++visited % 256 === 0) await pause(signal, t);
       const path = join(dir, entry.name);
       if (entry.isDirectory()) {
-        if (!SKIPPED_FOLDERS.has(entry.name) && !walk(path)) return false;
-      } else if (entry.isFile() && included(relative(folder, path).replace(/\\/g, '/'))) {
+        if (!SKIPPED_FOLDERS.has(entry.name) && !(await walk(path))) return false;
+      } else if (entry.isFile() && included.matches(relative(folder, path).replace(/\\/g, '/'))) {
         if (files.length >= maxFiles) {
           warn(
-            t('{0} has more than {1} files to scan (onboardingEvents.workspaceScan.maxFiles); the rest are left out.', folder, maxFiles),
+            t(
+              '{0} has more than {1} files to scan (onboardingEvents.workspaceScan.maxFiles); the rest are left out.',
+              shownPath(folder),
+              maxFiles,
+            ),
           );
           return false;
         }
@@ -105,12 +139,18 @@ function filesOf(folder: string, include: string, maxFiles: number, warn: (messa
     }
     return true;
   };
-  walk(folder);
+  await walk(folder);
   return files;
 }
 
 /** Every serial number in the paths, once, with where it was found and the rules of the folder it was found in. */
-function findSerials(paths: readonly string[], io: CliIo, settingsFor: (path: string) => Settings): Found[] {
+async function findSerials(
+  paths: readonly string[],
+  io: CliIo,
+  settingsFor: (path: string) => Settings,
+  follow: boolean,
+  signal: AbortSignal,
+): Promise<Found[]> {
   const { t } = io;
   const warned = new Set<string>();
   const warn = (message: string): void => {
@@ -121,7 +161,15 @@ function findSerials(paths: readonly string[], io: CliIo, settingsFor: (path: st
   const found = new Map<string, Found>();
   for (const given of paths) {
     const path = resolve(io.cwd, given);
-    const stats = statOrRefuse(path, t);
+    const within = withinFor(path, io.cwd, follow);
+    let isFolder: boolean;
+    try {
+      isFolder = (await stat(path)).isDirectory();
+      if (isFolder && within !== undefined && !isInsideFolder(await realpath(within), await realpath(path)))
+        throw new NamedFileError(path, 'outside');
+    } catch (error) {
+      throw refused(path, error, t);
+    }
     const settings = settingsFor(path);
     const matcher = createSerialMatcher({
       pattern: settings['serialNumber.pattern'],
@@ -130,25 +178,30 @@ function findSerials(paths: readonly string[], io: CliIo, settingsFor: (path: st
       t,
     });
     if (matcher.problem !== undefined) warn(matcher.problem);
-    const files = stats.isDirectory()
-      ? filesOf(path, settings['workspaceScan.include'], settings['workspaceScan.maxFiles'], warn, t)
-      : [path];
+    let files = [path];
+    if (isFolder) {
+      const included = compileIncludeGlob(settings['workspaceScan.include'], t);
+      if ('problem' in included)
+        throw new UsageError(t('The include glob of onboardingEvents.workspaceScan.include cannot be used: {0}.', included.problem));
+      files = await filesOf(path, included, settings['workspaceScan.maxFiles'], warn, io, signal);
+    }
     const collector = new SerialCollector(matcher);
-    for (const file of files) {
-      if (statOrRefuse(file, t).size > MAX_SCANNED_FILE_BYTES) {
-        warn(
-          t(
-            '{0} is larger than {1} MB and is not scanned, as in the editor.',
-            relative(io.cwd, file),
-            MAX_SCANNED_FILE_BYTES / 1024 / 1024,
-          ),
-        );
-        continue;
+    for (const [index, file] of files.entries()) {
+      if (index % 64 === 63) await pause(signal, t);
+      let text: string;
+      try {
+        // A file found in a named folder stays in it; the named file itself stays where its name puts it.
+        text = readNamedFileSync(file, {
+          maxBytes: MAX_SCANNED_FILE_BYTES,
+          ...definedOnly({ within: follow ? undefined : isFolder ? path : within }),
+        }).toString('utf8');
+      } catch (error) {
+        throw refused(relative(io.cwd, file) || file, error, t);
       }
-      collector.add(file, readOrRefuse(file, t));
+      collector.add(file, text);
     }
     for (const { serialNumber, locations } of collector.result()) {
-      const where = locations.map((location) => `${relative(io.cwd, location.file) || location.file}:${location.line + 1}`);
+      const where = locations.map((location) => `${shownPath(relative(io.cwd, location.file) || location.file)}:${location.line + 1}`);
       const known = found.get(serialNumber);
       if (known === undefined) found.set(serialNumber, { serialNumber, locations: where, rules: settings.eventStates });
       else known.locations.push(...where);
@@ -157,13 +210,8 @@ function findSerials(paths: readonly string[], io: CliIo, settingsFor: (path: st
   return [...found.values()].sort((a, b) => (a.serialNumber < b.serialNumber ? -1 : a.serialNumber > b.serialNumber ? 1 : 0));
 }
 
-/** Text for XML 1.0: no character it forbids (controls go, as on the terminal), the five specials escaped. */
-function xml(text: string): string {
-  // The five predefined entities: every XML reader knows them (some JUnit consumers decode no numeric reference).
-  return text.replace(/[&<>"']/g, (char) => XML_ENTITIES[char] ?? char);
-}
-
-const XML_ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+/** Text for XML 1.0: the board export's rule (no character XML forbids, the five specials as entities). */
+const xml = xmlText;
 
 function newestLine(machine: Checked, t: Localize): string {
   // Our own message, one line like the rest of the row.
@@ -247,6 +295,8 @@ Options:
   --fail-on STATES  the states that fail the check, comma-separated: failed, unknown, inProgress, noEvents (default: all four, so only onboarded machines pass)
   --junit FILE      also write a JUnit XML report to FILE: one test case per machine
   --json            the result as JSON on stdout instead of the table
+  --follow-symlinks
+                    follow a symbolic link that leads out of the working folder (refused by default: a repository may plant one)
   --api-url URL, --auth-url URL, --client-id ID, --username NAME, --password-stdin, --ca-file FILE
                     sign-in and network (see oe --help)
 
@@ -261,6 +311,7 @@ Exit codes:
     'fail-on': { type: 'string' },
     junit: { type: 'string' },
     json: { type: 'boolean' },
+    'follow-symlinks': { type: 'boolean' },
   },
   async run(args, io, context) {
     const { t } = io;
@@ -268,7 +319,8 @@ Exit codes:
     if (args.positionals.length === 0) throw new UsageError(t('Name at least one file or folder.'));
     const counted = failOn(stringOption(args, 'fail-on'), t);
     const junitFile = stringOption(args, 'junit');
-    const found = findSerials(args.positionals, io, (path) => context.settingsFor(path));
+    const follow = args.values['follow-symlinks'] === true;
+    const found = await findSerials(args.positionals, io, (path) => context.settingsFor(path), follow, context.signal);
     let results: { readonly result?: EventsResult; readonly error?: ApiError }[] = [];
     if (found.length > 0) {
       const client = await context.client();
@@ -305,9 +357,14 @@ Exit codes:
     });
     if (junitFile !== undefined) {
       try {
-        writeFileSync(resolve(io.cwd, junitFile), junit(machines, (Date.now() - started) / 1000, t));
+        const path = resolve(io.cwd, junitFile);
+        await writeNamedFile(path, junit(machines, (Date.now() - started) / 1000, t), {
+          ...definedOnly({ within: withinFor(path, io.cwd, follow) }),
+        });
       } catch (error) {
-        throw new UsageError(t('Cannot write {0}: {1}', junitFile, (error as NodeJS.ErrnoException).code ?? errorMessage(error)));
+        if (error instanceof NamedFileError && error.refusal !== 'failed') throw new UsageError(errorMessage(error, t));
+        const code = error instanceof NamedFileError ? error.code : undefined;
+        throw new UsageError(t('Cannot write {0}: {1}', shownPath(junitFile), code ?? errorMessage(error)));
       }
     }
     if (args.values['json'] === true) {
@@ -320,7 +377,7 @@ Exit codes:
         ...(machine.newest === undefined ? {} : { newestEvent: machine.newest.raw }),
         ...(machine.error === undefined ? {} : { error: machine.error.message }),
       }));
-      io.stdout(`${JSON.stringify(json, null, 2)}\n`);
+      io.stdout(`${jsonText(json, 2)}\n`);
     } else if (machines.length === 0) {
       io.stderr(`oe check: ${t('No serial numbers found.')}\n`);
     } else {
