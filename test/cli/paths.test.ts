@@ -8,6 +8,9 @@ import * as assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { chownSync, linkSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { AGENT_TOOL_NAMES } from '../../src/domain/agentTools/toolDefinitions';
 import { makeEvent, startFakeApi, TEST_SERIALS, type FakeApi } from '../support/fakeApi';
 import { OE, runOe, signedInEnv, tempFolder } from '../support/cli/runOe';
 import { skipBecause } from '../support/skipBecause';
@@ -258,5 +261,52 @@ describe('oe check and the files a repository names', function () {
     }
     const parsed = JSON.parse(check.stdout) as { newestEvent: { message: string } }[];
     assert.equal(parsed[0]?.newestEvent.message, message, 'the data is unchanged');
+  });
+});
+
+describe('oe mcp reads the file it checked', function () {
+  this.timeout(120_000);
+
+  it('a folder swapped for a symlink out of the working folder while files are read: nothing outside is ever read', async () => {
+    const dir = tempFolder('mcp');
+    const outside = tempFolder('mcp-outside');
+    mkdirSync(join(dir, 'sub'));
+    writeFileSync(join(dir, 'sub', 'line.yaml'), `serial: ${TEST_SERIALS.onboarded}\n`);
+    writeFileSync(join(outside, 'line.yaml'), `serial: ${TOKEN}\n`);
+    // Another process swaps the folder for a link to the outside and back, as fast as it can.
+    const swapper = spawn(process.execPath, [
+      '-e',
+      `const fs = require('fs'); const sub = ${JSON.stringify(join(dir, 'sub'))}; const real = sub + '.real';
+       for (;;) { fs.renameSync(sub, real); fs.symlinkSync(${JSON.stringify(outside)}, sub); fs.unlinkSync(sub); fs.renameSync(real, sub); }`,
+    ]);
+    const client = new Client({ name: 'paths-test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [OE, 'mcp'],
+        env: { PATH: process.env['PATH'] ?? '', HOME: dir },
+        cwd: dir,
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      let read = 0;
+      for (let batch = 0; batch < 150; batch++) {
+        const answers = await Promise.all(
+          Array.from({ length: 20 }, () =>
+            client.callTool({ name: AGENT_TOOL_NAMES.serialNumbers, arguments: { source: 'file', file: 'sub/line.yaml' } }),
+          ),
+        );
+        for (const answer of answers) {
+          const text = (answer.content as { text?: string }[]).map((part) => part.text ?? '').join('\n');
+          assert.ok(!text.includes(TOKEN), `call ${read}: the file outside was read:\n${text}`);
+          if (text.includes(TEST_SERIALS.onboarded)) read++;
+        }
+      }
+      assert.ok(read > 0, 'the file inside was read at least once');
+    } finally {
+      swapper.kill('SIGKILL');
+      await client.close();
+    }
   });
 });
