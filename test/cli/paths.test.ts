@@ -173,7 +173,7 @@ describe('oe check and the files a repository names', function () {
     );
     const deep = await runOe(['check', '.'], { env: env(), cwd: repo });
     assert.equal(deep.code, 64, deep.stderr);
-    assert.match(deep.stderr, /onboardingEvents\.workspaceScan\.include cannot be used: its \{…\} groups are nested deeper than 10\./);
+    assert.match(deep.stderr, /onboardingEvents\.workspaceScan\.include cannot be used: its brace groups are nested deeper than 10\./);
     writeFileSync(
       join(repo, '.vscode', 'settings.json'),
       JSON.stringify({ 'onboardingEvents.workspaceScan.include': `**/*${'a*'.repeat(600)}` }),

@@ -51,7 +51,7 @@ export function globSource(glob: string, t: Localize): { readonly source: string
       i++;
     } else if (char === '{') {
       depth++;
-      if (depth > MAX_GROUP_DEPTH) return { problem: t('its {…} groups are nested deeper than {0}', MAX_GROUP_DEPTH) };
+      if (depth > MAX_GROUP_DEPTH) return { problem: t('its brace groups are nested deeper than {0}', MAX_GROUP_DEPTH) };
       out += '(?:';
       i++;
     } else if (char === '}' && depth > 0) {
@@ -80,7 +80,7 @@ export function globSource(glob: string, t: Localize): { readonly source: string
       i++;
     }
   }
-  if (depth > 0) return { problem: t('a {…} group is not closed') };
+  if (depth > 0) return { problem: t('a brace group is not closed') };
   return { source: out };
 }
 
