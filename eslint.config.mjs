@@ -35,6 +35,61 @@ const SERVER_TEXT_DATA_READERS = [
 ];
 const TOP = ['./src/extension.ts', './src/publicApi.ts', './src/testHooks.ts'];
 
+// One reader and one writer of the files a repository, a caller or a setting names: common/namedFiles.ts
+// (and, on VS Code's URIs, workbench/workspaceFiles.ts over it). Reading or writing a file's content with
+// node:fs, or with vscode.workspace.fs, is refused anywhere else; the files below are the reviewed
+// exceptions, each on a path no repository or caller names. A new one is added here, in review.
+const FILE_IO_OWNERS = [
+  'src/common/namedFiles.ts', // the one reader and writer
+  'src/common/claims.ts', // exclusive creation in the extension's own global storage
+  'src/eventsCache/fileResultStore.ts', // the results cache's own folder in global storage
+  'src/session/registerSession.ts', // /proc/self/environ of this process
+  'src/testHooks.ts', // the development build's test seam
+];
+const WORKSPACE_FS_OWNERS = ['src/common/namedFiles.ts', 'src/workbench/workspaceFiles.ts'];
+/** What node:fs reads or writes file content with (listing a folder, stat, mkdir and unlink stay allowed). */
+const FS_FILE_IO = [
+  'default',
+  'promises',
+  'open',
+  'openSync',
+  'openAsBlob',
+  'readFile',
+  'readFileSync',
+  'writeFile',
+  'writeFileSync',
+  'appendFile',
+  'appendFileSync',
+  'copyFile',
+  'copyFileSync',
+  'cp',
+  'cpSync',
+  'createReadStream',
+  'createWriteStream',
+  'truncate',
+  'truncateSync',
+  'rename',
+  'renameSync',
+  'link',
+  'linkSync',
+];
+const FS_PATHS = ['fs', 'node:fs', 'fs/promises', 'node:fs/promises'].map((name) => ({
+  name,
+  importNames: FS_FILE_IO,
+  message:
+    'A file is read or written through common/namedFiles.ts (readNamedFile, writeNamedFile) or workbench/workspaceFiles.ts: never through a planted symlink or hard link, bounded by bytes read. See ARCHITECTURE.md, "named file".',
+}));
+const WORKSPACE_FS_PROPERTIES = ['readFile', 'writeFile', 'rename'].map((property) => ({
+  property,
+  message:
+    'A file is read or written through common/namedFiles.ts or workbench/workspaceFiles.ts (readWorkspaceFile, writeSavedFile), not vscode.workspace.fs directly. See ARCHITECTURE.md, "named file".',
+}));
+const EVENT_EMITTER = {
+  object: 'vscode',
+  property: 'EventEmitter',
+  message: 'Use Emitter from common/emitter.ts: one event emitter in the product.',
+};
+
 /** import/no-restricted-paths zones: for each folder, everything it must not import. */
 function layerZones() {
   const zones = [];
@@ -81,10 +136,12 @@ function layerZones() {
   return zones;
 }
 
-const noVscode = (where) => ({
+const noVscode = (where, fileIo = false) => ({
   'no-restricted-imports': [
     'error',
-    { paths: [{ name: 'vscode', message: `${where} never imports vscode: it is tested under plain mocha.` }] },
+    {
+      paths: [{ name: 'vscode', message: `${where} never imports vscode: it is tested under plain mocha.` }, ...(fileIo ? [] : FS_PATHS)],
+    },
   ],
 });
 
@@ -101,6 +158,7 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { paths: [] }],
     },
   },
+  { files: ['src/**/*.ts'], rules: { 'no-restricted-imports': ['error', { paths: FS_PATHS }] } },
   {
     files: ['src/**/*.ts'],
     plugins: { import: importPlugin },
@@ -140,13 +198,18 @@ export default tseslint.config(
     // One event emitter (common/emitter.ts): it has vscode.Event's shape, so it serves where VS Code listens too.
     files: ['src/**/*.ts'],
     rules: {
-      'no-restricted-properties': [
-        'error',
-        { object: 'vscode', property: 'EventEmitter', message: 'Use Emitter from common/emitter.ts: one event emitter in the product.' },
-      ],
+      'no-restricted-properties': ['error', EVENT_EMITTER, ...WORKSPACE_FS_PROPERTIES],
     },
   },
+  { files: WORKSPACE_FS_OWNERS, rules: { 'no-restricted-properties': ['error', EVENT_EMITTER] } },
   ...VSCODE_FREE.map((folder) => ({ files: [`src/${folder}/**/*.ts`], rules: noVscode(`src/${folder}`) })),
+  // The owners of file reads and writes: the vscode rule of their layer only.
+  ...FILE_IO_OWNERS.map((file) => ({
+    files: [file],
+    rules: VSCODE_FREE.some((folder) => file.startsWith(`src/${folder}/`))
+      ? noVscode(file.split('/').slice(0, 2).join('/'), true)
+      : { 'no-restricted-imports': ['error', { paths: [] }] },
+  })),
   { files: ['src/details/page/**/*.ts'], rules: noVscode('The details page (a webview script)') },
   { files: ['src/board/page/**/*.ts'], rules: noVscode('The board page (a webview script)') },
   {

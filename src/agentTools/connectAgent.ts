@@ -5,13 +5,13 @@
 // a diff of the file as it is and as it would be. In an editor that offers an
 // MCP registration API (Cursor's vscode.cursor.mcp), that is used instead.
 // Nothing written holds a secret: the server asks the running extension.
-import { randomUUID } from 'node:crypto';
-import { copyFile, mkdir, readFile, rename } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { Emitter } from '../common/emitter';
 import { errorMessage } from '../common/errors';
+import { readNamedFile, readNamedFileIfPresent, writeNamedFile } from '../common/namedFiles';
 import { inertNotificationText } from '../common/notificationText';
 import {
   AGENT_KINDS,
@@ -91,6 +91,9 @@ export interface ConnectAgentDeps {
   readonly trust: Pick<ArgumentTrust, 'confirm'>;
 }
 
+/** dist/mcp.js is a few MB: far more is no server script of ours. */
+const MAX_SERVER_SCRIPT_BYTES = 64 * 1024 * 1024;
+
 /**
  * dist/mcp.js copied to this editor's global storage: the extension's own folder
  * changes with every update, an agent's configuration should not.
@@ -99,12 +102,11 @@ async function stableServerScript(context: vscode.ExtensionContext): Promise<str
   const source = vscode.Uri.joinPath(context.extensionUri, 'dist', 'mcp.js').fsPath;
   const target = join(context.globalStorageUri.fsPath, 'mcp.js');
   await mkdir(dirname(target), { recursive: true });
-  const [from, to] = await Promise.all([readFile(source), readFile(target).catch(() => undefined)]);
-  if (to === undefined || !from.equals(to)) {
-    const temporary = `${target}.${randomUUID()}`;
-    await copyFile(source, temporary);
-    await rename(temporary, target);
-  }
+  const [from, to] = await Promise.all([
+    readNamedFile(source, { maxBytes: MAX_SERVER_SCRIPT_BYTES }),
+    readNamedFileIfPresent(target, { maxBytes: MAX_SERVER_SCRIPT_BYTES }).catch(() => undefined),
+  ]);
+  if (to === undefined || !from.equals(to)) await writeNamedFile(target, from, { mode: 0o600 });
   return target;
 }
 

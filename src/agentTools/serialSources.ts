@@ -12,6 +12,7 @@ import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import * as vscode from 'vscode';
 import { escapeMarkdown, toSingleLine } from '../common/markdownText';
+import { NamedFileError, readNamedFile } from '../common/namedFiles';
 import type { SerialMatcher } from '../domain/serialNumbers/serialMatcher';
 import type { SerialScopeInput } from '../domain/agentTools/toolInput';
 import { MAX_MATCHES_PER_FILE, MAX_SCANNED_FILE_BYTES, SerialCollector, type FoundSerial } from '../domain/workspaceScan/workspaceSerials';
@@ -84,6 +85,8 @@ async function realPathOf(path: string): Promise<string | undefined> {
 interface WorkspaceFile {
   readonly real: vscode.Uri;
   readonly shown: vscode.Uri;
+  /** The real path of the workspace folder it is in: what is read must still be below it when opened. */
+  readonly folder: string;
 }
 
 /** The file `path` names inside an open workspace folder, or why there is none. */
@@ -102,9 +105,10 @@ async function resolveInWorkspace(path: string): Promise<WorkspaceFile | string>
   const realFolders = (await Promise.all(localFolders.map(realPathOf))).filter((real) => real !== undefined);
   for (const candidate of candidates) {
     const real = await realPathOf(candidate);
-    if (real === undefined || !realFolders.some((folder) => isInside(folder, real))) continue;
+    const folder = real === undefined ? undefined : realFolders.find((inside) => isInside(inside, real));
+    if (real === undefined || folder === undefined) continue;
     try {
-      if ((await stat(real)).isFile()) return { real: vscode.Uri.file(real), shown: vscode.Uri.file(candidate) };
+      if ((await stat(real)).isFile()) return { real: vscode.Uri.file(real), shown: vscode.Uri.file(candidate), folder };
     } catch {
       // Gone since realpath: the same answer as for no file at all.
     }
@@ -147,15 +151,20 @@ export function prepareFileScope(path: string): vscode.PreparedToolInvocation {
   };
 }
 
-async function readText({ real: uri, shown }: WorkspaceFile): Promise<string | { readonly problem: string }> {
+async function readText({ real: uri, shown, folder }: WorkspaceFile): Promise<string | { readonly problem: string }> {
   // An open document may hold unsaved changes: read what the user sees (it may be open by either path).
   const names = new Set([uri.toString(), shown.toString()]);
   const open = vscode.workspace.textDocuments.find((document) => names.has(document.uri.toString()));
   if (open) return open.getText();
-  const stat = await vscode.workspace.fs.stat(uri);
-  if (stat.size > MAX_SCANNED_FILE_BYTES)
-    return { problem: `The file is larger than ${MAX_SCANNED_FILE_BYTES / 1024 / 1024} MiB, so it is not read.` };
-  const bytes = await vscode.workspace.fs.readFile(uri);
+  let bytes: Uint8Array;
+  try {
+    // Opened, then checked: still a regular file below the workspace folder (a folder swapped for a link meanwhile is refused).
+    bytes = await readNamedFile(uri.fsPath, { maxBytes: MAX_SCANNED_FILE_BYTES, within: folder, noFinalLink: true });
+  } catch (error) {
+    if (error instanceof NamedFileError && error.refusal === 'tooLarge')
+      return { problem: `The file is larger than ${MAX_SCANNED_FILE_BYTES / 1024 / 1024} MiB, so it is not read.` };
+    return { problem: NOT_IN_WORKSPACE };
+  }
   if (bytes.subarray(0, 4096).includes(0)) return { problem: 'The file looks binary, so it is not read.' };
   return decoder.decode(bytes);
 }

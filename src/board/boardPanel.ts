@@ -29,6 +29,7 @@ import type { Log } from '../workbench/log';
 import type { SerialSettings } from '../workbench/serialSettings';
 import type { SettingsReader } from '../workbench/settings';
 import { WebviewHost } from '../workbench/webviewHost';
+import { writeSavedFile } from '../workbench/workspaceFiles';
 import { resolveSet, SetFollower } from './boardSets';
 import { boardPageStrings, boardStateWords, exportWords } from './boardStrings';
 import { isPageMessage, type BoardSet, type BoardView, type HostMessage, type PageMessage } from './protocol';
@@ -326,7 +327,12 @@ export class BoardPanel extends Disposable {
       ...definedOnly({ defaultUri: folder && vscode.Uri.joinPath(folder, name) }),
     });
     if (!target) return;
-    await vscode.workspace.fs.writeFile(target, bytes);
+    try {
+      await writeSavedFile(target, bytes);
+    } catch (error) {
+      void vscode.window.showErrorMessage(inertNotificationText(errorMessage(error, vscode.l10n.t)));
+      return;
+    }
     this.confirm(vscode.l10n.t('Saved {0}.', target.path.split('/').pop() ?? ''));
   }
 

@@ -6,12 +6,13 @@
 // counts. One request per distinct serial number, all through the one
 // client, so its limiter and back-off pace them as they pace the extension's
 // refresh of many machines ('bulk' priority, as the workspace scan asks).
-import { readdirSync, readFileSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { join, relative, resolve } from 'node:path';
-import picomatch from 'picomatch';
+import { dirname, join, relative, resolve } from 'node:path';
+import { definedOnly } from '../common/definedOnly';
 import { errorMessage } from '../common/errors';
 import { plainLocalize, type Localize } from '../common/localize';
+import { isInsideFolder, NamedFileError, readNamedFileSync, writeNamedFile } from '../common/namedFiles';
 import { toSingleLine } from '../common/markdownText';
 import { terminalText } from '../common/serverText';
 import { formatUtcIso } from '../common/time';
@@ -20,10 +21,12 @@ import type { EventsResult, OnboardingEvent } from '../core/model';
 import { machineState, newestOf, stateWord, type EventStateRules, type MachineState } from '../domain/events/eventState';
 import { createSerialMatcher } from '../domain/serialNumbers/serialMatcher';
 import type { Settings } from '../domain/settings/settingsRules';
+import { xmlText } from '../domain/board/boardExport';
+import { compileIncludeGlob, type IncludeGlob } from '../domain/workspaceScan/includeGlob';
 import { MAX_SCANNED_FILE_BYTES, SerialCollector } from '../domain/workspaceScan/workspaceSerials';
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliCommand';
 import { stringOption } from './cliArgs';
-import { styler } from './cliIo';
+import { jsonText, styler } from './cliIo';
 import { SESSION_OPTIONS } from './cliSession';
 
 /** The states --fail-on can name; 'unavailable' (the request failed) is no machine's verdict: it is not checked. */
@@ -75,42 +78,82 @@ function failOn(text: string | undefined, t: Localize): ReadonlySet<MachineState
   return states;
 }
 
-function statOrRefuse(path: string, t: Localize): Stats {
-  try {
-    return statSync(path);
-  } catch (error) {
-    throw new UsageError(t('Cannot read {0}: {1}', path, (error as NodeJS.ErrnoException).code ?? errorMessage(error)));
-  }
+/** A path as the terminal, the JSON and the JUnit file show it: one line, no control, bidi or invisible character. */
+function shownPath(path: string): string {
+  return toSingleLine(path, 300);
 }
 
-function readOrRefuse(path: string, t: Localize): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(t('Cannot read {0}: {1}', path, (error as NodeJS.ErrnoException).code ?? errorMessage(error)));
-  }
+/**
+ * A file whose content could not be read (too large, not a regular file, a read that failed) is not checked:
+ * the message that names it, or undefined for a refusal that is bad input (a link out, another user's file).
+ */
+function notChecked(path: string, error: unknown, t: Localize): string | undefined {
+  if (!(error instanceof NamedFileError)) return undefined;
+  if (error.refusal === 'tooLarge')
+    return t('{0} is larger than {1} MB and was not checked.', shownPath(path), MAX_SCANNED_FILE_BYTES / 1024 / 1024);
+  if (error.refusal === 'notAFile' || (error.refusal === 'failed' && error.code !== 'ENOENT'))
+    return t('{0} could not be read and was not checked: {1}', shownPath(path), errorMessage(error, t));
+  return undefined;
 }
 
-/** The files of a folder the workspace scan would read: the include glob, no excluded folder, at most maxFiles. */
-function filesOf(folder: string, include: string, maxFiles: number, warn: (message: string) => void, t: Localize): string[] {
+/** A path that cannot be checked for a reason of its own (missing, a link out of the folder, another user's): bad input, naming it. */
+function refused(path: string, error: unknown, t: Localize): UsageError {
+  if (error instanceof NamedFileError && error.refusal !== 'failed')
+    return new UsageError(
+      `${errorMessage(error, t)} ${t('The check fails, as nothing in it was checked; --follow-symlinks follows links.')}`,
+    );
+  const code = error instanceof NamedFileError ? error.code : (error as NodeJS.ErrnoException).code;
+  return new UsageError(t('Cannot read {0}: {1}', shownPath(path), code ?? errorMessage(error, t)));
+}
+
+/**
+ * The folder a named path must stay in by its real path: the working folder for a path below it, else the
+ * folder the name puts it in; none with --follow-symlinks. A link a repository planted cannot lead out.
+ */
+function withinFor(path: string, cwd: string, follow: boolean): string | undefined {
+  if (follow) return undefined;
+  return isInsideFolder(cwd, path) ? cwd : dirname(path);
+}
+
+/** Lets a signal be handled between files: the scan runs on the event loop, never past Ctrl-C or SIGTERM. */
+async function pause(signal: AbortSignal, t: Localize): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+  if (signal.aborted) throw new Error(t('Cancelled.'));
+}
+
+/** The files of a folder the workspace scan would read: the include glob, no excluded folder, no link, at most maxFiles. */
+async function filesOf(
+  folder: string,
+  included: IncludeGlob,
+  maxFiles: number,
+  warn: (message: string) => void,
+  io: CliIo,
+  signal: AbortSignal,
+): Promise<string[]> {
+  const { t } = io;
   const files: string[] = [];
-  // picomatch, not node:path's matchesGlob: that one is experimental in Node 22 and missing before Node 20.17.
-  const included = picomatch(include);
-  const walk = (dir: string): boolean => {
+  let visited = 0;
+  const walk = async (dir: string): Promise<boolean> => {
     let entries;
     try {
-      entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      // withFileTypes does not follow links: a link in the folder is neither entered nor read.
+      entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     } catch (error) {
-      throw new UsageError(t('Cannot read {0}: {1}', dir, (error as NodeJS.ErrnoException).code ?? errorMessage(error)));
+      throw refused(dir, error, t);
     }
     for (const entry of entries) {
+      if (++visited % 256 === 0) await pause(signal, t);
       const path = join(dir, entry.name);
       if (entry.isDirectory()) {
-        if (!SKIPPED_FOLDERS.has(entry.name) && !walk(path)) return false;
-      } else if (entry.isFile() && included(relative(folder, path).replace(/\\/g, '/'))) {
+        if (!SKIPPED_FOLDERS.has(entry.name) && !(await walk(path))) return false;
+      } else if (entry.isFile() && included.matches(relative(folder, path).replace(/\\/g, '/'))) {
         if (files.length >= maxFiles) {
           warn(
-            t('{0} has more than {1} files to scan (onboardingEvents.workspaceScan.maxFiles); the rest are left out.', folder, maxFiles),
+            t(
+              '{0} has more than {1} files to scan (onboardingEvents.workspaceScan.maxFiles); the rest are left out.',
+              shownPath(folder),
+              maxFiles,
+            ),
           );
           return false;
         }
@@ -119,7 +162,7 @@ function filesOf(folder: string, include: string, maxFiles: number, warn: (messa
     }
     return true;
   };
-  walk(folder);
+  await walk(folder);
   return files;
 }
 
@@ -130,7 +173,13 @@ interface Scan {
 }
 
 /** Every serial number in the paths, once, with where it was found and the rules of the folder it was found in. */
-function findSerials(paths: readonly string[], io: CliIo, settingsFor: (path: string) => Settings): Scan {
+async function findSerials(
+  paths: readonly string[],
+  io: CliIo,
+  settingsFor: (path: string) => Settings,
+  follow: boolean,
+  signal: AbortSignal,
+): Promise<Scan> {
   const { t } = io;
   const warned = new Set<string>();
   const warn = (message: string): void => {
@@ -146,7 +195,15 @@ function findSerials(paths: readonly string[], io: CliIo, settingsFor: (path: st
   const found = new Map<string, Found>();
   for (const given of paths) {
     const path = resolve(io.cwd, given);
-    const stats = statOrRefuse(path, t);
+    const within = withinFor(path, io.cwd, follow);
+    let isFolder: boolean;
+    try {
+      isFolder = (await stat(path)).isDirectory();
+      if (isFolder && within !== undefined && !isInsideFolder(await realpath(within), await realpath(path)))
+        throw new NamedFileError(path, 'outside');
+    } catch (error) {
+      throw refused(path, error, t);
+    }
     const settings = settingsFor(path);
     const matcher = createSerialMatcher({
       pattern: settings['serialNumber.pattern'],
@@ -155,26 +212,35 @@ function findSerials(paths: readonly string[], io: CliIo, settingsFor: (path: st
       t,
     });
     if (matcher.problem !== undefined) warn(matcher.problem);
-    const files = stats.isDirectory()
-      ? filesOf(path, settings['workspaceScan.include'], settings['workspaceScan.maxFiles'], skip, t)
-      : [path];
+    let files = [path];
+    if (isFolder) {
+      const included = compileIncludeGlob(settings['workspaceScan.include'], t);
+      if ('problem' in included)
+        throw new UsageError(t('The include glob of onboardingEvents.workspaceScan.include cannot be used: {0}.', included.problem));
+      files = await filesOf(path, included, settings['workspaceScan.maxFiles'], skip, io, signal);
+    }
     // No cap per file: the gate checks every serial number of what it reads (MAX_CHECKED_MACHINES bounds the requests).
     const collector = new SerialCollector(matcher, Number.POSITIVE_INFINITY);
-    for (const file of files) {
-      if (statOrRefuse(file, t).size > MAX_SCANNED_FILE_BYTES) {
-        skip(
-          t(
-            '{0} is larger than {1} MB and is not scanned, as in the editor.',
-            relative(io.cwd, file),
-            MAX_SCANNED_FILE_BYTES / 1024 / 1024,
-          ),
-        );
+    for (const [index, file] of files.entries()) {
+      if (index % 64 === 63) await pause(signal, t);
+      let text: string;
+      try {
+        // A file found in a named folder stays in it; the named file itself stays where its name puts it.
+        text = readNamedFileSync(file, {
+          maxBytes: MAX_SCANNED_FILE_BYTES,
+          ...definedOnly({ within: follow ? undefined : isFolder ? path : within }),
+        }).toString('utf8');
+      } catch (error) {
+        const shown = relative(io.cwd, file) || file;
+        const message = notChecked(shown, error, t);
+        if (message === undefined) throw refused(shown, error, t);
+        skip(message);
         continue;
       }
-      collector.add(file, readOrRefuse(file, t));
+      collector.add(file, text);
     }
     for (const { serialNumber, locations } of collector.result()) {
-      const where = locations.map((location) => `${relative(io.cwd, location.file) || location.file}:${location.line + 1}`);
+      const where = locations.map((location) => `${shownPath(relative(io.cwd, location.file) || location.file)}:${location.line + 1}`);
       const known = found.get(serialNumber);
       if (known === undefined) found.set(serialNumber, { serialNumber, locations: where, rules: settings.eventStates });
       // A file named twice (as itself and inside a folder) is one place.
@@ -193,13 +259,8 @@ function findSerials(paths: readonly string[], io: CliIo, settingsFor: (path: st
   return { found: sorted.slice(0, MAX_CHECKED_MACHINES), unchecked };
 }
 
-/** Text for XML 1.0: no character it forbids (controls go, as on the terminal), the five specials escaped. */
-function xml(text: string): string {
-  // The five predefined entities: every XML reader knows them (some JUnit consumers decode no numeric reference).
-  return text.replace(/[&<>"']/g, (char) => XML_ENTITIES[char] ?? char);
-}
-
-const XML_ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+/** Text for XML 1.0: the board export's rule (no character XML forbids, the five specials as entities). */
+const xml = xmlText;
 
 function newestLine(machine: Checked, t: Localize): string {
   // Our own message, one line like the rest of the row.
@@ -209,10 +270,15 @@ function newestLine(machine: Checked, t: Localize): string {
   return `${terminalText(machine.newest.type, 80)} ${time} ${terminalText(machine.newest.message, 200)}`;
 }
 
-/** A JUnit XML report: one test case per machine, a failure for a counted state, an error for a machine that could not be read. */
-function junit(machines: readonly Checked[], seconds: number, t: Localize): string {
+/**
+ * A JUnit XML report: one test case per machine, a failure for a counted state, an error for a machine that could
+ * not be read; and one per thing not checked, an error (skipped with --allow-unchecked), so a dashboard that reads
+ * only the report is not greener than the exit code.
+ */
+function junit(machines: readonly Checked[], unchecked: readonly string[], allowUnchecked: boolean, seconds: number, t: Localize): string {
   const failures = machines.filter((machine) => machine.counted).length;
-  const errors = machines.filter((machine) => machine.error !== undefined).length;
+  const errors = machines.filter((machine) => machine.error !== undefined).length + (allowUnchecked ? 0 : unchecked.length);
+  const skipped = allowUnchecked ? unchecked.length : 0;
   const time = seconds.toFixed(3);
   const cases = machines.map((machine) => {
     const name = `name="${xml(machine.serialNumber)}" classname="onboarding" time="0"`;
@@ -224,11 +290,19 @@ function junit(machines: readonly Checked[], seconds: number, t: Localize): stri
       return `    <testcase ${name}>\n      <failure message="${word}" type="${machine.state}">${detail}</failure>\n    </testcase>`;
     return `    <testcase ${name}/>`;
   });
-  const counts = `tests="${machines.length}" failures="${failures}" errors="${errors}"`;
+  for (const [index, message] of unchecked.entries()) {
+    const name = `name="${xml(t('not checked {0}', index + 1))}" classname="onboarding.unchecked" time="0"`;
+    cases.push(
+      allowUnchecked
+        ? `    <testcase ${name}>\n      <skipped message="${xml(message)}"/>\n    </testcase>`
+        : `    <testcase ${name}>\n      <error message="${xml(message)}" type="notChecked">${xml(message)}</error>\n    </testcase>`,
+    );
+  }
+  const counts = `tests="${machines.length + unchecked.length}" failures="${failures}" errors="${errors}"`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="oe check" ${counts} time="${time}">`,
-    `  <testsuite name="oe check" ${counts} skipped="0" time="${time}" timestamp="${new Date().toISOString().slice(0, 19)}" hostname="${xml(hostname())}">`,
+    `  <testsuite name="oe check" ${counts} skipped="${skipped}" time="${time}" timestamp="${new Date().toISOString().slice(0, 19)}" hostname="${xml(hostname())}">`,
     ...cases,
     '  </testsuite>',
     '</testsuites>',
@@ -276,17 +350,18 @@ export const command: CliCommand = {
   name: 'check',
   summary: (t) => t('the state of every machine named in files and folders: a gate for a pipeline'),
   usage: (t) =>
-    t(`Usage: oe check PATH… [--fail-on STATES] [--allow-unchecked] [--junit FILE] [--json]
+    t(`Usage: oe check PATH… [--fail-on STATES] [--allow-unchecked] [--junit FILE] [--json] [--follow-symlinks]
 
 Finds the serial numbers in the files and folders given, with the rules of the editor and the onboardingEvents.* settings of the nearest .vscode/settings.json (pattern, minimum length, deny list, include glob, event states), reads each machine once and lists its state.
 
-The check passes only when every machine found was read and none is in a state --fail-on counts. What was not checked fails it, each named on stderr: a machine the API could not be asked about, a file larger than 1 MB, a folder with more files than onboardingEvents.workspaceScan.maxFiles, more than 10,000 machines in one run (every serial number of every file is checked, up to that limit).
+The check passes only when every machine found was read and none is in a state --fail-on counts. What was not checked fails it, each named on stderr: a machine the API could not be asked about, a file larger than 1 MB or one that cannot be read, a folder with more files than onboardingEvents.workspaceScan.maxFiles, more than 10,000 machines in one run (every serial number of every file is checked, up to that limit).
 
 Options:
   --fail-on STATES   the states that fail the check, comma-separated, as the table writes them: failed, unknown, "in progress", "no events" (inProgress and noEvents work too; default: all four, so only onboarded machines pass)
   --allow-unchecked  pass although something was not checked; it is still named on stderr
   --junit FILE       also write a JUnit XML report to FILE: one test case per machine
   --json             the result as JSON on stdout instead of the table
+  --follow-symlinks  follow a symbolic link that leads out of the working folder (refused by default: a repository may plant one)
   --api-url URL, --auth-url URL, --client-id ID, --username NAME, --password-stdin, --ca-file FILE
                      sign-in and network (see oe --help)
 
@@ -294,7 +369,7 @@ Exit codes:
   0   every machine passed (also when no serial number was found)
   1   at least one machine is in a state --fail-on counts
   3   none failed, but something was not checked (see above), and --allow-unchecked was not given
-  64  bad input: unknown option, unreadable path, an empty or unknown state in --fail-on, a secret given as an option
+  64  bad input: unknown option, a missing path or one refused (a link out of the folder, another user's file), an empty or unknown state in --fail-on, a secret given as an option
 `),
   options: {
     ...SESSION_OPTIONS,
@@ -302,6 +377,7 @@ Exit codes:
     junit: { type: 'string' },
     json: { type: 'boolean' },
     'allow-unchecked': { type: 'boolean' },
+    'follow-symlinks': { type: 'boolean' },
   },
   async run(args, io, context) {
     const { t } = io;
@@ -309,8 +385,9 @@ Exit codes:
     if (args.positionals.length === 0) throw new UsageError(t('Name at least one file or folder.'));
     const counted = failOn(stringOption(args, 'fail-on'), t);
     const junitFile = stringOption(args, 'junit');
+    const follow = args.values['follow-symlinks'] === true;
     const allowUnchecked = args.values['allow-unchecked'] === true;
-    const { found, unchecked } = findSerials(args.positionals, io, (path) => context.settingsFor(path));
+    const { found, unchecked } = await findSerials(args.positionals, io, (path) => context.settingsFor(path), follow, context.signal);
     let results: { readonly result?: EventsResult; readonly error?: ApiError }[] = [];
     if (found.length > 0) {
       const client = await context.client();
@@ -347,9 +424,14 @@ Exit codes:
     });
     if (junitFile !== undefined) {
       try {
-        writeFileSync(resolve(io.cwd, junitFile), junit(machines, (Date.now() - started) / 1000, t));
+        const path = resolve(io.cwd, junitFile);
+        await writeNamedFile(path, junit(machines, unchecked, allowUnchecked, (Date.now() - started) / 1000, t), {
+          ...definedOnly({ within: withinFor(path, io.cwd, follow) }),
+        });
       } catch (error) {
-        throw new UsageError(t('Cannot write {0}: {1}', junitFile, (error as NodeJS.ErrnoException).code ?? errorMessage(error)));
+        if (error instanceof NamedFileError && error.refusal !== 'failed') throw new UsageError(errorMessage(error, t));
+        const code = error instanceof NamedFileError ? error.code : undefined;
+        throw new UsageError(t('Cannot write {0}: {1}', shownPath(junitFile), code ?? errorMessage(error)));
       }
     }
     if (args.values['json'] === true) {
@@ -362,7 +444,7 @@ Exit codes:
         ...(machine.newest === undefined ? {} : { newestEvent: machine.newest.raw }),
         ...(machine.error === undefined ? {} : { error: machine.error.message }),
       }));
-      io.stdout(`${JSON.stringify(json, null, 2)}\n`);
+      io.stdout(`${jsonText(json, 2)}\n`);
     } else if (machines.length === 0) {
       io.stderr(`oe check: ${t('No serial numbers found.')}\n`);
     } else {

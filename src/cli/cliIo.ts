@@ -58,3 +58,19 @@ export function styler(color: boolean): {
   const wrap = (code: string) => (text: string) => (color ? `\u001b[${code}m${text}\u001b[0m` : text);
   return { bold: wrap('1'), red: wrap('31'), green: wrap('32'), dim: wrap('2') };
 }
+
+/**
+ * JSON for stdout (--json, --ndjson): JSON.stringify, with the characters it leaves raw that a terminal or an
+ * editor acts on written as \u escapes: C1 controls, bidi overrides and isolates, invisible separators.
+ */
+export function jsonText(value: unknown, indent?: number): string {
+  return jsonEscaped(JSON.stringify(value, null, indent));
+}
+
+/** JSON text JSON.stringify made (where these characters stand only inside strings), with them escaped as above. */
+export function jsonEscaped(json: string): string {
+  return json.replace(JSON_RAW, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** DEL, C1, the bidi marks, overrides and isolates, zero-width and line/paragraph separators, the BOM. */
+const JSON_RAW = /[\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;

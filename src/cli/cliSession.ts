@@ -9,17 +9,20 @@
 // and NO_PROXY, NODE_EXTRA_CA_CERTS and the OS store, or --ca-file.
 //
 // The settings are the `onboardingEvents.*` entries of the nearest
-// .vscode/settings.json, through the same rules as in VS Code
+// .vscode/settings.json up to the repository's root or the working folder, through the same rules as in VS Code
 // (domain/settings). Not from there: the URLs and the CA file. In VS Code a
 // folder's settings cannot choose them either without the user trusting it;
 // here nobody is asked, so a cloned repository must not decide where the
 // credentials are sent or whom to trust.
-import { readFileSync, statSync } from 'node:fs';
+import { lstatSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { definedOnly } from '../common/definedOnly';
+import { errorMessage } from '../common/errors';
+import { toSingleLine } from '../common/markdownText';
+import { readNamedFileSync } from '../common/namedFiles';
 import type { Localize } from '../common/localize';
 import type { Credentials } from '../core/auth/tokenClient';
 import { OnboardingClient, type HttpSettings } from '../core/onboardingClient';
@@ -69,32 +72,52 @@ export function refusedSecretOption(args: readonly string[], t: Localize): strin
 /** Settings a folder may set for oe: all but where credentials go and whom to trust (see the file comment). */
 const NOT_FROM_A_FOLDER = new Set(['apiBaseUrl', 'authUrl', 'caCertificatesFile']);
 
-/** The settings of `.vscode/settings.json` in `folder` or the nearest folder above it that has one; defaults when none. */
-export function settingsOfFolder(folder: string, warn: (message: string) => void, t: Localize): Settings {
-  const file = nearestSettingsFile(resolve(folder));
+/** The largest settings file read. */
+const MAX_SETTINGS_BYTES = 1024 * 1024;
+
+/**
+ * The settings of `.vscode/settings.json` in `folder` or the nearest folder above it that has one, looked up
+ * no further than the repository's root (the folder holding .git) or the working folder `top`, and never in a
+ * folder another user owns (a shared /tmp's settings are not this repository's); defaults when none.
+ */
+export function settingsOfFolder(folder: string, top: string, warn: (message: string) => void, t: Localize): Settings {
+  const file = nearestSettingsFile(resolve(folder), resolve(top));
   let values: Record<string, unknown> = {};
   if (file !== undefined) {
+    let text: string | undefined;
+    try {
+      text = readNamedFileSync(file, { maxBytes: MAX_SETTINGS_BYTES, within: dirname(dirname(file)), ownedByUs: true }).toString('utf8');
+    } catch (error) {
+      warn(`${errorMessage(error, t)} ${t('Its settings are ignored.')}`);
+    }
     const errors: ParseError[] = [];
-    const parsed: unknown = parseJsonc(readFileSync(file, 'utf8'), errors, { allowTrailingComma: true });
+    const parsed: unknown = text === undefined ? {} : parseJsonc(text, errors, { allowTrailingComma: true });
     if (errors.length > 0 || typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-      warn(t('{0} is not valid JSON; its settings are ignored.', file));
+      warn(t('{0} is not valid JSON; its settings are ignored.', toSingleLine(file, 300)));
     else values = parsed as Record<string, unknown>;
   }
   return readSettings((section, name) => (section === SECTION && !NOT_FROM_A_FOLDER.has(name) ? values[`${SECTION}.${name}`] : undefined));
 }
 
-function nearestSettingsFile(start: string): string | undefined {
+function nearestSettingsFile(start: string, top: string): string | undefined {
   let folder = isDirectory(start) ? start : dirname(start);
+  const uid = process.getuid?.();
   for (;;) {
+    const info = lstatOrUndefined(folder);
+    if (info === undefined || (uid !== undefined && info.uid !== uid)) return undefined;
     const candidate = join(folder, '.vscode', 'settings.json');
-    try {
-      if (statSync(candidate).isFile()) return candidate;
-    } catch {
-      // none here: look further up
-    }
+    if (lstatOrUndefined(candidate) !== undefined) return candidate;
     const parent = dirname(folder);
-    if (parent === folder) return undefined;
+    if (folder === top || parent === folder || lstatOrUndefined(join(folder, '.git')) !== undefined) return undefined;
     folder = parent;
+  }
+}
+
+function lstatOrUndefined(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
   }
 }
 
@@ -251,7 +274,7 @@ export function createContext(args: ParsedArgs, io: CliIo, signal: AbortSignal):
     warned.add(message);
     io.stderr(`oe: ${message}\n`);
   };
-  const settingsFor = (path: string): Settings => settingsOfFolder(resolve(io.cwd, path), warn, io.t);
+  const settingsFor = (path: string): Settings => settingsOfFolder(resolve(io.cwd, path), io.cwd, warn, io.t);
   const settings = settingsFor(io.cwd);
   let client: Promise<OnboardingClient> | undefined;
   const context: CliContext = {

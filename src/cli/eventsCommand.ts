@@ -14,7 +14,7 @@ import { eventState } from '../domain/events/eventState';
 import { eventsToJson } from '../domain/events/exportEvents';
 import { EXIT, UsageError, type CliCommand } from './cliCommand';
 import { serialArgument, sinceArgument, stringOption } from './cliArgs';
-import { styler } from './cliIo';
+import { jsonEscaped, jsonText, styler } from './cliIo';
 import { SESSION_OPTIONS } from './cliSession';
 
 /** The longest message a table row shows; --json has it whole. */
@@ -86,14 +86,16 @@ Exit codes:
     if (result.truncated) io.stderr(`oe events: ${t('The server sent more pages than are read; the oldest events are missing.')}\n`);
     if (args.values['json'] === true) {
       io.stdout(
-        eventsToJson(serialNumber, events, {
-          exportedAt: Date.now(),
-          fetchedAt: result.fetchedAt,
-          ...(sinceMs === undefined ? {} : { filter: `since ${new Date(sinceMs).toISOString()}` }),
-        }),
+        jsonEscaped(
+          eventsToJson(serialNumber, events, {
+            exportedAt: Date.now(),
+            fetchedAt: result.fetchedAt,
+            ...(sinceMs === undefined ? {} : { filter: `since ${new Date(sinceMs).toISOString()}` }),
+          }),
+        ),
       );
     } else if (args.values['ndjson'] === true) {
-      io.stdout(events.map((event) => `${JSON.stringify(event.raw)}\n`).join(''));
+      io.stdout(events.map((event) => `${jsonText(event.raw)}\n`).join(''));
     } else if (events.length === 0) {
       io.stderr(`oe events: ${t('No events for {0}.', serialNumber)}\n`);
     } else {

@@ -12,11 +12,11 @@
 // stdout carries the protocol only; nothing is asked of the user, so the
 // agent's calls need no pairing: whoever starts `oe mcp` with credentials in
 // its environment has chosen to let that agent use them.
-import { realpath, readFile, stat } from 'node:fs/promises';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { clampDelay, DELAY_CEILINGS } from '../common/delays';
 import { definedOnly } from '../common/definedOnly';
+import { NamedFileError, readNamedFile } from '../common/namedFiles';
 import { errorMessage } from '../common/errors';
 import { isApiError } from '../core/errors';
 import { AGENT_TOOL_NAMES, nothingDone, type AgentToolName } from '../domain/agentTools/toolDefinitions';
@@ -66,22 +66,6 @@ function noWatchListText(asked: number): string {
 const OUTSIDE_TEXT =
   'Nothing was read: only existing files below the working folder of oe mcp are read, and there is none at that path; give a path relative to that folder.';
 
-/** True when `real` is `folder` itself or below it (both real paths). */
-function isInside(folder: string, real: string): boolean {
-  const rel = relative(folder, real);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
-}
-
-/** The real path of `path` (relative to `folder`) when it exists below `folder`, by real paths: a link or ".." out of it is refused. */
-async function below(folder: string, path: string): Promise<string | undefined> {
-  try {
-    const [realFolder, real] = await Promise.all([realpath(folder), realpath(resolve(folder, path))]);
-    return isInside(realFolder, real) ? real : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 function matcherOf(settings: Settings): SerialMatcher {
   return createSerialMatcher({
     pattern: settings['serialNumber.pattern'],
@@ -100,15 +84,20 @@ async function findSerialNumbers(
 ): Promise<string> {
   if (input.source !== 'file') return noVsCodeScopeText(input.source);
   if (input.file === undefined) return invalidInputText('source "file" needs "file", a path relative to the working folder of oe mcp.');
-  const real = await below(io.cwd, input.file);
-  const info = real === undefined ? undefined : await stat(real);
-  if (real === undefined || info?.isFile() !== true) return OUTSIDE_TEXT;
-  if (info.size > MAX_SCANNED_FILE_BYTES)
-    return invalidInputText(`the file is larger than ${MAX_SCANNED_FILE_BYTES / 1024 / 1024} MB, which is not read.`);
+  const path = resolve(io.cwd, input.file);
+  let text: string;
+  try {
+    // Opened first, then checked: the opened file's real path below the working folder, no link as its last name.
+    text = (await readNamedFile(path, { maxBytes: MAX_SCANNED_FILE_BYTES, within: io.cwd, noFinalLink: true })).toString('utf8');
+  } catch (error) {
+    if (error instanceof NamedFileError && error.refusal === 'tooLarge')
+      return invalidInputText(`the file is larger than ${MAX_SCANNED_FILE_BYTES / 1024 / 1024} MB, which is not read.`);
+    return OUTSIDE_TEXT;
+  }
   // The settings of the folder the file is in, as oe check reads them.
-  const matcher = matcherOf(context.settingsFor(real));
+  const matcher = matcherOf(context.settingsFor(path));
   const collector = new SerialCollector(matcher);
-  collector.add(relative(io.cwd, real), await readFile(real, 'utf8'));
+  collector.add(relative(io.cwd, path), text);
   const found = collector.result();
   const capped = found.reduce((sum, serial) => sum + serial.occurrences, 0) >= MAX_MATCHES_PER_FILE;
   const entries = found.map((serial): ScopeEntry => ({

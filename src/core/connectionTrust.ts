@@ -4,11 +4,11 @@
 // it was accepted and which store vouched for it, or why it was refused.
 
 import { X509Certificate } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
 import { isIP, type Socket } from 'node:net';
 import { connect as tlsConnect, rootCertificates, type DetailedPeerCertificate, type TLSSocket } from 'node:tls';
 import { definedOnly } from '../common/definedOnly';
 import type { Localize } from '../common/localize';
+import { readNamedFile } from '../common/namedFiles';
 import { certificateFailure } from './http/networkFailures';
 import { TransportError, type NetworkFailureContext } from './http/transport';
 import { loadTrustedCertificates, MAX_CA_FILE_BYTES, pemCertificates } from './http/trustedCertificates';
@@ -91,8 +91,7 @@ export async function trustFor(
 /** The PEM certificates of a file loadTrustedCertificates already accepted (so it exists and is small). */
 async function pemsOf(path: string): Promise<string[]> {
   try {
-    if ((await stat(path)).size > MAX_CA_FILE_BYTES) return [];
-    return pemCertificates(await readFile(path, 'utf8'));
+    return pemCertificates((await readNamedFile(path, { maxBytes: MAX_CA_FILE_BYTES })).toString('utf8'));
   } catch {
     return [];
   }

@@ -24,6 +24,7 @@ import type { CommandHandler, CommandTable } from '../workbench/commands';
 import { COMMANDS } from '../workbench/constants';
 import type { ApiSession } from '../workbench/contracts/apiSession';
 import type { Log } from '../workbench/log';
+import { writeSavedFile } from '../workbench/workspaceFiles';
 import { CLEAR_FILTER, pickFilter, type FilterArgument } from './filterPicker';
 import type { MachineLists } from './machineLists';
 import type { MachinesModel } from './machinesModel';
@@ -386,7 +387,12 @@ async function writeExport(deps: MachineCommandDeps, argument: unknown): Promise
           fetchedAt: entry.fetchedAt,
           ...(model.filtered ? { filter: describeFilter(model.filter) } : {}),
         });
-  await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(content));
+  try {
+    await writeSavedFile(target, new TextEncoder().encode(content));
+  } catch (error) {
+    void vscode.window.showErrorMessage(inertNotificationText(errorMessage(error, vscode.l10n.t)));
+    return undefined;
+  }
   log.info(`Exported ${events.length} events of ${serial} as ${format.toUpperCase()} to ${target.toString(true)}.`);
   const open = vscode.l10n.t('Open');
   const written = target;

@@ -5,6 +5,7 @@
 // asks for a scan.
 import * as vscode from 'vscode';
 import type { SerialMatcher } from '../domain/serialNumbers/serialMatcher';
+import { readWorkspaceFile } from '../workbench/workspaceFiles';
 import { excludeGlob, MAX_SCANNED_FILE_BYTES, SerialCollector, type FoundSerial } from '../domain/workspaceScan/workspaceSerials';
 
 export interface ScanSettings {
@@ -45,13 +46,10 @@ export async function scanWorkspace(
   for (const file of files) {
     if (token.isCancellationRequested) break;
     try {
-      const stat = await vscode.workspace.fs.stat(file);
-      if (stat.size <= MAX_SCANNED_FILE_BYTES) {
-        const bytes = await vscode.workspace.fs.readFile(file);
-        if (!looksBinary(bytes)) collector.add(file.toString(), decoder.decode(bytes));
-      }
+      const bytes = await readWorkspaceFile(file, MAX_SCANNED_FILE_BYTES);
+      if (!looksBinary(bytes)) collector.add(file.toString(), decoder.decode(bytes));
     } catch {
-      // Deleted or unreadable meanwhile: skip it, the scan is best effort.
+      // Too large, a link out of its folder, deleted or unreadable meanwhile: skip it, the scan is best effort.
     }
     scanned++;
     progress?.(scanned, files.length);

@@ -4,10 +4,10 @@
 // TOML), written so the agent never reads half a file. Nothing here is
 // secret: a command, a script path and ELECTRON_RUN_AS_NODE; the server finds
 // the extension by itself. Vscode-free (Connect an Agent shows and asks).
-import { randomUUID } from 'node:crypto';
-import { chmod, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { isRecord } from '../common/guards';
+import { readNamedFileIfPresent, writeNamedFile } from '../common/namedFiles';
 
 /** The key our server has in every agent's list of MCP servers. */
 export const MCP_SERVER_NAME = 'onboarding-events';
@@ -279,13 +279,7 @@ export function mergeAgentConfig(kind: AgentKind, existing: string | undefined, 
 export const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
 
 async function readIfPresent(path: string): Promise<string | undefined> {
-  try {
-    if ((await stat(path)).size > MAX_CONFIG_BYTES) throw new Error(`${path} is larger than ${MAX_CONFIG_BYTES / 1024 / 1024} MiB.`);
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  return (await readNamedFileIfPresent(path, { maxBytes: MAX_CONFIG_BYTES }))?.toString('utf8');
 }
 
 /** What writing would change: the agent's file as it is and as it would be. */
@@ -307,20 +301,14 @@ export async function planAgentConfig(kind: AgentKind, launch: ServerLaunch, hom
 /**
  * Writes the plan's merged text, unless the file changed since the plan was
  * made (the agent may write it meanwhile): then nothing is written and false
- * is returned. Written next to the file and renamed over it; a new file (and
+ * is returned. Through the one writer (common/namedFiles.ts): a new file (and
  * its folder) is the user's alone, an existing one keeps its mode.
  */
 export async function writeAgentConfig(plan: ConfigPlan): Promise<boolean> {
   if (!plan.merged.ok) return false;
   if ((await readIfPresent(plan.path)) !== plan.existing) return false;
-  const mode = await stat(plan.path).then(
-    (info) => info.mode & 0o777,
-    () => 0o600,
-  );
   await mkdir(dirname(plan.path), { recursive: true, mode: 0o700 });
-  const temporary = `${plan.path}.${randomUUID()}.tmp`;
-  await writeFile(temporary, plan.merged.text, { mode });
-  await chmod(temporary, mode);
-  await rename(temporary, plan.path);
+  // A new file is the user's alone; an existing one keeps its mode. A symlink or hard link there is refused, not followed.
+  await writeNamedFile(plan.path, plan.merged.text);
   return true;
 }

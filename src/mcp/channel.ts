@@ -14,13 +14,14 @@
 // directory (an agent outside VS Code has no other way to learn an endpoint,
 // and nothing secret need then pass through its arguments, environment or
 // configuration). Vscode-free: the extension and dist/mcp.js share it.
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { chmod, lstat, mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { chmod, lstat, mkdir, readdir, unlink } from 'node:fs/promises';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { definedOnly } from '../common/definedOnly';
 import { isRecord } from '../common/guards';
+import { readNamedFile, writeNamedFile } from '../common/namedFiles';
 
 export const CHANNEL_LIMITS = {
   /** A request: a tool name and its input (the largest input, 100 serial numbers of 128 characters, is ~14 KB). */
@@ -244,7 +245,7 @@ export async function startChannel(dir: string, handler: ChannelHandler): Promis
   if (POSIX) await chmod(endpoint, 0o600);
   const discoveryFile = join(dir, `${id}.json`);
   const published: WindowEndpoint = { id, endpoint, key, pid: process.pid };
-  await writeFile(discoveryFile, JSON.stringify(published), { mode: 0o600, flag: 'wx' });
+  await writeNamedFile(discoveryFile, JSON.stringify(published), { mode: 0o600 });
   return {
     id,
     discoveryFile,
@@ -359,8 +360,8 @@ export async function publishedWindows(dir: string): Promise<WindowEndpoint[]> {
       const path = join(dir, name);
       try {
         await checkPrivate(path, false);
-        if ((await stat(path)).size > CHANNEL_LIMITS.maxDiscoveryBytes) return undefined;
-        const window = parseEndpoint(JSON.parse(await readFile(path, 'utf8')));
+        const text = await readNamedFile(path, { maxBytes: CHANNEL_LIMITS.maxDiscoveryBytes, noFinalLink: true, ownedByUs: true });
+        const window = parseEndpoint(JSON.parse(text.toString('utf8')));
         if (window !== undefined && !processAlive(window.pid)) {
           // A window that ended without cleaning up (a crash, a killed host): its socket file goes too, if it is ours.
           const socket = join(dir, `${window.id}.sock`);
@@ -425,7 +426,11 @@ export function agentPairingStore(
       if (given !== undefined && given !== '') return given;
       try {
         await checkPrivate(file(), false);
-        const stored = JSON.parse(await readFile(file(), 'utf8')) as unknown;
+        const stored = JSON.parse(
+          (await readNamedFile(file(), { maxBytes: CHANNEL_LIMITS.maxDiscoveryBytes, noFinalLink: true, ownedByUs: true })).toString(
+            'utf8',
+          ),
+        ) as unknown;
         return isRecord(stored) && typeof stored['pairing'] === 'string' ? stored['pairing'] : undefined;
       } catch {
         return undefined;
@@ -434,10 +439,7 @@ export function agentPairingStore(
     save: async (pairing) => {
       if (given !== undefined && given !== '') return;
       await ensurePrivateDirectory(join(dir, 'pairings'));
-      const target = file();
-      const temporary = `${target}.${randomUUID()}`;
-      await writeFile(temporary, JSON.stringify({ agent: agent(), pairing }), { mode: 0o600, flag: 'wx' });
-      await rename(temporary, target);
+      await writeNamedFile(file(), JSON.stringify({ agent: agent(), pairing }), { mode: 0o600 });
     },
   };
 }

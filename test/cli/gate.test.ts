@@ -6,7 +6,7 @@
 // otherwise; no serial number of a file is left out by a cap; --fail-on
 // takes the table's words and refuses what names no state.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeEvent, startFakeApi, TEST_SERIALS, type FakeApi } from '../support/fakeApi';
 import { runOe, signedInEnv, tempFolder } from '../support/cli/runOe';
@@ -66,14 +66,19 @@ describe('oe check: the gate', function () {
 
   it('a file too large to scan is not checked: exit 3 naming it; --allow-unchecked passes and still names it', async () => {
     const dir = folder({ 'ok.yaml': `${TEST_SERIALS.onboarded}\n`, 'big.log': `${FAILED}\n${'x'.repeat(2 * 1024 * 1024)}\n` });
-    const run = await runOe(['check', 'ok.yaml', 'big.log'], { env: env(), cwd: dir });
+    const run = await runOe(['check', 'ok.yaml', 'big.log', '--junit', 'report.xml'], { env: env(), cwd: dir });
     assert.equal(run.code, 3, run.stdout + run.stderr);
-    assert.match(run.stderr, /^oe check: big\.log is larger than 1 MB and is not scanned/m);
+    assert.match(run.stderr, /^oe check: big\.log is larger than 1 MB and was not checked/m);
     assert.match(run.stderr, /^oe check: Not everything was checked \(see above\), so the check fails; --allow-unchecked lets it pass\.$/m);
-    const allowed = await runOe(['check', 'ok.yaml', 'big.log', '--allow-unchecked'], { env: env(), cwd: dir });
+    // A dashboard that reads only the report is not greener than the exit code.
+    const report = readFileSync(join(dir, 'report.xml'), 'utf8');
+    assert.match(report, /tests="2" failures="0" errors="1"/);
+    assert.match(report, /<error message="big\.log is larger than 1 MB and was not checked\." type="notChecked">/);
+    const allowed = await runOe(['check', 'ok.yaml', 'big.log', '--allow-unchecked', '--junit', 'report.xml'], { env: env(), cwd: dir });
     assert.equal(allowed.code, 0, allowed.stderr);
     assert.match(allowed.stderr, /big\.log is larger than 1 MB/);
     assert.match(allowed.stderr, /Not everything was checked; --allow-unchecked lets the check pass\./);
+    assert.match(readFileSync(join(dir, 'report.xml'), 'utf8'), /<skipped message="big\.log is larger than 1 MB and was not checked\."\/>/);
   });
 
   it("a folder over the folder's file limit (workspaceScan.maxFiles) is not checked: exit 3", async () => {

@@ -16,8 +16,8 @@
 // Verification itself is never switched off here: only http.proxyStrictSSL
 // does that, and the transport reports it in the log.
 
-import { readFile, stat } from 'node:fs/promises';
 import * as tls from 'node:tls';
+import { NamedFileError, readNamedFile } from '../../common/namedFiles';
 import { TransportError, type TrustSettings } from './transport';
 
 /** A CA bundle larger than this is not a CA bundle: refuse it rather than read it. */
@@ -87,16 +87,12 @@ async function certificatesFromFile(path: string): Promise<string[]> {
   const fail = (code: string): TransportError => new TransportError('ca-file', code, { caFile: path });
   let text: string;
   try {
-    const info = await stat(path);
-    if (!info.isFile()) throw fail('NOT_A_FILE');
-    if (info.size > MAX_CA_FILE_BYTES) throw fail('FILE_TOO_LARGE');
-    text = await readFile(path, 'utf8');
+    text = (await readNamedFile(path, { maxBytes: MAX_CA_FILE_BYTES })).toString('utf8');
   } catch (error) {
-    // Our own refusals above carry their code too, so they come out unchanged.
-    const code = (error as { code?: unknown }).code;
-    if (typeof code === 'string') throw fail(code);
-    // Every error fs.stat and fs.readFile throw has a string code; this is for the type.
-    throw fail('UNREADABLE');
+    if (error instanceof NamedFileError && error.refusal === 'notAFile') throw fail('NOT_A_FILE');
+    if (error instanceof NamedFileError && error.refusal === 'tooLarge') throw fail('FILE_TOO_LARGE');
+    // The system's code (ENOENT, EACCES, …); every failure of the reader carries one, this is for the type.
+    throw fail(error instanceof NamedFileError && error.code !== undefined ? error.code : 'UNREADABLE');
   }
   const found = pemCertificates(text);
   if (found.length === 0) throw fail('NO_PEM_CERTIFICATES');

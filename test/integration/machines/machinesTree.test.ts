@@ -2,7 +2,7 @@
 // through the commands a user (or a menu) runs, and checked on what the
 // TreeDataProvider renders and on the requests the fake received.
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -456,6 +456,27 @@ describe('Machines tree', function () {
       assert.equal(exported.count, 5);
       assert.equal(exported.events[0]?.type, 'FIRMWARE_UPDATED');
       assert.doesNotMatch(readFileSync(jsonPath, 'utf8'), new RegExp(TEST_CREDENTIALS.password.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    });
+
+    it('an export to a name where a symlink or a hard link was planted is refused, and the file it points to stays intact', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'oe-export-link-'));
+      const keys = join(dir, 'authorized_keys');
+      writeFileSync(keys, 'ssh-ed25519 AAAA the-owner\n');
+      symlinkSync(keys, join(dir, 'events.csv'));
+      linkSync(keys, join(dir, 'events.json'));
+      for (const [name, refused] of [
+        ['events.csv', /events\.csv is a symbolic link; it is not followed\./],
+        ['events.json', /events\.json belongs to another user or has another name \(a hard link\); it is not replaced\./],
+      ] as const) {
+        const since = user.shown().length;
+        const save = user.saveNextAs(vscode.Uri.file(join(dir, name)));
+        await vscode.commands.executeCommand('onboardingEvents.exportEvents', { serialNumber: ONBOARDED });
+        save.dispose();
+        assert.equal(readFileSync(keys, 'utf8'), 'ssh-ed25519 AAAA the-owner\n', name);
+        const error = user.shownSince(since).find((shown) => shown.kind === 'error');
+        assert.match(error?.message ?? '', refused, JSON.stringify(user.shownSince(since)));
+      }
+      rmSync(dir, { recursive: true, force: true });
     });
 
     it('Scan Workspace lists the serial numbers found in workspace files, and honours files.exclude', async () => {

@@ -1,0 +1,245 @@
+// The one reader and the one writer of a file whose path a repository, a
+// caller (a command argument, an agent, another extension) or a setting
+// names. Such a path is untrusted: it may be a symlink planted to lead out of
+// the folder it seems to be in, a hard link to someone else's file, a FIFO or
+// a device that never ends. The reader opens first and then checks what it
+// opened (a regular file, whose real path stays inside the folder it must
+// stay in) and reads at most the bytes it was allowed, counted as read; the
+// writer creates a new file of its own beside the target and renames it over
+// the name, so it never writes through a link it did not make. ESLint refuses
+// node:fs file reads and writes anywhere else (eslint.config.mjs).
+import { randomUUID } from 'node:crypto';
+import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { lstat, open, readlink, realpath, rename, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { LocalizedError } from './errors';
+import { toSingleLine } from './markdownText';
+
+/** Why a named file was not read or written. */
+export type NamedFileRefusal =
+  /** Not a regular file (a folder, FIFO, socket or device). */
+  | 'notAFile'
+  /** Larger than the reader's limit, counted in bytes read. */
+  | 'tooLarge'
+  /** Its real path leaves the folder it must stay in (a symlink or `..` out of it). */
+  | 'outside'
+  /** A symlink where none may be (the writer's target, or a read that follows none). */
+  | 'symlink'
+  /** Another user's file, or one with more than one name (a hard link we did not make). */
+  | 'notOurs'
+  /** The operating system's error (ENOENT, EACCES, …), in `code`. */
+  | 'failed';
+
+/** A named file refused: which path, why, and the system's code for a failure. */
+export class NamedFileError extends LocalizedError {
+  constructor(
+    readonly path: string,
+    readonly refusal: NamedFileRefusal,
+    readonly code?: string,
+  ) {
+    // The path as a terminal or a notification may show it: one line, no control or bidi character.
+    const shown = toSingleLine(path, 300);
+    super((t) => {
+      switch (refusal) {
+        case 'notAFile':
+          return t('{0} is not a regular file.', shown);
+        case 'tooLarge':
+          return t('{0} is larger than the limit of what is read.', shown);
+        case 'outside':
+          return t('{0} leads out of the folder it is in (a symbolic link); it is not followed.', shown);
+        case 'symlink':
+          return t('{0} is a symbolic link; it is not followed.', shown);
+        case 'notOurs':
+          return t('{0} belongs to another user or has another name (a hard link); it is not replaced.', shown);
+        case 'failed':
+          return t('Cannot read or write {0}: {1}', shown, code ?? 'error');
+      }
+    });
+  }
+}
+
+export interface ReadLimits {
+  /** At most this many bytes are read; a file with more is refused (`tooLarge`). */
+  readonly maxBytes: number;
+  /** The real path of the opened file must be this folder or below it (by real paths). */
+  readonly within?: string;
+  /** Refuse a symlink as the last part of the path (O_NOFOLLOW), wherever it leads. */
+  readonly noFinalLink?: boolean;
+  /** Refuse a file another user owns (POSIX). */
+  readonly ownedByUs?: boolean;
+}
+
+const POSIX = process.platform !== 'win32';
+const MY_UID = process.getuid?.();
+
+/** True when `real` is `folder` itself or below it. */
+export function isInsideFolder(folder: string, real: string): boolean {
+  const rel = relative(folder, real);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+function failure(path: string, error: unknown): NamedFileError {
+  if (error instanceof NamedFileError) return error;
+  const code = (error as NodeJS.ErrnoException).code;
+  return new NamedFileError(
+    path,
+    code === 'ELOOP' ? 'symlink' : 'failed',
+    code ?? (error instanceof Error ? error.message : String(error)),
+  );
+}
+
+function openFlags(limits: ReadLimits): number {
+  // Non-blocking: opening a FIFO must not wait for a writer; it is refused below as not a regular file.
+  const nonBlocking = POSIX ? constants.O_NONBLOCK : 0;
+  return constants.O_RDONLY | nonBlocking | (limits.noFinalLink === true && POSIX ? constants.O_NOFOLLOW : 0);
+}
+
+/** The opened file's own checks: a regular file, ours when asked. */
+function checkOpened(path: string, info: Stats, limits: ReadLimits): void {
+  if (!info.isFile()) throw new NamedFileError(path, 'notAFile');
+  if (limits.ownedByUs === true && MY_UID !== undefined && info.uid !== MY_UID) throw new NamedFileError(path, 'notOurs');
+}
+
+/** The real path of what `fd` opened: Linux names it in /proc; elsewhere the path's real path, if it is still that file. */
+function openedRealPathSync(path: string, fd: number, info: Stats): string {
+  try {
+    const named = readlinkSync(`/proc/self/fd/${fd}`);
+    if (isAbsolute(named)) return named;
+  } catch {
+    // no /proc: the path's real path, checked to be the file that was opened
+  }
+  const real = realpathSync(path);
+  const now = statSync(real);
+  if (now.dev !== info.dev || now.ino !== info.ino) throw new NamedFileError(path, 'outside');
+  return real;
+}
+
+async function openedRealPath(path: string, fd: number, info: Stats): Promise<string> {
+  try {
+    const named = await readlink(`/proc/self/fd/${fd}`);
+    if (isAbsolute(named)) return named;
+  } catch {
+    // as in openedRealPathSync
+  }
+  const real = await realpath(path);
+  const now = await stat(real);
+  if (now.dev !== info.dev || now.ino !== info.ino) throw new NamedFileError(path, 'outside');
+  return real;
+}
+
+/** Reads a named file (see the file comment); throws a NamedFileError. Synchronous, for a command line's small files. */
+export function readNamedFileSync(path: string, limits: ReadLimits): Buffer {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, openFlags(limits));
+    const info = fstatSync(fd);
+    checkOpened(path, info, limits);
+    if (limits.within !== undefined && !isInsideFolder(realpathSync(limits.within), openedRealPathSync(path, fd, info)))
+      throw new NamedFileError(path, 'outside');
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(64 * 1024, limits.maxBytes + 1 - total));
+      const read = readSync(fd, chunk, 0, chunk.length, null);
+      if (read === 0) break;
+      chunks.push(chunk.subarray(0, read));
+      total += read;
+      if (total > limits.maxBytes) throw new NamedFileError(path, 'tooLarge');
+    }
+    return Buffer.concat(chunks, total);
+  } catch (error) {
+    throw failure(path, error);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Reads a named file (see the file comment); throws a NamedFileError. */
+export async function readNamedFile(path: string, limits: ReadLimits): Promise<Buffer> {
+  let handle;
+  try {
+    handle = await open(path, openFlags(limits));
+    const info = await handle.stat();
+    checkOpened(path, info, limits);
+    if (limits.within !== undefined && !isInsideFolder(await realpath(limits.within), await openedRealPath(path, handle.fd, info)))
+      throw new NamedFileError(path, 'outside');
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(64 * 1024, limits.maxBytes + 1 - total));
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+      if (bytesRead === 0) break;
+      chunks.push(chunk.subarray(0, bytesRead));
+      total += bytesRead;
+      if (total > limits.maxBytes) throw new NamedFileError(path, 'tooLarge');
+    }
+    return Buffer.concat(chunks, total);
+  } catch (error) {
+    throw failure(path, error);
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** Reads a named file that may be missing: undefined when there is nothing at the path. */
+export async function readNamedFileIfPresent(path: string, limits: ReadLimits): Promise<Buffer | undefined> {
+  try {
+    return await readNamedFile(path, limits);
+  } catch (error) {
+    if (error instanceof NamedFileError && error.code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+export interface WriteOptions {
+  /** The mode of a new file (an existing one keeps its own); 0600 when not given. */
+  readonly mode?: number;
+  /** The real path of the target's folder must be this folder or below it. */
+  readonly within?: string;
+}
+
+/**
+ * Writes a named file: refuses an existing target that is not a regular file
+ * of ours with one name (a symlink, another user's file, a hard link), then
+ * creates a new file exclusively in the target's folder and renames it over
+ * the name. A rename replaces the name, never what a link there points to.
+ */
+export async function writeNamedFile(path: string, data: string | Uint8Array, options: WriteOptions = {}): Promise<void> {
+  let mode = options.mode ?? 0o600;
+  try {
+    const existing = await lstat(path).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (existing !== undefined) {
+      if (existing.isSymbolicLink()) throw new NamedFileError(path, 'symlink');
+      if (!existing.isFile()) throw new NamedFileError(path, 'notAFile');
+      if (POSIX && ((MY_UID !== undefined && existing.uid !== MY_UID) || existing.nlink > 1)) throw new NamedFileError(path, 'notOurs');
+      mode = existing.mode & 0o777;
+    }
+    const folder = dirname(path);
+    if (options.within !== undefined && !isInsideFolder(await realpath(options.within), await realpath(folder)))
+      throw new NamedFileError(path, 'outside');
+    const temporary = join(folder, `.${basename(path)}.${randomUUID()}.tmp`);
+    const handle = await open(
+      temporary,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (POSIX ? constants.O_NOFOLLOW : 0),
+      mode,
+    );
+    try {
+      try {
+        await handle.writeFile(data);
+        // The mode asked for, not the umask's cut of it (an existing file's mode is kept as it was).
+        if (POSIX) await handle.chmod(mode);
+      } finally {
+        await handle.close();
+      }
+      await rename(temporary, path);
+    } catch (error) {
+      await unlink(temporary).catch(() => undefined);
+      throw error;
+    }
+  } catch (error) {
+    throw failure(path, error);
+  }
+}
