@@ -136,7 +136,8 @@ async function filesOf(
   const walk = async (dir: string): Promise<boolean> => {
     let entries;
     try {
-      // withFileTypes does not follow links: a link in the folder is neither entered nor read.
+      // withFileTypes does not follow links: a link in the folder is never entered; a link to a file is read
+      // by the reader, which refuses one whose real path leaves the folder.
       entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     } catch (error) {
       throw refused(dir, error, t);
@@ -146,7 +147,7 @@ async function filesOf(
       const path = join(dir, entry.name);
       if (entry.isDirectory()) {
         if (!SKIPPED_FOLDERS.has(entry.name) && !(await walk(path))) return false;
-      } else if (entry.isFile() && included.matches(relative(folder, path).replace(/\\/g, '/'))) {
+      } else if ((entry.isFile() || entry.isSymbolicLink()) && included.matches(relative(folder, path).replace(/\\/g, '/'))) {
         if (files.length >= maxFiles) {
           warn(
             t(
@@ -232,7 +233,10 @@ async function findSerials(
         }).toString('utf8');
       } catch (error) {
         const shown = relative(io.cwd, file) || file;
-        const message = notChecked(shown, error, t);
+        const message =
+          isFolder && error instanceof NamedFileError && error.refusal === 'outside'
+            ? t('{0} is a symbolic link out of the folder and was not checked; --follow-symlinks follows it.', shownPath(shown))
+            : notChecked(shown, error, t);
         if (message === undefined) throw refused(shown, error, t);
         skip(message);
         continue;

@@ -6,7 +6,7 @@
 // otherwise; no serial number of a file is left out by a cap; --fail-on
 // takes the table's words and refuses what names no state.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeEvent, startFakeApi, TEST_SERIALS, type FakeApi } from '../support/fakeApi';
 import { runOe, signedInEnv, tempFolder } from '../support/cli/runOe';
@@ -79,6 +79,25 @@ describe('oe check: the gate', function () {
     assert.match(allowed.stderr, /big\.log is larger than 1 MB/);
     assert.match(allowed.stderr, /Not everything was checked; --allow-unchecked lets the check pass\./);
     assert.match(readFileSync(join(dir, 'report.xml'), 'utf8'), /<skipped message="big\.log is larger than 1 MB and was not checked\."\/>/);
+  });
+
+  it('a link in a scanned folder: read when it stays in the folder; one leading out is not checked (exit 3) unless --follow-symlinks', async () => {
+    const outside = folder({ 'other.yaml': `${FAILED}\n` });
+    const dir = folder({ 'line/ok.yaml': `${TEST_SERIALS.onboarded}\n`, 'line/moved.yaml': `${TEST_SERIALS.onboarded}\n` });
+    symlinkSync('moved.yaml', join(dir, 'line', 'alias.yaml'));
+    const inside = await runOe(['check', 'line'], { env: env(), cwd: dir });
+    assert.equal(inside.code, 0, inside.stdout + inside.stderr);
+    assert.match(inside.stdout, /line\/alias\.yaml:1 \(\+2\)/);
+    symlinkSync(join(outside, 'other.yaml'), join(dir, 'line', 'planted.yaml'));
+    const out = await runOe(['check', 'line'], { env: env(), cwd: dir });
+    assert.equal(out.code, 3, out.stdout + out.stderr);
+    assert.match(
+      out.stderr,
+      /^oe check: line\/planted\.yaml is a symbolic link out of the folder and was not checked; --follow-symlinks follows it\.$/m,
+    );
+    assert.equal(api?.eventRequests(FAILED).length, 0, 'nothing behind the link was sent');
+    const followed = await runOe(['check', 'line', '--follow-symlinks'], { env: env(), cwd: dir });
+    assert.equal(followed.code, 1, followed.stdout + followed.stderr);
   });
 
   it("a folder over the folder's file limit (workspaceScan.maxFiles) is not checked: exit 3", async () => {
