@@ -181,6 +181,11 @@ describe('the MCP server (dist/mcp.js) against the running extension', () => {
     assert.match(shown, /^claude mcp add --scope user .*onboarding-events -- \S+ \S+mcp\.js$/m);
     assert.match(shown, /to \S+\.claude\.json:/);
     assert.doesNotMatch(shown, /secret"|password"|token"|key"/i);
+    // The agent's key (where its pairing is kept, so no other client that gives its name gets it): the same on every run.
+    const agentKey = /--env ONBOARDING_EVENTS_MCP_AGENT=([\w-]{32,}) /.exec(shown)?.[1];
+    assert.ok(agentKey !== undefined, shown);
+    assert.equal(/--env ONBOARDING_EVENTS_MCP_AGENT=([\w-]{32,}) /.exec(await connectionShown('claudeCode'))?.[1], agentKey);
+    await vscode.commands.executeCommand('notifications.clearAll');
     const file = process.env['OE_MCP_TRANSCRIPT'];
     if (file !== undefined) writeFileSync(`${file}.claude-code.md`, shown);
   });
