@@ -318,7 +318,10 @@ async function judgeNotFound(
   // The events answer is first; the comparisons follow it in the report, in the order they were made.
   const first = check.steps.length;
   const compare = async (title: string, url: string, headers: Readonly<Record<string, string>>): Promise<Answer | undefined> => {
-    const made = await timed(() => transport.request({ ...events.request, url, headers, ...(signal === undefined ? {} : { signal }) }));
+    // The events request's deadlines and size cap, never its signal: that one was the client's, for that request.
+    const { method, timeouts, maxBytes } = events.request;
+    const request: TransportRequest = { method, url, headers, timeouts, maxBytes, ...definedOnly({ signal }) };
+    const made = await timed(() => transport.request(request));
     const got = 'value' in made ? answerOf(made.value) : undefined;
     check.record({
       title,
