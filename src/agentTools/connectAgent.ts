@@ -27,6 +27,7 @@ import { COMMANDS } from '../workbench/constants';
 import type { ArgumentTrust } from '../workbench/argumentTrust';
 import type { Log } from '../workbench/log';
 import { CHANNEL_AGENT_VARIABLE } from '../mcp/channel';
+import { AGENT_KEYS_KEY } from '../mcp/pairings';
 import { mcpServerLaunch } from './mcpChannelHost';
 
 const SCHEME = 'onboarding-events-agent';
@@ -109,20 +110,18 @@ async function stableServerScript(context: vscode.ExtensionContext): Promise<str
   return target;
 }
 
-/** Where each agent's key is kept (globalState: it is no credential), so its configuration stays the same from run to run. */
-const AGENT_KEYS = 'onboardingEvents.agentKeys';
-
 /**
- * The key this agent's MCP server is started with: its pairing is kept under it, so a pairing is the agent's
+ * The key this agent's MCP server is started with (kept in globalState: it is no credential, and the agent's
+ * configuration stays the same from run to run): its pairing is kept under it, so a pairing is the agent's
  * that holds the key, not any client that gives the same name (mcp/channel.ts, agentPairingStore).
  */
 async function agentKey(context: vscode.ExtensionContext, kind: AgentKind): Promise<string> {
-  const stored = context.globalState.get<unknown>(AGENT_KEYS);
+  const stored = context.globalState.get<unknown>(AGENT_KEYS_KEY);
   const keys: Record<string, unknown> = typeof stored === 'object' && stored !== null ? { ...(stored as Record<string, unknown>) } : {};
   const known = keys[kind];
   if (typeof known === 'string' && /^[\w-]{32,}$/.test(known)) return known;
   const key = randomBytes(24).toString('base64url');
-  await context.globalState.update(AGENT_KEYS, { ...keys, [kind]: key });
+  await context.globalState.update(AGENT_KEYS_KEY, { ...keys, [kind]: key });
   return key;
 }
 

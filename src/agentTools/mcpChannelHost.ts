@@ -78,9 +78,11 @@ export function registerMcpChannelHost(context: vscode.ExtensionContext, deps: M
     () => {
       deps.log.info('MCP: no agent asked to be paired after Connect an Agent; the pairing question is closed.');
       void vscode.window.showInformationMessage(
-        vscode.l10n.t(
-          'Onboarding Events: no agent asked to be paired within {0} minutes of Connect an Agent. Run Connect an Agent again when the agent is started.',
-          PAIRING_WAIT_MS / 60_000,
+        inertNotificationText(
+          vscode.l10n.t(
+            'Onboarding Events: no agent asked to be paired within {0} minutes of Connect an Agent. Run Connect an Agent again when the agent is started.',
+            PAIRING_WAIT_MS / 60_000,
+          ),
         ),
       );
     },

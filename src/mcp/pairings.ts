@@ -20,6 +20,8 @@ export interface SecretStore {
 export const PAIRINGS_SECRET = 'onboardingEvents.agentPairings';
 /** Pairings kept at most: each is a line in the revoke list. */
 const MAX_PAIRINGS = 20;
+/** The global state key of the agent keys Connect an Agent wrote into agents' configurations (one per agent kind). */
+export const AGENT_KEYS_KEY = 'onboardingEvents.agentKeys';
 /** How long Connect an Agent waits for its agent to ask to be paired. */
 export const PAIRING_WAIT_MS = 10 * 60_000;
 
