@@ -64,6 +64,11 @@ export function testPackages({ localVSCode = true } = {}) {
       why: 'Copy as curl and oe curl are checked by running what they print with the real curl',
     },
     {
+      name: 'zsh',
+      present: () => onPath('zsh'),
+      why: 'the curl text is pasted into an interactive zsh, which runs a "# ..." line as a command',
+    },
+    {
       name: 'squid',
       present: () => executable('/usr/sbin/squid') && executable('/usr/lib/squid/basic_ncsa_auth'),
       why: 'a real corporate proxy with Basic authentication',

@@ -5,6 +5,7 @@
 // a diff of the file as it is and as it would be. In an editor that offers an
 // MCP registration API (Cursor's vscode.cursor.mcp), that is used instead.
 // Nothing written holds a secret: the server asks the running extension.
+import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -26,6 +27,8 @@ import { registerCommands, type CommandFactory, type CommandTable } from '../wor
 import { COMMANDS } from '../workbench/constants';
 import type { ArgumentTrust } from '../workbench/argumentTrust';
 import type { Log } from '../workbench/log';
+import { CHANNEL_AGENT_VARIABLE } from '../mcp/channel';
+import { AGENT_KEYS_KEY } from '../mcp/pairings';
 import { mcpServerLaunch } from './mcpChannelHost';
 
 const SCHEME = 'onboarding-events-agent';
@@ -108,6 +111,21 @@ async function stableServerScript(context: vscode.ExtensionContext): Promise<str
   ]);
   if (to === undefined || !from.equals(to)) await writeNamedFile(target, from, { mode: 0o600 });
   return target;
+}
+
+/**
+ * The key this agent's MCP server is started with (kept in globalState: it is no credential, and the agent's
+ * configuration stays the same from run to run): its pairing is kept under it, so a pairing is the agent's
+ * that holds the key, not any client that gives the same name (mcp/channel.ts, agentPairingStore).
+ */
+async function agentKey(context: vscode.ExtensionContext, kind: AgentKind): Promise<string> {
+  const stored = context.globalState.get<unknown>(AGENT_KEYS_KEY);
+  const keys: Record<string, unknown> = typeof stored === 'object' && stored !== null ? { ...(stored as Record<string, unknown>) } : {};
+  const known = keys[kind];
+  if (typeof known === 'string' && /^[\w-]{32,}$/.test(known)) return known;
+  const key = randomBytes(24).toString('base64url');
+  await context.globalState.update(AGENT_KEYS_KEY, { ...keys, [kind]: key });
+  return key;
 }
 
 function setupDocument(kind: AgentKind, launch: ServerLaunch, file: string | undefined): string {
@@ -224,7 +242,8 @@ async function connectAgent(deps: ConnectAgentDeps, shown: ShownDocuments, argum
   )
     return;
   deps.onConnect();
-  const launch = mcpServerLaunch(await stableServerScript(deps.context));
+  const server = mcpServerLaunch(await stableServerScript(deps.context));
+  const launch = { ...server, env: { ...server.env, [CHANNEL_AGENT_VARIABLE]: await agentKey(deps.context, kind) } };
   const registration = editorRegistrationApi();
   if ((kind === 'cursor' || kind === 'windsurf') && registration !== undefined) {
     registration.registerServer({

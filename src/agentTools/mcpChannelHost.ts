@@ -13,10 +13,10 @@
 // call is asked about in VS Code through the one gate (ArgumentTrust.confirm),
 // as another extension's vscode.lm.invokeTool is. Nothing a caller sends says
 // it agreed. Pairings live in SecretStorage (shared by the windows), as a
-// digest: the key itself stays with the agent. The channel is open only while
-// it can be used: a pairing exists, Connect an Agent ran in this window, or
-// VS Code started the server from here.
-import { createHash, randomBytes } from 'node:crypto';
+// digest: the key itself stays with the agent (mcp/pairings.ts). The channel is
+// open only while it can be used: a pairing exists (VS Code's own launches
+// included, which Revoke Agent Access lists too), or Connect an Agent ran in
+// this window and its wait for the agent has not ended.
 import * as vscode from 'vscode';
 import { errorMessage } from '../common/errors';
 import { inertNotificationText } from '../common/notificationText';
@@ -26,17 +26,16 @@ import {
   CHANNEL_PAIRING_VARIABLE,
   CHANNEL_WINDOW_VARIABLE,
   type Channel,
-  type PairingAnswer,
   type ToolAnswer,
 } from '../mcp/channel';
+import { AgentPairings, PairingWindow, PAIRINGS_SECRET, PAIRING_WAIT_MS, type McpCaller } from '../mcp/pairings';
 import type { ArgumentTrust } from '../workbench/argumentTrust';
 import { registerCommands, type CommandFactory, type CommandTable } from '../workbench/commands';
 import type { ApiSession } from '../workbench/contracts/apiSession';
 import { COMMANDS, MCP_SERVER_PROVIDER } from '../workbench/constants';
 import type { Log } from '../workbench/log';
 
-/** Who called through the channel: an outside caller with the window's key only, or an agent the user paired. */
-export type McpCaller = { readonly kind: 'unpaired' } | { readonly kind: 'paired'; readonly agent: string };
+export type { McpCaller } from '../mcp/pairings';
 
 /** Answers a tool call that came through the MCP server: registerAgentTools' tools, by name. */
 export type McpAnswer = (tool: string, input: unknown, caller: McpCaller, token: vscode.CancellationToken) => Promise<ToolAnswer>;
@@ -68,73 +67,26 @@ export function mcpServerLaunch(script: string): {
   };
 }
 
-/** The SecretStorage key of the pairings (shared by every window of this profile). */
-const PAIRINGS_SECRET = 'onboardingEvents.agentPairings';
-/** Pairings kept at most: each is a line in the revoke list. */
-const MAX_PAIRINGS = 20;
-
-interface Pairing {
-  readonly id: string;
-  /** The name the agent's MCP client gave, as the user saw it in the question. */
-  readonly agent: string;
-  /** SHA-256 of the pairing key (base64url): the key itself is the agent's. */
-  readonly digest: string;
-  /** When the user agreed (ms since the epoch). */
-  readonly paired: number;
-}
-
-const digestOf = (key: string): string => createHash('sha256').update(key).digest('base64url');
-
-/** The paired agents, in SecretStorage. */
-class AgentPairings {
-  constructor(private readonly secrets: vscode.SecretStorage) {}
-
-  async list(): Promise<Pairing[]> {
-    try {
-      const stored = JSON.parse((await this.secrets.get(PAIRINGS_SECRET)) ?? '[]') as unknown;
-      return Array.isArray(stored) ? stored.filter(isPairing) : [];
-    } catch {
-      return [];
-    }
-  }
-
-  async find(key: string): Promise<Pairing | undefined> {
-    const digest = digestOf(key);
-    return (await this.list()).find((pairing) => pairing.digest === digest);
-  }
-
-  /** A new pairing for `agent`: its key, which only the agent keeps. */
-  async add(agent: string): Promise<string> {
-    const key = randomBytes(32).toString('base64url');
-    const pairing: Pairing = { id: randomBytes(6).toString('hex'), agent, digest: digestOf(key), paired: Date.now() };
-    await this.store([...(await this.list()), pairing].slice(-MAX_PAIRINGS));
-    return key;
-  }
-
-  async remove(ids: ReadonlySet<string>): Promise<void> {
-    await this.store((await this.list()).filter((pairing) => !ids.has(pairing.id)));
-  }
-
-  private async store(pairings: readonly Pairing[]): Promise<void> {
-    await (pairings.length === 0 ? this.secrets.delete(PAIRINGS_SECRET) : this.secrets.store(PAIRINGS_SECRET, JSON.stringify(pairings)));
-  }
-}
-
-function isPairing(value: unknown): value is Pairing {
-  if (typeof value !== 'object' || value === null) return false;
-  const { id, agent, digest, paired } = value as Record<string, unknown>;
-  return typeof id === 'string' && typeof agent === 'string' && typeof digest === 'string' && typeof paired === 'number';
-}
-
 /** The name VS Code's own launch is paired as (shown in the questions its calls raise). */
 const VSCODE_AGENT = 'VS Code';
 
 export function registerMcpChannelHost(context: vscode.ExtensionContext, deps: McpChannelHostDeps): McpChannelHost {
   const pairings = new AgentPairings(context.secrets);
-  /** Digests of the pairings made for servers VS Code started from this window's definition: this launch only, in memory. */
-  const launches = new Set<string>();
-  let expecting = false;
-  let asking = false;
+  // Connect an Agent's wait for its agent: bounded, and the user hears when it ended without a pairing.
+  const waiting = new PairingWindow(
+    () => void reconcile(),
+    () => {
+      deps.log.info('MCP: no agent asked to be paired after Connect an Agent; the pairing question is closed.');
+      void vscode.window.showInformationMessage(
+        inertNotificationText(
+          vscode.l10n.t(
+            'Onboarding Events: no agent asked to be paired within {0} minutes of Connect an Agent. Run Connect an Agent again when the agent is started.',
+            PAIRING_WAIT_MS / 60_000,
+          ),
+        ),
+      );
+    },
+  );
   let lastActive = vscode.window.state.focused ? Date.now() : 0;
   context.subscriptions.push(
     vscode.window.onDidChangeWindowState((state) => {
@@ -142,20 +94,9 @@ export function registerMcpChannelHost(context: vscode.ExtensionContext, deps: M
     }),
   );
 
-  const callerOf = async (key: string | undefined): Promise<McpCaller> => {
-    if (key === undefined) return { kind: 'unpaired' };
-    if (launches.has(digestOf(key))) return { kind: 'paired', agent: VSCODE_AGENT };
-    const pairing = await pairings.find(key);
-    return pairing === undefined ? { kind: 'unpaired' } : { kind: 'paired', agent: pairing.agent };
-  };
-
-  const pair = async (agent: string): Promise<PairingAnswer> => {
-    // Only after the user connected an agent here: otherwise any program could raise the question at any time.
-    if (!expecting) return { kind: 'closed' };
-    // One question at a time: a second caller racing the first is not shown beside it.
-    if (asking) return { kind: 'declined' };
-    asking = true;
-    try {
+  // Only after the user connected an agent here: otherwise any program could raise the question at any time.
+  const pair = (agent: string) =>
+    waiting.pair(pairings, agent, async () => {
       const name = inertNotificationText(agent);
       const agreed = await deps.trust.confirm({
         title: vscode.l10n.t('An agent asks to be paired with Onboarding Events in VS Code.'),
@@ -165,14 +106,9 @@ export function registerMcpChannelHost(context: vscode.ExtensionContext, deps: M
         ),
         action: vscode.l10n.t('Pair'),
       });
-      if (!agreed) return { kind: 'declined' };
-      const pairing = await pairings.add(agent);
-      deps.log.info(`MCP: the agent "${agent}" was paired.`);
-      return { kind: 'paired', pairing };
-    } finally {
-      asking = false;
-    }
-  };
+      if (agreed) deps.log.info(`MCP: the agent "${agent}" was paired.`);
+      return agreed;
+    });
 
   let open: Promise<Channel | undefined> | undefined;
   const openChannel = (): Promise<Channel | undefined> => {
@@ -189,7 +125,7 @@ export function registerMcpChannelHost(context: vscode.ExtensionContext, deps: M
         };
         signal.addEventListener('abort', cancel, { once: true });
         try {
-          const caller = await callerOf(key);
+          const caller = await pairings.callerOf(key);
           deps.log.info(
             `MCP: ${tool.slice(0, 100)} called by ${caller.kind === 'paired' ? `the paired agent "${caller.agent}"` : 'an unpaired caller'}.`,
           );
@@ -208,7 +144,7 @@ export function registerMcpChannelHost(context: vscode.ExtensionContext, deps: M
   };
   /** Opens the channel while it can be used, closes it when the last pairing went and nothing else needs it. */
   const reconcile = async (): Promise<void> => {
-    const wanted = expecting || launches.size > 0 || (await pairings.list()).length > 0;
+    const wanted = waiting.open || (await pairings.list()).length > 0;
     if (wanted) void openChannel();
     else if (open !== undefined) {
       const closing = open;
@@ -222,20 +158,24 @@ export function registerMcpChannelHost(context: vscode.ExtensionContext, deps: M
     context.secrets.onDidChange((change) => {
       if (change.key === PAIRINGS_SECRET) void reconcile();
     }),
-    { dispose: () => void open?.then((channel) => channel?.dispose()) },
+    {
+      dispose: () => {
+        waiting.dispose();
+        void open?.then((channel) => channel?.dispose());
+      },
+    },
     ...registerCommands(CHANNEL_HOST_COMMANDS, { pairings, log: deps.log, changed: reconcile }),
   );
 
   registerServerDefinition(context, async () => {
     const channel = await openChannel();
-    const key = randomBytes(32).toString('base64url');
-    launches.add(digestOf(key));
-    return channel === undefined ? {} : { [CHANNEL_WINDOW_VARIABLE]: channel.id, [CHANNEL_PAIRING_VARIABLE]: key };
+    return channel === undefined
+      ? {}
+      : { [CHANNEL_WINDOW_VARIABLE]: channel.id, [CHANNEL_PAIRING_VARIABLE]: pairings.addLaunch(VSCODE_AGENT) };
   });
   return {
     expectAgent: () => {
-      expecting = true;
-      void reconcile();
+      waiting.expect();
     },
   };
 }
@@ -283,7 +223,10 @@ const revokeAgentAccess: CommandFactory<ChannelHostCommandDeps> = (deps) => asyn
   }
   const each = paired.map((pairing) => ({
     label: inertNotificationText(pairing.agent),
-    description: vscode.l10n.t('paired {0}', new Date(pairing.paired).toLocaleString()),
+    description:
+      pairing.launch === true
+        ? vscode.l10n.t('started by VS Code {0}', new Date(pairing.paired).toLocaleString())
+        : vscode.l10n.t('paired {0}', new Date(pairing.paired).toLocaleString()),
     ids: [pairing.id],
   }));
   const all = { label: vscode.l10n.t('All paired agents'), description: '', ids: paired.map((pairing) => pairing.id) };

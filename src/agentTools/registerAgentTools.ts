@@ -37,7 +37,7 @@ import {
   type ScopeEntry,
   type WatchStartReport,
 } from '../domain/agentTools/toolResults';
-import { AGENT_TOOLS, declinedInVsCodeText, pairingNeededText, type AgentToolName } from '../domain/agentTools/toolDefinitions';
+import { AGENT_TOOLS, type AgentToolName } from '../domain/agentTools/toolDefinitions';
 import { settingId } from '../domain/settings/settingsRules';
 import type { ArgumentTrust, ExtensionRequest } from '../workbench/argumentTrust';
 import type { ApiSession } from '../workbench/contracts/apiSession';
@@ -50,6 +50,7 @@ import type { SettingsReader } from '../workbench/settings';
 import type { SerialSettings } from '../workbench/serialSettings';
 import { registerConnectAgent } from './connectAgent';
 import type { ToolAnswer } from '../mcp/channel';
+import { gatedAnswer } from '../mcp/pairings';
 import { registerMcpChannelHost, type McpAnswer, type McpCaller } from './mcpChannelHost';
 import { isPlainPath, prepareFileScope, serialsInScope, type WorkspaceScanner } from './serialSources';
 
@@ -129,9 +130,13 @@ function answeredTool<Input>(deps: AgentToolsDeps, name: AgentToolName, definiti
       // channel's key alone is readable by any program of the user (mcpChannelHost.ts).
       // An unpaired caller is never asked about: the question only tells whether the call needs more.
       const asked = definition.askOutsideChat?.(input.value, caller.kind === 'paired' ? caller.agent : '');
-      if (asked !== undefined && caller.kind === 'unpaired') return { text: pairingNeededText(name), pairingNeeded: true };
-      if (asked !== undefined && !(await deps.trust.confirm(asked))) return { text: declinedInVsCodeText(name) };
-      return { text: await definition.answer(input.value, token) };
+      return gatedAnswer(
+        name,
+        caller,
+        asked,
+        (question) => deps.trust.confirm(question),
+        () => definition.answer(input.value, token),
+      );
     },
   };
 }

@@ -31,7 +31,7 @@ Options:
 
 Exit codes:
   0   the connection works
-  1   the connection fails (the report says at which step and what to do)
+  1   the connection fails, or the answers cannot tell whether it works (the report says at which step and what to do)
   64  bad input: unknown option, a missing or invalid URL, a secret given as an option
 `),
   options: { ...SESSION_OPTIONS, serial: { type: 'string' } },

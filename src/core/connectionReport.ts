@@ -10,7 +10,8 @@
 import type { Localize } from '../common/localize';
 import { toSingleLine, truncate } from '../common/markdownText';
 
-export type StepStatus = 'ok' | 'failed' | 'skipped';
+/** `unclear`: the step got an answer that cannot tell whether it worked (the verdict says so). */
+export type StepStatus = 'ok' | 'failed' | 'skipped' | 'unclear';
 
 export interface CheckStep {
   /** What was checked, e.g. "TLS handshake with api.plant.test:443". */
@@ -26,6 +27,8 @@ export interface CheckStep {
 
 export interface Verdict {
   readonly ok: boolean;
+  /** Not ok, but not known to fail either: the answers cannot tell (the report says so, never "works"). */
+  readonly unclear?: boolean;
   /** One line: what works or what went wrong first. */
   readonly headline: string;
   /** What to do, in full (never cut: a message that says what to do must show the doing part); may be empty. */
@@ -81,6 +84,8 @@ function statusWord(status: StepStatus, t: Localize): string {
       return t('FAILED');
     case 'skipped':
       return t('skipped');
+    case 'unclear':
+      return t('UNCLEAR');
   }
 }
 
@@ -115,7 +120,14 @@ export function renderConnectionReport(report: ConnectionReport, t: Localize, st
     // '{0}: {1}' is a message too: Chinese writes the colon full-width.
     ...report.facts.map(([label, value]) => `- ${t('{0}: {1}', label, literal(value))}`),
     '',
-    style.heading(2, report.verdict.ok ? t('Verdict: the connection works') : t('Verdict: the connection fails')),
+    style.heading(
+      2,
+      report.verdict.ok
+        ? t('Verdict: the connection works')
+        : report.verdict.unclear === true
+          ? t('Verdict: cannot tell whether the connection works')
+          : t('Verdict: the connection fails'),
+    ),
     '',
     style.strong(report.verdict.headline),
     '',

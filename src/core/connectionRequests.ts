@@ -3,14 +3,19 @@
 // (watched, to show each exchange's status). Nothing secret enters the report:
 // credentials go only to the client; the token response is read for
 // expires_in, scope and token_type only.
+//
+// A 404 to the events request is the API's "no such machine" only when it can
+// be told from a wrong base URL (the spec shows neither answer): see judgeNotFound.
 
+import { randomBytes } from 'node:crypto';
 import { definedOnly } from '../common/definedOnly';
 import type { Localize } from '../common/localize';
 import type { CredentialsProvider } from './auth/tokenClient';
 import { isApiError } from './errors';
+import { eventsUrl } from './events/eventsClient';
 import { redactUrl } from './http/httpClient';
 import type { Transport, TransportOptions, TransportRequest, TransportResponse } from './http/transport';
-import { literal, verdictOf } from './connectionReport';
+import { literal, verdictOf, type CheckStep, type Verdict } from './connectionReport';
 import { PROBE_SERIAL_NUMBER, timed, type Check } from './connectionSteps';
 import { DEFAULT_HTTP_SETTINGS, OnboardingClient, type HttpSettings } from './onboardingClient';
 
@@ -30,12 +35,53 @@ export function tokenTitle(authUrl: string, t: Localize): string {
   return t('Token request POST {0}', redactUrl(`${authUrl.replace(/\/+$/, '')}/token`));
 }
 
+/** A URL as the report shows a request's: its query left out (the serial number is named beside it), no credentials. */
+function requestedUrl(url: string): string {
+  const parsed = new URL(url);
+  parsed.search = '';
+  return redactUrl(parsed.toString());
+}
+
 export function eventsTitle(apiBaseUrl: string, serialNumber: string | undefined, t: Localize): string {
-  return t(
-    'Events request GET {0} for serial number {1}',
-    redactUrl(`${apiBaseUrl.replace(/\/+$/, '')}/events`),
-    literal(serialNumber ?? PROBE_SERIAL_NUMBER),
-  );
+  const serial = serialNumber ?? PROBE_SERIAL_NUMBER;
+  // The URL the client requests (eventsUrl builds it), never one it does not.
+  let url: string;
+  try {
+    url = requestedUrl(eventsUrl(apiBaseUrl, serial));
+  } catch {
+    url = t('(not a valid URL)');
+  }
+  return t('Events request GET {0} for serial number {1}', url, literal(serial));
+}
+
+/** What a GET's answer looks like, to tell one server's handler from another's: never shown, never kept past the check. */
+interface Answer {
+  readonly status: number;
+  /** The media type of Content-Type, lower case; '' when absent. */
+  readonly media: string;
+  readonly kind: 'html' | 'json' | 'text' | 'empty';
+  /** A JSON object's top-level names, sorted and joined; '' for anything else. */
+  readonly keys: string;
+  /** The body as text, at most MAX_ANSWER_TEXT characters. */
+  readonly text: string;
+}
+
+const MAX_ANSWER_TEXT = 64 * 1024;
+
+function answerOf(response: TransportResponse): Answer {
+  const media = (response.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  const text = new TextDecoder('utf-8').decode(response.body.subarray(0, MAX_ANSWER_TEXT * 4)).slice(0, MAX_ANSWER_TEXT);
+  const start = text.trimStart().slice(0, 64).toLowerCase();
+  const base = { status: response.status, media, text };
+  if (media.includes('html') || start.startsWith('<!doctype') || start.startsWith('<html')) return { ...base, kind: 'html', keys: '' };
+  if (text.trim() === '') return { ...base, kind: 'empty', keys: '' };
+  try {
+    const parsed: unknown = JSON.parse(text);
+    const keys = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? Object.keys(parsed).sort().join(',') : '';
+    return { ...base, kind: 'json', keys };
+  } catch {
+    return { ...base, kind: 'text', keys: '' };
+  }
 }
 
 interface Exchange {
@@ -44,6 +90,8 @@ interface Exchange {
   readonly status?: number;
   /** From a token response: what the report may show of it. */
   readonly token?: { readonly expiresIn?: unknown; readonly scope?: unknown; readonly tokenType?: unknown };
+  /** A GET's request and answer, kept for the comparison requests (see judgeNotFound). */
+  readonly get?: { readonly request: TransportRequest; readonly answer: Answer };
 }
 
 /** The client's transport, recording every exchange's status, and of the token response only its harmless fields. */
@@ -59,7 +107,11 @@ class RecordingTransport implements Transport {
     const response = await this.inner.request(request);
     const exchange: Exchange = { method: request.method, url: request.url, status: response.status };
     this.exchanges.push(
-      request.method === 'POST' && request.url === this.tokenUrl ? { ...exchange, token: tokenFields(response.body) } : exchange,
+      request.method === 'POST' && request.url === this.tokenUrl
+        ? { ...exchange, token: tokenFields(response.body) }
+        : request.method === 'GET'
+          ? { ...exchange, get: { request, answer: answerOf(response) } }
+          : exchange,
     );
     return response;
   }
@@ -168,18 +220,15 @@ export async function checkRequests(
     if ('error' in events) {
       if (input.signal?.aborted === true) return;
       const error = events.error;
-      // A serial number nobody owns may be a 404: the API answered, which is all this step asks.
-      if (isApiError(error) && error.kind === 'not-found') {
-        check.record({
-          title: eventsTitle(input.apiBaseUrl, input.serialNumber, t),
-          status: 'ok',
-          summary:
-            requests > 1
-              ? t('HTTP {0}: the API answered (no machine with this serial number) in {1} requests.', status ?? 404, requests)
-              : t('HTTP {0}: the API answered (no machine with this serial number).', status ?? 404),
-          details: [],
-          durationMs: events.ms,
-        });
+      const notFound = made.at(-1)?.get;
+      if (isApiError(error) && error.kind === 'not-found' && notFound !== undefined) {
+        await judgeNotFound(
+          check,
+          transport,
+          notFound,
+          { title: eventsTitle(input.apiBaseUrl, input.serialNumber, t), serial, requests, ms: events.ms },
+          input.signal,
+        );
         return;
       }
       const message = isApiError(error) ? error.text(t) : t('The events request failed.');
@@ -215,4 +264,118 @@ function eventsSummary(status: number, count: number, requests: number, t: Local
       : t('HTTP {0}: {1} events in {2} requests.', status, count, requests);
   }
   return count === 1 ? t('HTTP {0}: 1 event.', status) : t('HTTP {0}: {1} events.', status, count);
+}
+
+/** A path no API has, under the same base as the events path, so a server's answer for unknown paths can be seen. */
+function elsewhereUrl(eventsRequestUrl: string): string {
+  const url = new URL(eventsRequestUrl);
+  url.pathname = url.pathname.replace(/[^/]*$/, `connection-test-${randomBytes(6).toString('hex')}`);
+  return url.toString();
+}
+
+function mentions(answer: Answer, serial: string): boolean {
+  return answer.text.includes(serial) || answer.text.includes(encodeURIComponent(serial));
+}
+
+/**
+ * The events request was answered 404. The spec shows neither what the API answers for a serial
+ * number it does not know nor its error bodies, and a wrong base URL gets a 404 too, so the answer
+ * is compared with two more (each its own step): the same request without the token (the API
+ * requires one, so it cannot answer "no such machine" without it) and the same request on a path
+ * the API does not have. The API is confirmed only by an answer a wrong address cannot give; it
+ * is refused on an HTML page or when every path answers alike with or without the token; anything
+ * else is said to be undecided.
+ */
+async function judgeNotFound(
+  check: Check,
+  transport: RecordingTransport,
+  events: { readonly request: TransportRequest; readonly answer: Answer },
+  step: { readonly title: string; readonly serial: string; readonly requests: number; readonly ms: number },
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const { t } = check;
+  const { answer } = events;
+  const shownSerial = literal(step.serial);
+  const record = (status: CheckStep['status'], summary: string, verdict?: Verdict): void => {
+    check.record({ title: step.title, status, summary, details: [], durationMs: step.ms }, verdict);
+  };
+  const notTheApi = (why: string): Verdict => ({
+    ok: false,
+    headline: t('The API was not found at this address.'),
+    advice: t(
+      '{0} Check the API base URL: it is the address the path /public/api/onboarding-events/events is added to, as your administrator gave it.',
+      why,
+    ),
+  });
+  if (answer.kind === 'html') {
+    record(
+      'failed',
+      t('HTTP {0} with a web page: not the API.', answer.status),
+      notTheApi(t('The events request was answered with a web page, which the API does not send.')),
+    );
+    return;
+  }
+  // The events answer is first; the comparisons follow it in the report, in the order they were made.
+  const first = check.steps.length;
+  const compare = async (title: string, url: string, headers: Readonly<Record<string, string>>): Promise<Answer | undefined> => {
+    // The events request's deadlines and size cap, never its signal: that one was the client's, for that request.
+    const { method, timeouts, maxBytes } = events.request;
+    const request: TransportRequest = { method, url, headers, timeouts, maxBytes, ...definedOnly({ signal }) };
+    const made = await timed(() => transport.request(request));
+    const got = 'value' in made ? answerOf(made.value) : undefined;
+    check.record({
+      title,
+      status: got === undefined ? 'failed' : 'ok',
+      summary: got === undefined ? t('no answer.') : `HTTP ${got.status}.`,
+      details: [],
+      durationMs: made.ms,
+    });
+    return got;
+  };
+  const withoutToken = Object.fromEntries(
+    Object.entries(events.request.headers).filter(([name]) => name.toLowerCase() !== 'authorization'),
+  );
+  const unguarded = await compare(
+    t('Comparison request GET {0} for serial number {1} without the token', requestedUrl(events.request.url), shownSerial),
+    events.request.url,
+    withoutToken,
+  );
+  const otherUrl = elsewhereUrl(events.request.url);
+  const elsewhere = await compare(
+    t('Comparison request GET {0} for serial number {1}, a path the API does not have', requestedUrl(otherUrl), shownSerial),
+    otherUrl,
+    events.request.headers,
+  );
+  if (signal?.aborted === true) return;
+  const comparisons = check.steps.splice(first);
+
+  const guarded = unguarded !== undefined && (unguarded.status === 401 || unguarded.status === 403);
+  const alike =
+    elsewhere !== undefined && elsewhere.status === answer.status && elsewhere.media === answer.media && elsewhere.keys === answer.keys;
+  const namesSerial = mentions(answer, step.serial) && elsewhere !== undefined && !mentions(elsewhere, step.serial);
+  if (guarded && (namesSerial || !alike)) {
+    record(
+      'ok',
+      step.requests > 1
+        ? t('HTTP {0}: the API answered (no machine with this serial number) in {1} requests.', answer.status, step.requests)
+        : t('HTTP {0}: the API answered (no machine with this serial number).', answer.status),
+    );
+  } else if (alike && unguarded?.status === answer.status) {
+    record(
+      'failed',
+      t('HTTP {0}: not the API.', answer.status),
+      notTheApi(t('Every path tried answers HTTP {0} alike, with the token and without it; the API requires a token.', answer.status)),
+    );
+  } else {
+    record('unclear', t('HTTP {0}: cannot tell whether the API answered.', answer.status), {
+      ok: false,
+      unclear: true,
+      headline: t('Cannot tell whether the API is at this address.'),
+      advice: t(
+        'The events request was answered HTTP {0}, which the API may send for a serial number it does not know, but so may a server at a wrong address. Look up a machine you know is onboarded: if its events show, the address is right; if not, check the API base URL.',
+        answer.status,
+      ),
+    });
+  }
+  check.steps.push(...comparisons);
 }

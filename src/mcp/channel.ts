@@ -48,6 +48,13 @@ export const CHANNEL_WINDOW_VARIABLE = 'ONBOARDING_EVENTS_MCP_WINDOW';
  * (held in the window's memory), since the user started it from VS Code, which lists it with its tools.
  */
 export const CHANNEL_PAIRING_VARIABLE = 'ONBOARDING_EVENTS_MCP_PAIRING';
+/**
+ * Set by Connect an Agent in the agent's configuration: a random key of that agent's, which names where its
+ * pairing is kept. Not a credential: it finds the agent's own pairing, which the window still checks.
+ */
+export const CHANNEL_AGENT_VARIABLE = 'ONBOARDING_EVENTS_MCP_AGENT';
+/** Shortest agent key that names a kept pairing: a random key, not a name anyone could guess. */
+const MIN_AGENT_KEY = 16;
 /** Longest agent name a pairing request may carry (it is shown in the question). */
 export const MAX_AGENT_NAME = 60;
 
@@ -409,21 +416,34 @@ export async function chooseWindow(dir: string, preferred?: string): Promise<Rea
 }
 
 /**
- * Where an agent's MCP process keeps the pairing the user agreed to, one file per agent name, so the next
- * start of the agent needs no new question. Readable by the user alone, like the discovery files, and worth
- * as little to another program: a paired agent is still asked about, in VS Code, for every call that would
- * send a request or start a watch, and the user can revoke the pairing there. `given` (VS Code's own launch)
- * is used as it is and never written.
+ * Where an agent's MCP process keeps the pairing the user agreed to: one file per agent key (the
+ * CHANNEL_AGENT_VARIABLE its configuration holds), never per the name its client gives, which any client can
+ * give; so the next start of that agent needs no new question, and another agent is asked about anew. Without
+ * an agent key the pairing lasts as long as the process. Readable by the user alone, like the discovery
+ * files, and worth as little to another program: a paired agent is still asked about, in VS Code, for every
+ * call that would send a request or start a watch, and the user can revoke the pairing there. `given`
+ * (VS Code's own launch) is used as it is and never written.
  */
 export function agentPairingStore(
   dir: string,
-  agent: () => string,
+  agentKey: string | undefined,
   given?: string,
 ): { current(): Promise<string | undefined>; save(pairing: string): Promise<void> } {
-  const file = () => join(dir, 'pairings', `${createHash('sha256').update(agent()).digest('hex').slice(0, 32)}.json`);
+  const file = () =>
+    join(
+      dir,
+      'pairings',
+      `${createHash('sha256')
+        .update(agentKey ?? '')
+        .digest('hex')
+        .slice(0, 32)}.json`,
+    );
+  const kept = agentKey !== undefined && agentKey.length >= MIN_AGENT_KEY;
+  let held: string | undefined;
   return {
     current: async () => {
       if (given !== undefined && given !== '') return given;
+      if (!kept) return held;
       try {
         await checkPrivate(file(), false);
         const stored = JSON.parse(
@@ -438,8 +458,10 @@ export function agentPairingStore(
     },
     save: async (pairing) => {
       if (given !== undefined && given !== '') return;
+      held = pairing;
+      if (!kept) return;
       await ensurePrivateDirectory(join(dir, 'pairings'));
-      await writeNamedFile(file(), JSON.stringify({ agent: agent(), pairing }), { mode: 0o600 });
+      await writeNamedFile(file(), JSON.stringify({ pairing }), { mode: 0o600 });
     },
   };
 }

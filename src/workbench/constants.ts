@@ -123,6 +123,8 @@ export const STATE_KEYS = {
   confirmedEndpoints: 'onboardingEvents.confirmedEndpoints',
   /** Watched machines per environment, their newest step and outcome: this machine's work in progress, never synced. */
   watches: 'onboardingEvents.watches',
+  /** Per agent kind, the agent key Connect an Agent writes into that agent's configuration on this machine: never synced. */
+  agentKeys: 'onboardingEvents.agentKeys',
 } as const;
 
 /**

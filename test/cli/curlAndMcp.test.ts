@@ -33,6 +33,36 @@ function run(file: string, args: readonly string[], env: Record<string, string>,
 const oe = (args: readonly string[], env: Record<string, string>, cwd?: string): Promise<Exit> =>
   run(process.execPath, [OE, ...args], env, cwd);
 
+/**
+ * Asserts that every occurrence of `value` in `text` lies inside single quotes, as a POSIX shell reads
+ * the text. A `#` opens no comment here: zsh without interactive_comments runs a pasted `# …` line.
+ */
+function assertSingleQuoted(text: string, value: string): void {
+  const inside: boolean[] = [];
+  let state: 'none' | 'single' | 'double' = 'none';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (state === 'single') {
+      if (c === "'") state = 'none';
+      inside.push(state === 'single');
+    } else if (c === '\\') {
+      inside.push(false, false);
+      i++;
+    } else {
+      if (c === "'" && state === 'none') state = 'single';
+      else if (c === '"') state = state === 'double' ? 'none' : 'double';
+      inside.push(false);
+    }
+  }
+  let found = 0;
+  for (let at = text.indexOf(value); at !== -1; at = text.indexOf(value, at + 1)) {
+    found++;
+    const line = text.slice(text.lastIndexOf('\n', at) + 1, text.indexOf('\n', at));
+    assert.ok(inside.slice(at, at + value.length).every(Boolean), `${JSON.stringify(value)} outside single quotes in: ${line}`);
+  }
+  assert.ok(found > 0, `${JSON.stringify(value)} is in the text`);
+}
+
 describe('oe curl (issue 39)', () => {
   let api: FakeApi;
   let endpoints: Record<string, string>;
@@ -90,6 +120,10 @@ describe('oe curl (issue 39)', () => {
       endpoints,
     );
     assert.equal(printed.code, 0, printed.stderr);
+    // Single quotes, never double: in "…" a shell still expands $, ` and \, and zsh runs a pasted comment.
+    for (const value of [TEST_SERIALS.started, TEST_CREDENTIALS.clientId, TEST_CREDENTIALS.username, `${api.authUrl}/token`, api.baseUrl]) {
+      assertSingleQuoted(printed.stdout, value);
+    }
     const ran = await run('sh', ['-c', printed.stdout], SECRETS);
     assert.equal(ran.code, 0, ran.stderr);
     assert.deepEqual(

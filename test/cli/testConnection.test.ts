@@ -1,6 +1,8 @@
 // oe test-connection against the fake API: the step-by-step report of Test
 // Connection in VS Code, as terminal text, with its exit codes.
 import * as assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startFakeApi, TEST_CREDENTIALS, type FakeApi } from '../support/fakeApi';
 import { runOe, signedInEnv } from '../support/cli/runOe';
 
@@ -57,5 +59,39 @@ describe('oe test-connection', function () {
     const plain = await runOe(['test-connection', '--api-url', 'http://api.example.invalid'], { env: env() });
     assert.equal(plain.code, 64);
     assert.match(plain.stderr, /OE_API_URL: Use https:\/\/\. Plain http:\/\/ is allowed only for this computer/);
+  });
+
+  it('a wrong OE_API_URL (every path 404) is "the API was not found at this address", exit 1, never "the connection works"', async () => {
+    assert.ok(api !== undefined);
+    const run = await runOe(['test-connection'], { env: { ...env(), OE_API_URL: `${api.baseUrl}/wrong` } });
+    assert.equal(run.code, 1, run.stdout);
+    assert.doesNotMatch(run.stdout, /the connection works/);
+    assert.match(run.stdout, /\nVerdict: the connection fails\n-+\n\nThe API was not found at this address\./);
+    assert.match(
+      run.stdout,
+      /^\d\. FAILED Events request GET http:\/\/127\.0\.0\.1:\d+\/wrong\/public\/api\/onboarding-events\/events .*HTTP 404: not the API\./m,
+    );
+    assert.match(run.stdout, /^\d\. OK Comparison request GET .*without the token .*: HTTP 404\./m);
+  });
+
+  it('an OE_API_URL at a web server that answers an HTML page 404 for every path: the API was not found, exit 1', async () => {
+    const web: Server = createServer((_request, response) => {
+      response.writeHead(404, { 'content-type': 'text/html; charset=utf-8' }).end('<html><body>Not Found</body></html>');
+    });
+    await new Promise<void>((done) => web.listen(0, '127.0.0.1', done));
+    try {
+      const base = `http://127.0.0.1:${(web.address() as AddressInfo).port}`;
+      const run = await runOe(['test-connection', '--serial', 'MX-4711-A0023'], { env: { ...env(), OE_API_URL: base } });
+      assert.equal(run.code, 1, run.stdout);
+      assert.match(run.stdout, /The API was not found at this address\./);
+      assert.match(run.stdout, /FAILED Events request GET .*HTTP 404 with a web page: not the API\./);
+    } finally {
+      web.closeAllConnections();
+      await new Promise<void>((done) => {
+        web.close(() => {
+          done();
+        });
+      });
+    }
   });
 });

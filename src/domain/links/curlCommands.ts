@@ -15,7 +15,9 @@
 // PCs and slim CI images often lack: TokenClient accepts only a token68
 // access_token (no quotes, no escapes but a JSON "\/"), so one pattern reads it.
 // Every value from users or settings (URLs, serial number, client id, user
-// name) is single-quoted for the shell.
+// name) is single-quoted for the shell, in the comment lines too: zsh without
+// interactive_comments runs a pasted `# …` line as a command. curl gets
+// --globoff, so no `{}`/`[]` in a URL is read as a range.
 import { tokenEndpoint } from '../../core/auth/tokenClient';
 import { invalidInputError } from '../../core/errors';
 import { eventsUrl } from '../../core/events/eventsClient';
@@ -54,6 +56,11 @@ export function shellQuote(value: string): string {
 function endpoint(url: string): string {
   const checked = checkEndpointUrl(url);
   if (!checked.ok) throw invalidInputError((t) => t('The URL {0} cannot be used in the curl commands ({1}).', url, checked.problem));
+  // An IPv6 literal is the one host in brackets; braces or brackets elsewhere in a host name no resolver knows.
+  const host = new URL(checked.url).hostname;
+  if (/[{}[\]]/.test(host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host)) {
+    throw invalidInputError((t) => t('The URL {0} cannot be used in the curl commands ({1}).', url, 'host'));
+  }
   return checked.url;
 }
 
@@ -66,7 +73,7 @@ export function curlCommands(input: CurlInput, t: Localize): string {
   const tokenUrl = tokenEndpoint(endpoint(input.authUrl));
   const url = eventsUrl(endpoint(input.apiBaseUrl), serialNumber, input.timestamp);
   const v = CURL_VARIABLES;
-  const curl = 'curl --silent --show-error --fail --config - --header ' + shellQuote('Accept: application/json');
+  const curl = 'curl --silent --show-error --fail --globoff --config - --header ' + shellQuote('Accept: application/json');
   const known = [
     ...(input.clientId === undefined ? [] : [`${v.clientId}=${shellQuote(input.clientId)}`]),
     ...(input.username === undefined ? [] : [`${v.username}=${shellQuote(input.username)}`]),
@@ -78,7 +85,7 @@ export function curlCommands(input: CurlInput, t: Localize): string {
     ...(input.username === undefined ? [v.username] : []),
   ];
   return [
-    `# ${t('Onboarding Events: the token and events requests for {0}, as the extension makes them.', serialNumber)}`,
+    `# ${t('Onboarding Events: the token and events requests for {0}, as the extension makes them.', shellQuote(serialNumber))}`,
     `# ${t('Set {0} first, without writing them into a file, a ticket or the shell history.', toSet.join(', '))}`,
     `# ${t('curl reads every credential from its standard input (--config -): none appears in a process list.')}`,
     ...known,

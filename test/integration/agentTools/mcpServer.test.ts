@@ -97,8 +97,11 @@ describe('the MCP server (dist/mcp.js) against the running extension', () => {
   let stderr = '';
   const started: Client[] = [];
 
-  /** dist/mcp.js launched exactly as Connect an Agent tells any other agent to launch it, with an SDK client named `name`. */
-  async function startAgent(name: string, record = false): Promise<Client> {
+  /**
+   * dist/mcp.js launched exactly as Connect an Agent tells any other agent to launch it, with an SDK client named
+   * `name`; `agentKey` stands for another agent's configuration (its own agent key), else it is the one shown.
+   */
+  async function startAgent(name: string, record = false, agentKey?: string): Promise<Client> {
     const env = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
     const shown = await connectionShown('other');
     const server = (JSON.parse(/```json\n([\s\S]*?)\n```/.exec(shown)?.[1] ?? '{}') as ShownConfig).mcpServers['onboarding-events'];
@@ -106,7 +109,7 @@ describe('the MCP server (dist/mcp.js) against the running extension', () => {
     const transport = new StdioClientTransport({
       command: server.command,
       args: server.args,
-      env: { ...env, ...server.env },
+      env: { ...env, ...server.env, ...(agentKey === undefined ? {} : { ONBOARDING_EVENTS_MCP_AGENT: agentKey }) },
       stderr: 'pipe',
     });
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -181,6 +184,11 @@ describe('the MCP server (dist/mcp.js) against the running extension', () => {
     assert.match(shown, /^claude mcp add --scope user .*onboarding-events -- \S+ \S+mcp\.js$/m);
     assert.match(shown, /to \S+\.claude\.json:/);
     assert.doesNotMatch(shown, /secret"|password"|token"|key"/i);
+    // The agent's key (where its pairing is kept, so no other client that gives its name gets it): the same on every run.
+    const agentKey = /--env ONBOARDING_EVENTS_MCP_AGENT=([\w-]{32,}) /.exec(shown)?.[1];
+    assert.ok(agentKey !== undefined, shown);
+    assert.equal(/--env ONBOARDING_EVENTS_MCP_AGENT=([\w-]{32,}) /.exec(await connectionShown('claudeCode'))?.[1], agentKey);
+    await vscode.commands.executeCommand('notifications.clearAll');
     const file = process.env['OE_MCP_TRANSCRIPT'];
     if (file !== undefined) writeFileSync(`${file}.claude-code.md`, shown);
   });
@@ -277,7 +285,8 @@ describe('the MCP server (dist/mcp.js) against the running extension', () => {
       const serial = DEMO_SERIALS.empty;
       const watched = () => api.testHooks.watch.list().find((watch) => watch.serialNumber === serial && watch.outcome === undefined);
       try {
-        const agent = await startAgent('Paired Test Agent');
+        // Another agent than the first one started (its own configuration, so its own agent key): a pairing of its own.
+        const agent = await startAgent('Paired Test Agent', false, `paired-test-agent-${Date.now()}-key`);
         const machines = unknownSerials('PAIR', 12);
         fake.clearRequests();
         const read = await mcpText(agent, LANGUAGE_MODEL_TOOLS.summary, { serialNumbers: machines });

@@ -92,3 +92,39 @@ describe('Test Connection in the extension host', function () {
     }
   });
 });
+
+describe('Test Connection in the extension host at a wrong API address', function () {
+  this.timeout(60_000);
+  const WRONG = 'Plant Wrong Address';
+  let fake: FakeApi;
+
+  before(async () => {
+    await activateExtension();
+    fake = await startFakeApi();
+    // The token endpoint is right, the API base URL is not: every path under it answers 404.
+    await vscode.commands.executeCommand('onboardingEvents.signIn', {
+      apiBaseUrl: `${fake.baseUrl}/wrong`,
+      authUrl: fake.authUrl,
+      ...TEST_CREDENTIALS,
+      environment: WRONG,
+    });
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await signOutIfSignedIn(WRONG);
+    await fake.close();
+  });
+
+  it('a wrong API base URL (every path 404): the report says the API was not found at this address, never that the connection works', async () => {
+    const before = new Set(reportDocuments());
+    const result = await vscode.commands.executeCommand<{ ok: boolean } | undefined>('onboardingEvents.testConnection');
+    const [document] = reportDocuments().filter((candidate) => !before.has(candidate));
+    assert.ok(document !== undefined, 'a report document opened');
+    const text = document.getText();
+    assert.deepEqual(result, { ok: false }, text);
+    assert.doesNotMatch(text, /the connection works/);
+    assert.match(text, /## Verdict: the connection fails\n\n\*\*The API was not found at this address\.\*\*/);
+    assert.match(text, /\*\*FAILED\*\* Events request GET http:\/\/127\.0\.0\.1:\d+\/wrong\/public\/api\/onboarding-events\/events /);
+  });
+});

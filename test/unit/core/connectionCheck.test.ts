@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer, type AddressInfo, type LookupFunction } from 'node:net';
 import { plainLocalize } from '../../../src/common/localize';
 import { runConnectionCheck, type ConnectionCheckInput } from '../../../src/core/connectionCheck';
@@ -409,5 +410,132 @@ describe('Test Connection: the report over real sockets to a fake API on 127.0.0
     assert.deepEqual(statuses(report), ['ok Proxy', 'failed Name', 'ok Token', 'ok Events']);
     assert.equal(report.verdict.ok, true, text);
     assert.match(report.verdict.headline, /VS Code's network path reaches the API; the direct way tested above does not/);
+  });
+});
+
+describe('Test Connection: a 404 to the events request is the API only when a wrong address could not have sent it', function () {
+  this.timeout(20_000);
+  let api: FakeApi;
+  let other: Server | undefined;
+  beforeEach(async () => {
+    api = await startFakeApi();
+  });
+  afterEach(async () => {
+    const server = other;
+    other = undefined;
+    if (server !== undefined) {
+      server.closeAllConnections();
+      await new Promise<void>((done) => {
+        server.close(() => {
+          done();
+        });
+      });
+    }
+    await api.close();
+  });
+
+  /** Another HTTP server on 127.0.0.1 (not the API), answering every request with `answer`; its base URL. */
+  async function otherServer(answer: (request: IncomingMessage, response: ServerResponse) => void): Promise<string> {
+    other = createHttpServer(answer);
+    await new Promise<void>((done) => other?.listen(0, '127.0.0.1', done));
+    return `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+  }
+
+  const run = async (apiBaseUrl: string, serialNumber?: string): Promise<{ report: ConnectionReport; text: string }> => {
+    const report = await runConnectionCheck({
+      t: plainLocalize,
+      environment: 'Plant',
+      apiBaseUrl,
+      authUrl: api.authUrl,
+      credentials: () => Promise.resolve(CREDENTIALS),
+      ...(serialNumber === undefined ? {} : { serialNumber }),
+      http: { env: {}, systemCertificates: false },
+    });
+    return { report, text: renderConnectionReport(report, plainLocalize) };
+  };
+
+  /** Every URL the report's steps name (the list below "Steps"), without its query. */
+  const stepUrls = (text: string): string[] =>
+    [...(text.split('\n## Steps\n')[1] ?? '').matchAll(/https?:\/\/[^\s`]+/g)].map((match) => match[0].replace(/[?].*$/, ''));
+
+  function assertNotTheApi(report: ConnectionReport, text: string, why: RegExp): void {
+    assert.equal(report.verdict.ok, false, text);
+    assert.notEqual(report.verdict.unclear, true, text);
+    assert.doesNotMatch(text, /the connection works/);
+    assert.equal(report.verdict.headline, 'The API was not found at this address.', text);
+    assert.match(report.verdict.advice, why);
+    assert.match(report.verdict.advice, /Check the API base URL/);
+    assert.match(text, /\*\*FAILED\*\* Events request GET /, text);
+  }
+
+  it('the API itself (an unknown serial number answered 404): the connection works, the comparisons shown as requested', async () => {
+    api.configure({ unknownSerial: '404' });
+    const { report, text } = await run(api.baseUrl);
+    assert.equal(report.verdict.ok, true, text);
+    assert.match(text, /\*\*OK\*\* Events request GET .*: HTTP 404: the API answered \(no machine with this serial number\)\./);
+    assert.match(
+      text,
+      /\*\*OK\*\* Comparison request GET .*\/events for serial number `CONNECTION-TEST-0000` without the token .*: HTTP 401\./,
+    );
+    assert.match(
+      text,
+      /\*\*OK\*\* Comparison request GET .*\/connection-test-[0-9a-f]{12} for serial number .*, a path the API does not have .*: HTTP 404\./,
+    );
+  });
+
+  it('a wrong base URL on the API server (every path 404, with and without the token): the API was not found', async () => {
+    const { report, text } = await run(`${api.baseUrl}/wrong`);
+    assertNotTheApi(report, text, /Every path tried answers HTTP 404 alike, with the token and without it/);
+  });
+
+  it('a plain HTTP server answering an HTML page 404 for every path: the API was not found', async () => {
+    const base = await otherServer((_request, response) => {
+      response.writeHead(404, { 'content-type': 'text/html' }).end('<!DOCTYPE html><html><body><h1>Not Found</h1></body></html>');
+    });
+    const { report, text } = await run(base);
+    assertNotTheApi(report, text, /answered with a web page/);
+  });
+
+  for (const [kind, headers, body] of [
+    ['JSON', { 'content-type': 'application/json' }, '{"code":"NOT_FOUND","message":"no route"}'],
+    ['text', { 'content-type': 'text/plain' }, '404 page not found'],
+    ['JSON without a content type', {}, '{"status":404}'],
+  ] as const) {
+    it(`another server's ${kind} 404 for every path: the API was not found`, async () => {
+      const base = await otherServer((_request, response) => {
+        response.writeHead(404, headers).end(body);
+      });
+      const { report, text } = await run(base, TEST_SERIALS.onboarded);
+      assertNotTheApi(report, text, /Every path tried answers HTTP 404 alike/);
+    });
+  }
+
+  it('a server that wants a token on every path and answers 404 alike to all: the report says it cannot tell', async () => {
+    const base = await otherServer((request, response) => {
+      if (request.headers.authorization === undefined) response.writeHead(401, { 'www-authenticate': 'Bearer' }).end();
+      else
+        response
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ status: 404, error: 'Not Found', path: request.url?.split('?')[0] }));
+    });
+    const { report, text } = await run(base);
+    assert.equal(report.verdict.ok, false, text);
+    assert.equal(report.verdict.unclear, true, text);
+    assert.match(text, /## Verdict: cannot tell whether the connection works/);
+    assert.match(text, /\*\*UNCLEAR\*\* Events request GET .*: HTTP 404: cannot tell whether the API answered\./);
+    assert.match(report.verdict.advice, /Look up a machine you know is onboarded/);
+  });
+
+  it('the report names only the URLs it requested', async () => {
+    api.configure({ unknownSerial: '404' });
+    for (const base of [api.baseUrl, `${api.baseUrl}/wrong`]) {
+      api.clearRequests();
+      const { text } = await run(base, TEST_SERIALS.onboarded);
+      const requested = new Set(api.requests.map((request) => `${api.baseUrl}${request.path}`));
+      const named = stepUrls(text);
+      assert.ok(named.length >= 2, text);
+      for (const url of named)
+        assert.ok(requested.has(url), `the report names ${url}, which was not requested (requested: ${[...requested].join(', ')})`);
+    }
   });
 });

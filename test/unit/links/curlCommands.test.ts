@@ -2,8 +2,8 @@
 // by a real POSIX shell and the real curl binary, against the fake API on
 // 127.0.0.1, with the secrets only in the environment.
 import * as assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { plainLocalize } from '../../../src/common/localize';
@@ -22,6 +22,27 @@ function run(shell: string, script: string, env: Record<string, string>, cwd?: s
     execFile(shell, ['-c', script], { env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...env }, cwd }, (error, stdout, stderr) => {
       resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr });
     });
+  });
+}
+
+/**
+ * The text pasted into an interactive shell: its lines on the shell's standard input, as a terminal
+ * hands them over. zsh starts without any rc file (ZDOTDIR is an empty folder), so interactive_comments
+ * is off, as it is for most zsh users: a `# …` line is a command there.
+ */
+function paste(shell: 'zsh' | 'bash', text: string, env: Record<string, string>, cwd: string): Promise<Run> {
+  writeFileSync(join(cwd, '.zshrc'), '');
+  const args = shell === 'zsh' ? ['-i'] : ['--noprofile', '--norc', '-i'];
+  return new Promise((resolve) => {
+    const child = spawn(shell, args, { cwd, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ZDOTDIR: cwd, HOME: cwd, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (code) => {
+      resolve({ code: code ?? 1, stdout, stderr });
+    });
+    child.stdin.end(`${text}\nexit\n`);
   });
 }
 
@@ -173,6 +194,74 @@ describe('curl commands (Copy as curl, oe curl; issue 39)', () => {
     assert.throws(
       () => curlCommands({ ...ok, timestamp: 1.5 }, plainLocalize),
       (error: unknown) => error instanceof Error,
+    );
+  });
+
+  it('pasted into an interactive zsh (no interactive_comments) or bash, no part of a hostile serial number runs, comments included', async function () {
+    // zsh is one of the test packages (scripts/vscode/provision.mjs): without it this fails, never skips.
+    this.timeout(30_000);
+    const serials = [
+      // Each ends in ';' so the words after it in a comment line do not change the marker's name.
+      'MX;touch marker;',
+      'MX `touch marker`',
+      "MX';touch marker;'",
+      'MX";touch marker;"',
+      'MX && touch marker;',
+      'MX|touch marker;',
+      'MX >marker;',
+      'MX $HOME ${PATH} {a,b} [x] * ?',
+    ];
+    for (const serialNumber of serials) {
+      const text = curlCommands(
+        {
+          apiBaseUrl: api.baseUrl,
+          authUrl: api.authUrl,
+          serialNumber,
+          clientId: TEST_CREDENTIALS.clientId,
+          username: TEST_CREDENTIALS.username,
+        },
+        plainLocalize,
+      );
+      for (const shell of ['zsh', 'bash'] as const) {
+        api.clearRequests();
+        const result = await paste(shell, text, SECRETS, dir);
+        assert.ok(!existsSync(join(dir, 'marker')), `${shell} ran part of ${JSON.stringify(serialNumber)}: ${result.stderr}`);
+        assert.deepEqual(
+          api.eventRequests().map((request) => request.query['serialNumber']),
+          [serialNumber],
+          `${shell}: the serial number reached the API as written`,
+        );
+      }
+    }
+    // What cannot be one line of a shell word, or reads as markup, is refused before any text is written.
+    for (const serialNumber of ['MX$(touch marker)', 'MX\ntouch marker', 'MX\r;touch marker']) {
+      assert.throws(() => curlCommands({ apiBaseUrl: api.baseUrl, authUrl: api.authUrl, serialNumber }, plainLocalize), /serial number/);
+    }
+  });
+
+  it('every curl carries --globoff, and a host with braces is refused; a path with them reaches the server as written', async () => {
+    const ok = {
+      apiBaseUrl: api.baseUrl,
+      authUrl: api.authUrl,
+      serialNumber: TEST_SERIALS.onboarded,
+      clientId: TEST_CREDENTIALS.clientId,
+      username: TEST_CREDENTIALS.username,
+    };
+    assert.throws(
+      () => curlCommands({ ...ok, apiBaseUrl: 'https://api{1,2}.example' }, plainLocalize),
+      /cannot be used in the curl commands \(host\)/,
+    );
+    assert.throws(() => curlCommands({ ...ok, authUrl: 'https://{a}.example' }, plainLocalize), /host/);
+    const path = '/a[1-2]/{x,y}';
+    const text = curlCommands({ ...ok, apiBaseUrl: api.baseUrl + path }, plainLocalize);
+    const curls = text.split('\n').filter((line) => /\bcurl\b/.test(line) && !line.startsWith('#'));
+    assert.equal(curls.length, 2, text);
+    for (const line of curls) assert.match(line, /^[^']*curl [^']*--globoff/, line);
+    await run('sh', text, SECRETS, dir);
+    assert.deepEqual(
+      api.requests.filter((request) => request.method === 'GET').map((request) => decodeURIComponent(request.path)),
+      [`${path}/public/api/onboarding-events/events`],
+      'one request, to the path as written (no range expanded)',
     );
   });
 });

@@ -5,7 +5,9 @@
 // each tool says so in plain text; the channel refuses a client without the
 // key and bounds what it reads. A call the window answers only for a paired
 // agent makes the server ask to be paired and call again with the pairing,
-// which it keeps for its next start.
+// which it keeps for its next start under the agent's key. The fake's pairings,
+// its pairing question's wait and the gate of its calls are the extension's own
+// (mcp/pairings.ts); only what a tool answers, and which calls ask, are the fake's.
 import * as assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
@@ -13,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { AGENT_TOOL_NAMES, AGENT_TOOLS, pairingNeededText, type AgentToolName } from '../../../src/domain/agentTools/toolDefinitions';
+import { AGENT_TOOL_NAMES, AGENT_TOOLS, type AgentToolName } from '../../../src/domain/agentTools/toolDefinitions';
 import { machineEventsText, scopeText, signInNeededText, summaryText, watchText } from '../../../src/domain/agentTools/toolResults';
 import {
   agentPairingStore,
@@ -35,6 +37,7 @@ import {
   pairingDeclinedText,
   REFUSED_TEXT,
 } from '../../../src/mcp/mcpServer';
+import { AgentPairings, gatedAnswer, PairingWindow, type SecretStore } from '../../../src/mcp/pairings';
 import { event, NOW, result } from '../agentTools/fixtures';
 import { DEFAULT_EVENT_STATE_RULES as DEFAULT_RULES } from '../../../src/domain/events/eventState';
 import { skipBecause } from '../../support/skipBecause';
@@ -68,17 +71,50 @@ function extensionText(tool: string, input: unknown): string {
   }
 }
 
+/** SecretStorage as the extension's pairings see it: a map. */
+class MemorySecrets implements SecretStore {
+  readonly values = new Map<string, string>();
+  get(key: string): Promise<string | undefined> {
+    return Promise.resolve(this.values.get(key));
+  }
+  store(key: string, value: string): Promise<void> {
+    this.values.set(key, value);
+    return Promise.resolve();
+  }
+  delete(key: string): Promise<void> {
+    this.values.delete(key);
+    return Promise.resolve();
+  }
+}
+
 class FakeExtension implements ChannelHandler {
   calls: { tool: string; input: unknown; pairing?: string }[] = [];
-  /** The pairings this window made, and how it answers the next question. */
-  readonly pairings = new Set<string>();
-  pairAnswer: 'agree' | 'decline' | 'closed' = 'agree';
+  /** The extension's pairings and pairing question (Connect an Agent ran: the question is open). */
+  readonly pairings = new AgentPairings(new MemorySecrets());
+  expired = 0;
+  readonly waiting: PairingWindow;
+  /** The user's answer to the pairing question, and to the question a paired agent's call raises. */
+  pairAnswer: 'agree' | 'decline' = 'agree';
+  callAnswer: 'agree' | 'decline' = 'agree';
   pairRequests: string[] = [];
+  /** The questions a paired agent's calls raised. */
+  asked: string[] = [];
   signedIn = true;
   lastActive = 1;
   /** Resolves when a call's signal aborts. */
   aborted: Promise<void> | undefined;
   block = false;
+
+  constructor(waitMs?: number) {
+    this.waiting = new PairingWindow(
+      () => undefined,
+      () => {
+        this.expired++;
+      },
+      waitMs,
+    );
+    this.waiting.expect();
+  }
 
   hello() {
     return { signedIn: this.signedIn, lastActive: this.lastActive };
@@ -86,10 +122,7 @@ class FakeExtension implements ChannelHandler {
 
   pair(agent: string): Promise<PairingAnswer> {
     this.pairRequests.push(agent);
-    if (this.pairAnswer !== 'agree') return Promise.resolve({ kind: this.pairAnswer === 'decline' ? 'declined' : 'closed' });
-    const pairing = `pairing-${this.pairings.size + 1}`;
-    this.pairings.add(pairing);
-    return Promise.resolve({ kind: 'paired', pairing });
+    return this.waiting.pair(this.pairings, agent, () => Promise.resolve(this.pairAnswer === 'agree'));
   }
 
   async call(tool: string, input: unknown, pairing: string | undefined, signal: AbortSignal): Promise<ToolAnswer> {
@@ -99,7 +132,20 @@ class FakeExtension implements ChannelHandler {
     // machines, or starting a watch) needs a pairing (and then the user's answer in VS Code).
     const serials = (input as { serialNumbers?: unknown[] }).serialNumbers ?? [];
     const more = serials.length > 10 || (tool === AGENT_TOOL_NAMES.watch && serials.length > 0);
-    if (more && (pairing === undefined || !this.pairings.has(pairing))) return { text: pairingNeededText(tool), pairingNeeded: true };
+    const caller = await this.pairings.callerOf(pairing);
+    return gatedAnswer(
+      tool,
+      caller,
+      more ? `${caller.kind === 'paired' ? caller.agent : ''} asks for ${tool}` : undefined,
+      (question) => {
+        this.asked.push(question);
+        return Promise.resolve(this.callAnswer === 'agree');
+      },
+      () => this.answer(tool, input, signal),
+    );
+  }
+
+  private async answer(tool: string, input: unknown, signal: AbortSignal): Promise<string> {
     if (this.block) {
       this.aborted = new Promise((resolve) => {
         signal.addEventListener(
@@ -113,14 +159,24 @@ class FakeExtension implements ChannelHandler {
       await this.aborted;
       throw new Error('cancelled');
     }
-    return { text: extensionText(tool, input) };
+    return extensionText(tool, input);
   }
 }
 
-/** An MCP client talking to a fresh server process, as an agent would start one (its pairing kept in `dir`, as main.ts keeps it). */
-async function connectedClient(dir: string, preferred?: string, name = 'unit-test'): Promise<Client> {
+/**
+ * An MCP client talking to a fresh server process, as an agent would start one: its client named `name`,
+ * its pairing kept in `dir` under `agentKey` (the key Connect an Agent writes into its configuration), or
+ * `given` by VS Code's own launch, as main.ts does.
+ */
+async function connectedClient(
+  dir: string,
+  preferred?: string,
+  name = 'unit-test',
+  agentKey: string | undefined = 'agent-key-of-the-unit-test-agent',
+  given?: string,
+): Promise<Client> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const pairings = agentPairingStore(dir, () => name);
+  const pairings = agentPairingStore(dir, agentKey, given);
   const server = createMcpServer(channelConnector(dir, preferred, pairings), '9.9.9');
   await server.connect(serverSide);
   const client = new Client({ name, version: '1.0.0' });
@@ -146,6 +202,7 @@ const INPUTS: Readonly<Record<AgentToolName, Record<string, unknown>>> = {
 describe('the MCP server against a fake extension channel', () => {
   let dir: string;
   const channels: Channel[] = [];
+  const fakes: FakeExtension[] = [];
   const clients: Client[] = [];
 
   beforeEach(() => {
@@ -155,17 +212,19 @@ describe('the MCP server against a fake extension channel', () => {
   afterEach(async () => {
     await Promise.all(clients.splice(0).map((client) => client.close()));
     await Promise.all(channels.splice(0).map((channel) => channel.dispose()));
+    for (const fake of fakes.splice(0)) fake.waiting.dispose();
     rmSync(join(dir, '..'), { recursive: true, force: true });
   });
 
   async function window(fake: FakeExtension): Promise<Channel> {
+    fakes.push(fake);
     const channel = await startChannel(dir, fake);
     channels.push(channel);
     return channel;
   }
 
-  async function client(preferred?: string, name?: string): Promise<Client> {
-    const connected = await connectedClient(dir, preferred, name);
+  async function client(preferred?: string, name?: string, agentKey?: string, given?: string): Promise<Client> {
+    const connected = await connectedClient(dir, preferred, name, agentKey, given);
     clients.push(connected);
     return connected;
   }
@@ -196,32 +255,128 @@ describe('the MCP server against a fake extension channel', () => {
 
   const many = { serialNumbers: Array.from({ length: 12 }, (_, i) => `MX-4711-A${String(i).padStart(4, '0')}`) };
 
+  /** Whether `pairing` is one the fake extension made (and still holds). */
+  const isPairing = async (fake: FakeExtension, pairing: string | undefined): Promise<boolean> =>
+    (await fake.pairings.callerOf(pairing)).kind === 'paired';
+
   it('asks to be paired when the window answers only a paired agent, calls again with the pairing, and keeps it for its next start', async function () {
     const fake = new FakeExtension();
     await window(fake);
-    const answer = await (await client(undefined, 'Claude Code')).callTool({ name: AGENT_TOOL_NAMES.summary, arguments: many });
+    const answer = await (
+      await client(undefined, 'Claude Code', 'claude-code-agent-key-1')
+    ).callTool({ name: AGENT_TOOL_NAMES.summary, arguments: many });
     assert.equal(textOf(answer), extensionText(AGENT_TOOL_NAMES.summary, many));
     assert.deepEqual(fake.pairRequests, ['Claude Code'], 'the question names the agent as its client introduced itself');
-    assert.deepEqual(
-      fake.calls.map((call) => call.pairing),
-      [undefined, 'pairing-1'],
-    );
+    const [first, second] = fake.calls.map((call) => call.pairing);
+    assert.equal(first, undefined);
+    assert.ok(await isPairing(fake, second), 'called again with the pairing the window made');
+    assert.deepEqual(fake.asked, [`Claude Code asks for ${AGENT_TOOL_NAMES.summary}`], 'the paired call asked about');
     // The agent's next start (a new server process) presents the kept pairing at once, with no new question.
     const again = await (
-      await client(undefined, 'Claude Code')
+      await client(undefined, 'Claude Code', 'claude-code-agent-key-1')
     ).callTool({ name: AGENT_TOOL_NAMES.watch, arguments: { serialNumbers: ['A-1'] } });
     assert.equal(textOf(again), extensionText(AGENT_TOOL_NAMES.watch, {}));
     assert.deepEqual(fake.pairRequests, ['Claude Code']);
-    assert.equal(fake.calls.at(-1)?.pairing, 'pairing-1');
-    // Another agent has a pairing of its own.
-    await (await client(undefined, 'Codex')).callTool({ name: AGENT_TOOL_NAMES.summary, arguments: many });
+    assert.equal(fake.calls.at(-1)?.pairing, second);
+    // Another agent (Connect an Agent run again for it) has a pairing of its own.
+    fake.waiting.expect();
+    await (await client(undefined, 'Codex', 'codex-agent-key-000001')).callTool({ name: AGENT_TOOL_NAMES.summary, arguments: many });
     assert.deepEqual(fake.pairRequests, ['Claude Code', 'Codex']);
-    assert.equal(fake.calls.at(-1)?.pairing, 'pairing-2');
+    assert.ok(await isPairing(fake, fake.calls.at(-1)?.pairing));
+    assert.notEqual(fake.calls.at(-1)?.pairing, second);
     if (!POSIX) return;
     const kept = readdirSync(join(dir, 'pairings'));
     assert.equal(kept.length, 2);
     for (const file of kept) assert.equal(statSync(join(dir, 'pairings', file)).mode & 0o777, 0o600, file);
     assert.equal(statSync(join(dir, 'pairings')).mode & 0o777, 0o700);
+  });
+
+  it("a pairing is the agent key's, not the client name's: the same name with another key is asked about anew, another name with the key is paired", async () => {
+    const fake = new FakeExtension();
+    await window(fake);
+    await (
+      await client(undefined, 'Claude Code', 'the-real-claude-agent-key')
+    ).callTool({ name: AGENT_TOOL_NAMES.summary, arguments: many });
+    const paired = fake.calls.at(-1)?.pairing;
+    assert.ok(await isPairing(fake, paired));
+    // Another program whose client calls itself "Claude Code": it presents no pairing and is asked about anew (the user says no).
+    fake.calls = [];
+    fake.pairAnswer = 'decline';
+    const impostor = await (
+      await client(undefined, 'Claude Code', 'another-program-agent-key')
+    ).callTool({ name: AGENT_TOOL_NAMES.summary, arguments: many });
+    assert.deepEqual(
+      fake.calls.map((call) => call.pairing),
+      [undefined],
+      'the impostor presented no pairing',
+    );
+    assert.equal(textOf(impostor), pairingDeclinedText(AGENT_TOOL_NAMES.summary));
+    assert.deepEqual(fake.pairRequests, ['Claude Code', 'Claude Code'], 'the user was asked about it, by the name it gave');
+    // Without an agent key nothing is kept: the pairing lasts as long as the process.
+    fake.calls = [];
+    await (await client(undefined, 'Claude Code', undefined)).callTool({ name: AGENT_TOOL_NAMES.summary, arguments: many });
+    assert.deepEqual(
+      fake.calls.map((call) => call.pairing),
+      [undefined],
+    );
+    // The agent's own key under whatever name its client gives now: still its pairing, no question.
+    fake.calls = [];
+    const renamed = await (
+      await client(undefined, 'claude-code 2.0', 'the-real-claude-agent-key')
+    ).callTool({ name: AGENT_TOOL_NAMES.summary, arguments: many });
+    assert.equal(textOf(renamed), extensionText(AGENT_TOOL_NAMES.summary, many));
+    assert.deepEqual(
+      fake.calls.map((call) => call.pairing),
+      [paired],
+    );
+    assert.equal(fake.pairRequests.length, 3);
+  });
+
+  it("the gate is the extension's: a made-up pairing is no pairing, a revoked one ends, and VS Code's own launch is listed and revoked like any", async () => {
+    const fake = new FakeExtension();
+    await window(fake);
+    fake.waiting.dispose();
+    // A pairing the window never made: the call is refused as unpaired, and the user is asked nothing.
+    const forged = await (
+      await client(undefined, 'Forger', 'forger-agent-key-00001', 'made-up-pairing')
+    ).callTool({ name: AGENT_TOOL_NAMES.summary, arguments: many });
+    assert.equal(textOf(forged), pairingClosedText(AGENT_TOOL_NAMES.summary));
+    assert.deepEqual(fake.asked, []);
+    // VS Code's own launch: its pairing is handed in, listed among the pairings, and asked about by name.
+    const launch = fake.pairings.addLaunch('VS Code');
+    const own = await client(undefined, 'Visual Studio Code', undefined, launch);
+    assert.equal(
+      textOf(await own.callTool({ name: AGENT_TOOL_NAMES.summary, arguments: many })),
+      extensionText(AGENT_TOOL_NAMES.summary, many),
+    );
+    assert.deepEqual(fake.asked, [`VS Code asks for ${AGENT_TOOL_NAMES.summary}`]);
+    const listed = await fake.pairings.list();
+    assert.deepEqual(
+      listed.map(({ agent, launch: made }) => [agent, made]),
+      [['VS Code', true]],
+    );
+    // Revoked (what Revoke Agent Access does with the picked pairings): the launch is an outside caller again.
+    await fake.pairings.remove(new Set(listed.map((pairing) => pairing.id)));
+    fake.asked = [];
+    assert.equal(
+      textOf(await own.callTool({ name: AGENT_TOOL_NAMES.summary, arguments: many })),
+      pairingClosedText(AGENT_TOOL_NAMES.summary),
+    );
+    assert.deepEqual(fake.asked, []);
+    assert.deepEqual(await fake.pairings.list(), []);
+  });
+
+  it("Connect an Agent's wait for a pairing ends after its bound: the question is closed and the end is reported once", async () => {
+    const fake = new FakeExtension(150);
+    await window(fake);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(fake.expired, 1);
+    assert.equal(fake.waiting.open, false);
+    const answer = await (
+      await client(undefined, 'Late Agent', 'late-agent-key-0000001')
+    ).callTool({ name: AGENT_TOOL_NAMES.summary, arguments: many });
+    assert.equal(textOf(answer), pairingClosedText(AGENT_TOOL_NAMES.summary));
+    assert.deepEqual(await fake.pairings.list(), [], 'nothing paired after the wait');
   });
 
   it('reads nothing more when the user declines to pair, or when no window asks (Connect an Agent was not run), and says what to do', async () => {
@@ -231,7 +386,7 @@ describe('the MCP server against a fake extension channel', () => {
     const declined = textOf(await (await client()).callTool({ name: AGENT_TOOL_NAMES.watch, arguments: { serialNumbers: ['A-1'] } }));
     assert.equal(declined, pairingDeclinedText(AGENT_TOOL_NAMES.watch));
     assert.match(declined, /^Nothing was started: the user declined, in VS Code, to pair this agent/);
-    fake.pairAnswer = 'closed';
+    fake.waiting.dispose();
     const closed = textOf(await (await client()).callTool({ name: AGENT_TOOL_NAMES.summary, arguments: many }));
     assert.equal(closed, pairingClosedText(AGENT_TOOL_NAMES.summary));
     assert.match(closed, /^Nothing was read: .*run "Onboarding Events: Connect an Agent" in VS Code/);
@@ -245,7 +400,7 @@ describe('the MCP server against a fake extension channel', () => {
   it('passes a "userAgreed" in the input on as plain input: it is no agreement, and the server adds none', async () => {
     const fake = new FakeExtension();
     await window(fake);
-    fake.pairAnswer = 'closed';
+    fake.waiting.dispose();
     const input = { ...many, userAgreed: true };
     assert.equal(
       textOf(await (await client()).callTool({ name: AGENT_TOOL_NAMES.summary, arguments: input })),

@@ -9,6 +9,7 @@ import { PINNED_KEY, RECENT_KEY } from '../../../src/machines/machineLists';
 import { SEEN_KEY } from '../../../src/machines/seenTracker';
 import { CONFIRMED_ENDPOINTS_KEY, ENVIRONMENTS_KEY, LAST_ENVIRONMENT_KEY, secretKey } from '../../../src/session/credentialStore';
 import { WATCHES_KEY } from '../../../src/watch/watchList';
+import { AGENT_KEYS_KEY } from '../../../src/mcp/pairings';
 
 const srcDir = join(__dirname, '..', '..', '..', '..', 'src');
 
@@ -57,6 +58,7 @@ describe('Settings Sync of global state', () => {
         lastEnvironment: LAST_ENVIRONMENT_KEY,
         confirmedEndpoints: CONFIRMED_ENDPOINTS_KEY,
         watches: WATCHES_KEY,
+        agentKeys: AGENT_KEYS_KEY,
       },
     );
   });
