@@ -16,6 +16,7 @@
 import { serverText, serverTextData, type ServerText } from '../../common/serverText';
 import type { OnboardingEvent } from '../../core/model';
 import { eventState, type EventStateRules } from '../events/eventState';
+import { dayMinuteOf, LineTimes, MAX_TYPES, serialFamily, type LineTimesReader, type TimedEvent, type TimedLesson } from './lineTimes';
 
 /** Below this many onboarded machines the history says so instead of guessing. */
 export const MINIMUM_MACHINES = 5;
@@ -23,8 +24,12 @@ export const MINIMUM_MACHINES = 5;
 const USUAL_SHARE = 0.5;
 /** Machines remembered at most (a line's history, not a data warehouse): older contributions are not dropped, new ones are refused. */
 export const MAX_MACHINES = 50_000;
-/** Steps of one machine read at most: a history of thousands of distinct types is not an onboarding. */
-const MAX_STEPS_PER_MACHINE = 200;
+/** Events the history keeps in all (its memory: a few hundred bytes each); a new machine past it is refused, as past MAX_MACHINES. */
+export const MAX_LEARNED_EVENTS = 600_000;
+/** Events of one machine read at most (the last before its outcome): a history of thousands of events is not an onboarding. */
+export const MAX_EVENTS_PER_MACHINE = 64;
+/** Spellings of one type (by case) kept at most: more are read as the first. */
+const MAX_SPELLINGS = 8;
 /** Longest type name and most steps the `steps` setting keeps. */
 const MAX_SETTING_TYPE = 256;
 const MAX_SETTING_STEPS = 100;
@@ -51,6 +56,8 @@ export type LearnedSteps =
       readonly steps: readonly StepFigures[];
       /** Onboarded machines the figures rest on. */
       readonly machines: number;
+      /** What the history says of time: how long is left after a given stay at a given type (lineTimes.ts). */
+      readonly times: LineTimesReader;
     }
   | { readonly kind: 'notEnough'; readonly machines: number };
 
@@ -89,7 +96,7 @@ export function stepKey(type: ServerText): string {
   return serverTextData(type).toUpperCase();
 }
 
-/** One machine's lesson: its steps in order, each with the time from the one before. */
+/** One machine's lesson: its steps in order, each with the time from the one before, and its events' times. */
 interface Contribution {
   readonly steps: readonly {
     readonly key: string;
@@ -97,7 +104,18 @@ interface Contribution {
     readonly afterMs: number | undefined;
     readonly position: number;
   }[];
+  readonly timed: TimedLesson;
 }
+
+/** How a result is learned: the kind it counts under (else its serial number's family), and when it was known to be current. */
+export interface LearnOptions {
+  readonly kind?: string;
+  /** When the events were fetched: a machine still in progress then teaches its times so far (it took at least that long), not only an onboarded one. */
+  readonly observedAt?: number;
+}
+
+/** A machine in progress with no event for this long teaches nothing of time: it is abandoned, not slow. */
+export const IDLE_UNTAUGHT_MS = 3 * 24 * 60 * 60_000;
 
 /** Numbers kept in one array, sorted only when a percentile is asked for. */
 class Sample {
@@ -147,7 +165,15 @@ function displayed(figures: TypeFigures): ServerText {
 /** The usual steps of one environment, learned from its onboarded machines. */
 export class LineHistory {
   private readonly contributions = new Map<string, Contribution>();
+  private onboarded = 0;
+  private learnedEvents = 0;
   private readonly types = new Map<string, TypeFigures>();
+  /** Every type's name once, with the lessons that use it: at most MAX_TYPES. */
+  private readonly names = new Map<string, { readonly key: string; uses: number }>();
+  private readonly times = new LineTimes((key) => {
+    const figures = this.types.get(key);
+    return figures === undefined ? serverText(key) : displayed(figures);
+  });
   private cached: LearnedSteps | undefined;
   private setting: readonly StepSetting[] = [];
 
@@ -158,20 +184,36 @@ export class LineHistory {
 
   /** Onboarded machines the history rests on. */
   get machines(): number {
-    return this.contributions.size;
+    return this.onboarded;
   }
 
   /**
    * What `serialNumber`'s events teach: an onboarded machine adds (or replaces) its
-   * lesson; any other result takes back what the machine taught before. True when
+   * lesson; one in progress, observed at a known time, teaches how long it took so
+   * far; any other result takes back what the machine taught before. True when
    * the figures may have changed.
    */
-  learn(serialNumber: string, events: readonly OnboardingEvent[]): boolean {
-    const lesson = lessonOf(events, this.rules);
+  learn(serialNumber: string, events: readonly OnboardingEvent[], options: LearnOptions = {}): boolean {
+    const kind = this.times.kindFor(options.kind ?? serialFamily(serialNumber));
+    const lesson =
+      lessonOf(
+        events,
+        this.rules,
+        kind,
+        (type) => this.name(type),
+        (key, type) => this.spelling(key, type),
+      ) ??
+      (options.observedAt === undefined
+        ? undefined
+        : openLessonOf(events, this.rules, kind, options.observedAt, (type) => this.names.get(stepKey(type))?.key));
     const before = this.contributions.get(serialNumber);
     if (before === undefined && lesson === undefined) return false;
     if (before !== undefined) this.withdraw(before);
-    if (lesson === undefined || (before === undefined && this.contributions.size >= MAX_MACHINES)) {
+    // What `before` taught is withdrawn already: the room is counted without it.
+    const room =
+      (before !== undefined || this.contributions.size < MAX_MACHINES) &&
+      this.learnedEvents + (lesson?.timed.events.length ?? 0) <= MAX_LEARNED_EVENTS;
+    if (lesson === undefined || !room) {
       this.contributions.delete(serialNumber);
     } else {
       this.contributions.set(serialNumber, lesson);
@@ -193,7 +235,11 @@ export class LineHistory {
   /** Forgets everything (another environment, or the cache was cleared). */
   clear(): void {
     this.contributions.clear();
+    this.onboarded = 0;
+    this.learnedEvents = 0;
     this.types.clear();
+    this.names.clear();
+    this.times.clear();
     this.cached = undefined;
   }
 
@@ -201,10 +247,10 @@ export class LineHistory {
    * New eventStates rules change which events are outcomes: every lesson is
    * read again from `known`, every result the cache holds.
    */
-  setRules(rules: EventStateRules, known: Iterable<readonly [string, readonly OnboardingEvent[]]>): void {
+  setRules(rules: EventStateRules, known: Iterable<readonly [string, readonly OnboardingEvent[], LearnOptions?]>): void {
     this.rules = rules;
     this.clear();
-    for (const [serial, events] of known) this.learn(serial, events);
+    for (const [serial, events, options] of known) this.learn(serial, events, options);
   }
 
   /** The user's own sequence (the `onboardingEvents.steps` setting, parsed): it replaces what was learned; empty to learn again. */
@@ -220,7 +266,7 @@ export class LineHistory {
   }
 
   private learned(): LearnedSteps {
-    const machines = this.contributions.size;
+    const machines = this.onboarded;
     if (machines < this.minimumMachines) return { kind: 'notEnough', machines };
     const usual = [...this.types.entries()].filter(([, figures]) => figures.machines >= machines * USUAL_SHARE);
     const ranked = usual.map(([key, figures]) => ({ key, figures, position: figures.positions.percentile(0.5) ?? 0 }));
@@ -233,12 +279,12 @@ export class LineHistory {
       medianMs: index === 0 ? undefined : figures.afterMs.percentile(0.5),
       p90Ms: index === 0 ? undefined : figures.afterMs.percentile(0.9),
     }));
-    return { kind: 'steps', source: 'learned', steps, machines };
+    return { kind: 'steps', source: 'learned', steps, machines, times: this.times };
   }
 
   /** The setting's order; a step's time is the setting's when given, else what the history measured for that type. */
   private fromSetting(): LearnedSteps {
-    const enough = this.contributions.size >= this.minimumMachines;
+    const enough = this.onboarded >= this.minimumMachines;
     const steps = this.setting.map((step, index): StepFigures => {
       const figures = enough ? this.types.get(stepKey(serverText(step.type))) : undefined;
       const expectedMs = step.expectedMinutes === undefined ? undefined : step.expectedMinutes * 60_000;
@@ -250,10 +296,37 @@ export class LineHistory {
         p90Ms: first ? undefined : (expectedMs ?? figures?.afterMs.percentile(0.9)),
       };
     });
-    return { kind: 'steps', source: 'setting', steps, machines: this.contributions.size };
+    return { kind: 'steps', source: 'setting', steps, machines: this.onboarded, times: this.times };
+  }
+
+  /** A type's one name (interned: a thousand machines share one string), or undefined once MAX_TYPES are known. */
+  private name(type: ServerText): string | undefined {
+    const key = stepKey(type);
+    const known = this.names.get(key);
+    if (known !== undefined) return known.key;
+    return this.names.size >= MAX_TYPES ? undefined : key;
+  }
+
+  /** The spelling a lesson keeps: the history's own copy when it has one (or enough of them), else the event's. */
+  private spelling(key: string, type: ServerText): ServerText {
+    const spellings = this.types.get(key)?.spellings;
+    if (spellings === undefined) return type;
+    const known = spellings.get(serverTextData(type));
+    if (known !== undefined) return known.text;
+    return spellings.size >= MAX_SPELLINGS ? (spellings.values().next().value?.text ?? type) : type;
   }
 
   private contribute(lesson: Contribution): void {
+    this.learnedEvents += lesson.timed.events.length;
+    this.times.add(lesson.timed);
+    if (lesson.timed.open) return;
+    this.onboarded++;
+    // Every key of the lesson is one of its steps: the steps name them.
+    for (const step of lesson.steps) {
+      const name = this.names.get(step.key);
+      if (name === undefined) this.names.set(step.key, { key: step.key, uses: 1 });
+      else name.uses++;
+    }
     for (const step of lesson.steps) {
       let figures = this.types.get(step.key);
       if (figures === undefined) {
@@ -271,6 +344,14 @@ export class LineHistory {
   }
 
   private withdraw(lesson: Contribution): void {
+    this.learnedEvents -= lesson.timed.events.length;
+    this.times.remove(lesson.timed);
+    if (lesson.timed.open) return;
+    this.onboarded--;
+    for (const step of lesson.steps) {
+      const name = this.names.get(step.key);
+      if (name !== undefined && --name.uses <= 0) this.names.delete(step.key);
+    }
     for (const step of lesson.steps) {
       const figures = this.types.get(step.key);
       if (figures === undefined) continue;
@@ -294,21 +375,31 @@ export function oldestFirst(events: readonly OnboardingEvent[]): OnboardingEvent
 
 /**
  * A machine's lesson: its distinct non-failed types in the order first reached,
- * up to and including the first onboarded event. Undefined when it has not onboarded.
+ * up to and including the first onboarded event, and the times of its last
+ * events before that outcome. Undefined when it has not onboarded.
  */
-function lessonOf(events: readonly OnboardingEvent[], rules: EventStateRules): Contribution | undefined {
+function lessonOf(
+  events: readonly OnboardingEvent[],
+  rules: EventStateRules,
+  kind: string | undefined,
+  name: (type: ServerText) => string | undefined,
+  spell: (key: string, type: ServerText) => ServerText,
+): Contribution | undefined {
   const ordered = oldestFirst(events);
-  const outcome = ordered.findIndex((event) => eventState(event, rules) === 'onboarded');
-  if (outcome < 0) return undefined;
+  const outcomeAt = ordered.findIndex((event) => eventState(event, rules) === 'onboarded');
+  const outcome = ordered[outcomeAt];
+  if (outcome === undefined) return undefined;
+  const before = ordered.slice(Math.max(0, outcomeAt - MAX_EVENTS_PER_MACHINE), outcomeAt + 1);
+  const first = ordered[0] ?? outcome;
+  // Types past the history's vocabulary are not learned (their events still end the stay before them).
+  const named = before.map((event) => ({ event, key: name(event.type), failed: eventState(event, rules) === 'failed' }));
+  const timed = timedLesson(named.slice(0, -1), outcome.time.epochMs, false, kind, Math.max(0, outcome.time.epochMs - first.time.epochMs));
   const seen = new Set<string>();
   const reached: { key: string; type: ServerText; at: number }[] = [];
-  for (const event of ordered.slice(0, outcome + 1)) {
-    if (eventState(event, rules) === 'failed') continue;
-    const key = stepKey(event.type);
-    if (seen.has(key)) continue;
+  for (const { event, key, failed } of named) {
+    if (failed || key === undefined || seen.has(key)) continue;
     seen.add(key);
-    reached.push({ key, type: event.type, at: event.time.epochMs });
-    if (reached.length >= MAX_STEPS_PER_MACHINE) break;
+    reached.push({ key, type: spell(key, event.type), at: event.time.epochMs });
   }
   const last = Math.max(1, reached.length - 1);
   return {
@@ -321,5 +412,77 @@ function lessonOf(events: readonly OnboardingEvent[], rules: EventStateRules): C
         position: index / last,
       };
     }),
+    timed,
   };
+}
+
+/**
+ * What a machine still in progress when observed teaches of time: how long each
+ * of its events stayed the newest and how long it has taken since, both at
+ * least (it is not done yet). Undefined when it is not in progress or has had
+ * no event for IDLE_UNTAUGHT_MS; types the history does not know yet are not read.
+ */
+function openLessonOf(
+  events: readonly OnboardingEvent[],
+  rules: EventStateRules,
+  kind: string | undefined,
+  observedAt: number,
+  known: (type: ServerText) => string | undefined,
+): Contribution | undefined {
+  const ordered = oldestFirst(events);
+  const newest = ordered[ordered.length - 1];
+  if (newest === undefined || eventState(newest, rules) !== 'inProgress' || observedAt - newest.time.epochMs > IDLE_UNTAUGHT_MS)
+    return undefined;
+  const window = ordered.slice(Math.max(0, ordered.length - MAX_EVENTS_PER_MACHINE));
+  const named = window.map((event) => ({ event, key: known(event.type), failed: eventState(event, rules) === 'failed' }));
+  const timed = timedLesson(named, Math.max(observedAt, newest.time.epochMs), true, kind, undefined);
+  return timed.events.length === 0 ? undefined : { steps: [], timed };
+}
+
+/**
+ * The times of a machine's events: each non-failed event's stay (to the next
+ * event, or to `until` for the last) and what was left from it to `until`
+ * (the outcome, or when an open lesson was observed).
+ */
+function timedLesson(
+  named: readonly { readonly event: OnboardingEvent; readonly key: string | undefined; readonly failed: boolean }[],
+  until: number,
+  open: boolean,
+  kind: string | undefined,
+  totalMs: number | undefined,
+): TimedLesson {
+  const keys: string[] = [];
+  const stays: Omit<TimedEvent, 'lesson'>[] = [];
+  const seenKeys = new Set<string>();
+  let reworkBefore = 0;
+  named.forEach(({ event, key, failed }, at) => {
+    // A failed event (a retry ahead for every event before it) is never a machine's newest while in progress: it only ends the stay before it.
+    if (failed) reworkBefore = keys.length;
+    if (failed || key === undefined) return;
+    if (seenKeys.has(key)) reworkBefore = keys.length;
+    seenKeys.add(key);
+    const next = named[at + 1]?.event.time.epochMs ?? until;
+    stays.push({
+      gapMs: Math.max(0, next - event.time.epochMs),
+      remainingMs: Math.max(0, until - event.time.epochMs),
+      dayMinute: dayMinuteOf(event.time.epochMs),
+      index: keys.length,
+    });
+    keys.push(key);
+  });
+  const timedEvents: TimedEvent[] = [];
+  const timed: TimedLesson = { kind, keys, reworkBefore, totalMs, open, events: timedEvents };
+  for (const stay of stays) timedEvents.push(new Stay(stay.gapMs, stay.remainingMs, stay.dayMinute, timed, stay.index));
+  return timed;
+}
+
+/** One timed event, as a class: a few hundred thousand of them keep their fields in the object itself. */
+class Stay implements TimedEvent {
+  constructor(
+    readonly gapMs: number,
+    readonly remainingMs: number,
+    readonly dayMinute: number,
+    readonly lesson: TimedLesson,
+    readonly index: number,
+  ) {}
 }

@@ -149,7 +149,10 @@ describe('Progress: step, time to go and stalls from the line history', function
     const hooks = api.testHooks;
     for (const serial of ONBOARDED) await hooks.getEvents(serial);
     const [first, restsOn] = await hoverOver(ON_TIME);
-    assert.match(first ?? '', /^\*\*MX-4711-P0010\*\* · in progress · step 2 of 4 · FIRMWARE_CHECKED · usually \d+(–\d+)? min more$/);
+    assert.match(
+      first ?? '',
+      /^\*\*MX-4711-P0010\*\* · in progress · step 2 of 4 · FIRMWARE_CHECKED · likely \d+ min more(?: \(80 %: \d+–\d+ min\))?$/,
+    );
     assert.match(restsOn ?? '', /^_from 6 onboarded machines\._ Learned from the 6 onboarded machines whose events are loaded/);
 
     const [stalled] = await hoverOver(STALLED);
@@ -165,13 +168,15 @@ describe('Progress: step, time to go and stalls from the line history', function
     for (const serial of [ON_TIME, STALLED, MISSING_A_STEP]) await vscode.commands.executeCommand('onboardingEvents.addMachine', serial);
     const tree = await hooks.machines.render(2);
 
+    // The stalled machine, still at FIRMWARE_CHECKED after 40 minutes, counts among the seven that were there as long:
+    // what the slowest tenth of them takes is not known yet, so no 80 % range is claimed.
     const onTime = machineRow(tree, ON_TIME);
-    assert.match(onTime.description ?? '', /^in progress · step 2 of 4 · FIRMWARE_CHECKED · usually \d+(–\d+)? min more$/);
+    assert.match(onTime.description ?? '', /^in progress · step 2 of 4 · FIRMWARE_CHECKED · time to go unknown \(too little history\)$/);
     assert.equal(onTime.icon, 'vm-outline');
     assert.equal(onTime.iconColor, undefined);
     assert.match(
       onTime.tooltip ?? '',
-      /step 2 of 4 · FIRMWARE_CHECKED · usually \d+(–\d+)? min more {2}\nfrom 6 onboarded machines\n\n_Learned from the 6 onboarded machines/,
+      /step 2 of 4 · FIRMWARE_CHECKED · time to go unknown \(too little history\) {2}\nfrom 6 onboarded machines\n\n_Learned from the 6 onboarded machines/,
     );
 
     const stalled = machineRow(tree, STALLED);
@@ -181,7 +186,10 @@ describe('Progress: step, time to go and stalls from the line history', function
     assert.match(stalled.tooltip ?? '', /\$\(warning\) stalled: at it for 40 min, usually under \d+ min/);
 
     const missing = machineRow(tree, MISSING_A_STEP);
-    assert.match(missing.description ?? '', /^in progress · step 3 of 4 · DEVICE_CONFIGURED · usually \d+(–\d+)? min more$/);
+    assert.match(
+      missing.description ?? '',
+      /^in progress · step 3 of 4 · DEVICE_CONFIGURED · likely \d+ min more(?: \(80 %: \d+–\d+ min\))?$/,
+    );
     assert.match(missing.tooltip ?? '', /missing: FIRMWARE_CHECKED/);
   });
 

@@ -1,0 +1,455 @@
+// How long is left for a machine in progress, read from the line's history
+// (lineHistory.ts feeds it): every event of every onboarded machine, with how
+// long it stayed the machine's newest event and how long the machine still
+// took from it to its outcome. A machine whose newest event is of type X, and
+// has been for a ms, is compared with the history's events of type X that were
+// still the newest after a ms: what those machines had left from that moment —
+// its median and its 10th to 90th percentile — is the machine's time to go, and
+// their share of all events of type X is its chance of still being there.
+//
+// Kinds learn apart (a serial number's family, or a kind the caller names)
+// once a kind has enough onboarded machines of its own; else every machine
+// of the environment is pooled. Pure (no vscode).
+import { serverText, type ServerText } from '../../common/serverText';
+
+/** Fewer machines than this in a comparison and the history is too thin to say (as few as the line needs to say anything). */
+export const MIN_SAMPLE = 5;
+/** A machine is stalled when fewer than this share of the history's machines stayed at its step as long. */
+export const STALL_SHARE = 0.01;
+/** A kind is learned apart from the others once it has this many onboarded machines of its own. */
+export const KIND_MINIMUM = 20;
+/** Kinds learned apart at most; machines of further kinds only count in the pool. */
+export const MAX_KINDS = 100;
+/** Distinct event types the history keeps at most (a line's vocabulary, not a server's whim): later ones are not learned. */
+export const MAX_TYPES = 1000;
+/** Events compared at most per question: a spread of the comparable ones, in the order of their stay, beyond it. */
+const MAX_COMPARED = 2000;
+/** A period (night, rework, a step ahead) counts as a reason when its machines' median is this much longer. */
+const LONGER = 1.25;
+/** Share of the comparable machines a reason must cover, at least, and at most (one all share is no reason). */
+const REASON_SHARE = [0.1, 0.9] as const;
+/** Answers kept per type until the history changes. */
+const MAX_ANSWERS = 512;
+
+/** One event of an onboarded machine: how long it stayed the newest and how long was left from it. */
+export interface TimedEvent {
+  readonly gapMs: number;
+  readonly remainingMs: number;
+  /** When it happened: the minute of its (local) day, 0 to 1439. */
+  readonly dayMinute: number;
+  readonly lesson: TimedLesson;
+  /** Its place in lesson.keys. */
+  readonly index: number;
+}
+
+/** What one machine teaches of times: its events' types in order, and which had a retry after them. */
+export interface TimedLesson {
+  readonly kind: string | undefined;
+  readonly keys: readonly string[];
+  /** Events before this index had a retry (a failed event or a repeated type) still ahead of them. */
+  readonly reworkBefore: number;
+  /** From the first event to the outcome; undefined while open. */
+  readonly totalMs: number | undefined;
+  /**
+   * Still in progress when observed: every time left is at least its remainingMs, and its newest
+   * event's stay at least its gapMs (the machine counts as long as it is known to have been on its way).
+   */
+  readonly open: boolean;
+  readonly events: readonly TimedEvent[];
+}
+
+/** Whether an event's stay is still going on (the newest event of a machine in progress): its gapMs is a lower bound. */
+function stayOpen(event: TimedEvent): boolean {
+  return event.lesson.open && event.index === event.lesson.keys.length - 1;
+}
+
+/** Why a machine's time to go is what it is, as far as the history measurably shows it. */
+export type ProgressReason =
+  /** `machines` of the `of` comparable machines had a retry on the way, and took longer. */
+  | { readonly kind: 'rework'; readonly machines: number; readonly of: number }
+  /** `machines` of the `of` comparable machines went through `type`, which the others skipped, and took longer. */
+  | { readonly kind: 'optionalStep'; readonly type: ServerText; readonly machines: number; readonly of: number }
+  /** At night this step takes longer: the time to go rests on the `machines` that were at it at night. */
+  | { readonly kind: 'night'; readonly machines: number };
+
+export interface StayQuestion {
+  /** The newest event's type, as stepKey gives it. */
+  readonly key: string;
+  readonly kind: string | undefined;
+  /** How long it has been the newest. */
+  readonly atMs: number;
+  readonly nowMs: number;
+}
+
+export interface StayAnswer {
+  /** Events of this type in the history compared against (the kind's or the pool's). */
+  readonly compared: number;
+  /** Share of them still the newest after as long, this machine counted among them ((still + 1) / (compared + 1)); undefined when fewer than MIN_SAMPLE. */
+  readonly stillShare: number | undefined;
+  /** 90th percentile of how long this type stayed the newest. */
+  readonly usuallyUnderMs: number | undefined;
+  /** The longest this type stayed the newest (of stays that ended), when at least MIN_SAMPLE did. */
+  readonly longestMs: number | undefined;
+  /** Median, 10th and 90th percentile of what was left, and the machines they rest on; undefined when too thin. */
+  readonly toGo: { readonly ms: number; readonly lowMs: number; readonly highMs: number; readonly machines: number } | undefined;
+  readonly reasons: readonly ProgressReason[];
+  /** The kind learned apart, when it was. */
+  readonly cohort: { readonly label: string; readonly machines: number } | undefined;
+}
+
+/** The history's answers about time: what lineHistory's LearnedSteps carries for machineProgress. */
+export interface LineTimesReader {
+  stay(question: StayQuestion): StayAnswer;
+  /** The longest whole onboarding in the history (first event to outcome), when any. */
+  readonly longestOnboardingMs: number | undefined;
+}
+
+/**
+ * The kind of a machine by its serial number: the serial without its final
+ * block of letters and digits ("LSR-7000-G0101" → "LSR-7000"); undefined when
+ * it has no such block after a separator.
+ */
+export function serialFamily(serialNumber: string): string | undefined {
+  const match = /^(.{1,64}?)[^A-Za-z0-9]+[A-Za-z0-9]+$/.exec(serialNumber);
+  return match?.[1];
+}
+
+/** Whether a moment is at night (22:00 to 06:00, local time of the host, which is the line's for a commissioning engineer). */
+export function atNight(epochMs: number): boolean {
+  return nightMinute(dayMinuteOf(epochMs));
+}
+
+/** The minute of the local day, 0 to 1439. */
+export function dayMinuteOf(epochMs: number): number {
+  const date = new Date(epochMs);
+  return date.getHours() * 60 + date.getMinutes();
+}
+
+function nightMinute(dayMinute: number): boolean {
+  const minute = ((dayMinute % 1440) + 1440) % 1440;
+  return minute >= 22 * 60 || minute < 6 * 60;
+}
+
+/** The events of one type (of one kind, or pooled), sorted by how long they stayed the newest. */
+class Stays {
+  private readonly events: TimedEvent[] = [];
+  private readonly answers = new Map<string, Omit<StayAnswer, 'cohort'>>();
+
+  get size(): number {
+    return this.events.length;
+  }
+
+  add(event: TimedEvent): void {
+    this.events.splice(this.after(event.gapMs), 0, event);
+    this.changed();
+  }
+
+  private changed(): void {
+    this.answers.clear();
+    this.nightDiffersCache = undefined;
+  }
+
+  remove(event: TimedEvent): void {
+    for (let at = this.from(event.gapMs); at < this.events.length && this.events[at]?.gapMs === event.gapMs; at++)
+      if (this.events[at] === event) {
+        this.events.splice(at, 1);
+        break;
+      }
+    this.changed();
+  }
+
+  /** The first index whose stay is ≥ ms. */
+  private from(ms: number): number {
+    let low = 0;
+    let high = this.events.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((this.events[middle]?.gapMs ?? 0) < ms) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
+  /** The first index whose stay is > ms. */
+  private after(ms: number): number {
+    let low = 0;
+    let high = this.events.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((this.events[middle]?.gapMs ?? 0) <= ms) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
+  answer(atMs: number, nowMs: number, display: (key: string) => ServerText): Omit<StayAnswer, 'cohort'> {
+    const start = this.after(atMs);
+    const night = this.nightDiffers() ? atNight(nowMs - atMs) : undefined;
+    const cacheKey = `${start}:${night ?? '-'}:${Math.round(atMs / 1000)}`;
+    let answer = this.answers.get(cacheKey);
+    if (answer === undefined) {
+      answer = this.compute(start, atMs, night, display);
+      // Too few at this step in the same part of the day: every part of the day then, and no night said.
+      if (answer.toGo === undefined && night !== undefined) {
+        const everyPart = this.compute(start, atMs, undefined, display);
+        answer = { ...answer, toGo: everyPart.toGo, reasons: everyPart.reasons };
+      }
+      if (this.answers.size >= MAX_ANSWERS) this.answers.clear();
+      this.answers.set(cacheKey, answer);
+    }
+    return answer;
+  }
+
+  private nightDiffersCache: boolean | undefined;
+
+  /** Whether machines that were at this step at night measurably took longer from it than those there by day. */
+  private nightDiffers(): boolean {
+    if (this.nightDiffersCache === undefined) {
+      const done = this.events.filter((event) => !event.lesson.open);
+      const byNight = done.filter((event) => nightMinute(event.dayMinute));
+      const byDay = done.filter((event) => !nightMinute(event.dayMinute));
+      this.nightDiffersCache =
+        byNight.length >= MIN_SAMPLE && byDay.length >= MIN_SAMPLE && medianLeft(byNight) >= LONGER * medianLeft(byDay);
+    }
+    return this.nightDiffersCache;
+  }
+
+  private compute(
+    start: number,
+    atMs: number,
+    night: boolean | undefined,
+    display: (key: string) => ServerText,
+  ): Omit<StayAnswer, 'cohort'> {
+    // Where night and day differ, only the machines that were at this step in the same part of the day after as long compare.
+    const samePeriod = (event: TimedEvent): boolean => night === undefined || nightMinute(event.dayMinute) === night;
+    // The share still there after as long, and the usual stay, are read from stays that ended: the usual, not the hung.
+    const ended: TimedEvent[] = [];
+    let endedStill = 0;
+    const still: TimedEvent[] = [];
+    this.events.forEach((event, at) => {
+      if (!samePeriod(event)) return;
+      if (at >= start) still.push(event);
+      if (stayOpen(event)) return;
+      ended.push(event);
+      if (at >= start) endedStill++;
+    });
+    const compared = ended.length;
+    const stillShare = compared >= MIN_SAMPLE ? (endedStill + 1) / (compared + 1) : undefined;
+    const usuallyUnderMs = compared >= MIN_SAMPLE ? ended[Math.max(1, Math.ceil(0.9 * compared)) - 1]?.gapMs : undefined;
+    const longestMs = compared >= MIN_SAMPLE ? ended[compared - 1]?.gapMs : undefined;
+    // The comparable events: a spread of at most MAX_COMPARED of those that stayed longer than atMs.
+    const step = Math.max(1, still.length / MAX_COMPARED);
+    const sample: TimedEvent[] = [];
+    for (let at = 0; at < still.length; at += step) {
+      const event = still[Math.floor(at)];
+      if (event !== undefined) sample.push(event);
+    }
+    const done = sample.filter((event) => !event.lesson.open);
+    const machines = machinesIn(sample);
+    const quantile = leftAfter(sample, atMs);
+    const [ms, lowMs, highMs] = [quantile(0.5), quantile(0.1), quantile(0.9)];
+    if (machinesIn(done) < MIN_SAMPLE || ms === undefined || lowMs === undefined || highMs === undefined)
+      return { compared, stillShare, usuallyUnderMs, longestMs, toGo: undefined, reasons: [] };
+    const reasons: ProgressReason[] = night === true ? [{ kind: 'night', machines }] : [];
+    reasons.push(...aheadReasons(done, display));
+    return { compared, stillShare, usuallyUnderMs, longestMs, toGo: { ms, lowMs, highMs, machines }, reasons };
+  }
+}
+
+/**
+ * The share of the comparable machines done within a time, counting those
+ * still on their way for as long as they are known to have been (Kaplan and
+ * Meier's product-limit estimate: without them the history would hold only
+ * the machines quick enough to be done already). Undefined past what it knows.
+ */
+function leftAfter(sample: readonly TimedEvent[], atMs: number): (q: number) => number | undefined {
+  const left = sample
+    .map((event) => ({ ms: Math.max(0, event.remainingMs - atMs), open: event.lesson.open }))
+    .sort((a, b) => a.ms - b.ms || Number(a.open) - Number(b.open));
+  const steps: { ms: number; done: number }[] = [];
+  let atRisk = left.length;
+  let stillGoing = 1;
+  for (let at = 0; at < left.length;) {
+    const ms = left[at]?.ms ?? 0;
+    let finished = 0;
+    let leaving = 0;
+    for (; at < left.length && left[at]?.ms === ms; at++) {
+      leaving++;
+      if (left[at]?.open === false) finished++;
+    }
+    if (finished > 0) {
+      stillGoing *= 1 - finished / atRisk;
+      steps.push({ ms, done: 1 - stillGoing });
+    }
+    atRisk -= leaving;
+  }
+  return (q) => steps.find((step) => step.done >= q - 1e-9)?.ms;
+}
+
+function nearestRank(sorted: readonly number[], q: number): number {
+  return sorted[Math.max(1, Math.ceil(q * sorted.length)) - 1] ?? 0;
+}
+
+function medianLeft(events: readonly TimedEvent[]): number {
+  return nearestRank(
+    events.map((event) => event.remainingMs).sort((a, b) => a - b),
+    0.5,
+  );
+}
+
+function machinesIn(events: readonly TimedEvent[]): number {
+  return new Set(events.map((event) => event.lesson)).size;
+}
+
+/** Whether those with a trait took measurably longer than those without, and cover a share that makes it a reason. */
+function measurablyLonger(sample: readonly TimedEvent[], withIt: readonly TimedEvent[]): boolean {
+  const share = withIt.length / sample.length;
+  if (share < REASON_SHARE[0] || share > REASON_SHARE[1] || withIt.length < 3) return false;
+  const traits = new Set(withIt);
+  const without = sample.filter((event) => !traits.has(event));
+  const median = (events: readonly TimedEvent[]): number =>
+    nearestRank(
+      events.map((event) => event.remainingMs).sort((a, b) => a - b),
+      0.5,
+    );
+  return median(withIt) >= LONGER * median(without);
+}
+
+/** Rework and optional steps still ahead of the comparable machines, where the history shows them. */
+function aheadReasons(sample: readonly TimedEvent[], display: (key: string) => ServerText): ProgressReason[] {
+  const reasons: ProgressReason[] = [];
+  const rework = sample.filter((event) => event.index < event.lesson.reworkBefore);
+  if (measurablyLonger(sample, rework)) reasons.push({ kind: 'rework', machines: machinesIn(rework), of: machinesIn(sample) });
+  const ahead = new Map<string, TimedEvent[]>();
+  for (const event of sample) {
+    const seen = new Set<string>();
+    for (let at = event.index + 1; at < event.lesson.keys.length; at++) {
+      const key = event.lesson.keys[at];
+      if (key === undefined || seen.has(key)) continue;
+      seen.add(key);
+      const list = ahead.get(key);
+      if (list === undefined) ahead.set(key, [event]);
+      else list.push(event);
+    }
+  }
+  let optional: { key: string; events: TimedEvent[] } | undefined;
+  for (const [key, events] of [...ahead.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    if ((optional === undefined || events.length > optional.events.length) && measurablyLonger(sample, events)) optional = { key, events };
+  if (optional !== undefined)
+    reasons.push({ kind: 'optionalStep', type: display(optional.key), machines: machinesIn(optional.events), of: machinesIn(sample) });
+  return reasons;
+}
+
+/** Every onboarded machine's timed events, by type, pooled and by kind. */
+export class LineTimes implements LineTimesReader {
+  private readonly pooled = new Map<string, Stays>();
+  /** By kind: onboarded machines (what makes a kind its own measure), lessons in all, and their stays. */
+  private readonly kinds = new Map<string, { machines: number; lessons: number; readonly stays: Map<string, Stays> }>();
+  /** Whole onboardings, shortest first (the longest tells an abandoned machine). */
+  private readonly totals: number[] = [];
+
+  constructor(private readonly display: (key: string) => ServerText = serverText) {}
+
+  get longestOnboardingMs(): number | undefined {
+    return this.totals[this.totals.length - 1];
+  }
+
+  /** The kind a lesson counts under apart (a kind beyond MAX_KINDS only counts in the pool). */
+  kindFor(kind: string | undefined): string | undefined {
+    return kind !== undefined && (this.kinds.has(kind) || this.kinds.size < MAX_KINDS) ? kind : undefined;
+  }
+
+  add(lesson: TimedLesson): void {
+    if (lesson.totalMs !== undefined) insertSorted(this.totals, lesson.totalMs);
+    const kind = lesson.kind === undefined ? undefined : this.kindStays(lesson.kind);
+    if (kind !== undefined) {
+      kind.lessons++;
+      if (!lesson.open) kind.machines++;
+    }
+    for (const event of lesson.events) {
+      const key = lesson.keys[event.index];
+      if (key === undefined) continue;
+      staysOf(this.pooled, key).add(event);
+      if (kind !== undefined) staysOf(kind.stays, key).add(event);
+    }
+  }
+
+  remove(lesson: TimedLesson): void {
+    const at = lesson.totalMs === undefined ? -1 : this.totals.indexOf(lesson.totalMs);
+    if (at >= 0) this.totals.splice(at, 1);
+    const kind = lesson.kind === undefined ? undefined : this.kinds.get(lesson.kind);
+    for (const event of lesson.events) {
+      const key = lesson.keys[event.index];
+      if (key === undefined) continue;
+      dropFrom(this.pooled, key, event);
+      if (kind !== undefined) dropFrom(kind.stays, key, event);
+    }
+    if (kind !== undefined && !lesson.open) kind.machines--;
+    if (kind !== undefined && --kind.lessons <= 0 && lesson.kind !== undefined) this.kinds.delete(lesson.kind);
+  }
+
+  clear(): void {
+    this.pooled.clear();
+    this.kinds.clear();
+    this.totals.length = 0;
+  }
+
+  stay(question: StayQuestion): StayAnswer {
+    const kind = question.kind === undefined ? undefined : this.kinds.get(question.kind);
+    // A kind with enough machines of its own, that went through this step often enough, is its own measure.
+    const own = kind !== undefined && kind.machines >= KIND_MINIMUM ? kind.stays.get(question.key) : undefined;
+    if (own !== undefined && question.kind !== undefined && own.size >= KIND_MINIMUM)
+      return {
+        ...own.answer(question.atMs, question.nowMs, this.display),
+        cohort: { label: question.kind, machines: kind?.machines ?? 0 },
+      };
+    const pooled = this.pooled.get(question.key)?.answer(question.atMs, question.nowMs, this.display);
+    return pooled === undefined
+      ? {
+          compared: 0,
+          stillShare: undefined,
+          usuallyUnderMs: undefined,
+          longestMs: undefined,
+          toGo: undefined,
+          reasons: [],
+          cohort: undefined,
+        }
+      : { ...pooled, cohort: undefined };
+  }
+
+  private kindStays(kind: string): { machines: number; lessons: number; readonly stays: Map<string, Stays> } {
+    let stays = this.kinds.get(kind);
+    if (stays === undefined) {
+      stays = { machines: 0, lessons: 0, stays: new Map() };
+      this.kinds.set(kind, stays);
+    }
+    return stays;
+  }
+}
+
+function staysOf(map: Map<string, Stays>, key: string): Stays {
+  let stays = map.get(key);
+  if (stays === undefined) {
+    stays = new Stays();
+    map.set(key, stays);
+  }
+  return stays;
+}
+
+function dropFrom(map: Map<string, Stays>, key: string, event: TimedEvent): void {
+  const stays = map.get(key);
+  if (stays === undefined) return;
+  stays.remove(event);
+  if (stays.size === 0) map.delete(key);
+}
+
+function insertSorted(values: number[], value: number): void {
+  let low = 0;
+  let high = values.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((values[middle] ?? 0) <= value) low = middle + 1;
+    else high = middle;
+  }
+  values.splice(low, 0, value);
+}
