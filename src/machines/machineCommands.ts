@@ -25,6 +25,7 @@ import { COMMANDS } from '../workbench/constants';
 import type { ApiSession } from '../workbench/contracts/apiSession';
 import type { Log } from '../workbench/log';
 import { writeSavedFile } from '../workbench/workspaceFiles';
+import { NamedFileError } from '../common/namedFiles';
 import { CLEAR_FILTER, pickFilter, type FilterArgument } from './filterPicker';
 import type { MachineLists } from './machineLists';
 import type { MachinesModel } from './machinesModel';
@@ -390,7 +391,12 @@ async function writeExport(deps: MachineCommandDeps, argument: unknown): Promise
   try {
     await writeSavedFile(target, new TextEncoder().encode(content));
   } catch (error) {
-    void vscode.window.showErrorMessage(inertNotificationText(errorMessage(error, vscode.l10n.t)));
+    // A planted link or another user's file is refused, not a fault: said, logged as a warning; a failed write is an error.
+    if (!(error instanceof NamedFileError) || error.refusal === 'failed') throw error;
+    log.warn(`Export refused: ${errorMessage(error)}`);
+    void vscode.window.showErrorMessage(
+      inertNotificationText(vscode.l10n.t('The events could not be exported: {0}', errorMessage(error, vscode.l10n.t))),
+    );
     return undefined;
   }
   log.info(`Exported ${events.length} events of ${serial} as ${format.toUpperCase()} to ${target.toString(true)}.`);
