@@ -42,7 +42,6 @@ const TOP = ['./src/extension.ts', './src/publicApi.ts', './src/testHooks.ts'];
 const FILE_IO_OWNERS = [
   'src/common/namedFiles.ts', // the one reader and writer
   'src/common/claims.ts', // exclusive creation in the extension's own global storage
-  'src/eventsCache/fileResultStore.ts', // the results cache's own folder in global storage
   'src/session/registerSession.ts', // /proc/self/environ of this process
   'src/testHooks.ts', // the development build's test seam
 ];

@@ -15,8 +15,10 @@
 // answered without touching the disk.
 import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { NamedFileError, readNamedFile, writeNamedFile } from '../common/namedFiles';
+import { MAX_BYTES_PER_MACHINE } from '../core/events/eventsClient';
 import type { EventsResult } from '../core/model';
 import type { TimestampUnitSetting } from '../core/timestamp';
 import { sortNewestFirst, validateEvents } from '../core/validateEvents';
@@ -30,6 +32,10 @@ const FORMAT_VERSION = 1;
  * it, keeps learning from thousands of copies to a fixed budget.
  */
 export const MAX_LEARNED_FILE_BYTES = 2 * 1024 * 1024;
+/** A stored copy read back at most: what one machine's answer may be, twice over for the JSON around it. */
+const MAX_STORED_FILE_BYTES = 2 * MAX_BYTES_PER_MACHINE;
+/** Our own folder, read as any named file: a regular file of ours, no link at its name, bounded by bytes read. */
+const storedLimits = (maxBytes: number) => ({ maxBytes, noFinalLink: true, ownedByUs: true }) as const;
 
 interface StoredResult {
   readonly version: number;
@@ -113,9 +119,9 @@ export class FileResultStore implements ResultStore {
     if (stored === undefined) {
       if (!(await this.namesIn(this.directoryOf(scope))).has(nameOf(serialNumber))) return undefined;
       try {
-        stored = JSON.parse(await readFile(file, 'utf8'));
+        stored = JSON.parse((await readNamedFile(file, storedLimits(MAX_STORED_FILE_BYTES))).toString('utf8'));
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+        if (!(error instanceof NamedFileError && error.code === 'ENOENT'))
           this.options.onError?.(`The cached events of ${serialNumber} could not be read; they will be fetched again.`, error);
         return undefined;
       }
@@ -144,8 +150,7 @@ export class FileResultStore implements ResultStore {
       let stored: unknown = this.pending.get(file);
       if (stored === undefined) {
         try {
-          if ((await stat(file)).size > MAX_LEARNED_FILE_BYTES) continue;
-          stored = JSON.parse(await readFile(file, 'utf8'));
+          stored = JSON.parse((await readNamedFile(file, storedLimits(MAX_LEARNED_FILE_BYTES))).toString('utf8'));
         } catch {
           continue; // Gone or half-written: load() reports it when the machine is asked for.
         }
@@ -200,10 +205,8 @@ export class FileResultStore implements ResultStore {
       for (let next = this.pending.get(file); next !== undefined; next = this.pending.get(file)) {
         try {
           await mkdir(join(file, '..'), { recursive: true });
-          // Write then rename: a crash mid-write leaves the previous copy, never half a file.
-          const temporary = `${file}.${process.pid}.tmp`;
-          await writeFile(temporary, JSON.stringify(next));
-          await rename(temporary, file);
+          // The writer writes a new file and renames it: a crash mid-write leaves the previous copy, never half a file.
+          await writeNamedFile(file, JSON.stringify(next));
         } catch (error) {
           this.options.onError?.(`The events of ${next.serialNumber} could not be cached for offline use.`, error);
         }

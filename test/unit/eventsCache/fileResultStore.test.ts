@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Environment, SessionState } from '../../../src/domain/session/sessionState';
@@ -51,6 +51,25 @@ describe('Stored results (offline copy)', () => {
     store.save(result([event({ minute: 0 })]));
     await store.flush();
     assert.equal(files(dir).length, 1);
+  });
+
+  it('a link planted at a stored copy is neither read nor written through: the file it points to stays as it was', async () => {
+    store.save(result([event({ minute: 0 })]));
+    await store.flush();
+    const [name] = files(dir);
+    assert.ok(name !== undefined);
+    const copy = join(dir, name);
+    const outside = join(mkdtempSync(join(tmpdir(), 'oe-outside-')), 'keys');
+    writeFileSync(outside, readFileSync(copy));
+    rmSync(copy);
+    symlinkSync(outside, copy);
+    const before = readFileSync(outside, 'utf8');
+    const fresh = new FileResultStore({ directory: dir, scope: () => scope, onError: (message) => errors.push(message) });
+    assert.equal(await fresh.load(SERIAL), undefined, 'a copy behind a link is not read');
+    fresh.save(result([event({ minute: 1 }), event({ minute: 0 })]));
+    await fresh.flush();
+    assert.equal(readFileSync(outside, 'utf8'), before, 'the file behind the link is intact');
+    assert.equal(errors.length, 2, errors.join('\n'));
   });
 
   it('names files by hashes, so a serial number cannot reach outside its directory', async () => {
