@@ -52,6 +52,7 @@ export function fit(): void {
   const range = timeRange(
     page.shown.map((u) => u.row),
     page.aligned,
+    page.board?.nowMs,
   );
   page.view = range ? { from: range.from, to: range.to } : undefined;
   draw();
@@ -124,6 +125,7 @@ function timelineFrame(): TimelineFrame | undefined {
     aligned: page.aligned,
     units: units(),
     usual: page.board.usual?.steps ?? [],
+    nowMs: page.board.nowMs,
   };
 }
 

@@ -223,16 +223,35 @@ export function prefersAligned(rows: readonly BoardRow[]): boolean {
   return longest > 0 && last - first > 10 * longest;
 }
 
-/** The time span all points lie in, widened a little so the first and last points are not on the edge; undefined without points. */
-export function timeRange(rows: readonly BoardRow[], aligned = false): { readonly from: number; readonly to: number } | undefined {
+/**
+ * Where a lane's bar ends: at completion or the newest event, and for a machine still in progress at `nowMs`:
+ * the time since its newest event is part of its onboarding, so a stall reads as a long open segment.
+ */
+export function laneEnd(row: Pick<BoardRow, 'state' | 'endAt'>, nowMs: number): number | null {
+  if (row.endAt === null) return null;
+  return row.state === 'inProgress' ? Math.max(row.endAt, nowMs) : row.endAt;
+}
+
+/**
+ * The time span all points lie in (and, given `nowMs`, the open lanes of machines in progress up to now),
+ * widened a little so the first and last points are not on the edge; undefined without points.
+ */
+export function timeRange(
+  rows: readonly BoardRow[],
+  aligned = false,
+  nowMs?: number,
+): { readonly from: number; readonly to: number } | undefined {
   let from = Number.POSITIVE_INFINITY;
   let to = Number.NEGATIVE_INFINITY;
-  for (const row of rows)
+  for (const row of rows) {
     for (const point of row.points) {
       const at = laneTime(row, point.at, aligned);
       if (at < from) from = at;
       if (at > to) to = at;
     }
+    const end = nowMs === undefined || row.points.length === 0 ? null : laneEnd(row, nowMs);
+    if (end !== null) to = Math.max(to, laneTime(row, end, aligned));
+  }
   if (!Number.isFinite(from) || !Number.isFinite(to)) return undefined;
   const pad = Math.max((to - from) * 0.03, 60_000);
   return { from: from - pad, to: to + pad };

@@ -15,6 +15,7 @@ import {
   prefersAligned,
   sortRows,
   summaryText,
+  laneEnd,
   timeRange,
   timeTicks,
   type BoardColumn,
@@ -198,6 +199,23 @@ describe('board table: the timeline', () => {
     assert.equal(prefersAligned([far, lane(BOARD_T0, 0)]), false, 'no lane with a duration: nothing to compare');
     assert.equal(prefersAligned([row('EMPTY'), lane(BOARD_T0, 0, 0), lane(BOARD_T0 + DAY, 0, 0)]), false, 'instants only');
     assert.equal(prefersAligned([]), false);
+  });
+
+  it('reaches now on the lane of a machine in progress, so a stall is a long open segment; an outcome ends its lane', () => {
+    const now = BOARD_T0 + 180 * MINUTE;
+    const stalled = lane(BOARD_T0, 0, 27 * MINUTE);
+    assert.equal(stalled.state, 'inProgress');
+    assert.equal(laneEnd(stalled, now), now);
+    assert.equal(laneEnd(stalled, BOARD_T0), BOARD_T0 + 27 * MINUTE, 'never before its newest event (a clock behind the server)');
+    assert.deepEqual(timeRange([stalled], false, now), { from: BOARD_T0 - 5.4 * MINUTE, to: now + 5.4 * MINUTE });
+    assert.deepEqual(timeRange([stalled], true, now), { from: -5.4 * MINUTE, to: 185.4 * MINUTE });
+    const done = row('DONE', [
+      { type: 'STARTED', at: BOARD_T0 },
+      { type: 'ONBOARDING_COMPLETE', at: BOARD_T0 + 100 * MINUTE },
+    ]);
+    assert.equal(laneEnd(done, now), BOARD_T0 + 100 * MINUTE);
+    assert.deepEqual(timeRange([done], false, now), { from: BOARD_T0 - 3 * MINUTE, to: BOARD_T0 + 103 * MINUTE });
+    assert.equal(laneEnd(row('EMPTY'), now), null);
   });
 
   it('widens the range by 3% of its span on each side, and by at least a minute', () => {
