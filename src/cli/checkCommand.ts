@@ -24,6 +24,7 @@ import { MAX_SCANNED_FILE_BYTES, SerialCollector } from '../domain/workspaceScan
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliCommand';
 import { stringOption } from './cliArgs';
 import { styler } from './cliIo';
+import { progressFields } from './checkProgress';
 import { SESSION_OPTIONS } from './cliSession';
 
 /** The states --fail-on can name, as MachineState spells them; 'unavailable' (the request failed) is no machine's verdict: it exits 3. */
@@ -311,7 +312,8 @@ Exit codes:
       }
     }
     if (args.values['json'] === true) {
-      const json = machines.map((machine) => ({
+      const progressOf = progressFields(results, context.settings, Date.now());
+      const json = machines.map((machine, index) => ({
         serialNumber: machine.serialNumber,
         state: machine.state,
         counted: machine.counted,
@@ -319,6 +321,7 @@ Exit codes:
         // The newest event as the server sent it; an error in English, the language of a data format.
         ...(machine.newest === undefined ? {} : { newestEvent: machine.newest.raw }),
         ...(machine.error === undefined ? {} : { error: machine.error.message }),
+        ...progressOf(index, machine.rules),
       }));
       io.stdout(`${JSON.stringify(json, null, 2)}\n`);
     } else if (machines.length === 0) {

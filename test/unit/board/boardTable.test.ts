@@ -167,7 +167,15 @@ describe('board table: the filter', () => {
   });
 
   it('leaves an unknown placeholder of the summary words as it is', () => {
-    const words = { states: STATE_WORDS, none: 'none', one: '{0} {9}', many: '{1} of {0}', count: '{0}×{1}', separator: ' / ' };
+    const words = {
+      states: STATE_WORDS,
+      none: 'none',
+      one: '{0} {9}',
+      many: '{1} of {0}',
+      count: '{0}×{1}',
+      separator: ' / ',
+      abandoned: 'abandoned',
+    };
     assert.equal(summaryText(countStates([{ state: 'failed' }]), words), '1×failed {9}');
     assert.equal(summaryText(countStates([{ state: 'failed' }, { state: 'unknown' }]), words), '1×failed / 1×unknown of 2');
   });
