@@ -54,9 +54,10 @@ function progressPart(result: EventsResult, context: ResultContext): string {
   if (answer === undefined) return '';
   const words = progressWords(answer, plainLocalize, sv);
   if (answer.kind === 'notEnough') return `; progress: ${words.restsOn}`;
-  const parts = [words.step, `at it for ${formatMinutes(answer.atItForMs)}`];
+  const parts = [words.step, `at it for ${formatMinutes(answer.atStepMs)}`];
   if (words.stalled !== undefined) parts.unshift(`STALLED (${words.stalled})`);
-  parts.push(words.toGo === undefined ? 'time to go unknown (a remaining step has no measured time)' : `likely done: ${words.toGo}`);
+  if (words.abandoned !== undefined) parts.unshift(`ABANDONED (${words.abandoned})`);
+  if (words.toGo !== undefined) parts.push(words.toGo);
   if (words.oddities !== undefined) parts.push(words.oddities);
   parts.push(words.restsOn);
   return `; progress: ${parts.join(', ')}`;
@@ -73,7 +74,7 @@ function progressNote(context: ResultContext, reports: readonly MachineReport[])
   if (learned === undefined || !reports.some((report) => stateOfOutcome(report.outcome, context.rules) === 'inProgress')) return '';
   if (learned.kind === 'notEnough')
     return ` Progress of machines in progress cannot be estimated yet: ${progressWords(learned, plainLocalize, sv).restsOn}.`;
-  return ` For machines in progress the result gives their step, how long they have been at it, when they are likely done (the sum of the remaining steps' usual times) and STALLED when they have been at their step far longer than usual; ${restsOnWords(learned, plainLocalize).how}`;
+  return ` For machines in progress the result gives their step, how long they have been at it, how long is likely left (the median of what the machines that had been at the same step as long still took, and its 80 % range), STALLED when fewer than 1 in 100 of those machines stayed at their step as long, and ABANDONED when no event came for longer than any onboarding took; ${restsOnWords(learned, plainLocalize).how}`;
 }
 
 /** Stalled machines first (they need someone), then the furthest along: a stable order within the in-progress group. */

@@ -16,6 +16,7 @@
 import { serverText, serverTextData, type ServerText } from '../../common/serverText';
 import type { OnboardingEvent } from '../../core/model';
 import { eventState, type EventStateRules } from '../events/eventState';
+import { LineTimes, MAX_TYPES, serialFamily, type LineTimesReader, type TimedEvent, type TimedLesson } from './lineTimes';
 
 /** Below this many onboarded machines the history says so instead of guessing. */
 export const MINIMUM_MACHINES = 5;
@@ -23,8 +24,10 @@ export const MINIMUM_MACHINES = 5;
 const USUAL_SHARE = 0.5;
 /** Machines remembered at most (a line's history, not a data warehouse): older contributions are not dropped, new ones are refused. */
 export const MAX_MACHINES = 50_000;
-/** Steps of one machine read at most: a history of thousands of distinct types is not an onboarding. */
-const MAX_STEPS_PER_MACHINE = 200;
+/** Events of one machine read at most (the last before its outcome): a history of thousands of events is not an onboarding. */
+export const MAX_EVENTS_PER_MACHINE = 64;
+/** Spellings of one type (by case) kept at most: more are read as the first. */
+const MAX_SPELLINGS = 8;
 /** Longest type name and most steps the `steps` setting keeps. */
 const MAX_SETTING_TYPE = 256;
 const MAX_SETTING_STEPS = 100;
@@ -51,6 +54,8 @@ export type LearnedSteps =
       readonly steps: readonly StepFigures[];
       /** Onboarded machines the figures rest on. */
       readonly machines: number;
+      /** What the history says of time: how long is left after a given stay at a given type (lineTimes.ts). */
+      readonly times: LineTimesReader;
     }
   | { readonly kind: 'notEnough'; readonly machines: number };
 
@@ -89,7 +94,7 @@ export function stepKey(type: ServerText): string {
   return serverTextData(type).toUpperCase();
 }
 
-/** One machine's lesson: its steps in order, each with the time from the one before. */
+/** One machine's lesson: its steps in order, each with the time from the one before, and its events' times. */
 interface Contribution {
   readonly steps: readonly {
     readonly key: string;
@@ -97,6 +102,7 @@ interface Contribution {
     readonly afterMs: number | undefined;
     readonly position: number;
   }[];
+  readonly timed: TimedLesson;
 }
 
 /** Numbers kept in one array, sorted only when a percentile is asked for. */
@@ -148,6 +154,12 @@ function displayed(figures: TypeFigures): ServerText {
 export class LineHistory {
   private readonly contributions = new Map<string, Contribution>();
   private readonly types = new Map<string, TypeFigures>();
+  /** Every type's name once, with the lessons that use it: at most MAX_TYPES. */
+  private readonly names = new Map<string, { readonly key: string; uses: number }>();
+  private readonly times = new LineTimes((key) => {
+    const figures = this.types.get(key);
+    return figures === undefined ? serverText(key) : displayed(figures);
+  });
   private cached: LearnedSteps | undefined;
   private setting: readonly StepSetting[] = [];
 
@@ -166,8 +178,14 @@ export class LineHistory {
    * lesson; any other result takes back what the machine taught before. True when
    * the figures may have changed.
    */
-  learn(serialNumber: string, events: readonly OnboardingEvent[]): boolean {
-    const lesson = lessonOf(events, this.rules);
+  learn(serialNumber: string, events: readonly OnboardingEvent[], kind: string | undefined = serialFamily(serialNumber)): boolean {
+    const lesson = lessonOf(
+      events,
+      this.rules,
+      this.times.kindFor(kind),
+      (type) => this.name(type),
+      (key, type) => this.spelling(key, type),
+    );
     const before = this.contributions.get(serialNumber);
     if (before === undefined && lesson === undefined) return false;
     if (before !== undefined) this.withdraw(before);
@@ -194,6 +212,8 @@ export class LineHistory {
   clear(): void {
     this.contributions.clear();
     this.types.clear();
+    this.names.clear();
+    this.times.clear();
     this.cached = undefined;
   }
 
@@ -233,7 +253,7 @@ export class LineHistory {
       medianMs: index === 0 ? undefined : figures.afterMs.percentile(0.5),
       p90Ms: index === 0 ? undefined : figures.afterMs.percentile(0.9),
     }));
-    return { kind: 'steps', source: 'learned', steps, machines };
+    return { kind: 'steps', source: 'learned', steps, machines, times: this.times };
   }
 
   /** The setting's order; a step's time is the setting's when given, else what the history measured for that type. */
@@ -250,10 +270,34 @@ export class LineHistory {
         p90Ms: first ? undefined : (expectedMs ?? figures?.afterMs.percentile(0.9)),
       };
     });
-    return { kind: 'steps', source: 'setting', steps, machines: this.contributions.size };
+    return { kind: 'steps', source: 'setting', steps, machines: this.contributions.size, times: this.times };
+  }
+
+  /** A type's one name (interned: a thousand machines share one string), or undefined once MAX_TYPES are known. */
+  private name(type: ServerText): string | undefined {
+    const key = stepKey(type);
+    const known = this.names.get(key);
+    if (known !== undefined) return known.key;
+    return this.names.size >= MAX_TYPES ? undefined : key;
+  }
+
+  /** The spelling a lesson keeps: the history's own copy when it has one (or enough of them), else the event's. */
+  private spelling(key: string, type: ServerText): ServerText {
+    const spellings = this.types.get(key)?.spellings;
+    if (spellings === undefined) return type;
+    const known = spellings.get(serverTextData(type));
+    if (known !== undefined) return known.text;
+    return spellings.size >= MAX_SPELLINGS ? (spellings.values().next().value?.text ?? type) : type;
   }
 
   private contribute(lesson: Contribution): void {
+    // Every key of the lesson is one of its steps: the steps name them.
+    for (const step of lesson.steps) {
+      const name = this.names.get(step.key);
+      if (name === undefined) this.names.set(step.key, { key: step.key, uses: 1 });
+      else name.uses++;
+    }
+    this.times.add(lesson.timed);
     for (const step of lesson.steps) {
       let figures = this.types.get(step.key);
       if (figures === undefined) {
@@ -271,6 +315,11 @@ export class LineHistory {
   }
 
   private withdraw(lesson: Contribution): void {
+    this.times.remove(lesson.timed);
+    for (const step of lesson.steps) {
+      const name = this.names.get(step.key);
+      if (name !== undefined && --name.uses <= 0) this.names.delete(step.key);
+    }
     for (const step of lesson.steps) {
       const figures = this.types.get(step.key);
       if (figures === undefined) continue;
@@ -294,21 +343,59 @@ export function oldestFirst(events: readonly OnboardingEvent[]): OnboardingEvent
 
 /**
  * A machine's lesson: its distinct non-failed types in the order first reached,
- * up to and including the first onboarded event. Undefined when it has not onboarded.
+ * up to and including the first onboarded event, and the times of its last
+ * events before that outcome. Undefined when it has not onboarded.
  */
-function lessonOf(events: readonly OnboardingEvent[], rules: EventStateRules): Contribution | undefined {
+function lessonOf(
+  events: readonly OnboardingEvent[],
+  rules: EventStateRules,
+  kind: string | undefined,
+  name: (type: ServerText) => string | undefined,
+  spell: (key: string, type: ServerText) => ServerText,
+): Contribution | undefined {
   const ordered = oldestFirst(events);
-  const outcome = ordered.findIndex((event) => eventState(event, rules) === 'onboarded');
-  if (outcome < 0) return undefined;
+  const outcomeAt = ordered.findIndex((event) => eventState(event, rules) === 'onboarded');
+  const outcome = ordered[outcomeAt];
+  if (outcome === undefined) return undefined;
+  const before = ordered.slice(Math.max(0, outcomeAt - MAX_EVENTS_PER_MACHINE), outcomeAt + 1);
+  const first = ordered[0] ?? outcome;
+  // Types past the history's vocabulary are not learned (their events still end the stay before them).
+  const named = before.map((event) => ({ event, key: name(event.type), failed: eventState(event, rules) === 'failed' }));
+  const keys: string[] = [];
+  const stays: Omit<TimedEvent, 'lesson'>[] = [];
+  const seenKeys = new Set<string>();
+  let reworkBefore = 0;
+  named.forEach(({ event, key, failed }, at) => {
+    if (at === named.length - 1) return; // the outcome itself
+    // A failed event (a retry ahead for every event before it) is never a machine's newest while in progress: it only ends the stay before it.
+    if (failed) reworkBefore = keys.length;
+    if (failed || key === undefined) return;
+    if (seenKeys.has(key)) reworkBefore = keys.length;
+    seenKeys.add(key);
+    const next = named[at + 1]?.event ?? outcome;
+    stays.push({
+      gapMs: Math.max(0, next.time.epochMs - event.time.epochMs),
+      remainingMs: Math.max(0, outcome.time.epochMs - event.time.epochMs),
+      atMinute: Math.floor(event.time.epochMs / 60_000),
+      index: keys.length,
+    });
+    keys.push(key);
+  });
+  const timedEvents: TimedEvent[] = [];
+  const timed: TimedLesson = {
+    kind,
+    keys,
+    reworkBefore,
+    totalMs: Math.max(0, outcome.time.epochMs - first.time.epochMs),
+    events: timedEvents,
+  };
+  for (const stay of stays) timedEvents.push({ ...stay, lesson: timed });
   const seen = new Set<string>();
   const reached: { key: string; type: ServerText; at: number }[] = [];
-  for (const event of ordered.slice(0, outcome + 1)) {
-    if (eventState(event, rules) === 'failed') continue;
-    const key = stepKey(event.type);
-    if (seen.has(key)) continue;
+  for (const { event, key, failed } of named) {
+    if (failed || key === undefined || seen.has(key)) continue;
     seen.add(key);
-    reached.push({ key, type: event.type, at: event.time.epochMs });
-    if (reached.length >= MAX_STEPS_PER_MACHINE) break;
+    reached.push({ key, type: spell(key, event.type), at: event.time.epochMs });
   }
   const last = Math.max(1, reached.length - 1);
   return {
@@ -321,5 +408,6 @@ function lessonOf(events: readonly OnboardingEvent[], rules: EventStateRules): C
         position: index / last,
       };
     }),
+    timed,
   };
 }

@@ -132,7 +132,7 @@ export function unreachableForLong(firstFailureAt: number | undefined, now: numb
   return firstFailureAt !== undefined && now - firstFailureAt >= timing.unreachableAfterMs;
 }
 
-/** "46 min", "2 h 5 min", "40 s": how long an onboarding took, in the notification. */
+/** "46 min", "2 h 5 min", "40 s", "1 day 4 h", "141 days": how long an onboarding took, or a machine has waited. */
 export function formatDuration(ms: number, t: Localize): string {
   const seconds = Math.max(0, Math.round(ms / 1000));
   if (seconds < 60) return t('{0} s', seconds);
@@ -140,7 +140,14 @@ export function formatDuration(ms: number, t: Localize): string {
   if (minutes < 60) return t('{0} min', minutes);
   const hours = Math.floor(minutes / 60);
   const rest = minutes % 60;
-  return rest === 0 ? t('{0} h', hours) : t('{0} h {1} min', hours, rest);
+  if (hours < 24) return rest === 0 ? t('{0} h', hours) : t('{0} h {1} min', hours, rest);
+  // Over a day, hours are noise past a week and minutes past a day.
+  const roundedHours = Math.round(minutes / 60);
+  const days = Math.floor(roundedHours / 24);
+  const restHours = roundedHours % 24;
+  if (days >= 7) return t('{0} days', days);
+  if (restHours === 0) return days === 1 ? t('1 day') : t('{0} days', days);
+  return days === 1 ? t('1 day {0} h', restHours) : t('{0} days {1} h', days, restHours);
 }
 
 /** One watch, as the agent tools (and any other reader) get it: plain data; the newest step's type and the outcome's message are server text. */

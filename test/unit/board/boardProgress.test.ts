@@ -47,11 +47,11 @@ describe('the board with progress', () => {
     );
   });
 
-  it('sorts by time to go, shortest first', () => {
+  it('sorts by time to go, shortest first; the stalled machine, whose time to go no machine of the history can tell, last', () => {
     assert.deepEqual(serials(sortRows(rows, { column: 'toGo', descending: false })).slice(0, 3), [
-      'LSR-7000-G0101',
       'LSR-7000-G0103',
       'LSR-7000-G0102',
+      'LSR-7000-G0101',
     ]);
   });
 

@@ -322,7 +322,7 @@ describe('hover markdown: progress of a machine in progress', () => {
         withProgress,
       ),
     );
-    assert.equal(first, '**MX\\-4711\\-A0023** · in progress · step 2 of 4 · FIRMWARE\\_CHECKED · usually 10 min more');
+    assert.equal(first, '**MX\\-4711\\-A0023** · in progress · step 2 of 4 · FIRMWARE\\_CHECKED · likely 10 min more');
     assert.match(second ?? '', /^_from the onboardingEvents\.steps setting\._ The steps are the onboardingEvents\.steps setting/);
   });
 
@@ -375,7 +375,7 @@ describe('hover markdown: progress of a machine in progress', () => {
     );
     assert.equal(
       first,
-      '**MX\\-4711\\-A0023** · in progress · step 1 of 4 · STEP\\]\\(command\\:evil\\) \\<img src\\=x\\> \\# headi… · usually 15 min more',
+      '**MX\\-4711\\-A0023** · in progress · step 1 of 4 · STEP\\]\\(command\\:evil\\) \\<img src\\=x\\> \\# headi… · likely 15 min more',
     );
     assert.deepEqual(linkTargets(first), []);
   });

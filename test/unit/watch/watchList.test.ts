@@ -102,7 +102,7 @@ describe('WatchList', () => {
     });
     const window: Window = { list, cache, ended: [], unreachable: [], stalls: [] };
     list.onDidStall(({ watch, progress: stalled }) =>
-      window.stalls.push(`${watch.serialNumber} at ${Math.floor(stalled.atItForMs / MINUTE)} min`),
+      window.stalls.push(`${watch.serialNumber} at ${Math.floor(stalled.atStepMs / MINUTE)} min`),
     );
     list.onDidEnd((ended) => window.ended.push(ended));
     list.onDidGoUnreachable(({ watching }) => window.unreachable.push(watching));

@@ -80,7 +80,7 @@ describe('watch rules at their edges', () => {
     });
   });
 
-  it('writes durations with their unit changing exactly at 60 s and 60 min', () => {
+  it('writes durations with their unit changing exactly at 60 s, 60 min, a day and a week', () => {
     const cases: [number, string][] = [
       [-5 * SECOND, '0 s'],
       [59_499, '59 s'],
@@ -93,7 +93,13 @@ describe('watch rules at their edges', () => {
       [60 * MINUTE, '1 h'],
       [61 * MINUTE, '1 h 1 min'],
       [119 * MINUTE, '1 h 59 min'],
-      [25 * 60 * MINUTE, '25 h'],
+      [24 * 60 * MINUTE - 31 * SECOND, '23 h 59 min'],
+      [24 * 60 * MINUTE - 30 * SECOND, '1 day'],
+      [25 * 60 * MINUTE, '1 day 1 h'],
+      [48 * 60 * MINUTE, '2 days'],
+      [(6 * 24 + 23) * 60 * MINUTE, '6 days 23 h'],
+      [7 * 24 * 60 * MINUTE, '7 days'],
+      [(3396 * 60 + 1) * MINUTE, '141 days'],
     ];
     assert.deepEqual(
       cases.map(([ms]) => formatDuration(ms, plainLocalize)),

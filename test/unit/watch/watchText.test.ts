@@ -58,10 +58,15 @@ describe('watch text: progress in Watched Machines', () => {
     step: 2,
     of: 4,
     type: serverText(ICONS_AND_OVERRIDE),
-    atItForMs: 38 * 60_000,
-    timeToGo: { lowMs: 10 * 60_000, highMs: 25 * 60_000 },
+    atStepMs: 38 * 60_000,
+    timeToGo: { ms: 15 * 60_000, lowMs: 10 * 60_000, highMs: 25 * 60_000, machines: 40 },
     usuallyUnderMs: 12 * 60_000,
     stalled: false,
+    stallThreshold: 0.01,
+    stillAtStepShare: 0.2,
+    abandoned: false,
+    reasons: [],
+    cohort: undefined,
     missing: [],
     outOfOrder: [],
     machines: 48,
@@ -71,7 +76,7 @@ describe('watch text: progress in Watched Machines', () => {
   it('says the step, the time to go and what it rests on, the step type inert', () => {
     const shown = progressDetail(progress, ctx) ?? '';
     assertInert(shown);
-    assert.match(shown, /^step 2 of 4 · FAILED .+ · usually 10–25 min more · from 48 onboarded machines$/);
+    assert.match(shown, /^step 2 of 4 · FAILED .+ · likely 15 min more \(80 %: 10–25 min\) · from 48 onboarded machines$/);
   });
 
   it('says the stall in place of the time to go', () => {

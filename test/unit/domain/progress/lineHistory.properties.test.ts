@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { serverTextData } from '../../../../src/common/serverText';
 import { DEFAULT_EVENT_STATE_RULES } from '../../../../src/domain/events/eventState';
-import { LineHistory, parseStepsSetting, type LearnedSteps } from '../../../../src/domain/progress/lineHistory';
+import { LineHistory, parseStepsSetting, stepKey, type LearnedSteps } from '../../../../src/domain/progress/lineHistory';
 import { holds } from '../../../support/properties';
 import { machine, MINUTE, onboarded, USUAL } from './fixtures';
 
@@ -43,9 +43,24 @@ function learn(line: Line, order: readonly number[]): LearnedSteps {
 
 /** Comparable: server text as its characters. */
 function plain(learned: LearnedSteps): unknown {
-  return learned.kind === 'steps'
-    ? { ...learned, steps: learned.steps.map((step) => ({ ...step, type: serverTextData(step.type) })) }
-    : learned;
+  if (learned.kind !== 'steps') return learned;
+  const { times, ...rest } = learned;
+  // What the history says of time, asked for every step after a few stays, pooled and for the machines' kind.
+  const stays = learned.steps.flatMap((step) =>
+    [0, 1, 5, 30, 120, 500].flatMap((minutes) =>
+      [undefined, 'M'].map((kind) => times.stay({ key: stepKey(step.type), kind, atMs: minutes * MINUTE, nowMs: 0 })),
+    ),
+  );
+  const comparable = stays.map((stay) => ({
+    ...stay,
+    reasons: stay.reasons.map((reason) => (reason.kind === 'optionalStep' ? { ...reason, type: serverTextData(reason.type) } : reason)),
+  }));
+  return {
+    ...rest,
+    steps: learned.steps.map((step) => ({ ...step, type: serverTextData(step.type) })),
+    longestOnboardingMs: times.longestOnboardingMs,
+    stays: comparable,
+  };
 }
 
 /** Machines that spell the firmware check in one of three ways, and results that replace or forget one of them. */

@@ -3,6 +3,7 @@ import { serverText, serverTextData } from '../../../../src/common/serverText';
 import { DEFAULT_EVENT_STATE_RULES } from '../../../../src/domain/events/eventState';
 import {
   LineHistory,
+  MAX_EVENTS_PER_MACHINE,
   MAX_MACHINES,
   oldestFirst,
   parseStepsSetting,
@@ -366,14 +367,18 @@ describe('LineHistory: the exact figures and their edges (issue 38)', () => {
     );
   });
 
-  it('learns from a machine whose only event is its outcome, and reads at most 200 steps of one machine', () => {
+  it(`learns from a machine whose only event is its outcome, and reads at most ${MAX_EVENTS_PER_MACHINE} events of one machine: the last before its outcome`, () => {
     const history = new LineHistory(DEFAULT_EVENT_STATE_RULES);
     for (let i = 0; i < 5; i++) history.learn(`M-${i}`, machine(`M-${i}`, [['ONBOARDING_COMPLETED', 0]]));
     assert.deepEqual(figuresOf(history.steps()), [{ type: 'ONBOARDING_COMPLETED', machines: 5 }]);
     const long = new LineHistory(DEFAULT_EVENT_STATE_RULES);
     const names = Array.from({ length: 250 }, (_, i) => `T${String(i).padStart(3, '0')}`);
     learnAll(long, serials('LONG', 5), names);
-    assert.deepEqual(types(long.steps()), names.slice(0, 200), 'the first 200 steps, the outcome beyond them unread');
+    assert.deepEqual(
+      types(long.steps()),
+      [...names.slice(names.length - MAX_EVENTS_PER_MACHINE), 'ONBOARDING_COMPLETED'],
+      'the last steps and the outcome, those before them unread',
+    );
   });
 
   it(`remembers at most ${MAX_MACHINES} machines: a new one past that is refused, a known one is still replaced`, () => {

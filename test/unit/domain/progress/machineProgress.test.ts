@@ -3,7 +3,14 @@ import { plainLocalize } from '../../../../src/common/localize';
 import { lineText, serverText, serverTextData } from '../../../../src/common/serverText';
 import { DEFAULT_EVENT_STATE_RULES } from '../../../../src/domain/events/eventState';
 import { LineHistory, type LearnedSteps } from '../../../../src/domain/progress/lineHistory';
-import { machineProgress, progressWords, stallNotice, type MachineProgress } from '../../../../src/domain/progress/machineProgress';
+import { LineTimes } from '../../../../src/domain/progress/lineTimes';
+import {
+  ABANDONED_AFTER_MS,
+  machineProgress,
+  progressWords,
+  stallNotice,
+  type MachineProgress,
+} from '../../../../src/domain/progress/machineProgress';
 import { machine, MINUTE, onboarded, T0 } from './fixtures';
 
 const t = plainLocalize;
@@ -22,7 +29,7 @@ function progressAt(events: ReturnType<typeof machine>, nowMinute: number, histo
 }
 
 describe('machineProgress: where a machine in progress stands against its line', () => {
-  it('names its step, how long it has been at it and the time to go as a range', () => {
+  it('names its step, how long it has been at it and the time to go: what the machines at the same step as long still took', () => {
     const events = machine('LSR-1', [
       ['ONBOARDING_STARTED', 0],
       ['CONFIG_APPLIED', 5],
@@ -33,32 +40,66 @@ describe('machineProgress: where a machine in progress stands against its line',
         step: progress.step,
         of: progress.of,
         type: serverTextData(progress.type),
-        atItForMs: progress.atItForMs,
+        atStepMs: progress.atStepMs,
         stalled: progress.stalled,
+        abandoned: progress.abandoned,
+        stillAtStepShare: progress.stillAtStepShare,
       },
-      { step: 2, of: 6, type: 'CONFIG_APPLIED', atItForMs: 4 * MINUTE, stalled: false },
+      { step: 2, of: 6, type: 'CONFIG_APPLIED', atStepMs: 4 * MINUTE, stalled: false, abandoned: false, stillAtStepShare: 1 },
     );
-    // Firmware 18–26, certificate 2, registration 3, completion 1 minutes.
-    assert.deepEqual(progress.timeToGo, { lowMs: 24 * MINUTE, highMs: 32 * MINUTE });
+    // From CONFIG_APPLIED the ten machines took 16, 18, … 34 minutes to the outcome: 4 of them are behind this one.
+    assert.deepEqual(progress.timeToGo, { ms: 20 * MINUTE, lowMs: 12 * MINUTE, highMs: 28 * MINUTE, machines: 10 });
     const words = progressWords(progress, t, lineText);
-    assert.equal(words.line, 'step 2 of 6 · CONFIG_APPLIED · usually 24–32 min more');
+    assert.equal(words.line, 'step 2 of 6 · CONFIG_APPLIED · likely 20 min more (80 %: 12–28 min)');
     assert.equal(words.restsOn, 'from 10 onboarded machines');
   });
 
-  it('is stalled past twice the next step’s 90th percentile, and never under 10 minutes', () => {
+  it('gives a machine long at its step another future than one just there: only the machines that stayed as long count', () => {
+    // Fifty machines: CONFIG_APPLIED took 2, 3, … 51 minutes, then six minutes to the outcome.
+    const history = new LineHistory(DEFAULT_EVENT_STATE_RULES);
+    for (let i = 0; i < 50; i++) history.learn(`M-${i}`, onboarded(`M-${i}`, [5, i + 2, 2, 3, 1]));
+    const events = machine('LSR-1', [
+      ['ONBOARDING_STARTED', 0],
+      ['CONFIG_APPLIED', 5],
+    ]);
+    const early = progressAt(events, 5 + 2, history);
+    const late = progressAt(events, 5 + 20, history);
+    assert.deepEqual(early.timeToGo, { ms: 31 * MINUTE, lowMs: 11 * MINUTE, highMs: 51 * MINUTE, machines: 49 });
+    assert.deepEqual(late.timeToGo, { ms: 22 * MINUTE, lowMs: 10 * MINUTE, highMs: 34 * MINUTE, machines: 31 });
+    assert.equal(late.stillAtStepShare, 31 / 50);
+  });
+
+  it('says the history is too thin when fewer than ten machines stayed at the step as long', () => {
+    const events = machine('LSR-1', [
+      ['ONBOARDING_STARTED', 0],
+      ['CONFIG_APPLIED', 5],
+    ]);
+    // Four of the ten stayed at CONFIG_APPLIED longer than 20 minutes.
+    const thin = progressAt(events, 5 + 20);
+    assert.deepEqual([thin.timeToGo, thin.stillAtStepShare, thin.stalled], [undefined, 0.4, false]);
+    assert.equal(progressWords(thin, t, lineText).line, 'step 2 of 6 · CONFIG_APPLIED · time to go unknown (too little history)');
+  });
+
+  it('is stalled once fewer than 1 % of the history’s machines stayed at its step as long, and never under 10 minutes', () => {
     const events = machine('LSR-2', [
       ['ONBOARDING_STARTED', 0],
       ['CONFIG_APPLIED', 5],
     ]);
-    assert.equal(progressAt(events, 5 + 52).stalled, false, 'at 2 × 26 min exactly: not yet');
-    const stalled = progressAt(events, 5 + 53);
-    assert.equal(stalled.stalled, true);
+    // CONFIG_APPLIED took 10 to 28 minutes: at 27 one in ten was still there; at 28 none.
+    assert.equal(progressAt(events, 5 + 27).stalled, false, 'one of ten still there');
+    const stalled = progressAt(events, 5 + 28);
+    assert.deepEqual([stalled.stalled, stalled.stillAtStepShare, stalled.stallThreshold], [true, 0, 0.01]);
     assert.equal(
       stallNotice('LSR-2', stalled, t, lineText),
-      'LSR-2 has been at CONFIG_APPLIED for 53 min; it usually takes under 26 min (from 10 onboarded machines).',
+      'LSR-2 has been at CONFIG_APPLIED for 28 min; it usually takes under 26 min (from 10 onboarded machines).',
     );
-    assert.equal(progressWords(stalled, t, lineText).line, 'stalled: at it for 53 min, usually under 26 min');
-    // The last steps take 1–3 minutes: twice that is under the 10-minute floor.
+    const words = progressWords(stalled, t, lineText);
+    assert.equal(words.line, 'stalled: at it for 28 min, usually under 26 min');
+    assert.equal(
+      words.stallRule,
+      '0 % of the machines before it were still at this step after as long; below 1 % a machine counts as stalled.',
+    );
+    // The last steps take 1–3 minutes: past all of them, but under the 10-minute floor.
     const late = machine('LSR-3', [
       ['ONBOARDING_STARTED', 0],
       ['CONFIG_APPLIED', 5],
@@ -66,8 +107,22 @@ describe('machineProgress: where a machine in progress stands against its line',
       ['CERTIFICATE_ISSUED', 22],
       ['MACHINE_REGISTERED', 25],
     ]);
-    assert.equal(progressAt(late, 25 + 9).stalled, false);
+    assert.equal(progressAt(late, 25 + 10).stalled, false);
     assert.equal(progressAt(late, 25 + 11).stalled, true);
+  });
+
+  it('is abandoned, not stalled and with no time to go, past the longest onboarding in the history and three days', () => {
+    const events = machine('LSR-2', [
+      ['ONBOARDING_STARTED', 0],
+      ['CONFIG_APPLIED', 5],
+    ]);
+    const atThreeDays = progressAt(events, 5 + ABANDONED_AFTER_MS / MINUTE);
+    assert.deepEqual([atThreeDays.abandoned, atThreeDays.stalled], [false, true]);
+    const gone = progressAt(events, 5 + 141 * 24 * 60);
+    assert.deepEqual([gone.abandoned, gone.stalled, gone.timeToGo], [true, false, undefined]);
+    const words = progressWords(gone, t, lineText);
+    assert.equal(words.abandoned, 'abandoned: no event for 141 days, longer than any onboarding took');
+    assert.deepEqual([words.line, words.toGo], ['abandoned: no event for 141 days, longer than any onboarding took', undefined]);
   });
 
   it('names the usual steps it skipped and those it reached out of order', () => {
@@ -120,6 +175,7 @@ function learnedOf(
     kind: 'steps',
     source,
     machines,
+    times: new LineTimes(),
     steps: figures.map(([type, median, p90]) => ({
       type: serverText(type),
       machines,
@@ -141,10 +197,15 @@ const AT_CONFIG: MachineProgress = {
   step: 2,
   of: 6,
   type: serverText('CONFIG_APPLIED'),
-  atItForMs: 4 * MINUTE,
-  timeToGo: { lowMs: 24 * MINUTE, highMs: 32 * MINUTE },
+  atStepMs: 4 * MINUTE,
+  timeToGo: { ms: 20 * MINUTE, lowMs: 12 * MINUTE, highMs: 28 * MINUTE, machines: 10 },
   usuallyUnderMs: 26 * MINUTE,
   stalled: false,
+  stallThreshold: 0.01,
+  stillAtStepShare: 1,
+  abandoned: false,
+  reasons: [],
+  cohort: undefined,
   missing: [],
   outOfOrder: [],
   machines: 10,
@@ -152,7 +213,7 @@ const AT_CONFIG: MachineProgress = {
 };
 
 const LEARNED_HOW =
-  'Learned from the 10 onboarded machines whose events are loaded: the usual order of their event types up to the outcome, each step’s median time and the time 90 % of them took at most.';
+  'Learned from the 10 onboarded machines whose events are loaded: the usual order of their event types up to the outcome; the time to go is what those that had been at the same step as long still took: its median, and the range 80 % of them fell in.';
 
 describe('machineProgress: the exact answer and its words (issue 38)', () => {
   it('answers nothing for a machine without events, onboarded or failed', () => {
@@ -186,10 +247,15 @@ describe('machineProgress: the exact answer and its words (issue 38)', () => {
         step: 0,
         of: 3,
         type: 'ALSO_UNHEARD_OF',
-        atItForMs: MINUTE,
+        atStepMs: MINUTE,
         timeToGo: undefined,
         usuallyUnderMs: undefined,
         stalled: false,
+        stallThreshold: 0.01,
+        stillAtStepShare: undefined,
+        abandoned: false,
+        reasons: [],
+        cohort: undefined,
         missing: [],
         outOfOrder: [],
         machines: 10,
@@ -198,7 +264,7 @@ describe('machineProgress: the exact answer and its words (issue 38)', () => {
     );
     const words = progressWords(progress, t, lineText);
     assert.equal(words.step, 'step ? of 3 · ALSO_UNHEARD_OF');
-    assert.equal(words.line, 'step ? of 3 · ALSO_UNHEARD_OF');
+    assert.equal(words.line, 'step ? of 3 · ALSO_UNHEARD_OF · time to go unknown (too little history)');
   });
 
   it('names no oddity for a machine in order, even one that went back to an earlier step', () => {
@@ -249,25 +315,46 @@ describe('machineProgress: the exact answer and its words (issue 38)', () => {
     );
   });
 
-  it('has no time to go when a remaining step has no median or no 90th percentile', () => {
+  it('sums the setting’s times when the history cannot say, and has none when a step ahead has no time', () => {
     const at = machine('A', [['A', 0]]);
+    const withTimes = answerOf(
+      at,
+      learnedOf(
+        [
+          ['A', undefined, undefined],
+          ['B', 2, 2],
+          ['C', 3, 3],
+        ],
+        'setting',
+        0,
+      ),
+      T0,
+    );
+    assert.deepEqual(withTimes.timeToGo, { ms: 5 * MINUTE, lowMs: 5 * MINUTE, highMs: 5 * MINUTE, machines: 0 });
+    assert.equal(progressWords(withTimes, t, lineText).toGo, 'likely 5 min more');
     for (const [median, p90] of [
       [2, undefined],
       [undefined, 4],
     ] as const) {
       const progress = answerOf(
         at,
-        learnedOf([
-          ['A', undefined, undefined],
-          ['B', 2, 4],
-          ['C', median, p90],
-        ]),
+        learnedOf(
+          [
+            ['A', undefined, undefined],
+            ['B', 2, 4],
+            ['C', median, p90],
+          ],
+          'setting',
+        ),
         T0,
       );
       assert.equal(progress.timeToGo, undefined, `${median}–${p90}`);
       assert.equal(progress.usuallyUnderMs, 4 * MINUTE);
       const words = progressWords(progress, t, lineText);
-      assert.deepEqual([words.toGo, words.line], [undefined, 'step 1 of 3 · A']);
+      assert.deepEqual(
+        [words.toGo, words.line],
+        ['time to go unknown (too little history)', 'step 1 of 3 · A · time to go unknown (too little history)'],
+      );
     }
   });
 
@@ -290,75 +377,85 @@ describe('machineProgress: the exact answer and its words (issue 38)', () => {
     );
     assert.deepEqual(
       { step: progress.step, timeToGo: progress.timeToGo, usuallyUnderMs: progress.usuallyUnderMs, stalled: progress.stalled },
-      { step: 2, timeToGo: { lowMs: 0, highMs: 0 }, usuallyUnderMs: undefined, stalled: false },
+      { step: 2, timeToGo: { ms: 0, lowMs: 0, highMs: 0, machines: 0 }, usuallyUnderMs: undefined, stalled: false },
     );
   });
 
-  it('stalls only past twice the next step’s 90th percentile and past 10 minutes, to the millisecond; never a negative time at it', () => {
-    const at = machine('A', [['A', 0]]);
-    const stalledAt = (p90: number, sinceMs: number): boolean =>
-      answerOf(
-        at,
-        learnedOf([
-          ['A', undefined, undefined],
-          ['B', 1, p90],
-        ]),
-        T0 + sinceMs,
-      ).stalled;
-    assert.deepEqual([stalledAt(4, 10 * MINUTE), stalledAt(4, 10 * MINUTE + 1)], [false, true], 'the 10-minute floor');
-    assert.deepEqual([stalledAt(6, 12 * MINUTE), stalledAt(6, 12 * MINUTE + 1)], [false, true], 'twice the 90th percentile');
-    const early = answerOf(
-      at,
-      learnedOf([
-        ['A', undefined, undefined],
-        ['B', 1, 4],
-      ]),
-      T0 - 5 * MINUTE,
-    );
-    assert.equal(early.atItForMs, 0, 'a clock behind the newest event');
+  it('never has a negative time at its step', () => {
+    const early = answerOf(machine('A', [['A', 0]]), learnedOf([['A', undefined, undefined]]), T0 - 5 * MINUTE);
+    assert.equal(early.atStepMs, 0, 'a clock behind the newest event');
   });
 
-  it('words the time to go as one figure under a minute apart, minutes under an hour, hours from an hour on', () => {
-    const toGo = (lowMs: number, highMs: number): string | undefined =>
-      progressWords({ ...AT_CONFIG, timeToGo: { lowMs, highMs } }, t, lineText).toGo;
-    assert.equal(toGo(10 * MINUTE, 10 * MINUTE + 20_000), 'usually 10 min more');
-    assert.equal(toGo(10 * MINUTE, 11 * MINUTE), 'usually 10–11 min more', 'exactly a minute apart');
-    assert.equal(toGo(45 * MINUTE, 60 * MINUTE - 1), 'usually 45–60 min more');
-    assert.equal(toGo(30 * MINUTE, 60 * MINUTE), 'usually 30 min–1 h more', 'exactly an hour');
-    assert.equal(toGo(90 * MINUTE, 150 * MINUTE), 'usually 1 h 30 min–2 h 30 min more');
-    assert.equal(toGo(120 * MINUTE, 120 * MINUTE + 20_000), 'usually 2 h more');
+  it('words the time to go: its median, then its 80 % range in minutes under an hour and in hours from an hour on', () => {
+    const toGo = (ms: number, lowMs: number, highMs: number): string | undefined =>
+      progressWords({ ...AT_CONFIG, timeToGo: { ms, lowMs, highMs, machines: 10 } }, t, lineText).toGo;
+    assert.equal(toGo(10 * MINUTE, 10 * MINUTE, 10 * MINUTE + 20_000), 'likely 10 min more');
+    assert.equal(toGo(15 * MINUTE, 8 * MINUTE, 40 * MINUTE), 'likely 15 min more (80 %: 8–40 min)');
+    assert.equal(toGo(10 * MINUTE, 10 * MINUTE, 11 * MINUTE), 'likely 10 min more (80 %: 10–11 min)', 'exactly a minute apart');
+    assert.equal(toGo(50 * MINUTE, 45 * MINUTE, 60 * MINUTE - 1), 'likely 50 min more (80 %: 45–60 min)');
+    assert.equal(toGo(40 * MINUTE, 30 * MINUTE, 60 * MINUTE), 'likely 40 min more (80 %: 30 min–1 h)', 'exactly an hour');
+    assert.equal(toGo(2 * 60 * MINUTE, 90 * MINUTE, 150 * MINUTE), 'likely 2 h more (80 %: 1 h 30 min–2 h 30 min)');
+    assert.equal(toGo(30 * 60 * MINUTE, 26 * 60 * MINUTE, 50 * 60 * MINUTE), 'likely 1 day 6 h more (80 %: 1 day 2 h–2 days 2 h)');
   });
 
   it('words every field of an answer from the learned history', () => {
     assert.deepEqual(progressWords(AT_CONFIG, t, lineText), {
       step: 'step 2 of 6 · CONFIG_APPLIED',
-      toGo: 'usually 24–32 min more',
+      toGo: 'likely 20 min more (80 %: 12–28 min)',
       stalled: undefined,
+      abandoned: undefined,
+      stallRule: '100 % of the machines before it were still at this step after as long; below 1 % a machine counts as stalled.',
+      reasons: undefined,
+      cohort: 'learned from every machine of this environment',
       restsOn: 'from 10 onboarded machines',
       how: LEARNED_HOW,
       oddities: undefined,
-      line: 'step 2 of 6 · CONFIG_APPLIED · usually 24–32 min more',
+      line: 'step 2 of 6 · CONFIG_APPLIED · likely 20 min more (80 %: 12–28 min)',
     });
-    const stalled = { ...AT_CONFIG, stalled: true, atItForMs: 53 * MINUTE };
+    const stalled = { ...AT_CONFIG, stalled: true, atStepMs: 53 * MINUTE, stillAtStepShare: 0.004 };
     assert.deepEqual(progressWords(stalled, t, lineText), {
       step: 'step 2 of 6 · CONFIG_APPLIED',
-      toGo: 'usually 24–32 min more',
+      toGo: 'likely 20 min more (80 %: 12–28 min)',
       stalled: 'stalled: at it for 53 min, usually under 26 min',
+      abandoned: undefined,
+      stallRule: '0.4 % of the machines before it were still at this step after as long; below 1 % a machine counts as stalled.',
+      reasons: undefined,
+      cohort: 'learned from every machine of this environment',
       restsOn: 'from 10 onboarded machines',
       how: LEARNED_HOW,
       oddities: undefined,
       line: 'stalled: at it for 53 min, usually under 26 min',
     });
-    // A stall is worded only with the time it is measured against.
+    // A stall without a measured usual time says how long, and the watch's notice needs the usual time.
     const unmeasured = { ...AT_CONFIG, stalled: true, usuallyUnderMs: undefined };
-    assert.equal(progressWords(unmeasured, t, lineText).stalled, undefined);
+    assert.equal(progressWords(unmeasured, t, lineText).stalled, 'stalled: at it for 4 min');
     assert.equal(stallNotice('LSR-9', unmeasured, t, lineText), undefined);
     assert.equal(stallNotice('LSR-9', AT_CONFIG, t, lineText), undefined, 'not stalled');
+    const reasons = progressWords(
+      {
+        ...AT_CONFIG,
+        cohort: { label: 'LSR-7000', machines: 48 },
+        reasons: [
+          { kind: 'rework', machines: 12, of: 40 },
+          { kind: 'optionalStep', type: serverText('FIRMWARE_UPDATED'), machines: 9, of: 40 },
+          { kind: 'night', machines: 14 },
+        ],
+      },
+      t,
+      (text) => `[${lineText(text)}]`,
+    );
+    assert.deepEqual(
+      [reasons.reasons, reasons.cohort],
+      [
+        'a retry on the way for 12 of 40 machines from here; [FIRMWARE_UPDATED] ahead for 9 of 40 machines from here; slower at night (from 14 machines at it at night)',
+        'learned from the 48 machines of kind LSR-7000',
+      ],
+    );
   });
 
   it('says what the figures rest on and how they were found, for the setting and for the history', () => {
     const setting =
-      'The steps are the onboardingEvents.steps setting; a time the setting does not give is what this environment’s onboarded machines took.';
+      'The steps are the onboardingEvents.steps setting; the time to go is what this environment’s onboarded machines took from the same step after as long, else the setting’s times.';
     const bySetting = progressWords({ ...AT_CONFIG, source: 'setting', machines: 0 }, t, lineText);
     assert.deepEqual([bySetting.restsOn, bySetting.how], ['from the onboardingEvents.steps setting', setting]);
     const settingAndHistory = progressWords({ ...AT_CONFIG, source: 'setting', machines: 7 }, t, lineText);
@@ -369,6 +466,10 @@ describe('machineProgress: the exact answer and its words (issue 38)', () => {
       step: 'not enough history yet (3 onboarded machines)',
       toGo: undefined,
       stalled: undefined,
+      abandoned: undefined,
+      stallRule: undefined,
+      reasons: undefined,
+      cohort: undefined,
       restsOn: 'not enough history yet (3 onboarded machines)',
       how: 'Progress is learned from the onboarded machines of this environment once at least 5 have onboarded; or name the steps in the onboardingEvents.steps setting.',
       oddities: undefined,
