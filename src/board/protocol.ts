@@ -221,6 +221,7 @@ function isRowProgress(value: unknown): value is RowProgress {
     isNullableWords(value['toGoText']) &&
     isNullableWords(value['stalledText']) &&
     isNullableWords(value['abandonedText']) &&
+    isNullableWords(value['stallRule']) &&
     isNullableWords(value['why']) &&
     isString(value['restsOn'], MAX_WORDS) &&
     isString(value['how'], MAX_WORDS) &&

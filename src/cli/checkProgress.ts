@@ -65,8 +65,8 @@ export function progressJson(
     step: answer.step,
     of: answer.of,
     stalled: answer.stalled,
-    abandoned: false,
-    atStepMs: answer.atItForMs,
-    timeToGo: toGo === undefined ? null : { ms: toGo.lowMs, lowMs: toGo.lowMs, highMs: toGo.highMs },
+    abandoned: answer.abandoned,
+    atStepMs: answer.atStepMs,
+    timeToGo: toGo === undefined ? null : { ms: toGo.ms, lowMs: toGo.lowMs, highMs: toGo.highMs },
   };
 }

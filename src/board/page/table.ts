@@ -56,7 +56,9 @@ export function buildRow(row: BoardRow, words: Record<BoardState, string>): RowU
     if (p.abandoned) progress.append(el('span', 'stalled-badge abandoned-badge', pageString('abandoned')));
     else if (p.stalled) progress.append(el('span', 'stalled-badge', pageString('stalled')));
     progress.append(el('span', 'progress-step', short));
-    progress.title = [p.abandonedText ?? p.stalledText ?? p.stepText, p.oddities, p.restsOn, p.how].filter((x) => x !== null).join('\n');
+    progress.title = [p.abandonedText ?? p.stalledText ?? p.stepText, p.stallRule, p.oddities, p.restsOn, p.how]
+      .filter((x) => x !== null)
+      .join('\n');
     if (p.toGoText !== null) {
       toGo.textContent = p.toGoText;
       toGo.title = [p.why, p.restsOn, p.how].filter((x) => x !== null).join('\n');

@@ -49,7 +49,9 @@ export interface RowProgress {
   readonly stalledText: string | null;
   /** Why it counts as abandoned, in words; null when it does not. */
   readonly abandonedText: string | null;
-  /** What the history shows about the time to go (rework, a slow step, another kind of machine): one line each; null when nothing. */
+  /** The stall's rule with the share it measured, for a stalled machine; null otherwise. */
+  readonly stallRule: string | null;
+  /** What the history shows about the time to go (rework, a slower night, the kind it was learned from): one line each; null when nothing. */
   readonly why: string | null;
   /** "from 48 onboarded machines" */
   readonly restsOn: string;
@@ -67,15 +69,18 @@ export function rowProgress(answer: Exclude<ProgressAnswer, undefined>, words: P
     step: known ? answer.step : 0,
     of: known ? answer.of : 0,
     stalled: known && answer.stalled,
-    abandoned: false,
-    toGoMs: null,
+    abandoned: known && answer.abandoned,
+    toGoMs: known ? (answer.timeToGo?.ms ?? null) : null,
     toGoLowMs: known ? (answer.timeToGo?.lowMs ?? null) : null,
     toGoHighMs: known ? (answer.timeToGo?.highMs ?? null) : null,
     stepText: words.step,
     toGoText: words.toGo ?? null,
     stalledText: words.stalled ?? null,
-    abandonedText: null,
-    why: null,
+    abandonedText: words.abandoned ?? null,
+    stallRule: answer.kind === 'progress' && answer.stalled ? (words.stallRule ?? null) : null,
+    why:
+      [words.reasons, known && answer.source === 'learned' ? words.cohort : undefined].filter((part) => part !== undefined).join('\n') ||
+      null,
     restsOn: words.restsOn,
     how: words.how,
     oddities: words.oddities ?? null,

@@ -85,7 +85,7 @@ export function sortRows(rows: readonly BoardRow[], sort: BoardSort): BoardRow[]
       case 'progress':
         return compareProgress(a, b, descending);
       case 'toGo':
-        return compareNullable(a.progress?.toGoHighMs ?? null, b.progress?.toGoHighMs ?? null, descending);
+        return compareNullable(a.progress?.toGoMs ?? null, b.progress?.toGoMs ?? null, descending);
       case 'newest':
         return compareText(a.newestType, b.newestType, descending);
       case 'age':

@@ -41,8 +41,10 @@ describe('the board with progress', () => {
     assert.deepEqual(ascending.slice(0, 3), ['LSR-7000-G0101', 'LSR-7000-G0102', 'LSR-7000-G0103']);
     const descending = serials(sortRows(rows, { column: 'progress', descending: true }));
     assert.deepEqual(descending.slice(0, 3), ['LSR-7000-G0103', 'LSR-7000-G0102', 'LSR-7000-G0101']);
+    assert.equal(descending[3], ABANDONED, 'the abandoned after those in progress, both ways');
+    assert.equal(ascending[3], ABANDONED);
     assert.ok(
-      descending.slice(3).every((serial) => serial.startsWith('MX-')),
+      descending.slice(4).every((serial) => serial.startsWith('MX-')),
       'onboarded machines (no progress) stay last',
     );
   });
@@ -73,7 +75,15 @@ describe('the board with progress', () => {
     assert.deepEqual(serials(filterRows(rows, { ...NO_FILTER, abandoned: true }, WORDS)), [ABANDONED]);
     assert.deepEqual(serials(filterRows(rows, { ...NO_FILTER, abandoned: true, stalled: true }, WORDS)), []);
     assert.equal(countAbandoned(rows), 1);
-    const words = { states: WORDS, none: 'none', one: '{0}', many: '{0} machines: {1}', count: '{0} {1}', separator: ', ', abandoned: 'abandoned' };
+    const words = {
+      states: WORDS,
+      none: 'none',
+      one: '{0}',
+      many: '{0} machines: {1}',
+      count: '{0} {1}',
+      separator: ', ',
+      abandoned: 'abandoned',
+    };
     assert.equal(summaryText(countStates(rows), words, 'en', countAbandoned(rows)), '10 machines: 6 onboarded, 3 in progress, 1 abandoned');
     assert.equal(summaryText(countStates(rows), words, 'en'), '10 machines: 6 onboarded, 4 in progress', 'without abandoned machines');
   });
