@@ -122,8 +122,8 @@ interface Running {
   history: PollHistory;
   timer: unknown;
   polling: boolean;
-  /** The last poll found the machine stalled: a stall lasts until a poll finds it moving again, whatever new stale events arrive meanwhile. */
-  inStall?: boolean;
+  /** The usual step (MachineProgress.step) of the stall this window told or saw claimed: a stall lasts until a poll finds the machine moving or at a further step, whatever new stale events arrive meanwhile. */
+  stallStep?: number | undefined;
 }
 
 /** Ended watches kept (newest first) for the quick pick and the badge; older ones go when more end. */
@@ -453,17 +453,18 @@ export class WatchList extends Disposable {
   /**
    * A stall is told once across the windows, as an outcome is (the claim's key names the stall by the newest
    * event it began at); this window asks the claim once per stall, not every poll: a newest event that is
-   * already stale when it arrives continues the stall, only a poll that finds the machine moving ends it.
+   * already stale when it arrives continues the stall unless it reached a further usual step (so a server
+   * can start at most one stall per step), and a poll that finds the machine moving ends it.
    */
   private async tellStall(watch: Watch, result: EventsResult, run: Running): Promise<void> {
     const progress = this.options.progress?.(result);
     const newest = newestOf(result.events);
     if (progress?.kind !== 'progress' || !progress.stalled || newest === undefined) {
-      run.inStall = false;
+      run.stallStep = undefined;
       return;
     }
-    if (run.inStall === true) return;
-    run.inStall = true;
+    if (run.stallStep === progress.step) return;
+    run.stallStep = progress.step;
     // formatUtcIso, not Date#toISOString: a server's timestamp past the range of a Date must not throw in a poll.
     this.options.log?.(
       `Watch of ${watch.serialNumber}: stalled at its step since ${formatUtcIso(newest.time.epochMs) ?? String(newest.time.epochMs)}.`,

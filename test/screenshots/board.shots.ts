@@ -68,7 +68,10 @@ describe('Onboarding board screenshots', function () {
     assert.ok(board);
     await setTheme('Dark Modern');
     await board.open({ kind: 'file', uri: LINE4.toString() });
-    await pages.board.waitForRendered((r) => r.rows === 14 && !r.summary.includes('not loaded') && r.stalledCount === '1', 30_000);
+    await pages.board.waitForRendered(
+      (r) => r.rows === 29 && !r.summary.includes('not loaded') && r.stalledCount === '1' && r.abandonedCount === '1',
+      30_000,
+    );
     await snap('board-progress', 2500);
   });
 });
