@@ -43,7 +43,8 @@ export function progressFields(
 export function learnLine(results: readonly EventsResult[], rules: EventStateRules, steps: readonly StepSetting[]): LearnedSteps {
   const history = new LineHistory(rules);
   history.setSetting(steps);
-  for (const result of results) history.learn(result.serialNumber, result.events);
+  // As the extension learns (cachedLineHistory.ts): a machine still in progress teaches its times as of its fetch.
+  for (const result of results) history.learn(result.serialNumber, result.events, { observedAt: result.fetchedAt });
   return history.steps();
 }
 

@@ -21,6 +21,7 @@ import { clampDelay, DELAY_CEILINGS } from '../common/delays';
 import { definedOnly } from '../common/definedOnly';
 import { errorMessage } from '../common/errors';
 import { isApiError } from '../core/errors';
+import type { EventsResult } from '../core/model';
 import { AGENT_TOOL_NAMES, nothingDone, type AgentToolName } from '../domain/agentTools/toolDefinitions';
 import {
   parseMachineEventsInput,
@@ -152,6 +153,11 @@ async function readMachines(cache: EventsCache, serialNumbers: readonly string[]
   );
 }
 
+/** oe keeps no copies between runs: its line history learns from what this process reads. */
+const NOTHING_STORED: AsyncIterable<EventsResult> = {
+  [Symbol.asyncIterator]: () => ({ next: () => Promise.resolve({ done: true, value: undefined }) }),
+};
+
 /** The connector mcpServer.ts calls: each tool answered in this process. */
 function localConnector(args: ParsedArgs, io: CliIo, context: CliContext): ExtensionConnector {
   let client: Awaited<ReturnType<CliContext['client']>> | undefined;
@@ -178,7 +184,7 @@ function localConnector(args: ParsedArgs, io: CliIo, context: CliContext): Exten
   // The line's history from the machines this process has read (no stored copies here): the same progress as the extension's tools.
   const lineHistory = new CachedLineHistory({
     cache,
-    stored: () => Promise.resolve([]),
+    stored: () => NOTHING_STORED,
     rules: () => context.settings.eventStates,
     steps: () => context.settings.steps,
   });

@@ -1,8 +1,9 @@
 // The line's history as the extension keeps it: domain/progress/lineHistory.ts
 // fed from what the events cache holds (every result as it arrives) and from
 // the stored copies of the signed-in environment (read once, lazily, when a
-// view first asks), so a window that has fetched nothing yet still knows the
-// line. One per window, for the active environment: another environment
+// view first asks, one file at a time), so a window that has fetched nothing
+// yet still knows the line. Machines still in progress teach too, as of when
+// their result was fetched. One per window, for the active environment: another environment
 // starts from its own copies. Views ask `progressOf(serialNumber)`; the
 // figures change only when a result arrives, so `onDidChange` fires at most
 // once per turn of the event loop. vscode-free.
@@ -10,7 +11,7 @@ import { Emitter, type Event } from '../common/emitter';
 import { Disposable } from '../common/lifecycle';
 import type { EventsResult } from '../core/model';
 import type { EventStateRules } from '../domain/events/eventState';
-import { LineHistory, type LearnedSteps, type StepSetting } from '../domain/progress/lineHistory';
+import { LineHistory, type LearnOptions, type LearnedSteps, type StepSetting } from '../domain/progress/lineHistory';
 import { machineProgress, type ProgressAnswer } from '../domain/progress/machineProgress';
 import type { EventsCache } from './eventsCache';
 
@@ -19,8 +20,8 @@ export const MAX_STORED_LESSONS = 5000;
 
 export interface CachedLineHistoryOptions {
   readonly cache: Pick<EventsCache, 'peek' | 'results' | 'onDidUpdate'>;
-  /** The active environment's stored results (FileResultStore.all). */
-  readonly stored: (limit: number) => Promise<readonly EventsResult[]>;
+  /** The active environment's stored results, one at a time (FileResultStore.each). */
+  readonly stored: (limit: number) => AsyncIterable<EventsResult>;
   readonly rules: () => EventStateRules;
   readonly steps: () => readonly StepSetting[];
   readonly now?: () => number;
@@ -46,7 +47,7 @@ export class CachedLineHistory extends Disposable {
       options.cache.onDidUpdate((serialNumber) => {
         const entry = options.cache.peek(serialNumber);
         if (entry === undefined) this.history.forget(serialNumber);
-        else if (this.history.learn(serialNumber, entry.result.events)) this.fireSoon();
+        else if (this.history.learn(serialNumber, entry.result.events, observed(entry.result))) this.fireSoon();
       }),
     );
   }
@@ -77,9 +78,11 @@ export class CachedLineHistory extends Disposable {
     this.fireSoon();
   }
 
-  /** The eventStates rules changed: which events are outcomes changed with them. */
+  /** The eventStates rules changed: which events are outcomes changed with them, in the cache's results and the stored copies alike. */
   rulesChanged(): void {
+    this.generation++;
     this.history.setRules(this.options.rules(), this.known());
+    this.storedRead = undefined;
     this.fireSoon();
   }
 
@@ -89,25 +92,23 @@ export class CachedLineHistory extends Disposable {
     this.fireSoon();
   }
 
-  private *known(): Iterable<readonly [string, EventsResult['events']]> {
-    for (const [serialNumber, result] of this.options.cache.results()) yield [serialNumber, result.events];
+  private *known(): Iterable<readonly [string, EventsResult['events'], LearnOptions]> {
+    for (const [serialNumber, result] of this.options.cache.results()) yield [serialNumber, result.events, observed(result)];
   }
 
   private readStored(): void {
     if (this.storedRead !== undefined) return;
     const generation = this.generation;
-    this.storedRead = this.options.stored(MAX_STORED_LESSONS).then(
-      (results) => {
+    this.storedRead = (async () => {
+      let changed = false;
+      for await (const result of this.options.stored(MAX_STORED_LESSONS)) {
         if (generation !== this.generation) return;
-        let changed = false;
         // A fresher result in memory wins over the stored copy of the same machine.
-        for (const result of results)
-          if (this.options.cache.peek(result.serialNumber) === undefined)
-            changed = this.history.learn(result.serialNumber, result.events) || changed;
-        if (changed) this.fireSoon();
-      },
-      () => undefined, // The store reports its own errors; the history learns from what arrives.
-    );
+        if (this.options.cache.peek(result.serialNumber) === undefined)
+          changed = this.history.learn(result.serialNumber, result.events, observed(result)) || changed;
+      }
+      if (changed && generation === this.generation) this.fireSoon();
+    })().catch(() => undefined); // The store reports its own errors; the history learns from what arrives.
   }
 
   private fireSoon(): void {
@@ -118,4 +119,9 @@ export class CachedLineHistory extends Disposable {
       this.changed.fire();
     });
   }
+}
+
+/** A result teaches as of when it was fetched: a machine in progress had taken at least that long. */
+function observed(result: EventsResult): LearnOptions {
+  return { observedAt: result.fetchedAt };
 }

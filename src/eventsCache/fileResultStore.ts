@@ -15,7 +15,7 @@
 // answered without touching the disk.
 import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EventsResult } from '../core/model';
 import type { TimestampUnitSetting } from '../core/timestamp';
@@ -23,6 +23,13 @@ import { sortNewestFirst, validateEvents } from '../core/validateEvents';
 import type { ResultStore } from './eventsCache';
 
 const FORMAT_VERSION = 1;
+
+/**
+ * A stored copy larger than this is not read to learn from (it is still shown
+ * when its machine is asked for): one file at a time in memory, each within
+ * it, keeps learning from thousands of copies to a fixed budget.
+ */
+export const MAX_LEARNED_FILE_BYTES = 2 * 1024 * 1024;
 
 interface StoredResult {
   readonly version: number;
@@ -117,21 +124,27 @@ export class FileResultStore implements ResultStore {
   }
 
   /**
-   * Every stored result of the current scope, up to `limit` files: what the
-   * line's history learns from before anything is fetched. Read one file at
-   * a time (a few thousand small files at most), in no particular order.
+   * The stored results of the current scope, up to `limit` files, one at a
+   * time: what the line's history learns from before anything is fetched. A
+   * file is read only when the one before it was handed on, never one larger
+   * than MAX_LEARNED_FILE_BYTES, and the event loop gets a turn between files,
+   * so neither the memory nor the host's responsiveness depends on how many
+   * copies or how large they are. In no particular order.
    */
-  async all(limit: number): Promise<EventsResult[]> {
+  async *each(limit: number): AsyncGenerator<EventsResult> {
     const scope = this.options.scope();
-    if (scope === undefined) return [];
+    if (scope === undefined) return;
     const directory = this.directoryOf(scope);
     const names = [...(await this.namesIn(directory))].filter((name) => name.endsWith('.json')).slice(0, limit);
-    const results: EventsResult[] = [];
     for (const name of names) {
+      await new Promise((resolve) => setImmediate(resolve));
+      // Another environment signed in meanwhile: its copies are not this one's.
+      if (this.options.scope() !== scope) return;
       const file = join(directory, name);
       let stored: unknown = this.pending.get(file);
       if (stored === undefined) {
         try {
+          if ((await stat(file)).size > MAX_LEARNED_FILE_BYTES) continue;
           stored = JSON.parse(await readFile(file, 'utf8'));
         } catch {
           continue; // Gone or half-written: load() reports it when the machine is asked for.
@@ -141,9 +154,9 @@ export class FileResultStore implements ResultStore {
       // The name is the serial number's hash: a file under another name is not what it claims to be.
       if (serialNumber === undefined || nameOf(serialNumber) !== name) continue;
       const result = this.resultOf(stored, serialNumber);
-      if (result !== undefined) results.push(result);
+      stored = undefined;
+      if (result !== undefined) yield result;
     }
-    return results;
   }
 
   private resultOf(stored: unknown, serialNumber: string): EventsResult | undefined {

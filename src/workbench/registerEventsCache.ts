@@ -37,7 +37,7 @@ export function registerEventsCache(
   // The line's history learns from this cache and the same environment's stored copies.
   const lineHistory = new CachedLineHistory({
     cache: events,
-    stored: (limit) => store.all(limit),
+    stored: (limit) => store.each(limit),
     rules: () => settings.value.eventStates,
     steps: () => settings.value.steps,
   });

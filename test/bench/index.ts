@@ -16,6 +16,7 @@ import { boardBench } from './board.bench';
 import { watchBench } from './watch.bench';
 import { cliBench } from './cli.bench';
 import { lineHistoryBench } from './lineHistory.bench';
+import { timeToGoBench } from './timeToGo.bench';
 
 export interface Benchmark {
   readonly name: string;
@@ -36,6 +37,7 @@ const ALL: readonly Benchmark[] = [
   watchBench,
   cliBench,
   lineHistoryBench,
+  timeToGoBench,
 ];
 // `npm run bench -- fleet` runs only the benchmarks whose name contains "fleet" (case-insensitive).
 const only = process.argv[2]?.toLowerCase();

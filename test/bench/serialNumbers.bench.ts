@@ -140,7 +140,7 @@ export const serialNumbersBench: Benchmark = {
         // The real history over the same cache, as the extension builds it (nothing stored: the bench starts empty).
         lineHistory: new CachedLineHistory({
           cache: events,
-          stored: () => Promise.resolve([]),
+          stored: async function* () {},
           rules: () => DEFAULT_EVENT_STATE_RULES,
           steps: () => [],
         }),

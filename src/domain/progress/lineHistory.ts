@@ -16,7 +16,7 @@
 import { serverText, serverTextData, type ServerText } from '../../common/serverText';
 import type { OnboardingEvent } from '../../core/model';
 import { eventState, type EventStateRules } from '../events/eventState';
-import { LineTimes, MAX_TYPES, serialFamily, type LineTimesReader, type TimedEvent, type TimedLesson } from './lineTimes';
+import { dayMinuteOf, LineTimes, MAX_TYPES, serialFamily, type LineTimesReader, type TimedEvent, type TimedLesson } from './lineTimes';
 
 /** Below this many onboarded machines the history says so instead of guessing. */
 export const MINIMUM_MACHINES = 5;
@@ -105,6 +105,16 @@ interface Contribution {
   readonly timed: TimedLesson;
 }
 
+/** How a result is learned: the kind it counts under (else its serial number's family), and when it was known to be current. */
+export interface LearnOptions {
+  readonly kind?: string;
+  /** When the events were fetched: a machine still in progress then teaches its times so far (it took at least that long), not only an onboarded one. */
+  readonly observedAt?: number;
+}
+
+/** A machine in progress with no event for this long teaches nothing of time: it is abandoned, not slow. */
+export const IDLE_UNTAUGHT_MS = 3 * 24 * 60 * 60_000;
+
 /** Numbers kept in one array, sorted only when a percentile is asked for. */
 class Sample {
   private values: number[] = [];
@@ -153,6 +163,7 @@ function displayed(figures: TypeFigures): ServerText {
 /** The usual steps of one environment, learned from its onboarded machines. */
 export class LineHistory {
   private readonly contributions = new Map<string, Contribution>();
+  private onboarded = 0;
   private readonly types = new Map<string, TypeFigures>();
   /** Every type's name once, with the lessons that use it: at most MAX_TYPES. */
   private readonly names = new Map<string, { readonly key: string; uses: number }>();
@@ -170,22 +181,28 @@ export class LineHistory {
 
   /** Onboarded machines the history rests on. */
   get machines(): number {
-    return this.contributions.size;
+    return this.onboarded;
   }
 
   /**
    * What `serialNumber`'s events teach: an onboarded machine adds (or replaces) its
-   * lesson; any other result takes back what the machine taught before. True when
+   * lesson; one in progress, observed at a known time, teaches how long it took so
+   * far; any other result takes back what the machine taught before. True when
    * the figures may have changed.
    */
-  learn(serialNumber: string, events: readonly OnboardingEvent[], kind: string | undefined = serialFamily(serialNumber)): boolean {
-    const lesson = lessonOf(
-      events,
-      this.rules,
-      this.times.kindFor(kind),
-      (type) => this.name(type),
-      (key, type) => this.spelling(key, type),
-    );
+  learn(serialNumber: string, events: readonly OnboardingEvent[], options: LearnOptions = {}): boolean {
+    const kind = this.times.kindFor(options.kind ?? serialFamily(serialNumber));
+    const lesson =
+      lessonOf(
+        events,
+        this.rules,
+        kind,
+        (type) => this.name(type),
+        (key, type) => this.spelling(key, type),
+      ) ??
+      (options.observedAt === undefined
+        ? undefined
+        : openLessonOf(events, this.rules, kind, options.observedAt, (type) => this.names.get(stepKey(type))?.key));
     const before = this.contributions.get(serialNumber);
     if (before === undefined && lesson === undefined) return false;
     if (before !== undefined) this.withdraw(before);
@@ -211,6 +228,7 @@ export class LineHistory {
   /** Forgets everything (another environment, or the cache was cleared). */
   clear(): void {
     this.contributions.clear();
+    this.onboarded = 0;
     this.types.clear();
     this.names.clear();
     this.times.clear();
@@ -221,10 +239,10 @@ export class LineHistory {
    * New eventStates rules change which events are outcomes: every lesson is
    * read again from `known`, every result the cache holds.
    */
-  setRules(rules: EventStateRules, known: Iterable<readonly [string, readonly OnboardingEvent[]]>): void {
+  setRules(rules: EventStateRules, known: Iterable<readonly [string, readonly OnboardingEvent[], LearnOptions?]>): void {
     this.rules = rules;
     this.clear();
-    for (const [serial, events] of known) this.learn(serial, events);
+    for (const [serial, events, options] of known) this.learn(serial, events, options);
   }
 
   /** The user's own sequence (the `onboardingEvents.steps` setting, parsed): it replaces what was learned; empty to learn again. */
@@ -240,7 +258,7 @@ export class LineHistory {
   }
 
   private learned(): LearnedSteps {
-    const machines = this.contributions.size;
+    const machines = this.onboarded;
     if (machines < this.minimumMachines) return { kind: 'notEnough', machines };
     const usual = [...this.types.entries()].filter(([, figures]) => figures.machines >= machines * USUAL_SHARE);
     const ranked = usual.map(([key, figures]) => ({ key, figures, position: figures.positions.percentile(0.5) ?? 0 }));
@@ -258,7 +276,7 @@ export class LineHistory {
 
   /** The setting's order; a step's time is the setting's when given, else what the history measured for that type. */
   private fromSetting(): LearnedSteps {
-    const enough = this.contributions.size >= this.minimumMachines;
+    const enough = this.onboarded >= this.minimumMachines;
     const steps = this.setting.map((step, index): StepFigures => {
       const figures = enough ? this.types.get(stepKey(serverText(step.type))) : undefined;
       const expectedMs = step.expectedMinutes === undefined ? undefined : step.expectedMinutes * 60_000;
@@ -270,7 +288,7 @@ export class LineHistory {
         p90Ms: first ? undefined : (expectedMs ?? figures?.afterMs.percentile(0.9)),
       };
     });
-    return { kind: 'steps', source: 'setting', steps, machines: this.contributions.size, times: this.times };
+    return { kind: 'steps', source: 'setting', steps, machines: this.onboarded, times: this.times };
   }
 
   /** A type's one name (interned: a thousand machines share one string), or undefined once MAX_TYPES are known. */
@@ -291,13 +309,15 @@ export class LineHistory {
   }
 
   private contribute(lesson: Contribution): void {
+    this.times.add(lesson.timed);
+    if (lesson.timed.open) return;
+    this.onboarded++;
     // Every key of the lesson is one of its steps: the steps name them.
     for (const step of lesson.steps) {
       const name = this.names.get(step.key);
       if (name === undefined) this.names.set(step.key, { key: step.key, uses: 1 });
       else name.uses++;
     }
-    this.times.add(lesson.timed);
     for (const step of lesson.steps) {
       let figures = this.types.get(step.key);
       if (figures === undefined) {
@@ -316,6 +336,8 @@ export class LineHistory {
 
   private withdraw(lesson: Contribution): void {
     this.times.remove(lesson.timed);
+    if (lesson.timed.open) return;
+    this.onboarded--;
     for (const step of lesson.steps) {
       const name = this.names.get(step.key);
       if (name !== undefined && --name.uses <= 0) this.names.delete(step.key);
@@ -361,35 +383,7 @@ function lessonOf(
   const first = ordered[0] ?? outcome;
   // Types past the history's vocabulary are not learned (their events still end the stay before them).
   const named = before.map((event) => ({ event, key: name(event.type), failed: eventState(event, rules) === 'failed' }));
-  const keys: string[] = [];
-  const stays: Omit<TimedEvent, 'lesson'>[] = [];
-  const seenKeys = new Set<string>();
-  let reworkBefore = 0;
-  named.forEach(({ event, key, failed }, at) => {
-    if (at === named.length - 1) return; // the outcome itself
-    // A failed event (a retry ahead for every event before it) is never a machine's newest while in progress: it only ends the stay before it.
-    if (failed) reworkBefore = keys.length;
-    if (failed || key === undefined) return;
-    if (seenKeys.has(key)) reworkBefore = keys.length;
-    seenKeys.add(key);
-    const next = named[at + 1]?.event ?? outcome;
-    stays.push({
-      gapMs: Math.max(0, next.time.epochMs - event.time.epochMs),
-      remainingMs: Math.max(0, outcome.time.epochMs - event.time.epochMs),
-      atMinute: Math.floor(event.time.epochMs / 60_000),
-      index: keys.length,
-    });
-    keys.push(key);
-  });
-  const timedEvents: TimedEvent[] = [];
-  const timed: TimedLesson = {
-    kind,
-    keys,
-    reworkBefore,
-    totalMs: Math.max(0, outcome.time.epochMs - first.time.epochMs),
-    events: timedEvents,
-  };
-  for (const stay of stays) timedEvents.push({ ...stay, lesson: timed });
+  const timed = timedLesson(named.slice(0, -1), outcome.time.epochMs, false, kind, Math.max(0, outcome.time.epochMs - first.time.epochMs));
   const seen = new Set<string>();
   const reached: { key: string; type: ServerText; at: number }[] = [];
   for (const { event, key, failed } of named) {
@@ -410,4 +404,64 @@ function lessonOf(
     }),
     timed,
   };
+}
+
+/**
+ * What a machine still in progress when observed teaches of time: how long each
+ * of its events stayed the newest and how long it has taken since, both at
+ * least (it is not done yet). Undefined when it is not in progress or has had
+ * no event for IDLE_UNTAUGHT_MS; types the history does not know yet are not read.
+ */
+function openLessonOf(
+  events: readonly OnboardingEvent[],
+  rules: EventStateRules,
+  kind: string | undefined,
+  observedAt: number,
+  known: (type: ServerText) => string | undefined,
+): Contribution | undefined {
+  const ordered = oldestFirst(events);
+  const newest = ordered[ordered.length - 1];
+  if (newest === undefined || eventState(newest, rules) !== 'inProgress' || observedAt - newest.time.epochMs > IDLE_UNTAUGHT_MS)
+    return undefined;
+  const window = ordered.slice(Math.max(0, ordered.length - MAX_EVENTS_PER_MACHINE));
+  const named = window.map((event) => ({ event, key: known(event.type), failed: eventState(event, rules) === 'failed' }));
+  const timed = timedLesson(named, Math.max(observedAt, newest.time.epochMs), true, kind, undefined);
+  return timed.events.length === 0 ? undefined : { steps: [], timed };
+}
+
+/**
+ * The times of a machine's events: each non-failed event's stay (to the next
+ * event, or to `until` for the last) and what was left from it to `until`
+ * (the outcome, or when an open lesson was observed).
+ */
+function timedLesson(
+  named: readonly { readonly event: OnboardingEvent; readonly key: string | undefined; readonly failed: boolean }[],
+  until: number,
+  open: boolean,
+  kind: string | undefined,
+  totalMs: number | undefined,
+): TimedLesson {
+  const keys: string[] = [];
+  const stays: Omit<TimedEvent, 'lesson'>[] = [];
+  const seenKeys = new Set<string>();
+  let reworkBefore = 0;
+  named.forEach(({ event, key, failed }, at) => {
+    // A failed event (a retry ahead for every event before it) is never a machine's newest while in progress: it only ends the stay before it.
+    if (failed) reworkBefore = keys.length;
+    if (failed || key === undefined) return;
+    if (seenKeys.has(key)) reworkBefore = keys.length;
+    seenKeys.add(key);
+    const next = named[at + 1]?.event.time.epochMs ?? until;
+    stays.push({
+      gapMs: Math.max(0, next - event.time.epochMs),
+      remainingMs: Math.max(0, until - event.time.epochMs),
+      dayMinute: dayMinuteOf(event.time.epochMs),
+      index: keys.length,
+    });
+    keys.push(key);
+  });
+  const timedEvents: TimedEvent[] = [];
+  const timed: TimedLesson = { kind, keys, reworkBefore, totalMs, open, events: timedEvents };
+  for (const stay of stays) timedEvents.push({ ...stay, lesson: timed });
+  return timed;
 }

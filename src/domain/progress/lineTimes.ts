@@ -35,22 +35,32 @@ const MAX_ANSWERS = 512;
 export interface TimedEvent {
   readonly gapMs: number;
   readonly remainingMs: number;
-  /** When it happened, whole minutes since the epoch (night or day). */
-  readonly atMinute: number;
+  /** When it happened: the minute of its (local) day, 0 to 1439. */
+  readonly dayMinute: number;
   readonly lesson: TimedLesson;
   /** Its place in lesson.keys. */
   readonly index: number;
 }
 
-/** What one onboarded machine teaches of times: its events' types in order, and which had a retry after them. */
+/** What one machine teaches of times: its events' types in order, and which had a retry after them. */
 export interface TimedLesson {
   readonly kind: string | undefined;
   readonly keys: readonly string[];
   /** Events before this index had a retry (a failed event or a repeated type) still ahead of them. */
   readonly reworkBefore: number;
-  /** From the first event to the outcome. */
-  readonly totalMs: number;
+  /** From the first event to the outcome; undefined while open. */
+  readonly totalMs: number | undefined;
+  /**
+   * Still in progress when observed: every time left is at least its remainingMs, and its newest
+   * event's stay at least its gapMs (the machine counts as long as it is known to have been on its way).
+   */
+  readonly open: boolean;
   readonly events: readonly TimedEvent[];
+}
+
+/** Whether an event's stay is still going on (the newest event of a machine in progress): its gapMs is a lower bound. */
+function stayOpen(event: TimedEvent): boolean {
+  return event.lesson.open && event.index === event.lesson.keys.length - 1;
 }
 
 /** Why a machine's time to go is what it is, as far as the history measurably shows it. */
@@ -74,10 +84,12 @@ export interface StayQuestion {
 export interface StayAnswer {
   /** Events of this type in the history compared against (the kind's or the pool's). */
   readonly compared: number;
-  /** Share of them still the newest after as long; undefined when fewer than MIN_SAMPLE. */
+  /** Share of them still the newest after as long, this machine counted among them ((still + 1) / (compared + 1)); undefined when fewer than MIN_SAMPLE. */
   readonly stillShare: number | undefined;
   /** 90th percentile of how long this type stayed the newest. */
   readonly usuallyUnderMs: number | undefined;
+  /** The longest this type stayed the newest (of stays that ended), when at least MIN_SAMPLE did. */
+  readonly longestMs: number | undefined;
   /** Median, 10th and 90th percentile of what was left, and the machines they rest on; undefined when too thin. */
   readonly toGo: { readonly ms: number; readonly lowMs: number; readonly highMs: number; readonly machines: number } | undefined;
   readonly reasons: readonly ProgressReason[];
@@ -104,8 +116,18 @@ export function serialFamily(serialNumber: string): string | undefined {
 
 /** Whether a moment is at night (22:00 to 06:00, local time of the host, which is the line's for a commissioning engineer). */
 export function atNight(epochMs: number): boolean {
-  const hour = new Date(epochMs).getHours();
-  return hour >= 22 || hour < 6;
+  return nightMinute(dayMinuteOf(epochMs));
+}
+
+/** The minute of the local day, 0 to 1439. */
+export function dayMinuteOf(epochMs: number): number {
+  const date = new Date(epochMs);
+  return date.getHours() * 60 + date.getMinutes();
+}
+
+function nightMinute(dayMinute: number): boolean {
+  const minute = ((dayMinute % 1440) + 1440) % 1440;
+  return minute >= 22 * 60 || minute < 6 * 60;
 }
 
 /** The events of one type (of one kind, or pooled), sorted by how long they stayed the newest. */
@@ -119,7 +141,12 @@ class Stays {
 
   add(event: TimedEvent): void {
     this.events.splice(this.after(event.gapMs), 0, event);
+    this.changed();
+  }
+
+  private changed(): void {
     this.answers.clear();
+    this.nightDiffersCache = undefined;
   }
 
   remove(event: TimedEvent): void {
@@ -128,7 +155,7 @@ class Stays {
         this.events.splice(at, 1);
         break;
       }
-    this.answers.clear();
+    this.changed();
   }
 
   /** The first index whose stay is ≥ ms. */
@@ -157,49 +184,106 @@ class Stays {
 
   answer(atMs: number, nowMs: number, display: (key: string) => ServerText): Omit<StayAnswer, 'cohort'> {
     const start = this.after(atMs);
-    const night = atNight(nowMs);
-    const cacheKey = `${start}:${night ? 'n' : 'd'}:${Math.round(atMs / 1000)}`;
+    const night = this.nightDiffers() ? atNight(nowMs - atMs) : undefined;
+    const cacheKey = `${start}:${night ?? '-'}:${Math.round(atMs / 1000)}`;
     let answer = this.answers.get(cacheKey);
     if (answer === undefined) {
       answer = this.compute(start, atMs, night, display);
+      // Too few at this step in the same part of the day: every part of the day then, and no night said.
+      if (answer.toGo === undefined && night !== undefined) {
+        const everyPart = this.compute(start, atMs, undefined, display);
+        answer = { ...answer, toGo: everyPart.toGo, reasons: everyPart.reasons };
+      }
       if (this.answers.size >= MAX_ANSWERS) this.answers.clear();
       this.answers.set(cacheKey, answer);
     }
     return answer;
   }
 
-  private compute(start: number, atMs: number, night: boolean, display: (key: string) => ServerText): Omit<StayAnswer, 'cohort'> {
-    const compared = this.events.length;
-    const still = compared - start;
-    const stillShare = compared >= MIN_SAMPLE ? still / compared : undefined;
-    const usuallyUnderMs = compared >= MIN_SAMPLE ? this.events[Math.max(1, Math.ceil(0.9 * compared)) - 1]?.gapMs : undefined;
+  private nightDiffersCache: boolean | undefined;
+
+  /** Whether machines that were at this step at night measurably took longer from it than those there by day. */
+  private nightDiffers(): boolean {
+    if (this.nightDiffersCache === undefined) {
+      const done = this.events.filter((event) => !event.lesson.open);
+      const byNight = done.filter((event) => nightMinute(event.dayMinute));
+      const byDay = done.filter((event) => !nightMinute(event.dayMinute));
+      this.nightDiffersCache =
+        byNight.length >= MIN_SAMPLE && byDay.length >= MIN_SAMPLE && medianLeft(byNight) >= LONGER * medianLeft(byDay);
+    }
+    return this.nightDiffersCache;
+  }
+
+  private compute(
+    start: number,
+    atMs: number,
+    night: boolean | undefined,
+    display: (key: string) => ServerText,
+  ): Omit<StayAnswer, 'cohort'> {
+    // Where night and day differ, only the machines that were at this step in the same part of the day after as long compare.
+    const samePeriod = (event: TimedEvent): boolean => night === undefined || nightMinute(event.dayMinute) === night;
+    // The share still there after as long, and the usual stay, are read from stays that ended: the usual, not the hung.
+    const ended: TimedEvent[] = [];
+    let endedStill = 0;
+    const still: TimedEvent[] = [];
+    this.events.forEach((event, at) => {
+      if (!samePeriod(event)) return;
+      if (at >= start) still.push(event);
+      if (stayOpen(event)) return;
+      ended.push(event);
+      if (at >= start) endedStill++;
+    });
+    const compared = ended.length;
+    const stillShare = compared >= MIN_SAMPLE ? (endedStill + 1) / (compared + 1) : undefined;
+    const usuallyUnderMs = compared >= MIN_SAMPLE ? ended[Math.max(1, Math.ceil(0.9 * compared)) - 1]?.gapMs : undefined;
+    const longestMs = compared >= MIN_SAMPLE ? ended[compared - 1]?.gapMs : undefined;
     // The comparable events: a spread of at most MAX_COMPARED of those that stayed longer than atMs.
-    const step = Math.max(1, still / MAX_COMPARED);
-    let sample: TimedEvent[] = [];
-    for (let at = start; at < compared; at += step) {
-      const event = this.events[Math.floor(at)];
+    const step = Math.max(1, still.length / MAX_COMPARED);
+    const sample: TimedEvent[] = [];
+    for (let at = 0; at < still.length; at += step) {
+      const event = still[Math.floor(at)];
       if (event !== undefined) sample.push(event);
     }
-    const reasons: ProgressReason[] = [];
-    // Night and day apart, when the history shows the step takes longer at night.
-    const nightOf = (event: TimedEvent): boolean => atNight(event.atMinute * 60_000 + atMs);
-    const atNightToo = sample.filter(nightOf);
-    const byDay = sample.filter((event) => !nightOf(event));
-    if (atNightToo.length >= MIN_SAMPLE && byDay.length >= MIN_SAMPLE && medianLeft(atNightToo) >= LONGER * medianLeft(byDay)) {
-      sample = night ? atNightToo : byDay;
-      if (night) reasons.push({ kind: 'night', machines: machinesIn(sample) });
-    }
-    if (machinesIn(sample) < MIN_SAMPLE) return { compared, stillShare, usuallyUnderMs, toGo: undefined, reasons: [] };
-    const left = sample.map((event) => Math.max(0, event.remainingMs - atMs)).sort((a, b) => a - b);
-    const toGo = {
-      ms: nearestRank(left, 0.5),
-      lowMs: nearestRank(left, 0.1),
-      highMs: nearestRank(left, 0.9),
-      machines: machinesIn(sample),
-    };
-    reasons.push(...aheadReasons(sample, display));
-    return { compared, stillShare, usuallyUnderMs, toGo, reasons };
+    const done = sample.filter((event) => !event.lesson.open);
+    const machines = machinesIn(sample);
+    const quantile = leftAfter(sample, atMs);
+    const [ms, lowMs, highMs] = [quantile(0.5), quantile(0.1), quantile(0.9)];
+    if (machinesIn(done) < MIN_SAMPLE || ms === undefined || lowMs === undefined || highMs === undefined)
+      return { compared, stillShare, usuallyUnderMs, longestMs, toGo: undefined, reasons: [] };
+    const reasons: ProgressReason[] = night === true ? [{ kind: 'night', machines }] : [];
+    reasons.push(...aheadReasons(done, display));
+    return { compared, stillShare, usuallyUnderMs, longestMs, toGo: { ms, lowMs, highMs, machines }, reasons };
   }
+}
+
+/**
+ * The share of the comparable machines done within a time, counting those
+ * still on their way for as long as they are known to have been (Kaplan and
+ * Meier's product-limit estimate: without them the history would hold only
+ * the machines quick enough to be done already). Undefined past what it knows.
+ */
+function leftAfter(sample: readonly TimedEvent[], atMs: number): (q: number) => number | undefined {
+  const left = sample
+    .map((event) => ({ ms: Math.max(0, event.remainingMs - atMs), open: event.lesson.open }))
+    .sort((a, b) => a.ms - b.ms || Number(a.open) - Number(b.open));
+  const steps: { ms: number; done: number }[] = [];
+  let atRisk = left.length;
+  let stillGoing = 1;
+  for (let at = 0; at < left.length;) {
+    const ms = left[at]?.ms ?? 0;
+    let finished = 0;
+    let leaving = 0;
+    for (; at < left.length && left[at]?.ms === ms; at++) {
+      leaving++;
+      if (left[at]?.open === false) finished++;
+    }
+    if (finished > 0) {
+      stillGoing *= 1 - finished / atRisk;
+      steps.push({ ms, done: 1 - stillGoing });
+    }
+    atRisk -= leaving;
+  }
+  return (q) => steps.find((step) => step.done >= q - 1e-9)?.ms;
 }
 
 function nearestRank(sorted: readonly number[], q: number): number {
@@ -221,7 +305,8 @@ function machinesIn(events: readonly TimedEvent[]): number {
 function measurablyLonger(sample: readonly TimedEvent[], withIt: readonly TimedEvent[]): boolean {
   const share = withIt.length / sample.length;
   if (share < REASON_SHARE[0] || share > REASON_SHARE[1] || withIt.length < 3) return false;
-  const without = sample.filter((event) => !withIt.includes(event));
+  const traits = new Set(withIt);
+  const without = sample.filter((event) => !traits.has(event));
   const median = (events: readonly TimedEvent[]): number =>
     nearestRank(
       events.map((event) => event.remainingMs).sort((a, b) => a - b),
@@ -258,7 +343,8 @@ function aheadReasons(sample: readonly TimedEvent[], display: (key: string) => S
 /** Every onboarded machine's timed events, by type, pooled and by kind. */
 export class LineTimes implements LineTimesReader {
   private readonly pooled = new Map<string, Stays>();
-  private readonly kinds = new Map<string, { machines: number; readonly stays: Map<string, Stays> }>();
+  /** By kind: onboarded machines (what makes a kind its own measure), lessons in all, and their stays. */
+  private readonly kinds = new Map<string, { machines: number; lessons: number; readonly stays: Map<string, Stays> }>();
   /** Whole onboardings, shortest first (the longest tells an abandoned machine). */
   private readonly totals: number[] = [];
 
@@ -274,9 +360,12 @@ export class LineTimes implements LineTimesReader {
   }
 
   add(lesson: TimedLesson): void {
-    insertSorted(this.totals, lesson.totalMs);
+    if (lesson.totalMs !== undefined) insertSorted(this.totals, lesson.totalMs);
     const kind = lesson.kind === undefined ? undefined : this.kindStays(lesson.kind);
-    if (kind !== undefined) kind.machines++;
+    if (kind !== undefined) {
+      kind.lessons++;
+      if (!lesson.open) kind.machines++;
+    }
     for (const event of lesson.events) {
       const key = lesson.keys[event.index];
       if (key === undefined) continue;
@@ -286,7 +375,7 @@ export class LineTimes implements LineTimesReader {
   }
 
   remove(lesson: TimedLesson): void {
-    const at = this.totals.indexOf(lesson.totalMs);
+    const at = lesson.totalMs === undefined ? -1 : this.totals.indexOf(lesson.totalMs);
     if (at >= 0) this.totals.splice(at, 1);
     const kind = lesson.kind === undefined ? undefined : this.kinds.get(lesson.kind);
     for (const event of lesson.events) {
@@ -295,7 +384,8 @@ export class LineTimes implements LineTimesReader {
       dropFrom(this.pooled, key, event);
       if (kind !== undefined) dropFrom(kind.stays, key, event);
     }
-    if (kind !== undefined && --kind.machines <= 0 && lesson.kind !== undefined) this.kinds.delete(lesson.kind);
+    if (kind !== undefined && !lesson.open) kind.machines--;
+    if (kind !== undefined && --kind.lessons <= 0 && lesson.kind !== undefined) this.kinds.delete(lesson.kind);
   }
 
   clear(): void {
@@ -306,20 +396,31 @@ export class LineTimes implements LineTimesReader {
 
   stay(question: StayQuestion): StayAnswer {
     const kind = question.kind === undefined ? undefined : this.kinds.get(question.kind);
-    if (kind !== undefined && question.kind !== undefined && kind.machines >= KIND_MINIMUM) {
-      const own = kind.stays.get(question.key)?.answer(question.atMs, question.nowMs, this.display);
-      if (own?.toGo !== undefined) return { ...own, cohort: { label: question.kind, machines: kind.machines } };
-    }
+    // A kind with enough machines of its own, that went through this step often enough, is its own measure.
+    const own = kind !== undefined && kind.machines >= KIND_MINIMUM ? kind.stays.get(question.key) : undefined;
+    if (own !== undefined && question.kind !== undefined && own.size >= KIND_MINIMUM)
+      return {
+        ...own.answer(question.atMs, question.nowMs, this.display),
+        cohort: { label: question.kind, machines: kind?.machines ?? 0 },
+      };
     const pooled = this.pooled.get(question.key)?.answer(question.atMs, question.nowMs, this.display);
     return pooled === undefined
-      ? { compared: 0, stillShare: undefined, usuallyUnderMs: undefined, toGo: undefined, reasons: [], cohort: undefined }
+      ? {
+          compared: 0,
+          stillShare: undefined,
+          usuallyUnderMs: undefined,
+          longestMs: undefined,
+          toGo: undefined,
+          reasons: [],
+          cohort: undefined,
+        }
       : { ...pooled, cohort: undefined };
   }
 
-  private kindStays(kind: string): { machines: number; readonly stays: Map<string, Stays> } {
+  private kindStays(kind: string): { machines: number; lessons: number; readonly stays: Map<string, Stays> } {
     let stays = this.kinds.get(kind);
     if (stays === undefined) {
-      stays = { machines: 0, stays: new Map() };
+      stays = { machines: 0, lessons: 0, stays: new Map() };
       this.kinds.set(kind, stays);
     }
     return stays;

@@ -15,8 +15,8 @@ export { MIN_SAMPLE, STALL_SHARE, type ProgressReason };
 
 /** Never stalled sooner: the newest event a window knows may be minutes behind the server's. */
 export const MINIMUM_STALL_MS = 10 * 60_000;
-/** With only the onboardingEvents.steps setting to go by, stalled past this many times its expected time. */
-export const SETTING_STALL_FACTOR = 2;
+/** Stalled, however few machines the history has, past this many times the longest any of them stayed (or the setting's expected time, without them). */
+export const LONGEST_STALL_FACTOR = 2;
 /** A machine with no event for longer than any onboarding of its line took, and at least this long, is abandoned. */
 export const ABANDONED_AFTER_MS = 3 * 24 * 60 * 60_000;
 
@@ -45,10 +45,12 @@ export interface MachineProgress {
   readonly timeToGo: TimeToGo | undefined;
   /** How long the history's machines stayed at this step, 90th percentile ("it usually takes under …"), when known. */
   readonly usuallyUnderMs: number | undefined;
-  /** Fewer than stallThreshold of the history's machines stayed at this step as long (and it is past MINIMUM_STALL_MS). */
+  /** Fewer than stallThreshold of the history's machines (this one counted) stayed at this step as long, or it is past twice the longest; and past MINIMUM_STALL_MS. */
   readonly stalled: boolean;
   /** The share of history machines at the step below which a machine is stalled. */
   readonly stallThreshold: number;
+  /** The longest any history machine stayed at this step: twice it is a stall however few they are. */
+  readonly longestAtStepMs: number | undefined;
   /** The share of the history's machines at this step still at it after as long; undefined when too few were ever at it. */
   readonly stillAtStepShare: number | undefined;
   /** No event for longer than any onboarding in the history took, and days: not stalled, given up. */
@@ -109,11 +111,11 @@ export function machineProgress(
   const fromSetting = learned.source === 'setting' && stay.toGo === undefined ? sumOf(remaining) : undefined;
   const stillAtStepShare = stay.stillShare;
   const usuallyUnderMs = stay.usuallyUnderMs ?? remaining[0]?.p90Ms;
-  // Without history of this step, the setting's own time is all there is: stalled past twice it.
+  // Too few machines to tell a 1 % chance, a stay far past the longest is still one; without history of this step, the setting's own time is all there is.
   const stalledBy =
     stillAtStepShare !== undefined
-      ? stillAtStepShare < STALL_SHARE
-      : learned.source === 'setting' && usuallyUnderMs !== undefined && atStepMs > SETTING_STALL_FACTOR * usuallyUnderMs;
+      ? stillAtStepShare < STALL_SHARE || (stay.longestMs !== undefined && atStepMs > LONGEST_STALL_FACTOR * stay.longestMs)
+      : learned.source === 'setting' && usuallyUnderMs !== undefined && atStepMs > LONGEST_STALL_FACTOR * usuallyUnderMs;
   return {
     kind: 'progress',
     step,
@@ -124,6 +126,7 @@ export function machineProgress(
     usuallyUnderMs,
     stalled: !abandoned && atStepMs > MINIMUM_STALL_MS && stalledBy,
     stallThreshold: STALL_SHARE,
+    longestAtStepMs: stay.longestMs,
     stillAtStepShare,
     abandoned,
     reasons: abandoned ? [] : stay.reasons,
@@ -260,9 +263,10 @@ export function progressWords(answer: Exclude<ProgressAnswer, undefined>, t: Loc
     answer.stillAtStepShare === undefined
       ? undefined
       : t(
-          '{0} % of the machines before it were still at this step after as long; below {1} % a machine counts as stalled.',
+          '{0} % of the machines at this step, this one counted, were still at it after as long; below {1} %, or past twice the longest stay ({2}), a machine counts as stalled.',
           percent(answer.stillAtStepShare),
           percent(answer.stallThreshold),
+          answer.longestAtStepMs === undefined ? '?' : formatDuration(answer.longestAtStepMs, t),
         );
   const reasons = answer.reasons.length === 0 ? undefined : answer.reasons.map((reason) => reasonWords(reason, t, render)).join('; ');
   const cohort =

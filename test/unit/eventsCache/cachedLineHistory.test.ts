@@ -1,14 +1,15 @@
 // The line's history as the extension keeps it: learned from every result the
 // cache gets and from the environment's stored copies, before anything is fetched.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EventsResult } from '../../../src/core/model';
-import { DEFAULT_EVENT_STATE_RULES } from '../../../src/domain/events/eventState';
+import { DEFAULT_EVENT_STATE_RULES, type EventStateRules } from '../../../src/domain/events/eventState';
+import type { LearnedSteps, StepSetting } from '../../../src/domain/progress/lineHistory';
 import { CachedLineHistory } from '../../../src/eventsCache/cachedLineHistory';
 import { EventsCache } from '../../../src/eventsCache/eventsCache';
-import { FileResultStore } from '../../../src/eventsCache/fileResultStore';
+import { FileResultStore, MAX_LEARNED_FILE_BYTES } from '../../../src/eventsCache/fileResultStore';
 import { machine, MINUTE, onboarded, T0 } from '../domain/progress/fixtures';
 import { result } from '../machines/fixtures';
 
@@ -35,7 +36,7 @@ describe('CachedLineHistory: the line learned from the cache and the stored copi
     });
     const history = new CachedLineHistory({
       cache,
-      stored: (limit) => new FileResultStore({ directory: dir, scope: () => 'env-1' }).all(limit),
+      stored: (limit) => new FileResultStore({ directory: dir, scope: () => 'env-1' }).each(limit),
       rules: () => DEFAULT_EVENT_STATE_RULES,
       steps: () => [],
       now: () => T0 + 9 * MINUTE,
@@ -65,6 +66,144 @@ describe('CachedLineHistory: the line learned from the cache and the stored copi
     assert.deepEqual({ step: progress.step, of: progress.of, machines: progress.machines }, { step: 2, of: 6, machines: 5 });
     history.reset();
     assert.deepEqual(history.steps(), { kind: 'notEnough', machines: 0 }, 'another environment starts from its own copies');
+    history.dispose();
+  });
+
+  /** Four machines stored on disk, a cache whose source answers from `fetched`, and the history over both. */
+  async function line(options: {
+    readonly stored: readonly EventsResult[];
+    readonly fetched?: ReadonlyMap<string, EventsResult>;
+    readonly steps?: () => readonly StepSetting[];
+    readonly rules?: () => EventStateRules;
+  }): Promise<{ history: CachedLineHistory; cache: EventsCache; changes: () => number; dir: string }> {
+    const dir = mkdtempSync(join(tmpdir(), 'oe-line-'));
+    const store = new FileResultStore({ directory: dir, scope: () => 'env-1' });
+    for (const stored of options.stored) store.save(stored);
+    await store.flush();
+    const cache = new EventsCache({
+      source: () => ({
+        getEvents: (serial) =>
+          Promise.resolve(options.fetched?.get(serial) ?? result(machine(serial, [['ONBOARDING_STARTED', 0]]), serial)),
+      }),
+      freshForMs: () => 60_000,
+    });
+    const history = new CachedLineHistory({
+      cache,
+      stored: (limit) => new FileResultStore({ directory: dir, scope: () => 'env-1' }).each(limit),
+      rules: options.rules ?? (() => DEFAULT_EVENT_STATE_RULES),
+      steps: options.steps ?? (() => []),
+      now: () => T0 + 9 * MINUTE,
+    });
+    let changes = 0;
+    history.onDidChange(() => changes++);
+    return { history, cache, changes: () => changes, dir };
+  }
+
+  /** How long CONFIG_APPLIED usually took (FIRMWARE_CHECKED's time from it). */
+  const configMinutes = (learned: LearnedSteps): number | undefined =>
+    learned.kind === 'steps' ? (learned.steps[2]?.medianMs ?? 0) / MINUTE : undefined;
+
+  it('takes a change of the onboardingEvents.steps setting at run time, and learns again when it is emptied', async () => {
+    let setting: readonly StepSetting[] = [];
+    const stored = Array.from({ length: 5 }, (_, i) => result(onboarded(`M-${i}`, [5, 10, 2, 3, 1]), `M-${i}`));
+    const { history, changes } = await line({ stored, steps: () => setting });
+    history.steps();
+    await until(() => changes() > 0);
+    const learned = history.steps();
+    assert.equal(learned.kind === 'steps' && learned.source, 'learned');
+    setting = [{ type: 'CONFIG_APPLIED', expectedMinutes: 3 }, { type: 'ONBOARDING_COMPLETED' }];
+    const before = changes();
+    history.settingChanged();
+    await settle();
+    assert.ok(changes() > before, 'the views are told');
+    const bySetting = history.steps();
+    assert.deepEqual(
+      bySetting.kind === 'steps' && {
+        source: bySetting.source,
+        types: bySetting.steps.map((step) => step.type),
+        machines: bySetting.machines,
+      },
+      { source: 'setting', types: ['CONFIG_APPLIED', 'ONBOARDING_COMPLETED'], machines: 5 },
+      'the setting’s steps, the stored machines still behind them',
+    );
+    setting = [];
+    history.settingChanged();
+    assert.equal(history.steps().kind === 'steps' && (history.steps() as { source: string }).source, 'learned');
+    history.dispose();
+  });
+
+  it('keeps a fresher result in memory over the stored copy of the same machine, whenever the copies are read', async () => {
+    // On disk the configuration took 40 minutes on every machine; the cache has fetched M-0 since: 10 minutes.
+    const stored = Array.from({ length: 5 }, (_, i) => result(onboarded(`M-${i}`, [5, 40, 2, 3, 1]), `M-${i}`));
+    const fresh = result(onboarded('M-0', [5, 10, 2, 3, 1]), 'M-0');
+    const { history, cache, changes } = await line({ stored, fetched: new Map([['M-0', fresh]]) });
+    await cache.get('M-0');
+    history.steps();
+    await until(() => changes() > 1);
+    await settle();
+    const learned = history.steps();
+    assert.equal(learned.kind === 'steps' && learned.machines, 5, 'M-0 once');
+    // Medians of 10, 40, 40, 40, 40: 40; the 10th percentile shows whether M-0 is the fresh one.
+    const progress = history.progressFor(
+      result(
+        machine('LSR-1', [
+          ['ONBOARDING_STARTED', 0],
+          ['CONFIG_APPLIED', 8],
+        ]),
+        'LSR-1',
+      ),
+    );
+    assert.ok(progress?.kind === 'progress');
+    assert.deepEqual(
+      progress.timeToGo && progress.timeToGo.lowMs / MINUTE,
+      10 + 6 - 1,
+      'the fresh M-0 took 10 minutes from CONFIG_APPLIED, plus 6 to the end',
+    );
+    assert.equal(configMinutes(learned), 40);
+    history.dispose();
+  });
+
+  it('reads the stored copies again when the eventStates rules change: what is an outcome changed for them too', async () => {
+    const stored = Array.from({ length: 5 }, (_, i) => result(onboarded(`M-${i}`, [5, 10, 2, 3, 1]), `M-${i}`));
+    let rules: EventStateRules = DEFAULT_EVENT_STATE_RULES;
+    const { history, changes } = await line({ stored, rules: () => rules });
+    history.steps();
+    await until(() => changes() > 0);
+    assert.equal(history.steps().kind === 'steps' && history.steps().machines, 5);
+    // "REGISTERED" now also means onboarded: each stored machine onboarded one step earlier.
+    rules = { ...DEFAULT_EVENT_STATE_RULES, onboarded: [...DEFAULT_EVENT_STATE_RULES.onboarded, 'REGISTERED'] };
+    history.rulesChanged();
+    const seen = changes();
+    history.steps();
+    await until(() => changes() > seen + 1);
+    const relearned = history.steps();
+    assert.deepEqual(
+      relearned.kind === 'steps' && { machines: relearned.machines, last: relearned.steps.at(-1)?.type },
+      { machines: 5, last: 'MACHINE_REGISTERED' },
+      'the stored machines learned again under the new rules',
+    );
+    history.dispose();
+  });
+
+  it(`learns from no stored copy larger than ${MAX_LEARNED_FILE_BYTES / (1024 * 1024)} MB, and from every other one`, async () => {
+    const stored = Array.from({ length: 5 }, (_, i) => result(onboarded(`M-${i}`, [5, 10, 2, 3, 1]), `M-${i}`));
+    const { history, changes, dir } = await line({ stored });
+    // M-4's copy grows past the bound (a message of padding, as a server may send).
+    const [environment] = readdirSync(dir);
+    assert.ok(environment !== undefined);
+    const files = readdirSync(join(dir, environment));
+    const store = new FileResultStore({ directory: dir, scope: () => 'env-1' });
+    const big = result(onboarded('M-4', [5, 10, 2, 3, 1]), 'M-4');
+    store.save({
+      ...big,
+      events: big.events.map((e) => ({ ...e, raw: { ...(e.raw as object), padding: 'x'.repeat(MAX_LEARNED_FILE_BYTES / 4) } })),
+    });
+    await store.flush();
+    assert.equal(readdirSync(join(dir, environment)).length, files.length);
+    history.steps();
+    await until(() => changes() > 0);
+    await settle();
+    assert.deepEqual(history.steps(), { kind: 'notEnough', machines: 4 });
     history.dispose();
   });
 });

@@ -63,6 +63,7 @@ describe('watch text: progress in Watched Machines', () => {
     usuallyUnderMs: 12 * 60_000,
     stalled: false,
     stallThreshold: 0.01,
+    longestAtStepMs: 30 * 60_000,
     stillAtStepShare: 0.2,
     abandoned: false,
     reasons: [],

@@ -66,7 +66,7 @@ describe('machineProgress: where a machine in progress stands against its line',
     const late = progressAt(events, 5 + 20, history);
     assert.deepEqual(early.timeToGo, { ms: 31 * MINUTE, lowMs: 11 * MINUTE, highMs: 51 * MINUTE, machines: 49 });
     assert.deepEqual(late.timeToGo, { ms: 22 * MINUTE, lowMs: 10 * MINUTE, highMs: 34 * MINUTE, machines: 31 });
-    assert.equal(late.stillAtStepShare, 31 / 50);
+    assert.equal(late.stillAtStepShare, (31 + 1) / (50 + 1), 'this machine counted among them');
   });
 
   it('says the history is too thin when fewer than ten machines stayed at the step as long', () => {
@@ -76,29 +76,43 @@ describe('machineProgress: where a machine in progress stands against its line',
     ]);
     // Four of the ten stayed at CONFIG_APPLIED longer than 20 minutes.
     const thin = progressAt(events, 5 + 20);
-    assert.deepEqual([thin.timeToGo, thin.stillAtStepShare, thin.stalled], [undefined, 0.4, false]);
+    assert.deepEqual([thin.timeToGo, thin.stillAtStepShare, thin.stalled], [undefined, 5 / 11, false]);
     assert.equal(progressWords(thin, t, lineText).line, 'step 2 of 6 · CONFIG_APPLIED · time to go unknown (too little history)');
   });
 
-  it('is stalled once fewer than 1 % of the history’s machines stayed at its step as long, and never under 10 minutes', () => {
+  it('is stalled once fewer than 1 % of the machines at its step, this one counted, stayed as long', () => {
+    // 150 machines: CONFIG_APPLIED took 10 to 159 minutes.
+    const history = new LineHistory(DEFAULT_EVENT_STATE_RULES);
+    for (let i = 0; i < 150; i++) history.learn(`M-${i}`, onboarded(`M-${i}`, [5, 10 + i, 2, 3, 1]));
     const events = machine('LSR-2', [
       ['ONBOARDING_STARTED', 0],
       ['CONFIG_APPLIED', 5],
     ]);
-    // CONFIG_APPLIED took 10 to 28 minutes: at 27 one in ten was still there; at 28 none.
-    assert.equal(progressAt(events, 5 + 27).stalled, false, 'one of ten still there');
-    const stalled = progressAt(events, 5 + 28);
-    assert.deepEqual([stalled.stalled, stalled.stillAtStepShare, stalled.stallThreshold], [true, 0, 0.01]);
+    const oneStill = progressAt(events, 5 + 158, history);
+    assert.deepEqual([oneStill.stalled, oneStill.stillAtStepShare], [false, 2 / 151], 'one of 150 stayed longer: 2 in 151');
+    const stalled = progressAt(events, 5 + 159, history);
+    assert.deepEqual([stalled.stalled, stalled.stillAtStepShare, stalled.stallThreshold], [true, 1 / 151, 0.01]);
     assert.equal(
       stallNotice('LSR-2', stalled, t, lineText),
-      'LSR-2 has been at CONFIG_APPLIED for 28 min; it usually takes under 26 min (from 10 onboarded machines).',
+      'LSR-2 has been at CONFIG_APPLIED for 2 h 39 min; it usually takes under 2 h 24 min (from 150 onboarded machines).',
     );
     const words = progressWords(stalled, t, lineText);
-    assert.equal(words.line, 'stalled: at it for 28 min, usually under 26 min');
+    assert.equal(words.line, 'stalled: at it for 2 h 39 min, usually under 2 h 24 min');
     assert.equal(
       words.stallRule,
-      '0 % of the machines before it were still at this step after as long; below 1 % a machine counts as stalled.',
+      '0.7 % of the machines at this step, this one counted, were still at it after as long; below 1 %, or past twice the longest stay (2 h 39 min), a machine counts as stalled.',
     );
+  });
+
+  it('is stalled, however few machines the history has, past twice the longest stay, and never under 10 minutes', () => {
+    const events = machine('LSR-2', [
+      ['ONBOARDING_STARTED', 0],
+      ['CONFIG_APPLIED', 5],
+    ]);
+    // CONFIG_APPLIED took 10 to 28 minutes: ten machines cannot tell a 1 % chance, but twice 28 minutes is a stall.
+    const longest = progressAt(events, 5 + 56);
+    assert.deepEqual([longest.stalled, longest.stillAtStepShare, longest.longestAtStepMs], [false, 1 / 11, 28 * MINUTE]);
+    assert.equal(progressAt(events, 5 + 57).stalled, true);
     // The last steps take 1–3 minutes: past all of them, but under the 10-minute floor.
     const late = machine('LSR-3', [
       ['ONBOARDING_STARTED', 0],
@@ -202,6 +216,7 @@ const AT_CONFIG: MachineProgress = {
   usuallyUnderMs: 26 * MINUTE,
   stalled: false,
   stallThreshold: 0.01,
+  longestAtStepMs: 28 * MINUTE,
   stillAtStepShare: 1,
   abandoned: false,
   reasons: [],
@@ -252,6 +267,7 @@ describe('machineProgress: the exact answer and its words (issue 38)', () => {
         usuallyUnderMs: undefined,
         stalled: false,
         stallThreshold: 0.01,
+        longestAtStepMs: undefined,
         stillAtStepShare: undefined,
         abandoned: false,
         reasons: [],
@@ -404,7 +420,8 @@ describe('machineProgress: the exact answer and its words (issue 38)', () => {
       toGo: 'likely 20 min more (80 %: 12–28 min)',
       stalled: undefined,
       abandoned: undefined,
-      stallRule: '100 % of the machines before it were still at this step after as long; below 1 % a machine counts as stalled.',
+      stallRule:
+        '100 % of the machines at this step, this one counted, were still at it after as long; below 1 %, or past twice the longest stay (28 min), a machine counts as stalled.',
       reasons: undefined,
       cohort: 'learned from every machine of this environment',
       restsOn: 'from 10 onboarded machines',
@@ -418,7 +435,8 @@ describe('machineProgress: the exact answer and its words (issue 38)', () => {
       toGo: 'likely 20 min more (80 %: 12–28 min)',
       stalled: 'stalled: at it for 53 min, usually under 26 min',
       abandoned: undefined,
-      stallRule: '0.4 % of the machines before it were still at this step after as long; below 1 % a machine counts as stalled.',
+      stallRule:
+        '0.4 % of the machines at this step, this one counted, were still at it after as long; below 1 %, or past twice the longest stay (28 min), a machine counts as stalled.',
       reasons: undefined,
       cohort: 'learned from every machine of this environment',
       restsOn: 'from 10 onboarded machines',
