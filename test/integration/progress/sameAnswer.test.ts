@@ -249,7 +249,7 @@ describe('Progress: one answer on every surface', function () {
         assert.equal(figures.step, expected.step, why);
         // The JSON's stall and abandonment are flags: they agree when the words start with them.
         assert.equal(figures.alarm, surface === 'oe check --json' ? expected.alarm?.split(':')[0] : expected.alarm, why);
-        if (expected.alarm === undefined) assert.equal(figures.toGo, expected.toGo, why);
+        if (expected.alarm === undefined) sameTimeToGo(figures.toGo, expected.toGo, why);
       }
     }
     // What the demo shows: a range, a stall with its rule, an abandoned machine in days.
@@ -263,6 +263,20 @@ describe('Progress: one answer on every surface', function () {
     );
   });
 });
+
+/**
+ * The same time to go: the same words, each minute within one of the hover's. The surfaces are read seconds
+ * apart, and the range is conditioned on the time at the step, so a bound may cross a rounding in between.
+ */
+function sameTimeToGo(actual: string | undefined, expected: string | undefined, why: string): void {
+  const shape = (words: string | undefined): string | undefined => words?.replace(/\d+/g, 'N');
+  assert.equal(shape(actual), shape(expected), why);
+  const numbers = (words: string | undefined): number[] => (words?.match(/\d+/g) ?? []).map(Number);
+  const [got, wanted] = [numbers(actual), numbers(expected)];
+  got.forEach((n, i) => {
+    assert.ok(Math.abs(n - (wanted[i] ?? NaN)) <= 1, why);
+  });
+}
 
 function hoverOf(hover: ReadonlyMap<string, string>, serial: string): string {
   return hover.get(serial) ?? '';
