@@ -63,7 +63,7 @@ describe('Onboarding board screenshots', function () {
     await setTheme('Dark Modern');
   });
 
-  it("shows line 4's robots in progress: step, time to go, the stalled one, and the usual steps behind the lanes", async () => {
+  it("shows line 4's robots in progress: step, time to go with its range, the stalled one, the abandoned one, and the usual steps behind the lanes", async () => {
     const board = api.testHooks.board;
     assert.ok(board);
     await setTheme('Dark Modern');

@@ -255,7 +255,8 @@ export function laneEnd(row: Pick<BoardRow, 'state' | 'endAt'>, nowMs: number): 
 }
 
 /**
- * The time span all points lie in (and, given `nowMs`, the open lanes of machines in progress up to now),
+ * The time span all points lie in (and, given `nowMs`, the open lanes of machines in progress up to now, but
+ * for the abandoned),
  * widened a little so the first and last points are not on the edge; undefined without points.
  */
 export function timeRange(
@@ -271,7 +272,8 @@ export function timeRange(
       if (at < from) from = at;
       if (at > to) to = at;
     }
-    const end = nowMs === undefined || row.points.length === 0 ? null : laneEnd(row, nowMs);
+    // Not an abandoned machine's months-long lane: it would squeeze every other lane into a dot (it runs on off the edge).
+    const end = nowMs === undefined || row.points.length === 0 || row.progress?.abandoned === true ? null : laneEnd(row, nowMs);
     if (end !== null) to = Math.max(to, laneTime(row, end, aligned));
   }
   if (!Number.isFinite(from) || !Number.isFinite(to)) return undefined;

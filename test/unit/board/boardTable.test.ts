@@ -21,7 +21,15 @@ import {
   type BoardColumn,
 } from '../../../src/domain/board/boardTable';
 import { DEFAULT_EVENT_STATE_RULES } from '../../../src/domain/events/eventState';
-import { BOARD_T0, fixtureResult, lineRows, onboarding, type FixtureEvent } from '../../support/board/boardFixtures';
+import {
+  ABANDONED,
+  BOARD_T0,
+  fixtureResult,
+  lineRows,
+  onboarding,
+  progressLine,
+  type FixtureEvent,
+} from '../../support/board/boardFixtures';
 
 const rules = DEFAULT_EVENT_STATE_RULES;
 const SECOND = 1000;
@@ -224,6 +232,13 @@ describe('board table: the timeline', () => {
     assert.equal(laneEnd(done, now), BOARD_T0 + 100 * MINUTE);
     assert.deepEqual(timeRange([done], false, now), { from: BOARD_T0 - 3 * MINUTE, to: BOARD_T0 + 103 * MINUTE });
     assert.equal(laneEnd(row('EMPTY'), now), null);
+    // An abandoned machine's lane runs on to now, but the range is fitted without it.
+    const line = progressLine();
+    const abandoned = line.rows.find((r) => r.serialNumber === ABANDONED);
+    assert.ok(abandoned?.progress?.abandoned === true);
+    assert.equal(laneEnd(abandoned, line.now), line.now);
+    const range = timeRange([abandoned], false, line.now);
+    assert.ok(range !== undefined && range.to < line.now - DAY, `fitted to its events, not to now: ${JSON.stringify(range)}`);
   });
 
   it('widens the range by 3% of its span on each side, and by at least a minute', () => {
