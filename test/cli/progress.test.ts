@@ -2,7 +2,7 @@
 // its step, stall, abandonment and time to go, learned from the machines of
 // the files it checks; `oe mcp`'s tools say the same progress as the
 // extension's, learned from the machines it read. A line the fake API serves:
-// six machines that onboarded days ago, one on time, one stalled for hours,
+// twelve machines that onboarded days ago, one on time, one stalled for hours,
 // one silent for five months.
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -15,7 +15,8 @@ import { OE, runOe, signedInEnv, tempFolder } from '../support/cli/runOe';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
-const ONBOARDED = ['MX-4711-P0001', 'MX-4711-P0002', 'MX-4711-P0003', 'MX-4711-P0004', 'MX-4711-P0005', 'MX-4711-P0006'];
+// Twelve: enough that a machine 2 minutes into its step has a range, with the machines in progress teaching too.
+const ONBOARDED = Array.from({ length: 12 }, (_, i) => `MX-4711-P00${String(i + 20)}`);
 const ON_TIME = 'MX-4711-P0010';
 const STALLED = 'MX-4711-P0011';
 const ABANDONED = 'MX-4711-P0012';
@@ -29,7 +30,7 @@ function events(steps: readonly (readonly [string, number])[]): Record<string, u
 function serveTheLine(api: FakeApi): void {
   ONBOARDED.forEach((serial, index) => {
     const start = ((3 + index) * DAY) / MINUTE;
-    const step = 4 + index * 0.4;
+    const step = 4 + (index % 6) * 0.4;
     api.setMachineEvents(
       serial,
       events([
@@ -146,11 +147,11 @@ describe('progress without VS Code: oe check --json and oe mcp', function () {
       const line = (serial: string): string => text.split('\n').find((l) => l.startsWith(`- "${serial}"`)) ?? '';
       assert.match(
         line(ON_TIME),
-        /progress: step 2 of 4 · "FIRMWARE_CHECKED", at it for 2 min, likely \d+ min more \(80 %: \d+–\d+ min\), from 6 onboarded machines$/,
+        /progress: step 2 of 4 · "FIRMWARE_CHECKED", at it for 2 min, likely \d+ min more \(80 %: \d+–\d+ min\), from 12 onboarded machines$/,
       );
       assert.match(line(STALLED), /progress: STALLED \(/);
       assert.match(line(ABANDONED), /ABANDONED/);
-      assert.match(text, /: 2 in progress \(1 of them STALLED\), 1 abandoned, 6 onboarded\./);
+      assert.match(text, /: 2 in progress \(1 of them STALLED\), 1 abandoned, 12 onboarded\./);
     } finally {
       await client.close();
     }
