@@ -204,13 +204,16 @@ export const timeToGoBench: Benchmark = {
       await new Promise((resolve) => setImmediate(resolve));
     }
     const coverages = all.map((figures) => figures.coverage);
+    const compared = all.reduce((sum, figures) => sum + figures.compared, 0);
+    const inside = all.reduce((sum, figures) => sum + figures.coverage * figures.compared, 0);
+    const passed = all.filter((figures) => misses(figures).length === 0).length;
     const ratios = all.map((figures) => figures.mae / Math.min(figures.b1, figures.b2));
     const alarms = all.reduce((sum, figures) => sum + figures.falseAlarms, 0);
     const healthy = all.reduce((sum, figures) => sum + figures.healthy, 0);
     const hung = all.reduce((sum, figures) => sum + figures.hung, 0);
     const found = all.reduce((sum, figures) => sum + figures.hungFound, 0);
     console.log(
-      `all ${all.length} cuts: in the 80 % range ${percent(Math.min(...coverages))}–${percent(Math.max(...coverages))}; ` +
+      `all ${all.length} cuts (${passed} met every target): in the 80 % range ${percent(Math.min(...coverages))}–${percent(Math.max(...coverages))} a cut, ${percent(inside / Math.max(1, compared))} of all ${compared}; ` +
         `MAE ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}× the better baseline; ` +
         `stalls found ${found}/${hung}; false alarms ${((100 * alarms) / Math.max(1, healthy)).toFixed(2)} per 100 healthy (${alarms}/${healthy}) ` +
         `(targets: ${percent(TARGETS.coverageLow)}–${percent(TARGETS.coverageHigh)}, below both baselines, ≤ ${TARGETS.falseAlarmsPer100} per 100)`,

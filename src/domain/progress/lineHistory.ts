@@ -24,6 +24,8 @@ export const MINIMUM_MACHINES = 5;
 const USUAL_SHARE = 0.5;
 /** Machines remembered at most (a line's history, not a data warehouse): older contributions are not dropped, new ones are refused. */
 export const MAX_MACHINES = 50_000;
+/** Events the history keeps in all (its memory: a few hundred bytes each); a new machine past it is refused, as past MAX_MACHINES. */
+export const MAX_LEARNED_EVENTS = 600_000;
 /** Events of one machine read at most (the last before its outcome): a history of thousands of events is not an onboarding. */
 export const MAX_EVENTS_PER_MACHINE = 64;
 /** Spellings of one type (by case) kept at most: more are read as the first. */
@@ -164,6 +166,7 @@ function displayed(figures: TypeFigures): ServerText {
 export class LineHistory {
   private readonly contributions = new Map<string, Contribution>();
   private onboarded = 0;
+  private learnedEvents = 0;
   private readonly types = new Map<string, TypeFigures>();
   /** Every type's name once, with the lessons that use it: at most MAX_TYPES. */
   private readonly names = new Map<string, { readonly key: string; uses: number }>();
@@ -206,7 +209,11 @@ export class LineHistory {
     const before = this.contributions.get(serialNumber);
     if (before === undefined && lesson === undefined) return false;
     if (before !== undefined) this.withdraw(before);
-    if (lesson === undefined || (before === undefined && this.contributions.size >= MAX_MACHINES)) {
+    // What `before` taught is withdrawn already: the room is counted without it.
+    const room =
+      (before !== undefined || this.contributions.size < MAX_MACHINES) &&
+      this.learnedEvents + (lesson?.timed.events.length ?? 0) <= MAX_LEARNED_EVENTS;
+    if (lesson === undefined || !room) {
       this.contributions.delete(serialNumber);
     } else {
       this.contributions.set(serialNumber, lesson);
@@ -229,6 +236,7 @@ export class LineHistory {
   clear(): void {
     this.contributions.clear();
     this.onboarded = 0;
+    this.learnedEvents = 0;
     this.types.clear();
     this.names.clear();
     this.times.clear();
@@ -309,6 +317,7 @@ export class LineHistory {
   }
 
   private contribute(lesson: Contribution): void {
+    this.learnedEvents += lesson.timed.events.length;
     this.times.add(lesson.timed);
     if (lesson.timed.open) return;
     this.onboarded++;
@@ -335,6 +344,7 @@ export class LineHistory {
   }
 
   private withdraw(lesson: Contribution): void {
+    this.learnedEvents -= lesson.timed.events.length;
     this.times.remove(lesson.timed);
     if (lesson.timed.open) return;
     this.onboarded--;
@@ -462,6 +472,17 @@ function timedLesson(
   });
   const timedEvents: TimedEvent[] = [];
   const timed: TimedLesson = { kind, keys, reworkBefore, totalMs, open, events: timedEvents };
-  for (const stay of stays) timedEvents.push({ ...stay, lesson: timed });
+  for (const stay of stays) timedEvents.push(new Stay(stay.gapMs, stay.remainingMs, stay.dayMinute, timed, stay.index));
   return timed;
+}
+
+/** One timed event, as a class: a few hundred thousand of them keep their fields in the object itself. */
+class Stay implements TimedEvent {
+  constructor(
+    readonly gapMs: number,
+    readonly remainingMs: number,
+    readonly dayMinute: number,
+    readonly lesson: TimedLesson,
+    readonly index: number,
+  ) {}
 }

@@ -80,6 +80,15 @@ interface Standing {
 }
 
 const standings = new WeakMap<readonly OnboardingEvent[], Standing>();
+const newestEvents = new WeakMap<readonly OnboardingEvent[], OnboardingEvent | undefined>();
+
+/** A result's newest event, found once per events array (a repaint asks again and again). */
+function newestIn(events: readonly OnboardingEvent[]): OnboardingEvent | undefined {
+  if (newestEvents.has(events)) return newestEvents.get(events);
+  const newest = newestOf(events);
+  newestEvents.set(events, newest);
+  return newest;
+}
 
 export interface ProgressOptions {
   /** The machine's kind when the caller knows it (the set or file it is listed in); else its serial number's family. */
@@ -93,7 +102,7 @@ export function machineProgress(
   rules: EventStateRules,
   options: ProgressOptions = {},
 ): ProgressAnswer {
-  const newest = newestOf(events);
+  const newest = newestIn(events);
   if (newest === undefined || eventState(newest, rules) !== 'inProgress') return undefined;
   if (learned.kind === 'notEnough') return learned;
   const { steps } = learned;
