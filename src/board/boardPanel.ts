@@ -291,6 +291,7 @@ export class BoardPanel extends Disposable {
           title: this.panel.title,
           aligned: message.aligned,
           usual: this.usual(),
+          nowMs: Date.now(),
           formatTick: (at, step) => axisLabel(at, step, { aligned: message.aligned, locale, units: exportWords(vscode.l10n.t).units }),
         });
         await this.save('svg', Buffer.from(svg, 'utf8'));

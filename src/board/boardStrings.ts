@@ -103,6 +103,8 @@ export function boardPageStrings(t: Localize): PageStrings {
     failingStep: t('failing step'),
     filterStalled: t('Stalled'),
     stalled: t('stalled'),
+    filterAbandoned: t('Abandoned'),
+    abandoned: t('abandoned'),
     progressShort: t('{0}/{1} · {2}'),
     usualSteps: t('Faint bands behind each lane: the usual steps of this line, laid end to end by their median times ({0}).'),
   };

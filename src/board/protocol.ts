@@ -140,6 +140,8 @@ export const PAGE_STRING_KEYS = [
   'failingStep',
   'filterStalled',
   'stalled',
+  'filterAbandoned',
+  'abandoned',
   'progressShort',
   'usualSteps',
 ] as const;
@@ -211,11 +213,16 @@ function isRowProgress(value: unknown): value is RowProgress {
     isCount(value['of']) &&
     value['step'] <= value['of'] &&
     typeof value['stalled'] === 'boolean' &&
+    typeof value['abandoned'] === 'boolean' &&
+    isNullableNumber(value['toGoMs']) &&
     isNullableNumber(value['toGoLowMs']) &&
     isNullableNumber(value['toGoHighMs']) &&
     isString(value['stepText'], MAX_WORDS) &&
     isNullableWords(value['toGoText']) &&
     isNullableWords(value['stalledText']) &&
+    isNullableWords(value['abandonedText']) &&
+    isNullableWords(value['stallRule']) &&
+    isNullableWords(value['why']) &&
     isString(value['restsOn'], MAX_WORDS) &&
     isString(value['how'], MAX_WORDS) &&
     isNullableWords(value['oddities'])
@@ -291,7 +298,8 @@ export function isFilter(value: unknown): value is BoardFilter {
     Array.isArray(states) &&
     states.length <= BOARD_STATES.length &&
     states.every(isBoardState) &&
-    (value['stalled'] === undefined || typeof value['stalled'] === 'boolean')
+    (value['stalled'] === undefined || typeof value['stalled'] === 'boolean') &&
+    (value['abandoned'] === undefined || typeof value['abandoned'] === 'boolean')
   );
 }
 

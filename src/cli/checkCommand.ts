@@ -26,6 +26,7 @@ import { compileIncludeGlob, type IncludeGlob } from '../domain/workspaceScan/in
 import { MAX_SCANNED_FILE_BYTES, SerialCollector } from '../domain/workspaceScan/workspaceSerials';
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliCommand';
 import { stringOption } from './cliArgs';
+import { progressFields } from './checkProgress';
 import { jsonText, styler } from './cliIo';
 import { SESSION_OPTIONS } from './cliSession';
 
@@ -439,7 +440,8 @@ Exit codes:
       }
     }
     if (args.values['json'] === true) {
-      const json = machines.map((machine) => ({
+      const progressOf = progressFields(results, context.settings, Date.now());
+      const json = machines.map((machine, index) => ({
         serialNumber: machine.serialNumber,
         state: machine.state,
         counted: machine.counted,
@@ -447,6 +449,7 @@ Exit codes:
         // The newest event as the server sent it; an error in English, the language of a data format.
         ...(machine.newest === undefined ? {} : { newestEvent: machine.newest.raw }),
         ...(machine.error === undefined ? {} : { error: machine.error.message }),
+        ...progressOf(index, machine.rules),
       }));
       io.stdout(`${jsonText(json, 2)}\n`);
     } else if (machines.length === 0) {

@@ -9,6 +9,8 @@
 // has is answered for what it is here, never faked: there is no active editor
 // (a file or the working folder can be scanned instead), no pinned or recent
 // machines, and no watch list (`oe watch` waits for machines in a terminal).
+// Progress is learned from the machines this process has read (the extension
+// also reads its stored copies).
 // stdout carries the protocol only; nothing is asked of the user, so the
 // agent's calls need no pairing: whoever starts `oe mcp` with credentials in
 // its environment has chosen to let that agent use them.
@@ -19,6 +21,7 @@ import { definedOnly } from '../common/definedOnly';
 import { NamedFileError, readNamedFile } from '../common/namedFiles';
 import { errorMessage } from '../common/errors';
 import { isApiError } from '../core/errors';
+import type { EventsResult } from '../core/model';
 import { AGENT_TOOL_NAMES, nothingDone, type AgentToolName } from '../domain/agentTools/toolDefinitions';
 import {
   parseMachineEventsInput,
@@ -38,6 +41,7 @@ import {
 import { createSerialMatcher, type SerialMatcher } from '../domain/serialNumbers/serialMatcher';
 import type { Settings } from '../domain/settings/settingsRules';
 import { MAX_MATCHES_PER_FILE, MAX_SCANNED_FILE_BYTES, SerialCollector } from '../domain/workspaceScan/workspaceSerials';
+import { CachedLineHistory } from '../eventsCache/cachedLineHistory';
 import { EventsCache } from '../eventsCache/eventsCache';
 import type { ExtensionConnector } from '../mcp/mcpServer';
 import { EXIT, UsageError, type CliCommand, type CliContext, type CliIo, type ParsedArgs } from './cliCommand';
@@ -138,6 +142,11 @@ async function readMachines(cache: EventsCache, serialNumbers: readonly string[]
   );
 }
 
+/** oe keeps no copies between runs: its line history learns from what this process reads. */
+const NOTHING_STORED: AsyncIterable<EventsResult> = {
+  [Symbol.asyncIterator]: () => ({ next: () => Promise.resolve({ done: true, value: undefined }) }),
+};
+
 /** The connector mcpServer.ts calls: each tool answered in this process. */
 function localConnector(args: ParsedArgs, io: CliIo, context: CliContext): ExtensionConnector {
   let client: Awaited<ReturnType<CliContext['client']>> | undefined;
@@ -161,7 +170,19 @@ function localConnector(args: ParsedArgs, io: CliIo, context: CliContext): Exten
       return '';
     }
   };
-  const resultContext = () => ({ now: Date.now(), environment: environment(), rules: context.settings.eventStates });
+  // The line's history from the machines this process has read (no stored copies here): the same progress as the extension's tools.
+  const lineHistory = new CachedLineHistory({
+    cache,
+    stored: () => NOTHING_STORED,
+    rules: () => context.settings.eventStates,
+    steps: () => context.settings.steps,
+  });
+  const resultContext = () => ({
+    now: Date.now(),
+    environment: environment(),
+    rules: context.settings.eventStates,
+    learned: lineHistory.steps(),
+  });
   const answer = async (tool: AgentToolName, given: unknown, signal: AbortSignal): Promise<string> => {
     const both = AbortSignal.any([signal, context.signal]);
     switch (tool) {

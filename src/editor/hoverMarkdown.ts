@@ -124,10 +124,17 @@ export function eventsHoverMarkdown(serialNumber: string, cached: CacheEntry, ct
   // Not from a stale result: the time at a step counts from an event that may have been followed since.
   const progress = cached.stale ? undefined : ctx.progress?.(result);
   if (progress?.kind === 'progress') {
-    // In progress, the step and what is usually left (or that it is stalled) say more than the newest event's age.
+    // In progress, the step and what is likely left (or that it is stalled or abandoned) say more than the newest event's age.
     const words = progressWords(progress, ctx.t, (text) => markdownText(text, TYPE_CELL_MAX));
-    parts.push([heading(serialNumber), state, words.step, words.stalled ?? words.toGo].filter((part) => part !== undefined).join(' · '));
-    parts.push(`_${[words.oddities, words.restsOn].filter((part) => part !== undefined).join(' · ')}._ ${words.how}`);
+    parts.push(
+      [heading(serialNumber), state, words.step, words.abandoned ?? words.stalled ?? words.toGo]
+        .filter((part) => part !== undefined)
+        .join(' · '),
+    );
+    // The kind it was learned from only where it was learned (the steps setting pools nothing).
+    const cohort = progress.source === 'learned' ? words.cohort : undefined;
+    const why = [words.restsOn, cohort, words.reasons, progress.stalled ? words.stallRule : undefined, words.oddities];
+    parts.push(`_${why.filter((part) => part !== undefined).join(' · ')}._ ${words.how}`);
   } else {
     const first = `${heading(serialNumber)} · ${latest === undefined ? state : `${state} · ${escapeMarkdown(age(latest.time.epochMs, ctx))}`}`;
     if (progress === undefined) parts.push(first);

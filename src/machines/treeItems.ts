@@ -304,9 +304,13 @@ function appendProgress(md: vscode.MarkdownString, progress: ProgressAnswer): vo
       ? [words.restsOn]
       : [
           [words.step, words.toGo].filter((part) => part !== undefined).join(' · '),
-          ...(words.stalled === undefined ? [] : [`$(warning) ${words.stalled}`]),
-          ...(words.oddities === undefined ? [] : [words.oddities]),
-          words.restsOn,
+          ...(words.stalled === undefined
+            ? []
+            : [`$(warning) ${words.stalled}`, ...(words.stallRule === undefined ? [] : [words.stallRule])]),
+          ...(words.abandoned === undefined ? [] : [`$(circle-slash) ${words.abandoned}`]),
+          ...[words.reasons, words.oddities].filter((part) => part !== undefined),
+          // The kind it was learned from only where it was learned (the steps setting pools nothing).
+          progress.source === 'learned' && words.cohort !== undefined ? `${words.restsOn} · ${words.cohort}` : words.restsOn,
         ];
   md.appendMarkdown(`${lines.join('  \n')}\n\n_${words.how}_\n\n`);
 }

@@ -122,8 +122,8 @@ interface Running {
   history: PollHistory;
   timer: unknown;
   polling: boolean;
-  /** The newest event's time of the stall this window already claimed or saw claimed: asked once per stall, not per poll. */
-  stallAt?: number;
+  /** The usual step (MachineProgress.step) of the stall this window told or saw claimed: a stall lasts until a poll finds the machine moving or at a further step, whatever new stale events arrive meanwhile. */
+  stallStep?: number | undefined;
 }
 
 /** Ended watches kept (newest first) for the quick pick and the badge; older ones go when more end. */
@@ -451,14 +451,20 @@ export class WatchList extends Disposable {
   }
 
   /**
-   * A stall is told once across the windows, as an outcome is (the claim's key names the step by its newest
-   * event's time, so a new step is a new stall); this window asks the claim once per stall, not every poll.
+   * A stall is told once across the windows, as an outcome is (the claim's key names the stall by the newest
+   * event it began at); this window asks the claim once per stall, not every poll: a newest event that is
+   * already stale when it arrives continues the stall unless it reached a further usual step (so a server
+   * can start at most one stall per step), and a poll that finds the machine moving ends it.
    */
   private async tellStall(watch: Watch, result: EventsResult, run: Running): Promise<void> {
     const progress = this.options.progress?.(result);
     const newest = newestOf(result.events);
-    if (progress?.kind !== 'progress' || !progress.stalled || newest === undefined || run.stallAt === newest.time.epochMs) return;
-    run.stallAt = newest.time.epochMs;
+    if (progress?.kind !== 'progress' || !progress.stalled || newest === undefined) {
+      run.stallStep = undefined;
+      return;
+    }
+    if (run.stallStep === progress.step) return;
+    run.stallStep = progress.step;
     // formatUtcIso, not Date#toISOString: a server's timestamp past the range of a Date must not throw in a poll.
     this.options.log?.(
       `Watch of ${watch.serialNumber}: stalled at its step since ${formatUtcIso(newest.time.epochMs) ?? String(newest.time.epochMs)}.`,

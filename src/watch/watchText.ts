@@ -58,5 +58,5 @@ export function rowDescription(watch: WatchInfo, ctx: WatchTextContext): string 
 export function progressDetail(progress: ProgressAnswer, { t }: WatchTextContext): string | undefined {
   if (progress?.kind !== 'progress') return undefined;
   const words = progressWords(progress, t, lineText);
-  return [words.step, words.stalled ?? words.toGo, words.restsOn].filter((part) => part !== undefined).join(' · ');
+  return [words.step, words.abandoned ?? words.stalled ?? words.toGo, words.restsOn].filter((part) => part !== undefined).join(' · ');
 }

@@ -63,12 +63,15 @@ describe('Onboarding board screenshots', function () {
     await setTheme('Dark Modern');
   });
 
-  it("shows line 4's robots in progress: step, time to go, the stalled one, and the usual steps behind the lanes", async () => {
+  it("shows line 4's robots in progress: step, time to go with its range, the stalled one, the abandoned one, and the usual steps behind the lanes", async () => {
     const board = api.testHooks.board;
     assert.ok(board);
     await setTheme('Dark Modern');
     await board.open({ kind: 'file', uri: LINE4.toString() });
-    await pages.board.waitForRendered((r) => r.rows === 14 && !r.summary.includes('not loaded') && r.stalledCount === '1', 30_000);
+    await pages.board.waitForRendered(
+      (r) => r.rows === 29 && !r.summary.includes('not loaded') && r.stalledCount === '1' && r.abandonedCount === '1',
+      30_000,
+    );
     await snap('board-progress', 2500);
   });
 });

@@ -39,7 +39,7 @@ export function buildFrame(root: HTMLElement): Frame {
 type Part<K extends keyof Frame> = { readonly node: HTMLElement; readonly parts: Pick<Frame, K> };
 
 /** The state filter, the text filter, the count shown, and the exports. */
-function buildTools(): Part<'stateButtons' | 'stalledButton' | 'filterInput' | 'shownCount'> {
+function buildTools(): Part<'stateButtons' | 'stalledButton' | 'abandonedButton' | 'filterInput' | 'shownCount'> {
   const tools = el('div', 'tools');
   const states = el('div', 'state-filter', undefined, { role: 'group', 'aria-label': pageString('filterStates') });
   const stateButtons = new Map<BoardState, HTMLButtonElement>();
@@ -61,7 +61,13 @@ function buildTools(): Part<'stateButtons' | 'stalledButton' | 'filterInput' | '
   stalledButton.addEventListener('click', () => {
     setFilter({ ...page.filter, stalled: page.filter.stalled !== true });
   });
-  states.append(stalledButton);
+  // Abandoned as well: in progress by its newest event, silent far longer than any onboarding of the line took.
+  const abandonedButton = el('button', 'state-toggle abandoned-toggle', undefined, { type: 'button', 'aria-pressed': 'false' });
+  abandonedButton.append(icon('circle-slash', 'state-icon'), el('span', 'word', pageString('filterAbandoned')), el('span', 'count', '0'));
+  abandonedButton.addEventListener('click', () => {
+    setFilter({ ...page.filter, abandoned: page.filter.abandoned !== true });
+  });
+  states.append(stalledButton, abandonedButton);
   const search = el('div', 'search');
   const filterInput = el('input', undefined, undefined, {
     id: 'filter',
@@ -87,7 +93,7 @@ function buildTools(): Part<'stateButtons' | 'stalledButton' | 'filterInput' | '
     button(pageString('exportPng'), 'file-media', exportPng),
   );
   tools.append(states, search, shownCount, exports);
-  return { node: tools, parts: { stateButtons, stalledButton, filterInput, shownCount } };
+  return { node: tools, parts: { stateButtons, stalledButton, abandonedButton, filterInput, shownCount } };
 }
 
 function buildTimeline(): Part<'lanes' | 'canvas' | 'spacer' | 'tooltip' | 'alignButton' | 'usualNote'> {

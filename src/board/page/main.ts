@@ -7,7 +7,7 @@
 // hides or moves them (table.ts); the timeline draws only the lanes in view
 // (timelineView.ts, timeline.ts).
 import { announce, button, el, icon } from '../../common/page/dom';
-import { countStalled, countStates, prefersAligned, summaryText } from '../../domain/board/boardTable';
+import { countAbandoned, countStalled, countStates, prefersAligned, summaryText } from '../../domain/board/boardTable';
 import type { BoardView } from '../protocol';
 import { buildFrame } from './frame';
 import { channel, page, persist, post, pageString, stateWords } from './state';
@@ -31,6 +31,7 @@ function renderBoard(): void {
   page.rows = page.board.rows.map((row) => buildRow(row, words));
   page.frame.tbody.replaceChildren();
   const counts = countStates(page.board.rows);
+  const abandoned = countAbandoned(page.board.rows);
   page.frame.summary.textContent = summaryText(
     counts,
     {
@@ -40,8 +41,10 @@ function renderBoard(): void {
       many: pageString('summaryMany'),
       count: pageString('summaryCount'),
       separator: pageString('summarySeparator'),
+      abandoned: pageString('abandoned'),
     },
     page.board.locale,
+    abandoned,
   );
   for (const [state, b] of page.frame.stateButtons) {
     const count = b.querySelector('.count');
@@ -52,6 +55,9 @@ function renderBoard(): void {
   const stalledCount = page.frame.stalledButton.querySelector('.count');
   if (stalledCount) stalledCount.textContent = stalled.toLocaleString(page.board.locale);
   page.frame.stalledButton.hidden = stalled === 0 && page.filter.stalled !== true;
+  const abandonedCount = page.frame.abandonedButton.querySelector('.count');
+  if (abandonedCount) abandonedCount.textContent = abandoned.toLocaleString(page.board.locale);
+  page.frame.abandonedButton.hidden = abandoned === 0 && page.filter.abandoned !== true;
   const { usual } = page.board;
   page.frame.usualNote.hidden = usual === null;
   page.frame.usualNote.textContent = usual === null ? '' : pageString('usualSteps', usual.restsOn);

@@ -44,6 +44,8 @@ export interface Frame {
   readonly stateButtons: Map<BoardState, HTMLButtonElement>;
   /** "Stalled": only the machines past their step's usual time. */
   readonly stalledButton: HTMLButtonElement;
+  /** "Abandoned": only the machines silent far longer than any onboarding of their line took. */
+  readonly abandonedButton: HTMLButtonElement;
   /** What the faint bands behind the lanes are, and what they rest on. */
   readonly usualNote: HTMLElement;
   readonly filterInput: HTMLInputElement;

@@ -53,12 +53,15 @@ export function buildRow(row: BoardRow, words: Record<BoardState, string>): RowU
     // "4/6 · FIRMWARE_CHECKED" (the words carry the type already rendered for a page); the title says the whole and what it rests on.
     const short = p.known ? pageString('progressShort', p.step, p.of, displayText(row.newestType ?? '')) : p.stepText;
     // The stalled badge first: a long type is cut after it, never over it.
-    if (p.stalled) progress.append(el('span', 'stalled-badge', pageString('stalled')));
+    if (p.abandoned) progress.append(el('span', 'stalled-badge abandoned-badge', pageString('abandoned')));
+    else if (p.stalled) progress.append(el('span', 'stalled-badge', pageString('stalled')));
     progress.append(el('span', 'progress-step', short));
-    progress.title = [p.stalledText ?? p.stepText, p.oddities, p.restsOn, p.how].filter((x) => x !== null).join('\n');
+    progress.title = [p.abandonedText ?? p.stalledText ?? p.stepText, p.stallRule, p.oddities, p.restsOn, p.how]
+      .filter((x) => x !== null)
+      .join('\n');
     if (p.toGoText !== null) {
       toGo.textContent = p.toGoText;
-      toGo.title = `${p.restsOn}\n${p.how}`;
+      toGo.title = [p.why, p.restsOn, p.how].filter((x) => x !== null).join('\n');
     }
   }
   const newest = el('div', 'cell col-newest', displayText(row.newestType ?? ''), CELL);
@@ -186,6 +189,7 @@ function applyFilter(): void {
   if (stop) stop.open.tabIndex = 0;
   for (const [state, b] of page.frame.stateButtons) b.setAttribute('aria-pressed', String(page.filter.states.includes(state)));
   page.frame.stalledButton.setAttribute('aria-pressed', String(page.filter.stalled === true));
+  page.frame.abandonedButton.setAttribute('aria-pressed', String(page.filter.abandoned === true));
   page.frame.shownCount.textContent = pageString('shownOf', page.shown.length, page.rows.length);
   page.frame.noMatch.hidden = page.shown.length > 0 || page.rows.length === 0;
   page.focus = undefined;

@@ -8,7 +8,7 @@
 // at the default size; the whole page script is ~25 KB minified). SVG with a
 // node per point would be 10,000+ nodes to lay out for 1,000 × 10.
 import type { TimelinePoint, BoardRow, BoardState, UsualStep } from '../../domain/board/boardRows';
-import { axisLabel, laneTime, timeTicks, usualBands, type DurationUnits } from '../../domain/board/boardTable';
+import { axisLabel, laneEnd, laneTime, timeTicks, usualBands, type DurationUnits } from '../../domain/board/boardTable';
 
 export const LANE_HEIGHT = 24;
 export const AXIS_HEIGHT = 28;
@@ -49,6 +49,8 @@ export interface TimelineFrame {
   readonly units: DurationUnits;
   /** The line's usual steps, drawn faint behind each lane (empty while the history cannot say). */
   readonly usual: readonly UsualStep[];
+  /** The board's time: a machine in progress draws its lane up to it. */
+  readonly nowMs: number;
 }
 
 export function xOf(frame: Pick<TimelineFrame, 'width' | 'from' | 'to'>, at: number): number {
@@ -146,6 +148,18 @@ function drawLane(context: CanvasRenderingContext2D, frame: TimelineFrame, row: 
     context.fillStyle = colors.states[row.state];
     context.fillRect(x1, cy - 3, Math.max(2, x2 - x1), 6);
     context.globalAlpha = 1;
+    // Since the newest event, dashed: the machine is still at its step (a stall is a long open segment).
+    const open = laneEnd(row, frame.nowMs);
+    if (open !== null && open > row.endAt) {
+      context.strokeStyle = colors.states[row.state];
+      context.lineWidth = 2;
+      context.setLineDash([4, 3]);
+      context.beginPath();
+      context.moveTo(x2, cy);
+      context.lineTo(xOf(frame, laneTime(row, open, frame.aligned)), cy);
+      context.stroke();
+      context.setLineDash([]);
+    }
   }
   row.points.forEach((point: TimelinePoint, index) => {
     const x = xOf(frame, laneTime(row, point.at, frame.aligned));

@@ -52,6 +52,7 @@ export function fit(): void {
   const range = timeRange(
     page.shown.map((u) => u.row),
     page.aligned,
+    page.board?.nowMs,
   );
   page.view = range ? { from: range.from, to: range.to } : undefined;
   draw();
@@ -124,6 +125,7 @@ function timelineFrame(): TimelineFrame | undefined {
     aligned: page.aligned,
     units: units(),
     usual: page.board.usual?.steps ?? [],
+    nowMs: page.board.nowMs,
   };
 }
 
@@ -148,7 +150,8 @@ function describe(row: BoardRow, point: TimelinePoint, index: number): string {
   const parts = [row.serialNumber, displayText(point.type), absolute(point.at), stateWord(point.state)];
   if (index === row.failingPoint) parts.push(pageString('failingStep'));
   // The newest event says where the machine stands, and what that rests on.
-  if (index === row.points.length - 1 && row.progress) parts.push(row.progress.stalledText ?? row.progress.stepText, row.progress.restsOn);
+  if (index === row.points.length - 1 && row.progress)
+    parts.push(row.progress.abandonedText ?? row.progress.stalledText ?? row.progress.stepText, row.progress.restsOn);
   return parts.join(' · ');
 }
 

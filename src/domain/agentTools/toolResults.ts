@@ -15,7 +15,7 @@ import { plainLocalize } from '../../common/localize';
 import { serverTextData, type ServerText } from '../../common/serverText';
 import { formatRelative, formatUtcIso } from '../../common/time';
 import { machineState, newestOf, stateWord, type EventStateRules, type MachineState } from '../events/eventState';
-import type { WatchStartAnswer, WatchSummary } from '../watch/watchRules';
+import { formatDuration, type WatchStartAnswer, type WatchSummary } from '../watch/watchRules';
 import type { LearnedSteps } from '../progress/lineHistory';
 import { machineProgress, progressWords, restsOnWords } from '../progress/machineProgress';
 import { AGENT_TOOL_NAMES } from './toolDefinitions';
@@ -54,18 +54,13 @@ function progressPart(result: EventsResult, context: ResultContext): string {
   if (answer === undefined) return '';
   const words = progressWords(answer, plainLocalize, sv);
   if (answer.kind === 'notEnough') return `; progress: ${words.restsOn}`;
-  const parts = [words.step, `at it for ${formatMinutes(answer.atStepMs)}`];
+  const parts = [words.step, `at it for ${formatDuration(answer.atStepMs, plainLocalize)}`];
   if (words.stalled !== undefined) parts.unshift(`STALLED (${words.stalled})`);
   if (words.abandoned !== undefined) parts.unshift(`ABANDONED (${words.abandoned})`);
   if (words.toGo !== undefined) parts.push(words.toGo);
   if (words.oddities !== undefined) parts.push(words.oddities);
   parts.push(words.restsOn);
   return `; progress: ${parts.join(', ')}`;
-}
-
-function formatMinutes(ms: number): string {
-  const minutes = Math.round(ms / 60_000);
-  return minutes < 120 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
 /** Said once per result that holds a machine in progress: how the progress figures were learned, or why there are none. */
@@ -95,6 +90,13 @@ function isStalled(report: MachineReport, context: ResultContext): boolean {
   if (report.outcome.kind !== 'events') return false;
   const answer = progressOf(report.outcome.result, context);
   return answer?.kind === 'progress' && answer.stalled;
+}
+
+/** Whether a summarized machine is abandoned: in progress by its newest event, but counted and listed apart. */
+function isAbandoned(report: MachineReport, context: ResultContext): boolean {
+  if (report.outcome.kind !== 'events') return false;
+  const answer = progressOf(report.outcome.result, context);
+  return answer?.kind === 'progress' && answer.abandoned;
 }
 
 /** What became of one machine's request. */
@@ -243,14 +245,21 @@ export function summaryText(
     const state = stateOfOutcome(report.outcome, context.rules);
     byState.set(state, [...(byState.get(state) ?? []), report]);
   }
+  // The abandoned are in progress by their newest event, but no one is working on them: a group of their own, after those in progress.
   const groups = SUMMARY_ORDER.flatMap((state) => {
-    const group = byState.get(state) ?? [];
-    return group.length === 0 ? [] : [{ state, group }];
+    const all = byState.get(state) ?? [];
+    const apart = state === 'inProgress' ? all.filter((report) => isAbandoned(report, context)) : [];
+    const group = all.filter((report) => !apart.includes(report));
+    return [
+      ...(group.length === 0 ? [] : [{ state, label: word(state), group, abandoned: false }]),
+      ...(apart.length === 0 ? [] : [{ state, label: 'abandoned', group: apart, abandoned: true }]),
+    ];
   });
   const stalled = reports.filter((report) => isStalled(report, context)).length;
   const countText = groups
     .map(
-      ({ state, group }) => `${group.length} ${word(state)}${state === 'inProgress' && stalled > 0 ? ` (${stalled} of them STALLED)` : ''}`,
+      ({ state, label, group, abandoned }) =>
+        `${group.length} ${label}${state === 'inProgress' && !abandoned && stalled > 0 ? ` (${stalled} of them STALLED)` : ''}`,
     )
     .join(', ');
   const watchOf = new Map(watches.map((watch) => [watch.serialNumber, watch]));
@@ -258,9 +267,9 @@ export function summaryText(
   const watchPart = watchListText(watches, context.now, WATCH_PART_CHARS, SUMMARY_WATCHES);
   const lines = new BoundedLines(TOOL_LIMITS.maxResultChars - FRAME_CHARS - (watches.length === 0 ? 0 : WATCH_PART_CHARS));
   let left = 0;
-  for (const { state, group } of groups) {
+  for (const { state, label, group } of groups) {
     // Once a line does not fit, no later one does (BoundedLines): when the heading is cut, so is every machine below it.
-    lines.add(`${capitalized(word(state))} (${group.length}):`);
+    lines.add(`${capitalized(label)} (${group.length}):`);
     const ordered = state === 'inProgress' ? stalledFirst(group, context) : group;
     for (const report of ordered) if (!lines.add(() => summaryLine(report, context, watchOf.get(report.serialNumber)))) left++;
   }
@@ -269,7 +278,7 @@ export function summaryText(
     watches.length === 0
       ? ` No machine is being watched in this environment (${AGENT_TOOL_WATCH} starts a watch).`
       : ` ${watches.length} machine${watches.length === 1 ? ' is' : 's are'} in this environment's watch list (listed after the machines)${watched === 0 ? '' : `; the lines of the ${watched} summarized here say so`}.`;
-  const head = `Onboarding summary of ${reports.length} machine${reports.length === 1 ? '' : 's'} from ${API} (environment ${v(context.environment)}): ${countText || 'nothing to count'}. A machine's state is read from the type of its newest event; failed machines are listed first with that event's message, and stalled machines first among those in progress.${progressNote(context, reports)}${watchSentence}`;
+  const head = `Onboarding summary of ${reports.length} machine${reports.length === 1 ? '' : 's'} from ${API} (environment ${v(context.environment)}): ${countText || 'nothing to count'}. A machine's state is read from the type of its newest event; failed machines are listed first with that event's message, and stalled machines first among those in progress; abandoned machines are counted and listed apart from them.${progressNote(context, reports)}${watchSentence}`;
   const tail = [...refusedLines(refused)];
   if (lines.full) tail.push(cutNotice(`${left} machines`));
   const block = [lines.text, watchPart].filter((text) => text !== '').join('\n');

@@ -6,7 +6,7 @@
 import { csvCell } from '../events/exportEvents';
 import { toSingleLine } from '../../common/markdownText';
 import type { BoardRow, BoardState, UsualStep } from './boardRows';
-import { durationText, laneTime, timeTicks, usualBands, type DurationUnits, ENGLISH_UNITS } from './boardTable';
+import { durationText, laneEnd, laneTime, timeTicks, usualBands, type DurationUnits, ENGLISH_UNITS } from './boardTable';
 
 /**
  * The column headings and state words of an export, localised by the host.
@@ -140,6 +140,8 @@ export interface SvgOptions {
   readonly formatTick: (at: number, step: number) => string;
   /** The line's usual steps, drawn faint behind each lane as the page does, with what they rest on (the picture's description). */
   readonly usual?: { readonly steps: readonly UsualStep[]; readonly restsOn: string; readonly how: string } | null;
+  /** The export's time: a machine in progress draws its lane up to it, dashed after its newest event, as the page does. */
+  readonly nowMs?: number;
 }
 
 /** The timeline of `rows` between `from` and `to` as a standalone SVG document. */
@@ -194,6 +196,15 @@ export function timelineSvg(rows: readonly BoardRow[], options: SvgOptions): str
       parts.push(
         `<rect x="${x(at(row.firstAt))}" y="${y - 3}" width="${Math.max(1, x(at(row.endAt)) - x(at(row.firstAt)))}" height="6" rx="3" fill="${c}" fill-opacity="0.35"/>`,
       );
+    const open = options.nowMs === undefined ? null : laneEnd(row, options.nowMs);
+    if (row.endAt !== null && open !== null && open > row.endAt) {
+      const from = Math.max(at(row.endAt), options.from);
+      const to = Math.min(at(open), options.to);
+      if (to > from)
+        parts.push(
+          `<line class="open" x1="${x(from)}" y1="${y}" x2="${x(to)}" y2="${y}" stroke="${c}" stroke-width="2" stroke-dasharray="4 3"/>`,
+        );
+    }
     row.points.forEach((point, m) => {
       const t = at(point.at);
       if (t < options.from || t > options.to) return;

@@ -35,7 +35,10 @@ export interface RowProgress {
   readonly step: number;
   readonly of: number;
   readonly stalled: boolean;
-  /** Time to go from the history: the sum of the remaining steps' medians to that of their 90th percentiles; null when unknown. */
+  /** No event for far longer than any onboarding of the line took: counted apart from the machines in progress, no time to go. */
+  readonly abandoned: boolean;
+  /** Time to go from the history: the likely remaining time and its 80 % range; null when unknown. */
+  readonly toGoMs: number | null;
   readonly toGoLowMs: number | null;
   readonly toGoHighMs: number | null;
   /** "step 4 of 6 · FIRMWARE_CHECKED" */
@@ -44,6 +47,12 @@ export interface RowProgress {
   readonly toGoText: string | null;
   /** "stalled: at it for 38 min, usually under 12 min" */
   readonly stalledText: string | null;
+  /** Why it counts as abandoned, in words; null when it does not. */
+  readonly abandonedText: string | null;
+  /** The stall's rule with the share it measured, for a stalled machine; null otherwise. */
+  readonly stallRule: string | null;
+  /** What the history shows about the time to go (rework, a slower night, the kind it was learned from): one line each; null when nothing. */
+  readonly why: string | null;
   /** "from 48 onboarded machines" */
   readonly restsOn: string;
   /** How the figures were learned. */
@@ -60,11 +69,18 @@ export function rowProgress(answer: Exclude<ProgressAnswer, undefined>, words: P
     step: known ? answer.step : 0,
     of: known ? answer.of : 0,
     stalled: known && answer.stalled,
+    abandoned: known && answer.abandoned,
+    toGoMs: known ? (answer.timeToGo?.ms ?? null) : null,
     toGoLowMs: known ? (answer.timeToGo?.lowMs ?? null) : null,
     toGoHighMs: known ? (answer.timeToGo?.highMs ?? null) : null,
     stepText: words.step,
     toGoText: words.toGo ?? null,
     stalledText: words.stalled ?? null,
+    abandonedText: words.abandoned ?? null,
+    stallRule: answer.kind === 'progress' && answer.stalled ? (words.stallRule ?? null) : null,
+    why:
+      [words.reasons, known && answer.source === 'learned' ? words.cohort : undefined].filter((part) => part !== undefined).join('\n') ||
+      null,
     restsOn: words.restsOn,
     how: words.how,
     oddities: words.oddities ?? null,

@@ -21,6 +21,8 @@ export interface BoardFilter {
   readonly text: string;
   /** Only the stalled machines (in progress, past their step's usual time by a clear margin). Absent in a state kept before it existed. */
   readonly stalled?: boolean;
+  /** Only the abandoned machines (in progress by their newest event, but silent far longer than any onboarding took). */
+  readonly abandoned?: boolean;
 }
 
 export const DEFAULT_SORT: BoardSort = { column: 'serialNumber', descending: false };
@@ -55,12 +57,16 @@ function compareText(a: string | null, b: string | null, descending: boolean): n
 
 /**
  * Progress ascending: the stalled first (they need someone), then the least
- * far along (step over steps); rows without progress last in either direction.
+ * far along (step over steps); the abandoned after them and rows without
+ * progress last, in either direction.
  */
 function compareProgress(a: BoardRow, b: BoardRow, descending: boolean): number {
-  const pa = a.progress?.known ? a.progress : undefined;
-  const pb = b.progress?.known ? b.progress : undefined;
-  if (pa === undefined || pb === undefined) return pa === pb ? 0 : pa === undefined ? 1 : -1;
+  const rank = (p: BoardRow['progress']): number => (p?.known !== true ? 2 : p.abandoned ? 1 : 0);
+  const ra = rank(a.progress);
+  const rb = rank(b.progress);
+  const pa = a.progress;
+  const pb = b.progress;
+  if (ra !== rb || ra !== 0 || pa === null || pb === null) return ra - rb;
   const order = Number(pb.stalled) - Number(pa.stalled) || pa.step / Math.max(1, pa.of) - pb.step / Math.max(1, pb.of);
   return descending ? -order : order;
 }
@@ -79,7 +85,7 @@ export function sortRows(rows: readonly BoardRow[], sort: BoardSort): BoardRow[]
       case 'progress':
         return compareProgress(a, b, descending);
       case 'toGo':
-        return compareNullable(a.progress?.toGoHighMs ?? null, b.progress?.toGoHighMs ?? null, descending);
+        return compareNullable(a.progress?.toGoMs ?? null, b.progress?.toGoMs ?? null, descending);
       case 'newest':
         return compareText(a.newestType, b.newestType, descending);
       case 'age':
@@ -108,6 +114,7 @@ export interface CompiledFilter {
   readonly states: ReadonlySet<BoardState> | undefined;
   readonly needle: string;
   readonly stalled: boolean;
+  readonly abandoned: boolean;
 }
 
 export function compileFilter(filter: BoardFilter): CompiledFilter {
@@ -115,6 +122,7 @@ export function compileFilter(filter: BoardFilter): CompiledFilter {
     states: filter.states.length === 0 ? undefined : new Set(filter.states),
     needle: filter.text.slice(0, MAX_FILTER_TEXT).trim().toLowerCase(),
     stalled: filter.stalled === true,
+    abandoned: filter.abandoned === true,
   };
 }
 
@@ -122,6 +130,7 @@ export function rowMatches(row: Pick<BoardRow, 'state' | 'progress'>, haystack: 
   return (
     (filter.states === undefined || filter.states.has(row.state)) &&
     (!filter.stalled || row.progress?.stalled === true) &&
+    (!filter.abandoned || row.progress?.abandoned === true) &&
     (filter.needle === '' || haystack.includes(filter.needle))
   );
 }
@@ -134,6 +143,11 @@ export function filterRows(rows: readonly BoardRow[], filter: BoardFilter, state
 /** Machines stalled among `rows` (the filter's count). */
 export function countStalled(rows: readonly Pick<BoardRow, 'progress'>[]): number {
   return rows.reduce((sum, row) => sum + (row.progress?.stalled === true ? 1 : 0), 0);
+}
+
+/** Machines abandoned among `rows` (the filter's count, and the summary's). */
+export function countAbandoned(rows: readonly Pick<BoardRow, 'progress'>[]): number {
+  return rows.reduce((sum, row) => sum + (row.progress?.abandoned === true ? 1 : 0), 0);
 }
 
 /** A usual step on a lane: from when it usually starts to when it usually ends (medians summed from the machine's first event). */
@@ -181,18 +195,26 @@ export interface SummaryWords {
   readonly count: string;
   /** ", " */
   readonly separator: string;
+  /** "abandoned": counted apart from the machines in progress. */
+  readonly abandoned: string;
 }
 
 const fill = (template: string, ...values: string[]): string => template.replace(/\{(\d)\}/g, (all, i: string) => values[Number(i)] ?? all);
 
-/** "40 machines: 31 onboarded, 3 failed, 5 in progress, 1 unknown": states with none are left out. */
-export function summaryText(counts: StateCounts, words: SummaryWords, locale = 'en'): string {
+/**
+ * "40 machines: 31 onboarded, 3 failed, 4 in progress, 1 abandoned, 1 unknown": states with none are left out;
+ * the abandoned machines (in progress by their newest event) are counted apart, right after those in progress.
+ */
+export function summaryText(counts: StateCounts, words: SummaryWords, locale = 'en', abandoned = 0): string {
   const total = BOARD_STATES.reduce((sum, state) => sum + counts[state], 0);
   if (total === 0) return words.none;
   const number = (n: number): string => n.toLocaleString(locale);
-  const parts = BOARD_STATES.filter((state) => counts[state] > 0).map((state) =>
-    fill(words.count, number(counts[state]), words.states[state]),
-  );
+  const apart = Math.min(abandoned, counts.inProgress);
+  const parts = BOARD_STATES.flatMap((state) => {
+    const count = state === 'inProgress' ? counts[state] - apart : counts[state];
+    const part = count > 0 ? [fill(words.count, number(count), words.states[state])] : [];
+    return state === 'inProgress' && apart > 0 ? [...part, fill(words.count, number(apart), words.abandoned)] : part;
+  });
   const list = parts.join(words.separator);
   return total === 1 ? fill(words.one, list) : fill(words.many, number(total), list);
 }
@@ -223,16 +245,37 @@ export function prefersAligned(rows: readonly BoardRow[]): boolean {
   return longest > 0 && last - first > 10 * longest;
 }
 
-/** The time span all points lie in, widened a little so the first and last points are not on the edge; undefined without points. */
-export function timeRange(rows: readonly BoardRow[], aligned = false): { readonly from: number; readonly to: number } | undefined {
+/**
+ * Where a lane's bar ends: at completion or the newest event, and for a machine still in progress at `nowMs`:
+ * the time since its newest event is part of its onboarding, so a stall reads as a long open segment.
+ */
+export function laneEnd(row: Pick<BoardRow, 'state' | 'endAt'>, nowMs: number): number | null {
+  if (row.endAt === null) return null;
+  return row.state === 'inProgress' ? Math.max(row.endAt, nowMs) : row.endAt;
+}
+
+/**
+ * The time span all points lie in (and, given `nowMs`, the open lanes of machines in progress up to now, but
+ * for the abandoned),
+ * widened a little so the first and last points are not on the edge; undefined without points.
+ */
+export function timeRange(
+  rows: readonly BoardRow[],
+  aligned = false,
+  nowMs?: number,
+): { readonly from: number; readonly to: number } | undefined {
   let from = Number.POSITIVE_INFINITY;
   let to = Number.NEGATIVE_INFINITY;
-  for (const row of rows)
+  for (const row of rows) {
     for (const point of row.points) {
       const at = laneTime(row, point.at, aligned);
       if (at < from) from = at;
       if (at > to) to = at;
     }
+    // Not an abandoned machine's months-long lane: it would squeeze every other lane into a dot (it runs on off the edge).
+    const end = nowMs === undefined || row.points.length === 0 || row.progress?.abandoned === true ? null : laneEnd(row, nowMs);
+    if (end !== null) to = Math.max(to, laneTime(row, end, aligned));
+  }
   if (!Number.isFinite(from) || !Number.isFinite(to)) return undefined;
   const pad = Math.max((to - from) * 0.03, 60_000);
   return { from: from - pad, to: to + pad };

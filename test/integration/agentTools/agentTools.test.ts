@@ -204,18 +204,23 @@ describe('Language Model Tools for agents', () => {
         DEMO_LINE4_SERIALS.stalled,
         DEMO_LINE4_SERIALS.missingStep,
         DEMO_LINE4_SERIALS.started,
+        DEMO_LINE4_SERIALS.abandoned,
       ];
       // Loaded first, as the board or the tree would: the summary then answers from the cache without asking.
       for (const serial of line4) await api.testHooks.getEvents(serial);
       const text = await invoke(LANGUAGE_MODEL_TOOLS.summary, { serialNumbers: line4 });
       show('onboardingEvents_summarizeOnboarding (line 4)', text);
-      assert.match(text, /: 4 in progress \(1 of them STALLED\), 10 onboarded\./);
+      assert.match(text, /: 4 in progress \(1 of them STALLED\), 1 abandoned, 24 onboarded\./);
       assert.match(text, /For machines in progress the result gives their step, .* Learned from the \d+ onboarded machines/);
       const { inside } = blockLines(text);
       const first = inside.indexOf('In progress (4):');
       assert.match(
         inside[first + 1] ?? '',
         /^- "ASM-8800-H0102": .*; progress: STALLED \(stalled: at it for 2 h 4\d min, usually under \d+ min\), step 4 of 5 · "FIRMWARE_CHECKED", at it for 2 h 4\d min, time to go unknown \(too little history\), from \d+ onboarded machines$/,
+      );
+      assert.match(
+        inside[inside.indexOf('Abandoned (1):') + 1] ?? '',
+        /^- "ASM-8800-H0100": .*; progress: ABANDONED \(abandoned: no event for 141 days, longer than any onboarding took\), step 4 of 5 · "FIRMWARE_CHECKED", at it for 141 days, from \d+ onboarded machines$/,
       );
       assert.ok(inside.some((line) => /^- "ASM-8800-H0103": .*missing: "DEVICE_REGISTERED", from \d+ onboarded machines$/.test(line)));
       const events = await invoke(LANGUAGE_MODEL_TOOLS.machineEvents, {
@@ -224,7 +229,7 @@ describe('Language Model Tools for agents', () => {
       });
       assert.match(
         events,
-        /Machine "ASM-8800-H0101": state in progress \(newest event type "CERTIFICATE_ISSUED"\); progress: step 3 of 5 · "CERTIFICATE_ISSUED", at it for \d+ min, likely \d+ min more(?: \(80 %: \d+–\d+ min\))?, from \d+ onboarded machines;/,
+        /Machine "ASM-8800-H0101": state in progress \(newest event type "CERTIFICATE_ISSUED"\); progress: step 3 of 5 · "CERTIFICATE_ISSUED", at it for \d+ min, likely \d+ min more \(80 %: \d+–\d+ min\), from \d+ onboarded machines;/,
       );
     });
 

@@ -172,22 +172,30 @@ describe('The onboarding board', function () {
 
   it("shows where each machine of the demo's line 4 is: its step, time to go, the stalled one, a missing step, and what the figures rest on", async () => {
     await board().open({ kind: 'file', uri: LINE4.toString() });
-    const report = await board().waitForRendered((r) => r.rows === 14 && !r.summary.includes('not loaded') && r.usualNote !== '', 30_000);
-    assert.equal(report.summary, '14 machines: 10 onboarded, 4 in progress');
+    const report = await board().waitForRendered((r) => r.rows === 29 && !r.summary.includes('not loaded') && r.usualNote !== '', 30_000);
+    assert.equal(report.summary, '29 machines: 24 onboarded, 4 in progress, 1 abandoned');
     assert.equal(report.heading, 'Board: Serial Numbers in line4.yaml', 'the panel that showed line 3 is headed by the board it shows now');
     const cell = (serial: string) => report.progress.find((p) => p.serialNumber === serial);
     const stalled = cell(DEMO_LINE4_SERIALS.stalled);
     assert.equal(stalled?.text, 'stalled4/5 · FIRMWARE_CHECKED');
     assert.match(
       stalled.title,
-      /^stalled: at it for 2 h 4\d min, usually under \d+ min\nfrom (\d+) onboarded machines\nLearned from the \1 onboarded machines/,
+      /^stalled: at it for 2 h 4\d min, usually under \d+ min\n\d+(\.\d)? % of the machines at this step, this one counted, were still at it after as long; below 1 %, or past twice the longest stay \(\d+ min\), a machine counts as stalled\.\nfrom (\d+) onboarded machines\nLearned from the \2 onboarded machines/,
     );
-    assert.match(cell(DEMO_LINE4_SERIALS.onTime)?.toGo ?? '', /^likely \d+ min more(?: \(80 %: \d+–\d+ min\))?$/);
-    assert.match(cell(DEMO_LINE4_SERIALS.onTime)?.toGoTitle ?? '', /^from \d+ onboarded machines\nLearned from/);
+    assert.match(cell(DEMO_LINE4_SERIALS.onTime)?.toGo ?? '', /^likely \d+ min more \(80 %: \d+–\d+ min\)$/);
+    assert.match(
+      cell(DEMO_LINE4_SERIALS.onTime)?.toGoTitle ?? '',
+      /^learned from the \d+ machines of kind ASM-8800\nfrom \d+ onboarded machines\nLearned from/,
+    );
+    const abandoned = cell(DEMO_LINE4_SERIALS.abandoned);
+    assert.equal(abandoned?.text, 'abandoned4/5 · FIRMWARE_CHECKED');
+    assert.match(abandoned.title, /^abandoned: no event for 141 days, longer than any onboarding took\n/);
+    assert.equal(abandoned.toGo, '', 'no time to go for an abandoned machine');
     assert.match(cell(DEMO_LINE4_SERIALS.missingStep)?.title ?? '', /\nmissing: DEVICE_REGISTERED\n/);
     assert.equal(cell(DEMO_LINE4_SERIALS.started)?.text, '1/5 · ONBOARDING_STARTED');
-    assert.equal(report.progress.length, 4, 'only the machines in progress have progress');
+    assert.equal(report.progress.length, 5, 'only the machines in progress have progress');
     assert.equal(report.stalledCount, '1');
+    assert.equal(report.abandonedCount, '1');
     assert.match(
       report.usualNote,
       /^Faint bands behind each lane: the usual steps of this line, laid end to end by their median times \(from \d+ onboarded machines\)\.$/,

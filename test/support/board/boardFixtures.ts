@@ -19,6 +19,7 @@ export interface FixtureEvent {
 
 export const BOARD_T0 = Date.UTC(2025, 0, 15, 8, 0, 0);
 const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
 
 export function fixtureEvent(serialNumber: string, e: FixtureEvent, index: number): OnboardingEvent {
   return {
@@ -125,9 +126,13 @@ export function manyRowsWithProgress(machines: number, events: number): { readon
  * A line whose history teaches progress: six onboarded machines (five steps and
  * the outcome, minutes apart), and three in progress at `now`: LSR-7000-G0101 at
  * step 4 for two hours (stalled), LSR-7000-G0102 at step 2 a minute ago, and
- * LSR-7000-G0103 at step 3 without step 2 (missing). Rows as the host builds
+ * LSR-7000-G0103 at step 3 without step 2 (missing); ABANDONED at step 2 for
+ * five months. Rows as the host builds
  * them (LineHistory → machineProgress → progressWords → rowProgress).
  */
+/** progressLine's machine that has been silent for five months. */
+export const ABANDONED = 'LSR-7000-G0104';
+
 export function progressLine(now = BOARD_T0 + 3 * 60 * MINUTE): {
   readonly rows: BoardRow[];
   readonly learned: LearnedSteps;
@@ -158,6 +163,8 @@ export function progressResults(now = BOARD_T0 + 3 * 60 * MINUTE): { readonly re
       steps(now - 20 * MINUTE, 3).filter((_, i) => i !== 1),
     ),
   );
+  // Silent for five months: abandoned, not in progress as the others are.
+  results.push(fixtureResult(ABANDONED, steps(now - 150 * DAY, 2)));
   for (const result of results) history.learn(result.serialNumber, result.events);
   return { results, learned: history.steps() };
 }

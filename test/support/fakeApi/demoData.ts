@@ -64,13 +64,17 @@ export const DEMO_WATCHED_SERIALS = {
 } as const;
 
 /**
- * Line 4 (issue 38): a line whose own history teaches its usual steps. Ten
- * assembly robots onboarded over the last days through the same steps at
- * varying speeds, and four in progress now, timed from when the data is built
- * (the fake's start), so "in progress" and "stalled" hold whenever the demo runs.
+ * Line 4 (issues 38, 44): a line whose own history teaches its usual steps.
+ * Twenty-four assembly robots onboarded over the last days through the same
+ * steps at varying speeds (a quarter of them with a rejected certificate
+ * retried on the way), four in progress now, timed from when the data is
+ * built (the fake's start), so "in progress" and "stalled" hold whenever the
+ * demo runs, and one that went silent five months ago (abandoned).
  */
 export const DEMO_LINE4_SERIALS = {
-  // The four in progress first: the board's default order (by serial number) shows them at the top.
+  // The machines in progress first: the board's default order (by serial number) shows them at the top.
+  /** At FIRMWARE_CHECKED since five months: abandoned, not "likely done" in minutes. */
+  abandoned: 'ASM-8800-H0100',
   /** At CERTIFICATE_ISSUED for a few minutes: on time. */
   onTime: 'ASM-8800-H0101',
   /** At FIRMWARE_CHECKED for hours, where the line takes minutes: stalled. */
@@ -79,7 +83,7 @@ export const DEMO_LINE4_SERIALS = {
   missingStep: 'ASM-8800-H0103',
   /** Started a minute ago. */
   started: 'ASM-8800-H0104',
-  onboarded: Array.from({ length: 10 }, (_, i) => `ASM-8800-H01${String(i + 5).padStart(2, '0')}`),
+  onboarded: Array.from({ length: 24 }, (_, i) => `ASM-8800-H01${String(i + 5).padStart(2, '0')}`),
 } as const;
 
 /**
@@ -322,12 +326,17 @@ const LINE4_STEPS: readonly { readonly type: string; readonly minutes: readonly 
 function addLine4(data: FakeApiData, now: number): void {
   const gen = seededRandom(38);
   const minutes = ([from, to]: readonly [number, number]): number => (from + gen() * (to - from)) * MINUTE;
-  const run = (serial: string, start: number, steps: number, skip?: string): Record<string, unknown>[] => {
+  const run = (serial: string, start: number, steps: number, skip?: string, retry = false): Record<string, unknown>[] => {
     const events: Record<string, unknown>[] = [];
     let t = start;
     for (const step of LINE4_STEPS.slice(0, steps)) {
       t += Math.round(minutes(step.minutes));
       if (step.type === skip) continue;
+      // Rework: the certificate rejected once, and issued on the second try a while later.
+      if (retry && step.type === 'CERTIFICATE_ISSUED') {
+        events.push(makeEvent({ type: 'CERTIFICATE_REJECTED', message: 'Certificate signing request rejected: retrying', timestamp: t }));
+        t += Math.round(minutes([10, 20]));
+      }
       const created = step.type === 'MACHINE_CREATED';
       const assetId = created ? `8800${serial.slice(-4)}-0000-4000-8000-${String(t).slice(-12).padStart(12, '0')}` : undefined;
       events.push(
@@ -342,7 +351,7 @@ function addLine4(data: FakeApiData, now: number): void {
     return events;
   };
   DEMO_LINE4_SERIALS.onboarded.forEach((serial, i) => {
-    const events = run(serial, now - (6 - i * 0.5) * DAY, LINE4_STEPS.length);
+    const events = run(serial, now - (13 - i * 0.5) * DAY, LINE4_STEPS.length, undefined, i % 4 === 1);
     const last = events.at(-1)?.['timestamp'] as number;
     events.push(makeEvent({ type: 'ONBOARDING_COMPLETED', message: 'Onboarding completed', timestamp: last + 2 * MINUTE }));
     data.machines[serial] = events;
@@ -353,9 +362,13 @@ function addLine4(data: FakeApiData, now: number): void {
     return events.map((event) => ({ ...event, timestamp: (event['timestamp'] as number) + shift }));
   };
   data.machines[DEMO_LINE4_SERIALS.onTime] = endingAt(run(DEMO_LINE4_SERIALS.onTime, 0, 3), 4 * MINUTE);
-  data.machines[DEMO_LINE4_SERIALS.stalled] = endingAt(run(DEMO_LINE4_SERIALS.stalled, 0, 4), 2 * 60 * MINUTE + 40 * MINUTE);
+  data.machines[DEMO_LINE4_SERIALS.stalled] = endingAt(
+    run(DEMO_LINE4_SERIALS.stalled, 0, 4, undefined, true),
+    2 * 60 * MINUTE + 40 * MINUTE,
+  );
   data.machines[DEMO_LINE4_SERIALS.missingStep] = endingAt(run(DEMO_LINE4_SERIALS.missingStep, 0, 3, 'DEVICE_REGISTERED'), 6 * MINUTE);
   data.machines[DEMO_LINE4_SERIALS.started] = endingAt(run(DEMO_LINE4_SERIALS.started, 0, 1), MINUTE);
+  data.machines[DEMO_LINE4_SERIALS.abandoned] = endingAt(run(DEMO_LINE4_SERIALS.abandoned, 0, 4), 141 * DAY + 3 * 60 * MINUTE);
 }
 
 /** The demo data set; see the file comment for how hrefs are resolved. Line 4 is timed back from `now` (the fake's start). */

@@ -49,6 +49,8 @@ export interface BoardReport {
   readonly heading: string;
   /** The Stalled filter button's count, '' when hidden. */
   readonly stalledCount: string;
+  /** The Abandoned filter button's count, '' when hidden. */
+  readonly abandonedCount: string;
 }
 
 export type PageKind = 'details' | 'board';
@@ -152,6 +154,7 @@ export function readBack(options: ReadBackOptions): void {
       usualNoteTitle: document.querySelector<HTMLElement>('.usual-note:not([hidden])')?.title ?? '',
       heading: text('.board-header h1'),
       stalledCount: document.querySelector<HTMLElement>('.stalled-toggle:not([hidden]) .count')?.textContent ?? '',
+      abandonedCount: document.querySelector<HTMLElement>('.abandoned-toggle:not([hidden]) .count')?.textContent ?? '',
     };
   };
   const observed = (): void => {

@@ -20,7 +20,7 @@ const lineOf = (text: string, serial: string): string => text.split('\n').find((
 describe('agent tool results with progress', () => {
   it('summary: counts the stalled, lists them first among those in progress, and says each one’s step, time to go and what it rests on', () => {
     const text = summaryText([...reports].reverse(), [], context);
-    assert.match(text, /: 3 in progress \(1 of them STALLED\), 6 onboarded\./);
+    assert.match(text, /: 3 in progress \(1 of them STALLED\), 1 abandoned, 6 onboarded\./);
     const lines = text.split('\n');
     const inProgress = lines.slice(lines.findIndex((line) => line.startsWith('In progress')) + 1).slice(0, 3);
     assert.ok(inProgress[0]?.startsWith('- "LSR-7000-G0101"'), `stalled first: ${inProgress.join(' | ')}`);
@@ -28,9 +28,16 @@ describe('agent tool results with progress', () => {
       lineOf(text, 'LSR-7000-G0101'),
       /progress: STALLED \(stalled: at it for 2 h 2 min, usually under 8 min\), step 4 of 6 · "NETWORK_CONFIGURED", at it for 2 h 2 min, time to go unknown \(too little history\), from 6 onboarded machines/,
     );
-    assert.match(lineOf(text, 'LSR-7000-G0102'), /step 2 of 6 · "CERTIFICATE_ISSUED", at it for 0 min, likely 27 min more/);
+    assert.match(lineOf(text, 'LSR-7000-G0102'), /step 2 of 6 · "CERTIFICATE_ISSUED", at it for 0 s, likely 27 min more/);
     assert.match(lineOf(text, 'LSR-7000-G0103'), /missing: "CERTIFICATE_ISSUED"/);
     assert.doesNotMatch(lineOf(text, 'MX-4711-A0100'), /progress/, 'an onboarded machine has no progress');
+    // Silent for five months: listed apart, in days, with no time to go.
+    const abandoned = lines.slice(lines.indexOf('Abandoned (1):') + 1)[0] ?? '';
+    assert.match(
+      abandoned,
+      /^- "LSR-7000-G0104": .*; progress: ABANDONED \(abandoned: no event for 150 days, longer than any onboarding took\), step 2 of 6 · "CERTIFICATE_ISSUED", at it for 150 days, from 6 onboarded machines$/,
+    );
+    assert.ok(lines.indexOf('Abandoned (1):') > lines.indexOf('In progress (3):'), 'after those in progress');
     assert.match(text, /Learned from the 6 onboarded machines whose events are loaded/);
   });
 

@@ -36,6 +36,7 @@ const WORDS: SummaryWords = {
   many: '{0} machines: {1}',
   count: '{0} {1}',
   separator: ', ',
+  abandoned: 'abandoned',
 };
 
 describe('board rows', () => {

@@ -8,9 +8,19 @@ import { isHostMessage, isPersistedState } from '../../../src/board/protocol';
 import { plainLocalize } from '../../../src/common/localize';
 import { timelineSvg } from '../../../src/domain/board/boardExport';
 import { boardRow, usualSteps } from '../../../src/domain/board/boardRows';
-import { countStalled, filterRows, NO_FILTER, searchText, sortRows, usualBands } from '../../../src/domain/board/boardTable';
+import {
+  countAbandoned,
+  countStalled,
+  countStates,
+  filterRows,
+  NO_FILTER,
+  searchText,
+  sortRows,
+  summaryText,
+  usualBands,
+} from '../../../src/domain/board/boardTable';
 import { DEFAULT_EVENT_STATE_RULES } from '../../../src/domain/events/eventState';
-import { BOARD_T0, fixtureResult, onboarding, progressLine } from '../../support/board/boardFixtures';
+import { ABANDONED, BOARD_T0, fixtureResult, onboarding, progressLine } from '../../support/board/boardFixtures';
 
 const WORDS = {
   onboarded: 'onboarded',
@@ -31,8 +41,10 @@ describe('the board with progress', () => {
     assert.deepEqual(ascending.slice(0, 3), ['LSR-7000-G0101', 'LSR-7000-G0102', 'LSR-7000-G0103']);
     const descending = serials(sortRows(rows, { column: 'progress', descending: true }));
     assert.deepEqual(descending.slice(0, 3), ['LSR-7000-G0103', 'LSR-7000-G0102', 'LSR-7000-G0101']);
+    assert.equal(descending[3], ABANDONED, 'the abandoned after those in progress, both ways');
+    assert.equal(ascending[3], ABANDONED);
     assert.ok(
-      descending.slice(3).every((serial) => serial.startsWith('MX-')),
+      descending.slice(4).every((serial) => serial.startsWith('MX-')),
       'onboarded machines (no progress) stay last',
     );
   });
@@ -55,6 +67,25 @@ describe('the board with progress', () => {
     assert.ok(stalled.progress.stalledText?.startsWith('stalled: at it for 2 h'), stalled.progress.stalledText ?? 'no words');
     assert.equal(stalled.progress.restsOn, 'from 6 onboarded machines');
     assert.ok(searchText(stalled, WORDS).includes('step 4 of 6'), 'the step is searched');
+  });
+
+  it('filters to the abandoned machines, and counts them apart from those in progress in the summary', () => {
+    const abandoned = rows.find((row) => row.serialNumber === ABANDONED);
+    assert.ok(abandoned?.progress?.abandoned === true, 'the machine silent for months is abandoned');
+    assert.deepEqual(serials(filterRows(rows, { ...NO_FILTER, abandoned: true }, WORDS)), [ABANDONED]);
+    assert.deepEqual(serials(filterRows(rows, { ...NO_FILTER, abandoned: true, stalled: true }, WORDS)), []);
+    assert.equal(countAbandoned(rows), 1);
+    const words = {
+      states: WORDS,
+      none: 'none',
+      one: '{0}',
+      many: '{0} machines: {1}',
+      count: '{0} {1}',
+      separator: ', ',
+      abandoned: 'abandoned',
+    };
+    assert.equal(summaryText(countStates(rows), words, 'en', countAbandoned(rows)), '10 machines: 6 onboarded, 3 in progress, 1 abandoned');
+    assert.equal(summaryText(countStates(rows), words, 'en'), '10 machines: 6 onboarded, 4 in progress', 'without abandoned machines');
   });
 
   it('names a missing step, and gives progress only to a machine in progress', () => {
@@ -124,5 +155,9 @@ describe('the board with progress', () => {
     assert.ok(isPersistedState({ ...saved, filter: { states: [], text: '' } }));
     assert.ok(isPersistedState({ ...saved, filter: { states: [], text: '', stalled: true } }));
     assert.ok(!isPersistedState({ ...saved, filter: { states: [], text: '', stalled: 1 } }));
+    assert.ok(isPersistedState({ ...saved, filter: { states: [], text: '', abandoned: true } }));
+    assert.ok(!isPersistedState({ ...saved, filter: { states: [], text: '', abandoned: 'yes' } }));
+    assert.ok(!isHostMessage(bad({ progress: { ...progress, abandoned: 1 } })));
+    assert.ok(!isHostMessage(bad({ progress: { ...progress, abandonedText: 'x'.repeat(5000) } })));
   });
 });

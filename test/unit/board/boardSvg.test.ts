@@ -83,6 +83,26 @@ describe('board SVG export: the picture', () => {
     assert.match(instant, /<rect x="[\d.]+" y="\d+" width="1" height="6" rx="3"/, 'a single event is a bar of 1 px');
   });
 
+  it('draws the lane of a machine in progress on to now, dashed after its newest event; a finished one ends at its outcome', () => {
+    const stalled = row('MX-7', [
+      { type: 'STARTED', at: BOARD_T0 + 2 * MINUTE },
+      { type: 'STEP', at: BOARD_T0 + 5 * MINUTE },
+    ]);
+    const svg = timelineSvg([done, stalled], options({ nowMs: BOARD_T0 + 15 * MINUTE }));
+    const open = svg.match(/<line class="open"[^>]*>/g) ?? [];
+    assert.deepEqual(open, [
+      `<line class="open" x1="${xAt(5)}" y1="${laneY(1)}" x2="${xAt(15)}" y2="${laneY(1)}" stroke="#0000cc" stroke-width="2" stroke-dasharray="4 3"/>`,
+    ]);
+    const later = timelineSvg([stalled], options({ nowMs: BOARD_T0 + 60 * MINUTE })).match(/<line class="open"[^>]*>/g) ?? [];
+    assert.deepEqual(
+      later,
+      [
+        `<line class="open" x1="${xAt(5)}" y1="${laneY(0)}" x2="${xAt(20)}" y2="${laneY(0)}" stroke="#0000cc" stroke-width="2" stroke-dasharray="4 3"/>`,
+      ],
+      'cut at the range',
+    );
+  });
+
   it('draws a diamond for onboarded, a cross for failed (ringed when it is the failing step), a dot for any other', () => {
     const svg = timelineSvg([done, failed], options());
     const [y0, y1] = [laneY(0), laneY(1)];

@@ -15,12 +15,21 @@ import {
   prefersAligned,
   sortRows,
   summaryText,
+  laneEnd,
   timeRange,
   timeTicks,
   type BoardColumn,
 } from '../../../src/domain/board/boardTable';
 import { DEFAULT_EVENT_STATE_RULES } from '../../../src/domain/events/eventState';
-import { BOARD_T0, fixtureResult, lineRows, onboarding, type FixtureEvent } from '../../support/board/boardFixtures';
+import {
+  ABANDONED,
+  BOARD_T0,
+  fixtureResult,
+  lineRows,
+  onboarding,
+  progressLine,
+  type FixtureEvent,
+} from '../../support/board/boardFixtures';
 
 const rules = DEFAULT_EVENT_STATE_RULES;
 const SECOND = 1000;
@@ -166,7 +175,15 @@ describe('board table: the filter', () => {
   });
 
   it('leaves an unknown placeholder of the summary words as it is', () => {
-    const words = { states: STATE_WORDS, none: 'none', one: '{0} {9}', many: '{1} of {0}', count: '{0}×{1}', separator: ' / ' };
+    const words = {
+      states: STATE_WORDS,
+      none: 'none',
+      one: '{0} {9}',
+      many: '{1} of {0}',
+      count: '{0}×{1}',
+      separator: ' / ',
+      abandoned: 'abandoned',
+    };
     assert.equal(summaryText(countStates([{ state: 'failed' }]), words), '1×failed {9}');
     assert.equal(summaryText(countStates([{ state: 'failed' }, { state: 'unknown' }]), words), '1×failed / 1×unknown of 2');
   });
@@ -198,6 +215,30 @@ describe('board table: the timeline', () => {
     assert.equal(prefersAligned([far, lane(BOARD_T0, 0)]), false, 'no lane with a duration: nothing to compare');
     assert.equal(prefersAligned([row('EMPTY'), lane(BOARD_T0, 0, 0), lane(BOARD_T0 + DAY, 0, 0)]), false, 'instants only');
     assert.equal(prefersAligned([]), false);
+  });
+
+  it('reaches now on the lane of a machine in progress, so a stall is a long open segment; an outcome ends its lane', () => {
+    const now = BOARD_T0 + 180 * MINUTE;
+    const stalled = lane(BOARD_T0, 0, 27 * MINUTE);
+    assert.equal(stalled.state, 'inProgress');
+    assert.equal(laneEnd(stalled, now), now);
+    assert.equal(laneEnd(stalled, BOARD_T0), BOARD_T0 + 27 * MINUTE, 'never before its newest event (a clock behind the server)');
+    assert.deepEqual(timeRange([stalled], false, now), { from: BOARD_T0 - 5.4 * MINUTE, to: now + 5.4 * MINUTE });
+    assert.deepEqual(timeRange([stalled], true, now), { from: -5.4 * MINUTE, to: 185.4 * MINUTE });
+    const done = row('DONE', [
+      { type: 'STARTED', at: BOARD_T0 },
+      { type: 'ONBOARDING_COMPLETE', at: BOARD_T0 + 100 * MINUTE },
+    ]);
+    assert.equal(laneEnd(done, now), BOARD_T0 + 100 * MINUTE);
+    assert.deepEqual(timeRange([done], false, now), { from: BOARD_T0 - 3 * MINUTE, to: BOARD_T0 + 103 * MINUTE });
+    assert.equal(laneEnd(row('EMPTY'), now), null);
+    // An abandoned machine's lane runs on to now, but the range is fitted without it.
+    const line = progressLine();
+    const abandoned = line.rows.find((r) => r.serialNumber === ABANDONED);
+    assert.ok(abandoned?.progress?.abandoned === true);
+    assert.equal(laneEnd(abandoned, line.now), line.now);
+    const range = timeRange([abandoned], false, line.now);
+    assert.ok(range !== undefined && range.to < line.now - DAY, `fitted to its events, not to now: ${JSON.stringify(range)}`);
   });
 
   it('widens the range by 3% of its span on each side, and by at least a minute', () => {

@@ -340,6 +340,21 @@ describe('hover markdown: progress of a machine in progress', () => {
     );
   });
 
+  it('says a machine silent for months is abandoned, in days, with no time to go', () => {
+    const months = 150 * 24 * 60;
+    const [first] = paragraphs(
+      eventsHoverMarkdown(
+        SERIAL,
+        { result: result([event('FIRMWARE_CHECKED', 'ok', months), event('ONBOARDING_STARTED', 'go', months + 5)]), stale: false },
+        withProgress,
+      ),
+    );
+    assert.equal(
+      first,
+      '**MX\\-4711\\-A0023** · in progress · step 2 of 4 · FIRMWARE\\_CHECKED · abandoned: no event for 150 days, longer than any onboarding took',
+    );
+  });
+
   it('says nothing of progress from a stale result, whose time at its step is not known', () => {
     const [first] = paragraphs(
       eventsHoverMarkdown(

@@ -388,4 +388,28 @@ describe('WatchList', () => {
     await advance(20 * MINUTE);
     assert.equal(first.stalls.length + second.stalls.length, 2, 'the next step’s stall is told again, once');
   });
+
+  it('tells one stall, not one per poll, when every poll brings a newest event that is already stale', async () => {
+    const history = new LineHistory(DEFAULT_EVENT_STATE_RULES);
+    history.setSetting([
+      { type: 'ONBOARDING_STARTED' },
+      { type: 'FIRMWARE_CHECKED', expectedMinutes: 5 },
+      { type: 'ONBOARDING_COMPLETED', expectedMinutes: 5 },
+    ]);
+    const progress: WatchListOptions['progress'] = (result) =>
+      machineProgress(result.events, history.steps(), clock.now(), DEFAULT_EVENT_STATE_RULES);
+    source.add(SERIAL, 0, 'ONBOARDING_STARTED');
+    source.add(SERIAL, 1, 'FIRMWARE_CHECKED');
+    await advance(60 * MINUTE);
+    const { list, stalls } = openWindow(undefined, progress);
+    assert.equal((await list.start(SERIAL)).kind, 'started');
+    // A server that, before every poll, adds a new newest event timestamped 40 minutes ago: each reads as stalled.
+    for (let poll = 0; poll < 8; poll++) {
+      const minute = Math.floor((clock.now() - T0) / MINUTE) - 40;
+      source.add(SERIAL, minute, 'FIRMWARE_CHECKED');
+      await advance(clock.pending()[0] ?? 15_000);
+    }
+    assert.ok(source.requests.length >= 9, `it was polled: ${source.requests.length} requests`);
+    assert.equal(stalls.length, 1, `one stall notice: ${stalls.join(', ')}`);
+  });
 });

@@ -87,6 +87,13 @@ describe('watch text: progress in Watched Machines', () => {
     );
   });
 
+  it('says the abandonment in place of the time to go', () => {
+    assert.match(
+      progressDetail({ ...progress, abandoned: true, timeToGo: undefined, atStepMs: 141 * 24 * 60 * 60_000 }, ctx) ?? '',
+      / · abandoned: no event for 141 days, longer than any onboarding took · from 48 onboarded machines$/,
+    );
+  });
+
   it('says nothing when the line cannot say yet, or the machine is not in progress', () => {
     assert.equal(progressDetail({ kind: 'notEnough', machines: 3 }, ctx), undefined);
     assert.equal(progressDetail(undefined, ctx), undefined);
