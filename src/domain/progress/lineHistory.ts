@@ -466,13 +466,14 @@ function timedLesson(
       gapMs: Math.max(0, next - event.time.epochMs),
       remainingMs: Math.max(0, until - event.time.epochMs),
       dayMinute: dayMinuteOf(event.time.epochMs),
+      atMs: event.time.epochMs,
       index: keys.length,
     });
     keys.push(key);
   });
   const timedEvents: TimedEvent[] = [];
   const timed: TimedLesson = { kind, keys, reworkBefore, totalMs, open, events: timedEvents };
-  for (const stay of stays) timedEvents.push(new Stay(stay.gapMs, stay.remainingMs, stay.dayMinute, timed, stay.index));
+  for (const stay of stays) timedEvents.push(new Stay(stay.gapMs, stay.remainingMs, stay.dayMinute, stay.atMs, timed, stay.index));
   return timed;
 }
 
@@ -482,6 +483,7 @@ class Stay implements TimedEvent {
     readonly gapMs: number,
     readonly remainingMs: number,
     readonly dayMinute: number,
+    readonly atMs: number,
     readonly lesson: TimedLesson,
     readonly index: number,
   ) {}

@@ -5,7 +5,8 @@
 // has been for a ms, is compared with the history's events of type X that were
 // still the newest after a ms: what those machines had left from that moment —
 // its median and its 10th to 90th percentile — is the machine's time to go, and
-// their share of all events of type X is its chance of still being there.
+// the share of the events of type X that began at least a ms ago and were still
+// the newest after a ms is its chance of still being there.
 //
 // Kinds learn apart (a serial number's family, or a kind the caller names)
 // once a kind has enough onboarded machines of its own; else every machine
@@ -37,6 +38,8 @@ export interface TimedEvent {
   readonly remainingMs: number;
   /** When it happened: the minute of its (local) day, 0 to 1439. */
   readonly dayMinute: number;
+  /** When it happened (epoch ms). */
+  readonly atMs: number;
   readonly lesson: TimedLesson;
   /** Its place in lesson.keys. */
   readonly index: number;
@@ -84,7 +87,7 @@ export interface StayQuestion {
 export interface StayAnswer {
   /** Events of this type in the history compared against (the kind's or the pool's). */
   readonly compared: number;
-  /** Share of them still the newest after as long, this machine counted among them ((still + 1) / (compared + 1)); undefined when fewer than MIN_SAMPLE. */
+  /** Share of the stays that began at least as long ago still the newest after as long, this machine counted among them ((still + 1) / (of + 1)); undefined when fewer than MIN_SAMPLE stays ended. */
   readonly stillShare: number | undefined;
   /** 90th percentile of how long this type stayed the newest. */
   readonly usuallyUnderMs: number | undefined;
@@ -185,13 +188,15 @@ class Stays {
   answer(atMs: number, nowMs: number, display: (key: string) => ServerText): Omit<StayAnswer, 'cohort'> {
     const start = this.after(atMs);
     const night = this.nightDiffers() ? atNight(nowMs - atMs) : undefined;
-    const cacheKey = `${start}:${night ?? '-'}:${Math.round(atMs / 1000)}`;
+    // The chance of still being there is read as of the minute, so answers keep for a minute.
+    const minute = Math.floor(nowMs / 60_000) * 60_000;
+    const cacheKey = `${start}:${night ?? '-'}:${Math.round(atMs / 1000)}:${minute}`;
     let answer = this.answers.get(cacheKey);
     if (answer === undefined) {
-      answer = this.compute(start, atMs, night, display);
+      answer = this.compute(start, atMs, minute, night, display);
       // Too few at this step in the same part of the day: every part of the day then, and no night said.
       if (answer.toGo === undefined && night !== undefined) {
-        const everyPart = this.compute(start, atMs, undefined, display);
+        const everyPart = this.compute(start, atMs, minute, undefined, display);
         answer = { ...answer, toGo: everyPart.toGo, reasons: everyPart.reasons };
       }
       if (this.answers.size >= MAX_ANSWERS) this.answers.clear();
@@ -217,24 +222,29 @@ class Stays {
   private compute(
     start: number,
     atMs: number,
+    nowMs: number,
     night: boolean | undefined,
     display: (key: string) => ServerText,
   ): Omit<StayAnswer, 'cohort'> {
     // Where night and day differ, only the machines that were at this step in the same part of the day after as long compare.
     const samePeriod = (event: TimedEvent): boolean => night === undefined || nightMinute(event.dayMinute) === night;
-    // The share still there after as long, and the usual stay, are read from stays that ended: the usual, not the hung.
+    // The usual stay is read from stays that ended: the usual, not the hung.
     const ended: TimedEvent[] = [];
-    let endedStill = 0;
     const still: TimedEvent[] = [];
+    // The chance of still being there after atMs is read from the stays that began at least atMs ago, ended or
+    // not: younger ones could not have lasted as long yet, and the older ones' fate at atMs is known.
+    let seen = 0;
+    let seenStill = 0;
     this.events.forEach((event, at) => {
       if (!samePeriod(event)) return;
       if (at >= start) still.push(event);
-      if (stayOpen(event)) return;
-      ended.push(event);
-      if (at >= start) endedStill++;
+      if (!stayOpen(event)) ended.push(event);
+      if (event.atMs > nowMs - atMs) return;
+      seen++;
+      if (at >= start) seenStill++;
     });
     const compared = ended.length;
-    const stillShare = compared >= MIN_SAMPLE ? (endedStill + 1) / (compared + 1) : undefined;
+    const stillShare = compared >= MIN_SAMPLE ? (seenStill + 1) / (seen + 1) : undefined;
     const usuallyUnderMs = compared >= MIN_SAMPLE ? ended[Math.max(1, Math.ceil(0.9 * compared)) - 1]?.gapMs : undefined;
     const longestMs = compared >= MIN_SAMPLE ? ended[compared - 1]?.gapMs : undefined;
     // The comparable events: a spread of at most MAX_COMPARED of those that stayed longer than atMs.

@@ -42,7 +42,6 @@ const ROBOT: readonly StepPlan[] = [
 const FIRMWARE_UPDATE: StepPlan = { type: 'FIRMWARE_UPDATED', minutes: 80 };
 const SPREAD = 0.55; // sigma of the log-normal step times
 const NIGHT_FACTOR = 1.7;
-const ARRIVALS_PER_HOUR = 30;
 const SHARE_ROBOTS = 0.3;
 const SHARE_FIRMWARE_UPDATE = 0.3;
 const SHARE_REWORK = 0.25;
@@ -84,8 +83,18 @@ function event(serialNumber: string, type: string, at: number, index: number, as
   };
 }
 
-/** The line of `seed`: `machines` started from `start` on (local time: the night is the host's, as the product reads it). */
-export function generateLine(seed: number, machines = 1400, start = new Date(2025, 2, 3, 6, 0).getTime()): GeneratedLine {
+/** How big a line is: how many machines start, how many an hour, from when (local time: the night is the host's, as the product reads it). */
+export interface LineSize {
+  readonly machines: number;
+  readonly arrivalsPerHour: number;
+  readonly start: number;
+}
+
+const DEFAULT_SIZE: LineSize = { machines: 1400, arrivalsPerHour: 30, start: new Date(2025, 2, 3, 6, 0).getTime() };
+
+/** The line of `seed`. */
+export function generateLine(seed: number, size: Partial<LineSize> = {}): GeneratedLine {
+  const { machines, arrivalsPerHour, start } = { ...DEFAULT_SIZE, ...size };
   const random = seededRandom(seed);
   const normal = (): number => {
     const u = Math.max(random(), 1e-12);
@@ -96,7 +105,7 @@ export function generateLine(seed: number, machines = 1400, start = new Date(202
   const line: GeneratedMachine[] = [];
   let arrival = start;
   for (let m = 0; m < machines; m++) {
-    arrival += Math.round((-Math.log(Math.max(random(), 1e-12)) / ARRIVALS_PER_HOUR) * HOUR);
+    arrival += Math.round((-Math.log(Math.max(random(), 1e-12)) / arrivalsPerHour) * HOUR);
     const robot = random() < SHARE_ROBOTS;
     const serialNumber = robot ? `ASM-8800-H${String(m).padStart(5, '0')}` : `LSR-7000-G${String(m).padStart(5, '0')}`;
     const plan = [...(robot ? ROBOT : PRESS)];

@@ -134,4 +134,19 @@ describe('lineTimes: what the history says of time', () => {
     assert.deepEqual(atConfig(withOpen, 'LSR-1', 1).timeToGo, { ms: 89 * MINUTE, lowMs: 14 * MINUTE, highMs: 89 * MINUTE, machines: 30 });
     assert.equal(withOpen.machines, 20, 'the machines in progress are not onboarded ones');
   });
+
+  it('reads the chance of still being at a step from the stays that began at least as long ago: younger ones could not have lasted as long yet', () => {
+    const history = new LineHistory(DEFAULT_EVENT_STATE_RULES);
+    // 150 machines long done: 147 left CONFIG_APPLIED after 10 minutes, 3 after two hours.
+    for (let i = 0; i < 150; i++) history.learn(`OLD-${i}`, machine(`OLD-${i}`, run(i < 3 ? 120 : 10)));
+    // 300 machines at CONFIG_APPLIED from minute 1015 on: the 10 minutes each stayed tell nothing of an hour.
+    for (let i = 0; i < 300; i++) history.learn(`NEW-${i}`, machine(`NEW-${i}`, run(10), 1010));
+    // An hour at CONFIG_APPLIED at minute 1065: 3 of the 150 stays that began an hour ago or earlier lasted as long.
+    const answer = atConfig(history, 'LSR-1', 60, 1000);
+    assert.deepEqual(
+      [answer.stillAtStepShare, answer.stalled],
+      [(3 + 1) / (150 + 1), false],
+      'an hour at a step that 3 of 150 machines stayed as long is no stall',
+    );
+  });
 });
