@@ -20,6 +20,7 @@ export class MachinesTreeProvider extends Disposable implements vscode.TreeDataP
   private readonly groupNodes = new Map<GroupKind, GroupNode>();
   private readonly machineNodes = new Map<string, MachineNode>();
   private pending: Set<string> | 'all' | undefined;
+  private holds = 0;
   private readonly batch = this.register(
     new Debouncer(
       () => {
@@ -54,9 +55,25 @@ export class MachinesTreeProvider extends Disposable implements vscode.TreeDataP
     this.batch.trigger();
   }
 
-  /** Fires the batched changes now. */
+  /**
+   * Keeps changes back until the returned function is called: VS Code drops the children it cached for a
+   * refreshed element, so a refresh that lands while `TreeView.reveal` walks down to a machine makes the reveal
+   * fail ("Cannot resolve tree item"). The changes fire, batched, once released.
+   */
+  hold(): () => void {
+    this.holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--this.holds === 0 && this.pending !== undefined) this.batch.trigger();
+    };
+  }
+
+  /** Fires the batched changes now, unless a reveal holds them. */
   flush(): void {
     this.batch.cancel();
+    if (this.holds > 0) return;
     const pending = this.pending;
     this.pending = undefined;
     if (pending === 'all') this.emitter.fire(undefined);

@@ -14,6 +14,9 @@ import type { MachinesModel } from './machinesModel';
 import { MachinesTreeProvider } from './machinesTreeProvider';
 import type { MachinesNode } from './treeNodes';
 
+/** The longest a reveal holds the tree's changes and the reveals after it. */
+const REVEAL_HOLD_MS = 5_000;
+
 /** The filter as the view's description and the log show it. */
 export function describeFilter(filter: EventFilter): string {
   const parts: string[] = [];
@@ -93,6 +96,29 @@ export class MachinesView extends Disposable {
     return [...new Set(serials)];
   }
 
+  /**
+   * One reveal at a time, each with the tree as it will stay while VS Code walks to the machine: the pending
+   * changes are fired first, and later ones are held until the reveal is done (see MachinesTreeProvider.hold).
+   */
+  private revealing: Promise<unknown> = Promise.resolve();
+
+  private async oneAtATime<T>(reveal: () => Thenable<T>): Promise<T> {
+    const run = this.revealing.then(async () => {
+      this.provider.flush();
+      const release = this.provider.hold();
+      // A reveal that never settles (a view VS Code cannot show) must not hold the tree or the next reveal for ever.
+      const bound = setTimeout(release, REVEAL_HOLD_MS);
+      try {
+        return await reveal();
+      } finally {
+        clearTimeout(bound);
+        release();
+      }
+    });
+    this.revealing = Promise.race([run, new Promise((resolve) => setTimeout(resolve, REVEAL_HOLD_MS))]).catch(() => undefined);
+    return run;
+  }
+
   /** Shows the machine (adding it to Recent when it is not listed), selected and expanded. */
   async reveal(serialInput: string): Promise<void> {
     const { model, lists } = this.deps;
@@ -103,10 +129,14 @@ export class MachinesView extends Disposable {
       await vscode.commands.executeCommand(`${VIEWS.machines}.focus`);
       return;
     }
-    this.provider.flush();
-    const node = this.provider.machineNode(lists.isPinned(serial) ? 'pinned' : 'recent', serial);
     model.ensureLoaded(serial);
-    await this.treeView.reveal(node, { select: true, focus: true, expand: true });
+    await this.oneAtATime(() =>
+      this.treeView.reveal(this.provider.machineNode(lists.isPinned(serial) ? 'pinned' : 'recent', serial), {
+        select: true,
+        focus: true,
+        expand: true,
+      }),
+    );
     model.markSeen(serial);
   }
 
@@ -122,8 +152,9 @@ export class MachinesView extends Disposable {
           ? 'workspace'
           : undefined;
     if (group === undefined || !this.deps.signedIn()) return false;
-    this.provider.flush();
-    await this.treeView.reveal(this.provider.machineNode(group, serial), { select: true, focus: false, expand: false });
+    await this.oneAtATime(() =>
+      this.treeView.reveal(this.provider.machineNode(group, serial), { select: true, focus: false, expand: false }),
+    );
     model.markSeen(serial);
     return true;
   }
