@@ -320,7 +320,13 @@ function reasonWords(reason: ProgressReason, t: Localize, render: RenderText): s
     case 'optionalStep':
       return t('{0} ahead for {1} of {2} machines from here', render(reason.type), reason.machines, reason.of);
     case 'night':
-      return t('slower at night (from {0} machines at it at night)', reason.machines);
+      return reason.withinMs === undefined
+        ? t('slower at night (from {0} machines at it at night)', reason.machines)
+        : t(
+            'slower at night (from {0} machines that began this step within {1} of the same time of night)',
+            reason.machines,
+            formatDuration(reason.withinMs, t),
+          );
   }
 }
 
