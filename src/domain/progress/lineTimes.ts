@@ -29,6 +29,8 @@ const MAX_COMPARED = 2000;
 const LONGER = 1.25;
 /** Share of the comparable machines a reason must cover, at least, and at most (one all share is no reason). */
 const REASON_SHARE = [0.1, 0.9] as const;
+/** Where night and day differ, the time to go is read from stays that began within this many minutes of the same time of day. */
+const NEAR_MINUTES = 120;
 /** Answers kept per type until the history changes. */
 const MAX_ANSWERS = 512;
 
@@ -72,8 +74,8 @@ export type ProgressReason =
   | { readonly kind: 'rework'; readonly machines: number; readonly of: number }
   /** `machines` of the `of` comparable machines went through `type`, which the others skipped, and took longer. */
   | { readonly kind: 'optionalStep'; readonly type: ServerText; readonly machines: number; readonly of: number }
-  /** At night this step takes longer: the time to go rests on the `machines` that were at it at night. */
-  | { readonly kind: 'night'; readonly machines: number };
+  /** At night this step takes longer: the time to go rests on the `machines` that were at it at night (that began it within `withinMs` of the same time of night, when that many did). */
+  | { readonly kind: 'night'; readonly machines: number; readonly withinMs?: number };
 
 export interface StayQuestion {
   /** The newest event's type, as stepKey gives it. */
@@ -126,6 +128,12 @@ export function atNight(epochMs: number): boolean {
 export function dayMinuteOf(epochMs: number): number {
   const date = new Date(epochMs);
   return date.getHours() * 60 + date.getMinutes();
+}
+
+/** Minutes between two times of day, across midnight too. */
+function minutesApart(a: number, b: number): number {
+  const apart = Math.abs(a - b) % 1440;
+  return Math.min(apart, 1440 - apart);
 }
 
 function nightMinute(dayMinute: number): boolean {
@@ -188,16 +196,18 @@ class Stays {
   answer(atMs: number, nowMs: number, display: (key: string) => ServerText): Omit<StayAnswer, 'cohort'> {
     const start = this.after(atMs);
     const night = this.nightDiffers() ? atNight(nowMs - atMs) : undefined;
+    const began = night === undefined ? undefined : dayMinuteOf(nowMs - atMs);
     // The chance of still being there is read as of the minute, so answers keep for a minute.
     const minute = Math.floor(nowMs / 60_000) * 60_000;
-    const cacheKey = `${start}:${night ?? '-'}:${Math.round(atMs / 1000)}:${minute}`;
+    const cacheKey = `${start}:${night ?? '-'}:${began ?? '-'}:${Math.round(atMs / 1000)}:${minute}`;
     let answer = this.answers.get(cacheKey);
     if (answer === undefined) {
-      answer = this.compute(start, atMs, minute, night, display);
-      // Too few at this step in the same part of the day: every part of the day then, and no night said.
+      answer = this.compute(start, atMs, minute, night, began, display);
+      // Too few began near the same time of day: the whole part of the day; too few in it: every part, and no night said.
       if (answer.toGo === undefined && night !== undefined) {
-        const everyPart = this.compute(start, atMs, minute, undefined, display);
-        answer = { ...answer, toGo: everyPart.toGo, reasons: everyPart.reasons };
+        const samePart = this.compute(start, atMs, minute, night, undefined, display);
+        const wider = samePart.toGo === undefined ? this.compute(start, atMs, minute, undefined, undefined, display) : samePart;
+        answer = { ...answer, toGo: wider.toGo, reasons: wider.reasons };
       }
       if (this.answers.size >= MAX_ANSWERS) this.answers.clear();
       this.answers.set(cacheKey, answer);
@@ -224,10 +234,13 @@ class Stays {
     atMs: number,
     nowMs: number,
     night: boolean | undefined,
+    began: number | undefined,
     display: (key: string) => ServerText,
   ): Omit<StayAnswer, 'cohort'> {
-    // Where night and day differ, only the machines that were at this step in the same part of the day after as long compare.
+    // Where night and day differ, only the machines that were at this step in the same part of the day after as long compare;
+    // for the time to go, only those of them that began it near the same time of day: as much of their way ahead lay at night.
     const samePeriod = (event: TimedEvent): boolean => night === undefined || nightMinute(event.dayMinute) === night;
+    const nearInDay = (event: TimedEvent): boolean => began === undefined || minutesApart(event.dayMinute, began) <= NEAR_MINUTES;
     // The usual stay is read from stays that ended: the usual, not the hung.
     const ended: TimedEvent[] = [];
     const still: TimedEvent[] = [];
@@ -237,7 +250,7 @@ class Stays {
     let seenStill = 0;
     this.events.forEach((event, at) => {
       if (!samePeriod(event)) return;
-      if (at >= start) still.push(event);
+      if (at >= start && nearInDay(event)) still.push(event);
       if (!stayOpen(event)) ended.push(event);
       if (event.atMs > nowMs - atMs) return;
       seen++;
@@ -260,7 +273,12 @@ class Stays {
     const [ms, lowMs, highMs] = [quantile(0.5), quantile(0.1), quantile(0.9)];
     if (machinesIn(done) < MIN_SAMPLE || ms === undefined || lowMs === undefined || highMs === undefined)
       return { compared, stillShare, usuallyUnderMs, longestMs, toGo: undefined, reasons: [] };
-    const reasons: ProgressReason[] = night === true ? [{ kind: 'night', machines }] : [];
+    const reasons: ProgressReason[] =
+      night !== true
+        ? []
+        : began === undefined
+          ? [{ kind: 'night', machines }]
+          : [{ kind: 'night', machines, withinMs: NEAR_MINUTES * 60_000 }];
     reasons.push(...aheadReasons(done, display));
     return { compared, stillShare, usuallyUnderMs, longestMs, toGo: { ms, lowMs, highMs, machines }, reasons };
   }

@@ -259,7 +259,7 @@ export function progressWords(answer: Exclude<ProgressAnswer, undefined>, t: Loc
   }
   const type = render(answer.type);
   const step = answer.step === 0 ? t('step ? of {0} · {1}', answer.of, type) : t('step {0} of {1} · {2}', answer.step, answer.of, type);
-  const toGo = answer.abandoned ? undefined : toGoWords(answer.timeToGo, t);
+  const toGo = answer.abandoned ? undefined : toGoWords(answer, t);
   const stalled = !answer.stalled
     ? undefined
     : answer.usuallyUnderMs === undefined
@@ -292,8 +292,12 @@ export function progressWords(answer: Exclude<ProgressAnswer, undefined>, t: Loc
   return { step, toGo, stalled, abandoned, stallRule, reasons, cohort, restsOn, how, oddities, line };
 }
 
-/** "likely 15 min more (80 %: 8–40 min)"; "time to go unknown (too little history)" when the history cannot say. */
-function toGoWords(toGo: TimeToGo | undefined, t: Localize): string {
+/** "likely 15 min more (80 %: 8–40 min)"; when the history cannot say, whether it is thin or only none of it stayed at this step as long. */
+function toGoWords(answer: MachineProgress, t: Localize): string {
+  const toGo = answer.timeToGo;
+  // Enough stays at this step to read a share of them, yet no time to go: too few of them lasted as long as this one.
+  if (toGo === undefined && answer.stillAtStepShare !== undefined)
+    return t('time to go unknown (too few machines of the history were at this step as long)');
   if (toGo === undefined) return t('time to go unknown (too little history)');
   const range =
     toGo.highMs < 60 * 60_000
@@ -316,7 +320,13 @@ function reasonWords(reason: ProgressReason, t: Localize, render: RenderText): s
     case 'optionalStep':
       return t('{0} ahead for {1} of {2} machines from here', render(reason.type), reason.machines, reason.of);
     case 'night':
-      return t('slower at night (from {0} machines at it at night)', reason.machines);
+      return reason.withinMs === undefined
+        ? t('slower at night (from {0} machines at it at night)', reason.machines)
+        : t(
+            'slower at night (from {0} machines that began this step within {1} of the same time of night)',
+            reason.machines,
+            formatDuration(reason.withinMs, t),
+          );
   }
 }
 

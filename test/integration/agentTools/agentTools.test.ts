@@ -216,7 +216,7 @@ describe('Language Model Tools for agents', () => {
       const first = inside.indexOf('In progress (4):');
       assert.match(
         inside[first + 1] ?? '',
-        /^- "ASM-8800-H0102": .*; progress: STALLED \(stalled: at it for 2 h 4\d min, usually under \d+ min\), step 4 of 5 · "FIRMWARE_CHECKED", at it for 2 h 4\d min, time to go unknown \(too little history\), from \d+ onboarded machines$/,
+        /^- "ASM-8800-H0102": .*; progress: STALLED \(stalled: at it for 2 h 4\d min, usually under \d+ min\), step 4 of 5 · "FIRMWARE_CHECKED", at it for 2 h 4\d min, time to go unknown \(too few machines of the history were at this step as long\), from \d+ onboarded machines$/,
       );
       assert.match(
         inside[inside.indexOf('Abandoned (1):') + 1] ?? '',

@@ -175,13 +175,13 @@ describe('Progress: step, time to go and stalls from the line history', function
     const onTime = machineRow(tree, ON_TIME);
     assert.match(
       onTime.description ?? '',
-      /^in progress · step 2 of 4 · FIRMWARE_CHECKED · (likely \d+ min more( \(80 %: \d+–\d+ min\))?|time to go unknown \(too little history\))$/,
+      /^in progress · step 2 of 4 · FIRMWARE_CHECKED · (likely \d+ min more( \(80 %: \d+–\d+ min\))?|time to go unknown \((too little history|too few machines of the history were at this step as long)\))$/,
     );
     assert.equal(onTime.icon, 'vm-outline');
     assert.equal(onTime.iconColor, undefined);
     assert.match(
       onTime.tooltip ?? '',
-      /step 2 of 4 · FIRMWARE_CHECKED · (likely \d+ min more( \(80 %: \d+–\d+ min\))?|time to go unknown \(too little history\)) {2}\n(.+ {2}\n)?from 6 onboarded machines · learned from every machine of this environment\n\n_Learned from the 6 onboarded machines/,
+      /step 2 of 4 · FIRMWARE_CHECKED · (likely \d+ min more( \(80 %: \d+–\d+ min\))?|time to go unknown \((too little history|too few machines of the history were at this step as long)\)) {2}\n(.+ {2}\n)?from 6 onboarded machines · learned from every machine of this environment\n\n_Learned from the 6 onboarded machines/,
     );
 
     const stalled = machineRow(tree, STALLED);
@@ -193,7 +193,7 @@ describe('Progress: step, time to go and stalls from the line history', function
     const missing = machineRow(tree, MISSING_A_STEP);
     assert.match(
       missing.description ?? '',
-      /^in progress · step 3 of 4 · DEVICE_CONFIGURED · (likely \d+ min more( \(80 %: \d+–\d+ min\))?|time to go unknown \(too little history\))$/,
+      /^in progress · step 3 of 4 · DEVICE_CONFIGURED · (likely \d+ min more( \(80 %: \d+–\d+ min\))?|time to go unknown \((too little history|too few machines of the history were at this step as long)\))$/,
     );
     assert.match(missing.tooltip ?? '', /missing: FIRMWARE_CHECKED/);
   });

@@ -107,9 +107,9 @@ function oeEnv(fake: FakeApi): Record<string, string> {
   };
 }
 
-/** The words progressWords gives a time to go under an hour, from the JSON's figures. */
+/** The words progressWords gives a time to go under an hour, from the JSON's figures (without them, not why: the words say that). */
 function toGoFromJson(toGo: { ms: number; lowMs: number; highMs: number } | null): string {
-  if (toGo === null) return 'time to go unknown (too little history)';
+  if (toGo === null) return 'time to go unknown';
   assert.ok(toGo.highMs < 60 * 60_000, `line 4's times are minutes: ${JSON.stringify(toGo)}`);
   const likely = formatDuration(toGo.ms, plainLocalize);
   return toGo.highMs - toGo.lowMs < 60_000
@@ -269,6 +269,10 @@ describe('Progress: one answer on every surface', function () {
  * apart, and the range is conditioned on the time at the step, so a bound may cross a rounding in between.
  */
 function sameTimeToGo(actual: string | undefined, expected: string | undefined, why: string): void {
+  if (actual === 'time to go unknown') {
+    assert.ok(expected?.startsWith('time to go unknown ('), why);
+    return;
+  }
   const shape = (words: string | undefined): string | undefined => words?.replace(/\d+/g, 'N');
   assert.equal(shape(actual), shape(expected), why);
   const numbers = (words: string | undefined): number[] => (words?.match(/\d+/g) ?? []).map(Number);

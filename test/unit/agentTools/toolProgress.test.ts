@@ -26,7 +26,7 @@ describe('agent tool results with progress', () => {
     assert.ok(inProgress[0]?.startsWith('- "LSR-7000-G0101"'), `stalled first: ${inProgress.join(' | ')}`);
     assert.match(
       lineOf(text, 'LSR-7000-G0101'),
-      /progress: STALLED \(stalled: at it for 2 h 2 min, usually under 8 min\), step 4 of 6 · "NETWORK_CONFIGURED", at it for 2 h 2 min, time to go unknown \(too little history\), from 6 onboarded machines/,
+      /progress: STALLED \(stalled: at it for 2 h 2 min, usually under 8 min\), step 4 of 6 · "NETWORK_CONFIGURED", at it for 2 h 2 min, time to go unknown \(too few machines of the history were at this step as long\), from 6 onboarded machines/,
     );
     assert.match(lineOf(text, 'LSR-7000-G0102'), /step 2 of 6 · "CERTIFICATE_ISSUED", at it for 0 s, likely 27 min more/);
     assert.match(lineOf(text, 'LSR-7000-G0103'), /missing: "CERTIFICATE_ISSUED"/);

@@ -106,8 +106,35 @@ describe('lineTimes: what the history says of time', () => {
     const byDay = atConfig(history, 'LSR-1', 1, minuteAt(12));
     assert.deepEqual([byDay.timeToGo?.ms, byDay.reasons], [15 * MINUTE, []]);
     const atNight = atConfig(history, 'LSR-2', 1, minuteAt(23));
-    assert.deepEqual([atNight.timeToGo?.ms, atNight.reasons], [45 * MINUTE, [{ kind: 'night', machines: 10 }]]);
-    assert.equal(progressWords(atNight, plainLocalize, lineText).reasons, 'slower at night (from 10 machines at it at night)');
+    assert.deepEqual([atNight.timeToGo?.ms, atNight.reasons], [45 * MINUTE, [{ kind: 'night', machines: 10, withinMs: 120 * MINUTE }]]);
+    assert.equal(
+      progressWords(atNight, plainLocalize, lineText).reasons,
+      'slower at night (from 10 machines that began this step within 2 h of the same time of night)',
+    );
+  });
+
+  it('at night, reads the time to go from the machines that began the step near the same hour: as much of their way lay at night', () => {
+    const midnight = new Date(T0 + 2 * 24 * 60 * MINUTE);
+    midnight.setHours(0, 0, 0, 0);
+    const minuteAt = (hour: number, minute = 0): number => (midnight.getTime() - T0) / MINUTE + hour * 60 + minute;
+    const history = new LineHistory(DEFAULT_EVENT_STATE_RULES);
+    for (let i = 0; i < 10; i++) {
+      history.learn(`D-${i}`, machine(`D-${i}`, run(10), minuteAt(10, i * 10)));
+      // Early in the night the whole way ahead is night; late in it, the day shift soon takes over.
+      history.learn(`E-${i}`, machine(`E-${i}`, run(60), minuteAt(22, 30 + i * 5)));
+      history.learn(`L-${i}`, machine(`L-${i}`, run(20), minuteAt(4, 30 + i * 5)));
+    }
+    const late = atConfig(history, 'LSR-1', 1, minuteAt(4));
+    assert.deepEqual(
+      [late.timeToGo?.ms, late.timeToGo?.machines, late.reasons],
+      [25 * MINUTE, 10, [{ kind: 'night', machines: 10, withinMs: 120 * MINUTE }]],
+      'at 04:05 only the ten that began the step between 02:05 and 06:05 compare, not those of 22:35',
+    );
+    const early = atConfig(history, 'LSR-2', 1, minuteAt(23));
+    assert.equal(early.timeToGo?.ms, 65 * MINUTE, 'at 23:05 those of 22:35 compare');
+    // None began between 00:05 and 04:05: the whole night's machines then, still not the day's.
+    const noneNear = atConfig(history, 'LSR-3', 1, minuteAt(2));
+    assert.deepEqual(noneNear.reasons, [{ kind: 'night', machines: 20 }], 'too few near the hour: every machine at it at night');
   });
 
   it('counts the machines still on their way, for as long as they are known to have been: else only the quick ones are in the history', () => {

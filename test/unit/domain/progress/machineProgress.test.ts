@@ -69,15 +69,44 @@ describe('machineProgress: where a machine in progress stands against its line',
     assert.equal(late.stillAtStepShare, (31 + 1) / (50 + 1), 'this machine counted among them');
   });
 
-  it('says the history is too thin when fewer than ten machines stayed at the step as long', () => {
+  it('says too few machines were at the step as long, not that the history is thin, when only few of its ten stayed as long', () => {
     const events = machine('LSR-1', [
       ['ONBOARDING_STARTED', 0],
       ['CONFIG_APPLIED', 5],
     ]);
     // Four of the ten stayed at CONFIG_APPLIED longer than 20 minutes.
-    const thin = progressAt(events, 5 + 20);
-    assert.deepEqual([thin.timeToGo, thin.stillAtStepShare, thin.stalled], [undefined, 5 / 11, false]);
-    assert.equal(progressWords(thin, t, lineText).line, 'step 2 of 6 · CONFIG_APPLIED · time to go unknown (too little history)');
+    const fewAsLong = progressAt(events, 5 + 20);
+    assert.deepEqual([fewAsLong.timeToGo, fewAsLong.stillAtStepShare, fewAsLong.stalled], [undefined, 5 / 11, false]);
+    assert.equal(
+      progressWords(fewAsLong, t, lineText).line,
+      'step 2 of 6 · CONFIG_APPLIED · time to go unknown (too few machines of the history were at this step as long)',
+      'ten machines at the step are history enough; only those that stayed as long are too few',
+    );
+  });
+
+  it('says the history is too thin when too few of its machines were ever at the step', () => {
+    // Ten onboarded machines, only three of them through CONFIG_APPLIED.
+    const history = new LineHistory(DEFAULT_EVENT_STATE_RULES);
+    for (let i = 0; i < 10; i++)
+      history.learn(
+        `M-${i}`,
+        i < 3
+          ? onboarded(`M-${i}`, [5, 10, 2, 3, 1])
+          : machine(`M-${i}`, [
+              ['ONBOARDING_STARTED', 0],
+              ['FIRMWARE_CHECKED', 5],
+              ['CERTIFICATE_ISSUED', 7],
+              ['MACHINE_REGISTERED', 10],
+              ['ONBOARDING_COMPLETED', 11],
+            ]),
+      );
+    const events = machine('LSR-1', [
+      ['ONBOARDING_STARTED', 0],
+      ['CONFIG_APPLIED', 5],
+    ]);
+    const thin = progressAt(events, 5 + 1, history);
+    assert.deepEqual([thin.timeToGo, thin.stillAtStepShare], [undefined, undefined]);
+    assert.match(progressWords(thin, t, lineText).line, /· time to go unknown \(too little history\)$/);
   });
 
   it('is stalled once fewer than 1 % of the machines at its step, this one counted, stayed as long', () => {
