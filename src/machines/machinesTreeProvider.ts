@@ -70,10 +70,13 @@ export class MachinesTreeProvider extends Disposable implements vscode.TreeDataP
     };
   }
 
-  /** Fires the batched changes now, unless a reveal holds them. */
+  /** Fires the batched changes now (a reveal may hold them back; the view's chrome is updated either way). */
   flush(): void {
     this.batch.cancel();
-    if (this.holds > 0) return;
+    if (this.holds > 0) {
+      this.onDidFlush?.();
+      return;
+    }
     const pending = this.pending;
     this.pending = undefined;
     if (pending === 'all') this.emitter.fire(undefined);
