@@ -4,7 +4,7 @@
 // One per window, owned by the events cache every view reads through (so a
 // view gets it with the cache and cannot start a fresh one): closing a board
 // and opening another, or a second view of the same serial numbers, spends
-// from the same budget instead of starting its own (issue 34).
+// from the same budget instead of starting its own.
 
 /** Requests sent without asking per budget period: four screens of a list, then the user decides. */
 export const AUTOMATIC_BUDGET = 200;

@@ -10,7 +10,7 @@
 // answers only for a paired agent makes this process ask to be paired (the
 // user answers a question in VS Code) and call once more; the pairing is kept
 // in the channel directory for the next start. Every text this server returns
-// stays English on purpose, whatever VS Code's display language (issue 29):
+// stays English on purpose, whatever VS Code's display language:
 // models read it, and a model given German tool text still answers in the
 // chat's language.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';

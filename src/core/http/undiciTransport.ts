@@ -3,7 +3,7 @@
 // on the first request, so activating the extension never loads the HTTP stack.
 //
 // The undici engine sends with undici's request(), not its fetch through the
-// fetch transport, though that would leave one engine (issue 37): measured,
+// fetch transport, though that would leave one engine: measured,
 // undici's fetch costs about three times the CPU per request (222 µs against
 // 69 µs, 3,000 loopback GETs 64 at once), and the fleet bench's refresh of
 // 1,000 machines against the unlimited server, the shape bound by that CPU,

@@ -6,7 +6,7 @@
 // lists exactly these. A fourth tool is one more entry here, its parser and
 // its answer in agentTools/registerAgentTools.ts. Pure, vscode-free.
 // Names, descriptions and schemas stay English on purpose, not through l10n
-// (issue 29): models read them, and a model given German tool text still
+//: models read them, and a model given German tool text still
 // answers in the chat's language.
 import { TOOL_LIMITS } from './toolInput';
 

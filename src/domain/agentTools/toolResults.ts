@@ -6,7 +6,7 @@
 // here sees a credential: results are built from events, error messages (which
 // never hold secrets, see core/errors.ts) and the environment's name. Pure.
 // English on purpose, also where the user's VS Code is in German or Chinese
-// (issue 29): models read these results, a model given German tool text still
+//: models read these results, a model given German tool text still
 // answers in the chat's language, and one wording keeps the tests, the MCP server
 // and the model's reading identical. Errors are worded with errorMessage's
 // default (plainLocalize), never vscode.l10n.t.

@@ -10,7 +10,7 @@ import { serverTextData } from '../../common/serverText';
 export type ExportFormat = 'json' | 'csv';
 
 /**
- * English on purpose, whatever VS Code's language (issue 29): the CSV columns
+ * English on purpose, whatever VS Code's language: the CSV columns
  * and the JSON keys are a data format, the API's own field names, which
  * scripts and spreadsheets match on. The cells are the server's text as sent.
  */
