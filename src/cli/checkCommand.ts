@@ -27,7 +27,7 @@ import { MAX_SCANNED_FILE_BYTES, SerialCollector } from '../domain/workspaceScan
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliCommand';
 import { stringOption } from './cliArgs';
 import { progressFields } from './checkProgress';
-import { jsonText, styler } from './cliIo';
+import { outputJson, styler } from './cliIo';
 import { SESSION_OPTIONS } from './cliSession';
 
 /** The states --fail-on can name; 'unavailable' (the request failed) is no machine's verdict: it is not checked. */
@@ -451,7 +451,7 @@ Exit codes:
         ...(machine.error === undefined ? {} : { error: machine.error.message }),
         ...progressOf(index, machine.rules),
       }));
-      io.stdout(`${jsonText(json, 2)}\n`);
+      io.stdout(`${outputJson(json, 2)}\n`);
     } else if (machines.length === 0) {
       io.stderr(`oe check: ${t('No serial numbers found.')}\n`);
     } else {

@@ -63,7 +63,7 @@ export function styler(color: boolean): {
  * JSON for stdout (--json, --ndjson): JSON.stringify, with the characters it leaves raw that a terminal or an
  * editor acts on written as \u escapes: C1 controls, bidi overrides and isolates, invisible separators.
  */
-export function jsonText(value: unknown, indent?: number): string {
+export function outputJson(value: unknown, indent?: number): string {
   return jsonEscaped(JSON.stringify(value, null, indent));
 }
 

@@ -14,7 +14,7 @@ import { eventState } from '../domain/events/eventState';
 import { eventsToJson } from '../domain/events/exportEvents';
 import { EXIT, UsageError, type CliCommand } from './cliCommand';
 import { serialArgument, sinceArgument, stringOption } from './cliArgs';
-import { jsonEscaped, jsonText, styler } from './cliIo';
+import { jsonEscaped, outputJson, styler } from './cliIo';
 import { SESSION_OPTIONS } from './cliSession';
 
 /** The longest message a table row shows; --json has it whole. */
@@ -95,7 +95,7 @@ Exit codes:
         ),
       );
     } else if (args.values['ndjson'] === true) {
-      io.stdout(events.map((event) => `${jsonText(event.raw)}\n`).join(''));
+      io.stdout(events.map((event) => `${outputJson(event.raw)}\n`).join(''));
     } else if (events.length === 0) {
       io.stderr(`oe events: ${t('No events for {0}.', serialNumber)}\n`);
     } else {
