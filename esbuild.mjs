@@ -64,7 +64,7 @@ for (const file of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@v
 
 const contexts = await Promise.all([
   esbuild.context({ ...common, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist' }),
-  esbuild.context({ ...common, entryPoints: { undiciTransport: 'src/core/http/undiciTransport.ts' }, outdir: 'dist' }),
+  esbuild.context({ ...common, entryPoints: { undiciTransport: 'src/core/client/http/undiciTransport.ts' }, outdir: 'dist' }),
   // The MCP server agents start (dist/mcp.js): plain Node or VS Code's runtime with ELECTRON_RUN_AS_NODE=1, the SDK bundled in.
   esbuild.context({
     ...common,
@@ -88,24 +88,24 @@ const contexts = await Promise.all([
     entryPoints: { oe: 'src/cli/main.ts' },
     outdir: 'dist',
   }),
-  // The event-details page script, built from TypeScript so it shares src/details/protocol.ts with the host.
+  // The event-details page script, built from TypeScript so it shares src/extension/details/protocol.ts with the host.
   esbuild.context({
     ...common,
     platform: 'browser',
     format: 'iife',
     target: 'es2022',
     external: [],
-    entryPoints: { details: 'src/details/page/main.ts' },
+    entryPoints: { details: 'src/extension/details/page/main.ts' },
     outdir: 'media/details',
   }),
-  // The onboarding board's page, likewise sharing src/board/protocol.ts and the board model in src/domain/board/.
+  // The onboarding board's page, likewise sharing src/extension/board/protocol.ts and the board model in src/core/domain/board/.
   esbuild.context({
     ...common,
     platform: 'browser',
     format: 'iife',
     target: 'es2022',
     external: [],
-    entryPoints: { board: 'src/board/page/main.ts' },
+    entryPoints: { board: 'src/extension/board/page/main.ts' },
     outdir: 'media/board',
   }),
 ]);

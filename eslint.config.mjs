@@ -2,50 +2,57 @@ import js from '@eslint/js';
 import importPlugin from 'eslint-plugin-import';
 import tseslint from 'typescript-eslint';
 
-// The layers of src/, bottom first (ARCHITECTURE.md draws them). A folder may
-// import its own files and any layer below it, never one above; feature
-// folders never import each other (they share through the layers below, or an
-// interface passed in at wiring). The first four are vscode-free; so is mcp/,
-// the MCP server agents start (dist/mcp.js) and the channel the extension
-// answers it on, which sits beside the events cache; and cli/, the `oe`
-// command (dist/oe.js), above them: it uses every vscode-free layer and no
-// folder of the extension uses it.
-const VSCODE_FREE = ['common', 'core', 'domain', 'eventsCache', 'mcp', 'cli'];
+// The layers of src/, bottom first (ARCHITECTURE.md draws them). src/core is the vscode-free core;
+// the three programs stand on it as peers: the extension (src/extension.ts, src/extension/), the
+// `oe` command (src/cli) and the MCP server agents start (src/mcp). A folder imports its own files
+// and the layers below it; folders of one layer never import each other; no program imports another.
+const VSCODE_FREE = ['core', 'cli', 'mcp'];
 const LAYERS = [
-  ['common'],
-  ['core'],
-  ['domain'],
-  ['eventsCache', 'mcp'],
-  ['cli'],
-  ['workbench'],
-  ['session', 'machines', 'details', 'editor', 'lookUp', 'agentTools', 'links', 'watch', 'board'],
+  ['core/common'],
+  ['core/client'],
+  ['core/domain'],
+  ['core/eventsCache', 'core/agents'],
+  ['cli', 'mcp', 'extension/workbench'],
+  [
+    'extension/session',
+    'extension/machines',
+    'extension/details',
+    'extension/editor',
+    'extension/lookUp',
+    'extension/agentTools',
+    'extension/links',
+    'extension/watch',
+    'extension/board',
+  ],
 ];
+const PROGRAMS = ['cli', 'mcp', 'extension'];
 /** The files that may read server text as data (serverTextData): see the rule below. */
 const SERVER_TEXT_DATA_READERS = [
-  'src/common/serverText.ts',
-  'src/domain/events/eventFilter.ts',
-  'src/domain/events/eventState.ts',
-  'src/domain/events/eventView.ts',
-  'src/domain/events/exportEvents.ts',
-  'src/domain/progress/lineHistory.ts',
-  'src/domain/agentTools/toolResults.ts',
-  'src/domain/board/boardRows.ts',
-  'src/domain/watch/watchRules.ts',
-  'src/machines/filterPicker.ts',
+  'src/core/common/serverText.ts',
+  'src/core/domain/events/eventFilter.ts',
+  'src/core/domain/events/eventState.ts',
+  'src/core/domain/events/eventView.ts',
+  'src/core/domain/events/exportEvents.ts',
+  'src/core/domain/progress/lineHistory.ts',
+  'src/core/domain/agentTools/toolResults.ts',
+  'src/core/domain/board/boardRows.ts',
+  'src/core/domain/watch/watchRules.ts',
+  'src/extension/machines/filterPicker.ts',
 ];
-const TOP = ['./src/extension.ts', './src/publicApi.ts', './src/testHooks.ts'];
+/** The extension's entry and what it hands out: above every folder of src/extension. */
+const TOP = ['./src/extension.ts', './src/extension/publicApi.ts', './src/testHooks.ts'];
 
 // One reader and one writer of the files a repository, a caller or a setting names: common/namedFiles.ts
 // (and, on VS Code's URIs, workbench/workspaceFiles.ts over it). Reading or writing a file's content with
 // node:fs, or with vscode.workspace.fs, is refused anywhere else; the files below are the reviewed
 // exceptions, each on a path no repository or caller names. A new one is added here, in review.
 const FILE_IO_OWNERS = [
-  'src/common/namedFiles.ts', // the one reader and writer
-  'src/common/claims.ts', // exclusive creation in the extension's own global storage
-  'src/session/registerSession.ts', // /proc/self/environ of this process
+  'src/core/common/namedFiles.ts', // the one reader and writer
+  'src/core/common/claims.ts', // exclusive creation in the extension's own global storage
+  'src/extension/session/registerSession.ts', // /proc/self/environ of this process
   'src/testHooks.ts', // the development build's test seam
 ];
-const WORKSPACE_FS_OWNERS = ['src/common/namedFiles.ts', 'src/workbench/workspaceFiles.ts'];
+const WORKSPACE_FS_OWNERS = ['src/core/common/namedFiles.ts', 'src/extension/workbench/workspaceFiles.ts'];
 /** What node:fs reads or writes file content with (listing a folder, stat, mkdir and unlink stay allowed). */
 const FS_FILE_IO = [
   'default',
@@ -92,45 +99,49 @@ const EVENT_EMITTER = {
 /** import/no-restricted-paths zones: for each folder, everything it must not import. */
 function layerZones() {
   const zones = [];
+  const order = LAYERS.map((l) => l.join('|')).join(' < ');
   LAYERS.forEach((layer, level) => {
     const above = LAYERS.slice(level + 1).flat();
     for (const folder of layer) {
-      const siblings = layer.filter((other) => other !== folder).map((name) => `./src/${name}`);
       zones.push({
         target: `./src/${folder}`,
         from: [...above.map((name) => `./src/${name}`), ...TOP],
-        message: `src/${folder} may import only its own folder and the layers below it (${LAYERS.map((l) => l.join('|')).join(' < ')}).`,
+        message: `src/${folder} may import only its own folder and the layers below it (${order}).`,
       });
+      const siblings = layer.filter((other) => other !== folder).map((name) => `./src/${name}`);
       if (siblings.length > 0)
         zones.push({
           target: `./src/${folder}`,
           from: siblings,
           message:
-            'Feature folders never import each other: share through a layer below (workbench/contracts, domain, common) or an interface passed in at wiring.',
+            'Folders of one layer never import each other: share through a layer below (src/core, extension/workbench/contracts) or an interface passed in at wiring.',
         });
     }
   });
-  // The oe command is a program of its own beside the extension: nothing of the extension imports it.
-  for (const folder of LAYERS.slice(LAYERS.findIndex((layer) => layer.includes('cli')) + 1).flat())
-    zones.push({
-      target: `./src/${folder}`,
-      from: './src/cli',
-      message: 'src/cli is the oe command (dist/oe.js): the extension never imports it; share through the layers below.',
-    });
-  zones.push({ target: TOP, from: './src/cli', message: 'src/cli is the oe command (dist/oe.js): the extension never imports it.' });
+  // The three programs are peers on the core: none imports another (the extension's entry and hand-outs included).
+  for (const program of PROGRAMS) {
+    const others = PROGRAMS.filter((other) => other !== program).map((name) => `./src/${name}`);
+    const targets = program === 'extension' ? [`./src/${program}`, ...TOP] : [`./src/${program}`];
+    for (const target of targets)
+      zones.push({
+        target,
+        from: others,
+        message: `src/${program} is a program of its own: it never imports another program (src/cli, src/mcp, src/extension); share through src/core.`,
+      });
+  }
   // The details page runs in the webview: it shares the protocol and the pure helpers, nothing of the host.
   zones.push({
-    target: './src/details/page',
+    target: './src/extension/details/page',
     from: './src',
-    except: ['./details/page', './details/protocol.ts', './common'],
-    message: 'The details page runs in the webview: it may import only details/protocol.ts and src/common.',
+    except: ['./extension/details/page', './extension/details/protocol.ts', './core/common'],
+    message: 'The details page runs in the webview: it may import only details/protocol.ts and src/core/common.',
   });
-  // The board page likewise: its protocol, the board model (pure, DOM-free) and src/common.
+  // The board page likewise: its protocol, the board model (pure, DOM-free) and src/core/common.
   zones.push({
-    target: './src/board/page',
+    target: './src/extension/board/page',
     from: './src',
-    except: ['./board/page', './board/protocol.ts', './domain/board', './common'],
-    message: 'The board page runs in the webview: it may import only board/protocol.ts, src/domain/board and src/common.',
+    except: ['./extension/board/page', './extension/board/protocol.ts', './core/domain/board', './core/common'],
+    message: 'The board page runs in the webview: it may import only board/protocol.ts, src/core/domain/board and src/core/common.',
   });
   return zones;
 }
@@ -209,8 +220,8 @@ export default tseslint.config(
       ? noVscode(file.split('/').slice(0, 2).join('/'), true)
       : { 'no-restricted-imports': ['error', { paths: [] }] },
   })),
-  { files: ['src/details/page/**/*.ts'], rules: noVscode('The details page (a webview script)') },
-  { files: ['src/board/page/**/*.ts'], rules: noVscode('The board page (a webview script)') },
+  { files: ['src/extension/details/page/**/*.ts'], rules: noVscode('The details page (a webview script)') },
+  { files: ['src/extension/board/page/**/*.ts'], rules: noVscode('The board page (a webview script)') },
   {
     // Build and tooling scripts are plain JavaScript run by Node: no type information.
     files: ['**/*.mjs', '**/*.js'],

@@ -9,7 +9,7 @@
 // under mocha, only those that cover the mutant (coverageAnalysis perTest).
 // The TypeScript checker first drops mutants that would not compile.
 //
-// Iterate on one file:  npm run mutation -- --mutate src/common/redact.ts
+// Iterate on one file:  npm run mutation -- --mutate src/core/common/redact.ts
 // Incremental: results are kept in reports/mutation/stryker-incremental.json
 // (git-ignored: a per-checkout cache that any merge makes stale; a rerun only
 // tests mutants whose code or covering tests changed).
@@ -18,14 +18,14 @@ import { readdirSync } from 'node:fs';
 
 /** The vscode-free code issue 18 holds to a mutation score: core, common, domain rules, link policy, protocol guards. */
 const MUTATE = [
-  'src/common/**/*.ts',
-  'src/core/**/*.ts',
-  'src/domain/**/*.ts',
-  'src/details/linkPolicy.ts',
-  'src/details/protocol.ts',
+  'src/core/common/**/*.ts',
+  'src/core/client/**/*.ts',
+  'src/core/domain/**/*.ts',
+  'src/extension/details/linkPolicy.ts',
+  'src/extension/details/protocol.ts',
   // Type-only modules.
-  '!src/core/model.ts',
-  '!src/domain/session/sessionState.ts',
+  '!src/core/client/model.ts',
+  '!src/core/domain/session/sessionState.ts',
 ];
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
@@ -62,7 +62,7 @@ const config = {
 };
 export default config;
 
-// `npm run mutation:domain` (test/support/mutation/domainMutation.mjs): the rules in src/domain/
+// `npm run mutation:domain` (test/support/mutation/domainMutation.mjs): the rules in src/core/domain/
 // against their own unit files only. Each module names the unit files that test it; a module
 // missing here fails the run at start rather than being measured against nothing. The modules run
 // in a few groups, one Stryker run each (stryker.domain.config.mjs with OE_MUTATION_GROUP).
@@ -103,7 +103,7 @@ export const DOMAIN_SPECS = {
   'workspaceScan/workspaceSerials': ['machines/refreshAndScan'],
 };
 
-/** The runs, by folder under src/domain/: few enough that each run's start (copy, build, checker) stays a small part. */
+/** The runs, by folder under src/core/domain/: few enough that each run's start (copy, build, checker) stays a small part. */
 export const DOMAIN_GROUPS = [
   ['agentTools'],
   ['board', 'events', 'watch'],
@@ -111,10 +111,10 @@ export const DOMAIN_GROUPS = [
   ['session', 'settings', 'progress'],
 ];
 
-/** Modules under src/domain/ that are types only (nothing to mutate). */
+/** Modules under src/core/domain/ that are types only (nothing to mutate). */
 const DOMAIN_TYPE_ONLY = ['session/sessionState'];
 
-function domainModules(dir = 'src/domain', prefix = '') {
+function domainModules(dir = 'src/core/domain', prefix = '') {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
     entry.isDirectory()
       ? domainModules(`${dir}/${entry.name}`, `${prefix}${entry.name}/`)
@@ -129,10 +129,10 @@ export function domainConfig(group) {
   const modules = domainModules().filter((name) => !DOMAIN_TYPE_ONLY.includes(name));
   const unmapped = modules.filter((name) => !(name in DOMAIN_SPECS));
   if (unmapped.length > 0)
-    throw new Error(`stryker.config.mjs: no unit files named in DOMAIN_SPECS for src/domain/${unmapped.join(', src/domain/')}`);
+    throw new Error(`stryker.config.mjs: no unit files named in DOMAIN_SPECS for src/core/domain/${unmapped.join(', src/core/domain/')}`);
   const ungrouped = modules.filter((name) => !DOMAIN_GROUPS.flat().includes(name.split('/')[0]));
   if (ungrouped.length > 0)
-    throw new Error(`stryker.config.mjs: no group in DOMAIN_GROUPS runs src/domain/${ungrouped.join(', src/domain/')}`);
+    throw new Error(`stryker.config.mjs: no group in DOMAIN_GROUPS runs src/core/domain/${ungrouped.join(', src/core/domain/')}`);
   const folders = DOMAIN_GROUPS[group];
   if (folders === undefined) throw new Error(`stryker.config.mjs: no domain group ${group}`);
   const mine = modules.filter((name) => folders.includes(name.split('/')[0]));
@@ -140,7 +140,7 @@ export function domainConfig(group) {
   const name = folders.join('-');
   return {
     ...config,
-    mutate: mine.map((module) => `src/domain/${module}.ts`),
+    mutate: mine.map((module) => `src/core/domain/${module}.ts`),
     mochaOptions: { config: '.mocharc.json', spec: specs },
     ignoreStatic: process.env.OE_MUTATION_STATIC !== '1',
     // No TypeScript checker: on 2 shared cores it checked 4 mutants at a time while the test runner waited (20 minutes for

@@ -111,7 +111,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const restricted = suite === 'restricted';
   const code = await runSuite({
     // The installed package runs in production mode, where the argument form of Sign In asks in a modal first;
-    // it signs in through the one-step grant the demo uses (src/domain/session/argumentSignIn.ts), for a fake API on this port.
+    // it signs in through the one-step grant the demo uses (src/core/domain/session/argumentSignIn.ts), for a fake API on this port.
     extensionDevelopmentPath: suite === 'package' ? resolve(root, 'test/package/probe') : root,
     // 'windows': the suites that open a second window (test/integration/windows/), in a VS Code of their own.
     extensionTestsPath: resolve(

@@ -5,29 +5,29 @@
 // HTTP stack loads on first use.
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { FileClaims } from './common/claims';
-import { errorMessage } from './common/errors';
-import { registerAgentTools } from './agentTools/registerAgentTools';
-import { registerBoard } from './board/registerBoard';
-import { registerDetails } from './details/registerDetails';
-import { registerEditor } from './editor/registerEditor';
-import { registerLinks } from './links/registerLinks';
-import { registerLookUp } from './lookUp/registerLookUp';
-import { registerMachines } from './machines/registerMachines';
-import { scanWorkspace } from './machines/workspaceScan';
-import { publicApi, type OnboardingEventsExtensionApi } from './publicApi';
-import { registerSession } from './session/registerSession';
-import { registerWatch } from './watch/registerWatch';
+import { FileClaims } from './core/common/claims';
+import { errorMessage } from './core/common/errors';
+import { registerAgentTools } from './extension/agentTools/registerAgentTools';
+import { registerBoard } from './extension/board/registerBoard';
+import { registerDetails } from './extension/details/registerDetails';
+import { registerEditor } from './extension/editor/registerEditor';
+import { registerLinks } from './extension/links/registerLinks';
+import { registerLookUp } from './extension/lookUp/registerLookUp';
+import { registerMachines } from './extension/machines/registerMachines';
+import { scanWorkspace } from './extension/machines/workspaceScan';
+import { publicApi, type OnboardingEventsExtensionApi } from './extension/publicApi';
+import { registerSession } from './extension/session/registerSession';
+import { registerWatch } from './extension/watch/registerWatch';
 import { testHooks } from './testHooks';
-import { Log } from './workbench/log';
-import { registerEventsCache } from './workbench/registerEventsCache';
-import { SerialSettings } from './workbench/serialSettings';
-import { SettingsReader } from './workbench/settings';
-import { registerSettingsSync } from './workbench/constants';
-import { ArgumentTrust } from './workbench/argumentTrust';
-import { inertNotificationText } from './common/notificationText';
+import { Log } from './extension/workbench/log';
+import { registerEventsCache } from './extension/workbench/registerEventsCache';
+import { SerialSettings } from './extension/workbench/serialSettings';
+import { SettingsReader } from './extension/workbench/settings';
+import { registerSettingsSync } from './extension/workbench/constants';
+import { ArgumentTrust } from './extension/workbench/argumentTrust';
+import { inertNotificationText } from './core/common/notificationText';
 
-export type { OnboardingEventsExtensionApi } from './publicApi';
+export type { OnboardingEventsExtensionApi } from './extension/publicApi';
 
 /** Set by esbuild.mjs: true in the development build the tests run, false in the production bundle, which so holds no test hooks. */
 declare const OE_TEST_BUILD: boolean;

@@ -11,23 +11,23 @@
 import { appendFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import * as vscode from 'vscode';
-import { definedOnly } from './common/definedOnly';
-import type { IDisposable } from './common/lifecycle';
-import type { EventsResult } from './core/model';
-import type { SessionState } from './domain/session/sessionState';
-import type { EventsCache, GetOptions } from './eventsCache/eventsCache';
-import type { AgentTools } from './agentTools/registerAgentTools';
-import type { BoardSet } from './board/protocol';
-import type { Board } from './board/registerBoard';
-import type { LinkOutcome, MachineLinks } from './links/registerLinks';
-import type { Machines } from './machines/registerMachines';
-import type { PollingSnapshot } from './machines/pinnedPolling';
-import type { MachinesNode } from './machines/treeNodes';
-import { secretKey } from './session/credentialStore';
-import type { ApiSession } from './workbench/contracts/apiSession';
-import type { LanguageModelToolName } from './workbench/constants';
-import type { Watches } from './watch/registerWatch';
-import type { WatchInfo } from './watch/watchList';
+import { definedOnly } from './core/common/definedOnly';
+import type { IDisposable } from './core/common/lifecycle';
+import type { EventsResult } from './core/client/model';
+import type { SessionState } from './core/domain/session/sessionState';
+import type { EventsCache, GetOptions } from './core/eventsCache/eventsCache';
+import type { AgentTools } from './extension/agentTools/registerAgentTools';
+import type { BoardSet } from './extension/board/protocol';
+import type { Board } from './extension/board/registerBoard';
+import type { LinkOutcome, MachineLinks } from './extension/links/registerLinks';
+import type { Machines } from './extension/machines/registerMachines';
+import type { PollingSnapshot } from './extension/machines/pinnedPolling';
+import type { MachinesNode } from './extension/machines/treeNodes';
+import { secretKey } from './extension/session/credentialStore';
+import type { ApiSession } from './extension/workbench/contracts/apiSession';
+import type { LanguageModelToolName } from './extension/workbench/constants';
+import type { Watches } from './extension/watch/registerWatch';
+import type { WatchInfo } from './extension/watch/watchList';
 
 /** A TreeItem of the Machines view as plain data: what the user sees of it, and what a menu would pass. */
 export interface RenderedNode {

@@ -216,7 +216,7 @@ export function scratchEnv(scratch) {
     XDG_DATA_HOME: join(scratch, 'data'),
     XDG_CACHE_HOME: join(scratch, 'cache'),
     TMPDIR: join(scratch, 'tmp'),
-    // The MCP channel's directory (src/mcp/channel.ts): this run's windows only, never the user's home.
+    // The MCP channel's directory (src/core/agents/channel.ts): this run's windows only, never the user's home.
     ONBOARDING_EVENTS_MCP_DIR: join(scratch, 'mcp'),
   };
 }

@@ -3,8 +3,8 @@
 // `7d`) and times (a duration back from now, or a day or a time with its zone
 // in ISO 8601). A value that does not fit is a UsageError in the user's
 // language.
-import type { Localize } from '../common/localize';
-import { checkSerialNumber } from '../domain/serialNumbers/serialNumberInput';
+import type { Localize } from '../core/common/localize';
+import { checkSerialNumber } from '../core/domain/serialNumbers/serialNumberInput';
 import { UsageError, type ParsedArgs } from './cliCommand';
 
 const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };

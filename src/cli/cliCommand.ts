@@ -5,9 +5,9 @@
 // A command never calls process.exit, never prints a stack and writes data to
 // stdout, messages to stderr.
 import type { ParseArgsConfig } from 'node:util';
-import type { Localize, LocalizedText } from '../common/localize';
-import type { OnboardingClient } from '../core/onboardingClient';
-import type { Settings } from '../domain/settings/settingsRules';
+import type { Localize, LocalizedText } from '../core/common/localize';
+import type { OnboardingClient } from '../core/client/onboardingClient';
+import type { Settings } from '../core/domain/settings/settingsRules';
 
 export interface CliIo {
   /** Data: what a script reads (a table, JSON, a report). */

@@ -4,7 +4,7 @@
 // its words are the extension's own translations (l10n/bundle.l10n.*.json,
 // bundled into dist/oe.js), so a message reads the same in the terminal as in
 // VS Code.
-import type { Localize } from '../common/localize';
+import type { Localize } from '../core/common/localize';
 import type { CliIo } from './cliCommand';
 import de from '../../l10n/bundle.l10n.de.json';
 import zhCn from '../../l10n/bundle.l10n.zh-cn.json';

@@ -19,17 +19,17 @@ import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
-import { definedOnly } from '../common/definedOnly';
-import { errorMessage } from '../common/errors';
-import { toSingleLine } from '../common/markdownText';
-import { readNamedFileSync } from '../common/namedFiles';
-import type { Localize } from '../common/localize';
-import type { Credentials } from '../core/auth/tokenClient';
-import { OnboardingClient, type HttpSettings } from '../core/onboardingClient';
-import { SIGN_IN_VARIABLES as V } from '../domain/session/argumentSignIn';
-import { checkEndpointUrl, urlProblemMessage } from '../domain/session/environmentRules';
-import { clientSettingsOf } from '../domain/settings/clientSettings';
-import { readSettings, SECTION, type Settings } from '../domain/settings/settingsRules';
+import { definedOnly } from '../core/common/definedOnly';
+import { errorMessage } from '../core/common/errors';
+import { toSingleLine } from '../core/common/markdownText';
+import { readNamedFileSync } from '../core/common/namedFiles';
+import type { Localize } from '../core/common/localize';
+import type { Credentials } from '../core/client/auth/tokenClient';
+import { OnboardingClient, type HttpSettings } from '../core/client/onboardingClient';
+import { SIGN_IN_VARIABLES as V } from '../core/domain/session/argumentSignIn';
+import { checkEndpointUrl, urlProblemMessage } from '../core/domain/session/environmentRules';
+import { clientSettingsOf } from '../core/domain/settings/clientSettings';
+import { readSettings, SECTION, type Settings } from '../core/domain/settings/settingsRules';
 import { InterruptedError, UsageError, type CliContext, type CliIo, type CliOptions, type ParsedArgs } from './cliCommand';
 
 /** The options of every command that signs in (none of them carries a secret). */

@@ -5,9 +5,9 @@
 // answer or its error into an exit code and one message on stderr, never a
 // stack trace.
 import { parseArgs } from 'node:util';
-import { errorMessage } from '../common/errors';
-import type { Localize } from '../common/localize';
-import { isApiError } from '../core/errors';
+import { errorMessage } from '../core/common/errors';
+import type { Localize } from '../core/common/localize';
+import { isApiError } from '../core/client/errors';
 import { EXIT, InterruptedError, UsageError, type CliCommand, type CliIo, type ParsedArgs } from './cliCommand';
 import { processIo } from './cliIo';
 import { createContext, refusedSecretOption } from './cliSession';

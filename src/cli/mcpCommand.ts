@@ -1,6 +1,6 @@
 // `oe mcp`: the agent tools as an MCP server over stdio for agents on machines
 // without VS Code (a plant PC over SSH, a CI runner). The same server and tool
-// definitions as dist/mcp.js (mcp/mcpServer.ts, domain/agentTools), answered
+// definitions as dist/mcp.js (core/agents/mcpServer.ts, domain/agentTools), answered
 // here instead of by a VS Code window: signed in with the CLI's own sign-in
 // (cliSession.ts: the OE_* variables of the environment the agent starts it
 // in), requests through one EventsCache, so the client's limiter, retries and
@@ -16,20 +16,20 @@
 // its environment has chosen to let that agent use them.
 import { relative, resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { clampDelay, DELAY_CEILINGS } from '../common/delays';
-import { definedOnly } from '../common/definedOnly';
-import { NamedFileError, readNamedFile } from '../common/namedFiles';
-import { errorMessage } from '../common/errors';
-import { isApiError } from '../core/errors';
-import type { EventsResult } from '../core/model';
-import { AGENT_TOOL_NAMES, nothingDone, type AgentToolName } from '../domain/agentTools/toolDefinitions';
+import { clampDelay, DELAY_CEILINGS } from '../core/common/delays';
+import { definedOnly } from '../core/common/definedOnly';
+import { NamedFileError, readNamedFile } from '../core/common/namedFiles';
+import { errorMessage } from '../core/common/errors';
+import { isApiError } from '../core/client/errors';
+import type { EventsResult } from '../core/client/model';
+import { AGENT_TOOL_NAMES, nothingDone, type AgentToolName } from '../core/domain/agentTools/toolDefinitions';
 import {
   parseMachineEventsInput,
   parseSerialScopeInput,
   parseSummaryInput,
   parseWatchInput,
   type SerialScopeInput,
-} from '../domain/agentTools/toolInput';
+} from '../core/domain/agentTools/toolInput';
 import {
   invalidInputText,
   machineEventsText,
@@ -37,13 +37,13 @@ import {
   summaryText,
   type MachineReport,
   type ScopeEntry,
-} from '../domain/agentTools/toolResults';
-import { createSerialMatcher, type SerialMatcher } from '../domain/serialNumbers/serialMatcher';
-import type { Settings } from '../domain/settings/settingsRules';
-import { MAX_MATCHES_PER_FILE, MAX_SCANNED_FILE_BYTES, SerialCollector } from '../domain/workspaceScan/workspaceSerials';
-import { CachedLineHistory } from '../eventsCache/cachedLineHistory';
-import { EventsCache } from '../eventsCache/eventsCache';
-import type { ExtensionConnector } from '../mcp/mcpServer';
+} from '../core/domain/agentTools/toolResults';
+import { createSerialMatcher, type SerialMatcher } from '../core/domain/serialNumbers/serialMatcher';
+import type { Settings } from '../core/domain/settings/settingsRules';
+import { MAX_MATCHES_PER_FILE, MAX_SCANNED_FILE_BYTES, SerialCollector } from '../core/domain/workspaceScan/workspaceSerials';
+import { CachedLineHistory } from '../core/eventsCache/cachedLineHistory';
+import { EventsCache } from '../core/eventsCache/eventsCache';
+import type { ExtensionConnector } from '../core/agents/mcpServer';
 import { EXIT, UsageError, type CliCommand, type CliContext, type CliIo, type ParsedArgs } from './cliCommand';
 import { endpointsOf } from './cliSession';
 
@@ -258,7 +258,7 @@ Exit codes:
     if (io.isTTY.stdin) throw new UsageError(io.t('oe mcp talks MCP on stdin and stdout: start it from an agent, not in a terminal.'));
     // Loaded here, not at oe's start: the MCP SDK is a third of the bundle, and every other command would pay for it.
     const [{ createMcpServer }, { StdioServerTransport }] = await Promise.all([
-      import('../mcp/mcpServer.js'),
+      import('../core/agents/mcpServer.js'),
       import('@modelcontextprotocol/sdk/server/stdio.js'),
     ]);
     const server = createMcpServer(localConnector(args, io, context), typeof OE_VERSION === 'string' ? OE_VERSION : '0.0.0', INSTRUCTIONS);

@@ -4,8 +4,14 @@
 // no secret; it finds the running extension through the channel directory.
 // stdout carries the protocol only: diagnostics go to stderr.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { agentPairingStore, channelDirectory, CHANNEL_AGENT_VARIABLE, CHANNEL_PAIRING_VARIABLE, CHANNEL_WINDOW_VARIABLE } from './channel';
-import { channelConnector, createMcpServer } from './mcpServer';
+import {
+  agentPairingStore,
+  channelDirectory,
+  CHANNEL_AGENT_VARIABLE,
+  CHANNEL_PAIRING_VARIABLE,
+  CHANNEL_WINDOW_VARIABLE,
+} from '../core/agents/channel';
+import { channelConnector, createMcpServer } from '../core/agents/mcpServer';
 
 /** Replaced by the bundler with package.json's version. */
 declare const MCP_SERVER_VERSION: string | undefined;

@@ -17,10 +17,10 @@
 // undici transport (the engine outside VS Code, and everywhere before).
 
 import { performance } from 'node:perf_hooks';
-import { DEFAULT_INITIAL_LIMIT } from '../../src/core/http/adaptiveLimit';
-import { createFetchTransport } from '../../src/core/http/fetchTransport';
-import type { Transport } from '../../src/core/http/transport';
-import { DEFAULT_HTTP_SETTINGS, OnboardingClient } from '../../src/core/onboardingClient';
+import { DEFAULT_INITIAL_LIMIT } from '../../src/core/client/http/adaptiveLimit';
+import { createFetchTransport } from '../../src/core/client/http/fetchTransport';
+import type { Transport } from '../../src/core/client/http/transport';
+import { DEFAULT_HTTP_SETTINGS, OnboardingClient } from '../../src/core/client/onboardingClient';
 import { TEST_CREDENTIALS, TEST_SERIALS } from '../support/fakeApi';
 import type { Benchmark } from './index';
 import { bareEvents, bareToken, median, ms, slowerClause, timed, times } from './benchSupport';

@@ -21,13 +21,13 @@
 // caCertificatesFile, the peers by an undici Agent with the CA; the floors' round
 // trips go over the same TLS, on connections opened (handshaken) beforehand.
 
-import { definedOnly } from '../../src/common/definedOnly';
-import { EventsCache } from '../../src/eventsCache/eventsCache';
-import { DEFAULT_HTTP_SETTINGS, OnboardingClient } from '../../src/core/onboardingClient';
-import { createUndiciTransport } from '../../src/core/http/undiciTransport';
-import { parseRetryAfter } from '../../src/core/http/retryPolicy';
-import type { Transport } from '../../src/core/http/transport';
-import { refreshMany } from '../../src/machines/machinesModel';
+import { definedOnly } from '../../src/core/common/definedOnly';
+import { EventsCache } from '../../src/core/eventsCache/eventsCache';
+import { DEFAULT_HTTP_SETTINGS, OnboardingClient } from '../../src/core/client/onboardingClient';
+import { createUndiciTransport } from '../../src/core/client/http/undiciTransport';
+import { parseRetryAfter } from '../../src/core/client/http/retryPolicy';
+import type { Transport } from '../../src/core/client/http/transport';
+import { refreshMany } from '../../src/extension/machines/machinesModel';
 import type { FakeApiConfig } from '../support/fakeApi';
 import { TEST_CREDENTIALS } from '../support/fakeApi';
 import { bareEvents, bareToken, median, ms, peerDispatcher, roundTripAt, slowerClause, timed, times } from './benchSupport';

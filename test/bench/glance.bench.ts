@@ -15,11 +15,11 @@
 //       occurrence's state and message.
 // The extension-host figures (with VS Code's own calls) are logged by
 // test/integration/glance/glance.test.ts.
-import { plainLocalize } from '../../src/common/localize';
-import { OnboardingClient } from '../../src/core/onboardingClient';
-import { DEFAULT_EVENT_STATE_RULES, eventState } from '../../src/domain/events/eventState';
-import { createSerialMatcher, DEFAULT_SERIAL_PATTERN } from '../../src/domain/serialNumbers/serialMatcher';
-import { distinctSerials, LineMatchCache, linesToScan } from '../../src/domain/serialNumbers/visibleSerials';
+import { plainLocalize } from '../../src/core/common/localize';
+import { OnboardingClient } from '../../src/core/client/onboardingClient';
+import { DEFAULT_EVENT_STATE_RULES, eventState } from '../../src/core/domain/events/eventState';
+import { createSerialMatcher, DEFAULT_SERIAL_PATTERN } from '../../src/core/domain/serialNumbers/serialMatcher';
+import { distinctSerials, LineMatchCache, linesToScan } from '../../src/core/domain/serialNumbers/visibleSerials';
 import {
   serialStatusOf,
   inlineStatusText,
@@ -27,13 +27,13 @@ import {
   planStatuses,
   problemMessage,
   type StatusTextContext,
-} from '../../src/editor/statusText';
-import { EventsCache } from '../../src/eventsCache/eventsCache';
-import { VisibleLoads } from '../../src/eventsCache/visibleLoads';
+} from '../../src/extension/editor/statusText';
+import { EventsCache } from '../../src/core/eventsCache/eventsCache';
+import { VisibleLoads } from '../../src/core/eventsCache/visibleLoads';
 import { makeEvent, startFakeApi, TEST_CREDENTIALS, type FakeApi } from '../support/fakeApi';
 import { median } from './benchSupport';
 import type { Benchmark } from './index';
-import { serverTextData } from '../../src/common/serverText';
+import { serverTextData } from '../../src/core/common/serverText';
 
 const LINES = 5_000;
 const SERIALS = 1_000;

@@ -3,10 +3,10 @@
 // made the same history read 3 MB there and 25 MB here). Run by
 // lineHistory.bench.ts as `node --expose-gc historyMemory.js <shape>`; prints
 // the megabytes as JSON.
-import type { OnboardingEvent } from '../../src/core/model';
-import { serverText } from '../../src/common/serverText';
-import { DEFAULT_EVENT_STATE_RULES } from '../../src/domain/events/eventState';
-import { LineHistory } from '../../src/domain/progress/lineHistory';
+import type { OnboardingEvent } from '../../src/core/client/model';
+import { serverText } from '../../src/core/common/serverText';
+import { DEFAULT_EVENT_STATE_RULES } from '../../src/core/domain/events/eventState';
+import { LineHistory } from '../../src/core/domain/progress/lineHistory';
 
 const MINUTE = 60_000;
 const rules = DEFAULT_EVENT_STATE_RULES;

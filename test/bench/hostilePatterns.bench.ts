@@ -7,7 +7,7 @@
 // catastrophic case cannot hang the bench. The rows are shared with the unit
 // tier: add one in test/unit/hostile/patternRows.ts.
 import { spawnSync } from 'node:child_process';
-import { createSerialMatcher } from '../../src/domain/serialNumbers/serialMatcher';
+import { createSerialMatcher } from '../../src/core/domain/serialNumbers/serialMatcher';
 import type { Benchmark } from './index';
 
 const LIMIT_MS = 50;

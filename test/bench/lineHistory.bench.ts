@@ -21,11 +21,11 @@
 import { execFileSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import type { EventsResult, OnboardingEvent } from '../../src/core/model';
-import { serverText, serverTextData } from '../../src/common/serverText';
-import { DEFAULT_EVENT_STATE_RULES, eventState } from '../../src/domain/events/eventState';
-import { LineHistory, MAX_EVENTS_PER_MACHINE, MAX_LEARNED_EVENTS, type LearnedSteps } from '../../src/domain/progress/lineHistory';
-import { machineProgress } from '../../src/domain/progress/machineProgress';
+import type { EventsResult, OnboardingEvent } from '../../src/core/client/model';
+import { serverText, serverTextData } from '../../src/core/common/serverText';
+import { DEFAULT_EVENT_STATE_RULES, eventState } from '../../src/core/domain/events/eventState';
+import { LineHistory, MAX_EVENTS_PER_MACHINE, MAX_LEARNED_EVENTS, type LearnedSteps } from '../../src/core/domain/progress/lineHistory';
+import { machineProgress } from '../../src/core/domain/progress/machineProgress';
 import { median, ms, slowerClause, timed } from './benchSupport';
 import type { Benchmark } from './index';
 

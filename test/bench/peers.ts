@@ -26,7 +26,7 @@ async function withDispatcher<T>(
 }
 
 import type { Dispatcher } from 'undici';
-import { parseRetryAfter, sleep } from '../../src/core/http/retryPolicy';
+import { parseRetryAfter, sleep } from '../../src/core/client/http/retryPolicy';
 import { peerDispatcher, peerFetch, type FakeEndpoints } from './benchSupport';
 
 export interface PeerRun {

@@ -1,20 +1,20 @@
 // Issue 24 item 3: the Problems panel on a 1 M-line document (5 MB: 1 M lines
 // of four spaces, just under the 5 MB limit), empty and with a serial number
-// on every 200th line. Ours (src/editor/serialDiagnostics.ts): index the
+// on every 200th line. Ours (src/extension/editor/serialDiagnostics.ts): index the
 // document once (SerialIndex: at most 50,000 lines read, 5,000 matches kept),
 // then re-derive only the answered serial's entries. Beside it the naive
 // full scan, as the extension did before: every line read through a per-line
 // cache (LineMatchCache) and every match re-planned on every answer. Both
 // print wall time and the heap they keep (after a GC).
 //   Targets: our first pass ≤ 150 ms, each later update ≤ 2 ms, ≤ 20 MB kept.
-import { plainLocalize } from '../../src/common/localize';
-import { createSerialMatcher } from '../../src/domain/serialNumbers/serialMatcher';
-import { LineMatchCache, SerialIndex } from '../../src/domain/serialNumbers/visibleSerials';
-import { planProblems, type SerialStatus, type StatusTextContext } from '../../src/editor/statusText';
-import { MAX_DIAGNOSTICS_PER_DOCUMENT } from '../../src/editor/serialDiagnostics';
+import { plainLocalize } from '../../src/core/common/localize';
+import { createSerialMatcher } from '../../src/core/domain/serialNumbers/serialMatcher';
+import { LineMatchCache, SerialIndex } from '../../src/core/domain/serialNumbers/visibleSerials';
+import { planProblems, type SerialStatus, type StatusTextContext } from '../../src/extension/editor/statusText';
+import { MAX_DIAGNOSTICS_PER_DOCUMENT } from '../../src/extension/editor/serialDiagnostics';
 import { median } from './benchSupport';
 import type { Benchmark } from './index';
-import { serverText } from '../../src/common/serverText';
+import { serverText } from '../../src/core/common/serverText';
 
 const LINES = 1_000_000;
 const EVERY = 200;

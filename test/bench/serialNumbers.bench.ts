@@ -16,20 +16,20 @@
 
 // First: from here on, require('vscode') gives the stand-in the hover provider runs on.
 import { CancellationTokenSource, Hover, oneLineDocument, Position } from './vscodeStandIn';
-import { OnboardingClient } from '../../src/core/onboardingClient';
-import { CachedLineHistory } from '../../src/eventsCache/cachedLineHistory';
-import { SerialHoverProvider } from '../../src/editor/serialHoverProvider';
-import { EventsCache } from '../../src/eventsCache/eventsCache';
-import { createSerialMatcher, DEFAULT_SERIAL_PATTERN } from '../../src/domain/serialNumbers/serialMatcher';
+import { OnboardingClient } from '../../src/core/client/onboardingClient';
+import { CachedLineHistory } from '../../src/core/eventsCache/cachedLineHistory';
+import { SerialHoverProvider } from '../../src/extension/editor/serialHoverProvider';
+import { EventsCache } from '../../src/core/eventsCache/eventsCache';
+import { createSerialMatcher, DEFAULT_SERIAL_PATTERN } from '../../src/core/domain/serialNumbers/serialMatcher';
 import { startFakeApi, TEST_CREDENTIALS, TEST_SERIALS, type FakeApi } from '../support/fakeApi';
 import { bareToken, median, percentile, slowerClause, timed } from './benchSupport';
 import { peerLookup } from './peers';
 import type { Benchmark } from './index';
 import type * as vscode from 'vscode';
-import type { ApiSession } from '../../src/workbench/contracts/apiSession';
-import type { Log } from '../../src/workbench/log';
-import type { SerialSettings } from '../../src/workbench/serialSettings';
-import { DEFAULT_EVENT_STATE_RULES } from '../../src/domain/events/eventState';
+import type { ApiSession } from '../../src/extension/workbench/contracts/apiSession';
+import type { Log } from '../../src/extension/workbench/log';
+import type { SerialSettings } from '../../src/extension/workbench/serialSettings';
+import { DEFAULT_EVENT_STATE_RULES } from '../../src/core/domain/events/eventState';
 
 const INJECTED_RTT_MS = 50;
 const LIMITS = { cachedHoverMs: 2, uncachedOverRttMs: 10, scanMs: 50 } as const;

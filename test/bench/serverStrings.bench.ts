@@ -6,16 +6,16 @@
 // reproduced here as the honest peer — no bound in validation, a key that is
 // the fields' JSON, every cleaner run over the whole string before it is cut,
 // and summary lines built after the result's budget is spent.
-import { plainLocalize } from '../../src/common/localize';
-import { commandUri, escapeMarkdown } from '../../src/common/markdownText';
-import type { EventsResult, OnboardingEvent } from '../../src/core/model';
-import { validateEvent } from '../../src/core/validateEvents';
-import { serialStatusOf, planProblems, planStatuses } from '../../src/editor/statusText';
-import { eventsHoverMarkdown } from '../../src/editor/hoverMarkdown';
-import { TOOL_LIMITS } from '../../src/domain/agentTools/toolInput';
-import { summaryText, type MachineReport } from '../../src/domain/agentTools/toolResults';
-import { DEFAULT_EVENT_STATE_RULES } from '../../src/domain/events/eventState';
-import { COMMANDS } from '../../src/workbench/constants';
+import { plainLocalize } from '../../src/core/common/localize';
+import { commandUri, escapeMarkdown } from '../../src/core/common/markdownText';
+import type { EventsResult, OnboardingEvent } from '../../src/core/client/model';
+import { validateEvent } from '../../src/core/client/validateEvents';
+import { serialStatusOf, planProblems, planStatuses } from '../../src/extension/editor/statusText';
+import { eventsHoverMarkdown } from '../../src/extension/editor/hoverMarkdown';
+import { TOOL_LIMITS } from '../../src/core/domain/agentTools/toolInput';
+import { summaryText, type MachineReport } from '../../src/core/domain/agentTools/toolResults';
+import { DEFAULT_EVENT_STATE_RULES } from '../../src/core/domain/events/eventState';
+import { COMMANDS } from '../../src/extension/workbench/constants';
 import { median, ms } from './benchSupport';
 import type { Benchmark } from './index';
 

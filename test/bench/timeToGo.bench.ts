@@ -18,10 +18,10 @@
 // MISS when the range holds the truth less than 75 % or more than 85 % of the
 // time, when the point error is not below both baselines, or when more than 1
 // healthy machine in 100 is flagged stalled.
-import type { OnboardingEvent } from '../../src/core/model';
-import { DEFAULT_EVENT_STATE_RULES, eventState } from '../../src/domain/events/eventState';
-import { LineHistory, stepKey } from '../../src/domain/progress/lineHistory';
-import { machineProgress } from '../../src/domain/progress/machineProgress';
+import type { OnboardingEvent } from '../../src/core/client/model';
+import { DEFAULT_EVENT_STATE_RULES, eventState } from '../../src/core/domain/events/eventState';
+import { LineHistory, stepKey } from '../../src/core/domain/progress/lineHistory';
+import { machineProgress } from '../../src/core/domain/progress/machineProgress';
 import { eventsAt, generateLine, type GeneratedLine } from '../support/progress/lineGenerator';
 import type { Benchmark } from './index';
 

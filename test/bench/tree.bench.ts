@@ -24,22 +24,22 @@
 //     10,000-event one, and by what one render of the big machine allocates,
 //     against a naive render that builds a node for every event.
 
-import { DEFAULT_EVENT_STATE_RULES } from '../../src/domain/events/eventState';
-import { DEFAULT_HTTP_SETTINGS, OnboardingClient } from '../../src/core/onboardingClient';
-import type { EventsResult, OnboardingEvent } from '../../src/core/model';
-import { validateEvent } from '../../src/core/validateEvents';
-import { EventsCache } from '../../src/eventsCache/eventsCache';
-import { compileFilter } from '../../src/domain/events/eventFilter';
-import { MachineLists, type KeyValueStore } from '../../src/machines/machineLists';
-import { MachinesModel } from '../../src/machines/machinesModel';
-import { SeenTracker } from '../../src/machines/seenTracker';
+import { DEFAULT_EVENT_STATE_RULES } from '../../src/core/domain/events/eventState';
+import { DEFAULT_HTTP_SETTINGS, OnboardingClient } from '../../src/core/client/onboardingClient';
+import type { EventsResult, OnboardingEvent } from '../../src/core/client/model';
+import { validateEvent } from '../../src/core/client/validateEvents';
+import { EventsCache } from '../../src/core/eventsCache/eventsCache';
+import { compileFilter } from '../../src/core/domain/events/eventFilter';
+import { MachineLists, type KeyValueStore } from '../../src/extension/machines/machineLists';
+import { MachinesModel } from '../../src/extension/machines/machinesModel';
+import { SeenTracker } from '../../src/extension/machines/seenTracker';
 import { defaultData, makeEvent, TEST_CREDENTIALS, type FakeApiData } from '../support/fakeApi';
-import { DEFAULT_INITIAL_LIMIT } from '../../src/core/http/adaptiveLimit';
+import { DEFAULT_INITIAL_LIMIT } from '../../src/core/client/http/adaptiveLimit';
 import { bareToken, median, roundTripAt, slowerClause, timed } from './benchSupport';
 import { byHandRefresh, simpleRefresh } from './peers';
 import { RemoteFakeApi } from './remoteFakeApi';
 import type { Benchmark } from './index';
-import { serverTextData } from '../../src/common/serverText';
+import { serverTextData } from '../../src/core/common/serverText';
 
 const BIG = 'BIG-0000-A0000';
 const EVENTS_ON_BIG = 10_000;

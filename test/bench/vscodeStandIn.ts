@@ -1,5 +1,5 @@
 // The few vscode APIs the hover provider touches, so the benchmark can run the
-// real provider (src/editor/serialHoverProvider.ts) in plain Node: Hover,
+// real provider (src/extension/editor/serialHoverProvider.ts) in plain Node: Hover,
 // MarkdownString, Range, Position, CancellationTokenSource, env.language and
 // l10n.t. Loading this module makes `require('vscode')` resolve to this very
 // module, so import it before anything that imports vscode (the bench entry
@@ -7,7 +7,7 @@
 // extension gets the real API.
 
 import Module from 'node:module';
-import { plainLocalize } from '../../src/common/localize';
+import { plainLocalize } from '../../src/core/common/localize';
 
 export class Position {
   constructor(
@@ -68,7 +68,7 @@ export const l10n = { t: plainLocalize };
 /** A one-line text document: what the provider asks of vscode.TextDocument, as VS Code answers it. */
 export function oneLineDocument(text: string): { lineAt(line: number): { readonly text: string }; getText(range: Range): string } {
   return {
-    // The hover asks the matcher on the line (src/editor/serialAtCursor.ts), never VS Code's word pattern.
+    // The hover asks the matcher on the line (src/extension/editor/serialAtCursor.ts), never VS Code's word pattern.
     lineAt: () => ({ text }),
     getText(range) {
       return text.slice(range.start.character, range.end.character);

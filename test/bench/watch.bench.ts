@@ -1,5 +1,5 @@
 // Issue 26: 50 watched machines for a simulated hour. The real watch list
-// (src/watch/watchList.ts) polls through the real events cache, on a fake
+// (src/extension/watch/watchList.ts) polls through the real events cache, on a fake
 // clock, against machines whose onboarding is scripted in time; every request
 // that reaches the API is counted, beside a naive fixed 15-second poll
 // (50 × 240 = 12,000). Three fleets: onboardings as the demo's data has them
@@ -7,13 +7,13 @@
 // start, watched from the start), machines stuck on one step for the whole
 // hour (the back-off's worst case: nothing ever changes), and the stuck fleet
 // in a window without focus.
-import type { EventsResult, OnboardingEvent } from '../../src/core/model';
-import { validateEvent } from '../../src/core/validateEvents';
-import { DEFAULT_EVENT_STATE_RULES } from '../../src/domain/events/eventState';
-import { DEFAULT_WATCH_TIMING, MAX_WATCHES, nextPollDelay } from '../../src/domain/watch/watchRules';
-import { EventsCache } from '../../src/eventsCache/eventsCache';
-import type { Claims } from '../../src/common/claims';
-import { WatchList, type WatchStore } from '../../src/watch/watchList';
+import type { EventsResult, OnboardingEvent } from '../../src/core/client/model';
+import { validateEvent } from '../../src/core/client/validateEvents';
+import { DEFAULT_EVENT_STATE_RULES } from '../../src/core/domain/events/eventState';
+import { DEFAULT_WATCH_TIMING, MAX_WATCHES, nextPollDelay } from '../../src/core/domain/watch/watchRules';
+import { EventsCache } from '../../src/core/eventsCache/eventsCache';
+import type { Claims } from '../../src/core/common/claims';
+import { WatchList, type WatchStore } from '../../src/extension/watch/watchList';
 import { makeEvent } from '../support/fakeApi';
 import { FakeClock } from '../support/watch/fakeClock';
 import type { Benchmark } from './index';

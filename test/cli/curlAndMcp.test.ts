@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { AGENT_TOOL_NAMES, AGENT_TOOLS } from '../../src/domain/agentTools/toolDefinitions';
+import { AGENT_TOOL_NAMES, AGENT_TOOLS } from '../../src/core/domain/agentTools/toolDefinitions';
 import { startFakeApi, TEST_CREDENTIALS, TEST_SERIALS, type FakeApi } from '../support/fakeApi';
 
 const OE = resolve(__dirname, '../../../dist/oe.js');

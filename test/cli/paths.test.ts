@@ -10,7 +10,7 @@ import { chownSync, linkSync, mkdirSync, readFileSync, readdirSync, symlinkSync,
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { AGENT_TOOL_NAMES } from '../../src/domain/agentTools/toolDefinitions';
+import { AGENT_TOOL_NAMES } from '../../src/core/domain/agentTools/toolDefinitions';
 import { makeEvent, startFakeApi, TEST_SERIALS, type FakeApi } from '../support/fakeApi';
 import { OE, runOe, signedInEnv, tempFolder } from '../support/cli/runOe';
 import { skipBecause } from '../support/skipBecause';

@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { AGENT_TOOL_NAMES } from '../../src/domain/agentTools/toolDefinitions';
+import { AGENT_TOOL_NAMES } from '../../src/core/domain/agentTools/toolDefinitions';
 import { defaultData, makeEvent, startFakeApi, type FakeApi } from '../support/fakeApi';
 import { OE, runOe, signedInEnv, tempFolder } from '../support/cli/runOe';
 

@@ -7,7 +7,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { MachinesHooks, RenderedNode } from '../../src/testHooks';
-import { LANGUAGE_MODEL_TOOLS } from '../../src/workbench/constants';
+import { LANGUAGE_MODEL_TOOLS } from '../../src/extension/workbench/constants';
 import { makeEvent, startFakeApi, type FakeApi } from '../support/fakeApi';
 import { activateExtension, signIn, signOutIfSignedIn, type TestedApi } from './support/extension';
 import { inlineStatuses } from './support/editors';

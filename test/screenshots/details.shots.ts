@@ -3,12 +3,12 @@
 // event (its message and link stay text).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { OnboardingEvent } from '../../src/core/model';
+import type { OnboardingEvent } from '../../src/core/client/model';
 import { activateExtension, type TestedApi } from '../integration/support/extension';
 import { pages } from '../integration/support/pages';
 import { DEMO_BASE_TIME, DEMO_CREDENTIALS, DEMO_SERIALS, demoData, makeEvent, startFakeApi, type FakeApi } from '../support/fakeApi';
 import { snap } from './snap';
-import { serverTextData } from '../../src/common/serverText';
+import { serverTextData } from '../../src/core/common/serverText';
 
 async function setTheme(theme: string | undefined): Promise<void> {
   if (vscode.workspace.getConfiguration('workbench').get('colorTheme') === theme) return;

@@ -6,7 +6,7 @@
 // which a test cannot answer, so it is read through the test hook instead.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { LANGUAGE_MODEL_TOOLS } from '../../../src/workbench/constants';
+import { LANGUAGE_MODEL_TOOLS } from '../../../src/extension/workbench/constants';
 import { DEMO_CREDENTIALS, DEMO_SERIALS, demoData, makeEvent, startFakeApi, type FakeApi } from '../../support/fakeApi';
 import { DEMO_LINE4_SERIALS } from '../../support/fakeApi/demoData';
 import { activateExtension, signInArgs, signOutIfSignedIn, TEST_ENVIRONMENT, type TestedApi } from '../support/extension';

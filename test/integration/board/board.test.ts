@@ -8,12 +8,12 @@
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { MAX_AUTOMATIC_PER_VIEW } from '../../../src/eventsCache/visibleLoads';
+import { MAX_AUTOMATIC_PER_VIEW } from '../../../src/core/eventsCache/visibleLoads';
 import { DEMO_CREDENTIALS, DEMO_FAKE_CONFIG, demoData, startFakeApi, type FakeApi } from '../../support/fakeApi';
 import { DEMO_LINE4_SERIALS } from '../../support/fakeApi/demoData';
 import { activateExtension, type TestedApi } from '../support/extension';
 import { pages, until } from '../support/pages';
-import { serverTextData } from '../../../src/common/serverText';
+import { serverTextData } from '../../../src/core/common/serverText';
 
 const root = join(__dirname, '..', '..', '..', '..');
 const LINE3 = vscode.Uri.file(join(root, 'test', 'fixtures', 'demo-workspace', 'config', 'line3.yaml'));

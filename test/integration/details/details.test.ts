@@ -7,14 +7,14 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { OnboardingEvent } from '../../../src/core/model';
-import type { EventView, HostMessage } from '../../../src/details/protocol';
-import { NOTIFICATION_LINK } from '../../../src/common/notificationText';
+import type { OnboardingEvent } from '../../../src/core/client/model';
+import type { EventView, HostMessage } from '../../../src/extension/details/protocol';
+import { NOTIFICATION_LINK } from '../../../src/core/common/notificationText';
 import { makeEvent, startFakeApi, startForeignOrigin, TEST_ASSET_ID, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { activateExtension, ourExtension, signIn, signInArgs, signOutIfSignedIn, type TestedApi } from '../support/extension';
 import { pages, until } from '../support/pages';
 import { user, type Shown } from '../support/user';
-import { serverTextData } from '../../../src/common/serverText';
+import { serverTextData } from '../../../src/core/common/serverText';
 
 const HOSTILE = '<img src=x onerror=alert(1)>';
 const T0 = Date.UTC(2025, 0, 15, 8, 0, 0);

@@ -6,7 +6,7 @@
 // never shown" are checked on the wire.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { COMMANDS } from '../../../src/workbench/constants';
+import { COMMANDS } from '../../../src/extension/workbench/constants';
 import { makeEvent, startFakeApi, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { activateExtension, signIn, signOutIfSignedIn, TEST_ENVIRONMENT, type TestedApi } from '../support/extension';
 import { inlineStatuses } from '../support/editors';

@@ -6,8 +6,8 @@
 import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import * as vscode from 'vscode';
-import { serverTextData } from '../../../src/common/serverText';
-import { COMMANDS } from '../../../src/workbench/constants';
+import { serverTextData } from '../../../src/core/common/serverText';
+import { COMMANDS } from '../../../src/extension/workbench/constants';
 import { startFakeApi, TEST_CREDENTIALS, TEST_SERIALS, type FakeApi, type RecordedRequest } from '../../support/fakeApi';
 import { activateExtension, ourExtension, signIn, signOutIfSignedIn, type TestedApi } from '../support/extension';
 import { user } from '../support/user';

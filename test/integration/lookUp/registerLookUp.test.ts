@@ -2,8 +2,8 @@
 // in registerLookUp.ts with the quick pick that uses it, so it is tested in
 // the extension host.
 import assert from 'node:assert/strict';
-import { validateEvent } from '../../../src/core/validateEvents';
-import { eventPickText } from '../../../src/lookUp/registerLookUp';
+import { validateEvent } from '../../../src/core/client/validateEvents';
+import { eventPickText } from '../../../src/extension/lookUp/registerLookUp';
 import { makeEvent } from '../../support/fakeApi';
 
 describe('event pick text', () => {

@@ -3,9 +3,9 @@
 // replaced a server's whole sentence and a raw event type there. They live in
 // treeItems.ts with the rows that use them, so they are tested in the host.
 import assert from 'node:assert/strict';
-import { plainLocalize } from '../../../src/common/localize';
-import type { ApiErrorKind } from '../../../src/core/errors';
-import { errorRowLabel, firstSentence, groupAccessibilityLabel } from '../../../src/machines/treeItems';
+import { plainLocalize } from '../../../src/core/common/localize';
+import type { ApiErrorKind } from '../../../src/core/client/errors';
+import { errorRowLabel, firstSentence, groupAccessibilityLabel } from '../../../src/extension/machines/treeItems';
 
 /** What fits beside the icon and the two inline actions of an error row at the default width. */
 const ERROR_LABEL_MAX = 22;

@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { MachinesHooks, RenderedNode } from '../../../src/testHooks';
-import { COMMANDS } from '../../../src/workbench/constants';
+import { COMMANDS } from '../../../src/extension/workbench/constants';
 import { describeLeaks, findEnglish, intlPatterns, type AllowList } from '../../support/l10n/englishLeaks';
 import { PSEUDO_LOCALE } from '../../support/l10n/pseudoLocale';
 import { defaultData, startFakeApi, TEST_ASSET_ID, TOKEN_PATH, TEST_CREDENTIALS, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';

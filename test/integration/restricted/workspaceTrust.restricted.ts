@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { DEFAULT_SERIAL_PATTERN } from '../../../src/domain/serialNumbers/serialMatcher';
+import { DEFAULT_SERIAL_PATTERN } from '../../../src/core/domain/serialNumbers/serialMatcher';
 import { makeEvent, startFakeApi, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { activateExtension, signIn, signOutIfSignedIn, type TestedApi } from '../support/extension';
 import { inlineStatuses } from '../support/editors';

@@ -3,10 +3,10 @@
 // request" is checked on the wire, not by trusting our own code.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { COMMANDS } from '../../../src/workbench/constants';
+import { COMMANDS } from '../../../src/extension/workbench/constants';
 import { startFakeApi, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { activateExtension, signIn, signOutIfSignedIn, type TestedApi } from '../support/extension';
-import { serverTextData } from '../../../src/common/serverText';
+import { serverTextData } from '../../../src/core/common/serverText';
 
 function hoverText(hovers: readonly vscode.Hover[]): string[] {
   return hovers.flatMap((hover) =>

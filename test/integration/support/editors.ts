@@ -11,7 +11,7 @@
 //
 // Installed once per extension host before mocha runs (test/integration/index.ts).
 import * as vscode from 'vscode';
-import { STATE_LOOKS, type MachineState } from '../../../src/domain/events/eventState';
+import { STATE_LOOKS, type MachineState } from '../../../src/core/domain/events/eventState';
 
 /** An inline status as the editor shows it: the text after a serial number. */
 export interface ShownStatus {

@@ -11,10 +11,10 @@
 //
 // Installed once per extension host, before mocha runs (test/integration/index.ts).
 import * as vscode from 'vscode';
-import type { HostMessage as BoardHostMessage } from '../../../src/board/protocol';
-import { AXIS_HEIGHT, LANE_HEIGHT } from '../../../src/board/page/timeline';
-import type { HostMessage as DetailsHostMessage } from '../../../src/details/protocol';
-import { WEBVIEWS } from '../../../src/workbench/constants';
+import type { HostMessage as BoardHostMessage } from '../../../src/extension/board/protocol';
+import { AXIS_HEIGHT, LANE_HEIGHT } from '../../../src/extension/board/page/timeline';
+import type { HostMessage as DetailsHostMessage } from '../../../src/extension/details/protocol';
+import { WEBVIEWS } from '../../../src/extension/workbench/constants';
 import {
   isReadBackMessage,
   READ_BACK_TYPE,

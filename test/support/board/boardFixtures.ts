@@ -1,14 +1,14 @@
 // Typed board fixtures: events results built by hand (a line's worth, or
 // 1,000 machines × 10 events for the bench), and the rows the host would
 // build from them with the default eventStates rules.
-import type { EventsResult, OnboardingEvent } from '../../../src/core/model';
-import { boardRow, rowProgress, usualSteps, type BoardRow } from '../../../src/domain/board/boardRows';
-import type { UsualSteps } from '../../../src/board/protocol';
-import { DEFAULT_EVENT_STATE_RULES } from '../../../src/domain/events/eventState';
-import { LineHistory, type LearnedSteps } from '../../../src/domain/progress/lineHistory';
-import { machineProgress, progressWords, restsOnWords } from '../../../src/domain/progress/machineProgress';
-import { plainLocalize } from '../../../src/common/localize';
-import { pageText, serverText } from '../../../src/common/serverText';
+import type { EventsResult, OnboardingEvent } from '../../../src/core/client/model';
+import { boardRow, rowProgress, usualSteps, type BoardRow } from '../../../src/core/domain/board/boardRows';
+import type { UsualSteps } from '../../../src/extension/board/protocol';
+import { DEFAULT_EVENT_STATE_RULES } from '../../../src/core/domain/events/eventState';
+import { LineHistory, type LearnedSteps } from '../../../src/core/domain/progress/lineHistory';
+import { machineProgress, progressWords, restsOnWords } from '../../../src/core/domain/progress/machineProgress';
+import { plainLocalize } from '../../../src/core/common/localize';
+import { pageText, serverText } from '../../../src/core/common/serverText';
 
 export interface FixtureEvent {
   readonly type: string;

@@ -10,12 +10,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { extname, join, normalize } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { renderShell } from '../../../src/workbench/webviewShell';
-import { boardPageStrings } from '../../../src/board/boardStrings';
-import type { BoardView, HostMessage, PageMessage } from '../../../src/board/protocol';
-import { AXIS_HEIGHT, LANE_HEIGHT } from '../../../src/board/page/timeline';
-import { plainLocalize } from '../../../src/common/localize';
-import type { BoardRow } from '../../../src/domain/board/boardRows';
+import { renderShell } from '../../../src/extension/workbench/webviewShell';
+import { boardPageStrings } from '../../../src/extension/board/boardStrings';
+import type { BoardView, HostMessage, PageMessage } from '../../../src/extension/board/protocol';
+import { AXIS_HEIGHT, LANE_HEIGHT } from '../../../src/extension/board/page/timeline';
+import { plainLocalize } from '../../../src/core/common/localize';
+import type { BoardRow } from '../../../src/core/domain/board/boardRows';
 import { isReadBackMessage, READ_BACK_TYPE, readBack, type BoardReport, type ReadBackMessage } from '../pages/readBack';
 import { WEBVIEW_THEMES, type ThemeName } from './themes';
 

@@ -126,7 +126,7 @@ export function findEnglish(shown: string, allow: AllowList = {}): Leak[] {
 /**
  * What Intl writes for dates and relative times in `locale` (which, for a
  * locale Intl does not know, such as qps-ploc, is English): the views leave
- * that wording to Intl on purpose (src/common/time.ts), so it is a name here.
+ * that wording to Intl on purpose (src/core/common/time.ts), so it is a name here.
  * Built from Intl's own output, not from a list of English words.
  */
 export function intlPatterns(locale: string, timeZone?: string): RegExp[] {

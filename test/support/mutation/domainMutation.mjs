@@ -1,4 +1,4 @@
-// `npm run mutation:domain`: StrykerJS over src/domain/, each module against its own unit files
+// `npm run mutation:domain`: StrykerJS over src/core/domain/, each module against its own unit files
 // (DOMAIN_SPECS in stryker.config.mjs), one Stryker run per group of DOMAIN_GROUPS, then one table
 // of every module's score. Fails when a module scores under 90%, or a run fails. `--static` runs
 // the static mutants too (slow: see stryker.config.mjs); other arguments go to each Stryker run,
@@ -19,7 +19,7 @@ let failed = false;
 for (const [index, folders] of DOMAIN_GROUPS.entries()) {
   const name = folders.join('-');
   const groupStarted = Date.now();
-  console.log(`\n== mutation:domain ${index + 1}/${DOMAIN_GROUPS.length}: src/domain/{${folders.join(',')}} ==`);
+  console.log(`\n== mutation:domain ${index + 1}/${DOMAIN_GROUPS.length}: src/core/domain/{${folders.join(',')}} ==`);
   const run = spawnSync(npx, ['stryker', 'run', 'stryker.domain.config.mjs', ...args], {
     stdio: 'inherit',
     env: { ...process.env, OE_MUTATION_GROUP: String(index), OE_MUTATION_STATIC: withStatic ? '1' : '0' },
@@ -51,7 +51,7 @@ for (const [file, score] of rows)
   console.log(`${file} | ${percent(score).toFixed(2)}% | ${score.detected} / ${score.valid} | ${score.survived} | ${score.statics}`);
 const total = rows.reduce((sum, [, s]) => ({ detected: sum.detected + s.detected, valid: sum.valid + s.valid }), { detected: 0, valid: 0 });
 console.log(
-  `all of src/domain/ | ${percent(total).toFixed(2)}% | ${total.detected} / ${total.valid} | in ${minutes(Date.now() - started)}`,
+  `all of src/core/domain/ | ${percent(total).toFixed(2)}% | ${total.detected} / ${total.valid} | in ${minutes(Date.now() - started)}`,
 );
 const low = rows.filter(([, score]) => percent(score) < MINIMUM);
 for (const [file, score] of low) console.error(`mutation:domain: ${file} scores ${percent(score).toFixed(2)}%, under ${MINIMUM}%`);

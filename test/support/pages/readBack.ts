@@ -58,7 +58,7 @@ export type PageKind = 'details' | 'board';
 export interface ReadBackOptions {
   readonly page: PageKind;
   readonly type: string;
-  /** The timeline's geometry (src/board/page/timeline.ts), to count the lanes in view. */
+  /** The timeline's geometry (src/extension/board/page/timeline.ts), to count the lanes in view. */
   readonly laneHeight: number;
   readonly axisHeight: number;
 }

@@ -7,9 +7,9 @@
 // Seeded: the same seed gives the same line. Every machine's whole future is
 // generated; a backtest cuts it at a time and compares what was said with
 // what came after.
-import { serverText } from '../../../src/common/serverText';
-import type { OnboardingEvent } from '../../../src/core/model';
-import { atNight } from '../../../src/domain/progress/lineTimes';
+import { serverText } from '../../../src/core/common/serverText';
+import type { OnboardingEvent } from '../../../src/core/client/model';
+import { atNight } from '../../../src/core/domain/progress/lineTimes';
 import { seededRandom } from '../fakeApi/ordering';
 
 const MINUTE = 60_000;

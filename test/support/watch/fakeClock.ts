@@ -1,7 +1,7 @@
 // A clock for the watch list's schedule: time moves only when a test (or the
 // bench) says so, and each due timer's work (an awaited poll, a store write,
 // a claim on disk) is let finish before the next one fires.
-import type { WatchClock } from '../../../src/watch/watchList';
+import type { WatchClock } from '../../../src/extension/watch/watchList';
 
 interface Timer {
   readonly id: number;

@@ -2,8 +2,8 @@
 // from spec-shaped raw objects (so links, asset ids and times are as the
 // client would hand them over).
 import assert from 'node:assert/strict';
-import type { EventsResult, OnboardingEvent } from '../../../src/core/model';
-import { validateEvent } from '../../../src/core/validateEvents';
+import type { EventsResult, OnboardingEvent } from '../../../src/core/client/model';
+import { validateEvent } from '../../../src/core/client/validateEvents';
 import { makeEvent, type MakeEventInput } from '../../support/fakeApi';
 
 export const T0 = Date.UTC(2025, 0, 15, 8, 0, 0);

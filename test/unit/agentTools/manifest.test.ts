@@ -3,8 +3,8 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AGENT_TOOLS, type AgentToolName } from '../../../src/domain/agentTools/toolDefinitions';
-import { LANGUAGE_MODEL_TOOLS } from '../../../src/workbench/constants';
+import { AGENT_TOOLS, type AgentToolName } from '../../../src/core/domain/agentTools/toolDefinitions';
+import { LANGUAGE_MODEL_TOOLS } from '../../../src/extension/workbench/constants';
 
 interface ContributedTool {
   readonly name: string;

@@ -4,8 +4,8 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AGENT_TOOLS, declinedInVsCodeText, pairingNeededText } from '../../../src/domain/agentTools/toolDefinitions';
-import { LANGUAGE_MODEL_TOOLS, MCP_SERVER_PROVIDER } from '../../../src/workbench/constants';
+import { AGENT_TOOLS, declinedInVsCodeText, pairingNeededText } from '../../../src/core/domain/agentTools/toolDefinitions';
+import { LANGUAGE_MODEL_TOOLS, MCP_SERVER_PROVIDER } from '../../../src/extension/workbench/constants';
 
 const root = join(__dirname, '..', '..', '..', '..');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {

@@ -10,8 +10,8 @@ import {
   requestsNeeded,
   SERIAL_SOURCES,
   TOOL_LIMITS,
-} from '../../../src/domain/agentTools/toolInput';
-import { LANGUAGE_MODEL_TOOLS } from '../../../src/workbench/constants';
+} from '../../../src/core/domain/agentTools/toolInput';
+import { LANGUAGE_MODEL_TOOLS } from '../../../src/extension/workbench/constants';
 
 interface ContributedTool {
   readonly name: string;

@@ -4,8 +4,8 @@
 // the summary lists the stalled first and counts them. English, the step's
 // type quoted as data.
 import * as assert from 'node:assert/strict';
-import { machineEventsText, summaryText, type MachineReport } from '../../../src/domain/agentTools/toolResults';
-import { DEFAULT_EVENT_STATE_RULES } from '../../../src/domain/events/eventState';
+import { machineEventsText, summaryText, type MachineReport } from '../../../src/core/domain/agentTools/toolResults';
+import { DEFAULT_EVENT_STATE_RULES } from '../../../src/core/domain/events/eventState';
 import { progressResults } from '../../support/board/boardFixtures';
 
 const now = Date.UTC(2025, 0, 15, 11, 0, 0);

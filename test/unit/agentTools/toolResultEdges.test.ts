@@ -4,7 +4,7 @@
 // truncated histories, the singular, the size limit's counts (what is shown
 // plus what is counted is everything), and the texts that carry no data.
 import * as assert from 'node:assert/strict';
-import type { EventsResult, OnboardingEvent } from '../../../src/core/model';
+import type { EventsResult, OnboardingEvent } from '../../../src/core/client/model';
 import {
   invalidInputText,
   machineEventsText,
@@ -14,11 +14,11 @@ import {
   turnedOffText,
   type MachineReport,
   type ScopeEntry,
-} from '../../../src/domain/agentTools/toolResults';
-import { TOOL_LIMITS } from '../../../src/domain/agentTools/toolInput';
-import { beginLine, dataNotice, endLine, type DataSource } from '../../../src/domain/agentTools/untrustedText';
+} from '../../../src/core/domain/agentTools/toolResults';
+import { TOOL_LIMITS } from '../../../src/core/domain/agentTools/toolInput';
+import { beginLine, dataNotice, endLine, type DataSource } from '../../../src/core/domain/agentTools/untrustedText';
 import { event, MINUTE, NOW, result } from './fixtures';
-import { DEFAULT_EVENT_STATE_RULES } from '../../../src/domain/events/eventState';
+import { DEFAULT_EVENT_STATE_RULES } from '../../../src/core/domain/events/eventState';
 
 const API: DataSource = 'the Onboarding Events API';
 const FILES: DataSource = 'workspace files and the Onboarding Events API';

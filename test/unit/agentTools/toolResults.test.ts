@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import type { EventsResult } from '../../../src/core/model';
-import { validateEvents } from '../../../src/core/validateEvents';
-import { TOOL_LIMITS } from '../../../src/domain/agentTools/toolInput';
+import type { EventsResult } from '../../../src/core/client/model';
+import { validateEvents } from '../../../src/core/client/validateEvents';
+import { TOOL_LIMITS } from '../../../src/core/domain/agentTools/toolInput';
 import {
   machineEventsText,
   scopeText,
@@ -11,13 +11,13 @@ import {
   watchText,
   type MachineReport,
   type WatchStartReport,
-} from '../../../src/domain/agentTools/toolResults';
-import type { WatchSummary } from '../../../src/domain/watch/watchRules';
-import { beginLine, endLine } from '../../../src/domain/agentTools/untrustedText';
+} from '../../../src/core/domain/agentTools/toolResults';
+import type { WatchSummary } from '../../../src/core/domain/watch/watchRules';
+import { beginLine, endLine } from '../../../src/core/domain/agentTools/untrustedText';
 import { DEMO_SERIALS, demoData } from '../../support/fakeApi';
 import { event, MINUTE, NOW, result, T0 } from './fixtures';
-import { DEFAULT_EVENT_STATE_RULES, parseEventStateRules } from '../../../src/domain/events/eventState';
-import { serverText } from '../../../src/common/serverText';
+import { DEFAULT_EVENT_STATE_RULES, parseEventStateRules } from '../../../src/core/domain/events/eventState';
+import { serverText } from '../../../src/core/common/serverText';
 
 const ASSET = '3f2b8c1e-7a4d-4e4b-9a6f-1c2d3e4f5a6b';
 const context = { now: NOW, environment: 'Test', rules: DEFAULT_EVENT_STATE_RULES };

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { beginLine, BoundedLines, cleanText, dataNotice, endLine, quote } from '../../../src/domain/agentTools/untrustedText';
+import { beginLine, BoundedLines, cleanText, dataNotice, endLine, quote } from '../../../src/core/domain/agentTools/untrustedText';
 
 describe('agent tools: untrusted text', () => {
   describe('cleanText', () => {

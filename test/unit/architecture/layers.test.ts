@@ -15,16 +15,27 @@ const src = join(root, 'src');
 
 /** Bottom first. A folder may import its own layer's files only when it is the same folder. */
 const LAYERS: readonly (readonly string[])[] = [
-  ['common'],
-  ['core'],
-  ['domain'],
-  ['eventsCache', 'mcp'],
-  ['cli'],
-  ['workbench'],
-  ['session', 'machines', 'details', 'editor', 'lookUp', 'agentTools', 'links', 'watch', 'board'],
+  ['core/common'],
+  ['core/client'],
+  ['core/domain'],
+  ['core/eventsCache', 'core/agents'],
+  ['cli', 'mcp', 'extension/workbench'],
+  [
+    'extension/session',
+    'extension/machines',
+    'extension/details',
+    'extension/editor',
+    'extension/lookUp',
+    'extension/agentTools',
+    'extension/links',
+    'extension/watch',
+    'extension/board',
+  ],
 ];
-const VSCODE_FREE = new Set(['common', 'core', 'domain', 'eventsCache', 'mcp', 'cli']);
-const TOP_FILES = new Set(['extension.ts', 'publicApi.ts', 'testHooks.ts']);
+/** The three programs on the core: none imports another. */
+const PROGRAMS = ['cli', 'mcp', 'extension'] as const;
+const VSCODE_FREE = ['core/', 'cli', 'mcp'];
+const TOP_FILES = new Set(['extension.ts', 'extension/publicApi.ts', 'testHooks.ts']);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -58,10 +69,18 @@ function resolveLocal(from: string, specifier: string): string | undefined {
   return [`${base}.ts`, join(base, 'index.ts')].find((candidate) => existsSync(candidate));
 }
 
-/** The layer folder of a file under src/ ('' for the top-level files). */
+/** The layer folder of a file under src/ ('' for the extension's entry and hand-outs, above every folder). */
 function folderOf(file: string): string {
   const rel = relative(src, file).replace(/\\/g, '/');
-  return rel.includes('/') ? (rel.split('/')[0] ?? '') : '';
+  if (TOP_FILES.has(rel)) return '';
+  const parts = rel.split('/');
+  return parts[0] === 'core' || parts[0] === 'extension' ? parts.slice(0, 2).join('/') : (parts[0] ?? '');
+}
+
+/** The program a file belongs to: the extension's entry and hand-outs are the extension's. */
+function programOf(file: string): string {
+  const folder = folderOf(file);
+  return folder === '' ? 'extension' : (folder.split('/')[0] ?? '');
 }
 
 function levelOf(folder: string): number {
@@ -80,7 +99,7 @@ describe('the house plan of src/', () => {
     for (const file of files) {
       const folder = folderOf(file);
       if (folder === '')
-        assert.ok(TOP_FILES.has(relative(src, file)), `${rel(file)}: only ${[...TOP_FILES].join(', ')} sit at the top of src/`);
+        assert.ok(TOP_FILES.has(relative(src, file).replace(/\\/g, '/')), `${rel(file)}: only ${[...TOP_FILES].join(', ')} sit at the top`);
       else levelOf(folder);
     }
   });
@@ -100,11 +119,14 @@ describe('the house plan of src/', () => {
     assert.deepEqual(wrong, []);
   });
 
-  it('keeps the oe command (src/cli) a program of its own: nothing outside it imports it', () => {
+  it('keeps the three programs (src/extension, src/cli, src/mcp) peers: none imports another', () => {
     const wrong = [...graph]
-      .filter(([file]) => folderOf(file) !== 'cli')
       .flatMap(([file, imports]) => imports.map((specifier) => [file, resolveLocal(file, specifier)] as const))
-      .filter(([, target]) => target !== undefined && folderOf(target) === 'cli')
+      .filter(([file, target]) => {
+        if (target === undefined) return false;
+        const [from, to] = [programOf(file), programOf(target)];
+        return from !== to && PROGRAMS.some((p) => p === from) && PROGRAMS.some((p) => p === to);
+      })
       .map(([file, target]) => `${rel(file)} → ${rel(target ?? '')}`);
     assert.deepEqual(wrong, []);
   });
@@ -112,7 +134,10 @@ describe('the house plan of src/', () => {
   it('keeps vscode out of the vscode-free layers and the webview page', () => {
     const wrong = [...graph]
       .filter(
-        ([file]) => VSCODE_FREE.has(folderOf(file)) || rel(file).startsWith('src/details/page/') || rel(file).startsWith('src/board/page/'),
+        ([file]) =>
+          VSCODE_FREE.some((free) => folderOf(file).startsWith(free)) ||
+          rel(file).startsWith('src/extension/details/page/') ||
+          rel(file).startsWith('src/extension/board/page/'),
       )
       .filter(([, imports]) => imports.includes('vscode'))
       .map(([file]) => rel(file));

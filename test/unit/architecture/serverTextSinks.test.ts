@@ -1,6 +1,6 @@
 // Server text cannot reach a VS Code surface raw, by construction (issue 34,
 // "Rules by construction"): a small file put where a new feature would sit
-// (src/watch/) hands an event's type and message to a tree item, a quick pick,
+// (src/extension/watch/) hands an event's type and message to a tree item, a quick pick,
 // a notification, a Markdown string and the status bar. The type checker
 // refuses each; what it lets through (a template literal, a `+`, reading the
 // characters with serverTextData outside the data readers) ESLint refuses.
@@ -13,10 +13,10 @@ import * as ts from 'typescript';
 
 const root = join(__dirname, '..', '..', '..', '..');
 /** Never written to disk: the compiler and ESLint are handed its text. */
-const SINK_FILE = join(root, 'src', 'watch', 'serverTextSinkProbe.ts');
+const SINK_FILE = join(root, 'src', 'extension', 'watch', 'serverTextSinkProbe.ts');
 
 const HEADER = `import * as vscode from 'vscode';
-import type { OnboardingEvent } from '../core/model';
+import type { OnboardingEvent } from '../../core/client/model';
 `;
 
 const RAW_AT_SINKS = `${HEADER}
@@ -30,7 +30,7 @@ export function show(event: OnboardingEvent, bar: vscode.StatusBarItem): unknown
 }
 `;
 
-const LAUNDERED = `${HEADER}import { serverTextData } from '../common/serverText';
+const LAUNDERED = `${HEADER}import { serverTextData } from '../../core/common/serverText';
 
 export function show(event: OnboardingEvent): vscode.TreeItem[] {
   return [
@@ -41,7 +41,7 @@ export function show(event: OnboardingEvent): vscode.TreeItem[] {
 }
 `;
 
-const RENDERED = `${HEADER}import { lineText, markdownText, notificationText } from '../common/serverText';
+const RENDERED = `${HEADER}import { lineText, markdownText, notificationText } from '../../core/common/serverText';
 
 export function show(event: OnboardingEvent, bar: vscode.StatusBarItem): unknown[] {
   const row = new vscode.TreeItem(\`watching · \${lineText(event.type)}\`);
@@ -53,7 +53,7 @@ export function show(event: OnboardingEvent, bar: vscode.StatusBarItem): unknown
 }
 `;
 
-/** The project's program with the probe added under src/watch/, its text given here (no file is written). */
+/** The project's program with the probe added under src/extension/watch/, its text given here (no file is written). */
 function programWith(text: string): ts.Program {
   const config = ts.getParsedCommandLineOfConfigFile(
     join(root, 'tsconfig.json'),

@@ -10,10 +10,10 @@ import {
   timelineSvg,
   xmlText,
   type ExportWords,
-} from '../../../src/domain/board/boardExport';
+} from '../../../src/core/domain/board/boardExport';
 import { lineRows } from '../../support/board/boardFixtures';
-import { boardStateWords, exportWords } from '../../../src/board/boardStrings';
-import { plainLocalize } from '../../../src/common/localize';
+import { boardStateWords, exportWords } from '../../../src/extension/board/boardStrings';
+import { plainLocalize } from '../../../src/core/common/localize';
 
 const words: ExportWords = exportWords(plainLocalize);
 

@@ -2,7 +2,7 @@
 // newest event, duration to completion, points, the failing step), sorting by
 // every column, filtering by state and text, and the summary line.
 import * as assert from 'node:assert/strict';
-import { boardRow, MAX_POINTS } from '../../../src/domain/board/boardRows';
+import { boardRow, MAX_POINTS } from '../../../src/core/domain/board/boardRows';
 import {
   axisLabel,
   countStates,
@@ -15,8 +15,8 @@ import {
   timeRange,
   timeTicks,
   type SummaryWords,
-} from '../../../src/domain/board/boardTable';
-import { DEFAULT_EVENT_STATE_RULES } from '../../../src/domain/events/eventState';
+} from '../../../src/core/domain/board/boardTable';
+import { DEFAULT_EVENT_STATE_RULES } from '../../../src/core/domain/events/eventState';
 import { BOARD_T0, fixtureResult, lineRows, onboarding } from '../../support/board/boardFixtures';
 
 const rules = DEFAULT_EVENT_STATE_RULES;

@@ -3,11 +3,11 @@
 // the canvas and in the SVG, and the protocol carries all of it bounded.
 // Rows built as the host builds them, from a line's own history (progressLine).
 import * as assert from 'node:assert/strict';
-import { boardPageStrings } from '../../../src/board/boardStrings';
-import { isHostMessage, isPersistedState } from '../../../src/board/protocol';
-import { plainLocalize } from '../../../src/common/localize';
-import { timelineSvg } from '../../../src/domain/board/boardExport';
-import { boardRow, usualSteps } from '../../../src/domain/board/boardRows';
+import { boardPageStrings } from '../../../src/extension/board/boardStrings';
+import { isHostMessage, isPersistedState } from '../../../src/extension/board/protocol';
+import { plainLocalize } from '../../../src/core/common/localize';
+import { timelineSvg } from '../../../src/core/domain/board/boardExport';
+import { boardRow, usualSteps } from '../../../src/core/domain/board/boardRows';
 import {
   countAbandoned,
   countStalled,
@@ -18,8 +18,8 @@ import {
   sortRows,
   summaryText,
   usualBands,
-} from '../../../src/domain/board/boardTable';
-import { DEFAULT_EVENT_STATE_RULES } from '../../../src/domain/events/eventState';
+} from '../../../src/core/domain/board/boardTable';
+import { DEFAULT_EVENT_STATE_RULES } from '../../../src/core/domain/events/eventState';
 import { ABANDONED, BOARD_T0, fixtureResult, onboarding, progressLine } from '../../support/board/boardFixtures';
 
 const WORDS = {

@@ -5,10 +5,17 @@
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
-import { boardPageStrings } from '../../../src/board/boardStrings';
-import { isHostMessage, isPageMessage, isPersistedState, MAX_ROWS, type HostMessage, type PageMessage } from '../../../src/board/protocol';
-import { plainLocalize } from '../../../src/common/localize';
-import { MAX_POINTS } from '../../../src/domain/board/boardRows';
+import { boardPageStrings } from '../../../src/extension/board/boardStrings';
+import {
+  isHostMessage,
+  isPageMessage,
+  isPersistedState,
+  MAX_ROWS,
+  type HostMessage,
+  type PageMessage,
+} from '../../../src/extension/board/protocol';
+import { plainLocalize } from '../../../src/core/common/localize';
+import { MAX_POINTS } from '../../../src/core/domain/board/boardRows';
 import { lineRows } from '../../support/board/boardFixtures';
 
 const show = (overrides: Record<string, unknown> = {}, row: Record<string, unknown> = {}): unknown => ({
@@ -121,7 +128,7 @@ describe('the board protocol', () => {
     this.timeout(30_000);
     const root = join(__dirname, '..', '..', '..', '..');
     const result = await esbuild.build({
-      entryPoints: [join(root, 'src', 'board', 'page', 'main.ts')],
+      entryPoints: [join(root, 'src', 'extension', 'board', 'page', 'main.ts')],
       bundle: true,
       minify: true,
       format: 'iife',

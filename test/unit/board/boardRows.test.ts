@@ -1,8 +1,8 @@
 // A board row at its edges, beside boardModel.test.ts: the error text's bounds and when a row
 // has one, a kept (stale) copy with and without events, and a failing step that is the first point.
 import * as assert from 'node:assert/strict';
-import { boardRow, MAX_ERROR_LENGTH } from '../../../src/domain/board/boardRows';
-import { DEFAULT_EVENT_STATE_RULES } from '../../../src/domain/events/eventState';
+import { boardRow, MAX_ERROR_LENGTH } from '../../../src/core/domain/board/boardRows';
+import { DEFAULT_EVENT_STATE_RULES } from '../../../src/core/domain/events/eventState';
 import { BOARD_T0, fixtureResult } from '../../support/board/boardFixtures';
 
 const rules = DEFAULT_EVENT_STATE_RULES;

@@ -2,9 +2,16 @@
 // state gets, what falls outside the range, and which colours the page may set. boardExport.test.ts
 // checks that server and page text stay text; this checks that the picture shows the rows.
 import * as assert from 'node:assert/strict';
-import { boardRow, type BoardRow } from '../../../src/domain/board/boardRows';
-import { boardToCsv, boardToMarkdown, MAX_SVG_LANES, safeColor, timelineSvg, type SvgOptions } from '../../../src/domain/board/boardExport';
-import { DEFAULT_EVENT_STATE_RULES } from '../../../src/domain/events/eventState';
+import { boardRow, type BoardRow } from '../../../src/core/domain/board/boardRows';
+import {
+  boardToCsv,
+  boardToMarkdown,
+  MAX_SVG_LANES,
+  safeColor,
+  timelineSvg,
+  type SvgOptions,
+} from '../../../src/core/domain/board/boardExport';
+import { DEFAULT_EVENT_STATE_RULES } from '../../../src/core/domain/events/eventState';
 import { BOARD_T0, fixtureResult, type FixtureEvent } from '../../support/board/boardFixtures';
 
 const MINUTE = 60_000;

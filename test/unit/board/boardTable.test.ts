@@ -3,7 +3,7 @@
 // the filter's case and spaces, when Align Starts is the first view, how far the timeline reaches
 // past its points, every tick step, and where durations and axis labels change unit).
 import * as assert from 'node:assert/strict';
-import { boardRow, type BoardRow } from '../../../src/domain/board/boardRows';
+import { boardRow, type BoardRow } from '../../../src/core/domain/board/boardRows';
 import {
   axisLabel,
   BOARD_COLUMNS,
@@ -19,8 +19,8 @@ import {
   timeRange,
   timeTicks,
   type BoardColumn,
-} from '../../../src/domain/board/boardTable';
-import { DEFAULT_EVENT_STATE_RULES } from '../../../src/domain/events/eventState';
+} from '../../../src/core/domain/board/boardTable';
+import { DEFAULT_EVENT_STATE_RULES } from '../../../src/core/domain/events/eventState';
 import {
   ABANDONED,
   BOARD_T0,

@@ -3,7 +3,7 @@
 // could be meant two ways); a bare number or a day not in the calendar is bad
 // input, not some date Date.parse makes of it.
 import * as assert from 'node:assert/strict';
-import { plainLocalize } from '../../../src/common/localize';
+import { plainLocalize } from '../../../src/core/common/localize';
 import { UsageError } from '../../../src/cli/cliCommand';
 import { sinceArgument } from '../../../src/cli/cliArgs';
 

@@ -2,9 +2,9 @@
 // and the whole path through EventsCache and the real OnboardingClient to
 // the fake service with latency.
 import assert from 'node:assert/strict';
-import { OnboardingClient } from '../../../src/core/onboardingClient';
-import { EventsCache } from '../../../src/eventsCache/eventsCache';
-import { abortSignalFor, type CancellationTokenLike } from '../../../src/common/cancellation';
+import { OnboardingClient } from '../../../src/core/client/onboardingClient';
+import { EventsCache } from '../../../src/core/eventsCache/eventsCache';
+import { abortSignalFor, type CancellationTokenLike } from '../../../src/core/common/cancellation';
 import { startFakeApi, TEST_CREDENTIALS, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 
 class FakeToken implements CancellationTokenLike {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { definedOnly } from '../../../src/common/definedOnly';
+import { definedOnly } from '../../../src/core/common/definedOnly';
 
 describe('definedOnly: options without their undefined fields', () => {
   it('drops undefined fields and keeps every other value, falsy ones and null included', () => {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { clampDelay, Debouncer, DELAY_CEILINGS, MAX_TIMER_DELAY_MS } from '../../../src/common/delays';
+import { clampDelay, Debouncer, DELAY_CEILINGS, MAX_TIMER_DELAY_MS } from '../../../src/core/common/delays';
 
 const DAY = 86_400_000;
 

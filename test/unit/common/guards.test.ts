@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { isRecord, stringsOf } from '../../../src/common/guards';
+import { isRecord, stringsOf } from '../../../src/core/common/guards';
 
 describe('guards for untrusted values', () => {
   const records: readonly [unknown, boolean][] = [

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { jsonDepth, MAX_JSON_DEPTH, pruneDeepJson, TOO_DEEP } from '../../../src/common/jsonDepth';
+import { jsonDepth, MAX_JSON_DEPTH, pruneDeepJson, TOO_DEEP } from '../../../src/core/common/jsonDepth';
 
 /** `{ a: { a: … 1 } }`, `levels` objects deep. */
 function nested(levels: number): unknown {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { Emitter } from '../../../src/common/emitter';
-import { Disposable, DisposableStore, disposeAll, toDisposable, type IDisposable } from '../../../src/common/lifecycle';
+import { Emitter } from '../../../src/core/common/emitter';
+import { Disposable, DisposableStore, disposeAll, toDisposable, type IDisposable } from '../../../src/core/common/lifecycle';
 
 class Owner extends Disposable {
   own(item: { dispose(): unknown }): void {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { commandUri, defuseThemeIcons, escapeMarkdown, markdownCell, toSingleLine, truncate } from '../../../src/common/markdownText';
+import { commandUri, defuseThemeIcons, escapeMarkdown, markdownCell, toSingleLine, truncate } from '../../../src/core/common/markdownText';
 
 describe('markdown text helpers', () => {
   const escapes: readonly [string, string][] = [

@@ -1,12 +1,12 @@
 // Behaviours that mutation testing (npm run mutation) showed no test pinned
 // down: boundaries, fallbacks and exact outputs of the small text helpers.
 import * as assert from 'node:assert/strict';
-import { defuseThemeIcons } from '../../../src/common/markdownText';
-import { plainLocalize } from '../../../src/common/localize';
-import { NOTIFICATION_LINK } from '../../../src/common/notificationText';
-import { Redactor } from '../../../src/common/redact';
-import { formatRaw, formatRelative, formatShort, isRepresentable } from '../../../src/common/time';
-import { csvCell, defaultExportName, formatOf } from '../../../src/domain/events/exportEvents';
+import { defuseThemeIcons } from '../../../src/core/common/markdownText';
+import { plainLocalize } from '../../../src/core/common/localize';
+import { NOTIFICATION_LINK } from '../../../src/core/common/notificationText';
+import { Redactor } from '../../../src/core/common/redact';
+import { formatRaw, formatRelative, formatShort, isRepresentable } from '../../../src/core/common/time';
+import { csvCell, defaultExportName, formatOf } from '../../../src/core/domain/events/exportEvents';
 
 const SECOND = 1000;
 const DAY = 86_400_000;

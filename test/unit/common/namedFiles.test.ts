@@ -16,7 +16,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NamedFileError, readNamedFile, readNamedFileSync, writeNamedFile } from '../../../src/common/namedFiles';
+import { NamedFileError, readNamedFile, readNamedFileSync, writeNamedFile } from '../../../src/core/common/namedFiles';
 
 const SECRET = 'the secret of another folder\n';
 

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { inertNotificationText, NOTIFICATION_LINK } from '../../../src/common/notificationText';
+import { inertNotificationText, NOTIFICATION_LINK } from '../../../src/core/common/notificationText';
 
 function links(text: string): string[] {
   return [...text.matchAll(NOTIFICATION_LINK)].map((match) => match[2] ?? '');

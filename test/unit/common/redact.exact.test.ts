@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { Redactor } from '../../../src/common/redact';
+import { Redactor } from '../../../src/core/common/redact';
 
 // Exact outputs: which part of a credential-shaped text goes, and what stays around it.
 describe('Redactor, exactly what it removes', () => {

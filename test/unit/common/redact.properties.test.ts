@@ -2,7 +2,7 @@
 // registered secret survives in any form it takes in a URL, a form body or a
 // header, and text without secrets passes unchanged.
 import * as assert from 'node:assert/strict';
-import { Redactor } from '../../../src/common/redact';
+import { Redactor } from '../../../src/core/common/redact';
 import { fc, holds } from '../../support/properties';
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

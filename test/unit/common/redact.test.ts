@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { Redactor } from '../../../src/common/redact';
+import { Redactor } from '../../../src/core/common/redact';
 import { TEST_CREDENTIALS } from '../../support/fakeApi';
 
 describe('log redaction', () => {

@@ -12,8 +12,8 @@ import {
   serverText,
   serverTextData,
   tooltipText,
-} from '../../../src/common/serverText';
-import { NOTIFICATION_LINK } from '../../../src/common/notificationText';
+} from '../../../src/core/common/serverText';
+import { NOTIFICATION_LINK } from '../../../src/core/common/notificationText';
 
 const ICONS = 'FAILED $(pass-filled) $(loading~spin) all checks';
 const REVERSED = 'STEP \u202eDELIAF\u202c';

@@ -2,8 +2,8 @@
 // "NaN" or "Invalid Date" anywhere, and a timestamp in seconds is never shown
 // as a moment of January 1970 (the bug of reading seconds as milliseconds).
 import * as assert from 'node:assert/strict';
-import { formatAbsolute, formatRaw, formatRelative, formatShort, formatUtcIso } from '../../../src/common/time';
-import { toEventTime } from '../../../src/core/timestamp';
+import { formatAbsolute, formatRaw, formatRelative, formatShort, formatUtcIso } from '../../../src/core/common/time';
+import { toEventTime } from '../../../src/core/client/timestamp';
 import { fc, holds } from '../../support/properties';
 
 const LOCALES = ['en', 'de', 'ja', 'ar', 'x-invalid', ''];

@@ -1,7 +1,7 @@
 // One way of writing a point in time for the tree, the hover, the look-up and
 // the details panel: a machine must read the same age everywhere.
 import assert from 'node:assert/strict';
-import { formatAbsolute, formatRaw, formatRelative, formatShort, formatUtcIso, safeLocale } from '../../../src/common/time';
+import { formatAbsolute, formatRaw, formatRelative, formatShort, formatUtcIso, safeLocale } from '../../../src/core/common/time';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;

@@ -2,8 +2,8 @@
 // written again; one that holds is written once.
 import * as assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { verifiedState, type StateStore } from '../../../src/common/verifiedState';
-import { MachineLists, RECENT_KEY } from '../../../src/machines/machineLists';
+import { verifiedState, type StateStore } from '../../../src/core/common/verifiedState';
+import { MachineLists, RECENT_KEY } from '../../../src/extension/machines/machineLists';
 
 /**
  * An in-memory Memento that, like VS Code's globalState, applies an update to

@@ -2,11 +2,11 @@
 // HTTP against the fake service with a capacity, a queue and a rate limit.
 
 import * as assert from 'node:assert/strict';
-import { DEFAULT_INITIAL_LIMIT } from '../../../src/core/http/adaptiveLimit';
-import { createUndiciTransport } from '../../../src/core/http/undiciTransport';
-import { parseRetryAfter } from '../../../src/core/http/retryPolicy';
-import type { Transport } from '../../../src/core/http/transport';
-import type { OnboardingClient } from '../../../src/core/onboardingClient';
+import { DEFAULT_INITIAL_LIMIT } from '../../../src/core/client/http/adaptiveLimit';
+import { createUndiciTransport } from '../../../src/core/client/http/undiciTransport';
+import { parseRetryAfter } from '../../../src/core/client/http/retryPolicy';
+import type { Transport } from '../../../src/core/client/http/transport';
+import type { OnboardingClient } from '../../../src/core/client/onboardingClient';
 import { makeClient, useFakeApi } from './testClient';
 
 interface Sent {

@@ -3,7 +3,7 @@
 // exact latencies, so a busy test machine cannot blur them.
 
 import * as assert from 'node:assert/strict';
-import { AdaptiveLimit, RELEARN_AT_LIMIT, type SentRequest } from '../../../src/core/http/adaptiveLimit';
+import { AdaptiveLimit, RELEARN_AT_LIMIT, type SentRequest } from '../../../src/core/client/http/adaptiveLimit';
 
 interface SimulatedServer {
   /** Requests served at once; Infinity = unlimited. */

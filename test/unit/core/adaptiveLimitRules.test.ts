@@ -5,7 +5,12 @@
 // same class against a simulated server.
 
 import * as assert from 'node:assert/strict';
-import { AdaptiveLimit, DEFAULT_INITIAL_LIMIT, type AdaptiveLimitOptions, type SentRequest } from '../../../src/core/http/adaptiveLimit';
+import {
+  AdaptiveLimit,
+  DEFAULT_INITIAL_LIMIT,
+  type AdaptiveLimitOptions,
+  type SentRequest,
+} from '../../../src/core/client/http/adaptiveLimit';
 
 /** Sends `count` requests, each with `inFlight` out (the limit when absent). */
 function send(limit: AdaptiveLimit, count: number, inFlight?: number): SentRequest[] {

@@ -11,8 +11,8 @@ import {
   type AcquireOptions,
   type ConcurrencyLimiterOptions,
   type Permit,
-} from '../../../src/core/http/concurrencyLimiter';
-import { isApiError } from '../../../src/core/errors';
+} from '../../../src/core/client/http/concurrencyLimiter';
+import { isApiError } from '../../../src/core/client/errors';
 import { rejectionOf } from './testClient';
 
 interface Clock {

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer, type AddressInfo, type LookupFunction } from 'node:net';
-import { plainLocalize } from '../../../src/common/localize';
-import { runConnectionCheck, type ConnectionCheckInput } from '../../../src/core/connectionCheck';
-import { createUndiciTransport } from '../../../src/core/http/undiciTransport';
-import { literal, renderConnectionReport, verdictOf, type ConnectionReport } from '../../../src/core/connectionReport';
+import { plainLocalize } from '../../../src/core/common/localize';
+import { runConnectionCheck, type ConnectionCheckInput } from '../../../src/core/client/connectionCheck';
+import { createUndiciTransport } from '../../../src/core/client/http/undiciTransport';
+import { literal, renderConnectionReport, verdictOf, type ConnectionReport } from '../../../src/core/client/connectionReport';
 import { startFakeApi, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { startHttpsFront, type HttpsFront } from '../../support/network/httpsFront';
 import { loopbackLookup } from '../../support/network/loopbackLookup';

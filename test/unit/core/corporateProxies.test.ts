@@ -5,8 +5,8 @@
 // The client resolves no name itself (loopbackLookup), except where a case
 // sends the API direct.
 import * as assert from 'node:assert/strict';
-import { isApiError, type ApiError } from '../../../src/core/errors';
-import type { HttpSettings } from '../../../src/core/onboardingClient';
+import { isApiError, type ApiError } from '../../../src/core/client/errors';
+import type { HttpSettings } from '../../../src/core/client/onboardingClient';
 import { startFakeApi, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import {
   requireProxyBinaries,

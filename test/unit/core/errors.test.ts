@@ -21,8 +21,8 @@ import {
   serverError,
   unexpectedStatusError,
   type ApiErrorKind,
-} from '../../../src/core/errors';
-import { TransportError, type NetworkFailureContext } from '../../../src/core/http/transport';
+} from '../../../src/core/client/errors';
+import { TransportError, type NetworkFailureContext } from '../../../src/core/client/http/transport';
 
 interface Shape {
   readonly kind: ApiErrorKind;

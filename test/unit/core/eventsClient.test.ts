@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { isApiError, type ApiError, type ApiErrorKind } from '../../../src/core/errors';
-import { eventsUrl } from '../../../src/core/events/eventsClient';
-import type { EventsResult } from '../../../src/core/model';
+import { isApiError, type ApiError, type ApiErrorKind } from '../../../src/core/client/errors';
+import { eventsUrl } from '../../../src/core/client/events/eventsClient';
+import type { EventsResult } from '../../../src/core/client/model';
 import { makeEvent, TEST_ASSET_ID, TEST_SERIALS } from '../../support/fakeApi';
 import { makeClient, rejectionOf, useFakeApi } from './testClient';
-import { serverTextData } from '../../../src/common/serverText';
+import { serverTextData } from '../../../src/core/common/serverText';
 
 const EVENTS_PATH = '/public/api/onboarding-events/events';
 

@@ -5,9 +5,9 @@
 // answers each URL; the HTTP side of the walks is tested over real HTTP in
 // eventsClient.test.ts.
 import * as assert from 'node:assert/strict';
-import { isApiError } from '../../../src/core/errors';
-import { EventsClient, EVENTS_PATH } from '../../../src/core/events/eventsClient';
-import type { HttpResponse } from '../../../src/core/http/httpClient';
+import { isApiError } from '../../../src/core/client/errors';
+import { EventsClient, EVENTS_PATH } from '../../../src/core/client/events/eventsClient';
+import type { HttpResponse } from '../../../src/core/client/http/httpClient';
 import { rejectionOf } from './testClient';
 
 const BASE = 'https://api.example.test';

@@ -3,8 +3,8 @@
 // http(s) is ever requested. A recording transport stands in for the network
 // (fetchLink's HTTP behaviour is tested over real HTTP in linksAndSecrets).
 import * as assert from 'node:assert/strict';
-import { OnboardingClient } from '../../../src/core/onboardingClient';
-import type { Transport, TransportRequest, TransportResponse } from '../../../src/core/http/transport';
+import { OnboardingClient } from '../../../src/core/client/onboardingClient';
+import type { Transport, TransportRequest, TransportResponse } from '../../../src/core/client/http/transport';
 import { API_ORIGIN, hostileHref } from '../../support/hostileHrefs';
 import { fc, holds } from '../../support/properties';
 

@@ -8,11 +8,11 @@ import * as assert from 'node:assert/strict';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
-import { createFetchTransport } from '../../../src/core/http/fetchTransport';
-import { networkPathFor } from '../../../src/core/http/networkPath';
-import type { Transport } from '../../../src/core/http/transport';
-import { createTransport } from '../../../src/core/http/undiciTransport';
-import { errorForTransportFailure } from '../../../src/core/errors';
+import { createFetchTransport } from '../../../src/core/client/http/fetchTransport';
+import { networkPathFor } from '../../../src/core/client/http/networkPath';
+import type { Transport } from '../../../src/core/client/http/transport';
+import { createTransport } from '../../../src/core/client/http/undiciTransport';
+import { errorForTransportFailure } from '../../../src/core/client/errors';
 import { testPki } from '../../support/network/testPki';
 import { getRequest, transportFailureOf, transportOptions } from './transportRequests';
 

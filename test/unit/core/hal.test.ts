@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { expandLink, isOpenable, linkDeprecation, parseLinks, resolveHref } from '../../../src/core/hal';
+import { expandLink, isOpenable, linkDeprecation, parseLinks, resolveHref } from '../../../src/core/client/hal';
 
 describe('HAL links (spec §2.3, §2.4)', () => {
   it('§2.4 parses all nine HALLink fields with their types', () => {

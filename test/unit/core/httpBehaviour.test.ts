@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { isApiError, type ApiErrorKind } from '../../../src/core/errors';
-import { HttpClient, type HttpClientOptions } from '../../../src/core/http/httpClient';
-import { DEFAULT_RETRY_POLICY } from '../../../src/core/http/retryPolicy';
-import { createUndiciTransport } from '../../../src/core/http/undiciTransport';
-import type { Transport } from '../../../src/core/http/transport';
+import { isApiError, type ApiErrorKind } from '../../../src/core/client/errors';
+import { HttpClient, type HttpClientOptions } from '../../../src/core/client/http/httpClient';
+import { DEFAULT_RETRY_POLICY } from '../../../src/core/client/http/retryPolicy';
+import { createUndiciTransport } from '../../../src/core/client/http/undiciTransport';
+import type { Transport } from '../../../src/core/client/http/transport';
 import { TEST_SERIALS } from '../../support/fakeApi';
 import { delay, makeClient, rejectionOf, useFakeApi } from './testClient';
 

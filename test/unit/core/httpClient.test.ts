@@ -4,17 +4,17 @@
 // httpBehaviour.test.ts covers the same client over real HTTP.
 
 import * as assert from 'node:assert/strict';
-import { isApiError, type ApiErrorKind } from '../../../src/core/errors';
-import { HttpClient, type HttpClientOptions, type HttpRequest } from '../../../src/core/http/httpClient';
-import type { RequestLogEntry } from '../../../src/core/http/httpClient';
-import { DEFAULT_RETRY_POLICY } from '../../../src/core/http/retryPolicy';
+import { isApiError, type ApiErrorKind } from '../../../src/core/client/errors';
+import { HttpClient, type HttpClientOptions, type HttpRequest } from '../../../src/core/client/http/httpClient';
+import type { RequestLogEntry } from '../../../src/core/client/http/httpClient';
+import { DEFAULT_RETRY_POLICY } from '../../../src/core/client/http/retryPolicy';
 import {
   TransportError,
   type Transport,
   type NetworkFailureContext,
   type TransportRequest,
   type TransportResponse,
-} from '../../../src/core/http/transport';
+} from '../../../src/core/client/http/transport';
 import { rejectionOf } from './testClient';
 
 /** One scripted answer: a response, a failure to throw, or a function of the request (and the test's clock). */

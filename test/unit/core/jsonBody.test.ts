@@ -2,8 +2,8 @@
 // parses, and what the user is told when it does not.
 
 import * as assert from 'node:assert/strict';
-import { plainLocalize } from '../../../src/common/localize';
-import { parseJsonBody } from '../../../src/core/jsonBody';
+import { plainLocalize } from '../../../src/core/common/localize';
+import { parseJsonBody } from '../../../src/core/client/jsonBody';
 
 /** The parse as English text, so a problem can be compared. */
 type ParsedText = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly problem: string };

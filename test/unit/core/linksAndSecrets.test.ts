@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { inspect } from 'node:util';
-import { basicClientAuthorization } from '../../../src/core/auth/tokenClient';
-import { isApiError } from '../../../src/core/errors';
-import { expandLink } from '../../../src/core/hal';
+import { basicClientAuthorization } from '../../../src/core/client/auth/tokenClient';
+import { isApiError } from '../../../src/core/client/errors';
+import { expandLink } from '../../../src/core/client/hal';
 import { startForeignOrigin, TEST_ASSET_ID, TEST_CREDENTIALS, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { SECRETS, makeClient, rejectionOf, useFakeApi } from './testClient';
 

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { isApiError, type ApiError } from '../../../src/core/errors';
-import type { RequestLogEntry } from '../../../src/core/http/httpClient';
-import type { HttpSettings } from '../../../src/core/onboardingClient';
+import { isApiError, type ApiError } from '../../../src/core/client/errors';
+import type { RequestLogEntry } from '../../../src/core/client/http/httpClient';
+import type { HttpSettings } from '../../../src/core/client/onboardingClient';
 import { startFakeApi, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { startHttpsFront, type HttpsFront } from '../../support/network/httpsFront';
 import { loopbackLookup } from '../../support/network/loopbackLookup';

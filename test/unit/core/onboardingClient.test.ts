@@ -4,11 +4,11 @@
 // its string forms and the HTTP settings it hands down.
 import * as assert from 'node:assert/strict';
 import { inspect } from 'node:util';
-import { isApiError, type ApiError } from '../../../src/core/errors';
-import { TransportError } from '../../../src/core/http/transport';
-import type { RequestLogEntry } from '../../../src/core/http/httpClient';
-import type { Transport } from '../../../src/core/http/transport';
-import { OnboardingClient, type HttpSettings } from '../../../src/core/onboardingClient';
+import { isApiError, type ApiError } from '../../../src/core/client/errors';
+import { TransportError } from '../../../src/core/client/http/transport';
+import type { RequestLogEntry } from '../../../src/core/client/http/httpClient';
+import type { Transport } from '../../../src/core/client/http/transport';
+import { OnboardingClient, type HttpSettings } from '../../../src/core/client/onboardingClient';
 import { startForeignOrigin, TEST_ASSET_ID, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { loopbackLookup } from '../../support/network/loopbackLookup';
 import { makeClient, rejectionOf, useFakeApi } from './testClient';

@@ -10,7 +10,7 @@ import {
   type PageEnvelope,
   type PageRequest,
   type WalkedPage,
-} from '../../../src/core/pagination';
+} from '../../../src/core/client/pagination';
 import { fc, holds } from '../../support/properties';
 
 async function collect(walk: AsyncGenerator<WalkedPage>): Promise<WalkedPage[]> {

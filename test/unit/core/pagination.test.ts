@@ -17,7 +17,7 @@ import {
   type CursorRequest,
   type PageEnvelope,
   type PageRequest,
-} from '../../../src/core/pagination';
+} from '../../../src/core/client/pagination';
 import { makeEvent, startFakeApi, type FakeApi } from '../../support/fakeApi';
 import { CREDENTIALS } from './testClient';
 

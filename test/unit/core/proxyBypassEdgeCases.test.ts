@@ -2,7 +2,7 @@
 // IPv6 hosts count as loopback, and NO_PROXY CIDR entries with too few parts.
 
 import * as assert from 'node:assert/strict';
-import { bypassesProxy, isLoopbackHost, parseNoProxy } from '../../../src/core/http/proxySelection';
+import { bypassesProxy, isLoopbackHost, parseNoProxy } from '../../../src/core/client/http/proxySelection';
 
 describe('proxy rules at the edges', () => {
   const loopback: readonly [string, boolean][] = [

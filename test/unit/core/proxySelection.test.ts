@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { bypassesProxy, normalizeProxyUrl, parseNoProxy, selectProxy } from '../../../src/core/http/proxySelection';
+import { bypassesProxy, normalizeProxyUrl, parseNoProxy, selectProxy } from '../../../src/core/client/http/proxySelection';
 import { startFakeApi, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { makeClient } from './testClient';
 

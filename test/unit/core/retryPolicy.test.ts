@@ -3,7 +3,7 @@
 
 import * as assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
-import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter, sleep, type RetryPolicy } from '../../../src/core/http/retryPolicy';
+import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter, sleep, type RetryPolicy } from '../../../src/core/client/http/retryPolicy';
 
 const NOW = Date.UTC(2025, 5, 2, 9, 30);
 

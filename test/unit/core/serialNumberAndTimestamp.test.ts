@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { isApiError } from '../../../src/core/errors';
-import { MAX_SERIAL_NUMBER_LENGTH, normalizeSerialNumber } from '../../../src/core/serialNumber';
-import { SECONDS_THRESHOLD, detectTimestampUnit, toEventTime } from '../../../src/core/timestamp';
+import { isApiError } from '../../../src/core/client/errors';
+import { MAX_SERIAL_NUMBER_LENGTH, normalizeSerialNumber } from '../../../src/core/client/serialNumber';
+import { SECONDS_THRESHOLD, detectTimestampUnit, toEventTime } from '../../../src/core/client/timestamp';
 
 function invalidInputMessage(input: string): string {
   try {

@@ -2,9 +2,9 @@
 // pointed at it with short retry delays, no proxy from the environment, and a
 // log of every request the client reported.
 
-import type { Credentials } from '../../../src/core/auth/tokenClient';
-import type { RequestLogEntry } from '../../../src/core/http/httpClient';
-import { OnboardingClient, type ClientOptions, type HttpSettings } from '../../../src/core/onboardingClient';
+import type { Credentials } from '../../../src/core/client/auth/tokenClient';
+import type { RequestLogEntry } from '../../../src/core/client/http/httpClient';
+import { OnboardingClient, type ClientOptions, type HttpSettings } from '../../../src/core/client/onboardingClient';
 import { startFakeApi, TEST_CREDENTIALS, type FakeApi, type FakeApiOptions } from '../../support/fakeApi';
 
 export interface TestContext {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { formUrlEncode } from '../../../src/core/auth/tokenClient';
-import { isApiError, type ApiErrorKind } from '../../../src/core/errors';
+import { formUrlEncode } from '../../../src/core/client/auth/tokenClient';
+import { isApiError, type ApiErrorKind } from '../../../src/core/client/errors';
 import { TEST_CREDENTIALS, TEST_NO_PERMISSION_USER, TEST_SERIALS } from '../../support/fakeApi';
 import { delay, makeClient, rejectionOf, useFakeApi } from './testClient';
 

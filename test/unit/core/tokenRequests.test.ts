@@ -6,8 +6,8 @@
 
 import * as assert from 'node:assert/strict';
 import { inspect } from 'node:util';
-import { AuthorizedRequests } from '../../../src/core/auth/authorizedRequests';
-import { TokenClient, type TokenClientOptions } from '../../../src/core/auth/tokenClient';
+import { AuthorizedRequests } from '../../../src/core/client/auth/authorizedRequests';
+import { TokenClient, type TokenClientOptions } from '../../../src/core/client/auth/tokenClient';
 import {
   invalidCredentialsError,
   isApiError,
@@ -16,10 +16,10 @@ import {
   unexpectedStatusError,
   type ApiError,
   type ApiErrorKind,
-} from '../../../src/core/errors';
-import { HttpClient } from '../../../src/core/http/httpClient';
-import { DEFAULT_RETRY_POLICY } from '../../../src/core/http/retryPolicy';
-import { createUndiciTransport } from '../../../src/core/http/undiciTransport';
+} from '../../../src/core/client/errors';
+import { HttpClient } from '../../../src/core/client/http/httpClient';
+import { DEFAULT_RETRY_POLICY } from '../../../src/core/client/http/retryPolicy';
+import { createUndiciTransport } from '../../../src/core/client/http/undiciTransport';
 import { EVENTS_PATH, startFakeApi, TEST_CREDENTIALS, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { rejectionOf } from './testClient';
 

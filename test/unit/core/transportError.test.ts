@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
-import * as transport from '../../../src/core/http/transport';
-import { isTransportError, TransportError } from '../../../src/core/http/transport';
+import * as transport from '../../../src/core/client/http/transport';
+import { isTransportError, TransportError } from '../../../src/core/client/http/transport';
 
 /** A second copy of the module, as the separately bundled undici transport has: its class is another class. */
 function otherBundleCopy(): typeof transport {
-  const path = require.resolve('../../../src/core/http/transport');
+  const path = require.resolve('../../../src/core/client/http/transport');
   const ours = require.cache[path];
   Reflect.deleteProperty(require.cache, path);
   try {

@@ -1,7 +1,12 @@
 // What the undici transport tests build their requests and options from, and
 // how they read a failure: one copy for every file that drives the transport directly.
 import * as assert from 'node:assert/strict';
-import { isTransportError, type TransportError, type TransportOptions, type TransportRequest } from '../../../src/core/http/transport';
+import {
+  isTransportError,
+  type TransportError,
+  type TransportOptions,
+  type TransportRequest,
+} from '../../../src/core/client/http/transport';
 import { rejectionOf } from './testClient';
 
 export const TIMEOUTS = { headersMs: 5_000, bodyMs: 5_000, totalMs: 8_000 };

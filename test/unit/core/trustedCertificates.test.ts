@@ -8,14 +8,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as tls from 'node:tls';
-import { isTransportError, type TransportError } from '../../../src/core/http/transport';
+import { isTransportError, type TransportError } from '../../../src/core/client/http/transport';
 import {
   loadTrustedCertificates,
   MAX_CA_FILE_BYTES,
   pemCertificates,
   type CertificateStores,
   type GetCACertificates,
-} from '../../../src/core/http/trustedCertificates';
+} from '../../../src/core/client/http/trustedCertificates';
 import { testPki } from '../../support/network/testPki';
 
 const pki = testPki();

@@ -3,8 +3,8 @@
 // for a refused CONNECT only a message), so every rule is tried without a network.
 
 import * as assert from 'node:assert/strict';
-import { causeCodes, classifyNetworkError, type FailureSituation } from '../../../src/core/http/networkFailures';
-import { TransportError, type NetworkFailureContext } from '../../../src/core/http/transport';
+import { causeCodes, classifyNetworkError, type FailureSituation } from '../../../src/core/client/http/networkFailures';
+import { TransportError, type NetworkFailureContext } from '../../../src/core/client/http/transport';
 
 /** An error as Node and undici make them: an Error with a code, optionally wrapping another. */
 function coded(code: string | undefined, cause?: unknown, message = 'failed'): Error {

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { createUndiciTransport } from '../../../src/core/http/undiciTransport';
+import { createUndiciTransport } from '../../../src/core/client/http/undiciTransport';
 import { getRequest, transportFailureOf, transportOptions } from './transportRequests';
 import { startRecordingProxy } from '../../support/network/recordingProxy';
 import { PLANT_HOST } from '../../support/network/testPki';

@@ -2,8 +2,8 @@
 // JSON the server sends, validation never throws, judges each element alone,
 // and keeps what it does not know.
 import * as assert from 'node:assert/strict';
-import { parseLinks } from '../../../src/core/hal';
-import { validateEvent, validateEvents } from '../../../src/core/validateEvents';
+import { parseLinks } from '../../../src/core/client/hal';
+import { validateEvent, validateEvents } from '../../../src/core/client/validateEvents';
 import { fc, holds } from '../../support/properties';
 
 const SERIAL = 'MX-4711-A0023';

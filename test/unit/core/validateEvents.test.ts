@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import type { OnboardingEvent } from '../../../src/core/model';
-import { dedupeEvents, eventKey, sortNewestFirst, validateEvent, validateEvents } from '../../../src/core/validateEvents';
+import type { OnboardingEvent } from '../../../src/core/client/model';
+import { dedupeEvents, eventKey, sortNewestFirst, validateEvent, validateEvents } from '../../../src/core/client/validateEvents';
 
 const UUID = '3f2b8c1e-7a4d-4e4b-9a6f-1c2d3e4f5a6b';
 const valid = {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { plainLocalize } from '../../../src/common/localize';
-import { eventFromArgument, eventFromState, eventReference, stateFor } from '../../../src/details/eventArgument';
+import { plainLocalize } from '../../../src/core/common/localize';
+import { eventFromArgument, eventFromState, eventReference, stateFor } from '../../../src/extension/details/eventArgument';
 import { machineCreated, SERIAL } from './fixtures';
 
 describe('details: command arguments and restored panel state', () => {

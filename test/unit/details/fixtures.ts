@@ -1,6 +1,6 @@
 // Small typed events for the details unit tests, validated by the core exactly as API data is.
-import type { OnboardingEvent } from '../../../src/core/model';
-import { validateEvent } from '../../../src/core/validateEvents';
+import type { OnboardingEvent } from '../../../src/core/client/model';
+import { validateEvent } from '../../../src/core/client/validateEvents';
 
 export const SERIAL = 'MX-4711-A0023';
 export const ASSET_ID = '3f2b8c1e-7a4d-4e4b-9a6f-1c2d3e4f5a6b';

@@ -2,7 +2,7 @@
 // send and any values the page may fill in: what is allowed to open or be
 // fetched is always http(s) with a host, and a relative link stays on the API.
 import * as assert from 'node:assert/strict';
-import { deprecationDecision, fetchDecision, openDecision, type LinkDecision } from '../../../src/details/linkPolicy';
+import { deprecationDecision, fetchDecision, openDecision, type LinkDecision } from '../../../src/extension/details/linkPolicy';
 import { API_ORIGIN, hostileHref, variables } from '../../support/hostileHrefs';
 import { fc, holds } from '../../support/properties';
 import { event } from './fixtures';

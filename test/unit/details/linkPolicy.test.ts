@@ -2,7 +2,7 @@
 // names links by id; the policy recomputes every target from the event the host
 // holds, and lets only http(s) go to the browser or the API client.
 import * as assert from 'node:assert/strict';
-import type { OnboardingEvent } from '../../../src/core/model';
+import type { OnboardingEvent } from '../../../src/core/client/model';
 import {
   copyableUrl,
   deprecationDecision,
@@ -10,7 +10,7 @@ import {
   linkTarget,
   openDecision,
   type LinkRequest,
-} from '../../../src/details/linkPolicy';
+} from '../../../src/extension/details/linkPolicy';
 import { API_BASE, ASSET_ID, event, machineCreated, T_MS } from './fixtures';
 
 /** Links in flattened order: ids 0… as the page numbers them. */

@@ -2,8 +2,8 @@
 // except for one field (missing, of the wrong type, or out of range) is
 // refused, and each value the protocol allows is accepted.
 import * as assert from 'node:assert/strict';
-import { PAGE_STRING_KEYS, isHostMessage, isPageMessage, type EventView, type PageStrings } from '../../../src/details/protocol';
-import { buildEventView } from '../../../src/details/viewModel';
+import { PAGE_STRING_KEYS, isHostMessage, isPageMessage, type EventView, type PageStrings } from '../../../src/extension/details/protocol';
+import { buildEventView } from '../../../src/extension/details/viewModel';
 import { machineCreated, T_MS } from './fixtures';
 
 type Json = Record<string, unknown>;

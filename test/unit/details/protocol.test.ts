@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { PAGE_STRING_KEYS, isHostMessage, isPageMessage, type PageStrings } from '../../../src/details/protocol';
-import { buildEventView } from '../../../src/details/viewModel';
+import { PAGE_STRING_KEYS, isHostMessage, isPageMessage, type PageStrings } from '../../../src/extension/details/protocol';
+import { buildEventView } from '../../../src/extension/details/viewModel';
 import { machineCreated, T_MS } from './fixtures';
 
 const strings = Object.fromEntries(PAGE_STRING_KEYS.map((k) => [k, k])) as unknown as PageStrings;

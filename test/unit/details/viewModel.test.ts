@@ -1,7 +1,14 @@
 import * as assert from 'node:assert/strict';
-import type { HalLink } from '../../../src/core/model';
-import { HAL_LINK_FIELDS } from '../../../src/details/protocol';
-import { buildEventView, flattenLinks, jsonText, linkById, resolveLinkTarget, templateVariables } from '../../../src/details/viewModel';
+import type { HalLink } from '../../../src/core/client/model';
+import { HAL_LINK_FIELDS } from '../../../src/extension/details/protocol';
+import {
+  buildEventView,
+  flattenLinks,
+  jsonText,
+  linkById,
+  resolveLinkTarget,
+  templateVariables,
+} from '../../../src/extension/details/viewModel';
 import { API_BASE, ASSET_ID, event, machineCreated, SERIAL, T_MS } from './fixtures';
 
 const options = {

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CA_FILE_SETTING } from '../../../src/core/errors';
-import { readSettings, settingId, type RawSettings } from '../../../src/domain/settings/settingsRules';
-import { CLIENT_SETTINGS, clientSettingsOf, type ClientSettings } from '../../../src/domain/settings/clientSettings';
+import { CA_FILE_SETTING } from '../../../src/core/client/errors';
+import { readSettings, settingId, type RawSettings } from '../../../src/core/domain/settings/settingsRules';
+import { CLIENT_SETTINGS, clientSettingsOf, type ClientSettings } from '../../../src/core/domain/settings/clientSettings';
 
 function reader(values: Record<string, unknown>): RawSettings {
   return (section, key) => values[`${section}.${key}`];

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { Environment } from '../../../src/domain/session/sessionState';
+import type { Environment } from '../../../src/core/domain/session/sessionState';
 import {
   accountLabel,
   checkEndpointUrl,
@@ -10,7 +10,7 @@ import {
   parseStoredEnvironments,
   sameName,
   suggestEnvironmentName,
-} from '../../../src/domain/session/environmentRules';
+} from '../../../src/core/domain/session/environmentRules';
 
 function env(overrides: Partial<Environment> = {}): Environment {
   return {

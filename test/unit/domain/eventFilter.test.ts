@@ -6,7 +6,7 @@ import {
   judgeWindowAnswer,
   updateFilter,
   windowQueryTimestamp,
-} from '../../../src/domain/events/eventFilter';
+} from '../../../src/core/domain/events/eventFilter';
 import { event, MINUTE, T0 } from '../machines/fixtures';
 
 describe('Event filter', () => {

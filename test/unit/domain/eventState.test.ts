@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import type { EventsResult, OnboardingEvent } from '../../../src/core/model';
-import { plainLocalize } from '../../../src/common/localize';
+import type { EventsResult, OnboardingEvent } from '../../../src/core/client/model';
+import { plainLocalize } from '../../../src/core/common/localize';
 import {
   DEFAULT_EVENT_STATE_RULES,
   eventState,
@@ -12,10 +12,10 @@ import {
   stateWord,
   type EventStateRules,
   type MachineState,
-} from '../../../src/domain/events/eventState';
-import { SETTING_RULES } from '../../../src/domain/settings/settingsRules';
+} from '../../../src/core/domain/events/eventState';
+import { SETTING_RULES } from '../../../src/core/domain/settings/settingsRules';
 import { event as timedEvent, result as resultOf } from '../agentTools/fixtures';
-import { serverText } from '../../../src/common/serverText';
+import { serverText } from '../../../src/core/common/serverText';
 
 function event(type: string, assetId?: string): OnboardingEvent {
   return {

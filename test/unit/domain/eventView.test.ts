@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { buildView, EventViewCache, knownTypes, machineChildren, mergeEvents } from '../../../src/domain/events/eventView';
+import { buildView, EventViewCache, knownTypes, machineChildren, mergeEvents } from '../../../src/core/domain/events/eventView';
 import { event, manyEvents, MINUTE, result, T0 } from '../machines/fixtures';
 
 describe('Event view of one machine', () => {

@@ -2,9 +2,9 @@
 // every cell holds the text as sent (or behind one apostrophe), and no cell a
 // spreadsheet would read starts a formula.
 import * as assert from 'node:assert/strict';
-import { CSV_COLUMNS, csvCell, eventsToCsv } from '../../../src/domain/events/exportEvents';
-import { validateEvent } from '../../../src/core/validateEvents';
-import type { OnboardingEvent } from '../../../src/core/model';
+import { CSV_COLUMNS, csvCell, eventsToCsv } from '../../../src/core/domain/events/exportEvents';
+import { validateEvent } from '../../../src/core/client/validateEvents';
+import type { OnboardingEvent } from '../../../src/core/client/model';
 import { fc, holds } from '../../support/properties';
 
 /** What OWASP lists as a formula start, after any leading white space; a tab or CR counts on its own. */

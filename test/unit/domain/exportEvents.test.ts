@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { csvCell, defaultExportName, eventsToCsv, eventsToJson, formatOf } from '../../../src/domain/events/exportEvents';
+import { csvCell, defaultExportName, eventsToCsv, eventsToJson, formatOf } from '../../../src/core/domain/events/exportEvents';
 import { event, SERIAL, T0 } from '../machines/fixtures';
 
 describe('Exporting events', () => {

@@ -2,8 +2,8 @@
 // exactly the line limit is whole, and one change event with edits in several places reads
 // every line between the first and the last edit again.
 import * as assert from 'node:assert/strict';
-import { createSerialMatcher } from '../../../src/domain/serialNumbers/serialMatcher';
-import { SerialIndex } from '../../../src/domain/serialNumbers/visibleSerials';
+import { createSerialMatcher } from '../../../src/core/domain/serialNumbers/serialMatcher';
+import { SerialIndex } from '../../../src/core/domain/serialNumbers/visibleSerials';
 
 const matcher = createSerialMatcher();
 const serialsOf = (index: SerialIndex): string[] => index.all().map((match) => `${match.line}:${match.serialNumber}`);

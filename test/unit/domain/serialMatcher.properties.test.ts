@@ -2,8 +2,8 @@
 // pattern matches at that place, respects the minimum length, the deny list
 // and the length cap, and matches come in order without overlapping.
 import * as assert from 'node:assert/strict';
-import { MAX_SERIAL_NUMBER_LENGTH } from '../../../src/core/serialNumber';
-import { createSerialMatcher, DEFAULT_SERIAL_PATTERN, type SerialMatch } from '../../../src/domain/serialNumbers/serialMatcher';
+import { MAX_SERIAL_NUMBER_LENGTH } from '../../../src/core/client/serialNumber';
+import { createSerialMatcher, DEFAULT_SERIAL_PATTERN, type SerialMatch } from '../../../src/core/domain/serialNumbers/serialMatcher';
 import { fc, holds } from '../../support/properties';
 
 /** Control, bidi and zero-width characters: a match spanning one would read differently from what is looked up. */

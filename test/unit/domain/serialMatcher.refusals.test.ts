@@ -3,8 +3,8 @@
 // the length cap, a fractional minimum length, patterns that can match only
 // an empty string somewhere, and offsets at the very ends of the text.
 import assert from 'node:assert/strict';
-import { plainLocalize, type Localize } from '../../../src/common/localize';
-import { createSerialMatcher, DEFAULT_SERIAL_PATTERN } from '../../../src/domain/serialNumbers/serialMatcher';
+import { plainLocalize, type Localize } from '../../../src/core/common/localize';
+import { createSerialMatcher, DEFAULT_SERIAL_PATTERN } from '../../../src/core/domain/serialNumbers/serialMatcher';
 
 /** The notification text for a refused pattern, as the user reads it. */
 const refusal = (pattern: string, reason: string): string =>

@@ -9,9 +9,9 @@ import {
   createSerialMatcher,
   MAX_PROGRAM_SIZE,
   type SerialMatcherOptions,
-} from '../../../src/domain/serialNumbers/serialMatcher';
+} from '../../../src/core/domain/serialNumbers/serialMatcher';
 import { DEMO_SERIAL_PATTERN, DEMO_SERIALS, demoData } from '../../support/fakeApi';
-import { NOTIFICATION_LINK } from '../../../src/common/notificationText';
+import { NOTIFICATION_LINK } from '../../../src/core/common/notificationText';
 
 interface Row {
   readonly name: string;

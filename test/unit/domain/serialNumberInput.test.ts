@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { plainLocalize, type Localize } from '../../../src/common/localize';
-import { checkSerialNumber, serialNumberArgument } from '../../../src/domain/serialNumbers/serialNumberInput';
+import { plainLocalize, type Localize } from '../../../src/core/common/localize';
+import { checkSerialNumber, serialNumberArgument } from '../../../src/core/domain/serialNumbers/serialNumberInput';
 
 describe('serial number input', () => {
   const accepted: readonly [string, string][] = [

@@ -2,8 +2,8 @@
 // (which a test may change behind the machine's back, as another window
 // would) and fake clients whose server refusal the test triggers.
 import * as assert from 'node:assert/strict';
-import type { Credentials } from '../../../src/core/auth/tokenClient';
-import { invalidCredentialsError, isApiError } from '../../../src/core/errors';
+import type { Credentials } from '../../../src/core/client/auth/tokenClient';
+import { invalidCredentialsError, isApiError } from '../../../src/core/client/errors';
 import {
   SessionMachine,
   type ClientFactory,
@@ -11,8 +11,8 @@ import {
   type Endpoints,
   type SignInDraft,
   type StoredSecrets,
-} from '../../../src/domain/session/sessionMachine';
-import type { Environment, SessionState } from '../../../src/domain/session/sessionState';
+} from '../../../src/core/domain/session/sessionMachine';
+import type { Environment, SessionState } from '../../../src/core/domain/session/sessionState';
 
 class MemoryStorage implements CredentialStorage {
   list: Environment[] = [];

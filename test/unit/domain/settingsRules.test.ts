@@ -1,7 +1,13 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { HTTP_SETTING_RULES, readSettings, SECTION, SETTING_RULES, type RawSettings } from '../../../src/domain/settings/settingsRules';
+import {
+  HTTP_SETTING_RULES,
+  readSettings,
+  SECTION,
+  SETTING_RULES,
+  type RawSettings,
+} from '../../../src/core/domain/settings/settingsRules';
 
 interface Contributed {
   readonly default?: unknown;

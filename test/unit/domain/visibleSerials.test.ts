@@ -1,6 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { createSerialMatcher } from '../../../src/domain/serialNumbers/serialMatcher';
-import { distinctSerials, LineMatchCache, linesToScan, MAX_MATCHED_LINE_LENGTH } from '../../../src/domain/serialNumbers/visibleSerials';
+import { createSerialMatcher } from '../../../src/core/domain/serialNumbers/serialMatcher';
+import {
+  distinctSerials,
+  LineMatchCache,
+  linesToScan,
+  MAX_MATCHED_LINE_LENGTH,
+} from '../../../src/core/domain/serialNumbers/visibleSerials';
 
 describe('visible serial numbers', () => {
   describe('linesToScan', () => {

@@ -2,8 +2,8 @@
 // it hostile strings and check that only our own command links survive, and
 // that the table keeps its shape.
 import assert from 'node:assert/strict';
-import type { EventsResult, OnboardingEvent } from '../../../src/core/model';
-import { validateEvent } from '../../../src/core/validateEvents';
+import type { EventsResult, OnboardingEvent } from '../../../src/core/client/model';
+import { validateEvent } from '../../../src/core/client/validateEvents';
 import {
   ERROR_TEXT_MAX,
   errorHoverMarkdown,
@@ -13,15 +13,15 @@ import {
   MESSAGE_CELL_MAX,
   signedOutHoverMarkdown,
   type HoverContext,
-} from '../../../src/editor/hoverMarkdown';
+} from '../../../src/extension/editor/hoverMarkdown';
 import { makeEvent } from '../../support/fakeApi';
-import { ApiError, CA_FILE_SETTING, errorForTransportFailure } from '../../../src/core/errors';
-import { TransportError } from '../../../src/core/http/transport';
-import { plainLocalize } from '../../../src/common/localize';
-import { COMMANDS } from '../../../src/workbench/constants';
-import { DEFAULT_EVENT_STATE_RULES, parseEventStateRules } from '../../../src/domain/events/eventState';
-import { LineHistory } from '../../../src/domain/progress/lineHistory';
-import { machineProgress } from '../../../src/domain/progress/machineProgress';
+import { ApiError, CA_FILE_SETTING, errorForTransportFailure } from '../../../src/core/client/errors';
+import { TransportError } from '../../../src/core/client/http/transport';
+import { plainLocalize } from '../../../src/core/common/localize';
+import { COMMANDS } from '../../../src/extension/workbench/constants';
+import { DEFAULT_EVENT_STATE_RULES, parseEventStateRules } from '../../../src/core/domain/events/eventState';
+import { LineHistory } from '../../../src/core/domain/progress/lineHistory';
+import { machineProgress } from '../../../src/core/domain/progress/machineProgress';
 
 const NOW = Date.UTC(2025, 5, 2, 12, 0, 0);
 const MINUTE = 60_000;

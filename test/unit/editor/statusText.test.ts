@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { plainLocalize } from '../../../src/common/localize';
+import { plainLocalize } from '../../../src/core/common/localize';
 import {
   inlineStatusText,
   planProblems,
@@ -7,9 +7,9 @@ import {
   problemMessage,
   stateSummary,
   type SerialStatus,
-} from '../../../src/editor/statusText';
-import type { LineMatch } from '../../../src/domain/serialNumbers/visibleSerials';
-import { serverText } from '../../../src/common/serverText';
+} from '../../../src/extension/editor/statusText';
+import type { LineMatch } from '../../../src/core/domain/serialNumbers/visibleSerials';
+import { serverText } from '../../../src/core/common/serverText';
 
 const at = (line: number, serialNumber: string): LineMatch => ({ line, start: 0, end: serialNumber.length, serialNumber });
 

@@ -4,12 +4,12 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { EventsResult } from '../../../src/core/model';
-import { DEFAULT_EVENT_STATE_RULES, type EventStateRules } from '../../../src/domain/events/eventState';
-import type { LearnedSteps, StepSetting } from '../../../src/domain/progress/lineHistory';
-import { CachedLineHistory } from '../../../src/eventsCache/cachedLineHistory';
-import { EventsCache } from '../../../src/eventsCache/eventsCache';
-import { FileResultStore, MAX_LEARNED_FILE_BYTES } from '../../../src/eventsCache/fileResultStore';
+import type { EventsResult } from '../../../src/core/client/model';
+import { DEFAULT_EVENT_STATE_RULES, type EventStateRules } from '../../../src/core/domain/events/eventState';
+import type { LearnedSteps, StepSetting } from '../../../src/core/domain/progress/lineHistory';
+import { CachedLineHistory } from '../../../src/core/eventsCache/cachedLineHistory';
+import { EventsCache } from '../../../src/core/eventsCache/eventsCache';
+import { FileResultStore, MAX_LEARNED_FILE_BYTES } from '../../../src/core/eventsCache/fileResultStore';
 import { machine, MINUTE, onboarded, T0 } from '../domain/progress/fixtures';
 import { result } from '../machines/fixtures';
 

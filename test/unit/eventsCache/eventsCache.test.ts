@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import type { EventsResult, GetEventsOptions } from '../../../src/core/model';
-import { EventsCache, NotSignedInError } from '../../../src/eventsCache/eventsCache';
-import { cancelledError } from '../../../src/core/errors';
-import { isApiError } from '../../../src/core/errors';
+import type { EventsResult, GetEventsOptions } from '../../../src/core/client/model';
+import { EventsCache, NotSignedInError } from '../../../src/core/eventsCache/eventsCache';
+import { cancelledError } from '../../../src/core/client/errors';
+import { isApiError } from '../../../src/core/client/errors';
 import { event, result, SERIAL } from '../machines/fixtures';
 
 class Deferred<T> {

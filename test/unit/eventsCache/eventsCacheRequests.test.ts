@@ -5,12 +5,12 @@
 // queue. (These moved here from the HTTP client, which no longer shares GETs.)
 
 import * as assert from 'node:assert/strict';
-import { isApiError, type ApiErrorKind } from '../../../src/core/errors';
-import type { Transport, TransportRequest, TransportResponse } from '../../../src/core/http/transport';
-import { EventsCache } from '../../../src/eventsCache/eventsCache';
+import { isApiError, type ApiErrorKind } from '../../../src/core/client/errors';
+import type { Transport, TransportRequest, TransportResponse } from '../../../src/core/client/http/transport';
+import { EventsCache } from '../../../src/core/eventsCache/eventsCache';
 import { TEST_SERIALS } from '../../support/fakeApi';
 import { delay, makeClient, rejectionOf, useFakeApi } from '../core/testClient';
-import { OnboardingClient } from '../../../src/core/onboardingClient';
+import { OnboardingClient } from '../../../src/core/client/onboardingClient';
 
 const SERIAL = TEST_SERIALS.onboarded;
 

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Environment, SessionState } from '../../../src/domain/session/sessionState';
-import { FileResultStore } from '../../../src/eventsCache/fileResultStore';
-import { forgetResultsOnSignOut, resultScope } from '../../../src/workbench/resultScope';
+import type { Environment, SessionState } from '../../../src/core/domain/session/sessionState';
+import { FileResultStore } from '../../../src/core/eventsCache/fileResultStore';
+import { forgetResultsOnSignOut, resultScope } from '../../../src/extension/workbench/resultScope';
 import { event, result, SERIAL } from '../machines/fixtures';
 
 function files(dir: string): string[] {

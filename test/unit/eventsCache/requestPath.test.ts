@@ -9,9 +9,9 @@
 // Transport.request.
 
 import * as assert from 'node:assert/strict';
-import { OnboardingClient } from '../../../src/core/onboardingClient';
-import type { Transport, TransportResponse } from '../../../src/core/http/transport';
-import { EventsCache } from '../../../src/eventsCache/eventsCache';
+import { OnboardingClient } from '../../../src/core/client/onboardingClient';
+import type { Transport, TransportResponse } from '../../../src/core/client/http/transport';
+import { EventsCache } from '../../../src/core/eventsCache/eventsCache';
 
 function stackHere(): string {
   const limit = Error.stackTraceLimit;

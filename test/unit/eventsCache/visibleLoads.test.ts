@@ -1,12 +1,12 @@
 // VisibleLoads over the real events cache (whose memory of answers and failures
 // it reads), on a fake clock, with a source the test answers by hand.
 import * as assert from 'node:assert/strict';
-import { cancelledError } from '../../../src/core/errors';
-import { ApiError } from '../../../src/core/errors';
-import type { EventsResult, GetEventsOptions } from '../../../src/core/model';
-import { EventsCache } from '../../../src/eventsCache/eventsCache';
-import { LoadBudget } from '../../../src/eventsCache/loadBudget';
-import { MIN_RELOAD_MS, VisibleLoads } from '../../../src/eventsCache/visibleLoads';
+import { cancelledError } from '../../../src/core/client/errors';
+import { ApiError } from '../../../src/core/client/errors';
+import type { EventsResult, GetEventsOptions } from '../../../src/core/client/model';
+import { EventsCache } from '../../../src/core/eventsCache/eventsCache';
+import { LoadBudget } from '../../../src/core/eventsCache/loadBudget';
+import { MIN_RELOAD_MS, VisibleLoads } from '../../../src/core/eventsCache/visibleLoads';
 import { result } from '../machines/fixtures';
 
 interface Call {

@@ -5,9 +5,9 @@
 // spend from the one budget the window's events cache owns. Counted at the
 // fake API, over the real client and cache.
 import * as assert from 'node:assert/strict';
-import { AUTOMATIC_BUDGET } from '../../../src/eventsCache/loadBudget';
-import { EventsCache } from '../../../src/eventsCache/eventsCache';
-import { MAX_AUTOMATIC_PER_VIEW, VisibleLoads } from '../../../src/eventsCache/visibleLoads';
+import { AUTOMATIC_BUDGET } from '../../../src/core/eventsCache/loadBudget';
+import { EventsCache } from '../../../src/core/eventsCache/eventsCache';
+import { MAX_AUTOMATIC_PER_VIEW, VisibleLoads } from '../../../src/core/eventsCache/visibleLoads';
 import { useFakeApi } from '../core/testClient';
 
 /** Fifty machines the API has not heard of, new ones per board. */

@@ -7,7 +7,7 @@
 import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { COMMAND_ALIASES } from '../../../src/workbench/constants';
+import { COMMAND_ALIASES } from '../../../src/extension/workbench/constants';
 
 const root = join(__dirname, '..', '..', '..', '..');
 
@@ -32,7 +32,7 @@ export const RETIRED: readonly Retired[] = [
   {
     pattern: /\bmarks?\b/i,
     kept: 'timeline point: "mark" is only the keyed hash of argumentTrust.ts',
-    under: ['src/board', 'src/domain/board'],
+    under: ['src/extension/board', 'src/core/domain/board'],
   },
   { pattern: /'not-loaded'|"not-loaded"/, kept: "'notLoaded'" },
   { pattern: /'no-events'|"no-events"/, kept: "'noEvents' (MachineState's spelling)" },
@@ -87,10 +87,10 @@ describe('the glossary: retired words stay out of src/ and package.json', () => 
   });
 
   it('catches a retired word where it stands, and lets an alias of a retired command id stand', () => {
-    assert.deepEqual(findRetired('src/editor/x.ts', 'const ok = 1;\n// at a glance'), [
-      `src/editor/x.ts:2: "glance" is retired; the glossary's word is ${RETIRED[0]?.kept ?? ''}`,
+    assert.deepEqual(findRetired('src/extension/editor/x.ts', 'const ok = 1;\n// at a glance'), [
+      `src/extension/editor/x.ts:2: "glance" is retired; the glossary's word is ${RETIRED[0]?.kept ?? ''}`,
     ]);
-    assert.deepEqual(findRetired('src/workbench/constants.ts', `'${Object.keys(COMMAND_ALIASES)[0] ?? ''}': x`), []);
-    assert.equal(findRetired('src/watch/x.ts', '// marks the point').length, 0, '"mark" is retired only on the board');
+    assert.deepEqual(findRetired('src/extension/workbench/constants.ts', `'${Object.keys(COMMAND_ALIASES)[0] ?? ''}': x`), []);
+    assert.equal(findRetired('src/extension/watch/x.ts', '// marks the point').length, 0, '"mark" is retired only on the board');
   });
 });

@@ -4,10 +4,16 @@
 // honoured only for exactly what the demo's extension host was started with.
 // Add a row.
 import assert from 'node:assert/strict';
-import { demoGrant, demoVariable, planArgumentSignIn, signInFields, type SignInFields } from '../../../src/domain/session/argumentSignIn';
-import { ArgumentTrust, plainArgument } from '../../../src/workbench/argumentTrust';
-import type { Environment } from '../../../src/domain/session/sessionState';
-import { ConfirmedEndpoints } from '../../../src/session/credentialStore';
+import {
+  demoGrant,
+  demoVariable,
+  planArgumentSignIn,
+  signInFields,
+  type SignInFields,
+} from '../../../src/core/domain/session/argumentSignIn';
+import { ArgumentTrust, plainArgument } from '../../../src/extension/workbench/argumentTrust';
+import type { Environment } from '../../../src/core/domain/session/sessionState';
+import { ConfirmedEndpoints } from '../../../src/extension/session/credentialStore';
 
 const DEMO: SignInFields = {
   apiBaseUrl: 'http://127.0.0.1:4711',

@@ -3,9 +3,9 @@
 // overflow a timer (Node fires anything above 2^31−1 ms after 1 ms) or turn
 // auto-refresh into a hot loop. One row per case: add yours.
 import assert from 'node:assert/strict';
-import { clampDelay, DELAY_CEILINGS, MAX_TIMER_DELAY_MS } from '../../../src/common/delays';
-import { parseRetryAfter } from '../../../src/core/http/retryPolicy';
-import { AutoRefresh, backoffDelay } from '../../../src/machines/autoRefresh';
+import { clampDelay, DELAY_CEILINGS, MAX_TIMER_DELAY_MS } from '../../../src/core/common/delays';
+import { parseRetryAfter } from '../../../src/core/client/http/retryPolicy';
+import { AutoRefresh, backoffDelay } from '../../../src/extension/machines/autoRefresh';
 
 const NOW = Date.UTC(2025, 5, 2, 9, 30);
 const DAY = 24 * 60 * 60 * 1000;

@@ -2,7 +2,7 @@
 // URL). What is opened must be exactly what was shown; a URL that reads as
 // one host and opens another is refused. Add a row.
 import assert from 'node:assert/strict';
-import { deprecationDecision, externalUrl, openDecision, type LinkRefusal } from '../../../src/details/linkPolicy';
+import { deprecationDecision, externalUrl, openDecision, type LinkRefusal } from '../../../src/extension/details/linkPolicy';
 import { API_BASE, event, T_MS } from '../details/fixtures';
 
 interface Row {

@@ -6,8 +6,8 @@
 // rogue answer would receive the client secret and the password in clear.
 // Add a row.
 import assert from 'node:assert/strict';
-import { selectProxy } from '../../../src/core/http/proxySelection';
-import { checkEndpointUrl } from '../../../src/domain/session/environmentRules';
+import { selectProxy } from '../../../src/core/client/http/proxySelection';
+import { checkEndpointUrl } from '../../../src/core/domain/session/environmentRules';
 
 interface Row {
   readonly url: string;

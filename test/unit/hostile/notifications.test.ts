@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
-import { displayText, inertNotificationText, NOTIFICATION_LINK } from '../../../src/common/notificationText';
-import { checkSerialNumber } from '../../../src/domain/serialNumbers/serialNumberInput';
-import { plainLocalize } from '../../../src/common/localize';
+import { displayText, inertNotificationText, NOTIFICATION_LINK } from '../../../src/core/common/notificationText';
+import { checkSerialNumber } from '../../../src/core/domain/serialNumbers/serialNumberInput';
+import { plainLocalize } from '../../../src/core/common/localize';
 
 const ROOT = join(__dirname, '../../../..');
 const SHOWN = new Set(['showInformationMessage', 'showWarningMessage', 'showErrorMessage', 'setStatusBarMessage']);

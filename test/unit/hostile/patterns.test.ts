@@ -4,7 +4,7 @@
 // a regression by orders of magnitude. On the old matcher (V8's backtracking
 // RegExp) the first rows never finish: the extension host freezes.
 import assert from 'node:assert/strict';
-import { createSerialMatcher } from '../../../src/domain/serialNumbers/serialMatcher';
+import { createSerialMatcher } from '../../../src/core/domain/serialNumbers/serialMatcher';
 import { HOSTILE_LINES, HOSTILE_PATTERN_ROWS } from './patternRows';
 
 describe('hostile input: serial-number patterns run in linear time', () => {

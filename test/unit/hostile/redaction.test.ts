@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Redactor } from '../../../src/common/redact';
-import { OnboardingClient } from '../../../src/core/onboardingClient';
+import { Redactor } from '../../../src/core/common/redact';
+import { OnboardingClient } from '../../../src/core/client/onboardingClient';
 
 interface Row {
   readonly name: string;

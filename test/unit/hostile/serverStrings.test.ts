@@ -5,18 +5,18 @@
 // ("a 10 MB event type"); here the bound is generous, the sizes exact. Add a row.
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
-import { cutMark, markdownCell, toSingleLine } from '../../../src/common/markdownText';
-import { SERVER_TEXT_LIMITS, type EventsResult, type OnboardingEvent } from '../../../src/core/model';
-import { validateEvent, validateEvents } from '../../../src/core/validateEvents';
-import { serialStatusOf, planProblems, planStatuses } from '../../../src/editor/statusText';
-import { eventsHoverMarkdown, type HoverContext } from '../../../src/editor/hoverMarkdown';
-import { TOOL_LIMITS } from '../../../src/domain/agentTools/toolInput';
-import { machineEventsText, summaryText, type MachineReport } from '../../../src/domain/agentTools/toolResults';
-import { cleanText } from '../../../src/domain/agentTools/untrustedText';
-import { DEFAULT_EVENT_STATE_RULES } from '../../../src/domain/events/eventState';
-import type { LineMatch } from '../../../src/domain/serialNumbers/visibleSerials';
-import { plainLocalize } from '../../../src/common/localize';
-import { serverText, serverTextData } from '../../../src/common/serverText';
+import { cutMark, markdownCell, toSingleLine } from '../../../src/core/common/markdownText';
+import { SERVER_TEXT_LIMITS, type EventsResult, type OnboardingEvent } from '../../../src/core/client/model';
+import { validateEvent, validateEvents } from '../../../src/core/client/validateEvents';
+import { serialStatusOf, planProblems, planStatuses } from '../../../src/extension/editor/statusText';
+import { eventsHoverMarkdown, type HoverContext } from '../../../src/extension/editor/hoverMarkdown';
+import { TOOL_LIMITS } from '../../../src/core/domain/agentTools/toolInput';
+import { machineEventsText, summaryText, type MachineReport } from '../../../src/core/domain/agentTools/toolResults';
+import { cleanText } from '../../../src/core/domain/agentTools/untrustedText';
+import { DEFAULT_EVENT_STATE_RULES } from '../../../src/core/domain/events/eventState';
+import type { LineMatch } from '../../../src/core/domain/serialNumbers/visibleSerials';
+import { plainLocalize } from '../../../src/core/common/localize';
+import { serverText, serverTextData } from '../../../src/core/common/serverText';
 
 const SERIAL = 'MX-4711-A0023';
 const NOW = Date.UTC(2025, 5, 2, 12, 0, 0);

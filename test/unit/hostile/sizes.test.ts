@@ -2,12 +2,12 @@
 // them within the 10 MB response cap. None may throw RangeError, overflow the
 // stack or hold more than the per-machine budget. Add a row.
 import assert from 'node:assert/strict';
-import { jsonDepth, MAX_JSON_DEPTH, pruneDeepJson, TOO_DEEP } from '../../../src/common/jsonDepth';
-import { EventsClient, MAX_BYTES_PER_MACHINE } from '../../../src/core/events/eventsClient';
-import type { HttpResponse } from '../../../src/core/http/httpClient';
-import { parseJsonBody } from '../../../src/core/jsonBody';
-import { validateEvents } from '../../../src/core/validateEvents';
-import { buildEventView } from '../../../src/details/viewModel';
+import { jsonDepth, MAX_JSON_DEPTH, pruneDeepJson, TOO_DEEP } from '../../../src/core/common/jsonDepth';
+import { EventsClient, MAX_BYTES_PER_MACHINE } from '../../../src/core/client/events/eventsClient';
+import type { HttpResponse } from '../../../src/core/client/http/httpClient';
+import { parseJsonBody } from '../../../src/core/client/jsonBody';
+import { validateEvents } from '../../../src/core/client/validateEvents';
+import { buildEventView } from '../../../src/extension/details/viewModel';
 
 const SERIAL = 'MX-4711-A0023';
 const T = 1_748_856_600_000;

@@ -4,8 +4,8 @@
 // no prompt. Now at most a screen's worth loads per view and a budget per
 // period; the rest waits for the user (issue 24 item 7).
 import assert from 'node:assert/strict';
-import { LoadBudget } from '../../../src/eventsCache/loadBudget';
-import { VisibleLoads } from '../../../src/eventsCache/visibleLoads';
+import { LoadBudget } from '../../../src/core/eventsCache/loadBudget';
+import { VisibleLoads } from '../../../src/core/eventsCache/visibleLoads';
 
 const serialsOnLine = (line: number): string[] =>
   Array.from({ length: 713 }, (_, i) => `MX-${String(1000 + line).padStart(4, '0')}-A${String(i).padStart(4, '0')}`);

@@ -7,8 +7,8 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Localize } from '../../../src/common/localize';
-import { signInCommand, testConnectionCommand } from '../../../src/core/errors';
+import type { Localize } from '../../../src/core/common/localize';
+import { signInCommand, testConnectionCommand } from '../../../src/core/client/errors';
 
 const root = join(__dirname, '..', '..', '..', '..');
 

@@ -108,8 +108,8 @@ describe('localization', () => {
         const path = relative(root, file).replace(/\\/g, '/');
         // What a language model reads is English, like the tools' results and the manifest's modelDescription and
         // inputSchema (exempt above): the tools' one definition, and the MCP server (dist/mcp.js, no vscode.l10n there).
-        const modelFacing = path === 'src/domain/agentTools/toolDefinitions.ts' || path.startsWith('src/mcp/');
-        if (path.startsWith('src/core/') || modelFacing || NOT_YET_LOCALIZED.has(path)) continue;
+        const modelFacing = path === 'src/core/domain/agentTools/toolDefinitions.ts' || (path.startsWith('src/mcp/') || path === 'src/core/agents/mcpServer.ts');
+        if (path.startsWith('src/core/client/') || modelFacing || NOT_YET_LOCALIZED.has(path)) continue;
         const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
         const isText = (node: ts.Node | undefined): node is ts.StringLiteral | ts.NoSubstitutionTemplateLiteral | ts.TemplateExpression =>
           node !== undefined && (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateExpression(node));

@@ -6,8 +6,8 @@ import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { plainLocalize } from '../../../src/common/localize';
-import { curlCommands, shellQuote } from '../../../src/domain/links/curlCommands';
+import { plainLocalize } from '../../../src/core/common/localize';
+import { curlCommands, shellQuote } from '../../../src/core/domain/links/curlCommands';
 import { startFakeApi, TEST_CREDENTIALS, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 
 interface Run {

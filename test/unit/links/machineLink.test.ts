@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { plainLocalize } from '../../../src/common/localize';
-import { machineLinkQuery, parseMachineLink } from '../../../src/domain/links/machineLink';
+import { plainLocalize } from '../../../src/core/common/localize';
+import { machineLinkQuery, parseMachineLink } from '../../../src/core/domain/links/machineLink';
 
 const parse = (path: string, query: string) => parseMachineLink(path, query, plainLocalize);
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { AutoRefresh, backoffDelay, type PollOutcome, type Timers } from '../../../src/machines/autoRefresh';
+import { AutoRefresh, backoffDelay, type PollOutcome, type Timers } from '../../../src/extension/machines/autoRefresh';
 
 /** A manual clock and timer queue: time moves only when the test says. */
 class FakeTime implements Timers {

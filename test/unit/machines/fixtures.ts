@@ -1,9 +1,9 @@
 // Small typed fixtures for the Machines tree's pure modules: events built
 // through the real validator from spec-shaped raw objects.
 import assert from 'node:assert/strict';
-import type { EventsResult, OnboardingEvent } from '../../../src/core/model';
-import { validateEvent } from '../../../src/core/validateEvents';
-import type { KeyValueStore } from '../../../src/machines/machineLists';
+import type { EventsResult, OnboardingEvent } from '../../../src/core/client/model';
+import { validateEvent } from '../../../src/core/client/validateEvents';
+import type { KeyValueStore } from '../../../src/extension/machines/machineLists';
 import { makeEvent, type MakeEventInput } from '../../support/fakeApi';
 
 export const SERIAL = 'MX-4711-A0023';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { MachineLists, PINNED_KEY, RECENT_KEY } from '../../../src/machines/machineLists';
-import { SeenTracker } from '../../../src/machines/seenTracker';
+import { MachineLists, PINNED_KEY, RECENT_KEY } from '../../../src/extension/machines/machineLists';
+import { SeenTracker } from '../../../src/extension/machines/seenTracker';
 import { event, MemoryStore } from './fixtures';
 
 describe('Pinned and recent machines', () => {

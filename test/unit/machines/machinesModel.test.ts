@@ -1,17 +1,17 @@
 // The tree's state machine against a scripted events source that reads the
 // `timestamp` parameter the ways the spec leaves open.
-import { DEFAULT_EVENT_STATE_RULES } from '../../../src/domain/events/eventState';
+import { DEFAULT_EVENT_STATE_RULES } from '../../../src/core/domain/events/eventState';
 import assert from 'node:assert/strict';
-import { Emitter } from '../../../src/common/emitter';
-import { ApiError } from '../../../src/core/errors';
-import type { EventsResult, GetEventsOptions, OnboardingEvent } from '../../../src/core/model';
-import { EventsCache } from '../../../src/eventsCache/eventsCache';
-import { MachineLists } from '../../../src/machines/machineLists';
-import { MachinesModel, PROGRESS_REPAINT_MS, type ModelChange, type ModelSettings } from '../../../src/machines/machinesModel';
-import type { ProgressAnswer } from '../../../src/domain/progress/machineProgress';
-import { SeenTracker } from '../../../src/machines/seenTracker';
+import { Emitter } from '../../../src/core/common/emitter';
+import { ApiError } from '../../../src/core/client/errors';
+import type { EventsResult, GetEventsOptions, OnboardingEvent } from '../../../src/core/client/model';
+import { EventsCache } from '../../../src/core/eventsCache/eventsCache';
+import { MachineLists } from '../../../src/extension/machines/machineLists';
+import { MachinesModel, PROGRESS_REPAINT_MS, type ModelChange, type ModelSettings } from '../../../src/extension/machines/machinesModel';
+import type { ProgressAnswer } from '../../../src/core/domain/progress/machineProgress';
+import { SeenTracker } from '../../../src/extension/machines/seenTracker';
 import { event, MemoryStore, MINUTE, result, SERIAL, T0 } from './fixtures';
-import { serverTextData } from '../../../src/common/serverText';
+import { serverTextData } from '../../../src/core/common/serverText';
 
 type Reading = 'after-inclusive' | 'after-exclusive' | 'before-inclusive' | 'ignore';
 

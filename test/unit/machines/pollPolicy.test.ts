@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { ApiError } from '../../../src/core/errors';
-import { beforePoll, judgePoll, pollFailureOf, type PollFailure, type PollVerdict } from '../../../src/machines/pollPolicy';
+import { ApiError } from '../../../src/core/client/errors';
+import { beforePoll, judgePoll, pollFailureOf, type PollFailure, type PollVerdict } from '../../../src/extension/machines/pollPolicy';
 
 const STARTED = 1_000_000;
 const A = 'MX-4711-A0001';

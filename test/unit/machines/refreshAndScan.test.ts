@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { createSerialMatcher } from '../../../src/domain/serialNumbers/serialMatcher';
-import { refreshMany } from '../../../src/machines/machinesModel';
-import { excludeGlob, MAX_MATCHES_PER_FILE, SerialCollector } from '../../../src/domain/workspaceScan/workspaceSerials';
+import { createSerialMatcher } from '../../../src/core/domain/serialNumbers/serialMatcher';
+import { refreshMany } from '../../../src/extension/machines/machinesModel';
+import { excludeGlob, MAX_MATCHES_PER_FILE, SerialCollector } from '../../../src/core/domain/workspaceScan/workspaceSerials';
 
 describe('Refreshing many machines', () => {
   it('never runs more than the concurrency limit at once, and visits each serial number once', async () => {

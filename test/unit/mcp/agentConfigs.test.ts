@@ -15,7 +15,7 @@ import {
   writeAgentConfig,
   type AgentKind,
   type ServerLaunch,
-} from '../../../src/mcp/agentConfigs';
+} from '../../../src/core/agents/agentConfigs';
 
 const LAUNCH: ServerLaunch = {
   command: '/opt/VS Code/code',

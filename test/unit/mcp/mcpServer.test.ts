@@ -15,8 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { AGENT_TOOL_NAMES, AGENT_TOOLS, type AgentToolName } from '../../../src/domain/agentTools/toolDefinitions';
-import { machineEventsText, scopeText, signInNeededText, summaryText, watchText } from '../../../src/domain/agentTools/toolResults';
+import { AGENT_TOOL_NAMES, AGENT_TOOLS, type AgentToolName } from '../../../src/core/domain/agentTools/toolDefinitions';
+import { machineEventsText, scopeText, signInNeededText, summaryText, watchText } from '../../../src/core/domain/agentTools/toolResults';
 import {
   agentPairingStore,
   ask,
@@ -28,7 +28,7 @@ import {
   type ChannelHandler,
   type PairingAnswer,
   type ToolAnswer,
-} from '../../../src/mcp/channel';
+} from '../../../src/core/agents/channel';
 import {
   channelConnector,
   createMcpServer,
@@ -36,10 +36,10 @@ import {
   pairingClosedText,
   pairingDeclinedText,
   REFUSED_TEXT,
-} from '../../../src/mcp/mcpServer';
-import { AgentPairings, gatedAnswer, PairingWindow, type SecretStore } from '../../../src/mcp/pairings';
+} from '../../../src/core/agents/mcpServer';
+import { AgentPairings, gatedAnswer, PairingWindow, type SecretStore } from '../../../src/core/agents/pairings';
 import { event, NOW, result } from '../agentTools/fixtures';
-import { DEFAULT_EVENT_STATE_RULES as DEFAULT_RULES } from '../../../src/domain/events/eventState';
+import { DEFAULT_EVENT_STATE_RULES as DEFAULT_RULES } from '../../../src/core/domain/events/eventState';
 import { skipBecause } from '../../support/skipBecause';
 
 const POSIX = process.platform !== 'win32';

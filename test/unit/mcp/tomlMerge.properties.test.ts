@@ -7,7 +7,7 @@
 // sub-tables in several spellings) and checks the merge against the file
 // with only our pieces swapped for the new table, byte for byte.
 import * as assert from 'node:assert/strict';
-import { mergeTomlConfig, type ServerLaunch } from '../../../src/mcp/agentConfigs';
+import { mergeTomlConfig, type ServerLaunch } from '../../../src/core/agents/agentConfigs';
 import { fc, holds } from '../../support/properties';
 
 const LAUNCH: ServerLaunch = { command: '/opt/code', args: ['/ext/dist/mcp.js'], env: { ELECTRON_RUN_AS_NODE: '1' } };

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { parse as parseYaml } from 'yaml';
 import { DEMO_CREDENTIALS, DEMO_SERIALS } from '../../support/fakeApi/demoData';
-import { isRecord } from '../../../src/common/guards';
+import { isRecord } from '../../../src/core/common/guards';
 
 const root = join(__dirname, '..', '..', '..', '..');
 const read = (file: string): string => readFileSync(join(root, file), 'utf8');

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { COMMANDS, CONTEXT_KEYS, VIEWS } from '../../../src/workbench/constants';
+import { COMMANDS, CONTEXT_KEYS, VIEWS } from '../../../src/extension/workbench/constants';
 
 const root = join(__dirname, '..', '..', '..', '..');
 

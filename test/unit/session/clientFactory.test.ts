@@ -2,8 +2,8 @@
 // the session's client) makes one password grant, and the verification's token
 // starts the session's client only where it was granted.
 import * as assert from 'node:assert/strict';
-import type { ClientSettings } from '../../../src/domain/settings/clientSettings';
-import { onboardingClients } from '../../../src/session/clientFactory';
+import type { ClientSettings } from '../../../src/core/domain/settings/clientSettings';
+import { onboardingClients } from '../../../src/extension/session/clientFactory';
 import { startFakeApi, TEST_CREDENTIALS, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 
 describe('client factory: one password grant per sign-in', () => {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { Environment } from '../../../src/domain/session/sessionState';
+import type { Environment } from '../../../src/core/domain/session/sessionState';
 import {
   CredentialStore,
   ENVIRONMENTS_KEY,
@@ -8,7 +8,7 @@ import {
   secretKey,
   type SecretBackend,
   type StateBackend,
-} from '../../../src/session/credentialStore';
+} from '../../../src/extension/session/credentialStore';
 
 class MemorySecrets implements SecretBackend {
   readonly values = new Map<string, string>();

@@ -2,8 +2,8 @@
 // floor, settings out of order, rounding, the first event of a result listed out of order, and
 // the duration text's unit boundaries.
 import * as assert from 'node:assert/strict';
-import { plainLocalize } from '../../../src/common/localize';
-import { DEFAULT_EVENT_STATE_RULES } from '../../../src/domain/events/eventState';
+import { plainLocalize } from '../../../src/core/common/localize';
+import { DEFAULT_EVENT_STATE_RULES } from '../../../src/core/domain/events/eventState';
 import {
   afterPoll,
   DEFAULT_WATCH_TIMING,
@@ -12,7 +12,7 @@ import {
   nextPollDelay,
   readWatch,
   type PollHistory,
-} from '../../../src/domain/watch/watchRules';
+} from '../../../src/core/domain/watch/watchRules';
 import { event, MINUTE, result, T0 } from '../machines/fixtures';
 
 const SECOND = 1000;

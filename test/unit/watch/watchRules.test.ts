@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { plainLocalize } from '../../../src/common/localize';
-import { DEFAULT_EVENT_STATE_RULES } from '../../../src/domain/events/eventState';
+import { plainLocalize } from '../../../src/core/common/localize';
+import { DEFAULT_EVENT_STATE_RULES } from '../../../src/core/domain/events/eventState';
 import {
   afterPoll,
   DEFAULT_WATCH_TIMING,
@@ -11,9 +11,9 @@ import {
   readWatch,
   unreachableForLong,
   type PollHistory,
-} from '../../../src/domain/watch/watchRules';
+} from '../../../src/core/domain/watch/watchRules';
 import { event, MINUTE, result, T0 } from '../machines/fixtures';
-import { serverTextData } from '../../../src/common/serverText';
+import { serverTextData } from '../../../src/core/common/serverText';
 
 const rules = DEFAULT_EVENT_STATE_RULES;
 

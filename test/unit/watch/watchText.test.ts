@@ -3,11 +3,11 @@
 // as an icon in the quick pick, and a right-to-left override made
 // "STEP ‮DELIAF‬" read as "STEP FAILED".
 import * as assert from 'node:assert/strict';
-import { plainLocalize } from '../../../src/common/localize';
-import { serverText } from '../../../src/common/serverText';
-import type { WatchInfo } from '../../../src/watch/watchList';
-import { progressDetail, rowDescription, watchDescription, type WatchTextContext } from '../../../src/watch/watchText';
-import type { MachineProgress } from '../../../src/domain/progress/machineProgress';
+import { plainLocalize } from '../../../src/core/common/localize';
+import { serverText } from '../../../src/core/common/serverText';
+import type { WatchInfo } from '../../../src/extension/watch/watchList';
+import { progressDetail, rowDescription, watchDescription, type WatchTextContext } from '../../../src/extension/watch/watchText';
+import type { MachineProgress } from '../../../src/core/domain/progress/machineProgress';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 const ctx: WatchTextContext = { t: plainLocalize, locale: 'en', now: NOW };

@@ -1,9 +1,9 @@
-// The ids in src/workbench/constants.ts and in package.json are the same ids.
+// The ids in src/extension/workbench/constants.ts and in package.json are the same ids.
 // (constants.ts imports nothing of vscode, so it is read under plain mocha.)
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { COMMANDS, CONTEXT_KEYS, VIEWS, WEBVIEWS } from '../../../src/workbench/constants';
+import { COMMANDS, CONTEXT_KEYS, VIEWS, WEBVIEWS } from '../../../src/extension/workbench/constants';
 
 const root = join(__dirname, '..', '..', '..', '..');
 const manifestText = readFileSync(join(root, 'package.json'), 'utf8');

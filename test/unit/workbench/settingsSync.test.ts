@@ -4,12 +4,12 @@
 import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { registerSettingsSync, STATE_KEYS, SYNCED_STATE_KEYS } from '../../../src/workbench/constants';
-import { PINNED_KEY, RECENT_KEY } from '../../../src/machines/machineLists';
-import { SEEN_KEY } from '../../../src/machines/seenTracker';
-import { CONFIRMED_ENDPOINTS_KEY, ENVIRONMENTS_KEY, LAST_ENVIRONMENT_KEY, secretKey } from '../../../src/session/credentialStore';
-import { WATCHES_KEY } from '../../../src/watch/watchList';
-import { AGENT_KEYS_KEY } from '../../../src/mcp/pairings';
+import { registerSettingsSync, STATE_KEYS, SYNCED_STATE_KEYS } from '../../../src/extension/workbench/constants';
+import { PINNED_KEY, RECENT_KEY } from '../../../src/extension/machines/machineLists';
+import { SEEN_KEY } from '../../../src/extension/machines/seenTracker';
+import { CONFIRMED_ENDPOINTS_KEY, ENVIRONMENTS_KEY, LAST_ENVIRONMENT_KEY, secretKey } from '../../../src/extension/session/credentialStore';
+import { WATCHES_KEY } from '../../../src/extension/watch/watchList';
+import { AGENT_KEYS_KEY } from '../../../src/core/agents/pairings';
 
 const srcDir = join(__dirname, '..', '..', '..', '..', 'src');
 

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { contentSecurityPolicy, escapeHtml, renderShell } from '../../../src/workbench/webviewShell';
+import { contentSecurityPolicy, escapeHtml, renderShell } from '../../../src/extension/workbench/webviewShell';
 
 const HOSTILE = '<img src=x onerror=alert(1)>';
 

@@ -1,6 +1,6 @@
 // A line of machines for the progress tests: each machine goes through named
 // steps at given minutes (events built through the real validator).
-import type { OnboardingEvent } from '../../../../src/core/model';
+import type { OnboardingEvent } from '../../../../src/core/client/model';
 import { event, MINUTE, T0 } from '../../machines/fixtures';
 
 export { MINUTE, T0 };

@@ -1,9 +1,9 @@
 // Properties of the learner (fast-check, the shared seed of test/support/properties.ts).
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { serverTextData } from '../../../../src/common/serverText';
-import { DEFAULT_EVENT_STATE_RULES } from '../../../../src/domain/events/eventState';
-import { LineHistory, parseStepsSetting, stepKey, type LearnedSteps } from '../../../../src/domain/progress/lineHistory';
+import { serverTextData } from '../../../../src/core/common/serverText';
+import { DEFAULT_EVENT_STATE_RULES } from '../../../../src/core/domain/events/eventState';
+import { LineHistory, parseStepsSetting, stepKey, type LearnedSteps } from '../../../../src/core/domain/progress/lineHistory';
 import { holds } from '../../../support/properties';
 import { machine, MINUTE, onboarded, USUAL } from './fixtures';
 

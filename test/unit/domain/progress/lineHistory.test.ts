@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { serverText, serverTextData } from '../../../../src/common/serverText';
-import { DEFAULT_EVENT_STATE_RULES } from '../../../../src/domain/events/eventState';
+import { serverText, serverTextData } from '../../../../src/core/common/serverText';
+import { DEFAULT_EVENT_STATE_RULES } from '../../../../src/core/domain/events/eventState';
 import {
   LineHistory,
   MAX_EVENTS_PER_MACHINE,
@@ -9,7 +9,7 @@ import {
   parseStepsSetting,
   stepKey,
   type LearnedSteps,
-} from '../../../../src/domain/progress/lineHistory';
+} from '../../../../src/core/domain/progress/lineHistory';
 import { machine, MINUTE, onboarded, USUAL } from './fixtures';
 
 function types(learned: LearnedSteps): string[] {

@@ -1,11 +1,11 @@
 // What the history says of time (domain/progress/lineTimes.ts), asked as a view
 // asks: machineProgress on a machine in progress, against a LineHistory.
 import assert from 'node:assert/strict';
-import { plainLocalize } from '../../../../src/common/localize';
-import { lineText, serverTextData } from '../../../../src/common/serverText';
-import { DEFAULT_EVENT_STATE_RULES } from '../../../../src/domain/events/eventState';
-import { LineHistory } from '../../../../src/domain/progress/lineHistory';
-import { machineProgress, progressWords, type MachineProgress } from '../../../../src/domain/progress/machineProgress';
+import { plainLocalize } from '../../../../src/core/common/localize';
+import { lineText, serverTextData } from '../../../../src/core/common/serverText';
+import { DEFAULT_EVENT_STATE_RULES } from '../../../../src/core/domain/events/eventState';
+import { LineHistory } from '../../../../src/core/domain/progress/lineHistory';
+import { machineProgress, progressWords, type MachineProgress } from '../../../../src/core/domain/progress/machineProgress';
 import { machine, MINUTE, T0 } from './fixtures';
 
 type Steps = readonly (readonly [string, number])[];

@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
-import { plainLocalize } from '../../../../src/common/localize';
-import { lineText, serverText, serverTextData } from '../../../../src/common/serverText';
-import { DEFAULT_EVENT_STATE_RULES } from '../../../../src/domain/events/eventState';
-import { LineHistory, type LearnedSteps } from '../../../../src/domain/progress/lineHistory';
-import { LineTimes } from '../../../../src/domain/progress/lineTimes';
+import { plainLocalize } from '../../../../src/core/common/localize';
+import { lineText, serverText, serverTextData } from '../../../../src/core/common/serverText';
+import { DEFAULT_EVENT_STATE_RULES } from '../../../../src/core/domain/events/eventState';
+import { LineHistory, type LearnedSteps } from '../../../../src/core/domain/progress/lineHistory';
+import { LineTimes } from '../../../../src/core/domain/progress/lineTimes';
 import {
   ABANDONED_AFTER_MS,
   machineProgress,
   progressWords,
   stallNotice,
   type MachineProgress,
-} from '../../../../src/domain/progress/machineProgress';
+} from '../../../../src/core/domain/progress/machineProgress';
 import { machine, MINUTE, onboarded, T0 } from './fixtures';
 
 const t = plainLocalize;

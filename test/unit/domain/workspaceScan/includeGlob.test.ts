@@ -1,8 +1,8 @@
 // The include glob on RE2: VS Code's glob syntax, and linear time whatever the repository writes.
 import * as assert from 'node:assert/strict';
-import { plainLocalize } from '../../../../src/common/localize';
-import { compileIncludeGlob, MAX_GLOB_LENGTH, type IncludeGlob } from '../../../../src/domain/workspaceScan/includeGlob';
-import { DEFAULT_SCAN_INCLUDE } from '../../../../src/domain/settings/settingsRules';
+import { plainLocalize } from '../../../../src/core/common/localize';
+import { compileIncludeGlob, MAX_GLOB_LENGTH, type IncludeGlob } from '../../../../src/core/domain/workspaceScan/includeGlob';
+import { DEFAULT_SCAN_INCLUDE } from '../../../../src/core/domain/settings/settingsRules';
 
 function glob(text: string): IncludeGlob {
   const compiled = compileIncludeGlob(text, plainLocalize);

@@ -1,0 +1,209 @@
+// One row of the onboarding board per machine: its state (the one mapping of
+// eventState.ts, with the user's rules), its newest event, how long its
+// onboarding took, and its events as points for the timeline. Pure (no
+// vscode): the host builds rows from what the events cache knows, the page
+// sorts, filters and draws them, and both are unit-tested under plain mocha.
+import type { EventsResult } from '../../client/model';
+import { eventState, machineState, type EventState, type EventStateRules, type MachineState } from '../events/eventState';
+import { serverTextData } from '../../common/serverText';
+import type { ProgressAnswer, ProgressWords } from '../progress/machineProgress';
+import type { LearnedSteps } from '../progress/lineHistory';
+
+/** A machine's state on the board: one of the machine states, or not loaded yet (held, loading, or signed out). */
+export type BoardState = MachineState | 'notLoaded';
+
+/** Every board state, in the order the summary and the state filter list them. */
+export const BOARD_STATES: readonly BoardState[] = ['onboarded', 'failed', 'inProgress', 'noEvents', 'unknown', 'unavailable', 'notLoaded'];
+
+/** One event on a lane: when, what state it says, its type (server text, drawn as text) and its key (to open its details). */
+export interface TimelinePoint {
+  readonly at: number;
+  readonly state: EventState;
+  readonly type: string;
+  readonly key: string;
+}
+
+/**
+ * Where a machine in progress stands against its line's usual steps
+ * (domain/progress), with the words the host chose for it (progressWords, in
+ * the user's language; server text in them rendered for a page).
+ */
+export interface RowProgress {
+  /** False while the history is too short to say ("not enough history yet"): no step, no time to go. */
+  readonly known: boolean;
+  /** 1-based step reached, 0 when none yet; `of` the usual steps, the outcome included. */
+  readonly step: number;
+  readonly of: number;
+  readonly stalled: boolean;
+  /** No event for far longer than any onboarding of the line took: counted apart from the machines in progress, no time to go. */
+  readonly abandoned: boolean;
+  /** Time to go from the history: the likely remaining time and its 80 % range; null when unknown. */
+  readonly toGoMs: number | null;
+  readonly toGoLowMs: number | null;
+  readonly toGoHighMs: number | null;
+  /** "step 4 of 6 · FIRMWARE_CHECKED" */
+  readonly stepText: string;
+  /** "usually 10–25 min more" */
+  readonly toGoText: string | null;
+  /** "stalled: at it for 38 min, usually under 12 min" */
+  readonly stalledText: string | null;
+  /** Why it counts as abandoned, in words; null when it does not. */
+  readonly abandonedText: string | null;
+  /** The stall's rule with the share it measured, for a stalled machine; null otherwise. */
+  readonly stallRule: string | null;
+  /** What the history shows about the time to go (rework, a slower night, the kind it was learned from): one line each; null when nothing. */
+  readonly why: string | null;
+  /** "from 48 onboarded machines" */
+  readonly restsOn: string;
+  /** How the figures were learned. */
+  readonly how: string;
+  /** Missing or out-of-order steps. */
+  readonly oddities: string | null;
+}
+
+/** A machine's progress for a row: its figures and its words (progressWords, rendered for the page). */
+export function rowProgress(answer: Exclude<ProgressAnswer, undefined>, words: ProgressWords): RowProgress {
+  const known = answer.kind === 'progress';
+  return {
+    known,
+    step: known ? answer.step : 0,
+    of: known ? answer.of : 0,
+    stalled: known && answer.stalled,
+    abandoned: known && answer.abandoned,
+    toGoMs: known ? (answer.timeToGo?.ms ?? null) : null,
+    toGoLowMs: known ? (answer.timeToGo?.lowMs ?? null) : null,
+    toGoHighMs: known ? (answer.timeToGo?.highMs ?? null) : null,
+    stepText: words.step,
+    toGoText: words.toGo ?? null,
+    stalledText: words.stalled ?? null,
+    abandonedText: words.abandoned ?? null,
+    stallRule: answer.kind === 'progress' && answer.stalled ? (words.stallRule ?? null) : null,
+    why:
+      [words.reasons, known && answer.source === 'learned' ? words.cohort : undefined].filter((part) => part !== undefined).join('\n') ||
+      null,
+    restsOn: words.restsOn,
+    how: words.how,
+    oddities: words.oddities ?? null,
+  };
+}
+
+/** One usual step as the board draws it: its type (server text as data) and its times from the step before. */
+export interface UsualStep {
+  readonly type: string;
+  readonly medianMs: number | null;
+  readonly p90Ms: number | null;
+}
+
+/** The line's usual steps as the board draws them (types as data, for the page's text and the SVG's); empty while the history cannot say. */
+export function usualSteps(learned: LearnedSteps): UsualStep[] {
+  if (learned.kind !== 'steps') return [];
+  return learned.steps.map((step) => ({ type: serverTextData(step.type), medianMs: step.medianMs ?? null, p90Ms: step.p90Ms ?? null }));
+}
+
+export interface BoardRow {
+  readonly serialNumber: string;
+  readonly state: BoardState;
+  /** The newest event's type and time; null without events. */
+  readonly newestType: string | null;
+  readonly newestAt: number | null;
+  /** The oldest event's time; null without events. */
+  readonly firstAt: number | null;
+  /** Completion (the first onboarded event) when there is one, else the newest event. */
+  readonly endAt: number | null;
+  readonly completed: boolean;
+  /** endAt − firstAt in ms; null without events. */
+  readonly durationMs: number | null;
+  /** All events of the result, also those past MAX_POINTS. */
+  readonly eventCount: number;
+  /** Why the machine's request failed (shown for unavailable and unknown machines); null otherwise. */
+  readonly error: string | null;
+  /** The result is a kept copy (from disk, or its refresh failed). */
+  readonly stale: boolean;
+  /** Oldest first, at most MAX_POINTS (the newest ones). */
+  readonly points: readonly TimelinePoint[];
+  /** Index in `points` of the failing step (the newest failed event), -1 when none failed. */
+  readonly failingPoint: number;
+  /** Its progress when it is in progress and the host knows the line's history; null otherwise. */
+  readonly progress: RowProgress | null;
+}
+
+/** Points kept per lane: the newest ones. Enough for any onboarding; bounds the message a machine with 10,000 events makes. */
+export const MAX_POINTS = 200;
+/** Longest error text kept on a row. */
+export const MAX_ERROR_LENGTH = 300;
+
+/** What the host knows of one machine, read from the events cache. */
+export interface BoardSource {
+  readonly result?: EventsResult | undefined;
+  readonly stale?: boolean | undefined;
+  /** The error kind of the last failure (ApiError.kind, e.g. 'not-found') when there is no result. */
+  readonly errorKind?: string | undefined;
+  /** The failure's message, already made single-line and safe by the caller. */
+  readonly errorMessage?: string | undefined;
+  /** Its progress against the line's history (rowProgress), when it is in progress. */
+  readonly progress?: RowProgress | undefined;
+}
+
+function boundedError(message: string | undefined): string | null {
+  if (message === undefined || message === '') return null;
+  return message.length > MAX_ERROR_LENGTH ? `${message.slice(0, MAX_ERROR_LENGTH - 1)}…` : message;
+}
+
+export function boardRow(serialNumber: string, source: BoardSource, rules: EventStateRules): BoardRow {
+  const { result } = source;
+  const state: BoardState = machineState(source, rules) ?? 'notLoaded';
+  const error = result === undefined ? boundedError(source.errorMessage) : null;
+  // Nothing known yet. A result without events goes on below, which makes the same empty row from no points.
+  if (result === undefined)
+    return {
+      serialNumber,
+      state,
+      newestType: null,
+      newestAt: null,
+      firstAt: null,
+      endAt: null,
+      completed: false,
+      durationMs: null,
+      eventCount: 0,
+      error,
+      stale: source.stale === true,
+      points: [],
+      failingPoint: -1,
+      progress: null,
+    };
+  // Oldest first, whatever order the result came in (it should be newest first; a stray order must not change a duration).
+  const ordered = [...result.events].sort((a, b) => a.time.epochMs - b.time.epochMs);
+  const all = ordered.map((event) => ({
+    at: event.time.epochMs,
+    state: eventState(event, rules),
+    type: serverTextData(event.type),
+    key: event.key,
+  }));
+  const points = all.slice(-MAX_POINTS);
+  const first = all[0];
+  const newest = all[all.length - 1];
+  const newestEvent = ordered[ordered.length - 1];
+  const completion = all.find((point) => point.state === 'onboarded');
+  let failingPoint = -1;
+  points.forEach((point, i) => {
+    if (point.state === 'failed') failingPoint = i;
+  });
+  const firstAt = first?.at ?? null;
+  const endAt = completion?.at ?? newest?.at ?? null;
+  return {
+    serialNumber,
+    state,
+    newestType: newestEvent === undefined ? null : serverTextData(newestEvent.type),
+    newestAt: newest?.at ?? null,
+    firstAt,
+    endAt,
+    completed: completion !== undefined,
+    durationMs: firstAt !== null && endAt !== null ? endAt - firstAt : null,
+    eventCount: result.events.length,
+    error,
+    stale: source.stale === true,
+    points,
+    failingPoint,
+    progress: state === 'inProgress' ? (source.progress ?? null) : null,
+  };
+}

@@ -1,0 +1,160 @@
+// What state a machine is in, read from its latest event: onboarded, failed,
+// in progress — or no events, unknown to the platform, not loadable. The spec
+// does not list the event types (§2.2 "Allowed values: not shown"), so the
+// mapping from a type name to a state is the `onboardingEvents.eventStates`
+// setting; the one rule the spec does give is that a machine-created event
+// carries an assetId, which always means onboarded. THE one state vocabulary:
+// the hover, the tree, the inline status, the Problems panel, completion and
+// the agent tools read a state through machineState or eventState (always
+// with the user's rules, so no view can forget them) and say it with
+// stateWord. Pure (no vscode): table-tested under plain mocha.
+import type { Localize } from '../../common/localize';
+import type { EventsResult, OnboardingEvent } from '../../client/model';
+import { serverTextData } from '../../common/serverText';
+
+/** What a single event says about its machine. */
+export type EventState = 'onboarded' | 'failed' | 'inProgress';
+
+/** Where a machine stands: its state in every view. */
+export type MachineState = EventState | 'noEvents' | 'unknown' | 'unavailable';
+
+/** The `onboardingEvents.eventStates` setting: words a type name contains (case-insensitive). */
+export interface EventStateRules {
+  readonly failed: readonly string[];
+  readonly onboarded: readonly string[];
+}
+
+/** Must equal the setting's default in package.json (a unit test compares them). */
+export const DEFAULT_EVENT_STATE_RULES: EventStateRules = {
+  failed: ['FAIL', 'ERROR', 'REJECT', 'ABORT'],
+  onboarded: ['COMPLETE', 'SUCCESS', 'DONE', 'FINISH'],
+};
+
+/** Longest word kept from the setting; a type name longer than any real one is not worth matching. */
+const MAX_WORD_LENGTH = 100;
+/** At most this many words per state: the check runs per event, the list comes from a hand-edited file. */
+const MAX_WORDS = 50;
+
+function words(value: unknown, fallback: readonly string[]): readonly string[] {
+  if (!Array.isArray(value)) return fallback;
+  return value
+    .filter((entry): entry is string => typeof entry === 'string')
+    .map((entry) => entry.trim().toUpperCase())
+    .filter((entry) => entry !== '' && entry.length <= MAX_WORD_LENGTH)
+    .slice(0, MAX_WORDS);
+}
+
+/**
+ * The setting as written by hand: an object with `failed` and `onboarded`
+ * lists. A missing or mistyped list keeps its default; an empty list means
+ * "no type name means this".
+ */
+export function parseEventStateRules(value: unknown): EventStateRules {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return DEFAULT_EVENT_STATE_RULES;
+  const record = value as Record<string, unknown>;
+  return {
+    failed: words(record['failed'], DEFAULT_EVENT_STATE_RULES.failed),
+    onboarded: words(record['onboarded'], DEFAULT_EVENT_STATE_RULES.onboarded),
+  };
+}
+
+function contains(type: string, list: readonly string[]): boolean {
+  for (const word of list) if (type.includes(word)) return true;
+  return false;
+}
+
+/**
+ * An event's state: a machine-created event (it carries an assetId) is
+ * onboarded; else a type containing a "failed" word is failed (checked first:
+ * `COMPLETED_WITH_ERRORS` is a failure); else one containing an "onboarded"
+ * word is onboarded; anything else is a step on the way.
+ */
+export function eventState(event: Pick<OnboardingEvent, 'type' | 'assetId'>, rules: EventStateRules): EventState {
+  if (event.assetId !== undefined) return 'onboarded';
+  const type = serverTextData(event.type).toUpperCase();
+  if (contains(type, rules.failed)) return 'failed';
+  if (contains(type, rules.onboarded)) return 'onboarded';
+  return 'inProgress';
+}
+
+/** What is known of a machine: its result (fresh or kept), or why it could not be loaded. */
+export interface KnownMachine {
+  readonly result?: EventsResult | undefined;
+  /** The error kind of the last failed request (`ApiError.kind`, e.g. 'not-found'), when nothing better is known. */
+  readonly errorKind?: string | undefined;
+}
+
+/** The newest event: results are sorted newest first, but one that was not must not change a machine's state. */
+export function newestOf(events: readonly OnboardingEvent[]): OnboardingEvent | undefined {
+  let newest: OnboardingEvent | undefined;
+  for (const event of events) if (newest === undefined || event.time.epochMs > newest.time.epochMs) newest = event;
+  return newest;
+}
+
+/**
+ * A machine's state from what is known: its newest event's state; no events;
+ * unknown when the API answered "not found" (spec §7 leaves failure codes
+ * open; a 404 is the one reading that means "never heard of it"); unavailable
+ * for any other failure with nothing kept. Undefined when nothing is known yet.
+ */
+export function machineState(
+  known: { readonly result: EventsResult } | { readonly errorKind: string },
+  rules: EventStateRules,
+): MachineState;
+export function machineState(known: KnownMachine, rules: EventStateRules): MachineState | undefined;
+export function machineState(known: KnownMachine, rules: EventStateRules): MachineState | undefined {
+  const { result } = known;
+  if (result !== undefined) {
+    const newest = newestOf(result.events);
+    return newest === undefined ? 'noEvents' : eventState(newest, rules);
+  }
+  if (known.errorKind === undefined) return undefined;
+  return known.errorKind === 'not-found' ? 'unknown' : 'unavailable';
+}
+
+/**
+ * The one word for a state, wherever it is shown: the hover's first line, a
+ * tree row, the inline status, completion and the agent tools (which pass an
+ * English `t`: their reader is a model).
+ */
+export function stateWord(state: MachineState, t: Localize): string {
+  switch (state) {
+    case 'onboarded':
+      return t('onboarded');
+    case 'failed':
+      return t('failed');
+    case 'inProgress':
+      return t('in progress');
+    case 'noEvents':
+      return t('no events');
+    case 'unknown':
+      return t('unknown');
+    case 'unavailable':
+      return t('unavailable');
+  }
+}
+
+/**
+ * How a state looks: a codicon id and a theme colour id (vscode-free strings;
+ * the glue builds ThemeIcon/ThemeColor), and a glyph for places that cannot
+ * show a codicon (an inline decoration's text).
+ */
+export interface StateLook {
+  readonly icon: string;
+  readonly color: string;
+  readonly glyph: string;
+}
+
+export const STATE_LOOKS: { readonly [S in MachineState]: StateLook } = {
+  onboarded: { icon: 'pass', color: 'testing.iconPassed', glyph: '\u2713' },
+  failed: { icon: 'error', color: 'list.errorForeground', glyph: '\u2717' },
+  inProgress: { icon: 'sync', color: 'charts.blue', glyph: '\u25d0' },
+  noEvents: { icon: 'circle-large-outline', color: 'descriptionForeground', glyph: '\u25cb' },
+  unknown: { icon: 'question', color: 'list.warningForeground', glyph: '?' },
+  unavailable: { icon: 'warning', color: 'list.warningForeground', glyph: '\u26a0' },
+};
+
+/** The states a diagnostic is raised for: the platform knows nothing of the machine, or its onboarding failed. */
+export function isProblemState(state: MachineState | undefined): state is 'failed' | 'noEvents' | 'unknown' {
+  return state === 'failed' || state === 'noEvents' || state === 'unknown';
+}

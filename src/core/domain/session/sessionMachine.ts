@@ -1,0 +1,381 @@
+// The rules of a session, without VS Code: which environment is active,
+// whether its credentials work, and the one client for it. Sign-in verifies
+// before it stores; sign-out removes everything stored; a switch activates
+// what is stored; credentials that stop working are announced once per
+// episode, not once per failed request; another window's change to the
+// shared secret storage is followed, our own write is not mistaken for one.
+// Every transition runs in one queue, so they never interleave. What it needs
+// from the outside (storage, clients, the notification, the log redactor, a
+// timer) comes in through the small interfaces below, so plain mocha tests it;
+// session/registerSession.ts builds it with VS Code's and it IS the ApiSession
+// every view reads (no forwarding layer between them).
+import { createHash } from 'node:crypto';
+import type { Credentials } from '../../client/auth/tokenClient';
+import { invalidCredentialsError, isApiError, type ApiError } from '../../client/errors';
+import { Emitter, type Event } from '../../common/emitter';
+import { asError, errorMessage } from '../../common/errors';
+import { Disposable, toDisposable } from '../../common/lifecycle';
+import { plainLocalize, type Localize } from '../../common/localize';
+import { findSameAccount, newEnvironmentId, sameName, suggestEnvironmentName } from './environmentRules';
+import type { Environment, SessionState } from './sessionState';
+
+/** The secret half of a sign-in; only ever in secret storage and in memory. */
+export interface StoredSecrets {
+  readonly clientSecret: string;
+  readonly password: string;
+}
+
+/** Everything a sign-in needs; lives only in memory while the flow runs. */
+export interface SignInDraft {
+  readonly apiBaseUrl: string;
+  readonly authUrl: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly username: string;
+  readonly password: string;
+  /** Name for the environment; derived from the API host when absent. */
+  readonly environment?: string;
+}
+
+export type VerifyOutcome = { readonly ok: true } | { readonly ok: false; readonly error: ApiError | Error };
+
+/** Where sign-ins live (src/extension/session/credentialStore.ts over SecretStorage and global state; in memory in tests). */
+export interface CredentialStorage {
+  /** Read fresh each time: another window may have changed them. */
+  environments(): Environment[];
+  find(id: string): Environment | undefined;
+  lastEnvironmentId(): string | undefined;
+  rememberLast(id: string | undefined): Promise<void>;
+  readSecrets(id: string): Promise<StoredSecrets | undefined>;
+  save(env: Environment, secrets: StoredSecrets): Promise<void>;
+  remove(id: string): Promise<void>;
+}
+
+export interface Endpoints {
+  readonly apiBaseUrl: string;
+  readonly authUrl: string;
+}
+
+/** What the machine needs of a client: that it can be dropped (its requests cancelled). */
+export interface SessionClient {
+  dispose(): void;
+}
+
+/**
+ * `V` is what a verification hands on to the client built right after it (the extension's: the
+ * token it obtained), so a sign-in makes one password grant, not two; opaque to the machine.
+ */
+export interface ClientFactory<C extends SessionClient, V = unknown> {
+  /**
+   * A long-lived client for the active environment. It asks `credentials`
+   * whenever it needs a token. `onRejected` is this client's own report of
+   * credentials the server refused; the extension's clients leave it unused:
+   * the events cache reports them (reportCredentialsRejected), dropping
+   * answers of a replaced client as this does. `verified` is the result of the
+   * verification of these same credentials just before, at sign-in.
+   */
+  create(endpoints: Endpoints, credentials: () => Promise<Credentials>, onRejected: () => void, verified?: V): C;
+  /** One fresh password grant through a throwaway client; rejects with the reason when it fails. */
+  verify(endpoints: Endpoints, credentials: Credentials, signal?: AbortSignal): Promise<V>;
+}
+
+export interface SessionLog {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string, error?: unknown): void;
+}
+
+export interface SessionMachineDeps<C extends SessionClient> {
+  readonly store: CredentialStorage;
+  readonly clients: ClientFactory<C>;
+  readonly log: SessionLog;
+  /** Tells the user, once per episode, that the stored credentials of `env` stopped working. */
+  readonly notifyRejected: (env: Environment) => void;
+  /** A secret value now in memory: from here on the log never prints it. */
+  readonly rememberSecret: (value: string) => void;
+  /** Waits between looks at storage another window is still writing. */
+  readonly sleep: (ms: number) => Promise<void>;
+  /** For the suggested name of a new environment ("Default"). */
+  readonly localize?: Localize;
+  readonly newId?: () => string;
+}
+
+interface Active<C> {
+  readonly env: Environment;
+  client: C | undefined;
+  /** sha-256 of the secrets the client was built with: tells another window's change from our own write. */
+  readonly fingerprint: string;
+}
+
+/** How often, and how long apart, to look for the environment entry another window writes with its secret. */
+const ENTRY_ATTEMPTS = 5;
+const ENTRY_WAIT_MS = 200;
+
+export class SessionMachine<C extends SessionClient> extends Disposable {
+  private current: SessionState = { kind: 'signed-out' };
+  private active: Active<C> | undefined;
+  private readonly stateEmitter = this.register(new Emitter<SessionState>());
+  private readonly environmentsEmitter = this.register(new Emitter<void>());
+  /** The last successful verification and the draft it proved: completeSignIn of that draft hands it to the new client. */
+  private lastVerified: { readonly draft: SignInDraft; readonly verified: unknown } | undefined;
+  /** Serializes state changes (sign-in, switch, sign-out, another window's change) so they never interleave. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  readonly onDidChangeState: Event<SessionState> = this.stateEmitter.event;
+  /** The list of environments, or which of them have secrets, may have changed (Accounts menu, status bar). */
+  readonly onDidChangeEnvironments: Event<void> = this.environmentsEmitter.event;
+
+  constructor(private readonly deps: SessionMachineDeps<C>) {
+    super();
+    this.register(
+      toDisposable(() => {
+        this.active?.client?.dispose();
+        this.active = undefined;
+      }),
+    );
+  }
+
+  get state(): SessionState {
+    return this.current;
+  }
+
+  get activeEnvironment(): Environment | undefined {
+    return this.active?.env;
+  }
+
+  environments(): Environment[] {
+    return this.deps.store.environments();
+  }
+
+  /** The client while signed in; none while signed out or while the credentials are rejected. */
+  client(): C | undefined {
+    return this.current.kind === 'signed-in' ? this.active?.client : undefined;
+  }
+
+  /** Starts from the environment this or another window used last. No network: that waits for the first view. */
+  initialize(): Promise<void> {
+    return this.serialized(async () => {
+      const id = this.deps.store.lastEnvironmentId();
+      if (id !== undefined) await this.activateStored(id, { remember: false });
+      this.environmentsEmitter.fire();
+    });
+  }
+
+  /** A view saw the active client's credentials refused. */
+  reportCredentialsRejected(): void {
+    if (this.active?.client !== undefined) this.rejected(this.active.client);
+  }
+
+  /** A secret value the user just typed: from now on the log never prints it. */
+  rememberTyped(value: string): void {
+    this.deps.rememberSecret(value);
+  }
+
+  /** Proves credentials with one fresh password grant, through a throwaway client. Stores nothing. */
+  async verify(draft: SignInDraft, signal?: AbortSignal): Promise<VerifyOutcome> {
+    this.rememberSecrets(draft);
+    this.lastVerified = undefined;
+    try {
+      const verified = await this.deps.clients.verify(draft, credentialsOf(draft), signal);
+      this.lastVerified = { draft, verified };
+      this.deps.log.info(`Credentials verified for ${draft.username} at ${draft.authUrl}`);
+      return { ok: true };
+    } catch (error) {
+      this.deps.log.warn(
+        `Credentials not verified for ${draft.username} at ${draft.authUrl}: ${isApiError(error) ? `${error.kind}: ${error.message}` : errorMessage(error)}`,
+      );
+      return { ok: false, error: asError(error) };
+    }
+  }
+
+  /** The environment a draft would create or replace: same account, else same name (the argument form's contract). */
+  resolveEnvironment(draft: SignInDraft): Environment {
+    const environments = this.environments();
+    const sameAccount = findSameAccount(environments, draft);
+    const wanted = draft.environment;
+    const named = wanted === undefined ? undefined : environments.find((env) => sameName(env.name, wanted));
+    const existing = named ?? sameAccount;
+    const name =
+      draft.environment?.trim() ??
+      sameAccount?.name ??
+      suggestEnvironmentName(draft.apiBaseUrl, environments, this.deps.localize ?? plainLocalize);
+    return {
+      id: existing?.id ?? (this.deps.newId ?? newEnvironmentId)(),
+      name,
+      apiBaseUrl: draft.apiBaseUrl,
+      authUrl: draft.authUrl,
+      clientId: draft.clientId,
+      username: draft.username,
+    };
+  }
+
+  /** Stores verified credentials and makes them the active environment. */
+  completeSignIn(draft: SignInDraft): Promise<Environment> {
+    // Only the draft that was just verified (the same object, so the same credentials and URLs) hands its grant on.
+    const verified = this.lastVerified?.draft === draft ? this.lastVerified.verified : undefined;
+    this.lastVerified = undefined;
+    return this.serialized(async () => {
+      const env = this.resolveEnvironment(draft);
+      const secrets: StoredSecrets = { clientSecret: draft.clientSecret, password: draft.password };
+      await this.deps.store.save(env, secrets);
+      this.deps.log.info(`Signed in to ${env.name} as ${env.username}`);
+      await this.activate(env, secrets, { remember: true, verified });
+      this.environmentsEmitter.fire();
+      return env;
+    });
+  }
+
+  /** Makes a stored environment active. False when it has no stored secrets (signed out elsewhere). */
+  switchTo(id: string): Promise<boolean> {
+    return this.serialized(async () => {
+      const ok = await this.activateStored(id, { remember: true });
+      this.environmentsEmitter.fire();
+      return ok;
+    });
+  }
+
+  /** Removes everything stored for one environment; the session is signed out when it was the active one. */
+  signOut(id: string): Promise<void> {
+    return this.serialized(async () => {
+      const env = this.deps.store.find(id);
+      await this.deps.store.remove(id);
+      this.deps.log.info(`Signed out of ${env?.name ?? id}`);
+      if (this.active?.env.id === id) this.deactivate();
+      this.environmentsEmitter.fire();
+    });
+  }
+
+  /** Whether an environment has its secrets stored (it can be switched to without signing in). */
+  async hasSecrets(id: string): Promise<boolean> {
+    try {
+      return (await this.deps.store.readSecrets(id)) !== undefined;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * The stored secrets of one environment changed, maybe in another window
+   * (secret storage is shared by all windows): it signed in, signed out or
+   * re-entered a password. Our own writes arrive here too and change nothing
+   * (same fingerprint).
+   */
+  handleSecretChange(id: string): Promise<void> {
+    return this.serialized(async () => {
+      // The other window writes the environment list first, but it may reach us after the secret.
+      for (let attempt = 0; attempt < ENTRY_ATTEMPTS && this.deps.store.find(id) === undefined; attempt++) {
+        if (!(await this.hasSecrets(id))) break;
+        await this.deps.sleep(ENTRY_WAIT_MS);
+      }
+      if (this.active?.env.id === id) {
+        const secrets = await this.readSecretsSafely(id);
+        const env = this.deps.store.find(id);
+        if (secrets === undefined || env === undefined) {
+          this.deps.log.info(`Signed out of ${this.active.env.name} in another window`);
+          this.deactivate();
+        } else if (fingerprint(secrets) !== this.active.fingerprint || this.current.kind === 'credentials-rejected') {
+          this.deps.log.info(`The credentials of ${env.name} changed in another window`);
+          await this.activate(env, secrets, { remember: false });
+        }
+      }
+      this.environmentsEmitter.fire();
+    });
+  }
+
+  /** Settings the client depends on changed: build a new one (the old one is disposed, its requests cancelled). */
+  rebuildClient(): void {
+    const active = this.active;
+    if (active?.client === undefined) return;
+    active.client.dispose();
+    active.client = this.createClient(active.env);
+    this.deps.log.info('Settings changed: the API client was rebuilt');
+    if (this.current.kind === 'signed-in') this.stateEmitter.fire(this.current);
+  }
+
+  private async activateStored(id: string, options: { remember: boolean }): Promise<boolean> {
+    const env = this.deps.store.find(id);
+    if (env === undefined) return false;
+    const secrets = await this.readSecretsSafely(id);
+    if (secrets === undefined) return false;
+    await this.activate(env, secrets, options);
+    return true;
+  }
+
+  private async activate(env: Environment, secrets: StoredSecrets, options: { remember: boolean; verified?: unknown }): Promise<void> {
+    this.rememberSecrets(secrets);
+    this.active?.client?.dispose();
+    this.active = { env, client: this.createClient(env, options.verified), fingerprint: fingerprint(secrets) };
+    if (options.remember) await this.deps.store.rememberLast(env.id);
+    this.setState({ kind: 'signed-in', environment: env });
+  }
+
+  private deactivate(): void {
+    this.active?.client?.dispose();
+    this.active = undefined;
+    this.setState({ kind: 'signed-out' });
+  }
+
+  private rejected(client: C): void {
+    const active = this.active;
+    // Late failures of a replaced client, or a second failure of the same episode, change nothing.
+    if (active === undefined || active.client !== client || this.current.kind !== 'signed-in') return;
+    const env = active.env;
+    this.deps.log.warn(`The stored credentials of ${env.name} (${env.username}) were rejected`);
+    this.setState({ kind: 'credentials-rejected', environment: env });
+    this.deps.notifyRejected(env);
+  }
+
+  private setState(state: SessionState): void {
+    this.current = state;
+    this.stateEmitter.fire(state);
+  }
+
+  private createClient(env: Environment, verified?: unknown): C {
+    const client: C = this.deps.clients.create(
+      env,
+      async () => {
+        const secrets = await this.deps.store.readSecrets(env.id);
+        // Signed out in another window a moment ago: the same as rejected credentials.
+        if (secrets === undefined) throw invalidCredentialsError('POST /token');
+        this.rememberSecrets(secrets);
+        return credentialsOf({ clientId: env.clientId, username: env.username, ...secrets });
+      },
+      () => {
+        this.rejected(client);
+      },
+      ...(verified === undefined ? [] : [verified]),
+    );
+    return client;
+  }
+
+  private async readSecretsSafely(id: string): Promise<StoredSecrets | undefined> {
+    try {
+      return await this.deps.store.readSecrets(id);
+    } catch (error) {
+      // A locked or missing OS keyring: say so in the log, stay signed out.
+      this.deps.log.error('Could not read the stored credentials from VS Code secret storage', error);
+      return undefined;
+    }
+  }
+
+  private rememberSecrets(secrets: Pick<StoredSecrets, 'clientSecret' | 'password'>): void {
+    this.deps.rememberSecret(secrets.clientSecret);
+    this.deps.rememberSecret(secrets.password);
+  }
+
+  private serialized<T>(run: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(run, run);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+}
+
+function credentialsOf(values: Pick<SignInDraft, 'clientId' | 'clientSecret' | 'username' | 'password'>): Credentials {
+  return { clientId: values.clientId, clientSecret: values.clientSecret, username: values.username, password: values.password };
+}
+
+function fingerprint(secrets: StoredSecrets): string {
+  return createHash('sha256')
+    .update(JSON.stringify([secrets.clientSecret, secrets.password]))
+    .digest('base64');
+}

@@ -1,0 +1,178 @@
+// The rules of watching a machine onboard, without VS Code or a clock of
+// their own: when the next poll of a watched machine is due (short while
+// steps appear, backing off while nothing changes and on errors, slower in an
+// unfocused window), what a fresh result says about the watch (a new step, an
+// outcome, nothing new), when "cannot reach the API" has lasted long enough to
+// say so, and how many watches there may be. The outcome is read through the
+// one machine state (eventState.ts, always with the user's eventStates rules),
+// so a watch ends exactly when the tree and the hover say onboarded or failed.
+// Pure: unit-tested with a fake clock, and driven by the bench for an hour.
+import type { Localize } from '../../common/localize';
+import { truncate } from '../../common/markdownText';
+import type { EventsResult, OnboardingEvent } from '../../client/model';
+import { eventState, newestOf, type EventStateRules } from '../events/eventState';
+import { serverText, serverTextData, type ServerText } from '../../common/serverText';
+
+/** At most this many watches at once: each one is a request every few minutes at least, on the user's sign-in. */
+export const MAX_WATCHES = 50;
+
+export interface WatchTiming {
+  /** The first interval, and the interval right after a new step appeared (setting watch.firstIntervalSeconds). */
+  readonly firstMs: number;
+  /** The longest interval while nothing changes, or after errors, in a focused window. */
+  readonly maxMs: number;
+  /** Each poll that brought nothing new multiplies the interval by this much. */
+  readonly quietGrowth: number;
+  /** Each failed poll in a row doubles the interval (error back-off), from at least this much. */
+  readonly errorFloorMs: number;
+  /** An unfocused window polls this many times slower (it keeps polling: being away is the point of watching). */
+  readonly unfocusedFactor: number;
+  /** Failed polls for this long in a row, with no success between: the user is told the watch cannot poll. */
+  readonly unreachableAfterMs: number;
+}
+
+export const DEFAULT_WATCH_TIMING: WatchTiming = {
+  firstMs: 15_000,
+  maxMs: 5 * 60_000,
+  quietGrowth: 1.5,
+  errorFloorMs: 30_000,
+  unfocusedFactor: 2,
+  unreachableAfterMs: 15 * 60_000,
+};
+
+/** How a watch's recent polls went: what the next interval is derived from. */
+export interface PollHistory {
+  /** Polls in a row that brought no new step (0 right after a new step). */
+  readonly quietPolls: number;
+  /** Polls in a row that failed (0 after a success). */
+  readonly failedPolls: number;
+}
+
+export const NO_HISTORY: PollHistory = { quietPolls: 0, failedPolls: 0 };
+
+/**
+ * The delay before the next poll: `firstMs` grown by `quietGrowth` per quiet
+ * poll up to `maxMs`; after failures, at least `errorFloorMs` doubled per
+ * failure up to `maxMs`; both times `unfocusedFactor` when the window is not
+ * focused. Whole milliseconds, never below `firstMs`.
+ */
+export function nextPollDelay(history: PollHistory, focused: boolean, timing: WatchTiming = DEFAULT_WATCH_TIMING): number {
+  const first = Math.max(1, timing.firstMs);
+  const max = Math.max(first, timing.maxMs);
+  // Exponents are capped so a long-quiet watch never computes Infinity.
+  const quiet = Math.min(max, first * timing.quietGrowth ** Math.min(history.quietPolls, 64));
+  const failing =
+    history.failedPolls === 0 ? 0 : Math.min(max, Math.max(first, timing.errorFloorMs) * 2 ** Math.min(history.failedPolls - 1, 32));
+  const delay = Math.max(quiet, failing);
+  return Math.round(focused ? delay : delay * Math.max(1, timing.unfocusedFactor));
+}
+
+/** The history after a poll: what it found decides the next interval. */
+export function afterPoll(history: PollHistory, poll: 'new-step' | 'quiet' | 'failed'): PollHistory {
+  switch (poll) {
+    case 'new-step':
+      return NO_HISTORY;
+    case 'quiet':
+      return { quietPolls: history.quietPolls + 1, failedPolls: 0 };
+    case 'failed':
+      return { quietPolls: history.quietPolls, failedPolls: history.failedPolls + 1 };
+  }
+}
+
+/** The newest step of a watched machine, as its row shows it ("DEVICE_REGISTERED · 2 min ago"). */
+export interface WatchStep {
+  readonly type: ServerText;
+  /** The event's time (epoch ms). */
+  readonly at: number;
+}
+
+/** How a watch ended by itself. */
+export interface WatchOutcome {
+  readonly state: 'onboarded' | 'failed';
+  /** The event that decided it. */
+  readonly type: ServerText;
+  readonly at: number;
+  /** The deciding event's message (server text: shown inert, bounded). */
+  readonly message: ServerText;
+  /** From the machine's first event to the deciding one, in ms: "onboarded in 46 min". */
+  readonly tookMs: number;
+}
+
+/** Longest server message a watch keeps (it is stored with the watch, and shown in one notification). */
+export const MAX_OUTCOME_MESSAGE = 500;
+
+/** What a fresh result says about a watch started at `since` (the newest event's time then, if any). */
+export type WatchReading =
+  | { readonly kind: 'outcome'; readonly step: WatchStep; readonly outcome: WatchOutcome }
+  | { readonly kind: 'step'; readonly step: WatchStep | undefined };
+
+function stepOf(event: OnboardingEvent): WatchStep {
+  return { type: event.type, at: event.time.epochMs };
+}
+
+/**
+ * Reads a fresh result for a watch: its newest event decides, by the one
+ * machine state. Only an event newer than `since` ends a watch: watching a
+ * machine that failed waits for its retry, not for the failure already seen.
+ */
+export function readWatch(result: EventsResult, rules: EventStateRules, since: number | undefined): WatchReading {
+  const newest = newestOf(result.events);
+  if (newest === undefined) return { kind: 'step', step: undefined };
+  const step = stepOf(newest);
+  const state = eventState(newest, rules);
+  if (state === 'inProgress' || (since !== undefined && newest.time.epochMs <= since)) return { kind: 'step', step };
+  let first = newest.time.epochMs;
+  for (const event of result.events) if (event.time.epochMs < first) first = event.time.epochMs;
+  const message = serverText(truncate(serverTextData(newest.message), MAX_OUTCOME_MESSAGE));
+  return { kind: 'outcome', step, outcome: { state, type: newest.type, at: step.at, message, tookMs: step.at - first } };
+}
+
+/** Whether failed polls have gone on long enough to tell the user, once. */
+export function unreachableForLong(firstFailureAt: number | undefined, now: number, timing: WatchTiming = DEFAULT_WATCH_TIMING): boolean {
+  return firstFailureAt !== undefined && now - firstFailureAt >= timing.unreachableAfterMs;
+}
+
+/** "46 min", "2 h 5 min", "40 s", "1 day 4 h", "141 days": how long an onboarding took, or a machine has waited. */
+export function formatDuration(ms: number, t: Localize): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 60) return t('{0} s', seconds);
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return t('{0} min', minutes);
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  if (hours < 24) return rest === 0 ? t('{0} h', hours) : t('{0} h {1} min', hours, rest);
+  // Over a day, hours are noise past a week and minutes past a day.
+  const roundedHours = Math.round(minutes / 60);
+  const days = Math.floor(roundedHours / 24);
+  const restHours = roundedHours % 24;
+  if (days >= 7) return t('{0} days', days);
+  if (restHours === 0) return days === 1 ? t('1 day') : t('{0} days', days);
+  return days === 1 ? t('1 day {0} h', restHours) : t('{0} days {1} h', days, restHours);
+}
+
+/** One watch, as the agent tools (and any other reader) get it: plain data; the newest step's type and the outcome's message are server text. */
+export interface WatchSummary {
+  readonly serialNumber: string;
+  /** The environment's name. */
+  readonly environment: string;
+  /** watching, paused (its environment is not signed in), onboarded or failed (the watch ended by itself). */
+  readonly state: 'watching' | 'paused' | 'onboarded' | 'failed';
+  /** The newest event seen: its type and time (epoch ms). */
+  readonly newestStep?: WatchStep;
+  /** When the watch started (epoch ms). */
+  readonly since: number;
+  readonly outcome?: {
+    readonly state: 'onboarded' | 'failed';
+    readonly at: number;
+    /** From the first event to the deciding one. */
+    readonly tookMs: number;
+    /** The deciding event's message: server text, at most 500 characters. */
+    readonly message: ServerText;
+  };
+}
+
+/** What starting a watch came to. */
+export type WatchStartAnswer =
+  | { readonly kind: 'started' | 'already-watched' | 'not-signed-in' }
+  | { readonly kind: 'already-onboarded'; readonly newestStep: WatchStep }
+  | { readonly kind: 'limit'; readonly max: number };

@@ -1,0 +1,141 @@
+// The onboarding board page, bundled by esbuild into media/board/board.js.
+// A table (the screen-reader view, and the keyboard's) and a timeline drawn on
+// a canvas, over one state object (state.ts). Every node is built with
+// common/page/dom.ts (createElement and textContent): rows carry server text,
+// and none of it is ever parsed as HTML. The frame is built once (frame.ts);
+// the table's rows once per update from the host, and a filter or a sort only
+// hides or moves them (table.ts); the timeline draws only the lanes in view
+// (timelineView.ts, timeline.ts).
+import { announce, button, el, icon } from '../../../core/common/page/dom';
+import { countAbandoned, countStalled, countStates, prefersAligned, summaryText } from '../../../core/domain/board/boardTable';
+import type { BoardView } from '../protocol';
+import { buildFrame } from './frame';
+import { channel, page, persist, post, pageString, stateWords } from './state';
+import { applyOrder, buildRow } from './table';
+import { draw, fit, flushDraw, readColors } from './timelineView';
+
+function renderBoard(): void {
+  const root = document.getElementById('root');
+  if (!root || !page.board) return;
+  root.setAttribute('aria-busy', 'false');
+  const hadFrame = page.frame !== undefined;
+  const filterHadFocus = document.activeElement === page.frame?.filterInput;
+  // Rows are rebuilt as answers land: a keyboard user in the table keeps their row (and button in it).
+  const focused = focusedRow();
+  if (!page.frame) page.frame = buildFrame(root);
+  document.title = page.board.title;
+  // The frame outlives a board: the panel that showed line 3 and is asked for line 4 says line 4.
+  const heading = root.querySelector('.board-header h1');
+  if (heading) heading.textContent = page.board.title;
+  const words = stateWords();
+  page.rows = page.board.rows.map((row) => buildRow(row, words));
+  page.frame.tbody.replaceChildren();
+  const counts = countStates(page.board.rows);
+  const abandoned = countAbandoned(page.board.rows);
+  page.frame.summary.textContent = summaryText(
+    counts,
+    {
+      states: words,
+      none: pageString('summaryNone'),
+      one: pageString('summaryOne'),
+      many: pageString('summaryMany'),
+      count: pageString('summaryCount'),
+      separator: pageString('summarySeparator'),
+      abandoned: pageString('abandoned'),
+    },
+    page.board.locale,
+    abandoned,
+  );
+  for (const [state, b] of page.frame.stateButtons) {
+    const count = b.querySelector('.count');
+    if (count) count.textContent = counts[state].toLocaleString(page.board.locale);
+    b.hidden = counts[state] === 0 && !page.filter.states.includes(state);
+  }
+  const stalled = countStalled(page.board.rows);
+  const stalledCount = page.frame.stalledButton.querySelector('.count');
+  if (stalledCount) stalledCount.textContent = stalled.toLocaleString(page.board.locale);
+  page.frame.stalledButton.hidden = stalled === 0 && page.filter.stalled !== true;
+  const abandonedCount = page.frame.abandonedButton.querySelector('.count');
+  if (abandonedCount) abandonedCount.textContent = abandoned.toLocaleString(page.board.locale);
+  page.frame.abandonedButton.hidden = abandoned === 0 && page.filter.abandoned !== true;
+  const { usual } = page.board;
+  page.frame.usualNote.hidden = usual === null;
+  page.frame.usualNote.textContent = usual === null ? '' : pageString('usualSteps', usual.restsOn);
+  page.frame.usualNote.title = usual?.how ?? '';
+  renderNotices(page.frame.notices, page.board);
+  if (!hadFrame || page.colors === undefined) page.colors = readColors();
+  if (!hadFrame) {
+    page.view = undefined;
+    page.aligned = prefersAligned(page.board.rows);
+    page.frame.alignButton.setAttribute('aria-pressed', String(page.aligned));
+    page.frame.alignButton.classList.toggle('pressed', page.aligned);
+  }
+  applyOrder();
+  if (!page.view) fit();
+  if (filterHadFocus) page.frame.filterInput.focus();
+  if (focused) restoreRowFocus(focused);
+  persist();
+  // The timeline is drawn in the same task as the table: the first frame shows both.
+  flushDraw();
+}
+
+/** The row (serial number) and button index that hold the keyboard focus, when it is in the table. */
+function focusedRow(): { serialNumber: string; button: number } | undefined {
+  const active = document.activeElement;
+  const owner = page.shown.find((u) => active instanceof HTMLElement && u.tr.contains(active));
+  if (!owner || !(active instanceof HTMLButtonElement)) return undefined;
+  return { serialNumber: owner.row.serialNumber, button: Array.from(owner.tr.querySelectorAll('button')).indexOf(active) };
+}
+
+function restoreRowFocus(focused: { serialNumber: string; button: number }): void {
+  const owner = page.shown.find((u) => u.row.serialNumber === focused.serialNumber);
+  const target = owner ? (Array.from(owner.tr.querySelectorAll('button'))[focused.button] ?? owner.open) : page.shown[0]?.open;
+  if (!target) return;
+  for (const u of page.rows) u.open.tabIndex = -1;
+  target.tabIndex = 0;
+  target.focus();
+}
+
+function renderNotices(notices: HTMLElement, board: BoardView): void {
+  notices.replaceChildren();
+  if (board.session === 'signedOut') {
+    const p = el('p', 'notice');
+    p.append(
+      icon('account'),
+      el('span', undefined, pageString('signedOut')),
+      button(pageString('signIn'), 'sign-in', () => {
+        post({ type: 'signIn' });
+      }),
+    );
+    notices.append(p);
+  }
+  if (board.held > 0) {
+    const p = el('p', 'notice');
+    p.append(
+      icon('info'),
+      el('span', undefined, board.held === 1 ? pageString('heldOne') : pageString('held', board.held.toLocaleString(board.locale))),
+      button(pageString('loadHeld'), 'cloud-download', () => {
+        post({ type: 'loadHeld' });
+      }),
+    );
+    notices.append(p);
+  }
+}
+
+channel.onMessage((message) => {
+  if (message.type === 'status') {
+    announce(message.message);
+    return;
+  }
+  page.strings = message.strings;
+  page.board = message.board;
+  renderBoard();
+});
+
+// VS Code sets the theme's class on body: colours are read again and the timeline redrawn.
+new MutationObserver(() => {
+  page.colors = readColors();
+  draw();
+}).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+
+post({ type: 'ready' });

@@ -1,0 +1,147 @@
+// The board page's state, as one object a reader can see whole: what the host
+// sent, what the user chose (sort, filter, zoom, the keyboard's place), and the
+// nodes built once per page (the frame) and once per update (the rows). The
+// other modules of the page read and change it; none keeps state of its own.
+import { plainLocalize } from '../../../core/common/localize';
+import { pageChannel } from '../../../core/common/page/dom';
+import { safeLocale } from '../../../core/common/time';
+import { BOARD_STATES, type BoardRow, type BoardState } from '../../../core/domain/board/boardRows';
+import {
+  DEFAULT_SORT,
+  NO_FILTER,
+  type BoardColumn,
+  type BoardFilter,
+  type BoardSort,
+  type DurationUnits,
+} from '../../../core/domain/board/boardTable';
+import {
+  isHostMessage,
+  isPersistedState,
+  type BoardView,
+  type HostMessage,
+  type PageMessage,
+  type PageStrings,
+  type PersistedState,
+} from '../protocol';
+import type { TimelineColors } from './timeline';
+
+export const channel = pageChannel<PageMessage, HostMessage>(isHostMessage);
+export const { post } = channel;
+
+/** A row of the table as built: the row, its node, its open button, and the text the filter searches. */
+export interface RowUi {
+  readonly row: BoardRow;
+  readonly tr: HTMLElement;
+  readonly open: HTMLButtonElement;
+  readonly haystack: string;
+}
+
+/** The nodes built once per page that updates write into. */
+export interface Frame {
+  readonly summary: HTMLElement;
+  readonly shownCount: HTMLElement;
+  readonly notices: HTMLElement;
+  readonly stateButtons: Map<BoardState, HTMLButtonElement>;
+  /** "Stalled": only the machines past their step's usual time. */
+  readonly stalledButton: HTMLButtonElement;
+  /** "Abandoned": only the machines silent far longer than any onboarding of their line took. */
+  readonly abandonedButton: HTMLButtonElement;
+  /** What the faint bands behind the lanes are, and what they rest on. */
+  readonly usualNote: HTMLElement;
+  readonly filterInput: HTMLInputElement;
+  readonly headers: Map<BoardColumn, HTMLElement>;
+  readonly tbody: HTMLElement;
+  readonly noMatch: HTMLElement;
+  readonly lanes: HTMLElement;
+  readonly canvas: HTMLCanvasElement;
+  readonly spacer: HTMLElement;
+  readonly tooltip: HTMLElement;
+  readonly alignButton: HTMLButtonElement;
+}
+
+/** A place on the timeline: lane index in `shown`, point index in that lane's points. */
+export interface Spot {
+  readonly lane: number;
+  readonly point: number;
+}
+
+export interface BoardPageState {
+  strings: PageStrings | undefined;
+  board: BoardView | undefined;
+  /** Every row built for the board, in sort order. */
+  rows: RowUi[];
+  /** Shown rows (filtered, in sort order): the table's visible rows and the timeline's lanes. */
+  shown: RowUi[];
+  sort: BoardSort;
+  filter: BoardFilter;
+  /** The timeline's time range; undefined until it is fitted to the rows. */
+  view: { from: number; to: number } | undefined;
+  /** The keyboard's place on the timeline. */
+  focus: Spot | undefined;
+  hover: Spot | undefined;
+  colors: TimelineColors | undefined;
+  /** Lanes from each machine's first event; chosen per board when it first shows (prefersAligned), then the user's. */
+  aligned: boolean;
+  frame: Frame | undefined;
+  drawQueued: boolean;
+}
+
+const saved = channel.savedState;
+
+export const page: BoardPageState = {
+  strings: undefined,
+  board: undefined,
+  rows: [],
+  shown: [],
+  sort: isPersistedState(saved) ? saved.sort : DEFAULT_SORT,
+  filter: isPersistedState(saved) ? saved.filter : NO_FILTER,
+  view: undefined,
+  focus: undefined,
+  hover: undefined,
+  colors: undefined,
+  aligned: false,
+  frame: undefined,
+  drawQueued: false,
+};
+
+/** What the user chose survives a reload of the page (VS Code keeps it while the panel lives). */
+export function persist(): void {
+  if (!page.board) return;
+  const state: PersistedState = { version: 1, set: page.board.set, sort: page.sort, filter: page.filter };
+  channel.setState(state);
+}
+
+const STATE_STRING: Readonly<Record<BoardState, keyof PageStrings>> = {
+  onboarded: 'stateOnboarded',
+  failed: 'stateFailed',
+  inProgress: 'stateInProgress',
+  noEvents: 'stateNoEvents',
+  unknown: 'stateUnknown',
+  unavailable: 'stateUnavailable',
+  notLoaded: 'stateNotLoaded',
+};
+
+/** A string of the host's, its `{0}`s filled in. */
+export const pageString = (key: keyof PageStrings, ...args: (string | number)[]): string =>
+  plainLocalize(page.strings?.[key] ?? key, ...args);
+export const stateWord = (state: BoardState): string => pageString(STATE_STRING[state]);
+export const stateWords = (): Record<BoardState, string> =>
+  Object.fromEntries(BOARD_STATES.map((state) => [state, stateWord(state)])) as Record<BoardState, string>;
+export const units = (): DurationUnits => ({
+  s: pageString('durationS'),
+  min: pageString('durationMin'),
+  h: pageString('durationH'),
+  d: pageString('durationD'),
+});
+
+const absoluteFormat = new Map<string, Intl.DateTimeFormat>();
+/** In the board's locale (the page's lang before the first board); a tag Intl rejects reads in English, as everywhere else. */
+export function absolute(epochMs: number): string {
+  const locale = safeLocale(page.board?.locale ?? document.documentElement.lang);
+  let format = absoluteFormat.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' });
+    absoluteFormat.set(locale, format);
+  }
+  return format.format(new Date(epochMs));
+}

@@ -1,0 +1,141 @@
+// Every id the extension shares with VS Code: commands, views, the webview
+// type, context keys, state keys. One typed table, so no id is a string
+// literal twice and a renamed command fails to compile instead of failing to
+// run. package.json names the same ids; a unit test holds the two together.
+import type * as vscode from 'vscode';
+import { AGENT_TOOL_NAMES, type AgentToolName } from '../../core/domain/agentTools/toolDefinitions';
+
+export const COMMANDS = {
+  signIn: 'onboardingEvents.signIn',
+  /** Sign In under the name it has while signed in: it adds another environment. */
+  addEnvironment: 'onboardingEvents.addEnvironment',
+  signInAgain: 'onboardingEvents.signInAgain',
+  signOut: 'onboardingEvents.signOut',
+  switchEnvironment: 'onboardingEvents.switchEnvironment',
+  sessionMenu: 'onboardingEvents.sessionMenu',
+  showLog: 'onboardingEvents.showLog',
+  /** Checks the way to the API step by step and opens a report (session/testConnection.ts). */
+  testConnection: 'onboardingEvents.testConnection',
+  /** Shows (and offers to write) the configuration that starts the MCP server in an agent outside VS Code (agentTools/connectAgent.ts). */
+  connectAgent: 'onboardingEvents.connectAgent',
+  /** Ends the pairing of agents the user paired through the MCP server (agentTools/mcpChannelHost.ts). */
+  revokeAgentAccess: 'onboardingEvents.revokeAgentAccess',
+  refresh: 'onboardingEvents.refresh',
+  refreshMachine: 'onboardingEvents.refreshMachine',
+  retryMachine: 'onboardingEvents.retryMachine',
+  addMachine: 'onboardingEvents.addMachine',
+  removeMachine: 'onboardingEvents.removeMachine',
+  pinMachine: 'onboardingEvents.pinMachine',
+  scanWorkspace: 'onboardingEvents.scanWorkspace',
+  filterEvents: 'onboardingEvents.filterEvents',
+  clearFilter: 'onboardingEvents.clearFilter',
+  loadMore: 'onboardingEvents.loadMore',
+  copySerialNumber: 'onboardingEvents.copySerialNumber',
+  copyAssetId: 'onboardingEvents.copyAssetId',
+  copyMessage: 'onboardingEvents.copyMessage',
+  copyEventJson: 'onboardingEvents.copyEventJson',
+  showEventDetails: 'onboardingEvents.showEventDetails',
+  showRawJson: 'onboardingEvents.showRawJson',
+  exportEvents: 'onboardingEvents.exportEvents',
+  /** The onboarding board of a set of machines (src/extension/board/): the palette asks which set, menus pass it. */
+  openBoard: 'onboardingEvents.openBoard',
+  lookUpMachine: 'onboardingEvents.lookUpMachine',
+  lookUpSerialAtCursor: 'onboardingEvents.lookUpSerialAtCursor',
+  revealMachine: 'onboardingEvents.revealMachine',
+  clearLookupHistory: 'onboardingEvents.clearLookupHistory',
+  /** A link (vscode://…/machine?serial=…) that opens the machine in VS Code: tree items, hovers, the details panel, quick fixes. */
+  copyLinkToMachine: 'onboardingEvents.copyLinkToMachine',
+  /** The machine's token and events requests as curl commands with variables for the secrets, for an IT ticket (beside Copy Link). */
+  copyAsCurl: 'onboardingEvents.copyAsCurl',
+  /** Watch Onboarding: polls a machine until it is onboarded or fails, then notifies (src/extension/watch/). */
+  watchMachine: 'onboardingEvents.watchMachine',
+  stopWatching: 'onboardingEvents.stopWatching',
+  /** The status bar item's quick pick of watched machines. */
+  showWatches: 'onboardingEvents.showWatches',
+  /** Target of the "Not a serial number" quick fix: adds it to the deny list in a scope the user picks; not in the palette. */
+  notASerialNumber: 'onboardingEvents.notASerialNumber',
+} as const;
+
+export type CommandName = keyof typeof COMMANDS;
+export type CommandId = (typeof COMMANDS)[CommandName];
+
+/**
+ * Retired command ids a user may have bound to a key, each with the command it
+ * now runs. Registered beside that command (workbench/commands.ts), never
+ * contributed, so no palette lists them; the glossary test (test/unit/glossary)
+ * lets a retired word stand only here.
+ */
+export const COMMAND_ALIASES: Readonly<Record<string, CommandId>> = {
+  'onboardingEvents.glance.notASerialNumber': COMMANDS.notASerialNumber,
+};
+
+/** VS Code's own commands the extension runs. */
+export const BUILTIN_COMMANDS = {
+  setContext: 'setContext',
+  openSettings: 'workbench.action.openSettings',
+} as const;
+
+export const VIEWS = {
+  container: 'onboardingEvents',
+  machines: 'onboardingEvents.machines',
+} as const;
+
+export const WEBVIEWS = {
+  details: 'onboardingEvents.details',
+  board: 'onboardingEvents.board',
+} as const;
+
+/** Language model tools agents can call (package.json `contributes.languageModelTools`): the names of the one definition each tool has (domain/agentTools/toolDefinitions.ts), which the MCP server lists too. */
+export const LANGUAGE_MODEL_TOOLS = AGENT_TOOL_NAMES;
+
+export type LanguageModelToolName = AgentToolName;
+
+/** The MCP server definition provider (package.json `contributes.mcpServerDefinitionProviders`). */
+export const MCP_SERVER_PROVIDER = 'onboardingEvents.mcpServer';
+
+/** Context keys the manifest's `when` clauses read. */
+export const CONTEXT_KEYS = {
+  signedIn: 'onboardingEvents.signedIn',
+  hasEnvironments: 'onboardingEvents.hasEnvironments',
+  hasMachines: 'onboardingEvents.hasMachines',
+  filtered: 'onboardingEvents.filtered',
+  serialAtCursor: 'onboardingEvents.serialAtCursor',
+} as const;
+
+export type ContextKey = (typeof CONTEXT_KEYS)[keyof typeof CONTEXT_KEYS];
+
+/**
+ * Keys of the extension's globalState/workspaceState. The features that own
+ * them name the same strings; a unit test holds the two together and makes a
+ * new state key choose whether it syncs.
+ */
+export const STATE_KEYS = {
+  /** Pinned serial numbers (global state when `tree.pinnedScope` is `global`, else workspace state). */
+  pinnedMachines: 'onboardingEvents.pinnedMachines',
+  /** Recently looked-up serial numbers: the look-up history. */
+  recentMachines: 'onboardingEvents.recentMachines',
+  /** Per environment and machine, the newest event seen: derived from one API's results. */
+  seenEvents: 'onboardingEvents.seenEvents',
+  /** Environments (URLs, client id, user name): per machine; their secrets sit in SecretStorage, which does not sync. */
+  environments: 'onboardingEvents.environments',
+  lastEnvironment: 'onboardingEvents.lastEnvironment',
+  /** The sign-in URLs the user confirmed per environment: a security decision of this machine, never synced. */
+  confirmedEndpoints: 'onboardingEvents.confirmedEndpoints',
+  /** Watched machines per environment, their newest step and outcome: this machine's work in progress, never synced. */
+  watches: 'onboardingEvents.watches',
+  /** Per agent kind, the agent key Connect an Agent writes into that agent's configuration on this machine: never synced. */
+  agentKeys: 'onboardingEvents.agentKeys',
+} as const;
+
+/**
+ * What Settings Sync carries to the user's other machines: the lists the user
+ * curates. Never a secret, an environment or anything derived from results.
+ */
+export const SYNCED_STATE_KEYS: readonly string[] = [STATE_KEYS.pinnedMachines, STATE_KEYS.recentMachines];
+
+/** Settings Sync: the one place that says which global state follows the user to their other machines. */
+export function registerSettingsSync(context: {
+  readonly globalState: Pick<vscode.ExtensionContext['globalState'], 'setKeysForSync'>;
+}): void {
+  context.globalState.setKeysForSync(SYNCED_STATE_KEYS);
+}
