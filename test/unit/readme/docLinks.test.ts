@@ -6,7 +6,15 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
 const root = join(__dirname, '..', '..', '..', '..');
-const pages = ['README.md', 'CONTRIBUTING.md', 'ARCHITECTURE.md', 'NETWORKS.md', 'CHANGELOG.md'];
+const pages = [
+  'README.md',
+  'CONTRIBUTING.md',
+  'ARCHITECTURE.md',
+  'NETWORKS.md',
+  'CHANGELOG.md',
+  'docs/features.md',
+  'docs/security-model.md',
+];
 
 /** A page's lines with fenced code blocks (also inside quotes) blanked (kept as empty lines, so line numbers hold). */
 function proseLines(text: string): string[] {
