@@ -1,10 +1,5 @@
-// The one events cache every view reads through (tree, hovers, inline status,
-// look-up, details, agent tools), and the one owner of the data path: it
-// de-duplicates requests (one per serial number in flight, each caller
-// cancelling only its own wait), remembers results, failures and misses (so no
-// view keeps its own memory of them), and turns credentials the API refused
-// into one session event. Pure TypeScript (no vscode import): unit-tested
-// under plain mocha.
+// The one owner of the data path every view reads through: requests de-duplicated (one per serial
+// number in flight), results, failures and misses remembered once, refused credentials turned into one event.
 import { cancelledError, isApiError, signInCommand } from '../client/errors';
 import { RequestLane } from '../client/http/concurrencyLimiter';
 import type { EventsResult, GetEventsOptions, RequestPriority, TimestampUnit } from '../client/model';
@@ -23,7 +18,6 @@ export interface EventsSource {
 
 /** The answer to a request with the spec's `timestamp` filter (§4.1), kept apart from the full result. */
 export interface WindowEntry {
-  /** The `timestamp` query value that was sent, in the server's units. */
   readonly timestamp: number;
   readonly result: EventsResult;
 }
@@ -31,9 +25,8 @@ export interface WindowEntry {
 /** What the cache holds for one machine: the hover, the tree and the agent tools render it. */
 export interface CacheEntry {
   readonly result: EventsResult;
-  /** True when this result came from persisted storage or failed to refresh: shown, marked stale. */
+  /** Persisted, or the last refresh failed: shown, marked stale. */
   readonly stale: boolean;
-  /** The last refresh error, when the last attempt failed (the result is then the last good one). */
   readonly error?: Error;
 }
 
@@ -67,20 +60,13 @@ export interface EventsCacheOptions {
 
 export type GetOptions = {
   readonly signal?: AbortSignal;
-  /** Ignore the cache and ask the API. */
   readonly force?: boolean;
   /**
-   * A cached result counts as fresh only when younger than this too (never
-   * longer than `cacheSeconds`): a watch's poll wants a newer answer than a
-   * hover does, yet reuses one the tree fetched a moment ago and, like every
-   * read, joins the request in flight.
+   * Fresh only when younger than this too: a watch's poll wants a newer answer than a hover, yet joins
+   * the request in flight.
    */
   readonly maxAgeMs?: number;
-  /**
-   * Interactive when absent (hover, look-up, details). Refresh-all,
-   * auto-refresh and the workspace scan pass 'bulk': their requests queue
-   * behind every interactive one.
-   */
+  /** 'bulk' (refresh-all, auto-refresh, the scan) queues behind every interactive request. */
   readonly priority?: RequestPriority;
 };
 
@@ -121,30 +107,23 @@ export class EventsCache {
     this.automaticLoads = new LoadBudget({ now: this.now });
   }
 
-  /**
-   * Synchronous and from memory: what is known now, fresh or not. On first
-   * sight of a serial number the stored copy is read in the background; when
-   * it arrives, onDidUpdate fires for it.
-   */
+  /** From memory, fresh or not; on first sight the stored copy is read in the background and onDidUpdate fires. */
   peek(serialNumber: string): CacheEntry | undefined {
     const known = this.entries.get(serialNumber);
     if (known === undefined) void this.fromStore(serialNumber);
     return known;
   }
 
-  /** True when a cached result exists and is younger than the freshness period (and than `maxAgeMs`, when given). */
   isFresh(serialNumber: string, maxAgeMs?: number): boolean {
     const entry = this.entries.get(serialNumber);
     const freshFor = Math.min(this.options.freshForMs(), maxAgeMs ?? Number.POSITIVE_INFINITY);
     return !!entry && !entry.stale && !entry.error && this.now() - entry.result.fetchedAt < freshFor;
   }
 
-  /** The last failure of a request for this machine, until one succeeds (or clear()). */
   failure(serialNumber: string): FailedLoad | undefined {
     return this.failures.get(serialNumber);
   }
 
-  /** True while a request for this machine (full or windowed) is in flight. */
   loading(serialNumber: string): boolean {
     if (this.inFlight.has(serialNumber)) return true;
     for (const key of this.windowsInFlight.keys()) if (key.startsWith(`${serialNumber}\u0000`)) return true;
@@ -152,12 +131,8 @@ export class EventsCache {
   }
 
   /**
-   * Returns fresh events: from the cache when fresh, else from the API. At
-   * most one request per serial number is in flight; later callers join it.
-   * A caller whose signal aborts stops waiting (rejects 'cancelled'); the
-   * request is aborted only when nobody waits any more. On failure the last
-   * good result stays in the cache, marked stale, the failure is remembered,
-   * and the error is thrown to every waiting caller.
+   * One request per serial number in flight, later callers join it; a caller's abort ends only its own
+   * wait. On failure the last good result stays, marked stale, and every waiter gets the error.
    */
   async get(serialNumber: string, options: GetOptions = {}): Promise<EventsResult> {
     if (!options.force && this.isFresh(serialNumber, options.maxAgeMs)) {
@@ -175,11 +150,8 @@ export class EventsCache {
   }
 
   /**
-   * Asks the API for the events of one machine with the spec's `timestamp`
-   * filter. The spec does not say what the filter means (§4.1 rule 2), so the
-   * answer is kept apart from the full result — never persisted and never
-   * replacing it — and callers re-check it client-side. One request per
-   * (serial, timestamp) is in flight at a time, shared as get() shares.
+   * The spec leaves the `timestamp` filter's meaning open (§4.1 rule 2): the answer is kept apart from
+   * the full result, never persisted, and callers re-check it.
    */
   async getWindow(
     serialNumber: string,
@@ -203,16 +175,12 @@ export class EventsCache {
     return this.share(this.windowsInFlight, key, { request, controller, lane }, options.signal);
   }
 
-  /** The last windowed answer for this serial number, when it was asked with this `timestamp`. */
   peekWindow(serialNumber: string, timestamp: number): WindowEntry | undefined {
     const entry = this.windows.get(serialNumber);
     return entry?.timestamp === timestamp ? entry : undefined;
   }
 
-  /**
-   * GETs a HAL link's target (details' Fetch) through the signed-in client,
-   * so refused credentials are reported here as for events.
-   */
+  /** Through the signed-in client, so refused credentials are reported as for events. */
   async fetchLink(href: string, signal?: AbortSignal): Promise<LinkedResource> {
     const source = this.options.source();
     if (source?.fetchLink === undefined) throw new NotSignedInError();
@@ -225,10 +193,7 @@ export class EventsCache {
     }
   }
 
-  /**
-   * The unit the server's timestamps are in, as far as fetched events tell:
-   * this machine's first, then any other machine's (one server, one unit).
-   */
+  /** As far as fetched events tell: this machine's first, then any other's (one server, one unit). */
   timestampUnitHint(serialNumber?: string): TimestampUnit | undefined {
     const own = serialNumber === undefined ? undefined : this.entries.get(serialNumber)?.result.events[0]?.time.unit;
     if (own) return own;
@@ -244,7 +209,7 @@ export class EventsCache {
     for (const [serialNumber, entry] of this.entries) yield [serialNumber, entry.result];
   }
 
-  /** Forget one machine's last failure (removed from the tree: shown again, it is asked again). */
+  /** Shown again after removal, the machine is asked again. */
   forgetFailure(serialNumber: string): void {
     this.failures.delete(serialNumber);
   }
@@ -260,14 +225,12 @@ export class EventsCache {
     this.generation++;
   }
 
-  /** A serial number's entry changed (fetched, failed, loaded from the store). */
   readonly onDidUpdate: Event<string> = this.updated.event;
 
   private fire(serialNumber: string): void {
     this.updated.fire(serialNumber);
   }
 
-  /** The request in flight for `key`, joined with this caller's signal; undefined when there is none. */
   private join(
     requests: Map<string, InFlight>,
     key: string,
@@ -280,11 +243,7 @@ export class EventsCache {
     return pending.shared.join(options.signal);
   }
 
-  /**
-   * What a new request needs: the client (none while signed out), its own
-   * controller (aborted when nobody waits any more) and lane. The caller then
-   * calls the client itself, so no frame of ours sits between them.
-   */
+  /** The client, its own controller and lane; the caller calls the client itself, so no frame of ours sits between. */
   private begin(options: { readonly signal?: AbortSignal; readonly priority?: RequestPriority }): {
     readonly source: EventsSource;
     readonly controller: AbortController;
@@ -302,7 +261,6 @@ export class EventsCache {
     };
   }
 
-  /** Makes a request just started the one for `key`, which later callers join; its starter is its first waiter. */
   private share(
     requests: Map<string, InFlight>,
     key: string,
@@ -328,7 +286,7 @@ export class EventsCache {
     return result;
   }
 
-  /** Remembers a failure once, for every view (a request nobody waits for any more is no failure). */
+  /** A request nobody waits for any more is no failure. */
   private async failed(serialNumber: string, generation: number, err: unknown): Promise<never> {
     const error = asError(err);
     if (generation !== this.generation || (isApiError(error) && error.kind === 'cancelled')) throw error;
@@ -347,7 +305,7 @@ export class EventsCache {
     if (isApiError(error) && error.kind === 'invalid-credentials') this.options.onCredentialsRejected?.();
   }
 
-  /** Reads the stored copy once per serial number (per sign-in); what it finds lands as a stale entry. */
+  /** Once per serial number per sign-in; a found copy lands as a stale entry. */
   private fromStore(serialNumber: string): Promise<void> {
     const { store } = this.options;
     if (store === undefined) return Promise.resolve();

@@ -1,16 +1,6 @@
-// The watch list: which machines are watched in which environment, their
-// newest step and outcome, kept in global state (it survives a reload and
-// every window of the profile reads the same list), and the schedule that
-// polls each one through the events cache until its outcome. Polls are the
-// cache's reads (`maxAgeMs`): they share its requests in flight, its
-// failures, its report of refused credentials, the limiter and Retry-After.
-// A watch belongs to the environment it was started in and is polled only
-// while that environment is the signed-in one, so no other environment's
-// credentials ever carry it. Who tells the user about an outcome is decided
-// by an atomic claim (exclusive creation of a file under the extension's
-// global storage, which every window shares): one window tells the user. No vscode
-// import: unit-tested with a fake clock, two lists over one store playing two
-// windows, and driven by the bench.
+// The watch list, in global state so it survives a reload and every window reads the same list, and
+// the schedule that polls each watch through the events cache (its sharing, limiter and Retry-After)
+// only while its own environment is signed in; one window claims telling each outcome.
 import type { Claims } from '../../core/common/claims';
 import { clampDelay, DELAY_CEILINGS } from '../../core/common/delays';
 import { Emitter, type Event } from '../../core/common/emitter';
@@ -106,7 +96,6 @@ export interface WatchListOptions {
   readonly events: WatchReads;
   readonly store: WatchStore;
   readonly claims: Claims;
-  /** The signed-in environment's id; undefined while signed out or refused. */
   readonly environment: () => string | undefined;
   readonly rules: () => EventStateRules;
   readonly timing: () => WatchTiming;
@@ -117,21 +106,18 @@ export interface WatchListOptions {
   readonly progress?: (result: EventsResult) => ProgressAnswer;
 }
 
-/** What the schedule keeps per watch in this window (not stored). */
 interface Running {
   history: PollHistory;
   timer: unknown;
   polling: boolean;
-  /** The usual step (MachineProgress.step) of the stall this window told or saw claimed: a stall lasts until a poll finds the machine moving or at a further step, whatever new stale events arrive meanwhile. */
+  /** The usual step of the stall told or seen claimed: it lasts until a poll finds the machine moving or further on. */
   stallStep?: number | undefined;
 }
 
 /** Ended watches kept (newest first) for the quick pick and the badge; older ones go when more end. */
 const MAX_ENDED = MAX_WATCHES;
-/** What a stored list may hold at most: the running watches and the ended ones kept. */
 const MAX_STORED = MAX_WATCHES + MAX_ENDED;
 
-/** Keeps every running watch and the newest MAX_ENDED ended ones, in their order. */
 function bounded(list: Watch[]): Watch[] {
   const ended = list.filter((watch) => watch.outcome !== undefined);
   if (ended.length <= MAX_ENDED) return list;
@@ -173,16 +159,11 @@ export class WatchList extends Disposable {
   private unreachableSaid = false;
   private activeEnvironment: string | undefined;
 
-  /** A serial number's watch changed (undefined: the whole list). */
   readonly onDidChange: Event<readonly string[] | undefined> = this.changed.event;
-  /** A watch reached its outcome. */
   readonly onDidEnd: Event<WatchEnded> = this.ended.event;
   /** Polls have failed for long (the API unreachable): said once until a poll succeeds again. */
   readonly onDidGoUnreachable: Event<{ readonly watching: number }> = this.unreachable.event;
-  /**
-   * A watched machine stalled (it stays at a step past what its line's history allows): once per stall, in the
-   * one window that claimed telling it. A new step ends the stall; a later stall is told again.
-   */
+  /** Once per stall, in the one window that claimed telling it; a new step ends the stall. */
   readonly onDidStall: Event<WatchStalled> = this.stalled.event;
 
   constructor(private readonly options: WatchListOptions) {
@@ -199,13 +180,11 @@ export class WatchList extends Disposable {
     this.resume();
   }
 
-  /** Every watch, of every environment, with its status here. */
   list(): readonly WatchInfo[] {
     const active = this.options.environment();
     return this.stored().map((watch) => ({ ...watch, status: this.statusOf(watch, active) }));
   }
 
-  /** The watch of this machine in the signed-in environment. */
   get(serialNumber: string): WatchInfo | undefined {
     return this.list().find((watch) => watch.serialNumber === serialNumber && watch.environmentId === this.options.environment());
   }
@@ -216,11 +195,7 @@ export class WatchList extends Disposable {
     return this.stored().filter((watch) => watch.environmentId === active && watch.outcome !== undefined && watch.seen !== true).length;
   }
 
-  /**
-   * Starts watching a machine in the signed-in environment: reads it once (a
-   * machine already onboarded has nothing left to watch; one that failed is
-   * watched for its retry), then polls it on the schedule.
-   */
+  /** A machine already onboarded has nothing left to watch; one that failed is watched for its retry. */
   async start(serialNumber: string): Promise<StartResult> {
     const environmentId = this.options.environment();
     if (environmentId === undefined) return { kind: 'not-signed-in' };
@@ -249,7 +224,6 @@ export class WatchList extends Disposable {
     return { kind: 'started', watch };
   }
 
-  /** Stops watching (or forgets the ended watch of) this machine in the signed-in environment. */
   async stop(serialNumber: string): Promise<boolean> {
     const environmentId = this.options.environment();
     const before = this.stored().length;
@@ -258,7 +232,6 @@ export class WatchList extends Disposable {
     return this.stored().length < before;
   }
 
-  /** Forgets every ended watch of the signed-in environment. */
   async clearEnded(): Promise<void> {
     const environmentId = this.options.environment();
     await this.write((list) => list.filter((watch) => watch.environmentId !== environmentId || watch.outcome === undefined));
@@ -273,10 +246,8 @@ export class WatchList extends Disposable {
   }
 
   /**
-   * Re-reads the stored list and the session: polls the signed-in
-   * environment's unfinished watches (other windows' new ones too), and
-   * pauses everything else. Called on a session change, and now and then by
-   * the glue, so a watch started or stopped in another window is followed.
+   * Polls the signed-in environment's unfinished watches (other windows' new ones too) and pauses the
+   * rest; called on a session change and now and then, to follow other windows.
    */
   resume(): void {
     const environmentId = this.options.environment();
@@ -341,13 +312,8 @@ export class WatchList extends Disposable {
   }
 
   /**
-   * Read, change, write: the list in global state is the one every window
-   * reads. The store orders this window's writes of the list, answers the
-   * newest list this window meant while they are under way (so a change
-   * builds on the one before it), and writes again when VS Code dropped a
-   * write for an older copy echoed back (microsoft/vscode#137132): an outcome
-   * was lost so once, told, then forgotten by the list, the status bar and
-   * the badge until a later poll found it again.
+   * Every window reads this list: the store orders this window's writes and writes again when VS Code
+   * dropped one for an older echoed copy (microsoft/vscode#137132), which once lost a told outcome.
    */
   private async write(change: (list: Watch[]) => Watch[]): Promise<void> {
     await this.store.update(WATCHES_KEY, bounded(change(this.stored())));
@@ -429,7 +395,7 @@ export class WatchList extends Disposable {
     if (this.running.get(key) === run) this.schedule(current, afterPoll(run.history, found), retryAfterMs);
   }
 
-  /** Stores what a fresh result says; an outcome ends the watch and is told by the window that claims it. */
+  /** An outcome ends the watch and is told by the window that claims it. */
   private async take(watch: Watch, result: EventsResult): Promise<'ended' | 'new-step' | 'quiet'> {
     const reading = readWatch(result, this.options.rules(), watch.since);
     const same = reading.step?.type === watch.step?.type && reading.step?.at === watch.step?.at;
@@ -451,10 +417,8 @@ export class WatchList extends Disposable {
   }
 
   /**
-   * A stall is told once across the windows, as an outcome is (the claim's key names the stall by the newest
-   * event it began at); this window asks the claim once per stall, not every poll: a newest event that is
-   * already stale when it arrives continues the stall unless it reached a further usual step (so a server
-   * can start at most one stall per step), and a poll that finds the machine moving ends it.
+   * Told once across windows, like an outcome (the claim names the stall's first newest event); an
+   * already-stale new event continues the stall unless it reached a further usual step.
    */
   private async tellStall(watch: Watch, result: EventsResult, run: Running): Promise<void> {
     const progress = this.options.progress?.(result);

@@ -1,8 +1,5 @@
-// What the board's table and timeline show of its rows: the order (sort by
-// any column), which rows (filter by state and text), the summary line, the
-// time range and its ticks, and durations as text. Pure and DOM-free: the page
-// runs it on every keystroke of the filter, the host for exports, and the
-// unit tests table-test it.
+// The board's order, filter, summary line, time range and ticks. Pure and DOM-free: the page runs it
+// on every keystroke, the host for exports.
 import { BOARD_STATES, type BoardRow, type BoardState, type UsualStep } from './boardRows';
 import { safeLocale } from '../../common/time';
 
@@ -15,7 +12,6 @@ export interface BoardSort {
 }
 
 export interface BoardFilter {
-  /** States shown; every state when empty. */
   readonly states: readonly BoardState[];
   /** Case-insensitive text looked for in the serial number, state word, newest event type and error. */
   readonly text: string;
@@ -56,8 +52,7 @@ function compareText(a: string | null, b: string | null, descending: boolean): n
 }
 
 /**
- * Progress ascending: the stalled first (they need someone), then the least
- * far along (step over steps); the abandoned after them and rows without
+ * The stalled first (they need someone), then the least far along; the abandoned and rows without
  * progress last, in either direction.
  */
 function compareProgress(a: BoardRow, b: BoardRow, descending: boolean): number {
@@ -140,12 +135,10 @@ export function filterRows(rows: readonly BoardRow[], filter: BoardFilter, state
   return rows.filter((row) => rowMatches(row, searchText(row, stateWords), compiled));
 }
 
-/** Machines stalled among `rows` (the filter's count). */
 export function countStalled(rows: readonly Pick<BoardRow, 'progress'>[]): number {
   return rows.reduce((sum, row) => sum + (row.progress?.stalled === true ? 1 : 0), 0);
 }
 
-/** Machines abandoned among `rows` (the filter's count, and the summary's). */
 export function countAbandoned(rows: readonly Pick<BoardRow, 'progress'>[]): number {
   return rows.reduce((sum, row) => sum + (row.progress?.abandoned === true ? 1 : 0), 0);
 }
@@ -158,9 +151,8 @@ export interface UsualBand {
 }
 
 /**
- * The usual step durations behind a lane, the same on the canvas and in the
- * exported SVG: each step after the first as a band, starting at the machine's
- * first event and laid end to end by the steps' medians. Lane times (aligned or not).
+ * The usual step durations behind a lane, the same on canvas and SVG: from the machine's first event,
+ * laid end to end by the steps' medians.
  */
 export function usualBands(row: Pick<BoardRow, 'firstAt'>, steps: readonly UsualStep[], aligned: boolean): UsualBand[] {
   if (row.firstAt === null) return [];
@@ -202,8 +194,8 @@ export interface SummaryWords {
 const fill = (template: string, ...values: string[]): string => template.replace(/\{(\d)\}/g, (all, i: string) => values[Number(i)] ?? all);
 
 /**
- * "40 machines: 31 onboarded, 3 failed, 4 in progress, 1 abandoned, 1 unknown": states with none are left out;
- * the abandoned machines (in progress by their newest event) are counted apart, right after those in progress.
+ * "40 machines: 31 onboarded, 3 failed, 4 in progress, 1 abandoned, 1 unknown": empty states left out,
+ * the abandoned counted apart right after those in progress.
  */
 export function summaryText(counts: StateCounts, words: SummaryWords, locale = 'en', abandoned = 0): string {
   const total = BOARD_STATES.reduce((sum, state) => sum + counts[state], 0);
@@ -219,19 +211,12 @@ export function summaryText(counts: StateCounts, words: SummaryWords, locale = '
   return total === 1 ? fill(words.one, list) : fill(words.many, number(total), list);
 }
 
-/**
- * Where a point sits on its lane: its time, or with the lanes aligned, the
- * time since the machine's first event (every onboarding starts at 0, so
- * onboardings months apart compare step by step).
- */
+/** With the lanes aligned, the time since the machine's first event, so onboardings months apart compare step by step. */
 export function laneTime(row: Pick<BoardRow, 'firstAt'>, at: number, aligned: boolean): number {
   return aligned ? at - (row.firstAt ?? at) : at;
 }
 
-/**
- * Aligning is the better first view when the onboardings lie far apart
- * compared with how long each took: on a shared axis each would be one dot.
- */
+/** When the onboardings lie far apart compared with how long each took: on a shared axis each would be a dot. */
 export function prefersAligned(rows: readonly BoardRow[]): boolean {
   let first = Number.POSITIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;
@@ -246,19 +231,15 @@ export function prefersAligned(rows: readonly BoardRow[]): boolean {
 }
 
 /**
- * Where a lane's bar ends: at completion or the newest event, and for a machine still in progress at `nowMs`:
- * the time since its newest event is part of its onboarding, so a stall reads as a long open segment.
+ * For a machine still in progress, the time since its newest event is part of its onboarding: a stall
+ * reads as a long open segment.
  */
 export function laneEnd(row: Pick<BoardRow, 'state' | 'endAt'>, nowMs: number): number | null {
   if (row.endAt === null) return null;
   return row.state === 'inProgress' ? Math.max(row.endAt, nowMs) : row.endAt;
 }
 
-/**
- * The time span all points lie in (and, given `nowMs`, the open lanes of machines in progress up to now, but
- * for the abandoned),
- * widened a little so the first and last points are not on the edge; undefined without points.
- */
+/** All points (and, given `nowMs`, the open lanes but the abandoned), widened so no point is on the edge. */
 export function timeRange(
   rows: readonly BoardRow[],
   aligned = false,
@@ -343,9 +324,8 @@ export function durationText(ms: number, units: DurationUnits = ENGLISH_UNITS): 
 }
 
 /**
- * A timeline axis label, the same on the page's canvas and in the exported SVG: with aligned starts the
- * time since the first event ("+12 min"), else the time of day (seconds for steps under a minute) or,
- * for steps of a day or more, the date, in the user's locale.
+ * The same on canvas and in SVG: with aligned starts "+12 min", else the time of day or, for steps of
+ * a day or more, the date, in the user's locale.
  */
 export function axisLabel(
   tick: number,
@@ -353,8 +333,7 @@ export function axisLabel(
   axis: { readonly aligned: boolean; readonly locale: string; readonly units: DurationUnits | undefined },
 ): string {
   if (axis.aligned) return tick === 0 ? '0' : `${tick < 0 ? '−' : '+'}${durationText(Math.abs(tick), axis.units)}`;
-  // A format per label, not one kept in the module: a draw labels a dozen ticks, and a kept one outlived
-  // the locale and the step it was made for (one test's label came from the format of the one before).
+  // A format per label: a kept one outlived the locale and the step it was made for.
   const options: Intl.DateTimeFormatOptions =
     step < 60_000
       ? { hour: '2-digit', minute: '2-digit', second: '2-digit' }

@@ -1,18 +1,6 @@
-// What a line's own history says about onboarding: the usual order of steps
-// and how long each takes, learned from the machines that did onboard. The
-// spec lists no event types and no transitions (§2.2 "Allowed values: not
-// shown"), so nothing here names a type: every environment teaches its own.
-//
-// A machine teaches only once it has onboarded (its events up to the first
-// onboarded one, by the user's eventStates rules); failed events on the way
-// are retries, not steps. Each step's time is measured from the machine's
-// previous step. The result depends on the set of machines only, never on
-// the order they arrived in: every statistic is a percentile of a multiset,
-// and ties in the order are broken by the type's name.
-//
-// Incremental: a result adds or replaces one machine's contribution (O(its
-// events)); the statistics are recomputed lazily, only for the steps whose
-// figures changed, when someone asks. Pure (no vscode).
+// The usual order of steps and their times, learned from the machines that onboarded: the spec lists
+// no event types (§2.2), so every environment teaches its own. Depends on the set of machines only,
+// never their order; statistics are recomputed lazily, per changed step.
 import { serverText, serverTextData, type ServerText } from '../../common/serverText';
 import type { OnboardingEvent } from '../../client/model';
 import { eventState, type EventStateRules } from '../events/eventState';
@@ -40,7 +28,6 @@ const MAX_EXPECTED_MINUTES = 7 * 24 * 60;
 export interface StepFigures {
   /** The event type as the server sent it (or as the setting names it): shown through a renderer. */
   readonly type: ServerText;
-  /** Onboarded machines that went through this step. */
   readonly machines: number;
   /** Time from the step before: median and 90th percentile, ms; undefined for the first step or when nothing measured it. */
   readonly medianMs: number | undefined;
@@ -54,7 +41,6 @@ export type LearnedSteps =
       /** learned from this environment's onboarded machines, or the `onboardingEvents.steps` setting. */
       readonly source: 'learned' | 'setting';
       readonly steps: readonly StepFigures[];
-      /** Onboarded machines the figures rest on. */
       readonly machines: number;
       /** What the history says of time: how long is left after a given stay at a given type (lineTimes.ts). */
       readonly times: LineTimesReader;
@@ -67,10 +53,7 @@ export interface StepSetting {
   readonly expectedMinutes?: number;
 }
 
-/**
- * The setting as written by hand: an array of type names or `{ type, expectedMinutes }`.
- * Anything else, empty names and repeats are left out; an empty result means "learn".
- */
+/** The setting as written by hand: type names or `{ type, expectedMinutes }`; an empty result means "learn". */
 export function parseStepsSetting(value: unknown): readonly StepSetting[] {
   if (!Array.isArray(value)) return [];
   const seen = new Set<string>();
@@ -182,16 +165,13 @@ export class LineHistory {
     private readonly minimumMachines = MINIMUM_MACHINES,
   ) {}
 
-  /** Onboarded machines the history rests on. */
   get machines(): number {
     return this.onboarded;
   }
 
   /**
-   * What `serialNumber`'s events teach: an onboarded machine adds (or replaces) its
-   * lesson; one in progress, observed at a known time, teaches how long it took so
-   * far; any other result takes back what the machine taught before. True when
-   * the figures may have changed.
+   * What `serialNumber`'s events teach: an onboarded machine its lesson, one in progress how long it took
+   * so far; any other result takes back what it taught. True when the figures may have changed.
    */
   learn(serialNumber: string, events: readonly OnboardingEvent[], options: LearnOptions = {}): boolean {
     const kind = this.times.kindFor(options.kind ?? serialFamily(serialNumber));
@@ -243,10 +223,7 @@ export class LineHistory {
     this.cached = undefined;
   }
 
-  /**
-   * New eventStates rules change which events are outcomes: every lesson is
-   * read again from `known`, every result the cache holds.
-   */
+  /** New eventStates rules change which events are outcomes: every lesson is read again from `known`. */
   setRules(rules: EventStateRules, known: Iterable<readonly [string, readonly OnboardingEvent[], LearnOptions?]>): void {
     this.rules = rules;
     this.clear();
@@ -374,9 +351,8 @@ export function oldestFirst(events: readonly OnboardingEvent[]): OnboardingEvent
 }
 
 /**
- * A machine's lesson: its distinct non-failed types in the order first reached,
- * up to and including the first onboarded event, and the times of its last
- * events before that outcome. Undefined when it has not onboarded.
+ * A machine's lesson: its distinct non-failed types in order, up to the first onboarded event, and the
+ * times of its events before it. Undefined when it has not onboarded.
  */
 function lessonOf(
   events: readonly OnboardingEvent[],
@@ -417,10 +393,8 @@ function lessonOf(
 }
 
 /**
- * What a machine still in progress when observed teaches of time: how long each
- * of its events stayed the newest and how long it has taken since, both at
- * least (it is not done yet). Undefined when it is not in progress or has had
- * no event for IDLE_UNTAUGHT_MS; types the history does not know yet are not read.
+ * What a machine still in progress teaches of time: each event's stay and the time since, both at least.
+ * Undefined when it is not in progress or idle for IDLE_UNTAUGHT_MS.
  */
 function openLessonOf(
   events: readonly OnboardingEvent[],
@@ -439,11 +413,7 @@ function openLessonOf(
   return timed.events.length === 0 ? undefined : { steps: [], timed };
 }
 
-/**
- * The times of a machine's events: each non-failed event's stay (to the next
- * event, or to `until` for the last) and what was left from it to `until`
- * (the outcome, or when an open lesson was observed).
- */
+/** Each non-failed event's stay (to the next event, or `until`) and what was left from it to `until`. */
 function timedLesson(
   named: readonly { readonly event: OnboardingEvent; readonly key: string | undefined; readonly failed: boolean }[],
   until: number,

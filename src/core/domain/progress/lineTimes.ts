@@ -1,16 +1,6 @@
-// How long is left for a machine in progress, read from the line's history
-// (lineHistory.ts feeds it): every event of every onboarded machine, with how
-// long it stayed the machine's newest event and how long the machine still
-// took from it to its outcome. A machine whose newest event is of type X, and
-// has been for a ms, is compared with the history's events of type X that were
-// still the newest after a ms: what those machines had left from that moment —
-// its median and its 10th to 90th percentile — is the machine's time to go, and
-// the share of the events of type X that began at least a ms ago and were still
-// the newest after a ms is its chance of still being there.
-//
-// Kinds learn apart (a serial number's family, or a kind the caller names)
-// once a kind has enough onboarded machines of its own; else every machine
-// of the environment is pooled. Pure (no vscode).
+// How long is left for a machine in progress: compared with the history's events of its newest type
+// that were still the newest after as long, what those machines had left (median, 10th–90th
+// percentile) is its time to go. Kinds learn apart once they have enough machines; else pooled.
 import { serverText, type ServerText } from '../../common/serverText';
 
 /** Fewer machines than this in a comparison and the history is too thin to say (as few as the line needs to say anything). */
@@ -38,12 +28,10 @@ const MAX_ANSWERS = 512;
 export interface TimedEvent {
   readonly gapMs: number;
   readonly remainingMs: number;
-  /** When it happened: the minute of its (local) day, 0 to 1439. */
+  /** The minute of its local day, 0 to 1439. */
   readonly dayMinute: number;
-  /** When it happened (epoch ms). */
   readonly atMs: number;
   readonly lesson: TimedLesson;
-  /** Its place in lesson.keys. */
   readonly index: number;
 }
 
@@ -53,12 +41,8 @@ export interface TimedLesson {
   readonly keys: readonly string[];
   /** Events before this index had a retry (a failed event or a repeated type) still ahead of them. */
   readonly reworkBefore: number;
-  /** From the first event to the outcome; undefined while open. */
   readonly totalMs: number | undefined;
-  /**
-   * Still in progress when observed: every time left is at least its remainingMs, and its newest
-   * event's stay at least its gapMs (the machine counts as long as it is known to have been on its way).
-   */
+  /** Still in progress when observed: every time left and its newest stay are lower bounds. */
   readonly open: boolean;
   readonly events: readonly TimedEvent[];
 }
@@ -78,10 +62,8 @@ export type ProgressReason =
   | { readonly kind: 'night'; readonly machines: number; readonly withinMs?: number };
 
 export interface StayQuestion {
-  /** The newest event's type, as stepKey gives it. */
   readonly key: string;
   readonly kind: string | undefined;
-  /** How long it has been the newest. */
   readonly atMs: number;
   readonly nowMs: number;
 }
@@ -109,11 +91,7 @@ export interface LineTimesReader {
   readonly longestOnboardingMs: number | undefined;
 }
 
-/**
- * The kind of a machine by its serial number: the serial without its final
- * block of letters and digits ("LSR-7000-G0101" → "LSR-7000"); undefined when
- * it has no such block after a separator.
- */
+/** A serial number's family: "LSR-7000-G0101" → "LSR-7000"; undefined without a final block after a separator. */
 export function serialFamily(serialNumber: string): string | undefined {
   const match = /^(.{1,64}?)[^A-Za-z0-9]+[A-Za-z0-9]+$/.exec(serialNumber);
   return match?.[1];
@@ -124,13 +102,11 @@ export function atNight(epochMs: number): boolean {
   return nightMinute(dayMinuteOf(epochMs));
 }
 
-/** The minute of the local day, 0 to 1439. */
 export function dayMinuteOf(epochMs: number): number {
   const date = new Date(epochMs);
   return date.getHours() * 60 + date.getMinutes();
 }
 
-/** Minutes between two times of day, across midnight too. */
 function minutesApart(a: number, b: number): number {
   const apart = Math.abs(a - b) % 1440;
   return Math.min(apart, 1440 - apart);
@@ -169,7 +145,6 @@ class Stays {
     this.changed();
   }
 
-  /** The first index whose stay is ≥ ms. */
   private from(ms: number): number {
     let low = 0;
     let high = this.events.length;
@@ -181,7 +156,6 @@ class Stays {
     return low;
   }
 
-  /** The first index whose stay is > ms. */
   private after(ms: number): number {
     let low = 0;
     let high = this.events.length;
@@ -237,15 +211,13 @@ class Stays {
     began: number | undefined,
     display: (key: string) => ServerText,
   ): Omit<StayAnswer, 'cohort'> {
-    // Where night and day differ, only the machines that were at this step in the same part of the day after as long compare;
-    // for the time to go, only those of them that began it near the same time of day: as much of their way ahead lay at night.
+    // Where night and day differ, only machines at this step in the same part of the day compare.
     const samePeriod = (event: TimedEvent): boolean => night === undefined || nightMinute(event.dayMinute) === night;
     const nearInDay = (event: TimedEvent): boolean => began === undefined || minutesApart(event.dayMinute, began) <= NEAR_MINUTES;
     // The usual stay is read from stays that ended: the usual, not the hung.
     const ended: TimedEvent[] = [];
     const still: TimedEvent[] = [];
-    // The chance of still being there after atMs is read from the stays that began at least atMs ago, ended or
-    // not: younger ones could not have lasted as long yet, and the older ones' fate at atMs is known.
+    // Read from stays that began at least atMs ago, ended or not: younger ones could not have lasted as long yet.
     let seen = 0;
     let seenStill = 0;
     this.events.forEach((event, at) => {
@@ -285,10 +257,8 @@ class Stays {
 }
 
 /**
- * The share of the comparable machines done within a time, counting those
- * still on their way for as long as they are known to have been (Kaplan and
- * Meier's product-limit estimate: without them the history would hold only
- * the machines quick enough to be done already). Undefined past what it knows.
+ * The share done within a time, counting machines still on their way for as long as they are known to
+ * have been (Kaplan–Meier), or the history would hold only the quick ones. Undefined past what it knows.
  */
 function leftAfter(sample: readonly TimedEvent[], atMs: number): (q: number) => number | undefined {
   const left = sample
