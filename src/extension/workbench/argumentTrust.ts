@@ -1,38 +1,6 @@
-// The one rule for what other extensions may do, held at every entry point: command
-// arguments (which any extension, and a `command:` link in any notification
-// or trusted Markdown, can pass), the exported API, and language model tools
-// invoked outside a chat (vscode.lm.invokeTool with no toolInvocationToken).
-//
-//   Another extension may read what the user's own views already fetched
-//   (api.events.peek sends nothing). Anything else it asks that would send a
-//   request in the user's name or change what is stored (credentials,
-//   environments, settings, the Machines view's lists) is confirmed by the
-//   user in a modal that names what is asked (`confirm` below), whatever
-//   mode the extension runs in (under our tests too: they answer the modal as
-//   a user would, from the test side). The one exception: requests that
-//   provably come from our own UI.
-//
-// A command handler cannot tell who called it, so "our own UI" is proved by
-// the argument, never assumed:
-// - A menu or a quick fix runs the command with no argument (the view's
-//   selection), with a tree element for a machine that is already listed,
-//   or through the extension host's command cache, which hands back the very
-//   objects our code built. Acting on a machine the user already lists sends
-//   nothing the view would not send itself, so that needs no modal either.
-// - A link's arguments are JSON in a `command:` URI, which anyone can write,
-//   so the links and buttons our own UI builds (hover, document links, quick
-//   fixes, the look-up, the URI handler after its own question) add `via`:
-//   an HMAC of the serial number (or environment) under a key made at
-//   activation and kept in memory (ownArgument). A `command:` link written
-//   by someone else, in a notification, a chat answer or another
-//   extension's Markdown, does not carry it. An extension that reads our
-//   hover or links through vscode.executeHoverProvider/executeLinkProvider
-//   can copy a mark, but only for a serial number in a document it had our
-//   providers read, and our hover provider loads that machine anyway: a mark
-//   opens no entry point wider than the providers' own (README, "Security").
-// Arguments are read once, into a plain copy (plainArgument), before anything
-// decides on them: a getter or a Proxy cannot answer one way to the check and
-// another way to the action.
+// The one rule for outside callers (command arguments, a `command:` link, the exported API, tools
+// invoked outside a chat): what would send a request or change what is stored is confirmed in a modal,
+// unless the argument proves it came from our own UI (a tree element, or the mark our links carry).
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { isRecord } from '../../core/common/guards';
 
@@ -41,11 +9,8 @@ export type Confirmer = (message: string, detail: string, action: string) => The
 
 /** What another extension asks, in the words of the modal that names it. */
 export interface ExtensionRequest {
-  /** The question: names the environment, machine or file concerned. */
   readonly title: string;
-  /** What happens if the user agrees. */
   readonly detail: string;
-  /** The button that agrees. */
   readonly action: string;
 }
 
@@ -53,31 +18,25 @@ export class ArgumentTrust {
   private readonly linkKey = randomBytes(32);
   private readonly granted = new Set<string>();
 
-  /**
-   * @param confirmer VS Code's modal (extension.ts passes window.showWarningMessage with `modal: true`).
-   * @param notice The last line of every modal: who asks and why to check.
-   */
   constructor(
     private readonly confirmer: Confirmer,
     private readonly notice = '',
   ) {}
 
-  /** The rule above, for a request that is not provably our own UI's: true when the user agreed in the modal. */
   async confirm(request: ExtensionRequest): Promise<boolean> {
     const detail = this.notice === '' ? request.detail : `${request.detail}\n\n${this.notice}`;
     return (await this.confirmer(request.title, detail, request.action)) === request.action;
   }
 
-  /** `fields` with the mark our own links, buttons and quick fixes carry (see the top of this file). */
+  /**
+   * The mark: an HMAC of the serial number (or environment) under a key made at activation; a
+   * `command:` link someone else wrote does not carry it.
+   */
   ownArgument<T extends { readonly serialNumber: string } | { readonly environment: string }>(fields: T): T & { readonly via: string } {
     return { ...fields, via: this.mark(subjectOf(fields) ?? '') };
   }
 
-  /**
-   * Grants one argument naming this machine, once: for the demo's launcher, whose grant comes
-   * from the environment VS Code was launched with (domain/session/argumentSignIn.ts), which
-   * is as much the user's as anything they type.
-   */
+  /** For the demo's launcher, whose grant comes from the environment VS Code was launched with. */
   grantOnce(fields: { readonly serialNumber: string }): void {
     if (this.granted.size < 20) this.granted.add(subjectOf(fields) ?? '');
   }
@@ -110,10 +69,8 @@ function subjectOf(argument: Readonly<Record<string, unknown>>): string | undefi
 export type PlainValue = string | number | boolean | null;
 
 /**
- * A plain copy of `keys` of an argument, each read exactly once; values that
- * are not strings, numbers, booleans or null (and reads that throw) are left
- * out. Undefined when the argument is not an object. `nested` keys are copied
- * the same way one level down (e.g. `{ prefill: { … } }`).
+ * Each key read exactly once, before anything decides: a getter or a Proxy cannot answer one way to
+ * the check and another to the action. Non-plain values and throwing reads are left out.
  */
 export function plainArgument(
   value: unknown,

@@ -1,34 +1,12 @@
-// How many requests may be in flight at once, learnt from the server's answers
-// rather than fixed: the spec names no capacity or rate limit, and real
-// servers have both. An AIMD limiter with a latency signal, after Netflix's
-// concurrency-limits (AIMDLimit, VegasLimit) and TCP slow start:
-//   - it starts at `initial` and doubles each round trip while no answer is
-//     slower than the minimum latency seen plus a tolerance (slow start), then
-//     adds one per round trip (additive increase);
-//   - answers much slower than the minimum mean our requests queue on the
-//     server: the limit shrinks to what the server served at once by Little's
-//     law (limit × minimum / mean latency of the round), by `latencyBackoff`
-//     at least and by half at most;
-//   - 429 and 503 (and timeouts) shrink it by `overloadBackoff` (mildly: the
-//     Retry-After pause of the whole queue is the main answer to a 429);
-//   - it never leaves [1, ceiling];
-//   - when every answer of a round is slow, that alone does not say the network
-//     got slower: a standing queue of our own requests on the server makes every
-//     answer slow too (each waits behind the ones sent before it). So it is cut
-//     like any queue, and the minimum is learnt again only once the limit is
-//     down to RELEARN_AT_LIMIT and answers stay slow for RELEARN_AFTER_ROUNDS
-//     rounds in a row: so few requests cannot queue behind each other for long.
-// "A round trip" is counted in answers: the limit changes at most once per
-// `limit` answers to requests sent after the last change, so answers to
-// requests sent at the old level neither grow nor cut the new one twice.
-// Pure and clock-free (the caller passes times), so it is unit-tested alone.
+// How many requests may be in flight, learnt from the answers (the spec names no capacity): AIMD with a
+// latency signal after Netflix's concurrency-limits and TCP slow start. Queued answers cut the limit to
+// what the server served (Little's law), 429/503 mildly; a round is `limit` answers, so one round never cuts twice.
 
 export type SampleOutcome = 'ok' | 'overload' | 'ignore';
 
 export interface AdaptiveLimitOptions {
-  /** The user's maxConcurrentRequests: the limit never exceeds it. */
+  /** The user's maxConcurrentRequests. */
   readonly ceiling: number;
-  /** Where the limit starts; at most the ceiling. */
   readonly initial?: number;
   /** An answer slower than minLatency × this (+ latencySlackMs) counts as queued. */
   readonly latencyTolerance?: number;
@@ -49,12 +27,8 @@ export interface LimitSnapshot {
 }
 
 /**
- * Where the limit starts: half the default ceiling of 64, so a healthy server sees the ceiling
- * after one round trip (from 16, slow start cost a refresh of 1,000 machines more than a round
- * trip). A server that takes fewer queues the rest (the limit is cut when those answers come back)
- * or answers 429, whose Retry-After then holds the whole queue. A server that took 16 without
- * queueing got 32 in the second round trip from 16 as well; one that takes fewer than 16 now
- * meets 32 in the first round trip instead of 16.
+ * Half the default ceiling: a healthy server sees the ceiling after one round trip; one that takes
+ * fewer queues the rest or answers 429, whose Retry-After holds the whole queue.
  */
 export const DEFAULT_INITIAL_LIMIT = 32;
 
@@ -110,7 +84,6 @@ export class AdaptiveLimit {
     this.#windowMs = options.minLatencyWindowMs ?? 30_000;
   }
 
-  /** Whole requests allowed in flight now. */
   get limit(): number {
     return Math.max(1, Math.floor(this.#limit));
   }
@@ -131,11 +104,8 @@ export class AdaptiveLimit {
   }
 
   /**
-   * A request is being sent with `inFlight` requests (itself included) out.
-   * Returns its sequence number for onSample. A request sent while less than
-   * half the limit was in use says nothing about whether the limit is too low,
-   * so its answer will not grow it (the limit would otherwise creep up during
-   * light use, untested).
+   * A request sent while under half the limit was in use says nothing of whether the limit is too low:
+   * its answer will not grow it.
    */
   onSend(inFlight: number): SentRequest {
     return { seq: this.#nextSeq++, probing: inFlight * 2 >= this.limit, inFlight };
@@ -159,13 +129,10 @@ export class AdaptiveLimit {
       this.#round.min = Math.min(this.#round.min, latencyMs);
       if (queued) this.#round.queued++;
     }
-    // Growth counts every good answer since the last change, also to requests sent just before it:
-    // in a burst those left before the change was made, and waiting for their successors would
-    // make slow start double every other round trip only.
+    // Every good answer since the last change counts, or slow start would double only every other round trip.
     if (!queued && sent.probing && this.#round.queued === 0) this.#round.good++;
     if (this.#round.queued > 0) {
-      // Cut once enough of this round has answered to tell how much queued (Little's law:
-      // the server serves limit × min / mean at once), or at once when a quarter of it queued.
+      // Cut once enough of the round has answered (Little's law), or at once when a quarter of it queued.
       const limit = this.limit;
       // One late answer may be a pause of this process (GC, a busy machine); a tenth of a round is a queue.
       const enough = this.#round.queued >= Math.max(2, Math.ceil(this.#round.samples / 10));
@@ -177,9 +144,8 @@ export class AdaptiveLimit {
       }
       const allSlow = this.#round.queued === this.#round.samples;
       if (enough && allSlow && limit <= RELEARN_AT_LIMIT) {
-        // Not one answer came near the minimum, though too few requests are out to queue behind
-        // each other: the network or the server got slower for everyone. After a few such rounds,
-        // learn the new minimum and probe again instead of cutting down to a limit of one.
+        // No answer came near the minimum with too few requests out to queue: everything got slower. After a
+        // few such rounds, learn the new minimum instead of cutting to one.
         if (this.#round.samples < limit) return;
         if (++this.#slowRoundsWhenLow >= RELEARN_AFTER_ROUNDS) {
           this.#minCurrent = this.#round.min;

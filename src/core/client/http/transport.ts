@@ -34,12 +34,8 @@ export interface TransportResponse {
 }
 
 /**
- * Why a request produced no response: the one list of names, from the
- * transport up. Transports translate their library's errors into these so
- * nothing above them depends on undici's error classes. An ApiError keeps the
- * ones a view can tell apart (`ApiNetworkFailure` in core/errors.ts): an
- * abort, a bad URL or a too-large answer become other kinds of error, and the
- * three response deadlines become 'response-timeout'.
+ * Why a request produced no response: the one list of names from the transport up, so nothing above
+ * depends on undici's error classes.
  */
 export type NetworkFailure =
   | 'aborted'
@@ -64,14 +60,12 @@ export type NetworkFailure =
   | 'proxy-invalid'
   | 'ca-file';
 
-/** The deadlines of TransportTimeouts, in the order a response can miss them. */
 export type ResponseDeadline = 'headers-timeout' | 'body-timeout' | 'total-timeout';
 
 /** What a failure is about, for the message: all of it safe to show and log. */
 export interface NetworkFailureContext {
-  /** host[:port] of the proxy the request went through (never its user or password). */
+  /** host[:port] of the proxy, never its user or password. */
   readonly proxyHost?: string;
-  /** The HTTP status the proxy answered a CONNECT with (407, 502, ...). */
   readonly proxyStatus?: number;
   /** Whether a Proxy-Authorization header was sent: a 407 then means wrong credentials, not missing ones. */
   readonly proxyCredentialsSent?: boolean;
@@ -93,10 +87,8 @@ export interface NetworkFailureContext {
 }
 
 /**
- * The undici transport is a separate bundle (dist/undiciTransport.js) with its
- * own copy of this class, so `instanceof` fails across the two bundles and
- * every failure used to arrive as an unknown error. A registry symbol is the
- * same in both.
+ * The undici bundle has its own copy of this class, so `instanceof` fails across bundles; a registry
+ * symbol is the same in both.
  */
 const TRANSPORT_ERROR = Symbol.for('onboardingEvents.TransportError');
 
@@ -138,11 +130,9 @@ export interface Transport {
 
 /** Settings the glue passes in from VS Code's `http.*` configuration. */
 export interface ProxySettings {
-  /** VS Code `http.proxy`; overrides the environment when set. */
   readonly proxy?: string;
   /** VS Code `http.proxyStrictSSL`; false accepts self-signed certificates of the target behind the proxy. */
   readonly proxyStrictSSL?: boolean;
-  /** VS Code `http.noProxy`; added to NO_PROXY from the environment. */
   readonly noProxy?: readonly string[];
   /** VS Code `http.proxyAuthorization`: the whole Proxy-Authorization header value; wins over user:password in the proxy URL. */
   readonly proxyAuthorization?: string;
@@ -152,7 +142,6 @@ export interface ProxySettings {
 export interface TrustSettings {
   /** VS Code `http.systemCertificates`: also trust the operating system's store (default true). */
   readonly systemCertificates?: boolean;
-  /** A PEM file of extra CA certificates (`onboardingEvents.caCertificatesFile`). */
   readonly caCertificatesFile?: string;
 }
 
@@ -163,12 +152,9 @@ export interface TransportOptions extends ProxySettings, TrustSettings {
   readonly connectTimeoutMs: number;
   /** Upper bound of sockets per origin; the client's concurrency limit normally binds first. */
   readonly connectionsPerOrigin: number;
-  /** Where HTTPS_PROXY / HTTP_PROXY / NO_PROXY are read; process.env unless a test injects one. */
   readonly env: Readonly<NodeJS.ProcessEnv>;
-  /** dns.lookup unless a test injects one (the undici engine only: VS Code's stack resolves names itself). */
   readonly lookup?: LookupFunction;
   /** 'vscode' inside an extension host (networkPath.ts says per request which engine carries it); 'undici' by default. */
   readonly engine?: NetworkEngine;
-  /** The fetch of the 'vscode' engine: the global one unless a test injects one. */
   readonly fetch?: typeof globalThis.fetch;
 }

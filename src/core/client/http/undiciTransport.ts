@@ -1,14 +1,6 @@
-// The only file that imports undici. esbuild emits it as its own bundle
-// (dist/undiciTransport.js) that onboardingClient.ts's lazyTransport requires
-// on the first request, so activating the extension never loads the HTTP stack.
-//
-// The undici engine sends with undici's request(), not its fetch through the
-// fetch transport, though that would leave one engine: measured,
-// undici's fetch costs about three times the CPU per request (222 µs against
-// 69 µs, 3,000 loopback GETs 64 at once), and the fleet bench's refresh of
-// 1,000 machines against the unlimited server, the shape bound by that CPU,
-// took 1.25× its floor (median 2.8 s) against 0.97× (1.9 s). Every network
-// test passed on the single engine: only the cost keeps the second one.
+// The only file that imports undici: its own bundle, loaded on the first request, so activation never
+// loads the HTTP stack. undici's request() rather than its fetch: fetch costs about three times the CPU
+// per request, and only that cost keeps two engines.
 
 import { createSecureContext, type SecureContext } from 'node:tls';
 import { Agent, Pool, ProxyAgent, type Dispatcher } from 'undici';
@@ -38,9 +30,8 @@ export function createUndiciTransport(options: TransportOptions): Transport {
 }
 
 /**
- * The transport for `options.engine`: the undici one, or (inside VS Code) one that sends each
- * request on the path networkPathFor names: VS Code's patched global fetch, or undici for
- * loopback and for http.proxyStrictSSL off.
+ * Inside VS Code, each request on the path networkPathFor names: VS Code's patched fetch, or undici
+ * for loopback and for http.proxyStrictSSL off.
  */
 export function createTransport(options: TransportOptions): Transport {
   if (options.engine !== 'vscode') return createUndiciTransport(options);
@@ -118,14 +109,9 @@ class NetworkPathTransport implements Transport {
   }
 
   /**
-   * What carries the CA list (Node's roots, the OS store, NODE_EXTRA_CA_CERTS and the file) to
-   * VS Code's patched fetch, which keeps choosing the proxy itself. Measured in VS Code 1.139: from
-   * an Agent it reads `connect.ca` for the API only, so an https proxy's own handshake did not see
-   * the file; from a ProxyAgent it reads `requestTls.ca` and `proxyTls.ca`, and the same https proxy
-   * then worked. So a URL with a proxy named by http.proxy or the environment gets a ProxyAgent for
-   * that proxy (its uri is used only where VS Code passes the dispatcher through unchanged:
-   * http.fetchAdditionalSupport off), and a URL without one the CA-only Agent (a proxy VS Code
-   * finds itself is then verified against the OS store, not the file).
+   * VS Code's patched fetch reads the CA list from a ProxyAgent's `requestTls`/`proxyTls` but from an
+   * Agent's `connect.ca` for the API only: a URL with a named proxy gets a ProxyAgent for it, one
+   * without the CA-only Agent (a proxy VS Code finds itself is then checked against the OS store).
    */
   #caDispatcher(url: URL): Promise<Dispatcher> {
     const proxy = selectProxy(url, this.#options, this.#options.env) ?? '';
@@ -178,8 +164,7 @@ class UndiciTransport implements Transport {
     const url = requestUrl(request);
     if (request.signal?.aborted === true) throw new TransportError('aborted', 'ABORT_ERR');
 
-    // One signal carries both the caller's cancellation and our overall deadline,
-    // so either one tears down the socket request rather than only the promise.
+    // One signal for the caller's cancellation and our deadline, so either tears down the socket request.
     const deadline = AbortSignal.timeout(request.timeouts.totalMs);
     const signal = request.signal === undefined ? deadline : AbortSignal.any([request.signal, deadline]);
 
@@ -224,7 +209,6 @@ class UndiciTransport implements Transport {
     return this.#secureContext;
   }
 
-  /** TLS options shared by direct connections, tunnels and https proxies. */
   #tls(secureContext: SecureContext): { secureContext: SecureContext; rejectUnauthorized: boolean } {
     // VS Code applies http.proxyStrictSSL to every request, not only proxied ones
     // (TLS-inspecting networks need it without an explicit proxy); we follow it.
@@ -273,9 +257,7 @@ class UndiciTransport implements Transport {
             ...definedOnly({ token }),
             connections: this.#options.connectionsPerOrigin,
             keepAliveTimeout: KEEP_ALIVE_MS,
-            // The connection to the proxy itself (plain or TLS).
             proxyTls: { timeout: this.#options.connectTimeoutMs, ...this.#tls(secureContext), ...lookup },
-            // TLS to the target, inside the tunnel.
             requestTls: this.#tls(secureContext),
             // The pool of connections to the proxy: its connector marks its own failures, so a
             // certificate the proxy presents is not taken for the API's (networkFailures.ts).
@@ -316,9 +298,8 @@ async function readCapped(
     const buffer = chunk as Buffer;
     total += buffer.length;
     if (total > maxBytes) {
-      // Leaving the loop keeps the async iterator's own 'error' listener on the body, so this one
-      // changes nothing on today's Node; it stays so that a Node whose iterator lets go cannot turn
-      // undici's RequestAbortedError into an uncaught exception in the extension host.
+      // Kept although today's async iterator keeps its own listener: a Node whose iterator lets go must not
+      // turn RequestAbortedError into an uncaught exception.
       body.on('error', () => undefined);
       body.destroy();
       throw new TransportError('too-large', 'RESPONSE_TOO_LARGE');
@@ -330,7 +311,6 @@ async function readCapped(
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const flat: Record<string, string> = {};
-  // undici already gives the names in lower case.
   for (const [name, value] of Object.entries(headers)) {
     if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
   }

@@ -1,14 +1,6 @@
-// The rules of a session, without VS Code: which environment is active,
-// whether its credentials work, and the one client for it. Sign-in verifies
-// before it stores; sign-out removes everything stored; a switch activates
-// what is stored; credentials that stop working are announced once per
-// episode, not once per failed request; another window's change to the
-// shared secret storage is followed, our own write is not mistaken for one.
-// Every transition runs in one queue, so they never interleave. What it needs
-// from the outside (storage, clients, the notification, the log redactor, a
-// timer) comes in through the small interfaces below, so plain mocha tests it;
-// session/registerSession.ts builds it with VS Code's and it IS the ApiSession
-// every view reads (no forwarding layer between them).
+// The session's rules without VS Code: which environment is active, whether its credentials work, and
+// its one client. Every transition runs in one queue; another window's change to the shared secrets is
+// followed, our own write is not mistaken for one. It is the ApiSession every view reads.
 import { createHash } from 'node:crypto';
 import type { Credentials } from '../../client/auth/tokenClient';
 import { invalidCredentialsError, isApiError, type ApiError } from '../../client/errors';
@@ -33,13 +25,12 @@ export interface SignInDraft {
   readonly clientSecret: string;
   readonly username: string;
   readonly password: string;
-  /** Name for the environment; derived from the API host when absent. */
+  /** Derived from the API host when absent. */
   readonly environment?: string;
 }
 
 export type VerifyOutcome = { readonly ok: true } | { readonly ok: false; readonly error: ApiError | Error };
 
-/** Where sign-ins live (src/extension/session/credentialStore.ts over SecretStorage and global state; in memory in tests). */
 export interface CredentialStorage {
   /** Read fresh each time: another window may have changed them. */
   environments(): Environment[];
@@ -61,18 +52,11 @@ export interface SessionClient {
   dispose(): void;
 }
 
-/**
- * `V` is what a verification hands on to the client built right after it (the extension's: the
- * token it obtained), so a sign-in makes one password grant, not two; opaque to the machine.
- */
+/** `V` is what a verification hands to the client built right after it, so a sign-in makes one password grant. */
 export interface ClientFactory<C extends SessionClient, V = unknown> {
   /**
-   * A long-lived client for the active environment. It asks `credentials`
-   * whenever it needs a token. `onRejected` is this client's own report of
-   * credentials the server refused; the extension's clients leave it unused:
-   * the events cache reports them (reportCredentialsRejected), dropping
-   * answers of a replaced client as this does. `verified` is the result of the
-   * verification of these same credentials just before, at sign-in.
+   * `onRejected` is this client's own report of refused credentials (the extension's leave it unused: the
+   * events cache reports them); `verified` is the sign-in's verification of these same credentials.
    */
   create(endpoints: Endpoints, credentials: () => Promise<Credentials>, onRejected: () => void, verified?: V): C;
   /** One fresh password grant through a throwaway client; rejects with the reason when it fails. */
@@ -95,7 +79,6 @@ export interface SessionMachineDeps<C extends SessionClient> {
   readonly rememberSecret: (value: string) => void;
   /** Waits between looks at storage another window is still writing. */
   readonly sleep: (ms: number) => Promise<void>;
-  /** For the suggested name of a new environment ("Default"). */
   readonly localize?: Localize;
   readonly newId?: () => string;
 }
@@ -147,7 +130,6 @@ export class SessionMachine<C extends SessionClient> extends Disposable {
     return this.deps.store.environments();
   }
 
-  /** The client while signed in; none while signed out or while the credentials are rejected. */
   client(): C | undefined {
     return this.current.kind === 'signed-in' ? this.active?.client : undefined;
   }
@@ -161,12 +143,10 @@ export class SessionMachine<C extends SessionClient> extends Disposable {
     });
   }
 
-  /** A view saw the active client's credentials refused. */
   reportCredentialsRejected(): void {
     if (this.active?.client !== undefined) this.rejected(this.active.client);
   }
 
-  /** A secret value the user just typed: from now on the log never prints it. */
   rememberTyped(value: string): void {
     this.deps.rememberSecret(value);
   }
@@ -209,7 +189,6 @@ export class SessionMachine<C extends SessionClient> extends Disposable {
     };
   }
 
-  /** Stores verified credentials and makes them the active environment. */
   completeSignIn(draft: SignInDraft): Promise<Environment> {
     // Only the draft that was just verified (the same object, so the same credentials and URLs) hands its grant on.
     const verified = this.lastVerified?.draft === draft ? this.lastVerified.verified : undefined;
@@ -234,7 +213,6 @@ export class SessionMachine<C extends SessionClient> extends Disposable {
     });
   }
 
-  /** Removes everything stored for one environment; the session is signed out when it was the active one. */
   signOut(id: string): Promise<void> {
     return this.serialized(async () => {
       const env = this.deps.store.find(id);
@@ -245,7 +223,6 @@ export class SessionMachine<C extends SessionClient> extends Disposable {
     });
   }
 
-  /** Whether an environment has its secrets stored (it can be switched to without signing in). */
   async hasSecrets(id: string): Promise<boolean> {
     try {
       return (await this.deps.store.readSecrets(id)) !== undefined;
@@ -255,10 +232,8 @@ export class SessionMachine<C extends SessionClient> extends Disposable {
   }
 
   /**
-   * The stored secrets of one environment changed, maybe in another window
-   * (secret storage is shared by all windows): it signed in, signed out or
-   * re-entered a password. Our own writes arrive here too and change nothing
-   * (same fingerprint).
+   * Secret storage is shared by all windows: another may have signed in, out or re-entered a password.
+   * Our own writes arrive here too and change nothing (same fingerprint).
    */
   handleSecretChange(id: string): Promise<void> {
     return this.serialized(async () => {
