@@ -1,7 +1,5 @@
-// The one object every view reads through. It wires the HTTP client, token
-// client and events client together with the user's settings, and is the
-// only place that holds the access token (in private fields, so it shows up in
-// neither toString nor util.inspect).
+// The one object every view reads through, and the only holder of the access token (in private
+// fields, so neither toString nor util.inspect shows it).
 
 import { definedOnly } from '../common/definedOnly';
 import { cancelledError, describeRequest, disposedError, errorForApiStatus, invalidInputError } from './errors';
@@ -30,16 +28,11 @@ export interface HttpSettings extends ProxySettings, TrustSettings {
   readonly maxResponseBytes?: number;
   /** Retries after the first attempt, for network errors, 429, 502, 503, 504. */
   readonly maxRetries?: number;
-  /** First backoff step; tests shorten it. */
   readonly retryBaseDelayMs?: number;
   /** Longest Retry-After waited out before reporting 'rate-limited' instead. */
   readonly maxRetryAfterMs?: number;
-  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read; process.env by default. */
   readonly env?: Readonly<NodeJS.ProcessEnv>;
-  /**
-   * 'vscode' in an extension host: requests take VS Code's network stack (its patched global
-   * fetch), see core/http/networkPath.ts. 'undici' (the default) everywhere else.
-   */
+  /** 'vscode' in an extension host: VS Code's network stack (networkPath.ts); 'undici' everywhere else. */
   readonly engine?: NetworkEngine;
 }
 
@@ -66,19 +59,15 @@ export interface ClientOptions {
   onToken?: (value: string) => void;
   /** The token of the verification that preceded this client (sign-in): its first request needs no grant of its own. */
   verifiedGrant?: VerifiedGrant;
-  /** Tests and the benchmark may inject one; the default loads undici lazily. */
   transport?: Transport;
   now?: () => number;
 }
 
-/** A resource reached through a HAL link. */
 export interface LinkedResource {
   readonly url: string;
   readonly status: number;
   readonly contentType?: string;
-  /** Present when the body parsed as JSON. */
   readonly json?: unknown;
-  /** Present when the body was not JSON. */
   readonly text?: string;
 }
 
@@ -150,7 +139,6 @@ export class OnboardingClient {
     });
   }
 
-  /** Spec §4.1: the validated events of one machine, newest first. */
   async getEvents(serialNumber: string, options: GetEventsOptions = {}): Promise<EventsResult> {
     const signal = this.#signalFor(options.signal);
     try {
@@ -173,11 +161,7 @@ export class OnboardingClient {
     }
   }
 
-  /**
-   * GETs a HAL link's target. Relative hrefs resolve against the API base; only
-   * http and https are followed; the bearer token is sent only to the API's own
-   * origin, so a link to another host never receives it.
-   */
+  /** Only http and https are followed; the bearer token goes only to the API's own origin. */
   async fetchLink(href: string, signal?: AbortSignal): Promise<LinkedResource> {
     const combined = this.#signalFor(signal);
     try {
@@ -202,12 +186,10 @@ export class OnboardingClient {
     return { ...limiter.snapshot(), active: limiter.active, maxActive: limiter.maxActive, ceiling: limiter.ceiling };
   }
 
-  /** Forgets the cached token, e.g. after sign-out or when the stored credentials changed. */
   invalidateToken(): void {
     this.#tokens.invalidate();
   }
 
-  /** Cancels everything in flight and closes the connection pool. */
   dispose(): void {
     this.#lifetime.abort();
     this.#tokens.invalidate();
@@ -242,10 +224,8 @@ export class OnboardingClient {
   }
 
   /**
-   * The signal a call runs with: the caller's and the client's lifetime
-   * together. A signal per call, even without the caller's: listeners then
-   * attach to it rather than piling up on the one lifetime signal shared by
-   * every call.
+   * The caller's signal and the client's lifetime together, one per call, so listeners do not pile up
+   * on the shared lifetime signal.
    */
   #signalFor(signal: AbortSignal | undefined): AbortSignal {
     if (this.#lifetime.signal.aborted) throw disposedError();
@@ -268,9 +248,8 @@ function withCertificateChecks(onRequest: (entry: RequestLogEntry) => void, stri
 }
 
 /**
- * Defers loading the network stack (a separate bundle, see esbuild.mjs) until the
- * first request: most activations only draw cached views and never touch the
- * network. The HTTP client calls the loader once and then the transport directly.
+ * The network stack is its own bundle (esbuild.mjs), loaded on the first request: most activations
+ * only draw cached views.
  */
 function lazyTransport(options: TransportOptions): () => Transport {
   // eslint-disable-next-line @typescript-eslint/no-require-imports

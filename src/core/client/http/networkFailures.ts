@@ -1,9 +1,5 @@
-// What undici, Node and the extension host's fetch throw, turned into a
-// NetworkFailure a message can be written for. Both transports use it, so an
-// error means the same whichever engine carried the request. Only codes (and a
-// proxy's status) are read: the libraries' messages may quote a proxy URL with
-// its password, so none is kept. No undici import: the fetch transport needs
-// this without loading undici.
+// What undici, Node and VS Code's fetch throw, as a NetworkFailure: the same whichever engine carried
+// it. Only codes are read, as messages may quote a proxy URL with its password; no undici import.
 
 import { isTransportError, TransportError, type NetworkFailure, type NetworkFailureContext } from './transport';
 
@@ -26,7 +22,6 @@ const CERTIFICATE_FAILURES: Readonly<Record<string, CertificateFailure>> = {
 
 export type CertificateFailure = Extract<NetworkFailure, 'untrusted-certificate' | 'certificate-expired' | 'certificate-name-mismatch'>;
 
-/** What a certificate error code means, or undefined when the code is not about a certificate. */
 export function certificateFailure(code: string): CertificateFailure | undefined {
   return Object.hasOwn(CERTIFICATE_FAILURES, code) ? CERTIFICATE_FAILURES[code] : undefined;
 }
@@ -44,30 +39,21 @@ const TIMEOUTS: Readonly<Record<string, TransportError['failure']>> = {
 };
 
 /**
- * undici reports a proxy's refusal only in a message: a refused CONNECT as a
- * RequestAbortedError (like a cancel), a 407 to a plain-http request sent
- * through the proxy as an InvalidArgumentError (like a bad URL). VS Code's
- * proxy agent words its own 407 after undici's, with other punctuation
- * (`Proxy response (407) ?.== 200`), so only the start is matched.
+ * undici reports a proxy's refusal only in a message (as a cancel or a bad URL); VS Code's proxy
+ * agent words its 407 with other punctuation, so only the start is matched.
  */
 const PROXY_STATUS: readonly RegExp[] = [/^Proxy response \((\d{3})\)/, /^Proxy Authentication Required \((\d{3})\)/];
 
 /**
- * Set by our undici proxy route on an error of the connection to the proxy
- * itself (its TCP or TLS handshake), as opposed to the tunnel through it:
- * both carry the same certificate codes, and only this tells whose
- * certificate failed. A registry symbol, as the undici bundle has its own copy of this module.
+ * Set on errors of the connection to the proxy itself: both legs carry the same certificate codes,
+ * and only this tells whose certificate failed. A registry symbol, as the undici bundle has its own copy.
  */
 export const PROXY_LEG = Symbol.for('onboardingEvents.proxyLeg');
 
 /** The route's proxy (none for a direct connection), and whose deadline ended the request. */
 export interface FailureSituation extends Pick<NetworkFailureContext, 'proxyHost' | 'proxyCredentialsSent'> {
-  /** Our own deadline fired (rather than the caller cancelling). */
   readonly deadlinePassed: boolean;
-  /**
-   * Another stack chose the route and may have used a proxy we cannot name (VS Code's, from the
-   * system settings or a PAC file): a proxy's refusal then counts without a proxyHost.
-   */
+  /** A proxy VS Code chose itself (system settings, PAC) may have no name we know. */
   readonly proxyMayBeHidden?: boolean;
 }
 
@@ -119,8 +105,7 @@ export function classifyNetworkError(error: unknown, situation: FailureSituation
   // The innermost recognised code decides: undici wraps socket errors in its own.
   const certificate = [...codes].reverse().find((code) => certificateFailure(code) !== undefined);
   if (certificate !== undefined) {
-    // The proxy's handshake first: its certificate codes are the API's codes, and blaming the API
-    // sends the user to change URLs that are right instead of http.proxy or the CA setting.
+    // The proxy's handshake first: blaming the API would send the user to change URLs that are right.
     if (situation.proxyHost !== undefined && (codes.includes(PROXY_TLS) || onProxyLeg(error)))
       return make('proxy-certificate', certificate);
     // undici names the proxy's handshake (for a name mismatch) also when VS Code chose the proxy
@@ -178,17 +163,10 @@ function proxyTlsHostOf(error: unknown): string | undefined {
 }
 
 const HOST_NAME = /^[A-Za-z0-9.:[\]-]{1,253}$/;
-/**
- * An auth-scheme name as real proxies send them (Basic, Negotiate, NTLM, Digest, Kerberos): letters,
- * digits and '-', narrower than RFC 9110's token so that no Markdown or link syntax from a proxy
- * reaches a hover or a report.
- */
+/** Narrower than RFC 9110's token, so no Markdown or link syntax from a proxy reaches a hover or report. */
 export const AUTH_SCHEME = /^[A-Za-z][A-Za-z0-9-]{0,31}$/;
 
-/**
- * The schemes of the Proxy-Authenticate challenges VS Code's proxy agent keeps on its 407 error
- * (`connectResponseHeaders`, @vscode/proxy-agent): names only, never a realm or token, at most 5.
- */
+/** From VS Code's proxy agent's 407 (`connectResponseHeaders`): names only, never a realm or token, at most 5. */
 function proxyAuthSchemesOf(error: unknown): string[] {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {

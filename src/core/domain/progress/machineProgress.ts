@@ -1,8 +1,5 @@
-// Where a machine in progress stands against its line's usual steps
-// (lineHistory.ts): which step it is at, how long it has been there, how long
-// it usually has to go, and whether it is stalled. Stalled qualifies "in
-// progress"; it is not a state of its own (the glossary keeps one vocabulary).
-// Every figure carries what it rests on. Pure (no vscode).
+// Where a machine in progress stands against its line's usual steps; stalled qualifies "in progress"
+// and is no state of its own. Every figure carries what it rests on.
 import type { Localize } from '../../common/localize';
 import type { ServerText } from '../../common/serverText';
 import type { OnboardingEvent } from '../../client/model';
@@ -23,9 +20,7 @@ export const ABANDONED_AFTER_MS = 3 * 24 * 60 * 60_000;
 /** How long is likely left: the median of what the comparable machines of the history still took, and their 10th to 90th percentile. */
 export interface TimeToGo {
   readonly ms: number;
-  /** 10th percentile. */
   readonly lowMs: number;
-  /** 90th percentile. */
   readonly highMs: number;
   /** History machines the range rests on (0: the onboardingEvents.steps setting's times). */
   readonly machines: number;
@@ -35,17 +30,14 @@ export interface MachineProgress {
   readonly kind: 'progress';
   /** 1-based: the furthest usual step the machine reached (0 when it reached none yet). */
   readonly step: number;
-  /** Usual steps in all, the outcome included. */
   readonly of: number;
-  /** The newest event's type (server text). */
   readonly type: ServerText;
-  /** Since the newest event, ms. */
   readonly atStepMs: number;
   /** What is likely left; undefined when the history is too thin to say (or the machine is abandoned). */
   readonly timeToGo: TimeToGo | undefined;
   /** How long the history's machines stayed at this step, 90th percentile ("it usually takes under …"), when known. */
   readonly usuallyUnderMs: number | undefined;
-  /** Fewer than stallThreshold of the history's machines (this one counted) stayed at this step as long, or it is past twice the longest; and past MINIMUM_STALL_MS. */
+  /** Fewer than stallThreshold of the history's machines stayed as long, or past twice the longest; and past MINIMUM_STALL_MS. */
   readonly stalled: boolean;
   /** The share of history machines at the step below which a machine is stalled. */
   readonly stallThreshold: number;
@@ -63,7 +55,6 @@ export interface MachineProgress {
   readonly missing: readonly ServerText[];
   /** Usual steps it reached in another order than the usual one. */
   readonly outOfOrder: readonly ServerText[];
-  /** Onboarded machines the figures rest on. */
   readonly machines: number;
   readonly source: 'learned' | 'setting';
 }
@@ -215,12 +206,8 @@ function sumOf(remaining: readonly StepFigures[]): TimeToGo | undefined {
 export type RenderText = (text: ServerText) => string;
 
 /**
- * The words of a machine's progress, in the user's language, for every surface:
- * `step` ("step 4 of 6 · FIRMWARE_CHECKED"), `toGo` ("likely 15 min more (80 %: 8–40 min)"),
- * `stalled` ("stalled: at it for 38 min, usually under 12 min"), `abandoned`,
- * `stallRule` (the share that makes a stall, for a tooltip), `reasons` (why the time to go is what it is),
- * `cohort` (which machines it was learned from), `restsOn` ("from 48 onboarded machines"),
- * `how` (how it was learned), `oddities` (missing or out-of-order steps). `line` joins the short ones for a row.
+ * The words of a machine's progress for every surface ("step 4 of 6 · FIRMWARE_CHECKED", "likely 15
+ * min more (80 %: 8–40 min)", "stalled: …"); `line` joins the short ones for a row.
  */
 export interface ProgressWords {
   readonly step: string;

@@ -1,12 +1,6 @@
-// The rules of watching a machine onboard, without VS Code or a clock of
-// their own: when the next poll of a watched machine is due (short while
-// steps appear, backing off while nothing changes and on errors, slower in an
-// unfocused window), what a fresh result says about the watch (a new step, an
-// outcome, nothing new), when "cannot reach the API" has lasted long enough to
-// say so, and how many watches there may be. The outcome is read through the
-// one machine state (eventState.ts, always with the user's eventStates rules),
-// so a watch ends exactly when the tree and the hover say onboarded or failed.
-// Pure: unit-tested with a fake clock, and driven by the bench for an hour.
+// When a watched machine's next poll is due, what a fresh result says, and when "cannot reach the API"
+// has lasted long enough to tell. The outcome is read through the one machine state, so a watch ends
+// exactly when the tree and hover say onboarded or failed. Pure, and clock-free.
 import type { Localize } from '../../common/localize';
 import { truncate } from '../../common/markdownText';
 import type { EventsResult, OnboardingEvent } from '../../client/model';
@@ -19,7 +13,6 @@ export const MAX_WATCHES = 50;
 export interface WatchTiming {
   /** The first interval, and the interval right after a new step appeared (setting watch.firstIntervalSeconds). */
   readonly firstMs: number;
-  /** The longest interval while nothing changes, or after errors, in a focused window. */
   readonly maxMs: number;
   /** Each poll that brought nothing new multiplies the interval by this much. */
   readonly quietGrowth: number;
@@ -42,19 +35,15 @@ export const DEFAULT_WATCH_TIMING: WatchTiming = {
 
 /** How a watch's recent polls went: what the next interval is derived from. */
 export interface PollHistory {
-  /** Polls in a row that brought no new step (0 right after a new step). */
   readonly quietPolls: number;
-  /** Polls in a row that failed (0 after a success). */
   readonly failedPolls: number;
 }
 
 export const NO_HISTORY: PollHistory = { quietPolls: 0, failedPolls: 0 };
 
 /**
- * The delay before the next poll: `firstMs` grown by `quietGrowth` per quiet
- * poll up to `maxMs`; after failures, at least `errorFloorMs` doubled per
- * failure up to `maxMs`; both times `unfocusedFactor` when the window is not
- * focused. Whole milliseconds, never below `firstMs`.
+ * `firstMs` grown per quiet poll, or `errorFloorMs` doubled per failure, up to `maxMs`; times
+ * `unfocusedFactor` out of focus. Never below `firstMs`.
  */
 export function nextPollDelay(history: PollHistory, focused: boolean, timing: WatchTiming = DEFAULT_WATCH_TIMING): number {
   const first = Math.max(1, timing.firstMs);
@@ -67,7 +56,6 @@ export function nextPollDelay(history: PollHistory, focused: boolean, timing: Wa
   return Math.round(focused ? delay : delay * Math.max(1, timing.unfocusedFactor));
 }
 
-/** The history after a poll: what it found decides the next interval. */
 export function afterPoll(history: PollHistory, poll: 'new-step' | 'quiet' | 'failed'): PollHistory {
   switch (poll) {
     case 'new-step':
@@ -86,10 +74,8 @@ export interface WatchStep {
   readonly at: number;
 }
 
-/** How a watch ended by itself. */
 export interface WatchOutcome {
   readonly state: 'onboarded' | 'failed';
-  /** The event that decided it. */
   readonly type: ServerText;
   readonly at: number;
   /** The deciding event's message (server text: shown inert, bounded). */
@@ -110,11 +96,7 @@ function stepOf(event: OnboardingEvent): WatchStep {
   return { type: event.type, at: event.time.epochMs };
 }
 
-/**
- * Reads a fresh result for a watch: its newest event decides, by the one
- * machine state. Only an event newer than `since` ends a watch: watching a
- * machine that failed waits for its retry, not for the failure already seen.
- */
+/** Only an event newer than `since` ends a watch: watching a failed machine waits for its retry. */
 export function readWatch(result: EventsResult, rules: EventStateRules, since: number | undefined): WatchReading {
   const newest = newestOf(result.events);
   if (newest === undefined) return { kind: 'step', step: undefined };
@@ -153,25 +135,21 @@ export function formatDuration(ms: number, t: Localize): string {
 /** One watch, as the agent tools (and any other reader) get it: plain data; the newest step's type and the outcome's message are server text. */
 export interface WatchSummary {
   readonly serialNumber: string;
-  /** The environment's name. */
   readonly environment: string;
   /** watching, paused (its environment is not signed in), onboarded or failed (the watch ended by itself). */
   readonly state: 'watching' | 'paused' | 'onboarded' | 'failed';
   /** The newest event seen: its type and time (epoch ms). */
   readonly newestStep?: WatchStep;
-  /** When the watch started (epoch ms). */
   readonly since: number;
   readonly outcome?: {
     readonly state: 'onboarded' | 'failed';
     readonly at: number;
-    /** From the first event to the deciding one. */
     readonly tookMs: number;
     /** The deciding event's message: server text, at most 500 characters. */
     readonly message: ServerText;
   };
 }
 
-/** What starting a watch came to. */
 export type WatchStartAnswer =
   | { readonly kind: 'started' | 'already-watched' | 'not-signed-in' }
   | { readonly kind: 'already-onboarded'; readonly newestStep: WatchStep }
