@@ -1,29 +1,16 @@
-// Which visible serial numbers to load, and when to stop: the policy behind
-// the inline status and the Problems panel. Given the serial numbers now in
-// view (in order), it asks the events cache for those it has no fresh answer
-// for — at most one request per serial per period, a few at a time, top of
-// the screen first — drops queued ones that scrolled away before they were
-// sent, and aborts sent ones that scrolled away. What was answered or failed,
-// and when, is the cache's memory, read here: a 404 is not asked again on
-// every scroll. Bounded: at most a screen's worth of serial numbers per view
-// and a budget per period load without asking; the rest are held until the
-// user says to load them (loadHeld), as the agent tools ask before a bulk
-// read. Pure (no vscode), unit-tested with a fake clock over the real cache.
+// Which visible serial numbers to load: those without a fresh answer, top of the screen first, queued
+// ones dropped and sent ones aborted when they scroll away. A screen's worth per view and the window's
+// budget load without asking; the rest are held until the user says "Load".
 import { isApiError } from '../client/errors';
 import { Emitter, type Event } from '../common/emitter';
 import { asError } from '../common/errors';
 import { failureKind, type EventsCache } from './eventsCache';
 
 export interface VisibleLoadsOptions {
-  /** One request through the cache (EventsCache.get with the signal). */
   readonly load: (serialNumber: string, signal: AbortSignal) => Promise<unknown>;
-  /**
-   * What the cache knows: a fresh answer (nothing to ask), the last answer's
-   * time, the last failure; and the window's one budget of loads nobody asked
-   * for, which every view spends from (a new view starts no budget of its own).
-   */
+  /** What the cache knows, and the window's one budget of loads nobody asked for, which every view spends from. */
   readonly cache: Pick<EventsCache, 'isFresh' | 'peek' | 'failure' | 'automaticLoads'>;
-  /** The cache period in ms (read on each call, so the setting applies at once). */
+  /** Read on each call, so the setting applies at once. */
   readonly periodMs: () => number;
   readonly now?: () => number;
   /** Requests of ours in flight at once (the client has its own overall limit). */
@@ -32,18 +19,12 @@ export interface VisibleLoadsOptions {
   readonly maxPerView?: number;
 }
 
-/**
- * Automatic loads wait at least this long before asking again for the same
- * serial number, even with caching off (cacheSeconds 0): scrolling must never
- * turn into a request per scroll event.
- */
+/** Even with caching off, scrolling must never turn into a request per scroll event. */
 export const MIN_RELOAD_MS = 10_000;
 export const DEFAULT_MAX_IN_FLIGHT = 4;
 /**
- * A view's serial numbers loaded without asking: one screen of a list of
- * serial numbers (~50 lines), so a normal file — a config, a ticket, a
- * script with a handful — always shows every status. The agent tools ask
- * before 10 because an agent's call is not the user looking; a screen is.
+ * One screen of a list (~50 lines), so a normal file always shows every status; the agent tools ask
+ * before 10 because an agent's call is not the user looking.
  */
 export const MAX_AUTOMATIC_PER_VIEW = 50;
 export class VisibleLoads {
@@ -63,7 +44,6 @@ export class VisibleLoads {
 
   private readonly maxPerView: number;
 
-  /** A load finished (with an answer or a failure): the serial number. */
   readonly onDidSettle: Event<string> = this.settled.event;
   /** How many visible serial numbers are held (not loaded without asking) changed: the new count. */
   readonly onDidChangeHeld: Event<number> = this.heldChanged.event;
@@ -74,12 +54,10 @@ export class VisibleLoads {
     this.maxPerView = Math.max(0, options.maxPerView ?? MAX_AUTOMATIC_PER_VIEW);
   }
 
-  /** Visible serial numbers not loaded because a bound was reached. */
   get heldCount(): number {
     return this.held.size;
   }
 
-  /** Serial numbers whose request is on the wire now. */
   get pending(): readonly string[] {
     return [...this.inFlight.keys()];
   }
@@ -91,7 +69,6 @@ export class VisibleLoads {
     return failureKind(failed);
   }
 
-  /** The serial numbers now in view, most important first. Replaces the previous set. */
   show(serialNumbers: readonly string[]): void {
     this.visible = new Set(serialNumbers);
     for (const [serialNumber, controller] of this.inFlight) {
@@ -113,10 +90,7 @@ export class VisibleLoads {
     if (this.held.size !== before) this.heldChanged.fire(this.held.size);
   }
 
-  /**
-   * The user said to load what is held: each held serial number is loaded
-   * once past the bounds, and the window's budget starts again.
-   */
+  /** Each held serial number loads once past the bounds, and the window's budget starts again. */
   loadHeld(): void {
     if (this.held.size === 0) return;
     for (const serialNumber of this.held) this.granted.add(serialNumber);
@@ -127,7 +101,6 @@ export class VisibleLoads {
     this.pump();
   }
 
-  /** Signed out or switched environment: abort everything (the cache forgets what was answered). */
   clear(): void {
     this.generation++;
     for (const controller of this.inFlight.values()) controller.abort();

@@ -1,14 +1,6 @@
-// One queue for every request the client makes, shared by every view:
-//   - how many run at once is learnt (AdaptiveLimit), never above the user's
-//     ceiling (maxConcurrentRequests);
-//   - interactive requests (hover, look-up, details) are granted before any
-//     queued bulk request (refresh-all, auto-refresh, workspace scan), and may
-//     use a small reserve of slots bulk requests never take, so a hover during
-//     a refresh-all waits for no bulk request;
-//   - a Retry-After holds every queued and new request until it has passed,
-//     not just the one request that was told;
-//   - a retry goes to the front of its queue: it has waited longest;
-//   - waiters leave the queue when their caller cancels.
+// One queue for every request, shared by every view: a learnt limit under the user's ceiling;
+// interactive requests ahead of bulk ones, with a reserve bulk never takes; a Retry-After holds the
+// whole queue; retries go first.
 
 import { cancelledError } from '../errors';
 import { AdaptiveLimit, type AdaptiveLimitOptions, type LimitSnapshot, type SampleOutcome } from './adaptiveLimit';
@@ -19,11 +11,8 @@ export type { SampleOutcome } from './adaptiveLimit';
 export type RequestPriority = 'interactive' | 'bulk';
 
 /**
- * The priority of one piece of work (e.g. one machine's page walk), handed
- * down with each of its requests. It can only rise: when someone starts
- * waiting in person for bulk work (a hover joins a refresh-all's load), its
- * queued requests move ahead of the bulk queue, and its later pages and
- * retries queue as interactive.
+ * The priority of one piece of work, handed to each of its requests. It only rises: when someone waits
+ * in person for bulk work, its queued requests move ahead.
  */
 export class RequestLane {
   #priority: RequestPriority;
@@ -57,7 +46,6 @@ export class RequestLane {
 export type Priority = RequestPriority | RequestLane;
 
 export interface AcquireOptions {
-  /** Interactive when absent. */
   readonly priority?: Priority;
   readonly signal?: AbortSignal;
   /** A retry of a request already sent once: queued ahead of first attempts. */
@@ -106,17 +94,14 @@ export class ConcurrencyLimiter {
     return this.#limit.ceiling;
   }
 
-  /** The learnt limit for bulk requests; interactive ones may use the reserve above it. */
   get limit(): number {
     return this.#limit.limit;
   }
 
-  /** Requests running now; for tests and diagnostics. */
   get active(): number {
     return this.#active;
   }
 
-  /** The most requests that were ever running at once; for tests and the bench. */
   get maxActive(): number {
     return this.#maxActive;
   }
@@ -139,16 +124,12 @@ export class ConcurrencyLimiter {
     }
   }
 
-  /**
-   * The server asked us to wait (Retry-After): nothing is sent before `until`
-   * (ms, the clock of `now`). A later pause extends an earlier one, never shortens it.
-   */
+  /** A later pause extends an earlier one, never shortens it. */
   pauseUntil(until: number): void {
     this.#pausedUntil = Math.max(this.#pausedUntil, until);
     this.#schedulePump(this.#now());
   }
 
-  /** When sending may resume, if a Retry-After holds the queue now. */
   pausedUntil(): number | undefined {
     return this.#pausedUntil > this.#now() ? this.#pausedUntil : undefined;
   }
@@ -235,12 +216,8 @@ export class ConcurrencyLimiter {
     }
   }
 
-  /**
-   * Pumps the queue when the pause ends. `now` is the very reading of the clock that found the
-   * pause on: a second reading could already be at its end and arm no timer, stalling the queue.
-   */
+  /** `now` is the reading that found the pause on: a second reading could be past its end and arm no timer. */
   #schedulePump(now: number): void {
-    // One timer, for the end of the pause as it stands now.
     clearTimeout(this.#pauseTimer);
     // Timers may fire a little early against the wall clock: a waiter the pump finds still paused arms the next one.
     this.#pauseTimer = setTimeout(() => {

@@ -1,12 +1,6 @@
-// A Transport over a WHATWG fetch: in the extension host, the global fetch
-// that VS Code patches with its own network stack (http.proxy, the system
-// proxy settings and PAC files, Kerberos and Basic proxy authentication, the
-// operating system's certificate store). The npm undici package is not
-// patched (it is bundled into dist/undiciTransport.js), so a request made
-// with it skips all of that; this transport is how our requests take the
-// same path as VS Code's own. It keeps our bounds, which fetch lacks: the
-// three deadlines, the body cap (read chunk by chunk, aborted past the cap),
-// cancellation, and our one list of failure names.
+// A Transport over the fetch VS Code patches with its network stack (proxies, PAC, Kerberos, OS
+// certificates), which the bundled undici skips. It adds our bounds fetch lacks: three deadlines, the
+// body cap, cancellation and our failure names.
 
 import { classifyNetworkError } from './networkFailures';
 import {
@@ -25,19 +19,10 @@ import {
 export type ProxyForMessages = Pick<NetworkFailureContext, 'proxyHost' | 'proxyCredentialsSent'>;
 
 export interface FetchTransportOptions {
-  /** The fetch to call; the extension host's global fetch in the product. */
   readonly fetch: typeof globalThis.fetch;
-  /**
-   * Handed to every request as fetch's `dispatcher` (an undici Agent that carries the extra CA
-   * certificates, see networkPath.ts), or nothing: VS Code's patched fetch reads the CA list from
-   * it and still chooses the proxy itself.
-   */
+  /** An undici Agent carrying the extra CAs: VS Code's patched fetch reads them from it and still chooses the proxy. */
   readonly dispatcher?: (url: URL) => Promise<object | undefined>;
-  /**
-   * The proxy our own reading of the settings and environment expects for a URL, so that a failure
-   * of the proxy names it. VS Code's choice (system settings, PAC) is not visible to an extension,
-   * so a proxy it chose by itself is "the proxy" in messages.
-   */
+  /** The proxy we expect for a URL, so its failure names it; one VS Code chose itself is "the proxy". */
   readonly proxyFor?: (url: URL) => ProxyForMessages | undefined;
 }
 
@@ -57,7 +42,6 @@ const CLOSED = Symbol('transport closed');
 
 class FetchTransport implements Transport {
   readonly #options: FetchTransportOptions;
-  /** Requests in flight, aborted by close() so none outlives the transport. */
   readonly #inFlight = new Set<AbortController>();
   #closed = false;
 
@@ -70,8 +54,7 @@ class FetchTransport implements Transport {
     if (this.#closed) throw new TransportError('aborted', 'TRANSPORT_CLOSED');
     if (request.signal?.aborted === true) throw new TransportError('aborted', 'ABORT_ERR');
 
-    // One controller carries the caller's cancellation, our three deadlines and close(): each of
-    // them tears down the connection's request, not only the promise.
+    // One controller for the caller's cancel, our deadlines and close(): each tears down the request itself.
     const controller = new AbortController();
     const deadlines = new Deadlines(request.timeouts, () => {
       controller.abort();
@@ -127,22 +110,16 @@ class FetchTransport implements Transport {
 }
 
 /**
- * The three deadlines of one request on one timer. A burst of requests through fetch is bound by
- * the CPU each costs, and three timers per request, re-armed at every chunk, were a share of it
- * (npm run bench, "100 look-ups at once"). A chunk only moves the pause deadline later, so it only
- * notes the time; the timer, armed for the earliest deadline, checks on firing which one has passed
- * and otherwise waits for the one now due. Only a pause deadline that moves earlier (a body
- * deadline shorter than the headers') re-arms it.
+ * The three deadlines on one timer: per-request timers re-armed at every chunk were a share of a
+ * burst's CPU. A chunk only notes the time; the timer checks on firing which deadline passed.
  */
 class Deadlines {
-  /** Which deadline passed first, once one has. */
   expired: ResponseDeadline | undefined;
   readonly #bodyMs: number;
   readonly #totalAt: number;
   #pauseAt: number;
   #pause: 'headers-timeout' | 'body-timeout' = 'headers-timeout';
   #timer: ReturnType<typeof setTimeout> | undefined;
-  /** When the timer is due (performance.now() clock). */
   #armedAt = Number.POSITIVE_INFINITY;
   readonly #onExpire: () => void;
 
@@ -155,7 +132,6 @@ class Deadlines {
     this.#arm(now);
   }
 
-  /** The headers or a chunk of the body arrived: the pause deadline starts over. */
   progress(): void {
     const now = performance.now();
     this.#pause = 'body-timeout';
@@ -177,7 +153,7 @@ class Deadlines {
   readonly #check = (): void => {
     this.#timer = undefined;
     const now = performance.now();
-    // Ties go to the total deadline, as they did when each deadline had its own timer.
+    // Ties go to the total deadline.
     if (now >= this.#totalAt && this.#totalAt <= this.#pauseAt) this.expired = 'total-timeout';
     else if (now >= this.#pauseAt) this.expired = this.#pause;
     else if (now >= this.#totalAt) this.expired = 'total-timeout';
@@ -186,13 +162,8 @@ class Deadlines {
   };
 }
 
-/**
- * The body, read chunk by chunk and given up (the connection cancelled) as soon as it passes
- * maxBytes. (arrayBuffer() is no cheaper: fetch reads its own stream the same way underneath;
- * measured, 122 µs against 117 µs of CPU per request.)
- */
+/** Given up (the connection cancelled) as soon as it passes maxBytes. */
 async function readCapped(response: Response, maxBytes: number, deadlines: Deadlines): Promise<Uint8Array> {
-  // Refuse early when the server announces too much, before reading a byte of it.
   if (Number(response.headers.get('content-length')) > maxBytes) {
     await response.body?.cancel().catch(() => undefined);
     throw new TransportError('too-large', 'RESPONSE_TOO_LARGE');

@@ -1,8 +1,5 @@
-// One row of the onboarding board per machine: its state (the one mapping of
-// eventState.ts, with the user's rules), its newest event, how long its
-// onboarding took, and its events as points for the timeline. Pure (no
-// vscode): the host builds rows from what the events cache knows, the page
-// sorts, filters and draws them, and both are unit-tested under plain mocha.
+// One board row per machine: its state by the one mapping, its newest event, how long its onboarding
+// took, and its events as timeline points. Pure: the host builds rows, the page sorts and draws them.
 import type { EventsResult } from '../../client/model';
 import { eventState, machineState, type EventState, type EventStateRules, type MachineState } from '../events/eventState';
 import { serverTextData } from '../../common/serverText';
@@ -23,15 +20,10 @@ export interface TimelinePoint {
   readonly key: string;
 }
 
-/**
- * Where a machine in progress stands against its line's usual steps
- * (domain/progress), with the words the host chose for it (progressWords, in
- * the user's language; server text in them rendered for a page).
- */
+/** Where a machine in progress stands, with the words the host chose (in the user's language). */
 export interface RowProgress {
   /** False while the history is too short to say ("not enough history yet"): no step, no time to go. */
   readonly known: boolean;
-  /** 1-based step reached, 0 when none yet; `of` the usual steps, the outcome included. */
   readonly step: number;
   readonly of: number;
   readonly stalled: boolean;
@@ -41,11 +33,8 @@ export interface RowProgress {
   readonly toGoMs: number | null;
   readonly toGoLowMs: number | null;
   readonly toGoHighMs: number | null;
-  /** "step 4 of 6 · FIRMWARE_CHECKED" */
   readonly stepText: string;
-  /** "usually 10–25 min more" */
   readonly toGoText: string | null;
-  /** "stalled: at it for 38 min, usually under 12 min" */
   readonly stalledText: string | null;
   /** Why it counts as abandoned, in words; null when it does not. */
   readonly abandonedText: string | null;
@@ -53,11 +42,8 @@ export interface RowProgress {
   readonly stallRule: string | null;
   /** What the history shows about the time to go (rework, a slower night, the kind it was learned from): one line each; null when nothing. */
   readonly why: string | null;
-  /** "from 48 onboarded machines" */
   readonly restsOn: string;
-  /** How the figures were learned. */
   readonly how: string;
-  /** Missing or out-of-order steps. */
   readonly oddities: string | null;
 }
 
@@ -103,23 +89,18 @@ export function usualSteps(learned: LearnedSteps): UsualStep[] {
 export interface BoardRow {
   readonly serialNumber: string;
   readonly state: BoardState;
-  /** The newest event's type and time; null without events. */
   readonly newestType: string | null;
   readonly newestAt: number | null;
-  /** The oldest event's time; null without events. */
   readonly firstAt: number | null;
   /** Completion (the first onboarded event) when there is one, else the newest event. */
   readonly endAt: number | null;
   readonly completed: boolean;
-  /** endAt − firstAt in ms; null without events. */
   readonly durationMs: number | null;
-  /** All events of the result, also those past MAX_POINTS. */
   readonly eventCount: number;
   /** Why the machine's request failed (shown for unavailable and unknown machines); null otherwise. */
   readonly error: string | null;
   /** The result is a kept copy (from disk, or its refresh failed). */
   readonly stale: boolean;
-  /** Oldest first, at most MAX_POINTS (the newest ones). */
   readonly points: readonly TimelinePoint[];
   /** Index in `points` of the failing step (the newest failed event), -1 when none failed. */
   readonly failingPoint: number;
@@ -129,18 +110,14 @@ export interface BoardRow {
 
 /** Points kept per lane: the newest ones. Enough for any onboarding; bounds the message a machine with 10,000 events makes. */
 export const MAX_POINTS = 200;
-/** Longest error text kept on a row. */
 export const MAX_ERROR_LENGTH = 300;
 
-/** What the host knows of one machine, read from the events cache. */
 export interface BoardSource {
   readonly result?: EventsResult | undefined;
   readonly stale?: boolean | undefined;
-  /** The error kind of the last failure (ApiError.kind, e.g. 'not-found') when there is no result. */
   readonly errorKind?: string | undefined;
   /** The failure's message, already made single-line and safe by the caller. */
   readonly errorMessage?: string | undefined;
-  /** Its progress against the line's history (rowProgress), when it is in progress. */
   readonly progress?: RowProgress | undefined;
 }
 
