@@ -1,26 +1,6 @@
-// VS Code applies a globalState update to the extension host's copy at once,
-// then replaces that whole copy (every key of the extension) with each state
-// the storage echoes back (microsoft/vscode#137132). When the echo of an
-// earlier write lands between an update and its send, the update is gone: an
-// environment's record, the recent list, what was seen or a watch's outcome
-// could be lost so. Every global-state write of ours goes through this one
-// mechanism (the watch list's included):
-//
-// - Writes of one key are ordered: one at a time, each after the previous one
-//   resolved, and get() answers the newest value this window meant while they
-//   are under way, so a read-change-write of the same key (three look-ups at
-//   once adding to Recent) builds on the one before it instead of on a copy
-//   the store has not caught up with.
-// - After a write, the key is read back and checked against the newest value
-//   this window meant, not against the write just made: another write of this
-//   window is the usual reason the two differ, and writing the older one back
-//   would undo it.
-// - Read back as an older copy of ours (a value this window wrote, or the one
-//   it found before): VS Code dropped the write, so the newest value is
-//   written again (at most MAX_STATE_WRITES times in all).
-// - Read back as anything else: another window wrote it after us. Its value is
-//   newer than everything this window meant so far, which is not written over
-//   it; a write this window starts after that builds on it (through get()).
+// VS Code replaces its copy of globalState with each state the storage echoes back, which can drop a
+// write (microsoft/vscode#137132). So every write of ours is ordered per key, read back, and written
+// again when an older copy of ours replaced it; another window's newer value is left alone.
 
 /** The slice of vscode.Memento the stores use. */
 export interface StateStore {
@@ -37,11 +17,9 @@ type Json = string | undefined;
 // JSON.stringify(undefined) is undefined, which its declared type does not say.
 const asJson = (value: unknown): Json => JSON.stringify(value);
 
-/** The writes of one key under way in this window. */
 interface KeyWrites {
   /** The newest value this window meant, as JSON (what get() answers while writes are under way). */
   newest: Json;
-  /** Bumped by each update(). */
   version: number;
   /** Updates up to this version were overtaken by another window's value: not written. */
   overtaken: number;
@@ -49,13 +27,11 @@ interface KeyWrites {
   readonly ours: Set<Json>;
   /** The newest value written by these writes that read back as written. */
   held: Json | null;
-  /** The last write's end: the next one starts after it. */
   tail: Promise<void>;
   /** Updates not yet resolved: the entry is forgotten at 0. */
   pending: number;
 }
 
-/** `state` whose writes of one key never undo each other and whose update() holds against VS Code's older copies (see above). */
 export function verifiedState(state: StateStore, log?: (message: string) => void): StateStore {
   const keys = new Map<string, KeyWrites>();
   const stored = (key: string): Json => asJson(state.get<unknown>(key));

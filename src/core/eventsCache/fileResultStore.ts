@@ -1,18 +1,6 @@
-// Keeps the last good result of each machine on disk (the extension's global
-// storage), so the tree can show it — marked stale, with its time — after a
-// reload or while the API cannot be reached. Results are filed per
-// environment: one API's data never shows under another. Pure Node (no vscode
-// import), so it is unit-tested under plain mocha.
-//
-// What is stored is the raw event objects as the server sent them, not our
-// typed model: on load they are validated again with the current settings, so
-// a file written by an older version or edited by hand can only ever produce
-// events that pass the same checks as a fresh answer.
-//
-// Nothing is read synchronously: which files exist is listed once per
-// environment (asynchronously) and kept in memory, so a serial number with no
-// stored copy — most of those a hover or the Problems panel asks about — is
-// answered without touching the disk.
+// The last good result of each machine on disk, per environment, shown stale after a reload or while
+// the API is away. Raw events are stored and validated again on load, so an old or edited file passes
+// the same checks as a fresh answer; the listing is kept in memory, so a miss never touches the disk.
 import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { mkdir, readdir } from 'node:fs/promises';
@@ -26,11 +14,7 @@ import type { ResultStore } from './eventsCache';
 
 const FORMAT_VERSION = 1;
 
-/**
- * A stored copy larger than this is not read to learn from (it is still shown
- * when its machine is asked for): one file at a time in memory, each within
- * it, keeps learning from thousands of copies to a fixed budget.
- */
+/** Not read to learn from (still shown when asked for): learning from thousands of copies stays in a fixed budget. */
 export const MAX_LEARNED_FILE_BYTES = 2 * 1024 * 1024;
 /** A stored copy read back at most: what one machine's answer may be, twice over for the JSON around it. */
 const MAX_STORED_FILE_BYTES = 2 * MAX_BYTES_PER_MACHINE;
@@ -46,7 +30,6 @@ interface StoredResult {
 }
 
 export interface FileResultStoreOptions {
-  /** The directory the store may use (e.g. `<globalStorageUri>/results`). */
   readonly directory: string;
   /** The environment whose results are read and written now; undefined while signed out (nothing is read or written). */
   readonly scope: () => string | undefined;
@@ -130,12 +113,8 @@ export class FileResultStore implements ResultStore {
   }
 
   /**
-   * The stored results of the current scope, up to `limit` files, one at a
-   * time: what the line's history learns from before anything is fetched. A
-   * file is read only when the one before it was handed on, never one larger
-   * than MAX_LEARNED_FILE_BYTES, and the event loop gets a turn between files,
-   * so neither the memory nor the host's responsiveness depends on how many
-   * copies or how large they are. In no particular order.
+   * What the line's history learns from before anything is fetched: one file at a time, with a turn of
+   * the event loop between, so memory and responsiveness do not depend on the copies.
    */
   async *each(limit: number): AsyncGenerator<EventsResult> {
     const scope = this.options.scope();
@@ -194,7 +173,6 @@ export class FileResultStore implements ResultStore {
     if (!this.writing.has(file)) this.idle = Promise.all([this.idle, this.drain(file)]).then(() => undefined);
   }
 
-  /** Resolves when every save so far is on disk (tests, and before deleting a scope). */
   flush(): Promise<void> {
     return this.idle;
   }
@@ -218,7 +196,6 @@ export class FileResultStore implements ResultStore {
     }
   }
 
-  /** Deletes every stored result of one environment (e.g. when it is removed). */
   clearScope(scope: string): void {
     const directory = this.directoryOf(scope);
     rmSync(directory, { recursive: true, force: true });

@@ -1,33 +1,6 @@
-// Which engine carries a request, and why: pure, so the rules are tested
-// without a network and a diagnostic report can print the same answer the
-// transport acts on.
-//
-// Inside VS Code the answer is VS Code's own network stack (the extension
-// host's global fetch, which VS Code patches), except where it would do the
-// wrong thing for us:
-// - loopback targets (an SSH tunnel, a local fake) go straight, never through
-//   a proxy: VS Code's resolver may send them to http.proxy or a PAC's choice,
-//   and a proxy would receive the credentials;
-// - with http.proxyStrictSSL off: the patched fetch does not apply that
-//   setting (@vscode/proxy-agent's fetch patch passes only CA lists on), and
-//   the user asked for it, so our undici route, which does, is used;
-// - with http.proxyAuthorization set and a proxy named by http.proxy or the
-//   environment: the extension host's patched fetch never sends that header
-//   (measured in VS Code 1.139: Squid logged each CONNECT without a user and
-//   answered 407; only VS Code's own marketplace requests read the setting),
-//   so the user's header would be dropped; our undici route sends it to that
-//   proxy. Without a named proxy there is nowhere to send it, and VS Code's
-//   stack (system proxy, PAC) keeps the request.
-// The per-machine extra CA file needs no other engine: tried in the extension
-// host (VS Code 1.139, test/integration/network/vscodeNetwork.test.ts), the
-// patched fetch, given an undici Agent as `dispatcher`, replaces it with its own
-// Agent or ProxyAgent (so the request still takes VS Code's proxy) and reads
-// the Agent's `connect.ca` as the CA list for the target's certificate. So the
-// dispatcher carries Node's roots, the OS store and the file, and both work
-// together. (Its connection to an https proxy is verified against VS Code's
-// own list: the file does not reach that handshake.)
-// Outside an extension host (unit tests, the benchmark, a command-line
-// process) there is no patched fetch to ride, and undici is the engine.
+// Which engine carries a request, and why (pure, so a report prints what the transport does). Inside
+// VS Code, its patched fetch, except where it would do wrong: loopback (never through a proxy), and
+// http.proxyStrictSSL off or http.proxyAuthorization for a named proxy, which that fetch ignores.
 
 import { isLoopbackHost, selectProxy } from './proxySelection';
 import type { NetworkEngine, ProxySettings } from './transport';
@@ -50,12 +23,10 @@ export interface NetworkPath {
   readonly engine: NetworkEngine;
   readonly reason: NetworkPathReason;
   /**
-   * The proxy our reading of http.proxy and the environment names for the target, without
-   * credentials: the one the undici engine uses; on the vscode engine the one VS Code takes too,
-   * unless its system settings or a PAC file choose another (not visible to an extension).
+   * The proxy our reading of http.proxy and the environment names, without credentials; VS Code may
+   * choose another through system settings or PAC.
    */
   readonly proxy?: {
-    /** host:port. */
     readonly host: string;
     readonly source: 'setting' | 'environment';
     /** Whether our request sends proxy credentials (from the URL or http.proxyAuthorization). */
@@ -64,9 +35,7 @@ export interface NetworkPath {
 }
 
 export interface NetworkPathOptions extends ProxySettings {
-  /** Whether the process is an extension host whose global fetch VS Code patches. */
   readonly engine: NetworkEngine;
-  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read. */
   readonly env: Readonly<NodeJS.ProcessEnv>;
 }
 

@@ -1,13 +1,6 @@
-// What state a machine is in, read from its latest event: onboarded, failed,
-// in progress — or no events, unknown to the platform, not loadable. The spec
-// does not list the event types (§2.2 "Allowed values: not shown"), so the
-// mapping from a type name to a state is the `onboardingEvents.eventStates`
-// setting; the one rule the spec does give is that a machine-created event
-// carries an assetId, which always means onboarded. THE one state vocabulary:
-// the hover, the tree, the inline status, the Problems panel, completion and
-// the agent tools read a state through machineState or eventState (always
-// with the user's rules, so no view can forget them) and say it with
-// stateWord. Pure (no vscode): table-tested under plain mocha.
+// The one state vocabulary. The spec lists no event types (§2.2), so the `eventStates` setting maps a
+// type to a state; an event with an assetId is always onboarded. Every view reads state through
+// machineState/eventState, always with the user's rules, and says it with stateWord.
 import type { Localize } from '../../common/localize';
 import type { EventsResult, OnboardingEvent } from '../../client/model';
 import { serverTextData } from '../../common/serverText';
@@ -44,11 +37,7 @@ function words(value: unknown, fallback: readonly string[]): readonly string[] {
     .slice(0, MAX_WORDS);
 }
 
-/**
- * The setting as written by hand: an object with `failed` and `onboarded`
- * lists. A missing or mistyped list keeps its default; an empty list means
- * "no type name means this".
- */
+/** A missing or mistyped list keeps its default; an empty list means "no type name means this". */
 export function parseEventStateRules(value: unknown): EventStateRules {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return DEFAULT_EVENT_STATE_RULES;
   const record = value as Record<string, unknown>;
@@ -63,12 +52,7 @@ function contains(type: string, list: readonly string[]): boolean {
   return false;
 }
 
-/**
- * An event's state: a machine-created event (it carries an assetId) is
- * onboarded; else a type containing a "failed" word is failed (checked first:
- * `COMPLETED_WITH_ERRORS` is a failure); else one containing an "onboarded"
- * word is onboarded; anything else is a step on the way.
- */
+/** `failed` words are checked before `onboarded` ones: `COMPLETED_WITH_ERRORS` is a failure. */
 export function eventState(event: Pick<OnboardingEvent, 'type' | 'assetId'>, rules: EventStateRules): EventState {
   if (event.assetId !== undefined) return 'onboarded';
   const type = serverTextData(event.type).toUpperCase();
@@ -92,10 +76,8 @@ export function newestOf(events: readonly OnboardingEvent[]): OnboardingEvent | 
 }
 
 /**
- * A machine's state from what is known: its newest event's state; no events;
- * unknown when the API answered "not found" (spec §7 leaves failure codes
- * open; a 404 is the one reading that means "never heard of it"); unavailable
- * for any other failure with nothing kept. Undefined when nothing is known yet.
+ * Unknown only for a 404 (spec §7 leaves failure codes open; "not found" is the one reading that
+ * means "never heard of it"); unavailable for any other failure with nothing kept.
  */
 export function machineState(
   known: { readonly result: EventsResult } | { readonly errorKind: string },
@@ -112,11 +94,7 @@ export function machineState(known: KnownMachine, rules: EventStateRules): Machi
   return known.errorKind === 'not-found' ? 'unknown' : 'unavailable';
 }
 
-/**
- * The one word for a state, wherever it is shown: the hover's first line, a
- * tree row, the inline status, completion and the agent tools (which pass an
- * English `t`: their reader is a model).
- */
+/** Agent tools pass an English `t`: their reader is a model. */
 export function stateWord(state: MachineState, t: Localize): string {
   switch (state) {
     case 'onboarded':
@@ -134,11 +112,7 @@ export function stateWord(state: MachineState, t: Localize): string {
   }
 }
 
-/**
- * How a state looks: a codicon id and a theme colour id (vscode-free strings;
- * the glue builds ThemeIcon/ThemeColor), and a glyph for places that cannot
- * show a codicon (an inline decoration's text).
- */
+/** Vscode-free ids (the glue builds ThemeIcon/ThemeColor), and a glyph where no codicon shows. */
 export interface StateLook {
   readonly icon: string;
   readonly color: string;

@@ -1,9 +1,5 @@
-// The argument form of Sign In (`onboardingEvents.signIn` with an object of
-// URLs and credentials) can be run by any other extension and by a
-// `command:` link in any notification or Markdown. So it never acts unseen:
-// it shows the URLs in a modal and stores only when the user confirms. One
-// exception, decided here: the demo's one-step sign-in (see demoGrant below).
-// Pure: unit-tested in test/unit/hostile/commandArguments.test.ts.
+// Any extension or `command:` link can run the argument form of Sign In, so it never acts unseen: it
+// shows the URLs in a modal and stores only when confirmed, except for the demo's grant below.
 import { isRecord } from '../../common/guards';
 import { isLoopbackHost } from './environmentRules';
 import type { Environment } from './sessionState';
@@ -16,11 +12,7 @@ function oeVariable<Name extends string>(name: Name): `OE_${Name}` {
   return `OE_${name}`;
 }
 
-/**
- * The environment variable that carries each sign-in field outside VS Code: `oe` reads them, and the
- * curl commands for a ticket (Copy as curl, `oe curl`) ask the user to set them. Names of variables,
- * never their values; built from `OE_` so no line here reads like a credential written into the code.
- */
+/** Names of variables, never values; built from `OE_` so no line reads like a credential in the code. */
 export const SIGN_IN_VARIABLES = {
   apiBaseUrl: oeVariable('API_URL'),
   authUrl: oeVariable('AUTH_URL'),
@@ -31,16 +23,8 @@ export const SIGN_IN_VARIABLES = {
 } as const satisfies Readonly<Record<(typeof SIGN_IN_FIELDS)[number], string>>;
 
 /**
- * The demo's one-step sign-in. `npm run demo` starts the extension host with
- * OE_DEMO_SIGN_IN = { "signIn": { the six fields } } in its environment, and
- * the demo's bootstrap extension runs the argument form with exactly those
- * fields. It is honoured only when (1) that variable was in the extension
- * host's environment when we activated — no user's VS Code has it, and a
- * command link or an extension installed later cannot put it into a running
- * process before our activation read it; (2) every field equals the
- * variable's; (3) both URLs are loopback, so the most it can do is sign in to
- * a server on this computer with credentials it supplies itself; (4) it names
- * no existing environment; and (5) only once per activation.
+ * The demo's one-step sign-in: honoured only when OE_DEMO_SIGN_IN was in the host's launch environment,
+ * every field equals it, both URLs are loopback, it names no existing environment, and once per activation.
  */
 export interface DemoGrant {
   readonly fields: SignInFields;
@@ -51,14 +35,8 @@ export interface DemoGrant {
 }
 
 /**
- * Which OE_DEMO_SIGN_IN activation may trust. Another extension that
- * activates before ours can assign process.env, so the value is taken from
- * the environment the extension host was started with (`launchEnviron`, the
- * NUL-separated /proc/self/environ, which assigning process.env does not
- * change) whenever that can be read. Where it cannot (no /proc), only a
- * development host (--extensionDevelopmentPath, as the demo runs)
- * falls back to process.env; an installed extension in a user's VS Code
- * then has no grant at all.
+ * Another extension can assign process.env before we activate, so the value comes from the launch
+ * environment (/proc/self/environ); without /proc only a development host falls back to process.env.
  */
 export function demoVariable(input: {
   readonly launchEnviron: string | undefined;
@@ -123,7 +101,6 @@ export type ArgumentSignInPlan =
       readonly apiBaseUrl: string;
       readonly authUrl: string;
       readonly username: string;
-      /** The stored environment this would change, and its URLs now, when the URLs differ. */
       readonly replaces?: Environment;
     };
 
@@ -134,7 +111,6 @@ export interface PlanInput {
   readonly authUrl: string;
   /** The stored environment the draft would create or replace (SessionMachine.resolveEnvironment), if it exists. */
   readonly existing: Environment | undefined;
-  /** The demo's grant, while unused. */
   readonly grant: DemoGrant | undefined;
 }
 
