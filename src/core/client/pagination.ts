@@ -34,7 +34,6 @@ export function renderSort(sort: Sort): string {
   return sort.map((key) => (key.direction === 'desc' ? `-${key.attribute}` : key.attribute)).join(',');
 }
 
-/** Reads `name,-description` (and `+name`) back into keys. */
 export function parseSort(text: string): Sort {
   return text
     .split(',')
@@ -58,7 +57,6 @@ export interface CursorRequest {
 
 export type QueryParameters = ReadonlyArray<readonly [string, string]>;
 
-/** Query parameters for a page-based request, with the spec's defaults filled in. */
 export function pageQuery(request: PageRequest = {}): QueryParameters {
   const size = request.size ?? DEFAULT_PAGE_SIZE;
   const page = request.page ?? DEFAULT_PAGE;
@@ -85,7 +83,6 @@ export function cursorQuery(request: CursorRequest = {}): QueryParameters {
   return query;
 }
 
-/** Adds (or replaces) query parameters on a URL. */
 export function withQuery(url: string, query: QueryParameters): string {
   const parsed = new URL(url);
   for (const [name, value] of query) parsed.searchParams.set(name, value);
@@ -116,10 +113,8 @@ function integerField(body: Record<string, unknown>, name: string): number | und
 }
 
 /**
- * A page size or cursor limit the server states: a positive integer, or no hint
- * at all. The next request repeats it (pageQuery, cursorQuery), which refuses
- * 0 or less as a caller's mistake: a server's `size: 0` must not end the walk
- * in that error, losing the page already read.
+ * A positive integer, or no hint: a server's `size: 0` must not end the walk in the caller-mistake
+ * error of the next request, losing the page already read.
  */
 function countField(body: Record<string, unknown>, name: string): number | undefined {
   const value = integerField(body, name);
@@ -140,7 +135,6 @@ function withDefined<T extends object>(value: T): WithoutUndefined<T> {
   return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as WithoutUndefined<T>;
 }
 
-/** A body with `content` and at least one page attribute; undefined otherwise. */
 export function parsePageEnvelope(body: unknown): PageEnvelope | undefined {
   if (!isRecord(body) || !Array.isArray(body['content'])) return undefined;
   const envelope = withDefined({
@@ -154,7 +148,6 @@ export function parsePageEnvelope(body: unknown): PageEnvelope | undefined {
   return envelope.totalPages !== undefined || envelope.number !== undefined ? envelope : undefined;
 }
 
-/** A body with `content` and at least one cursor attribute; undefined otherwise. */
 export function parseCursorEnvelope(body: unknown): CursorEnvelope | undefined {
   if (!isRecord(body) || !Array.isArray(body['content'])) return undefined;
   const envelope = withDefined({
@@ -170,7 +163,6 @@ export function parseCursorEnvelope(body: unknown): CursorEnvelope | undefined {
 
 export interface WalkedPage {
   readonly items: readonly unknown[];
-  /** 0-based position of this page in the walk. */
   readonly index: number;
   /** True when the server indicated more pages after this one. On the last yielded page it means the cap cut the walk short. */
   readonly hasMore: boolean;
@@ -180,7 +172,6 @@ export interface WalkOptions {
   readonly maxPages?: number;
 }
 
-/** True when a page-based envelope says more pages follow. */
 export function pageHasMore(envelope: PageEnvelope, requestedSize?: number): boolean {
   if (envelope.content.length === 0) return false;
   const current = envelope.number ?? 0;
@@ -190,10 +181,7 @@ export function pageHasMore(envelope: PageEnvelope, requestedSize?: number): boo
   return size !== undefined && envelope.content.length >= size;
 }
 
-/**
- * Walks page-based results from `request.page` onwards, yielding each page.
- * Stops at the last page, at an empty page, or after `maxPages` pages.
- */
+/** Stops at the last page, an empty page, or after `maxPages`. */
 export async function* walkPages(
   fetchPage: (request: PageRequest) => Promise<PageEnvelope>,
   request: PageRequest = {},
@@ -210,7 +198,6 @@ export async function* walkPages(
   }
 }
 
-/** True when a cursor envelope suggests more elements after it. */
 export function cursorHasMore(envelope: CursorEnvelope, requestedLimit?: number, previousAfter?: string): boolean {
   if (envelope.content.length === 0 || envelope.after === undefined) return false;
   // A cursor that does not move would return the same page forever.
@@ -219,11 +206,7 @@ export function cursorHasMore(envelope: CursorEnvelope, requestedLimit?: number,
   return limit === undefined || envelope.content.length >= limit;
 }
 
-/**
- * Walks cursor-based results forwards with `after`, yielding each page. Stops
- * when a page is short or empty, when the cursor stops moving, or after
- * `maxPages` pages.
- */
+/** Stops at a short or empty page, a cursor that stops moving, or after `maxPages`. */
 export async function* walkCursor(
   fetchPage: (request: CursorRequest) => Promise<CursorEnvelope>,
   request: CursorRequest = {},

@@ -1,13 +1,6 @@
-// The one reader and the one writer of a file whose path a repository, a
-// caller (a command argument, an agent, another extension) or a setting
-// names. Such a path is untrusted: it may be a symlink planted to lead out of
-// the folder it seems to be in, a hard link to someone else's file, a FIFO or
-// a device that never ends. The reader opens first and then checks what it
-// opened (a regular file, whose real path stays inside the folder it must
-// stay in) and reads at most the bytes it was allowed, counted as read; the
-// writer creates a new file of its own beside the target and renames it over
-// the name, so it never writes through a link it did not make. ESLint refuses
-// node:fs file reads and writes anywhere else (eslint.config.mjs).
+// The one reader and writer of a file a repository, a caller or a setting names: it may be a planted
+// symlink, hard link, FIFO or endless device. Read: open, then check what was opened, bounded by bytes
+// read. Write: a new file of our own renamed over the name, never through a link.
 import { randomUUID } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { lstat, open, readlink, realpath, rename, stat, unlink } from 'node:fs/promises';
@@ -15,7 +8,6 @@ import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { LocalizedError } from './errors';
 import { toSingleLine } from './markdownText';
 
-/** Why a named file was not read or written. */
 export type NamedFileRefusal =
   /** Not a regular file (a folder, FIFO, socket or device). */
   | 'notAFile'
@@ -27,10 +19,8 @@ export type NamedFileRefusal =
   | 'symlink'
   /** Another user's file, or one with more than one name (a hard link we did not make). */
   | 'notOurs'
-  /** The operating system's error (ENOENT, EACCES, …), in `code`. */
   | 'failed';
 
-/** A named file refused: which path, why, and the system's code for a failure. */
 export class NamedFileError extends LocalizedError {
   constructor(
     readonly path: string,
@@ -59,20 +49,16 @@ export class NamedFileError extends LocalizedError {
 }
 
 export interface ReadLimits {
-  /** At most this many bytes are read; a file with more is refused (`tooLarge`). */
   readonly maxBytes: number;
-  /** The real path of the opened file must be this folder or below it (by real paths). */
   readonly within?: string;
   /** Refuse a symlink as the last part of the path (O_NOFOLLOW), wherever it leads. */
   readonly noFinalLink?: boolean;
-  /** Refuse a file another user owns (POSIX). */
   readonly ownedByUs?: boolean;
 }
 
 const POSIX = process.platform !== 'win32';
 const MY_UID = process.getuid?.();
 
-/** True when `real` is `folder` itself or below it. */
 export function isInsideFolder(folder: string, real: string): boolean {
   const rel = relative(folder, real);
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
@@ -154,7 +140,6 @@ export function readNamedFileSync(path: string, limits: ReadLimits): Buffer {
   }
 }
 
-/** Reads a named file (see the file comment); throws a NamedFileError. */
 export async function readNamedFile(path: string, limits: ReadLimits): Promise<Buffer> {
   let handle;
   try {
@@ -181,7 +166,6 @@ export async function readNamedFile(path: string, limits: ReadLimits): Promise<B
   }
 }
 
-/** Reads a named file that may be missing: undefined when there is nothing at the path. */
 export async function readNamedFileIfPresent(path: string, limits: ReadLimits): Promise<Buffer | undefined> {
   try {
     return await readNamedFile(path, limits);
@@ -194,15 +178,12 @@ export async function readNamedFileIfPresent(path: string, limits: ReadLimits): 
 export interface WriteOptions {
   /** The mode of a new file (an existing one keeps its own); 0600 when not given. */
   readonly mode?: number;
-  /** The real path of the target's folder must be this folder or below it. */
   readonly within?: string;
 }
 
 /**
- * Writes a named file: refuses an existing target that is not a regular file
- * of ours with one name (a symlink, another user's file, a hard link), then
- * creates a new file exclusively in the target's folder and renames it over
- * the name. A rename replaces the name, never what a link there points to.
+ * An existing target must be a regular file of ours with one name; a rename replaces the name, never
+ * what a link there points to.
  */
 export async function writeNamedFile(path: string, data: string | Uint8Array, options: WriteOptions = {}): Promise<void> {
   let mode = options.mode ?? 0o600;

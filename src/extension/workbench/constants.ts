@@ -1,7 +1,5 @@
-// Every id the extension shares with VS Code: commands, views, the webview
-// type, context keys, state keys. One typed table, so no id is a string
-// literal twice and a renamed command fails to compile instead of failing to
-// run. package.json names the same ids; a unit test holds the two together.
+// Every id shared with VS Code in one typed table, so a renamed command fails to compile instead of
+// failing to run; a unit test holds it to package.json.
 import type * as vscode from 'vscode';
 import { AGENT_TOOL_NAMES, type AgentToolName } from '../../core/domain/agentTools/toolDefinitions';
 
@@ -14,11 +12,8 @@ export const COMMANDS = {
   switchEnvironment: 'onboardingEvents.switchEnvironment',
   sessionMenu: 'onboardingEvents.sessionMenu',
   showLog: 'onboardingEvents.showLog',
-  /** Checks the way to the API step by step and opens a report (session/testConnection.ts). */
   testConnection: 'onboardingEvents.testConnection',
-  /** Shows (and offers to write) the configuration that starts the MCP server in an agent outside VS Code (agentTools/connectAgent.ts). */
   connectAgent: 'onboardingEvents.connectAgent',
-  /** Ends the pairing of agents the user paired through the MCP server (agentTools/mcpChannelHost.ts). */
   revokeAgentAccess: 'onboardingEvents.revokeAgentAccess',
   refresh: 'onboardingEvents.refresh',
   refreshMachine: 'onboardingEvents.refreshMachine',
@@ -43,14 +38,10 @@ export const COMMANDS = {
   lookUpSerialAtCursor: 'onboardingEvents.lookUpSerialAtCursor',
   revealMachine: 'onboardingEvents.revealMachine',
   clearLookupHistory: 'onboardingEvents.clearLookupHistory',
-  /** A link (vscode://…/machine?serial=…) that opens the machine in VS Code: tree items, hovers, the details panel, quick fixes. */
   copyLinkToMachine: 'onboardingEvents.copyLinkToMachine',
-  /** The machine's token and events requests as curl commands with variables for the secrets, for an IT ticket (beside Copy Link). */
   copyAsCurl: 'onboardingEvents.copyAsCurl',
-  /** Watch Onboarding: polls a machine until it is onboarded or fails, then notifies (src/extension/watch/). */
   watchMachine: 'onboardingEvents.watchMachine',
   stopWatching: 'onboardingEvents.stopWatching',
-  /** The status bar item's quick pick of watched machines. */
   showWatches: 'onboardingEvents.showWatches',
   /** Target of the "Not a serial number" quick fix: adds it to the deny list in a scope the user picks; not in the palette. */
   notASerialNumber: 'onboardingEvents.notASerialNumber',
@@ -60,16 +51,13 @@ export type CommandName = keyof typeof COMMANDS;
 export type CommandId = (typeof COMMANDS)[CommandName];
 
 /**
- * Retired command ids a user may have bound to a key, each with the command it
- * now runs. Registered beside that command (workbench/commands.ts), never
- * contributed, so no palette lists them; the glossary test (test/unit/glossary)
- * lets a retired word stand only here.
+ * Retired command ids a user may have bound to a key, registered beside their command, never
+ * contributed; the glossary test lets a retired word stand only here.
  */
 export const COMMAND_ALIASES: Readonly<Record<string, CommandId>> = {
   'onboardingEvents.glance.notASerialNumber': COMMANDS.notASerialNumber,
 };
 
-/** VS Code's own commands the extension runs. */
 export const BUILTIN_COMMANDS = {
   setContext: 'setContext',
   openSettings: 'workbench.action.openSettings',
@@ -93,7 +81,6 @@ export type LanguageModelToolName = AgentToolName;
 /** The MCP server definition provider (package.json `contributes.mcpServerDefinitionProviders`). */
 export const MCP_SERVER_PROVIDER = 'onboardingEvents.mcpServer';
 
-/** Context keys the manifest's `when` clauses read. */
 export const CONTEXT_KEYS = {
   signedIn: 'onboardingEvents.signedIn',
   hasEnvironments: 'onboardingEvents.hasEnvironments',
@@ -104,15 +91,10 @@ export const CONTEXT_KEYS = {
 
 export type ContextKey = (typeof CONTEXT_KEYS)[keyof typeof CONTEXT_KEYS];
 
-/**
- * Keys of the extension's globalState/workspaceState. The features that own
- * them name the same strings; a unit test holds the two together and makes a
- * new state key choose whether it syncs.
- */
+/** A unit test holds them to the features' strings and makes a new key choose whether it syncs. */
 export const STATE_KEYS = {
   /** Pinned serial numbers (global state when `tree.pinnedScope` is `global`, else workspace state). */
   pinnedMachines: 'onboardingEvents.pinnedMachines',
-  /** Recently looked-up serial numbers: the look-up history. */
   recentMachines: 'onboardingEvents.recentMachines',
   /** Per environment and machine, the newest event seen: derived from one API's results. */
   seenEvents: 'onboardingEvents.seenEvents',
@@ -127,10 +109,7 @@ export const STATE_KEYS = {
   agentKeys: 'onboardingEvents.agentKeys',
 } as const;
 
-/**
- * What Settings Sync carries to the user's other machines: the lists the user
- * curates. Never a secret, an environment or anything derived from results.
- */
+/** Only the lists the user curates: never a secret, an environment or anything derived from results. */
 export const SYNCED_STATE_KEYS: readonly string[] = [STATE_KEYS.pinnedMachines, STATE_KEYS.recentMachines];
 
 /** Settings Sync: the one place that says which global state follows the user to their other machines. */

@@ -21,10 +21,7 @@ import { isRecord } from '../../common/guards';
 import { parseJsonBody } from '../jsonBody';
 import { SharedRequest } from '../sharedRequest';
 
-/**
- * The four values an administrator gets when creating an API user (spec §5.2).
- * The glue reads them from SecretStorage on demand; the core never stores them.
- */
+/** Spec §5.2; read from SecretStorage on demand, never stored by the core. */
 export interface Credentials {
   readonly clientId: string;
   readonly clientSecret: string;
@@ -44,7 +41,6 @@ const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
 interface AccessToken {
   readonly value: string;
-  /** When we stop using it: expiry minus the margin. */
   readonly refreshAt: number;
 }
 
@@ -58,9 +54,8 @@ export interface TokenClientOptions {
 }
 
 /**
- * The token a verification obtained, handed to the session's new client so a sign-in makes one
- * password grant, not two (one to prove the credentials, one for the session). Opaque outside the
- * core: the token sits in a private field, absent from toString, JSON and inspection.
+ * Handed to the session's new client so a sign-in makes one password grant, not two. The token sits in
+ * a private field, absent from toString, JSON and inspection.
  */
 export class VerifiedGrant {
   readonly #tokenUrl: string;
@@ -71,7 +66,6 @@ export class VerifiedGrant {
     this.#token = token;
   }
 
-  /** The token, only for a client of the same token URL. */
   tokenFor(tokenUrl: string): AccessToken | undefined {
     return tokenUrl === this.#tokenUrl ? this.#token : undefined;
   }
@@ -113,7 +107,6 @@ export class TokenClient {
     return this.#cached !== undefined && this.#options.now() < this.#cached.refreshAt;
   }
 
-  /** A valid access token, from the cache or from one grant shared by all concurrent callers. */
   async getToken(signal?: AbortSignal): Promise<string> {
     const cached = this.#cached;
     if (cached !== undefined && this.#options.now() < cached.refreshAt) return cached.value;
@@ -122,9 +115,8 @@ export class TokenClient {
   }
 
   /**
-   * Forgets the cached token. Given the token a request was rejected with, it
-   * only forgets that one: when several requests get a 401 for the same token,
-   * the first forgets it and the rest reuse the replacement.
+   * Given the rejected token, forgets only that one: of several 401s for one token, the first forgets
+   * it and the rest reuse the replacement.
    */
   invalidate(rejected?: string): void {
     if (rejected === undefined || this.#cached?.value === rejected) this.#cached = undefined;
@@ -136,10 +128,7 @@ export class TokenClient {
     return new VerifiedGrant(this.tokenUrl, await this.#shared('verify', signal));
   }
 
-  /**
-   * Starts from the token a verification of the same credentials just obtained, when it was
-   * granted by this token URL and is still fresh; otherwise the first request makes its own grant.
-   */
+  /** Only a token of this token URL that is still fresh; else the first request makes its own grant. */
   adopt(grant: VerifiedGrant): void {
     const token = grant.tokenFor(this.tokenUrl);
     if (token !== undefined && this.#cached === undefined && this.#options.now() < token.refreshAt) this.#cached = token;
@@ -250,10 +239,8 @@ export function tokenEndpoint(authUrl: string): string {
   return `${authUrl.replace(/\/+$/, '')}/token`;
 }
 
-// RFC 6749 §2.3.1: the client id and secret are each encoded with the
-// application/x-www-form-urlencoded algorithm *before* being joined with ":"
-// and base64-encoded. Skipping that step breaks secrets containing ":", "%",
-// "+" or non-ASCII characters.
+// RFC 6749 §2.3.1: id and secret are each form-urlencoded before joining with ":", or secrets with
+// ":", "%", "+" or non-ASCII break.
 
 /** The WHATWG form-urlencoded serialiser: only ALPHA / DIGIT / "*-._" stay, space becomes "+". */
 export function formUrlEncode(value: string): string {

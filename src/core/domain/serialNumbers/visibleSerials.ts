@@ -1,9 +1,5 @@
-// Which serial numbers the user can see: the visible line ranges of an editor
-// (plus a small margin, so a line scrolled into view already has its status),
-// merged, and the serial numbers on those lines, matched once per line and
-// remembered until the document changes. Pure (no vscode): the glue passes
-// `lineText` (TextDocument.lineAt) and the ranges; unit-tested and timed by
-// the inline status bench (test/bench/) on a 5,000-line file.
+// The serial numbers the user can see: the visible ranges plus a margin (so a line scrolled in already
+// has its status), matched once per line until the document changes.
 import type { SerialMatcher } from './serialMatcher';
 
 /** Lines `start`..`end`, both included (as VS Code's visible ranges are). */
@@ -14,7 +10,6 @@ export interface LineRange {
 
 export interface LineMatch {
   readonly line: number;
-  /** Character offsets in the line. */
   readonly start: number;
   readonly end: number;
   readonly serialNumber: string;
@@ -45,24 +40,18 @@ export function linesToScan(ranges: readonly LineRange[], lineCount: number, mar
   return merged;
 }
 
-/** Distinct serial numbers in the order they first appear. */
 export function distinctSerials(matches: readonly LineMatch[]): string[] {
   const seen = new Set<string>();
   for (const match of matches) seen.add(match.serialNumber);
   return [...seen];
 }
 
-/**
- * The serial numbers of one document version, per line, matched on first
- * sight. Scrolling re-reads only lines not seen before; an edit drops the
- * cache (the glue calls `reset` on every change of the document).
- */
+/** Scrolling re-reads only lines not seen before; an edit drops the cache. */
 export class LineMatchCache {
   private readonly lines = new Map<number, readonly LineMatch[]>();
 
   constructor(private matcher: SerialMatcher) {}
 
-  /** A new matcher (settings changed) or a new document version: forget every line. */
   reset(matcher?: SerialMatcher): void {
     if (matcher !== undefined) this.matcher = matcher;
     this.lines.clear();
@@ -112,12 +101,8 @@ export interface LineEdit {
 }
 
 /**
- * Where each serial number of one document is, read once per document and
- * kept current by edits (only the edited lines are read again), so an answer
- * for serial X costs the lines that hold X, not a rescan of the document.
- * Only lines with a match are kept: a million empty lines cost nothing to
- * remember. Bounded: at most `limits.lines` lines are read and
- * `limits.matches` matches kept; `cut` says which limit left the rest out.
+ * Where each serial number of one document is, kept current by edits, so an answer for X costs the
+ * lines that hold X, not a rescan. Only lines with a match are kept; bounded by `limits`.
  */
 export class SerialIndex {
   private lines = new Map<number, readonly LineMatch[]>();
@@ -134,7 +119,6 @@ export class SerialIndex {
     this.read(lineText, 0, lineCount - 1, lineCount);
   }
 
-  /** Which limit left part of the document out, if one did. */
   get cut(): 'lines' | 'matches' | undefined {
     return this.cutBy;
   }
@@ -143,12 +127,10 @@ export class SerialIndex {
     return this.count;
   }
 
-  /** Every match, in line order. */
   all(): LineMatch[] {
     return [...this.lines.keys()].sort((a, b) => a - b).flatMap((line) => this.lines.get(line) ?? []);
   }
 
-  /** The serial numbers the index holds, each with its matches in line order. */
   bySerial(): ReadonlyMap<string, readonly LineMatch[]> {
     if (this.bySerialCache === undefined) {
       const map = new Map<string, LineMatch[]>();
@@ -163,11 +145,8 @@ export class SerialIndex {
   }
 
   /**
-   * Follows one change event of the document (its edits all refer to the text
-   * before the event) and reads the changed lines again from `lineText`, the
-   * document after it. Returns false when the index was cut: then only a new
-   * index is right (lines move in and out of the read part), and its cost is
-   * bounded by the same limits.
+   * Edits refer to the text before the event. False when the index was cut: lines move in and out of
+   * the read part, so only a new index is right.
    */
   update(edits: readonly LineEdit[], lineText: (line: number) => string, lineCount: number): boolean {
     if (this.cutBy !== undefined) return false;
