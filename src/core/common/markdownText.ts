@@ -5,18 +5,12 @@
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069]/g;
 const WHITESPACE_RUN = /\s+/g;
 /**
- * CommonMark lets any ASCII punctuation be backslash-escaped, and an escaped
- * character is always literal. Escaping all of it (not only the obvious
- * `*_[]`) also defuses HTML (`<`), entities (`&`), autolinks (`https\:`),
- * table pipes, code spans, and VS Code's `$(icon)` syntax.
+ * Any escaped ASCII punctuation is literal in CommonMark: escaping all of it defuses HTML, entities,
+ * autolinks, table pipes, code spans and `$(icon)`.
  */
 const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/g;
 
-/**
- * How much of a text is cleaned for each code point shown: a 10 MB string costs
- * what a short one does, while text that is mostly spaces or invisible
- * characters still fills its line. Cut first, then clean.
- */
+/** Cut first, then clean: a 10 MB string costs what a short one does, and text mostly invisible still fills its line. */
 const CLEANED_PER_SHOWN = 4;
 
 /** The start of `text` that cleaning it into at most `max` code points looks at; never ends inside a surrogate pair. */
@@ -44,11 +38,7 @@ function afterCodePoints(text: string, count: number): number {
   return index;
 }
 
-/**
- * Shortens to at most `max` code points, ending in "…" when cut (or when `cut`
- * says the text is already the start of a longer one); never splits a
- * surrogate pair. Looks at no more than `max` code points of the text.
- */
+/** Ends in "…" when cut (or `cut` says it is the start of a longer text); never splits a surrogate pair. */
 export function truncate(text: string, max: number, cut = false): string {
   if (!cut && afterCodePoints(text, max) === text.length) return text;
   return `${text.slice(0, afterCodePoints(text, Math.max(0, max - 1))).trimEnd()}…`;
@@ -58,11 +48,7 @@ const CUT_MARK = /… \[cut: \d{1,16} characters in all\]$/;
 /** The longest mark cutMark writes. */
 const CUT_MARK_MAX = cutMark(Number.MAX_SAFE_INTEGER).length;
 
-/**
- * Server text kept at the edge: at most `max` UTF-16 code units of it (never
- * ending inside a surrogate pair), and when more was sent, a mark saying how
- * long the whole was. What is past the mark was never received by the views.
- */
+/** Server text kept at the edge: at most `max` code units, and a mark saying how long the whole was. */
 export function boundText(text: string, max: number): string {
   if (text.length <= max) return text;
   // Already bounded (a stored copy read back): cutting again would lose the whole length the mark gives.
@@ -78,7 +64,6 @@ export function cutMark(length: number): string {
   return `… [cut: ${length} characters in all]`;
 }
 
-/** Literal Markdown text, safe in a paragraph and in a table cell. */
 export function escapeMarkdown(text: string): string {
   return text.replace(ASCII_PUNCTUATION, '\\$&');
 }
@@ -89,15 +74,11 @@ export function markdownCell(text: string, max: number): string {
   return line === '' ? '—' : escapeMarkdown(line);
 }
 
-/** A `command:` URI with JSON arguments, as VS Code expects in Markdown and DocumentLinks. */
 export function commandUri(command: string, args: readonly unknown[]): string {
   return `command:${command}?${encodeURIComponent(JSON.stringify(args))}`;
 }
 
-/**
- * Keeps VS Code's `$(icon)` syntax in quick-pick labels and details from
- * turning server text into icons (quick picks have no escape for it).
- */
+/** Quick picks have no escape for `$(icon)`. */
 export function defuseThemeIcons(text: string): string {
   return text.replace(/\$\(/g, '$\u200a(');
 }

@@ -1,14 +1,6 @@
-// Server text: what the Onboarding Events API sent (an event's type and
-// message), from validation onward. At run time it is the string as received
-// (stored copies, webview messages and the exported API carry it unchanged);
-// to the type checker it is not a string, so `new TreeItem(event.type)`,
-// `{ description: event.message }` or `showWarningMessage(event.message)` do
-// not compile, and ESLint's restrict-template-expressions / restrict-plus-operands
-// refuse it inside a template or a `+`. It reaches what VS Code shows only
-// through the one renderer of that kind of surface below. Reading the
-// characters as data (matching rules, filters, exports, agent-tool results,
-// webview messages a page shows with textContent) is `serverTextData`, which
-// ESLint allows only in the files listed in eslint.config.mjs. Pure: unit-tested.
+// What the API sent, from validation on: a string at run time, not one to the type checker, so no VS Code
+// surface takes it raw; ESLint refuses it in a template or `+`. Only a renderer below shows it;
+// `serverTextData` reads it as data, in the files eslint.config.mjs lists.
 
 import { displayText, inertNotificationText } from './notificationText';
 import { defuseThemeIcons, escapeMarkdown, toSingleLine, truncate } from './markdownText';
@@ -36,11 +28,8 @@ export const MAX_LINE = 120;
 export const MAX_BLOCK = 500;
 
 /**
- * A label, description or detail of a tree item or quick pick, a status bar
- * text, a diagnostic, a code lens or an inline decoration: one line, at most
- * `max` code points; control, bidi and invisible characters go (an U+202E
- * override would reverse what follows), and `$(…)` stays text (quick picks
- * and the status bar draw it as an icon and have no escape for it).
+ * One line; control, bidi and invisible characters go (U+202E would reverse what follows), and `$(…)`
+ * stays text: quick picks and the status bar have no escape for it.
  */
 export function lineText(text: ServerText, max: number = MAX_LINE): string {
   return defuseThemeIcons(toSingleLine(serverTextData(text), max));
@@ -66,11 +55,7 @@ export function clipboardText(text: ServerText): string {
   return serverTextData(text);
 }
 
-/**
- * A terminal's line (the oe command's tables and messages): one line, at most `max` code points; control
- * characters go, ESC among them, so no escape sequence of the server's can move the cursor, retitle the
- * window or fake a line; bidi overrides and invisible characters go too.
- */
+/** Control characters (ESC among them) go, so no escape sequence can move the cursor or fake a line. */
 export function terminalText(text: ServerText, max: number = MAX_BLOCK): string {
   return toSingleLine(serverTextData(text), max);
 }

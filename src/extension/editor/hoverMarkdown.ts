@@ -1,8 +1,5 @@
-// The Markdown of a serial-number hover, built from cached events. Pure (no
-// vscode import): unit-tested with hostile server data, and timed by the bench
-// as the cached hover path. Every server string goes through markdownCell or
-// escapeMarkdown; the only links are command links built here, whose ids are
-// HOVER_ENABLED_COMMANDS, the list the glue puts in `isTrusted.enabledCommands`.
+// The hover's Markdown, from cached events. Every server string goes through markdownCell or
+// escapeMarkdown; the only links are command links built here (HOVER_ENABLED_COMMANDS).
 import type { CacheEntry } from '../../core/eventsCache/eventsCache';
 import { commandUri, escapeMarkdown, toSingleLine } from '../../core/common/markdownText';
 import type { Localize } from '../../core/common/localize';
@@ -20,10 +17,8 @@ function serverCell(text: ServerText, max: number): string {
 }
 
 /**
- * The exact allow-list for `MarkdownString.isTrusted`: the commands the hover
- * links to. Its actions are the machine and details commands themselves, with
- * `{ serialNumber }` (and, for details, an event key the command looks up in
- * the cache): no server data rides in a URI.
+ * The exact allow-list for `MarkdownString.isTrusted`; arguments carry `{ serialNumber }` and an event
+ * key, so no server data rides in a URI.
  */
 export const HOVER_ENABLED_COMMANDS: readonly string[] = [
   COMMANDS.showEventDetails,
@@ -42,7 +37,6 @@ export interface HoverContext {
   readonly t: Localize;
   /** How many of the latest events the table shows (setting hover.maxEvents). */
   readonly maxEvents: number;
-  /** IANA zone for exact times; the host's zone when absent (tests pin it). */
   readonly timeZone?: string;
   /** The eventStates setting, so the first line says what the tree and the inline status say. */
   readonly rules: EventStateRules;
@@ -60,10 +54,8 @@ function age(epochMs: number, ctx: HoverContext): string {
 export const MESSAGE_CELL_MAX = 60;
 const TYPE_CELL_MAX = 40;
 /**
- * Our error messages end with what to do ("…set onboardingEvents.caCertificatesFile…"), and a
- * long host or proxy name pushes that part past any fixed cut from the end. They are built from
- * codes, hosts and setting names, so their length is bounded; the bound only guards against a
- * very long host name, and what is cut then is the middle, so the advice at the end stays.
+ * Our error messages end with what to do, and a long host name would push that past a cut from the
+ * end: the middle is cut, so the advice stays.
  */
 export const ERROR_TEXT_MAX = 480;
 
@@ -109,10 +101,8 @@ function actions(serialNumber: string, latestKey: string | undefined, ctx: Hover
 }
 
 /**
- * The hover for a machine whose events are known (fresh, or stale after a failed refresh).
- * What matters comes first, so it is in view even when the hover is small (a narrow
- * editor beside a details panel scrolls the rest): the machine's state and the age of its
- * newest event, then the actions, then the table, then the counts and the exact time.
+ * What matters first, in view even in a small hover: the state and newest event's age, the actions,
+ * then the table, counts and exact time.
  */
 export function eventsHoverMarkdown(serialNumber: string, cached: CacheEntry, ctx: HoverContext): string {
   const { result } = cached;
@@ -178,7 +168,6 @@ export function eventsHoverMarkdown(serialNumber: string, cached: CacheEntry, ct
   return parts.join('\n\n');
 }
 
-/** Signed out: say so, offer sign-in, and make no request. */
 export function signedOutHoverMarkdown(serialNumber: string, ctx: HoverContext): string {
   return [
     `${heading(serialNumber)} · ${ctx.t('Onboarding Events')}`,
@@ -186,7 +175,7 @@ export function signedOutHoverMarkdown(serialNumber: string, ctx: HoverContext):
   ].join('\n\n');
 }
 
-/** Loading failed and nothing is cached: the error (already written for users, in their language) and a way on. */
+/** The message is already written for users, in their language. */
 export function errorHoverMarkdown(serialNumber: string, message: string, ctx: HoverContext): string {
   return [
     heading(serialNumber),

@@ -1,20 +1,6 @@
-// Which certificate authorities our TLS connections trust. undici, used
-// directly, sees only Node's bundled roots, while VS Code's own network stack
-// also trusts the operating system's store: a company CA installed by IT then
-// works in the browser and in VS Code but failed here. So we build the list
-// ourselves, once per transport:
-//   Node's bundled roots
-//   + the OS store, when VS Code's `http.systemCertificates` is on (default):
-//     from Node itself where it offers it (tls.getCACertificates('system'),
-//     Node >= 22.15 / 23.5: VS Code 1.101+ and code-server), else from the
-//     system-ca library (reads the Linux bundles and SSL_CERT_FILE /
-//     SSL_CERT_DIR; on macOS and Windows it needs native modules we do not
-//     ship, and then only the bundled roots and the extra file count)
-//   + NODE_EXTRA_CA_CERTS, which Node adds to its defaults but which an
-//     explicit CA list would otherwise drop
-//   + the PEM file named by `onboardingEvents.caCertificatesFile`.
-// Verification itself is never switched off here: only http.proxyStrictSSL
-// does that, and the transport reports it in the log.
+// The CAs our TLS trusts. undici alone sees only Node's roots, while VS Code also trusts the OS store,
+// so a company CA worked everywhere but here: Node's roots + the OS store (http.systemCertificates) +
+// NODE_EXTRA_CA_CERTS + caCertificatesFile. Verification is never switched off here.
 
 import * as tls from 'node:tls';
 import { NamedFileError, readNamedFile } from '../../common/namedFiles';
@@ -28,11 +14,9 @@ const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[A-Za-z0-9+/=\s]+?-----END C
 export type SystemStoreSource = 'node' | 'system-ca' | 'unavailable' | 'off';
 
 export interface TrustedCertificates {
-  /** PEM certificates, each once. */
   readonly ca: readonly string[];
   /** Where the OS store came from, for the log. */
   readonly systemStore: SystemStoreSource;
-  /** How many certificates the extra file added. */
   readonly fromFile: number;
 }
 
@@ -40,9 +24,7 @@ export type GetCACertificates = (type: 'default' | 'system' | 'bundled' | 'extra
 
 /** Where the stores are read from; tests pass their own to try each path on any Node and OS. */
 export interface CertificateStores {
-  /** Node's own reader of the OS store, where this Node has one. */
   readonly nodeReader: () => GetCACertificates | undefined;
-  /** The system-ca library's reading of the OS store. */
   readonly systemCa: () => Promise<readonly string[]>;
 }
 
@@ -79,7 +61,6 @@ function derKey(pem: string): string {
 
 /** The PEM certificates in a file's text; anything else in it (comments, keys) is ignored. */
 export function pemCertificates(text: string): string[] {
-  // Each match starts and ends with the dashes of its markers: nothing to trim.
   return text.match(PEM_CERTIFICATE) ?? [];
 }
 
@@ -129,8 +110,7 @@ export async function loadTrustedCertificates(
   const file = settings.caCertificatesFile;
   const extra = file === undefined || file.trim() === '' ? [] : await certificatesFromFile(file.trim());
   const nodeExtra = await nodeExtraCertificates(env, stores);
-  // The OS store mostly repeats Node's roots, wrapped differently: comparing the
-  // DER content halves the list, and with it the time a secure context takes to build.
+  // Comparing DER content halves the list (the OS store mostly repeats Node's roots), and the context's build time with it.
   const unique = new Map<string, string>();
   for (const pem of [...tls.rootCertificates, ...system.certificates, ...nodeExtra, ...extra]) {
     const key = derKey(pem);

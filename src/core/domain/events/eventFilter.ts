@@ -1,12 +1,6 @@
-// The tree's filter: by event type, by text, and by a time window ("since").
-// Pure TypeScript (no vscode import), unit-tested under plain mocha.
-//
-// The window uses the API's `timestamp` query parameter (spec §4.1), whose
-// meaning the spec leaves open: unit, inclusive or exclusive, and direction
-// are all "not shown". So the value is sent in the unit the server's own
-// timestamps use, one unit below the bound (an exclusive "after" bound then
-// still returns an event at the bound; an inclusive one returns one unit
-// more, which the re-check drops), and every answer is checked client-side.
+// The tree's filter: type, text and a time window. The spec leaves the `timestamp` parameter's unit,
+// bounds and direction open (§4.1), so it is sent one unit below the bound in the server's own unit
+// and every answer is re-checked on the client.
 import type { Localize } from '../../common/localize';
 import type { OnboardingEvent, TimestampUnit } from '../../client/model';
 import { serverTextData } from '../../common/serverText';
@@ -14,9 +8,7 @@ import { serverTextData } from '../../common/serverText';
 export interface EventFilter {
   /** Only these event types (exact, case-sensitive as the server sends them); empty or absent means all. */
   readonly types?: readonly string[];
-  /** Case-insensitive substring of the type, message or asset id. */
   readonly text?: string;
-  /** Only events at or after this instant (ms since the Unix epoch). */
   readonly sinceMs?: number;
 }
 
@@ -43,7 +35,6 @@ export function compileFilter(filter: EventFilter): (event: OnboardingEvent) => 
   };
 }
 
-/** Merges a change into the current filter: `[]`, `''` and `null` clear a part. */
 export function updateFilter(
   current: EventFilter,
   change: { readonly types?: readonly string[] | null; readonly text?: string | null; readonly sinceMs?: number | null },
@@ -66,22 +57,14 @@ export function parseSince(value: number | string | null | undefined, t: Localiz
   return ms;
 }
 
-/**
- * The `timestamp` query value for a window starting at `sinceMs`, in the unit
- * the server uses. One unit below the bound, see the file comment.
- */
 export function windowQueryTimestamp(sinceMs: number, unit: TimestampUnit): number {
   const inUnit = unit === 'seconds' ? Math.floor(sinceMs / 1000) : Math.floor(sinceMs);
   return inUnit - 1;
 }
 
 /**
- * What a windowed answer says about how the server read the parameter:
- * - `within`: every event is inside the window (a lower bound, as hoped);
- * - `mixed`: some are outside (the server ignored it, or its bound differs): the re-check drops those;
- * - `outside`: there are events and none is inside — the server probably filters the other way, so
- *   the window's events must come from an unfiltered request;
- * - `empty`: nothing came back (nothing new, or a filter the other way with nothing old).
+ * How the server read the parameter: `within` as hoped; `mixed` (the re-check drops the rest);
+ * `outside` (it filters the other way: ask without it); `empty`.
  */
 export type WindowAnswer = 'within' | 'mixed' | 'outside' | 'empty';
 
@@ -95,17 +78,13 @@ export function assessWindowAnswer(events: readonly OnboardingEvent[], sinceMs: 
 
 export interface WindowJudgement {
   readonly answer: WindowAnswer;
-  /** The server's reading of `timestamp` cannot be trusted (it left out events inside the window). */
   readonly unreliable: boolean;
-  /** The window's events cannot be known from this answer: ask without the filter. */
   readonly needFull: boolean;
 }
 
 /**
- * Judges a windowed answer against the full result when one is known. The
- * tree shows the union of both, re-checked, so a server that filters
- * differently never hides an event; this only decides whether another,
- * unfiltered request is needed and whether to stop relying on the filter.
+ * The tree shows the union of both, re-checked, so a server that filters differently never hides an
+ * event; this only decides whether to ask again without the filter.
  */
 export function judgeWindowAnswer(
   windowEvents: readonly OnboardingEvent[],
