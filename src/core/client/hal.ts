@@ -1,7 +1,5 @@
-// HAL links (spec §2.3, §2.4): parsed from untrusted JSON, expanded with a
-// maintained RFC 6570 implementation (url-template) rather than hand-written
-// expansion, resolved against the API base, and only ever opened when the
-// result is plain http or https.
+// HAL links (spec §2.3–§2.4): parsed from untrusted JSON, expanded by a maintained RFC 6570 library,
+// and opened only as plain http or https.
 
 import type { HalLink } from './model';
 import type { PrimitiveValue } from 'url-template' with { 'resolution-mode': 'import' };
@@ -31,12 +29,7 @@ function isLinkField(name: string): name is LinkField {
   return Object.prototype.hasOwnProperty.call(LINK_FIELD_TYPES, name);
 }
 
-/**
- * Parses a `_links` object. A relation may hold one link or an array of links
- * (HAL allows both); either way the result is an array. `null` fields are read
- * as absent because JSON serialisers commonly emit them for unset optionals.
- * `t` words the reason (validateEvent passes its own); the paths in it are JSON, as sent.
- */
+/** A relation holds one link or an array (HAL allows both); `null` fields read as absent, as serialisers emit them. */
 export function parseLinks(value: unknown, t: Localize = plainLocalize, path = '_links'): LinkParseResult {
   if (value === undefined || value === null) return { ok: true, links: {} };
   if (!isRecord(value)) return { ok: false, reason: t('{0} must be an object', path) };
@@ -56,7 +49,6 @@ export function parseLinks(value: unknown, t: Localize = plainLocalize, path = '
   return { ok: true, links: Object.fromEntries(links) };
 }
 
-/** Returns the link, or a reason string naming the offending field. */
 function parseLink(value: unknown, path: string, t: Localize): HalLink | string {
   if (!isRecord(value)) return t('{0} must be an object', path);
   const link: Record<string, unknown> = {};
@@ -84,22 +76,14 @@ interface UrlTemplateModule {
 
 let urlTemplate: UrlTemplateModule | undefined;
 
-/**
- * url-template ships only as an ES module while this code compiles to CommonJS;
- * Node 20.19+ and esbuild's bundle both load it through require(), and
- * requiring it on first use keeps it off the activation path.
- */
+/** url-template is an ES module only; require() on first use (Node 20.19+, esbuild) keeps it off activation. */
 function loadUrlTemplate(): UrlTemplateModule {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   urlTemplate ??= require('url-template') as UrlTemplateModule;
   return urlTemplate;
 }
 
-/**
- * The href to follow: RFC 6570-expanded when the link says `templated`,
- * otherwise as sent (a non-templated href is never treated as a template).
- * Undefined when the link has no href.
- */
+/** A non-templated href is never treated as a template. */
 export function expandLink(link: HalLink, variables: TemplateVariables = {}): string | undefined {
   if (link.href === undefined) return undefined;
   if (link.templated !== true) return link.href;
@@ -109,7 +93,6 @@ export function expandLink(link: HalLink, variables: TemplateVariables = {}): st
   return loadUrlTemplate().parseTemplate(link.href).expand(context);
 }
 
-/** Resolves a possibly relative href against a base URL; undefined when malformed. */
 export function resolveHref(href: string, base: string): string | undefined {
   try {
     return new URL(href, base).toString();
@@ -118,10 +101,7 @@ export function resolveHref(href: string, base: string): string | undefined {
   }
 }
 
-/**
- * Only http and https may be opened: `javascript:`, `command:`, `file:`, `data:` and the like are refused.
- * The URL parser itself refuses an http(s) URL without a host ("http://"), so no empty-host check is needed.
- */
+/** `javascript:`, `command:`, `file:` and `data:` are refused; the URL parser already refuses a missing host. */
 export function isOpenable(url: string): boolean {
   try {
     const parsed = new URL(url);
@@ -135,7 +115,6 @@ export interface LinkDeprecation {
   readonly deprecated: boolean;
   /** HAL's `deprecation` is a URL explaining the deprecation; given only when it is safe to open. */
   readonly infoUrl?: string;
-  /** The value as sent, for display as text. */
   readonly raw?: string;
 }
 

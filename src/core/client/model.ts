@@ -1,6 +1,4 @@
-// The typed model of what the Onboarding Events API returns (spec §2), after
-// validation at the edge. Nothing here is trusted HTML: every string came from
-// the server and is rendered as text.
+// What the API returns (spec §2), after validation; every string is the server's and is rendered as text.
 
 import type { Priority } from './http/concurrencyLimiter';
 import type { ServerText } from '../common/serverText';
@@ -8,12 +6,8 @@ import type { ServerText } from '../common/serverText';
 export type { Priority, RequestPriority } from './http/concurrencyLimiter';
 
 /**
- * The longest server strings kept (spec §2.2 sets no limit). Validation cuts
- * anything longer, with a mark giving the whole length (boundText), so no view,
- * export, stored copy or tool result ever holds more. A type names a kind of
- * event; a message is a paragraph or a stack trace; every other string (link
- * fields, unknown fields, object keys) is metadata. An `href` longer than
- * `href` is dropped rather than cut: a cut URL names another resource.
+ * Spec §2.2 sets no limit: validation cuts longer strings with a mark of the whole length (boundText).
+ * An over-long `href` is dropped rather than cut: a cut URL names another resource.
  */
 export const SERVER_TEXT_LIMITS = {
   type: 256,
@@ -40,7 +34,6 @@ export interface HalLink {
 export type TimestampUnit = 'seconds' | 'milliseconds';
 
 export interface EventTime {
-  /** The integer exactly as the server sent it. */
   readonly raw: number;
   /** Milliseconds since the Unix epoch, after unit detection or the user's override. */
   readonly epochMs: number;
@@ -49,17 +42,14 @@ export interface EventTime {
   readonly detected: boolean;
 }
 
-/** Spec §2.2, validated. */
 export interface OnboardingEvent {
   readonly serialNumber: string;
   readonly type: ServerText;
   readonly message: ServerText;
   readonly time: EventTime;
-  /** Present only for machine-created events; a UUID. */
   readonly assetId?: string;
   /** Link relation name → link(s). `machine` is the one the spec names. */
   readonly links: Readonly<Record<string, readonly HalLink[]>>;
-  /** Fields the spec does not name, kept as sent. */
   readonly extra: Readonly<Record<string, unknown>>;
   /** The event object as received (its strings bounded by SERVER_TEXT_LIMITS), for "show raw JSON" and export. */
   readonly raw: unknown;
@@ -76,10 +66,8 @@ export interface InvalidEvent {
 
 export interface EventsResult {
   readonly serialNumber: string;
-  /** Valid events, newest first. */
   readonly events: readonly OnboardingEvent[];
   readonly invalid: readonly InvalidEvent[];
-  /** Date.now() when the response was received. */
   readonly fetchedAt: number;
   /** True when pagination was cut short by the page cap. */
   readonly truncated: boolean;
@@ -89,10 +77,7 @@ export interface GetEventsOptions {
   /** Spec §4.1 `timestamp` query parameter, sent as given (raw server units). */
   readonly timestamp?: number;
   readonly signal?: AbortSignal;
-  /**
-   * Interactive when absent; refresh-all, auto-refresh and scans pass 'bulk' so hovers and look-ups go first.
-   * The events cache passes a lane, which it expedites when someone joins in person.
-   */
+  /** The events cache passes a lane, which it expedites when someone joins in person. */
   readonly priority?: Priority;
   /** Cap on pages followed when the server answers with a §2.5 envelope; 50 when absent. */
   readonly maxPages?: number;

@@ -1,8 +1,5 @@
-// The one declaration of what the details page and the extension host say to
-// each other. Both sides import it (the page is bundled from TypeScript by
-// esbuild), and both validate every message on receipt: the page runs
-// server-supplied data, and a message from a compromised page must not be
-// able to make the host do anything it would not do for a button press.
+// What the details page and the host say to each other. Both sides validate every message: the page
+// shows server data, and a compromised page must make the host do nothing a button press would not.
 import { isRecord } from '../../core/common/guards';
 
 /** Field names of a HAL link, in the order of spec §2.4. */
@@ -19,7 +16,6 @@ export interface FieldView {
 export type LinkBlockReason = 'no-href' | 'malformed' | 'scheme';
 
 export interface LinkTargetView {
-  /** The resolved, expanded URL as text (null when there is nothing to show). */
   readonly url: string | null;
   readonly openable: boolean;
   readonly blocked: LinkBlockReason | null;
@@ -29,21 +25,16 @@ export interface LinkView {
   /** Index into the event's links; the host looks the link up again by it and never trusts a URL from the page. */
   readonly id: number;
   readonly relation: string;
-  /** The nine HALLink fields, always all nine, in spec order. */
   readonly fields: readonly FieldView[];
-  /** Fields the spec does not name, as JSON text. */
   readonly extra: readonly FieldView[];
   readonly deprecated: boolean;
-  /** The deprecation value as sent (HAL says: a URL explaining it). */
   readonly deprecation: string | null;
   /** True when `deprecation` is an http(s) URL that may be offered for opening. */
   readonly deprecationOpenable: boolean;
   readonly templated: boolean;
-  /** RFC 6570 variable names, in template order, without duplicates. */
   readonly variables: readonly string[];
   /** Values the form starts with: variables named like a field of the event (assetId, serialNumber). */
   readonly values: VariableValues;
-  /** The target with `values` filled in. */
   readonly target: LinkTargetView;
 }
 
@@ -66,17 +57,14 @@ export interface EventView {
   readonly assetId: string | null;
   readonly time: TimeView;
   readonly links: readonly LinkView[];
-  /** Event fields the spec does not name, as JSON text. */
   readonly extra: readonly FieldView[];
   /** Locale used for times, so the page can refresh the relative time the same way. */
   readonly locale: string;
 }
 
-/** What the page keeps with webview.setState so the panel survives a reload. */
 export interface PersistedState {
   readonly version: 1;
   readonly serialNumber: string;
-  /** The event object as the server sent it; re-validated on revive. */
   readonly raw: unknown;
 }
 
@@ -133,7 +121,6 @@ export const PAGE_STRING_KEYS = [
 export type PageStringKey = (typeof PAGE_STRING_KEYS)[number];
 export type PageStrings = Readonly<Record<PageStringKey, string>>;
 
-/** Messages from the host to the page. */
 export type HostMessage =
   | { readonly type: 'show'; readonly event: EventView; readonly state: PersistedState; readonly strings: PageStrings }
   /** Reply to `expand`, same `seq`. */
@@ -148,7 +135,6 @@ export type VariableValues = Readonly<Record<string, string>>;
 
 export type CopyWhat = 'json' | 'assetId' | 'serialNumber' | 'url';
 
-/** Messages from the page to the host. */
 export type PageMessage =
   | { readonly type: 'ready' }
   | { readonly type: 'expand'; readonly seq: number; readonly linkId: number; readonly variables: VariableValues }

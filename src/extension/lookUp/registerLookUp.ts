@@ -1,10 +1,5 @@
-// "Look Up Machine…" and its history: a two-step quick pick and its two
-// commands. Step one takes a typed serial number (validated) or a recent or
-// pinned one; step two lists the machine's events, and Enter opens one in the
-// details panel. Buttons pin the machine and reveal it in the sidebar (by the
-// machine commands). Called with a serial number it skips step one. The
-// editor's "look up the serial number at the cursor" reaches it through
-// COMMANDS.lookUpMachine with `{ serialNumber }`, not through an import.
+// Look Up Machine: a two-step quick pick (a serial number, then its events). The editor reaches it
+// through COMMANDS.lookUpMachine with `{ serialNumber }`, not through an import.
 import * as vscode from 'vscode';
 import { isApiError } from '../../core/client/errors';
 import type { OnboardingEvent } from '../../core/client/model';
@@ -23,9 +18,7 @@ import { lineText } from '../../core/common/serverText';
 
 export type LookUpDeps = SerialFeatureDeps;
 
-// The texts of one event in step two. Quick picks render `$(icon)` in labels,
-// descriptions and details and have no escape for it, so server text is
-// defused; everything else is plain text.
+// Quick picks render `$(icon)` with no escape for it, so server text is defused.
 
 export interface EventPickText {
   readonly label: string;
@@ -55,7 +48,6 @@ export function eventPickText(event: OnboardingEvent, now: number, locale: strin
 
 interface SerialItem extends vscode.QuickPickItem {
   readonly serialNumber?: string;
-  /** Why the typed text cannot be looked up; accepting it does nothing. */
   readonly invalid?: string;
 }
 
@@ -63,7 +55,6 @@ type EventItem = vscode.QuickPickItem &
   ({ readonly action: 'event'; readonly event: OnboardingEvent } | { readonly action: 'sign-in' | 'retry' | 'none' });
 
 export class MachineLookUp extends Disposable {
-  /** The quick pick on screen (one at a time) with its listeners; replaced by the next one. */
   private active: IDisposable | undefined;
 
   private readonly pinButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('pin'), tooltip: vscode.l10n.t('Pin Machine') };
@@ -94,11 +85,7 @@ export class MachineLookUp extends Disposable {
     );
   }
 
-  /**
-   * The command: `'MX-4711-A0023'`, `{ serialNumber }`, or nothing (then step
-   * one). Resolves once the quick pick is shown (not when the user closes it),
-   * so `executeCommand` with an argument returns after the reveal.
-   */
+  /** Resolves once the quick pick is shown, so `executeCommand` with an argument returns after the reveal. */
   async run(arg?: unknown): Promise<void> {
     // Read once (workbench/argumentTrust.ts): the check and the look-up see the same serial number.
     const copy = typeof arg === 'string' ? { serialNumber: arg } : plainArgument(arg, ['serialNumber', 'via']);
@@ -139,7 +126,6 @@ export class MachineLookUp extends Disposable {
     void vscode.window.showInformationMessage(vscode.l10n.t('Look-up history cleared.'));
   }
 
-  /** A store for the next quick pick and its listeners; the one before is closed. */
   private replaceActive(): DisposableStore {
     this.active?.dispose();
     const store = new DisposableStore();
@@ -268,8 +254,7 @@ export class MachineLookUp extends Disposable {
       }),
     );
     const pick = disposables.add(vscode.window.createQuickPick<EventItem>());
-    // Opened from an argument, the sidebar reveal moves focus right after the
-    // pick shows; without this the pick would close before the user saw it.
+    // Opened from an argument, the sidebar reveal moves focus right after: the pick would close unseen.
     pick.ignoreFocusOut = !canGoBack;
     pick.title = vscode.l10n.t('{0} — Onboarding Events', defuseThemeIcons(serialNumber));
     pick.placeholder = vscode.l10n.t('Pick an event to open its details');

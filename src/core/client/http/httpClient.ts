@@ -1,9 +1,6 @@
-// Every request the core makes passes through here: one concurrency limit,
-// bounded retries with backoff that honours Retry-After, cancellation,
-// timeouts and a response size cap. It does not de-duplicate: the events
-// cache is the one place that does (src/core/eventsCache). It
-// returns any HTTP status to the caller (who knows what a 401 or 404 means for
-// its endpoint) and throws ApiError only when no usable response arrived.
+// Every request passes here: the limit, bounded retries honouring Retry-After, cancellation, timeouts
+// and the size cap; never de-duplication (the events cache owns that). Any HTTP status goes back to the
+// caller, who knows what it means; ApiError only when no usable response arrived.
 
 import { definedOnly } from '../../common/definedOnly';
 import { cancelledError, errorForTransportFailure } from '../errors';
@@ -11,18 +8,14 @@ import { ConcurrencyLimiter, type Priority, type SampleOutcome } from './concurr
 import { RETRYABLE_FAILURES, RETRYABLE_STATUSES, backoffDelay, parseRetryAfter, sleep, type RetryPolicy } from './retryPolicy';
 import { TransportError, isTransportError, type HttpMethod, type Transport, type TransportResponse } from './transport';
 
-// What the client reports about each HTTP attempt, for the glue's output
-// channel. URLs lose any user:password part; queries are kept because the only
-// things we put there are serial numbers, timestamps and page cursors.
+// URLs lose any user:password; queries stay, as they hold only serial numbers, timestamps and cursors.
 export interface RequestLogEntry {
   readonly method: string;
-  /** Origin, path and query; never a secret. */
   readonly url: string;
   readonly status?: number;
   readonly durationMs: number;
   /** A failure code such as ECONNRESET or headers-timeout; never a library message. */
   readonly error?: string;
-  /** 1 for the first try, 2 for the first retry, and so on. */
   readonly attempt: number;
   /** Set when http.proxyStrictSSL is false: the server's certificate was not verified. */
   readonly certificateChecksOff?: boolean;
@@ -59,7 +52,6 @@ export interface HttpResponse extends TransportResponse {
 export interface HttpClientOptions {
   /** A transport, or what builds it at the first request (the default loads undici only then: onboardingClient.ts). */
   readonly transport: Transport | (() => Transport);
-  /** The ceiling of the adaptive concurrency limit. */
   readonly maxConcurrency: number;
   readonly requestTimeoutMs: number;
   readonly maxResponseBytes: number;
@@ -95,7 +87,6 @@ export class HttpClient {
     return this.#limiter;
   }
 
-  /** Sends a request, retrying temporary failures. */
   async send(request: HttpRequest): Promise<HttpResponse> {
     const { retry } = this.#options;
     const { signal } = request;
@@ -127,11 +118,7 @@ export class HttpClient {
     await this.#transport?.close();
   }
 
-  /**
-   * One attempt, in a slot of the limiter, which learns from how the server
-   * answered. An injected transport may throw anything; its text could carry
-   * anything, so only a code survives into the log and the error.
-   */
+  /** An injected transport may throw anything: only a code survives into the log and the error. */
   async #attempt(request: HttpRequest, attempt: number): Promise<HttpResponse> {
     const { requestTimeoutMs, maxResponseBytes, onRequest, now } = this.#options;
     const { signal } = request;
@@ -163,8 +150,7 @@ export class HttpClient {
       log({ status: response.status });
       outcome = OVERLOAD_STATUSES.has(response.status) ? 'overload' : 'ok';
       if (RETRYABLE_STATUSES.has(response.status)) {
-        // The server's Retry-After holds every queued request, not only this one; it is set
-        // before this slot is released, so no queued request slips out in between.
+        // Set before this slot is released, so no queued request slips out in between.
         const retryAfterMs = parseRetryAfter(response.headers['retry-after'], now());
         if (retryAfterMs !== undefined && retryAfterMs <= this.#options.retry.maxRetryAfterMs)
           this.#limiter.pauseUntil(now() + retryAfterMs);

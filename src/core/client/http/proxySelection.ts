@@ -1,16 +1,9 @@
-// Decides which proxy, if any, a request goes through. Pure so the rules can be
-// tested without a network; the undici transport turns the answer into a
-// ProxyAgent. The precedence mirrors VS Code's own request service: the
-// `http.proxy` setting wins, then HTTPS_PROXY (falling back to HTTP_PROXY) for
-// https targets and HTTP_PROXY for http targets; NO_PROXY and `http.noProxy`
-// both exempt hosts. Loopback targets never go through a proxy: plain http is
-// allowed only for them because their traffic never leaves the machine, and a
-// proxy would receive the credentials (and a remote proxy cannot reach an SSH
-// tunnel on this machine's localhost anyway).
+// Which proxy a request goes through, as VS Code's request service decides: `http.proxy`, then
+// HTTPS_PROXY/HTTP_PROXY; NO_PROXY and `http.noProxy` exempt. Loopback never goes through a proxy:
+// the proxy would receive the credentials.
 
 import type { ProxySettings } from './transport';
 
-/** The proxy URL to use for `target`, or undefined for a direct connection. */
 export function selectProxy(target: URL, settings: ProxySettings, env: Readonly<NodeJS.ProcessEnv>): string | undefined {
   if (isLoopbackHost(target.hostname)) return undefined;
   const candidate = nonEmpty(settings.proxy) ?? proxyFromEnv(target.protocol, env);
@@ -21,12 +14,8 @@ export function selectProxy(target: URL, settings: ProxySettings, env: Readonly<
 }
 
 /**
- * `localhost`, 127.0.0.0/8 and ::1, as URL parsing leaves them (it already
- * turns `127.1`, `0x7f.0.0.1` and `[0:0:0:0:0:0:0:1]` into these). Not
- * `*.localhost`: RFC 6761 reserves those names for loopback, but a resolver
- * without that rule (glibc with `hosts: files dns`) asks DNS, whose answer
- * could send plain http and the credentials to another host. `localhost`
- * itself is answered from the hosts file.
+ * Not `*.localhost`: a resolver without RFC 6761's rule asks DNS, whose answer could send plain http
+ * and the credentials to another host.
  */
 export function isLoopbackHost(hostname: string): boolean {
   const host = stripBrackets(hostname.toLowerCase()).replace(/\.$/, '');
@@ -51,7 +40,6 @@ function envValue(env: Readonly<NodeJS.ProcessEnv>, name: string): string | unde
 
 function nonEmpty(value: string | undefined): string | undefined {
   const trimmed = value?.trim();
-  // No value stays undefined as it is.
   return trimmed === '' ? undefined : trimmed;
 }
 
@@ -71,10 +59,8 @@ export function parseNoProxy(value: string): string[] {
 }
 
 /**
- * NO_PROXY has no standard; this follows curl, the most common reading:
- * `*` exempts everything; `example.com`, `.example.com` and `*.example.com`
- * exempt the domain and its subdomains; `host:port` only that port; IP
- * literals match exactly, IPv4 CIDR blocks (`10.0.0.0/8`) by prefix.
+ * NO_PROXY has no standard; this follows curl: `*`, domains with subdomains, `host:port`, IP literals
+ * and IPv4 CIDR blocks.
  */
 export function bypassesProxy(target: URL, noProxy: readonly string[]): boolean {
   const host = stripBrackets(target.hostname.toLowerCase()).replace(/\.$/, '');
