@@ -1,6 +1,5 @@
-// Validates the untrusted `events` array (spec §2.2) into typed events. Each
-// element is judged alone: a bad one is reported in `invalid` with a reason and
-// never hides or breaks the good ones.
+// Each element of the untrusted `events` array (spec §2.2) is judged alone: a bad one is reported with
+// a reason and never hides the good ones.
 
 import { createHash } from 'node:crypto';
 import { parseLinks, type HalLinks } from './hal';
@@ -33,8 +32,7 @@ export function validateEvents(rawEvents: readonly unknown[], options: ValidateO
   const invalid: InvalidEvent[] = [];
   rawEvents.forEach((raw, position) => {
     const index = position + (options.indexOffset ?? 0);
-    // English on purpose: an invalid event's reason is data (the public API hands it to other extensions, and
-    // a view shows only how many were invalid), not a message; the log and agent tools read it as it is.
+    // English on purpose: the reason is data (the public API hands it on, views show only a count).
     const result = validateEvent(raw, options.serialNumber, options.timestampUnit ?? 'auto', plainLocalize);
     if (typeof result === 'string')
       invalid.push({ index, reason: boundText(result, SERVER_TEXT_LIMITS.other), raw: boundEventStrings(pruneDeepJson(raw)) });
@@ -89,11 +87,7 @@ export function validateEvent(
   return validAssetId === undefined ? common : { ...common, assetId: validAssetId };
 }
 
-/**
- * Stable identity of an event for de-duplication and for command links (the
- * spec gives events no id): a hash of its fields, so a key is 64 characters
- * whatever the server sent, and a link that carries one carries no server text.
- */
+/** The spec gives events no id: a hash of its fields, so a key is 64 characters and carries no server text. */
 export function eventKey(type: string, rawTimestamp: number, message: string, assetId?: string): string {
   return createHash('sha256')
     .update(JSON.stringify([type, rawTimestamp, message, assetId ?? null]))
@@ -107,7 +101,6 @@ function limitAt(depth: number, name: string | undefined): number {
   return SERVER_TEXT_LIMITS.other;
 }
 
-/** True when a string (or an object key) somewhere in `value` is longer than its limit. */
 function hasLongString(value: unknown): boolean {
   const stack: [unknown, number, string | undefined][] = [[value, 0, undefined]];
   while (stack.length > 0) {
@@ -126,11 +119,7 @@ function hasLongString(value: unknown): boolean {
   return false;
 }
 
-/**
- * The event itself when every string is within its limit (the usual case: no
- * copy); otherwise a copy with each long string and key cut by boundText.
- * Iterative, like pruneDeepJson, whose output it takes.
- */
+/** The event itself when within limits (no copy); else a copy with long strings cut. */
 function boundEventStrings(value: unknown): unknown {
   if (!hasLongString(value)) return value;
   const root: { value?: unknown } = {};
@@ -179,7 +168,6 @@ export function sortNewestFirst(events: readonly OnboardingEvent[]): OnboardingE
   return [...events].sort((a, b) => b.time.epochMs - a.time.epochMs);
 }
 
-/** Drops later repeats of the same key (pages of a shifting list can overlap). */
 export function dedupeEvents(events: readonly OnboardingEvent[]): OnboardingEvent[] {
   const seen = new Set<string>();
   return events.filter((event) => {

@@ -1,9 +1,5 @@
-// The one declaration of what the board page and the extension host say to
-// each other. Both sides import it (the page is bundled from TypeScript by
-// esbuild) and validate every message on receipt: rows carry server text,
-// and a message from a compromised page must not make the host do anything a
-// button press would not (it names machines by serial number and events by
-// key; the host looks them up in what it showed).
+// What the board page and the host say to each other, validated on both sides: a compromised page
+// names machines and events only by serial number and key, which the host looks up in what it showed.
 import { isRecord } from '../../core/common/guards';
 import {
   BOARD_STATES,
@@ -35,9 +31,7 @@ const MAX_WORDS = 4096;
 /** The line's usual steps, drawn faint behind each lane, and what they rest on. */
 export interface UsualSteps {
   readonly steps: readonly UsualStep[];
-  /** "from 48 onboarded machines" */
   readonly restsOn: string;
-  /** How they were learned. */
   readonly how: string;
 }
 
@@ -45,9 +39,7 @@ export interface UsualSteps {
 export type BoardSet =
   | { readonly kind: 'pinned' }
   | { readonly kind: 'workspace' }
-  /** The serial numbers in one file (a config/line3.yaml), as it is edited. */
   | { readonly kind: 'file'; readonly uri: string }
-  /** A fixed list: the tree's selection when the board was opened. */
   | { readonly kind: 'serials'; readonly serialNumbers: readonly string[] };
 
 export type SessionView = 'signedIn' | 'signedOut';
@@ -148,7 +140,6 @@ export const PAGE_STRING_KEYS = [
 export type PageStringKey = (typeof PAGE_STRING_KEYS)[number];
 export type PageStrings = Readonly<Record<PageStringKey, string>>;
 
-/** Messages from the host to the page. */
 export type HostMessage =
   | { readonly type: 'show'; readonly board: BoardView; readonly strings: PageStrings }
   /** A short confirmation for the page's live region (e.g. "Copied"). */
@@ -156,12 +147,9 @@ export type HostMessage =
 
 export type TableFormat = 'csv' | 'markdown';
 
-/** Messages from the page to the host. */
 export type PageMessage =
   | { readonly type: 'ready' }
-  /** Row → details: the machine's newest event. */
   | { readonly type: 'openMachine'; readonly serialNumber: string }
-  /** A timeline point → that event's details. */
   | { readonly type: 'openEvent'; readonly serialNumber: string; readonly key: string }
   | { readonly type: 'reveal'; readonly serialNumber: string }
   | { readonly type: 'signIn' }

@@ -1,29 +1,18 @@
-// Pure: which of an event's links the page may have opened, fetched or
-// copied. The page names a link by its id (and template values); the target is
-// looked up in the event the host holds and recomputed here, so a URL from the
-// page is never trusted. Only http(s) targets go to the browser or the API
-// client; anything else is refused and shown as text. Unit-tested.
+// Which of an event's links the page may open, fetch or copy: the target is recomputed from the event
+// the host holds, never taken from the page; only http(s) goes out.
 import { isOpenable } from '../../core/client/hal';
 import type { OnboardingEvent } from '../../core/client/model';
 import type { LinkTargetView, VariableValues } from './protocol';
 import { linkById, resolveLinkTarget } from './viewModel';
 
-/**
- * `allow`: the URL may be opened or fetched — `url` is the normalized URL,
- * exactly what is shown and what is opened, and `host` is shown on its own.
- * `refuse`: it may not; `shown` is what to show the user instead (null:
- * nothing), `reason` why.
- */
+/** `allow`: `url` is exactly what is shown and opened, `host` shown on its own; `refuse`: `shown` instead (null: nothing). */
 export type LinkDecision =
   | { readonly kind: 'allow'; readonly url: string; readonly host: string }
   | { readonly kind: 'refuse'; readonly shown: string | null; readonly reason: LinkRefusal };
 
 /**
- * `scheme`: not http(s) or unreadable. `userinfo`: "user:password@" in the
- * URL, which makes "https://good.com@evil.com" read as good.com. `disguised`:
- * characters that make the URL read as another — bidi controls, zero-width or
- * control characters, whitespace, and backslashes (browsers read
- * "https://good.com\@evil.com" differently from people).
+ * `userinfo` makes "https://good.com@evil.com" read as good.com; `disguised`: bidi, zero-width or
+ * control characters, whitespace and backslashes, which make a URL read as another.
  */
 export type LinkRefusal = 'scheme' | 'userinfo' | 'disguised';
 
@@ -55,7 +44,6 @@ export interface LinkRequest {
   readonly apiBaseUrl: string | undefined;
 }
 
-/** The target of link `linkId` with `variables` filled in, or undefined when the event has no such link. */
 export function linkTarget(request: LinkRequest, linkId: number, variables: VariableValues): LinkTargetView | undefined {
   const flat = linkById(request.event, linkId);
   return flat ? resolveLinkTarget(flat.link, variables, request.apiBaseUrl) : undefined;
@@ -67,7 +55,6 @@ function decide(openable: boolean, url: string | null): LinkDecision {
   return checked.ok ? { kind: 'allow', url: checked.url, host: checked.host } : { kind: 'refuse', shown: url, reason: checked.reason };
 }
 
-/** Opening a link in the browser; undefined (do nothing) when the event has no such link. */
 export function openDecision(request: LinkRequest, linkId: number, variables: VariableValues): LinkDecision | undefined {
   const target = linkTarget(request, linkId, variables);
   return target === undefined ? undefined : decide(target.openable, target.url);

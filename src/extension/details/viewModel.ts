@@ -1,6 +1,4 @@
-// Pure: turns a validated event into what the page shows, and resolves a
-// link's target. No vscode import, so it is unit-tested under plain mocha.
-// Every string here came from the server and is rendered as text by the page.
+// What the page shows of a validated event; every string is the server's, rendered as text by the page.
 
 import { expandLink, isOpenable, linkDeprecation, resolveHref } from '../../core/client/hal';
 import { pageText } from '../../core/common/serverText';
@@ -8,11 +6,8 @@ import type { HalLink, OnboardingEvent } from '../../core/client/model';
 import { HAL_LINK_FIELDS, type EventView, type FieldView, type LinkTargetView, type LinkView, type VariableValues } from './protocol';
 import { formatAbsolute, formatRaw, formatRelative, formatUtcIso } from '../../core/common/time';
 
-// Variable names of an RFC 6570 URI template, for the form a templated HAL
-// link gets in the details page. url-template (used by the core's expandLink)
-// expands templates but does not list their variables, so this reads the
-// expressions with the grammar of RFC 6570 §2.2–2.4; expansion itself stays
-// with url-template.
+// url-template expands templates but does not list their variables: this reads them by RFC 6570
+// §2.2–2.4 for the form of a templated link.
 
 /** Operators of RFC 6570 levels 2–4. `= , ! @ |` are reserved for future use: such expressions have no variables we can fill. */
 const OPERATORS = new Set(['+', '#', '.', '/', ';', '?', '&']);
@@ -44,12 +39,11 @@ export interface FlatLink {
   readonly link: HalLink;
 }
 
-/** All links of an event in a stable order (relation order as sent, then array order); a link's id is its index here. */
+/** A link's id is its index here: relation order as sent, then array order. */
 export function flattenLinks(event: OnboardingEvent): FlatLink[] {
   return Object.entries(event.links).flatMap(([relation, links]) => links.map((link) => ({ relation, link })));
 }
 
-/** The link with that id, or undefined (a page may send any number). */
 export function linkById(event: OnboardingEvent, id: number): FlatLink | undefined {
   return flattenLinks(event)[id];
 }
@@ -67,10 +61,8 @@ export function jsonText(value: unknown): string {
 }
 
 /**
- * The full target of a link, as the user will see it before anything opens:
- * expanded (RFC 6570, only when `templated`), resolved against the API base,
- * and judged openable only for http/https. Variables left empty are omitted,
- * as RFC 6570 does for undefined variables.
+ * What the user sees before anything opens: expanded (only when `templated`), resolved, judged
+ * openable only for http(s). Empty variables are omitted, as RFC 6570 does.
  */
 export function resolveLinkTarget(link: HalLink, variables: VariableValues, apiBaseUrl: string | undefined): LinkTargetView {
   if (link.href === undefined) return { url: null, openable: false, blocked: 'no-href' };
@@ -109,10 +101,7 @@ function extraFields(extra: Readonly<Record<string, unknown>> | undefined): Fiel
   return Object.entries(extra ?? {}).map(([name, value]) => ({ name, value: jsonText(value) }));
 }
 
-/**
- * Starting values for a template form: a variable named like a field of the
- * event gets that field's value, so `/machines/{assetId}` opens filled in.
- */
+/** `/machines/{assetId}` opens filled in. */
 export function prefilledValues(variables: readonly string[], event: OnboardingEvent): VariableValues {
   const known: Readonly<Record<string, string | undefined>> = { assetId: event.assetId, serialNumber: event.serialNumber };
   const values: Record<string, string> = {};
@@ -150,7 +139,6 @@ export interface EventViewOptions {
   readonly nowMs: number;
   /** Base for relative hrefs: the signed-in API; absent while signed out (then only absolute hrefs resolve). */
   readonly apiBaseUrl?: string;
-  /** IANA zone for the local time; the host's zone when absent. */
   readonly timeZone?: string;
   /** Shown for times a JavaScript date cannot represent. */
   readonly outOfRange: string;

@@ -1,20 +1,13 @@
-// The board shared: the table as CSV (RFC 4180, formula-guarded: every cell
-// but the numbers is server text a spreadsheet must not run) and as a
-// Markdown table for a ticket (pipes and markup escaped, one line per cell),
-// and the timeline as a standalone SVG (server text as XML text). Pure, so the
-// escaping is unit-tested against hostile input.
+// The board shared: CSV (RFC 4180, formula-guarded), a Markdown table for a ticket, and the timeline as
+// a standalone SVG, with server text escaped for each.
 import { csvCell } from '../events/exportEvents';
 import { toSingleLine } from '../../common/markdownText';
 import type { BoardRow, BoardState, UsualStep } from './boardRows';
 import { durationText, laneEnd, laneTime, timeTicks, usualBands, type DurationUnits, ENGLISH_UNITS } from './boardTable';
 
 /**
- * The column headings and state words of an export, localised by the host.
- * Unlike the events export (domain/events/exportEvents.ts, the API's field
- * names as a data format), the board's exports are the table as the user sees
- * it, shared with people (a ticket, a spreadsheet for a meeting), so they are
- * in the user's language; the times stay ISO 8601 UTC and the CSV's durations
- * whole seconds, so a spreadsheet can still compute with them.
+ * Unlike the events export (a data format), the board's exports are the table as the user sees it,
+ * shared with people, so in their language; times stay ISO 8601 UTC and durations whole seconds.
  */
 export interface ExportWords {
   readonly states: Readonly<Record<BoardState, string>>;
@@ -58,11 +51,7 @@ export function boardToCsv(rows: readonly BoardRow[], words: ExportWords): strin
 /** Longest cell text in a Markdown table: a ticket wants a line, not a stack trace. */
 const MAX_MARKDOWN_CELL = 200;
 
-/**
- * One Markdown table cell: one line, and every character that would end the
- * cell or start markup (pipe, backslash, backtick, emphasis, links, HTML,
- * headings) backslash-escaped, so server text reads as typed.
- */
+/** Every character that would end the cell or start markup is escaped, so server text reads as typed. */
 export function markdownCell(text: string): string {
   return toSingleLine(text, MAX_MARKDOWN_CELL).replace(/[\\|`*_[\]<>#~!&]/g, (c) => `\\${c}`);
 }
@@ -134,7 +123,6 @@ export interface SvgOptions {
   readonly look: SvgLook;
   readonly states: Readonly<Record<BoardState, string>>;
   readonly title: string;
-  /** Each lane from its machine's first event (the axis then counts time since it). */
   readonly aligned: boolean;
   /** An axis label: a time, or with aligned lanes a duration since the first event. */
   readonly formatTick: (at: number, step: number) => string;
@@ -144,7 +132,6 @@ export interface SvgOptions {
   readonly nowMs?: number;
 }
 
-/** The timeline of `rows` between `from` and `to` as a standalone SVG document. */
 export function timelineSvg(rows: readonly BoardRow[], options: SvgOptions): string {
   const lanes = rows.slice(0, MAX_SVG_LANES);
   const labelWidth = 220;

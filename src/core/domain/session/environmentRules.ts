@@ -1,6 +1,4 @@
-// The rules for environments that need no VS Code: which URLs are acceptable,
-// how stored (untrusted) global-state data is read back, how names are
-// suggested and kept unique. Unit-tested under plain mocha.
+// Environment rules without VS Code: acceptable URLs, stored data read back, names.
 import { randomUUID } from 'node:crypto';
 import { plainLocalize, type Localize } from '../../common/localize';
 import { isLoopbackHost } from '../../client/http/proxySelection';
@@ -16,10 +14,8 @@ export type UrlCheck = { readonly ok: true; readonly url: string } | { readonly 
 export { isLoopbackHost };
 
 /**
- * Checks and normalizes an API base URL or authorization URL: https (or http
- * to loopback), no user:password part (it would end up in logs and global
- * state), no query or fragment (paths are appended to it). Trailing slashes
- * are dropped so `<url>/token` and `<url>/public/...` join cleanly.
+ * https (or http to loopback); no user:password (it would reach logs), no query or fragment; trailing
+ * slashes dropped so paths join cleanly.
  */
 export function checkEndpointUrl(text: string): UrlCheck {
   const trimmed = text.trim();
@@ -95,11 +91,7 @@ export function newEnvironmentId(): string {
   return randomUUID();
 }
 
-/**
- * Global state is data we wrote earlier, possibly by an older version or
- * another window mid-update: read it defensively, keep only well-formed
- * entries, drop duplicates by id.
- */
+/** Written earlier, maybe by an older version or mid-update: keep only well-formed entries, no duplicate ids. */
 export function parseStoredEnvironments(raw: unknown): Environment[] {
   if (!Array.isArray(raw)) return [];
   const seen = new Set<string>();
@@ -139,11 +131,7 @@ export function findSameAccount(
   );
 }
 
-/**
- * Label in the Accounts menu: "username · Environment". VS Code adds the
- * provider's name in parentheses ("… (Onboarding Events)"), so parentheses of
- * our own would read as two asides in a row: "user (Demo) (Onboarding Events)".
- */
+/** VS Code adds the provider's name in parentheses, so ours would read "user (Demo) (Onboarding Events)". */
 export function accountLabel(env: Pick<Environment, 'username' | 'name'>): string {
   return `${env.username} · ${env.name}`;
 }
