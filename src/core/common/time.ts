@@ -1,8 +1,5 @@
-// How every view (tree, hover, look-up, details panel and its page) writes a
-// point in time. Pure TypeScript, no vscode: the locale comes from the caller
-// (vscode.env.language in the glue) and Intl does the wording, so the words
-// are translated without strings of our own. One module, so a machine reads
-// the same age and the same exact time wherever it is shown.
+// How every view writes a point in time: Intl does the wording in the caller's locale, so a machine
+// reads the same age and exact time wherever it is shown.
 import { definedOnly } from './definedOnly';
 
 /** JavaScript dates cover ±8.64e15 ms around the epoch; beyond that there is no date to show. */
@@ -57,11 +54,8 @@ function relativeFormatter(locale: string, style: RelativeStyle): Intl.RelativeT
 }
 
 /**
- * `epochMs` relative to `nowMs`: "3 hours ago", "yesterday", "in 2 minutes"
- * (a clock ahead of ours), "now". The rule: take the largest unit the distance
- * reaches, round to the nearest whole count (halves away from zero, so past and
- * future agree), and when that rounds up to a full next unit say that instead
- * ("1 hour ago", never "60 minutes ago"). Undefined for an impossible date.
+ * Rounded to the nearest count of the largest unit reached (halves away from zero, so past and future
+ * agree); a count that rounds up to a full next unit says that instead ("1 hour ago").
  */
 export function formatRelative(epochMs: number, nowMs: number, locale: string, style: RelativeStyle = 'long'): string | undefined {
   if (!isRepresentable(epochMs) || !Number.isFinite(nowMs)) return undefined;
@@ -81,12 +75,7 @@ export function formatRelative(epochMs: number, nowMs: number, locale: string, s
   return format.format(0, 'second');
 }
 
-/**
- * The exact time, the same everywhere it is shown (tree tooltip, hover,
- * look-up, details panel): the user's date and time with seconds and the
- * time-zone name, e.g. "Jan 15, 2025, 9:01:00 AM GMT+1". Undefined for an
- * impossible date.
- */
+/** The same everywhere, with seconds and the zone: "Jan 15, 2025, 9:01:00 AM GMT+1". */
 export function formatAbsolute(epochMs: number, locale: string, timeZone?: string): string | undefined {
   if (!isRepresentable(epochMs)) return undefined;
   const options: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'long', ...definedOnly({ timeZone }) };

@@ -1,7 +1,5 @@
-// The commands of sign-in (Sign In, Sign In Again, Sign Out, Switch
-// Environment, Show Log) plus the status-bar menu, as one command table. Each
-// accepts an argument object for automation (and asks the user about it,
-// workbench/argumentTrust.ts), and asks the user step by step otherwise.
+// The sign-in commands and the status-bar menu, as one command table; an argument object is asked
+// about (workbench/argumentTrust.ts), none means step by step.
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/common/errors';
 import { inertNotificationText } from '../../core/common/notificationText';
@@ -94,12 +92,7 @@ export const sessionCommands: CommandTable<SessionCommandDeps> = {
   [COMMANDS.testConnection]: testConnection,
 };
 
-/**
- * The automation form: verifies, stores, activates; returns only the
- * environment's name, or undefined when the user declined. Except for the
- * demo's grant it first shows the URLs in a modal and stores nothing unless
- * the user confirms.
- */
+/** Except for the demo's grant, shows the URLs in a modal first and stores nothing unless confirmed. */
 async function signInWithArguments(deps: SessionCommandDeps, arg: Record<string, unknown>): Promise<{ environment: string } | undefined> {
   const fields = stringFields(arg);
   const missing = AUTOMATION_KEYS.filter((key) => (fields[key] ?? '') === '');
@@ -130,7 +123,6 @@ async function signInWithArguments(deps: SessionCommandDeps, arg: Record<string,
     grant: deps.demo.grant,
   });
   if (plan.kind === 'granted') {
-    // The grant is used up.
     deps.demo.grant = undefined;
   } else {
     const action = vscode.l10n.t('Sign In');
@@ -234,7 +226,6 @@ interface EnvironmentItem extends vscode.QuickPickItem {
   readonly env?: Environment;
 }
 
-/** A quick pick of the environments, the active one first and marked; undefined when dismissed. */
 async function pickEnvironment(
   session: SessionMachine<SessionClient>,
   placeHolder: string,

@@ -1,23 +1,14 @@
-// What one machine shows: its events merged from the full and the windowed
-// answer, de-duplicated, newest first, filtered; and the child entries of its
-// tree node. Pure TypeScript (no vscode import): unit-tested, and measured by
-// test/bench/tree.bench.ts at 10,000 events.
-//
-// VS Code calls getChildren/getTreeItem often (every expand, every change
-// event, every reveal), so the merged and filtered list is computed once per
-// (result, window answer, filter) and then only sliced. Re-sorting 10,000
-// events on every call is the naive baseline the bench compares against.
+// What one machine shows: the full and windowed answers merged, de-duplicated, filtered. VS Code asks
+// for children on every expand, change and reveal, so the list is computed once per (result, window
+// answer, filter) and then only sliced.
 import type { EventsResult, OnboardingEvent } from '../../client/model';
 import { compileFilter, type EventFilter } from './eventFilter';
 import { serverTextData } from '../../common/serverText';
 
 export interface MachineView {
-  /** Events passing the filter, newest first, without duplicates. */
   readonly events: readonly OnboardingEvent[];
-  /** Every known event of the machine (before filtering), newest first, without duplicates. */
   readonly all: readonly OnboardingEvent[];
   readonly total: number;
-  /** Newest event passing the filter. */
   readonly latest: OnboardingEvent | undefined;
   /** Newest event of all, for "latest" when nothing passes the filter. */
   readonly newest: OnboardingEvent | undefined;
@@ -101,17 +92,13 @@ export type MachineChild =
 
 export interface ChildrenInput {
   readonly view: MachineView;
-  /** How many events to show (the tree.maxEvents setting, grown by "Load more"). */
   readonly limit: number;
   readonly loaded: boolean;
   readonly loading: boolean;
   readonly error?: { readonly message: string; readonly kind?: string | undefined } | undefined;
 }
 
-/**
- * The error first (so it is seen, while the last good events stay below it),
- * then the newest `limit` events, then "Load more" when more match.
- */
+/** The error first, so it is seen above the last good events. */
 export function machineChildren(input: ChildrenInput): MachineChild[] {
   const children: MachineChild[] = [];
   if (input.error) children.push({ kind: 'error', message: input.error.message, errorKind: input.error.kind });

@@ -1,26 +1,17 @@
-// Turns a machine's events into a JSON or CSV file. Pure TypeScript,
-// unit-tested. Every field but the time columns is server text, so CSV cells
-// are quoted per RFC 4180 and guarded against formula injection: a
-// spreadsheet would run a cell starting with = + - @ (or a tab or carriage
-// return before one of those) as a formula, e.g. =HYPERLINK(...) or a DDE
-// call. Such cells get a leading apostrophe (OWASP "CSV Injection").
+// A machine's events as JSON or CSV. Cells are server text: quoted per RFC 4180 and, when they start
+// like a formula, given a leading apostrophe (OWASP "CSV Injection").
 import type { OnboardingEvent } from '../../client/model';
 import { serverTextData } from '../../common/serverText';
 
 export type ExportFormat = 'json' | 'csv';
 
-/**
- * English on purpose, whatever VS Code's language: the CSV columns
- * and the JSON keys are a data format, the API's own field names, which
- * scripts and spreadsheets match on. The cells are the server's text as sent.
- */
+/** English on purpose: the columns are the API's field names, a data format scripts match on. */
 export const CSV_COLUMNS = ['serialNumber', 'type', 'message', 'timestamp', 'timeUtc', 'assetId', 'machineLink'] as const;
 
 // OWASP's CSV-injection characters, also after leading white space (some
 // spreadsheets skip it) and in their fullwidth forms (some normalise them).
 const FORMULA_START = /^\s*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]|^[\t\r]/;
 
-/** One CSV cell: formula-guarded, then quoted when it holds a quote, separator or line break. */
 export function csvCell(value: string): string {
   const guarded = FORMULA_START.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(guarded) ? `"${guarded.replace(/"/g, '""')}"` : guarded;
@@ -31,10 +22,7 @@ function isoOrEmpty(epochMs: number): string {
   return Number.isNaN(date.getTime()) ? '' : date.toISOString();
 }
 
-/**
- * RFC 4180: CRLF line ends, a header row. Starts with a UTF-8 byte-order mark
- * so spreadsheet programs read non-ASCII messages correctly.
- */
+/** With a byte-order mark, so spreadsheets read non-ASCII messages correctly. */
 export function eventsToCsv(serialNumber: string, events: readonly OnboardingEvent[]): string {
   const rows = [CSV_COLUMNS.join(',')];
   for (const event of events) {
@@ -56,9 +44,7 @@ export function eventsToCsv(serialNumber: string, events: readonly OnboardingEve
 
 export interface JsonExportMeta {
   readonly exportedAt: number;
-  /** When the events were received from the API. */
   readonly fetchedAt: number | undefined;
-  /** A description of the filter that was applied, when one was. */
   readonly filter?: string;
 }
 
@@ -76,7 +62,6 @@ export function eventsToJson(serialNumber: string, events: readonly OnboardingEv
   return `${JSON.stringify(document, null, 2)}\n`;
 }
 
-/** The file format implied by a file name; JSON unless it ends in .csv. */
 export function formatOf(fileName: string): ExportFormat {
   return /\.csv$/i.test(fileName) ? 'csv' : 'json';
 }

@@ -1,23 +1,6 @@
-// The two requests the extension and `oe` make for a machine (spec §5 token,
-// §4.1 events) as curl commands a user can paste into an IT ticket: "Copy as
-// curl" beside "Copy Link to Machine", and `oe curl SERIAL`. Pure: one text
-// for both, so the two cannot drift.
-//
-// No secret is ever written into the text: the client secret, the password and
-// the token are shell variables ($OE_CLIENT_SECRET, $OE_PASSWORD, $OE_TOKEN),
-// the names the CLI reads. Nor do they reach a command line: curl gets every
-// credential on its standard input as a config file (`--config -`), built by
-// the shell's printf builtin, so `ps` on a shared plant PC shows none of them.
-// The client id and secret are form-urlencoded before Basic, as RFC 6749
-// §2.3.1 and TokenClient do (a secret with ":", "%" or "+" breaks otherwise);
-// `oe_form` percent-encodes every byte with od/tr/sed, which any POSIX shell
-// has. The token is taken from the JSON with sed rather than jq, which plant
-// PCs and slim CI images often lack: TokenClient accepts only a token68
-// access_token (no quotes, no escapes but a JSON "\/"), so one pattern reads it.
-// Every value from users or settings (URLs, serial number, client id, user
-// name) is single-quoted for the shell, in the comment lines too: zsh without
-// interactive_comments runs a pasted `# …` line as a command. curl gets
-// --globoff, so no `{}`/`[]` in a URL is read as a range.
+// The token and events requests as curl commands for an IT ticket: one text for Copy as curl and
+// `oe curl`. No secret is written: they are shell variables handed to curl on stdin (`--config -`), so
+// `ps` shows none; every value from users or settings is single-quoted, comment lines included.
 import { tokenEndpoint } from '../../client/auth/tokenClient';
 import { invalidInputError } from '../../client/errors';
 import { eventsUrl } from '../../client/events/eventsClient';
@@ -46,7 +29,6 @@ export interface CurlInput {
   readonly username?: string | undefined;
 }
 
-/** A value as one word of a POSIX shell: single quotes, each `'` closed, escaped and reopened. */
 export function shellQuote(value: string): string {
   // A NUL cannot be in a shell word at all: refusing is the only honest answer.
   if (value.includes('\0')) throw invalidInputError((t) => t('A value for the curl commands contains a NUL character.'));
@@ -64,7 +46,6 @@ function endpoint(url: string): string {
   return checked.url;
 }
 
-/** The token and events requests for one machine as a POSIX shell script (sh, bash, zsh; Git Bash on Windows). */
 export function curlCommands(input: CurlInput, t: Localize): string {
   const serialNumber = normalizeSerialNumber(input.serialNumber);
   if (input.timestamp !== undefined && !Number.isSafeInteger(input.timestamp)) {
