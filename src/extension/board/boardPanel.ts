@@ -1,9 +1,5 @@
-// The board's one webview panel: the set it shows and follows, the loads it
-// asks the events cache for (within VisibleLoads' bounds: the first 50
-// machines of a set load without asking, the rest when the user says "Load
-// Them"), the rows it builds from what the cache knows, and what the page may
-// ask for (the shell, the ready handshake and posting are WebviewHost's) — each request checked against the rows the
-// host showed (machines by serial number, events by key), never trusted as sent.
+// The board's one panel: the set it follows, its loads within VisibleLoads' bounds, and what the page
+// may ask, each request checked against the rows the host showed, never trusted as sent.
 import * as vscode from 'vscode';
 import { isApiError } from '../../core/client/errors';
 import { Debouncer } from '../../core/common/delays';
@@ -34,7 +30,6 @@ import { resolveSet, SetFollower } from './boardSets';
 import { boardPageStrings, boardStateWords, exportWords } from './boardStrings';
 import { isPageMessage, type BoardSet, type BoardView, type HostMessage, type PageMessage } from './protocol';
 
-/** What the board feature is built with (extension.ts passes it to registerBoard). */
 export interface BoardDeps {
   readonly session: ApiSession;
   readonly events: EventsCache;
@@ -47,7 +42,6 @@ export interface BoardDeps {
   readonly lineHistory: CachedLineHistory;
 }
 
-/** What a panel needs besides: where its media is. */
 export interface BoardContext extends BoardDeps {
   readonly extensionUri: vscode.Uri;
 }
@@ -187,7 +181,7 @@ export class BoardPanel extends Disposable {
     }
   }
 
-  /** The rows as the cache knows them now (memory only: building them sends nothing). */
+  /** Memory only: building rows sends nothing. */
   rows(): BoardRow[] {
     const { events, settings, session } = this.context;
     const signedIn = session.state.kind === 'signed-in';
@@ -337,10 +331,7 @@ export class BoardPanel extends Disposable {
     this.confirm(vscode.l10n.t('Saved {0}.', target.path.split('/').pop() ?? ''));
   }
 
-  /**
-   * Says that an export was done: in the page's live region for a screen reader, and in the status
-   * bar for everyone else, as the details panel does (before, a sighted user saw nothing happen).
-   */
+  /** In the page's live region for a screen reader, and in the status bar for everyone else. */
   private confirm(message: string): void {
     // Only to a page that is up: one still loading gets the board, not a status about the one before.
     if (this.host.isReady) this.host.post({ type: 'status', message });

@@ -1,7 +1,5 @@
-// The onboarding board: "Open Onboarding Board" for a set of machines (the
-// pinned ones, the workspace's, the serial numbers in a file, the tree's
-// selection), one webview panel that follows its set, and the serializer that
-// brings it back after a reload with the set it showed.
+// Open Onboarding Board for a set of machines; one panel that follows its set, and a serializer that
+// brings it back after a reload.
 import * as vscode from 'vscode';
 import { serialNumberArgument } from '../../core/domain/serialNumbers/serialNumberInput';
 import { plainArgument, type ArgumentTrust } from '../workbench/argumentTrust';
@@ -14,22 +12,17 @@ import { isPersistedState, type BoardSet } from './protocol';
 
 export type { BoardDeps } from './boardPanel';
 
-/** What registerBoard needs: the panel's deps and the one gate of outside callers. */
 export interface BoardFeatureDeps extends BoardDeps {
   readonly trust: ArgumentTrust;
 }
 
-/** The board feature: opening it for a set (its one panel then shows and follows that set). */
 export interface Board {
   open(set: BoardSet): Promise<void>;
 }
 
 /**
- * A set from a menu's arguments: a group of the Machines view or its
- * selected machines (only ones the tree lists: a forged node names no other
- * machine, and a board of listed machines loads nothing the view would not
- * load itself). Undefined: ask. A file is no menu's argument (no menu of
- * ours passes one): it is another extension's, see `asked` below.
+ * Only machines the tree lists: a forged node names no other machine, and such a board loads nothing
+ * the view would not. A file is no menu's argument: it is asked about (`askedFileSet`).
  */
 export function setFromArguments(args: readonly unknown[], machines: MachinesApi): BoardSet | undefined {
   const [first, second] = args;
@@ -48,12 +41,7 @@ export function setFromArguments(args: readonly unknown[], machines: MachinesApi
   return serialNumbers.length > 0 ? { kind: 'serials', serialNumbers } : undefined;
 }
 
-/**
- * A file's board asked by a command argument (another extension, or a
- * `command:` link): its serial numbers are machines the user never listed, so
- * the gate asks before the board loads any of them. Undefined: no file was
- * given; 'declined': the user said no.
- */
+/** Its serial numbers are machines the user never listed, so the gate asks before the board loads them. */
 async function askedFileSet(argument: unknown, trust: ArgumentTrust): Promise<BoardSet | undefined | 'declined'> {
   if (!(argument instanceof vscode.Uri)) return undefined;
   const uri = argument.toString();
@@ -67,7 +55,6 @@ async function askedFileSet(argument: unknown, trust: ArgumentTrust): Promise<Bo
   return agreed ? { kind: 'file', uri } : 'declined';
 }
 
-/** The palette's question: which machines? */
 async function pickSet(machines: MachinesApi): Promise<BoardSet | undefined> {
   type Item = vscode.QuickPickItem & { readonly set: BoardSet };
   const items: Item[] = [

@@ -1,9 +1,5 @@
-// Where sign-ins live. The client secret and password go to SecretStorage only,
-// one entry per environment (both values together, so another window never
-// sees half an update); the non-secret parts (URLs, client id, username, name)
-// go to global state. No vscode import: the backends are the small slices of
-// SecretStorage and Memento used here, so tests pass in-memory ones. Beside
-// them, the URLs the user confirmed per environment (ConfirmedEndpoints).
+// Client secret and password in SecretStorage only, one entry per environment so another window never
+// sees half an update; the rest in global state; and the URLs the user confirmed.
 import { isRecord } from '../../core/common/guards';
 import type { Environment } from '../../core/domain/session/sessionState';
 import { endpointsKey } from '../../core/domain/session/argumentSignIn';
@@ -54,7 +50,6 @@ export class CredentialStore implements CredentialStorage {
     private readonly state: StateBackend,
   ) {}
 
-  /** Read fresh each time: another window may have changed global state. */
   environments(): Environment[] {
     return parseStoredEnvironments(this.state.get(ENVIRONMENTS_KEY));
   }
@@ -77,10 +72,7 @@ export class CredentialStore implements CredentialStorage {
     return parseStoredSecrets(await this.secrets.get(secretKey(id)));
   }
 
-  /**
-   * Adds or replaces an environment with its secrets. The list is written
-   * first: a window that hears of the new secret can then find its metadata.
-   */
+  /** The list first: a window that hears of the new secret can then find its metadata. */
   async save(env: Environment, secrets: StoredSecrets): Promise<void> {
     const others = this.environments().filter((existing) => existing.id !== env.id);
     const record: Environment = {
@@ -106,7 +98,6 @@ export class CredentialStore implements CredentialStorage {
     await this.state.update(ENVIRONMENTS_KEY, updated);
   }
 
-  /** Removes everything stored for one environment: its secrets, its entry, and the last-used mark if it was that. */
   async remove(id: string): Promise<void> {
     await this.secrets.delete(secretKey(id));
     await this.state.update(
@@ -120,17 +111,12 @@ export class CredentialStore implements CredentialStorage {
 export const CONFIRMED_ENDPOINTS_KEY = STATE_KEYS.confirmedEndpoints;
 
 /**
- * The URLs the user last confirmed for each environment: by going through the
- * URL steps of Sign In, or by confirming the modal of the argument form.
- * "Sign In Again" starts at the client-id step only for these; when an
- * environment's URLs changed since (another extension, a command link, an
- * older version), it starts at the URL steps so the user sees where the
- * secret will go.
+ * "Sign In Again" starts at the client-id step only for URLs the user confirmed; changed since, it
+ * starts at the URL steps, so the user sees where the secret will go.
  */
 export class ConfirmedEndpoints {
   constructor(private readonly state: StateBackend) {}
 
-  /** The confirmed URLs of one environment, as endpointsKey() spells them. */
   of(id: string): string | undefined {
     const all = this.state.get(CONFIRMED_ENDPOINTS_KEY);
     const value = isRecord(all) ? all[id] : undefined;

@@ -1,12 +1,6 @@
-// Whose certificate failed, when VS Code's network path reports a certificate
-// error. Measured in the extension host (VS Code 1.139, an https:// Squid):
-// an unknown CA on the proxy's handshake and on the API's, through the proxy,
-// reach us as the same error (`fetch failed` ← an Error with only a `code`,
-// e.g. UNABLE_TO_VERIFY_LEAF_SIGNATURE); only a name mismatch of the proxy is
-// wrapped (UND_ERR_PRX_TLS, networkFailures.ts). So the one way to tell is to
-// ask: one bounded TLS handshake of our own, with the same trusted CAs, to the
-// https proxy that http.proxy or the environment names, or, where none is
-// named, straight to the API. No request is sent on it and no credential.
+// VS Code's path reports an untrusted certificate of the proxy and of the API alike, so we ask: one
+// bounded TLS handshake of our own, same CAs, to the named https proxy or else the API, sending no
+// request and no credential.
 
 import type { LookupFunction } from 'node:net';
 import { connect } from 'node:tls';
@@ -28,7 +22,6 @@ export interface ProbeOptions {
   readonly timeoutMs?: number;
 }
 
-/** One TLS handshake to host:port, verifying the certificate and its name against `ca`. */
 export function probeHandshake(host: string, port: number, options: ProbeOptions): Promise<HandshakeAnswer> {
   return new Promise((resolve) => {
     const socket = connect({
@@ -61,10 +54,7 @@ export interface CertificateOwnerOptions extends ProbeOptions {
   readonly proxy?: URL;
 }
 
-/**
- * Pins an untrusted or expired certificate reported by VS Code's path on the proxy or the API,
- * or marks it as not known; every other failure is returned as it is.
- */
+/** Pins an untrusted or expired certificate on the proxy or the API, or marks it unknown. */
 export class CertificateOwner {
   readonly #answers = new Map<string, { readonly at: number; readonly answer: Promise<HandshakeAnswer> }>();
 

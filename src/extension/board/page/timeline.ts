@@ -1,12 +1,6 @@
-// The board's timeline, drawn on a canvas: one lane per machine on a shared
-// time axis, a point per event coloured by its state and shaped by it (◆
-// onboarded, ✕ failed, ● in progress: never colour alone), the span from the
-// first event to completion as a bar, the failing step ringed. uPlot and
-// similar libraries have no lane chart of their own (uPlot's timeline is a
-// demo plugin), so this is a small renderer of our own: it draws only the
-// lanes in view, so 1,000 machines cost what 20 do (15 lanes drawn per frame
-// at the default size; the whole page script is ~25 KB minified). SVG with a
-// node per point would be 10,000+ nodes to lay out for 1,000 × 10.
+// The timeline on a canvas: a lane per machine, a point per event coloured and shaped by its state
+// (never colour alone). Our own small renderer, as uPlot has no lane chart: it draws only the lanes in
+// view, so 1,000 machines cost what 20 do, where SVG would lay out a node per point.
 import type { TimelinePoint, BoardRow, BoardState, UsualStep } from '../../../core/domain/board/boardRows';
 import { axisLabel, laneEnd, laneTime, timeTicks, usualBands, type DurationUnits } from '../../../core/domain/board/boardTable';
 
@@ -30,11 +24,9 @@ export interface TimelineColors {
 }
 
 export interface TimelineFrame {
-  /** CSS pixels. */
   readonly width: number;
   readonly height: number;
   readonly ratio: number;
-  /** How far the lanes are scrolled, in CSS pixels. */
   readonly scrollTop: number;
   readonly from: number;
   readonly to: number;
@@ -58,7 +50,6 @@ export function xOf(frame: Pick<TimelineFrame, 'width' | 'from' | 'to'>, at: num
   return LABEL_WIDTH + ((at - frame.from) / Math.max(1, frame.to - frame.from)) * plot;
 }
 
-/** The lanes in view: the first index and how many. */
 function visibleLanes(frame: TimelineFrame): { first: number; count: number } {
   const first = Math.max(0, Math.floor(frame.scrollTop / LANE_HEIGHT));
   const count = Math.min(frame.rows.length - first, Math.ceil((frame.height - AXIS_HEIGHT) / LANE_HEIGHT) + 1);
@@ -200,7 +191,6 @@ function drawAxis(context: CanvasRenderingContext2D, frame: TimelineFrame): void
   context.stroke();
 }
 
-/** Draws the frame: the axis and the lanes in view. */
 export function drawTimeline(context: CanvasRenderingContext2D, frame: TimelineFrame): void {
   const { colors } = frame;
   context.setTransform(frame.ratio, 0, 0, frame.ratio, 0, 0);
