@@ -1,6 +1,4 @@
-// Redaction for everything that goes to the log: known secret values (the
-// client secret, password, access token) and anything shaped like a
-// credential, in case a value we were never told about slips through.
+// Everything logged loses known secrets and anything shaped like a credential we were never told about.
 
 const REDACTED = '[redacted]';
 
@@ -11,7 +9,6 @@ interface Rule {
 }
 
 const RULES: readonly Rule[] = [
-  // User and password in a URL (a proxy URL, say): "http://user:secret@host".
   { pattern: /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]*@/gi, replace: (_match, scheme) => `${scheme}${REDACTED}@` },
   // Quoted JSON values of credential properties, escaped quotes and spaces included.
   {
@@ -23,14 +20,12 @@ const RULES: readonly Rule[] = [
     pattern: /\b(access_token|refresh_token|id_token|client_secret|password)=[^&\r\n]*/gi,
     replace: (_match, name) => `${name}=${REDACTED}`,
   },
-  // Authorization header values: "Bearer <token>", "Basic <base64>".
   { pattern: /\b(Bearer|Basic)\s+[A-Za-z0-9\-._~+/]+=*/gi, replace: (_match, scheme) => `${scheme} ${REDACTED}` },
   // Form fields and JSON properties that carry credentials.
   {
     pattern: /\b(access_token|refresh_token|id_token|client_secret|password)(["']?\s*[:=]\s*["']?)[^"'&\s,}]+/gi,
     replace: (_match, name, separator) => `${name}${separator}${REDACTED}`,
   },
-  // Anything shaped like a JWT, wherever it appears.
   { pattern: /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g, replace: () => REDACTED },
 ];
 
@@ -43,7 +38,6 @@ export class Redactor {
   private readonly secrets = new Set<string>();
   private readonly tokens: string[] = [];
 
-  /** Values that must never be printed, for as long as the extension runs (an empty value is ignored). */
   addSecret(value: string | undefined): void {
     // An empty value has no non-empty encodings (see encodings()), so it removes nothing.
     if (value !== undefined) this.secrets.add(value);

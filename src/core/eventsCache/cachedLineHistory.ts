@@ -1,12 +1,6 @@
-// The line's history as the extension keeps it: domain/progress/lineHistory.ts
-// fed from what the events cache holds (every result as it arrives) and from
-// the stored copies of the signed-in environment (read once, lazily, when a
-// view first asks, one file at a time), so a window that has fetched nothing
-// yet still knows the line. Machines still in progress teach too, as of when
-// their result was fetched. One per window, for the active environment: another environment
-// starts from its own copies. Views ask `progressOf(serialNumber)`; the
-// figures change only when a result arrives, so `onDidChange` fires at most
-// once per turn of the event loop. vscode-free.
+// The line's history fed from the events cache and the stored copies (read lazily, one at a time), so
+// a window that fetched nothing yet still knows the line. One per window, for the active environment;
+// `onDidChange` fires at most once per turn.
 import { Emitter, type Event } from '../common/emitter';
 import { Disposable } from '../common/lifecycle';
 import type { EventsResult } from '../client/model';
@@ -35,7 +29,6 @@ export class CachedLineHistory extends Disposable {
   private readonly changed = this.register(new Emitter<void>());
   private readonly now: () => number;
 
-  /** The figures may have changed: views that show progress render again. */
   readonly onDidChange: Event<void> = this.changed.event;
 
   constructor(private readonly options: CachedLineHistoryOptions) {
@@ -69,7 +62,6 @@ export class CachedLineHistory extends Disposable {
     return machineProgress(result.events, this.steps(), this.now(), this.options.rules());
   }
 
-  /** Another environment (or none): start again from its own copies. */
   reset(): void {
     this.generation++;
     this.history = new LineHistory(this.options.rules());
@@ -86,7 +78,6 @@ export class CachedLineHistory extends Disposable {
     this.fireSoon();
   }
 
-  /** The steps setting changed. */
   settingChanged(): void {
     this.history.setSetting(this.options.steps());
     this.fireSoon();

@@ -1,11 +1,5 @@
-// The details feature's commands: one table of named factories, registered in
-// one loop by registerDetails. Commands can be run by anything (a tree node, a
-// hover's command link, another extension, the palette), so an event is
-// validated again from its raw JSON before anything shows, and a reference
-// (`{ serialNumber, key }`) is looked up in the events cache. A reference the
-// cache cannot answer costs a request in the user's name, which another
-// extension or a `command:` link gets only after the one gate's question
-// (workbench/argumentTrust.ts).
+// Anything can run these commands, so a given event is validated again from its raw JSON, and a
+// reference (`{ serialNumber, key }`) the cache cannot answer costs a request only after the gate asks.
 import * as vscode from 'vscode';
 import type { OnboardingEvent } from '../../core/client/model';
 import type { EventsCache } from '../../core/eventsCache/eventsCache';
@@ -31,10 +25,7 @@ export interface DetailsCommandDeps {
   readonly trust: Pick<ArgumentTrust, 'confirm'>;
 }
 
-/**
- * The event a command was given (an event, `{ event }`, or a reference the cache
- * resolves), or (without argument) the current panel's; undefined after telling the user why not.
- */
+/** An event, `{ event }`, a reference, or (without argument) the current panel's. */
 async function eventFrom(deps: DetailsCommandDeps, argument: unknown): Promise<OnboardingEvent | undefined> {
   if (argument === undefined) return deps.panels.current?.event;
   const reference = eventReference(argument);
@@ -56,11 +47,7 @@ async function eventFrom(deps: DetailsCommandDeps, argument: unknown): Promise<O
   return undefined;
 }
 
-/**
- * The referenced event: from the cache, or one request when the cache was
- * cleared meanwhile (our hover's link was made from a loaded result) after
- * the user agreed: anyone can write a reference to any machine.
- */
+/** Anyone can write a reference to any machine: a request only after the user agreed. */
 async function cachedEvent(
   { events, trust }: DetailsCommandDeps,
   { serialNumber, key }: EventReference,

@@ -1,11 +1,6 @@
-// Problems-panel entries for serial numbers the platform has no events for
-// (or does not know), and for those whose latest event is a failure. Made
-// from what is already known — a serial number scrolled past never costs a
-// request here — for every occurrence in open documents of the configured
-// languages. Each document's serial numbers are indexed once (SerialIndex,
-// bounded, kept current by edits), so an answer for serial X re-derives only
-// X's entries in the documents that hold X, never a rescan of every line;
-// cleared on sign-out and on an environment switch.
+// Problems entries for serial numbers without events, unknown, or failed, from what is already known
+// (a serial number scrolled past costs no request). Each document is indexed once, so an answer for X
+// re-derives only X's entries.
 import * as vscode from 'vscode';
 import { Debouncer } from '../../core/common/delays';
 import { Disposable } from '../../core/common/lifecycle';
@@ -37,7 +32,6 @@ function severityOf(setting: string): vscode.DiagnosticSeverity | undefined {
   }
 }
 
-/** One open document: its index (for its version) and its entries, per serial number. */
 interface IndexedDocument {
   index: SerialIndex;
   version: number;
@@ -135,7 +129,6 @@ export class SerialDiagnostics extends Disposable {
     indexed.edited = true;
   }
 
-  /** Answers arrived for `serials`: only their entries, in the documents that hold them. */
   private updateSerials(serials: ReadonlySet<string>): void {
     const severity = severityOf(this.settings.value['diagnostics.severity']);
     const ctx = this.context();
@@ -186,7 +179,6 @@ export class SerialDiagnostics extends Disposable {
     };
   }
 
-  /** The document's index for its current version: built (bounded) only when there is none yet. */
   private indexOf(document: vscode.TextDocument): IndexedDocument {
     const key = document.uri.toString();
     let indexed = this.documents.get(key);
@@ -211,7 +203,6 @@ export class SerialDiagnostics extends Disposable {
     this.log.info(`Problems: ${document.uri.scheme === 'file' ? document.uri.fsPath : document.uri.toString()} is large, so ${why}.`);
   }
 
-  /** The entries of one serial number in one document, from what is known of it now. */
   private derive(
     indexed: IndexedDocument,
     serial: string,

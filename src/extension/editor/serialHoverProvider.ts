@@ -1,8 +1,5 @@
-// Hovers over serial numbers: the machine's latest events as a compact table.
-// The cached path answers synchronously from EventsCache.peek, so a hover
-// over a known machine costs no request and no await; otherwise one request
-// goes through the shared cache (at most one per serial per cache period) and
-// is cancelled with the hover.
+// The cached path answers synchronously from EventsCache.peek: no request, no await. Otherwise one
+// request through the shared cache, cancelled with the hover.
 import * as vscode from 'vscode';
 import { isApiError } from '../../core/client/errors';
 import { NotSignedInError, type EventsCache } from '../../core/eventsCache/eventsCache';
@@ -27,7 +24,6 @@ export interface SerialHoverDeps {
   readonly session: ApiSession;
   readonly events: EventsCache;
   readonly settings: SerialSettings;
-  /** The eventStates setting (settings.value.eventStates), read per hover. */
   readonly eventStates: () => EventStateRules;
   readonly log: Log;
   /** The line's history: the first line of an in-progress machine's hover says its step and time to go. */
@@ -36,11 +32,7 @@ export interface SerialHoverDeps {
   readonly ownArgument?: HoverContext['ownArgument'];
 }
 
-/**
- * How long a hover over a machine with a stale cached result waits for the
- * refresh before showing what it has. Offline, a refresh can take until the
- * request timeout; a hover that appears half a minute late is no hover.
- */
+/** Offline a refresh can take until the request timeout, and a hover half a minute late is no hover. */
 export const STALE_HOVER_WAIT_MS = 800;
 
 export class SerialHoverProvider implements vscode.HoverProvider {
@@ -69,8 +61,7 @@ export class SerialHoverProvider implements vscode.HoverProvider {
     }
     const fetched = this.fetch(serialNumber, range, token, ctx);
     if (cached === undefined) return fetched;
-    // Something is known: wait a little for fresh data, then show the last good result marked
-    // "not up to date". The refresh goes on and fills the cache for the next hover.
+    // Wait a little for fresh data, then show the last good result "not up to date"; the refresh goes on.
     return this.staleAfterWait(fetched, serialNumber, range, ctx);
   }
 

@@ -1,7 +1,5 @@
-// The words of the inline status, the Problems-panel entries and completion
-// details: "✓ onboarded · 3 days ago". Pure (no vscode import), so it is
-// unit-tested and timed by the bench. Server text never appears here: only
-// our own state words and a time.
+// The words of the inline status, Problems entries and completion ("✓ onboarded · 3 days ago"): only
+// our state words and a time, never server text.
 import type { Localize } from '../../core/common/localize';
 import { formatRelative } from '../../core/common/time';
 import type { EventsResult } from '../../core/client/model';
@@ -19,11 +17,9 @@ import { lineText, type ServerText } from '../../core/common/serverText';
 
 export interface SerialStatus {
   readonly state: MachineState;
-  /** Time of the newest event, when there is one. */
   readonly latestEpochMs: number | undefined;
   /** Type of the newest event (server text: plain text only). */
   readonly latestType: ServerText | undefined;
-  /** The shown result is an old one (the last refresh failed or it came from disk). */
   readonly stale: boolean;
 }
 
@@ -44,18 +40,13 @@ export function serialStatusOf(
   };
 }
 
-/** One inline status to draw: where, and what it says. */
 export interface PlannedStatus {
   readonly match: LineMatch;
   readonly state: MachineState;
   readonly text: string;
 }
 
-/**
- * The inline statuses for `matches`: one state look-up and one text per
- * distinct serial number, however often it occurs. What an update of the
- * decorations costs besides VS Code's own calls (timed by the bench).
- */
+/** One look-up and one text per distinct serial number, however often it occurs. */
 export function planStatuses(
   matches: readonly LineMatch[],
   stateOf: (serialNumber: string) => SerialStatus | undefined,
@@ -75,7 +66,6 @@ export function planStatuses(
   return planned;
 }
 
-/** One Problems-panel entry to raise. */
 export interface PlannedProblem {
   readonly match: LineMatch;
   readonly state: 'failed' | 'noEvents' | 'unknown';
@@ -121,7 +111,6 @@ export interface StatusTextContext {
   readonly t: Localize;
 }
 
-/** "onboarded · 3 days ago": the state's word and, when there is a latest event, its age. */
 export function stateSummary(state: MachineState, latestEpochMs: number | undefined, ctx: StatusTextContext): string {
   const word = stateWord(state, ctx.t);
   if (latestEpochMs === undefined) return word;
@@ -129,12 +118,10 @@ export function stateSummary(state: MachineState, latestEpochMs: number | undefi
   return age === undefined ? word : `${word} · ${age}`;
 }
 
-/** The inline status after a serial number: glyph, word, age. */
 export function inlineStatusText(state: MachineState, latestEpochMs: number | undefined, ctx: StatusTextContext): string {
   return `${STATE_LOOKS[state].glyph} ${stateSummary(state, latestEpochMs, ctx)}`;
 }
 
-/** The Problems-panel message for a serial number in a problem state. */
 export function problemMessage(
   serialNumber: string,
   state: 'failed' | 'noEvents' | 'unknown',
