@@ -1,8 +1,5 @@
-// What each serial number's state is, for the inline status, the Problems
-// panel, quick fixes and completion: read from the shared events cache — its
-// results and its failures, from memory — through the one eventStates
-// mapping. Loads only what an editor shows, and only while
-// signed in; everything is forgotten on sign-out or an environment switch.
+// Each serial number's state for the inline status, Problems, quick fixes and completion, from the
+// shared cache's memory; loads only what an editor shows, while signed in.
 import { isApiError } from '../../core/client/errors';
 import { Emitter, type Event } from '../../core/common/emitter';
 import { Debouncer } from '../../core/common/delays';
@@ -44,10 +41,7 @@ export class SerialStatuses extends Disposable {
   );
   private environmentId: string | undefined;
 
-  /**
-   * Some state may have changed (coalesced: once per burst of answers): the
-   * serial numbers whose state may have changed, or undefined for all of them.
-   */
+  /** Once per burst of answers: the serial numbers that may read differently, or undefined for all. */
   readonly onDidChange: Event<ReadonlySet<string> | undefined> = this.changed.event;
 
   constructor(private readonly deps: SerialStatusesDeps) {
@@ -86,7 +80,6 @@ export class SerialStatuses extends Disposable {
     return this.deps.session.state.kind === 'signed-in';
   }
 
-  /** The serial numbers editors now show: loads what is missing, cancels what scrolled away. */
   show(serialNumbers: readonly string[]): void {
     if (!this.signedIn) {
       this.loads.clear();
@@ -95,22 +88,18 @@ export class SerialStatuses extends Disposable {
     this.loads.show(serialNumbers);
   }
 
-  /** Serial numbers in view not loaded because the automatic bounds were reached. */
   get heldCount(): number {
     return this.loads.heldCount;
   }
 
-  /** The number of held serial numbers changed. */
   get onDidChangeHeld(): Event<number> {
     return this.loads.onDidChangeHeld;
   }
 
-  /** The user said to load the held serial numbers. */
   loadHeld(): void {
     if (this.signedIn) this.loads.loadHeld();
   }
 
-  /** What is known of one serial number now; undefined while nothing is (or signed out). */
   stateOf(serialNumber: string): SerialStatus | undefined {
     if (!this.signedIn) return undefined;
     return serialStatusOf(this.deps.events.peek(serialNumber), this.loads.failure(serialNumber), this.deps.settings.value.eventStates);

@@ -1,8 +1,5 @@
-// "Onboarding Events: Sign In", interactively: seven steps (API base URL,
-// authorization URL, client id, client secret, username, password, a name for
-// the environment), then one token request to prove the credentials before
-// anything is stored. What was typed stays in memory while the user fixes a
-// mistake or waits out a network problem, and is gone when the flow ends.
+// Sign In, interactively: seven steps, then one token request that proves the credentials before
+// anything is stored. What was typed stays in memory only while the flow runs.
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/common/errors';
 import { abortSignalFor } from '../../core/common/cancellation';
@@ -27,7 +24,6 @@ type Field = 'apiBaseUrl' | 'authUrl' | 'clientId' | 'clientSecret' | 'username'
 export type SignInPrefill = Partial<Record<Field, string>>;
 
 const CLIENT_ID_STEP = 2;
-/** The first step after the two URL steps. */
 const FIRST_ACCOUNT_STEP = CLIENT_ID_STEP;
 
 export class SignInFlow {
@@ -40,10 +36,8 @@ export class SignInFlow {
   ) {}
 
   /**
-   * The interactive flow. Resolves with the new active environment, or
-   * undefined when the user gave up. Starting past the URL steps is allowed
-   * only for URLs the user confirmed before; otherwise the flow starts at the
-   * first URL step, so nobody types a secret for a /token they never saw.
+   * Undefined when the user gave up. Past the URL steps only for URLs confirmed before, so nobody types
+   * a secret for a /token they never saw.
    */
   async run(prefill: SignInPrefill = {}, startAt = 0): Promise<Environment | undefined> {
     let values: SignInPrefill = { ...this.defaults(), ...definedOnly(prefill) };
@@ -61,7 +55,6 @@ export class SignInFlow {
     }
   }
 
-  /** Verifies (with a cancellable progress notification), stores on success, and decides where to go on failure. */
   private async verifyAndStore(
     draft: SignInDraft,
   ): Promise<{ kind: 'done'; env: Environment } | { kind: 'cancelled' } | { kind: 'edit'; restartAt: number }> {
@@ -128,7 +121,6 @@ export class SignInFlow {
     }
   }
 
-  /** Whether the prefilled URLs are those the user confirmed for the environment they belong to. */
   private urlsConfirmed(values: SignInPrefill): boolean {
     const draft = accountDraft(values);
     if (draft === undefined) return false;

@@ -1,9 +1,5 @@
-// The plumbing of one of our webviews (the event details, the board): its
-// options, a fresh HTML shell (and nonce) per load, the ready handshake,
-// posting, validating what the page sends, and disposal. One host for both
-// panels, so both keep the same rules. The handshake: after each load the page
-// says "ready", and only then does the host post; a message posted earlier
-// would be lost with the old page. What the page asks for is handed to `request`.
+// One host for both webviews, so both keep the same rules: a fresh shell and nonce per load, and
+// nothing posted until the page says "ready" (an earlier post is lost with the old page).
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { Emitter, type Event } from '../../core/common/emitter';
@@ -23,17 +19,12 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions 
 export interface WebviewHostOptions<H, P extends { readonly type: string }> {
   readonly extensionUri: vscode.Uri;
   readonly log: Log;
-  /** The page's bundle: media/<page>/<page>.js and .css (esbuild.mjs builds them). */
   readonly page: 'details' | 'board';
-  /** How the log names this panel. */
   readonly logName: string;
-  /** What the shell shows until the page has rendered. */
   readonly loading: string;
   /** The protocol's guard: anything else the page sends is dropped unread. */
   readonly isPageMessage: (message: unknown) => message is P;
-  /** What the page is sent each time it says "ready", and on `update()`. */
   content(): H;
-  /** Every other message of the protocol the page sends. */
   request(message: Exclude<P, { readonly type: 'ready' }>): Promise<void>;
 }
 
@@ -70,12 +61,10 @@ export class WebviewHost<H, P extends { readonly type: string }> extends Disposa
     );
   }
 
-  /** The page has said "ready" since the last load: what is posted now is shown. */
   get isReady(): boolean {
     return this.ready;
   }
 
-  /** A fresh shell (and nonce): the page announces "ready" again and gets `content()`. */
   load(): void {
     this.ready = false;
     const webview = this.panel.webview;
@@ -102,7 +91,6 @@ export class WebviewHost<H, P extends { readonly type: string }> extends Disposa
     void this.panel.webview.postMessage(message);
   }
 
-  /** Entry point for every message from the page: validated, then handled. */
   private async receive(message: unknown): Promise<void> {
     const { isPageMessage, log, logName: name } = this.options;
     if (!isPageMessage(message)) {

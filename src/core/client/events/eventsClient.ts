@@ -1,7 +1,5 @@
-// Spec §4.1 GET /events: one call per serial number, validated into typed
-// events, newest first. The spec says list endpoints paginate (§4.2) without
-// saying whether /events does, so a page- or cursor-based envelope is followed
-// too, up to a page cap, and the result says when the cap cut it short.
+// Spec §4.1 GET /events. §4.2 says list endpoints paginate without saying whether /events does, so an
+// envelope is followed too, up to a cap, and the result says when the cap cut it.
 
 import { isRecord } from '../../common/guards';
 import { describeRequest, errorForApiStatus, invalidInputError, protocolError } from '../errors';
@@ -33,10 +31,8 @@ import { dedupeEvents, sortNewestFirst, validateEvents } from '../validateEvents
 export const EVENTS_PATH = '/public/api/onboarding-events/events';
 
 /**
- * Response bytes one machine's page walk may hold (README, Security). One
- * response is capped at 10 MB by the HTTP client; without this, 50 pages
- * could hold 500 MB. The walk stops after the page that crosses it, and the
- * result says more are available (`truncated`).
+ * One response is capped at 10 MB, so 50 pages could hold 500 MB; the walk stops past this and says
+ * more are available.
  */
 export const MAX_BYTES_PER_MACHINE = 32 * 1024 * 1024;
 
@@ -49,12 +45,10 @@ export function eventsUrl(apiBaseUrl: string, serialNumber: string, timestamp?: 
 }
 
 export interface EventsClientOptions {
-  /** The authorized GET (an AuthorizedRequests); tests pass a stand-in. */
   readonly requests: Pick<AuthorizedRequests, 'get'>;
   readonly apiBaseUrl: string;
   readonly timestampUnit: TimestampUnitSetting;
   readonly now: () => number;
-  /** MAX_BYTES_PER_MACHINE unless a test sets a smaller budget. */
   readonly maxBytesPerMachine?: number;
 }
 
@@ -186,7 +180,6 @@ export class EventsClient {
   }
 }
 
-/** `{content: [...]}` without any cursor attribute: a last page, with nothing after it. */
 function contentOnly(body: unknown): CursorEnvelope | undefined {
   return isRecord(body) && Array.isArray(body['content']) ? { content: body['content'] as unknown[] } : undefined;
 }

@@ -1,7 +1,5 @@
-// When and how long to wait before trying a request again. Only failures that
-// are plausibly temporary are retried: network errors, 429 and the gateway
-// statuses 502/503/504. A 500 is a bug on the server and retrying it would
-// only triple the load.
+// Only plausibly temporary failures are retried: network errors, 429, 502/503/504. A 500 is a server
+// bug, and retrying it would only triple the load.
 import { setTimeout as delay } from 'node:timers/promises';
 import { clampDelay, DELAY_CEILINGS, MAX_TIMER_DELAY_MS } from '../../common/delays';
 import { definedOnly } from '../../common/definedOnly';
@@ -9,17 +7,12 @@ import type { NetworkFailure } from './transport';
 
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 
-/**
- * Failures (see NetworkFailure) worth another try; timeouts are not, as the user already waited the full time.
- * A refused connection is (a service restarting); certificates, proxies and DNS are not: they fail the same way again.
- */
+/** Timeouts are not retried (the user already waited); certificates, proxies and DNS fail the same way again. */
 export const RETRYABLE_FAILURES: ReadonlySet<NetworkFailure> = new Set<NetworkFailure>(['connection', 'connection-refused']);
 
 export interface RetryPolicy {
   readonly maxRetries: number;
-  /** First backoff step; doubles each retry. */
   readonly baseDelayMs: number;
-  /** Ceiling of one backoff step. */
   readonly maxDelayMs: number;
   /** A Retry-After longer than this is not waited out: the error reports it so the user can decide. */
   readonly maxRetryAfterMs: number;
@@ -41,10 +34,8 @@ export function backoffDelay(retry: number, policy: RetryPolicy): number {
 }
 
 /**
- * RFC 9110 §10.2.3: delay-seconds or an HTTP-date. Returns milliseconds, or
- * undefined when absent or unreadable — always finite and at most a day
- * (DELAY_CEILINGS.retryAfterMs): "3000000" seconds or a date in the year
- * 9999 means "a long time", never Infinity or a timer that overflows.
+ * RFC 9110 §10.2.3; always finite and at most a day, so "a long time" never becomes Infinity or an
+ * overflowing timer.
  */
 export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
   if (value === undefined) return undefined;

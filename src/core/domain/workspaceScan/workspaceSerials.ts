@@ -1,18 +1,14 @@
-// The pure half of "In This Workspace": which serial numbers a set of files
-// contains, and where each was first seen. The glue (workspaceScan.ts) finds
-// and reads the files; this collects, counts and sorts, unit-tested.
+// Which serial numbers a set of files contains, and where each was first seen.
 import type { SerialMatcher } from '../serialNumbers/serialMatcher';
 
 export interface SerialLocation {
-  /** The file, as a string the glue can turn back into a Uri. */
   readonly file: string;
-  /** 0-based line of the first occurrence in that file. */
+  /** 0-based. */
   readonly line: number;
 }
 
 export interface FoundSerial {
   readonly serialNumber: string;
-  /** Files that mention it, first occurrence each, in scan order. */
   readonly locations: readonly SerialLocation[];
   readonly occurrences: number;
 }
@@ -66,10 +62,8 @@ export class SerialCollector {
 }
 
 /**
- * The exclude glob for findFiles from the files.exclude and search.exclude
- * settings: findFiles applies files.exclude only when given no exclude, so a
- * scan that must also honour search.exclude has to pass both. Entries set to
- * false, and `when` conditions (which need the sibling file), are left out.
+ * findFiles applies files.exclude only when given no exclude, so honouring search.exclude means
+ * passing both; `when` conditions are left out.
  */
 export function excludeGlob(...settings: readonly (Readonly<Record<string, unknown>> | undefined)[]): string | undefined {
   const patterns = new Set<string>();

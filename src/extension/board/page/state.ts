@@ -1,7 +1,4 @@
-// The board page's state, as one object a reader can see whole: what the host
-// sent, what the user chose (sort, filter, zoom, the keyboard's place), and the
-// nodes built once per page (the frame) and once per update (the rows). The
-// other modules of the page read and change it; none keeps state of its own.
+// The page's state as one object a reader can see whole; the page's other modules keep none of their own.
 import { plainLocalize } from '../../../core/common/localize';
 import { pageChannel } from '../../../core/common/page/dom';
 import { safeLocale } from '../../../core/common/time';
@@ -36,7 +33,6 @@ export interface RowUi {
   readonly haystack: string;
 }
 
-/** The nodes built once per page that updates write into. */
 export interface Frame {
   readonly summary: HTMLElement;
   readonly shownCount: HTMLElement;
@@ -68,15 +64,12 @@ export interface Spot {
 export interface BoardPageState {
   strings: PageStrings | undefined;
   board: BoardView | undefined;
-  /** Every row built for the board, in sort order. */
   rows: RowUi[];
-  /** Shown rows (filtered, in sort order): the table's visible rows and the timeline's lanes. */
   shown: RowUi[];
   sort: BoardSort;
   filter: BoardFilter;
   /** The timeline's time range; undefined until it is fitted to the rows. */
   view: { from: number; to: number } | undefined;
-  /** The keyboard's place on the timeline. */
   focus: Spot | undefined;
   hover: Spot | undefined;
   colors: TimelineColors | undefined;
@@ -121,7 +114,6 @@ const STATE_STRING: Readonly<Record<BoardState, keyof PageStrings>> = {
   notLoaded: 'stateNotLoaded',
 };
 
-/** A string of the host's, its `{0}`s filled in. */
 export const pageString = (key: keyof PageStrings, ...args: (string | number)[]): string =>
   plainLocalize(page.strings?.[key] ?? key, ...args);
 export const stateWord = (state: BoardState): string => pageString(STATE_STRING[state]);
