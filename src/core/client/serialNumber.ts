@@ -1,6 +1,4 @@
-// Spec §4.1 rule 1: serialNumber must be supplied. The spec gives no format, so
-// we only refuse what can never be a serial number and would make a confusing
-// request: empty input, absurd lengths, control characters.
+// Spec §4.1 gives no format: refuse only what can never be a serial number and would make a confusing request.
 
 import { ApiError } from './errors';
 
@@ -10,17 +8,12 @@ export const MAX_SERIAL_NUMBER_LENGTH = 128;
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 
-/**
- * Characters that make text read differently from what it is: bidi controls
- * (a right-to-left override shows "CBA" for "ABC"), zero-width characters and
- * the byte-order mark. Never part of a serial number.
- */
+/** Bidi controls ("CBA" shown for "ABC"), zero-width characters and the BOM: never part of a serial number. */
 export const INVISIBLE_OR_BIDI = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/;
 
 /**
- * Markup that VS Code renders in notifications and status-bar text: a
- * Markdown link `[label](command:…)` and a `$(icon)`. A serial number that
- * contains it could turn a message about it into a runnable link.
+ * Markup VS Code renders in notifications and the status bar: a serial number holding it could turn a
+ * message about it into a runnable link.
  */
 export const RENDERED_MARKUP = /\]\(|\$\(/;
 
@@ -32,7 +25,6 @@ export function unsafeSerialCharacters(value: string): 'control' | 'invisible' |
   return undefined;
 }
 
-/** Trims and validates a serial number; throws ApiError('invalid-input') saying what is wrong. */
 export function normalizeSerialNumber(input: string): string {
   const serial = input.trim();
   if (serial === '') {

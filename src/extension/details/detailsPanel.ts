@@ -1,6 +1,4 @@
-// One details panel: the event it shows, its title, and the message that
-// shows it. The webview plumbing (shell, handshake, posting) is WebviewHost's;
-// what the page may ask for is PageRequests'.
+// One details panel: its event, its title and the message that shows it.
 import * as vscode from 'vscode';
 import { definedOnly } from '../../core/common/definedOnly';
 import type { OnboardingEvent } from '../../core/client/model';
@@ -13,7 +11,6 @@ import { buildEventView } from './viewModel';
 import { WebviewHost } from '../workbench/webviewHost';
 import { lineText } from '../../core/common/serverText';
 
-/** What every panel shares: the session, the events cache, the log and the read-only documents. */
 export interface PanelContext extends PageRequestServices {
   readonly extensionUri: vscode.Uri;
 }
@@ -73,10 +70,8 @@ export class DetailsPanel extends Disposable {
   }
 
   /**
-   * Shows another event in this panel (the preview follows the selection). A
-   * page that is up re-renders in place, and the tab title changes in the same
-   * turn as the content is posted; a fresh shell would show the new title over
-   * the old page until the new one said "ready" (~180 ms).
+   * A page that is up re-renders in place with the title changed in the same turn; a fresh shell would
+   * show the new title over the old page until it said "ready".
    */
   setEvent(event: OnboardingEvent): void {
     if (this.host.isReady) this.refresh(event);
@@ -86,14 +81,12 @@ export class DetailsPanel extends Disposable {
     }
   }
 
-  /** Re-posts the event, e.g. after the API base or the timestamp setting changed. */
   refresh(event: OnboardingEvent = this.current): void {
     this.current = event;
     this.panel.title = panelTitle(event);
     this.host.update();
   }
 
-  /** A fresh shell for each event: the page announces "ready" again and gets the event. */
   private load(): void {
     this.panel.title = panelTitle(this.current);
     this.host.load();
@@ -111,8 +104,7 @@ export class DetailsPanel extends Disposable {
   }
 }
 
-// Every string the page shows, localised here because the page cannot call vscode.l10n.
-// `{0}` placeholders are filled in by the page (plainLocalize), so translations can move them.
+// The page cannot call vscode.l10n; it fills `{0}` itself, so translations can move them.
 function pageStrings(): PageStrings {
   const t = vscode.l10n.t;
   return {

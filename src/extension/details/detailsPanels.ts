@@ -1,9 +1,5 @@
-// Which panel shows which event. Two modes (setting details.panelMode):
-// 'preview' keeps one panel that follows the selection, like a preview
-// editor, so clicking through a machine's events does not pile up tabs;
-// 'perEvent' gives each event its own panel, revealed when opened again, for
-// comparing events side by side. Either way an event that is already shown
-// somewhere is revealed there rather than opened twice.
+// 'preview' keeps one panel that follows the selection, so clicking through events piles up no tabs;
+// 'perEvent' gives each event its own. An event already shown is revealed rather than opened twice.
 import * as vscode from 'vscode';
 import type { OnboardingEvent } from '../../core/client/model';
 import { Disposable } from '../../core/common/lifecycle';
@@ -79,11 +75,7 @@ export class DetailsPanels extends Disposable {
     }
   }
 
-  /**
-   * Next to the other details panels, else in the active group, as GitHub Pull
-   * Requests opens a description and Jira an issue. Beside the editor it would
-   * split the window and squeeze the file being read to half its width.
-   */
+  /** Beside the editor would split the window and squeeze the file being read to half its width. */
   private column(): vscode.ViewColumn {
     const other = [...this.panels].find((p) => p.panel.viewColumn !== undefined)?.panel.viewColumn;
     return other ?? vscode.ViewColumn.Active;
@@ -104,7 +96,7 @@ export class DetailsPanels extends Disposable {
     return details;
   }
 
-  /** Closes every panel (they show one API's data, and that API is no longer the one signed in). */
+  /** They show one API's data, and that API is no longer the one signed in. */
   closeAll(): void {
     for (const p of [...this.panels]) p.dispose();
     this.panels.clear();

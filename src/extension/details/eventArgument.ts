@@ -1,10 +1,5 @@
-// Pure: what the details commands and the panel serializer accept. Commands
-// can be run by anything (a tree node, a hover's command link, another
-// extension, the command palette), and panel state comes back from disk after
-// a reload, so neither is trusted: the raw event is validated again through
-// the core's validator, exactly as if it had just arrived from the API. A
-// reference (serial number and key) is not an event: the command looks it up
-// in the events cache, which holds only validated events.
+// Commands can be run by anything and panel state comes back from disk, so the raw event is validated
+// again as if it had just arrived; a reference is looked up in the cache, which holds only validated events.
 
 import type { OnboardingEvent } from '../../core/client/model';
 import type { TimestampUnitSetting } from '../../core/client/timestamp';
@@ -25,17 +20,14 @@ export function eventFromArgument(argument: unknown, unit: TimestampUnitSetting,
   return revalidate(serialNumber, candidate['raw'], unit, t);
 }
 
-/** Which event the cache should give: the one with `key`, or the machine's latest when there is no key. */
 export interface EventReference {
   readonly serialNumber: string;
   readonly key: string | undefined;
 }
 
 /**
- * `{ serialNumber, key }` (or `{ serialNumber }` for the latest event), as the
- * hover and the quick fixes pass it: an id, not the event, so no server data
- * travels in a command URI. Those fields only: anything more is an event
- * argument, validated as one (a forged event must not pass as a reference).
+ * An id, not the event, so no server data travels in a command URI; anything more is validated as an
+ * event (a forged event must not pass as a reference).
  */
 export function eventReference(argument: unknown): EventReference | undefined {
   if (!isRecord(argument)) return undefined;

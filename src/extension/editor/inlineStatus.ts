@@ -1,10 +1,5 @@
-// The inline status after each serial number in view: "✓ onboarded · 3 days
-// ago", in the state's theme colour. Only the visible lines (plus a margin)
-// are matched; their serial numbers are handed to SerialStatuses, which loads
-// what is missing after the scrolling settles. Nothing while signed out. The
-// hover over the serial number keeps the details. When more are in view than
-// load without asking (VisibleLoads' bounds), the user is asked once whether
-// to load the rest.
+// The inline status after each serial number in view, in the state's colour. Only visible lines (plus
+// a margin) are matched and loaded after scrolling settles; past the automatic bounds the user is asked once.
 import * as vscode from 'vscode';
 import { Debouncer } from '../../core/common/delays';
 import { Disposable } from '../../core/common/lifecycle';
@@ -43,9 +38,8 @@ export class InlineStatus extends Disposable {
       this.loadVisible();
     }, LOAD_DELAY_MS),
   );
-  /** A "load the others?" question is on screen: one at a time. */
   private asking = false;
-  /** When the user last dismissed the question: not asked again within the budget period. */
+  /** Not asked again within the budget period. */
   private declinedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
@@ -118,7 +112,6 @@ export class InlineStatus extends Disposable {
     this.update(vscode.window.visibleTextEditors, load);
   }
 
-  /** Repaints `editors` from what is known; with `load`, asks (after scrolling settles) for what is not. */
   private update(editors: readonly vscode.TextEditor[], load: boolean): void {
     const mode = this.mode();
     const signedIn = this.states.signedIn;

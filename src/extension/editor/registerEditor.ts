@@ -1,8 +1,5 @@
-// Serial numbers in code: hovers, Ctrl/Cmd-click links, and the editor
-// context-menu entry (which hands over to the look-up by command id), and the
-// in-document views. Language providers follow the serial settings
-// (hover.enabled, links.enabled, hover.languages): they are registered again,
-// for the new languages, whenever those settings change.
+// Serial numbers in code: hovers, links, the context-menu look-up and the in-document views. The
+// language providers are registered again whenever the serial settings change.
 import * as vscode from 'vscode';
 import { Disposable, toDisposable } from '../../core/common/lifecycle';
 import { commandUri } from '../../core/common/markdownText';
@@ -27,7 +24,6 @@ const MAX_LINKS_PER_DOCUMENT = 2000;
 
 type ProviderRegistrations = (selector: vscode.DocumentSelector, value: SerialSettingsSnapshot) => vscode.Disposable[];
 
-/** Providers registered again, each caller saying what to register, whenever the serial settings change. */
 class SerialProviders extends Disposable {
   private registrations: vscode.Disposable | undefined;
 
@@ -55,11 +51,7 @@ class SerialProviders extends Disposable {
   }
 }
 
-/**
- * Serial numbers become Ctrl/Cmd-clickable: each links to the tree's reveal
- * command with `{ serialNumber }`. Finding them is local work only (no
- * request), capped per document, and skipped for huge documents.
- */
+/** Local work only (no request), capped per document, skipped for huge documents. */
 class SerialLinkProvider implements vscode.DocumentLinkProvider {
   constructor(
     private readonly settings: SerialSettings,
@@ -87,7 +79,6 @@ export type EditorDeps = SerialFeatureDeps & {
   readonly lineHistory: Pick<CachedLineHistory, 'progressFor'>;
 };
 
-/** The hover, links and the in-document views (inline status, Problems, quick fixes, completion) over one SerialStatuses; no other feature reads them. */
 export function registerEditor(context: vscode.ExtensionContext, deps: EditorDeps): void {
   const { serialSettings } = deps;
   const linkProvider = new SerialLinkProvider(serialSettings, deps.trust);
@@ -110,7 +101,6 @@ export function registerEditor(context: vscode.ExtensionContext, deps: EditorDep
     new SerialAtCursorContext(serialSettings),
     ...registerCommands(EDITOR_COMMANDS, deps),
   );
-  // In the document: inline status, Problems panel, quick fixes, completion (all read one SerialStatuses).
   const states = new SerialStatuses({ session: deps.session, events: deps.events, settings: deps.settings, log: deps.log });
   const inline = new InlineStatus(states, serialSettings, deps.settings);
   const diagnostics = new SerialDiagnostics(states, serialSettings, deps.settings, deps.log);

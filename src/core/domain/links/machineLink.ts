@@ -1,12 +1,6 @@
-// Links to a machine from outside VS Code (tickets, chat):
-//   <scheme>://onboarding-events.onboarding-events/machine?serial=MX-4711-A0023&environment=Production&timestamp=1717320000
-// A link is untrusted input — anyone can write one — so it is read strictly:
-// one known path, each parameter at most once, a serial number by the core's
-// rules, an environment name of plain text, an integer timestamp. Unknown
-// parameters are ignored (newer links keep working), not acted on; `watch=1`
-// asks for a watch, which the watch command confirms like any request from
-// outside. Pure (no
-// vscode): table-tested.
+// `<scheme>://onboarding-events.onboarding-events/machine?serial=…&environment=…&timestamp=…`. Anyone can
+// write one, so it is read strictly: one path, each parameter once; unknown ones are ignored, not acted
+// on, and `watch=1` is confirmed like any request from outside.
 import { MAX_SERIAL_NUMBER_LENGTH } from '../../client/serialNumber';
 import type { Localize } from '../../common/localize';
 import { checkSerialNumber } from '../serialNumbers/serialNumberInput';
@@ -18,9 +12,7 @@ export const MAX_ENVIRONMENT_NAME_LENGTH = 100;
 
 export interface MachineLink {
   readonly serialNumber: string;
-  /** The environment's name, as the person who copied the link saw it. */
   readonly environment?: string;
-  /** The raw timestamp of an event to open (server units, as in the event). */
   readonly timestamp?: number;
   /** `watch=1`: the link asks to watch the machine's onboarding (which the user confirms: a link is anyone's). */
   readonly watch?: boolean;
@@ -31,7 +23,6 @@ export type ParsedMachineLink = { readonly ok: true; readonly link: MachineLink 
 // eslint-disable-next-line no-control-regex -- refusing control characters is the point
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
-/** Reads the path and query of a `vscode://…` link (as `Uri.path` and `Uri.query` give them). */
 export function parseMachineLink(path: string, query: string, t: Localize): ParsedMachineLink {
   if (path !== MACHINE_LINK_PATH) return { ok: false, problem: t('it does not point to a machine') };
   if (query.length > MAX_LINK_QUERY_LENGTH) return { ok: false, problem: t('it is too long') };
@@ -63,7 +54,6 @@ export function parseMachineLink(path: string, query: string, t: Localize): Pars
   return { ok: true, link };
 }
 
-/** The query of a link to `link` (the glue adds scheme, authority and path). */
 export function machineLinkQuery(link: MachineLink): string {
   const params = new URLSearchParams({ serial: link.serialNumber });
   if (link.environment !== undefined) params.set('environment', link.environment);
