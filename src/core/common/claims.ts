@@ -1,14 +1,11 @@
-// One claim per key across every window of the profile: who tells the user
-// about a thing that happened once (a watch's outcome, a pinned machine's new
-// failure), so two windows never both tell the user. No vscode: unit-tested under
-// plain mocha (test/unit/watch/watchList.test.ts).
+// Who tells the user about a thing that happened once, across every window of the profile, so two
+// windows never both tell it.
 import { createHash } from 'node:crypto';
 import { mkdir, open, readdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorMessage } from './errors';
 import { isRecord } from './guards';
 
-/** One claim per key, across every window: true for the first caller only. */
 export interface Claims {
   claim(key: string): Promise<boolean>;
 }
@@ -18,11 +15,8 @@ const CLAIM_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 const MAX_CLAIM_FILES_PRUNED = 2000;
 
 /**
- * Claims as files in a folder every window of the profile shares (the
- * extension's global storage): creating a file with O_EXCL either succeeds
- * for exactly one process or fails with EEXIST, which a read-then-write of
- * global state cannot promise. A folder that cannot be written answers true:
- * telling the user twice beats never telling them.
+ * Files in the shared global storage: O_EXCL creation succeeds for exactly one process, which a
+ * read-then-write of global state cannot promise. Unwritable answers true: twice beats never.
  */
 export class FileClaims implements Claims {
   constructor(
@@ -44,7 +38,6 @@ export class FileClaims implements Claims {
     }
   }
 
-  /** Removes claims older than a month (at most a bounded number per start). */
   async prune(now = Date.now()): Promise<void> {
     let names: string[];
     try {

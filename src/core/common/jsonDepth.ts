@@ -1,15 +1,9 @@
-// JSON from a server can nest as deep as its size allows: JSON.parse copes
-// (it is iterative), but JSON.stringify, String() and every recursive walk
-// overflow the stack at a few thousand levels. So parsed JSON is pruned at the
-// edge: below MAX_JSON_DEPTH a value is replaced by a marker string, and
-// nothing downstream (the details panel, Copy as JSON, the on-disk cache) can
-// meet a depth it cannot render. Iterative, so pruning itself cannot
-// overflow. Pure: unit-tested.
+// JSON.parse copes with any depth but JSON.stringify and every recursive walk overflow at a few thousand
+// levels, so parsed JSON is pruned at the edge, iteratively, and nothing downstream meets such a depth.
 
 /** Far deeper than any real event; deep enough that nothing a person reads is cut. */
 export const MAX_JSON_DEPTH = 64;
 
-/** What a pruned subtree becomes. */
 export const TOO_DEEP = '[nested too deeply to show]';
 
 /** The depth of a parsed JSON value (a scalar is 0, `[]` and `{}` are 1); stops counting above `limit`. */
@@ -30,7 +24,6 @@ export function jsonDepth(value: unknown, limit = Number.POSITIVE_INFINITY): num
   return deepest;
 }
 
-/** The value itself when it is at most `maxDepth` deep; otherwise a copy with the deeper parts replaced by TOO_DEEP. */
 export function pruneDeepJson(value: unknown, maxDepth = MAX_JSON_DEPTH): unknown {
   if (jsonDepth(value, maxDepth) <= maxDepth) return value;
   const root: { value?: unknown } = {};

@@ -1,8 +1,5 @@
-// What the details page may ask of the host, carried out after checking it
-// against the event the host holds: links go through the link policy (looked
-// up by id, targets recomputed here; a URL from the page is never trusted),
-// copies take the host's own copy of the event, and the two commands get the
-// host's event, not the page's.
+// What the details page may ask, checked against the event the host holds: links by id through the
+// link policy, copies and commands from the host's own event, never the page's.
 import * as vscode from 'vscode';
 import { isApiError } from '../../core/client/errors';
 import type { OnboardingEvent } from '../../core/client/model';
@@ -26,10 +23,8 @@ import {
 } from './linkPolicy';
 import type { HostMessage, PageMessage, VariableValues } from './protocol';
 
-/** Every request but the handshake, which the webview host answers itself. */
 export type PageRequest = Exclude<PageMessage, { type: 'ready' }>;
 
-/** What every panel's requests share. */
 export interface PageRequestServices {
   readonly session: ApiSession;
   /** Fetches go through the events cache, which reports refused credentials to the session. */
@@ -47,7 +42,6 @@ export function apiBaseUrlOf(session: ApiSession): string | undefined {
 export class PageRequests {
   constructor(
     private readonly services: PageRequestServices,
-    /** The event the panel shows now (the preview panel's changes). */
     private readonly event: () => OnboardingEvent,
     private readonly post: (message: HostMessage) => void,
   ) {}

@@ -1,6 +1,4 @@
-// A sequence of InputBoxes with a step counter ("3/7") and a Back button, in
-// the manner of VS Code's multi-step input sample. Each step keeps its value
-// when the user goes back and forth; Escape cancels the whole sequence.
+// InputBoxes with a step counter and Back, after VS Code's multi-step input sample; Escape cancels all.
 import * as vscode from 'vscode';
 import { DisposableStore } from '../../core/common/lifecycle';
 
@@ -8,9 +6,7 @@ export interface InputStep<K extends string> {
   readonly key: K;
   readonly prompt: string;
   readonly placeholder?: string;
-  /** Masked input, for the client secret and the password. */
   readonly password?: boolean;
-  /** Returns a message to show, or undefined when the value is acceptable. */
   readonly validate?: (value: string, values: Readonly<Partial<Record<K, string>>>) => string | undefined;
   /** Called with the accepted value (e.g. to register a secret with the log redactor). */
   readonly onAccept?: (value: string) => void;
@@ -20,10 +16,7 @@ export interface InputStep<K extends string> {
 
 type StepResult = { readonly kind: 'value'; readonly value: string } | { readonly kind: 'back' } | { readonly kind: 'cancel' };
 
-/**
- * Runs the steps from `startAt`, with `initial` values prefilled. Resolves
- * with every value, or undefined when the user cancelled.
- */
+/** Undefined when the user cancelled. */
 export async function runMultiStepInput<K extends string>(
   title: string,
   steps: readonly InputStep<K>[],

@@ -1,8 +1,4 @@
-// The watch commands: Watch Onboarding (the machine from our own UI, a typed
-// serial number, or another extension's or a link's after the user agrees),
-// Stop Watching, and Show Watches, the Watched Machines quick pick (stop a
-// watch, open its outcome, clear the ended ones). One table, registered by
-// registerWatch.ts.
+// Watch Onboarding, Stop Watching and the Watched Machines quick pick, as one command table.
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/common/errors';
 import type { IDisposable } from '../../core/common/lifecycle';
@@ -36,10 +32,8 @@ export interface WatchCommandDeps {
 }
 
 /**
- * The machine a watch command is for: our own UI's argument (a tree element,
- * or our mark), else a serial number another extension or a link chose, which
- * the user confirms (workbench/argumentTrust.ts: a watch sends requests in
- * their name for as long as it runs). No argument asks for one.
+ * Our own UI's argument, else a serial number another extension or link chose, which the user confirms:
+ * a watch sends requests in their name for as long as it runs.
  */
 async function watchTarget(deps: WatchCommandDeps, argument: unknown): Promise<string | undefined> {
   const copy = typeof argument === 'string' ? { serialNumber: argument } : plainArgument(argument, ['serialNumber', 'via']);

@@ -1,18 +1,10 @@
-// The extension's reader of workspace files and writer of the files the user
-// or a caller chose (an export's save dialog, a command's target), on VS
-// Code's URIs. A local file goes through
-// common/namedFiles.ts (never through a symlink or a hard link: a new file of
-// its own, renamed over the name). A remote one (SSH, WSL, a container, a
-// virtual file system) is VS Code's file system provider's: a symlink or a
-// folder at the name is refused, the bytes are written to a new file beside
-// it and renamed over the name, so the write replaces the name and never goes
-// into the file a link or a second name points to. A remote file is read
-// through VS Code after its stat says it is a file within the limit.
+// Workspace files read and chosen files written on VS Code's URIs: a local one through
+// common/namedFiles.ts; a remote one through its file system provider, written to a new file beside it
+// and renamed over the name, so no link there is written through.
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { NamedFileError, readNamedFile, writeNamedFile } from '../../core/common/namedFiles';
 
-/** Writes `bytes` to `target` as described above; throws a NamedFileError (a LocalizedError) or VS Code's FileSystemError. */
 export async function writeSavedFile(target: vscode.Uri, bytes: Uint8Array): Promise<void> {
   if (target.scheme === 'file') {
     await writeNamedFile(target.fsPath, bytes);
@@ -35,10 +27,7 @@ export async function writeSavedFile(target: vscode.Uri, bytes: Uint8Array): Pro
   }
 }
 
-/**
- * Reads a workspace file, at most `maxBytes`: a local one through common/namedFiles.ts, opened and then
- * checked to be a regular file still inside its workspace folder (a link out of the folder is not read).
- */
+/** A local file is checked to be a regular file still inside its workspace folder. */
 export async function readWorkspaceFile(file: vscode.Uri, maxBytes: number): Promise<Uint8Array> {
   if (file.scheme === 'file') {
     const folder = vscode.workspace.getWorkspaceFolder(file);

@@ -1,6 +1,5 @@
-// The board page's table: a row built once per update for each machine, then
-// sorted and filtered by moving and hiding those rows (a filter of 1,000 rows
-// stays well under a frame), and walked from the keyboard with one tab stop.
+// Rows built once per update, then sorted and filtered by moving and hiding them (1,000 rows stay
+// under a frame); one tab stop for the keyboard.
 import { announce, button, el, icon, type Attrs } from '../../../core/common/page/dom';
 import { displayText } from '../../../core/common/notificationText';
 import { formatRelative } from '../../../core/common/time';
@@ -131,7 +130,6 @@ export function tableKeys(event: KeyboardEvent): void {
   }
 }
 
-/** Roving tab stop: the focused button is the table's one stop. */
 function moveFocus(from: HTMLElement, to: HTMLElement): void {
   from.tabIndex = -1;
   to.tabIndex = 0;
@@ -154,7 +152,6 @@ export function setFilter(next: BoardFilter): void {
   flushDraw();
 }
 
-/** Puts the rows in sort order (moving the existing rows), then filters. */
 export function applyOrder(): void {
   if (!page.frame) return;
   const byRow = new Map(page.rows.map((u) => [u.row, u]));
