@@ -1,7 +1,5 @@
-// Pure modules (no vscode import) still produce user-facing text: they take a
-// `t` of vscode.l10n.t's shape from the glue, which passes vscode.l10n.t
-// itself. Calls stay `t('literal {0}', arg)` so the strings can be extracted
-// into l10n/bundle.l10n.json.
+// Pure modules take a `t` of vscode.l10n.t's shape; calls stay `t('literal {0}', arg)` so the strings
+// are extracted into l10n/bundle.l10n.json.
 
 /** vscode.l10n.t's shape. */
 export type Localize = (message: string, ...args: (string | number | boolean)[]) => string;
@@ -11,10 +9,7 @@ export const plainLocalize: Localize = (message, ...args) =>
   message.replace(/\{(\d+)\}/g, (whole, index: string) => String(args[Number(index)] ?? whole));
 
 /**
- * A message whose language is chosen by whoever shows it. An error is built deep
- * in the core, long before anyone knows whether it ends in a notification (the
- * user's language: `text(vscode.l10n.t)`), in the log or in an agent tool's
- * result (English on purpose: `text(plainLocalize)`). Written as
- * `(t) => t('literal {0}', arg)` so the literal is extracted like any other.
+ * An error is built deep in the core before anyone knows whether it ends in a notification (the user's
+ * language) or a log or tool result (English): whoever shows it chooses.
  */
 export type LocalizedText = (t: Localize) => string;

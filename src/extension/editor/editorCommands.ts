@@ -1,7 +1,4 @@
-// The editor feature's own commands: the context-menu look-up of the serial
-// number at the cursor, and the "Not a serial number" quick fix. The hover's
-// and the other quick fixes' actions are the Machines and details commands
-// themselves. One table of named factories, registered in one loop.
+// The editor's own commands: the context-menu look-up and the "Not a serial number" quick fix.
 import * as vscode from 'vscode';
 import { inertNotificationText } from '../../core/common/notificationText';
 import { checkSerialNumber, serialNumberArgument } from '../../core/domain/serialNumbers/serialNumberInput';
@@ -14,7 +11,6 @@ import { serialAtCursor } from './serialAtCursor';
 
 export interface EditorCommandDeps {
   readonly serialSettings: SerialSettings;
-  /** The mark of our own look-up (workbench/argumentTrust.ts). */
   readonly trust: Pick<ArgumentTrust, 'ownArgument'>;
 }
 
@@ -29,12 +25,8 @@ const lookUpSerialAtCursor: CommandFactory<EditorCommandDeps> = (deps) => () => 
   return vscode.commands.executeCommand(COMMANDS.lookUpMachine, deps.trust.ownArgument({ serialNumber: found.serialNumber }));
 };
 
-// "Not a serial number" adds the string to the deny list in the settings scope
-// the user picks (user, workspace, or the file's folder), so it loses its
-// status, Problems entry, hover and link everywhere that scope applies. The
-// pick is the user's consent to the write (it names the string and where it
-// goes), so every caller gets it, another extension or a command link too
-// (workbench/argumentTrust.ts): no argument names the scope.
+// The scope pick is the user's consent to the write (it names the string and where it goes), so
+// every caller gets it; no argument names the scope.
 const DENY_LIST = 'serialNumber.denyList';
 
 interface ScopeItem extends vscode.QuickPickItem {

@@ -1,7 +1,5 @@
-// The words of a watch, as the Machines row and Watched Machines show them:
-// one place, so both show the server's step type through the one line
-// renderer (a step named "STEP ‮DELIAF‬" or "$(pass-filled)" reads as sent,
-// not reversed or drawn as an icon). No vscode: unit-tested under plain mocha.
+// A watch's words, in one place so the server's step type always goes through the line renderer
+// ("STEP ‮DELIAF‬" reads as sent, not reversed).
 
 import type { Localize } from '../../core/common/localize';
 import { lineText } from '../../core/common/serverText';
@@ -10,7 +8,6 @@ import { stateWord } from '../../core/domain/events/eventState';
 import { progressWords, type ProgressAnswer } from '../../core/domain/progress/machineProgress';
 import type { WatchInfo } from './watchList';
 
-/** What the words are read against: the user's language and now. */
 export interface WatchTextContext {
   readonly t: Localize;
   readonly locale: string;
@@ -38,7 +35,6 @@ export function statusText(watch: WatchInfo, { t }: WatchTextContext): string {
   }
 }
 
-/** The description of a watch in Watched Machines: its status and newest step, or how it ended. */
 export function watchDescription(watch: WatchInfo, ctx: WatchTextContext): string {
   return watch.outcome === undefined
     ? `${statusText(watch, ctx)} · ${stepText(watch, ctx)}`
@@ -51,9 +47,8 @@ export function rowDescription(watch: WatchInfo, ctx: WatchTextContext): string 
 }
 
 /**
- * A watched machine's progress as Watched Machines shows it under the row: "step 2 of 4 · FIRMWARE_CHECKED ·
- * usually 10 min more · from 48 onboarded machines", or the stall in place of the time to go. Nothing when it
- * is not in progress or the line's history cannot say yet.
+ * "step 2 of 4 · FIRMWARE_CHECKED · usually 10 min more · …", or the stall; nothing when not in progress
+ * or the history cannot say.
  */
 export function progressDetail(progress: ProgressAnswer, { t }: WatchTextContext): string | undefined {
   if (progress?.kind !== 'progress') return undefined;

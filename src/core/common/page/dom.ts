@@ -1,7 +1,5 @@
-// The helpers both webview pages (the event details, the board) build their DOM
-// with, bundled into each page by esbuild. Every node is made with
-// createElement and filled with textContent: pages show server data, and none
-// of it is ever parsed as HTML. Runs in the webview only (no vscode, no Node).
+// Both webview pages build their DOM with these: createElement and textContent only, as pages show
+// server data that must never be parsed as HTML.
 
 interface VsCodeApi<M> {
   postMessage(message: M): void;
@@ -61,7 +59,6 @@ export function icon(name: string, className = ''): HTMLSpanElement {
 export interface ButtonOptions {
   /** The accessible name when it says more than the label (an icon-only button's defaults to the label). */
   readonly aria?: string;
-  /** The icon alone, the label as its tooltip. */
   readonly iconOnly?: boolean;
   /** The page's class for it: 'secondary' (with a label) and 'icon-button' (icon only) by default. */
   readonly className?: string;
@@ -81,7 +78,6 @@ export function button(label: string, iconName: string, onClick: () => void, opt
   return b;
 }
 
-/** Says `message` in the page's live region (#status, from the shell). */
 export function announce(message: string): void {
   const status = document.getElementById('status');
   if (!status) return;

@@ -1,15 +1,10 @@
-// The workspace scan's include glob (onboardingEvents.workspaceScan.include)
-// as oe matches it: a repository's settings choose the glob, so it is
-// translated to an RE2 pattern, which matches in time linear in the path,
-// whatever the glob. The syntax is VS Code's glob syntax (what findFiles takes
-// in the editor): `**` any number of folders, `*` and `?` within one name,
-// `{a,b}` alternatives (nested), `[abc]`, `[a-z]`, `[!abc]`. Pure.
+// A repository's settings choose the include glob, so `oe` translates it (VS Code's glob syntax) to an
+// RE2 pattern, which matches in time linear in the path whatever the glob.
 import type { RE2JS } from 're2js';
 import type { Localize } from '../../common/localize';
 
 /** The longest include glob read; a longer one is refused (a glob is a line, not a program). */
 export const MAX_GLOB_LENGTH = 1000;
-/** The deepest nesting of `{…}` groups. */
 const MAX_GROUP_DEPTH = 10;
 
 /** A compiled include glob: `matches(path)` with `/` between names, relative to the scanned folder. */
@@ -24,7 +19,6 @@ function re2(): typeof RE2JS {
 
 const SPECIAL = /[\\^$.|?*+()[\]{}]/g;
 
-/** The RE2 source of a glob, or a problem with it in `t`'s words. */
 export function globSource(glob: string, t: Localize): { readonly source: string } | { readonly problem: string } {
   if (glob.length > MAX_GLOB_LENGTH) return { problem: t('it is longer than {0} characters', MAX_GLOB_LENGTH) };
   let out = '';
@@ -84,7 +78,6 @@ export function globSource(glob: string, t: Localize): { readonly source: string
   return { source: out };
 }
 
-/** The glob compiled for RE2, or a problem with it in `t`'s words. */
 export function compileIncludeGlob(glob: string, t: Localize): IncludeGlob | { readonly problem: string } {
   const translated = globSource(glob, t);
   if ('problem' in translated) return translated;

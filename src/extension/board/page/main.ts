@@ -1,11 +1,5 @@
-// The onboarding board page, bundled by esbuild into media/board/board.js.
-// A table (the screen-reader view, and the keyboard's) and a timeline drawn on
-// a canvas, over one state object (state.ts). Every node is built with
-// common/page/dom.ts (createElement and textContent): rows carry server text,
-// and none of it is ever parsed as HTML. The frame is built once (frame.ts);
-// the table's rows once per update from the host, and a filter or a sort only
-// hides or moves them (table.ts); the timeline draws only the lanes in view
-// (timelineView.ts, timeline.ts).
+// The board page: a table (the screen reader's and the keyboard's view) and a canvas timeline over
+// one state object. Nodes are built with common/page/dom.ts only: rows carry server text, never parsed as HTML.
 import { announce, button, el, icon } from '../../../core/common/page/dom';
 import { countAbandoned, countStalled, countStates, prefersAligned, summaryText } from '../../../core/domain/board/boardTable';
 import type { BoardView } from '../protocol';
@@ -79,7 +73,6 @@ function renderBoard(): void {
   flushDraw();
 }
 
-/** The row (serial number) and button index that hold the keyboard focus, when it is in the table. */
 function focusedRow(): { serialNumber: string; button: number } | undefined {
   const active = document.activeElement;
   const owner = page.shown.find((u) => active instanceof HTMLElement && u.tr.contains(active));

@@ -1,6 +1,4 @@
-// The board page's timeline as the user works it: fitted, zoomed and panned
-// (mouse, wheel, keys), its colours read from the theme, drawn once per frame
-// by timeline.ts, walked point by point from the keyboard, and exported.
+// The timeline as the user works it: fitted, zoomed, panned, themed, walked from the keyboard, exported.
 import { announce } from '../../../core/common/page/dom';
 import { BOARD_STATES, type TimelinePoint, type BoardRow, type BoardState } from '../../../core/domain/board/boardRows';
 import { laneTime, timeRange } from '../../../core/domain/board/boardTable';
@@ -74,7 +72,6 @@ export function pan(fraction: number): void {
   draw();
 }
 
-/** Sizes the canvas to the lane area and the spacer to all lanes, then draws. */
 export function layoutTimeline(): void {
   if (!page.frame) return;
   const { lanes, canvas, spacer } = page.frame;

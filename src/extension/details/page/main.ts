@@ -1,8 +1,5 @@
-// The details page, bundled by esbuild into media/details/details.js. It
-// builds every node with common/page/dom.ts (createElement and textContent):
-// the event is server data, and nothing of it is ever parsed as HTML. It asks the
-// host for everything that needs trust (opening, fetching, copying), by link
-// id, never by URL, and validates every message it receives.
+// The details page: nodes built with common/page/dom.ts only, as the event is server data. It asks the
+// host for anything that needs trust by link id, never by URL, and validates every message.
 
 import {
   isHostMessage,
