@@ -7,9 +7,7 @@ import type { LookupFunction } from 'node:net';
 export type HttpMethod = 'GET' | 'POST';
 
 export interface TransportTimeouts {
-  /** Time allowed until the response headers arrive. */
   readonly headersMs: number;
-  /** Longest pause allowed between two chunks of the body. */
   readonly bodyMs: number;
   /** Wall-clock budget for the whole exchange, so a trickling body cannot hang a view. */
   readonly totalMs: number;
@@ -28,7 +26,6 @@ export interface TransportRequest {
 
 export interface TransportResponse {
   readonly status: number;
-  /** Lower-cased names; repeated headers joined with ", ". */
   readonly headers: Readonly<Record<string, string>>;
   readonly body: Uint8Array;
 }
@@ -62,7 +59,6 @@ export type NetworkFailure =
 
 export type ResponseDeadline = 'headers-timeout' | 'body-timeout' | 'total-timeout';
 
-/** What a failure is about, for the message: all of it safe to show and log. */
 export interface NetworkFailureContext {
   /** host[:port] of the proxy, never its user or password. */
   readonly proxyHost?: string;
@@ -114,7 +110,6 @@ export function isTransportError(value: unknown): value is TransportError {
   );
 }
 
-/** A request's URL, parsed; one that does not parse is the same failure from every transport. */
 export function requestUrl(request: Pick<TransportRequest, 'url'>): URL {
   try {
     return new URL(request.url);
@@ -128,7 +123,6 @@ export interface Transport {
   close(): Promise<void>;
 }
 
-/** Settings the glue passes in from VS Code's `http.*` configuration. */
 export interface ProxySettings {
   readonly proxy?: string;
   /** VS Code `http.proxyStrictSSL`; false accepts self-signed certificates of the target behind the proxy. */
@@ -138,7 +132,6 @@ export interface ProxySettings {
   readonly proxyAuthorization?: string;
 }
 
-/** Which certificate authorities TLS connections (to the API and to an https proxy) trust. */
 export interface TrustSettings {
   /** VS Code `http.systemCertificates`: also trust the operating system's store (default true). */
   readonly systemCertificates?: boolean;
@@ -150,7 +143,6 @@ export type NetworkEngine = 'vscode' | 'undici';
 
 export interface TransportOptions extends ProxySettings, TrustSettings {
   readonly connectTimeoutMs: number;
-  /** Upper bound of sockets per origin; the client's concurrency limit normally binds first. */
   readonly connectionsPerOrigin: number;
   readonly env: Readonly<NodeJS.ProcessEnv>;
   readonly lookup?: LookupFunction;

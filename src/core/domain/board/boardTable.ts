@@ -23,7 +23,6 @@ export interface BoardFilter {
 
 export const DEFAULT_SORT: BoardSort = { column: 'serialNumber', descending: false };
 export const NO_FILTER: BoardFilter = { states: [], text: '' };
-/** Longest filter text the page sends or keeps. */
 export const MAX_FILTER_TEXT = 200;
 
 /** State order when sorting by state: what needs attention first. */
@@ -104,7 +103,6 @@ export function searchText(row: BoardRow, stateWords: Readonly<Record<BoardState
     .toLowerCase();
 }
 
-/** A filter in a form that is cheap to test per row. */
 export interface CompiledFilter {
   readonly states: ReadonlySet<BoardState> | undefined;
   readonly needle: string;
@@ -174,18 +172,12 @@ export function countStates(rows: readonly Pick<BoardRow, 'state'>[]): StateCoun
   return counts;
 }
 
-/** The summary's words, localised by the host: `{0}` placeholders filled here. */
 export interface SummaryWords {
   readonly states: Readonly<Record<BoardState, string>>;
-  /** "No machines" */
   readonly none: string;
-  /** "1 machine: {0}" */
   readonly one: string;
-  /** "{0} machines: {1}" */
   readonly many: string;
-  /** "{0} {1}", a count and a state word */
   readonly count: string;
-  /** ", " */
   readonly separator: string;
   /** "abandoned": counted apart from the machines in progress. */
   readonly abandoned: string;
@@ -287,7 +279,6 @@ const TICK_STEPS = [
   365 * DAY,
 ];
 
-/** Round tick times between `from` and `to`, at most about `maxTicks` of them, with the step chosen. */
 export function timeTicks(from: number, to: number, maxTicks: number): { readonly step: number; readonly ticks: number[] } {
   const span = Math.max(1, to - from);
   const wanted = span / Math.max(1, maxTicks);
@@ -297,7 +288,6 @@ export function timeTicks(from: number, to: number, maxTicks: number): { readonl
   return { step, ticks };
 }
 
-/** Templates of the duration units ("{0} min"), localised by the host. */
 export interface DurationUnits {
   readonly s: string;
   readonly min: string;

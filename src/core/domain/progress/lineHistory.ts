@@ -24,7 +24,6 @@ const MAX_SETTING_STEPS = 100;
 /** Longest expected time the setting may give (a week), in minutes. */
 const MAX_EXPECTED_MINUTES = 7 * 24 * 60;
 
-/** One step of the usual order, with the figures it rests on. */
 export interface StepFigures {
   /** The event type as the server sent it (or as the setting names it): shown through a renderer. */
   readonly type: ServerText;
@@ -34,7 +33,6 @@ export interface StepFigures {
   readonly p90Ms: number | undefined;
 }
 
-/** What the history knows: the usual steps (the last is the outcome), or too little to say. */
 export type LearnedSteps =
   | {
       readonly kind: 'steps';
@@ -47,7 +45,6 @@ export type LearnedSteps =
     }
   | { readonly kind: 'notEnough'; readonly machines: number };
 
-/** One step of the `onboardingEvents.steps` setting. */
 export interface StepSetting {
   readonly type: string;
   readonly expectedMinutes?: number;
@@ -128,7 +125,6 @@ class Sample {
   }
 }
 
-/** Everything known of one type across the onboarded machines. */
 interface TypeFigures {
   /** How the machines spell it (case may differ), with counts: the display is the first in code-point order, whoever came first. */
   readonly spellings: Map<string, { readonly text: ServerText; count: number }>;
@@ -145,7 +141,6 @@ function displayed(figures: TypeFigures): ServerText {
   return spelling.text;
 }
 
-/** The usual steps of one environment, learned from its onboarded machines. */
 export class LineHistory {
   private readonly contributions = new Map<string, Contribution>();
   private onboarded = 0;
@@ -203,7 +198,6 @@ export class LineHistory {
     return true;
   }
 
-  /** Forgets `serialNumber`'s lesson (its result left the cache). */
   forget(serialNumber: string): void {
     const before = this.contributions.get(serialNumber);
     if (before === undefined) return;
@@ -212,7 +206,6 @@ export class LineHistory {
     this.cached = undefined;
   }
 
-  /** Forgets everything (another environment, or the cache was cleared). */
   clear(): void {
     this.contributions.clear();
     this.onboarded = 0;
@@ -236,7 +229,6 @@ export class LineHistory {
     this.cached = undefined;
   }
 
-  /** The usual steps, or "not enough history yet". */
   steps(): LearnedSteps {
     this.cached ??= this.setting.length > 0 ? this.fromSetting() : this.learned();
     return this.cached;

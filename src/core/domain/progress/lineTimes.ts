@@ -24,7 +24,6 @@ const NEAR_MINUTES = 120;
 /** Answers kept per type until the history changes. */
 const MAX_ANSWERS = 512;
 
-/** One event of an onboarded machine: how long it stayed the newest and how long was left from it. */
 export interface TimedEvent {
   readonly gapMs: number;
   readonly remainingMs: number;
@@ -35,7 +34,6 @@ export interface TimedEvent {
   readonly index: number;
 }
 
-/** What one machine teaches of times: its events' types in order, and which had a retry after them. */
 export interface TimedLesson {
   readonly kind: string | undefined;
   readonly keys: readonly string[];
@@ -84,7 +82,6 @@ export interface StayAnswer {
   readonly cohort: { readonly label: string; readonly machines: number } | undefined;
 }
 
-/** The history's answers about time: what lineHistory's LearnedSteps carries for machineProgress. */
 export interface LineTimesReader {
   stay(question: StayQuestion): StayAnswer;
   /** The longest whole onboarding in the history (first event to outcome), when any. */
@@ -117,7 +114,6 @@ function nightMinute(dayMinute: number): boolean {
   return minute >= 22 * 60 || minute < 6 * 60;
 }
 
-/** The events of one type (of one kind, or pooled), sorted by how long they stayed the newest. */
 class Stays {
   private readonly events: TimedEvent[] = [];
   private readonly answers = new Map<string, Omit<StayAnswer, 'cohort'>>();
@@ -338,7 +334,6 @@ function aheadReasons(sample: readonly TimedEvent[], display: (key: string) => S
   return reasons;
 }
 
-/** Every onboarded machine's timed events, by type, pooled and by kind. */
 export class LineTimes implements LineTimesReader {
   private readonly pooled = new Map<string, Stays>();
   /** By kind: onboarded machines (what makes a kind its own measure), lessons in all, and their stays. */
