@@ -16,20 +16,15 @@ import { parseJsonBody } from './jsonBody';
 import type { EventsResult, GetEventsOptions } from './model';
 import type { TimestampUnitSetting } from './timestamp';
 
-/** The network settings of one client: VS Code's proxy and trust settings, and the bounds of every request. */
 export interface HttpSettings extends ProxySettings, TrustSettings {
   /** Host-name resolution; dns.lookup unless a test injects one (so no DNS query leaves the machine). */
   readonly lookup?: LookupFunction;
-  /** The ceiling of requests in flight at once, across all views; below it the limit adapts to the server. */
   readonly maxConcurrency?: number;
   readonly connectTimeoutMs?: number;
-  /** Budget for one attempt: until headers, between body chunks, and overall. */
   readonly requestTimeoutMs?: number;
   readonly maxResponseBytes?: number;
-  /** Retries after the first attempt, for network errors, 429, 502, 503, 504. */
   readonly maxRetries?: number;
   readonly retryBaseDelayMs?: number;
-  /** Longest Retry-After waited out before reporting 'rate-limited' instead. */
   readonly maxRetryAfterMs?: number;
   readonly env?: Readonly<NodeJS.ProcessEnv>;
   /** 'vscode' in an extension host: VS Code's network stack (networkPath.ts); 'undici' everywhere else. */
@@ -53,9 +48,7 @@ export interface ClientOptions {
   credentials: CredentialsProvider;
   timestampUnit?: TimestampUnitSetting;
   http?: HttpSettings;
-  /** Called once per HTTP attempt; the glue logs these. */
   onRequest?: RequestLogger;
-  /** Called with each access token as it arrives; the glue registers it with the log redactor. */
   onToken?: (value: string) => void;
   /** The token of the verification that preceded this client (sign-in): its first request needs no grant of its own. */
   verifiedGrant?: VerifiedGrant;
@@ -80,7 +73,6 @@ export class OnboardingClient {
   readonly #tokens: TokenClient;
   readonly #requests: AuthorizedRequests;
   readonly #events: EventsClient;
-  /** Aborted by dispose(), so nothing outlives the client. */
   readonly #lifetime = new AbortController();
 
   constructor(options: ClientOptions) {

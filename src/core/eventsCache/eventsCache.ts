@@ -9,7 +9,6 @@ import { asError, LocalizedError } from '../common/errors';
 import { Emitter, type Event } from '../common/emitter';
 import { LoadBudget } from './loadBudget';
 
-/** The slice of OnboardingClient the cache needs (lets tests pass a fake). */
 export interface EventsSource {
   getEvents(serialNumber: string, options?: GetEventsOptions): Promise<EventsResult>;
   /** Details' Fetch of a HAL link; sources that only read events (tests, the bench) leave it out. */
@@ -22,7 +21,6 @@ export interface WindowEntry {
   readonly result: EventsResult;
 }
 
-/** What the cache holds for one machine: the hover, the tree and the agent tools render it. */
 export interface CacheEntry {
   readonly result: EventsResult;
   /** Persisted, or the last refresh failed: shown, marked stale. */
@@ -30,7 +28,6 @@ export interface CacheEntry {
   readonly error?: Error;
 }
 
-/** The last failed request for a machine, and when it failed (the cache's clock). */
 export interface FailedLoad {
   readonly error: Error;
   readonly at: number;
@@ -41,7 +38,6 @@ export function failureKind(failed: FailedLoad): string {
   return isApiError(failed.error) ? failed.error.kind : 'error';
 }
 
-/** Where the last good results survive a reload (extension global storage in the glue). */
 export interface ResultStore {
   /** Never a synchronous disk read: a serial number the store has nothing for is answered from its in-memory index. */
   load(serialNumber: string): Promise<EventsResult | undefined>;
@@ -78,7 +74,6 @@ export class NotSignedInError extends LocalizedError {
   }
 }
 
-/** A request in flight, with the lane its priority travels down in. */
 interface InFlight {
   readonly shared: SharedRequest<EventsResult>;
   readonly lane: RequestLane;
@@ -204,7 +199,6 @@ export class EventsCache {
     return undefined;
   }
 
-  /** Every result held in memory, by serial number (what the line's history learns from). */
   *results(): IterableIterator<readonly [string, EventsResult]> {
     for (const [serialNumber, entry] of this.entries) yield [serialNumber, entry.result];
   }
@@ -214,7 +208,6 @@ export class EventsCache {
     this.failures.delete(serialNumber);
   }
 
-  /** Drop everything, e.g. on sign-out or an environment switch: data of one API never shows under another. */
   clear(): void {
     this.entries.clear();
     this.failures.clear();

@@ -29,7 +29,6 @@ import {
 /** The global-state key of the list (workbench/constants.ts STATE_KEYS names it too). */
 export const WATCHES_KEY = 'onboardingEvents.watches';
 
-/** One watch as stored: plain data, no secret (the environment by id). */
 export interface Watch {
   readonly serialNumber: string;
   readonly environmentId: string;
@@ -42,7 +41,6 @@ export interface Watch {
   readonly seen?: boolean;
 }
 
-/** Where a watch stands, as the status bar, the quick pick and the agent tools say it. */
 export type WatchStatus = 'watching' | 'paused' | 'onboarded' | 'failed';
 
 export interface WatchInfo extends Watch {
@@ -67,7 +65,6 @@ export interface WatchStalled {
   readonly progress: MachineProgress;
 }
 
-/** The events cache's read, as a watch uses it. */
 export interface WatchReads {
   get(
     serialNumber: string,
@@ -75,7 +72,6 @@ export interface WatchReads {
   ): Promise<EventsResult>;
 }
 
-/** The extension's global state (vscode.Memento's shape). */
 export type WatchStore = StateStore;
 
 export interface WatchClock {
@@ -189,7 +185,6 @@ export class WatchList extends Disposable {
     return this.list().find((watch) => watch.serialNumber === serialNumber && watch.environmentId === this.options.environment());
   }
 
-  /** Outcomes of the signed-in environment the user has not looked at. */
   unseenOutcomes(): number {
     const active = this.options.environment();
     return this.stored().filter((watch) => watch.environmentId === active && watch.outcome !== undefined && watch.seen !== true).length;
@@ -237,7 +232,6 @@ export class WatchList extends Disposable {
     await this.write((list) => list.filter((watch) => watch.environmentId !== environmentId || watch.outcome === undefined));
   }
 
-  /** The user looked at the machine: its outcome no longer counts as unseen. */
   lookedAt(serialNumber: string): void {
     const environmentId = this.options.environment();
     const watch = this.stored().find((w) => w.serialNumber === serialNumber && w.environmentId === environmentId);
@@ -273,7 +267,6 @@ export class WatchList extends Disposable {
     if (switched || [...this.running.keys()].join('\n') !== before) this.changed.fire(undefined);
   }
 
-  /** The window gained or lost focus: due times move to the new pace. */
   refocus(): void {
     for (const [key, run] of this.running) {
       const watch = this.stored().find((w) => keyOf(w.environmentId, w.serialNumber) === key);

@@ -42,7 +42,6 @@ class NetworkPathTransport implements Transport {
   readonly #options: TransportOptions;
   readonly #vscode: Transport;
   #undici: Transport | undefined;
-  /** The dispatchers handed to VS Code's fetch: one CA-only Agent, and one ProxyAgent per named proxy. */
   readonly #dispatchers = new Map<string, Promise<Dispatcher>>();
   readonly #certificateOwner = new CertificateOwner();
   /** The trusted CAs, read once (OS store and file): the dispatchers and the certificate probes share them. */
@@ -141,18 +140,15 @@ class NetworkPathTransport implements Transport {
 
 interface Route {
   readonly dispatcher: Dispatcher;
-  /** Set when the route goes through a proxy: what a failure message says about it. */
   readonly proxy?: Required<Pick<NetworkFailureContext, 'proxyHost' | 'proxyCredentialsSent'>>;
 }
 
 class UndiciTransport implements Transport {
   readonly #options: TransportOptions;
-  /** One secure context (all trusted CAs parsed once) shared by every TLS connection. */
   #secureContext: Promise<SecureContext> | undefined;
   #direct: Agent | undefined;
   /** Plain HTTP to loopback: needs no TLS context, so no certificate store is read for it. */
   #plain: Agent | undefined;
-  /** One ProxyAgent per proxy URL, so its sockets to the proxy are pooled too. */
   readonly #proxies = new Map<string, Route>();
   #closed = false;
 
@@ -317,7 +313,6 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   return flat;
 }
 
-/** Pool options whose connector tags each error with PROXY_LEG before undici sees it. */
 function markProxyLeg(options: Pool.Options): Pool.Options {
   const { connect } = options;
   if (typeof connect !== 'function') return options;

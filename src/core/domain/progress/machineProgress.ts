@@ -17,18 +17,15 @@ export const LONGEST_STALL_FACTOR = 2;
 /** A machine with no event for longer than any onboarding of its line took, and at least this long, is abandoned. */
 export const ABANDONED_AFTER_MS = 3 * 24 * 60 * 60_000;
 
-/** How long is likely left: the median of what the comparable machines of the history still took, and their 10th to 90th percentile. */
 export interface TimeToGo {
   readonly ms: number;
   readonly lowMs: number;
   readonly highMs: number;
-  /** History machines the range rests on (0: the onboardingEvents.steps setting's times). */
   readonly machines: number;
 }
 
 export interface MachineProgress {
   readonly kind: 'progress';
-  /** 1-based: the furthest usual step the machine reached (0 when it reached none yet). */
   readonly step: number;
   readonly of: number;
   readonly type: ServerText;
@@ -39,7 +36,6 @@ export interface MachineProgress {
   readonly usuallyUnderMs: number | undefined;
   /** Fewer than stallThreshold of the history's machines stayed as long, or past twice the longest; and past MINIMUM_STALL_MS. */
   readonly stalled: boolean;
-  /** The share of history machines at the step below which a machine is stalled. */
   readonly stallThreshold: number;
   /** The longest any history machine stayed at this step: twice it is a stall however few they are. */
   readonly longestAtStepMs: number | undefined;
@@ -47,22 +43,17 @@ export interface MachineProgress {
   readonly stillAtStepShare: number | undefined;
   /** No event for longer than any onboarding in the history took, and days: not stalled, given up. */
   readonly abandoned: boolean;
-  /** Why the time to go is what it is, where the history measurably shows it. */
   readonly reasons: readonly ProgressReason[];
   /** The kind of machine learned apart (the serial number's family, or a kind the caller named), when it was; else every machine is pooled. */
   readonly cohort: { readonly label: string; readonly machines: number } | undefined;
-  /** Usual steps before the current one the machine never reached. */
   readonly missing: readonly ServerText[];
-  /** Usual steps it reached in another order than the usual one. */
   readonly outOfOrder: readonly ServerText[];
   readonly machines: number;
   readonly source: 'learned' | 'setting';
 }
 
-/** A machine in progress against the history; notEnough when the history cannot say yet; undefined when it is not in progress. */
 export type ProgressAnswer = MachineProgress | { readonly kind: 'notEnough'; readonly machines: number } | undefined;
 
-/** Where a machine stands among the usual steps: read once per result (the events array), not on every repaint. */
 interface Standing {
   readonly steps: readonly StepFigures[];
   readonly step: number;
@@ -202,7 +193,6 @@ function sumOf(remaining: readonly StepFigures[]): TimeToGo | undefined {
   return { ms: lowMs, lowMs, highMs, machines: 0 };
 }
 
-/** Renders server text for the surface at hand (lineText, markdownText, …: common/serverText.ts). */
 export type RenderText = (text: ServerText) => string;
 
 /**

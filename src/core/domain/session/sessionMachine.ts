@@ -11,13 +11,11 @@ import { plainLocalize, type Localize } from '../../common/localize';
 import { findSameAccount, newEnvironmentId, sameName, suggestEnvironmentName } from './environmentRules';
 import type { Environment, SessionState } from './sessionState';
 
-/** The secret half of a sign-in; only ever in secret storage and in memory. */
 export interface StoredSecrets {
   readonly clientSecret: string;
   readonly password: string;
 }
 
-/** Everything a sign-in needs; lives only in memory while the flow runs. */
 export interface SignInDraft {
   readonly apiBaseUrl: string;
   readonly authUrl: string;
@@ -47,7 +45,6 @@ export interface Endpoints {
   readonly authUrl: string;
 }
 
-/** What the machine needs of a client: that it can be dropped (its requests cancelled). */
 export interface SessionClient {
   dispose(): void;
 }
@@ -59,7 +56,6 @@ export interface ClientFactory<C extends SessionClient, V = unknown> {
    * events cache reports them); `verified` is the sign-in's verification of these same credentials.
    */
   create(endpoints: Endpoints, credentials: () => Promise<Credentials>, onRejected: () => void, verified?: V): C;
-  /** One fresh password grant through a throwaway client; rejects with the reason when it fails. */
   verify(endpoints: Endpoints, credentials: Credentials, signal?: AbortSignal): Promise<V>;
 }
 
@@ -73,11 +69,8 @@ export interface SessionMachineDeps<C extends SessionClient> {
   readonly store: CredentialStorage;
   readonly clients: ClientFactory<C>;
   readonly log: SessionLog;
-  /** Tells the user, once per episode, that the stored credentials of `env` stopped working. */
   readonly notifyRejected: (env: Environment) => void;
-  /** A secret value now in memory: from here on the log never prints it. */
   readonly rememberSecret: (value: string) => void;
-  /** Waits between looks at storage another window is still writing. */
   readonly sleep: (ms: number) => Promise<void>;
   readonly localize?: Localize;
   readonly newId?: () => string;
@@ -105,7 +98,6 @@ export class SessionMachine<C extends SessionClient> extends Disposable {
   private queue: Promise<unknown> = Promise.resolve();
 
   readonly onDidChangeState: Event<SessionState> = this.stateEmitter.event;
-  /** The list of environments, or which of them have secrets, may have changed (Accounts menu, status bar). */
   readonly onDidChangeEnvironments: Event<void> = this.environmentsEmitter.event;
 
   constructor(private readonly deps: SessionMachineDeps<C>) {
@@ -134,7 +126,6 @@ export class SessionMachine<C extends SessionClient> extends Disposable {
     return this.current.kind === 'signed-in' ? this.active?.client : undefined;
   }
 
-  /** Starts from the environment this or another window used last. No network: that waits for the first view. */
   initialize(): Promise<void> {
     return this.serialized(async () => {
       const id = this.deps.store.lastEnvironmentId();
@@ -151,7 +142,6 @@ export class SessionMachine<C extends SessionClient> extends Disposable {
     this.deps.rememberSecret(value);
   }
 
-  /** Proves credentials with one fresh password grant, through a throwaway client. Stores nothing. */
   async verify(draft: SignInDraft, signal?: AbortSignal): Promise<VerifyOutcome> {
     this.rememberSecrets(draft);
     this.lastVerified = undefined;
@@ -204,7 +194,6 @@ export class SessionMachine<C extends SessionClient> extends Disposable {
     });
   }
 
-  /** Makes a stored environment active. False when it has no stored secrets (signed out elsewhere). */
   switchTo(id: string): Promise<boolean> {
     return this.serialized(async () => {
       const ok = await this.activateStored(id, { remember: true });
@@ -257,7 +246,6 @@ export class SessionMachine<C extends SessionClient> extends Disposable {
     });
   }
 
-  /** Settings the client depends on changed: build a new one (the old one is disposed, its requests cancelled). */
   rebuildClient(): void {
     const active = this.active;
     if (active?.client === undefined) return;
