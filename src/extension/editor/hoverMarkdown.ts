@@ -11,7 +11,6 @@ import { markdownText, type ServerText } from '../../core/common/serverText';
 import type { EventsResult } from '../../core/client/model';
 import { progressWords, type ProgressAnswer } from '../../core/domain/progress/machineProgress';
 
-/** Server text for one table cell; an empty one gets a dash so the table keeps its shape. */
 function serverCell(text: ServerText, max: number): string {
   return markdownText(text, max) || '—';
 }
@@ -35,10 +34,8 @@ export interface HoverContext {
   readonly now: number;
   readonly locale: string;
   readonly t: Localize;
-  /** How many of the latest events the table shows (setting hover.maxEvents). */
   readonly maxEvents: number;
   readonly timeZone?: string;
-  /** The eventStates setting, so the first line says what the tree and the inline status say. */
   readonly rules: EventStateRules;
   /** Adds the mark that makes Reveal and Pin our own UI's links rather than anyone's (workbench/argumentTrust.ts). */
   readonly ownArgument?: (fields: { readonly serialNumber: string }) => { readonly serialNumber: string };
@@ -175,7 +172,6 @@ export function signedOutHoverMarkdown(serialNumber: string, ctx: HoverContext):
   ].join('\n\n');
 }
 
-/** The message is already written for users, in their language. */
 export function errorHoverMarkdown(serialNumber: string, message: string, ctx: HoverContext): string {
   return [
     heading(serialNumber),

@@ -21,7 +21,6 @@ import { isRecord } from '../../common/guards';
 import { parseJsonBody } from '../jsonBody';
 import { SharedRequest } from '../sharedRequest';
 
-/** Spec §5.2; read from SecretStorage on demand, never stored by the core. */
 export interface Credentials {
   readonly clientId: string;
   readonly clientSecret: string;
@@ -122,7 +121,6 @@ export class TokenClient {
     if (rejected === undefined || this.#cached?.value === rejected) this.#cached = undefined;
   }
 
-  /** A fresh grant regardless of the cache, to check credentials the user just entered. */
   async grantFresh(signal?: AbortSignal): Promise<VerifiedGrant> {
     this.#cached = undefined;
     return new VerifiedGrant(this.tokenUrl, await this.#shared('verify', signal));
@@ -216,7 +214,6 @@ export class TokenClient {
     return { value: accessToken, refreshAt };
   }
 
-  /** RFC 6749 §5.2 error codes, read from the body when it is JSON. */
   #errorFor(response: HttpResponse): ApiError {
     const request = describeRequest('POST', this.tokenUrl);
     const json = parseJsonBody(response.body, response.headers['content-type'], (t) => t('The authorization server'));

@@ -5,7 +5,6 @@
 export type SampleOutcome = 'ok' | 'overload' | 'ignore';
 
 export interface AdaptiveLimitOptions {
-  /** The user's maxConcurrentRequests. */
   readonly ceiling: number;
   readonly initial?: number;
   /** An answer slower than minLatency × this (+ latencySlackMs) counts as queued. */
@@ -17,7 +16,6 @@ export interface AdaptiveLimitOptions {
   readonly minLatencyWindowMs?: number;
 }
 
-/** What the limiter learnt; for diagnostics, tests and the bench. */
 export interface LimitSnapshot {
   readonly limit: number;
   readonly minLatencyMs: number | undefined;
@@ -61,7 +59,6 @@ export class AdaptiveLimit {
   #limit: number;
   #slowStart = true;
   #nextSeq = 0;
-  /** Answers to requests sent from this sequence number on belong to the current round. */
   #roundStart = 0;
   #round = emptyRound();
   #minCurrent = Number.POSITIVE_INFINITY;

@@ -26,7 +26,6 @@ export class RequestLane {
     return this.#priority;
   }
 
-  /** True when a request of this lane was waiting in a bulk queue and moved ahead. */
   expedite(): boolean {
     this.#priority = 'interactive';
     const waiting = [...this.#raised];
@@ -35,14 +34,12 @@ export class RequestLane {
     return waiting.length > 0;
   }
 
-  /** The limiter listens while a request of this lane waits as bulk; the returned function stops it. */
   onExpedite(move: () => void): () => void {
     this.#raised.add(move);
     return () => this.#raised.delete(move);
   }
 }
 
-/** A fixed priority, or a lane whose priority may rise while its requests wait. Interactive when absent. */
 export type Priority = RequestPriority | RequestLane;
 
 export interface AcquireOptions {
@@ -52,7 +49,6 @@ export interface AcquireOptions {
   readonly retry?: boolean;
 }
 
-/** A slot in flight. Release it once, with what its answer said about the server's load. */
 export interface Permit {
   release(outcome: SampleOutcome): void;
 }
@@ -114,7 +110,6 @@ export class ConcurrencyLimiter {
     return this.#limit.snapshot();
   }
 
-  /** Convenience for callers that learn nothing from the answer (the limit is not changed by it). */
   async run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     const permit = await this.acquire(signal === undefined ? {} : { signal });
     try {

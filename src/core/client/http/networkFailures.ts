@@ -50,14 +50,12 @@ const PROXY_STATUS: readonly RegExp[] = [/^Proxy response \((\d{3})\)/, /^Proxy 
  */
 export const PROXY_LEG = Symbol.for('onboardingEvents.proxyLeg');
 
-/** The route's proxy (none for a direct connection), and whose deadline ended the request. */
 export interface FailureSituation extends Pick<NetworkFailureContext, 'proxyHost' | 'proxyCredentialsSent'> {
   readonly deadlinePassed: boolean;
   /** A proxy VS Code chose itself (system settings, PAC) may have no name we know. */
   readonly proxyMayBeHidden?: boolean;
 }
 
-/** Codes from the outermost error down its `cause` chain, at most 5 deep. */
 export function causeCodes(error: unknown): string[] {
   const codes: string[] = [];
   let current: unknown = error;
@@ -135,7 +133,6 @@ export function classifyNetworkError(error: unknown, situation: FailureSituation
   return make('connection', root);
 }
 
-/** Whether an error down the cause chain came from the connection to the proxy (see PROXY_LEG). */
 function onProxyLeg(error: unknown): boolean {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {

@@ -6,10 +6,8 @@ import { serverTextData } from '../../common/serverText';
 import type { ProgressAnswer, ProgressWords } from '../progress/machineProgress';
 import type { LearnedSteps } from '../progress/lineHistory';
 
-/** A machine's state on the board: one of the machine states, or not loaded yet (held, loading, or signed out). */
 export type BoardState = MachineState | 'notLoaded';
 
-/** Every board state, in the order the summary and the state filter list them. */
 export const BOARD_STATES: readonly BoardState[] = ['onboarded', 'failed', 'inProgress', 'noEvents', 'unknown', 'unavailable', 'notLoaded'];
 
 /** One event on a lane: when, what state it says, its type (server text, drawn as text) and its key (to open its details). */
@@ -20,7 +18,6 @@ export interface TimelinePoint {
   readonly key: string;
 }
 
-/** Where a machine in progress stands, with the words the host chose (in the user's language). */
 export interface RowProgress {
   /** False while the history is too short to say ("not enough history yet"): no step, no time to go. */
   readonly known: boolean;
@@ -36,7 +33,6 @@ export interface RowProgress {
   readonly stepText: string;
   readonly toGoText: string | null;
   readonly stalledText: string | null;
-  /** Why it counts as abandoned, in words; null when it does not. */
   readonly abandonedText: string | null;
   /** The stall's rule with the share it measured, for a stalled machine; null otherwise. */
   readonly stallRule: string | null;
@@ -47,7 +43,6 @@ export interface RowProgress {
   readonly oddities: string | null;
 }
 
-/** A machine's progress for a row: its figures and its words (progressWords, rendered for the page). */
 export function rowProgress(answer: Exclude<ProgressAnswer, undefined>, words: ProgressWords): RowProgress {
   const known = answer.kind === 'progress';
   return {
@@ -73,14 +68,12 @@ export function rowProgress(answer: Exclude<ProgressAnswer, undefined>, words: P
   };
 }
 
-/** One usual step as the board draws it: its type (server text as data) and its times from the step before. */
 export interface UsualStep {
   readonly type: string;
   readonly medianMs: number | null;
   readonly p90Ms: number | null;
 }
 
-/** The line's usual steps as the board draws them (types as data, for the page's text and the SVG's); empty while the history cannot say. */
 export function usualSteps(learned: LearnedSteps): UsualStep[] {
   if (learned.kind !== 'steps') return [];
   return learned.steps.map((step) => ({ type: serverTextData(step.type), medianMs: step.medianMs ?? null, p90Ms: step.p90Ms ?? null }));
@@ -99,12 +92,10 @@ export interface BoardRow {
   readonly eventCount: number;
   /** Why the machine's request failed (shown for unavailable and unknown machines); null otherwise. */
   readonly error: string | null;
-  /** The result is a kept copy (from disk, or its refresh failed). */
   readonly stale: boolean;
   readonly points: readonly TimelinePoint[];
   /** Index in `points` of the failing step (the newest failed event), -1 when none failed. */
   readonly failingPoint: number;
-  /** Its progress when it is in progress and the host knows the line's history; null otherwise. */
   readonly progress: RowProgress | null;
 }
 
@@ -116,7 +107,6 @@ export interface BoardSource {
   readonly result?: EventsResult | undefined;
   readonly stale?: boolean | undefined;
   readonly errorKind?: string | undefined;
-  /** The failure's message, already made single-line and safe by the caller. */
   readonly errorMessage?: string | undefined;
   readonly progress?: RowProgress | undefined;
 }

@@ -33,7 +33,6 @@ export const DEFAULT_WATCH_TIMING: WatchTiming = {
   unreachableAfterMs: 15 * 60_000,
 };
 
-/** How a watch's recent polls went: what the next interval is derived from. */
 export interface PollHistory {
   readonly quietPolls: number;
   readonly failedPolls: number;
@@ -78,7 +77,6 @@ export interface WatchOutcome {
   readonly state: 'onboarded' | 'failed';
   readonly type: ServerText;
   readonly at: number;
-  /** The deciding event's message (server text: shown inert, bounded). */
   readonly message: ServerText;
   /** From the machine's first event to the deciding one, in ms: "onboarded in 46 min". */
   readonly tookMs: number;
@@ -87,7 +85,6 @@ export interface WatchOutcome {
 /** Longest server message a watch keeps (it is stored with the watch, and shown in one notification). */
 export const MAX_OUTCOME_MESSAGE = 500;
 
-/** What a fresh result says about a watch started at `since` (the newest event's time then, if any). */
 export type WatchReading =
   | { readonly kind: 'outcome'; readonly step: WatchStep; readonly outcome: WatchOutcome }
   | { readonly kind: 'step'; readonly step: WatchStep | undefined };
@@ -109,7 +106,6 @@ export function readWatch(result: EventsResult, rules: EventStateRules, since: n
   return { kind: 'outcome', step, outcome: { state, type: newest.type, at: step.at, message, tookMs: step.at - first } };
 }
 
-/** Whether failed polls have gone on long enough to tell the user, once. */
 export function unreachableForLong(firstFailureAt: number | undefined, now: number, timing: WatchTiming = DEFAULT_WATCH_TIMING): boolean {
   return firstFailureAt !== undefined && now - firstFailureAt >= timing.unreachableAfterMs;
 }
