@@ -4,7 +4,6 @@
 import { definedOnly } from '../common/definedOnly';
 import { isRecord } from '../common/guards';
 
-/** Spec §4.2: page-based defaults. */
 export const DEFAULT_PAGE_SIZE = 20;
 export const DEFAULT_PAGE = 0;
 /** Walks stop here unless told otherwise, so a server that never says "last page" cannot loop us forever. */
@@ -15,7 +14,6 @@ export interface SortKey {
   readonly direction: 'asc' | 'desc';
 }
 
-/** Attributes in priority order; renders as `name,-description`. */
 export type Sort = readonly SortKey[];
 
 export function ascending(attribute: string): SortKey {
@@ -89,7 +87,6 @@ export function withQuery(url: string, query: QueryParameters): string {
   return parsed.toString();
 }
 
-/** Spec §2.5 page-based envelope, after validation. Absent numbers stay absent. */
 export interface PageEnvelope {
   readonly content: readonly unknown[];
   readonly totalPages?: number;
@@ -99,7 +96,6 @@ export interface PageEnvelope {
   readonly numberOfElements?: number;
 }
 
-/** Spec §2.5 cursor-based envelope ("a response contains some of these attributes"). */
 export interface CursorEnvelope {
   readonly content: readonly unknown[];
   readonly before?: string;
@@ -126,7 +122,6 @@ function stringField(body: Record<string, unknown>, name: string): string | unde
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-/** Fields that may be undefined become optional, as exactOptionalPropertyTypes wants. */
 type WithoutUndefined<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & {
   [K in keyof T as undefined extends T[K] ? K : never]?: Exclude<T[K], undefined>;
 };

@@ -9,9 +9,7 @@ import { LocalizedError } from './errors';
 import { toSingleLine } from './markdownText';
 
 export type NamedFileRefusal =
-  /** Not a regular file (a folder, FIFO, socket or device). */
   | 'notAFile'
-  /** Larger than the reader's limit, counted in bytes read. */
   | 'tooLarge'
   /** Its real path leaves the folder it must stay in (a symlink or `..` out of it). */
   | 'outside'
@@ -80,7 +78,6 @@ function openFlags(limits: ReadLimits): number {
   return constants.O_RDONLY | nonBlocking | (limits.noFinalLink === true && POSIX ? constants.O_NOFOLLOW : 0);
 }
 
-/** The opened file's own checks: a regular file, ours when asked. */
 function checkOpened(path: string, info: Stats, limits: ReadLimits): void {
   if (!info.isFile()) throw new NamedFileError(path, 'notAFile');
   if (limits.ownedByUs === true && MY_UID !== undefined && info.uid !== MY_UID) throw new NamedFileError(path, 'notOurs');
@@ -113,7 +110,6 @@ async function openedRealPath(path: string, fd: number, info: Stats): Promise<st
   return real;
 }
 
-/** Reads a named file (see the file comment); throws a NamedFileError. Synchronous, for a command line's small files. */
 export function readNamedFileSync(path: string, limits: ReadLimits): Buffer {
   let fd: number | undefined;
   try {
@@ -176,7 +172,6 @@ export async function readNamedFileIfPresent(path: string, limits: ReadLimits): 
 }
 
 export interface WriteOptions {
-  /** The mode of a new file (an existing one keeps its own); 0600 when not given. */
   readonly mode?: number;
   readonly within?: string;
 }

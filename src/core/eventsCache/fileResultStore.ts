@@ -16,7 +16,6 @@ const FORMAT_VERSION = 1;
 
 /** Not read to learn from (still shown when asked for): learning from thousands of copies stays in a fixed budget. */
 export const MAX_LEARNED_FILE_BYTES = 2 * 1024 * 1024;
-/** A stored copy read back at most: what one machine's answer may be, twice over for the JSON around it. */
 const MAX_STORED_FILE_BYTES = 2 * MAX_BYTES_PER_MACHINE;
 /** Our own folder, read as any named file: a regular file of ours, no link at its name, bounded by bytes read. */
 const storedLimits = (maxBytes: number) => ({ maxBytes, noFinalLink: true, ownedByUs: true }) as const;
@@ -31,7 +30,6 @@ interface StoredResult {
 
 export interface FileResultStoreOptions {
   readonly directory: string;
-  /** The environment whose results are read and written now; undefined while signed out (nothing is read or written). */
   readonly scope: () => string | undefined;
   readonly timestampUnit?: () => TimestampUnitSetting;
   /** Reported, never thrown: a broken cache must not break the tree. */
@@ -64,7 +62,6 @@ export class FileResultStore implements ResultStore {
   private readonly pending = new Map<string, StoredResult>();
   private readonly writing = new Set<string>();
   private idle: Promise<void> = Promise.resolve();
-  /** The file names in each scope's directory: listed once, then kept up to date by save() and clearScope(). */
   private readonly index = new Map<string, Promise<Set<string>>>();
 
   constructor(private readonly options: FileResultStoreOptions) {}

@@ -10,7 +10,6 @@ export interface VisibleLoadsOptions {
   readonly load: (serialNumber: string, signal: AbortSignal) => Promise<unknown>;
   /** What the cache knows, and the window's one budget of loads nobody asked for, which every view spends from. */
   readonly cache: Pick<EventsCache, 'isFresh' | 'peek' | 'failure' | 'automaticLoads'>;
-  /** Read on each call, so the setting applies at once. */
   readonly periodMs: () => number;
   readonly now?: () => number;
   /** Requests of ours in flight at once (the client has its own overall limit). */
@@ -31,21 +30,17 @@ export class VisibleLoads {
   private readonly inFlight = new Map<string, AbortController>();
   private queue: string[] = [];
   private visible = new Set<string>();
-  /** Visible, wanted, and not loaded because a bound was reached: waits for loadHeld(). */
   private held = new Set<string>();
-  /** What the user said to load (one load each, past the bounds). */
   private granted = new Set<string>();
   private readonly settled = new Emitter<string>();
   private readonly heldChanged = new Emitter<number>();
   private readonly now: () => number;
   private readonly maxInFlight: number;
-  /** Bumped by clear(): answers to loads started before belong to another session and are ignored. */
   private generation = 0;
 
   private readonly maxPerView: number;
 
   readonly onDidSettle: Event<string> = this.settled.event;
-  /** How many visible serial numbers are held (not loaded without asking) changed: the new count. */
   readonly onDidChangeHeld: Event<number> = this.heldChanged.event;
 
   constructor(private readonly options: VisibleLoadsOptions) {
@@ -123,7 +118,6 @@ export class VisibleLoads {
     return this.now() - at < Math.max(MIN_RELOAD_MS, this.options.periodMs());
   }
 
-  /** Not in flight, not fresh, and neither answered nor failed within the period. */
   private wanted(serialNumber: string): boolean {
     const { cache } = this.options;
     if (this.inFlight.has(serialNumber) || cache.isFresh(serialNumber)) return false;

@@ -35,7 +35,6 @@ function severityOf(setting: string): vscode.DiagnosticSeverity | undefined {
 interface IndexedDocument {
   index: SerialIndex;
   version: number;
-  /** Rebuild before use: an edit the index could not follow (it was cut), or a new matcher. */
   stale: boolean;
   /** Edited since its entries were derived: their ranges may have moved, so answers wait for the edit's update. */
   edited: boolean;
@@ -111,7 +110,6 @@ export class SerialDiagnostics extends Disposable {
     this.updateDocuments(documents);
   }
 
-  /** Keeps the index in step with an edit at once (the lines it touched), so the debounced update only re-derives. */
   private follow(e: vscode.TextDocumentChangeEvent): void {
     const indexed = this.documents.get(e.document.uri.toString());
     if (indexed === undefined || indexed.stale || indexed.version !== e.document.version - 1) {

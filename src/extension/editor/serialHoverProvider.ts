@@ -26,9 +26,7 @@ export interface SerialHoverDeps {
   readonly settings: SerialSettings;
   readonly eventStates: () => EventStateRules;
   readonly log: Log;
-  /** The line's history: the first line of an in-progress machine's hover says its step and time to go. */
   readonly lineHistory: Pick<CachedLineHistory, 'progressFor'>;
-  /** Marks the Reveal and Pin links as our own UI's (workbench/argumentTrust.ts); without it they ask like anyone's. */
   readonly ownArgument?: HoverContext['ownArgument'];
 }
 
@@ -65,7 +63,6 @@ export class SerialHoverProvider implements vscode.HoverProvider {
     return this.staleAfterWait(fetched, serialNumber, range, ctx);
   }
 
-  /** Built again after a request, so ages (and the time at a step) are counted from when the answer came. */
   private context(maxEvents: number, rules: EventStateRules): HoverContext {
     const { ownArgument, lineHistory } = this.deps;
     return {

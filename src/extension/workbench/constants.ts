@@ -5,7 +5,6 @@ import { AGENT_TOOL_NAMES, type AgentToolName } from '../../core/domain/agentToo
 
 export const COMMANDS = {
   signIn: 'onboardingEvents.signIn',
-  /** Sign In under the name it has while signed in: it adds another environment. */
   addEnvironment: 'onboardingEvents.addEnvironment',
   signInAgain: 'onboardingEvents.signInAgain',
   signOut: 'onboardingEvents.signOut',
@@ -32,7 +31,6 @@ export const COMMANDS = {
   showEventDetails: 'onboardingEvents.showEventDetails',
   showRawJson: 'onboardingEvents.showRawJson',
   exportEvents: 'onboardingEvents.exportEvents',
-  /** The onboarding board of a set of machines (src/extension/board/): the palette asks which set, menus pass it. */
   openBoard: 'onboardingEvents.openBoard',
   lookUpMachine: 'onboardingEvents.lookUpMachine',
   lookUpSerialAtCursor: 'onboardingEvents.lookUpSerialAtCursor',
@@ -73,12 +71,10 @@ export const WEBVIEWS = {
   board: 'onboardingEvents.board',
 } as const;
 
-/** Language model tools agents can call (package.json `contributes.languageModelTools`): the names of the one definition each tool has (domain/agentTools/toolDefinitions.ts), which the MCP server lists too. */
 export const LANGUAGE_MODEL_TOOLS = AGENT_TOOL_NAMES;
 
 export type LanguageModelToolName = AgentToolName;
 
-/** The MCP server definition provider (package.json `contributes.mcpServerDefinitionProviders`). */
 export const MCP_SERVER_PROVIDER = 'onboardingEvents.mcpServer';
 
 export const CONTEXT_KEYS = {
@@ -93,10 +89,8 @@ export type ContextKey = (typeof CONTEXT_KEYS)[keyof typeof CONTEXT_KEYS];
 
 /** A unit test holds them to the features' strings and makes a new key choose whether it syncs. */
 export const STATE_KEYS = {
-  /** Pinned serial numbers (global state when `tree.pinnedScope` is `global`, else workspace state). */
   pinnedMachines: 'onboardingEvents.pinnedMachines',
   recentMachines: 'onboardingEvents.recentMachines',
-  /** Per environment and machine, the newest event seen: derived from one API's results. */
   seenEvents: 'onboardingEvents.seenEvents',
   /** Environments (URLs, client id, user name): per machine; their secrets sit in SecretStorage, which does not sync. */
   environments: 'onboardingEvents.environments',
@@ -112,7 +106,6 @@ export const STATE_KEYS = {
 /** Only the lists the user curates: never a secret, an environment or anything derived from results. */
 export const SYNCED_STATE_KEYS: readonly string[] = [STATE_KEYS.pinnedMachines, STATE_KEYS.recentMachines];
 
-/** Settings Sync: the one place that says which global state follows the user to their other machines. */
 export function registerSettingsSync(context: {
   readonly globalState: Pick<vscode.ExtensionContext['globalState'], 'setKeysForSync'>;
 }): void {

@@ -5,10 +5,8 @@ import type { Localize } from '../../common/localize';
 import type { EventsResult, OnboardingEvent } from '../../client/model';
 import { serverTextData } from '../../common/serverText';
 
-/** What a single event says about its machine. */
 export type EventState = 'onboarded' | 'failed' | 'inProgress';
 
-/** Where a machine stands: its state in every view. */
 export type MachineState = EventState | 'noEvents' | 'unknown' | 'unavailable';
 
 /** The `onboardingEvents.eventStates` setting: words a type name contains (case-insensitive). */
@@ -61,10 +59,8 @@ export function eventState(event: Pick<OnboardingEvent, 'type' | 'assetId'>, rul
   return 'inProgress';
 }
 
-/** What is known of a machine: its result (fresh or kept), or why it could not be loaded. */
 export interface KnownMachine {
   readonly result?: EventsResult | undefined;
-  /** The error kind of the last failed request (`ApiError.kind`, e.g. 'not-found'), when nothing better is known. */
   readonly errorKind?: string | undefined;
 }
 
@@ -128,7 +124,6 @@ export const STATE_LOOKS: { readonly [S in MachineState]: StateLook } = {
   unavailable: { icon: 'warning', color: 'list.warningForeground', glyph: '\u26a0' },
 };
 
-/** The states a diagnostic is raised for: the platform knows nothing of the machine, or its onboarding failed. */
 export function isProblemState(state: MachineState | undefined): state is 'failed' | 'noEvents' | 'unknown' {
   return state === 'failed' || state === 'noEvents' || state === 'unknown';
 }

@@ -7,7 +7,6 @@ import type { Environment } from './sessionState';
 export const SIGN_IN_FIELDS = ['apiBaseUrl', 'authUrl', 'clientId', 'clientSecret', 'username', 'password'] as const;
 export type SignInFields = Readonly<Record<(typeof SIGN_IN_FIELDS)[number], string>> & { readonly environment?: string };
 
-/** `OE_` and a name: an environment variable of ours. */
 function oeVariable<Name extends string>(name: Name): `OE_${Name}` {
   return `OE_${name}`;
 }
@@ -28,7 +27,6 @@ export const SIGN_IN_VARIABLES = {
  */
 export interface DemoGrant {
   readonly fields: SignInFields;
-  /** The machines the demo pins after signing in (`"pin": [...]`), each granted once; at most 20. */
   readonly pin: readonly string[];
   /** The machines the demo watches after signing in (`"watch": [...]`), each granted once; at most 20; absent when none. */
   readonly watch?: readonly string[];
@@ -55,7 +53,6 @@ export function demoVariable(input: {
 
 export const DEMO_VARIABLE = 'OE_DEMO_SIGN_IN';
 
-/** The grant in an OE_DEMO_SIGN_IN value, or undefined when absent, unreadable or not loopback. */
 export function demoGrant(variable: string | undefined): DemoGrant | undefined {
   if (variable === undefined || variable.length > 10_000) return undefined;
   let parsed: unknown;
@@ -75,7 +72,6 @@ export function demoGrant(variable: string | undefined): DemoGrant | undefined {
   return { fields, pin: serials('pin'), ...(watch.length === 0 ? {} : { watch }) };
 }
 
-/** The six fields (and the optional environment name) when all six are non-empty strings. */
 export function signInFields(record: Readonly<Record<string, unknown>>): SignInFields | undefined {
   const out: Record<string, string> = {};
   for (const key of SIGN_IN_FIELDS) {
@@ -93,9 +89,7 @@ function onLoopback(url: string): boolean {
 }
 
 export type ArgumentSignInPlan =
-  /** Verify and store without asking: only the demo's grant (the user's own launch environment). */
   | { readonly kind: 'granted' }
-  /** Ask in a modal that shows these facts; store only when confirmed. */
   | {
       readonly kind: 'confirm';
       readonly apiBaseUrl: string;
@@ -106,10 +100,8 @@ export type ArgumentSignInPlan =
 
 export interface PlanInput {
   readonly fields: SignInFields;
-  /** The normalized URLs (checkEndpointUrl). */
   readonly apiBaseUrl: string;
   readonly authUrl: string;
-  /** The stored environment the draft would create or replace (SessionMachine.resolveEnvironment), if it exists. */
   readonly existing: Environment | undefined;
   readonly grant: DemoGrant | undefined;
 }
@@ -131,7 +123,6 @@ function sameFields(a: SignInFields, b: SignInFields): boolean {
   return SIGN_IN_FIELDS.every((key) => a[key] === b[key]) && (a.environment ?? '') === (b.environment ?? '');
 }
 
-/** What "the URLs the user confirmed" are recorded as, per environment id. */
 export function endpointsKey(env: Pick<Environment, 'apiBaseUrl' | 'authUrl'>): string {
   return `${env.apiBaseUrl} ${env.authUrl}`;
 }
