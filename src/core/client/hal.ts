@@ -10,7 +10,6 @@ export type HalLinks = Readonly<Record<string, readonly HalLink[]>>;
 
 export type LinkParseResult = { readonly ok: true; readonly links: HalLinks } | { readonly ok: false; readonly reason: string };
 
-/** Spec §2.4: the nine fields and their JSON types. */
 const LINK_FIELD_TYPES = {
   href: 'string',
   templated: 'boolean',

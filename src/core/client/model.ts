@@ -35,10 +35,8 @@ export type TimestampUnit = 'seconds' | 'milliseconds';
 
 export interface EventTime {
   readonly raw: number;
-  /** Milliseconds since the Unix epoch, after unit detection or the user's override. */
   readonly epochMs: number;
   readonly unit: TimestampUnit;
-  /** True when the unit came from detection rather than an explicit setting. */
   readonly detected: boolean;
 }
 
@@ -57,7 +55,6 @@ export interface OnboardingEvent {
   readonly key: string;
 }
 
-/** An element of `events` that failed validation: reported, never silently dropped. */
 export interface InvalidEvent {
   readonly index: number;
   readonly reason: string;
@@ -69,7 +66,6 @@ export interface EventsResult {
   readonly events: readonly OnboardingEvent[];
   readonly invalid: readonly InvalidEvent[];
   readonly fetchedAt: number;
-  /** True when pagination was cut short by the page cap. */
   readonly truncated: boolean;
 }
 

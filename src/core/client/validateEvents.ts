@@ -23,7 +23,6 @@ export interface ValidatedEvents {
 export interface ValidateOptions {
   readonly serialNumber: string;
   readonly timestampUnit?: TimestampUnitSetting;
-  /** Added to each element's index, so pages of one walk number their elements continuously. */
   readonly indexOffset?: number;
 }
 

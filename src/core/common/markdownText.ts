@@ -27,7 +27,6 @@ export function toSingleLine(text: string, max: number): string {
   return truncate(window.replace(CONTROL_CHARACTERS, '').replace(WHITESPACE_RUN, ' ').trim(), max, window.length < text.length);
 }
 
-/** The UTF-16 index just after the first `count` code points of `text` (its length when it has fewer). */
 function afterCodePoints(text: string, count: number): number {
   let index = 0;
   for (let points = 0; points < count && index < text.length; points++) {
@@ -45,7 +44,6 @@ export function truncate(text: string, max: number, cut = false): string {
 }
 
 const CUT_MARK = /… \[cut: \d{1,16} characters in all\]$/;
-/** The longest mark cutMark writes. */
 const CUT_MARK_MAX = cutMark(Number.MAX_SAFE_INTEGER).length;
 
 /** Server text kept at the edge: at most `max` code units, and a mark saying how long the whole was. */
@@ -59,7 +57,6 @@ export function boundText(text: string, max: number): string {
   return `${text.slice(0, end)}${cutMark(text.length)}`;
 }
 
-/** What boundText appends: the whole text's length in characters. */
 export function cutMark(length: number): string {
   return `… [cut: ${length} characters in all]`;
 }

@@ -22,9 +22,7 @@ export function serverTextData(text: ServerText): string {
   return text as unknown as string;
 }
 
-/** The longest line a label, description or status bar text shows of one server string. */
 export const MAX_LINE = 120;
-/** The longest server string a tooltip or notification shows. */
 export const MAX_BLOCK = 500;
 
 /**

@@ -28,14 +28,12 @@ const MAX_USUAL_STEPS = 200;
 /** Longest progress wording (a step, its oddities, how it was learned). */
 const MAX_WORDS = 4096;
 
-/** The line's usual steps, drawn faint behind each lane, and what they rest on. */
 export interface UsualSteps {
   readonly steps: readonly UsualStep[];
   readonly restsOn: string;
   readonly how: string;
 }
 
-/** Which machines a board shows: it follows the set as it changes. */
 export type BoardSet =
   | { readonly kind: 'pinned' }
   | { readonly kind: 'workspace' }
@@ -53,11 +51,9 @@ export interface BoardView {
   readonly held: number;
   readonly locale: string;
   readonly nowMs: number;
-  /** The usual steps of the line; null while the history cannot say. */
   readonly usual: UsualSteps | null;
 }
 
-/** What the page keeps with webview.setState so the panel comes back after a reload, as it was left. */
 export interface PersistedState {
   readonly version: 1;
   readonly set: BoardSet;
@@ -142,7 +138,6 @@ export type PageStrings = Readonly<Record<PageStringKey, string>>;
 
 export type HostMessage =
   | { readonly type: 'show'; readonly board: BoardView; readonly strings: PageStrings }
-  /** A short confirmation for the page's live region (e.g. "Copied"). */
   | { readonly type: 'status'; readonly message: string };
 
 export type TableFormat = 'csv' | 'markdown';

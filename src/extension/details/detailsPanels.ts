@@ -66,7 +66,6 @@ export class DetailsPanels extends Disposable {
     if (this.settings.value['details.panelMode'] === 'preview' && !this.preview) this.preview = details;
   }
 
-  /** The API base (relative links) or the timestamp unit changed: every panel re-validates and re-renders. */
   refreshAll(): void {
     const unit = this.settings.value.timestampUnit;
     for (const p of this.panels) {

@@ -2,17 +2,14 @@
 // shows server data, and a compromised page must make the host do nothing a button press would not.
 import { isRecord } from '../../core/common/guards';
 
-/** Field names of a HAL link, in the order of spec §2.4. */
 export const HAL_LINK_FIELDS = ['href', 'templated', 'type', 'deprecation', 'name', 'profile', 'title', 'hreflang', 'seen'] as const;
 export type HalLinkField = (typeof HAL_LINK_FIELDS)[number];
 
-/** A field shown as text; `value` null means "not sent". */
 export interface FieldView {
   readonly name: string;
   readonly value: string | null;
 }
 
-/** Why a link cannot be followed; null when it can. */
 export type LinkBlockReason = 'no-href' | 'malformed' | 'scheme';
 
 export interface LinkTargetView {
@@ -123,14 +120,10 @@ export type PageStrings = Readonly<Record<PageStringKey, string>>;
 
 export type HostMessage =
   | { readonly type: 'show'; readonly event: EventView; readonly state: PersistedState; readonly strings: PageStrings }
-  /** Reply to `expand`, same `seq`. */
   | { readonly type: 'expanded'; readonly seq: number; readonly linkId: number; readonly target: LinkTargetView }
-  /** Reply to `fetch`, same `seq`. */
   | { readonly type: 'fetched'; readonly seq: number; readonly linkId: number; readonly ok: boolean; readonly message: string }
-  /** A short confirmation for the page's live region (e.g. "Copied"). */
   | { readonly type: 'status'; readonly message: string };
 
-/** Values of a templated link's form: only filled-in variables are sent. */
 export type VariableValues = Readonly<Record<string, string>>;
 
 export type CopyWhat = 'json' | 'assetId' | 'serialNumber' | 'url';

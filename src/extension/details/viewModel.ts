@@ -137,10 +137,8 @@ export interface EventViewOptions {
   readonly title: string;
   readonly locale: string;
   readonly nowMs: number;
-  /** Base for relative hrefs: the signed-in API; absent while signed out (then only absolute hrefs resolve). */
   readonly apiBaseUrl?: string;
   readonly timeZone?: string;
-  /** Shown for times a JavaScript date cannot represent. */
   readonly outOfRange: string;
 }
 

@@ -34,7 +34,6 @@ export interface SessionDeps {
   readonly trust: ArgumentTrust;
 }
 
-/** Returns the session every view reads through (the ApiSession). */
 export function registerSession(context: vscode.ExtensionContext, deps: SessionDeps): SessionMachine<OnboardingClient> {
   const { log, settings, trust } = deps;
   // Global state can drop a write for an older copy echoed back (common/verifiedState.ts): an environment's record is read back.

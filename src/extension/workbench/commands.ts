@@ -1,14 +1,6 @@
-// VS Code's command service as the features use it: command tables and
-// context keys.
-//
-// One way to register commands, after rust-analyzer's editors/code/src/commands.ts:
-// a feature exports a table of named factories, each `(deps) => handler`, and
-// the table is registered in one loop. Arguments arrive as `unknown`: a
-// command can be run by any extension, a keybinding or a command link.
-//
-// The one place context keys are set (the setContext command). VS Code keeps
-// them per window; each setContext call is a round trip to the workbench, so
-// an unchanged value is not sent again.
+// Command tables after rust-analyzer's commands.ts: a feature exports named `(deps) => handler`
+// factories, registered in one loop; arguments arrive as `unknown`. setContext is a round trip to the
+// workbench, so an unchanged value is not sent again.
 import * as vscode from 'vscode';
 import { BUILTIN_COMMANDS, COMMAND_ALIASES, type CommandId, type ContextKey } from './constants';
 
@@ -16,7 +8,7 @@ export type CommandHandler = (...args: unknown[]) => unknown;
 export type CommandFactory<Deps> = (deps: Deps) => CommandHandler;
 export type CommandTable<Deps> = Partial<Record<CommandId, CommandFactory<Deps>>>;
 
-/** Registers a table's commands, and each retired id of one of them (COMMAND_ALIASES) as a command that runs it: a user's keybinding to the old id keeps working. */
+/** Each retired id (COMMAND_ALIASES) is registered too, so a user's keybinding to it keeps working. */
 export function registerCommands<Deps>(table: CommandTable<Deps>, deps: Deps): vscode.Disposable[] {
   const commands = Object.entries(table).map(([id, factory]) => vscode.commands.registerCommand(id, factory(deps)));
   const aliases = Object.entries(COMMAND_ALIASES)

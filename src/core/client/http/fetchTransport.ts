@@ -15,7 +15,6 @@ import {
   type TransportTimeouts,
 } from './transport';
 
-/** What a failure message may say about the proxy of a request (never its credentials). */
 export type ProxyForMessages = Pick<NetworkFailureContext, 'proxyHost' | 'proxyCredentialsSent'>;
 
 export interface FetchTransportOptions {
@@ -37,7 +36,6 @@ const DEADLINE_CODES: Readonly<Record<ResponseDeadline, string>> = {
   'total-timeout': 'TOTAL_TIMEOUT',
 };
 
-/** The abort reason of close(), told apart from a caller's cancel. */
 const CLOSED = Symbol('transport closed');
 
 class FetchTransport implements Transport {

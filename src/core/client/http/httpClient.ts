@@ -41,7 +41,6 @@ export interface HttpRequest {
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string;
   readonly signal?: AbortSignal;
-  /** Interactive when absent: bulk requests (refresh-all, scans) queue behind interactive ones. */
   readonly priority?: Priority;
 }
 
@@ -58,11 +57,9 @@ export interface HttpClientOptions {
   readonly retry: RetryPolicy;
   readonly onRequest?: RequestLogger;
   readonly now: () => number;
-  /** Waits out a backoff step; `sleep` unless a test injects one to see the delays without waiting. */
   readonly sleep?: (ms: number, signal: AbortSignal | undefined) => Promise<'slept' | 'aborted'>;
 }
 
-/** Answers that say the server is overloaded, whatever else they say. */
 const OVERLOAD_STATUSES: ReadonlySet<number> = new Set([429, 503]);
 
 export class HttpClient {

@@ -76,7 +76,6 @@ export function boardToMarkdown(rows: readonly BoardRow[], words: ExportWords): 
   return `${lines.join('\n')}\n`;
 }
 
-/** The colours of an SVG export: the theme's, read by the page from its --vscode-* variables. */
 export interface SvgLook {
   readonly background: string;
   readonly foreground: string;
@@ -124,7 +123,6 @@ export interface SvgOptions {
   readonly states: Readonly<Record<BoardState, string>>;
   readonly title: string;
   readonly aligned: boolean;
-  /** An axis label: a time, or with aligned lanes a duration since the first event. */
   readonly formatTick: (at: number, step: number) => string;
   /** The line's usual steps, drawn faint behind each lane as the page does, with what they rest on (the picture's description). */
   readonly usual?: { readonly steps: readonly UsualStep[]; readonly restsOn: string; readonly how: string } | null;

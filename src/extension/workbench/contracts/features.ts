@@ -19,7 +19,6 @@ export interface MachinesApi {
   revealListed?(serialNumber: string): Promise<boolean>;
   pin(serialNumber: string): Promise<void>;
   addRecent(serialNumber: string): void;
-  /** Serial numbers the user pinned, and recent look-ups, newest first. */
   pinned(): readonly string[];
   recent(): readonly string[];
   /** Serial numbers the workspace scan found (empty until it ran); optional for stand-ins. */
@@ -27,7 +26,6 @@ export interface MachinesApi {
   clearRecent(): void;
   /** The machines selected in the Machines view, in selection order (a group stands for its machines); optional for stand-ins. */
   selected?(): readonly string[];
-  /** The pinned, recent or workspace machines (or their data) changed; optional for stand-ins. */
   readonly onDidChange?: Event<unknown>;
   /** Whether a command argument is one of the tree's own elements (a menu passed it): our own UI, never another extension's. */
   ownsElement?(argument: unknown): boolean;
@@ -35,7 +33,6 @@ export interface MachinesApi {
   decorate?(decorations: MachineRowDecorations): IDisposable;
 }
 
-/** What another feature adds to a machine's row in the Machines view. */
 export interface MachineRowDecoration {
   /** True while the machine is watched: the row's menus offer Stop Watching instead of Watch. */
   readonly watched: boolean;
