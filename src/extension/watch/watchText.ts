@@ -1,4 +1,4 @@
-// A watch's words, in one place so the server's step type always goes through the line renderer
+// A watch's words, in one place so the newest event's type always goes through the line renderer
 // ("STEP ‮DELIAF‬" reads as sent, not reversed).
 
 import type { Localize } from '../../core/common/localize';

@@ -1,4 +1,4 @@
-// The tree's filter: type, text and a time window. The spec leaves the `timestamp` parameter's unit,
+// The tree's filter: type, text and a start time ("since"). The spec leaves the `timestamp` parameter's unit,
 // bounds and direction open (§4.1), so it is sent one unit below the bound in the server's own unit
 // and every answer is re-checked on the client.
 import type { Localize } from '../../common/localize';

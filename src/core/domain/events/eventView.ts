@@ -1,6 +1,6 @@
-// What one machine shows: the full and windowed answers merged, de-duplicated, filtered. VS Code asks
-// for children on every expand, change and reveal, so the list is computed once per (result, window
-// answer, filter) and then only sliced.
+// What one machine shows: the full and `timestamp`-filtered answers merged, de-duplicated and
+// filtered. VS Code asks for children on every expand, change and reveal, so the list is computed
+// once per (result, filtered answer, filter) and then only sliced.
 import type { EventsResult, OnboardingEvent } from '../../client/model';
 import { compileFilter, type EventFilter } from './eventFilter';
 import { serverTextData } from '../../common/serverText';
