@@ -7,12 +7,10 @@ import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
-/** The lazily required transport stays a separate file next to extension.js. */
 const lazyTransport = {
   name: 'lazy-transport',
   setup(build) {
-    // Every require() of it, whichever module asks (the client, Test Connection's requests): a list of
-    // importers went stale once when Test Connection was split, and undici landed in extension.js.
+    // Every require() of it, whichever module asks: a list of importers goes stale, and undici would land in extension.js.
     build.onResolve({ filter: /(^|\/)undiciTransport$/ }, (args) =>
       args.kind === 'require-call' ? { path: './undiciTransport.js', external: true } : undefined,
     );
