@@ -10,7 +10,8 @@ const watch = process.argv.includes('--watch');
 const lazyTransport = {
   name: 'lazy-transport',
   setup(build) {
-    // Every require() of it, whichever module asks: a list of importers goes stale, and undici would land in extension.js.
+    // Every require() of the transport stays a separate file, whichever module asks: a list of importers
+    // goes stale, and undici would land in extension.js.
     build.onResolve({ filter: /(^|\/)undiciTransport$/ }, (args) =>
       args.kind === 'require-call' ? { path: './undiciTransport.js', external: true } : undefined,
     );
