@@ -8,13 +8,13 @@
 // answer at once, unless --next asks for one after the watch started. A terminal
 // (always focused: someone is waiting at it) sees each new step on stderr;
 // stdout gets one line per machine at the end.
-import { errorMessage } from '../core/common/errors';
-import type { Localize } from '../core/common/localize';
-import { terminalText } from '../core/common/serverText';
-import { formatUtcIso } from '../core/common/time';
-import { isApiError, type ApiError } from '../core/client/errors';
-import type { OnboardingClient } from '../core/client/onboardingClient';
-import { stateWord, type EventStateRules } from '../core/domain/events/eventState';
+import { errorMessage } from '../../core/common/errors';
+import type { Localize } from '../../core/common/localize';
+import { terminalText } from '../../core/common/serverText';
+import { formatUtcIso } from '../../core/common/time';
+import { isApiError, type ApiError } from '../../core/client/errors';
+import type { OnboardingClient } from '../../core/client/onboardingClient';
+import { stateWord, type EventStateRules } from '../../core/domain/events/eventState';
 import {
   afterPoll,
   DEFAULT_WATCH_TIMING,
@@ -27,10 +27,10 @@ import {
   type WatchOutcome,
   type WatchStep,
   type WatchTiming,
-} from '../core/domain/watch/watchRules';
-import { EXIT, UsageError, type CliCommand, type CliIo } from './cliCommand';
-import { durationArgument, serialArguments, stringOption } from './cliArgs';
-import { SESSION_OPTIONS } from './cliSession';
+} from '../../core/domain/watch/watchRules';
+import { EXIT, UsageError, type CliCommand, type CliIo } from '../cliCommand';
+import { durationArgument, serialArguments, stringOption } from '../cliArgs';
+import { SESSION_OPTIONS } from '../cliSession';
 
 const DEFAULT_TIMEOUT = '60m';
 

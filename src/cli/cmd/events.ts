@@ -5,17 +5,17 @@
 // re-check does, rather than trusting the API's `timestamp` parameter, whose
 // unit and direction the spec leaves open: one run has no earlier answer to
 // judge the server's reading by, and the full list is one request anyway.
-import type { Localize } from '../core/common/localize';
-import { terminalText } from '../core/common/serverText';
-import { formatUtcIso } from '../core/common/time';
-import type { OnboardingEvent } from '../core/client/model';
-import { compileFilter } from '../core/domain/events/eventFilter';
-import { eventState } from '../core/domain/events/eventState';
-import { eventsToJson } from '../core/domain/events/exportEvents';
-import { EXIT, UsageError, type CliCommand } from './cliCommand';
-import { serialArgument, sinceArgument, stringOption } from './cliArgs';
-import { jsonEscaped, outputJson, styler } from './cliIo';
-import { SESSION_OPTIONS } from './cliSession';
+import type { Localize } from '../../core/common/localize';
+import { terminalText } from '../../core/common/serverText';
+import { formatUtcIso } from '../../core/common/time';
+import type { OnboardingEvent } from '../../core/client/model';
+import { compileFilter } from '../../core/domain/events/eventFilter';
+import { eventState } from '../../core/domain/events/eventState';
+import { eventsToJson } from '../../core/domain/events/exportEvents';
+import { EXIT, UsageError, type CliCommand } from '../cliCommand';
+import { serialArgument, sinceArgument, stringOption } from '../cliArgs';
+import { jsonEscaped, outputJson, styler } from '../cliIo';
+import { SESSION_OPTIONS } from '../cliSession';
 
 /** The longest message a table row shows; --json has it whole. */
 const MAX_MESSAGE = 200;

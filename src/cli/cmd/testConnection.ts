@@ -6,12 +6,12 @@
 // words as the report in VS Code (core/connectionCheck.ts and
 // connectionReport.ts), written as text for a terminal. Without credentials
 // the network steps still run and the sign-in steps say why they were skipped.
-import { plainReportStyle, renderConnectionReport } from '../core/client/connectionReport';
-import { runConnectionCheck } from '../core/client/connectionCheck';
-import { EXIT, type CliCommand } from './cliCommand';
-import { serialArgument, stringOption } from './cliArgs';
-import { styler } from './cliIo';
-import { credentialsIfAny, endpointsOf, httpSettingsOf, SESSION_OPTIONS } from './cliSession';
+import { plainReportStyle, renderConnectionReport } from '../../core/client/connectionReport';
+import { runConnectionCheck } from '../../core/client/connectionCheck';
+import { EXIT, type CliCommand } from '../cliCommand';
+import { serialArgument, stringOption } from '../cliArgs';
+import { styler } from '../cliIo';
+import { credentialsIfAny, endpointsOf, httpSettingsOf, SESSION_OPTIONS } from '../cliSession';
 
 /** Replaced by the bundler with package.json's version. */
 declare const OE_VERSION: string | undefined;

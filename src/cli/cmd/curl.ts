@@ -2,10 +2,10 @@
 // commands for an IT ticket, written by the builder "Copy as curl" uses
 // (domain/links/curlCommands.ts): the URLs from OE_API_URL/OE_AUTH_URL (or the
 // options), variables for every secret. It reads no secret and sends nothing.
-import { curlCommands } from '../core/domain/links/curlCommands';
-import { EXIT, UsageError, type CliCommand } from './cliCommand';
-import { serialArgument, stringOption } from './cliArgs';
-import { endpointsOf } from './cliSession';
+import { curlCommands } from '../../core/domain/links/curlCommands';
+import { EXIT, UsageError, type CliCommand } from '../cliCommand';
+import { serialArgument, stringOption } from '../cliArgs';
+import { endpointsOf } from '../cliSession';
 
 export const command: CliCommand = {
   name: 'curl',

@@ -3,10 +3,10 @@
 // from the machines the check read. The extension's stored copies are not
 // read: they live in VS Code's global storage, whose place depends on the
 // platform, the profile and the build, and a gate in a pipeline has none.
-import type { EventsResult } from '../core/client/model';
-import type { EventStateRules } from '../core/domain/events/eventState';
-import { LineHistory, type LearnedSteps, type StepSetting } from '../core/domain/progress/lineHistory';
-import { machineProgress } from '../core/domain/progress/machineProgress';
+import type { EventsResult } from '../../core/client/model';
+import type { EventStateRules } from '../../core/domain/events/eventState';
+import { LineHistory, type LearnedSteps, type StepSetting } from '../../core/domain/progress/lineHistory';
+import { machineProgress } from '../../core/domain/progress/machineProgress';
 
 /** A machine in progress in `oe check --json`: times in ms; timeToGo's lowMs–highMs is the 80 % range. */
 export interface ProgressJson {
