@@ -1,11 +1,6 @@
-// `oe check PATH…`: the CI gate. Finds the serial numbers in files and
-// folders with the editor's matcher and rules (each path's nearest
-// .vscode/settings.json: pattern, minimum length, deny list, the scan's
-// include glob and file limit, the event-state words), reads each distinct
-// machine once, and exits non-zero when one of them is in a state the gate
-// counts. One request per distinct serial number, all through the one
-// client, so its limiter and back-off pace them as they pace the extension's
-// refresh of many machines ('bulk' priority, as the workspace scan asks).
+// `oe check PATH…`: the CI gate. Finds the serial numbers with the editor's
+// matcher and each path's settings, reads each machine once through one client
+// (its limiter paces them), and fails on a counted state or what it could not check.
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';

@@ -1,13 +1,6 @@
-// `oe watch SERIAL…`: waits for machines to onboard, for a test rig that has
-// just commissioned one. The extension's watch rules (domain/watch): the same
-// poll schedule (short while steps appear, longer while nothing changes,
-// backing off on errors; watch.firstIntervalSeconds from the folder's
-// settings), the same outcome (the newest event's state by the eventStates
-// words), and the same "cannot poll" after failed polls for as long as the
-// extension waits before saying so. An outcome the machine already has is the
-// answer at once, unless --next asks for one after the watch started. A terminal
-// (always focused: someone is waiting at it) sees each new step on stderr;
-// stdout gets one line per machine at the end.
+// `oe watch SERIAL…`: waits for machines to onboard, for a test rig, on the
+// extension's watch rules (schedule, outcome, "cannot poll"). Steps go to a
+// terminal's stderr; stdout gets one line per machine at the end.
 import { errorMessage } from '../../core/common/errors';
 import type { Localize } from '../../core/common/localize';
 import { terminalText } from '../../core/common/serverText';
