@@ -1,8 +1,6 @@
 // The argument values more than one command reads: serial numbers (the
-// extension's rule, domain/serialNumbers), durations (`90s`, `30m`, `2h`,
-// `7d`) and times (a duration back from now, or a day or a time with its zone
-// in ISO 8601). A value that does not fit is a UsageError in the user's
-// language.
+// extension's rule), durations and times. A value that does not fit is a
+// UsageError in the user's language, never a guess.
 import type { Localize } from '../core/common/localize';
 import { checkSerialNumber } from '../core/domain/serialNumbers/serialNumberInput';
 import { UsageError, type ParsedArgs } from './cliCommand';

@@ -1,9 +1,6 @@
-// The shape every `oe` command has, and what it is handed: its parsed
-// arguments, the process's streams and environment (CliIo), and the session
-// (CliContext) it signs in through. main.ts owns the process: it parses, runs
-// one command and turns its answer (an exit code) or its error into the exit.
-// A command never calls process.exit, never prints a stack and writes data to
-// stdout, messages to stderr.
+// The shape every `oe` command has and what it is handed: its parsed
+// arguments, the process as it sees it (CliIo) and its context (CliContext).
+// A command returns an exit code or throws; it never exits nor prints a stack.
 import type { ParseArgsConfig } from 'node:util';
 import type { Localize, LocalizedText } from '../core/common/localize';
 import type { OnboardingClient } from '../core/client/onboardingClient';
@@ -32,7 +29,7 @@ export interface ParsedArgs {
 }
 
 export interface CliContext {
-  /** The signed-in client, built on first call from the credentials (environment, prompt or --password-stdin). */
+  /** The signed-in client, built on first call: a command that fails on its input has asked for no credentials. */
   client(): Promise<OnboardingClient>;
   /** The `onboardingEvents.*` settings of the working folder's .vscode/settings.json (defaults when absent). */
   readonly settings: Settings;
@@ -52,7 +49,7 @@ export interface CliCommand {
   run(args: ParsedArgs, io: CliIo, context: CliContext): Promise<number>;
 }
 
-/** Every exit code of oe, in one place: `oe --help` lists the shared ones, each command's --help those it uses. */
+/** Every exit code of oe: `oe --help` lists the shared ones, each command's --help those it uses. */
 export const EXIT = {
   ok: 0,
   /** The command's "no": a machine failed, the connection test failed. */
@@ -73,7 +70,7 @@ export const EXIT = {
   terminated: 143,
 } as const;
 
-/** Ctrl-C typed at a prompt, where the terminal's raw mode delivers it as input, not as a signal: main.ts exits with EXIT.interrupted. */
+/** Ctrl-C typed at a prompt: the terminal's raw mode delivers it as input, not as a signal (EXIT.interrupted). */
 export class InterruptedError extends Error {
   constructor() {
     super('Interrupted');
@@ -81,7 +78,7 @@ export class InterruptedError extends Error {
   }
 }
 
-/** Bad input: main.ts prints the message and `oe <command> --help` and exits with EXIT.usage. */
+/** Bad input: the message, a pointer to `oe <command> --help`, and EXIT.usage. */
 export class UsageError extends Error {
   constructor(message: string) {
     super(message);

@@ -1,9 +1,6 @@
-// The process as a command sees it (CliIo): stdout for data, stderr for
-// messages, whether each is a terminal, colour, and the user's language. The
-// language is the one a Unix tool takes (LC_ALL, then LC_MESSAGES, then LANG);
-// its words are the extension's own translations (l10n/bundle.l10n.*.json,
-// bundled into dist/oe.js), so a message reads the same in the terminal as in
-// VS Code.
+// The process as a command sees it (CliIo). The language is the one a Unix
+// tool takes (LC_ALL, LC_MESSAGES, LANG) over the extension's own l10n
+// bundles, so a message reads the same in the terminal as in VS Code.
 import type { Localize } from '../core/common/localize';
 import type { CliIo } from './cliCommand';
 import de from '../../l10n/bundle.l10n.de.json';
@@ -59,10 +56,7 @@ export function styler(color: boolean): {
   return { bold: wrap('1'), red: wrap('31'), green: wrap('32'), dim: wrap('2') };
 }
 
-/**
- * JSON for stdout (--json, --ndjson): JSON.stringify, with the characters it leaves raw that a terminal or an
- * editor acts on written as \u escapes: C1 controls, bidi overrides and isolates, invisible separators.
- */
+/** JSON for stdout: JSON.stringify, with the characters it leaves raw that a terminal or an editor acts on as \u escapes. */
 export function outputJson(value: unknown, indent?: number): string {
   return jsonEscaped(JSON.stringify(value, null, indent));
 }

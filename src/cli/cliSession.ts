@@ -1,19 +1,7 @@
-// The CLI's sign-in and settings: the one place `oe` reads credentials and
-// builds its OnboardingClient. Credentials come from the environment
-// (OE_API_URL, OE_AUTH_URL, OE_CLIENT_ID, OE_CLIENT_SECRET, OE_USERNAME,
-// OE_PASSWORD), from --password-stdin, or from a hidden prompt on a terminal;
-// never from an option (the command line is visible to every user of the
-// machine in `ps` and stays in shell history), never from a file, and they are
-// held in this process's memory only, as the token is (inside the client).
-// The network is Node's as a Node tool user expects: HTTPS_PROXY, HTTP_PROXY
-// and NO_PROXY, NODE_EXTRA_CA_CERTS and the OS store, or --ca-file.
-//
-// The settings are the `onboardingEvents.*` entries of the nearest
-// .vscode/settings.json up to the repository's root or the working folder, through the same rules as in VS Code
-// (domain/settings). Not from there: the URLs and the CA file. In VS Code a
-// folder's settings cannot choose them either without the user trusting it;
-// here nobody is asked, so a cloned repository must not decide where the
-// credentials are sent or whom to trust.
+// The context a command runs in (createContext): the settings of its folder
+// and a client built on first use. Credentials come from the environment,
+// --password-stdin or a hidden prompt, never from an option (`ps` and shell
+// history show it) nor a file.
 import { lstatSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -69,7 +57,7 @@ export function refusedSecretOption(args: readonly string[], t: Localize): strin
   return undefined;
 }
 
-/** Settings a folder may set for oe: all but where credentials go and whom to trust (see the file comment). */
+/** Nobody is asked to trust a cloned repository: its settings never choose where credentials go or whom to trust. */
 const NOT_FROM_A_FOLDER = new Set(['apiBaseUrl', 'authUrl', 'caCertificatesFile']);
 
 /** The largest settings file read. */
@@ -182,15 +170,14 @@ export function httpSettingsOf(args: ParsedArgs, io: CliIo, settings: Settings):
   };
 }
 
-/** Reads one line without echoing it: readline over a muted output, the prompt written to stderr. */
+/** Reads one line without echoing it: readline over a muted output, the prompt on stderr. */
 async function hiddenPrompt(io: CliIo, prompt: string): Promise<string> {
   const muted = new Writable({
     write: (_chunk, _encoding, done) => {
       done();
     },
   });
-  // The interface first: it turns the terminal's echo off (raw mode), so a password typed the moment the prompt
-  // shows is not echoed by the terminal before readline reads it (it was, with the prompt written first).
+  // The interface first: it turns the terminal's echo off, so a password typed the moment the prompt shows is not echoed.
   const reader = createInterface({ input: io.stdin, output: muted, terminal: true });
   io.stderr(prompt);
   try {

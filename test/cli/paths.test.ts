@@ -1,30 +1,21 @@
-// The files a repository names, tried as an attacker who wrote the repository
-// would: symlinks and hard links planted at the JUnit report's name, a link
-// out of the working folder to a file holding a token, a FIFO and /dev/zero,
-// a file over the limit, a glob that backtracks, settings above the
-// repository, file names with escape sequences and controls. Real files in a
-// temporary folder, oe run as a pipeline runs it, against the fake API.
+// The files a repository names, where only a process shows the outcome: a
+// FIFO, /dev/zero and a backtracking glob must not hang oe (a hang is bounded
+// only by killing it), SIGTERM during a scan, and `oe mcp` over stdio. The
+// rest: test/unit/cli/checkPaths.test.ts, in process.
 import * as assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { chownSync, linkSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { AGENT_TOOL_NAMES } from '../../src/core/domain/agentTools/toolDefinitions';
 import { makeEvent, startFakeApi, TEST_SERIALS, type FakeApi } from '../support/fakeApi';
 import { OE, runOe, signedInEnv, tempFolder } from '../support/cli/runOe';
-import { skipBecause } from '../support/skipBecause';
 
 const FAILED = 'FLR-2000-D0001';
 /** What an npm token file holds, shaped like a serial number so a leak would reach the API as one. */
 const TOKEN = 'NPM-7777-T0KEN';
 const TOKEN_FILE_TEXT = `//registry.example/:_authToken=${TOKEN}\n`;
-/** Control (but tab and line feed), C1 and bidi override characters: none may reach a terminal, the JSON or XML. */
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
-const UNCLEAN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/;
-/** The same, the line feed included (a location is one line). */
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
-const UNCLEAN_OR_BREAK = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/;
 /** Two lines of an authorized_keys file a planted link would have oe overwrite. */
 const KEYS = 'ssh-ed25519 AAAAC3Nza the-owner\nssh-ed25519 AAAAC3Nzb the-deploy-key\n';
 
@@ -54,83 +45,6 @@ describe('oe check and the files a repository names', function () {
     return signedInEnv(api);
   };
 
-  it('--junit: a symlink planted at the report name is not written through; its target stays as it was', async () => {
-    const { repo, home } = repositoryAndHome();
-    symlinkSync(join(home, 'authorized_keys'), join(repo, 'oe-check.xml'));
-    const run = await runOe(['check', '.', '--junit', 'oe-check.xml'], { env: env(), cwd: repo });
-    assert.equal(readFileSync(join(home, 'authorized_keys'), 'utf8'), KEYS, 'the file the link points to is intact');
-    assert.equal(run.code, 64, run.stderr);
-    assert.match(run.stderr, /oe-check\.xml is a symbolic link; it is not followed\./);
-  });
-
-  it('--junit: a hard link to a file outside is not written through, nor is a planted folder link followed out', async () => {
-    const { repo, home } = repositoryAndHome();
-    linkSync(join(home, 'authorized_keys'), join(repo, 'report.xml'));
-    const hard = await runOe(['check', '.', '--junit', 'report.xml'], { env: env(), cwd: repo });
-    assert.equal(readFileSync(join(home, 'authorized_keys'), 'utf8'), KEYS, 'the hard-linked file is intact');
-    assert.equal(hard.code, 64, hard.stderr);
-    assert.match(hard.stderr, /report\.xml belongs to another user or has another name \(a hard link\)/);
-
-    symlinkSync(home, join(repo, 'reports'));
-    const before = readdirSync(home).sort();
-    const folder = await runOe(['check', '.', '--junit', 'reports/authorized_keys'], { env: env(), cwd: repo });
-    assert.equal(folder.code, 64, folder.stderr);
-    assert.deepEqual(readdirSync(home).sort(), before, 'nothing new in the folder the link leads to');
-    assert.equal(readFileSync(join(home, 'authorized_keys'), 'utf8'), KEYS);
-  });
-
-  it('--junit: a report of our own is replaced, not appended to, and keeps its mode', async () => {
-    const { repo } = repositoryAndHome();
-    writeFileSync(join(repo, 'out.xml'), 'old report', { mode: 0o644 });
-    const run = await runOe(['check', '.', '--junit', 'out.xml'], { env: env(), cwd: repo });
-    assert.equal(run.code, 1, run.stderr);
-    const xml = readFileSync(join(repo, 'out.xml'), 'utf8');
-    assert.match(xml, /^<\?xml/);
-    assert.ok(!xml.includes('old report'));
-    assert.deepEqual(
-      readdirSync(repo).filter((name) => name.endsWith('.tmp')),
-      [],
-      'no temporary file left',
-    );
-  });
-
-  it('a named path that is a symlink out of the working folder is refused: the token is not printed, reported nor sent', async () => {
-    const { repo, home } = repositoryAndHome();
-    symlinkSync(join(home, '.npmrc'), join(repo, 'machines.yaml'));
-    symlinkSync(home, join(repo, 'more'));
-    for (const path of ['machines.yaml', 'more']) {
-      const run = await runOe(['check', path, 'line.yaml', '--junit', 'out.xml', '--json'], { env: env(), cwd: repo });
-      assert.equal(run.code, 64, run.stderr);
-      assert.match(run.stderr, new RegExp(`${path} leads out of the folder it is in \\(a symbolic link\\); it is not followed\\.`));
-      assert.ok(!`${run.stdout}${run.stderr}`.includes(TOKEN), 'the token is not printed');
-      assert.ok(!readdirSync(repo).includes('out.xml') || !readFileSync(join(repo, 'out.xml'), 'utf8').includes(TOKEN));
-      assert.equal(api?.eventRequests(TOKEN).length, 0, 'the token is not sent to the API');
-    }
-    // Followed when the pipeline says so.
-    const followed = await runOe(['check', 'machines.yaml', '--follow-symlinks', '--fail-on', 'failed'], { env: env(), cwd: repo });
-    assert.equal(api?.eventRequests(TOKEN).length, 1, followed.stderr);
-  });
-
-  it('settings are looked up up to the repository root only, and never in a folder of another user', async function () {
-    const outer = tempFolder('outer');
-    mkdirSync(join(outer, '.vscode'));
-    writeFileSync(join(outer, '.vscode', 'settings.json'), JSON.stringify({ 'onboardingEvents.serialNumber.denyList': [FAILED] }));
-    const repo = join(outer, 'repo');
-    mkdirSync(join(repo, '.git'), { recursive: true });
-    writeFileSync(join(repo, 'line.yaml'), `machine: ${FAILED}\n`);
-    const inRepo = await runOe(['check', 'line.yaml'], { env: env(), cwd: repo });
-    assert.equal(inRepo.code, 1, `the settings above the repository would deny ${FAILED}: ${inRepo.stderr}`);
-
-    if (process.getuid?.() !== 0) skipBecause(this, 'handing a folder to another user needs root');
-    const shared = tempFolder('shared');
-    mkdirSync(join(shared, '.vscode'));
-    writeFileSync(join(shared, '.vscode', 'settings.json'), JSON.stringify({ 'onboardingEvents.serialNumber.denyList': [FAILED] }));
-    writeFileSync(join(shared, 'line.yaml'), `machine: ${FAILED}\n`);
-    for (const path of [shared, join(shared, '.vscode'), join(shared, '.vscode', 'settings.json')]) chownSync(path, 65534, 65534);
-    const elsewhere = await runOe(['check', join(shared, 'line.yaml')], { env: env(), cwd: tempFolder('cwd') });
-    assert.equal(elsewhere.code, 1, `the settings of another user's folder would deny ${FAILED}: ${elsewhere.stderr}`);
-  });
-
   it('a FIFO and /dev/zero end at once, not checked, with a message naming them (exit 3), no hang and no growing memory', async () => {
     const { repo } = repositoryAndHome();
     const fifo = spawnSync('mkfifo', [join(repo, 'pipe.yaml')]);
@@ -143,14 +57,6 @@ describe('oe check and the files a repository names', function () {
     assert.equal(zero.code, 3, zero.stderr);
     assert.match(zero.stderr, /\/dev\/zero is not a regular file\./);
     assert.ok(Date.now() - started < 10_000);
-  });
-
-  it('a file over the limit in a scanned folder fails the check as not checked, naming the file (exit 3)', async () => {
-    const { repo } = repositoryAndHome();
-    writeFileSync(join(repo, 'huge.txt'), `${TEST_SERIALS.onboarded}\n`.repeat(80_000));
-    const run = await runOe(['check', '.', '--fail-on', 'unknown'], { env: env(), cwd: repo });
-    assert.equal(run.code, 3, run.stderr);
-    assert.match(run.stderr, /huge\.txt is larger than 1 MB and was not checked\./);
   });
 
   it("the repository's include glob cannot hang oe: a backtracking glob on a long name matches in linear time; a huge glob is refused", async () => {
@@ -183,23 +89,6 @@ describe('oe check and the files a repository names', function () {
     assert.match(long.stderr, /cannot be used: it is longer than 1000 characters\./);
   });
 
-  it('the include glob speaks VS Code glob syntax: ** folders, {a,b}, [0-9], and dot files as the editor finds them', async () => {
-    const { repo } = repositoryAndHome();
-    mkdirSync(join(repo, '.vscode'));
-    mkdirSync(join(repo, 'a', 'b'), { recursive: true });
-    writeFileSync(
-      join(repo, '.vscode', 'settings.json'),
-      JSON.stringify({ 'onboardingEvents.workspaceScan.include': '**/{cell,.line}[0-9].{yaml,ini}' }),
-    );
-    writeFileSync(join(repo, 'a', 'b', 'cell1.yaml'), `${TEST_SERIALS.onboarded}\n`);
-    writeFileSync(join(repo, '.line2.ini'), `${TEST_SERIALS.started}\n`);
-    writeFileSync(join(repo, 'a', 'cellX.yaml'), `${TEST_SERIALS.empty}\n`);
-    const run = await runOe(['check', '.', '--json', '--fail-on', 'failed'], { env: env(), cwd: repo });
-    assert.equal(run.code, 0, run.stderr);
-    const serials = (JSON.parse(run.stdout) as { serialNumber: string }[]).map((machine) => machine.serialNumber);
-    assert.deepEqual(serials, [TEST_SERIALS.started, TEST_SERIALS.onboarded]);
-  });
-
   it('SIGTERM during a scan of a backtracking glob ends oe at once (it is ignored for minutes while a glob backtracks)', async () => {
     const repo = tempFolder('sigterm');
     writeFileSync(join(repo, 'a'.repeat(30)), `machine: ${FAILED}\n`);
@@ -228,39 +117,6 @@ describe('oe check and the files a repository names', function () {
     assert.ok(at - sent < 1_000, `oe ended ${at - sent} ms after SIGTERM (${stderr})`);
     // Ended before the signal (the scan is linear now) or by it.
     assert.ok(code === 0 || code === 130 || code === 143, `exit ${code}: ${stderr}`);
-  });
-
-  it('file names reach the terminal, the JSON and the JUnit file cleaned: no escape sequence, no line break, no control', async () => {
-    const { repo } = repositoryAndHome();
-    const name = 'x\u001b]0;pwned\u0007\u001b]52;c;ZWNobyBoaQ==\u0007\r\u001b[32monboarded\u001b[0m\u0001\u202e.yaml';
-    writeFileSync(join(repo, name), `machine: ${FAILED}\n`);
-    const run = await runOe(['check', name, '--junit', 'out.xml'], { env: env(), cwd: repo });
-    assert.equal(run.code, 1, run.stderr);
-    for (const [where, text] of [
-      ['stdout', run.stdout],
-      ['stderr', run.stderr],
-      ['the JUnit file', readFileSync(join(repo, 'out.xml'), 'utf8')],
-    ] as const)
-      assert.doesNotMatch(text, UNCLEAN, `no control or bidi character in ${where}`);
-    assert.match(run.stdout, /^failed +FLR-2000-D0001 +x\]0;pwned\]52;c;ZWNobyBoaQ== \[32monboarded\[0m\.yaml:1 /m);
-    const json = await runOe(['check', name, '--json'], { env: env(), cwd: repo });
-    assert.doesNotMatch(json.stdout, UNCLEAN_OR_BREAK);
-  });
-
-  it('--json and --ndjson write bidi and C1 controls of server text as \\u escapes', async () => {
-    assert.ok(api !== undefined);
-    const message = 'ok\u202e\u0085\u009b31m\u2066done';
-    api.setMachineEvents(FAILED, [makeEvent({ type: 'CERTIFICATE_REJECTED', message, timestamp: Date.UTC(2025, 0, 3) })]);
-    const { repo } = repositoryAndHome();
-    const check = await runOe(['check', 'line.yaml', '--json'], { env: env(), cwd: repo });
-    const events = await runOe(['events', FAILED, '--ndjson'], { env: env(), cwd: repo });
-    const eventsJson = await runOe(['events', FAILED, '--json'], { env: env(), cwd: repo });
-    for (const run of [check, events, eventsJson]) {
-      assert.doesNotMatch(run.stdout, /[\u0080-\u009f\u202e\u2066]/, run.stdout);
-      assert.ok(run.stdout.includes('ok\\u202e\\u0085\\u009b31m\\u2066done'), run.stdout);
-    }
-    const parsed = JSON.parse(check.stdout) as { newestEvent: { message: string } }[];
-    assert.equal(parsed[0]?.newestEvent.message, message, 'the data is unchanged');
   });
 });
 

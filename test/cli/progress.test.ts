@@ -1,9 +1,7 @@
-// Progress without VS Code: `oe check --json` gives each machine in progress
-// its step, stall, abandonment and time to go, learned from the machines of
-// the files it checks; `oe mcp`'s tools say the same progress as the
-// extension's, learned from the machines it read. A line the fake API serves:
+// Progress without VS Code: `oe mcp`'s tools say the same progress as the
+// extension's, learned from the machines it read. The line the fake API serves:
 // twelve machines that onboarded days ago, one on time, one stalled for hours,
-// one silent for five months.
+// one silent for months. (`oe check --json`: test/unit/cli/checkProgress.test.ts.)
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { AGENT_TOOL_NAMES } from '../../src/core/domain/agentTools/toolDefinitions';
 import { defaultData, makeEvent, startFakeApi, type FakeApi } from '../support/fakeApi';
-import { OE, runOe, signedInEnv, tempFolder } from '../support/cli/runOe';
+import { OE, signedInEnv, tempFolder } from '../support/cli/runOe';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -64,20 +62,7 @@ function serveTheLine(api: FakeApi): void {
   );
 }
 
-interface Checked {
-  readonly serialNumber: string;
-  readonly state: string;
-  readonly progress?: {
-    readonly step: number;
-    readonly of: number;
-    readonly stalled: boolean;
-    readonly abandoned: boolean;
-    readonly atStepMs: number;
-    readonly timeToGo: { readonly ms: number; readonly lowMs: number; readonly highMs: number } | null;
-  } | null;
-}
-
-describe('progress without VS Code: oe check --json and oe mcp', function () {
+describe('progress without VS Code: oe mcp', function () {
   this.timeout(60_000);
   let api: FakeApi;
   let dir: string;
@@ -90,45 +75,6 @@ describe('progress without VS Code: oe check --json and oe mcp', function () {
   });
   afterEach(async () => {
     await api.close();
-  });
-
-  it('oe check --json gives each machine in progress its step, stall, abandonment and time to go with its 80 % range', async () => {
-    const started = Date.now();
-    const run = await runOe(['check', '--json', '--fail-on', 'failed', 'line.yaml'], { env: signedInEnv(api), cwd: dir });
-    assert.equal(run.code, 0, run.stderr);
-    const checked = JSON.parse(run.stdout) as Checked[];
-    const of = (serial: string): Checked => {
-      const machine = checked.find((m) => m.serialNumber === serial);
-      assert.ok(machine, `${serial} is in the JSON`);
-      return machine;
-    };
-    for (const serial of ONBOARDED) assert.equal(of(serial).progress, undefined, `${serial} onboarded: no progress field`);
-
-    const onTime = of(ON_TIME).progress;
-    assert.ok(onTime, `on time: ${JSON.stringify(of(ON_TIME))}`);
-    assert.deepEqual([onTime.step, onTime.of, onTime.stalled, onTime.abandoned], [2, 4, false, false]);
-    const took = Date.now() - started;
-    assert.ok(onTime.atStepMs >= 2 * MINUTE - 1000 && onTime.atStepMs <= 2 * MINUTE + took, `${onTime.atStepMs}`);
-    const toGo = onTime.timeToGo;
-    assert.ok(toGo, 'a time to go');
-    assert.ok(toGo.lowMs <= toGo.ms && toGo.ms <= toGo.highMs, `the point inside its range: ${JSON.stringify(toGo)}`);
-    assert.ok(toGo.highMs > 0 && toGo.highMs < 60 * MINUTE, `minutes, as the line takes: ${JSON.stringify(toGo)}`);
-
-    const stalled = of(STALLED).progress;
-    assert.deepEqual([stalled?.step, stalled?.stalled, stalled?.abandoned], [2, true, false]);
-    assert.ok((stalled?.atStepMs ?? 0) >= 180 * MINUTE - 1000);
-
-    const abandoned = of(ABANDONED).progress;
-    assert.equal(abandoned?.abandoned, true, JSON.stringify(abandoned));
-    assert.equal(abandoned.timeToGo, null, 'an abandoned machine is not "likely done" in minutes');
-  });
-
-  it('oe check --json says null where the history is too thin, and learns only from the machines it checks', async () => {
-    writeFileSync(join(dir, 'few.yaml'), `- ${ONBOARDED[0]}\n- ${ONBOARDED[1]}\n- ${ON_TIME}\n`);
-    const run = await runOe(['check', '--json', '--fail-on', 'failed', 'few.yaml'], { env: signedInEnv(api), cwd: dir });
-    assert.equal(run.code, 0, run.stderr);
-    const checked = JSON.parse(run.stdout) as Checked[];
-    assert.equal(checked.find((m) => m.serialNumber === ON_TIME)?.progress, null);
   });
 
   it('oe mcp says the progress of machines in progress, learned from the machines it read', async () => {

@@ -1,12 +1,10 @@
-// Where each machine of `oe check` stands in its onboarding, for --json: the
-// figures every surface of the extension shows (domain/progress), learned
-// from the machines the check read. The extension's stored copies are not
-// read: they live in VS Code's global storage, whose place depends on the
-// platform, the profile and the build, and a gate in a pipeline has none.
-import type { EventsResult } from '../core/client/model';
-import type { EventStateRules } from '../core/domain/events/eventState';
-import { LineHistory, type LearnedSteps, type StepSetting } from '../core/domain/progress/lineHistory';
-import { machineProgress } from '../core/domain/progress/machineProgress';
+// Where each machine of `oe check --json` stands in its onboarding, learned
+// from the machines the check read only: the extension's stored copies live in
+// VS Code's global storage, which a gate in a pipeline does not have.
+import type { EventsResult } from '../../core/client/model';
+import type { EventStateRules } from '../../core/domain/events/eventState';
+import { LineHistory, type LearnedSteps, type StepSetting } from '../../core/domain/progress/lineHistory';
+import { machineProgress } from '../../core/domain/progress/machineProgress';
 
 /** A machine in progress in `oe check --json`: times in ms; timeToGo's lowMs–highMs is the 80 % range. */
 export interface ProgressJson {

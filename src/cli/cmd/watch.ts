@@ -1,20 +1,13 @@
-// `oe watch SERIAL…`: waits for machines to onboard, for a test rig that has
-// just commissioned one. The extension's watch rules (domain/watch): the same
-// poll schedule (short while steps appear, longer while nothing changes,
-// backing off on errors; watch.firstIntervalSeconds from the folder's
-// settings), the same outcome (the newest event's state by the eventStates
-// words), and the same "cannot poll" after failed polls for as long as the
-// extension waits before saying so. An outcome the machine already has is the
-// answer at once, unless --next asks for one after the watch started. A terminal
-// (always focused: someone is waiting at it) sees each new step on stderr;
-// stdout gets one line per machine at the end.
-import { errorMessage } from '../core/common/errors';
-import type { Localize } from '../core/common/localize';
-import { terminalText } from '../core/common/serverText';
-import { formatUtcIso } from '../core/common/time';
-import { isApiError, type ApiError } from '../core/client/errors';
-import type { OnboardingClient } from '../core/client/onboardingClient';
-import { stateWord, type EventStateRules } from '../core/domain/events/eventState';
+// `oe watch SERIAL…`: waits for machines to onboard, for a test rig, on the
+// extension's watch rules (schedule, outcome, "cannot poll"). Steps go to a
+// terminal's stderr; stdout gets one line per machine at the end.
+import { errorMessage } from '../../core/common/errors';
+import type { Localize } from '../../core/common/localize';
+import { terminalText } from '../../core/common/serverText';
+import { formatUtcIso } from '../../core/common/time';
+import { isApiError, type ApiError } from '../../core/client/errors';
+import type { OnboardingClient } from '../../core/client/onboardingClient';
+import { stateWord, type EventStateRules } from '../../core/domain/events/eventState';
 import {
   afterPoll,
   DEFAULT_WATCH_TIMING,
@@ -27,10 +20,10 @@ import {
   type WatchOutcome,
   type WatchStep,
   type WatchTiming,
-} from '../core/domain/watch/watchRules';
-import { EXIT, UsageError, type CliCommand, type CliIo } from './cliCommand';
-import { durationArgument, serialArguments, stringOption } from './cliArgs';
-import { SESSION_OPTIONS } from './cliSession';
+} from '../../core/domain/watch/watchRules';
+import { EXIT, UsageError, type CliCommand, type CliIo } from '../cliCommand';
+import { durationArgument, serialArguments, stringOption } from '../cliArgs';
+import { SESSION_OPTIONS } from '../cliSession';
 
 const DEFAULT_TIMEOUT = '60m';
 

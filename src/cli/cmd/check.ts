@@ -1,34 +1,29 @@
-// `oe check PATH…`: the CI gate. Finds the serial numbers in files and
-// folders with the editor's matcher and rules (each path's nearest
-// .vscode/settings.json: pattern, minimum length, deny list, the scan's
-// include glob and file limit, the event-state words), reads each distinct
-// machine once, and exits non-zero when one of them is in a state the gate
-// counts. One request per distinct serial number, all through the one
-// client, so its limiter and back-off pace them as they pace the extension's
-// refresh of many machines ('bulk' priority, as the workspace scan asks).
+// `oe check PATH…`: the CI gate. Finds the serial numbers with the editor's
+// matcher and each path's settings, reads each machine once through one client
+// (its limiter paces them), and fails on a counted state or what it could not check.
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import { definedOnly } from '../core/common/definedOnly';
-import { errorMessage } from '../core/common/errors';
-import { plainLocalize, type Localize } from '../core/common/localize';
-import { isInsideFolder, NamedFileError, readNamedFileSync, writeNamedFile } from '../core/common/namedFiles';
-import { toSingleLine } from '../core/common/markdownText';
-import { terminalText } from '../core/common/serverText';
-import { formatUtcIso } from '../core/common/time';
-import { isApiError, type ApiError } from '../core/client/errors';
-import type { EventsResult, OnboardingEvent } from '../core/client/model';
-import { machineState, newestOf, stateWord, type EventStateRules, type MachineState } from '../core/domain/events/eventState';
-import { createSerialMatcher } from '../core/domain/serialNumbers/serialMatcher';
-import type { Settings } from '../core/domain/settings/settingsRules';
-import { xmlText } from '../core/domain/board/boardExport';
-import { compileIncludeGlob, type IncludeGlob } from '../core/domain/workspaceScan/includeGlob';
-import { MAX_SCANNED_FILE_BYTES, SerialCollector } from '../core/domain/workspaceScan/workspaceSerials';
-import { EXIT, UsageError, type CliCommand, type CliIo } from './cliCommand';
-import { stringOption } from './cliArgs';
+import { definedOnly } from '../../core/common/definedOnly';
+import { errorMessage } from '../../core/common/errors';
+import { plainLocalize, type Localize } from '../../core/common/localize';
+import { isInsideFolder, NamedFileError, readNamedFileSync, writeNamedFile } from '../../core/common/namedFiles';
+import { toSingleLine } from '../../core/common/markdownText';
+import { terminalText } from '../../core/common/serverText';
+import { formatUtcIso } from '../../core/common/time';
+import { isApiError, type ApiError } from '../../core/client/errors';
+import type { EventsResult, OnboardingEvent } from '../../core/client/model';
+import { machineState, newestOf, stateWord, type EventStateRules, type MachineState } from '../../core/domain/events/eventState';
+import { createSerialMatcher } from '../../core/domain/serialNumbers/serialMatcher';
+import type { Settings } from '../../core/domain/settings/settingsRules';
+import { xmlText } from '../../core/domain/board/boardExport';
+import { compileIncludeGlob, type IncludeGlob } from '../../core/domain/workspaceScan/includeGlob';
+import { MAX_SCANNED_FILE_BYTES, SerialCollector } from '../../core/domain/workspaceScan/workspaceSerials';
+import { EXIT, UsageError, type CliCommand, type CliIo } from '../cliCommand';
+import { stringOption } from '../cliArgs';
 import { progressFields } from './checkProgress';
-import { outputJson, styler } from './cliIo';
-import { SESSION_OPTIONS } from './cliSession';
+import { outputJson, styler } from '../cliIo';
+import { SESSION_OPTIONS } from '../cliSession';
 
 /** The states --fail-on can name; 'unavailable' (the request failed) is no machine's verdict: it is not checked. */
 const COUNTABLE: readonly MachineState[] = ['failed', 'unknown', 'inProgress', 'noEvents'];

@@ -3,8 +3,9 @@
 import * as assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startFakeApi, TEST_CREDENTIALS, type FakeApi } from '../support/fakeApi';
-import { runOe, signedInEnv } from '../support/cli/runOe';
+import { startFakeApi, TEST_CREDENTIALS, type FakeApi } from '../../support/fakeApi';
+import { signedInEnv } from '../../support/cli/runOe';
+import { runOeInProcess } from '../../support/cli/testIo';
 
 describe('oe test-connection', function () {
   this.timeout(60_000);
@@ -21,7 +22,7 @@ describe('oe test-connection', function () {
   };
 
   it('works: the report with every step OK on stdout, exit 0, no secret in it', async () => {
-    const run = await runOe(['test-connection', '--serial', 'MX-4711-A0023'], { env: env() });
+    const run = await runOeInProcess(['test-connection', '--serial', 'MX-4711-A0023'], { env: env() });
     assert.equal(run.code, 0, run.stderr);
     const report = run.stdout;
     assert.match(report, /^Onboarding Events: connection test\n=+\n/);
@@ -38,7 +39,7 @@ describe('oe test-connection', function () {
   });
 
   it('refused credentials: the report says so at the token step, exit 1', async () => {
-    const run = await runOe(['test-connection'], { env: { ...env(), OE_PASSWORD: 'not-the-password' } });
+    const run = await runOeInProcess(['test-connection'], { env: { ...env(), OE_PASSWORD: 'not-the-password' } });
     assert.equal(run.code, 1);
     assert.match(run.stdout, /Verdict: the connection fails/);
     assert.match(run.stdout, /^\d\. FAILED Token request/m);
@@ -46,24 +47,24 @@ describe('oe test-connection', function () {
   });
 
   it('without credentials: the network steps only, the sign-in steps skipped with the reason, exit 0', async () => {
-    const run = await runOe(['test-connection'], { env: { ...env(), OE_PASSWORD: undefined, OE_CLIENT_SECRET: undefined } });
+    const run = await runOeInProcess(['test-connection'], { env: { ...env(), OE_PASSWORD: undefined, OE_CLIENT_SECRET: undefined } });
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /The network path works; the sign-in was not tested\./);
     assert.match(run.stdout, /skipped Token request .*no credentials are stored/);
   });
 
   it("no API URL: exit 64 naming the variable; an http URL off this computer: the sign-in form's refusal", async () => {
-    const none = await runOe(['test-connection'], { env: { ...env(), OE_API_URL: undefined } });
+    const none = await runOeInProcess(['test-connection'], { env: { ...env(), OE_API_URL: undefined } });
     assert.equal(none.code, 64);
     assert.match(none.stderr, /Set OE_API_URL \(or --api-url\) to the URL your administrator gave you\./);
-    const plain = await runOe(['test-connection', '--api-url', 'http://api.example.invalid'], { env: env() });
+    const plain = await runOeInProcess(['test-connection', '--api-url', 'http://api.example.invalid'], { env: env() });
     assert.equal(plain.code, 64);
     assert.match(plain.stderr, /OE_API_URL: Use https:\/\/\. Plain http:\/\/ is allowed only for this computer/);
   });
 
   it('a wrong OE_API_URL (every path 404) is "the API was not found at this address", exit 1, never "the connection works"', async () => {
     assert.ok(api !== undefined);
-    const run = await runOe(['test-connection'], { env: { ...env(), OE_API_URL: `${api.baseUrl}/wrong` } });
+    const run = await runOeInProcess(['test-connection'], { env: { ...env(), OE_API_URL: `${api.baseUrl}/wrong` } });
     assert.equal(run.code, 1, run.stdout);
     assert.doesNotMatch(run.stdout, /the connection works/);
     assert.match(run.stdout, /\nVerdict: the connection fails\n-+\n\nThe API was not found at this address\./);
@@ -81,7 +82,7 @@ describe('oe test-connection', function () {
     await new Promise<void>((done) => web.listen(0, '127.0.0.1', done));
     try {
       const base = `http://127.0.0.1:${(web.address() as AddressInfo).port}`;
-      const run = await runOe(['test-connection', '--serial', 'MX-4711-A0023'], { env: { ...env(), OE_API_URL: base } });
+      const run = await runOeInProcess(['test-connection', '--serial', 'MX-4711-A0023'], { env: { ...env(), OE_API_URL: base } });
       assert.equal(run.code, 1, run.stdout);
       assert.match(run.stdout, /The API was not found at this address\./);
       assert.match(run.stdout, /FAILED Events request GET .*HTTP 404 with a web page: not the API\./);

@@ -1,11 +1,10 @@
-// `oe curl SERIAL`: the token and events requests `oe events` makes, as curl
-// commands for an IT ticket, written by the builder "Copy as curl" uses
-// (domain/links/curlCommands.ts): the URLs from OE_API_URL/OE_AUTH_URL (or the
-// options), variables for every secret. It reads no secret and sends nothing.
-import { curlCommands } from '../core/domain/links/curlCommands';
-import { EXIT, UsageError, type CliCommand } from './cliCommand';
-import { serialArgument, stringOption } from './cliArgs';
-import { endpointsOf } from './cliSession';
+// `oe curl SERIAL`: the requests `oe events` makes, as curl commands for an
+// IT ticket, from the builder "Copy as curl" uses. Secrets stay variables: it
+// reads none and sends nothing.
+import { curlCommands } from '../../core/domain/links/curlCommands';
+import { EXIT, UsageError, type CliCommand } from '../cliCommand';
+import { serialArgument, stringOption } from '../cliArgs';
+import { endpointsOf } from '../cliSession';
 
 export const command: CliCommand = {
   name: 'curl',

@@ -1,21 +1,17 @@
-// `oe events SERIAL`: one machine's events, newest first, as a table for a
-// person or as JSON (the extension's export format, the events as the server
-// sent them) or NDJSON (one event per line) for a script. --since keeps the
-// events at or after a time. It filters the full list here, as the tree's
-// re-check does, rather than trusting the API's `timestamp` parameter, whose
-// unit and direction the spec leaves open: one run has no earlier answer to
-// judge the server's reading by, and the full list is one request anyway.
-import type { Localize } from '../core/common/localize';
-import { terminalText } from '../core/common/serverText';
-import { formatUtcIso } from '../core/common/time';
-import type { OnboardingEvent } from '../core/client/model';
-import { compileFilter } from '../core/domain/events/eventFilter';
-import { eventState } from '../core/domain/events/eventState';
-import { eventsToJson } from '../core/domain/events/exportEvents';
-import { EXIT, UsageError, type CliCommand } from './cliCommand';
-import { serialArgument, sinceArgument, stringOption } from './cliArgs';
-import { jsonEscaped, outputJson, styler } from './cliIo';
-import { SESSION_OPTIONS } from './cliSession';
+// `oe events SERIAL`: one machine's events as a table, JSON or NDJSON.
+// --since filters the full list here: the spec leaves the unit and direction
+// of the API's `timestamp` open, and one run has no earlier answer to judge by.
+import type { Localize } from '../../core/common/localize';
+import { terminalText } from '../../core/common/serverText';
+import { formatUtcIso } from '../../core/common/time';
+import type { OnboardingEvent } from '../../core/client/model';
+import { compileFilter } from '../../core/domain/events/eventFilter';
+import { eventState } from '../../core/domain/events/eventState';
+import { eventsToJson } from '../../core/domain/events/exportEvents';
+import { EXIT, UsageError, type CliCommand } from '../cliCommand';
+import { serialArgument, sinceArgument, stringOption } from '../cliArgs';
+import { jsonEscaped, outputJson, styler } from '../cliIo';
+import { SESSION_OPTIONS } from '../cliSession';
 
 /** The longest message a table row shows; --json has it whole. */
 const MAX_MESSAGE = 200;

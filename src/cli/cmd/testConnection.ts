@@ -1,17 +1,12 @@
-// `oe test-connection`: the extension's Test Connection, step by step (which
-// proxy, name resolution, TCP, the proxy's CONNECT, TLS and who vouches for
-// the certificate, then the token and events requests), over the network
-// path oe itself takes (undici with HTTPS_PROXY/NO_PROXY and the CAs of Node,
-// the OS, NODE_EXTRA_CA_CERTS and --ca-file). The same runner and the same
-// words as the report in VS Code (core/connectionCheck.ts and
-// connectionReport.ts), written as text for a terminal. Without credentials
-// the network steps still run and the sign-in steps say why they were skipped.
-import { plainReportStyle, renderConnectionReport } from '../core/client/connectionReport';
-import { runConnectionCheck } from '../core/client/connectionCheck';
-import { EXIT, type CliCommand } from './cliCommand';
-import { serialArgument, stringOption } from './cliArgs';
-import { styler } from './cliIo';
-import { credentialsIfAny, endpointsOf, httpSettingsOf, SESSION_OPTIONS } from './cliSession';
+// `oe test-connection`: the extension's Test Connection, step by step, over
+// the network path oe itself takes, as text for a terminal. Without
+// credentials the network steps still run: a proxy can be tested before sign-in.
+import { plainReportStyle, renderConnectionReport } from '../../core/client/connectionReport';
+import { runConnectionCheck } from '../../core/client/connectionCheck';
+import { EXIT, type CliCommand } from '../cliCommand';
+import { serialArgument, stringOption } from '../cliArgs';
+import { styler } from '../cliIo';
+import { credentialsIfAny, endpointsOf, httpSettingsOf, SESSION_OPTIONS } from '../cliSession';
 
 /** Replaced by the bundler with package.json's version. */
 declare const OE_VERSION: string | undefined;

@@ -7,8 +7,9 @@
 import * as assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeEvent, startFakeApi, TEST_SERIALS, type FakeApi } from '../support/fakeApi';
-import { runOe, signedInEnv, tempFolder } from '../support/cli/runOe';
+import { makeEvent, startFakeApi, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
+import { signedInEnv, tempFolder } from '../../support/cli/runOe';
+import { runOeInProcess } from '../../support/cli/testIo';
 
 function rig(): string {
   const dir = tempFolder('rig');
@@ -36,14 +37,14 @@ describe('oe watch', function () {
   };
 
   it('exit 0 at once for a machine already onboarded, with its outcome on stdout', async () => {
-    const run = await runOe(['watch', TEST_SERIALS.onboarded], { env: env(), cwd: rig() });
+    const run = await runOeInProcess(['watch', TEST_SERIALS.onboarded], { env: env(), cwd: rig() });
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.stdout, 'MX-4711-A0023  onboarded  ONBOARDING_COMPLETED 2025-01-15T08:02:00.000Z  took 2 min  Onboarding completed\n');
     assert.equal(api?.eventRequests(TEST_SERIALS.onboarded).length, 1);
   });
 
   it('exit 0 when the machine onboards while watched; no progress on a stderr that is no terminal', async () => {
-    const running = runOe(['watch', TEST_SERIALS.started, '--timeout', '30s'], { env: env(), cwd: rig() });
+    const running = runOeInProcess(['watch', TEST_SERIALS.started, '--timeout', '30s'], { env: env(), cwd: rig() });
     setTimeout(() => api?.addEvent(TEST_SERIALS.started, later('ONBOARDING_COMPLETED', 'done')), 1500);
     const run = await running;
     assert.equal(run.code, 0, run.stderr);
@@ -57,7 +58,7 @@ describe('oe watch', function () {
     assert.ok(api !== undefined);
     api.setMachineEvents(TEST_SERIALS.started, [makeEvent({ type: 'ONBOARDING_FAILED', message: 'old', timestamp: Date.UTC(2025, 0, 1) })]);
     const started = Date.now();
-    const run = await runOe(['watch', TEST_SERIALS.started, '--timeout', '20s'], { env: env(), cwd: rig() });
+    const run = await runOeInProcess(['watch', TEST_SERIALS.started, '--timeout', '20s'], { env: env(), cwd: rig() });
     assert.equal(run.code, 1, run.stdout + run.stderr);
     assert.equal(run.stdout, 'KRP-0815-B0001  failed  ONBOARDING_FAILED 2025-01-01T00:00:00.000Z  took 0 s  old\n');
     assert.ok(Date.now() - started < 10_000, 'answered at once, not at the timeout');
@@ -67,7 +68,7 @@ describe('oe watch', function () {
   it('--next: an outcome from before the watch does not count; exit 1 when the retry fails', async () => {
     assert.ok(api !== undefined);
     api.setMachineEvents(TEST_SERIALS.started, [makeEvent({ type: 'ONBOARDING_FAILED', message: 'old', timestamp: Date.UTC(2025, 0, 1) })]);
-    const running = runOe(['watch', TEST_SERIALS.started, '--next', '--timeout', '30s'], { env: env(), cwd: rig() });
+    const running = runOeInProcess(['watch', TEST_SERIALS.started, '--next', '--timeout', '30s'], { env: env(), cwd: rig() });
     setTimeout(() => api?.addEvent(TEST_SERIALS.started, later('ONBOARDING_STARTED', 'retry')), 1200);
     setTimeout(() => api?.addEvent(TEST_SERIALS.started, later('ONBOARDING_FAILED', 'again: no certificate')), 2600);
     const run = await running;
@@ -76,7 +77,7 @@ describe('oe watch', function () {
   });
 
   it('--next: a machine onboarded before the watch is watched until the timeout (exit 2)', async () => {
-    const run = await runOe(['watch', TEST_SERIALS.onboarded, '--next', '--timeout', '2s'], { env: env(), cwd: rig() });
+    const run = await runOeInProcess(['watch', TEST_SERIALS.onboarded, '--next', '--timeout', '2s'], { env: env(), cwd: rig() });
     assert.equal(run.code, 2, run.stdout + run.stderr);
     assert.match(run.stdout, /^MX-4711-A0023 {2}timed out {2}ONBOARDING_COMPLETED /);
   });
@@ -85,7 +86,7 @@ describe('oe watch', function () {
     assert.ok(api !== undefined);
     api.addFault({ endpoint: 'events', kind: 'latency', ms: 60_000 });
     const started = Date.now();
-    const run = await runOe(['watch', TEST_SERIALS.started, '--timeout', '3s'], { env: env(), cwd: rig(), timeoutMs: 20_000 });
+    const run = await runOeInProcess(['watch', TEST_SERIALS.started, '--timeout', '3s'], { env: env(), cwd: rig(), timeoutMs: 20_000 });
     assert.equal(run.code, 3, run.stdout + run.stderr);
     assert.ok(Date.now() - started < 8_000, `ended ${Date.now() - started} ms after the start`);
     assert.equal(run.stdout, 'KRP-0815-B0001  could not poll\n');
@@ -94,20 +95,20 @@ describe('oe watch', function () {
 
   it('exit 2 when the timeout passes first', async () => {
     const started = Date.now();
-    const run = await runOe(['watch', TEST_SERIALS.started, '--timeout', '2s'], { env: env(), cwd: rig() });
+    const run = await runOeInProcess(['watch', TEST_SERIALS.started, '--timeout', '2s'], { env: env(), cwd: rig() });
     assert.equal(run.code, 2, run.stderr);
     assert.match(run.stdout, /^KRP-0815-B0001 {2}timed out {2}ONBOARDING_STARTED /);
     assert.ok(Date.now() - started < 10_000);
   });
 
   it('exit 3 when it could not poll: refused credentials at once, an unreachable API by the timeout', async () => {
-    const refused = await runOe(['watch', TEST_SERIALS.started], { env: { ...env(), OE_PASSWORD: 'wrong' }, cwd: rig() });
+    const refused = await runOeInProcess(['watch', TEST_SERIALS.started], { env: { ...env(), OE_PASSWORD: 'wrong' }, cwd: rig() });
     assert.equal(refused.code, 3);
     assert.match(refused.stdout, /^KRP-0815-B0001 {2}could not poll\n$/);
     assert.match(refused.stderr, /The API rejected the credentials/);
     assert.ok(api !== undefined);
     api.addFault({ endpoint: 'events', kind: 'status', status: 503 });
-    const down = await runOe(['watch', TEST_SERIALS.started, '--timeout', '3s'], { env: env(), cwd: rig() });
+    const down = await runOeInProcess(['watch', TEST_SERIALS.started, '--timeout', '3s'], { env: env(), cwd: rig() });
     assert.equal(down.code, 3, down.stdout + down.stderr);
     assert.match(down.stdout, /could not poll/);
   });
@@ -117,7 +118,7 @@ describe('oe watch', function () {
     api.setMachineEvents(FAILED, [makeEvent({ type: 'ONBOARDING_FAILED', message: 'no certificate', timestamp: Date.UTC(2025, 0, 3) })]);
     api.addFault({ endpoint: 'events', serialNumber: TEST_SERIALS.empty, kind: 'status', status: 503 });
     const watch = (...serials: string[]): Promise<number | null> =>
-      runOe(['watch', ...serials, '--timeout', '3s'], { env: env(), cwd: rig() }).then((run) => run.code);
+      runOeInProcess(['watch', ...serials, '--timeout', '3s'], { env: env(), cwd: rig() }).then((run) => run.code);
     assert.equal(await watch(TEST_SERIALS.started, TEST_SERIALS.empty, FAILED, TEST_SERIALS.onboarded), 1);
     assert.equal(await watch(TEST_SERIALS.started, TEST_SERIALS.empty, TEST_SERIALS.onboarded), 3);
     assert.equal(await watch(TEST_SERIALS.started, TEST_SERIALS.onboarded), 2);
@@ -126,7 +127,10 @@ describe('oe watch', function () {
   it('several machines: 1 when any failed, though another onboarded', async () => {
     assert.ok(api !== undefined);
     api.setMachineEvents(TEST_SERIALS.empty, [later('ONBOARDING_STARTED', 'go')]);
-    const running = runOe(['watch', TEST_SERIALS.onboarded, TEST_SERIALS.empty, TEST_SERIALS.onboarded], { env: env(), cwd: rig() });
+    const running = runOeInProcess(['watch', TEST_SERIALS.onboarded, TEST_SERIALS.empty, TEST_SERIALS.onboarded], {
+      env: env(),
+      cwd: rig(),
+    });
     setTimeout(() => api?.addEvent(TEST_SERIALS.empty, later('ONBOARDING_ABORTED', 'stopped')), 1200);
     const run = await running;
     assert.equal(run.code, 1);

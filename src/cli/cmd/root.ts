@@ -1,0 +1,134 @@
+// `oe` itself: its help and version, and one run of one command: parse its
+// arguments, build its context, run it, and turn its answer or its error into
+// an exit code and one message on stderr, never a stack trace.
+import { parseArgs } from 'node:util';
+import { errorMessage } from '../../core/common/errors';
+import type { Localize } from '../../core/common/localize';
+import { isApiError } from '../../core/client/errors';
+import { EXIT, InterruptedError, UsageError, type CliCommand, type CliIo, type ParsedArgs } from '../cliCommand';
+import { createContext, refusedSecretOption } from '../cliSession';
+import { command as mcp } from '../mcpCommand';
+import { command as check } from './check';
+import { command as curl } from './curl';
+import { command as events } from './events';
+import { command as testConnection } from './testConnection';
+import { command as watch } from './watch';
+
+/** Replaced by the bundler with package.json's version. */
+declare const OE_VERSION: string | undefined;
+const version = typeof OE_VERSION === 'string' ? OE_VERSION : '0.0.0';
+
+/** Every command, in the order `oe --help` lists them. */
+const COMMANDS: readonly CliCommand[] = [events, check, watch, testConnection, curl, mcp];
+
+/** The exit code of a run cut short by a signal, as shells report it (128 + the signal's number). */
+function signalExit(signal: AbortSignal): number {
+  return signal.reason === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
+}
+
+function overview(t: Localize): string {
+  const width = Math.max(...COMMANDS.map((command) => command.name.length));
+  return [
+    t('Usage: oe <command> [options]'),
+    '',
+    t('Commands:'),
+    ...COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary(t)}`),
+    '',
+    t('Options:'),
+    `  --help, -h  ${t('show the help of oe or of a command')}`,
+    `  --version   ${t('show the version of oe')}`,
+    '',
+    t(
+      "Exit codes shared by every command: 0 success, 64 bad input (unknown option, malformed serial number, unreadable path or --ca-file, a secret given as an option), 70 a fault of oe itself, 74 the output could not be written (a full disk; a closed pipe is no error), 130 interrupted by Ctrl-C (at a prompt too), 143 ended by SIGTERM; each command's --help lists its own.",
+    ),
+    '',
+    t(
+      "Credentials come from OE_API_URL, OE_AUTH_URL, OE_CLIENT_ID, OE_CLIENT_SECRET, OE_USERNAME and OE_PASSWORD, from --password-stdin, or from a prompt in a terminal; never from an option. Run 'oe <command> --help' for a command's options and exit codes.",
+    ),
+    '',
+  ].join('\n');
+}
+
+/** parseArgs's errors in the user's words: the option it stumbled on, and where to look. */
+function parseFailure(error: unknown, t: Localize): UsageError {
+  const code = (error as { code?: unknown }).code;
+  const message = errorMessage(error);
+  const quoted = /'([^']+)'/.exec(message)?.[1] ?? '';
+  switch (code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return new UsageError(t('Unknown option {0}.', quoted));
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      return new UsageError(t('The option {0} needs a value, or takes none.', quoted.split(' ')[0] ?? quoted));
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
+      return new UsageError(t('Unexpected argument {0}.', quoted));
+    default:
+      return new UsageError(message);
+  }
+}
+
+function parse(command: CliCommand, args: readonly string[], t: Localize): ParsedArgs {
+  const secret = refusedSecretOption(args, t);
+  if (secret !== undefined) throw new UsageError(secret);
+  try {
+    const { values, positionals } = parseArgs({
+      args: [...args],
+      options: { ...command.options, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: true,
+    });
+    return { values, positionals };
+  } catch (error) {
+    throw parseFailure(error, t);
+  }
+}
+
+/** Runs `oe` with these arguments; resolves with the exit code. */
+export async function runCli(argv: readonly string[], io: CliIo, signal: AbortSignal): Promise<number> {
+  const { t } = io;
+  const [first, ...rest] = argv;
+  if (first === '--version' || first === '-V') {
+    io.stdout(`${version}\n`);
+    return EXIT.ok;
+  }
+  if (first === '--help' || first === '-h' || first === 'help') {
+    const named = first === 'help' ? COMMANDS.find((command) => command.name === rest[0]) : undefined;
+    io.stdout(named === undefined ? overview(t) : named.usage(t));
+    return EXIT.ok;
+  }
+  if (first === undefined) {
+    io.stderr(overview(t));
+    return EXIT.usage;
+  }
+  const command = COMMANDS.find((candidate) => candidate.name === first);
+  if (command === undefined) {
+    io.stderr(`oe: ${t('Unknown command {0}.', first)} ${t("Run 'oe --help' for the list of commands.")}\n`);
+    return EXIT.usage;
+  }
+  let dispose = (): void => undefined;
+  try {
+    const args = parse(command, rest, t);
+    if (args.values['help'] === true) {
+      io.stdout(command.usage(t));
+      return EXIT.ok;
+    }
+    const session = createContext(args, io, signal);
+    dispose = session.dispose;
+    return await command.run(args, io, session.context);
+  } catch (error) {
+    if (signal.aborted) return signalExit(signal);
+    if (error instanceof InterruptedError) return EXIT.interrupted;
+    if (error instanceof UsageError) {
+      io.stderr(`oe ${command.name}: ${error.message}\n${t("Run 'oe {0} --help' for its usage.", command.name)}\n`);
+      return EXIT.usage;
+    }
+    // The extension's own message, in the user's language: what went wrong and what to do.
+    if (isApiError(error)) {
+      io.stderr(`oe ${command.name}: ${errorMessage(error, t)}\n`);
+      return EXIT.unreachable;
+    }
+    io.stderr(`oe ${command.name}: ${t('Unexpected error: {0}', errorMessage(error, t))}\n`);
+    return EXIT.internal;
+  } finally {
+    dispose();
+  }
+}
