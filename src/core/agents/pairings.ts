@@ -156,18 +156,20 @@ export class PairingWindow {
 }
 
 /**
- * The gate of a tool call from the channel: `ask` is the question the call raises (undefined when it reads
- * only what the views loaded); an unpaired caller gets "pair first" without a question, a paired one is
- * asked about through `confirm`, and only a yes runs `answer`.
+ * The answerer's question hook for a call from the channel: `requestOf` words the question (undefined when it
+ * needs no asking); an unpaired caller gets "pair first" without a question, a paired one is asked through
+ * `confirm`, and only a yes lets the call run.
  */
-export async function gatedAnswer<Ask>(
+export function pairedAsk<Question, Request>(
   tool: string,
   caller: McpCaller,
-  ask: Ask | undefined,
-  confirm: (ask: Ask) => Promise<boolean>,
-  answer: () => Promise<string>,
-): Promise<ToolAnswer> {
-  if (ask !== undefined && caller.kind === 'unpaired') return { text: pairingNeededText(tool), pairingNeeded: true };
-  if (ask !== undefined && !(await confirm(ask))) return { text: declinedInVsCodeText(tool) };
-  return { text: await answer() };
+  requestOf: (question: Question) => Request | undefined,
+  confirm: (request: Request) => Promise<boolean>,
+): (question: Question) => Promise<ToolAnswer | undefined> {
+  return async (question) => {
+    const request = requestOf(question);
+    if (request === undefined) return undefined;
+    if (caller.kind === 'unpaired') return { text: pairingNeededText(tool), pairingNeeded: true };
+    return (await confirm(request)) ? undefined : { text: declinedInVsCodeText(tool) };
+  };
 }
