@@ -101,7 +101,12 @@ describe('the one agent-tool answerer: VS Code and oe mcp give the same text', (
     const state: SessionState = signedIn
       ? ({ kind: 'signed-in', environment: { name: new URL(api.baseUrl).host } } as SessionState)
       : { kind: 'signed-out' };
-    const lineHistory = new CachedLineHistory({ cache: events, stored: () => NOTHING_STORED, rules: () => SETTINGS.eventStates, steps: () => [] });
+    const lineHistory = new CachedLineHistory({
+      cache: events,
+      stored: () => NOTHING_STORED,
+      rules: () => SETTINGS.eventStates,
+      steps: () => [],
+    });
     const program = windowProgram(
       {
         session: { state },
@@ -129,7 +134,10 @@ describe('the one agent-tool answerer: VS Code and oe mcp give the same text', (
     const inOe = oe(environment());
     const line = [...DEMO_LINE4_SERIALS.onboarded, DEMO_LINE4_SERIALS.stalled, DEMO_LINE4_SERIALS.onTime];
     const inputs: [string, unknown][] = [
-      [AGENT_TOOL_NAMES.machineEvents, { serialNumbers: [DEMO_SERIALS.completed, DEMO_SERIALS.failing, DEMO_SERIALS.empty, 'NO-0000-XXXXX'] }],
+      [
+        AGENT_TOOL_NAMES.machineEvents,
+        { serialNumbers: [DEMO_SERIALS.completed, DEMO_SERIALS.failing, DEMO_SERIALS.empty, 'NO-0000-XXXXX'] },
+      ],
       [AGENT_TOOL_NAMES.summary, { serialNumbers: line }],
       [AGENT_TOOL_NAMES.machineEvents, { serialNumbers: [DEMO_LINE4_SERIALS.stalled], maxEventsPerMachine: 2 }],
       [AGENT_TOOL_NAMES.summary, { serialNumbers: ['MX$(id)', DEMO_SERIALS.failing] }],
@@ -145,7 +153,8 @@ describe('the one agent-tool answerer: VS Code and oe mcp give the same text', (
   });
 
   it('check the sign-in before the input, each program in its own words; oe names only its variables', async () => {
-    const { OE_PASSWORD: _password, ...withoutPassword } = environment();
+    const withoutPassword = environment();
+    delete withoutPassword['OE_PASSWORD'];
     const bad = { serialNumbers: [] };
     const fromVsCode = await text(vscode(false), AGENT_TOOL_NAMES.summary, bad);
     const fromOe = await text(oe(withoutPassword), AGENT_TOOL_NAMES.summary, bad);
