@@ -1,11 +1,6 @@
-// `oe mcp`: the agent tools as an MCP server over stdio for agents on machines
-// without VS Code (a plant PC over SSH, a CI runner), answered by the core's one
-// answerer (core/agents/toolAnswerer.ts) with oe's sign-in (the OE_* variables of
-// the environment the agent starts it in) and one EventsCache. What only VS Code
-// has is answered for what it is here: no editor or workspace scan (one file
-// below the working folder is read), no pinned machines and no watch list.
-// Nothing is asked of the user, so calls need no pairing: whoever starts
-// `oe mcp` with credentials in its environment chose to let that agent use them.
+// `oe mcp`: the agent tools over MCP on stdio for agents without VS Code, answered
+// by the core's one answerer with oe's sign-in (the OE_* variables it was started with).
+// Nobody is asked here: whoever starts it with credentials let that agent use them.
 import { relative, resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { clampDelay, DELAY_CEILINGS } from '../core/common/delays';

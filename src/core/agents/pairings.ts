@@ -1,10 +1,6 @@
-// The extension's side of agent pairing, vscode-free: which agents the user
-// paired (a digest of each pairing key, in the secret store the windows share,
-// and the pairings made for servers VS Code started from this window, in
-// memory), who a channel caller is (by the key it presents, never by the name
-// it gives itself), when a pairing question may be asked (after Connect an
-// Agent, for a bounded time) and the gate every tool call from the channel
-// passes. agentTools/mcpChannelHost.ts wires it to VS Code.
+// The agents the user paired, who a channel caller is (by the key it presents,
+// never the name it gives), when the pairing question may be asked, and the
+// hook that asks about a paired agent's call. vscode-free.
 import { createHash, randomBytes } from 'node:crypto';
 import { pairingNeededText, declinedInVsCodeText } from '../domain/agentTools/toolDefinitions';
 import type { PairingAnswer, ToolAnswer } from './channel';

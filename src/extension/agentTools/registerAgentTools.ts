@@ -30,6 +30,7 @@ import type { SerialSettings } from '../workbench/serialSettings';
 import { registerConnectAgent } from './connectAgent';
 import { environmentName, windowProgram } from './windowProgram';
 import { pairedAsk } from '../../core/agents/pairings';
+import type { ToolAnswer } from '../../core/agents/channel';
 import { registerMcpChannelHost, type McpAnswer } from './mcpChannelHost';
 import { prepareFileScope, workspaceScope, type WorkspaceScanner } from './serialSources';
 
@@ -62,10 +63,10 @@ async function answerUnder(
   input: unknown,
   token: vscode.CancellationToken,
   ask: AskUser | undefined,
-): Promise<string> {
+): Promise<ToolAnswer> {
   const abort = abortSignalFor(token);
   try {
-    return (await answerer.answer(name, input, abort.signal, ask)).text;
+    return await answerer.answer(name, input, abort.signal, ask);
   } catch (error) {
     if (error instanceof ToolCancelledError) throw new vscode.CancellationError();
     throw error;
@@ -131,7 +132,7 @@ export function registerAgentTools(context: vscode.ExtensionContext, deps: Agent
                 return undefined;
               };
           return new vscode.LanguageModelToolResult([
-            new vscode.LanguageModelTextPart(await answerUnder(answerer, name, options.input, token, ask)),
+            new vscode.LanguageModelTextPart((await answerUnder(answerer, name, options.input, token, ask)).text),
           ]);
         },
       },
@@ -140,23 +141,15 @@ export function registerAgentTools(context: vscode.ExtensionContext, deps: Agent
   for (const [name, tool] of Object.entries(tools)) context.subscriptions.push(vscode.lm.registerTool(name, tool));
   // Whatever the input says ("userAgreed" included): agreement is given in VS Code, and only a paired agent is asked
   // about; the channel's key alone is readable by any program of the user (mcpChannelHost.ts).
-  const answerMcp: McpAnswer = async (tool, input, caller, token) => {
-    const abort = abortSignalFor(token);
-    try {
-      const agent = caller.kind === 'paired' ? caller.agent : '';
-      const ask = pairedAsk(
-        tool,
-        caller,
-        (question: ToolQuestion) => requestOf(deps, question, agent),
-        (request: ExtensionRequest) => deps.trust.confirm(request),
-      );
-      return await answerer.answer(tool, input, abort.signal, ask);
-    } catch (error) {
-      if (error instanceof ToolCancelledError) throw new vscode.CancellationError();
-      throw error;
-    } finally {
-      abort.dispose();
-    }
+  const answerMcp: McpAnswer = (tool, input, caller, token) => {
+    const agent = caller.kind === 'paired' ? caller.agent : '';
+    const ask = pairedAsk(
+      tool,
+      caller,
+      (question: ToolQuestion) => requestOf(deps, question, agent),
+      (request: ExtensionRequest) => deps.trust.confirm(request),
+    );
+    return answerUnder(answerer, tool, input, token, ask);
   };
   const channelHost = registerMcpChannelHost(context, { session: deps.session, log: deps.log, answer: answerMcp, trust: deps.trust });
   registerConnectAgent({

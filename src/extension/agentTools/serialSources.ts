@@ -40,11 +40,7 @@ function inOneText(matcher: SerialMatcher, uri: vscode.Uri, text: string, where:
   return serialsInText(matcher, uri.toString(), text, where, vscode.workspace.asRelativePath(uri));
 }
 
-/**
- * The one answer for every path that is not read: outside the folders, missing,
- * not a file, or not on a local disk. Being the same for all, it says nothing
- * about whether a file outside the workspace exists.
- */
+/** The one answer for every path not read (outside, missing, not a file, not local): it tells nothing about a file outside. */
 export const NOT_IN_WORKSPACE =
   'Only existing files inside the open workspace folders are read, and there is none at that path; give a path relative to the workspace folder.';
 
@@ -103,11 +99,8 @@ function shownPath(path: string): string {
 }
 
 /**
- * The scope tool's preparation for "source": "file": the progress message names
- * the file; a path that leaves the plain form (absolute, a URI, or with ".."
- * in it: where a hostile file would point an agent) asks the user first,
- * naming it. Paths that resolve outside the workspace are refused whatever
- * the answer.
+ * The scope tool's progress message for a file; a path that leaves the plain form (where a hostile file
+ * would point an agent) asks the user first. Paths outside the workspace are refused whatever the answer.
  */
 export function prepareFileScope(path: string): vscode.PreparedToolInvocation {
   const shown = shownPath(path);

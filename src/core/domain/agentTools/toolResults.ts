@@ -1,15 +1,6 @@
-// The text of every agent-tool result. The reader is a language model, so the
-// words are English and fixed (the model answers in the user's language), our
-// own sentences stay outside the data block, and every value that came from
-// the server or a file is quoted inside it (untrustedText.ts). Results are
-// bounded by TOOL_LIMITS.maxResultChars: what does not fit is counted. Nothing
-// here sees a credential: results are built from events, error messages (which
-// never hold secrets, see core/errors.ts) and the environment's name. Pure.
-// English on purpose, also where the user's VS Code is in German or Chinese
-//: models read these results, a model given German tool text still
-// answers in the chat's language, and one wording keeps the tests, the MCP server
-// and the model's reading identical. Errors are worded with errorMessage's
-// default (plainLocalize), never vscode.l10n.t.
+// The text of every agent-tool result. A model reads it, so it is English, our
+// sentences stay outside the data block, and every value from a server or a file
+// is quoted inside it (untrustedText.ts); bounded by TOOL_LIMITS.maxResultChars.
 import type { EventsResult, HalLink, OnboardingEvent } from '../../client/model';
 import { plainLocalize } from '../../common/localize';
 import { serverTextData, type ServerText } from '../../common/serverText';
