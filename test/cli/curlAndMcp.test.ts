@@ -68,7 +68,11 @@ describe('oe mcp (issue 39)', () => {
       tools.map((tool) => [tool.name, tool.description, tool.inputSchema]),
       Object.values(AGENT_TOOLS).map((tool) => [tool.name, tool.description, tool.inputSchema]),
     );
-    assert.match(client.getInstructions() ?? '', /no VS Code needed/);
+    const instructions = client.getInstructions() ?? '';
+    assert.match(instructions, /no VS Code needed/);
+    // What only a VS Code window has is not promised here.
+    assert.match(instructions, /starts no watch and onboardingEvents_findSerialNumbers reads one file below the working folder/);
+    assert.doesNotMatch(instructions, /this window|pinned|--password-stdin/);
 
     const events = textOf(
       await client.callTool({
@@ -123,6 +127,9 @@ describe('oe mcp (issue 39)', () => {
     const text = textOf(await client.callTool({ name: AGENT_TOOL_NAMES.summary, arguments: { serialNumbers: [TEST_SERIALS.onboarded] } }));
     assert.match(text, /^Nothing was read: oe mcp has no sign-in/);
     assert.match(text, /never ask the user for a password/);
+    // The variables the user sets, never oe's terminal ways (a prompt, --password-stdin): stdin carries the protocol here.
+    assert.match(text, /\(OE_CLIENT_SECRET, OE_USERNAME, OE_PASSWORD are not set\)/);
+    assert.doesNotMatch(text, /--password-stdin/);
     assert.equal(api.requests.length, 0);
   });
 });

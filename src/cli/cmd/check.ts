@@ -14,7 +14,7 @@ import { formatUtcIso } from '../../core/common/time';
 import { isApiError, type ApiError } from '../../core/client/errors';
 import type { EventsResult, OnboardingEvent } from '../../core/client/model';
 import { machineState, newestOf, stateWord, type EventStateRules, type MachineState } from '../../core/domain/events/eventState';
-import { createSerialMatcher } from '../../core/domain/serialNumbers/serialMatcher';
+import { serialMatcherOf } from '../../core/domain/serialNumbers/settingsMatcher';
 import type { Settings } from '../../core/domain/settings/settingsRules';
 import { xmlText } from '../../core/domain/board/boardExport';
 import { compileIncludeGlob, type IncludeGlob } from '../../core/domain/workspaceScan/includeGlob';
@@ -202,12 +202,7 @@ async function findSerials(
       throw refused(path, error, t);
     }
     const settings = settingsFor(path);
-    const matcher = createSerialMatcher({
-      pattern: settings['serialNumber.pattern'],
-      minLength: settings['serialNumber.minLength'],
-      denyList: settings['serialNumber.denyList'],
-      t,
-    });
+    const matcher = serialMatcherOf(settings, t);
     if (matcher.problem !== undefined) warn(matcher.problem);
     let files = [path];
     if (isFolder) {

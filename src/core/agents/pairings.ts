@@ -1,10 +1,6 @@
-// The extension's side of agent pairing, vscode-free: which agents the user
-// paired (a digest of each pairing key, in the secret store the windows share,
-// and the pairings made for servers VS Code started from this window, in
-// memory), who a channel caller is (by the key it presents, never by the name
-// it gives itself), when a pairing question may be asked (after Connect an
-// Agent, for a bounded time) and the gate every tool call from the channel
-// passes. agentTools/mcpChannelHost.ts wires it to VS Code.
+// The agents the user paired, who a channel caller is (by the key it presents,
+// never the name it gives), when the pairing question may be asked, and the
+// hook that asks about a paired agent's call. vscode-free.
 import { createHash, randomBytes } from 'node:crypto';
 import { pairingNeededText, declinedInVsCodeText } from '../domain/agentTools/toolDefinitions';
 import type { PairingAnswer, ToolAnswer } from './channel';
@@ -156,18 +152,20 @@ export class PairingWindow {
 }
 
 /**
- * The gate of a tool call from the channel: `ask` is the question the call raises (undefined when it reads
- * only what the views loaded); an unpaired caller gets "pair first" without a question, a paired one is
- * asked about through `confirm`, and only a yes runs `answer`.
+ * The answerer's question hook for a call from the channel: `requestOf` words the question (undefined when it
+ * needs no asking); an unpaired caller gets "pair first" without a question, a paired one is asked through
+ * `confirm`, and only a yes lets the call run.
  */
-export async function gatedAnswer<Ask>(
+export function pairedAsk<Question, Request>(
   tool: string,
   caller: McpCaller,
-  ask: Ask | undefined,
-  confirm: (ask: Ask) => Promise<boolean>,
-  answer: () => Promise<string>,
-): Promise<ToolAnswer> {
-  if (ask !== undefined && caller.kind === 'unpaired') return { text: pairingNeededText(tool), pairingNeeded: true };
-  if (ask !== undefined && !(await confirm(ask))) return { text: declinedInVsCodeText(tool) };
-  return { text: await answer() };
+  requestOf: (question: Question) => Request | undefined,
+  confirm: (request: Request) => Promise<boolean>,
+): (question: Question) => Promise<ToolAnswer | undefined> {
+  return async (question) => {
+    const request = requestOf(question);
+    if (request === undefined) return undefined;
+    if (caller.kind === 'unpaired') return { text: pairingNeededText(tool), pairingNeeded: true };
+    return (await confirm(request)) ? undefined : { text: declinedInVsCodeText(tool) };
+  };
 }

@@ -1,22 +1,6 @@
-// The extension's side of the MCP channel: the channel dist/mcp.js asks (one per
-// window, see mcp/channel.ts), the agents the user paired, and the server
-// definition that lists "Onboarding Events" in VS Code's MCP servers, started
-// on demand by VS Code. The calls are answered by the same tools as vscode.lm's
-// (registerAgentTools), so the text, the gate, the bounds and the cache are theirs.
-//
-// Who may do what (README, "Security"): whatever arrives over the channel is an
-// outside caller, since any program of the user can read the discovery file.
-// With the window's key alone it reads what the views already loaded. A paired
-// agent — one the user agreed to in VS Code, once, after Connect an Agent;
-// or the server VS Code itself started from this window's definition, which
-// gets a pairing of its own for that launch — may ask for more, and each such
-// call is asked about in VS Code through the one gate (ArgumentTrust.confirm),
-// as another extension's vscode.lm.invokeTool is. Nothing a caller sends says
-// it agreed. Pairings live in SecretStorage (shared by the windows), as a
-// digest: the key itself stays with the agent (mcp/pairings.ts). The channel is
-// open only while it can be used: a pairing exists (VS Code's own launches
-// included, which Revoke Agent Access lists too), or Connect an Agent ran in
-// this window and its wait for the agent has not ended.
+// The extension's side of the MCP channel dist/mcp.js asks: whatever arrives is an
+// outside caller (any program of the user can read the discovery file), so it reads
+// only what is loaded unless the user paired it; see README "Security".
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/common/errors';
 import { inertNotificationText } from '../../core/common/notificationText';

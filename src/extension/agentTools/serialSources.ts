@@ -1,26 +1,18 @@
-// Where the scope tool finds serial numbers: the active editor, one file, or
-// the workspace scan. Files are read only inside the open workspace folders
-// (an agent's path may come from anywhere, including a hostile file), judged
-// by REAL paths: "..", a file: URI and a symbolic link in a cloned repository
-// (`docs -> /`) all resolve before the comparison, and every refusal reads the
-// same, so it tells nothing about a file outside. At most
-// MAX_SCANNED_FILE_BYTES, and never when binary. The matching and counting is
-// the workspace scan's own (domain/workspaceScan); the scan itself is passed
-// in at wiring, as it belongs to the Machines view. Its texts go into a tool
-// result only, so they stay English like the rest (domain/agentTools/toolResults.ts).
+// The scope tool in VS Code: the active editor, one file, or the workspace scan.
+// Files are read only inside the open workspace folders, judged by REAL paths
+// (an agent's path may come from a hostile file), and every refusal reads the
+// same, so it tells nothing about a file outside.
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import * as vscode from 'vscode';
 import { escapeMarkdown, toSingleLine } from '../../core/common/markdownText';
-import { NamedFileError, readNamedFile } from '../../core/common/namedFiles';
+import { readNamedFile } from '../../core/common/namedFiles';
 import type { SerialMatcher } from '../../core/domain/serialNumbers/serialMatcher';
 import type { SerialScopeInput } from '../../core/domain/agentTools/toolInput';
-import {
-  MAX_MATCHES_PER_FILE,
-  MAX_SCANNED_FILE_BYTES,
-  SerialCollector,
-  type FoundSerial,
-} from '../../core/domain/workspaceScan/workspaceSerials';
+import type { FoundSerial } from '../../core/domain/workspaceScan/workspaceSerials';
+import { isPlainPath, scopeFileText, serialsInText, type FoundInScope, type ToolScope } from '../../core/agents/toolScope';
+import type { MachinesApi } from '../workbench/contracts/features';
+import type { SerialSettings } from '../workbench/serialSettings';
 import type { SettingsReader } from '../workbench/settings';
 
 export interface WorkspaceScanResult {
@@ -37,38 +29,18 @@ export type WorkspaceScanner = (
   token: vscode.CancellationToken,
 ) => Promise<WorkspaceScanResult>;
 
-export type FoundInScope =
-  | {
-      readonly ok: true;
-      readonly found: readonly FoundSerial[];
-      readonly where: string;
-      /** Display path of the one file read (editor and file sources). */
-      readonly file?: string;
-      readonly filesScanned?: number;
-      readonly capped: boolean;
-    }
-  | { readonly ok: false; readonly problem: string };
-
 export interface SourceDeps {
   readonly settings: SettingsReader;
   readonly scanWorkspace: WorkspaceScanner;
+  readonly serialSettings: SerialSettings;
+  readonly machines: Pick<MachinesApi, 'pinned' | 'recent'>;
 }
-
-const decoder = new TextDecoder('utf-8', { fatal: false });
 
 function inOneText(matcher: SerialMatcher, uri: vscode.Uri, text: string, where: string): FoundInScope {
-  const collector = new SerialCollector(matcher);
-  collector.add(uri.toString(), text);
-  const found = collector.result();
-  const occurrences = found.reduce((sum, serial) => sum + serial.occurrences, 0);
-  return { ok: true, found, where, file: vscode.workspace.asRelativePath(uri), capped: occurrences >= MAX_MATCHES_PER_FILE };
+  return serialsInText(matcher, uri.toString(), text, where, vscode.workspace.asRelativePath(uri));
 }
 
-/**
- * The one answer for every path that is not read: outside the folders, missing,
- * not a file, or not on a local disk. Being the same for all, it says nothing
- * about whether a file outside the workspace exists.
- */
+/** The one answer for every path not read (outside, missing, not a file, not local): it tells nothing about a file outside. */
 export const NOT_IN_WORKSPACE =
   'Only existing files inside the open workspace folders are read, and there is none at that path; give a path relative to the workspace folder.';
 
@@ -126,17 +98,9 @@ function shownPath(path: string): string {
   return escapeMarkdown(toSingleLine(path, 120));
 }
 
-/** A path relative to the workspace that stays below it: not absolute, not a URI, no "..". */
-export function isPlainPath(path: string): boolean {
-  return !isAbsolute(path) && !/^[a-z][a-z0-9+.-]+:/i.test(path) && !path.split(/[\\/]/).includes('..');
-}
-
 /**
- * The scope tool's preparation for "source": "file": the progress message names
- * the file; a path that leaves the plain form (absolute, a URI, or with ".."
- * in it: where a hostile file would point an agent) asks the user first,
- * naming it. Paths that resolve outside the workspace are refused whatever
- * the answer.
+ * The scope tool's progress message for a file; a path that leaves the plain form (where a hostile file
+ * would point an agent) asks the user first. Paths outside the workspace are refused whatever the answer.
  */
 export function prepareFileScope(path: string): vscode.PreparedToolInvocation {
   const shown = shownPath(path);
@@ -161,20 +125,36 @@ async function readText({ real: uri, shown, folder }: WorkspaceFile): Promise<st
   const names = new Set([uri.toString(), shown.toString()]);
   const open = vscode.workspace.textDocuments.find((document) => names.has(document.uri.toString()));
   if (open) return open.getText();
-  let bytes: Uint8Array;
-  try {
-    // Opened, then checked: still a regular file below the workspace folder (a folder swapped for a link meanwhile is refused).
-    bytes = await readNamedFile(uri.fsPath, { maxBytes: MAX_SCANNED_FILE_BYTES, within: folder, noFinalLink: true });
-  } catch (error) {
-    if (error instanceof NamedFileError && error.refusal === 'tooLarge')
-      return { problem: `The file is larger than ${MAX_SCANNED_FILE_BYTES / 1024 / 1024} MiB, so it is not read.` };
-    return { problem: NOT_IN_WORKSPACE };
-  }
-  if (bytes.subarray(0, 4096).includes(0)) return { problem: 'The file looks binary, so it is not read.' };
-  return decoder.decode(bytes);
+  // Opened, then checked: still a regular file below the workspace folder (a folder swapped for a link meanwhile is refused).
+  return scopeFileText((maxBytes) => readNamedFile(uri.fsPath, { maxBytes, within: folder, noFinalLink: true }), NOT_IN_WORKSPACE);
 }
 
-export async function serialsInScope(
+/** This window's scope: the one matcher of the views, its pinned and recent machines. */
+export function workspaceScope(deps: SourceDeps): ToolScope {
+  return {
+    find: async (input, signal) => {
+      // The one serial-number matcher the views use (a refused pattern is reported to the user there; the result tells the agent too).
+      const matcher = deps.serialSettings.value.matcher;
+      const source = new vscode.CancellationTokenSource();
+      const cancel = () => {
+        source.cancel();
+      };
+      signal.addEventListener('abort', cancel, { once: true });
+      try {
+        const found = await serialsInScope(input, matcher, deps, source.token);
+        return found.ok && matcher.problem !== undefined ? { ...found, patternProblem: matcher.problem } : found;
+      } finally {
+        signal.removeEventListener('abort', cancel);
+        source.dispose();
+      }
+    },
+    pinned: () => new Set(deps.machines.pinned()),
+    recent: () => new Set(deps.machines.recent()),
+    knownFrom: 'this window already knew (pinned machines, recent look-ups, events fetched before)',
+  };
+}
+
+async function serialsInScope(
   input: SerialScopeInput,
   matcher: SerialMatcher,
   deps: SourceDeps,

@@ -7,7 +7,8 @@
 import * as vscode from 'vscode';
 import { Emitter, type Event } from '../../core/common/emitter';
 import { Disposable } from '../../core/common/lifecycle';
-import { createSerialMatcher, type SerialMatcher } from '../../core/domain/serialNumbers/serialMatcher';
+import type { SerialMatcher } from '../../core/domain/serialNumbers/serialMatcher';
+import { serialMatcherOf } from '../../core/domain/serialNumbers/settingsMatcher';
 import type { Log } from './log';
 import { SettingsReader } from './settings';
 import { inertNotificationText } from '../../core/common/notificationText';
@@ -50,12 +51,7 @@ export class SerialSettings extends Disposable {
   private read(): SerialSettingsSnapshot {
     const value = this.settings.value;
     const pattern = value['serialNumber.pattern'];
-    const matcher = createSerialMatcher({
-      pattern,
-      minLength: value['serialNumber.minLength'],
-      denyList: value['serialNumber.denyList'],
-      t: vscode.l10n.t,
-    });
+    const matcher = serialMatcherOf(value, vscode.l10n.t);
     if (matcher.problem !== undefined && !this.reported.has(pattern)) {
       this.reported.add(pattern);
       this.log.warn(matcher.problem);

@@ -5,6 +5,8 @@
 // prepareInvocation's confirmation is a modal dialog when there is no chat,
 // which a test cannot answer, so it is read through the test hook instead.
 import * as assert from 'node:assert/strict';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { LANGUAGE_MODEL_TOOLS } from '../../../src/extension/workbench/constants';
 import { DEMO_CREDENTIALS, DEMO_SERIALS, demoData, makeEvent, startFakeApi, type FakeApi } from '../../support/fakeApi';
@@ -277,6 +279,24 @@ describe('Language Model Tools for agents', () => {
           'Nothing was read: Only existing files inside the open workspace folders are read, and there is none at that path; give a path relative to the workspace folder.',
           outside,
         );
+      }
+    });
+
+    it('a workspace file too large or binary is refused in the words and bounds oe mcp uses', async () => {
+      const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+      assert.ok(folder !== undefined, 'a workspace folder is open');
+      const big = join(folder, 'agent-tool-big.txt');
+      const binary = join(folder, 'agent-tool-image.png');
+      writeFileSync(big, Buffer.alloc(1024 * 1024 + 1, 0x41));
+      writeFileSync(binary, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0x0d, 0x4d, 0x58]));
+      try {
+        const scope = (file: string) => invoke(LANGUAGE_MODEL_TOOLS.serialNumbers, { source: 'file', file });
+        // The same texts as test/unit/agentTools/toolAnswerer.test.ts asserts for oe mcp.
+        assert.equal(await scope('agent-tool-big.txt'), 'Nothing was read: The file is larger than 1 MiB, so it is not read.');
+        assert.equal(await scope('agent-tool-image.png'), 'Nothing was read: The file looks binary, so it is not read.');
+      } finally {
+        rmSync(big, { force: true });
+        rmSync(binary, { force: true });
       }
     });
 

@@ -233,7 +233,12 @@ describe('agent tools: result text, edge cases', () => {
     it('with nothing found, says so in the singular or plural, and shows no block', () => {
       const text = scopeText(
         [],
-        { where: 'the active editor', capped: false, signedIn: true },
+        {
+          where: 'the active editor',
+          capped: false,
+          signedIn: true,
+          knownFrom: 'this window already knew (pinned machines, recent look-ups, events fetched before)',
+        },
         { now: NOW, rules: DEFAULT_EVENT_STATE_RULES },
         tools,
       );
@@ -247,7 +252,14 @@ describe('agent tools: result text, edge cases', () => {
       const known = { result: result('MX-1', [], NOW - 5 * MINUTE), stale: true };
       const text = scopeText(
         [entry('MX-1', { known })],
-        { where: 'the file', file: 'a.yaml', capped: false, signedIn: true, patternProblem: 'unterminated group' },
+        {
+          where: 'the file',
+          file: 'a.yaml',
+          capped: false,
+          signedIn: true,
+          knownFrom: 'this window already knew (pinned machines, recent look-ups, events fetched before)',
+          patternProblem: 'unterminated group',
+        },
         { now: NOW, rules: DEFAULT_EVENT_STATE_RULES },
         tools,
       );
@@ -272,7 +284,13 @@ describe('agent tools: result text, edge cases', () => {
             occurrences: 3,
           }),
         ],
-        { where: 'the workspace', filesScanned: 3, capped: false, signedIn: true },
+        {
+          where: 'the workspace',
+          filesScanned: 3,
+          capped: false,
+          signedIn: true,
+          knownFrom: 'this window already knew (pinned machines, recent look-ups, events fetched before)',
+        },
         { now: NOW, rules: DEFAULT_EVENT_STATE_RULES },
         tools,
       );
@@ -284,7 +302,12 @@ describe('agent tools: result text, edge cases', () => {
       const entries = Array.from({ length: 205 }, (_, i) => entry(`MX-${i}`));
       const text = scopeText(
         entries,
-        { where: 'the workspace', capped: true, signedIn: true },
+        {
+          where: 'the workspace',
+          capped: true,
+          signedIn: true,
+          knownFrom: 'this window already knew (pinned machines, recent look-ups, events fetched before)',
+        },
         { now: NOW, rules: DEFAULT_EVENT_STATE_RULES },
         tools,
       );
@@ -297,7 +320,12 @@ describe('agent tools: result text, edge cases', () => {
       const entries = Array.from({ length: 150 }, (_, i) => entry(`MX-${i}`, { locations, occurrences: 3 }));
       const text = scopeText(
         entries,
-        { where: 'the workspace', capped: false, signedIn: true },
+        {
+          where: 'the workspace',
+          capped: false,
+          signedIn: true,
+          knownFrom: 'this window already knew (pinned machines, recent look-ups, events fetched before)',
+        },
         { now: NOW, rules: DEFAULT_EVENT_STATE_RULES },
         tools,
       );

@@ -420,7 +420,13 @@ describe('agent tools: result text', () => {
           },
           { serialNumber: 'KRP-0815-B0001', locations: [{ file: 'u', line: 6 }], occurrences: 1, pinned: false, recent: true },
         ],
-        { where: 'the active editor', file: 'config/line3.yaml', capped: false, signedIn: true },
+        {
+          where: 'the active editor',
+          file: 'config/line3.yaml',
+          capped: false,
+          signedIn: true,
+          knownFrom: 'this window already knew (pinned machines, recent look-ups, events fetched before)',
+        },
         { now: NOW, rules: DEFAULT_EVENT_STATE_RULES },
         tools,
       );
@@ -436,7 +442,12 @@ describe('agent tools: result text', () => {
     it("reads a known machine's state by the user's eventStates rules, as the views do", () => {
       const rules = parseEventStateRules({ failed: ['STARTED'], onboarded: ['FAILED'] });
       const seen = { serialNumber: 'PRS-0900-A0314', locations: [{ file: 'u', line: 0 }], occurrences: 1, pinned: false, recent: false };
-      const where = { where: 'the active editor', capped: false, signedIn: true };
+      const where = {
+        where: 'the active editor',
+        capped: false,
+        signedIn: true,
+        knownFrom: 'this window already knew (pinned machines, recent look-ups, events fetched before)',
+      };
       const text = scopeText([{ ...seen, known: { result: failed, stale: false } }], where, { now: NOW, rules }, tools);
       assert.match(text, /- "PRS-0900-A0314": in "u" line 1; state onboarded, newest event type "ONBOARDING_FAILED"/);
     });
@@ -457,7 +468,13 @@ describe('agent tools: result text', () => {
             recent: false,
           },
         ],
-        { where: 'the workspace', filesScanned: 12, capped: true, signedIn: false },
+        {
+          where: 'the workspace',
+          filesScanned: 12,
+          capped: true,
+          signedIn: false,
+          knownFrom: 'this window already knew (pinned machines, recent look-ups, events fetched before)',
+        },
         { now: NOW, rules: DEFAULT_EVENT_STATE_RULES },
         tools,
       );

@@ -37,7 +37,7 @@ import {
   pairingDeclinedText,
   REFUSED_TEXT,
 } from '../../../src/core/agents/mcpServer';
-import { AgentPairings, gatedAnswer, PairingWindow, type SecretStore } from '../../../src/core/agents/pairings';
+import { AgentPairings, pairedAsk, PairingWindow, type SecretStore } from '../../../src/core/agents/pairings';
 import { event, NOW, result } from '../agentTools/fixtures';
 import { DEFAULT_EVENT_STATE_RULES as DEFAULT_RULES } from '../../../src/core/domain/events/eventState';
 import { skipBecause } from '../../support/skipBecause';
@@ -62,10 +62,20 @@ function extensionText(tool: string, input: unknown): string {
     case AGENT_TOOL_NAMES.watch:
       return watchText([], [], [], context);
     case AGENT_TOOL_NAMES.serialNumbers:
-      return scopeText([], { where: `the ${JSON.stringify(input)}`, capped: false, signedIn: true }, context, {
-        events: 'e',
-        summary: 's',
-      });
+      return scopeText(
+        [],
+        {
+          where: `the ${JSON.stringify(input)}`,
+          capped: false,
+          signedIn: true,
+          knownFrom: 'this window already knew (pinned machines, recent look-ups, events fetched before)',
+        },
+        context,
+        {
+          events: 'e',
+          summary: 's',
+        },
+      );
     default:
       return 'no such tool';
   }
@@ -133,16 +143,17 @@ class FakeExtension implements ChannelHandler {
     const serials = (input as { serialNumbers?: unknown[] }).serialNumbers ?? [];
     const more = serials.length > 10 || (tool === AGENT_TOOL_NAMES.watch && serials.length > 0);
     const caller = await this.pairings.callerOf(pairing);
-    return gatedAnswer(
+    const ask = pairedAsk(
       tool,
       caller,
-      more ? `${caller.kind === 'paired' ? caller.agent : ''} asks for ${tool}` : undefined,
+      (question: string) => question,
       (question) => {
         this.asked.push(question);
         return Promise.resolve(this.callAnswer === 'agree');
       },
-      () => this.answer(tool, input, signal),
     );
+    const stopped = more ? await ask(`${caller.kind === 'paired' ? caller.agent : ''} asks for ${tool}`) : undefined;
+    return stopped ?? { text: await this.answer(tool, input, signal) };
   }
 
   private async answer(tool: string, input: unknown, signal: AbortSignal): Promise<string> {

@@ -1,13 +1,6 @@
-// The one definition of each agent tool: its name, what the model reads about
-// it, its input schema and whether large requests need the user's agreement.
-// Two entry points read it: VS Code's Language Model Tools (package.json mirrors the
-// names, descriptions and schemas: a unit test holds them equal, since VS Code
-// reads the manifest, not this file) and the MCP server (dist/mcp.js), which
-// lists exactly these. A fourth tool is one more entry here, its parser and
-// its answer in agentTools/registerAgentTools.ts. Pure, vscode-free.
-// Names, descriptions and schemas stay English on purpose, not through l10n
-//: models read them, and a model given German tool text still
-// answers in the chat's language.
+// The one definition of each agent tool, read by VS Code's Language Model Tools
+// (package.json mirrors it; a unit test holds them equal) and the MCP servers.
+// English on purpose: models read it and still answer in the chat's language.
 import { TOOL_LIMITS } from './toolInput';
 
 export const AGENT_TOOL_NAMES = {

@@ -1,15 +1,6 @@
-// The text of every agent-tool result. The reader is a language model, so the
-// words are English and fixed (the model answers in the user's language), our
-// own sentences stay outside the data block, and every value that came from
-// the server or a file is quoted inside it (untrustedText.ts). Results are
-// bounded by TOOL_LIMITS.maxResultChars: what does not fit is counted. Nothing
-// here sees a credential: results are built from events, error messages (which
-// never hold secrets, see core/errors.ts) and the environment's name. Pure.
-// English on purpose, also where the user's VS Code is in German or Chinese
-//: models read these results, a model given German tool text still
-// answers in the chat's language, and one wording keeps the tests, the MCP server
-// and the model's reading identical. Errors are worded with errorMessage's
-// default (plainLocalize), never vscode.l10n.t.
+// The text of every agent-tool result. A model reads it, so it is English, our
+// sentences stay outside the data block, and every value from a server or a file
+// is quoted inside it (untrustedText.ts); bounded by TOOL_LIMITS.maxResultChars.
 import type { EventsResult, HalLink, OnboardingEvent } from '../../client/model';
 import { plainLocalize } from '../../common/localize';
 import { serverTextData, type ServerText } from '../../common/serverText';
@@ -237,9 +228,10 @@ export function summaryText(
   reports: readonly MachineReport[],
   refused: SerialList['refused'],
   context: ResultContext,
-  /** The watch list of the signed-in environment (the agent tools always give it). */
-  watches: readonly WatchSummary[] = [],
+  /** The watch list of the signed-in environment; undefined where the program keeps none (oe mcp). */
+  watchList?: readonly WatchSummary[],
 ): string {
+  const watches = watchList ?? [];
   const byState = new Map<MachineState, MachineReport[]>();
   for (const report of reports) {
     const state = stateOfOutcome(report.outcome, context.rules);
@@ -275,9 +267,11 @@ export function summaryText(
   }
   const watched = reports.filter((report) => watchOf.has(report.serialNumber)).length;
   const watchSentence =
-    watches.length === 0
-      ? ` No machine is being watched in this environment (${AGENT_TOOL_WATCH} starts a watch).`
-      : ` ${watches.length} machine${watches.length === 1 ? ' is' : 's are'} in this environment's watch list (listed after the machines)${watched === 0 ? '' : `; the lines of the ${watched} summarized here say so`}.`;
+    watchList === undefined
+      ? ''
+      : watches.length === 0
+        ? ` No machine is being watched in this environment (${AGENT_TOOL_WATCH} starts a watch).`
+        : ` ${watches.length} machine${watches.length === 1 ? ' is' : 's are'} in this environment's watch list (listed after the machines)${watched === 0 ? '' : `; the lines of the ${watched} summarized here say so`}.`;
   const head = `Onboarding summary of ${reports.length} machine${reports.length === 1 ? '' : 's'} from ${API} (environment ${v(context.environment)}): ${countText || 'nothing to count'}. A machine's state is read from the type of its newest event; failed machines are listed first with that event's message, and stalled machines first among those in progress; abandoned machines are counted and listed apart from them.${progressNote(context, reports)}${watchSentence}`;
   const tail = [...refusedLines(refused)];
   if (lines.full) tail.push(cutNotice(`${left} machines`));
@@ -390,6 +384,8 @@ export interface ScopeDescription {
   readonly signedIn: boolean;
   /** Why the user's serial-number pattern is not used, when it is not. */
   readonly patternProblem?: string;
+  /** Who already knew the states listed, and from what: "this window already knew (pinned machines, …)". */
+  readonly knownFrom: string;
 }
 
 function scopeLine(entry: ScopeEntry, context: Pick<ResultContext, 'now' | 'rules'>, showFiles: boolean): string {
@@ -429,7 +425,7 @@ export function scopeText(
   const scanned = scope.filesScanned === undefined ? '' : ` (${scope.filesScanned} files scanned)`;
   const head = [
     `${entries.length} serial number${entries.length === 1 ? '' : 's'} found in ${where}${scanned}${scope.capped ? ', which is not all: a limit was reached' : ''}.`,
-    `No request was sent: each state is what this window already knew (pinned machines, recent look-ups, events fetched before). For current events call ${tools.events}, or ${tools.summary} for counts by state, with these serial numbers.`,
+    `No request was sent: each state is what ${scope.knownFrom}. For current events call ${tools.events}, or ${tools.summary} for counts by state, with these serial numbers.`,
   ];
   if (!scope.signedIn) head.push('The user is not signed in to the Onboarding Events API, so no events can be fetched until they sign in.');
   if (scope.patternProblem !== undefined)
