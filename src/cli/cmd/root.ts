@@ -7,7 +7,7 @@ import type { Localize } from '../../core/common/localize';
 import { isApiError } from '../../core/client/errors';
 import { EXIT, InterruptedError, UsageError, type CliCommand, type CliIo, type ParsedArgs } from '../cliCommand';
 import { createContext, refusedSecretOption } from '../cliSession';
-import { command as mcp } from '../mcpCommand';
+import { command as mcp } from './mcp';
 import { command as check } from './check';
 import { command as curl } from './curl';
 import { command as events } from './events';

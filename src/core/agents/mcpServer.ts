@@ -59,7 +59,7 @@ export const EXTENSION_INSTRUCTIONS =
 
 /**
  * The MCP server with the agent tools, answering through `connector`: a VS Code window (dist/mcp.js), or the
- * CLI's own sign-in (`oe mcp`, cli/mcpCommand.ts), which says in `instructions` what differs without VS Code.
+ * CLI's own sign-in (`oe mcp`, cli/cmd/mcp.ts), which says in `instructions` what differs without VS Code.
  */
 // eslint-disable-next-line @typescript-eslint/no-deprecated -- the SDK's "advanced use case": tools whose schemas are JSON Schema, not zod
 export function createMcpServer(connector: ExtensionConnector, version: string, instructions = EXTENSION_INSTRUCTIONS): Server {

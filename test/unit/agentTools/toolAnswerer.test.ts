@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { oeToolProgram } from '../../../src/cli/mcpCommand';
+import { oeToolProgram } from '../../../src/cli/cmd/mcp';
 import { createContext } from '../../../src/cli/cliSession';
 import type { CliIo, ParsedArgs } from '../../../src/cli/cliCommand';
 import { ToolAnswerer } from '../../../src/core/agents/toolAnswerer';

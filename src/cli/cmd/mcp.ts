@@ -3,20 +3,20 @@
 // Nobody is asked here: whoever starts it with credentials let that agent use them.
 import { relative, resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { clampDelay, DELAY_CEILINGS } from '../core/common/delays';
-import { readNamedFile } from '../core/common/namedFiles';
-import { errorMessage } from '../core/common/errors';
-import type { EventsResult } from '../core/client/model';
-import { nothingDone } from '../core/domain/agentTools/toolDefinitions';
-import { serialMatcherOf } from '../core/domain/serialNumbers/settingsMatcher';
-import { SIGN_IN_VARIABLES } from '../core/domain/session/argumentSignIn';
-import { CachedLineHistory } from '../core/eventsCache/cachedLineHistory';
-import { EventsCache } from '../core/eventsCache/eventsCache';
-import type { ExtensionConnector } from '../core/agents/mcpServer';
-import { ToolAnswerer, type ToolProgram } from '../core/agents/toolAnswerer';
-import { scopeFileText, serialsInText, type ToolScope } from '../core/agents/toolScope';
-import { EXIT, UsageError, type CliCommand, type CliContext, type CliIo, type ParsedArgs } from './cliCommand';
-import { endpointsOf } from './cliSession';
+import { clampDelay, DELAY_CEILINGS } from '../../core/common/delays';
+import { readNamedFile } from '../../core/common/namedFiles';
+import { errorMessage } from '../../core/common/errors';
+import type { EventsResult } from '../../core/client/model';
+import { nothingDone } from '../../core/domain/agentTools/toolDefinitions';
+import { serialMatcherOf } from '../../core/domain/serialNumbers/settingsMatcher';
+import { SIGN_IN_VARIABLES } from '../../core/domain/session/argumentSignIn';
+import { CachedLineHistory } from '../../core/eventsCache/cachedLineHistory';
+import { EventsCache } from '../../core/eventsCache/eventsCache';
+import type { ExtensionConnector } from '../../core/agents/mcpServer';
+import { ToolAnswerer, type ToolProgram } from '../../core/agents/toolAnswerer';
+import { scopeFileText, serialsInText, type ToolScope } from '../../core/agents/toolScope';
+import { EXIT, UsageError, type CliCommand, type CliContext, type CliIo, type ParsedArgs } from '../cliCommand';
+import { endpointsOf } from '../cliSession';
 
 /** Replaced by the bundler with package.json's version. */
 declare const OE_VERSION: string | undefined;
@@ -168,7 +168,7 @@ Exit codes:
     if (io.isTTY.stdin) throw new UsageError(io.t('oe mcp talks MCP on stdin and stdout: start it from an agent, not in a terminal.'));
     // Loaded here, not at oe's start: the MCP SDK is a third of the bundle, and every other command would pay for it.
     const [{ createMcpServer }, { StdioServerTransport }] = await Promise.all([
-      import('../core/agents/mcpServer.js'),
+      import('../../core/agents/mcpServer.js'),
       import('@modelcontextprotocol/sdk/server/stdio.js'),
     ]);
     const server = createMcpServer(localConnector(args, io, context), typeof OE_VERSION === 'string' ? OE_VERSION : '0.0.0', INSTRUCTIONS);
