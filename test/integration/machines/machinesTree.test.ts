@@ -623,7 +623,10 @@ describe('Machines tree', function () {
       try {
         // Drop the in-memory cache, as a reload would: what shows now comes from the store on disk.
         api.events.clear();
-        const rendered = await tree.render();
+        const rendered = await tree.renderUntil(
+          (nodes) => nodes.some((group) => group.children?.some((row) => row.label === serial && row.children?.[0]?.kind === 'error')),
+          'the failed refresh of the kept result',
+        );
         const node = machine(rendered, serial);
         assert.equal(node.icon, 'history');
         assert.match(node.description ?? '', /stale, from/);

@@ -124,6 +124,26 @@ export class MachinesViewReader {
     }
   }
 
+  /** Renders until `holds` says the tree shows what a test waits for (a refresh of a row with data shows no spinner). */
+  async renderUntil(holds: (rendered: RenderedNode[]) => boolean, what: string, depth = 3): Promise<RenderedNode[]> {
+    const deadline = Date.now() + SETTLE_MS;
+    for (;;) {
+      const changed = nextChange(this.view.provider);
+      const rendered = await this.render(depth);
+      if (holds(rendered)) {
+        changed.dispose();
+        return rendered;
+      }
+      if (Date.now() > deadline) {
+        changed.dispose();
+        throw new Error(
+          `the Machines view did not show ${what} within ${SETTLE_MS} ms: ${JSON.stringify(rendered.map((node) => node.label))}`,
+        );
+      }
+      await changed.within(deadline - Date.now());
+    }
+  }
+
   contextKeys(): { readonly hasMachines: boolean; readonly filtered: boolean } {
     const keys = ours().contextKeys;
     return { hasMachines: keys.get(CONTEXT_KEYS.hasMachines) === true, filtered: keys.get(CONTEXT_KEYS.filtered) === true };
