@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { COMMANDS } from '../../../src/extension/workbench/constants';
 import { makeEvent, startFakeApi, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { activateExtension, signIn, signOutIfSignedIn, TEST_ENVIRONMENT, type TestedApi } from '../support/extension';
+import { routedLink } from '../support/machinesView';
 import { inlineStatuses } from '../support/editors';
 import { pages } from '../support/pages';
 import { user } from '../support/user';
@@ -307,7 +308,7 @@ describe('Serial numbers at a glance (inline status, Problems, quick fixes, comp
     // code-server does not route openExternal of a vscode:// link to the handler: the test runs the handler VS Code was given.
     const { links, machines } = api.testHooks;
     const copied = await vscode.commands.executeCommand<string>(COMMANDS.copyLinkToMachine, { serialNumber: TEST_SERIALS.onboarded });
-    const link = vscode.Uri.parse(copied);
+    const link = routedLink(vscode.Uri.parse(copied));
     assert.equal(link.path, '/machine');
     assert.match(link.query, new RegExp(`serial=${TEST_SERIALS.onboarded}&environment=${TEST_ENVIRONMENT}`));
     await vscode.commands.executeCommand('onboardingEvents.machines.focus');

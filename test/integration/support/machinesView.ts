@@ -88,7 +88,19 @@ export async function openLink(uri: vscode.Uri): Promise<void> {
   await handler.handleUri(uri);
 }
 
-/** The link "Copy Link to Machine" copies, as VS Code routes it back to us. */
+/** The link a web window's callback page (asExternalUri made it one) hands back to VS Code; any other link as it is. */
+export function routedLink(copied: vscode.Uri): vscode.Uri {
+  if (!copied.path.endsWith('/callback')) return copied;
+  const query = new URLSearchParams(copied.query);
+  return vscode.Uri.from({
+    scheme: query.get('vscode-scheme') ?? '',
+    authority: query.get('vscode-authority') ?? '',
+    path: query.get('vscode-path') ?? '',
+    query: query.get('vscode-query') ?? '',
+  });
+}
+
+/** A link to the machine as "Copy Link to Machine" writes it, with `query` appended. */
 export function machineLink(serialNumber: string, query = ''): vscode.Uri {
   return vscode.Uri.parse(
     `${vscode.env.uriScheme}://onboarding-events.onboarding-events/machine?serial=${encodeURIComponent(serialNumber)}${query}`,
