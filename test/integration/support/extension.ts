@@ -13,7 +13,7 @@ import { secretKey } from '../../../src/extension/session/credentialStore';
 import type { LanguageModelToolName } from '../../../src/extension/workbench/constants';
 import type { TestHandles } from '../../../src/testHooks';
 import { TEST_CREDENTIALS, type FakeApi } from '../../support/fakeApi';
-import { MachinesViewReader, machineLink, openLink } from './machinesView';
+import { MachinesViewReader, machineLink, machinesViewSeen, openLink } from './machinesView';
 
 export const EXTENSION_ID = 'onboarding-events.onboarding-events';
 export const TEST_ENVIRONMENT = 'Test';
@@ -39,6 +39,7 @@ export async function activateExtension(): Promise<TestedApi> {
   const api = await ourExtension().activate();
   const { testHooks } = api;
   assert.ok(testHooks?.events, 'the test handles are exported in ExtensionMode.Test');
+  assert.ok(machinesViewSeen(), 'the Machines view and the link handler were created after installMachinesView() (the tier’s index.ts)');
   return { ...api, testHooks: testSide(testHooks) };
 }
 

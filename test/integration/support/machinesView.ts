@@ -76,6 +76,11 @@ export function installMachinesView(): void {
   };
 }
 
+/** Whether the extension's view and link handler were seen created: not when it activated before installMachinesView(). */
+export function machinesViewSeen(): boolean {
+  return installed?.view !== undefined && installed.uriHandler !== undefined;
+}
+
 function ours(): Installed {
   if (!installed) throw new Error('installMachinesView() runs before the extension activates (the tier’s index.ts)');
   return installed;
