@@ -106,6 +106,9 @@ describe('Serial numbers at a glance screenshots', function () {
     assert.ok(failed);
     const shown = pages.details.posted().length;
     await links.open(links.linkTo(DEMO_SERIALS.failed, `&timestamp=${failed.time.raw}`));
+    // The host posts the event once the page says it is ready: a moment after the link.
+    for (let waited = 0; pages.details.posted().length <= shown && waited < 5000; waited += 100)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     assert.ok(pages.details.posted().length > shown, 'the linked event opens in the details page');
     await snap('glance-link-opened', 2500);
   });

@@ -308,7 +308,7 @@ describe('Serial numbers at a glance (inline status, Problems, quick fixes, comp
     // code-server does not route openExternal of a vscode:// link to the handler: the test runs the handler VS Code was given.
     const { links, machines } = api.testHooks;
     const copied = await vscode.commands.executeCommand<string>(COMMANDS.copyLinkToMachine, { serialNumber: TEST_SERIALS.onboarded });
-    const link = routedLink(vscode.Uri.parse(copied));
+    const link = routedLink(copied);
     assert.equal(link.path, '/machine');
     assert.match(link.query, new RegExp(`serial=${TEST_SERIALS.onboarded}&environment=${TEST_ENVIRONMENT}`));
     await vscode.commands.executeCommand('onboardingEvents.machines.focus');
@@ -321,13 +321,12 @@ describe('Serial numbers at a glance (inline status, Problems, quick fixes, comp
     const raw = latest.time.raw;
     const shownPages = pages.details.posted().length;
     await links.open(link.with({ query: `${link.query}&timestamp=${raw}` }));
-    const shown = pages.details
-      .posted()
-      .slice(shownPages)
-      .find((message) => message.type === 'show');
-    assert.ok(
-      shown?.type === 'show' && JSON.stringify(shown.event).includes(TEST_SERIALS.onboarded),
-      'the linked event opens in the details page',
+    // The host posts the event once the page says it is ready: a moment after the link.
+    await until('the linked event in the details page', () =>
+      pages.details
+        .posted()
+        .slice(shownPages)
+        .some((message) => message.type === 'show' && JSON.stringify(message.event).includes(TEST_SERIALS.onboarded)),
     );
 
     const shownBefore = user.shown().length;

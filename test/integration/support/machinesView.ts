@@ -94,9 +94,10 @@ export async function openLink(uri: vscode.Uri): Promise<void> {
 }
 
 /** The link a web window's callback page (asExternalUri made it one) hands back to VS Code; any other link as it is. */
-export function routedLink(copied: vscode.Uri): vscode.Uri {
-  if (!copied.path.endsWith('/callback')) return copied;
-  const query = new URLSearchParams(copied.query);
+export function routedLink(copied: string): vscode.Uri {
+  const url = new URL(copied);
+  if (!url.pathname.endsWith('/callback')) return vscode.Uri.parse(copied);
+  const query = url.searchParams;
   return vscode.Uri.from({
     scheme: query.get('vscode-scheme') ?? '',
     authority: query.get('vscode-authority') ?? '',
