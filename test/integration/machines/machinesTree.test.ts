@@ -567,16 +567,20 @@ describe('Machines tree', function () {
       let from = 0;
       // Each expected line is looked for after the one found before it.
       const logged = async (pattern: RegExp, what: string, timeoutMs = 5_000): Promise<void> => {
-        await until(
-          () => {
-            lines.push(...log.newLines().filter((line) => line.includes('Auto-refresh: ')));
-            const at = lines.findIndex((line, index) => index >= from && pattern.test(line));
-            if (at >= 0) from = at + 1;
-            return at >= 0;
-          },
-          `${what} (auto-refresh lines: ${JSON.stringify(lines.slice(from))})`,
-          timeoutMs,
-        );
+        try {
+          await until(
+            () => {
+              lines.push(...log.newLines().filter((line) => line.includes('Auto-refresh: ')));
+              const at = lines.findIndex((line, index) => index >= from && pattern.test(line));
+              if (at >= 0) from = at + 1;
+              return at >= 0;
+            },
+            what,
+            timeoutMs,
+          );
+        } catch (error) {
+          throw new Error(`${String(error)}; auto-refresh lines since: ${JSON.stringify(lines.slice(from))}`);
+        }
       };
       // The OS focus of a headless window is luck: the test's user says whether the window is focused (vscode.window.state).
       user.setWindowFocused(true);
