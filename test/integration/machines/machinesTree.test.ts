@@ -604,6 +604,7 @@ describe('Machines tree', function () {
         assert.equal(fake.eventRequests().length, 0, 'no poll while hidden or in the background');
 
         // The interval starts over from the setting change; the poll meets a rate limit of 1 h.
+        for (const serial of [ONBOARDED, STARTED]) if (!api.machines.pinned().includes(serial)) await api.machines.pin(serial);
         fake.addFault({ endpoint: 'events', kind: 'rateLimit', retryAfter: 3600 });
         await setting('autoRefresh.intervalSeconds', 30);
         await logged(/\d+ of \d+ machines failed; polling backs off \(the API asked to wait 3600 s\)\.$/, 'the poll, backing off', 45_000);
