@@ -18,7 +18,7 @@ import { scanWorkspace } from './extension/machines/workspaceScan';
 import { publicApi, type OnboardingEventsExtensionApi } from './extension/publicApi';
 import { registerSession } from './extension/session/registerSession';
 import { registerWatch } from './extension/watch/registerWatch';
-import { testHooks } from './testHooks';
+import { testHandles } from './testHooks';
 import { Log } from './extension/workbench/log';
 import { registerEventsCache } from './extension/workbench/registerEventsCache';
 import { SerialSettings } from './extension/workbench/serialSettings';
@@ -59,17 +59,17 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
     const machines = registerMachines(context, { ...deps, matcher: () => serialSettings.value.matcher, details, claims });
     registerEditor(context, { ...deps, machines, details });
     registerLookUp(context, { ...deps, machines, details });
-    const links = registerLinks(context, { ...deps, details, machines });
+    registerLinks(context, { ...deps, details, machines });
     // The watch feature before the agent tools: they read its watches and start new ones.
     const watch = registerWatch(context, { ...deps, machines, details, claims });
     const agentTools = registerAgentTools(context, { ...deps, machines, scanWorkspace, watches: watch });
     const board = registerBoard(context, { ...deps, machines, details });
     const api = publicApi({ activationMs: performance.now() - started, machines, events, trust });
-    // The test seam is added beside the API in the development build only (esbuild drops this block from the
-    // production bundle: an `if (false)`, where an early return would leave the hooks in); no feature knows of it.
+    // What the tests build from, beside the API in the development build only (esbuild drops an `if (false)`
+    // block from the production bundle, where an early return would leave it in); no feature knows of it.
     if (OE_TEST_BUILD) {
-      const hooks = testHooks({ context, session, events, machines, agentTools, links, watch, board });
-      if (hooks !== undefined) Object.assign(api, { testHooks: hooks });
+      const handles = testHandles({ context, session, events, agentTools, watch, board });
+      if (handles !== undefined) Object.assign(api, { testHooks: handles });
     }
     return api;
   } catch (error) {

@@ -6,7 +6,7 @@
 // "onboarded").
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { MachinesHooks, RenderedNode } from '../../src/testHooks';
+import type { MachinesViewReader, RenderedNode } from './support/machinesView';
 import { LANGUAGE_MODEL_TOOLS } from '../../src/extension/workbench/constants';
 import { makeEvent, startFakeApi, type FakeApi } from '../support/fakeApi';
 import { activateExtension, signIn, signOutIfSignedIn, type TestedApi } from './support/extension';
@@ -64,7 +64,7 @@ async function invoke(name: string, serialNumbers: readonly string[]): Promise<s
 describe("One state vocabulary: every view and the agent tools follow the user's eventStates", function () {
   this.timeout(60_000);
   let api: TestedApi;
-  let tree: MachinesHooks;
+  let tree: MachinesViewReader;
   let fake: FakeApi;
 
   before(async () => {

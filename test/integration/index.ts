@@ -9,6 +9,7 @@ import { EXTENSION_ID } from './support/extension';
 import { installPages } from './support/pages';
 import { installEditors } from './support/editors';
 import { installUser } from './support/user';
+import { installMachinesView } from './support/machinesView';
 
 export function run(): Promise<void> {
   // The test's user stands in vscode.window for what the product subscribes to and creates after this
@@ -16,6 +17,7 @@ export function run(): Promise<void> {
   if (vscode.extensions.getExtension(EXTENSION_ID)?.isActive === true)
     console.warn('[integration] the extension was active before the test user was installed: its window listeners are not the user’s');
   installUser();
+  installMachinesView();
   installEditors();
   installPages();
   return runMochaSuite(__dirname, 'integration');

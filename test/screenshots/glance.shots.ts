@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { OnboardingEventsExtensionApi } from '../../src/extension';
 import { activateExtension, type TestedApi } from '../integration/support/extension';
 import { inlineStatuses } from '../integration/support/editors';
+import { pages } from '../integration/support/pages';
 import { DEMO_CREDENTIALS, DEMO_FAKE_CONFIG, DEMO_SERIALS, demoData, startFakeApi, type FakeApi } from '../support/fakeApi';
 import { snap } from './snap';
 
@@ -99,14 +100,16 @@ describe('Serial numbers at a glance screenshots', function () {
   });
 
   it('opens a machine’s event from a link in a ticket', async () => {
-    const links = api.testHooks.links;
-    assert.ok(links);
+    const { links } = api.testHooks;
     const result = await api.testHooks.getEvents(DEMO_SERIALS.failed);
     const failed = result.events[0];
     assert.ok(failed);
-    const link = links.linkFor(DEMO_SERIALS.failed);
-    const outcome = await links.handle(link.with({ query: `${link.query}&timestamp=${failed.time.raw}` }));
-    assert.equal(outcome.kind, 'revealed');
+    const shown = pages.details.posted().length;
+    await links.open(links.linkTo(DEMO_SERIALS.failed, `&timestamp=${failed.time.raw}`));
+    // The host posts the event once the page says it is ready: a moment after the link.
+    for (let waited = 0; pages.details.posted().length <= shown && waited < 5000; waited += 100)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.ok(pages.details.posted().length > shown, 'the linked event opens in the details page');
     await snap('glance-link-opened', 2500);
   });
 });

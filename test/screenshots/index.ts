@@ -7,9 +7,11 @@ import { installPages } from '../integration/support/pages';
 import { runMochaSuite } from '../support/runMochaSuite';
 import { installEditors } from '../integration/support/editors';
 import { installUser } from '../integration/support/user';
+import { installMachinesView } from '../integration/support/machinesView';
 
 export function run(): Promise<void> {
   installUser();
+  installMachinesView();
   installEditors();
   installPages();
   return runMochaSuite(__dirname, 'screenshots', '.shots.js', 120_000);

@@ -6,6 +6,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ExportedApi } from '../integration/support/extension';
+import { MachinesViewReader } from '../integration/support/machinesView';
 import { DEMO_CREDENTIALS, DEMO_SERIALS, demoData, startFakeApi, type FakeApi } from '../support/fakeApi';
 import { until } from '../integration/support/user';
 import { screenshotDir, snap } from './snap';
@@ -35,7 +36,7 @@ describe('Machines tree screenshots', function () {
     await vscode.commands.executeCommand('workbench.actions.treeView.onboardingEvents.machines.collapseAll');
     // As the hover's Show link does: the machine is revealed, loaded and selected.
     await vscode.commands.executeCommand('onboardingEvents.revealMachine', serial);
-    await api.testHooks?.machines.render();
+    await new MachinesViewReader().render();
   }
 
   before(async () => {

@@ -35,23 +35,9 @@ export interface LinksDeps {
   readonly trust: Pick<ArgumentTrust, 'ownArgument' | 'confirm'>;
 }
 
-/** What a link led to (returned at once; a question to the user goes on in the background). */
-export type LinkOutcome =
-  | { readonly kind: 'refused'; readonly problem: string }
-  | { readonly kind: 'asked-sign-in'; readonly serialNumber: string }
-  | { readonly kind: 'asked-switch'; readonly serialNumber: string; readonly environment: string }
-  | { readonly kind: 'declined'; readonly serialNumber: string }
-  | {
-      readonly kind: 'revealed';
-      readonly serialNumber: string;
-      readonly event?: 'opened' | 'not-found' | undefined;
-      /** What `watch=1` came to (the watch command's answer; undefined when declined). */
-      readonly watch?: unknown;
-    };
-
 const t = (message: string, ...args: (string | number | boolean)[]): string => vscode.l10n.t(message, ...args);
 
-export class MachineLinks implements vscode.UriHandler {
+class MachineLinks implements vscode.UriHandler {
   constructor(
     private readonly deps: LinksDeps,
     private readonly extensionId: string,
@@ -72,21 +58,13 @@ export class MachineLinks implements vscode.UriHandler {
     });
   }
 
-  handleUri(uri: vscode.Uri): Promise<void> {
-    return this.run(uri).then(() => undefined);
-  }
-
-  /** Handles the link and says what it led to. */
-  run(uri: vscode.Uri): Promise<LinkOutcome> {
-    return this.handle(uri);
-  }
-
-  private async handle(uri: vscode.Uri): Promise<LinkOutcome> {
+  /** Resolves once the link is shown; a question to the user (sign in, switch) goes on in the background. */
+  async handleUri(uri: vscode.Uri): Promise<void> {
     const parsed = parseMachineLink(uri.path, uri.query, t);
     if (!parsed.ok) {
       this.deps.log.warn(`Refused a link: ${parsed.problem}`);
       void vscode.window.showErrorMessage(inertNotificationText(t('This Onboarding Events link cannot be opened: {0}.', parsed.problem)));
-      return { kind: 'refused', problem: parsed.problem };
+      return;
     }
     const { link } = parsed;
     const state = this.deps.session.state;
@@ -103,14 +81,14 @@ export class MachineLinks implements vscode.UriHandler {
           await vscode.commands.executeCommand(COMMANDS.signIn);
           if (this.deps.session.state.kind === 'signed-in') await this.open(link);
         });
-      return { kind: 'asked-sign-in', serialNumber: link.serialNumber };
+      return;
     }
     if (link.environment !== undefined && !sameName(link.environment, state.environment.name)) {
       const target = this.deps.session.environments().find((env) => sameName(env.name, link.environment ?? ''));
       void this.askSwitch(link, state.environment.name, target?.id);
-      return { kind: 'asked-switch', serialNumber: link.serialNumber, environment: link.environment };
+      return;
     }
-    return this.open(link);
+    await this.open(link);
   }
 
   /** The link is for another environment: switch only when the user says so, or open here when they choose that. */
@@ -136,7 +114,7 @@ export class MachineLinks implements vscode.UriHandler {
     await this.open(link);
   }
 
-  private async open(link: MachineLink): Promise<LinkOutcome> {
+  private async open(link: MachineLink): Promise<void> {
     const { serialNumber } = link;
     const { machines } = this.deps;
     const listed = [...machines.pinned(), ...machines.recent(), ...(machines.workspace?.() ?? [])].includes(serialNumber);
@@ -148,23 +126,21 @@ export class MachineLinks implements vscode.UriHandler {
         action: t('Show'),
       }))
     )
-      return { kind: 'declined', serialNumber };
+      return;
     // The reveal command owns the reveal's failure message and logging.
     await vscode.commands.executeCommand(COMMANDS.revealMachine, this.deps.trust.ownArgument({ serialNumber }));
     // Unmarked on purpose: anyone can write a link, so the watch command asks the user first (workbench/argumentTrust.ts).
-    const watch = link.watch === true ? { watch: await vscode.commands.executeCommand(COMMANDS.watchMachine, { serialNumber }) } : {};
-    if (link.timestamp === undefined) return { kind: 'revealed', serialNumber, ...watch };
-    const opened = await this.openEvent(serialNumber, link.timestamp);
-    return { kind: 'revealed', serialNumber, event: opened ? 'opened' : 'not-found', ...watch };
+    if (link.watch === true) await vscode.commands.executeCommand(COMMANDS.watchMachine, { serialNumber });
+    if (link.timestamp !== undefined) await this.openEvent(serialNumber, link.timestamp);
   }
 
-  private async openEvent(serialNumber: string, timestamp: number): Promise<boolean> {
+  private async openEvent(serialNumber: string, timestamp: number): Promise<void> {
     try {
       const result = await this.deps.events.get(serialNumber);
       const event = result.events.find((candidate) => candidate.time.raw === timestamp);
       if (event !== undefined) {
         await this.deps.details.show(event);
-        return true;
+        return;
       }
       void vscode.window.showInformationMessage(
         inertNotificationText(t('{0} has no event with the timestamp {1}; the machine is shown instead.', serialNumber, timestamp)),
@@ -174,7 +150,6 @@ export class MachineLinks implements vscode.UriHandler {
         inertNotificationText(t('Could not load the events of {0}: {1}', serialNumber, errorMessage(error, t))),
       );
     }
-    return false;
   }
 }
 
@@ -242,9 +217,8 @@ const LINK_COMMANDS: CommandTable<CopyDeps> = {
   [COMMANDS.copyAsCurl]: copyAsCurl,
 };
 
-/** Registers the URI handler and the copy commands; returns the handler. */
-export function registerLinks(context: vscode.ExtensionContext, deps: LinksDeps): MachineLinks {
+/** Registers the URI handler and the copy commands. */
+export function registerLinks(context: vscode.ExtensionContext, deps: LinksDeps): void {
   const links = new MachineLinks(deps, context.extension.id);
   context.subscriptions.push(vscode.window.registerUriHandler(links), ...registerCommands(LINK_COMMANDS, { links, session: deps.session }));
-  return links;
 }

@@ -65,7 +65,6 @@ export class AutoRefresh {
   private failures = 0;
   private lastRetryAfterMs: number | undefined;
   private lastPollAt: number | undefined;
-  private dueAt: number | undefined;
   private disposed = false;
   private readonly timers: Timers;
   private readonly now: () => number;
@@ -73,19 +72,6 @@ export class AutoRefresh {
   constructor(private readonly options: AutoRefreshOptions) {
     this.timers = options.timers ?? realTimers;
     this.now = options.now ?? Date.now;
-  }
-
-  get state(): AutoRefreshState {
-    return this.current;
-  }
-
-  /** When the next poll is due (epoch ms), while waiting or paused. */
-  get nextPollAt(): number | undefined {
-    return this.dueAt;
-  }
-
-  get consecutiveFailures(): number {
-    return this.failures;
   }
 
   /** Delay from the last poll to the next one: the interval, or the backoff after failures. */
@@ -101,13 +87,11 @@ export class AutoRefresh {
     if (!this.options.enabled()) {
       this.failures = 0;
       this.lastRetryAfterMs = undefined;
-      this.dueAt = undefined;
       this.setState('disabled');
       return;
     }
     const due =
       this.lastPollAt === undefined ? this.now() + pollIntervalMs(this.options.intervalMs()) : this.lastPollAt + this.currentDelay();
-    this.dueAt = due;
     if (!this.options.active()) {
       this.setState('paused');
       return;
@@ -116,7 +100,7 @@ export class AutoRefresh {
     this.timer = this.timers.setTimeout(() => void this.pollNow(), clampDelay(due - this.now(), DELAY_CEILINGS.pollMs));
   }
 
-  /** Polls now (the timer's job; tests and "refresh" call it too), unless disabled or inactive. */
+  /** The timer's poll, unless disabled or inactive (then it only re-reads the state). */
   async pollNow(): Promise<PollOutcome | undefined> {
     if (this.disposed || this.current === 'polling' || this.current === 'stopped') return undefined;
     if (!this.options.enabled() || !this.options.active()) {
@@ -140,7 +124,6 @@ export class AutoRefresh {
       this.lastRetryAfterMs = outcome.retryAfterMs;
     }
     if (outcome.kind === 'stop') {
-      this.dueAt = undefined;
       this.setState('stopped');
       return outcome;
     }

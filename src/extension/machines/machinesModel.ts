@@ -358,11 +358,6 @@ export class MachinesModel extends Disposable {
     return request;
   }
 
-  /** Resolves when nothing is loading (tests, and the bench). */
-  async whenIdle(): Promise<void> {
-    while (this.loading.size > 0) await Promise.allSettled([...this.loading.values()]);
-  }
-
   /** Refreshes the given machines (default: every listed one) with the client's concurrency as the bound. */
   refreshAll(
     serialNumbers = this.allListed(),

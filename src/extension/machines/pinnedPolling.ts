@@ -21,13 +21,6 @@ export interface PinnedPollingDeps {
   readonly log: Log;
 }
 
-export interface PollingSnapshot {
-  readonly state: string;
-  readonly nextPollAt: number | undefined;
-  readonly consecutiveFailures: number;
-  readonly active: boolean;
-}
-
 export class PinnedPolling extends Disposable {
   private readonly scheduler: AutoRefresh;
 
@@ -66,21 +59,6 @@ export class PinnedPolling extends Disposable {
   /** Starts over: after 'stopped' (signed in again) and when the settings change; forgets the backoff. */
   reset(): void {
     this.scheduler.reset();
-  }
-
-  /** Runs one poll as the timer would (nothing while paused or disabled). */
-  pollNow(): Promise<PollOutcome | undefined> {
-    return this.scheduler.pollNow();
-  }
-
-  snapshot(): PollingSnapshot {
-    const { scheduler } = this;
-    return {
-      state: scheduler.state,
-      nextPollAt: scheduler.nextPollAt,
-      consecutiveFailures: scheduler.consecutiveFailures,
-      active: this.active(),
-    };
   }
 
   private active(): boolean {

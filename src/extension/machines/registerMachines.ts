@@ -1,9 +1,6 @@
-// The Machines view: only wiring. It builds the parts (lists, model, view,
-// workspace scan, refresh, auto-refresh, the pinned machines' failure
-// notifications, commands), connects them to the session and the settings,
-// and returns the MachinesApi other features use, with the parts it is made
-// of. The decisions live in the parts: machinesModel, pollPolicy,
-// autoRefresh, domain/events, ...
+// The Machines view: only wiring. It builds the parts, connects them to the
+// session and the settings, and returns the MachinesApi other features use;
+// the decisions live in the parts (machinesModel, pollPolicy, autoRefresh).
 import * as vscode from 'vscode';
 import { DisposableStore, toDisposable } from '../../core/common/lifecycle';
 import { verifiedState } from '../../core/common/verifiedState';
@@ -44,15 +41,7 @@ export interface MachinesDeps {
   readonly lineHistory: Pick<CachedLineHistory, 'progressOf' | 'onDidChange'>;
 }
 
-/** The Machines view: the MachinesApi other features use, and the parts that make it (model, view, scan, auto-refresh). */
-export interface Machines extends MachinesApi {
-  readonly model: MachinesModel;
-  readonly view: MachinesView;
-  readonly scan: ScanRunner;
-  readonly polling: PinnedPolling;
-}
-
-export function registerMachines(context: vscode.ExtensionContext, deps: MachinesDeps): Machines {
+export function registerMachines(context: vscode.ExtensionContext, deps: MachinesDeps): MachinesApi {
   const { session, events, settings, matcher, log, trust, details, claims } = deps;
   const store = new DisposableStore();
   context.subscriptions.push(store);
@@ -197,9 +186,5 @@ export function registerMachines(context: vscode.ExtensionContext, deps: Machine
     onDidChange: model.onDidChange,
     ownsElement: (argument) => view.provider.ownsMachineNode(argument),
     decorate: (decorations) => model.decorate(decorations),
-    model,
-    view,
-    scan,
-    polling,
   };
 }

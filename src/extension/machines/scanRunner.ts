@@ -23,7 +23,6 @@ export type ScanProgress = 'view' | 'notification';
 
 export class ScanRunner extends Disposable {
   private cancellation: vscode.CancellationTokenSource | undefined;
-  private running: Promise<void> | undefined;
 
   constructor(private readonly deps: ScanRunnerDeps) {
     super();
@@ -54,17 +53,11 @@ export class ScanRunner extends Disposable {
               }),
           )
         : vscode.window.withProgress({ location: { viewId: VIEWS.machines } }, () => this.scan(source, source.token));
-    this.running = Promise.resolve(run);
-    return this.running;
+    return Promise.resolve(run);
   }
 
   cancel(): void {
     this.cancellation?.cancel();
-  }
-
-  /** Resolves when the latest scan has ended. */
-  async whenDone(): Promise<void> {
-    await this.running;
   }
 
   private async scan(

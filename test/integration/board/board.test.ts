@@ -12,6 +12,7 @@ import { MAX_AUTOMATIC_PER_VIEW } from '../../../src/core/eventsCache/visibleLoa
 import { DEMO_CREDENTIALS, DEMO_FAKE_CONFIG, demoData, startFakeApi, type FakeApi } from '../../support/fakeApi';
 import { DEMO_LINE4_SERIALS } from '../../support/fakeApi/demoData';
 import { activateExtension, type TestedApi } from '../support/extension';
+import type { BoardSet } from '../../../src/extension/board/protocol';
 import { pages, until } from '../support/pages';
 import { serverTextData } from '../../../src/core/common/serverText';
 
@@ -38,9 +39,9 @@ describe('The onboarding board', function () {
   let fake: FakeApi;
 
   const board = () => {
-    const hooks = api.testHooks.board;
-    assert.ok(hooks, 'the board hooks are exported under test');
-    return { ...pages.board, open: hooks.open };
+    const handed = api.testHooks.board;
+    assert.ok(handed, 'the board is handed over under test');
+    return { ...pages.board, open: (set: BoardSet) => handed.open(set) };
   };
 
   /** The open board's title and, once the host has posted it, the machines it shows (in the set's order). */

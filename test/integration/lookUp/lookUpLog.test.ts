@@ -43,7 +43,7 @@ describe('Look Up Machine by argument, several at once after sign-in', function 
       }
       await Promise.all(lookUps);
       await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
-      await api.testHooks.machines.whenIdle();
+      await api.testHooks.machines.render(2);
       // The extension host writes its log a moment later.
       await new Promise((resolve) => setTimeout(resolve, 300));
       const errors = log.newLines().filter(isErrorLine);

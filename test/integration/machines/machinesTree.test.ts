@@ -6,10 +6,11 @@ import { linkSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { MachinesHooks, RenderedNode } from '../../../src/testHooks';
+import type { MachinesViewReader, RenderedNode } from '../support/machinesView';
 import { makeEvent, startFakeApi, TEST_ASSET_ID, TEST_CREDENTIALS, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { activateExtension, ourExtension, signIn, signOutIfSignedIn, type TestedApi } from '../support/extension';
 import { until, user } from '../support/user';
+import { readLogFromNow } from '../../support/extensionLog';
 
 /** The default data's base time (test/support/fakeApi/data.ts). */
 const T0 = Date.UTC(2025, 0, 15, 8, 0, 0);
@@ -61,7 +62,7 @@ function labels(nodes: readonly RenderedNode[] | undefined): string[] {
 describe('Machines tree', function () {
   this.timeout(60_000);
   let api: TestedApi;
-  let tree: MachinesHooks;
+  let tree: MachinesViewReader;
   let fake: FakeApi;
 
   async function clearLists(): Promise<void> {
@@ -556,45 +557,66 @@ describe('Machines tree', function () {
       assert.ok(api.machines.pinned().includes(ONBOARDED));
     });
 
-    it('auto-refresh is off by default, pauses while the view is hidden or the window unfocused, and polls pinned machines while shown', async () => {
-      assert.equal(tree.autoRefresh().state, 'disabled');
-      await setting('autoRefresh.enabled', true);
+    it('auto-refresh is off by default, pauses while the view is hidden or the window unfocused, and polls pinned machines while shown', async function () {
+      // One real poll: the shortest interval the setting allows is 30 s.
+      this.timeout(60_000);
+      assert.equal(vscode.workspace.getConfiguration('onboardingEvents').get('autoRefresh.enabled'), false, 'off by default');
+      // What the scheduler does is read where a user reads it: its state changes in the extension's log.
+      const log = readLogFromNow();
+      const lines: string[] = [];
+      let from = 0;
+      // Each expected line is looked for after the one found before it.
+      const logged = async (pattern: RegExp, what: string, timeoutMs = 5_000): Promise<void> => {
+        try {
+          await until(
+            () => {
+              lines.push(...log.newLines().filter((line) => line.includes('Auto-refresh: ')));
+              const at = lines.findIndex((line, index) => index >= from && pattern.test(line));
+              if (at >= 0) from = at + 1;
+              return at >= 0;
+            },
+            what,
+            timeoutMs,
+          );
+        } catch (error) {
+          throw new Error(`${String(error)}; auto-refresh lines since: ${JSON.stringify(lines.slice(from))}`);
+        }
+      };
       // The OS focus of a headless window is luck: the test's user says whether the window is focused (vscode.window.state).
       user.setWindowFocused(true);
       try {
         await vscode.commands.executeCommand('workbench.view.explorer');
+        await setting('autoRefresh.enabled', true);
         await sleep(300);
         assert.equal(tree.viewVisible(), false);
-        assert.deepEqual([tree.autoRefresh().state, tree.autoRefresh().active], ['paused', false], 'hidden view, focused window');
-        fake.clearRequests();
-        assert.equal(await tree.pollNow(), undefined, 'no poll while hidden');
-        assert.equal(fake.eventRequests().length, 0);
+        await logged(/Auto-refresh: paused\.$/, 'hidden view, focused window: paused');
 
         await vscode.commands.executeCommand('onboardingEvents.machines.focus');
         await sleep(300);
         assert.equal(tree.viewVisible(), true);
-        assert.deepEqual([tree.autoRefresh().state, tree.autoRefresh().active], ['waiting', true], 'shown view, focused window');
-        const nextPollAt = tree.autoRefresh().nextPollAt ?? 0;
-        assert.ok(nextPollAt - Date.now() > 250_000, 'the default interval is 300 s');
+        await logged(/Auto-refresh: waiting\.$/, 'shown view, focused window: waiting');
 
+        fake.clearRequests();
         user.setWindowFocused(false);
-        assert.deepEqual([tree.autoRefresh().state, tree.autoRefresh().active], ['paused', false], 'shown view, window in the background');
-        assert.equal(await tree.pollNow(), undefined, 'no poll while the window is in the background');
-        assert.equal(fake.eventRequests().length, 0);
+        await logged(/Auto-refresh: paused\.$/, 'shown view, window in the background: paused');
         user.setWindowFocused(true);
-        assert.equal(tree.autoRefresh().state, 'waiting', 'focus back: polling resumes');
+        await logged(/Auto-refresh: waiting\.$/, 'focus back: polling resumes');
+        assert.equal(fake.eventRequests().length, 0, 'no poll while hidden or in the background');
 
-        assert.equal(await tree.pollNow(), 'ok');
-        assert.equal(fake.eventRequests(ONBOARDED).length, 1);
-        assert.equal(fake.eventRequests(STARTED).length, 1);
-
+        // The interval starts over from the setting change; the poll meets a rate limit of 1 h.
+        for (const serial of [ONBOARDED, STARTED]) if (!api.machines.pinned().includes(serial)) await api.machines.pin(serial);
         fake.addFault({ endpoint: 'events', kind: 'rateLimit', retryAfter: 3600 });
-        assert.equal(await tree.pollNow(), 'failed');
-        assert.equal(tree.autoRefresh().consecutiveFailures, 1);
-        assert.ok((tree.autoRefresh().nextPollAt ?? 0) - Date.now() > 3_500_000, 'waits at least the Retry-After of 1 h');
+        await setting('autoRefresh.intervalSeconds', 30);
+        await logged(/\d+ of \d+ machines failed; polling backs off \(the API asked to wait 3600 s\)\.$/, 'the poll, backing off', 45_000);
+        assert.ok(
+          fake.eventRequests(ONBOARDED).length >= 1 && fake.eventRequests(STARTED).length >= 1,
+          'the poll asked for both pinned machines',
+        );
+        await logged(/Auto-refresh: waiting\.$/, 'waiting again, the Retry-After of 1 h');
       } finally {
         user.setWindowFocused(undefined);
         fake.clearFaults();
+        await setting('autoRefresh.intervalSeconds', undefined);
         await setting('autoRefresh.enabled', undefined);
       }
     });
@@ -606,7 +628,10 @@ describe('Machines tree', function () {
       try {
         // Drop the in-memory cache, as a reload would: what shows now comes from the store on disk.
         api.events.clear();
-        const rendered = await tree.render();
+        const rendered = await tree.renderUntil(
+          (nodes) => nodes.some((group) => group.children?.some((row) => row.label === serial && row.children?.[0]?.kind === 'error')),
+          'the failed refresh of the kept result',
+        );
         const node = machine(rendered, serial);
         assert.equal(node.icon, 'history');
         assert.match(node.description ?? '', /stale, from/);

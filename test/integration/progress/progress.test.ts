@@ -7,7 +7,7 @@
 // (support/user.ts).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { RenderedNode } from '../../../src/testHooks';
+import type { RenderedNode } from '../support/machinesView';
 import { defaultData, makeEvent, startFakeApi, type FakeApi } from '../../support/fakeApi';
 import { activateExtension, signIn, signOutIfSignedIn, type TestedApi } from '../support/extension';
 import { user } from '../support/user';

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import * as vscode from 'vscode';
-import type { RenderedNode } from '../../../src/testHooks';
+import type { RenderedNode } from '../support/machinesView';
 import { plainLocalize } from '../../../src/core/common/localize';
 import { AGENT_TOOL_NAMES } from '../../../src/core/domain/agentTools/toolDefinitions';
 import { formatDuration } from '../../../src/core/domain/watch/watchRules';

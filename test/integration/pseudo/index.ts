@@ -6,8 +6,10 @@
 // that bypassed l10n (test/support/l10n/englishLeaks.ts).
 import { runMochaSuite } from '../../support/runMochaSuite';
 import { installUser } from '../support/user';
+import { installMachinesView } from '../support/machinesView';
 
 export function run(): Promise<void> {
   installUser();
+  installMachinesView();
   return runMochaSuite(__dirname, 'pseudo', '.pseudo.js');
 }

@@ -5,7 +5,7 @@
 // every English word left, so one run names all that bypassed l10n.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { MachinesHooks, RenderedNode } from '../../../src/testHooks';
+import type { MachinesViewReader, RenderedNode } from '../support/machinesView';
 import { COMMANDS } from '../../../src/extension/workbench/constants';
 import { describeLeaks, findEnglish, intlPatterns, type AllowList } from '../../support/l10n/englishLeaks';
 import { PSEUDO_LOCALE } from '../../support/l10n/pseudoLocale';
@@ -84,7 +84,7 @@ async function signOutIfSignedIn(api: TestedApi): Promise<void> {
 describe('Pseudo-locale: no English left in what the user reads', function () {
   this.timeout(60_000);
   let api: TestedApi;
-  let tree: MachinesHooks;
+  let tree: MachinesViewReader;
   let fake: FakeApi;
   let started = false;
 

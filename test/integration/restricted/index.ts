@@ -5,9 +5,11 @@
 import { runMochaSuite } from '../../support/runMochaSuite';
 import { installEditors } from '../support/editors';
 import { installUser } from '../support/user';
+import { installMachinesView } from '../support/machinesView';
 
 export function run(): Promise<void> {
   installUser();
+  installMachinesView();
   installEditors();
   return runMochaSuite(__dirname, 'restricted', '.restricted.js');
 }

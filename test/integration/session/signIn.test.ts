@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
-import type { SessionHooks } from '../../../src/testHooks';
+import type { SessionReader } from '../support/extension';
 import { startFakeApi, TEST_CREDENTIALS, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { activateExtension, EXTENSION_ID, signInArgs, signOut, type TestedApi } from '../support/extension';
 import { user } from '../support/user';
@@ -22,7 +22,7 @@ async function waitFor(what: string, condition: () => boolean | Promise<boolean>
   }
 }
 
-function environmentIdOf(hook: SessionHooks, name: string): string | undefined {
+function environmentIdOf(hook: SessionReader, name: string): string | undefined {
   const stored = JSON.parse(hook.storedStateJson()) as { globalState: Record<string, unknown> };
   const list = stored.globalState['onboardingEvents.environments'];
   return Array.isArray(list) ? (list as { id: string; name: string }[]).find((env) => env.name === name)?.id : undefined;
@@ -40,7 +40,7 @@ function filesUnder(dir: string): string[] {
 describe('Sign-in: environments, SecretStorage and the Accounts menu', function () {
   this.timeout(30_000);
   let api: TestedApi;
-  let hook: SessionHooks;
+  let hook: SessionReader;
   let fake: FakeApi;
   let other: FakeApi;
   const created = ['Session A', 'Session B', 'Session Wrong', 'Session Renewal', 'Session Revoked', 'Session Menu', 'Session Asked'];

@@ -1,20 +1,25 @@
 // What every extension-host suite does around its tests: activate the real
-// extension, sign in to a fake API through the command's argument object, and
-// sign out again. Both ask the user in a modal, as for any other extension's
-// arguments; the test's user (support/user.ts) agrees unless a test says
-// otherwise. Suites share one extension host, so each one starts from and
-// leaves behind a signed-out "Test".
+// extension, build what the tests read from the objects it hands over, and
+// sign in to a fake API (and out) through the commands. Both ask the user in a
+// modal, which the test's user (support/user.ts) agrees to unless a test says
+// otherwise. Suites share one extension host: each leaves a signed-out "Test".
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { OnboardingEventsExtensionApi } from '../../../src/extension';
-import type { TestHooks } from '../../../src/testHooks';
+import type { EventsResult } from '../../../src/core/client/model';
+import type { SessionState } from '../../../src/core/domain/session/sessionState';
+import type { GetOptions } from '../../../src/core/eventsCache/eventsCache';
+import { secretKey } from '../../../src/extension/session/credentialStore';
+import type { LanguageModelToolName } from '../../../src/extension/workbench/constants';
+import type { TestHandles } from '../../../src/testHooks';
 import { TEST_CREDENTIALS, type FakeApi } from '../../support/fakeApi';
+import { MachinesViewReader, machineLink, machinesViewSeen, openLink } from './machinesView';
 
 export const EXTENSION_ID = 'onboarding-events.onboarding-events';
 export const TEST_ENVIRONMENT = 'Test';
 
-/** What activate() returns as a test sees it: the public API, and beside it, in the development build under test, the test hooks. */
-export type ExportedApi = OnboardingEventsExtensionApi & { readonly testHooks?: TestHooks };
+/** What activate() returns as a test sees it: the public API, and beside it, in the development build under test, the objects tests build from. */
+export type ExportedApi = OnboardingEventsExtensionApi & { readonly testHooks?: TestHandles };
 
 export function ourExtension(): vscode.Extension<ExportedApi> {
   const extension = vscode.extensions.getExtension<ExportedApi>(EXTENSION_ID);
@@ -22,15 +27,59 @@ export function ourExtension(): vscode.Extension<ExportedApi> {
   return extension;
 }
 
-/** The API as the extension returns it under test: with its test hooks (src/testHooks.ts). */
-export type TestedApi = OnboardingEventsExtensionApi & { readonly testHooks: TestHooks };
+/** What the suites read the extension through, built here from the handed-over objects and the view observed from outside. */
+export type TestSide = ReturnType<typeof testSide>;
+export type SessionReader = TestSide['session'];
 
-/** Activates the extension (a no-op after the first suite) and returns its API, with the test hooks. */
+/** The API as a suite uses it: the public API, and `testHooks` built by testSide(). */
+export type TestedApi = OnboardingEventsExtensionApi & { readonly testHooks: TestSide };
+
+/** Activates the extension (a no-op after the first suite) and returns its API, with what the tests build from it. */
 export async function activateExtension(): Promise<TestedApi> {
   const api = await ourExtension().activate();
   const { testHooks } = api;
-  assert.ok(testHooks?.getEvents, 'the test hooks (getEvents included) are exported in ExtensionMode.Test');
-  return { ...api, testHooks };
+  assert.ok(testHooks?.events, 'the test handles are exported in ExtensionMode.Test');
+  assert.ok(machinesViewSeen(), 'the Machines view and the link handler were created after installMachinesView() (the tier’s index.ts)');
+  return { ...api, testHooks: testSide(testHooks) };
+}
+
+function testSide(handles: TestHandles) {
+  const { context, session, events, agentTools, board, watch } = handles;
+  return {
+    session: {
+      state: (): { readonly kind: SessionState['kind']; readonly environment?: string } => {
+        const state = session.state;
+        return state.kind === 'signed-out' ? { kind: state.kind } : { kind: state.kind, environment: state.environment.name };
+      },
+      environmentNames: (): string[] => session.environments().map((env) => env.name),
+      /** Everything the extension stored outside SecretStorage, as JSON. */
+      storedStateJson: (): string =>
+        JSON.stringify({
+          globalState: Object.fromEntries(context.globalState.keys().map((key) => [key, context.globalState.get<unknown>(key)])),
+          workspaceState: Object.fromEntries(context.workspaceState.keys().map((key) => [key, context.workspaceState.get<unknown>(key)])),
+        }),
+      hasStoredSecret: async (environmentId: string): Promise<boolean> =>
+        (await context.secrets.get(secretKey(environmentId))) !== undefined,
+      logDirectory: context.logUri.fsPath,
+    },
+    machines: new MachinesViewReader(),
+    board,
+    agentTools: {
+      /** Runs the tool's prepareInvocation, as VS Code does before invoking it (its modal needs a chat to answer). */
+      prepare: async (name: LanguageModelToolName, input: unknown): Promise<vscode.PreparedToolInvocation | null | undefined> => {
+        const source = new vscode.CancellationTokenSource();
+        try {
+          return await agentTools[name].prepareInvocation?.({ input }, source.token);
+        } finally {
+          source.dispose();
+        }
+      },
+    },
+    links: { open: openLink, linkTo: machineLink },
+    watch: { list: () => watch.list.list(), pollNow: () => watch.list.pollNow() },
+    /** Authenticated reads through the cache, as the views make them. */
+    getEvents: (serialNumber: string, options?: GetOptions): Promise<EventsResult> => events.get(serialNumber, options),
+  };
 }
 
 type CredentialOverrides = Partial<Record<keyof typeof TEST_CREDENTIALS, string>>;

@@ -10,7 +10,7 @@
 // the claims, test/unit/watch/watchList.test.ts.)
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { RenderedNode } from '../../../src/testHooks';
+import type { RenderedNode } from '../support/machinesView';
 import {
   makeEvent,
   onboardingScript,
@@ -150,10 +150,9 @@ describe('Watch Onboarding', function () {
       return shown.message.includes('asks to show') ? shown.items[0] : undefined;
     });
     try {
-      const outcome = await hooks.links.handle(
-        vscode.Uri.parse(`${vscode.env.uriScheme}://onboarding-events.onboarding-events/machine?serial=${FROM_A_LINK}&watch=1`),
-      );
-      assert.equal(outcome.kind, 'revealed');
+      await vscode.commands.executeCommand('onboardingEvents.machines.focus');
+      await hooks.links.open(hooks.links.linkTo(FROM_A_LINK, '&watch=1'));
+      await until('the linked machine selected in the view', () => hooks.machines.selected().includes(FROM_A_LINK));
     } finally {
       answers.dispose();
     }

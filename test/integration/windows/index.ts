@@ -6,8 +6,10 @@
 // they see, and their state must not change what it sees.
 import { runMochaSuite } from '../../support/runMochaSuite';
 import { installUser } from '../support/user';
+import { installMachinesView } from '../support/machinesView';
 
 export function run(): Promise<void> {
   installUser();
+  installMachinesView();
   return runMochaSuite(__dirname, 'windows', '.windows.js');
 }

@@ -24,7 +24,7 @@ import { SeenTracker } from '../../../src/extension/machines/seenTracker';
 import type { ApiSession } from '../../../src/extension/workbench/contracts/apiSession';
 import type { Log } from '../../../src/extension/workbench/log';
 import type { SettingsChange, SettingsReader } from '../../../src/extension/workbench/settings';
-import { event, MemoryStore, result, SERIAL } from '../machines/fixtures';
+import { event, loaded, MemoryStore, result, SERIAL } from '../machines/fixtures';
 
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -98,7 +98,7 @@ describe('Events cache memory', () => {
       const expected = serialStatusOf(undefined, 'not-found', DEFAULT_EVENT_STATE_RULES);
       assert.ok(expected !== undefined);
       assert.deepEqual(statuses.stateOf(SERIAL), expected);
-      await model.whenIdle();
+      await loaded(model);
       assert.equal(requests, 1, 'one request, one failure, read three ways');
     } finally {
       statuses.dispose();

@@ -14,6 +14,10 @@ class FakeTime implements Timers {
   clearTimeout(handle: unknown): void {
     this.timers.delete(handle as number);
   }
+  /** When the pending timer fires: the next poll. */
+  nextAt(): number | undefined {
+    return [...this.timers.values()].map((timer) => timer.at).sort((x, y) => x - y)[0];
+  }
   /** Moves time forward, running due timers in order. */
   async advance(ms: number): Promise<void> {
     const end = this.now + ms;
@@ -33,8 +37,11 @@ const INTERVAL = 300_000;
 
 function setup(outcomes: PollOutcome[] = []) {
   const time = new FakeTime();
-  const state = { enabled: true, active: true, polls: [] as number[] };
+  const state = { enabled: true, active: true, polls: [] as number[], now: 'disabled' as string };
   const refresh = new AutoRefresh({
+    onStateChange: (next) => {
+      state.now = next;
+    },
     enabled: () => state.enabled,
     active: () => state.active,
     intervalMs: () => INTERVAL,
@@ -53,7 +60,7 @@ describe('Auto-refresh', () => {
     const { time, state, refresh } = setup();
     state.enabled = false;
     refresh.update();
-    assert.equal(refresh.state, 'disabled');
+    assert.equal(state.now, 'disabled');
     await time.advance(10 * INTERVAL);
     assert.deepEqual(state.polls, []);
   });
@@ -61,7 +68,7 @@ describe('Auto-refresh', () => {
   it('polls every interval while active', async () => {
     const { time, state, refresh } = setup();
     refresh.update();
-    assert.equal(refresh.state, 'waiting');
+    assert.equal(state.now, 'waiting');
     await time.advance(3 * INTERVAL);
     assert.equal(state.polls.length, 3);
   });
@@ -72,7 +79,7 @@ describe('Auto-refresh', () => {
     await time.advance(INTERVAL);
     state.active = false;
     refresh.update();
-    assert.equal(refresh.state, 'paused');
+    assert.equal(state.now, 'paused');
     await time.advance(5 * INTERVAL);
     assert.equal(state.polls.length, 1, 'no poll while paused');
     state.active = true;
@@ -90,21 +97,18 @@ describe('Auto-refresh', () => {
     await time.advance(INTERVAL / 2);
     state.active = true;
     refresh.update();
-    assert.equal(refresh.nextPollAt, time.now + INTERVAL / 2);
+    assert.equal(time.nextAt(), time.now + INTERVAL / 2);
   });
 
   it('backs off exponentially after failures and honours a longer Retry-After', async () => {
     const { time, state, refresh } = setup([{ kind: 'failed' }, { kind: 'failed', retryAfterMs: 7_200_000 }, { kind: 'ok' }]);
     refresh.update();
     await time.advance(INTERVAL);
-    assert.equal(refresh.consecutiveFailures, 1);
-    assert.equal(refresh.nextPollAt, time.now + 2 * INTERVAL);
+    assert.equal(time.nextAt(), time.now + 2 * INTERVAL, 'one failure: twice the interval');
     await time.advance(2 * INTERVAL);
-    assert.equal(refresh.consecutiveFailures, 2);
-    assert.equal(refresh.nextPollAt, time.now + 7_200_000, 'Retry-After beats the backoff');
+    assert.equal(time.nextAt(), time.now + 7_200_000, 'Retry-After beats the backoff');
     await time.advance(7_200_000);
-    assert.equal(refresh.consecutiveFailures, 0);
-    assert.equal(refresh.nextPollAt, time.now + INTERVAL);
+    assert.equal(time.nextAt(), time.now + INTERVAL, 'a success forgets the failures');
     assert.equal(state.polls.length, 3);
   });
 
@@ -112,12 +116,12 @@ describe('Auto-refresh', () => {
     const { time, state, refresh } = setup([{ kind: 'stop' }]);
     refresh.update();
     await time.advance(INTERVAL);
-    assert.equal(refresh.state, 'stopped');
+    assert.equal(state.now, 'stopped');
     refresh.update();
     await time.advance(10 * INTERVAL);
     assert.equal(state.polls.length, 1);
     refresh.reset();
-    assert.equal(refresh.state, 'waiting');
+    assert.equal(state.now, 'waiting');
   });
 
   it('pollNow does nothing while paused', async () => {

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import type { EventsResult, OnboardingEvent } from '../../../src/core/client/model';
 import { validateEvent } from '../../../src/core/client/validateEvents';
 import type { KeyValueStore } from '../../../src/extension/machines/machineLists';
+import type { MachinesModel } from '../../../src/extension/machines/machinesModel';
 import { makeEvent, type MakeEventInput } from '../../support/fakeApi';
 
 export const SERIAL = 'MX-4711-A0023';
@@ -55,4 +56,15 @@ export class MemoryStore implements KeyValueStore {
     else this.values.set(key, structuredClone(value));
     return Promise.resolve();
   }
+}
+
+/** Resolves once `serial` is not loading, woken by the model's own change event (a load fires one when it ends). */
+export async function loaded(model: Pick<MachinesModel, 'summary' | 'onDidChange'>, serial = SERIAL): Promise<void> {
+  while (model.summary(serial).loading)
+    await new Promise<void>((resolve) => {
+      const listener = model.onDidChange(() => {
+        listener.dispose();
+        resolve();
+      });
+    });
 }

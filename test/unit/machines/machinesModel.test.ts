@@ -10,7 +10,7 @@ import { MachineLists } from '../../../src/extension/machines/machineLists';
 import { MachinesModel, PROGRESS_REPAINT_MS, type ModelChange, type ModelSettings } from '../../../src/extension/machines/machinesModel';
 import type { ProgressAnswer } from '../../../src/core/domain/progress/machineProgress';
 import { SeenTracker } from '../../../src/extension/machines/seenTracker';
-import { event, MemoryStore, MINUTE, result, SERIAL, T0 } from './fixtures';
+import { event, loaded, MemoryStore, MINUTE, result, SERIAL, T0 } from './fixtures';
 import { serverTextData } from '../../../src/core/common/serverText';
 
 type Reading = 'after-inclusive' | 'after-exclusive' | 'before-inclusive' | 'ignore';
@@ -82,7 +82,7 @@ describe('Machines model', () => {
     signOut();
     assert.deepEqual(model.groups(), []);
     model.ensureLoaded(SERIAL);
-    await model.whenIdle();
+    await loaded(model);
     assert.equal(source.requests.length, 0);
   });
 
@@ -92,7 +92,7 @@ describe('Machines model', () => {
     model.ensureLoaded(SERIAL);
     model.ensureLoaded(SERIAL);
     assert.equal(model.summary(SERIAL).state, 'loading');
-    await model.whenIdle();
+    await loaded(model);
     assert.equal(source.requests.length, 1);
     assert.deepEqual(types(model), ['C', 'B', 'loadMore']);
     model.loadMore(SERIAL);
@@ -132,7 +132,7 @@ describe('Machines model', () => {
     await model.load(SERIAL, false);
     assert.equal(model.summary(SERIAL).state, 'error');
     model.ensureLoaded(SERIAL);
-    await model.whenIdle();
+    await loaded(model);
     assert.equal(source.requests.length, 1);
   });
 
