@@ -10,6 +10,7 @@ import type { Localize } from '../core/common/localize';
 import { isApiError } from '../core/client/errors';
 import { EXIT, InterruptedError, UsageError, type CliCommand, type CliIo, type ParsedArgs } from './cliCommand';
 import { processIo } from './cliIo';
+import { oeErrorText } from './remedies';
 import { createContext, refusedSecretOption } from './cliSession';
 import { command as check } from './checkCommand';
 import { command as curl } from './curlCommand';
@@ -125,9 +126,9 @@ export async function runCli(argv: readonly string[], io: CliIo, signal: AbortSi
       io.stderr(`oe ${command.name}: ${error.message}\n${t("Run 'oe {0} --help' for its usage.", command.name)}\n`);
       return EXIT.usage;
     }
-    // The extension's own message, in the user's language: what went wrong and what to do.
+    // What went wrong and what to do in a terminal, in the user's language.
     if (isApiError(error)) {
-      io.stderr(`oe ${command.name}: ${errorMessage(error, t)}\n`);
+      io.stderr(`oe ${command.name}: ${oeErrorText(error, t)}\n`);
       return EXIT.unreachable;
     }
     io.stderr(`oe ${command.name}: ${t('Unexpected error: {0}', errorMessage(error, t))}\n`);

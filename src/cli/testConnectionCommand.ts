@@ -11,6 +11,7 @@ import { runConnectionCheck } from '../core/client/connectionCheck';
 import { EXIT, type CliCommand } from './cliCommand';
 import { serialArgument, stringOption } from './cliArgs';
 import { styler } from './cliIo';
+import { OE_WORDING } from './remedies';
 import { credentialsIfAny, endpointsOf, httpSettingsOf, SESSION_OPTIONS } from './cliSession';
 
 /** Replaced by the bundler with package.json's version. */
@@ -43,6 +44,7 @@ Exit codes:
     const credentials = await credentialsIfAny(args, io);
     const report = await runConnectionCheck({
       t,
+      wording: OE_WORDING,
       environment: new URL(endpoints.apiBaseUrl).host,
       ...endpoints,
       ...(serialNumber === undefined ? {} : { serialNumber }),

@@ -8,7 +8,6 @@
 // answer at once, unless --next asks for one after the watch started. A terminal
 // (always focused: someone is waiting at it) sees each new step on stderr;
 // stdout gets one line per machine at the end.
-import { errorMessage } from '../core/common/errors';
 import type { Localize } from '../core/common/localize';
 import { terminalText } from '../core/common/serverText';
 import { formatUtcIso } from '../core/common/time';
@@ -31,6 +30,7 @@ import {
 import { EXIT, UsageError, type CliCommand, type CliIo } from './cliCommand';
 import { durationArgument, serialArguments, stringOption } from './cliArgs';
 import { SESSION_OPTIONS } from './cliSession';
+import { oeErrorText } from './remedies';
 
 const DEFAULT_TIMEOUT = '60m';
 
@@ -214,7 +214,7 @@ Exit codes (with several machines: 1 when any failed, else 3, else 2):
       if (ending.kind === 'cannot-poll' && ending.hung === true)
         io.stderr(`oe watch: ${serialNumber}: ${t('The API had not answered when the timeout passed.')}\n`);
       else if (ending.kind === 'cannot-poll' && ending.error !== undefined)
-        io.stderr(`oe watch: ${serialNumber}: ${errorMessage(ending.error, t)}\n`);
+        io.stderr(`oe watch: ${serialNumber}: ${oeErrorText(ending.error, t)}\n`);
     });
     return exitCode(endings);
   },

@@ -89,20 +89,26 @@ function statusWord(status: StepStatus, t: Localize): string {
   }
 }
 
-/** How the report's headings and emphasis are written: Markdown for a document, plain lines for a terminal. */
+/** How the report's headings, emphasis and quoted values are written: Markdown for a document, plain lines for a terminal. */
 export interface ReportStyle {
   heading(level: 1 | 2, text: string): string;
   strong(text: string): string;
+  /** A finished line, whose values `literal()` put in code spans. */
+  line(text: string): string;
 }
 
-const MARKDOWN: ReportStyle = { heading: (level, text) => `${'#'.repeat(level)} ${text}`, strong: (text) => `**${text}**` };
+const MARKDOWN: ReportStyle = {
+  heading: (level, text) => `${'#'.repeat(level)} ${text}`,
+  strong: (text) => `**${text}**`,
+  line: (text) => text,
+};
 
-/** The report as plain text for a terminal (the oe command): the same lines, headings underlined, emphasis by `strong`. */
+/**
+ * The report as plain text for a terminal (oe): headings and emphasis by `strong`, values bare.
+ * literal() leaves no backtick inside a value, so every backtick left is a span's edge.
+ */
 export function plainReportStyle(strong: (text: string) => string = (text) => text): ReportStyle {
-  return {
-    heading: (level, text) => `${strong(text)}\n${(level === 1 ? '=' : '-').repeat(text.length)}`,
-    strong,
-  };
+  return { heading: (_level, text) => strong(text), strong, line: (text) => text.replace(/`/g, '') };
 }
 
 /**
@@ -148,5 +154,5 @@ export function renderConnectionReport(report: ConnectionReport, t: Localize, st
     ),
     '',
   );
-  return lines.join('\n');
+  return lines.map((line) => style.line(line)).join('\n');
 }

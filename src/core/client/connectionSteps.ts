@@ -10,7 +10,7 @@
 import { once } from 'node:events';
 import type { Socket } from 'node:net';
 import type { Localize } from '../common/localize';
-import { cancelledError, errorForTransportFailure } from './errors';
+import { cancelledError, errorForTransportFailure, type ErrorWording } from './errors';
 import { redactUrl } from './http/httpClient';
 import { TransportError, type NetworkFailureContext } from './http/transport';
 import { verdictOf, type CheckStep, type Verdict } from './connectionReport';
@@ -38,6 +38,15 @@ export type CheckLimits = { readonly [K in Exclude<keyof typeof CHECK_LIMITS, 'm
  */
 export const PROBE_SERIAL_NUMBER = 'CONNECTION-TEST-0000';
 
+/** Test Connection's own verdicts whose advice names something of the program. */
+export type CheckAdvice = 'fix-urls' | 'sign-in-then-test' | 'report-with-log';
+
+/** How a program says what to do: about an error, and after Test Connection. */
+export interface ProgramWording {
+  readonly error: ErrorWording;
+  readonly checkAdvice: (advice: CheckAdvice, t: Localize) => string;
+}
+
 /** The steps so far and the first failure's verdict. */
 export class Check {
   readonly steps: CheckStep[] = [];
@@ -45,6 +54,7 @@ export class Check {
 
   constructor(
     readonly t: Localize,
+    readonly wording: ProgramWording,
     readonly signal: AbortSignal | undefined,
     readonly limits: CheckLimits,
   ) {}
@@ -63,16 +73,16 @@ export class Check {
   }
 }
 
-/** A step's failure in the client's own terms: the message errorForTransportFailure writes is the advice, in `t`'s language. */
+/** A step's failure in the client's own terms, worded as the program words that error. */
 export function verdictFor(
-  t: Localize,
+  check: Check,
   failure: TransportError['failure'],
   code: string,
   url: string,
   context: NetworkFailureContext = {},
 ): Verdict {
   const error = errorForTransportFailure(new TransportError(failure, code, context), 'GET', url, CHECK_LIMITS.requestMs);
-  return verdictOf(error.text(t));
+  return verdictOf(check.wording.error(error, check.t));
 }
 
 class StepTimeout extends Error {

@@ -209,7 +209,7 @@ export async function handshake(
         details: [t('Trusted: {0}.', trust.summary)],
         durationMs: result.ms,
       },
-      verdictFor(t, code === 'ETIMEDOUT' ? 'connect-timeout' : 'connection', code, url, context),
+      verdictFor(check, code === 'ETIMEDOUT' ? 'connect-timeout' : 'connection', code, url, context),
     );
     return undefined;
   }
@@ -257,7 +257,7 @@ export async function handshake(
   const failureCode = code ?? 'UNABLE_TO_VERIFY_LEAF_SIGNATURE';
   check.record(
     { title, status: 'failed', summary: t('{0}, certificate refused ({1}).', protocol, failureCode), details, durationMs: result.ms },
-    verdictFor(t, certificateFailure(failureCode) ?? 'untrusted-certificate', failureCode, url, context),
+    verdictFor(check, certificateFailure(failureCode) ?? 'untrusted-certificate', failureCode, url, context),
   );
   return undefined;
 }

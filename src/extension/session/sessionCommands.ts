@@ -3,7 +3,7 @@
 // accepts an argument object for automation (and asks the user about it,
 // workbench/argumentTrust.ts), and asks the user step by step otherwise.
 import * as vscode from 'vscode';
-import { errorMessage } from '../../core/common/errors';
+import { extensionErrorText } from '../workbench/remedies';
 import { inertNotificationText } from '../../core/common/notificationText';
 import { isRecord } from '../../core/common/guards';
 import { isApiError } from '../../core/client/errors';
@@ -161,7 +161,7 @@ async function signInWithArguments(deps: SessionCommandDeps, arg: Record<string,
         vscode.l10n.t('The authorization server rejected the client id, client secret, username or password. Nothing was stored.'),
       );
     }
-    throw new Error(vscode.l10n.t('Sign-in failed: {0} Nothing was stored.', errorMessage(error, vscode.l10n.t)));
+    throw new Error(vscode.l10n.t('Sign-in failed: {0} Nothing was stored.', extensionErrorText(error, vscode.l10n.t)));
   }
   const env = await deps.session.completeSignIn(draft);
   // Only a confirmed modal counts as the user having seen these URLs.

@@ -4,7 +4,7 @@
 // watch, open its outcome, clear the ended ones). One table, registered by
 // registerWatch.ts.
 import * as vscode from 'vscode';
-import { errorMessage } from '../../core/common/errors';
+import { extensionErrorText } from '../workbench/remedies';
 import type { IDisposable } from '../../core/common/lifecycle';
 import { inertNotificationText } from '../../core/common/notificationText';
 import { lineText } from '../../core/common/serverText';
@@ -118,7 +118,7 @@ const watchMachine: CommandFactory<WatchCommandDeps> = (deps) => async (argument
     return result.kind;
   } catch (error) {
     deps.log.error(`Watch ${serial}`, error);
-    void vscode.window.showErrorMessage(inertNotificationText(t('Could not watch {0}: {1}', serial, errorMessage(error, t))));
+    void vscode.window.showErrorMessage(inertNotificationText(t('Could not watch {0}: {1}', serial, extensionErrorText(error, t))));
     return undefined;
   }
 };

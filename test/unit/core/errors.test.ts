@@ -51,7 +51,7 @@ describe('API errors: what each failure tells the user', () => {
 
   describe('ApiError', () => {
     it('is an Error named ApiError with empty details by default', () => {
-      const error = new ApiError('server', () => 'Boom.');
+      const error = new ApiError('server', { kind: 'invalid-input', text: () => 'Boom.' });
       assert.ok(error instanceof Error);
       assert.equal(error.name, 'ApiError');
       assert.equal(String(error), 'ApiError: Boom.');

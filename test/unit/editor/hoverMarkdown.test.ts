@@ -15,7 +15,8 @@ import {
   type HoverContext,
 } from '../../../src/extension/editor/hoverMarkdown';
 import { makeEvent } from '../../support/fakeApi';
-import { ApiError, CA_FILE_SETTING, errorForTransportFailure } from '../../../src/core/client/errors';
+import { ApiError, errorForTransportFailure } from '../../../src/core/client/errors';
+import { CA_FILE_SETTING } from '../../../src/extension/workbench/remedies';
 import { TransportError } from '../../../src/core/client/http/transport';
 import { plainLocalize } from '../../../src/core/common/localize';
 import { COMMANDS } from '../../../src/extension/workbench/constants';
@@ -169,7 +170,7 @@ describe('hover markdown: events table', () => {
   it("words a stale result's refresh error and the error hover in the hover's language, with the error's own text", () => {
     // A t that marks what it translated: the error's text must come through ctx.t, not its English message.
     const marked: HoverContext = { ...ctx, t: (message, ...args) => `«${plainLocalize(message, ...args)}»` };
-    const error = new ApiError('server', (t) => t('The API had a problem answering (HTTP {0}).', 500), { status: 500 });
+    const error = new ApiError('server', { kind: 'invalid-input', text: (t) => t('The API had a problem answering (HTTP {0}).', 500) }, { status: 500 });
     const stale = eventsHoverMarkdown(SERIAL, { result: result([event('A', 'b', 1)]), stale: true, error }, marked);
     assert.ok(stale.includes(String.raw`«The API had a problem answering \(HTTP 500\)\.»`), stale);
     const failed = errorHoverMarkdown(SERIAL, '«Server down.»', marked).split('\n\n');
