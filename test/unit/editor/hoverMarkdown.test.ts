@@ -16,7 +16,7 @@ import {
 } from '../../../src/extension/editor/hoverMarkdown';
 import { makeEvent } from '../../support/fakeApi';
 import { ApiError, errorForTransportFailure } from '../../../src/core/client/errors';
-import { CA_FILE_SETTING } from '../../../src/extension/workbench/remedies';
+import { CA_FILE_SETTING, extensionErrorText } from '../../../src/extension/workbench/remedies';
 import { TransportError } from '../../../src/core/client/http/transport';
 import { plainLocalize } from '../../../src/core/common/localize';
 import { COMMANDS } from '../../../src/extension/workbench/constants';
@@ -263,12 +263,12 @@ describe('hover markdown: an error message keeps its advice', () => {
   const unescape = (markdown: string): string => markdown.replace(/\\(.)/g, '$1');
 
   it('shows the CA setting of the untrusted-certificate message, in a stale hover and in an error hover', () => {
-    const message = errorForTransportFailure(
+    const message = extensionErrorText(errorForTransportFailure(
       new TransportError('untrusted-certificate', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE'),
       'GET',
       'https://api.plant.test:8443/v1/machines/X/events',
       30_000,
-    ).message;
+    ), plainLocalize);
     const stale = eventsHoverMarkdown(SERIAL, { result: result([event('A', 'b', 1)]), stale: true, error: new Error(message) }, ctx);
     const failed = errorHoverMarkdown(SERIAL, message, ctx);
     for (const md of [stale, failed]) {
@@ -277,7 +277,7 @@ describe('hover markdown: an error message keeps its advice', () => {
   });
 
   it('shows the fix of the 407 message with a proxy named like the README example', () => {
-    const message = errorForTransportFailure(
+    const message = extensionErrorText(errorForTransportFailure(
       new TransportError('proxy-auth-required', 'PROXY_407', {
         proxyHost: 'proxy.plant-north.example-corp.internal:3128',
         proxyCredentialsSent: true,
@@ -285,7 +285,7 @@ describe('hover markdown: an error message keeps its advice', () => {
       'POST',
       'https://auth.plant.test/oauth/token',
       30_000,
-    ).message;
+    ), plainLocalize);
     assert.ok(unescape(errorHoverMarkdown(SERIAL, message, ctx)).includes('or the http.proxyAuthorization setting.'));
   });
 
