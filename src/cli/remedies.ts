@@ -25,7 +25,9 @@ export const OE_WORDING: ProgramWording = {
           'Name resolution, the connection and the certificate are fine. Set OE_CLIENT_ID, OE_CLIENT_SECRET, OE_USERNAME and OE_PASSWORD, then run oe test-connection again to test the token and events requests.',
         );
       case 'report-with-log':
-        return t('If a command still fails, try again: it may have passed. If it stays, attach this report and the command\'s output to a ticket.');
+        return t(
+          "If a command still fails, try again: it may have passed. If it stays, attach this report and the command's output to a ticket.",
+        );
     }
   },
 };
@@ -45,13 +47,13 @@ function oeCauseText(cause: ErrorCause, t: Localize): string {
       return and(t('Check that OE_API_URL and OE_AUTH_URL (or --api-url and --auth-url) belong to the same environment.'));
     case 'permission-denied':
       return and(
-        t("Ask the administrator who created the API user to grant it access to the Onboarding Events API (scope 'api'), then run oe again."),
+        t(
+          "Ask the administrator who created the API user to grant it access to the Onboarding Events API (scope 'api'), then run oe again.",
+        ),
       );
     case 'not-found':
       return and(
-        cause.endpoint === 'token'
-          ? t('Check OE_AUTH_URL (or --auth-url).')
-          : t('Check the serial number and OE_API_URL (or --api-url).'),
+        cause.endpoint === 'token' ? t('Check OE_AUTH_URL (or --auth-url).') : t('Check the serial number and OE_API_URL (or --api-url).'),
       );
     case 'rate-limited':
     case 'server':
@@ -64,7 +66,9 @@ function oeCauseText(cause: ErrorCause, t: Localize): string {
     case 'connect-timeout':
       return and(t('Check your network, HTTPS_PROXY and NO_PROXY, then try again.'));
     case 'response-timeout':
-      return and(t("Try again; if the service is slow, raise onboardingEvents.requestTimeoutSeconds in the working folder's .vscode/settings.json."));
+      return and(
+        t("Try again; if the service is slow, raise onboardingEvents.requestTimeoutSeconds in the working folder's .vscode/settings.json."),
+      );
     case 'proxy-invalid':
       return and(t('Fix the HTTPS_PROXY (or HTTP_PROXY) environment variable.'));
     case 'untrusted-certificate':
@@ -79,7 +83,7 @@ function oeCauseText(cause: ErrorCause, t: Localize): string {
       return and(
         failure === 'certificate-name-mismatch'
           ? t("Use the host name the proxy's certificate names in HTTPS_PROXY.")
-          : `${t('Check the address in HTTPS_PROXY; if it is right, trust your company\'s CA.')} ${caRemedy(t)}`,
+          : `${t("Check the address in HTTPS_PROXY; if it is right, trust your company's CA.")} ${caRemedy(t)}`,
       );
     }
     case 'proxy-auth-required':
@@ -103,7 +107,9 @@ function oeCauseText(cause: ErrorCause, t: Localize): string {
       return and(t('Check OE_API_URL and OE_AUTH_URL (or --api-url and --auth-url), and your DNS or VPN connection.'));
     case 'connection-refused':
       return and(
-        t('Check the port in OE_API_URL and OE_AUTH_URL (or --api-url and --auth-url), and that the service (or your SSH tunnel) is running.'),
+        t(
+          'Check the port in OE_API_URL and OE_AUTH_URL (or --api-url and --auth-url), and that the service (or your SSH tunnel) is running.',
+        ),
       );
     case 'connection':
       return and(t('Check your network connection, OE_API_URL and HTTPS_PROXY, then try again.'));

@@ -23,13 +23,14 @@ const ASK: Readonly<Record<AgentProgram, Readonly<Record<Need, string>>>> = {
   },
   oe: {
     credentials:
-      'Ask the user to check OE_CLIENT_ID, OE_CLIENT_SECRET, OE_USERNAME and OE_PASSWORD in the environment oe mcp is started with (the agent\'s MCP server configuration).',
+      "Ask the user to check OE_CLIENT_ID, OE_CLIENT_SECRET, OE_USERNAME and OE_PASSWORD in the environment oe mcp is started with (the agent's MCP server configuration).",
     urls: 'Ask the user to check OE_API_URL and OE_AUTH_URL in the environment oe mcp is started with.',
     network:
       'Ask the user to run oe test-connection in a terminal: it shows where the way to the API fails; HTTPS_PROXY and NO_PROXY choose the proxy.',
     trust:
-      'Ask the user to run oe test-connection in a terminal and to trust their company\'s CA (--ca-file or NODE_EXTRA_CA_CERTS for oe mcp, or the operating system\'s certificate store).',
-    timeout: 'Call the tool again later; if it keeps timing out, the user can raise onboardingEvents.requestTimeoutSeconds in the .vscode/settings.json of the folder oe mcp runs in.',
+      "Ask the user to run oe test-connection in a terminal and to trust their company's CA (--ca-file or NODE_EXTRA_CA_CERTS for oe mcp, or the operating system's certificate store).",
+    timeout:
+      'Call the tool again later; if it keeps timing out, the user can raise onboardingEvents.requestTimeoutSeconds in the .vscode/settings.json of the folder oe mcp runs in.',
   },
 };
 

@@ -176,7 +176,11 @@ export function problemText(cause: ErrorCause, t: Localize): string {
     case 'untrusted-certificate':
       return isSelfSigned(cause.code)
         ? t('{0} presented a self-signed certificate ({1}).', hostText(cause.host, t), cause.code)
-        : t('{0} presented a certificate from a certificate authority this computer does not trust ({1}).', hostText(cause.host, t), cause.code);
+        : t(
+            '{0} presented a certificate from a certificate authority this computer does not trust ({1}).',
+            hostText(cause.host, t),
+            cause.code,
+          );
     case 'certificate-expired':
       return cause.code === 'CERT_NOT_YET_VALID'
         ? t('The certificate of {0} is not valid yet ({1}).', hostText(cause.host, t), cause.code)
@@ -190,7 +194,12 @@ export function problemText(cause: ErrorCause, t: Localize): string {
         ? t('{0} rejected the proxy credentials (HTTP 407).', proxyName(t, cause.proxy, 'start'))
         : t('{0} requires authentication (HTTP 407).', proxyName(t, cause.proxy, 'start'));
     case 'proxy-refused':
-      return t('{0} refused to open a connection to {1} (HTTP {2}).', proxyName(t, cause.proxy, 'start'), hostText(cause.host, t), cause.status);
+      return t(
+        '{0} refused to open a connection to {1} (HTTP {2}).',
+        proxyName(t, cause.proxy, 'start'),
+        hostText(cause.host, t),
+        cause.status,
+      );
     case 'proxy-unreachable':
       return t('Could not connect to {0} ({1}).', proxyName(t, cause.proxy, 'inside'), cause.code);
     case 'ca-file':
@@ -305,7 +314,9 @@ export function errorForTransportFailure(error: TransportError, method: string, 
         { request, network: 'response-timeout', causes },
       );
     case 'too-large':
-      return protocolError(request, (t) => t('The answer from {0} was larger than the allowed maximum, so it was not read.', hostText(host, t)));
+      return protocolError(request, (t) =>
+        t('The answer from {0} was larger than the allowed maximum, so it was not read.', hostText(host, t)),
+      );
     case 'proxy-invalid':
       return network('proxy-invalid', { kind: 'proxy-invalid' });
     case 'invalid-url':

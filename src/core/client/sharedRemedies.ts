@@ -19,8 +19,16 @@ export function neutralText(cause: Extract<ErrorCause, { kind: 'rate-limited' | 
 /** An expired or not yet valid certificate: the remedy is the clock or its owner, in every program. */
 export function expiredText(whose: string, code: string, t: Localize): string {
   return code === 'CERT_NOT_YET_VALID'
-    ? t("The certificate of {0} is not valid yet ({1}). Check this computer's date and time; otherwise ask the server's administrators.", whose, code)
-    : t("The certificate of {0} has expired ({1}). Ask the server's administrators to renew it, and check this computer's date and time.", whose, code);
+    ? t(
+        "The certificate of {0} is not valid yet ({1}). Check this computer's date and time; otherwise ask the server's administrators.",
+        whose,
+        code,
+      )
+    : t(
+        "The certificate of {0} has expired ({1}). Ask the server's administrators to renew it, and check this computer's date and time.",
+        whose,
+        code,
+      );
 }
 
 export function proxyExpiredText(inside: string, code: string, t: Localize): string {
@@ -30,4 +38,3 @@ export function proxyExpiredText(inside: string, code: string, t: Localize): str
     code,
   );
 }
-

@@ -112,7 +112,10 @@ describe('the undici engine through a real Squid and a real mitmdump', function 
     assert.ok(squid !== undefined);
     const error = await failureVia({ proxy: squid.urlWithCredentials(PROXY_USER, 'not-the-password') });
     assert.equal(error.details.network, 'proxy-auth-required');
-    assert.match(extensionErrorText(error, plainLocalize), new RegExp(`^The proxy 127\\.0\\.0\\.1:${squid.port} rejected the proxy credentials \\(HTTP 407\\)`));
+    assert.match(
+      extensionErrorText(error, plainLocalize),
+      new RegExp(`^The proxy 127\\.0\\.0\\.1:${squid.port} rejected the proxy credentials \\(HTTP 407\\)`),
+    );
     // Squid writes its log behind the answer: wait for this refusal's line, so it cannot land in the next test's window.
     assert.ok(
       await waitUntil(
@@ -193,7 +196,10 @@ describe('the undici engine through a real Squid and a real mitmdump', function 
       );
       assert.match(extensionErrorText(error, plainLocalize), /http\.proxy/);
       assert.match(extensionErrorText(error, plainLocalize), /onboardingEvents\.caCertificatesFile/);
-      assert.ok(!extensionErrorText(error, plainLocalize).includes(PLANT_HOST), `the API is not blamed: ${extensionErrorText(error, plainLocalize)}`);
+      assert.ok(
+        !extensionErrorText(error, plainLocalize).includes(PLANT_HOST),
+        `the API is not blamed: ${extensionErrorText(error, plainLocalize)}`,
+      );
     });
 
     it('addressed by a name its certificate lacks: the message says so about the proxy and points at http.proxy', async () => {
@@ -207,7 +213,10 @@ describe('the undici engine through a real Squid and a real mitmdump', function 
         ),
       );
       assert.match(extensionErrorText(error, plainLocalize), /http\.proxy/);
-      assert.ok(!extensionErrorText(error, plainLocalize).includes(PLANT_HOST) && !/API base URL/.test(extensionErrorText(error, plainLocalize)), `the API is not blamed: ${extensionErrorText(error, plainLocalize)}`);
+      assert.ok(
+        !extensionErrorText(error, plainLocalize).includes(PLANT_HOST) && !/API base URL/.test(extensionErrorText(error, plainLocalize)),
+        `the API is not blamed: ${extensionErrorText(error, plainLocalize)}`,
+      );
     });
   });
 });

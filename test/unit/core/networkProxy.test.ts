@@ -56,7 +56,8 @@ describe('through a real recording proxy on 127.0.0.1 (the proxy package)', func
     try {
       const error = await rejectionOf(client.getEvents(TEST_SERIALS.onboarded));
       assert.ok(isApiError(error), `expected an ApiError, got ${String(error)}`);
-      for (const secret of [...SECRETS, PROXY_PASSWORD]) assert.ok(!extensionErrorText(error, plainLocalize).includes(secret), 'a secret leaked into the message');
+      for (const secret of [...SECRETS, PROXY_PASSWORD])
+        assert.ok(!extensionErrorText(error, plainLocalize).includes(secret), 'a secret leaked into the message');
       return error;
     } finally {
       client.dispose();
@@ -153,7 +154,10 @@ describe('through a real recording proxy on 127.0.0.1 (the proxy package)', func
     const { port } = authenticating;
     const error = await failureOf({ proxy: authenticating.urlWithCredentials(PROXY_USER, 'wrong-password') });
     assert.equal(error.details.network, 'proxy-auth-required');
-    assert.match(extensionErrorText(error, plainLocalize), new RegExp(`^The proxy 127\\.0\\.0\\.1:${port} rejected the proxy credentials \\(HTTP 407\\)`));
+    assert.match(
+      extensionErrorText(error, plainLocalize),
+      new RegExp(`^The proxy 127\\.0\\.0\\.1:${port} rejected the proxy credentials \\(HTTP 407\\)`),
+    );
     assert.ok(!extensionErrorText(error, plainLocalize).includes('wrong-password'));
   });
 
@@ -183,7 +187,10 @@ describe('through a real recording proxy on 127.0.0.1 (the proxy package)', func
     await new Promise((resolve) => closed.close(resolve));
     const error = await failureOf({ proxy: `http://${PROXY_USER}:${encodeURIComponent(PROXY_PASSWORD)}@127.0.0.1:${port}`, maxRetries: 0 });
     assert.equal(error.details.network, 'proxy-unreachable');
-    assert.match(extensionErrorText(error, plainLocalize), new RegExp(`^Could not connect to the proxy 127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\)\\.`));
+    assert.match(
+      extensionErrorText(error, plainLocalize),
+      new RegExp(`^Could not connect to the proxy 127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\)\\.`),
+    );
   });
 
   it('without the CA, through the proxy: the unknown-CA error names the API host and the setting', async () => {

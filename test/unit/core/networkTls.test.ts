@@ -125,7 +125,10 @@ describe('HTTPS with a private CA (test CA made with openssl, HTTPS fake on 127.
   it('a CA file that cannot be read names the file and the setting', async () => {
     const error = await failureOf({ caCertificatesFile: `${pki.dir}/missing.pem` });
     assert.equal(error.details.network, 'ca-file');
-    assert.match(extensionErrorText(error, plainLocalize), /missing\.pem" could not be used \(ENOENT\)\. Set onboardingEvents\.caCertificatesFile/);
+    assert.match(
+      extensionErrorText(error, plainLocalize),
+      /missing\.pem" could not be used \(ENOENT\)\. Set onboardingEvents\.caCertificatesFile/,
+    );
   });
 
   it('a CA file without PEM certificates is refused rather than ignored', async () => {
@@ -164,7 +167,10 @@ describe('HTTPS with a private CA (test CA made with openssl, HTTPS fake on 127.
     try {
       const error = asApiError(await rejectionOf(client.getEvents(TEST_SERIALS.onboarded)));
       assert.equal(error.details.network, 'connection-refused');
-      assert.match(extensionErrorText(error, plainLocalize), new RegExp(`^127\\.0\\.0\\.1:${port} refused the connection \\(ECONNREFUSED\\)\\..*SSH tunnel`));
+      assert.match(
+        extensionErrorText(error, plainLocalize),
+        new RegExp(`^127\\.0\\.0\\.1:${port} refused the connection \\(ECONNREFUSED\\)\\..*SSH tunnel`),
+      );
     } finally {
       client.dispose();
     }

@@ -129,7 +129,10 @@ describe('OnboardingClient.fetchLink', () => {
     const { api, client } = context();
     api.addFault({ endpoint: 'machines', kind: 'status', status: 404 });
     const error = apiError(await rejectionOf(client.fetchLink(MACHINE_PATH)));
-    assert.ok(extensionErrorText(error, plainLocalize).startsWith('The linked resource was not found (HTTP 404).'), extensionErrorText(error, plainLocalize));
+    assert.ok(
+      extensionErrorText(error, plainLocalize).startsWith('The linked resource was not found (HTTP 404).'),
+      extensionErrorText(error, plainLocalize),
+    );
   });
 
   it('a 429 whose Retry-After is too long to wait out keeps the wait on the error', async () => {

@@ -46,18 +46,32 @@ const SAMPLES: { readonly [K in ErrorCauseKind]: readonly Extract<ErrorCause, { 
   'response-timeout': [{ kind: 'response-timeout', host, seconds: 30 }],
   'proxy-invalid': [{ kind: 'proxy-invalid' }],
   'untrusted-certificate': [false, true].flatMap((ownerUnknown) =>
-    ['DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE'].map((code) => ({ kind: 'untrusted-certificate' as const, host, code, ownerUnknown })),
+    ['DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE'].map((code) => ({
+      kind: 'untrusted-certificate' as const,
+      host,
+      code,
+      ownerUnknown,
+    })),
   ),
   'certificate-expired': [false, true].flatMap((ownerUnknown) =>
     ['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID'].map((code) => ({ kind: 'certificate-expired' as const, host, code, ownerUnknown })),
   ),
   'certificate-name-mismatch': [{ kind: 'certificate-name-mismatch', host, code: 'ERR_TLS_CERT_ALTNAME_INVALID' }],
   'proxy-certificate': [named, chosenByVsCode, unnamed].flatMap((proxy) =>
-    ['ERR_TLS_CERT_ALTNAME_INVALID', 'CERT_HAS_EXPIRED', 'SELF_SIGNED_CERT_IN_CHAIN'].map((code) => ({ kind: 'proxy-certificate' as const, proxy, code })),
+    ['ERR_TLS_CERT_ALTNAME_INVALID', 'CERT_HAS_EXPIRED', 'SELF_SIGNED_CERT_IN_CHAIN'].map((code) => ({
+      kind: 'proxy-certificate' as const,
+      proxy,
+      code,
+    })),
   ),
   'proxy-auth-required': [named, chosenByVsCode, unnamed].flatMap((proxy) =>
     [false, true].flatMap((credentialsSent) =>
-      [[], ['Negotiate'], ['Basic'], ['NTLM']].map((schemes) => ({ kind: 'proxy-auth-required' as const, proxy, credentialsSent, schemes })),
+      [[], ['Negotiate'], ['Basic'], ['NTLM']].map((schemes) => ({
+        kind: 'proxy-auth-required' as const,
+        proxy,
+        credentialsSent,
+        schemes,
+      })),
     ),
   ),
   'proxy-refused': [named, unnamed].map((proxy) => ({ kind: 'proxy-refused' as const, proxy, host, status: 403 })),

@@ -103,7 +103,11 @@ describe('Machines model', () => {
   it('records a failure as an error child, keeps the last good events, marks them stale; a good refresh clears it', async () => {
     const { model, source } = await setup();
     await model.load(SERIAL, false);
-    source.failWith = new ApiError('server', { kind: 'invalid-input', text: () => 'The API had a problem answering (HTTP 500).' }, { status: 500 });
+    source.failWith = new ApiError(
+      'server',
+      { kind: 'invalid-input', text: () => 'The API had a problem answering (HTTP 500).' },
+      { status: 500 },
+    );
     await model.load(SERIAL, true);
     assert.deepEqual(types(model), ['error', 'C', 'B', 'loadMore']);
     assert.equal(model.summary(SERIAL).state, 'stale');
@@ -115,7 +119,11 @@ describe('Machines model', () => {
 
   it("an error row's text is the error's own, in the language of the t the tree passes (English without one)", async () => {
     const { model, source } = await setup();
-    source.failWith = new ApiError('server', { kind: 'invalid-input', text: (t) => t('The API had a problem answering (HTTP {0}).', 500) }, { status: 500 });
+    source.failWith = new ApiError(
+      'server',
+      { kind: 'invalid-input', text: (t) => t('The API had a problem answering (HTTP {0}).', 500) },
+      { status: 500 },
+    );
     await model.load(SERIAL, false);
     const messageOf = (children: ReturnType<MachinesModel['children']>): string | undefined =>
       children[0]?.kind === 'error' ? children[0].message : undefined;

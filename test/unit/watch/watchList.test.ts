@@ -326,7 +326,11 @@ describe('WatchList', () => {
     source.add(SERIAL, 0, 'ONBOARDING_STARTED');
     const { list } = openWindow();
     await list.start(SERIAL);
-    source.failWith = new ApiError('rate-limited', { kind: 'invalid-input', text: () => 'Too many requests.' }, { status: 429, retryAfterMs: 120_000 });
+    source.failWith = new ApiError(
+      'rate-limited',
+      { kind: 'invalid-input', text: () => 'Too many requests.' },
+      { status: 429, retryAfterMs: 120_000 },
+    );
     await advance(15_000);
     assert.deepEqual(clock.pending(), [120_000]);
   });
