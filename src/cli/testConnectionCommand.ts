@@ -1,11 +1,7 @@
-// `oe test-connection`: the extension's Test Connection, step by step (which
-// proxy, name resolution, TCP, the proxy's CONNECT, TLS and who vouches for
-// the certificate, then the token and events requests), over the network
-// path oe itself takes (undici with HTTPS_PROXY/NO_PROXY and the CAs of Node,
-// the OS, NODE_EXTRA_CA_CERTS and --ca-file). The same runner and the same
-// words as the report in VS Code (core/connectionCheck.ts and
-// connectionReport.ts), written as text for a terminal. Without credentials
-// the network steps still run and the sign-in steps say why they were skipped.
+// `oe test-connection`: Test Connection's steps over oe's own network path (undici with
+// HTTPS_PROXY/NO_PROXY, Node's CAs, NODE_EXTRA_CA_CERTS and --ca-file), as plain text with oe's
+// remedies. Without credentials the network steps still run and the sign-in steps say why not.
+
 import { plainReportStyle, renderConnectionReport } from '../core/client/connectionReport';
 import { runConnectionCheck } from '../core/client/connectionCheck';
 import { EXIT, type CliCommand } from './cliCommand';

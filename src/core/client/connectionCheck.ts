@@ -1,23 +1,7 @@
-// Test Connection: checks the way to the API and to the authorization server
-// one step at a time, the way a network engineer would (which proxy, name
-// resolution, TCP, the proxy's CONNECT, TLS and who vouches for the
-// certificate), then makes the client's own token and events calls. Each step
-// has its own deadline; the first failure decides the verdict, in the words
-// the client's errors use (errorForTransportFailure), so the report and the
-// views never give different advice. The steps use node:dns, node:net and
-// node:tls (and node:http for CONNECT) because undici hides what a report must show (the
-// addresses, the proxy's answer, the certificate chain).
-//
-// Nothing secret enters the report: credentials go only to the client; proxy
-// credentials are sent to the proxy but shown as ***; the token response is
-// read for expires_in, scope and token_type only.
-//
-// Every step is worded in the `t` the caller passes (vscode.l10n.t from the
-// command), as whole sentences: the report is read by the user and pasted into
-// tickets. Codes (ECONNREFUSED, HTTP 407), setting ids and values from outside
-// stay as they are in every language.
-//
-// The steps live by kind (see connectionSteps.ts); this runs them in order.
+// Test Connection: the way to the API and the authorization server one step at a time (proxy,
+// name resolution, TCP, CONNECT, TLS and who vouches), then the client's own token and events
+// calls; node:dns/net/tls because undici hides what a report must show. The first failure decides
+// the verdict, worded by the program that runs the check. No secret enters the report.
 
 import type { Localize } from '../common/localize';
 import type { CredentialsProvider } from './auth/tokenClient';

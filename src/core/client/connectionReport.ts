@@ -1,11 +1,6 @@
-// The Test Connection report: what connectionCheck.ts found, as Markdown a
-// user can read and paste into a ticket for their IT department. Pure, so the
-// wording is tested without a network. Everything in it is either our own
-// words or a value the runner made safe with `literal()` (server and setting
-// values in code spans, credentials never: the runner does not hand them over).
-// The runner words its steps in the `t` it is given and this renders the frame
-// in the same `t`, so the user reads one language; a ticket written from it
-// may be in that language too, the codes and values in it stay as they are.
+// The Test Connection report: Markdown for VS Code's document, plain lines for a terminal. Every
+// line is our words or a value made safe by literal(); the frame is worded in the runner's `t`,
+// so the user reads one language.
 
 import type { Localize } from '../common/localize';
 import { toSingleLine, truncate } from '../common/markdownText';

@@ -1,11 +1,6 @@
-// What every step of Test Connection shares: the deadlines, the record of
-// steps and the first failure's verdict (`Check`), a step's bound over Node's
-// own AbortSignal.timeout/any, and a failure worded as the client's errors word
-// it (errorForTransportFailure), so the report and the views never give
-// different advice. The steps themselves live by kind: connectionRoute.ts
-// (which proxy), connectionSockets.ts (name resolution, TCP, CONNECT),
-// connectionTrust.ts (TLS and who vouches), connectionRequests.ts (the
-// client's own calls); connectionCheck.ts runs them in order.
+// What every step of Test Connection shares: the deadlines, the steps so far and the first
+// failure's verdict, worded by the program's own wording of the client's errors, so the report
+// and that program's messages never give different advice. The steps live by kind in connection*.ts.
 
 import { once } from 'node:events';
 import type { Socket } from 'node:net';
