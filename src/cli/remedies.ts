@@ -16,6 +16,7 @@ export function oeErrorText(error: unknown, t: Localize): string {
 
 export const OE_WORDING: ProgramWording = {
   error: oeErrorText,
+  names: { caFile: '--ca-file' },
   checkAdvice: (advice, t) => {
     switch (advice) {
       case 'fix-urls':

@@ -36,6 +36,11 @@ describe('oe test-connection', function () {
     assert.ok(!/^#/m.test(report) && !report.includes('**OK**') && !report.includes('`'), 'terminal text, not Markdown');
     assert.ok(!/^[=-]{3,}$/m.test(report.replace(/\n---\n/, '\n')), 'no underlined headings');
     assert.match(report, /attach this report and the command's output to a ticket\./);
+    assert.doesNotMatch(
+      report,
+      /http\.proxy|onboardingEvents\.|Onboarding Events: [A-Z]/,
+      'only what oe has: no VS Code setting or command',
+    );
     for (const secret of [TEST_CREDENTIALS.password, TEST_CREDENTIALS.clientSecret]) assert.ok(!report.includes(secret));
   });
 

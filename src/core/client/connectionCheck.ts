@@ -85,7 +85,8 @@ export async function runConnectionCheck(input: ConnectionCheckInput): Promise<C
     // The same answer the client's transport acts on: which engine carries this target's requests.
     path: networkPathFor(target.url, { ...http, engine: http.engine ?? 'undici', env }),
   }));
-  for (const { role, url, route, path } of routes) check.record(proxyStep(role, url, route, path, http, t));
+  for (const { role, url, route, path } of routes)
+    check.record(proxyStep(role, url, route, path, http, t, input.wording.names.proxySetting));
   for (const { url, route, path } of routes) {
     if (check.failed) break;
     await checkPath(check, url, route, path.engine, http, env);

@@ -126,7 +126,7 @@ export async function checkPath(
     });
     let socket: Socket = tcp.value;
 
-    const trust = await trustFor(http, env, t);
+    const trust = await trustFor(http, env, t, check.wording.names.caFile);
     if (trust.error !== undefined) {
       check.record(
         {

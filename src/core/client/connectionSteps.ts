@@ -40,6 +40,8 @@ export type CheckAdvice = 'fix-urls' | 'sign-in-then-test' | 'report-with-log';
 export interface ProgramWording {
   readonly error: ErrorWording;
   readonly checkAdvice: (advice: CheckAdvice, t: Localize) => string;
+  /** Where the program takes a CA file and a proxy from, as the report's facts name them (no proxy setting: only the environment). */
+  readonly names: { readonly caFile: string; readonly proxySetting?: string };
 }
 
 /** The steps so far and the first failure's verdict. */

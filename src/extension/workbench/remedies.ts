@@ -33,6 +33,7 @@ export function extensionErrorText(error: unknown, t: Localize): string {
 /** The extension's words for Test Connection and for errors. */
 export const EXTENSION_WORDING: ProgramWording = {
   error: extensionErrorText,
+  names: { caFile: CA_FILE_SETTING, proxySetting: 'http.proxy' },
   checkAdvice: (advice, t) => {
     switch (advice) {
       case 'fix-urls':
