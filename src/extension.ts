@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { FileClaims } from './core/common/claims';
-import { errorMessage } from './core/common/errors';
+import { extensionErrorText } from './extension/workbench/remedies';
 import { registerAgentTools } from './extension/agentTools/registerAgentTools';
 import { registerBoard } from './extension/board/registerBoard';
 import { registerDetails } from './extension/details/registerDetails';
@@ -74,7 +74,7 @@ export function activate(context: vscode.ExtensionContext): OnboardingEventsExte
     return api;
   } catch (error) {
     void vscode.window.showErrorMessage(
-      inertNotificationText(vscode.l10n.t('Onboarding Events could not start: {0}', errorMessage(error, vscode.l10n.t))),
+      inertNotificationText(vscode.l10n.t('Onboarding Events could not start: {0}', extensionErrorText(error, vscode.l10n.t))),
     );
     throw error;
   }

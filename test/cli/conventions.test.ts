@@ -35,7 +35,9 @@ describe('oe: conventions of a command-line tool', function () {
     assert.match(de.stderr, /^oe events: Unbekannte Option --bogus\./);
     const wrong = await runOe(['events', TEST_SERIALS.onboarded], { env: { ...env(), OE_PASSWORD: 'wrong', LANG: 'de_DE.UTF-8' } });
     assert.equal(wrong.code, 3);
-    const expected = german('The API rejected the credentials. Run {0} again.').replace('{0}', german("'Onboarding Events: Sign In'"));
+    const expected = `${german('The API rejected the credentials.')} ${german(
+      'Check OE_CLIENT_ID, OE_CLIENT_SECRET, OE_USERNAME and OE_PASSWORD (or the password piped with --password-stdin).',
+    )}`;
     assert.equal(wrong.stderr, `oe events: ${expected}\n`);
     const zh = await runOe(['events', TEST_SERIALS.onboarded, '--bogus'], { env: { ...env(), LC_ALL: 'zh_CN.UTF-8', LANG: 'de_DE' } });
     assert.match(zh.stderr, /^oe events: 未知选项 --bogus。/);

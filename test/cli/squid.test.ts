@@ -64,20 +64,24 @@ describe('oe through a real Squid', function () {
     assert.ok(!run.stdout.includes(PROXY_PASSWORD), 'the proxy password is not in the report');
   });
 
-  it("a wrong proxy password: the extension's proxy message, exit 3, no password in it", async () => {
+  it("a wrong proxy password: the proxy's refusal and oe's remedy (HTTPS_PROXY, not http.proxy), exit 3, no password in it", async () => {
     assert.ok(squid !== undefined);
     const run = await runOe(['events', TEST_SERIALS.onboarded, '--ca-file', pki.caFile], { env: env('not-the-password') });
     assert.equal(run.code, 3);
     assert.match(
       run.stderr,
-      new RegExp(`^oe events: The proxy 127\\.0\\.0\\.1:${squid.port} rejected the proxy credentials \\(HTTP 407\\)`),
+      new RegExp(
+        `^oe events: The proxy 127\\.0\\.0\\.1:${squid.port} rejected the proxy credentials \\(HTTP 407\\)\\. Correct the user and password in the proxy URL in HTTPS_PROXY\\.\n$`,
+      ),
     );
     assert.ok(!run.stderr.includes('not-the-password') && !run.stdout.includes('not-the-password'));
   });
 
-  it('without the CA: the certificate message of the extension, exit 3', async () => {
+  it("without the CA: the certificate's cause and oe's remedy (--ca-file, NODE_EXTRA_CA_CERTS), exit 3", async () => {
     const run = await runOe(['events', TEST_SERIALS.onboarded], { env: env(PROXY_PASSWORD) });
     assert.equal(run.code, 3);
     assert.match(run.stderr, /certificate/i);
+    assert.match(run.stderr, /pass it with --ca-file \(or NODE_EXTRA_CA_CERTS\)/);
+    assert.doesNotMatch(run.stderr, /onboardingEvents\.|http\.proxy/);
   });
 });

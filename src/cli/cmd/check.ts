@@ -24,6 +24,7 @@ import { stringOption } from '../cliArgs';
 import { progressFields } from './checkProgress';
 import { outputJson, styler } from '../cliIo';
 import { SESSION_OPTIONS } from '../cliSession';
+import { oeErrorText } from '../remedies';
 
 /** The states --fail-on can name; 'unavailable' (the request failed) is no machine's verdict: it is not checked. */
 const COUNTABLE: readonly MachineState[] = ['failed', 'unknown', 'inProgress', 'noEvents'];
@@ -259,7 +260,7 @@ const xml = xmlText;
 
 function newestLine(machine: Checked, t: Localize): string {
   // Our own message, one line like the rest of the row.
-  if (machine.error !== undefined) return toSingleLine(errorMessage(machine.error, t), 300);
+  if (machine.error !== undefined) return toSingleLine(oeErrorText(machine.error, t), 300);
   if (machine.newest === undefined) return '';
   const time = formatUtcIso(machine.newest.time.epochMs) ?? String(machine.newest.time.raw);
   return `${terminalText(machine.newest.type, 80)} ${time} ${terminalText(machine.newest.message, 200)}`;

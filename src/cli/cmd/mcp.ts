@@ -17,6 +17,8 @@ import { ToolAnswerer, type ToolProgram } from '../../core/agents/toolAnswerer';
 import { scopeFileText, serialsInText, type ToolScope } from '../../core/agents/toolScope';
 import { EXIT, UsageError, type CliCommand, type CliContext, type CliIo, type ParsedArgs } from '../cliCommand';
 import { endpointsOf } from '../cliSession';
+import { agentWording } from '../../core/client/agentRemedies';
+import { OE_AGENT_ASKS } from '../remedies';
 
 /** Replaced by the bundler with package.json's version. */
 declare const OE_VERSION: string | undefined;
@@ -117,7 +119,7 @@ export function oeToolProgram(args: ParsedArgs, io: CliIo, context: CliContext):
     rules: () => context.settings.eventStates,
     scope: folderScope(io, context),
     watches: { kept: false, noneText: noWatchListText },
-    failureText: (error) => errorMessage(error),
+    failureText: agentWording(OE_AGENT_ASKS),
     log: () => undefined,
   };
 }

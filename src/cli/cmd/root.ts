@@ -7,6 +7,7 @@ import type { Localize } from '../../core/common/localize';
 import { isApiError } from '../../core/client/errors';
 import { EXIT, InterruptedError, UsageError, type CliCommand, type CliIo, type ParsedArgs } from '../cliCommand';
 import { createContext, refusedSecretOption } from '../cliSession';
+import { oeErrorText } from '../remedies';
 import { command as mcp } from './mcp';
 import { command as check } from './check';
 import { command as curl } from './curl';
@@ -121,9 +122,9 @@ export async function runCli(argv: readonly string[], io: CliIo, signal: AbortSi
       io.stderr(`oe ${command.name}: ${error.message}\n${t("Run 'oe {0} --help' for its usage.", command.name)}\n`);
       return EXIT.usage;
     }
-    // The extension's own message, in the user's language: what went wrong and what to do.
+    // What went wrong and what to do in a terminal, in the user's language.
     if (isApiError(error)) {
-      io.stderr(`oe ${command.name}: ${errorMessage(error, t)}\n`);
+      io.stderr(`oe ${command.name}: ${oeErrorText(error, t)}\n`);
       return EXIT.unreachable;
     }
     io.stderr(`oe ${command.name}: ${t('Unexpected error: {0}', errorMessage(error, t))}\n`);

@@ -7,6 +7,7 @@ import { EXIT, type CliCommand } from '../cliCommand';
 import { serialArgument, stringOption } from '../cliArgs';
 import { styler } from '../cliIo';
 import { credentialsIfAny, endpointsOf, httpSettingsOf, SESSION_OPTIONS } from '../cliSession';
+import { OE_WORDING } from '../remedies';
 
 /** Replaced by the bundler with package.json's version. */
 declare const OE_VERSION: string | undefined;
@@ -38,6 +39,7 @@ Exit codes:
     const credentials = await credentialsIfAny(args, io);
     const report = await runConnectionCheck({
       t,
+      wording: OE_WORDING,
       environment: new URL(endpoints.apiBaseUrl).host,
       ...endpoints,
       ...(serialNumber === undefined ? {} : { serialNumber }),

@@ -1,7 +1,6 @@
 // `oe watch SERIAL…`: waits for machines to onboard, for a test rig, on the
 // extension's watch rules (schedule, outcome, "cannot poll"). Steps go to a
 // terminal's stderr; stdout gets one line per machine at the end.
-import { errorMessage } from '../../core/common/errors';
 import type { Localize } from '../../core/common/localize';
 import { terminalText } from '../../core/common/serverText';
 import { formatUtcIso } from '../../core/common/time';
@@ -24,6 +23,7 @@ import {
 import { EXIT, UsageError, type CliCommand, type CliIo } from '../cliCommand';
 import { durationArgument, serialArguments, stringOption } from '../cliArgs';
 import { SESSION_OPTIONS } from '../cliSession';
+import { oeErrorText } from '../remedies';
 
 const DEFAULT_TIMEOUT = '60m';
 
@@ -207,7 +207,7 @@ Exit codes (with several machines: 1 when any failed, else 3, else 2):
       if (ending.kind === 'cannot-poll' && ending.hung === true)
         io.stderr(`oe watch: ${serialNumber}: ${t('The API had not answered when the timeout passed.')}\n`);
       else if (ending.kind === 'cannot-poll' && ending.error !== undefined)
-        io.stderr(`oe watch: ${serialNumber}: ${errorMessage(ending.error, t)}\n`);
+        io.stderr(`oe watch: ${serialNumber}: ${oeErrorText(ending.error, t)}\n`);
     });
     return exitCode(endings);
   },

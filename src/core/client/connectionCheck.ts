@@ -1,38 +1,26 @@
-// Test Connection: checks the way to the API and to the authorization server
-// one step at a time, the way a network engineer would (which proxy, name
-// resolution, TCP, the proxy's CONNECT, TLS and who vouches for the
-// certificate), then makes the client's own token and events calls. Each step
-// has its own deadline; the first failure decides the verdict, in the words
-// the client's errors use (errorForTransportFailure), so the report and the
-// views never give different advice. The steps use node:dns, node:net and
-// node:tls (and node:http for CONNECT) because undici hides what a report must show (the
-// addresses, the proxy's answer, the certificate chain).
-//
-// Nothing secret enters the report: credentials go only to the client; proxy
-// credentials are sent to the proxy but shown as ***; the token response is
-// read for expires_in, scope and token_type only.
-//
-// Every step is worded in the `t` the caller passes (vscode.l10n.t from the
-// command), as whole sentences: the report is read by the user and pasted into
-// tickets. Codes (ECONNREFUSED, HTTP 407), setting ids and values from outside
-// stay as they are in every language.
-//
-// The steps live by kind (see connectionSteps.ts); this runs them in order.
+// Test Connection: the way to the API and the authorization server one step at a time (proxy,
+// name resolution, TCP, CONNECT, TLS and who vouches), then the client's own token and events
+// calls; node:dns/net/tls because undici hides what a report must show. The first failure decides
+// the verdict, worded by the program that runs the check. No secret enters the report.
 
 import type { Localize } from '../common/localize';
 import type { CredentialsProvider } from './auth/tokenClient';
-import { cancelledError, signInCommand, testConnectionCommand } from './errors';
+import { cancelledError } from './errors';
 import { networkPathFor } from './http/networkPath';
 import type { ConnectionReport, Verdict } from './connectionReport';
 import { checkRequests, eventsTitle, tokenTitle, type RequestsInput } from './connectionRequests';
 import { proxyStep, routeFor, type TargetRole } from './connectionRoute';
 import { checkPath } from './connectionSockets';
-import { Check, CHECK_LIMITS, parseUrl, shownUrl, type CheckLimits } from './connectionSteps';
+import { Check, CHECK_LIMITS, parseUrl, shownUrl, type CheckLimits, type ProgramWording } from './connectionSteps';
+
+export type { CheckAdvice, ProgramWording } from './connectionSteps';
 import type { HttpSettings } from './onboardingClient';
 
 export interface ConnectionCheckInput extends RequestsInput {
   /** Words every step and verdict: the user reads the report (vscode.l10n.t), a test may pass plainLocalize. */
   readonly t: Localize;
+  /** The program's remedies: what the user does there (a command in VS Code, a variable in a terminal). */
+  readonly wording: ProgramWording;
   readonly environment: string;
   /** Absent when nothing is stored for the environment: the token and events steps are then skipped. */
   readonly credentials?: CredentialsProvider;
@@ -52,7 +40,7 @@ export async function runConnectionCheck(input: ConnectionCheckInput): Promise<C
   const env = http.env ?? process.env;
   const limits = { ...CHECK_LIMITS, ...input.limits };
   const { t } = input;
-  const check = new Check(t, input.signal, {
+  const check = new Check(t, input.wording, input.signal, {
     lookupMs: Math.min(limits.lookupMs, CHECK_LIMITS.lookupMs),
     connectMs: Math.min(limits.connectMs, CHECK_LIMITS.connectMs),
     proxyAnswerMs: Math.min(limits.proxyAnswerMs, CHECK_LIMITS.proxyAnswerMs),
@@ -80,7 +68,7 @@ export async function runConnectionCheck(input: ConnectionCheckInput): Promise<C
     return report({
       ok: false,
       headline: t('The API base URL or the authorization URL is not a valid URL.'),
-      advice: t('Sign in again with the URLs your administrator gave you ({0}).', signInCommand(t)),
+      advice: input.wording.checkAdvice('fix-urls', t),
     });
   }
   // One path per origin: an API and token endpoint on the same host share a proxy, a name and a certificate.
@@ -97,7 +85,8 @@ export async function runConnectionCheck(input: ConnectionCheckInput): Promise<C
     // The same answer the client's transport acts on: which engine carries this target's requests.
     path: networkPathFor(target.url, { ...http, engine: http.engine ?? 'undici', env }),
   }));
-  for (const { role, url, route, path } of routes) check.record(proxyStep(role, url, route, path, http, t));
+  for (const { role, url, route, path } of routes)
+    check.record(proxyStep(role, url, route, path, http, t, input.wording.names.proxySetting));
   for (const { url, route, path } of routes) {
     if (check.failed) break;
     await checkPath(check, url, route, path.engine, http, env);
@@ -134,18 +123,12 @@ export async function runConnectionCheck(input: ConnectionCheckInput): Promise<C
         ? {
             ok: true,
             headline: t('The network path works; the sign-in was not tested.'),
-            advice: t(
-              'Name resolution, the connection and the certificate are fine. Sign in ({0}), then run {1} again to test the token and events requests.',
-              signInCommand(t),
-              testConnectionCommand(t),
-            ),
+            advice: input.wording.checkAdvice('sign-in-then-test', t),
           }
         : {
             ok: true,
             headline: t('Everything works: the authorization server issued a token and the API answered.'),
-            advice: t(
-              "If a view still shows an error, try again: it may have passed. If it stays, attach this report and the log ('Onboarding Events: Show Log') to a ticket.",
-            ),
+            advice: input.wording.checkAdvice('report-with-log', t),
           }),
   );
 }

@@ -1,11 +1,6 @@
-// The Test Connection report: what connectionCheck.ts found, as Markdown a
-// user can read and paste into a ticket for their IT department. Pure, so the
-// wording is tested without a network. Everything in it is either our own
-// words or a value the runner made safe with `literal()` (server and setting
-// values in code spans, credentials never: the runner does not hand them over).
-// The runner words its steps in the `t` it is given and this renders the frame
-// in the same `t`, so the user reads one language; a ticket written from it
-// may be in that language too, the codes and values in it stay as they are.
+// The Test Connection report: Markdown for VS Code's document, plain lines for a terminal. Every
+// line is our words or a value made safe by literal(); the frame is worded in the runner's `t`,
+// so the user reads one language.
 
 import type { Localize } from '../common/localize';
 import { toSingleLine, truncate } from '../common/markdownText';
@@ -89,20 +84,26 @@ function statusWord(status: StepStatus, t: Localize): string {
   }
 }
 
-/** How the report's headings and emphasis are written: Markdown for a document, plain lines for a terminal. */
+/** How the report's headings, emphasis and quoted values are written: Markdown for a document, plain lines for a terminal. */
 export interface ReportStyle {
   heading(level: 1 | 2, text: string): string;
   strong(text: string): string;
+  /** A finished line, whose values `literal()` put in code spans. */
+  line(text: string): string;
 }
 
-const MARKDOWN: ReportStyle = { heading: (level, text) => `${'#'.repeat(level)} ${text}`, strong: (text) => `**${text}**` };
+const MARKDOWN: ReportStyle = {
+  heading: (level, text) => `${'#'.repeat(level)} ${text}`,
+  strong: (text) => `**${text}**`,
+  line: (text) => text,
+};
 
-/** The report as plain text for a terminal (the oe command): the same lines, headings underlined, emphasis by `strong`. */
+/**
+ * The report as plain text for a terminal (oe): headings and emphasis by `strong`, values bare.
+ * literal() leaves no backtick inside a value, so every backtick left is a span's edge.
+ */
 export function plainReportStyle(strong: (text: string) => string = (text) => text): ReportStyle {
-  return {
-    heading: (level, text) => `${strong(text)}\n${(level === 1 ? '=' : '-').repeat(text.length)}`,
-    strong,
-  };
+  return { heading: (_level, text) => strong(text), strong, line: (text) => text.replace(/`/g, '') };
 }
 
 /**
@@ -148,5 +149,5 @@ export function renderConnectionReport(report: ConnectionReport, t: Localize, st
     ),
     '',
   );
-  return lines.join('\n');
+  return lines.map((line) => style.line(line)).join('\n');
 }

@@ -180,7 +180,7 @@ export async function checkRequests(
     const tokenExchange = transport.exchanges.find((exchange) => exchange.token !== undefined);
     if ('error' in token) {
       if (input.signal?.aborted === true) return;
-      const message = isApiError(token.error) ? token.error.text(t) : t('The token request failed.');
+      const message = isApiError(token.error) ? check.wording.error(token.error, t) : t('The token request failed.');
       const status = tokenExchange?.status;
       check.record(
         {
@@ -231,7 +231,7 @@ export async function checkRequests(
         );
         return;
       }
-      const message = isApiError(error) ? error.text(t) : t('The events request failed.');
+      const message = isApiError(error) ? check.wording.error(error, t) : t('The events request failed.');
       check.record(
         {
           title: eventsTitle(input.apiBaseUrl, input.serialNumber, t),

@@ -82,12 +82,14 @@ function proxyTitle(role: TargetRole, url: URL, t: Localize): string {
   }
 }
 
-function proxySummary(route: Route, url: URL, t: Localize): string {
+function proxySummary(route: Route, url: URL, t: Localize, proxySetting: string | undefined): string {
   switch (route.reason) {
     case 'loopback':
       return t('none: a loopback address never goes through a proxy (the traffic stays on this computer).');
     case 'none':
-      return t('none: no http.proxy setting and no HTTPS_PROXY or HTTP_PROXY environment variable.');
+      return proxySetting === undefined
+        ? t('none: no HTTPS_PROXY or HTTP_PROXY environment variable.')
+        : t('none: no http.proxy setting and no HTTPS_PROXY or HTTP_PROXY environment variable.');
     case 'exempted':
       // routeFor names the source of every exempted route; http.proxy stands in only to keep the type honest.
       return route.exemptedBy === 'NO_PROXY'
@@ -104,10 +106,18 @@ function proxySummary(route: Route, url: URL, t: Localize): string {
   }
 }
 
-export function proxyStep(role: TargetRole, url: URL, route: Route, path: NetworkPath, http: HttpSettings, t: Localize): CheckStep {
+export function proxyStep(
+  role: TargetRole,
+  url: URL,
+  route: Route,
+  path: NetworkPath,
+  http: HttpSettings,
+  t: Localize,
+  proxySetting: string | undefined,
+): CheckStep {
   const title = proxyTitle(role, url, t);
   const details: string[] = [];
-  const summary = proxySummary(route, url, t);
+  const summary = proxySummary(route, url, t, proxySetting);
   if (route.reason === 'setting' || route.reason === 'environment') {
     details.push(
       route.credentialsFrom === 'url'

@@ -33,7 +33,7 @@ export async function checkPath(
   if ((route.reason === 'setting' || route.reason === 'environment') && route.proxy === undefined) {
     check.record(
       { title: t('Proxy URL'), status: 'failed', summary: t('not a URL the extension can use.'), details: [] },
-      verdictFor(t, 'proxy-invalid', 'ERR_INVALID_PROXY', target.href),
+      verdictFor(check, 'proxy-invalid', 'ERR_INVALID_PROXY', target.href),
     );
     return;
   }
@@ -73,7 +73,7 @@ export async function checkPath(
             details: [],
             durationMs: result.ms,
           },
-          verdictFor(t, DNS_FAILURES.has(code) ? failureOf('dns') : failureOf('connection'), code, target.href, viaProxy()),
+          verdictFor(check, DNS_FAILURES.has(code) ? failureOf('dns') : failureOf('connection'), code, target.href, viaProxy()),
         );
         return;
       }
@@ -113,7 +113,7 @@ export async function checkPath(
           details: [],
           durationMs: tcp.ms,
         },
-        verdictFor(t, failureOf(failure), code, target.href, viaProxy()),
+        verdictFor(check, failureOf(failure), code, target.href, viaProxy()),
       );
       return;
     }
@@ -126,7 +126,7 @@ export async function checkPath(
     });
     let socket: Socket = tcp.value;
 
-    const trust = await trustFor(http, env, t);
+    const trust = await trustFor(http, env, t, check.wording.names.caFile);
     if (trust.error !== undefined) {
       check.record(
         {
@@ -135,7 +135,7 @@ export async function checkPath(
           summary: t('the CA file could not be used ({0}).', trust.error.code),
           details: [],
         },
-        verdictFor(t, 'ca-file', trust.error.code, target.href, trust.error.context),
+        verdictFor(check, 'ca-file', trust.error.code, target.href, trust.error.context),
       );
       return;
     }
@@ -214,7 +214,7 @@ async function proxyTunnel(
     const code = answerCode(codeOf(answer.error));
     check.record(
       { title, status: 'failed', summary: t('no answer to CONNECT ({0}).', code), details: [], durationMs: answer.ms },
-      verdictFor(t, 'proxy-unreachable', code, target.href, context),
+      verdictFor(check, 'proxy-unreachable', code, target.href, context),
     );
     return undefined;
   }
@@ -236,7 +236,7 @@ async function proxyTunnel(
         durationMs: answer.ms,
       },
       // The advice for the path the requests take: on VS Code's, what VS Code does with each scheme asked for.
-      verdictFor(t, 'proxy-auth-required', 'PROXY_407', target.href, {
+      verdictFor(check, 'proxy-auth-required', 'PROXY_407', target.href, {
         ...context,
         proxyStatus: 407,
         engine,
@@ -247,7 +247,7 @@ async function proxyTunnel(
   }
   check.record(
     { title, status: 'failed', summary: t('the proxy refused the tunnel (HTTP {0}).', status), details, durationMs: answer.ms },
-    verdictFor(t, 'proxy-refused', `PROXY_${status}`, target.href, { ...context, proxyStatus: status }),
+    verdictFor(check, 'proxy-refused', `PROXY_${status}`, target.href, { ...context, proxyStatus: status }),
   );
   return undefined;
 }

@@ -1,16 +1,11 @@
-// What every step of Test Connection shares: the deadlines, the record of
-// steps and the first failure's verdict (`Check`), a step's bound over Node's
-// own AbortSignal.timeout/any, and a failure worded as the client's errors word
-// it (errorForTransportFailure), so the report and the views never give
-// different advice. The steps themselves live by kind: connectionRoute.ts
-// (which proxy), connectionSockets.ts (name resolution, TCP, CONNECT),
-// connectionTrust.ts (TLS and who vouches), connectionRequests.ts (the
-// client's own calls); connectionCheck.ts runs them in order.
+// What every step of Test Connection shares: the deadlines, the steps so far and the first
+// failure's verdict, worded by the program's own wording of the client's errors, so the report
+// and that program's messages never give different advice. The steps live by kind in connection*.ts.
 
 import { once } from 'node:events';
 import type { Socket } from 'node:net';
 import type { Localize } from '../common/localize';
-import { cancelledError, errorForTransportFailure } from './errors';
+import { cancelledError, errorForTransportFailure, type ErrorWording } from './errors';
 import { redactUrl } from './http/httpClient';
 import { TransportError, type NetworkFailureContext } from './http/transport';
 import { verdictOf, type CheckStep, type Verdict } from './connectionReport';
@@ -38,6 +33,17 @@ export type CheckLimits = { readonly [K in Exclude<keyof typeof CHECK_LIMITS, 'm
  */
 export const PROBE_SERIAL_NUMBER = 'CONNECTION-TEST-0000';
 
+/** Test Connection's own verdicts whose advice names something of the program. */
+export type CheckAdvice = 'fix-urls' | 'sign-in-then-test' | 'report-with-log';
+
+/** How a program says what to do: about an error, and after Test Connection. */
+export interface ProgramWording {
+  readonly error: ErrorWording;
+  readonly checkAdvice: (advice: CheckAdvice, t: Localize) => string;
+  /** Where the program takes a CA file and a proxy from, as the report's facts name them (no proxy setting: only the environment). */
+  readonly names: { readonly caFile: string; readonly proxySetting?: string };
+}
+
 /** The steps so far and the first failure's verdict. */
 export class Check {
   readonly steps: CheckStep[] = [];
@@ -45,6 +51,7 @@ export class Check {
 
   constructor(
     readonly t: Localize,
+    readonly wording: ProgramWording,
     readonly signal: AbortSignal | undefined,
     readonly limits: CheckLimits,
   ) {}
@@ -63,16 +70,16 @@ export class Check {
   }
 }
 
-/** A step's failure in the client's own terms: the message errorForTransportFailure writes is the advice, in `t`'s language. */
+/** A step's failure in the client's own terms, worded as the program words that error. */
 export function verdictFor(
-  t: Localize,
+  check: Check,
   failure: TransportError['failure'],
   code: string,
   url: string,
   context: NetworkFailureContext = {},
 ): Verdict {
   const error = errorForTransportFailure(new TransportError(failure, code, context), 'GET', url, CHECK_LIMITS.requestMs);
-  return verdictOf(error.text(t));
+  return verdictOf(check.wording.error(error, check.t));
 }
 
 class StepTimeout extends Error {

@@ -35,6 +35,7 @@ export async function trustFor(
   http: HttpSettings,
   env: Readonly<NodeJS.ProcessEnv>,
   t: Localize,
+  caFileName: string,
 ): Promise<{ value: Trust; error?: undefined } | { error: TransportError }> {
   let loaded;
   try {
@@ -80,9 +81,7 @@ export async function trustFor(
   const summary = [
     t('bundled roots: {0}', bundled.length),
     systemStore,
-    file === undefined || file === ''
-      ? t('onboardingEvents.caCertificatesFile: not set')
-      : t('onboardingEvents.caCertificatesFile: {0} from {1}', loaded.fromFile, literal(file)),
+    file === undefined || file === '' ? t('{0}: not set', caFileName) : t('{0}: {1} from {2}', caFileName, loaded.fromFile, literal(file)),
     ...(extraFile !== undefined && extraFile !== '' ? [t('NODE_EXTRA_CA_CERTS: {0} from {1}', fromExtra.length, literal(extraFile))] : []),
   ].reduce((list, item) => t('{0}; {1}', list, item));
   return { value: { ca: loaded.ca, stores, summary } };
@@ -111,15 +110,11 @@ function refusal(code: string | undefined, host: string, trusted: string, t: Loc
 }
 
 /** "Accepted: vouched for by …, found in …", one whole message per store. */
-function acceptedBy(anchor: X509Certificate, store: TrustStore, t: Localize): string {
+function acceptedBy(anchor: X509Certificate, store: TrustStore, t: Localize, caFileName: string): string {
   const name = literal(nameOf(anchor.subject));
   switch (store.kind) {
     case 'ca-file':
-      return t(
-        'Accepted: vouched for by {0}, found in the file in onboardingEvents.caCertificatesFile ({1}).',
-        name,
-        literal(store.file ?? ''),
-      );
+      return t('Accepted: vouched for by {0}, found in the file in {1} ({2}).', name, caFileName, literal(store.file ?? ''));
     case 'node-extra':
       return t('Accepted: vouched for by {0}, found in the NODE_EXTRA_CA_CERTS file ({1}).', name, literal(store.file ?? ''));
     case 'bundled':
@@ -209,7 +204,7 @@ export async function handshake(
         details: [t('Trusted: {0}.', trust.summary)],
         durationMs: result.ms,
       },
-      verdictFor(t, code === 'ETIMEDOUT' ? 'connect-timeout' : 'connection', code, url, context),
+      verdictFor(check, code === 'ETIMEDOUT' ? 'connect-timeout' : 'connection', code, url, context),
     );
     return undefined;
   }
@@ -233,7 +228,7 @@ export async function handshake(
     details.push(
       anchor === undefined
         ? t('Accepted by the trusted certificate authorities ({0}).', trust.summary)
-        : acceptedBy(anchor.anchor, anchor.store, t),
+        : acceptedBy(anchor.anchor, anchor.store, t, check.wording.names.caFile),
     );
     check.record({ title, status: 'ok', summary: t('{0}, certificate verified.', protocol), details, durationMs: result.ms });
     return secure;
@@ -257,7 +252,7 @@ export async function handshake(
   const failureCode = code ?? 'UNABLE_TO_VERIFY_LEAF_SIGNATURE';
   check.record(
     { title, status: 'failed', summary: t('{0}, certificate refused ({1}).', protocol, failureCode), details, durationMs: result.ms },
-    verdictFor(t, certificateFailure(failureCode) ?? 'untrusted-certificate', failureCode, url, context),
+    verdictFor(check, certificateFailure(failureCode) ?? 'untrusted-certificate', failureCode, url, context),
   );
   return undefined;
 }

@@ -1,6 +1,6 @@
 // Spec §4.1 gives no format: refuse only what can never be a serial number and would make a confusing request.
 
-import { ApiError } from './errors';
+import { invalidInputError } from './errors';
 
 /** Far above any real serial number; keeps a pasted log line from becoming a query. */
 export const MAX_SERIAL_NUMBER_LENGTH = 128;
@@ -28,28 +28,28 @@ export function unsafeSerialCharacters(value: string): 'control' | 'invisible' |
 export function normalizeSerialNumber(input: string): string {
   const serial = input.trim();
   if (serial === '') {
-    throw new ApiError('invalid-input', (t) => t('Enter a serial number: it is empty.'));
+    throw invalidInputError((t) => t('Enter a serial number: it is empty.'));
   }
   if (serial.length > MAX_SERIAL_NUMBER_LENGTH) {
-    throw new ApiError('invalid-input', (t) =>
+    throw invalidInputError((t) =>
       t('A serial number is at most {0} characters; this one has {1}. Check what was pasted.', MAX_SERIAL_NUMBER_LENGTH, serial.length),
     );
   }
   const unsafe = unsafeSerialCharacters(serial);
   if (unsafe === 'control') {
-    throw new ApiError('invalid-input', (t) =>
+    throw invalidInputError((t) =>
       t('The serial number contains a control character (such as a tab or line break). Remove it and try again.'),
     );
   }
   if (unsafe === 'invisible') {
-    throw new ApiError('invalid-input', (t) =>
+    throw invalidInputError((t) =>
       t(
         'The serial number contains an invisible or right-to-left formatting character, so it would not read as what it is. Type it again.',
       ),
     );
   }
   if (unsafe === 'markup') {
-    throw new ApiError('invalid-input', (t) =>
+    throw invalidInputError((t) =>
       t('The serial number contains "](" or "$(", which are never part of a serial number. Check what was pasted.'),
     );
   }

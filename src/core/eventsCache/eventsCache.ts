@@ -1,11 +1,11 @@
 // The one owner of the data path every view reads through: requests de-duplicated (one per serial
 // number in flight), results, failures and misses remembered once, refused credentials turned into one event.
-import { cancelledError, isApiError, signInCommand } from '../client/errors';
+import { CausedError, cancelledError, isApiError } from '../client/errors';
 import { RequestLane } from '../client/http/concurrencyLimiter';
 import type { EventsResult, GetEventsOptions, RequestPriority, TimestampUnit } from '../client/model';
 import type { LinkedResource } from '../client/onboardingClient';
 import { SharedRequest } from '../client/sharedRequest';
-import { asError, LocalizedError } from '../common/errors';
+import { asError } from '../common/errors';
 import { Emitter, type Event } from '../common/emitter';
 import { LoadBudget } from './loadBudget';
 
@@ -66,10 +66,10 @@ export type GetOptions = {
   readonly priority?: RequestPriority;
 };
 
-/** The one way "signed out" reaches a view: the cache has no client to ask. A view shows errorMessage(error, vscode.l10n.t). */
-export class NotSignedInError extends LocalizedError {
+/** The one way "signed out" reaches a view: the cache has no client to ask. Each program words what to do. */
+export class NotSignedInError extends CausedError {
   constructor() {
-    super((t) => t('Not signed in. Run {0} first.', signInCommand(t)));
+    super({ kind: 'not-signed-in' });
     this.name = 'NotSignedInError';
   }
 }

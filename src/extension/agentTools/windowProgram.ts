@@ -1,7 +1,6 @@
 // This window as the agent-tool answerer's program: its sign-in and setting,
 // the views' cache and line history, its watch list, and the wording that
 // names VS Code's command. No vscode import: the comparison with oe's program runs under plain mocha.
-import { errorMessage } from '../../core/common/errors';
 import type { ToolProgram } from '../../core/agents/toolAnswerer';
 import type { ToolScope } from '../../core/agents/toolScope';
 import { signInNeededText, turnedOffText } from '../../core/domain/agentTools/toolResults';
@@ -11,6 +10,10 @@ import { NotSignedInError, type EventsCache } from '../../core/eventsCache/event
 import type { ApiSession } from '../workbench/contracts/apiSession';
 import type { WatchesApi } from '../workbench/contracts/features';
 import { COMMANDS } from '../workbench/constants';
+import { agentWording } from '../../core/client/agentRemedies';
+import { EXTENSION_AGENT_ASKS } from '../workbench/remedies';
+
+const agentFailureText = agentWording(EXTENSION_AGENT_ASKS);
 
 export interface WindowProgramDeps {
   readonly session: Pick<ApiSession, 'state'>;
@@ -39,8 +42,8 @@ export function windowProgram(deps: WindowProgramDeps, scope: ToolScope): ToolPr
     rules: () => deps.settings.value.eventStates,
     scope,
     watches: { kept: true, list: () => deps.watches.watches(), start: (serialNumber) => deps.watches.startWatch(serialNumber) },
-    // English (errorMessage's default), like every tool result: a model reads it.
-    failureText: (error) => (error instanceof NotSignedInError ? signInNeededText('signed-out', COMMANDS.signIn) : errorMessage(error)),
+    // English, like every tool result: a model reads it; the remedy in VS Code's terms.
+    failureText: (error) => (error instanceof NotSignedInError ? signInNeededText('signed-out', COMMANDS.signIn) : agentFailureText(error)),
     log: (message) => {
       deps.log.info(message);
     },

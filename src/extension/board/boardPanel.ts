@@ -6,6 +6,7 @@ import { Debouncer } from '../../core/common/delays';
 import { definedOnly } from '../../core/common/definedOnly';
 import type { Event } from '../../core/common/emitter';
 import { errorMessage } from '../../core/common/errors';
+import { extensionErrorText } from '../workbench/remedies';
 import { Disposable, toDisposable } from '../../core/common/lifecycle';
 import { toSingleLine } from '../../core/common/markdownText';
 import { inertNotificationText } from '../../core/common/notificationText';
@@ -198,7 +199,7 @@ export class BoardPanel extends Disposable {
           result: entry?.result,
           stale: entry?.stale,
           errorKind: failed === undefined ? undefined : failureKind(failed),
-          errorMessage: failed === undefined ? undefined : toSingleLine(errorMessage(failed.error, vscode.l10n.t), MAX_ERROR_LENGTH),
+          errorMessage: failed === undefined ? undefined : toSingleLine(extensionErrorText(failed.error, vscode.l10n.t), MAX_ERROR_LENGTH),
           progress: answer === undefined ? undefined : rowProgress(answer, progressWords(answer, vscode.l10n.t, pageText)),
         },
         rules,
@@ -325,7 +326,7 @@ export class BoardPanel extends Disposable {
     try {
       await writeSavedFile(target, bytes);
     } catch (error) {
-      void vscode.window.showErrorMessage(inertNotificationText(errorMessage(error, vscode.l10n.t)));
+      void vscode.window.showErrorMessage(inertNotificationText(extensionErrorText(error, vscode.l10n.t)));
       return;
     }
     this.confirm(vscode.l10n.t('Saved {0}.', target.path.split('/').pop() ?? ''));

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { isApiError } from '../../core/client/errors';
 import type { OnboardingEvent } from '../../core/client/model';
 import { abortSignalFor } from '../../core/common/cancellation';
-import { errorMessage } from '../../core/common/errors';
+import { extensionErrorText } from '../workbench/remedies';
 import { inertNotificationText } from '../../core/common/notificationText';
 import { COMMANDS } from '../workbench/constants';
 import type { EventsCache } from '../../core/eventsCache/eventsCache';
@@ -148,7 +148,7 @@ export class PageRequests {
         reply(false, vscode.l10n.t('Fetch cancelled.'));
         return;
       }
-      const text = errorMessage(error, vscode.l10n.t);
+      const text = extensionErrorText(error, vscode.l10n.t);
       log.error('Event details: fetching a linked resource failed', error);
       reply(false, text);
       const shown = inertNotificationText(vscode.l10n.t('Could not fetch the linked resource: {0}', text));

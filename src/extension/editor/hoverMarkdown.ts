@@ -3,7 +3,7 @@
 import type { CacheEntry } from '../../core/eventsCache/eventsCache';
 import { commandUri, escapeMarkdown, toSingleLine } from '../../core/common/markdownText';
 import type { Localize } from '../../core/common/localize';
-import { errorMessage } from '../../core/common/errors';
+import { extensionErrorText } from '../workbench/remedies';
 import { formatAbsolute, formatRelative } from '../../core/common/time';
 import { COMMANDS } from '../workbench/constants';
 import { machineState, stateWord, type EventStateRules } from '../../core/domain/events/eventState';
@@ -132,7 +132,7 @@ export function eventsHoverMarkdown(serialNumber: string, cached: CacheEntry, ct
   }
   if (cached.stale) {
     const when = age(result.fetchedAt, ctx);
-    const why = cached.error ? ` ${escapeMarkdown(shortenErrorText(errorMessage(cached.error, ctx.t)))}` : '';
+    const why = cached.error ? ` ${escapeMarkdown(shortenErrorText(extensionErrorText(cached.error, ctx.t)))}` : '';
     parts.push(`_${ctx.t('Not up to date: last loaded {0}.', when)}_${why}`);
   }
   parts.push(actions(serialNumber, latest?.key, ctx, machine !== 'onboarded'));

@@ -17,6 +17,7 @@ import {
 import { abortSignalFor } from '../../core/common/cancellation';
 import { definedOnly } from '../../core/common/definedOnly';
 import { errorMessage } from '../../core/common/errors';
+import { extensionErrorText } from '../workbench/remedies';
 import type { SerialSettings } from '../workbench/serialSettings';
 import { serialAtPosition } from './serialAtCursor';
 
@@ -119,7 +120,7 @@ export class SerialHoverProvider implements vscode.HoverProvider {
       // The last good result (kept by the service, now marked stale) beats an error alone.
       const previous = this.deps.events.peek(serialNumber);
       if (previous !== undefined) return hover(eventsHoverMarkdown(serialNumber, previous, ctx), range);
-      return hover(errorHoverMarkdown(serialNumber, errorMessage(error, ctx.t), ctx), range);
+      return hover(errorHoverMarkdown(serialNumber, extensionErrorText(error, ctx.t), ctx), range);
     } finally {
       abort.dispose();
     }

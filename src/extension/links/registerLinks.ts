@@ -10,7 +10,7 @@
 // "open this URI?" dialog can be turned off for good.
 import * as vscode from 'vscode';
 import { definedOnly } from '../../core/common/definedOnly';
-import { errorMessage } from '../../core/common/errors';
+import { extensionErrorText } from '../workbench/remedies';
 import { inertNotificationText } from '../../core/common/notificationText';
 import { curlCommands } from '../../core/domain/links/curlCommands';
 import { machineLinkQuery, MACHINE_LINK_PATH, parseMachineLink, type MachineLink } from '../../core/domain/links/machineLink';
@@ -147,7 +147,7 @@ class MachineLinks implements vscode.UriHandler {
       );
     } catch (error) {
       void vscode.window.showErrorMessage(
-        inertNotificationText(t('Could not load the events of {0}: {1}', serialNumber, errorMessage(error, t))),
+        inertNotificationText(t('Could not load the events of {0}: {1}', serialNumber, extensionErrorText(error, t))),
       );
     }
   }
@@ -203,7 +203,7 @@ const copyAsCurl: CommandFactory<CopyDeps> =
       text = curlCommands({ apiBaseUrl, authUrl, serialNumber, clientId, username }, t);
     } catch (error) {
       void vscode.window.showErrorMessage(
-        inertNotificationText(t('Could not write the curl commands for {0}: {1}', serialNumber, errorMessage(error, t))),
+        inertNotificationText(t('Could not write the curl commands for {0}: {1}', serialNumber, extensionErrorText(error, t))),
       );
       return undefined;
     }

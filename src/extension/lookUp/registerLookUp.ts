@@ -5,6 +5,7 @@ import { isApiError } from '../../core/client/errors';
 import type { OnboardingEvent } from '../../core/client/model';
 import { NotSignedInError } from '../../core/eventsCache/eventsCache';
 import { errorMessage } from '../../core/common/errors';
+import { extensionErrorText } from '../workbench/remedies';
 import { Disposable, DisposableStore, toDisposable, type IDisposable } from '../../core/common/lifecycle';
 import { defuseThemeIcons } from '../../core/common/markdownText';
 import { formatAbsolute, formatRelative } from '../../core/common/time';
@@ -371,7 +372,7 @@ export class MachineLookUp extends Disposable {
     // Refused credentials (the cache told the session) leave the user signed out, as no client does.
     if (error instanceof NotSignedInError || (isApiError(error) && error.kind === 'invalid-credentials')) return [this.signInItem()];
     this.deps.log.warn(`Look-up: ${errorMessage(error)}`);
-    const message = errorMessage(error, vscode.l10n.t);
+    const message = extensionErrorText(error, vscode.l10n.t);
     return [
       {
         label: vscode.l10n.t('Could not load onboarding events'),

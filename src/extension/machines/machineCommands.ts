@@ -11,6 +11,7 @@
 import * as vscode from 'vscode';
 import { definedOnly } from '../../core/common/definedOnly';
 import { errorMessage } from '../../core/common/errors';
+import { extensionErrorText } from '../workbench/remedies';
 import { isRecord } from '../../core/common/guards';
 import { inertNotificationText } from '../../core/common/notificationText';
 import type { OnboardingEvent } from '../../core/client/model';
@@ -228,7 +229,7 @@ function pinMachine(deps: MachineCommandDeps): CommandHandler {
     } catch (error) {
       deps.log.error(`Pin ${serial}`, error);
       void vscode.window.showErrorMessage(
-        inertNotificationText(vscode.l10n.t('Could not pin {0}: {1}', serial, errorMessage(error, vscode.l10n.t))),
+        inertNotificationText(vscode.l10n.t('Could not pin {0}: {1}', serial, extensionErrorText(error, vscode.l10n.t))),
       );
       return false;
     }
@@ -286,7 +287,7 @@ function revealMachine(deps: MachineCommandDeps): CommandHandler {
     } catch (error) {
       deps.log.error(`Reveal ${serial}`, error);
       void vscode.window.showErrorMessage(
-        inertNotificationText(vscode.l10n.t('Could not show {0} in the sidebar: {1}', serial, errorMessage(error, vscode.l10n.t))),
+        inertNotificationText(vscode.l10n.t('Could not show {0} in the sidebar: {1}', serial, extensionErrorText(error, vscode.l10n.t))),
       );
     }
   };
@@ -304,7 +305,7 @@ async function applyFilter(deps: MachineCommandDeps, argument: unknown): Promise
   try {
     sinceMs = parseSince(change.since, vscode.l10n.t);
   } catch (error) {
-    void vscode.window.showErrorMessage(inertNotificationText(errorMessage(error, vscode.l10n.t)));
+    void vscode.window.showErrorMessage(inertNotificationText(extensionErrorText(error, vscode.l10n.t)));
     return undefined;
   }
   const before = model.filter;
@@ -395,7 +396,7 @@ async function writeExport(deps: MachineCommandDeps, argument: unknown): Promise
     if (!(error instanceof NamedFileError) || error.refusal === 'failed') throw error;
     log.warn(`Export refused: ${errorMessage(error)}`);
     void vscode.window.showErrorMessage(
-      inertNotificationText(vscode.l10n.t('The events could not be exported: {0}', errorMessage(error, vscode.l10n.t))),
+      inertNotificationText(vscode.l10n.t('The events could not be exported: {0}', extensionErrorText(error, vscode.l10n.t))),
     );
     return undefined;
   }
@@ -418,7 +419,7 @@ function exportEvents(deps: MachineCommandDeps): CommandHandler {
     } catch (error) {
       deps.log.error('Export failed', error);
       void vscode.window.showErrorMessage(
-        inertNotificationText(vscode.l10n.t('The events could not be exported: {0}', errorMessage(error, vscode.l10n.t))),
+        inertNotificationText(vscode.l10n.t('The events could not be exported: {0}', extensionErrorText(error, vscode.l10n.t))),
       );
       return undefined;
     }

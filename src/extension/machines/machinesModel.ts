@@ -8,7 +8,7 @@ import { Debouncer } from '../../core/common/delays';
 import { Emitter, type Event } from '../../core/common/emitter';
 import { Disposable, toDisposable, type IDisposable } from '../../core/common/lifecycle';
 import { isApiError } from '../../core/client/errors';
-import { errorMessage } from '../../core/common/errors';
+import { extensionErrorText } from '../workbench/remedies';
 import { plainLocalize, type Localize } from '../../core/common/localize';
 import type { TimestampUnit } from '../../core/client/model';
 import type { TimestampUnitSetting } from '../../core/client/timestamp';
@@ -268,7 +268,7 @@ export class MachinesModel extends Disposable {
       loading: summary.loading,
       error: summary.failure
         ? {
-            message: errorMessage(summary.failure.error, t),
+            message: extensionErrorText(summary.failure.error, t),
             kind: isApiError(summary.failure.error) ? summary.failure.error.kind : undefined,
           }
         : undefined,

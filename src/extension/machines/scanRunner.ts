@@ -3,7 +3,7 @@
 // expanded or in a cancellable notification when the user asked for it, and
 // the outcome recorded in the model.
 import * as vscode from 'vscode';
-import { errorMessage } from '../../core/common/errors';
+import { extensionErrorText } from '../workbench/remedies';
 import { Disposable, toDisposable } from '../../core/common/lifecycle';
 import type { SerialMatcher } from '../../core/domain/serialNumbers/serialMatcher';
 import { VIEWS } from '../workbench/constants';
@@ -85,7 +85,7 @@ export class ScanRunner extends Disposable {
         model.setWorkspaceScan({ kind: 'not-scanned' });
       } else {
         log.error('The workspace scan failed', error);
-        model.setWorkspaceScan({ kind: 'failed', message: errorMessage(error, vscode.l10n.t) });
+        model.setWorkspaceScan({ kind: 'failed', message: extensionErrorText(error, vscode.l10n.t) });
       }
     } finally {
       linked.dispose();

@@ -19,7 +19,7 @@ import { COMMANDS } from '../workbench/constants';
 import type { ErrorNode, EventNode, GroupNode, LoadMoreNode, MachineNode, MachinesNode, PlaceholderNode } from './treeNodes';
 import { displayText } from '../../core/common/notificationText';
 import type { Localize } from '../../core/common/localize';
-import { errorMessage } from '../../core/common/errors';
+import { extensionErrorText } from '../workbench/remedies';
 import { escapeMarkdown } from '../../core/common/markdownText';
 import { lineText, markdownText, tooltipText } from '../../core/common/serverText';
 import { progressWords, type ProgressAnswer } from '../../core/domain/progress/machineProgress';
@@ -289,7 +289,7 @@ export function machineTooltip(summary: MachineSummary, context: RenderContext, 
   }
   if (summary.failure) {
     md.appendMarkdown('$(error) ');
-    md.appendText(errorMessage(summary.failure.error, t));
+    md.appendText(extensionErrorText(summary.failure.error, t));
     md.appendMarkdown('\n\n');
   }
   if (foundIn && foundIn.length > 0) {

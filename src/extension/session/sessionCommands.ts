@@ -1,7 +1,7 @@
 // The sign-in commands and the status-bar menu, as one command table; an argument object is asked
 // about (workbench/argumentTrust.ts), none means step by step.
 import * as vscode from 'vscode';
-import { errorMessage } from '../../core/common/errors';
+import { extensionErrorText } from '../workbench/remedies';
 import { inertNotificationText } from '../../core/common/notificationText';
 import { isRecord } from '../../core/common/guards';
 import { isApiError } from '../../core/client/errors';
@@ -153,7 +153,7 @@ async function signInWithArguments(deps: SessionCommandDeps, arg: Record<string,
         vscode.l10n.t('The authorization server rejected the client id, client secret, username or password. Nothing was stored.'),
       );
     }
-    throw new Error(vscode.l10n.t('Sign-in failed: {0} Nothing was stored.', errorMessage(error, vscode.l10n.t)));
+    throw new Error(vscode.l10n.t('Sign-in failed: {0} Nothing was stored.', extensionErrorText(error, vscode.l10n.t)));
   }
   const env = await deps.session.completeSignIn(draft);
   // Only a confirmed modal counts as the user having seen these URLs.

@@ -1,7 +1,7 @@
 // Sign In, interactively: seven steps, then one token request that proves the credentials before
 // anything is stored. What was typed stays in memory only while the flow runs.
 import * as vscode from 'vscode';
-import { errorMessage } from '../../core/common/errors';
+import { extensionErrorText } from '../workbench/remedies';
 import { abortSignalFor } from '../../core/common/cancellation';
 import { definedOnly } from '../../core/common/definedOnly';
 import { isApiError } from '../../core/client/errors';
@@ -100,7 +100,7 @@ export class SignInFlow {
             inertNotificationText(
               vscode.l10n.t(
                 'Could not check the credentials: {0} Nothing was stored; what you typed is kept until you close this message.',
-                errorMessage(error, vscode.l10n.t),
+                extensionErrorText(error, vscode.l10n.t),
               ),
             ),
             retry,
@@ -114,7 +114,7 @@ export class SignInFlow {
         return choice === edit ? { kind: 'edit', restartAt: 0 } : { kind: 'cancelled' };
       }
       const choice = await vscode.window.showErrorMessage(
-        inertNotificationText(vscode.l10n.t('Sign-in failed: {0} Nothing was stored.', errorMessage(error, vscode.l10n.t))),
+        inertNotificationText(vscode.l10n.t('Sign-in failed: {0} Nothing was stored.', extensionErrorText(error, vscode.l10n.t))),
         edit,
       );
       return choice === edit ? { kind: 'edit', restartAt: 0 } : { kind: 'cancelled' };

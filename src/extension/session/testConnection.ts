@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { abortSignalFor } from '../../core/common/cancellation';
 import { definedOnly } from '../../core/common/definedOnly';
 import { isApiError } from '../../core/client/errors';
+import { EXTENSION_WORDING } from '../workbench/remedies';
 import type { Credentials } from '../../core/client/auth/tokenClient';
 import { runConnectionCheck } from '../../core/client/connectionCheck';
 import { renderConnectionReport } from '../../core/client/connectionReport';
@@ -102,6 +103,7 @@ export async function showConnectionReport(
         return await runConnectionCheck({
           // The user reads the report: every step and verdict in the display language.
           t: vscode.l10n.t,
+          wording: EXTENSION_WORDING,
           environment: target.name,
           apiBaseUrl: target.apiBaseUrl,
           authUrl: target.authUrl,

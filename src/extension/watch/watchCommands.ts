@@ -1,6 +1,6 @@
 // Watch Onboarding, Stop Watching and the Watched Machines quick pick, as one command table.
 import * as vscode from 'vscode';
-import { errorMessage } from '../../core/common/errors';
+import { extensionErrorText } from '../workbench/remedies';
 import type { IDisposable } from '../../core/common/lifecycle';
 import { inertNotificationText } from '../../core/common/notificationText';
 import { lineText } from '../../core/common/serverText';
@@ -112,7 +112,7 @@ const watchMachine: CommandFactory<WatchCommandDeps> = (deps) => async (argument
     return result.kind;
   } catch (error) {
     deps.log.error(`Watch ${serial}`, error);
-    void vscode.window.showErrorMessage(inertNotificationText(t('Could not watch {0}: {1}', serial, errorMessage(error, t))));
+    void vscode.window.showErrorMessage(inertNotificationText(t('Could not watch {0}: {1}', serial, extensionErrorText(error, t))));
     return undefined;
   }
 };

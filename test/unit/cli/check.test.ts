@@ -131,7 +131,10 @@ describe('oe check', function () {
     const dir = configuration();
     const run = await runOeInProcess(['check', '.'], { env: { ...env(), OE_PASSWORD: 'wrong' }, cwd: dir });
     assert.equal(run.code, 3);
-    assert.equal(run.stderr, "oe check: The API rejected the credentials. Run 'Onboarding Events: Sign In' again.\n");
+    assert.equal(
+      run.stderr,
+      'oe check: The API rejected the credentials. Check OE_CLIENT_ID, OE_CLIENT_SECRET, OE_USERNAME and OE_PASSWORD (or the password piped with --password-stdin).\n',
+    );
     assert.equal(run.stdout, '');
   });
 

@@ -25,16 +25,23 @@ describe('oe test-connection', function () {
     const run = await runOeInProcess(['test-connection', '--serial', 'MX-4711-A0023'], { env: env() });
     assert.equal(run.code, 0, run.stderr);
     const report = run.stdout;
-    assert.match(report, /^Onboarding Events: connection test\n=+\n/);
+    assert.match(report, /^Onboarding Events: connection test\n\n/);
     assert.match(
       report,
-      /\nVerdict: the connection works\n-+\n\nEverything works: the authorization server issued a token and the API answered\./,
+      /\nVerdict: the connection works\n\nEverything works: the authorization server issued a token and the API answered\./,
     );
     assert.match(report, /^1\. OK Proxy for the API and the authorization server/m);
     assert.match(report, /^\d\. OK Token request POST http:\/\/127\.0\.0\.1:\d+\/oauth\/token/m);
-    assert.match(report, /^\d\. OK Events request GET .* for serial number `MX-4711-A0023` .*HTTP 200: 3 events\./m);
-    assert.match(report, /^- oe: `\d+\.\d+\.\d+`$/m);
-    assert.ok(!/^#/m.test(report) && !report.includes('**OK**'), 'terminal text, not Markdown');
+    assert.match(report, /^\d\. OK Events request GET .* for serial number MX-4711-A0023 .*HTTP 200: 3 events\./m);
+    assert.match(report, /^- oe: \d+\.\d+\.\d+$/m);
+    assert.ok(!/^#/m.test(report) && !report.includes('**OK**') && !report.includes('`'), 'terminal text, not Markdown');
+    assert.ok(!/^[=-]{3,}$/m.test(report.replace(/\n---\n/, '\n')), 'no underlined headings');
+    assert.match(report, /attach this report and the command's output to a ticket\./);
+    assert.doesNotMatch(
+      report,
+      /http\.proxy|onboardingEvents\.|Onboarding Events: [A-Z]/,
+      'only what oe has: no VS Code setting or command',
+    );
     for (const secret of [TEST_CREDENTIALS.password, TEST_CREDENTIALS.clientSecret]) assert.ok(!report.includes(secret));
   });
 
@@ -51,6 +58,7 @@ describe('oe test-connection', function () {
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /The network path works; the sign-in was not tested\./);
     assert.match(run.stdout, /skipped Token request .*no credentials are stored/);
+    assert.match(run.stdout, /Set OE_CLIENT_ID, OE_CLIENT_SECRET, OE_USERNAME and OE_PASSWORD, then run oe test-connection again/);
   });
 
   it("no API URL: exit 64 naming the variable; an http URL off this computer: the sign-in form's refusal", async () => {
@@ -67,7 +75,7 @@ describe('oe test-connection', function () {
     const run = await runOeInProcess(['test-connection'], { env: { ...env(), OE_API_URL: `${api.baseUrl}/wrong` } });
     assert.equal(run.code, 1, run.stdout);
     assert.doesNotMatch(run.stdout, /the connection works/);
-    assert.match(run.stdout, /\nVerdict: the connection fails\n-+\n\nThe API was not found at this address\./);
+    assert.match(run.stdout, /\nVerdict: the connection fails\n\nThe API was not found at this address\./);
     assert.match(
       run.stdout,
       /^\d\. FAILED Events request GET http:\/\/127\.0\.0\.1:\d+\/wrong\/public\/api\/onboarding-events\/events .*HTTP 404: not the API\./m,

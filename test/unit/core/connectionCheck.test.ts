@@ -11,6 +11,7 @@ import { loopbackLookup } from '../../support/network/loopbackLookup';
 import { startRecordingProxy, type RecordingProxy } from '../../support/network/recordingProxy';
 import { PLANT_HOST, testPki } from '../../support/network/testPki';
 import { CREDENTIALS, SECRETS } from './testClient';
+import { EXTENSION_WORDING } from '../../../src/extension/workbench/remedies';
 
 /** A t that marks every message it words: ⟦…⟧ around the whole sentence, its values inside. */
 const marking = (message: string, ...args: (string | number | boolean)[]): string => `⟦${plainLocalize(message, ...args)}⟧`;
@@ -83,6 +84,7 @@ describe('Test Connection: the report over real sockets to a fake API on 127.0.0
   ): Promise<{ report: ConnectionReport; text: string }> {
     const report = await runConnectionCheck({
       t: plainLocalize,
+      wording: EXTENSION_WORDING,
       environment: 'Plant',
       apiBaseUrl: httpsBase(),
       authUrl: `${httpsBase()}/oauth`,
@@ -227,6 +229,7 @@ describe('Test Connection: the report over real sockets to a fake API on 127.0.0
       await assert.rejects(
         runConnectionCheck({
           t: plainLocalize,
+          wording: EXTENSION_WORDING,
           environment: 'Plant',
           apiBaseUrl: `https://127.0.0.1:${port}`,
           authUrl: `https://127.0.0.1:${port}/oauth`,
@@ -444,6 +447,7 @@ describe('Test Connection: a 404 to the events request is the API only when a wr
   const run = async (apiBaseUrl: string, serialNumber?: string): Promise<{ report: ConnectionReport; text: string }> => {
     const report = await runConnectionCheck({
       t: plainLocalize,
+      wording: EXTENSION_WORDING,
       environment: 'Plant',
       apiBaseUrl,
       authUrl: api.authUrl,

@@ -20,6 +20,8 @@ import { startHttpsFront, type HttpsFront } from '../../support/network/httpsFro
 import { loopbackLookup } from '../../support/network/loopbackLookup';
 import { PLANT_HOST, PROXY_HOST, testPki } from '../../support/network/testPki';
 import { makeClient, rejectionOf, SECRETS } from './testClient';
+import { extensionErrorText } from '../../../src/extension/workbench/remedies';
+import { plainLocalize } from '../../../src/core/common/localize';
 
 const PROXY_USER = 'plant-user';
 const PROXY_PASSWORD = 'proxy-secret-7';
@@ -82,7 +84,7 @@ describe('the undici engine through a real Squid and a real mitmdump', function 
       const error = await rejectionOf(client.verifyCredentials());
       assert.ok(isApiError(error), `expected an ApiError, got ${String(error)}`);
       for (const secret of [...SECRETS, PROXY_PASSWORD, 'not-the-password'])
-        assert.ok(!error.message.includes(secret), 'a secret leaked into the message');
+        assert.ok(!extensionErrorText(error, plainLocalize).includes(secret), 'a secret leaked into the message');
       return error;
     } finally {
       client.dispose();
@@ -110,7 +112,10 @@ describe('the undici engine through a real Squid and a real mitmdump', function 
     assert.ok(squid !== undefined);
     const error = await failureVia({ proxy: squid.urlWithCredentials(PROXY_USER, 'not-the-password') });
     assert.equal(error.details.network, 'proxy-auth-required');
-    assert.match(error.message, new RegExp(`^The proxy 127\\.0\\.0\\.1:${squid.port} rejected the proxy credentials \\(HTTP 407\\)`));
+    assert.match(
+      extensionErrorText(error, plainLocalize),
+      new RegExp(`^The proxy 127\\.0\\.0\\.1:${squid.port} rejected the proxy credentials \\(HTTP 407\\)`),
+    );
     // Squid writes its log behind the answer: wait for this refusal's line, so it cannot land in the next test's window.
     assert.ok(
       await waitUntil(
@@ -141,12 +146,12 @@ describe('the undici engine through a real Squid and a real mitmdump', function 
     assert.ok(mitm !== undefined && front !== undefined);
     const error = await failureVia({ proxy: mitm.url });
     assert.match(
-      error.message,
+      extensionErrorText(error, plainLocalize),
       new RegExp(
         `^${PLANT_HOST.replace(/\./g, '\\.')}:${front.port} presented a certificate from a certificate authority this computer does not trust`,
       ),
     );
-    assert.match(error.message, /onboardingEvents\.caCertificatesFile/);
+    assert.match(extensionErrorText(error, plainLocalize), /onboardingEvents\.caCertificatesFile/);
   });
 
   it('mitmdump with its CA in the CA file: signs in and reads events', async () => {
@@ -184,14 +189,17 @@ describe('the undici engine through a real Squid and a real mitmdump', function 
       const error = await failureVia(viaHttpsSquid(PROXY_HOST, pki.caFile));
       assert.equal(error.details.network, 'proxy-certificate');
       assert.match(
-        error.message,
+        extensionErrorText(error, plainLocalize),
         new RegExp(
           `^The proxy proxy\\.plant\\.test:${httpsSquid.port} presented a certificate from a certificate authority this computer does not trust \\(UNABLE_TO_VERIFY_LEAF_SIGNATURE\\)`,
         ),
       );
-      assert.match(error.message, /http\.proxy/);
-      assert.match(error.message, /onboardingEvents\.caCertificatesFile/);
-      assert.ok(!error.message.includes(PLANT_HOST), `the API is not blamed: ${error.message}`);
+      assert.match(extensionErrorText(error, plainLocalize), /http\.proxy/);
+      assert.match(extensionErrorText(error, plainLocalize), /onboardingEvents\.caCertificatesFile/);
+      assert.ok(
+        !extensionErrorText(error, plainLocalize).includes(PLANT_HOST),
+        `the API is not blamed: ${extensionErrorText(error, plainLocalize)}`,
+      );
     });
 
     it('addressed by a name its certificate lacks: the message says so about the proxy and points at http.proxy', async () => {
@@ -199,13 +207,16 @@ describe('the undici engine through a real Squid and a real mitmdump', function 
       const error = await failureVia(viaHttpsSquid('127.0.0.1', pki.bothCasFile));
       assert.equal(error.details.network, 'proxy-certificate');
       assert.match(
-        error.message,
+        extensionErrorText(error, plainLocalize),
         new RegExp(
           `^The certificate of the proxy 127\\.0\\.0\\.1:${httpsSquid.port} was issued for another host name \\(ERR_TLS_CERT_ALTNAME_INVALID\\)`,
         ),
       );
-      assert.match(error.message, /http\.proxy/);
-      assert.ok(!error.message.includes(PLANT_HOST) && !/API base URL/.test(error.message), `the API is not blamed: ${error.message}`);
+      assert.match(extensionErrorText(error, plainLocalize), /http\.proxy/);
+      assert.ok(
+        !extensionErrorText(error, plainLocalize).includes(PLANT_HOST) && !/API base URL/.test(extensionErrorText(error, plainLocalize)),
+        `the API is not blamed: ${extensionErrorText(error, plainLocalize)}`,
+      );
     });
   });
 });

@@ -23,6 +23,8 @@ import {
   type ApiErrorKind,
 } from '../../../src/core/client/errors';
 import { TransportError, type NetworkFailureContext } from '../../../src/core/client/http/transport';
+import { extensionErrorText } from '../../../src/extension/workbench/remedies';
+import { plainLocalize } from '../../../src/core/common/localize';
 
 interface Shape {
   readonly kind: ApiErrorKind;
@@ -32,7 +34,7 @@ interface Shape {
 
 function shapeOf(error: ApiError): Shape {
   assert.ok(isApiError(error));
-  return { kind: error.kind, message: error.message, details: { ...error.details } };
+  return { kind: error.kind, message: extensionErrorText(error, plainLocalize), details: { ...error.details } };
 }
 
 const CHECK_SETTINGS = 'Check the API base URL and authorization URL settings, and any proxy in between.';
@@ -51,7 +53,7 @@ describe('API errors: what each failure tells the user', () => {
 
   describe('ApiError', () => {
     it('is an Error named ApiError with empty details by default', () => {
-      const error = new ApiError('server', () => 'Boom.');
+      const error = new ApiError('server', { kind: 'invalid-input', text: () => 'Boom.' });
       assert.ok(error instanceof Error);
       assert.equal(error.name, 'ApiError');
       assert.equal(String(error), 'ApiError: Boom.');

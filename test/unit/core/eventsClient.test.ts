@@ -5,13 +5,15 @@ import type { EventsResult } from '../../../src/core/client/model';
 import { makeEvent, TEST_ASSET_ID, TEST_SERIALS } from '../../support/fakeApi';
 import { makeClient, rejectionOf, useFakeApi } from './testClient';
 import { serverTextData } from '../../../src/core/common/serverText';
+import { extensionErrorText } from '../../../src/extension/workbench/remedies';
+import { plainLocalize } from '../../../src/core/common/localize';
 
 const EVENTS_PATH = '/public/api/onboarding-events/events';
 
 function assertApiError(error: unknown, kind: ApiErrorKind, message?: RegExp): void {
   assert.ok(isApiError(error), `expected an ApiError, got ${String(error)}`);
-  assert.equal(error.kind, kind, error.message);
-  if (message !== undefined) assert.match(error.message, message);
+  assert.equal(error.kind, kind, extensionErrorText(error, plainLocalize));
+  if (message !== undefined) assert.match(extensionErrorText(error, plainLocalize), message);
 }
 
 function manyEvents(count: number): unknown[] {

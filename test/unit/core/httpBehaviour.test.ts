@@ -6,11 +6,13 @@ import { createUndiciTransport } from '../../../src/core/client/http/undiciTrans
 import type { Transport } from '../../../src/core/client/http/transport';
 import { TEST_SERIALS } from '../../support/fakeApi';
 import { delay, makeClient, rejectionOf, useFakeApi } from './testClient';
+import { extensionErrorText } from '../../../src/extension/workbench/remedies';
+import { plainLocalize } from '../../../src/core/common/localize';
 
 function assertApiError(error: unknown, kind: ApiErrorKind, message?: RegExp): void {
   assert.ok(isApiError(error), `expected an ApiError, got ${String(error)}`);
-  assert.equal(error.kind, kind, error.message);
-  if (message !== undefined) assert.match(error.message, message);
+  assert.equal(error.kind, kind, extensionErrorText(error, plainLocalize));
+  if (message !== undefined) assert.match(extensionErrorText(error, plainLocalize), message);
 }
 
 /** Wraps the real undici transport to observe how many requests are in flight at once. */

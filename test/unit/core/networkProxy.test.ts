@@ -10,6 +10,8 @@ import { loopbackLookup } from '../../support/network/loopbackLookup';
 import { startRecordingProxy, type RecordingProxy, type RecordingProxyOptions } from '../../support/network/recordingProxy';
 import { PLANT_HOST, testPki } from '../../support/network/testPki';
 import { makeClient, rejectionOf, SECRETS } from './testClient';
+import { extensionErrorText } from '../../../src/extension/workbench/remedies';
+import { plainLocalize } from '../../../src/core/common/localize';
 
 const PROXY_USER = 'plant-user';
 const PROXY_PASSWORD = 'pr0xy:p@ss';
@@ -54,7 +56,8 @@ describe('through a real recording proxy on 127.0.0.1 (the proxy package)', func
     try {
       const error = await rejectionOf(client.getEvents(TEST_SERIALS.onboarded));
       assert.ok(isApiError(error), `expected an ApiError, got ${String(error)}`);
-      for (const secret of [...SECRETS, PROXY_PASSWORD]) assert.ok(!error.message.includes(secret), 'a secret leaked into the message');
+      for (const secret of [...SECRETS, PROXY_PASSWORD])
+        assert.ok(!extensionErrorText(error, plainLocalize).includes(secret), 'a secret leaked into the message');
       return error;
     } finally {
       client.dispose();
@@ -141,7 +144,7 @@ describe('through a real recording proxy on 127.0.0.1 (the proxy package)', func
     assert.equal(error.kind, 'network');
     assert.equal(error.details.network, 'proxy-auth-required');
     assert.match(
-      error.message,
+      extensionErrorText(error, plainLocalize),
       new RegExp(`^The proxy 127\\.0\\.0\\.1:${port} requires authentication \\(HTTP 407\\)\\..*http\\.proxyAuthorization`),
     );
   });
@@ -151,8 +154,11 @@ describe('through a real recording proxy on 127.0.0.1 (the proxy package)', func
     const { port } = authenticating;
     const error = await failureOf({ proxy: authenticating.urlWithCredentials(PROXY_USER, 'wrong-password') });
     assert.equal(error.details.network, 'proxy-auth-required');
-    assert.match(error.message, new RegExp(`^The proxy 127\\.0\\.0\\.1:${port} rejected the proxy credentials \\(HTTP 407\\)`));
-    assert.ok(!error.message.includes('wrong-password'));
+    assert.match(
+      extensionErrorText(error, plainLocalize),
+      new RegExp(`^The proxy 127\\.0\\.0\\.1:${port} rejected the proxy credentials \\(HTTP 407\\)`),
+    );
+    assert.ok(!extensionErrorText(error, plainLocalize).includes('wrong-password'));
   });
 
   it('502 on CONNECT: says the proxy refused the tunnel to the host, not "cancelled"', async () => {
@@ -168,7 +174,7 @@ describe('through a real recording proxy on 127.0.0.1 (the proxy package)', func
     assert.ok(isApiError(error));
     assert.equal(error.details.network, 'proxy-refused');
     assert.match(
-      error.message,
+      extensionErrorText(error, plainLocalize),
       new RegExp(`^The proxy 127\\.0\\.0\\.1:${port} refused to open a connection to ${PLANT_HOST}:${front.port} \\(HTTP 502\\)`),
     );
     assert.match(log[0]?.error ?? '', new RegExp(`^proxy-refused .* via proxy 127\\.0\\.0\\.1:${port} \\(HTTP 502\\)$`));
@@ -181,7 +187,10 @@ describe('through a real recording proxy on 127.0.0.1 (the proxy package)', func
     await new Promise((resolve) => closed.close(resolve));
     const error = await failureOf({ proxy: `http://${PROXY_USER}:${encodeURIComponent(PROXY_PASSWORD)}@127.0.0.1:${port}`, maxRetries: 0 });
     assert.equal(error.details.network, 'proxy-unreachable');
-    assert.match(error.message, new RegExp(`^Could not connect to the proxy 127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\)\\.`));
+    assert.match(
+      extensionErrorText(error, plainLocalize),
+      new RegExp(`^Could not connect to the proxy 127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\)\\.`),
+    );
   });
 
   it('without the CA, through the proxy: the unknown-CA error names the API host and the setting', async () => {
@@ -189,7 +198,7 @@ describe('through a real recording proxy on 127.0.0.1 (the proxy package)', func
     const error = await failureOf({ proxy: url, caCertificatesFile: '' });
     assert.equal(error.details.network, 'untrusted-certificate');
     assert.match(
-      error.message,
+      extensionErrorText(error, plainLocalize),
       new RegExp(
         `^${PLANT_HOST}:${front.port} presented a certificate from a certificate authority this computer does not trust.*onboardingEvents\\.caCertificatesFile`,
       ),
@@ -217,12 +226,12 @@ describe('through a real recording proxy on 127.0.0.1 (the proxy package)', func
       });
       assert.equal(error.details.network, 'proxy-certificate');
       assert.match(
-        error.message,
+        extensionErrorText(error, plainLocalize),
         new RegExp(
           `^The proxy 127\\.0\\.0\\.1:${port} presented a certificate from a certificate authority this computer does not trust \\(UNABLE_TO_VERIFY_LEAF_SIGNATURE\\)\\. Check the address in the http\\.proxy setting.*onboardingEvents\\.caCertificatesFile`,
         ),
       );
-      assert.ok(!error.message.includes(PLANT_HOST), error.message);
+      assert.ok(!extensionErrorText(error, plainLocalize).includes(PLANT_HOST), extensionErrorText(error, plainLocalize));
       assert.equal(api.tokenRequests().length, 0);
     });
 
@@ -231,7 +240,7 @@ describe('through a real recording proxy on 127.0.0.1 (the proxy package)', func
       const error = await failureOf({ proxy: `https://proxy.plant.test:${port}`, lookup: loopbackLookup(['proxy.plant.test']) });
       assert.equal(error.details.network, 'proxy-certificate');
       assert.equal(
-        error.message,
+        extensionErrorText(error, plainLocalize),
         `The certificate of the proxy proxy.plant.test:${port} was issued for another host name (ERR_TLS_CERT_ALTNAME_INVALID). Use the host name the proxy's certificate names in the http.proxy setting (or HTTPS_PROXY).`,
       );
     });

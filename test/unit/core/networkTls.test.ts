@@ -11,10 +11,12 @@ import { startHttpsFront, type HttpsFront } from '../../support/network/httpsFro
 import { loopbackLookup } from '../../support/network/loopbackLookup';
 import { PLANT_HOST, testPki } from '../../support/network/testPki';
 import { makeClient, rejectionOf, SECRETS } from './testClient';
+import { extensionErrorText } from '../../../src/extension/workbench/remedies';
+import { plainLocalize } from '../../../src/core/common/localize';
 
 function asApiError(error: unknown): ApiError {
   assert.ok(isApiError(error), `expected an ApiError, got ${String(error)}`);
-  for (const secret of SECRETS) assert.ok(!error.message.includes(secret), 'a secret leaked into the message');
+  for (const secret of SECRETS) assert.ok(!extensionErrorText(error, plainLocalize).includes(secret), 'a secret leaked into the message');
   return error;
 }
 
@@ -80,10 +82,10 @@ describe('HTTPS with a private CA (test CA made with openssl, HTTPS fake on 127.
     assert.equal(error.kind, 'network');
     assert.equal(error.details.network, 'untrusted-certificate');
     assert.match(
-      error.message,
+      extensionErrorText(error, plainLocalize),
       new RegExp(`^${PLANT_HOST}:${front.port} presented a certificate from a certificate authority this computer does not trust`),
     );
-    assert.match(error.message, /onboardingEvents\.caCertificatesFile/);
+    assert.match(extensionErrorText(error, plainLocalize), /onboardingEvents\.caCertificatesFile/);
     assert.deepEqual(api.requests, []);
   });
 
@@ -91,21 +93,21 @@ describe('HTTPS with a private CA (test CA made with openssl, HTTPS fake on 127.
     front.useCertificate(pki.selfSigned);
     const error = await failureOf({ caCertificatesFile: pki.caFile });
     assert.equal(error.details.network, 'untrusted-certificate');
-    assert.match(error.message, /presented a self-signed certificate \(DEPTH_ZERO_SELF_SIGNED_CERT\)/);
+    assert.match(extensionErrorText(error, plainLocalize), /presented a self-signed certificate \(DEPTH_ZERO_SELF_SIGNED_CERT\)/);
   });
 
   it('an expired certificate says it expired', async () => {
     front.useCertificate(pki.expired);
     const error = await failureOf({ caCertificatesFile: pki.caFile });
     assert.equal(error.details.network, 'certificate-expired');
-    assert.match(error.message, new RegExp(`The certificate of ${PLANT_HOST}:${front.port} has expired`));
+    assert.match(extensionErrorText(error, plainLocalize), new RegExp(`The certificate of ${PLANT_HOST}:${front.port} has expired`));
   });
 
   it('a certificate for another host name says so', async () => {
     front.useCertificate(pki.wrongName);
     const error = await failureOf({ caCertificatesFile: pki.caFile });
     assert.equal(error.details.network, 'certificate-name-mismatch');
-    assert.match(error.message, /was issued for another host name \(ERR_TLS_CERT_ALTNAME_INVALID\)/);
+    assert.match(extensionErrorText(error, plainLocalize), /was issued for another host name \(ERR_TLS_CERT_ALTNAME_INVALID\)/);
   });
 
   it('http.proxyStrictSSL false accepts the certificate, and every request is logged as unverified', async () => {
@@ -123,13 +125,16 @@ describe('HTTPS with a private CA (test CA made with openssl, HTTPS fake on 127.
   it('a CA file that cannot be read names the file and the setting', async () => {
     const error = await failureOf({ caCertificatesFile: `${pki.dir}/missing.pem` });
     assert.equal(error.details.network, 'ca-file');
-    assert.match(error.message, /missing\.pem" could not be used \(ENOENT\)\. Set onboardingEvents\.caCertificatesFile/);
+    assert.match(
+      extensionErrorText(error, plainLocalize),
+      /missing\.pem" could not be used \(ENOENT\)\. Set onboardingEvents\.caCertificatesFile/,
+    );
   });
 
   it('a CA file without PEM certificates is refused rather than ignored', async () => {
     const error = await failureOf({ caCertificatesFile: `${pki.dir}/server.key` });
     assert.equal(error.details.network, 'ca-file');
-    assert.match(error.message, /NO_PEM_CERTIFICATES/);
+    assert.match(extensionErrorText(error, plainLocalize), /NO_PEM_CERTIFICATES/);
   });
 
   it('a host name that does not resolve gives a DNS error (resolved by an injected lookup: no DNS query leaves the machine)', async () => {
@@ -142,7 +147,7 @@ describe('HTTPS with a private CA (test CA made with openssl, HTTPS fake on 127.
     try {
       const error = asApiError(await rejectionOf(client.getEvents(TEST_SERIALS.onboarded)));
       assert.equal(error.details.network, 'dns');
-      assert.match(error.message, /^The host name unknown\.plant\.test could not be found \(ENOTFOUND\)\./);
+      assert.match(extensionErrorText(error, plainLocalize), /^The host name unknown\.plant\.test could not be found \(ENOTFOUND\)\./);
       assert.ok(lookup.asked.includes('unknown.plant.test'));
     } finally {
       client.dispose();
@@ -162,7 +167,10 @@ describe('HTTPS with a private CA (test CA made with openssl, HTTPS fake on 127.
     try {
       const error = asApiError(await rejectionOf(client.getEvents(TEST_SERIALS.onboarded)));
       assert.equal(error.details.network, 'connection-refused');
-      assert.match(error.message, new RegExp(`^127\\.0\\.0\\.1:${port} refused the connection \\(ECONNREFUSED\\)\\..*SSH tunnel`));
+      assert.match(
+        extensionErrorText(error, plainLocalize),
+        new RegExp(`^127\\.0\\.0\\.1:${port} refused the connection \\(ECONNREFUSED\\)\\..*SSH tunnel`),
+      );
     } finally {
       client.dispose();
     }
@@ -186,7 +194,7 @@ describe('transport errors across bundles', () => {
     try {
       const error = asApiError(await rejectionOf(client.getEvents(TEST_SERIALS.onboarded)));
       assert.equal(error.details.network, 'dns');
-      assert.match(error.message, /^The host name api\.plant\.test could not be found \(ENOTFOUND\)/);
+      assert.match(extensionErrorText(error, plainLocalize), /^The host name api\.plant\.test could not be found \(ENOTFOUND\)/);
     } finally {
       client.dispose();
       await api.close();

@@ -12,6 +12,8 @@ import { OnboardingClient, type HttpSettings } from '../../../src/core/client/on
 import { startForeignOrigin, TEST_ASSET_ID, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { loopbackLookup } from '../../support/network/loopbackLookup';
 import { makeClient, rejectionOf, useFakeApi } from './testClient';
+import { extensionErrorText } from '../../../src/extension/workbench/remedies';
+import { plainLocalize } from '../../../src/core/common/localize';
 
 const LINK_ACCEPT = 'application/hal+json, application/json;q=0.9, */*;q=0.5';
 const MACHINE_PATH = `/public/api/machines/${TEST_ASSET_ID}`;
@@ -82,7 +84,7 @@ describe('OnboardingClient.fetchLink', () => {
     const { client } = context();
     const error = apiError(await rejectionOf(client.fetchLink('ftp://127.0.0.1/file')));
     assert.equal(error.kind, 'invalid-input');
-    assert.equal(error.message, 'Only http and https links can be followed; this link is not one.');
+    assert.equal(extensionErrorText(error, plainLocalize), 'Only http and https links can be followed; this link is not one.');
   });
 
   it('returns the parsed JSON with its content type', async () => {
@@ -127,7 +129,10 @@ describe('OnboardingClient.fetchLink', () => {
     const { api, client } = context();
     api.addFault({ endpoint: 'machines', kind: 'status', status: 404 });
     const error = apiError(await rejectionOf(client.fetchLink(MACHINE_PATH)));
-    assert.ok(error.message.startsWith('The linked resource was not found (HTTP 404).'), error.message);
+    assert.ok(
+      extensionErrorText(error, plainLocalize).startsWith('The linked resource was not found (HTTP 404).'),
+      extensionErrorText(error, plainLocalize),
+    );
   });
 
   it('a 429 whose Retry-After is too long to wait out keeps the wait on the error', async () => {
@@ -148,7 +153,7 @@ describe('OnboardingClient: cancelling and disposing', () => {
     client.dispose();
     for (const call of [client.getEvents(TEST_SERIALS.onboarded), client.fetchLink(MACHINE_PATH), client.verifyCredentials()]) {
       const error = apiError(await rejectionOf(call));
-      assert.deepEqual([error.kind, error.message], ['cancelled', DISPOSED]);
+      assert.deepEqual([error.kind, extensionErrorText(error, plainLocalize)], ['cancelled', DISPOSED]);
     }
     assert.equal(api.requests.length, 0);
   });
@@ -157,20 +162,20 @@ describe('OnboardingClient: cancelling and disposing', () => {
     const { api, client } = context();
     client.dispose();
     const error = apiError(await rejectionOf(client.getEvents(TEST_SERIALS.onboarded, { signal: AbortSignal.abort() })));
-    assert.deepEqual([error.kind, error.message], ['cancelled', DISPOSED]);
+    assert.deepEqual([error.kind, extensionErrorText(error, plainLocalize)], ['cancelled', DISPOSED]);
     assert.equal(api.requests.length, 0);
   });
 
   it('a signal aborted before the call says cancelled, also for a link that would be refused', async () => {
     const { client } = context();
     const error = apiError(await rejectionOf(client.fetchLink('ftp://127.0.0.1/file', AbortSignal.abort())));
-    assert.deepEqual([error.kind, error.message], ['cancelled', CANCELLED]);
+    assert.deepEqual([error.kind, extensionErrorText(error, plainLocalize)], ['cancelled', CANCELLED]);
   });
 
   it('a signal aborted before the call says cancelled, and sends nothing', async () => {
     const { api, client } = context();
     const error = apiError(await rejectionOf(client.getEvents(TEST_SERIALS.onboarded, { signal: AbortSignal.abort() })));
-    assert.deepEqual([error.kind, error.message], ['cancelled', CANCELLED]);
+    assert.deepEqual([error.kind, extensionErrorText(error, plainLocalize)], ['cancelled', CANCELLED]);
     assert.equal(api.requests.length, 0);
   });
 
@@ -180,7 +185,7 @@ describe('OnboardingClient: cancelling and disposing', () => {
     const call = client.getEvents(TEST_SERIALS.onboarded);
     await received(api, EVENTS);
     client.dispose();
-    assert.equal(apiError(await rejectionOf(call)).message, DISPOSED);
+    assert.equal(extensionErrorText(apiError(await rejectionOf(call)), plainLocalize), DISPOSED);
   });
 
   it("dispose ends a call in flight that has the caller's signal too, as a shutdown", async () => {
@@ -189,7 +194,7 @@ describe('OnboardingClient: cancelling and disposing', () => {
     const call = client.getEvents(TEST_SERIALS.onboarded, { signal: new AbortController().signal });
     await received(api, EVENTS);
     client.dispose();
-    assert.equal(apiError(await rejectionOf(call)).message, DISPOSED);
+    assert.equal(extensionErrorText(apiError(await rejectionOf(call)), plainLocalize), DISPOSED);
   });
 
   it("the caller's signal ends a call in flight as cancelled", async () => {
@@ -232,7 +237,7 @@ describe('OnboardingClient: cancelling and disposing', () => {
     while (signals.length === 0) await new Promise((resolve) => setImmediate(resolve));
     client.dispose();
     assert.equal(signals[0]?.aborted, true);
-    assert.equal(apiError(await rejectionOf(call)).message, DISPOSED);
+    assert.equal(extensionErrorText(apiError(await rejectionOf(call)), plainLocalize), DISPOSED);
   });
 
   it('dispose forgets the token', async () => {
@@ -338,7 +343,7 @@ describe('OnboardingClient: tokens, string forms and settings', () => {
     const client = makeClient(api, { http: { maxResponseBytes: 64 } });
     try {
       const error = apiError(await rejectionOf(client.getEvents(TEST_SERIALS.onboarded)));
-      assert.match(error.message, /larger than the allowed maximum/);
+      assert.match(extensionErrorText(error, plainLocalize), /larger than the allowed maximum/);
     } finally {
       client.dispose();
     }

@@ -3,11 +3,13 @@ import { formUrlEncode } from '../../../src/core/client/auth/tokenClient';
 import { isApiError, type ApiErrorKind } from '../../../src/core/client/errors';
 import { TEST_CREDENTIALS, TEST_NO_PERMISSION_USER, TEST_SERIALS } from '../../support/fakeApi';
 import { delay, makeClient, rejectionOf, useFakeApi } from './testClient';
+import { extensionErrorText } from '../../../src/extension/workbench/remedies';
+import { plainLocalize } from '../../../src/core/common/localize';
 
 function assertApiError(error: unknown, kind: ApiErrorKind, message?: RegExp): void {
   assert.ok(isApiError(error), `expected an ApiError, got ${String(error)}`);
-  assert.equal(error.kind, kind, error.message);
-  if (message !== undefined) assert.match(error.message, message);
+  assert.equal(error.kind, kind, extensionErrorText(error, plainLocalize));
+  if (message !== undefined) assert.match(extensionErrorText(error, plainLocalize), message);
 }
 
 describe('token client (spec §5)', () => {

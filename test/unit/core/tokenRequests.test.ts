@@ -22,6 +22,8 @@ import { DEFAULT_RETRY_POLICY } from '../../../src/core/client/http/retryPolicy'
 import { createUndiciTransport } from '../../../src/core/client/http/undiciTransport';
 import { EVENTS_PATH, startFakeApi, TEST_CREDENTIALS, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { rejectionOf } from './testClient';
+import { extensionErrorText } from '../../../src/extension/workbench/remedies';
+import { plainLocalize } from '../../../src/core/common/localize';
 
 const TOKEN_REQUEST = 'POST /oauth/token';
 const CHECK_SETTINGS = 'Check the API base URL and authorization URL settings, and any proxy in between.';
@@ -74,7 +76,7 @@ describe('token client over HTTP (spec §5)', () => {
   });
 
   function shapeOf(error: ApiError): { kind: ApiErrorKind; message: string; details: ApiError['details'] } {
-    return { kind: error.kind, message: error.message, details: { ...error.details } };
+    return { kind: error.kind, message: extensionErrorText(error, plainLocalize), details: { ...error.details } };
   }
 
   async function apiError(promise: Promise<unknown>): Promise<ApiError> {
@@ -206,7 +208,7 @@ describe('token client over HTTP (spec §5)', () => {
         });
         const error = await apiError(tokens.getToken());
         assert.deepEqual(
-          { kind: error.kind, message: error.message, details: { ...error.details } },
+          { kind: error.kind, message: extensionErrorText(error, plainLocalize), details: { ...error.details } },
           { kind: 'protocol', message: `${problem} ${CHECK_SETTINGS}`, details: { request: TOKEN_REQUEST } },
         );
         assert.deepEqual(seen, told);
@@ -219,7 +221,7 @@ describe('token client over HTTP (spec §5)', () => {
       api.addFault({ endpoint: 'token', kind: 'html' });
       const error = await apiError(tokens.getToken());
       assert.equal(
-        error.message,
+        extensionErrorText(error, plainLocalize),
         `The authorization server answered with an HTML page instead of JSON; a sign-in page of a proxy or single sign-on gateway often does this. ${CHECK_SETTINGS}`,
       );
       assert.deepEqual(error.details, { request: TOKEN_REQUEST, status: 200 });
@@ -272,7 +274,7 @@ describe('token client over HTTP (spec §5)', () => {
         });
         const error = await apiError(tokens.getToken());
         assert.deepEqual(
-          { kind: error.kind, message: error.message, details: { ...error.details } },
+          { kind: error.kind, message: extensionErrorText(error, plainLocalize), details: { ...error.details } },
           { kind: 'protocol', message: MALFORMED, details: { request: TOKEN_REQUEST, status: 400 } },
         );
       });
@@ -283,7 +285,7 @@ describe('token client over HTTP (spec §5)', () => {
       api.addFault({ endpoint: 'token', kind: 'status', status: 404 });
       const error = await apiError(tokens.getToken());
       assert.equal(
-        error.message,
+        extensionErrorText(error, plainLocalize),
         'The token endpoint (check the authorization URL setting) was not found (HTTP 404). Check the serial number and the API base URL setting.',
       );
       assert.deepEqual(error.details, { request: TOKEN_REQUEST, status: 404 });
@@ -294,7 +296,7 @@ describe('token client over HTTP (spec §5)', () => {
       api.addFault({ endpoint: 'token', kind: 'rateLimit', retryAfter: 7 });
       const error = await apiError(tokens.getToken());
       assert.equal(error.kind, 'rate-limited');
-      assert.match(error.message, /\(HTTP 429\)\. Wait 7 s and try again\.$/);
+      assert.match(extensionErrorText(error, plainLocalize), /\(HTTP 429\)\. Wait 7 s and try again\.$/);
       assert.deepEqual(error.details, { request: TOKEN_REQUEST, status: 429, retryAfterMs: 7_000 });
     });
   });

@@ -15,9 +15,12 @@ import { createTransport } from '../../../src/core/client/http/undiciTransport';
 import { loopbackLookup } from '../../support/network/loopbackLookup';
 import { PLANT_HOST, PROXY_HOST, testPki, type KeyPair } from '../../support/network/testPki';
 import { getRequest, transportFailureOf, transportOptions } from './transportRequests';
+import { extensionErrorText } from '../../../src/extension/workbench/remedies';
+import { plainLocalize } from '../../../src/core/common/localize';
 
 const API_URL = 'https://api.plant.test/v1/x';
-const message = (error: TransportError): string => errorForTransportFailure(error, 'GET', API_URL, 30_000).message;
+const message = (error: TransportError): string =>
+  extensionErrorText(errorForTransportFailure(error, 'GET', API_URL, 30_000), plainLocalize);
 
 /** VS Code's patched fetch after a 407, as measured: fetch failed ← cancelled ← the proxy agent's error with the CONNECT answer's headers. */
 function vscode407(proxyAuthenticate: string | string[] | undefined): TypeError {
@@ -190,7 +193,7 @@ describe("VS Code's path: whose certificate failed", () => {
     const url = `https://${PLANT_HOST}:${port}/v1/x`;
     const error = await new CertificateOwner().refine(onVsCodePath(unknownCa()), new URL(url), { ca: apiCa, lookup });
     assert.deepEqual([error.failure, error.context.proxyFromVsCode], ['proxy-certificate', true]);
-    const text = errorForTransportFailure(error, 'GET', url, 30_000).message;
+    const text = extensionErrorText(errorForTransportFailure(error, 'GET', url, 30_000), plainLocalize);
     assert.match(
       text,
       /^The proxy VS Code uses \(from the system settings or a PAC file\) presented a certificate from a certificate authority this computer does not trust \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\); the API's own certificate is not the problem\./,
@@ -216,7 +219,7 @@ describe("VS Code's path: whose certificate failed", () => {
     const url = `https://${PLANT_HOST}:${port}/v1/x`;
     const error = await new CertificateOwner().refine(onVsCodePath(unknownCa()), new URL(url), { ca: apiCa, lookup });
     assert.deepEqual([error.failure, error.context.certificateOwnerUnknown], ['untrusted-certificate', true]);
-    const text = errorForTransportFailure(error, 'GET', url, 30_000).message;
+    const text = extensionErrorText(errorForTransportFailure(error, 'GET', url, 30_000), plainLocalize);
     assert.match(
       text,
       new RegExp(

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CA_FILE_SETTING } from '../../../src/core/client/errors';
+import { CA_FILE_SETTING } from '../../../src/extension/workbench/remedies';
 import { readSettings, settingId, type RawSettings } from '../../../src/core/domain/settings/settingsRules';
 import { CLIENT_SETTINGS, clientSettingsOf, type ClientSettings } from '../../../src/core/domain/settings/clientSettings';
 

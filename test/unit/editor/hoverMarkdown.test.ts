@@ -15,7 +15,8 @@ import {
   type HoverContext,
 } from '../../../src/extension/editor/hoverMarkdown';
 import { makeEvent } from '../../support/fakeApi';
-import { ApiError, CA_FILE_SETTING, errorForTransportFailure } from '../../../src/core/client/errors';
+import { ApiError, errorForTransportFailure } from '../../../src/core/client/errors';
+import { CA_FILE_SETTING, extensionErrorText } from '../../../src/extension/workbench/remedies';
 import { TransportError } from '../../../src/core/client/http/transport';
 import { plainLocalize } from '../../../src/core/common/localize';
 import { COMMANDS } from '../../../src/extension/workbench/constants';
@@ -169,7 +170,11 @@ describe('hover markdown: events table', () => {
   it("words a stale result's refresh error and the error hover in the hover's language, with the error's own text", () => {
     // A t that marks what it translated: the error's text must come through ctx.t, not its English message.
     const marked: HoverContext = { ...ctx, t: (message, ...args) => `«${plainLocalize(message, ...args)}»` };
-    const error = new ApiError('server', (t) => t('The API had a problem answering (HTTP {0}).', 500), { status: 500 });
+    const error = new ApiError(
+      'server',
+      { kind: 'invalid-input', text: (t) => t('The API had a problem answering (HTTP {0}).', 500) },
+      { status: 500 },
+    );
     const stale = eventsHoverMarkdown(SERIAL, { result: result([event('A', 'b', 1)]), stale: true, error }, marked);
     assert.ok(stale.includes(String.raw`«The API had a problem answering \(HTTP 500\)\.»`), stale);
     const failed = errorHoverMarkdown(SERIAL, '«Server down.»', marked).split('\n\n');
@@ -262,12 +267,15 @@ describe('hover markdown: an error message keeps its advice', () => {
   const unescape = (markdown: string): string => markdown.replace(/\\(.)/g, '$1');
 
   it('shows the CA setting of the untrusted-certificate message, in a stale hover and in an error hover', () => {
-    const message = errorForTransportFailure(
-      new TransportError('untrusted-certificate', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE'),
-      'GET',
-      'https://api.plant.test:8443/v1/machines/X/events',
-      30_000,
-    ).message;
+    const message = extensionErrorText(
+      errorForTransportFailure(
+        new TransportError('untrusted-certificate', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE'),
+        'GET',
+        'https://api.plant.test:8443/v1/machines/X/events',
+        30_000,
+      ),
+      plainLocalize,
+    );
     const stale = eventsHoverMarkdown(SERIAL, { result: result([event('A', 'b', 1)]), stale: true, error: new Error(message) }, ctx);
     const failed = errorHoverMarkdown(SERIAL, message, ctx);
     for (const md of [stale, failed]) {
@@ -276,15 +284,18 @@ describe('hover markdown: an error message keeps its advice', () => {
   });
 
   it('shows the fix of the 407 message with a proxy named like the README example', () => {
-    const message = errorForTransportFailure(
-      new TransportError('proxy-auth-required', 'PROXY_407', {
-        proxyHost: 'proxy.plant-north.example-corp.internal:3128',
-        proxyCredentialsSent: true,
-      }),
-      'POST',
-      'https://auth.plant.test/oauth/token',
-      30_000,
-    ).message;
+    const message = extensionErrorText(
+      errorForTransportFailure(
+        new TransportError('proxy-auth-required', 'PROXY_407', {
+          proxyHost: 'proxy.plant-north.example-corp.internal:3128',
+          proxyCredentialsSent: true,
+        }),
+        'POST',
+        'https://auth.plant.test/oauth/token',
+        30_000,
+      ),
+      plainLocalize,
+    );
     assert.ok(unescape(errorHoverMarkdown(SERIAL, message, ctx)).includes('or the http.proxyAuthorization setting.'));
   });
 

@@ -52,7 +52,7 @@ describe('Events cache memory', () => {
       source: () => ({
         getEvents: () => {
           requests++;
-          return Promise.reject(new ApiError('not-found', () => 'No machine with this serial number.'));
+          return Promise.reject(new ApiError('not-found', { kind: 'invalid-input', text: () => 'No machine with this serial number.' }));
         },
       }),
       freshForMs: () => 60_000,
@@ -193,10 +193,12 @@ describe('Events cache memory', () => {
         new Promise<EventsResult>((_resolve, reject) => {
           fail = reject;
         }),
-      fetchLink: () => Promise.reject(new ApiError('invalid-credentials', () => 'The API rejected the credentials.')),
+      fetchLink: () =>
+        Promise.reject(new ApiError('invalid-credentials', { kind: 'invalid-input', text: () => 'The API rejected the credentials.' })),
     };
     const cache = new EventsCache({ source: () => source, freshForMs: () => 60_000, onCredentialsRejected: () => reports++ });
-    const refused = (): ApiError => new ApiError('invalid-credentials', () => 'The API rejected the credentials.');
+    const refused = (): ApiError =>
+      new ApiError('invalid-credentials', { kind: 'invalid-input', text: () => 'The API rejected the credentials.' });
 
     const joined = [cache.get(SERIAL), cache.get(SERIAL)].map((call) => call.catch(() => undefined));
     fail(refused());

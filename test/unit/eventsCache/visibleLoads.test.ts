@@ -127,7 +127,7 @@ describe('VisibleLoads (what the inline status asks for)', () => {
   it('remembers a failure for the period (a 404 is not asked again on every scroll) and reports its kind', async () => {
     const h = harness();
     h.loads.show(['A']);
-    h.calls[0]?.reject(new ApiError('not-found', () => 'no such machine'));
+    h.calls[0]?.reject(new ApiError('not-found', { kind: 'invalid-input', text: () => 'no such machine' }));
     await settle();
     assert.equal(h.loads.failure('A'), 'not-found');
     h.loads.show(['A']);
@@ -149,7 +149,7 @@ describe('VisibleLoads (what the inline status asks for)', () => {
     const h = harness();
     h.loads.show(['A']);
     h.loads.show([]);
-    h.calls[0]?.reject(new ApiError('cancelled', () => 'aborted'));
+    h.calls[0]?.reject(new ApiError('cancelled', { kind: 'invalid-input', text: () => 'aborted' }));
     await settle();
     h.loads.show(['A']);
     assert.deepEqual(h.sent(), ['A', 'A']);
@@ -162,7 +162,7 @@ describe('VisibleLoads (what the inline status asks for)', () => {
       settled.push(serial);
     });
     h.loads.show(['A', 'B']);
-    h.calls[0]?.reject(new ApiError('server', () => 'boom'));
+    h.calls[0]?.reject(new ApiError('server', { kind: 'invalid-input', text: () => 'boom' }));
     await settle();
     assert.deepEqual(settled, ['A']);
     h.clear();

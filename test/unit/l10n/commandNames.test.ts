@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Localize } from '../../../src/core/common/localize';
-import { signInCommand, testConnectionCommand } from '../../../src/core/client/errors';
+import { signInCommand, testConnectionCommand } from '../../../src/extension/workbench/remedies';
 
 const root = join(__dirname, '..', '..', '..', '..');
 

@@ -103,7 +103,11 @@ describe('Machines model', () => {
   it('records a failure as an error child, keeps the last good events, marks them stale; a good refresh clears it', async () => {
     const { model, source } = await setup();
     await model.load(SERIAL, false);
-    source.failWith = new ApiError('server', () => 'The API had a problem answering (HTTP 500).', { status: 500 });
+    source.failWith = new ApiError(
+      'server',
+      { kind: 'invalid-input', text: () => 'The API had a problem answering (HTTP 500).' },
+      { status: 500 },
+    );
     await model.load(SERIAL, true);
     assert.deepEqual(types(model), ['error', 'C', 'B', 'loadMore']);
     assert.equal(model.summary(SERIAL).state, 'stale');
@@ -115,7 +119,11 @@ describe('Machines model', () => {
 
   it("an error row's text is the error's own, in the language of the t the tree passes (English without one)", async () => {
     const { model, source } = await setup();
-    source.failWith = new ApiError('server', (t) => t('The API had a problem answering (HTTP {0}).', 500), { status: 500 });
+    source.failWith = new ApiError(
+      'server',
+      { kind: 'invalid-input', text: (t) => t('The API had a problem answering (HTTP {0}).', 500) },
+      { status: 500 },
+    );
     await model.load(SERIAL, false);
     const messageOf = (children: ReturnType<MachinesModel['children']>): string | undefined =>
       children[0]?.kind === 'error' ? children[0].message : undefined;
@@ -128,7 +136,7 @@ describe('Machines model', () => {
 
   it('a failure with nothing loaded yet is an error state, and is not retried on every render', async () => {
     const { model, source } = await setup();
-    source.failWith = new ApiError('network', () => 'Could not reach the API.');
+    source.failWith = new ApiError('network', { kind: 'invalid-input', text: () => 'Could not reach the API.' });
     await model.load(SERIAL, false);
     assert.equal(model.summary(SERIAL).state, 'error');
     model.ensureLoaded(SERIAL);
@@ -138,14 +146,14 @@ describe('Machines model', () => {
 
   it('reports rejected credentials to the session', async () => {
     const { model, source, rejected } = await setup();
-    source.failWith = new ApiError('invalid-credentials', () => 'The API rejected the credentials.');
+    source.failWith = new ApiError('invalid-credentials', { kind: 'invalid-input', text: () => 'The API rejected the credentials.' });
     await model.load(SERIAL, false);
     assert.equal(rejected(), 1);
   });
 
   it('a cancelled load leaves no error behind', async () => {
     const { model, source } = await setup();
-    source.failWith = new ApiError('cancelled', () => 'The request was cancelled.');
+    source.failWith = new ApiError('cancelled', { kind: 'invalid-input', text: () => 'The request was cancelled.' });
     await model.load(SERIAL, false);
     assert.equal(model.failureOf(SERIAL), undefined);
   });

@@ -115,7 +115,11 @@ describe('Auto-refresh poll policy', () => {
 
   describe('the facts of a recorded failure', () => {
     it('takes the kind and the Retry-After of an ApiError, and the time of the failure', () => {
-      const error = new ApiError('rate-limited', () => 'Too many requests', { status: 429, retryAfterMs: 7000 });
+      const error = new ApiError(
+        'rate-limited',
+        { kind: 'invalid-input', text: () => 'Too many requests' },
+        { status: 429, retryAfterMs: 7000 },
+      );
       assert.deepEqual(pollFailureOf({ error, at: 42 }), { errorKind: 'rate-limited', retryAfterMs: 7000, at: 42 });
     });
 

@@ -310,7 +310,7 @@ describe('WatchList', () => {
     source.add(SERIAL, 0, 'ONBOARDING_STARTED');
     const { list, unreachable } = openWindow();
     await list.start(SERIAL);
-    source.failWith = new ApiError('network', () => 'The API could not be reached.');
+    source.failWith = new ApiError('network', { kind: 'invalid-input', text: () => 'The API could not be reached.' });
     await advance(15_000);
     assert.deepEqual(clock.pending(), [30_000]);
     await advance(14 * MINUTE);
@@ -326,7 +326,11 @@ describe('WatchList', () => {
     source.add(SERIAL, 0, 'ONBOARDING_STARTED');
     const { list } = openWindow();
     await list.start(SERIAL);
-    source.failWith = new ApiError('rate-limited', () => 'Too many requests.', { status: 429, retryAfterMs: 120_000 });
+    source.failWith = new ApiError(
+      'rate-limited',
+      { kind: 'invalid-input', text: () => 'Too many requests.' },
+      { status: 429, retryAfterMs: 120_000 },
+    );
     await advance(15_000);
     assert.deepEqual(clock.pending(), [120_000]);
   });
@@ -334,7 +338,7 @@ describe('WatchList', () => {
   it('a machine the API does not know yet is waited for, not a failure', async () => {
     const { list, unreachable } = openWindow();
     await list.start(SERIAL);
-    source.failWith = new ApiError('not-found', () => 'No machine.');
+    source.failWith = new ApiError('not-found', { kind: 'invalid-input', text: () => 'No machine.' });
     await advance(30 * MINUTE);
     assert.deepEqual(unreachable, []);
     source.failWith = undefined;

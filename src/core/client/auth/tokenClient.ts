@@ -222,7 +222,7 @@ export class TokenClient {
     if (code === 'access_denied' || code === 'unauthorized_client' || code === 'invalid_scope' || status === 403)
       return permissionDeniedError(request, status);
     if (code === 'invalid_grant' || code === 'invalid_client' || status === 401) return invalidCredentialsError(request, status);
-    if (status === 404) return notFoundError(request, (t) => t('The token endpoint (check the authorization URL setting)'));
+    if (status === 404) return notFoundError(request, (t) => t('The token endpoint'), 'token');
     if (status === 429) return rateLimitedError(request, status, parseRetryAfter(response.headers['retry-after'], this.#options.now()));
     if (status >= 500) return serverError(request, status);
     if (status === 400)
