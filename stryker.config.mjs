@@ -80,7 +80,8 @@ export function domainConfig(folders) {
       `mutation:domain: no unit test for ${untested.map((module) => module.path).join(', ')}: write ${DOMAIN_TESTS}/<folder>/<module>.test.ts`,
     );
   const unknown = folders.filter((folder) => !modules.some((module) => module.folder === folder));
-  if (folders.length === 0 || unknown.length > 0) throw new Error(`mutation:domain: no folder ${DOMAIN}/${unknown.join(', ') || '(none given)'}`);
+  if (folders.length === 0 || unknown.length > 0)
+    throw new Error(`mutation:domain: no folder ${DOMAIN}/${unknown.join(', ') || '(none given)'}`);
   const mine = modules.filter((module) => folders.includes(module.folder));
   const specs = [...new Set(mine.flatMap((module) => testsOf(module.name)))].sort().map(compiled);
   const name = [...folders].sort().join('-');

@@ -50,9 +50,7 @@ console.log(`\nmodule | score | killed / valid | survived | static mutants (${wi
 for (const [file, score] of rows)
   console.log(`${file} | ${percent(score).toFixed(2)}% | ${score.detected} / ${score.valid} | ${score.survived} | ${score.statics}`);
 const total = rows.reduce((sum, [, s]) => ({ detected: sum.detected + s.detected, valid: sum.valid + s.valid }), { detected: 0, valid: 0 });
-console.log(
-  `all of ${DOMAIN}/ | ${percent(total).toFixed(2)}% | ${total.detected} / ${total.valid} | in ${minutes(Date.now() - started)}`,
-);
+console.log(`all of ${DOMAIN}/ | ${percent(total).toFixed(2)}% | ${total.detected} / ${total.valid} | in ${minutes(Date.now() - started)}`);
 const low = rows.filter(([, score]) => percent(score) < MINIMUM);
 for (const [file, score] of low) console.error(`mutation:domain: ${file} scores ${percent(score).toFixed(2)}%, under ${MINIMUM}%`);
 process.exitCode = failed || low.length > 0 ? 1 : 0;
