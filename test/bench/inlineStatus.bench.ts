@@ -1,4 +1,4 @@
-// Issue 15 item 6: serial numbers at a glance, on a 5,000-line file with
+// Serial numbers' inline status, on a 5,000-line file with
 // 1,000 serial numbers, against naive versions of the same work in this run.
 //   (a) one decoration update: match the lines in view (cached per line),
 //       look up each serial's state in the events cache, write its text.
@@ -13,8 +13,8 @@
 //   (c) the Problems-panel entries for 1,000 serials after their results
 //       arrive ≤ 20 ms. Naive: re-match the text and re-derive every
 //       occurrence's state and message.
-// The extension-host figures (with VS Code's own calls) are logged by
-// test/integration/glance/glance.test.ts.
+// The extension-host figures (with VS Code's own calls) are logged by the
+// integration test of the inline status.
 import { plainLocalize } from '../../src/core/common/localize';
 import { OnboardingClient } from '../../src/core/client/onboardingClient';
 import { DEFAULT_EVENT_STATE_RULES, eventState } from '../../src/core/domain/events/eventState';
@@ -88,8 +88,8 @@ async function waitIdle(loads: VisibleLoads): Promise<void> {
   for (let i = 0; i < 400 && loads.pending.length > 0; i++) await sleep(5);
 }
 
-export const glanceBench: Benchmark = {
-  name: 'serial numbers at a glance (issue 15)',
+export const inlineStatusBench: Benchmark = {
+  name: 'serial numbers inline status (issue 15)',
   async run(): Promise<boolean> {
     const checks: { met: boolean; line: string }[] = [];
     const lines = file();

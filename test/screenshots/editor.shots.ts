@@ -1,4 +1,4 @@
-// Serial numbers at a glance: the demo's line3.yaml with an inline status
+// Serial numbers in the editor: the demo's line3.yaml with an inline status
 // after each serial number (every state), the Problems panel, the quick
 // fixes, completion, and a link from a ticket opening a machine's event.
 import * as assert from 'node:assert/strict';
@@ -19,7 +19,7 @@ async function until(what: string, probe: () => boolean, timeoutMs = 15_000): Pr
   }
 }
 
-describe('Serial numbers at a glance screenshots', function () {
+describe('Serial numbers in the editor screenshots', function () {
   this.timeout(120_000);
   let api: TestedApi;
   let fake: FakeApi;
@@ -58,12 +58,12 @@ describe('Serial numbers at a glance screenshots', function () {
     const editor = await vscode.window.showTextDocument(document);
     editor.selection = new vscode.Selection(0, 0, 0, 0);
     await until('eight statuses', () => inlineStatuses(document.uri).length === 8);
-    await snap('glance-inline-status', 1500);
+    await snap('editor-inline-status', 1500);
   });
 
   it('lists failed, no-events and unknown machines in the Problems panel', async () => {
     await vscode.commands.executeCommand('workbench.actions.view.problems');
-    await snap('glance-problems', 1500);
+    await snap('editor-problems', 1500);
     await vscode.commands.executeCommand('workbench.action.closePanel');
   });
 
@@ -77,7 +77,7 @@ describe('Serial numbers at a glance screenshots', function () {
     editor.selection = new vscode.Selection(line, character, line, character);
     await sleep(500);
     await vscode.commands.executeCommand('editor.action.quickFix');
-    await snap('glance-quick-fixes', 1500);
+    await snap('editor-quick-fixes', 1500);
     await vscode.commands.executeCommand('hideCodeActionWidget');
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
   });
@@ -93,7 +93,7 @@ describe('Serial numbers at a glance screenshots', function () {
     await vscode.commands.executeCommand('editor.action.triggerSuggest');
     await sleep(300);
     await vscode.commands.executeCommand('toggleSuggestionDetails');
-    await snap('glance-completion', 1500);
+    await snap('editor-completion', 1500);
     await vscode.commands.executeCommand('hideSuggestWidget');
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
@@ -107,6 +107,6 @@ describe('Serial numbers at a glance screenshots', function () {
     const link = links.linkFor(DEMO_SERIALS.failed);
     const outcome = await links.handle(link.with({ query: `${link.query}&timestamp=${failed.time.raw}` }));
     assert.equal(outcome.kind, 'revealed');
-    await snap('glance-link-opened', 2500);
+    await snap('editor-link-opened', 2500);
   });
 });
