@@ -5,6 +5,7 @@
 // its password, so none is kept. No undici import: the fetch transport needs
 // this without loading undici.
 
+import { definedOnly } from '../../common/definedOnly';
 import { isTransportError, TransportError, type NetworkFailure, type NetworkFailureContext } from './transport';
 
 /** OpenSSL's verdicts on a certificate, by what they mean: the one list (Test Connection and the certificate probe read it too). */
@@ -127,7 +128,7 @@ export function classifyNetworkError(error: unknown, situation: FailureSituation
     // itself; the inner error's host is then the only name of that proxy there is.
     if (situation.proxyMayBeHidden === true && codes.includes(PROXY_TLS)) {
       const host = proxyTlsHostOf(error);
-      return make('proxy-certificate', certificate, { proxyFromVsCode: true, ...(host === undefined ? {} : { proxyHost: host }) });
+      return make('proxy-certificate', certificate, { proxyFromVsCode: true, ...definedOnly({ proxyHost: host }) });
     }
     return make(certificateFailure(certificate) ?? 'untrusted-certificate', certificate);
   }
