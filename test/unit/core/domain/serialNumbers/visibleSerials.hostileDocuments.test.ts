@@ -6,7 +6,12 @@
 // and an edit the lines it touched (issue 24 item 3).
 import assert from 'node:assert/strict';
 import { createSerialMatcher } from '../../../../../src/core/domain/serialNumbers/serialMatcher';
-import { MAX_INDEXED_LINES, MAX_INDEXED_MATCHES, SerialIndex, type LineEdit } from '../../../../../src/core/domain/serialNumbers/visibleSerials';
+import {
+  MAX_INDEXED_LINES,
+  MAX_INDEXED_MATCHES,
+  SerialIndex,
+  type LineEdit,
+} from '../../../../../src/core/domain/serialNumbers/visibleSerials';
 
 const matcher = createSerialMatcher();
 const serial = (i: number): string =>
