@@ -146,6 +146,26 @@ function layerZones() {
   return zones;
 }
 
+// An options object's optional fields under exactOptionalPropertyTypes (a field not given is absent, never
+// `undefined`) are built with definedOnly (common/definedOnly.ts), not a spread written by hand per field.
+const OPTIONAL_FIELDS = [
+  {
+    selector:
+      'SpreadElement > ConditionalExpression[test.type="BinaryExpression"][test.operator=/^[!=]==?$/][test.right.type="Identifier"][test.right.name="undefined"]:matches([consequent.properties.length=0][alternate.properties.length=1], [consequent.properties.length=1][alternate.properties.length=0])',
+    message:
+      'An optional field is added with definedOnly({ field }) (common/definedOnly.ts), not ...(field === undefined ? {} : { field }).',
+  },
+];
+const SERVER_TEXT_SYNTAX = [
+  'ImportSpecifier[imported.name="serverTextData"]',
+  'CallExpression[callee.name="serverTextData"]',
+  'MemberExpression[property.name="serverTextData"]',
+].map((selector) => ({
+  selector,
+  message:
+    'Server text is shown through a renderer of common/serverText.ts (lineText, tooltipText, notificationText, markdownText, pageText, clipboardText), not read as a string: see ARCHITECTURE.md, "server text".',
+}));
+
 const noVscode = (where, fileIo = false) => ({
   'no-restricted-imports': [
     'error',
@@ -190,20 +210,10 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     ignores: SERVER_TEXT_DATA_READERS,
     rules: {
-      'no-restricted-syntax': [
-        'error',
-        ...[
-          'ImportSpecifier[imported.name="serverTextData"]',
-          'CallExpression[callee.name="serverTextData"]',
-          'MemberExpression[property.name="serverTextData"]',
-        ].map((selector) => ({
-          selector,
-          message:
-            'Server text is shown through a renderer of common/serverText.ts (lineText, tooltipText, notificationText, markdownText, pageText, clipboardText), not read as a string: see ARCHITECTURE.md, "server text".',
-        })),
-      ],
+      'no-restricted-syntax': ['error', ...OPTIONAL_FIELDS, ...SERVER_TEXT_SYNTAX],
     },
   },
+  { files: SERVER_TEXT_DATA_READERS, rules: { 'no-restricted-syntax': ['error', ...OPTIONAL_FIELDS] } },
   {
     // One event emitter (common/emitter.ts): it has vscode.Event's shape, so it serves where VS Code listens too.
     files: ['src/**/*.ts'],

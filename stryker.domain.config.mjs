@@ -1,4 +1,4 @@
-// One group of `npm run mutation:domain` (OE_MUTATION_GROUP: an index into DOMAIN_GROUPS); see stryker.config.mjs.
+// One run of `npm run mutation:domain` (OE_MUTATION_FOLDERS: folders of src/core/domain/, comma-separated); see stryker.config.mjs.
 import { domainConfig } from './stryker.config.mjs';
 
-export default domainConfig(Number(process.env.OE_MUTATION_GROUP ?? 'NaN'));
+export default domainConfig((process.env.OE_MUTATION_FOLDERS ?? '').split(',').filter((folder) => folder !== ''));

@@ -12,7 +12,7 @@ export interface BenchTrust {
   readonly caPem: string;
 }
 
-/** Where a fake API listens: the in-process fake or the worker-thread one; `trust` only when it speaks HTTPS. */
+/** Where a fake API listens: the in-process fake or the worker-thread one; `trust` only when it serves HTTPS. */
 export interface FakeEndpoints {
   readonly baseUrl: string;
   readonly authUrl: string;

@@ -6,7 +6,7 @@
 import './vscodeStandIn';
 import { coreBench } from './core.bench';
 import { fleetBench } from './fleet.bench';
-import { glanceBench } from './glance.bench';
+import { inlineStatusBench } from './inlineStatus.bench';
 import { serialNumbersBench } from './serialNumbers.bench';
 import { treeBench } from './tree.bench';
 import { hostilePatternsBench } from './hostilePatterns.bench';
@@ -29,7 +29,7 @@ const ALL: readonly Benchmark[] = [
   serialNumbersBench,
   treeBench,
   fleetBench,
-  glanceBench,
+  inlineStatusBench,
   hostilePatternsBench,
   serverStringsBench,
   problemsBench,

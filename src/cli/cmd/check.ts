@@ -414,8 +414,7 @@ Exit codes:
         ...machine,
         state,
         counted: counted.has(state),
-        ...(newest === undefined ? {} : { newest }),
-        ...(error === undefined || state === 'unknown' ? {} : { error }),
+        ...definedOnly({ newest, error: state === 'unknown' ? undefined : error }),
       };
     });
     if (junitFile !== undefined) {
@@ -438,8 +437,7 @@ Exit codes:
         counted: machine.counted,
         locations: machine.locations,
         // The newest event as the server sent it; an error in English, the language of a data format.
-        ...(machine.newest === undefined ? {} : { newestEvent: machine.newest.raw }),
-        ...(machine.error === undefined ? {} : { error: machine.error.message }),
+        ...definedOnly({ newestEvent: machine.newest?.raw, error: machine.error?.message }),
         ...progressOf(index, machine.rules),
       }));
       io.stdout(`${outputJson(json, 2)}\n`);

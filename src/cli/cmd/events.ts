@@ -12,6 +12,7 @@ import { EXIT, UsageError, type CliCommand } from '../cliCommand';
 import { serialArgument, sinceArgument, stringOption } from '../cliArgs';
 import { jsonEscaped, outputJson, styler } from '../cliIo';
 import { SESSION_OPTIONS } from '../cliSession';
+import { definedOnly } from '../../core/common/definedOnly';
 
 /** The longest message a table row shows; --json has it whole. */
 const MAX_MESSAGE = 200;
@@ -86,7 +87,7 @@ Exit codes:
           eventsToJson(serialNumber, events, {
             exportedAt: Date.now(),
             fetchedAt: result.fetchedAt,
-            ...(sinceMs === undefined ? {} : { filter: `since ${new Date(sinceMs).toISOString()}` }),
+            ...definedOnly({ filter: sinceMs === undefined ? undefined : `since ${new Date(sinceMs).toISOString()}` }),
           }),
         ),
       );

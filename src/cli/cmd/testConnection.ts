@@ -8,6 +8,7 @@ import { serialArgument, stringOption } from '../cliArgs';
 import { styler } from '../cliIo';
 import { credentialsIfAny, endpointsOf, httpSettingsOf, SESSION_OPTIONS } from '../cliSession';
 import { OE_WORDING } from '../remedies';
+import { definedOnly } from '../../core/common/definedOnly';
 
 /** Replaced by the bundler with package.json's version. */
 declare const OE_VERSION: string | undefined;
@@ -42,8 +43,7 @@ Exit codes:
       wording: OE_WORDING,
       environment: new URL(endpoints.apiBaseUrl).host,
       ...endpoints,
-      ...(serialNumber === undefined ? {} : { serialNumber }),
-      ...(credentials === undefined ? {} : { credentials: () => Promise.resolve(credentials) }),
+      ...definedOnly({ serialNumber, credentials: credentials === undefined ? undefined : () => Promise.resolve(credentials) }),
       http: httpSettingsOf(args, io, context.settings),
       signal: context.signal,
       facts: [['oe', typeof OE_VERSION === 'string' ? OE_VERSION : '0.0.0']],

@@ -6,6 +6,7 @@ import { NamedFileError } from '../common/namedFiles';
 import type { SerialScopeInput } from '../domain/agentTools/toolInput';
 import type { SerialMatcher } from '../domain/serialNumbers/serialMatcher';
 import { MAX_MATCHES_PER_FILE, MAX_SCANNED_FILE_BYTES, SerialCollector, type FoundSerial } from '../domain/workspaceScan/workspaceSerials';
+import { definedOnly } from '../common/definedOnly';
 
 export type FoundInScope =
   | {
@@ -76,6 +77,6 @@ export function serialsInText(
     where,
     file: shown,
     capped: occurrences >= MAX_MATCHES_PER_FILE,
-    ...(matcher.problem === undefined ? {} : { patternProblem: matcher.problem }),
+    ...definedOnly({ patternProblem: matcher.problem }),
   };
 }

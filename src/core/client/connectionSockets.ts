@@ -11,6 +11,7 @@ import { once } from 'node:events';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { connect as netConnect, isIP, type LookupFunction, type Socket } from 'node:net';
 import { promisify } from 'node:util';
+import { definedOnly } from '../common/definedOnly';
 import { DNS_FAILURES } from './http/networkFailures';
 import type { NetworkEngine } from './http/networkPath';
 import type { NetworkFailureContext, TransportError } from './http/transport';
@@ -264,7 +265,7 @@ async function askProxy(
     path: authority,
     headers: {
       Host: authority,
-      ...(proxyAuthorization !== undefined ? { 'Proxy-Authorization': proxyAuthorization } : {}),
+      ...definedOnly({ 'Proxy-Authorization': proxyAuthorization }),
       // HTTP/1.1's default, said aloud: without it Node asks the proxy to close the connection we mean to tunnel through.
       Connection: 'keep-alive',
     },

@@ -109,9 +109,7 @@ export class OnboardingClient {
         baseDelayMs: settings.retryBaseDelayMs,
         maxRetryAfterMs: settings.maxRetryAfterMs,
       },
-      ...(options.onRequest !== undefined
-        ? { onRequest: withCertificateChecks(options.onRequest, settings.proxyStrictSSL !== false) }
-        : {}),
+      ...definedOnly({ onRequest: options.onRequest && withCertificateChecks(options.onRequest, settings.proxyStrictSSL !== false) }),
       now,
     });
     this.#tokens = new TokenClient({

@@ -107,7 +107,7 @@ export async function showConnectionReport(
           environment: target.name,
           apiBaseUrl: target.apiBaseUrl,
           authUrl: target.authUrl,
-          ...(credentials !== undefined ? { credentials: () => Promise.resolve(credentials) } : {}),
+          ...definedOnly({ credentials: credentials && (() => Promise.resolve(credentials)) }),
           // As the session's clients (clientFactory.ts): in the extension host, VS Code's network stack.
           http: { ...clientSettingsOf(deps.settings.value).http, engine: 'vscode' },
           signal: abort.signal,

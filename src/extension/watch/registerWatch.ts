@@ -7,6 +7,7 @@
 // tools read.
 import * as vscode from 'vscode';
 import type { Claims } from '../../core/common/claims';
+import { definedOnly } from '../../core/common/definedOnly';
 import { DisposableStore, toDisposable } from '../../core/common/lifecycle';
 import type { OnboardingEvent } from '../../core/client/model';
 import { newestOf } from '../../core/domain/events/eventState';
@@ -137,11 +138,16 @@ function summaries(list: WatchList, session: ApiSession): readonly WatchSummary[
       serialNumber: watch.serialNumber,
       environment: name ?? watch.environmentId,
       state: watch.status,
-      ...(watch.step === undefined ? {} : { newestStep: { type: watch.step.type, at: watch.step.at } }),
+      ...definedOnly({ newestStep: watch.step && { type: watch.step.type, at: watch.step.at } }),
       since: watch.startedAt,
-      ...(watch.outcome === undefined
-        ? {}
-        : { outcome: { state: watch.outcome.state, at: watch.outcome.at, tookMs: watch.outcome.tookMs, message: watch.outcome.message } }),
+      ...definedOnly({
+        outcome: watch.outcome && {
+          state: watch.outcome.state,
+          at: watch.outcome.at,
+          tookMs: watch.outcome.tookMs,
+          message: watch.outcome.message,
+        },
+      }),
     }));
 }
 

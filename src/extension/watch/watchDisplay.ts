@@ -3,6 +3,7 @@
 // decorations, so no feature imports another). Both follow the watch list and
 // the session; the words are watchText.ts's.
 import * as vscode from 'vscode';
+import { definedOnly } from '../../core/common/definedOnly';
 import { Emitter } from '../../core/common/emitter';
 import { Disposable } from '../../core/common/lifecycle';
 import { COMMANDS } from '../workbench/constants';
@@ -24,8 +25,7 @@ function rowDecoration(watch: WatchInfo): MachineRowDecoration {
   const description = rowDescription(watch, context);
   return {
     watched: watch.outcome === undefined,
-    ...(icon === undefined ? {} : { icon }),
-    ...(description === undefined ? {} : { description }),
+    ...definedOnly({ icon, description }),
     tooltip:
       watch.outcome === undefined
         ? t('Watching its onboarding since {0}; newest step: {1}', age(watch.startedAt, context), stepText(watch, context))

@@ -3,6 +3,7 @@
 // only while its own environment is signed in; one window claims telling each outcome.
 import type { Claims } from '../../core/common/claims';
 import { clampDelay, DELAY_CEILINGS } from '../../core/common/delays';
+import { definedOnly } from '../../core/common/definedOnly';
 import { Emitter, type Event } from '../../core/common/emitter';
 import { errorMessage } from '../../core/common/errors';
 import { isRecord } from '../../core/common/guards';
@@ -206,7 +207,7 @@ export class WatchList extends Disposable {
       if (reading.kind === 'outcome' && reading.outcome.state === 'onboarded') return { kind: 'already-onboarded', step: reading.step };
       watch = {
         ...watch,
-        ...(reading.step === undefined ? {} : { step: reading.step }),
+        ...definedOnly({ step: reading.step }),
         ...(reading.kind === 'outcome' ? { since: reading.step.at } : {}),
       };
     }
@@ -394,7 +395,7 @@ export class WatchList extends Disposable {
     const same = reading.step?.type === watch.step?.type && reading.step?.at === watch.step?.at;
     if (reading.kind === 'step') {
       if (same) return 'quiet';
-      await this.update(watch, (w) => ({ ...w, ...(reading.step === undefined ? {} : { step: reading.step }) }));
+      await this.update(watch, (w) => ({ ...w, ...definedOnly({ step: reading.step }) }));
       this.changed.fire([watch.serialNumber]);
       return 'new-step';
     }

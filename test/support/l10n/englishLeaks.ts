@@ -33,7 +33,7 @@ const NAME_FORMS: readonly RegExp[] = [
   /\{\w+\}/g,
   /\blocalhost\b(?::\d+)?|\[::1\](?::\d+)?/g,
   /\b[A-Za-z][\w-]*(?:\.[A-Za-z0-9][\w-]*)+(?::\d+)?/g,
-  // SI symbols after a number ("12 ms", "4 s") read the same in every language the extension speaks (before the number itself is blanked).
+  // SI symbols after a number ("12 ms", "4 s") read the same in every language the extension is translated into (before the number itself is blanked).
   /(?<=\d\s?)(?:ms|s|min|h|KB|MB|KiB|MiB)\b/g,
   /[A-Za-z_-]*\d[\w:.-]*/g,
 ];

@@ -1,28 +1,28 @@
 // `npm run mutation:domain`: StrykerJS over src/core/domain/, each module against its own unit files
-// (DOMAIN_SPECS in stryker.config.mjs), one Stryker run per group of DOMAIN_GROUPS, then one table
-// of every module's score. Fails when a module scores under 90%, or a run fails. `--static` runs
-// the static mutants too (slow: see stryker.config.mjs); other arguments go to each Stryker run,
-// e.g. `--force` to ignore the incremental caches (a full measurement).
+// (found by path: domainTests.mjs), whole folders in a few runs of one Stryker start each, then one
+// table of every module's score. Fails when a module scores under 90%, or a run fails.
+// `--runs N` splits the folders into N runs (default 4); `--folders a,b` runs only those folders, as
+// one run. `--static` runs the static mutants too (slow: see stryker.config.mjs); other arguments go
+// to each Stryker run, e.g. `--force` to ignore the incremental caches (a full measurement).
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { DOMAIN_GROUPS } from '../../../stryker.config.mjs';
+import { DOMAIN, domainRuns } from './domainTests.mjs';
 
 const MINIMUM = 90;
 const started = Date.now();
-const withStatic = process.argv.includes('--static');
-const args = process.argv.slice(2).filter((arg) => arg !== '--static');
+const { withStatic, runs, args } = parse(process.argv.slice(2));
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 
 /** Per file: killed (and timed out) of the mutants that count (Stryker's own score: compile and runtime errors and ignored ones left out). */
 const scores = new Map();
 let failed = false;
-for (const [index, folders] of DOMAIN_GROUPS.entries()) {
+for (const [index, folders] of runs.entries()) {
   const name = folders.join('-');
   const groupStarted = Date.now();
-  console.log(`\n== mutation:domain ${index + 1}/${DOMAIN_GROUPS.length}: src/core/domain/{${folders.join(',')}} ==`);
+  console.log(`\n== mutation:domain ${index + 1}/${runs.length}: ${DOMAIN}/{${folders.join(',')}} ==`);
   const run = spawnSync(npx, ['stryker', 'run', 'stryker.domain.config.mjs', ...args], {
     stdio: 'inherit',
-    env: { ...process.env, OE_MUTATION_GROUP: String(index), OE_MUTATION_STATIC: withStatic ? '1' : '0' },
+    env: { ...process.env, OE_MUTATION_FOLDERS: folders.join(','), OE_MUTATION_STATIC: withStatic ? '1' : '0' },
     shell: process.platform === 'win32',
   });
   console.log(`== ${name}: ${minutes(Date.now() - groupStarted)} ==`);
@@ -50,9 +50,7 @@ console.log(`\nmodule | score | killed / valid | survived | static mutants (${wi
 for (const [file, score] of rows)
   console.log(`${file} | ${percent(score).toFixed(2)}% | ${score.detected} / ${score.valid} | ${score.survived} | ${score.statics}`);
 const total = rows.reduce((sum, [, s]) => ({ detected: sum.detected + s.detected, valid: sum.valid + s.valid }), { detected: 0, valid: 0 });
-console.log(
-  `all of src/core/domain/ | ${percent(total).toFixed(2)}% | ${total.detected} / ${total.valid} | in ${minutes(Date.now() - started)}`,
-);
+console.log(`all of ${DOMAIN}/ | ${percent(total).toFixed(2)}% | ${total.detected} / ${total.valid} | in ${minutes(Date.now() - started)}`);
 const low = rows.filter(([, score]) => percent(score) < MINIMUM);
 for (const [file, score] of low) console.error(`mutation:domain: ${file} scores ${percent(score).toFixed(2)}%, under ${MINIMUM}%`);
 process.exitCode = failed || low.length > 0 ? 1 : 0;
@@ -60,4 +58,21 @@ process.exitCode = failed || low.length > 0 ? 1 : 0;
 function minutes(ms) {
   const seconds = Math.round(ms / 1000);
   return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+}
+
+/** `--static`, `--runs N` and `--folders a,b` are ours; everything else goes to Stryker. */
+function parse(argv) {
+  const args = [];
+  let withStatic = false;
+  let count = 4;
+  let folders;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--static') withStatic = true;
+    else if (arg === '--runs') count = Number(argv[++i]);
+    else if (arg === '--folders') folders = (argv[++i] ?? '').split(',').filter((folder) => folder !== '');
+    else args.push(arg);
+  }
+  if (!Number.isInteger(count) || count < 1) throw new Error('mutation:domain: --runs takes a whole number of 1 or more');
+  return { withStatic, runs: folders === undefined ? domainRuns(count) : [folders.sort()], args };
 }

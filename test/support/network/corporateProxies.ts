@@ -186,7 +186,7 @@ export interface SquidOptions {
   readonly user: string;
   readonly password: string;
   /**
-   * An `https://` proxy: clients speak TLS to Squid itself (https_port), with this certificate and
+   * An `https://` proxy: clients use TLS to Squid itself (https_port), with this certificate and
    * key. Debian's squid package (the GnuTLS build) serves it; no squid-openssl needed.
    */
   readonly tls?: { readonly certFile: string; readonly keyFile: string };

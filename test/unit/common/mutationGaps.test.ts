@@ -6,7 +6,6 @@ import { plainLocalize } from '../../../src/core/common/localize';
 import { NOTIFICATION_LINK } from '../../../src/core/common/notificationText';
 import { Redactor } from '../../../src/core/common/redact';
 import { formatRaw, formatRelative, formatShort, isRepresentable } from '../../../src/core/common/time';
-import { csvCell, defaultExportName, formatOf } from '../../../src/core/domain/events/exportEvents';
 
 const SECOND = 1000;
 const DAY = 86_400_000;
@@ -64,17 +63,5 @@ describe('time: boundaries', () => {
 
   it('formatRaw groups every number, also where a locale would leave four digits ungrouped', () => {
     assert.equal(formatRaw(1234, 'es'), '1.234');
-  });
-});
-
-describe('export: exact names and guards', () => {
-  it('guards only a leading tab or CR, not one inside the text', () => {
-    assert.equal(csvCell('a\tb'), 'a\tb');
-  });
-
-  it('reads the format from the last extension only, and names a file for any serial', () => {
-    assert.equal(formatOf('/tmp/x.csv.json'), 'json');
-    assert.equal(defaultExportName('a  b', 'csv'), 'a_b-onboarding-events.csv');
-    assert.equal(defaultExportName('', 'json'), 'machine-onboarding-events.json');
   });
 });

@@ -10,7 +10,7 @@ import type { LearnedSteps, StepSetting } from '../../../src/core/domain/progres
 import { CachedLineHistory } from '../../../src/core/eventsCache/cachedLineHistory';
 import { EventsCache } from '../../../src/core/eventsCache/eventsCache';
 import { FileResultStore, MAX_LEARNED_FILE_BYTES } from '../../../src/core/eventsCache/fileResultStore';
-import { machine, MINUTE, onboarded, T0 } from '../domain/progress/fixtures';
+import { machine, MINUTE, onboarded, T0 } from '../core/domain/progress/fixtures';
 import { result } from '../machines/fixtures';
 
 function settle(): Promise<void> {

@@ -38,7 +38,7 @@ import {
   REFUSED_TEXT,
 } from '../../../src/core/agents/mcpServer';
 import { AgentPairings, pairedAsk, PairingWindow, type SecretStore } from '../../../src/core/agents/pairings';
-import { event, NOW, result } from '../agentTools/fixtures';
+import { event, NOW, result } from '../core/domain/agentTools/fixtures';
 import { DEFAULT_EVENT_STATE_RULES as DEFAULT_RULES } from '../../../src/core/domain/events/eventState';
 import { skipBecause } from '../../support/skipBecause';
 

@@ -1,6 +1,7 @@
 // What undici, Node and VS Code's fetch throw, as a NetworkFailure: the same whichever engine carried
 // it. Only codes are read, as messages may quote a proxy URL with its password; no undici import.
 
+import { definedOnly } from '../../common/definedOnly';
 import { isTransportError, TransportError, type NetworkFailure, type NetworkFailureContext } from './transport';
 
 /** OpenSSL's verdicts on a certificate, by what they mean: the one list (Test Connection and the certificate probe read it too). */
@@ -110,7 +111,7 @@ export function classifyNetworkError(error: unknown, situation: FailureSituation
     // itself; the inner error's host is then the only name of that proxy there is.
     if (situation.proxyMayBeHidden === true && codes.includes(PROXY_TLS)) {
       const host = proxyTlsHostOf(error);
-      return make('proxy-certificate', certificate, { proxyFromVsCode: true, ...(host === undefined ? {} : { proxyHost: host }) });
+      return make('proxy-certificate', certificate, { proxyFromVsCode: true, ...definedOnly({ proxyHost: host }) });
     }
     return make(certificateFailure(certificate) ?? 'untrusted-certificate', certificate);
   }

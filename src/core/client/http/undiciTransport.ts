@@ -52,7 +52,7 @@ class NetworkPathTransport implements Transport {
     const pathOptions = { ...options, engine: 'vscode' as const };
     this.#vscode = createFetchTransport({
       fetch: options.fetch ?? globalThis.fetch,
-      ...(options.caCertificatesFile !== undefined ? { dispatcher: (url: URL) => this.#caDispatcher(url) } : {}),
+      ...definedOnly({ dispatcher: options.caCertificatesFile === undefined ? undefined : (url: URL) => this.#caDispatcher(url) }),
       proxyFor: (url) => {
         const { proxy } = networkPathFor(url, pathOptions);
         return proxy === undefined ? undefined : { proxyHost: proxy.host, proxyCredentialsSent: proxy.credentials };
