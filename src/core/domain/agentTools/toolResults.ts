@@ -5,7 +5,7 @@ import type { EventsResult, HalLink, OnboardingEvent } from '../../client/model'
 import { plainLocalize } from '../../common/localize';
 import { serverTextData, type ServerText } from '../../common/serverText';
 import { formatRelative, formatUtcIso } from '../../common/time';
-import { machineState, newestOf, stateWord, type EventStateRules, type MachineState } from '../events/eventState';
+import { eventState, machineState, newestOf, stateWord, type EventStateRules, type MachineState } from '../events/eventState';
 import { formatDuration, type WatchStartAnswer, type WatchSummary } from '../watch/watchRules';
 import type { LearnedSteps } from '../progress/lineHistory';
 import { machineProgress, progressWords, restsOnWords } from '../progress/machineProgress';
@@ -279,6 +279,21 @@ export function summaryText(
   return [head, dataNotice(API), beginLine(API), block, endLine(API), ...tail].join('\n');
 }
 
+/**
+ * Since when a machine in progress has been going: its first event after the newest one that failed or onboarded
+ * it (a retry starts afresh), so an agent asked "which has been going longest" needs no second call.
+ */
+function inProgressSince(result: EventsResult, context: ResultContext): string {
+  let ended = -Infinity;
+  for (const event of result.events) if (eventState(event, context.rules) !== 'inProgress') ended = Math.max(ended, event.time.epochMs);
+  let since: number | undefined;
+  for (const event of result.events) if (event.time.epochMs > ended) since = Math.min(since ?? Infinity, event.time.epochMs);
+  if (since === undefined) return '';
+  // Past the pages read, an older event of the same attempt may exist.
+  const earlier = result.truncated && ended === -Infinity ? ' or earlier (older events were not read)' : '';
+  return `; in progress since ${when(since, context.now)}${earlier}`;
+}
+
 function summaryLine(report: MachineReport, context: ResultContext, watch: WatchSummary | undefined): string {
   const { now } = context;
   const serial = v(report.serialNumber);
@@ -291,7 +306,8 @@ function summaryLine(report: MachineReport, context: ResultContext, watch: Watch
   if (newest === undefined) return `- ${serial}: no events recorded${stale}${watched}`;
   const created = events.find((event) => event.assetId !== undefined);
   const asset = created?.assetId === undefined ? '' : `; asset id ${v(created.assetId)}`;
-  return `- ${serial}: newest event ${when(newest.time.epochMs, now)}: type ${sv(newest.type)}; message ${sv(newest.message)}${asset}${progressPart(outcome.result, context)}${stale}${watched}`;
+  const since = stateOfOutcome(outcome, context.rules) === 'inProgress' ? inProgressSince(outcome.result, context) : '';
+  return `- ${serial}: newest event ${when(newest.time.epochMs, now)}: type ${sv(newest.type)}; message ${sv(newest.message)}${asset}${since}${progressPart(outcome.result, context)}${stale}${watched}`;
 }
 
 /** The watch tool, which the summary points to. */

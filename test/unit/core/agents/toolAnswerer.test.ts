@@ -149,6 +149,7 @@ describe('the one agent-tool answerer: VS Code and oe mcp give the same text', (
     }
     const summary = await text(inOe, AGENT_TOOL_NAMES.summary, { serialNumbers: line });
     assert.match(summary, /STALLED/, 'oe mcp says where a machine in progress stands');
+    assert.match(summary, /; in progress since \d{4}-\d\d-\d\dT[^ ]+Z \(/, 'oe mcp says since when a machine has been in progress');
     assert.doesNotMatch(summary, /starts a watch/, 'oe mcp starts no watch, so it does not point to the watch tool');
   });
 

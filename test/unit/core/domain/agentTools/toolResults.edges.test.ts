@@ -189,7 +189,7 @@ describe('agent tools: result text, edge cases', () => {
       assert.match(text, /^Onboarding summary of 1 machine from the Onboarding Events API \(environment "Test"\): 1 in progress\./);
       assert.deepEqual(block(text), [
         'In progress (1):',
-        '- "MX-1": newest event 2025-01-15T08:01:00.000Z (3 days ago): type "DEVICE_REGISTERED"; message "registered" (NOT UP TO DATE: the last refresh failed)',
+        '- "MX-1": newest event 2025-01-15T08:01:00.000Z (3 days ago): type "DEVICE_REGISTERED"; message "registered"; in progress since 2025-01-15T08:01:00.000Z (3 days ago) (NOT UP TO DATE: the last refresh failed)',
       ]);
     });
 

@@ -253,6 +253,32 @@ describe('agent tools: result text', () => {
       ]);
     });
 
+    it('says since when each machine in progress has been going: from its first event, or from its retry after a failure', () => {
+      const going = result('MX-4711-A0031', [
+        event({ minute: 0, type: 'ONBOARDING_STARTED' }),
+        event({ minute: 7, type: 'DEVICE_REGISTERED' }),
+      ]);
+      const retried = result('PRS-0900-A0316', [
+        event({ minute: 0, type: 'ONBOARDING_STARTED' }),
+        event({ minute: 5, type: 'ONBOARDING_FAILED' }),
+        event({ minute: 10, type: 'ONBOARDING_RESTARTED' }),
+        event({ minute: 12, type: 'DEVICE_REGISTERED' }),
+      ]);
+      const partial: EventsResult = { ...result('MX-4711-A0032', [event({ minute: 20, type: 'DEVICE_REGISTERED' })]), truncated: true };
+      const inside = split(
+        summaryText([events(going), events(retried), events(partial), events(failed), events(onboarded)], [], context),
+      ).inside;
+      const lineOf = (serial: string): string => inside.find((line) => line.startsWith(`- "${serial}"`)) ?? '';
+      assert.match(lineOf('MX-4711-A0031'), /; message "step at minute 7"; in progress since 2025-01-15T08:00:00\.000Z \(3 days ago\)$/);
+      assert.match(lineOf('PRS-0900-A0316'), /; in progress since 2025-01-15T08:10:00\.000Z \(3 days ago\)$/);
+      assert.match(
+        lineOf('MX-4711-A0032'),
+        /; in progress since 2025-01-15T08:20:00\.000Z \(3 days ago\) or earlier \(older events were not read\)$/,
+      );
+      assert.doesNotMatch(lineOf('PRS-0900-A0314'), /in progress since/, 'a failed machine says when it failed: its newest event');
+      assert.doesNotMatch(lineOf('MX-4711-A0023'), /in progress since/);
+    });
+
     it("reads every state by the user's eventStates rules, as the views do", () => {
       const rules = parseEventStateRules({ failed: ['STARTED'], onboarded: ['FAILED'] });
       const text = summaryText([events(failed), events(result('KRP-0815-B0001', [event({ minute: 1, type: 'ONBOARDING_STARTED' })]))], [], {
