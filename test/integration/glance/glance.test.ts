@@ -1,4 +1,4 @@
-// Serial numbers at a glance, in the real extension host against the fake
+// Serial numbers in the editor, in the real extension host against the fake
 // API: the inline status (read back through the test hook), the Problems
 // panel (languages.getDiagnostics), quick fixes (executeCodeActionProvider),
 // completion (executeCompletionItemProvider) and the URI handler. The fake
@@ -51,7 +51,7 @@ const FILE = [
   `# again: ${FAILED}`,
 ].join('\n');
 
-describe('Serial numbers at a glance (inline status, Problems, quick fixes, completion, links)', function () {
+describe('Serial numbers in the editor (inline status, Problems, quick fixes, completion, links)', function () {
   this.timeout(60_000);
   let api: TestedApi;
   let fake: FakeApi;

@@ -333,7 +333,7 @@ describe('Hostile input (real host)', () => {
       }
     });
 
-    it('a machine link to a machine the user does not list asks first; declined, nothing is loaded or listed (issue 34, door audit)', async () => {
+    it('a machine link to a machine the user does not list asks first; declined, nothing is loaded or listed (an entry point that loads asks first)', async () => {
       await signIn(fake);
       api.events.clear();
       fake.clearRequests();
@@ -352,7 +352,7 @@ describe('Hostile input (real host)', () => {
       }
     });
 
-    it('showEventDetails and showRawJson with a reference the cache cannot answer ask before loading; declined, nothing is loaded (issue 34, door audit)', async () => {
+    it('showEventDetails and showRawJson with a reference the cache cannot answer ask before loading; declined, nothing is loaded (an entry point that loads asks first)', async () => {
       await signIn(fake);
       api.events.clear();
       fake.clearRequests();

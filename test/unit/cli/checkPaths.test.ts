@@ -138,7 +138,7 @@ describe('oe check and the files a repository names', function () {
     assert.match(run.stderr, /huge\.txt is larger than 1 MB and was not checked\./);
   });
 
-  it('the include glob speaks VS Code glob syntax: ** folders, {a,b}, [0-9], and dot files as the editor finds them', async () => {
+  it('the include glob reads VS Code glob syntax: ** folders, {a,b}, [0-9], and dot files as the editor finds them', async () => {
     const { repo } = repositoryAndHome();
     mkdirSync(join(repo, '.vscode'));
     mkdirSync(join(repo, 'a', 'b'), { recursive: true });
