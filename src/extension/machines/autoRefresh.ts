@@ -75,7 +75,7 @@ export class AutoRefresh {
   }
 
   /** Delay from the last poll to the next one: the interval, or the backoff after failures. */
-  currentDelay(): number {
+  private currentDelay(): number {
     const interval = pollIntervalMs(this.options.intervalMs());
     return this.failures === 0 ? interval : backoffDelay(interval, this.failures, this.lastRetryAfterMs, this.options.maxBackoffMs);
   }
@@ -97,15 +97,15 @@ export class AutoRefresh {
       return;
     }
     this.setState('waiting');
-    this.timer = this.timers.setTimeout(() => void this.pollNow(), clampDelay(due - this.now(), DELAY_CEILINGS.pollMs));
+    this.timer = this.timers.setTimeout(() => void this.pollWhenDue(), clampDelay(due - this.now(), DELAY_CEILINGS.pollMs));
   }
 
   /** The timer's poll, unless disabled or inactive (then it only re-reads the state). */
-  async pollNow(): Promise<PollOutcome | undefined> {
-    if (this.disposed || this.current === 'polling' || this.current === 'stopped') return undefined;
+  private async pollWhenDue(): Promise<void> {
+    if (this.disposed || this.current === 'polling' || this.current === 'stopped') return;
     if (!this.options.enabled() || !this.options.active()) {
       this.update();
-      return undefined;
+      return;
     }
     this.clearTimer();
     this.setState('polling');
@@ -125,11 +125,10 @@ export class AutoRefresh {
     }
     if (outcome.kind === 'stop') {
       this.setState('stopped');
-      return outcome;
+      return;
     }
     this.setState('waiting');
     this.update();
-    return outcome;
   }
 
   /** Resumes after 'stopped' (e.g. signed in again) and forgets the backoff. */

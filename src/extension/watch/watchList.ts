@@ -143,8 +143,6 @@ export class WatchList extends Disposable {
   /** Global state through the one mechanism every write of ours takes (common/verifiedState.ts). */
   private readonly store: StateStore;
   private readonly running = new Map<string, Running>();
-  /** Polls under way (a timer's or pollNow's), for whenIdle. */
-  private readonly polls = new Set<Promise<void>>();
   private readonly changed = this.register(new Emitter<readonly string[] | undefined>());
   private readonly ended = this.register(new Emitter<WatchEnded>());
   private readonly unreachable = this.register(new Emitter<{ readonly watching: number }>());
@@ -275,27 +273,6 @@ export class WatchList extends Disposable {
     }
   }
 
-  /** Polls every running watch now, as their timers would (tests and the demo's "poll now"); resolves when all answered. */
-  async pollNow(): Promise<void> {
-    await Promise.all(
-      [...this.running.keys()].map((key) => {
-        const watch = this.stored().find((w) => keyOf(w.environmentId, w.serialNumber) === key);
-        return watch === undefined ? Promise.resolve() : this.track(this.poll(watch));
-      }),
-    );
-  }
-
-  /** Resolves once no poll is under way (each one's store write and claim included). */
-  async whenIdle(): Promise<void> {
-    while (this.polls.size > 0) await Promise.allSettled([...this.polls]);
-  }
-
-  private track(poll: Promise<void>): Promise<void> {
-    this.polls.add(poll);
-    void poll.finally(() => this.polls.delete(poll));
-    return poll;
-  }
-
   private statusOf(watch: Watch, active: string | undefined): WatchStatus {
     if (watch.outcome !== undefined) return watch.outcome.state;
     return watch.environmentId === active ? 'watching' : 'paused';
@@ -330,7 +307,7 @@ export class WatchList extends Disposable {
       nextPollDelay(history, this.options.focused(), this.options.timing()),
       clampDelay(atLeastMs, DELAY_CEILINGS.retryAfterMs),
     );
-    run.timer = this.clock.setTimeout(() => void this.track(this.poll(watch)), delay);
+    run.timer = this.clock.setTimeout(() => void this.poll(watch), delay);
     this.running.set(key, run);
   }
 

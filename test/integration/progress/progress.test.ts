@@ -115,6 +115,20 @@ async function setting(name: string, value: unknown): Promise<void> {
   await vscode.workspace.getConfiguration('onboardingEvents').update(name, value, vscode.ConfigurationTarget.Global);
 }
 
+/**
+ * Resolves once the watch of WATCHED has polled `count` times from now, each asking the API: its timer sets the
+ * next poll only after a poll's notification and store write, so the request after them shows them done.
+ */
+async function polls(fake: FakeApi, count: number): Promise<void> {
+  const from = fake.eventRequests(WATCHED).length;
+  const deadline = Date.now() + 60_000;
+  while (fake.eventRequests(WATCHED).length < from + count + 1) {
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${count} polls of ${WATCHED}: ${fake.eventRequests(WATCHED).length - from} requests in 60 s`);
+    await sleep(50);
+  }
+}
+
 /** The stall notifications of `serialNumber` the user saw. */
 function stallNotices(serialNumber: string): ReturnType<typeof user.shown> {
   return user.shown().filter((note) => note.message.startsWith(`${serialNumber} has been at `));
@@ -198,15 +212,14 @@ describe('Progress: step, time to go and stalls from the line history', function
     assert.match(missing.tooltip ?? '', /missing: FIRMWARE_CHECKED/);
   });
 
-  it('a watched machine’s stall is told once, with Show Details and Stop Watching; a new step ends it, the next stall is told again; "off" tells none', async () => {
+  it('a watched machine’s stall is told once, with Show Details and Stop Watching; a new step ends it, the next stall is told again; "off" tells none', async function () {
+    // The watch's own timer polls: 1 s at first, longer while nothing changes.
+    this.timeout(180_000);
     const hooks = api.testHooks;
     for (const serial of ONBOARDED) await hooks.getEvents(serial);
     await setting('watch.firstIntervalSeconds', 1);
     assert.equal(await vscode.commands.executeCommand('onboardingEvents.watchMachine', WATCHED), 'started');
-    for (let poll = 0; poll < 3; poll++) {
-      await sleep(1100); // past the watch's cache age, so each poll asks the API
-      await hooks.watch.pollNow();
-    }
+    await polls(fake, 3);
     const notices = stallNotices(WATCHED);
     assert.equal(notices.length, 1, `one notification of the stall: ${JSON.stringify(notices)}`);
     const [notice] = notices;
@@ -220,10 +233,7 @@ describe('Progress: step, time to go and stalls from the line history', function
 
     // The next step, already overdue: the first stall ended, a new one is told, once.
     fake.addEvent(WATCHED, makeEvent({ type: 'DEVICE_CONFIGURED', message: 'configured', timestamp: Date.now() - 30 * MINUTE }));
-    for (let poll = 0; poll < 2; poll++) {
-      await sleep(1100);
-      await hooks.watch.pollNow();
-    }
+    await polls(fake, 2);
     const after = stallNotices(WATCHED).map((note) => note.message);
     assert.equal(after.length, 2, `the next step's stall told once more: ${JSON.stringify(after)}`);
     assert.match(after[1] ?? '', /^MX-4711-P0013 has been at DEVICE_CONFIGURED for 30 min;/);
@@ -231,8 +241,7 @@ describe('Progress: step, time to go and stalls from the line history', function
     await setting('watch.notifications', 'off');
     // A poll that finds the machine moving ends the stall; the stall after it, which "on" would tell, "off" keeps to itself.
     fake.addEvent(WATCHED, makeEvent({ type: 'OPERATOR_NOTE', message: 'looking at it', timestamp: Date.now() }));
-    await sleep(1100);
-    await hooks.watch.pollNow();
+    await polls(fake, 1);
     const noteAt = Date.now() - 25 * MINUTE;
     fake.setMachineEvents(
       WATCHED,
@@ -242,8 +251,7 @@ describe('Progress: step, time to go and stalls from the line history', function
         ['DEVICE_CONFIGURED', 30],
       ]).concat(makeEvent({ type: 'OPERATOR_NOTE', message: 'looked at it', timestamp: noteAt })),
     );
-    await sleep(1100);
-    await hooks.watch.pollNow();
+    await polls(fake, 1);
     assert.equal(hooks.watch.list().find((watch) => watch.serialNumber === WATCHED)?.step?.at, noteAt, 'the poll saw the newer event');
     assert.equal(stallNotices(WATCHED).length, 2, '"off": no notification of a stall');
   });

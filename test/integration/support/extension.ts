@@ -76,7 +76,7 @@ function testSide(handles: TestHandles) {
       },
     },
     links: { open: openLink, linkTo: machineLink },
-    watch: { list: () => watch.list.list(), pollNow: () => watch.list.pollNow() },
+    watch: { list: () => watch.list.list() },
     /** Authenticated reads through the cache, as the views make them. */
     getEvents: (serialNumber: string, options?: GetOptions): Promise<EventsResult> => events.get(serialNumber, options),
   };

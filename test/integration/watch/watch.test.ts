@@ -211,7 +211,7 @@ describe('Watch Onboarding', function () {
         timestamp: Date.now(),
       }),
     );
-    await hooks.watch.pollNow();
+    // The watch's own timer (first interval 1 s) polls and finds the failure.
     const note = await until('the failure notification', () =>
       user.shown().find((shown) => shown.message.startsWith(`${HOSTILE} failed to onboard:`)),
     );

@@ -124,11 +124,15 @@ describe('Auto-refresh', () => {
     assert.equal(state.now, 'waiting');
   });
 
-  it('pollNow does nothing while paused', async () => {
-    const { state, refresh } = setup();
+  it('a timer that comes due while the view is inactive polls nothing and pauses', async () => {
+    const { time, state, refresh } = setup();
+    refresh.update();
+    assert.equal(state.now, 'waiting');
     state.active = false;
-    assert.equal(await refresh.pollNow(), undefined);
+    await time.advance(INTERVAL);
     assert.deepEqual(state.polls, []);
+    assert.equal(state.now, 'paused');
+    assert.equal(time.nextAt(), undefined, 'no timer left while paused');
   });
 
   it('caps the backoff at an hour (or the interval, if longer)', () => {

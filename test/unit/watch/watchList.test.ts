@@ -17,6 +17,25 @@ import { event, MINUTE, T0 } from '../machines/fixtures';
 const SERIAL = 'MX-4711-A0023';
 const OTHER = 'KRP-0815-B0001';
 
+/** What the lists asked of what this test gave them (a request, a store write, a claim on disk) and is not done yet. */
+const inFlight = new Set<Promise<unknown>>();
+
+function tracked<T>(work: Promise<T>): Promise<T> {
+  inFlight.add(work);
+  const done = (): void => void inFlight.delete(work);
+  work.then(done, done);
+  return work;
+}
+
+/** Resolves once every poll has finished: nothing it asked for is pending and its continuations have run. */
+async function settled(): Promise<void> {
+  for (;;) {
+    await drain();
+    if (inFlight.size === 0) return;
+    await Promise.allSettled([...inFlight]);
+  }
+}
+
 class MemoryStore implements WatchStore {
   readonly values = new Map<string, unknown>();
   /**
@@ -30,6 +49,9 @@ class MemoryStore implements WatchStore {
     return structuredClone(this.values.get(key)) as T | undefined;
   }
   update(key: string, value: unknown): Thenable<void> {
+    return tracked(this.write(key, value));
+  }
+  private write(key: string, value: unknown): Promise<void> {
     const before = this.values.get(key);
     this.values.set(key, structuredClone(value));
     if (this.dropping === 0) return Promise.resolve();
@@ -47,7 +69,10 @@ class FakeSource {
   failWith: Error | undefined;
   hold: Promise<void> | undefined;
   constructor(private readonly clock: FakeClock) {}
-  async getEvents(serialNumber: string): Promise<EventsResult> {
+  getEvents(serialNumber: string): Promise<EventsResult> {
+    return tracked(this.answer(serialNumber));
+  }
+  private async answer(serialNumber: string): Promise<EventsResult> {
     this.requests.push(serialNumber);
     if (this.hold) await this.hold;
     if (this.failWith) throw this.failWith;
@@ -77,11 +102,7 @@ describe('WatchList', () => {
   let focused: boolean;
   const windows: Window[] = [];
   /** Moves the fake clock, letting each due poll finish (its store write and its claim on disk) before the next. */
-  const advance = (ms: number): Promise<void> =>
-    clock.advance(ms, async () => {
-      await drain();
-      for (const window of windows) await window.list.whenIdle();
-    });
+  const advance = (ms: number): Promise<void> => clock.advance(ms, settled);
 
   function openWindow(claimsFolder = join(folder, 'claims'), progress?: WatchListOptions['progress']): Window {
     const cache = new EventsCache({
@@ -89,10 +110,11 @@ describe('WatchList', () => {
       freshForMs: () => 60_000,
       now: () => clock.now(),
     });
+    const claims = new FileClaims(claimsFolder);
     const list = new WatchList({
       events: cache,
       store,
-      claims: new FileClaims(claimsFolder),
+      claims: { claim: (key) => tracked(claims.claim(key)) },
       environment: () => environment,
       rules: () => DEFAULT_EVENT_STATE_RULES,
       timing: () => DEFAULT_WATCH_TIMING,
@@ -196,7 +218,7 @@ describe('WatchList', () => {
     await clock.advance(15_000);
     assert.equal(source.requests.length, 3, 'each window polled');
     release();
-    for (const window of windows) await window.list.whenIdle();
+    await settled();
     const all = [...first.ended, ...second.ended];
     assert.equal(all.length, 2, 'both windows saw the outcome');
     assert.equal(all.filter((ended) => ended.tellUser).length, 1, 'exactly one window tells the user');
@@ -247,7 +269,7 @@ describe('WatchList', () => {
     environment = 'env-b';
     list.resume();
     release();
-    await list.whenIdle();
+    await settled();
     assert.equal(ended.length, 0);
     assert.equal(list.list()[0]?.outcome, undefined);
   });

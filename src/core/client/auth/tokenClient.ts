@@ -87,7 +87,6 @@ export class TokenClient {
   /** The grant in flight, by purpose ('grant' for getToken, 'verify' for grantFresh): concurrent callers share it. */
   readonly #grants = new Map<string, SharedRequest<AccessToken>>();
   #cached: AccessToken | undefined;
-  #grantsMade = 0;
 
   constructor(options: TokenClientOptions) {
     this.#options = options;
@@ -95,11 +94,6 @@ export class TokenClient {
 
   get tokenUrl(): string {
     return tokenEndpoint(this.#options.authUrl);
-  }
-
-  /** Password grants sent so far; the benchmark and tests count them. */
-  get grantsMade(): number {
-    return this.#grantsMade;
   }
 
   get hasToken(): boolean {
@@ -166,7 +160,6 @@ export class TokenClient {
   async #grant(signal: AbortSignal): Promise<AccessToken> {
     const credentials = await this.#options.credentials();
     const requestedAt = this.#options.now();
-    this.#grantsMade++;
     const response = await this.#options.http.send({
       method: 'POST',
       url: this.tokenUrl,
