@@ -185,7 +185,7 @@ export const inlineStatusBench: Benchmark = {
           const latest = result?.events[0];
           // Sorted and formatted again per occurrence, as a provider without a per-update memo does.
           const sorted = [...(result?.events ?? [])].sort((a, b) => b.time.epochMs - a.time.epochMs);
-          const state = latest === undefined ? 'noEvents' : eventState(sorted[0] ?? latest, DEFAULT_EVENT_STATE_RULES);
+          const state = latest === undefined ? 'no-events' : eventState(sorted[0] ?? latest, DEFAULT_EVENT_STATE_RULES);
           count += inlineStatusText(state, latest?.time.epochMs, { ...ctx, t: plainLocalize }).length > 0 ? 1 : 0;
         }
         naive.push(performance.now() - started);
@@ -237,8 +237,8 @@ export const inlineStatusBench: Benchmark = {
             const result = events.peek(m[0])?.result;
             const sorted = [...(result?.events ?? [])].sort((a, b) => b.time.epochMs - a.time.epochMs);
             const latest = sorted[0];
-            const state = latest === undefined ? 'noEvents' : eventState(latest, DEFAULT_EVENT_STATE_RULES);
-            if (state === 'failed' || state === 'noEvents') {
+            const state = latest === undefined ? 'no-events' : eventState(latest, DEFAULT_EVENT_STATE_RULES);
+            if (state === 'failed' || state === 'no-events') {
               problemMessage(m[0], state, latest === undefined ? undefined : serverTextData(latest.type), ctx);
               count++;
             }

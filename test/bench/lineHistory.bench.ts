@@ -9,7 +9,7 @@
 //       with --expose-gc; also measured on input already learned from once,
 //       whose strings V8 has flattened). Target ≤ 60 MB.
 // The naive version does (a) the same way and (b) by starting again from
-// every machine, as a learner without incremental contributions would.
+// every machine, as a learner without incremental lessons would.
 // Bounds under a large or hostile server:
 //   (d) machineProgress for one machine of 100,000 events, asked again as a
 //       repaint does: target ≤ 1 ms per call after the first (≤ 100 ms).
@@ -223,7 +223,7 @@ export const lineHistoryBench: Benchmark = {
     const naiveAddMs = median(naiveAdds);
     console.log(`(load average ${(loadavg()[0] ?? 0).toFixed(1)} on ${cpus().length} cores; first passes ${ms(first)}, ${ms(again)})`);
     console.log(
-      `first pass: ${ms(firstMs)} (target ≤ ${ms(LIMITS.firstPassMs)}); naive from scratch ${ms(naiveFirst)}${slowerClause(firstMs, [{ name: 'the naive recomputation', ms: naiveFirst }], 'we lose here, because the first pass also keeps each machine’s contribution (to take it back when its result changes) and every spelling of a type, which the naive one throws away')}`,
+      `first pass: ${ms(firstMs)} (target ≤ ${ms(LIMITS.firstPassMs)}); naive from scratch ${ms(naiveFirst)}${slowerClause(firstMs, [{ name: 'the naive recomputation', ms: naiveFirst }], 'we lose here, because the first pass also keeps each machine’s lesson (to take it back when its result changes) and every spelling of a type, which the naive one throws away')}`,
     );
     console.log(
       `one more result, then the steps: ${addMs.toFixed(2)} ms median, max ${Math.max(...adds).toFixed(2)} ms (target ≤ ${LIMITS.addMs} ms); naive from scratch ${ms(naiveAddMs)}, ${(naiveAddMs / Math.max(addMs, 0.001)).toFixed(0)}× ours`,

@@ -27,7 +27,17 @@ import { SESSION_OPTIONS } from '../cliSession';
 import { oeErrorText } from '../remedies';
 
 /** The states --fail-on can name; 'unavailable' (the request failed) is no machine's verdict: it is not checked. */
-const COUNTABLE: readonly MachineState[] = ['failed', 'unknown', 'inProgress', 'noEvents'];
+const COUNTABLE: readonly MachineState[] = ['failed', 'unknown', 'in-progress', 'no-events'];
+
+/** The state names `--json` writes: scripts read them, so they keep the camelCase they were published in. */
+const JSON_STATE_NAMES: Readonly<Record<MachineState, string>> = {
+  onboarded: 'onboarded',
+  failed: 'failed',
+  'in-progress': 'inProgress',
+  'no-events': 'noEvents',
+  unknown: 'unknown',
+  unavailable: 'unavailable',
+};
 
 /**
  * The most machines one run checks (one request each). More fail the check as not checked: a gate never
@@ -86,9 +96,9 @@ function shownPath(path: string): string {
  */
 function notChecked(path: string, error: unknown, t: Localize): string | undefined {
   if (!(error instanceof NamedFileError)) return undefined;
-  if (error.refusal === 'tooLarge')
+  if (error.refusal === 'too-large')
     return t('{0} is larger than {1} MB and was not checked.', shownPath(path), MAX_SCANNED_FILE_BYTES / 1024 / 1024);
-  if (error.refusal === 'notAFile' || (error.refusal === 'failed' && error.code !== 'ENOENT'))
+  if (error.refusal === 'not-a-file' || (error.refusal === 'failed' && error.code !== 'ENOENT'))
     return t('{0} could not be read and was not checked: {1}', shownPath(path), errorMessage(error, t));
   return undefined;
 }
@@ -433,7 +443,7 @@ Exit codes:
       const progressOf = progressFields(results, context.settings, Date.now());
       const json = machines.map((machine, index) => ({
         serialNumber: machine.serialNumber,
-        state: machine.state,
+        state: JSON_STATE_NAMES[machine.state],
         counted: machine.counted,
         locations: machine.locations,
         // The newest event as the server sent it; an error in English, the language of a data format.

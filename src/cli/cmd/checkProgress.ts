@@ -58,7 +58,7 @@ export function progressJson(
 ): ProgressJson | null | undefined {
   const answer = machineProgress(result.events, learned, nowMs, rules);
   if (answer === undefined) return undefined;
-  if (answer.kind === 'notEnough') return null;
+  if (answer.kind === 'not-enough') return null;
   const toGo = answer.timeToGo;
   return {
     step: answer.step,

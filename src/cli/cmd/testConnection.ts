@@ -1,6 +1,6 @@
-// `oe test-connection`: the extension's Test Connection, step by step, over
+// `oe test-connection`: the extension's Test Connection, stage by stage, over
 // the network path oe itself takes, as text for a terminal. Without
-// credentials the network steps still run: a proxy can be tested before sign-in.
+// credentials the network stages still run: a proxy can be tested before sign-in.
 import { plainReportStyle, renderConnectionReport } from '../../core/client/connectionReport';
 import { runConnectionCheck } from '../../core/client/connectionCheck';
 import { EXIT, type CliCommand } from '../cliCommand';

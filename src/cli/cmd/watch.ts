@@ -3,21 +3,20 @@
 // terminal's stderr; stdout gets one line per machine at the end.
 import type { Localize } from '../../core/common/localize';
 import { terminalText } from '../../core/common/serverText';
-import { formatUtcIso } from '../../core/common/time';
+import { formatDuration, formatUtcIso } from '../../core/common/time';
 import { isApiError, type ApiError } from '../../core/client/errors';
 import type { OnboardingClient } from '../../core/client/onboardingClient';
 import { stateWord, type EventStateRules } from '../../core/domain/events/eventState';
 import {
   afterPoll,
   DEFAULT_WATCH_TIMING,
-  formatDuration,
   NO_HISTORY,
   nextPollDelay,
   readWatch,
   unreachableForLong,
   type PollHistory,
   type WatchOutcome,
-  type WatchStep,
+  type NewestEvent,
   type WatchTiming,
 } from '../../core/domain/watch/watchRules';
 import { EXIT, UsageError, type CliCommand, type CliIo } from '../cliCommand';
@@ -29,11 +28,11 @@ const DEFAULT_TIMEOUT = '60m';
 
 type Ending =
   | { readonly kind: 'outcome'; readonly outcome: WatchOutcome }
-  | { readonly kind: 'timed-out'; readonly step: WatchStep | undefined }
+  | { readonly kind: 'timed-out'; readonly seen: NewestEvent | undefined }
   | {
       readonly kind: 'cannot-poll';
       readonly error: ApiError | undefined;
-      readonly step: WatchStep | undefined;
+      readonly seen: NewestEvent | undefined;
       /** A request was still unanswered when the timeout passed. */
       readonly hung?: true;
     };
@@ -47,8 +46,8 @@ interface WatchInput {
   /** Wait for an outcome after this time (epoch ms); undefined: the newest outcome is the answer, however old. */
   readonly after: number | undefined;
   readonly signal: AbortSignal;
-  /** A new step (or the first reading) for the progress line. */
-  readonly onStep: (step: WatchStep) => void;
+  /** A new event (or the first reading) for the progress line. */
+  readonly onNewest: (seen: NewestEvent) => void;
 }
 
 /** Resolves after `ms`, or at once when `signal` aborts. */
@@ -72,12 +71,12 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 async function watchOne(input: WatchInput): Promise<Ending> {
   const { serialNumber, client, rules, timing, deadline, after, signal } = input;
   let history: PollHistory = NO_HISTORY;
-  let step: WatchStep | undefined;
+  let seen: NewestEvent | undefined;
   let firstFailureAt: number | undefined;
   let lastError: ApiError | undefined;
   let first = true;
   for (;;) {
-    if (signal.aborted) return { kind: 'timed-out', step };
+    if (signal.aborted) return { kind: 'timed-out', seen };
     // The timeout bounds a request that hangs too, not only the waits between polls.
     const timeout = AbortSignal.timeout(Math.max(0, deadline - Date.now()));
     try {
@@ -85,24 +84,24 @@ async function watchOne(input: WatchInput): Promise<Ending> {
       firstFailureAt = undefined;
       lastError = undefined;
       const reading = readWatch(result, rules, after);
-      const newest = reading.step;
-      const fresh = newest !== undefined && (step === undefined || newest.at !== step.at || newest.type !== step.type);
-      if (fresh) input.onStep(newest);
-      step = newest ?? step;
+      const newest = reading.newest;
+      const fresh = newest !== undefined && (seen === undefined || newest.at !== seen.at || newest.type !== seen.type);
+      if (fresh) input.onNewest(newest);
+      seen = newest ?? seen;
       // An outcome is the answer, however old, unless --next asked for one after the start.
       if (reading.kind === 'outcome') return { kind: 'outcome', outcome: reading.outcome };
       // The first reading starts the schedule afresh, as the extension's start does.
-      if (!first) history = afterPoll(history, fresh ? 'new-step' : 'quiet');
+      if (!first) history = afterPoll(history, fresh ? 'new-event' : 'quiet');
     } catch (error) {
       if (!isApiError(error)) throw error;
       // Cut off by the timeout: the API had not answered. By Ctrl-C: the run ends as interrupted.
       if (error.kind === 'cancelled')
-        return timeout.aborted ? { kind: 'cannot-poll', error: lastError, step, hung: true } : { kind: 'timed-out', step };
+        return timeout.aborted ? { kind: 'cannot-poll', error: lastError, seen, hung: true } : { kind: 'timed-out', seen };
       // Refused credentials do not heal by waiting.
-      if (error.kind === 'invalid-credentials' || error.kind === 'permission-denied') return { kind: 'cannot-poll', error, step };
+      if (error.kind === 'invalid-credentials' || error.kind === 'permission-denied') return { kind: 'cannot-poll', error, seen };
       lastError = error;
       firstFailureAt ??= Date.now();
-      if (unreachableForLong(firstFailureAt, Date.now(), timing)) return { kind: 'cannot-poll', error, step };
+      if (unreachableForLong(firstFailureAt, Date.now(), timing)) return { kind: 'cannot-poll', error, seen };
       history = afterPoll(history, 'failed');
     }
     first = false;
@@ -110,15 +109,15 @@ async function watchOne(input: WatchInput): Promise<Ending> {
     if (Date.now() + delay > deadline) {
       await sleep(deadline - Date.now(), signal);
       // The polls were failing when time ran out: whether it onboarded cannot be told.
-      return lastError !== undefined ? { kind: 'cannot-poll', error: lastError, step } : { kind: 'timed-out', step };
+      return lastError !== undefined ? { kind: 'cannot-poll', error: lastError, seen } : { kind: 'timed-out', seen };
     }
     await sleep(delay, signal);
   }
 }
 
-function stepText(step: WatchStep | undefined): string {
-  if (step === undefined) return '';
-  return `${terminalText(step.type, 80)} ${formatUtcIso(step.at) ?? ''}`.trimEnd();
+function newestText(seen: NewestEvent | undefined): string {
+  if (seen === undefined) return '';
+  return `${terminalText(seen.type, 80)} ${formatUtcIso(seen.at) ?? ''}`.trimEnd();
 }
 
 function endingLine(serialNumber: string, ending: Ending, t: Localize): string {
@@ -127,14 +126,14 @@ function endingLine(serialNumber: string, ending: Ending, t: Localize): string {
       return [
         serialNumber,
         stateWord(ending.outcome.state, t),
-        stepText({ type: ending.outcome.type, at: ending.outcome.at }),
+        newestText({ type: ending.outcome.type, at: ending.outcome.at }),
         t('took {0}', formatDuration(ending.outcome.tookMs, t)),
         terminalText(ending.outcome.message, 200),
       ].join('  ');
     case 'timed-out':
-      return [serialNumber, t('timed out'), stepText(ending.step)].join('  ').trimEnd();
+      return [serialNumber, t('timed out'), newestText(ending.seen)].join('  ').trimEnd();
     case 'cannot-poll':
-      return [serialNumber, t('could not poll'), stepText(ending.step)].join('  ').trimEnd();
+      return [serialNumber, t('could not poll'), newestText(ending.seen)].join('  ').trimEnd();
   }
 }
 
@@ -146,9 +145,9 @@ function exitCode(endings: readonly Ending[]): number {
   return EXIT.ok;
 }
 
-function progress(io: CliIo, serialNumber: string, step: WatchStep): void {
+function progress(io: CliIo, serialNumber: string, seen: NewestEvent): void {
   // Progress is for a person at a terminal; a log file or a pipe gets the result only.
-  if (io.isTTY.stderr) io.stderr(`${serialNumber}: ${stepText(step)}\n`);
+  if (io.isTTY.stderr) io.stderr(`${serialNumber}: ${newestText(seen)}\n`);
 }
 
 export const command: CliCommand = {
@@ -193,8 +192,8 @@ Exit codes (with several machines: 1 when any failed, else 3, else 2):
           deadline,
           after,
           signal: context.signal,
-          onStep: (step) => {
-            progress(io, serialNumber, step);
+          onNewest: (seen) => {
+            progress(io, serialNumber, seen);
           },
         }),
       ),

@@ -75,7 +75,7 @@ export interface ToolProgram {
 export type ToolQuestion =
   | { readonly kind: 'read'; readonly serialNumbers: readonly string[]; readonly requests: number }
   | { readonly kind: 'watch'; readonly serialNumbers: readonly string[] }
-  | { readonly kind: 'unusualFile'; readonly file: string };
+  | { readonly kind: 'unusual-file'; readonly file: string };
 
 /** Asks the user about a call; an answer ends the call with it, undefined lets the call run. */
 export type AskUser = (question: ToolQuestion) => Promise<ToolAnswer | undefined>;
@@ -128,7 +128,7 @@ export class ToolAnswerer {
         // A path written by a model, which a hostile file may steer: an unusual one may be asked about.
         question: (input) =>
           input.source === 'file' && input.file !== undefined && !isPlainPath(input.file)
-            ? { kind: 'unusualFile', file: input.file }
+            ? { kind: 'unusual-file', file: input.file }
             : undefined,
         answer: async (input, signal) => {
           const found = await program.scope.find(input, signal);

@@ -51,7 +51,7 @@ export async function scopeFileText(
   try {
     bytes = await read(MAX_SCANNED_FILE_BYTES);
   } catch (error) {
-    if (error instanceof NamedFileError && error.refusal === 'tooLarge')
+    if (error instanceof NamedFileError && error.refusal === 'too-large')
       return { problem: `The file is larger than ${MAX_SCANNED_FILE_BYTES / 1024 / 1024} MiB, so it is not read.` };
     return { problem: notReadable };
   }

@@ -1,4 +1,4 @@
-// Test Connection: the way to the API and the authorization server one step at a time (proxy,
+// Test Connection: the way to the API and the authorization server one stage at a time (proxy,
 // name resolution, TCP, CONNECT, TLS and who vouches), then the client's own token and events
 // calls; node:dns/net/tls because undici hides what a report must show. The first failure decides
 // the verdict, worded by the program that runs the check. No secret enters the report.
@@ -9,20 +9,20 @@ import { cancelledError } from './errors';
 import { networkPathFor } from './http/networkPath';
 import type { ConnectionReport, Verdict } from './connectionReport';
 import { checkRequests, eventsTitle, tokenTitle, type RequestsInput } from './connectionRequests';
-import { proxyStep, routeFor, type TargetRole } from './connectionRoute';
+import { proxyStage, routeFor, type TargetRole } from './connectionRoute';
 import { checkPath } from './connectionSockets';
-import { Check, CHECK_LIMITS, parseUrl, shownUrl, type CheckLimits, type ProgramWording } from './connectionSteps';
+import { Check, CHECK_LIMITS, parseUrl, shownUrl, type CheckLimits, type ProgramWording } from './connectionStages';
 
-export type { CheckAdvice, ProgramWording } from './connectionSteps';
+export type { CheckAdvice, ProgramWording } from './connectionStages';
 import type { HttpSettings } from './onboardingClient';
 
 export interface ConnectionCheckInput extends RequestsInput {
-  /** Words every step and verdict: the user reads the report (vscode.l10n.t), a test may pass plainLocalize. */
+  /** Words every stage and verdict: the user reads the report (vscode.l10n.t), a test may pass plainLocalize. */
   readonly t: Localize;
   /** The program's remedies: what the user does there (a command in VS Code, a variable in a terminal). */
   readonly wording: ProgramWording;
   readonly environment: string;
-  /** Absent when nothing is stored for the environment: the token and events steps are then skipped. */
+  /** Absent when nothing is stored for the environment: the token and events stages are then skipped. */
   readonly credentials?: CredentialsProvider;
   /** The client's network settings (proxy, trust, lookup, env), as the session's clients get them. */
   readonly http?: HttpSettings;
@@ -33,7 +33,7 @@ export interface ConnectionCheckInput extends RequestsInput {
   readonly limits?: Partial<CheckLimits>;
 }
 
-/** Runs every step (each bounded) and returns the report; throws only when `signal` cancels it. */
+/** Runs every stage (each bounded) and returns the report; throws only when `signal` cancels it. */
 export async function runConnectionCheck(input: ConnectionCheckInput): Promise<ConnectionReport> {
   const startedAt = (input.now ?? (() => new Date()))();
   const http = input.http ?? {};
@@ -58,7 +58,7 @@ export async function runConnectionCheck(input: ConnectionCheckInput): Promise<C
     authUrl: shownUrl(input.authUrl, t),
     startedAt: startedAt.toISOString(),
     facts,
-    steps: check.steps,
+    stages: check.stages,
     verdict,
   });
 
@@ -86,13 +86,13 @@ export async function runConnectionCheck(input: ConnectionCheckInput): Promise<C
     path: networkPathFor(target.url, { ...http, engine: http.engine ?? 'undici', env }),
   }));
   for (const { role, url, route, path } of routes)
-    check.record(proxyStep(role, url, route, path, http, t, input.wording.names.proxySetting));
+    check.record(proxyStage(role, url, route, path, http, t, input.wording.names.proxySetting));
   for (const { url, route, path } of routes) {
     if (check.failed) break;
     await checkPath(check, url, route, path.engine, http, env);
   }
 
-  // On VS Code's stack a system proxy or PAC file we cannot see may reach what the direct steps
+  // On VS Code's stack a system proxy or PAC file we cannot see may reach what the direct stages
   // could not: the client's own requests then still decide whether the extension works.
   const directVerdict = check.verdict;
   const vscodeMayReach = directVerdict !== undefined && routes.some(({ path }) => path.engine === 'vscode');

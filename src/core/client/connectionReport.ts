@@ -4,19 +4,20 @@
 
 import type { Localize } from '../common/localize';
 import { toSingleLine, truncate } from '../common/markdownText';
+import { formatDuration } from '../common/time';
 
-/** `unclear`: the step got an answer that cannot tell whether it worked (the verdict says so). */
-export type StepStatus = 'ok' | 'failed' | 'skipped' | 'unclear';
+/** `unclear`: the stage got an answer that cannot tell whether it worked (the verdict says so). */
+export type StageStatus = 'ok' | 'failed' | 'skipped' | 'unclear';
 
-export interface CheckStep {
+export interface CheckStage {
   /** What was checked, e.g. "TLS handshake with api.plant.test:443". */
   readonly title: string;
-  readonly status: StepStatus;
+  readonly status: StageStatus;
   /** One line: the result. */
   readonly summary: string;
   /** Further facts, one per line (certificate, addresses, where trust came from). */
   readonly details: readonly string[];
-  /** Absent for steps that take no time (the proxy decision) and skipped ones. */
+  /** Absent for stages that take no time (the proxy decision) and skipped ones. */
   readonly durationMs?: number;
 }
 
@@ -38,7 +39,7 @@ export interface ConnectionReport {
   readonly startedAt: string;
   /** Label and value pairs about the machine (versions, platform): no user data; labels worded by the runner's `t`. */
   readonly facts: readonly (readonly [string, string])[];
-  readonly steps: readonly CheckStep[];
+  readonly stages: readonly CheckStage[];
   readonly verdict: Verdict;
 }
 
@@ -67,11 +68,7 @@ export function verdictOf(message: string): Verdict {
   return { ok: false, headline, advice: message.slice(headline.length).trim() };
 }
 
-export function formatDuration(ms: number): string {
-  return ms < 1000 ? `${Math.max(0, Math.round(ms))} ms` : `${(ms / 1000).toFixed(1)} s`;
-}
-
-function statusWord(status: StepStatus, t: Localize): string {
+function statusWord(status: StageStatus, t: Localize): string {
   switch (status) {
     case 'ok':
       return t('OK');
@@ -107,7 +104,7 @@ export function plainReportStyle(strong: (text: string) => string = (text) => te
 }
 
 /**
- * The report, its frame in `t`'s language (the steps and verdict come worded by the runner's `t`): Markdown by
+ * The report, its frame in `t`'s language (the stages and verdict come worded by the runner's `t`): Markdown by
  * default, or in another style (plainReportStyle) with the very same words and order.
  */
 export function renderConnectionReport(report: ConnectionReport, t: Localize, style: ReportStyle = MARKDOWN): string {
@@ -136,10 +133,10 @@ export function renderConnectionReport(report: ConnectionReport, t: Localize, st
     style.heading(2, t('Steps')),
     '',
   ];
-  report.steps.forEach((step, index) => {
-    const time = step.durationMs === undefined ? '' : ` (${formatDuration(step.durationMs)})`;
-    lines.push(`${index + 1}. ${style.strong(statusWord(step.status, t))} ${t('{0}: {1}', `${step.title}${time}`, step.summary)}`);
-    for (const detail of step.details) lines.push(`    - ${detail}`);
+  report.stages.forEach((stage, index) => {
+    const time = stage.durationMs === undefined ? '' : ` (${formatDuration(stage.durationMs, t)})`;
+    lines.push(`${index + 1}. ${style.strong(statusWord(stage.status, t))} ${t('{0}: {1}', `${stage.title}${time}`, stage.summary)}`);
+    for (const detail of stage.details) lines.push(`    - ${detail}`);
   });
   lines.push(
     '',

@@ -1,4 +1,4 @@
-// Test Connection's last steps: the client's own token and events requests,
+// Test Connection's last stages: the client's own token and events requests,
 // each one attempt within its deadline, over the client's own transport
 // (watched, to show each exchange's status). Nothing secret enters the report:
 // credentials go only to the client; the token response is read for
@@ -15,8 +15,8 @@ import { isApiError } from './errors';
 import { eventsUrl } from './events/eventsClient';
 import { redactUrl } from './http/httpClient';
 import type { Transport, TransportOptions, TransportRequest, TransportResponse } from './http/transport';
-import { literal, verdictOf, type CheckStep, type Verdict } from './connectionReport';
-import { PROBE_SERIAL_NUMBER, timed, type Check } from './connectionSteps';
+import { literal, verdictOf, type CheckStage, type Verdict } from './connectionReport';
+import { PROBE_SERIAL_NUMBER, timed, type Check } from './connectionStages';
 import { DEFAULT_HTTP_SETTINGS, OnboardingClient, type HttpSettings } from './onboardingClient';
 
 /** What the token and events requests need of the check's input (ConnectionCheckInput). */
@@ -280,7 +280,7 @@ function mentions(answer: Answer, serial: string): boolean {
 /**
  * The events request was answered 404. The spec shows neither what the API answers for a serial
  * number it does not know nor its error bodies, and a wrong base URL gets a 404 too, so the answer
- * is compared with two more (each its own step): the same request without the token (the API
+ * is compared with two more (each its own stage): the same request without the token (the API
  * requires one, so it cannot answer "no such machine" without it) and the same request on a path
  * the API does not have. The API is confirmed only by an answer a wrong address cannot give; it
  * is refused on an HTML page or when every path answers alike with or without the token; anything
@@ -290,14 +290,14 @@ async function judgeNotFound(
   check: Check,
   transport: RecordingTransport,
   events: { readonly request: TransportRequest; readonly answer: Answer },
-  step: { readonly title: string; readonly serial: string; readonly requests: number; readonly ms: number },
+  stage: { readonly title: string; readonly serial: string; readonly requests: number; readonly ms: number },
   signal: AbortSignal | undefined,
 ): Promise<void> {
   const { t } = check;
   const { answer } = events;
-  const shownSerial = literal(step.serial);
-  const record = (status: CheckStep['status'], summary: string, verdict?: Verdict): void => {
-    check.record({ title: step.title, status, summary, details: [], durationMs: step.ms }, verdict);
+  const shownSerial = literal(stage.serial);
+  const record = (status: CheckStage['status'], summary: string, verdict?: Verdict): void => {
+    check.record({ title: stage.title, status, summary, details: [], durationMs: stage.ms }, verdict);
   };
   const notTheApi = (why: string): Verdict => ({
     ok: false,
@@ -316,7 +316,7 @@ async function judgeNotFound(
     return;
   }
   // The events answer is first; the comparisons follow it in the report, in the order they were made.
-  const first = check.steps.length;
+  const first = check.stages.length;
   const compare = async (title: string, url: string, headers: Readonly<Record<string, string>>): Promise<Answer | undefined> => {
     // The events request's deadlines and size cap, never its signal: that one was the client's, for that request.
     const { method, timeouts, maxBytes } = events.request;
@@ -347,17 +347,17 @@ async function judgeNotFound(
     events.request.headers,
   );
   if (signal?.aborted === true) return;
-  const comparisons = check.steps.splice(first);
+  const comparisons = check.stages.splice(first);
 
   const guarded = unguarded !== undefined && (unguarded.status === 401 || unguarded.status === 403);
   const alike =
     elsewhere !== undefined && elsewhere.status === answer.status && elsewhere.media === answer.media && elsewhere.keys === answer.keys;
-  const namesSerial = mentions(answer, step.serial) && elsewhere !== undefined && !mentions(elsewhere, step.serial);
+  const namesSerial = mentions(answer, stage.serial) && elsewhere !== undefined && !mentions(elsewhere, stage.serial);
   if (guarded && (namesSerial || !alike)) {
     record(
       'ok',
-      step.requests > 1
-        ? t('HTTP {0}: the API answered (no machine with this serial number) in {1} requests.', answer.status, step.requests)
+      stage.requests > 1
+        ? t('HTTP {0}: the API answered (no machine with this serial number) in {1} requests.', answer.status, stage.requests)
         : t('HTTP {0}: the API answered (no machine with this serial number).', answer.status),
     );
   } else if (alike && unguarded?.status === answer.status) {
@@ -377,5 +377,5 @@ async function judgeNotFound(
       ),
     });
   }
-  check.steps.push(...comparisons);
+  check.stages.push(...comparisons);
 }

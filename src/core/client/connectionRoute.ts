@@ -1,4 +1,4 @@
-// Test Connection's first step: which proxy the client's transport takes to a
+// Test Connection's first stage: which proxy the client's transport takes to a
 // target (selectProxy decides; this says why), and which engine carries the
 // requests (networkPath.ts decides). Proxy credentials are sent to the proxy
 // and shown as ***.
@@ -6,8 +6,8 @@
 import type { Localize } from '../common/localize';
 import type { NetworkPath, NetworkPathReason } from './http/networkPath';
 import { bypassesProxy, isLoopbackHost, parseNoProxy, selectProxy } from './http/proxySelection';
-import { literal, type CheckStep } from './connectionReport';
-import { parseUrl } from './connectionSteps';
+import { literal, type CheckStage } from './connectionReport';
+import { parseUrl } from './connectionStages';
 import type { HttpSettings } from './onboardingClient';
 
 type ProxyReason = 'loopback' | 'setting' | 'environment' | 'exempted' | 'none';
@@ -106,7 +106,7 @@ function proxySummary(route: Route, url: URL, t: Localize, proxySetting: string 
   }
 }
 
-export function proxyStep(
+export function proxyStage(
   role: TargetRole,
   url: URL,
   route: Route,
@@ -114,7 +114,7 @@ export function proxyStep(
   http: HttpSettings,
   t: Localize,
   proxySetting: string | undefined,
-): CheckStep {
+): CheckStage {
   const title = proxyTitle(role, url, t);
   const details: string[] = [];
   const summary = proxySummary(route, url, t, proxySetting);

@@ -1,9 +1,9 @@
-// Test Connection's socket steps, the way a network engineer would take them:
+// Test Connection's socket stages, the way a network engineer would take them:
 // name resolution of the first hop (the proxy, or the server itself), TCP to
 // its first address, the proxy's CONNECT, then TLS (connectionTrust.ts). Node's
 // own dns.promises, net, events.once and http.request({ method: 'CONNECT' })
 // do the work; undici would hide what a report must show (the addresses, the
-// proxy's answer). Each step ends within its deadline (withDeadline).
+// proxy's answer). Each stage ends within its deadline (withDeadline).
 
 import type { LookupAddress, LookupAllOptions } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns/promises';
@@ -15,13 +15,14 @@ import { definedOnly } from '../common/definedOnly';
 import { DNS_FAILURES } from './http/networkFailures';
 import type { NetworkEngine } from './http/networkPath';
 import type { NetworkFailureContext, TransportError } from './http/transport';
-import { formatDuration, literal } from './connectionReport';
+import { literal } from './connectionReport';
 import type { Route } from './connectionRoute';
-import { CHECK_LIMITS, codeOf, hostOf, portOf, socketReady, timed, verdictFor, withDeadline, type Check } from './connectionSteps';
+import { CHECK_LIMITS, codeOf, hostOf, portOf, socketReady, timed, verdictFor, withDeadline, type Check } from './connectionStages';
 import { handshake, trustFor } from './connectionTrust';
 import type { HttpSettings } from './onboardingClient';
+import { formatDuration } from '../common/time';
 
-/** Where the first hop goes (the proxy, or the server itself), then each step along the way. */
+/** Where the first hop goes (the proxy, or the server itself), then each stage along the way. */
 export async function checkPath(
   check: Check,
   target: URL,
@@ -40,7 +41,7 @@ export async function checkPath(
   }
   const proxy = route.proxy;
   const hop = proxy ?? target;
-  // The first hop's step titles: the server's, or the proxy's, each a whole phrase.
+  // The first hop's stage titles: the server's, or the proxy's, each a whole phrase.
   const lookupTitle = proxy === undefined ? t('Name resolution of {0}', target.host) : t('Name resolution of the proxy {0}', proxy.host);
   const tcpTitle = proxy === undefined ? t('TCP connection to {0}', target.host) : t('TCP connection to the proxy {0}', proxy.host);
   const viaProxy = (context: NetworkFailureContext = {}): NetworkFailureContext =>
@@ -109,7 +110,7 @@ export async function checkPath(
           status: 'failed',
           summary:
             code === 'ETIMEDOUT'
-              ? t('{0}: no answer within {1}.', literal(shownAddress), formatDuration(connectMs))
+              ? t('{0}: no answer within {1}.', literal(shownAddress), formatDuration(connectMs, t))
               : t('{0}: {1}.', literal(shownAddress), code),
           details: [],
           durationMs: tcp.ms,
@@ -269,7 +270,7 @@ async function askProxy(
       // HTTP/1.1's default, said aloud: without it Node asks the proxy to close the connection we mean to tunnel through.
       Connection: 'keep-alive',
     },
-    // Over the step's own socket (TCP, or TLS with an https proxy): the steps before it are the report's.
+    // Over the stage's own socket (TCP, or TLS with an https proxy): the stages before it are the report's.
     createConnection: () => socket,
     maxHeaderSize: CHECK_LIMITS.maxProxyAnswerBytes,
   });

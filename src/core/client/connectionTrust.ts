@@ -1,4 +1,4 @@
-// Test Connection's TLS steps: the trusted certificate authorities (the same
+// Test Connection's TLS stages: the trusted certificate authorities (the same
 // list the client's transport trusts, loadTrustedCertificates), by the store
 // they came from, and one handshake that shows the certificate chain, whether
 // it was accepted and which store vouched for it, or why it was refused.
@@ -13,7 +13,7 @@ import { certificateFailure } from './http/networkFailures';
 import { TransportError, type NetworkFailureContext } from './http/transport';
 import { loadTrustedCertificates, MAX_CA_FILE_BYTES, pemCertificates } from './http/trustedCertificates';
 import { literal } from './connectionReport';
-import { codeOf, socketReady, timed, verdictFor, type Check } from './connectionSteps';
+import { codeOf, socketReady, timed, verdictFor, type Check } from './connectionStages';
 import type { HttpSettings } from './onboardingClient';
 
 interface TrustStore {

@@ -9,14 +9,14 @@ import { LocalizedError } from './errors';
 import { toSingleLine } from './markdownText';
 
 export type NamedFileRefusal =
-  | 'notAFile'
-  | 'tooLarge'
+  | 'not-a-file'
+  | 'too-large'
   /** Its real path leaves the folder it must stay in (a symlink or `..` out of it). */
   | 'outside'
   /** A symlink where none may be (the writer's target, or a read that follows none). */
   | 'symlink'
   /** Another user's file, or one with more than one name (a hard link we did not make). */
-  | 'notOurs'
+  | 'not-ours'
   | 'failed';
 
 export class NamedFileError extends LocalizedError {
@@ -29,15 +29,15 @@ export class NamedFileError extends LocalizedError {
     const shown = toSingleLine(path, 300);
     super((t) => {
       switch (refusal) {
-        case 'notAFile':
+        case 'not-a-file':
           return t('{0} is not a regular file.', shown);
-        case 'tooLarge':
+        case 'too-large':
           return t('{0} is larger than the limit of what is read.', shown);
         case 'outside':
           return t('{0} leads out of the folder it is in (a symbolic link); it is not followed.', shown);
         case 'symlink':
           return t('{0} is a symbolic link; it is not followed.', shown);
-        case 'notOurs':
+        case 'not-ours':
           return t('{0} belongs to another user or has another name (a hard link); it is not replaced.', shown);
         case 'failed':
           return t('Cannot read or write {0}: {1}', shown, code ?? 'error');
@@ -79,8 +79,8 @@ function openFlags(limits: ReadLimits): number {
 }
 
 function checkOpened(path: string, info: Stats, limits: ReadLimits): void {
-  if (!info.isFile()) throw new NamedFileError(path, 'notAFile');
-  if (limits.ownedByUs === true && MY_UID !== undefined && info.uid !== MY_UID) throw new NamedFileError(path, 'notOurs');
+  if (!info.isFile()) throw new NamedFileError(path, 'not-a-file');
+  if (limits.ownedByUs === true && MY_UID !== undefined && info.uid !== MY_UID) throw new NamedFileError(path, 'not-ours');
 }
 
 /** The real path of what `fd` opened: Linux names it in /proc; elsewhere the path's real path, if it is still that file. */
@@ -126,7 +126,7 @@ export function readNamedFileSync(path: string, limits: ReadLimits): Buffer {
       if (read === 0) break;
       chunks.push(chunk.subarray(0, read));
       total += read;
-      if (total > limits.maxBytes) throw new NamedFileError(path, 'tooLarge');
+      if (total > limits.maxBytes) throw new NamedFileError(path, 'too-large');
     }
     return Buffer.concat(chunks, total);
   } catch (error) {
@@ -152,7 +152,7 @@ export async function readNamedFile(path: string, limits: ReadLimits): Promise<B
       if (bytesRead === 0) break;
       chunks.push(chunk.subarray(0, bytesRead));
       total += bytesRead;
-      if (total > limits.maxBytes) throw new NamedFileError(path, 'tooLarge');
+      if (total > limits.maxBytes) throw new NamedFileError(path, 'too-large');
     }
     return Buffer.concat(chunks, total);
   } catch (error) {
@@ -189,8 +189,8 @@ export async function writeNamedFile(path: string, data: string | Uint8Array, op
     });
     if (existing !== undefined) {
       if (existing.isSymbolicLink()) throw new NamedFileError(path, 'symlink');
-      if (!existing.isFile()) throw new NamedFileError(path, 'notAFile');
-      if (POSIX && ((MY_UID !== undefined && existing.uid !== MY_UID) || existing.nlink > 1)) throw new NamedFileError(path, 'notOurs');
+      if (!existing.isFile()) throw new NamedFileError(path, 'not-a-file');
+      if (POSIX && ((MY_UID !== undefined && existing.uid !== MY_UID) || existing.nlink > 1)) throw new NamedFileError(path, 'not-ours');
       mode = existing.mode & 0o777;
     }
     const folder = dirname(path);

@@ -1,6 +1,7 @@
 // How every view writes a point in time: Intl does the wording in the caller's locale, so a machine
 // reads the same age and exact time wherever it is shown.
 import { definedOnly } from './definedOnly';
+import { plainLocalize, type Localize } from './localize';
 
 /** JavaScript dates cover ±8.64e15 ms around the epoch; beyond that there is no date to show. */
 const MAX_DATE_MS = 8.64e15;
@@ -100,4 +101,27 @@ export function formatUtcIso(epochMs: number): string | undefined {
 /** A raw timestamp with digit grouping, so 1736928060000 and 1736928060 are told apart on sight. */
 export function formatRaw(raw: number, locale: string): string {
   return new Intl.NumberFormat(safeLocale(locale), { useGrouping: true, maximumFractionDigits: 0 }).format(raw);
+}
+
+/**
+ * How long something took or has waited, in the reader's words: "850 ms", "1.2 s", "40 s", "46 min",
+ * "2 h 5 min", "1 day 4 h", "141 days". Past a day minutes are noise, past a week hours.
+ */
+export function formatDuration(ms: number, t: Localize = plainLocalize): string {
+  const clamped = Math.max(0, ms);
+  if (clamped < SECOND) return t('{0} ms', Math.round(clamped));
+  if (clamped < 10 * SECOND) return t('{0} s', Number((clamped / SECOND).toFixed(1)));
+  const seconds = Math.round(clamped / SECOND);
+  if (seconds < 60) return t('{0} s', seconds);
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return t('{0} min', minutes);
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  if (hours < 24) return rest === 0 ? t('{0} h', hours) : t('{0} h {1} min', hours, rest);
+  const roundedHours = Math.round(minutes / 60);
+  const days = Math.floor(roundedHours / 24);
+  const restHours = roundedHours % 24;
+  if (days >= 7) return t('{0} days', days);
+  if (restHours === 0) return days === 1 ? t('1 day') : t('{0} days', days);
+  return days === 1 ? t('1 day {0} h', restHours) : t('{0} days {1} h', days, restHours);
 }

@@ -16,7 +16,7 @@ export interface EventsSource {
 }
 
 /** The answer to a request with the spec's `timestamp` filter (§4.1), kept apart from the full result. */
-export interface WindowEntry {
+export interface SinceEntry {
   readonly timestamp: number;
   readonly result: EventsResult;
 }
@@ -86,8 +86,8 @@ export class EventsCache {
   private readonly entries = new Map<string, CacheEntry>();
   private readonly failures = new Map<string, FailedLoad>();
   private readonly inFlight = new Map<string, InFlight>();
-  private readonly windows = new Map<string, WindowEntry>();
-  private readonly windowsInFlight = new Map<string, InFlight>();
+  private readonly sinceAnswers = new Map<string, SinceEntry>();
+  private readonly sinceInFlight = new Map<string, InFlight>();
   /** Serial numbers asked of the store since the last clear(), with the answer's arrival: a miss is then answered from here. */
   private readonly storeAsks = new Map<string, Promise<void>>();
   private readonly updated = new Emitter<string>();
@@ -121,7 +121,7 @@ export class EventsCache {
 
   loading(serialNumber: string): boolean {
     if (this.inFlight.has(serialNumber)) return true;
-    for (const key of this.windowsInFlight.keys()) if (key.startsWith(`${serialNumber}\u0000`)) return true;
+    for (const key of this.sinceInFlight.keys()) if (key.startsWith(`${serialNumber}\u0000`)) return true;
     return false;
   }
 
@@ -148,30 +148,30 @@ export class EventsCache {
    * The spec leaves the `timestamp` filter's meaning open (§4.1 rule 2): the answer is kept apart from
    * the full result, never persisted, and callers re-check it.
    */
-  async getWindow(
+  async getSince(
     serialNumber: string,
     timestamp: number,
     options: { readonly signal?: AbortSignal; readonly priority?: RequestPriority } = {},
   ): Promise<EventsResult> {
     const key = `${serialNumber}\u0000${timestamp}`;
-    const joined = this.join(this.windowsInFlight, key, options);
+    const joined = this.join(this.sinceInFlight, key, options);
     if (joined) return joined;
     const { source, controller, lane, generation } = this.begin(options);
     const request = source.getEvents(serialNumber, { timestamp, signal: controller.signal, priority: lane }).then(
       (result) => {
         if (generation !== this.generation) return result;
-        this.windows.set(serialNumber, { timestamp, result });
+        this.sinceAnswers.set(serialNumber, { timestamp, result });
         this.failures.delete(serialNumber);
         this.fire(serialNumber);
         return result;
       },
       (error: unknown) => this.failed(serialNumber, generation, error),
     );
-    return this.share(this.windowsInFlight, key, { request, controller, lane }, options.signal);
+    return this.share(this.sinceInFlight, key, { request, controller, lane }, options.signal);
   }
 
-  peekWindow(serialNumber: string, timestamp: number): WindowEntry | undefined {
-    const entry = this.windows.get(serialNumber);
+  peekSince(serialNumber: string, timestamp: number): SinceEntry | undefined {
+    const entry = this.sinceAnswers.get(serialNumber);
     return entry?.timestamp === timestamp ? entry : undefined;
   }
 
@@ -212,8 +212,8 @@ export class EventsCache {
     this.entries.clear();
     this.failures.clear();
     this.inFlight.clear();
-    this.windows.clear();
-    this.windowsInFlight.clear();
+    this.sinceAnswers.clear();
+    this.sinceInFlight.clear();
     this.storeAsks.clear();
     this.generation++;
   }

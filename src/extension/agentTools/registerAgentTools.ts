@@ -170,7 +170,7 @@ function requestOf(deps: AgentToolsDeps, question: ToolQuestion, agent: string |
       return askToRead(deps, question.serialNumbers, question.requests, agent);
     case 'watch':
       return askToWatch(deps, question.serialNumbers, agent);
-    case 'unusualFile':
+    case 'unusual-file':
       // Another extension can read any file itself; an agent's path was written by a model, which a hostile file may steer.
       return agent === undefined ? undefined : askToReadFile(question.file, agent);
   }

@@ -213,7 +213,7 @@ export class BoardPanel extends Disposable {
       board: {
         title: this.panel.title,
         set: this.currentSet,
-        session: this.context.session.state.kind === 'signed-in' ? 'signedIn' : 'signedOut',
+        session: this.context.session.state.kind === 'signed-in' ? 'signed-in' : 'signed-out',
         rows: this.rows(),
         held: this.loads.heldCount,
         locale: vscode.env.language,
@@ -242,14 +242,14 @@ export class BoardPanel extends Disposable {
   private async handle(message: Exclude<PageMessage, { type: 'ready' }>): Promise<void> {
     const { machines, details, events } = this.context;
     switch (message.type) {
-      case 'openMachine': {
+      case 'open-machine': {
         if (!this.serialNumbers.includes(message.serialNumber)) return;
         const newest = newestOf(events.peek(message.serialNumber)?.result.events ?? []);
         if (newest) await details.show(newest);
         else await machines.reveal(message.serialNumber);
         return;
       }
-      case 'openEvent': {
+      case 'open-event': {
         if (!this.serialNumbers.includes(message.serialNumber)) return;
         const event = events.peek(message.serialNumber)?.result.events.find((e) => e.key === message.key);
         if (event) await details.show(event);
@@ -258,13 +258,13 @@ export class BoardPanel extends Disposable {
       case 'reveal':
         if (this.serialNumbers.includes(message.serialNumber)) await machines.reveal(message.serialNumber);
         return;
-      case 'signIn':
+      case 'sign-in':
         await vscode.commands.executeCommand(COMMANDS.signIn);
         return;
-      case 'loadHeld':
+      case 'load-held':
         if (this.context.session.state.kind === 'signed-in') this.loads.loadHeld();
         return;
-      case 'exportTable': {
+      case 'export-table': {
         const rows = this.rowsFor(message.serialNumbers);
         if (message.format === 'markdown') {
           const text = boardToMarkdown(rows, exportWords(vscode.l10n.t));
@@ -275,7 +275,7 @@ export class BoardPanel extends Disposable {
         await this.save('csv', Buffer.from(boardToCsv(rows, exportWords(vscode.l10n.t)), 'utf8'));
         return;
       }
-      case 'exportSvg': {
+      case 'export-svg': {
         const rows = this.rowsFor(message.serialNumbers);
         const locale = vscode.env.language;
         const svg = timelineSvg(rows, {
@@ -292,7 +292,7 @@ export class BoardPanel extends Disposable {
         await this.save('svg', Buffer.from(svg, 'utf8'));
         return;
       }
-      case 'exportPng': {
+      case 'export-png': {
         const bytes = Buffer.from(message.dataUrl.slice('data:image/png;base64,'.length), 'base64');
         if (bytes.length > MAX_PNG_BYTES || !PNG_SIGNATURE.every((b, i) => bytes[i] === b)) {
           this.context.log.warn('Onboarding board: the page sent a PNG that is not one; nothing was saved.');

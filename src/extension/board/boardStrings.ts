@@ -10,7 +10,7 @@ import { MAX_AUTOMATIC_PER_VIEW } from '../../core/eventsCache/visibleLoads';
 import type { PageStrings } from './protocol';
 
 export function boardStateWords(t: Localize): Record<BoardState, string> {
-  return Object.fromEntries(BOARD_STATES.map((state) => [state, state === 'notLoaded' ? t('not loaded') : stateWord(state, t)])) as Record<
+  return Object.fromEntries(BOARD_STATES.map((state) => [state, state === 'not-loaded' ? t('not loaded') : stateWord(state, t)])) as Record<
     BoardState,
     string
   >;
@@ -45,11 +45,11 @@ export function boardPageStrings(t: Localize): PageStrings {
     shownOf: t('Showing {0} of {1}'),
     stateOnboarded: words.onboarded,
     stateFailed: words.failed,
-    stateInProgress: words.inProgress,
-    stateNoEvents: words.noEvents,
+    stateInProgress: words['in-progress'],
+    stateNoEvents: words['no-events'],
     stateUnknown: words.unknown,
     stateUnavailable: words.unavailable,
-    stateNotLoaded: words.notLoaded,
+    stateNotLoaded: words['not-loaded'],
     filterStates: t('Filter by state'),
     filterText: t('Filter by text'),
     filterPlaceholder: t('Filter: serial number, event, error'),

@@ -40,7 +40,7 @@ export type BoardSet =
   | { readonly kind: 'file'; readonly uri: string }
   | { readonly kind: 'serials'; readonly serialNumbers: readonly string[] };
 
-export type SessionView = 'signedIn' | 'signedOut';
+export type SessionView = 'signed-in' | 'signed-out';
 
 export interface BoardView {
   readonly title: string;
@@ -144,22 +144,22 @@ export type TableFormat = 'csv' | 'markdown';
 
 export type PageMessage =
   | { readonly type: 'ready' }
-  | { readonly type: 'openMachine'; readonly serialNumber: string }
-  | { readonly type: 'openEvent'; readonly serialNumber: string; readonly key: string }
+  | { readonly type: 'open-machine'; readonly serialNumber: string }
+  | { readonly type: 'open-event'; readonly serialNumber: string; readonly key: string }
   | { readonly type: 'reveal'; readonly serialNumber: string }
-  | { readonly type: 'signIn' }
-  | { readonly type: 'loadHeld' }
+  | { readonly type: 'sign-in' }
+  | { readonly type: 'load-held' }
   /** The rows as shown (filtered, sorted): the host exports its own copy of each. */
-  | { readonly type: 'exportTable'; readonly format: TableFormat; readonly serialNumbers: readonly string[] }
+  | { readonly type: 'export-table'; readonly format: TableFormat; readonly serialNumbers: readonly string[] }
   | {
-      readonly type: 'exportSvg';
+      readonly type: 'export-svg';
       readonly serialNumbers: readonly string[];
       readonly from: number;
       readonly to: number;
       readonly aligned: boolean;
       readonly look: SvgLook;
     }
-  | { readonly type: 'exportPng'; readonly dataUrl: string };
+  | { readonly type: 'export-png'; readonly dataUrl: string };
 
 // ---- validation (runs on both sides; no DOM, no vscode) ----
 
@@ -180,7 +180,7 @@ function isTimelinePoint(value: unknown): value is TimelinePoint {
   return (
     isRecord(value) &&
     isFiniteNumber(value['at']) &&
-    (value['state'] === 'onboarded' || value['state'] === 'failed' || value['state'] === 'inProgress') &&
+    (value['state'] === 'onboarded' || value['state'] === 'failed' || value['state'] === 'in-progress') &&
     isString(value['type']) &&
     isString(value['key'])
   );
@@ -290,13 +290,31 @@ export function isPersistedState(value: unknown): value is PersistedState {
   return isRecord(value) && value['version'] === 1 && isBoardSet(value['set']) && isSort(value['sort']) && isFilter(value['filter']);
 }
 
+/** State names a page kept before they were kebab-cased: a panel VS Code restores still reads them. */
+const KEPT_STATE_NAMES: Readonly<Record<string, BoardState>> = {
+  inProgress: 'in-progress',
+  noEvents: 'no-events',
+  notLoaded: 'not-loaded',
+};
+
+/** What a page kept (its set, sort and filter), read with today's state names; undefined when it is not a board's. */
+export function persistedState(value: unknown): PersistedState | undefined {
+  const filter = isRecord(value) ? value['filter'] : undefined;
+  if (isRecord(value) && isRecord(filter) && Array.isArray(filter['states'])) {
+    const states = filter['states'].map((state: unknown) => (typeof state === 'string' ? (KEPT_STATE_NAMES[state] ?? state) : state));
+    const renamed = { ...value, filter: { ...filter, states } };
+    return isPersistedState(renamed) ? renamed : undefined;
+  }
+  return isPersistedState(value) ? value : undefined;
+}
+
 function isBoardView(value: unknown): value is BoardView {
   if (!isRecord(value)) return false;
   const rows = value['rows'];
   return (
     isString(value['title']) &&
     isBoardSet(value['set']) &&
-    (value['session'] === 'signedIn' || value['session'] === 'signedOut') &&
+    (value['session'] === 'signed-in' || value['session'] === 'signed-out') &&
     Array.isArray(rows) &&
     rows.length <= MAX_ROWS &&
     rows.every(isBoardRow) &&
@@ -339,17 +357,17 @@ export function isPageMessage(value: unknown): value is PageMessage {
   if (!isRecord(value)) return false;
   switch (value['type']) {
     case 'ready':
-    case 'signIn':
-    case 'loadHeld':
+    case 'sign-in':
+    case 'load-held':
       return true;
-    case 'openMachine':
+    case 'open-machine':
     case 'reveal':
       return isSerial(value['serialNumber']);
-    case 'openEvent':
+    case 'open-event':
       return isSerial(value['serialNumber']) && isString(value['key']);
-    case 'exportTable':
+    case 'export-table':
       return (value['format'] === 'csv' || value['format'] === 'markdown') && isSerials(value['serialNumbers']);
-    case 'exportSvg':
+    case 'export-svg':
       return (
         isSerials(value['serialNumbers']) &&
         isFiniteNumber(value['from']) &&
@@ -358,7 +376,7 @@ export function isPageMessage(value: unknown): value is PageMessage {
         typeof value['aligned'] === 'boolean' &&
         isSvgLook(value['look'])
       );
-    case 'exportPng':
+    case 'export-png':
       return isString(value['dataUrl'], MAX_PNG_DATA_URL) && value['dataUrl'].startsWith('data:image/png;base64,');
     default:
       return false;

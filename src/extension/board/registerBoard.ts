@@ -8,7 +8,7 @@ import { registerCommands, type CommandTable } from '../workbench/commands';
 import { COMMANDS, WEBVIEWS } from '../workbench/constants';
 import { webviewOptions } from '../workbench/webviewHost';
 import { BoardPanel, type BoardContext, type BoardDeps } from './boardPanel';
-import { isPersistedState, type BoardSet } from './protocol';
+import { persistedState, type BoardSet } from './protocol';
 
 export type { BoardDeps } from './boardPanel';
 
@@ -138,9 +138,10 @@ export function registerBoard(context: vscode.ExtensionContext, deps: BoardFeatu
     { dispose: () => current?.dispose() },
     ...registerCommands(BOARD_COMMANDS, { board, machines: deps.machines, trust: deps.trust }),
     vscode.window.registerWebviewPanelSerializer(WEBVIEWS.board, {
-      deserializeWebviewPanel: (panel: vscode.WebviewPanel, state: unknown) => {
+      deserializeWebviewPanel: (panel: vscode.WebviewPanel, kept: unknown) => {
         // The page kept its set, sort and filter; anything else is not ours to show.
-        if (!isPersistedState(state) || current) {
+        const state = persistedState(kept);
+        if (state === undefined || current) {
           deps.log.warn('Onboarding board: a restored panel was closed because its saved state is not a board.');
           panel.dispose();
           return Promise.resolve();

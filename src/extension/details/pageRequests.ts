@@ -62,7 +62,7 @@ export class PageRequests {
         if (decision) await this.openExternal(decision);
         return;
       }
-      case 'openDeprecation': {
+      case 'open-deprecation': {
         const decision = deprecationDecision(this.linkRequest(), message.linkId);
         if (decision) await this.openExternal(decision);
         return;
@@ -73,10 +73,10 @@ export class PageRequests {
       case 'copy':
         await this.copy(message);
         return;
-      case 'showRawJson':
+      case 'show-raw-json':
         await vscode.commands.executeCommand(COMMANDS.showRawJson, this.event());
         return;
-      case 'exportEvents':
+      case 'export-events':
         await vscode.commands.executeCommand(COMMANDS.exportEvents, { serialNumber: this.event().serialNumber });
         return;
     }

@@ -132,11 +132,11 @@ export type PageMessage =
   | { readonly type: 'ready' }
   | { readonly type: 'expand'; readonly seq: number; readonly linkId: number; readonly variables: VariableValues }
   | { readonly type: 'open'; readonly linkId: number; readonly variables: VariableValues }
-  | { readonly type: 'openDeprecation'; readonly linkId: number }
+  | { readonly type: 'open-deprecation'; readonly linkId: number }
   | { readonly type: 'fetch'; readonly seq: number; readonly linkId: number; readonly variables: VariableValues }
   | { readonly type: 'copy'; readonly what: CopyWhat; readonly linkId?: number; readonly variables?: VariableValues }
-  | { readonly type: 'showRawJson' }
-  | { readonly type: 'exportEvents' };
+  | { readonly type: 'show-raw-json' }
+  | { readonly type: 'export-events' };
 
 // ---- validation (runs on both sides; no DOM, no vscode) ----
 
@@ -251,15 +251,15 @@ export function isPageMessage(value: unknown): value is PageMessage {
   if (!isRecord(value)) return false;
   switch (value['type']) {
     case 'ready':
-    case 'showRawJson':
-    case 'exportEvents':
+    case 'show-raw-json':
+    case 'export-events':
       return true;
     case 'expand':
     case 'fetch':
       return isIndex(value['seq']) && isIndex(value['linkId']) && isVariableValues(value['variables']);
     case 'open':
       return isIndex(value['linkId']) && isVariableValues(value['variables']);
-    case 'openDeprecation':
+    case 'open-deprecation':
       return isIndex(value['linkId']);
     case 'copy':
       return (

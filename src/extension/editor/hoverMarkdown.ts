@@ -59,8 +59,8 @@ export const ERROR_TEXT_MAX = 480;
 /** One line of an error message, at most ERROR_TEXT_MAX code points: the start and the end kept, the middle elided. */
 export function shortenErrorText(message: string): string {
   // Cut first, then clean: of a message far longer than is shown, only its start and end are looked at.
-  const window = ERROR_TEXT_MAX * 4;
-  const near = message.length <= 2 * window ? message : `${message.slice(0, window)} … ${message.slice(-window)}`;
+  const edge = ERROR_TEXT_MAX * 4;
+  const near = message.length <= 2 * edge ? message : `${message.slice(0, edge)} … ${message.slice(-edge)}`;
   const points = Array.from(toSingleLine(near, Number.MAX_SAFE_INTEGER));
   if (points.length <= ERROR_TEXT_MAX) return points.join('');
   const elision = ' … ';

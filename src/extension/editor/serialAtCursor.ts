@@ -34,8 +34,8 @@ export function serialAtPosition(
   // A minified file's one line can be megabytes: look only around the cursor
   // (a serial number is at most MAX_SERIAL_NUMBER_LENGTH long).
   const from = Math.max(0, position.character - 2 * MAX_SERIAL_NUMBER_LENGTH);
-  const window = line.slice(from, position.character + 2 * MAX_SERIAL_NUMBER_LENGTH);
-  const match = matcher.matchAt(window, position.character - from);
+  const near = line.slice(from, position.character + 2 * MAX_SERIAL_NUMBER_LENGTH);
+  const match = matcher.matchAt(near, position.character - from);
   return match === undefined ? undefined : { serialNumber: match.serialNumber, start: match.start + from, end: match.end + from };
 }
 

@@ -19,8 +19,8 @@ export function serialAt(
 ): { serialNumber: string; range: vscode.Range } | undefined {
   const line = document.lineAt(position.line).text;
   const from = Math.max(0, position.character - 2 * MAX_SERIAL_NUMBER_LENGTH);
-  const window = line.slice(from, position.character + 2 * MAX_SERIAL_NUMBER_LENGTH);
-  const match = settings.value.matcher.matchAt(window, position.character - from);
+  const near = line.slice(from, position.character + 2 * MAX_SERIAL_NUMBER_LENGTH);
+  const match = settings.value.matcher.matchAt(near, position.character - from);
   if (match === undefined) return undefined;
   return { serialNumber: match.serialNumber, range: new vscode.Range(position.line, match.start + from, position.line, match.end + from) };
 }

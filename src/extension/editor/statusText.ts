@@ -68,7 +68,7 @@ export function planStatuses(
 
 export interface PlannedProblem {
   readonly match: LineMatch;
-  readonly state: 'failed' | 'noEvents' | 'unknown';
+  readonly state: 'failed' | 'no-events' | 'unknown';
   readonly message: string;
 }
 
@@ -80,7 +80,7 @@ export function planProblems(
   stateOf: (serialNumber: string) => SerialStatus | undefined,
   ctx: StatusTextContext,
 ): PlannedProblem[] {
-  const known = new Map<string, { state: 'failed' | 'noEvents' | 'unknown'; message: string } | undefined>();
+  const known = new Map<string, { state: 'failed' | 'no-events' | 'unknown'; message: string } | undefined>();
   const planned: PlannedProblem[] = [];
   for (const match of matches) {
     let entry = known.get(match.serialNumber);
@@ -124,7 +124,7 @@ export function inlineStatusText(state: MachineState, latestEpochMs: number | un
 
 export function problemMessage(
   serialNumber: string,
-  state: 'failed' | 'noEvents' | 'unknown',
+  state: 'failed' | 'no-events' | 'unknown',
   latestType: string | undefined,
   ctx: StatusTextContext,
 ): string {
@@ -132,7 +132,7 @@ export function problemMessage(
     case 'failed':
       // The type name is server text: a diagnostic message is plain text, never rendered as Markdown.
       return ctx.t('Onboarding of {0} failed: its latest event is {1}.', serialNumber, latestType ?? '?');
-    case 'noEvents':
+    case 'no-events':
       return ctx.t('The platform has no onboarding events for {0}.', serialNumber);
     case 'unknown':
       return ctx.t('The platform does not know the serial number {0}.', serialNumber);

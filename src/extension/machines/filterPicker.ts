@@ -1,5 +1,5 @@
 // The Filter Events quick pick: which part of the filter to change (event
-// types, text, time window) and its new value. It answers with the same
+// types, text, since filter) and its new value. It answers with the same
 // argument a test or another extension may pass the command directly.
 import * as vscode from 'vscode';
 import { formatShort } from '../../core/common/time';
@@ -85,8 +85,8 @@ async function pickText(model: MachinesModel): Promise<FilterArgument | undefine
 
 async function pickSince(): Promise<FilterArgument | undefined> {
   const now = Date.now();
-  type Window = vscode.QuickPickItem & { readonly since: number | null | 'custom' };
-  const windows: Window[] = [
+  type SinceChoice = vscode.QuickPickItem & { readonly since: number | null | 'custom' };
+  const choices: SinceChoice[] = [
     { label: vscode.l10n.t('Last hour'), since: now - HOUR },
     { label: vscode.l10n.t('Last 24 hours'), since: now - DAY },
     { label: vscode.l10n.t('Last 7 days'), since: now - 7 * DAY },
@@ -94,9 +94,9 @@ async function pickSince(): Promise<FilterArgument | undefined> {
     { label: vscode.l10n.t('Since a date…'), since: 'custom' },
     { label: vscode.l10n.t('Any time'), since: null },
   ];
-  const window = await vscode.window.showQuickPick(windows, { title: vscode.l10n.t('Show Events Since') });
-  if (!window) return undefined;
-  if (window.since !== 'custom') return { since: window.since };
+  const choice = await vscode.window.showQuickPick(choices, { title: vscode.l10n.t('Show Events Since') });
+  if (!choice) return undefined;
+  if (choice.since !== 'custom') return { since: choice.since };
   const date = await vscode.window.showInputBox({
     title: vscode.l10n.t('Show Events Since'),
     prompt: vscode.l10n.t('A date, or a date and time, in your local time zone (e.g. 2025-01-31 or 2025-01-31T08:00)'),

@@ -313,7 +313,7 @@ async function applyFilter(deps: MachineCommandDeps, argument: unknown): Promise
   model.setFilter(next);
   deps.view.provider.flush();
   log.info(model.filtered ? describeFilter(next) : 'Filter cleared.');
-  // A new time window is asked of the API (spec §4.1 `timestamp`) for every listed machine.
+  // A new since filter is asked of the API (spec §4.1 `timestamp`) for every listed machine.
   if (next.sinceMs !== undefined && next.sinceMs !== before.sinceMs && deps.session.state.kind === 'signed-in') await deps.refresh();
   return next;
 }

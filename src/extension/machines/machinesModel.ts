@@ -30,7 +30,7 @@ export type GroupKind = 'pinned' | 'recent' | 'workspace';
  * not the onboarding state (domain/events/eventState.ts MachineState), which says
  * where the machine itself stands.
  */
-export type LoadState = 'notLoaded' | 'loading' | 'ok' | 'created' | 'error' | 'stale';
+export type LoadState = 'not-loaded' | 'loading' | 'ok' | 'created' | 'error' | 'stale';
 
 export interface ModelSettings {
   readonly maxEvents: number;
@@ -92,10 +92,10 @@ export type ModelChange = readonly string[] | undefined;
 
 export class MachinesModel extends Disposable {
   private readonly viewCache = new EventViewCache();
-  /** The tree's own loads (a window may take several requests); the requests themselves are the cache's. */
+  /** The tree's own loads (a since answer may take several requests); the requests themselves are the cache's. */
   private readonly loading = new Map<string, Promise<void>>();
   private readonly limits = new Map<string, number>();
-  /** The `timestamp` actually sent for the current window, per machine (its unit may differ per answer). */
+  /** The `timestamp` actually sent for the current since filter, per machine (its unit may differ per answer). */
   private readonly windowTimestamps = new Map<string, number>();
   private readonly changed = this.register(new Emitter<ModelChange>());
   readonly onDidChange: Event<ModelChange> = this.changed.event;
@@ -108,7 +108,7 @@ export class MachinesModel extends Disposable {
    */
   readonly onDidChangeDecorations: Event<void> = this.decorationsChanged.event;
   private currentFilter: EventFilter = NO_FILTER;
-  /** Set once the server's `timestamp` filter was seen to leave out events inside the window. */
+  /** Set once the server's `timestamp` filter was seen to leave out events inside the since filter. */
   private windowFilterUnreliable = false;
   private scan: WorkspaceScanState = { kind: 'not-scanned' };
   /** What another feature (the watches) adds to rows and the badge. */
@@ -214,7 +214,7 @@ export class MachinesModel extends Disposable {
     return isFilterActive(this.currentFilter);
   }
 
-  /** Replaces the filter; a new window loads the listed machines' windowed events again. */
+  /** Replaces the filter; a new since filter loads the listed machines' since answers again. */
   setFilter(filter: EventFilter): void {
     const windowChanged = filter.sinceMs !== this.currentFilter.sinceMs;
     this.currentFilter = filter;
@@ -228,8 +228,8 @@ export class MachinesModel extends Disposable {
     const full = this.options.events.peek(serialNumber)?.result;
     const since = this.currentFilter.sinceMs;
     const timestamp = since === undefined ? undefined : this.windowTimestamps.get(serialNumber);
-    const window = timestamp === undefined ? undefined : this.options.events.peekWindow(serialNumber, timestamp)?.result;
-    return this.viewCache.view(serialNumber, full, window, this.currentFilter);
+    const sinceAnswer = timestamp === undefined ? undefined : this.options.events.peekSince(serialNumber, timestamp)?.result;
+    return this.viewCache.view(serialNumber, full, sinceAnswer, this.currentFilter);
   }
 
   summary(serialNumber: string): MachineSummary {
@@ -241,7 +241,7 @@ export class MachinesModel extends Disposable {
     const loaded = entry !== undefined || windowLoaded;
     const stale = loaded && (entry?.stale === true || failure !== undefined);
     let state: LoadState;
-    if (!loaded) state = failure ? 'error' : loading ? 'loading' : 'notLoaded';
+    if (!loaded) state = failure ? 'error' : loading ? 'loading' : 'not-loaded';
     else if (stale) state = 'stale';
     else state = view.created ? 'created' : 'ok';
     return {
@@ -420,26 +420,26 @@ export class MachinesModel extends Disposable {
   private async fetchWindow(serialNumber: string, since: number, signal: AbortSignal | undefined): Promise<void> {
     const options = { priority: 'bulk' as const, ...definedOnly({ signal }) };
     if (this.options.events.timestampUnitHint(serialNumber) === undefined && this.options.settings().timestampUnit === 'auto') {
-      // Nothing tells the server's unit yet: one unfiltered answer does (and is what the window is checked against).
+      // Nothing tells the server's unit yet: one unfiltered answer does (and is what the since answer is checked against).
       await this.options.events.get(serialNumber, options);
     }
     let unit = this.unitFor(serialNumber);
     let timestamp = windowQueryTimestamp(since, unit);
-    let answer = await this.options.events.getWindow(serialNumber, timestamp, options);
+    let answer = await this.options.events.getSince(serialNumber, timestamp, options);
     const answeredUnit = answer.events[0]?.time.unit;
     if (answeredUnit !== undefined && answeredUnit !== unit && !this.options.events.timestampUnitHint(serialNumber)) {
       // The first events of this server told us its unit only now: ask again in that unit.
       unit = answeredUnit;
       timestamp = windowQueryTimestamp(since, unit);
-      answer = await this.options.events.getWindow(serialNumber, timestamp, options);
+      answer = await this.options.events.getSince(serialNumber, timestamp, options);
     }
-    if (this.currentFilter.sinceMs !== since) return; // The window changed meanwhile.
+    if (this.currentFilter.sinceMs !== since) return; // The since filter changed meanwhile.
     this.windowTimestamps.set(serialNumber, timestamp);
     const judgement = judgeWindowAnswer(answer.events, this.options.events.peek(serialNumber)?.result.events, since);
     if (judgement.unreliable && !this.windowFilterUnreliable) {
       this.windowFilterUnreliable = true;
       this.options.log?.(
-        `The API's timestamp filter left out events inside the window (answer: ${judgement.answer}); the window is now applied to unfiltered results only.`,
+        `The API's timestamp filter left out events inside the since filter (answer: ${judgement.answer}); the since filter is now applied to unfiltered results only.`,
       );
     }
     if (judgement.needFull) await this.options.events.get(serialNumber, { ...options, force: judgement.unreliable });

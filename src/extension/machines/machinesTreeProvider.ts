@@ -184,9 +184,9 @@ export class MachinesTreeProvider extends Disposable implements vscode.TreeDataP
         };
       case 'event':
         return { kind: 'event', id: `${machine.id}/event:${child.event.key}`, serialNumber, event: child.event, parent: machine };
-      case 'loadMore':
+      case 'load-more':
         return {
-          kind: 'loadMore',
+          kind: 'load-more',
           id: `${machine.id}/more`,
           serialNumber,
           shown: child.shown,

@@ -100,7 +100,7 @@ export function renderNode(node: MachinesNode, context: RenderContext): vscode.T
       return renderMachine(node, context);
     case 'event':
       return renderEvent(node, context);
-    case 'loadMore':
+    case 'load-more':
       return renderLoadMore(node, context);
     case 'error':
       return renderError(node);
@@ -168,7 +168,7 @@ function stateIcon(summary: MachineSummary, rules: EventStateRules, progress: Pr
   switch (summary.state) {
     case 'loading':
       return new vscode.ThemeIcon('loading~spin');
-    case 'notLoaded':
+    case 'not-loaded':
       return new vscode.ThemeIcon('circle-large-outline');
     case 'error': {
       const look = STATE_LOOKS[failedState(summary, rules)];
@@ -190,7 +190,7 @@ export function machineDescription(
   summary: MachineSummary,
   context: RenderContext,
   style: RelativeStyle = 'short',
-  /** Another feature's text in place of the state word and age (a watch's newest step). */
+  /** Another feature's text in place of the state word and age (a watch's newest event). */
   instead?: string,
 ): string {
   const parts: string[] = [];
@@ -202,8 +202,8 @@ export function machineDescription(
   const { view } = summary;
   const progress = rowProgress(summary, context);
   if (progress?.kind === 'progress') {
-    // The step and what is usually left, or the stall, say more than the newest event's age (or a watch's newest step).
-    parts.push(`${stateWord('inProgress', t)} · ${progressWords(progress, t, lineText).line}`);
+    // The step and what is usually left, or the stall, say more than the newest event's age (or a watch's newest event).
+    parts.push(`${stateWord('in-progress', t)} · ${progressWords(progress, t, lineText).line}`);
   } else if (instead !== undefined) {
     parts.push(instead);
   } else if (!summary.loaded) {
@@ -307,7 +307,7 @@ function appendProgress(md: vscode.MarkdownString, progress: ProgressAnswer): vo
   if (progress === undefined) return;
   const words = progressWords(progress, t, markdownText);
   const lines =
-    progress.kind === 'notEnough'
+    progress.kind === 'not-enough'
       ? [words.restsOn]
       : [
           [words.step, words.toGo].filter((part) => part !== undefined).join(' · '),
@@ -356,7 +356,7 @@ function renderMachine(node: MachineNode, context: RenderContext): vscode.TreeIt
 function eventIcon(event: OnboardingEvent, rules: EventStateRules): vscode.ThemeIcon {
   if (event.assetId !== undefined) return new vscode.ThemeIcon('vm-active', new vscode.ThemeColor('testing.iconPassed'));
   const state = eventState(event, rules);
-  if (state === 'inProgress') return new vscode.ThemeIcon('circle-small-filled');
+  if (state === 'in-progress') return new vscode.ThemeIcon('circle-small-filled');
   const look = STATE_LOOKS[state];
   return new vscode.ThemeIcon(look.icon, new vscode.ThemeColor(look.color));
 }
@@ -409,7 +409,7 @@ function renderLoadMore(node: LoadMoreNode, { model }: RenderContext): vscode.Tr
   item.id = node.id;
   item.description = vscode.l10n.t('{0} of {1} shown', node.shown, node.shown + node.remaining);
   item.iconPath = new vscode.ThemeIcon('more');
-  item.contextValue = 'loadMore';
+  item.contextValue = 'load-more';
   item.tooltip = vscode.l10n.t('Show up to {0} more events', next);
   item.command = { command: COMMANDS.loadMore, title: vscode.l10n.t('Load More Events'), arguments: [node] };
   return item;
@@ -447,9 +447,9 @@ function placeholderLabel(node: PlaceholderNode): string {
   switch (node.reason) {
     case 'loading':
       return vscode.l10n.t('Loading…');
-    case 'notLoaded':
+    case 'not-loaded':
       return vscode.l10n.t('Not loaded yet');
-    case 'noEvents':
+    case 'no-events':
       return vscode.l10n.t('No onboarding events');
     case 'none-match':
       return vscode.l10n.t('No events match the filter');

@@ -27,7 +27,7 @@ export interface EventNode {
 }
 
 export interface LoadMoreNode {
-  readonly kind: 'loadMore';
+  readonly kind: 'load-more';
   readonly id: string;
   readonly serialNumber: string;
   readonly shown: number;
@@ -45,7 +45,7 @@ export interface ErrorNode {
 }
 
 export type PlaceholderReason =
-  'loading' | 'noEvents' | 'none-match' | 'notLoaded' | 'scanning' | 'scan-none' | 'scan-failed' | 'scan-capped';
+  'loading' | 'no-events' | 'none-match' | 'not-loaded' | 'scanning' | 'scan-none' | 'scan-failed' | 'scan-capped';
 
 export interface PlaceholderNode {
   readonly kind: 'placeholder';

@@ -66,7 +66,7 @@ async function currentTarget(deps: TestConnectionDeps): Promise<ConnectionTarget
     try {
       secrets = await deps.store.readSecrets(env.id);
     } catch {
-      // A locked keyring: the network steps are still worth running.
+      // A locked keyring: the network stages are still worth running.
       secrets = undefined;
     }
     const credentials =
@@ -101,7 +101,7 @@ export async function showConnectionReport(
       const abort = abortSignalFor(token);
       try {
         return await runConnectionCheck({
-          // The user reads the report: every step and verdict in the display language.
+          // The user reads the report: every stage and verdict in the display language.
           t: vscode.l10n.t,
           wording: EXTENSION_WORDING,
           environment: target.name,

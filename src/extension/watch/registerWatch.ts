@@ -138,7 +138,7 @@ function summaries(list: WatchList, session: ApiSession): readonly WatchSummary[
       serialNumber: watch.serialNumber,
       environment: name ?? watch.environmentId,
       state: watch.status,
-      ...definedOnly({ newestStep: watch.step && { type: watch.step.type, at: watch.step.at } }),
+      ...definedOnly({ newestEvent: watch.step && { type: watch.step.type, at: watch.step.at } }),
       since: watch.startedAt,
       ...definedOnly({
         outcome: watch.outcome && {
@@ -157,7 +157,7 @@ function answerOf(result: Awaited<ReturnType<WatchList['start']>>): WatchStartAn
     case 'already-watched':
       return { kind: result.kind };
     case 'already-onboarded':
-      return { kind: 'already-onboarded', newestStep: result.step };
+      return { kind: 'already-onboarded', newestEvent: result.step };
     case 'limit':
       return { kind: 'limit', max: result.max };
     case 'not-signed-in':

@@ -28,7 +28,7 @@ function rowDecoration(watch: WatchInfo): MachineRowDecoration {
     ...definedOnly({ icon, description }),
     tooltip:
       watch.outcome === undefined
-        ? t('Watching its onboarding since {0}; newest step: {1}', age(watch.startedAt, context), stepText(watch, context))
+        ? t('Watching its onboarding since {0}; newest event: {1}', age(watch.startedAt, context), stepText(watch, context))
         : watch.outcome.state === 'onboarded'
           ? t('Watched until it was onboarded ({0})', age(watch.outcome.at, context))
           : t('Watched until it failed ({0})', age(watch.outcome.at, context)),

@@ -23,7 +23,7 @@ import {
   unreachableForLong,
   type PollHistory,
   type WatchOutcome,
-  type WatchStep,
+  type NewestEvent,
   type WatchTiming,
 } from '../../core/domain/watch/watchRules';
 
@@ -36,7 +36,7 @@ export interface Watch {
   readonly startedAt: number;
   /** The newest event's time when the watch started on a failed machine: only a newer outcome ends it. */
   readonly since?: number;
-  readonly step?: WatchStep;
+  readonly step?: NewestEvent;
   readonly outcome?: WatchOutcome;
   /** The user looked at the outcome (the view's badge stops counting it). */
   readonly seen?: boolean;
@@ -56,7 +56,7 @@ export interface WatchEnded {
 
 export type StartResult =
   | { readonly kind: 'started' | 'already-watched'; readonly watch: Watch }
-  | { readonly kind: 'already-onboarded'; readonly step: WatchStep }
+  | { readonly kind: 'already-onboarded'; readonly step: NewestEvent }
   | { readonly kind: 'limit'; readonly max: number }
   | { readonly kind: 'not-signed-in' };
 
@@ -158,7 +158,7 @@ export class WatchList extends Disposable {
   readonly onDidEnd: Event<WatchEnded> = this.ended.event;
   /** Polls have failed for long (the API unreachable): said once until a poll succeeds again. */
   readonly onDidGoUnreachable: Event<{ readonly watching: number }> = this.unreachable.event;
-  /** Once per stall, in the one window that claimed telling it; a new step ends the stall. */
+  /** Once per stall, in the one window that claimed telling it; a new event ends the stall. */
   readonly onDidStall: Event<WatchStalled> = this.stalled.event;
 
   constructor(private readonly options: WatchListOptions) {
@@ -202,11 +202,11 @@ export class WatchList extends Disposable {
     if (this.options.environment() !== environmentId) return { kind: 'not-signed-in' };
     if (result !== undefined) {
       const reading = readWatch(result, this.options.rules(), undefined);
-      if (reading.kind === 'outcome' && reading.outcome.state === 'onboarded') return { kind: 'already-onboarded', step: reading.step };
+      if (reading.kind === 'outcome' && reading.outcome.state === 'onboarded') return { kind: 'already-onboarded', step: reading.newest };
       watch = {
         ...watch,
-        ...definedOnly({ step: reading.step }),
-        ...(reading.kind === 'outcome' ? { since: reading.step.at } : {}),
+        ...definedOnly({ step: reading.newest }),
+        ...(reading.kind === 'outcome' ? { since: reading.newest.at } : {}),
       };
     }
     await this.write((list) => [
@@ -332,7 +332,7 @@ export class WatchList extends Disposable {
     run.polling = true;
     this.clock.clearTimeout(run.timer);
     const signal = this.lifetime.signal;
-    let found: 'new-step' | 'quiet' | 'failed';
+    let found: 'new-event' | 'quiet' | 'failed';
     let retryAfterMs = 0;
     try {
       const result = await this.read(watch.serialNumber, signal);
@@ -367,16 +367,16 @@ export class WatchList extends Disposable {
   }
 
   /** An outcome ends the watch and is told by the window that claims it. */
-  private async take(watch: Watch, result: EventsResult): Promise<'ended' | 'new-step' | 'quiet'> {
+  private async take(watch: Watch, result: EventsResult): Promise<'ended' | 'new-event' | 'quiet'> {
     const reading = readWatch(result, this.options.rules(), watch.since);
-    const same = reading.step?.type === watch.step?.type && reading.step?.at === watch.step?.at;
-    if (reading.kind === 'step') {
+    const same = reading.newest?.type === watch.step?.type && reading.newest?.at === watch.step?.at;
+    if (reading.kind === 'newest') {
       if (same) return 'quiet';
-      await this.update(watch, (w) => ({ ...w, ...definedOnly({ step: reading.step }) }));
+      await this.update(watch, (w) => ({ ...w, ...definedOnly({ step: reading.newest }) }));
       this.changed.fire([watch.serialNumber]);
-      return 'new-step';
+      return 'new-event';
     }
-    const ended = { ...watch, step: reading.step, outcome: reading.outcome };
+    const ended = { ...watch, step: reading.newest, outcome: reading.outcome };
     await this.update(watch, () => ended);
     this.options.log?.(`Watch of ${watch.serialNumber} ended: ${reading.outcome.state}.`);
     const tellUser = await this.options.claims.claim(

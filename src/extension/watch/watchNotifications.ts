@@ -6,12 +6,13 @@ import * as vscode from 'vscode';
 import { DisposableStore, type IDisposable } from '../../core/common/lifecycle';
 import { inertNotificationText } from '../../core/common/notificationText';
 import { clipboardText, notificationText } from '../../core/common/serverText';
-import { DEFAULT_WATCH_TIMING, formatDuration } from '../../core/domain/watch/watchRules';
+import { DEFAULT_WATCH_TIMING } from '../../core/domain/watch/watchRules';
 import { stallNotice } from '../../core/domain/progress/machineProgress';
 import { COMMANDS } from '../workbench/constants';
 import type { ApiSession } from '../workbench/contracts/apiSession';
 import type { SettingsReader } from '../workbench/settings';
 import type { Watch, WatchList } from './watchList';
+import { formatDuration } from '../../core/common/time';
 
 const t = (message: string, ...args: (string | number | boolean)[]): string => vscode.l10n.t(message, ...args);
 

@@ -97,7 +97,7 @@ export const STATE_KEYS = {
   lastEnvironment: 'onboardingEvents.lastEnvironment',
   /** The sign-in URLs the user confirmed per environment: a security decision of this machine, never synced. */
   confirmedEndpoints: 'onboardingEvents.confirmedEndpoints',
-  /** Watched machines per environment, their newest step and outcome: this machine's work in progress, never synced. */
+  /** Watched machines per environment, their newest event and outcome: this machine's work in progress, never synced. */
   watches: 'onboardingEvents.watches',
   /** Per agent kind, the agent key Connect an Agent writes into that agent's configuration on this machine: never synced. */
   agentKeys: 'onboardingEvents.agentKeys',

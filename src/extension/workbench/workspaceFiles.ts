@@ -15,7 +15,7 @@ export async function writeSavedFile(target: vscode.Uri, bytes: Uint8Array): Pro
     () => undefined,
   );
   if (existing !== undefined && (existing.type & vscode.FileType.SymbolicLink) !== 0) throw new NamedFileError(target.path, 'symlink');
-  if (existing !== undefined && (existing.type & vscode.FileType.File) === 0) throw new NamedFileError(target.path, 'notAFile');
+  if (existing !== undefined && (existing.type & vscode.FileType.File) === 0) throw new NamedFileError(target.path, 'not-a-file');
   const name = target.path.split('/').pop() ?? 'export';
   const temporary = vscode.Uri.joinPath(target, '..', `.${name}.${randomUUID()}.tmp`);
   await vscode.workspace.fs.writeFile(temporary, bytes);
@@ -34,7 +34,7 @@ export async function readWorkspaceFile(file: vscode.Uri, maxBytes: number): Pro
     return readNamedFile(file.fsPath, { maxBytes, ...(folder?.uri.scheme === 'file' ? { within: folder.uri.fsPath } : {}) });
   }
   const stat = await vscode.workspace.fs.stat(file);
-  if ((stat.type & vscode.FileType.File) === 0) throw new NamedFileError(file.path, 'notAFile');
-  if (stat.size > maxBytes) throw new NamedFileError(file.path, 'tooLarge');
+  if ((stat.type & vscode.FileType.File) === 0) throw new NamedFileError(file.path, 'not-a-file');
+  if (stat.size > maxBytes) throw new NamedFileError(file.path, 'too-large');
   return vscode.workspace.fs.readFile(file);
 }

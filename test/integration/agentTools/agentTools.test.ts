@@ -371,7 +371,7 @@ describe('Language Model Tools for agents', () => {
               /^- "MX-4711-A0023": not started: already onboarded \(newest event type "ONBOARDING_COMPLETED" at /.test(line),
             ),
           );
-          assert.ok(inside.some((line) => /^- "LSR-6060-F0042": watching; newest step "[A-Z_]+" at .*; watched since /.test(line)));
+          assert.ok(inside.some((line) => /^- "LSR-6060-F0042": watching; newest event "[A-Z_]+" at .*; watched since /.test(line)));
           assert.equal(watched()?.status, 'watching', 'agreed: the watch runs');
           assert.deepEqual(asked, [
             'Another extension asks to watch the onboarding of 2 machines.',

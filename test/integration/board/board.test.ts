@@ -101,7 +101,7 @@ describe('The onboarding board', function () {
 
   it('opens the details of a row’s newest event and of a timeline point, and copies the table as Markdown', async () => {
     const details = pages.details;
-    board().send({ type: 'openMachine', serialNumber: 'MX-4711-A0023' });
+    board().send({ type: 'open-machine', serialNumber: 'MX-4711-A0023' });
     await until(() => details.panelTitles().some((title) => title.includes('MX-4711-A0023')), 'the row opened its details');
     assert.ok(
       details.panelTitles().some((title) => title.includes('MX-4711-A0023')),
@@ -110,14 +110,14 @@ describe('The onboarding board', function () {
     // A point names its event by key; the host opens its own copy of that event.
     const failed = (await api.testHooks.getEvents('PRS-0900-A0314')).events.find((e) => serverTextData(e.type).includes('FAIL'));
     assert.ok(failed, 'PRS-0900-A0314 has a failed event');
-    board().send({ type: 'openEvent', serialNumber: 'PRS-0900-A0314', key: failed.key });
+    board().send({ type: 'open-event', serialNumber: 'PRS-0900-A0314', key: failed.key });
     await until(() => details.panelTitles().includes(`${serverTextData(failed.type)} · PRS-0900-A0314`), 'the point opened its event');
     assert.ok(
       details.panelTitles().some((title) => title === `${serverTextData(failed.type)} · PRS-0900-A0314`),
       details.panelTitles().join(', '),
     );
     await vscode.env.clipboard.writeText('');
-    board().send({ type: 'exportTable', format: 'markdown', serialNumbers: ['PRS-0900-A0314', 'NOT-ON-BOARD'] });
+    board().send({ type: 'export-table', format: 'markdown', serialNumbers: ['PRS-0900-A0314', 'NOT-ON-BOARD'] });
     let text = '';
     for (let waited = 0; waited < 10_000 && text === ''; waited += 50) {
       await sleep(50);

@@ -91,8 +91,8 @@ describe('Serial numbers in the editor (inline status, Problems, quick fixes, co
     );
     const bySerial = new Map(statuses.map((s) => [s.serialNumber, s]));
     assert.equal(bySerial.get(TEST_SERIALS.onboarded)?.state, 'onboarded');
-    assert.equal(bySerial.get(TEST_SERIALS.started)?.state, 'inProgress');
-    assert.equal(bySerial.get(TEST_SERIALS.empty)?.state, 'noEvents');
+    assert.equal(bySerial.get(TEST_SERIALS.started)?.state, 'in-progress');
+    assert.equal(bySerial.get(TEST_SERIALS.empty)?.state, 'no-events');
     assert.equal(bySerial.get(FAILED)?.state, 'failed');
     assert.equal(bySerial.get(UNKNOWN)?.state, 'unknown');
     assert.match(bySerial.get(TEST_SERIALS.onboarded)?.text ?? '', /^\u2713 onboarded · .+ ago$/);
@@ -127,7 +127,7 @@ describe('Serial numbers in the editor (inline status, Problems, quick fixes, co
       [
         [FAILED, 'failed', vscode.DiagnosticSeverity.Warning],
         [FAILED, 'failed', vscode.DiagnosticSeverity.Warning],
-        [TEST_SERIALS.empty, 'noEvents', vscode.DiagnosticSeverity.Warning],
+        [TEST_SERIALS.empty, 'no-events', vscode.DiagnosticSeverity.Warning],
         [UNKNOWN, 'unknown', vscode.DiagnosticSeverity.Warning],
       ].sort(),
     );

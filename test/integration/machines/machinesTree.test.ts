@@ -194,7 +194,7 @@ describe('Machines tree', function () {
       assert.equal(machine(await tree.render(), ONBOARDED).children?.length, 3);
     });
 
-    it("a time window asks the API with `timestamp` in the server's unit and re-checks the answer, whichever way the server reads it", async () => {
+    it("a since filter asks the API with `timestamp` in the server's unit and re-checks the answer, whichever way the server reads it", async () => {
       const since = T0 + 60_000; // the MACHINE_CREATED event
       try {
         for (const timestampFilter of ['after-inclusive', 'after-exclusive', 'ignore', 'before-inclusive'] as const) {
@@ -213,10 +213,10 @@ describe('Machines tree', function () {
             ['ONBOARDING_STARTED'],
             `server reads timestamp as ${timestampFilter}`,
           );
-          const windowed = fake.eventRequests(ONBOARDED).filter((request) => request.query['timestamp'] !== undefined);
+          const sinceRequest = fake.eventRequests(ONBOARDED).filter((request) => request.query['timestamp'] !== undefined);
           if (timestampFilter === 'after-inclusive') {
             // Milliseconds (the unit of this server's timestamps), one below the bound so an exclusive reading keeps the boundary event.
-            assert.equal(windowed[0]?.query['timestamp'], String(since - 1));
+            assert.equal(sinceRequest[0]?.query['timestamp'], String(since - 1));
           }
         }
       } finally {

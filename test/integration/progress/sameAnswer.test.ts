@@ -16,11 +16,11 @@ import * as vscode from 'vscode';
 import type { RenderedNode } from '../support/machinesView';
 import { plainLocalize } from '../../../src/core/common/localize';
 import { AGENT_TOOL_NAMES } from '../../../src/core/domain/agentTools/toolDefinitions';
-import { formatDuration } from '../../../src/core/domain/watch/watchRules';
 import { defaultData, demoData, startFakeApi, TEST_CREDENTIALS, type FakeApi } from '../../support/fakeApi';
 import { DEMO_LINE4_SERIALS } from '../../support/fakeApi/demoData';
 import { pages } from '../support/pages';
 import { activateExtension, signIn, signOutIfSignedIn, type TestedApi } from '../support/extension';
+import { formatDuration } from '../../../src/core/common/time';
 
 const ENVIRONMENT = 'Line 4, side by side';
 const ROOT = join(__dirname, '..', '..', '..', '..');

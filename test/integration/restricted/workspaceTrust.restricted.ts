@@ -138,7 +138,7 @@ describe('Restricted Mode (workspace trust on, untrusted folder)', () => {
         // The sign-in above loaded what was on screen while the fake had no events for FAILED, and that
         // answer is also on disk: wait for the answer with its events, whatever state it is read as.
         return (
-          shown.some((s) => s.serialNumber === FAILED && s.state !== 'noEvents') &&
+          shown.some((s) => s.serialNumber === FAILED && s.state !== 'no-events') &&
           shown.some((s) => s.serialNumber === TEST_SERIALS.started) &&
           shown
         );
@@ -147,7 +147,7 @@ describe('Restricted Mode (workspace trust on, untrusted folder)', () => {
     );
     const bySerial = new Map(statuses.map((s) => [s.serialNumber, s.state]));
     assert.equal(bySerial.get(FAILED), 'failed', 'ONBOARDING_FAILED stays a failure');
-    assert.equal(bySerial.get(TEST_SERIALS.started), 'inProgress', 'ONBOARDING_STARTED is not "onboarded"');
+    assert.equal(bySerial.get(TEST_SERIALS.started), 'in-progress', 'ONBOARDING_STARTED is not "onboarded"');
     // The workspace's diagnostics.severity "off" is ignored: the failure is in Problems as a warning (the default).
     const problem = await until(
       'a Problems entry for the failed machine',

@@ -44,7 +44,7 @@ export function fixtureResult(serialNumber: string, events: readonly FixtureEven
 const STEPS = ['MACHINE_REGISTERED', 'CERTIFICATE_ISSUED', 'FIRMWARE_CHECKED', 'NETWORK_CONFIGURED', 'PLC_LINKED'];
 
 /** One machine's onboarding: steps a few minutes apart from `start`, ending as `outcome` says. */
-export function onboarding(start: number, steps: number, outcome: 'onboarded' | 'failed' | 'inProgress'): FixtureEvent[] {
+export function onboarding(start: number, steps: number, outcome: 'onboarded' | 'failed' | 'in-progress'): FixtureEvent[] {
   const events: FixtureEvent[] = [];
   for (let i = 0; i < steps; i++) events.push({ type: STEPS[i % STEPS.length] ?? 'STEP', at: start + i * 7 * MINUTE + (i % 3) * MINUTE });
   const end = start + steps * 7 * MINUTE;
@@ -60,7 +60,7 @@ export function lineRows(): BoardRow[] {
   return [
     boardRow('MX-4711-A0023', { result: fixtureResult('MX-4711-A0023', onboarding(BOARD_T0, 4, 'onboarded')) }, rules),
     boardRow('PRS-0900-A0314', { result: fixtureResult('PRS-0900-A0314', onboarding(BOARD_T0 + 30 * MINUTE, 2, 'failed')) }, rules),
-    boardRow('LSR-6060-F0042', { result: fixtureResult('LSR-6060-F0042', onboarding(BOARD_T0 + 60 * MINUTE, 3, 'inProgress')) }, rules),
+    boardRow('LSR-6060-F0042', { result: fixtureResult('LSR-6060-F0042', onboarding(BOARD_T0 + 60 * MINUTE, 3, 'in-progress')) }, rules),
     boardRow('WELD-3100-D0007', { result: fixtureResult('WELD-3100-D0007', []) }, rules),
     boardRow('MX-9999-Z0001', { errorKind: 'not-found', errorMessage: 'The platform does not know this serial number.' }, rules),
     boardRow('KRP-0815-B0042', { errorKind: 'server', errorMessage: 'The API answered 503 Service Unavailable.' }, rules),
@@ -84,8 +84,8 @@ export function manyRows(machines: number, events: number): BoardRow[] {
   const rows: BoardRow[] = [];
   for (let m = 0; m < machines; m++) {
     const serial = `MX-${String(1000 + (m % 9000)).padStart(4, '0')}-A${String(m).padStart(4, '0')}`;
-    const outcome = m % 10 === 0 ? 'failed' : m % 4 === 0 ? 'inProgress' : 'onboarded';
-    const steps = Math.max(1, events - (outcome === 'inProgress' ? 0 : 1));
+    const outcome = m % 10 === 0 ? 'failed' : m % 4 === 0 ? 'in-progress' : 'onboarded';
+    const steps = Math.max(1, events - (outcome === 'in-progress' ? 0 : 1));
     rows.push(boardRow(serial, { result: fixtureResult(serial, onboarding(BOARD_T0 + (m % 200) * 5 * MINUTE, steps, outcome)) }, rules));
   }
   return rows;
@@ -154,7 +154,7 @@ export function progressResults(now = BOARD_T0 + 3 * 60 * MINUTE): { readonly re
   const history = new LineHistory(rules);
   const results: EventsResult[] = [];
   for (let m = 0; m < 6; m++) results.push(fixtureResult(`MX-4711-A01${m}0`, onboarding(BOARD_T0 + m * 20 * MINUTE, 5, 'onboarded')));
-  const steps = (start: number, count: number): FixtureEvent[] => onboarding(start, count, 'inProgress');
+  const steps = (start: number, count: number): FixtureEvent[] => onboarding(start, count, 'in-progress');
   results.push(fixtureResult('LSR-7000-G0101', steps(now - 2 * 60 * MINUTE - 3 * 7 * MINUTE - 2 * MINUTE, 4)));
   results.push(fixtureResult('LSR-7000-G0102', steps(now - 8 * MINUTE, 2)));
   results.push(

@@ -164,7 +164,7 @@ export function boardOf(rows: readonly BoardRow[], overrides: Partial<BoardView>
   return {
     title: 'Board: Serial Numbers in line3.yaml',
     set: { kind: 'workspace' },
-    session: 'signedIn',
+    session: 'signed-in',
     rows,
     held: 0,
     usual: null,

@@ -116,7 +116,7 @@ const FAMILIES: readonly { code: string; models: readonly string[]; kind: string
 const PLANTS = ['A', 'B', 'C', 'D', 'E', 'F'];
 const FIRMWARE = ['4.2.1', '4.2.3', '4.3.0', '5.0.0-rc2', '3.9.7'];
 
-type Scenario = 'completed' | 'failed' | 'inProgress' | 'empty';
+type Scenario = 'completed' | 'failed' | 'in-progress' | 'empty';
 
 interface Machine {
   serial: string;
@@ -176,11 +176,11 @@ function machines(gen: Generator): Machine[] {
     }
     seen.add(serial);
     const roll = gen.int(1, 100);
-    const scenario: Scenario = roll <= 60 ? 'completed' : roll <= 75 ? 'failed' : roll <= 95 ? 'inProgress' : 'empty';
+    const scenario: Scenario = roll <= 60 ? 'completed' : roll <= 75 ? 'failed' : roll <= 95 ? 'in-progress' : 'empty';
     all.push({ serial, family, scenario });
   }
   // Added after the generated ones, so the seeded sequence (and every screenshot) of the others stays the same.
-  all.push({ serial: DEMO_SERIALS.inProgress, family: familyOf('LSR'), scenario: 'inProgress' });
+  all.push({ serial: DEMO_SERIALS.inProgress, family: familyOf('LSR'), scenario: 'in-progress' });
   return all;
 }
 
@@ -209,7 +209,7 @@ function buildEvents(gen: Generator, machine: Machine, base: string): Built {
     makeEvent({ type: 'ONBOARDING_STARTED', message: `Onboarding started by ${operator}@example.invalid`, timestamp: t }),
     makeEvent({ type: 'DEVICE_REGISTERED', message: `Device registered with gateway ${gateway}`, timestamp: next() }),
   ];
-  const steps = machine.scenario === 'inProgress' ? gen.int(0, 2) : 3;
+  const steps = machine.scenario === 'in-progress' ? gen.int(0, 2) : 3;
   if (machine.scenario === 'failed') {
     events.push(
       makeEvent({

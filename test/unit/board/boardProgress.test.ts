@@ -25,11 +25,11 @@ import { ABANDONED, BOARD_T0, fixtureResult, onboarding, progressLine } from '..
 const WORDS = {
   onboarded: 'onboarded',
   failed: 'failed',
-  inProgress: 'in progress',
-  noEvents: 'no events',
+  'in-progress': 'in progress',
+  'no-events': 'no events',
   unknown: 'unknown',
   unavailable: 'unavailable',
-  notLoaded: 'not loaded',
+  'not-loaded': 'not loaded',
 };
 const serials = (rows: readonly { serialNumber: string }[]): string[] => rows.map((row) => row.serialNumber);
 
@@ -129,14 +129,14 @@ describe('the board with progress', () => {
     });
     assert.equal(svg.match(/class="usual"/g)?.length, bands.length, 'one faint band per usual step, as on the canvas');
     assert.ok(svg.includes('<desc>Learned from &lt;6&gt; (from 6 onboarded machines)</desc>'), 'the picture says what it rests on');
-    assert.equal(usualSteps({ kind: 'notEnough', machines: 3 }).length, 0);
+    assert.equal(usualSteps({ kind: 'not-enough', machines: 3 }).length, 0);
   });
 
   it('carries progress and the usual steps through the protocol, bounded, and keeps a filter saved before "stalled" existed', () => {
     const board = {
       title: 'Board',
       set: { kind: 'pinned' },
-      session: 'signedIn',
+      session: 'signed-in',
       rows,
       held: 0,
       locale: 'en',

@@ -10,6 +10,7 @@ import {
   isHostMessage,
   isPageMessage,
   isPersistedState,
+  persistedState,
   MAX_ROWS,
   type HostMessage,
   type PageMessage,
@@ -23,7 +24,7 @@ const show = (overrides: Record<string, unknown> = {}, row: Record<string, unkno
   board: {
     title: 'Board',
     set: { kind: 'pinned' },
-    session: 'signedIn',
+    session: 'signed-in',
     rows: [{ ...lineRows()[0], ...row }],
     held: 0,
     locale: 'en',
@@ -58,28 +59,28 @@ describe('the board protocol', () => {
   it('accepts what the page may ask, and refuses anything else', () => {
     const good: PageMessage[] = [
       { type: 'ready' },
-      { type: 'openMachine', serialNumber: 'MX-4711-A0023' },
-      { type: 'openEvent', serialNumber: 'MX-4711-A0023', key: 'k1' },
+      { type: 'open-machine', serialNumber: 'MX-4711-A0023' },
+      { type: 'open-event', serialNumber: 'MX-4711-A0023', key: 'k1' },
       { type: 'reveal', serialNumber: 'MX-4711-A0023' },
-      { type: 'signIn' },
-      { type: 'loadHeld' },
-      { type: 'exportTable', format: 'csv', serialNumbers: ['MX-4711-A0023'] },
-      { type: 'exportTable', format: 'markdown', serialNumbers: [] },
-      { type: 'exportSvg', serialNumbers: ['A'], from: 1, to: 2, aligned: true, look: LOOK as never },
-      { type: 'exportPng', dataUrl: 'data:image/png;base64,iVBORw0KGgo=' },
+      { type: 'sign-in' },
+      { type: 'load-held' },
+      { type: 'export-table', format: 'csv', serialNumbers: ['MX-4711-A0023'] },
+      { type: 'export-table', format: 'markdown', serialNumbers: [] },
+      { type: 'export-svg', serialNumbers: ['A'], from: 1, to: 2, aligned: true, look: LOOK as never },
+      { type: 'export-png', dataUrl: 'data:image/png;base64,iVBORw0KGgo=' },
     ];
     for (const message of good) assert.ok(isPageMessage(message), JSON.stringify(message));
     const bad: unknown[] = [
-      { type: 'openMachine', serialNumber: '' },
-      { type: 'openMachine', serialNumber: 'x'.repeat(201) },
-      { type: 'openEvent', serialNumber: 'A' },
-      { type: 'exportTable', format: 'xlsx', serialNumbers: [] },
-      { type: 'exportTable', format: 'csv', serialNumbers: Array(MAX_ROWS + 1).fill('A') },
-      { type: 'exportSvg', serialNumbers: [], from: 2, to: 1, aligned: false, look: LOOK },
-      { type: 'exportSvg', serialNumbers: [], from: 1, to: 2, aligned: 'yes', look: LOOK },
-      { type: 'exportSvg', serialNumbers: [], from: 1, to: 2, aligned: false, look: { ...LOOK, states: {} } },
-      { type: 'exportPng', dataUrl: 'data:text/html;base64,PHNjcmlwdD4=' },
-      { type: 'exportPng', dataUrl: 'https://example.invalid/x.png' },
+      { type: 'open-machine', serialNumber: '' },
+      { type: 'open-machine', serialNumber: 'x'.repeat(201) },
+      { type: 'open-event', serialNumber: 'A' },
+      { type: 'export-table', format: 'xlsx', serialNumbers: [] },
+      { type: 'export-table', format: 'csv', serialNumbers: Array(MAX_ROWS + 1).fill('A') },
+      { type: 'export-svg', serialNumbers: [], from: 2, to: 1, aligned: false, look: LOOK },
+      { type: 'export-svg', serialNumbers: [], from: 1, to: 2, aligned: 'yes', look: LOOK },
+      { type: 'export-svg', serialNumbers: [], from: 1, to: 2, aligned: false, look: { ...LOOK, states: {} } },
+      { type: 'export-png', dataUrl: 'data:text/html;base64,PHNjcmlwdD4=' },
+      { type: 'export-png', dataUrl: 'https://example.invalid/x.png' },
       // The page reports nothing about its own rendering (the tests read its DOM): a report is an unknown message.
       { type: 'rendered', rows: 1, shown: 1, firstShown: ['A'], summary: 's', lanesDrawn: 1, renderMs: 3.5, reason: 'filter' },
       { type: 'runCommand', command: 'workbench.action.terminal.new' },
@@ -122,6 +123,17 @@ describe('the board protocol', () => {
         filter: { states: [], text: '' },
       }),
     );
+  });
+
+  it('a panel kept with the older state names is restored with its filter', () => {
+    const kept = {
+      version: 1,
+      set: { kind: 'pinned' },
+      sort: { column: 'state', descending: false },
+      filter: { states: ['inProgress', 'noEvents', 'notLoaded', 'failed'], text: '' },
+    };
+    assert.deepEqual(persistedState(kept)?.filter.states, ['in-progress', 'no-events', 'not-loaded', 'failed']);
+    assert.equal(persistedState({ ...kept, filter: { states: ['inprogress'], text: '' } }), undefined, 'a name that was never a state');
   });
 
   it('keeps the page script under 150 KB minified', async function () {

@@ -313,4 +313,20 @@ describe('oe check: the gate', function () {
     });
     assert.equal(german.code, 0, 'English names work in every language');
   });
+
+  it('--json writes the state names scripts read: inProgress and noEvents, as published', async () => {
+    const dir = folder({ 'cell.yaml': `${TEST_SERIALS.started}\n${TEST_SERIALS.empty}\n` });
+    const run = await runOeInProcess(['check', 'cell.yaml', '--json'], { env: env(), cwd: dir });
+    const states = (JSON.parse(run.stdout) as { serialNumber: string; state: string }[]).map(({ serialNumber, state }) => [
+      serialNumber,
+      state,
+    ]);
+    assert.deepEqual(
+      states.sort(),
+      [
+        [TEST_SERIALS.started, 'inProgress'],
+        [TEST_SERIALS.empty, 'noEvents'],
+      ].sort(),
+    );
+  });
 });

@@ -78,13 +78,13 @@ describe('named files (common/namedFiles.ts)', () => {
     it('counts the bytes it read, not the size stat reports: a /proc file of size 0 over the limit is refused', async function () {
       if (process.platform !== 'linux') this.skip();
       assert.equal(statSync('/proc/self/status').size, 0, 'stat says nothing is there');
-      assert.equal(await refusal(readNamedFile('/proc/self/status', { maxBytes: 16 })), 'tooLarge');
+      assert.equal(await refusal(readNamedFile('/proc/self/status', { maxBytes: 16 })), 'too-large');
       assert.equal(
         refusalSync(() => readNamedFileSync('/proc/self/status', { maxBytes: 16 })),
-        'tooLarge',
+        'too-large',
       );
       writeFileSync(join(inside, 'big'), 'x'.repeat(101));
-      assert.equal(await refusal(readNamedFile(join(inside, 'big'), { maxBytes: 100 })), 'tooLarge');
+      assert.equal(await refusal(readNamedFile(join(inside, 'big'), { maxBytes: 100 })), 'too-large');
       assert.equal((await readNamedFile(join(inside, 'big'), { maxBytes: 101 })).length, 101);
     });
 
@@ -92,10 +92,10 @@ describe('named files (common/namedFiles.ts)', () => {
       if (process.platform === 'win32') this.skip();
       assert.equal(spawnSync('mkfifo', [join(inside, 'pipe')]).status, 0);
       for (const path of [join(inside, 'pipe'), '/dev/zero', inside]) {
-        assert.equal(await refusal(readNamedFile(path, { maxBytes: 100 })), 'notAFile', path);
+        assert.equal(await refusal(readNamedFile(path, { maxBytes: 100 })), 'not-a-file', path);
         assert.equal(
           refusalSync(() => readNamedFileSync(path, { maxBytes: 100 })),
-          'notAFile',
+          'not-a-file',
           path,
         );
       }
@@ -105,7 +105,7 @@ describe('named files (common/namedFiles.ts)', () => {
       if (process.getuid?.() !== 0) this.skip();
       writeFileSync(join(inside, 'settings.json'), '{}');
       chownSync(join(inside, 'settings.json'), 65534, 65534);
-      assert.equal(await refusal(readNamedFile(join(inside, 'settings.json'), { maxBytes: 100, ownedByUs: true })), 'notOurs');
+      assert.equal(await refusal(readNamedFile(join(inside, 'settings.json'), { maxBytes: 100, ownedByUs: true })), 'not-ours');
       assert.equal((await readNamedFile(join(inside, 'settings.json'), { maxBytes: 100 })).toString(), '{}');
     });
   });
@@ -119,20 +119,20 @@ describe('named files (common/namedFiles.ts)', () => {
 
     it('never writes through a hard link: refused, the other name intact', async () => {
       linkSync(join(outside, 'secret'), join(inside, 'report.xml'));
-      assert.equal(await refusal(writeNamedFile(join(inside, 'report.xml'), 'report')), 'notOurs');
+      assert.equal(await refusal(writeNamedFile(join(inside, 'report.xml'), 'report')), 'not-ours');
       assert.equal(readFileSync(join(outside, 'secret'), 'utf8'), SECRET);
     });
 
     it("refuses another user's file, a folder, and a folder that leads out of the one it must stay in", async function () {
       mkdirSync(join(inside, 'dir'));
-      assert.equal(await refusal(writeNamedFile(join(inside, 'dir'), 'report')), 'notAFile');
+      assert.equal(await refusal(writeNamedFile(join(inside, 'dir'), 'report')), 'not-a-file');
       symlinkSync(outside, join(inside, 'reports'));
       assert.equal(await refusal(writeNamedFile(join(inside, 'reports', 'new.xml'), 'report', { within: inside })), 'outside');
       assert.deepEqual(readdirSync(outside), ['secret']);
       if (process.getuid?.() !== 0) this.skip();
       writeFileSync(join(inside, 'theirs.xml'), 'theirs');
       chownSync(join(inside, 'theirs.xml'), 65534, 65534);
-      assert.equal(await refusal(writeNamedFile(join(inside, 'theirs.xml'), 'report')), 'notOurs');
+      assert.equal(await refusal(writeNamedFile(join(inside, 'theirs.xml'), 'report')), 'not-ours');
       assert.equal(readFileSync(join(inside, 'theirs.xml'), 'utf8'), 'theirs');
     });
 

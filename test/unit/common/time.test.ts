@@ -1,7 +1,16 @@
 // One way of writing a point in time for the tree, the hover, the look-up and
 // the details panel: a machine must read the same age everywhere.
 import assert from 'node:assert/strict';
-import { formatAbsolute, formatRaw, formatRelative, formatShort, formatUtcIso, safeLocale } from '../../../src/core/common/time';
+import { plainLocalize, type Localize } from '../../../src/core/common/localize';
+import {
+  formatAbsolute,
+  formatDuration,
+  formatRaw,
+  formatRelative,
+  formatShort,
+  formatUtcIso,
+  safeLocale,
+} from '../../../src/core/common/time';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -108,5 +117,44 @@ describe('time formatting: exact times', () => {
     assert.equal(safeLocale('not a locale!'), 'en');
     assert.equal(safeLocale('de-de'), 'de-DE');
     assert.equal(formatAbsolute(T_MS, 'not a locale!', 'UTC'), 'Jan 15, 2025, 8:01:00 AM UTC');
+  });
+});
+
+describe('time formatting: durations (the one formatter: Test Connection, watches, progress)', () => {
+  const SECOND = 1000;
+  const MINUTE = 60 * SECOND;
+  const HOUR = 60 * MINUTE;
+  const DAY = 24 * HOUR;
+
+  it('writes milliseconds, seconds, minutes, hours and days, each where it reads best', () => {
+    const cases: [number, string][] = [
+      [-5, '0 ms'],
+      [0, '0 ms'],
+      [849.6, '850 ms'],
+      [999.4, '999 ms'],
+      [SECOND, '1 s'],
+      [1234, '1.2 s'],
+      [9949, '9.9 s'],
+      [10 * SECOND, '10 s'],
+      [40 * SECOND, '40 s'],
+      [59_499, '59 s'],
+      [59_500, '1 min'],
+      [46 * MINUTE, '46 min'],
+      [2 * HOUR + 5 * MINUTE, '2 h 5 min'],
+      [3 * HOUR, '3 h'],
+      [DAY, '1 day'],
+      [DAY + 4 * HOUR, '1 day 4 h'],
+      [2 * DAY + 4 * HOUR + 20 * MINUTE, '2 days 4 h'],
+      [141 * DAY + 5 * HOUR, '141 days'],
+    ];
+    assert.deepEqual(
+      cases.map(([ms]) => formatDuration(ms)),
+      cases.map(([, text]) => text),
+    );
+  });
+
+  it("words it in the reader's language", () => {
+    const german: Localize = (message, ...args) => plainLocalize(message === '1 day {0} h' ? '1 Tag {0} Std.' : message, ...args);
+    assert.equal(formatDuration(DAY + 4 * HOUR, german), '1 Tag 4 Std.');
   });
 });

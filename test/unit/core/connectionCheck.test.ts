@@ -108,7 +108,8 @@ describe('Test Connection: the report over real sockets to a fake API on 127.0.0
     return { report, text };
   }
 
-  const statuses = (report: ConnectionReport): string[] => report.steps.map((step) => `${step.status} ${step.title.split(' ')[0] ?? ''}`);
+  const statuses = (report: ConnectionReport): string[] =>
+    report.stages.map((stage) => `${stage.status} ${stage.title.split(' ')[0] ?? ''}`);
 
   it('a healthy HTTPS environment: every step OK, the certificate and the store that vouched for it, the token facts and the events count', async () => {
     const { report, text } = await check({ http: { caCertificatesFile: pki.caFile } });
@@ -206,7 +207,7 @@ describe('Test Connection: the report over real sockets to a fake API on 127.0.0
     });
     assert.deepEqual(statuses(report), ['ok Proxy', 'ok Name', 'ok TCP', 'failed Token', 'skipped Events']);
     assert.equal(report.verdict.ok, false);
-    assert.match(report.steps[3]?.summary ?? '', /HTTP 400|HTTP 401/);
+    assert.match(report.stages[3]?.summary ?? '', /HTTP 400|HTTP 401/);
   });
 
   it('without stored credentials, the network steps run and the token and events steps say why they were skipped', async () => {
@@ -254,9 +255,9 @@ describe('Test Connection: the report over real sockets to a fake API on 127.0.0
   it('words every line of the report through the t it is given: no English bypasses it', async () => {
     proxy = await startRecordingProxy({ credentials: { user: PROXY_USER, password: PROXY_PASSWORD }, hosts: [PLANT_HOST] });
     const reports = [
-      // Every step OK, the certificate, its store, the token facts, the events count.
+      // Every stage OK, the certificate, its store, the token facts, the events count.
       await check({ t: marking, http: { caCertificatesFile: pki.caFile } }),
-      // A refused certificate (the verdict is the client's error, split) and skipped steps.
+      // A refused certificate (the verdict is the client's error, split) and skipped stages.
       await check({ t: marking }),
       // A proxy with credentials in its URL, its 407 and the scheme asked for.
       await check({
@@ -302,7 +303,7 @@ describe('Test Connection: the report over real sockets to a fake API on 127.0.0
       const { report } = await check({ limits: shortLimits, http: { lookup: neverAnswers } });
       assert.ok(Date.now() - started < 2_000);
       assert.deepEqual(statuses(report), ['ok Proxy', 'failed Name', 'skipped Token', 'skipped Events']);
-      assert.match(report.steps[1]?.summary ?? '', /could not be resolved \(ETIMEDOUT\)/);
+      assert.match(report.stages[1]?.summary ?? '', /could not be resolved \(ETIMEDOUT\)/);
     });
 
     it('a server that accepts the connection but never answers the TLS handshake fails the TLS step in time', async () => {
@@ -318,7 +319,7 @@ describe('Test Connection: the report over real sockets to a fake API on 127.0.0
         });
         assert.ok(Date.now() - started < 2_000);
         assert.deepEqual(statuses(report), ['ok Proxy', 'ok Name', 'ok TCP', 'failed TLS', 'skipped Token', 'skipped Events']);
-        assert.match(report.steps[3]?.summary ?? '', /no TLS session \(ETIMEDOUT\)/);
+        assert.match(report.stages[3]?.summary ?? '', /no TLS session \(ETIMEDOUT\)/);
         assert.match(report.verdict.headline, /Could not connect to 127\.0\.0\.1:\d+ in time/);
       } finally {
         silent.close();
@@ -335,7 +336,7 @@ describe('Test Connection: the report over real sockets to a fake API on 127.0.0
           http: { caCertificatesFile: pki.caFile, proxy: `http://127.0.0.1:${port}` },
         });
         assert.deepEqual(statuses(report), ['ok Proxy', 'ok Name', 'ok TCP', 'failed Tunnel', 'skipped Token', 'skipped Events']);
-        assert.match(report.steps[3]?.summary ?? '', /no answer to CONNECT \(ETIMEDOUT\)/);
+        assert.match(report.stages[3]?.summary ?? '', /no answer to CONNECT \(ETIMEDOUT\)/);
       } finally {
         mute.close();
       }
@@ -350,7 +351,7 @@ describe('Test Connection: the report over real sockets to a fake API on 127.0.0
       const started = Date.now();
       try {
         const { report } = await check({ limits: { lookupMs: 60_000 }, signal: controller.signal, http: { lookup: neverAnswers } });
-        assert.match(report.steps[1]?.summary ?? '', /ETIMEDOUT/);
+        assert.match(report.stages[1]?.summary ?? '', /ETIMEDOUT/);
         assert.ok(Date.now() - started < 5_800, 'capped at 5 s');
       } finally {
         clearTimeout(timer);
@@ -402,7 +403,7 @@ describe('Test Connection: the report over real sockets to a fake API on 127.0.0
 
   it("on VS Code's network path, a direct way that fails does not fail the verdict when the client's own requests get through", async () => {
     // VS Code's stack stands in as a real transport that reaches the host (as a system proxy or PAC file
-    // would), while the direct steps cannot resolve its name.
+    // would), while the direct stages cannot resolve its name.
     const { report, text } = await check(
       {
         http: { lookup: loopbackLookup([]), caCertificatesFile: pki.caFile },
@@ -458,7 +459,7 @@ describe('Test Connection: a 404 to the events request is the API only when a wr
     return { report, text: renderConnectionReport(report, plainLocalize) };
   };
 
-  /** Every URL the report's steps name (the list below "Steps"), without its query. */
+  /** Every URL the report's stages name (the list below "Stages"), without its query. */
   const stepUrls = (text: string): string[] =>
     [...(text.split('\n## Steps\n')[1] ?? '').matchAll(/https?:\/\/[^\s`]+/g)].map((match) => match[0].replace(/[?].*$/, ''));
 

@@ -13,12 +13,12 @@ describe('details: message validation (host and page)', () => {
       { type: 'ready' },
       { type: 'expand', seq: 1, linkId: 0, variables: { id: '42' } },
       { type: 'open', linkId: 2, variables: {} },
-      { type: 'openDeprecation', linkId: 0 },
+      { type: 'open-deprecation', linkId: 0 },
       { type: 'fetch', seq: 7, linkId: 0, variables: {} },
       { type: 'copy', what: 'json' },
       { type: 'copy', what: 'url', linkId: 1, variables: { q: 'x' } },
-      { type: 'showRawJson' },
-      { type: 'exportEvents' },
+      { type: 'show-raw-json' },
+      { type: 'export-events' },
     ];
     for (const message of valid) {
       it(`accepts ${JSON.stringify(message)}`, () => {

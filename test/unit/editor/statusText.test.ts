@@ -23,7 +23,7 @@ describe('status text (inline status, Problems entries, completion details)', ()
   });
 
   it('has no age when there is no event', () => {
-    assert.equal(stateSummary('noEvents', undefined, ctx), 'no events');
+    assert.equal(stateSummary('no-events', undefined, ctx), 'no events');
     assert.equal(inlineStatusText('unknown', undefined, ctx), '? unknown');
   });
 
@@ -32,7 +32,7 @@ describe('status text (inline status, Problems entries, completion details)', ()
       problemMessage('MX-4711-A0023', 'failed', 'ONBOARDING_FAILED', ctx),
       'Onboarding of MX-4711-A0023 failed: its latest event is ONBOARDING_FAILED.',
     );
-    assert.match(problemMessage('MX-4711-A0023', 'noEvents', undefined, ctx), /no onboarding events/);
+    assert.match(problemMessage('MX-4711-A0023', 'no-events', undefined, ctx), /no onboarding events/);
     assert.match(problemMessage('MX-4711-A0023', 'unknown', undefined, ctx), /does not know/);
   });
 

@@ -43,9 +43,9 @@ describe('CachedLineHistory: the line learned from the cache and the stored copi
     });
     let changes = 0;
     history.onDidChange(() => changes++);
-    assert.deepEqual(history.steps(), { kind: 'notEnough', machines: 0 }, 'the first ask starts reading the copies');
+    assert.deepEqual(history.steps(), { kind: 'not-enough', machines: 0 }, 'the first ask starts reading the copies');
     await until(() => changes > 0);
-    assert.deepEqual(history.steps(), { kind: 'notEnough', machines: 4 });
+    assert.deepEqual(history.steps(), { kind: 'not-enough', machines: 4 });
     await cache.get('M-4');
     await settle();
     assert.equal(history.steps().kind, 'steps');
@@ -65,7 +65,7 @@ describe('CachedLineHistory: the line learned from the cache and the stored copi
     assert.ok(progress?.kind === 'progress');
     assert.deepEqual({ step: progress.step, of: progress.of, machines: progress.machines }, { step: 2, of: 6, machines: 5 });
     history.reset();
-    assert.deepEqual(history.steps(), { kind: 'notEnough', machines: 0 }, 'another environment starts from its own copies');
+    assert.deepEqual(history.steps(), { kind: 'not-enough', machines: 0 }, 'another environment starts from its own copies');
     history.dispose();
   });
 
@@ -203,7 +203,7 @@ describe('CachedLineHistory: the line learned from the cache and the stored copi
     history.steps();
     await until(() => changes() > 0);
     await settle();
-    assert.deepEqual(history.steps(), { kind: 'notEnough', machines: 4 });
+    assert.deepEqual(history.steps(), { kind: 'not-enough', machines: 4 });
     history.dispose();
   });
 });

@@ -69,10 +69,10 @@ describe('Events cache', () => {
   it('throws NotSignedInError without a client', async () => {
     const service = new EventsCache({ source: () => undefined, freshForMs: () => 0 });
     await assert.rejects(service.get(SERIAL), NotSignedInError);
-    await assert.rejects(service.getWindow(SERIAL, 1), NotSignedInError);
+    await assert.rejects(service.getSince(SERIAL, 1), NotSignedInError);
   });
 
-  it('keeps windowed answers apart from the full result and never persists them', async () => {
+  it('keeps since answers apart from the full result and never persists them', async () => {
     const saved: EventsResult[] = [];
     const asked: (number | undefined)[] = [];
     const service = new EventsCache({
@@ -85,10 +85,10 @@ describe('Events cache', () => {
       freshForMs: () => 60_000,
       store: { load: () => Promise.resolve(undefined), save: (r) => saved.push(r) },
     });
-    await service.getWindow(SERIAL, 42);
+    await service.getSince(SERIAL, 42);
     assert.equal(service.peek(SERIAL), undefined);
-    assert.equal(service.peekWindow(SERIAL, 42)?.result.events.length, 1);
-    assert.equal(service.peekWindow(SERIAL, 41), undefined);
+    assert.equal(service.peekSince(SERIAL, 42)?.result.events.length, 1);
+    assert.equal(service.peekSince(SERIAL, 41), undefined);
     assert.deepEqual(saved, []);
     await service.get(SERIAL);
     assert.equal(saved.length, 1);

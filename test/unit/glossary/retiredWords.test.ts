@@ -34,13 +34,33 @@ export const RETIRED: readonly Retired[] = [
     kept: 'timeline point: "mark" is only the keyed hash of argumentTrust.ts',
     under: ['src/extension/board', 'src/core/domain/board', 'test/unit/board', 'test/unit/core/domain/board', 'test/support/board'],
   },
-  { pattern: /'not-loaded'|"not-loaded"/, kept: "'notLoaded'" },
-  { pattern: /'no-events'|"no-events"/, kept: "'noEvents' (MachineState's spelling)" },
   { pattern: /\bWatchedTransport\b/, kept: 'RecordingTransport ("watch" is polling a machine)' },
   { pattern: /\bspeaks?\b|\bspeakers?\b/i, kept: 'tellUser / "tells the user" (a watch\'s outcome is told once)' },
   { pattern: /\bdoors?\b/i, kept: "entry point; the window's end of the MCP channel is mcpChannelHost.ts" },
   { pattern: /(?<![\w.'"])s\(\s*'|\bexport const s\b|\bfunction look\(/, kept: 'pageString() / svgLookFromTheme()' },
   { pattern: /\bt\(\s*'request failed'\s*\)/, kept: "the state word 'unavailable' (stateWord), with its warning look" },
+  {
+    pattern: /'(?:notLoaded|notEnough|optionalStep|notAFile|tooLarge|notOurs|loadMore|openMachine|openEvent|exportTable|openDeprecation)'/,
+    kept: "the kebab-case discriminant ('not-loaded', 'load-more', 'open-machine'…; see discriminantCasing.test.ts)",
+    under: ['src'],
+  },
+  {
+    pattern: /\bWindowEntry\b|\b(?:get|peek)Window\b|\btime window\b|\bwindowed\b/i,
+    kept: 'since answer / since filter (SinceEntry, getSince, peekSince): "window" is a VS Code window',
+  },
+  {
+    pattern: /\bCheckStep\b|\bStepStatus\b|\bproxyStep\b|connectionSteps/,
+    kept: 'stage, a part of Test Connection (CheckStage, StageStatus, proxyStage, connectionStages.ts)',
+  },
+  {
+    pattern: /\bWatchStep\b|\bnewestStep\b|'new-step'|\bnewest step\b/i,
+    kept: 'newest event, what a watch last saw (NewestEvent, newestEvent, \'new-event\'); "step" is the learned step',
+  },
+  {
+    pattern: /\bcontribut/i,
+    kept: 'lesson: what one machine teaches the line history',
+    under: ['src/core/domain/progress', 'src/core/eventsCache'],
+  },
 ];
 
 function filesOf(dir: string, extensions: readonly string[]): string[] {

@@ -35,8 +35,8 @@ function translationsOf(dir: string, stem: string): Map<string, Bundle> {
  */
 const SAME_AS_ENGLISH: Readonly<Record<string, ReadonlySet<string>>> = {
   // 'Board: {0}': the onboarding board's title (issue 27); German says Board too (l10n/glossary.md).
-  // 'OK': a Test Connection step's status; German UIs say OK too.
-  de: new Set(['Links ({0})', 'Text…', 'Host: {0}\n\n{1}', 'Board: {0}', 'OK']),
+  // 'OK': a Test Connection stage's status; German UIs say OK too. '{0} ms': a unit symbol.
+  de: new Set(['Links ({0})', 'Text…', 'Host: {0}\n\n{1}', 'Board: {0}', 'OK', '{0} ms']),
   'zh-cn': new Set([]),
 };
 

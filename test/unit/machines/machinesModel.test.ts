@@ -88,13 +88,13 @@ describe('Machines model', () => {
 
   it('loads a machine once, shows the newest N and "Load more"', async () => {
     const { model, source } = await setup();
-    assert.equal(model.summary(SERIAL).state, 'notLoaded');
+    assert.equal(model.summary(SERIAL).state, 'not-loaded');
     model.ensureLoaded(SERIAL);
     model.ensureLoaded(SERIAL);
     assert.equal(model.summary(SERIAL).state, 'loading');
     await loaded(model);
     assert.equal(source.requests.length, 1);
-    assert.deepEqual(types(model), ['C', 'B', 'loadMore']);
+    assert.deepEqual(types(model), ['C', 'B', 'load-more']);
     model.loadMore(SERIAL);
     assert.deepEqual(types(model), ['C', 'B', 'A']);
     assert.equal(model.summary(SERIAL).state, 'ok');
@@ -109,11 +109,11 @@ describe('Machines model', () => {
       { status: 500 },
     );
     await model.load(SERIAL, true);
-    assert.deepEqual(types(model), ['error', 'C', 'B', 'loadMore']);
+    assert.deepEqual(types(model), ['error', 'C', 'B', 'load-more']);
     assert.equal(model.summary(SERIAL).state, 'stale');
     source.failWith = undefined;
     await model.load(SERIAL, true);
-    assert.deepEqual(types(model), ['C', 'B', 'loadMore']);
+    assert.deepEqual(types(model), ['C', 'B', 'load-more']);
     assert.equal(model.summary(SERIAL).state, 'ok');
   });
 
@@ -159,15 +159,15 @@ describe('Machines model', () => {
   });
 
   for (const reading of ['after-inclusive', 'after-exclusive', 'before-inclusive', 'ignore'] as const) {
-    it(`a time window shows the right events when the server reads timestamp as ${reading}`, async () => {
+    it(`a since filter shows the right events when the server reads timestamp as ${reading}`, async () => {
       const { model, source } = await setup();
       source.reading = reading;
       model.setFilter({ sinceMs: T0 + MINUTE });
       await model.load(SERIAL, true);
       model.loadMore(SERIAL);
       assert.deepEqual(types(model), ['C', 'B']);
-      const windowed = source.requests.find((request) => request.timestamp !== undefined);
-      assert.equal(windowed?.timestamp, T0 + MINUTE - 1, 'sent in milliseconds, one below the bound');
+      const sinceRequest = source.requests.find((request) => request.timestamp !== undefined);
+      assert.equal(sinceRequest?.timestamp, T0 + MINUTE - 1, 'sent in milliseconds, one below the bound');
     });
   }
 
@@ -235,7 +235,7 @@ describe('Machines model', () => {
       settings: () => settings,
       signedIn: () => true,
       lineHistory: {
-        progressOf: (serial): ProgressAnswer => (inProgress.has(serial) ? { kind: 'notEnough', machines: 3 } : undefined),
+        progressOf: (serial): ProgressAnswer => (inProgress.has(serial) ? { kind: 'not-enough', machines: 3 } : undefined),
         onDidChange: learned.event,
       },
     });

@@ -161,7 +161,7 @@ describe('WatchList', () => {
     source.add(SERIAL, 1, 'DEVICE_REGISTERED');
     await advance(22_500);
     assert.equal(list.get(SERIAL)?.step?.type, 'DEVICE_REGISTERED');
-    assert.deepEqual(clock.pending(), [15_000], 'a new step: back to the first interval');
+    assert.deepEqual(clock.pending(), [15_000], 'a new event: back to the first interval');
 
     source.add(SERIAL, 46, 'ONBOARDING_COMPLETED', 'Machine onboarded');
     await advance(15_000);

@@ -95,7 +95,7 @@ describe('watch text: progress in Watched Machines', () => {
   });
 
   it('says nothing when the line cannot say yet, or the machine is not in progress', () => {
-    assert.equal(progressDetail({ kind: 'notEnough', machines: 3 }, ctx), undefined);
+    assert.equal(progressDetail({ kind: 'not-enough', machines: 3 }, ctx), undefined);
     assert.equal(progressDetail(undefined, ctx), undefined);
   });
 });

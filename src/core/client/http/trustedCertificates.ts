@@ -70,8 +70,8 @@ async function certificatesFromFile(path: string): Promise<string[]> {
   try {
     text = (await readNamedFile(path, { maxBytes: MAX_CA_FILE_BYTES })).toString('utf8');
   } catch (error) {
-    if (error instanceof NamedFileError && error.refusal === 'notAFile') throw fail('NOT_A_FILE');
-    if (error instanceof NamedFileError && error.refusal === 'tooLarge') throw fail('FILE_TOO_LARGE');
+    if (error instanceof NamedFileError && error.refusal === 'not-a-file') throw fail('NOT_A_FILE');
+    if (error instanceof NamedFileError && error.refusal === 'too-large') throw fail('FILE_TOO_LARGE');
     // The system's code (ENOENT, EACCES, …); every failure of the reader carries one, this is for the type.
     throw fail(error instanceof NamedFileError && error.code !== undefined ? error.code : 'UNREADABLE');
   }

@@ -4,9 +4,9 @@
 import type { EventsResult, HalLink, OnboardingEvent } from '../../client/model';
 import { plainLocalize } from '../../common/localize';
 import { serverTextData, type ServerText } from '../../common/serverText';
-import { formatRelative, formatUtcIso } from '../../common/time';
+import { formatDuration, formatRelative, formatUtcIso } from '../../common/time';
 import { eventState, machineState, newestOf, stateWord, type EventStateRules, type MachineState } from '../events/eventState';
-import { formatDuration, type WatchStartAnswer, type WatchSummary } from '../watch/watchRules';
+import { type WatchStartAnswer, type WatchSummary } from '../watch/watchRules';
 import type { LearnedSteps } from '../progress/lineHistory';
 import { machineProgress, progressWords, restsOnWords } from '../progress/machineProgress';
 import { AGENT_TOOL_NAMES } from './toolDefinitions';
@@ -44,7 +44,7 @@ function progressPart(result: EventsResult, context: ResultContext): string {
   const answer = progressOf(result, context);
   if (answer === undefined) return '';
   const words = progressWords(answer, plainLocalize, sv);
-  if (answer.kind === 'notEnough') return `; progress: ${words.restsOn}`;
+  if (answer.kind === 'not-enough') return `; progress: ${words.restsOn}`;
   const parts = [words.step, `at it for ${formatDuration(answer.atStepMs, plainLocalize)}`];
   if (words.stalled !== undefined) parts.unshift(`STALLED (${words.stalled})`);
   if (words.abandoned !== undefined) parts.unshift(`ABANDONED (${words.abandoned})`);
@@ -57,8 +57,8 @@ function progressPart(result: EventsResult, context: ResultContext): string {
 /** Said once per result that holds a machine in progress: how the progress figures were learned, or why there are none. */
 function progressNote(context: ResultContext, reports: readonly MachineReport[]): string {
   const learned = context.learned;
-  if (learned === undefined || !reports.some((report) => stateOfOutcome(report.outcome, context.rules) === 'inProgress')) return '';
-  if (learned.kind === 'notEnough')
+  if (learned === undefined || !reports.some((report) => stateOfOutcome(report.outcome, context.rules) === 'in-progress')) return '';
+  if (learned.kind === 'not-enough')
     return ` Progress of machines in progress cannot be estimated yet: ${progressWords(learned, plainLocalize, sv).restsOn}.`;
   return ` For machines in progress the result gives their step, how long they have been at it, how long is likely left (the median of what the machines that had been at the same step as long still took, and its 80 % range), STALLED when fewer than 1 in 100 of those machines stayed at their step as long, and ABANDONED when no event came for longer than any onboarding took; ${restsOnWords(learned, plainLocalize).how}`;
 }
@@ -124,7 +124,7 @@ function word(state: MachineState): string {
 }
 
 /** Order of states in a summary: failures first, since that is what people ask about. */
-const SUMMARY_ORDER: readonly MachineState[] = ['failed', 'unavailable', 'unknown', 'inProgress', 'noEvents', 'onboarded'];
+const SUMMARY_ORDER: readonly MachineState[] = ['failed', 'unavailable', 'unknown', 'in-progress', 'no-events', 'onboarded'];
 
 function when(epochMs: number, now: number): string {
   const iso = formatUtcIso(epochMs) ?? 'an impossible date';
@@ -240,7 +240,7 @@ export function summaryText(
   // The abandoned are in progress by their newest event, but no one is working on them: a group of their own, after those in progress.
   const groups = SUMMARY_ORDER.flatMap((state) => {
     const all = byState.get(state) ?? [];
-    const apart = state === 'inProgress' ? all.filter((report) => isAbandoned(report, context)) : [];
+    const apart = state === 'in-progress' ? all.filter((report) => isAbandoned(report, context)) : [];
     const group = all.filter((report) => !apart.includes(report));
     return [
       ...(group.length === 0 ? [] : [{ state, label: word(state), group, abandoned: false }]),
@@ -251,7 +251,7 @@ export function summaryText(
   const countText = groups
     .map(
       ({ state, label, group, abandoned }) =>
-        `${group.length} ${label}${state === 'inProgress' && !abandoned && stalled > 0 ? ` (${stalled} of them STALLED)` : ''}`,
+        `${group.length} ${label}${state === 'in-progress' && !abandoned && stalled > 0 ? ` (${stalled} of them STALLED)` : ''}`,
     )
     .join(', ');
   const watchOf = new Map(watches.map((watch) => [watch.serialNumber, watch]));
@@ -262,7 +262,7 @@ export function summaryText(
   for (const { state, label, group } of groups) {
     // Once a line does not fit, no later one does (BoundedLines): when the heading is cut, so is every machine below it.
     lines.add(`${capitalized(label)} (${group.length}):`);
-    const ordered = state === 'inProgress' ? stalledFirst(group, context) : group;
+    const ordered = state === 'in-progress' ? stalledFirst(group, context) : group;
     for (const report of ordered) if (!lines.add(() => summaryLine(report, context, watchOf.get(report.serialNumber)))) left++;
   }
   const watched = reports.filter((report) => watchOf.has(report.serialNumber)).length;
@@ -285,7 +285,7 @@ export function summaryText(
  */
 function inProgressSince(result: EventsResult, context: ResultContext): string {
   let ended = -Infinity;
-  for (const event of result.events) if (eventState(event, context.rules) !== 'inProgress') ended = Math.max(ended, event.time.epochMs);
+  for (const event of result.events) if (eventState(event, context.rules) !== 'in-progress') ended = Math.max(ended, event.time.epochMs);
   let since: number | undefined;
   for (const event of result.events) if (event.time.epochMs > ended) since = Math.min(since ?? Infinity, event.time.epochMs);
   if (since === undefined) return '';
@@ -306,7 +306,7 @@ function summaryLine(report: MachineReport, context: ResultContext, watch: Watch
   if (newest === undefined) return `- ${serial}: no events recorded${stale}${watched}`;
   const created = events.find((event) => event.assetId !== undefined);
   const asset = created?.assetId === undefined ? '' : `; asset id ${v(created.assetId)}`;
-  const since = stateOfOutcome(outcome, context.rules) === 'inProgress' ? inProgressSince(outcome.result, context) : '';
+  const since = stateOfOutcome(outcome, context.rules) === 'in-progress' ? inProgressSince(outcome.result, context) : '';
   return `- ${serial}: newest event ${when(newest.time.epochMs, now)}: type ${sv(newest.type)}; message ${sv(newest.message)}${asset}${since}${progressPart(outcome.result, context)}${stale}${watched}`;
 }
 
@@ -330,11 +330,11 @@ function watchMarker(watch: WatchSummary, now: number): string {
   }
 }
 
-/** One watch of the list: its state, newest step, since when; an ended one with its outcome. */
+/** One watch of the list: its state, newest event, since when; an ended one with its outcome. */
 function watchLine(watch: WatchSummary, now: number): string {
   const serial = v(watch.serialNumber);
   const step =
-    watch.newestStep === undefined ? 'no event yet' : `newest step ${sv(watch.newestStep.type)} at ${when(watch.newestStep.at, now)}`;
+    watch.newestEvent === undefined ? 'no event yet' : `newest event ${sv(watch.newestEvent.type)} at ${when(watch.newestEvent.at, now)}`;
   const since = `watched since ${when(watch.since, now)}`;
   switch (watch.state) {
     case 'watching':
@@ -498,7 +498,7 @@ function startLine(report: WatchStartReport, now: number): string {
     case 'already-watched':
       return `- ${serial}: already watched; nothing changed`;
     case 'already-onboarded':
-      return `- ${serial}: not started: already onboarded (newest event type ${sv(answer.newestStep.type)} at ${when(answer.newestStep.at, now)}), so there is nothing left to watch`;
+      return `- ${serial}: not started: already onboarded (newest event type ${sv(answer.newestEvent.type)} at ${when(answer.newestEvent.at, now)}), so there is nothing left to watch`;
     case 'limit':
       return `- ${serial}: not started: ${answer.max} machines are being watched already, the most there can be; the user can stop a watch from the status bar item "Watching …"`;
     case 'not-signed-in':

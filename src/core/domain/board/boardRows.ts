@@ -6,9 +6,17 @@ import { serverTextData } from '../../common/serverText';
 import type { ProgressAnswer, ProgressWords } from '../progress/machineProgress';
 import type { LearnedSteps } from '../progress/lineHistory';
 
-export type BoardState = MachineState | 'notLoaded';
+export type BoardState = MachineState | 'not-loaded';
 
-export const BOARD_STATES: readonly BoardState[] = ['onboarded', 'failed', 'inProgress', 'noEvents', 'unknown', 'unavailable', 'notLoaded'];
+export const BOARD_STATES: readonly BoardState[] = [
+  'onboarded',
+  'failed',
+  'in-progress',
+  'no-events',
+  'unknown',
+  'unavailable',
+  'not-loaded',
+];
 
 /** One event on a lane: when, what state it says, its type (server text, drawn as text) and its key (to open its details). */
 export interface TimelinePoint {
@@ -118,7 +126,7 @@ function boundedError(message: string | undefined): string | null {
 
 export function boardRow(serialNumber: string, source: BoardSource, rules: EventStateRules): BoardRow {
   const { result } = source;
-  const state: BoardState = machineState(source, rules) ?? 'notLoaded';
+  const state: BoardState = machineState(source, rules) ?? 'not-loaded';
   const error = result === undefined ? boundedError(source.errorMessage) : null;
   // Nothing known yet. A result without events goes on below, which makes the same empty row from no points.
   if (result === undefined)
@@ -171,6 +179,6 @@ export function boardRow(serialNumber: string, source: BoardSource, rules: Event
     stale: source.stale === true,
     points,
     failingPoint,
-    progress: state === 'inProgress' ? (source.progress ?? null) : null,
+    progress: state === 'in-progress' ? (source.progress ?? null) : null,
   };
 }

@@ -30,9 +30,9 @@ const STATE_RANK: Readonly<Record<BoardState, number>> = {
   failed: 0,
   unavailable: 1,
   unknown: 2,
-  inProgress: 3,
-  noEvents: 4,
-  notLoaded: 5,
+  'in-progress': 3,
+  'no-events': 4,
+  'not-loaded': 5,
   onboarded: 6,
 };
 
@@ -193,11 +193,11 @@ export function summaryText(counts: StateCounts, words: SummaryWords, locale = '
   const total = BOARD_STATES.reduce((sum, state) => sum + counts[state], 0);
   if (total === 0) return words.none;
   const number = (n: number): string => n.toLocaleString(locale);
-  const apart = Math.min(abandoned, counts.inProgress);
+  const apart = Math.min(abandoned, counts['in-progress']);
   const parts = BOARD_STATES.flatMap((state) => {
-    const count = state === 'inProgress' ? counts[state] - apart : counts[state];
+    const count = state === 'in-progress' ? counts[state] - apart : counts[state];
     const part = count > 0 ? [fill(words.count, number(count), words.states[state])] : [];
-    return state === 'inProgress' && apart > 0 ? [...part, fill(words.count, number(apart), words.abandoned)] : part;
+    return state === 'in-progress' && apart > 0 ? [...part, fill(words.count, number(apart), words.abandoned)] : part;
   });
   const list = parts.join(words.separator);
   return total === 1 ? fill(words.one, list) : fill(words.many, number(total), list);
@@ -228,7 +228,7 @@ export function prefersAligned(rows: readonly BoardRow[]): boolean {
  */
 export function laneEnd(row: Pick<BoardRow, 'state' | 'endAt'>, nowMs: number): number | null {
   if (row.endAt === null) return null;
-  return row.state === 'inProgress' ? Math.max(row.endAt, nowMs) : row.endAt;
+  return row.state === 'in-progress' ? Math.max(row.endAt, nowMs) : row.endAt;
 }
 
 /** All points (and, given `nowMs`, the open lanes but the abandoned), widened so no point is on the edge. */

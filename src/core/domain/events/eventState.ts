@@ -5,9 +5,9 @@ import type { Localize } from '../../common/localize';
 import type { EventsResult, OnboardingEvent } from '../../client/model';
 import { serverTextData } from '../../common/serverText';
 
-export type EventState = 'onboarded' | 'failed' | 'inProgress';
+export type EventState = 'onboarded' | 'failed' | 'in-progress';
 
-export type MachineState = EventState | 'noEvents' | 'unknown' | 'unavailable';
+export type MachineState = EventState | 'no-events' | 'unknown' | 'unavailable';
 
 /** The `onboardingEvents.eventStates` setting: words a type name contains (case-insensitive). */
 export interface EventStateRules {
@@ -56,7 +56,7 @@ export function eventState(event: Pick<OnboardingEvent, 'type' | 'assetId'>, rul
   const type = serverTextData(event.type).toUpperCase();
   if (contains(type, rules.failed)) return 'failed';
   if (contains(type, rules.onboarded)) return 'onboarded';
-  return 'inProgress';
+  return 'in-progress';
 }
 
 export interface KnownMachine {
@@ -84,7 +84,7 @@ export function machineState(known: KnownMachine, rules: EventStateRules): Machi
   const { result } = known;
   if (result !== undefined) {
     const newest = newestOf(result.events);
-    return newest === undefined ? 'noEvents' : eventState(newest, rules);
+    return newest === undefined ? 'no-events' : eventState(newest, rules);
   }
   if (known.errorKind === undefined) return undefined;
   return known.errorKind === 'not-found' ? 'unknown' : 'unavailable';
@@ -97,9 +97,9 @@ export function stateWord(state: MachineState, t: Localize): string {
       return t('onboarded');
     case 'failed':
       return t('failed');
-    case 'inProgress':
+    case 'in-progress':
       return t('in progress');
-    case 'noEvents':
+    case 'no-events':
       return t('no events');
     case 'unknown':
       return t('unknown');
@@ -118,12 +118,12 @@ export interface StateLook {
 export const STATE_LOOKS: { readonly [S in MachineState]: StateLook } = {
   onboarded: { icon: 'pass', color: 'testing.iconPassed', glyph: '\u2713' },
   failed: { icon: 'error', color: 'list.errorForeground', glyph: '\u2717' },
-  inProgress: { icon: 'sync', color: 'charts.blue', glyph: '\u25d0' },
-  noEvents: { icon: 'circle-large-outline', color: 'descriptionForeground', glyph: '\u25cb' },
+  'in-progress': { icon: 'sync', color: 'charts.blue', glyph: '\u25d0' },
+  'no-events': { icon: 'circle-large-outline', color: 'descriptionForeground', glyph: '\u25cb' },
   unknown: { icon: 'question', color: 'list.warningForeground', glyph: '?' },
   unavailable: { icon: 'warning', color: 'list.warningForeground', glyph: '\u26a0' },
 };
 
-export function isProblemState(state: MachineState | undefined): state is 'failed' | 'noEvents' | 'unknown' {
-  return state === 'failed' || state === 'noEvents' || state === 'unknown';
+export function isProblemState(state: MachineState | undefined): state is 'failed' | 'no-events' | 'unknown' {
+  return state === 'failed' || state === 'no-events' || state === 'unknown';
 }

@@ -87,8 +87,8 @@ export class EventViewCache {
 export type MachineChild =
   | { readonly kind: 'error'; readonly message: string; readonly errorKind: string | undefined }
   | { readonly kind: 'event'; readonly event: OnboardingEvent }
-  | { readonly kind: 'loadMore'; readonly shown: number; readonly remaining: number }
-  | { readonly kind: 'placeholder'; readonly reason: 'loading' | 'noEvents' | 'none-match' | 'notLoaded' };
+  | { readonly kind: 'load-more'; readonly shown: number; readonly remaining: number }
+  | { readonly kind: 'placeholder'; readonly reason: 'loading' | 'no-events' | 'none-match' | 'not-loaded' };
 
 export interface ChildrenInput {
   readonly view: MachineView;
@@ -105,9 +105,9 @@ export function machineChildren(input: ChildrenInput): MachineChild[] {
   const { events } = input.view;
   if (events.length === 0) {
     if (!input.loaded) {
-      if (!input.error) children.push({ kind: 'placeholder', reason: input.loading ? 'loading' : 'notLoaded' });
+      if (!input.error) children.push({ kind: 'placeholder', reason: input.loading ? 'loading' : 'not-loaded' });
     } else {
-      children.push({ kind: 'placeholder', reason: input.view.total === 0 ? 'noEvents' : 'none-match' });
+      children.push({ kind: 'placeholder', reason: input.view.total === 0 ? 'no-events' : 'none-match' });
     }
     return children;
   }
@@ -117,7 +117,7 @@ export function machineChildren(input: ChildrenInput): MachineChild[] {
     const event = events[i];
     if (event) children.push({ kind: 'event', event });
   }
-  if (events.length > shown) children.push({ kind: 'loadMore', shown, remaining: events.length - shown });
+  if (events.length > shown) children.push({ kind: 'load-more', shown, remaining: events.length - shown });
   return children;
 }
 

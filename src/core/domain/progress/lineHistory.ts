@@ -10,7 +10,7 @@ import { dayMinuteOf, LineTimes, MAX_TYPES, serialFamily, type LineTimesReader, 
 export const MINIMUM_MACHINES = 5;
 /** A type is a usual step when at least this share of onboarded machines went through it. */
 const USUAL_SHARE = 0.5;
-/** Machines remembered at most (a line's history, not a data warehouse): older contributions are not dropped, new ones are refused. */
+/** Machines remembered at most (a line's history, not a data warehouse): older lessons are not dropped, new ones are refused. */
 export const MAX_MACHINES = 50_000;
 /** Events the history keeps in all (its memory: a few hundred bytes each); a new machine past it is refused, as past MAX_MACHINES. */
 export const MAX_LEARNED_EVENTS = 600_000;
@@ -43,7 +43,7 @@ export type LearnedSteps =
       /** What the history says of time: how long is left after a given stay at a given type (lineTimes.ts). */
       readonly times: LineTimesReader;
     }
-  | { readonly kind: 'notEnough'; readonly machines: number };
+  | { readonly kind: 'not-enough'; readonly machines: number };
 
 export interface StepSetting {
   readonly type: string;
@@ -77,7 +77,7 @@ export function stepKey(type: ServerText): string {
 }
 
 /** One machine's lesson: its steps in order, each with the time from the one before, and its events' times. */
-interface Contribution {
+interface Lesson {
   readonly steps: readonly {
     readonly key: string;
     readonly type: ServerText;
@@ -142,7 +142,7 @@ function displayed(figures: TypeFigures): ServerText {
 }
 
 export class LineHistory {
-  private readonly contributions = new Map<string, Contribution>();
+  private readonly lessons = new Map<string, Lesson>();
   private onboarded = 0;
   private learnedEvents = 0;
   private readonly types = new Map<string, TypeFigures>();
@@ -181,33 +181,33 @@ export class LineHistory {
       (options.observedAt === undefined
         ? undefined
         : openLessonOf(events, this.rules, kind, options.observedAt, (type) => this.names.get(stepKey(type))?.key));
-    const before = this.contributions.get(serialNumber);
+    const before = this.lessons.get(serialNumber);
     if (before === undefined && lesson === undefined) return false;
     if (before !== undefined) this.withdraw(before);
     // What `before` taught is withdrawn already: the room is counted without it.
     const room =
-      (before !== undefined || this.contributions.size < MAX_MACHINES) &&
+      (before !== undefined || this.lessons.size < MAX_MACHINES) &&
       this.learnedEvents + (lesson?.timed.events.length ?? 0) <= MAX_LEARNED_EVENTS;
     if (lesson === undefined || !room) {
-      this.contributions.delete(serialNumber);
+      this.lessons.delete(serialNumber);
     } else {
-      this.contributions.set(serialNumber, lesson);
-      this.contribute(lesson);
+      this.lessons.set(serialNumber, lesson);
+      this.addLesson(lesson);
     }
     this.cached = undefined;
     return true;
   }
 
   forget(serialNumber: string): void {
-    const before = this.contributions.get(serialNumber);
+    const before = this.lessons.get(serialNumber);
     if (before === undefined) return;
     this.withdraw(before);
-    this.contributions.delete(serialNumber);
+    this.lessons.delete(serialNumber);
     this.cached = undefined;
   }
 
   clear(): void {
-    this.contributions.clear();
+    this.lessons.clear();
     this.onboarded = 0;
     this.learnedEvents = 0;
     this.types.clear();
@@ -236,7 +236,7 @@ export class LineHistory {
 
   private learned(): LearnedSteps {
     const machines = this.onboarded;
-    if (machines < this.minimumMachines) return { kind: 'notEnough', machines };
+    if (machines < this.minimumMachines) return { kind: 'not-enough', machines };
     const usual = [...this.types.entries()].filter(([, figures]) => figures.machines >= machines * USUAL_SHARE);
     const ranked = usual.map(([key, figures]) => ({ key, figures, position: figures.positions.percentile(0.5) ?? 0 }));
     ranked.sort(
@@ -285,7 +285,7 @@ export class LineHistory {
     return spellings.size >= MAX_SPELLINGS ? (spellings.values().next().value?.text ?? type) : type;
   }
 
-  private contribute(lesson: Contribution): void {
+  private addLesson(lesson: Lesson): void {
     this.learnedEvents += lesson.timed.events.length;
     this.times.add(lesson.timed);
     if (lesson.timed.open) return;
@@ -312,7 +312,7 @@ export class LineHistory {
     }
   }
 
-  private withdraw(lesson: Contribution): void {
+  private withdraw(lesson: Lesson): void {
     this.learnedEvents -= lesson.timed.events.length;
     this.times.remove(lesson.timed);
     if (lesson.timed.open) return;
@@ -352,7 +352,7 @@ function lessonOf(
   kind: string | undefined,
   name: (type: ServerText) => string | undefined,
   spell: (key: string, type: ServerText) => ServerText,
-): Contribution | undefined {
+): Lesson | undefined {
   const ordered = oldestFirst(events);
   const outcomeAt = ordered.findIndex((event) => eventState(event, rules) === 'onboarded');
   const outcome = ordered[outcomeAt];
@@ -394,10 +394,10 @@ function openLessonOf(
   kind: string | undefined,
   observedAt: number,
   known: (type: ServerText) => string | undefined,
-): Contribution | undefined {
+): Lesson | undefined {
   const ordered = oldestFirst(events);
   const newest = ordered[ordered.length - 1];
-  if (newest === undefined || eventState(newest, rules) !== 'inProgress' || observedAt - newest.time.epochMs > IDLE_UNTAUGHT_MS)
+  if (newest === undefined || eventState(newest, rules) !== 'in-progress' || observedAt - newest.time.epochMs > IDLE_UNTAUGHT_MS)
     return undefined;
   const window = ordered.slice(Math.max(0, ordered.length - MAX_EVENTS_PER_MACHINE));
   const named = window.map((event) => ({ event, key: known(event.type), failed: eventState(event, rules) === 'failed' }));

@@ -55,7 +55,7 @@ export type ProgressReason =
   /** `machines` of the `of` comparable machines had a retry on the way, and took longer. */
   | { readonly kind: 'rework'; readonly machines: number; readonly of: number }
   /** `machines` of the `of` comparable machines went through `type`, which the others skipped, and took longer. */
-  | { readonly kind: 'optionalStep'; readonly type: ServerText; readonly machines: number; readonly of: number }
+  | { readonly kind: 'optional-step'; readonly type: ServerText; readonly machines: number; readonly of: number }
   /** At night this step takes longer: the time to go rests on the `machines` that were at it at night (that began it within `withinMs` of the same time of night, when that many did). */
   | { readonly kind: 'night'; readonly machines: number; readonly withinMs?: number };
 
@@ -330,7 +330,7 @@ function aheadReasons(sample: readonly TimedEvent[], display: (key: string) => S
   for (const [key, events] of [...ahead.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
     if ((optional === undefined || events.length > optional.events.length) && measurablyLonger(sample, events)) optional = { key, events };
   if (optional !== undefined)
-    reasons.push({ kind: 'optionalStep', type: display(optional.key), machines: machinesIn(optional.events), of: machinesIn(sample) });
+    reasons.push({ kind: 'optional-step', type: display(optional.key), machines: machinesIn(optional.events), of: machinesIn(sample) });
   return reasons;
 }
 

@@ -4,9 +4,9 @@ import type { Localize } from '../../common/localize';
 import type { ServerText } from '../../common/serverText';
 import type { OnboardingEvent } from '../../client/model';
 import { eventState, newestOf, type EventStateRules } from '../events/eventState';
-import { formatDuration } from '../watch/watchRules';
 import { MINIMUM_MACHINES, oldestFirst, stepKey, type LearnedSteps, type StepFigures } from './lineHistory';
 import { MIN_SAMPLE, serialFamily, STALL_SHARE, type ProgressReason } from './lineTimes';
+import { formatDuration } from '../../common/time';
 
 export { MIN_SAMPLE, STALL_SHARE, type ProgressReason };
 
@@ -52,7 +52,7 @@ export interface MachineProgress {
   readonly source: 'learned' | 'setting';
 }
 
-export type ProgressAnswer = MachineProgress | { readonly kind: 'notEnough'; readonly machines: number } | undefined;
+export type ProgressAnswer = MachineProgress | { readonly kind: 'not-enough'; readonly machines: number } | undefined;
 
 interface Standing {
   readonly steps: readonly StepFigures[];
@@ -85,8 +85,8 @@ export function machineProgress(
   options: ProgressOptions = {},
 ): ProgressAnswer {
   const newest = newestIn(events);
-  if (newest === undefined || eventState(newest, rules) !== 'inProgress') return undefined;
-  if (learned.kind === 'notEnough') return learned;
+  if (newest === undefined || eventState(newest, rules) !== 'in-progress') return undefined;
+  if (learned.kind === 'not-enough') return learned;
   const { steps } = learned;
   const { step, missing, outOfOrder } = standingOf(events, steps);
   const atStepMs = Math.max(0, nowMs - newest.time.epochMs);
@@ -214,7 +214,7 @@ export interface ProgressWords {
 }
 
 export function progressWords(answer: Exclude<ProgressAnswer, undefined>, t: Localize, render: RenderText): ProgressWords {
-  if (answer.kind === 'notEnough') {
+  if (answer.kind === 'not-enough') {
     const restsOn = t('not enough history yet ({0} onboarded machines)', answer.machines);
     const how = t(
       'Progress is learned from the onboarded machines of this environment once at least {0} have onboarded; or name the steps in the onboardingEvents.steps setting.',
@@ -294,7 +294,7 @@ function reasonWords(reason: ProgressReason, t: Localize, render: RenderText): s
   switch (reason.kind) {
     case 'rework':
       return t('a retry on the way for {0} of {1} machines from here', reason.machines, reason.of);
-    case 'optionalStep':
+    case 'optional-step':
       return t('{0} ahead for {1} of {2} machines from here', render(reason.type), reason.machines, reason.of);
     case 'night':
       return reason.withinMs === undefined

@@ -1,7 +1,6 @@
 // When a watched machine's next poll is due, what a fresh result says, and when "cannot reach the API"
 // has lasted long enough to tell. The outcome is read through the one machine state, so a watch ends
 // exactly when the tree and hover say onboarded or failed. Pure, and clock-free.
-import type { Localize } from '../../common/localize';
 import { truncate } from '../../common/markdownText';
 import type { EventsResult, OnboardingEvent } from '../../client/model';
 import { eventState, newestOf, type EventStateRules } from '../events/eventState';
@@ -11,7 +10,7 @@ import { serverText, serverTextData, type ServerText } from '../../common/server
 export const MAX_WATCHES = 50;
 
 export interface WatchTiming {
-  /** The first interval, and the interval right after a new step appeared (setting watch.firstIntervalSeconds). */
+  /** The first interval, and the interval right after a new event appeared (setting watch.firstIntervalSeconds). */
   readonly firstMs: number;
   readonly maxMs: number;
   /** Each poll that brought nothing new multiplies the interval by this much. */
@@ -55,9 +54,9 @@ export function nextPollDelay(history: PollHistory, focused: boolean, timing: Wa
   return Math.round(focused ? delay : delay * Math.max(1, timing.unfocusedFactor));
 }
 
-export function afterPoll(history: PollHistory, poll: 'new-step' | 'quiet' | 'failed'): PollHistory {
+export function afterPoll(history: PollHistory, poll: 'new-event' | 'quiet' | 'failed'): PollHistory {
   switch (poll) {
-    case 'new-step':
+    case 'new-event':
       return NO_HISTORY;
     case 'quiet':
       return { quietPolls: history.quietPolls + 1, failedPolls: 0 };
@@ -66,8 +65,8 @@ export function afterPoll(history: PollHistory, poll: 'new-step' | 'quiet' | 'fa
   }
 }
 
-/** The newest step of a watched machine, as its row shows it ("DEVICE_REGISTERED · 2 min ago"). */
-export interface WatchStep {
+/** The newest event of a watched machine, as its row shows it ("DEVICE_REGISTERED · 2 min ago"). */
+export interface NewestEvent {
   readonly type: ServerText;
   /** The event's time (epoch ms). */
   readonly at: number;
@@ -86,56 +85,38 @@ export interface WatchOutcome {
 export const MAX_OUTCOME_MESSAGE = 500;
 
 export type WatchReading =
-  | { readonly kind: 'outcome'; readonly step: WatchStep; readonly outcome: WatchOutcome }
-  | { readonly kind: 'step'; readonly step: WatchStep | undefined };
+  | { readonly kind: 'outcome'; readonly newest: NewestEvent; readonly outcome: WatchOutcome }
+  | { readonly kind: 'newest'; readonly newest: NewestEvent | undefined };
 
-function stepOf(event: OnboardingEvent): WatchStep {
+function newestEventOf(event: OnboardingEvent): NewestEvent {
   return { type: event.type, at: event.time.epochMs };
 }
 
 /** Only an event newer than `since` ends a watch: watching a failed machine waits for its retry. */
 export function readWatch(result: EventsResult, rules: EventStateRules, since: number | undefined): WatchReading {
   const newest = newestOf(result.events);
-  if (newest === undefined) return { kind: 'step', step: undefined };
-  const step = stepOf(newest);
+  if (newest === undefined) return { kind: 'newest', newest: undefined };
+  const step = newestEventOf(newest);
   const state = eventState(newest, rules);
-  if (state === 'inProgress' || (since !== undefined && newest.time.epochMs <= since)) return { kind: 'step', step };
+  if (state === 'in-progress' || (since !== undefined && newest.time.epochMs <= since)) return { kind: 'newest', newest: step };
   let first = newest.time.epochMs;
   for (const event of result.events) if (event.time.epochMs < first) first = event.time.epochMs;
   const message = serverText(truncate(serverTextData(newest.message), MAX_OUTCOME_MESSAGE));
-  return { kind: 'outcome', step, outcome: { state, type: newest.type, at: step.at, message, tookMs: step.at - first } };
+  return { kind: 'outcome', newest: step, outcome: { state, type: newest.type, at: step.at, message, tookMs: step.at - first } };
 }
 
 export function unreachableForLong(firstFailureAt: number | undefined, now: number, timing: WatchTiming = DEFAULT_WATCH_TIMING): boolean {
   return firstFailureAt !== undefined && now - firstFailureAt >= timing.unreachableAfterMs;
 }
 
-/** "46 min", "2 h 5 min", "40 s", "1 day 4 h", "141 days": how long an onboarding took, or a machine has waited. */
-export function formatDuration(ms: number, t: Localize): string {
-  const seconds = Math.max(0, Math.round(ms / 1000));
-  if (seconds < 60) return t('{0} s', seconds);
-  const minutes = Math.round(seconds / 60);
-  if (minutes < 60) return t('{0} min', minutes);
-  const hours = Math.floor(minutes / 60);
-  const rest = minutes % 60;
-  if (hours < 24) return rest === 0 ? t('{0} h', hours) : t('{0} h {1} min', hours, rest);
-  // Over a day, hours are noise past a week and minutes past a day.
-  const roundedHours = Math.round(minutes / 60);
-  const days = Math.floor(roundedHours / 24);
-  const restHours = roundedHours % 24;
-  if (days >= 7) return t('{0} days', days);
-  if (restHours === 0) return days === 1 ? t('1 day') : t('{0} days', days);
-  return days === 1 ? t('1 day {0} h', restHours) : t('{0} days {1} h', days, restHours);
-}
-
-/** One watch, as the agent tools (and any other reader) get it: plain data; the newest step's type and the outcome's message are server text. */
+/** One watch, as the agent tools (and any other reader) get it: plain data; the newest event's type and the outcome's message are server text. */
 export interface WatchSummary {
   readonly serialNumber: string;
   readonly environment: string;
   /** watching, paused (its environment is not signed in), onboarded or failed (the watch ended by itself). */
   readonly state: 'watching' | 'paused' | 'onboarded' | 'failed';
   /** The newest event seen: its type and time (epoch ms). */
-  readonly newestStep?: WatchStep;
+  readonly newestEvent?: NewestEvent;
   readonly since: number;
   readonly outcome?: {
     readonly state: 'onboarded' | 'failed';
@@ -148,5 +129,5 @@ export interface WatchSummary {
 
 export type WatchStartAnswer =
   | { readonly kind: 'started' | 'already-watched' | 'not-signed-in' }
-  | { readonly kind: 'already-onboarded'; readonly newestStep: WatchStep }
+  | { readonly kind: 'already-onboarded'; readonly newestEvent: NewestEvent }
   | { readonly kind: 'limit'; readonly max: number };

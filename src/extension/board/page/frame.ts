@@ -84,10 +84,10 @@ function buildTools(): Part<'stateButtons' | 'stalledButton' | 'abandonedButton'
   const exports = el('div', 'exports', undefined, { role: 'group', 'aria-label': pageString('share') });
   exports.append(
     button(pageString('exportCsv'), 'table', () => {
-      post({ type: 'exportTable', format: 'csv', serialNumbers: page.shown.map((u) => u.row.serialNumber) });
+      post({ type: 'export-table', format: 'csv', serialNumbers: page.shown.map((u) => u.row.serialNumber) });
     }),
     button(pageString('copyMarkdown'), 'markdown', () => {
-      post({ type: 'exportTable', format: 'markdown', serialNumbers: page.shown.map((u) => u.row.serialNumber) });
+      post({ type: 'export-table', format: 'markdown', serialNumbers: page.shown.map((u) => u.row.serialNumber) });
     }),
     button(pageString('exportSvg'), 'graph-line', exportSvg),
     button(pageString('exportPng'), 'file-media', exportPng),

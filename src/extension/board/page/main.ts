@@ -91,13 +91,13 @@ function restoreRowFocus(focused: { serialNumber: string; button: number }): voi
 
 function renderNotices(notices: HTMLElement, board: BoardView): void {
   notices.replaceChildren();
-  if (board.session === 'signedOut') {
+  if (board.session === 'signed-out') {
     const p = el('p', 'notice');
     p.append(
       icon('account'),
       el('span', undefined, pageString('signedOut')),
       button(pageString('signIn'), 'sign-in', () => {
-        post({ type: 'signIn' });
+        post({ type: 'sign-in' });
       }),
     );
     notices.append(p);
@@ -108,7 +108,7 @@ function renderNotices(notices: HTMLElement, board: BoardView): void {
       icon('info'),
       el('span', undefined, board.held === 1 ? pageString('heldOne') : pageString('held', board.held.toLocaleString(board.locale))),
       button(pageString('loadHeld'), 'cloud-download', () => {
-        post({ type: 'loadHeld' });
+        post({ type: 'load-held' });
       }),
     );
     notices.append(p);

@@ -13,7 +13,7 @@ import {
 } from '../../../core/domain/board/boardTable';
 import {
   isHostMessage,
-  isPersistedState,
+  persistedState,
   type BoardView,
   type HostMessage,
   type PageMessage,
@@ -79,15 +79,15 @@ export interface BoardPageState {
   drawQueued: boolean;
 }
 
-const saved = channel.savedState;
+const saved = persistedState(channel.savedState);
 
 export const page: BoardPageState = {
   strings: undefined,
   board: undefined,
   rows: [],
   shown: [],
-  sort: isPersistedState(saved) ? saved.sort : DEFAULT_SORT,
-  filter: isPersistedState(saved) ? saved.filter : NO_FILTER,
+  sort: saved?.sort ?? DEFAULT_SORT,
+  filter: saved?.filter ?? NO_FILTER,
   view: undefined,
   focus: undefined,
   hover: undefined,
@@ -107,11 +107,11 @@ export function persist(): void {
 const STATE_STRING: Readonly<Record<BoardState, keyof PageStrings>> = {
   onboarded: 'stateOnboarded',
   failed: 'stateFailed',
-  inProgress: 'stateInProgress',
-  noEvents: 'stateNoEvents',
+  'in-progress': 'stateInProgress',
+  'no-events': 'stateNoEvents',
   unknown: 'stateUnknown',
   unavailable: 'stateUnavailable',
-  notLoaded: 'stateNotLoaded',
+  'not-loaded': 'stateNotLoaded',
 };
 
 export const pageString = (key: keyof PageStrings, ...args: (string | number)[]): string =>

@@ -20,11 +20,11 @@ import { fit, flushDraw, layoutTimeline } from './timelineView';
 export const STATE_ICONS: Readonly<Record<BoardState, string>> = {
   onboarded: 'pass',
   failed: 'error',
-  inProgress: 'sync',
-  noEvents: 'circle-large-outline',
+  'in-progress': 'sync',
+  'no-events': 'circle-large-outline',
   unknown: 'question',
   unavailable: 'warning',
-  notLoaded: 'loading',
+  'not-loaded': 'loading',
 };
 
 const CELL: Attrs = { role: 'cell' };
@@ -39,7 +39,7 @@ export function buildRow(row: BoardRow, words: Record<BoardState, string>): RowU
   });
   open.tabIndex = -1;
   open.addEventListener('click', () => {
-    post({ type: 'openMachine', serialNumber: row.serialNumber });
+    post({ type: 'open-machine', serialNumber: row.serialNumber });
   });
   serialCell.append(open);
   const stateCell = el('div', 'cell col-state', undefined, CELL);

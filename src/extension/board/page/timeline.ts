@@ -79,7 +79,7 @@ function shape(context: CanvasRenderingContext2D, x: number, y: number, state: B
       context.lineTo(x - r, y + r);
       context.stroke();
       return;
-    case 'inProgress':
+    case 'in-progress':
       context.beginPath();
       context.arc(x, y, r - 0.5, 0, Math.PI * 2);
       context.fill();

@@ -11,11 +11,11 @@ import { absolute, page, post, pageString, stateWord, stateWords, units, type Sp
 const STATE_COLOR_VARS: Readonly<Record<BoardState, string>> = {
   onboarded: '--vscode-testing-iconPassed',
   failed: '--vscode-list-errorForeground',
-  inProgress: '--vscode-charts-blue',
-  noEvents: '--vscode-descriptionForeground',
+  'in-progress': '--vscode-charts-blue',
+  'no-events': '--vscode-descriptionForeground',
   unknown: '--vscode-list-warningForeground',
   unavailable: '--vscode-list-warningForeground',
-  notLoaded: '--vscode-descriptionForeground',
+  'not-loaded': '--vscode-descriptionForeground',
 };
 /** Lanes a PNG holds at most: a canvas taller than ~32,000 px is refused by the browser. */
 const MAX_PNG_LANES = 1500;
@@ -245,7 +245,7 @@ export function wireTimeline(lanes: HTMLElement, canvas: HTMLCanvasElement): voi
 
 function openPoint(lane: number, point: number): void {
   const found = pointAt(lane, point);
-  if (found) post({ type: 'openEvent', serialNumber: found.row.serialNumber, key: found.point.key });
+  if (found) post({ type: 'open-event', serialNumber: found.row.serialNumber, key: found.point.key });
 }
 
 const LANE_STEPS: Readonly<Record<string, number>> = { ArrowUp: -1, ArrowDown: 1, PageUp: -10, PageDown: 10 };
@@ -338,7 +338,7 @@ function svgLookFromTheme(): SvgLook {
 export function exportSvg(): void {
   if (!page.view) return;
   post({
-    type: 'exportSvg',
+    type: 'export-svg',
     serialNumbers: page.shown.map((u) => u.row.serialNumber),
     from: page.view.from,
     to: page.view.to,
@@ -360,5 +360,5 @@ export function exportPng(): void {
   const context = canvas.getContext('2d');
   if (!context) return;
   drawTimeline(context, { ...f, rows, width, height, ratio: 1, scrollTop: 0, focus: undefined, hover: undefined });
-  post({ type: 'exportPng', dataUrl: canvas.toDataURL('image/png') });
+  post({ type: 'export-png', dataUrl: canvas.toDataURL('image/png') });
 }

@@ -95,7 +95,7 @@ function renderLink(link: LinkView, strings: PageStrings): HTMLElement {
     if (link.deprecationOpenable)
       note.append(
         button(strings.openDeprecationInfo, 'link-external', () => {
-          post({ type: 'openDeprecation', linkId: link.id });
+          post({ type: 'open-deprecation', linkId: link.id });
         }),
       );
     article.append(note);
@@ -195,13 +195,13 @@ function render(event: EventView, strings: PageStrings): void {
       post({ type: 'copy', what: 'json' });
     }),
     button(strings.showRawJson, 'go-to-file', () => {
-      post({ type: 'showRawJson' });
+      post({ type: 'show-raw-json' });
     }),
     button(
       strings.exportEvents,
       'export',
       () => {
-        post({ type: 'exportEvents' });
+        post({ type: 'export-events' });
       },
       { aria: plainLocalize(strings.exportEventsAria, event.serialNumber) },
     ),

@@ -28,7 +28,7 @@ describe('agent tool results with progress', () => {
       lineOf(text, 'LSR-7000-G0101'),
       /progress: STALLED \(stalled: at it for 2 h 2 min, usually under 8 min\), step 4 of 6 · "NETWORK_CONFIGURED", at it for 2 h 2 min, time to go unknown \(too few machines of the history were at this step as long\), from 6 onboarded machines/,
     );
-    assert.match(lineOf(text, 'LSR-7000-G0102'), /step 2 of 6 · "CERTIFICATE_ISSUED", at it for 0 s, likely 27 min more/);
+    assert.match(lineOf(text, 'LSR-7000-G0102'), /step 2 of 6 · "CERTIFICATE_ISSUED", at it for 0 ms, likely 27 min more/);
     assert.match(lineOf(text, 'LSR-7000-G0103'), /missing: "CERTIFICATE_ISSUED"/);
     assert.doesNotMatch(lineOf(text, 'MX-4711-A0100'), /progress/, 'an onboarded machine has no progress');
     // Silent for five months: listed apart, in days, with no time to go.
@@ -52,7 +52,7 @@ describe('agent tool results with progress', () => {
   });
 
   it('says when the history is too short, once, instead of guessing', () => {
-    const text = summaryText(reports, [], { ...context, learned: { kind: 'notEnough', machines: 3 } });
+    const text = summaryText(reports, [], { ...context, learned: { kind: 'not-enough', machines: 3 } });
     assert.match(text, /cannot be estimated yet: not enough history yet \(3 onboarded machines\)/);
     assert.match(lineOf(text, 'LSR-7000-G0101'), /progress: not enough history yet \(3 onboarded machines\)$/);
     assert.doesNotMatch(text, /STALLED/);

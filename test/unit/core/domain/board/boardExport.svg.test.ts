@@ -18,20 +18,20 @@ const MINUTE = 60_000;
 const STATE_WORDS = {
   onboarded: 'onboarded',
   failed: 'failed',
-  inProgress: 'in progress',
-  noEvents: 'no events',
+  'in-progress': 'in progress',
+  'no-events': 'no events',
   unknown: 'unknown',
   unavailable: 'unavailable',
-  notLoaded: 'not loaded',
+  'not-loaded': 'not loaded',
 } as const;
 const COLORS = {
   onboarded: '#00aa00',
   failed: '#cc0000',
-  inProgress: '#0000cc',
-  noEvents: '#777777',
+  'in-progress': '#0000cc',
+  'no-events': '#777777',
   unknown: '#aaaa00',
   unavailable: '#aa00aa',
-  notLoaded: '#00aaaa',
+  'not-loaded': '#00aaaa',
 } as const;
 
 const row = (serial: string, events: readonly FixtureEvent[]): BoardRow =>

@@ -42,7 +42,7 @@ describe('board rows at their edges', () => {
   it('reads a result without events as a known machine with nothing to show yet', () => {
     assert.deepEqual(boardRow('A', { result: fixtureResult('A', []) }, rules), {
       serialNumber: 'A',
-      state: 'noEvents',
+      state: 'no-events',
       newestType: null,
       newestAt: null,
       firstAt: null,

@@ -25,11 +25,11 @@ const WORDS: SummaryWords = {
   states: {
     onboarded: 'onboarded',
     failed: 'failed',
-    inProgress: 'in progress',
-    noEvents: 'no events',
+    'in-progress': 'in progress',
+    'no-events': 'no events',
     unknown: 'unknown',
     unavailable: 'unavailable',
-    notLoaded: 'not loaded',
+    'not-loaded': 'not loaded',
   },
   none: 'No machines',
   one: '1 machine: {0}',
@@ -51,7 +51,7 @@ describe('board rows', () => {
     assert.equal(row.eventCount, 5);
     assert.deepEqual(
       row.points.map((m) => m.state),
-      ['inProgress', 'inProgress', 'inProgress', 'inProgress', 'onboarded'],
+      ['in-progress', 'in-progress', 'in-progress', 'in-progress', 'onboarded'],
     );
     assert.equal(row.failingPoint, -1);
   });
@@ -59,7 +59,7 @@ describe('board rows', () => {
   it('measures to completion, not to a later event', () => {
     const events = [...onboarding(BOARD_T0, 2, 'onboarded'), { type: 'FIRMWARE_UPDATED', at: BOARD_T0 + 60 * MINUTE }];
     const row = boardRow('MX-4711-A0023', { result: fixtureResult('MX-4711-A0023', events) }, rules);
-    assert.equal(row.state, 'inProgress', 'the newest event decides the state, as everywhere');
+    assert.equal(row.state, 'in-progress', 'the newest event decides the state, as everywhere');
     assert.equal(row.durationMs, 14 * MINUTE);
     assert.equal(row.newestAt, BOARD_T0 + 60 * MINUTE);
   });
@@ -75,7 +75,7 @@ describe('board rows', () => {
 
   it('follows the user’s eventStates rules', () => {
     const events = [{ type: 'STAGE_GREEN', at: BOARD_T0 }];
-    assert.equal(boardRow('A', { result: fixtureResult('A', events) }, rules).state, 'inProgress');
+    assert.equal(boardRow('A', { result: fixtureResult('A', events) }, rules).state, 'in-progress');
     assert.equal(boardRow('A', { result: fixtureResult('A', events) }, { failed: [], onboarded: ['GREEN'] }).state, 'onboarded');
   });
 
@@ -85,12 +85,12 @@ describe('board rows', () => {
       [
         ['MX-4711-A0023', 'onboarded', null],
         ['PRS-0900-A0314', 'failed', null],
-        ['LSR-6060-F0042', 'inProgress', null],
-        ['WELD-3100-D0007', 'noEvents', null],
+        ['LSR-6060-F0042', 'in-progress', null],
+        ['WELD-3100-D0007', 'no-events', null],
         ['MX-9999-Z0001', 'unknown', 'The platform does not know this serial number.'],
         ['KRP-0815-B0042', 'unavailable', 'The API answered 503 Service Unavailable.'],
         ['TBL-2200-C0666', 'failed', null],
-        ['CNC-5200-E0101', 'notLoaded', null],
+        ['CNC-5200-E0101', 'not-loaded', null],
       ],
     );
   });
@@ -126,7 +126,7 @@ describe('board sorting, filtering and summary', () => {
   it('sorts by state with what needs attention first', () => {
     assert.deepEqual(
       sortRows(rows, { column: 'state', descending: false }).map((r) => r.state),
-      ['failed', 'failed', 'unavailable', 'unknown', 'inProgress', 'noEvents', 'notLoaded', 'onboarded'],
+      ['failed', 'failed', 'unavailable', 'unknown', 'in-progress', 'no-events', 'not-loaded', 'onboarded'],
     );
   });
 
@@ -160,7 +160,7 @@ describe('board sorting, filtering and summary', () => {
     const line = [
       ...Array<{ state: 'onboarded' }>(31).fill({ state: 'onboarded' }),
       ...Array<{ state: 'failed' }>(3).fill({ state: 'failed' }),
-      ...Array<{ state: 'inProgress' }>(5).fill({ state: 'inProgress' }),
+      ...Array<{ state: 'in-progress' }>(5).fill({ state: 'in-progress' }),
       { state: 'unknown' as const },
     ];
     assert.equal(summaryText(countStates(line), WORDS), '40 machines: 31 onboarded, 3 failed, 5 in progress, 1 unknown');

@@ -39,11 +39,11 @@ const DAY = 24 * HOUR;
 const STATE_WORDS = {
   onboarded: 'onboarded',
   failed: 'failed',
-  inProgress: 'in progress',
-  noEvents: 'no events',
+  'in-progress': 'in progress',
+  'no-events': 'no events',
   unknown: 'unknown',
   unavailable: 'unavailable',
-  notLoaded: 'not loaded',
+  'not-loaded': 'not loaded',
 } as const;
 
 const row = (serialNumber: string, events: readonly FixtureEvent[] = []): BoardRow =>
@@ -71,14 +71,14 @@ describe('board table: sorting at the edges', () => {
   it('sorts by state descending with the settled machines first and failed ones last', () => {
     assert.deepEqual(
       sortRows(lineRows(), { column: 'state', descending: true }).map((r) => r.state),
-      ['onboarded', 'notLoaded', 'noEvents', 'inProgress', 'unknown', 'unavailable', 'failed', 'failed'],
+      ['onboarded', 'not-loaded', 'no-events', 'in-progress', 'unknown', 'unavailable', 'failed', 'failed'],
     );
   });
 
   it('sorts by event count ascending, fewest first', () => {
     const rows = [
       row('A', onboarding(BOARD_T0, 4, 'onboarded')),
-      row('B', onboarding(BOARD_T0, 1, 'inProgress')),
+      row('B', onboarding(BOARD_T0, 1, 'in-progress')),
       row('C', onboarding(BOARD_T0, 2, 'failed')),
     ];
     assert.deepEqual(serials(sortRows(rows, { column: 'events', descending: false })), ['B', 'C', 'A']);
@@ -167,7 +167,7 @@ describe('board table: the filter', () => {
   it('an empty or blank filter shows every row; states alone filter by state', () => {
     assert.equal(find('').length, rows.length);
     assert.equal(find('   ').length, rows.length);
-    assert.deepEqual(find('', ['noEvents']), ['WELD-3100-D0007']);
+    assert.deepEqual(find('', ['no-events']), ['WELD-3100-D0007']);
   });
 
   it('reads at most MAX_FILTER_TEXT characters of the filter text', () => {
@@ -220,7 +220,7 @@ describe('board table: the timeline', () => {
   it('reaches now on the lane of a machine in progress, so a stall is a long open segment; an outcome ends its lane', () => {
     const now = BOARD_T0 + 180 * MINUTE;
     const stalled = lane(BOARD_T0, 0, 27 * MINUTE);
-    assert.equal(stalled.state, 'inProgress');
+    assert.equal(stalled.state, 'in-progress');
     assert.equal(laneEnd(stalled, now), now);
     assert.equal(laneEnd(stalled, BOARD_T0), BOARD_T0 + 27 * MINUTE, 'never before its newest event (a clock behind the server)');
     assert.deepEqual(timeRange([stalled], false, now), { from: BOARD_T0 - 5.4 * MINUTE, to: now + 5.4 * MINUTE });

@@ -59,7 +59,7 @@ describe('Event filter', () => {
   const activeness: readonly [string, Parameters<typeof isFilterActive>[0], boolean][] = [
     ['a type alone', { types: ['A'] }, true],
     ['text alone', { text: 'x' }, true],
-    ['a time window alone (even at the epoch)', { sinceMs: 0 }, true],
+    ['a since filter alone (even at the epoch)', { sinceMs: 0 }, true],
     ['an empty type list', { types: [] }, false],
     ['empty text', { text: '' }, false],
   ];
@@ -104,7 +104,7 @@ describe('Event filter', () => {
     assert.equal(windowQueryTimestamp(T0 + 999, 'seconds'), T0 / 1000 - 1, 'floors to whole seconds');
   });
 
-  it('classifies a windowed answer: within, mixed, outside, empty', () => {
+  it('classifies a since answer: within, mixed, outside, empty', () => {
     const since = T0 + MINUTE;
     assert.equal(assessWindowAnswer([completed, created], since), 'within');
     assert.equal(assessWindowAnswer(all, since), 'mixed');

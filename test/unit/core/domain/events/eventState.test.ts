@@ -42,8 +42,8 @@ describe('event states (the one mapping of type names to states)', () => {
     ['ONBOARDING_FAILED', undefined, 'failed'],
     ['CERTIFICATE_REJECTED', undefined, 'failed'],
     ['COMPLETED_WITH_ERRORS', undefined, 'failed'],
-    ['ONBOARDING_STARTED', undefined, 'inProgress'],
-    ['DEVICE_REGISTERED', undefined, 'inProgress'],
+    ['ONBOARDING_STARTED', undefined, 'in-progress'],
+    ['DEVICE_REGISTERED', undefined, 'in-progress'],
     ['MACHINE_CREATED', 'a-uuid', 'onboarded'],
     ['WHATEVER_FAILED', 'a-uuid', 'onboarded'],
   ];
@@ -56,8 +56,8 @@ describe('event states (the one mapping of type names to states)', () => {
   it('follows the setting: custom words, and an empty list means no type has that state', () => {
     const rules = parseEventStateRules({ failed: ['broken'], onboarded: [] });
     assert.equal(eventState(event('LINE_BROKEN'), rules), 'failed');
-    assert.equal(eventState(event('ONBOARDING_FAILED'), rules), 'inProgress');
-    assert.equal(eventState(event('ONBOARDING_COMPLETED'), rules), 'inProgress');
+    assert.equal(eventState(event('ONBOARDING_FAILED'), rules), 'in-progress');
+    assert.equal(eventState(event('ONBOARDING_COMPLETED'), rules), 'in-progress');
   });
 
   it('keeps the default of a list that is missing or of the wrong type, and drops blank and non-string words', () => {
@@ -102,7 +102,7 @@ describe('event states (the one mapping of type names to states)', () => {
   it('gives a machine the state of its newest event, no events, unknown for not-found, unavailable for other failures', () => {
     const rules = DEFAULT_EVENT_STATE_RULES;
     assert.equal(machineState({ result: result(event('ONBOARDING_FAILED'), event('ONBOARDING_COMPLETED')) }, rules), 'failed');
-    assert.equal(machineState({ result: result() }, rules), 'noEvents');
+    assert.equal(machineState({ result: result() }, rules), 'no-events');
     assert.equal(machineState({ errorKind: 'not-found' }, rules), 'unknown');
     assert.equal(machineState({ errorKind: 'server' }, rules), 'unavailable');
     assert.equal(machineState({}, rules), undefined);
@@ -112,10 +112,10 @@ describe('event states (the one mapping of type names to states)', () => {
 
   it('raises problems only for failed, no events and unknown', () => {
     assert.deepEqual(
-      (['onboarded', 'failed', 'inProgress', 'noEvents', 'unknown', 'unavailable', undefined] as const).filter((state) =>
+      (['onboarded', 'failed', 'in-progress', 'no-events', 'unknown', 'unavailable', undefined] as const).filter((state) =>
         isProblemState(state),
       ),
-      ['failed', 'noEvents', 'unknown'],
+      ['failed', 'no-events', 'unknown'],
     );
   });
 
@@ -137,12 +137,12 @@ describe("a machine's state: the one mapping, always with the user's rules", () 
     ['device_error', undefined, DEFAULT_EVENT_STATE_RULES, 'failed'],
     ['ONBOARDING_COMPLETED', undefined, DEFAULT_EVENT_STATE_RULES, 'onboarded'],
     ['MACHINE_CREATED', ASSET, DEFAULT_EVENT_STATE_RULES, 'onboarded'],
-    ['DEVICE_REGISTERED', undefined, DEFAULT_EVENT_STATE_RULES, 'inProgress'],
-    ['LINE_BROKEN', undefined, DEFAULT_EVENT_STATE_RULES, 'inProgress'],
+    ['DEVICE_REGISTERED', undefined, DEFAULT_EVENT_STATE_RULES, 'in-progress'],
+    ['LINE_BROKEN', undefined, DEFAULT_EVENT_STATE_RULES, 'in-progress'],
     ['ONBOARDING_FAILED', undefined, custom, 'onboarded'],
     ['LINE_BROKEN', undefined, custom, 'failed'],
-    ['ONBOARDING_COMPLETED', undefined, custom, 'inProgress'],
-    ['DEVICE_REGISTERED', undefined, custom, 'inProgress'],
+    ['ONBOARDING_COMPLETED', undefined, custom, 'in-progress'],
+    ['DEVICE_REGISTERED', undefined, custom, 'in-progress'],
     ['LINE_BROKEN', ASSET, custom, 'onboarded'],
   ];
   for (const [type, assetId, rules, expected] of table) {
@@ -162,7 +162,7 @@ describe("a machine's state: the one mapping, always with the user's rules", () 
     assert.equal(machineState({ result: failedThenDone }, DEFAULT_EVENT_STATE_RULES), 'onboarded');
     const unsorted = { ...failedThenDone, events: [...failedThenDone.events].reverse() };
     assert.equal(machineState({ result: unsorted }, DEFAULT_EVENT_STATE_RULES), 'onboarded');
-    assert.equal(machineState({ result: resultOf('MX-4711-A0023', []) }, DEFAULT_EVENT_STATE_RULES), 'noEvents');
+    assert.equal(machineState({ result: resultOf('MX-4711-A0023', []) }, DEFAULT_EVENT_STATE_RULES), 'no-events');
   });
 
   it('takes the first of events with the same time as the newest (the client lists newest first)', () => {
@@ -178,8 +178,8 @@ describe('state words: one per state, for every view and the agent tools', () =>
   const words: readonly (readonly [MachineState, string])[] = [
     ['onboarded', 'onboarded'],
     ['failed', 'failed'],
-    ['inProgress', 'in progress'],
-    ['noEvents', 'no events'],
+    ['in-progress', 'in progress'],
+    ['no-events', 'no events'],
     ['unknown', 'unknown'],
     ['unavailable', 'unavailable'],
   ];

@@ -65,7 +65,7 @@ describe('Event view of one machine', () => {
     assert.equal(view.created?.type, 'C');
   });
 
-  it('unites the full result with a windowed answer and re-checks the window', () => {
+  it('unites the full result with a since answer and re-checks the since answer', () => {
     const newer = event({ minute: 3, type: 'D' });
     const view = buildView(result([c, b, a]), result([newer, c, a]), { sinceMs: T0 + 2 * MINUTE });
     assert.deepEqual(
@@ -96,8 +96,8 @@ describe('Event view of one machine', () => {
       filtered.events.map((e) => e.type),
       ['A'],
     );
-    const windowed = cache.view('S', full, result([event({ minute: 3, type: 'D' })]), filter);
-    assert.equal(windowed.total, 4);
+    const since = cache.view('S', full, result([event({ minute: 3, type: 'D' })]), filter);
+    assert.equal(since.total, 4);
     assert.deepEqual(
       cache.view('T', undefined, result([b]), filter).events.map((e) => e.type),
       ['B'],
@@ -124,7 +124,7 @@ describe('Event view of one machine', () => {
     const view = buildView(result(manyEvents(120)), undefined, {});
     const children = machineChildren({ view, limit: 50, loaded: true, loading: false });
     assert.equal(children.length, 51);
-    assert.deepEqual(children[50], { kind: 'loadMore', shown: 50, remaining: 70 });
+    assert.deepEqual(children[50], { kind: 'load-more', shown: 50, remaining: 70 });
     assert.equal(children[0]?.kind === 'event' && children[0].event.time.epochMs, T0 + 119 * MINUTE);
   });
 
@@ -143,10 +143,10 @@ describe('Event view of one machine', () => {
       { kind: 'placeholder', reason: 'loading' },
     ]);
     assert.deepEqual(machineChildren({ view: empty, limit: 5, loaded: false, loading: false }), [
-      { kind: 'placeholder', reason: 'notLoaded' },
+      { kind: 'placeholder', reason: 'not-loaded' },
     ]);
     assert.deepEqual(machineChildren({ view: buildView(result([]), undefined, {}), limit: 5, loaded: true, loading: false }), [
-      { kind: 'placeholder', reason: 'noEvents' },
+      { kind: 'placeholder', reason: 'no-events' },
     ]);
     assert.deepEqual(
       machineChildren({ view: buildView(result([a]), undefined, { types: ['Z'] }), limit: 5, loaded: true, loading: false }),

@@ -53,7 +53,7 @@ function plain(learned: LearnedSteps): unknown {
   );
   const comparable = stays.map((stay) => ({
     ...stay,
-    reasons: stay.reasons.map((reason) => (reason.kind === 'optionalStep' ? { ...reason, type: serverTextData(reason.type) } : reason)),
+    reasons: stay.reasons.map((reason) => (reason.kind === 'optional-step' ? { ...reason, type: serverTextData(reason.type) } : reason)),
   }));
   return {
     ...rest,

@@ -28,7 +28,7 @@ describe('LineHistory: the usual steps, learned from the onboarded machines', ()
         ['CONFIG_APPLIED', 4],
       ]),
     );
-    assert.deepEqual(history.steps(), { kind: 'notEnough', machines: 4 });
+    assert.deepEqual(history.steps(), { kind: 'not-enough', machines: 4 });
     history.learn('M-4', onboarded('M-4', [5, 10, 2, 3, 1]));
     assert.equal(history.steps().kind, 'steps');
   });
@@ -71,7 +71,7 @@ describe('LineHistory: the usual steps, learned from the onboarded machines', ()
     history.learn('M-0', onboarded('M-0', [5, 100, 2, 3, 1]));
     assert.equal(history.machines, 5);
     history.forget('M-0');
-    assert.deepEqual(history.steps(), { kind: 'notEnough', machines: 4 });
+    assert.deepEqual(history.steps(), { kind: 'not-enough', machines: 4 });
   });
 
   it('lets the steps setting replace the learned order, with its own expected minutes', () => {
@@ -112,7 +112,7 @@ describe('LineHistory: the usual steps, learned from the onboarded machines', ()
       lines.set(`M-${i}`, events);
       history.learn(`M-${i}`, events);
     }
-    assert.deepEqual(history.steps(), { kind: 'notEnough', machines: 0 }, 'LINE_READY is no outcome by default');
+    assert.deepEqual(history.steps(), { kind: 'not-enough', machines: 0 }, 'LINE_READY is no outcome by default');
     history.setRules({ failed: [], onboarded: ['READY'] }, lines);
     assert.deepEqual(types(history.steps()), ['STARTED', 'CHECKED', 'LINE_READY']);
   });
@@ -230,7 +230,7 @@ describe('LineHistory: the exact figures and their edges (issue 38)', () => {
     history.forget('NEVER-SEEN');
     assert.equal(history.machines, 5);
     history.clear();
-    assert.deepEqual(history.steps(), { kind: 'notEnough', machines: 0 });
+    assert.deepEqual(history.steps(), { kind: 'not-enough', machines: 0 });
   });
 
   it('shows a type as the first of its spellings in code-point order, whoever came first, until that machine is forgotten', () => {

@@ -86,8 +86,8 @@ describe('lineTimes: what the history says of time', () => {
     for (let i = 0; i < 30; i++) history.learn(`M-${i}`, machine(`M-${i}`, run(10, i < 9 ? [['FIRMWARE_UPDATED', 40]] : [])));
     const progress = atConfig(history, 'LSR-1', 1);
     assert.deepEqual(
-      progress.reasons.map((reason) => (reason.kind === 'optionalStep' ? { ...reason, type: serverTextData(reason.type) } : reason)),
-      [{ kind: 'optionalStep', type: 'FIRMWARE_UPDATED', machines: 9, of: 30 }],
+      progress.reasons.map((reason) => (reason.kind === 'optional-step' ? { ...reason, type: serverTextData(reason.type) } : reason)),
+      [{ kind: 'optional-step', type: 'FIRMWARE_UPDATED', machines: 9, of: 30 }],
     );
     // Once past it, the time to go rests on the machines that went through it.
     assert.equal(progressWords(progress, plainLocalize, lineText).reasons, 'FIRMWARE_UPDATED ahead for 9 of 30 machines from here');

@@ -192,7 +192,7 @@ describe('machineProgress: where a machine in progress stands against its line',
     const young = new LineHistory(DEFAULT_EVENT_STATE_RULES);
     for (let i = 0; i < 3; i++) young.learn(`M-${i}`, onboarded(`M-${i}`, [1, 1, 1, 1, 1]));
     const answer = machineProgress(machine('X', [['ONBOARDING_STARTED', 0]]), young.steps(), T0, DEFAULT_EVENT_STATE_RULES);
-    assert.deepEqual(answer, { kind: 'notEnough', machines: 3 });
+    assert.deepEqual(answer, { kind: 'not-enough', machines: 3 });
     assert.equal(progressWords(answer, t, lineText).line, 'not enough history yet (3 onboarded machines)');
   });
 
@@ -484,7 +484,7 @@ describe('machineProgress: the exact answer and its words (issue 38)', () => {
         cohort: { label: 'LSR-7000', machines: 48 },
         reasons: [
           { kind: 'rework', machines: 12, of: 40 },
-          { kind: 'optionalStep', type: serverText('FIRMWARE_UPDATED'), machines: 9, of: 40 },
+          { kind: 'optional-step', type: serverText('FIRMWARE_UPDATED'), machines: 9, of: 40 },
           { kind: 'night', machines: 14 },
         ],
       },
@@ -509,7 +509,7 @@ describe('machineProgress: the exact answer and its words (issue 38)', () => {
     assert.deepEqual([settingAndHistory.restsOn, settingAndHistory.how], ['from 7 onboarded machines', setting]);
     const learnedNone = progressWords({ ...AT_CONFIG, machines: 0 }, t, lineText);
     assert.equal(learnedNone.restsOn, 'from 0 onboarded machines');
-    assert.deepEqual(progressWords({ kind: 'notEnough', machines: 3 }, t, lineText), {
+    assert.deepEqual(progressWords({ kind: 'not-enough', machines: 3 }, t, lineText), {
       step: 'not enough history yet (3 onboarded machines)',
       toGo: undefined,
       stalled: undefined,

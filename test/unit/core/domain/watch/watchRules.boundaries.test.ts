@@ -7,17 +7,17 @@ import { DEFAULT_EVENT_STATE_RULES } from '../../../../../src/core/domain/events
 import {
   afterPoll,
   DEFAULT_WATCH_TIMING,
-  formatDuration,
   NO_HISTORY,
   nextPollDelay,
   readWatch,
   type PollHistory,
 } from '../../../../../src/core/domain/watch/watchRules';
 import { event, MINUTE, result, T0 } from '../../../machines/fixtures';
+import { formatDuration } from '../../../../../src/core/common/time';
 
 const SECOND = 1000;
 
-function historyAfter(...polls: ('new-step' | 'quiet' | 'failed')[]): PollHistory {
+function historyAfter(...polls: ('new-event' | 'quiet' | 'failed')[]): PollHistory {
   return polls.reduce<PollHistory>((history, poll) => afterPoll(history, poll), NO_HISTORY);
 }
 
@@ -28,7 +28,7 @@ describe('watch rules at their edges', () => {
       assert.equal(nextPollDelay(NO_HISTORY, true, timing), 5 * SECOND);
       assert.equal(nextPollDelay(historyAfter('quiet'), true, timing), 7.5 * SECOND);
       assert.equal(nextPollDelay(historyAfter('failed'), true, timing), 30 * SECOND, 'after a failure the floor of 30 s holds');
-      assert.equal(nextPollDelay(historyAfter('failed', 'new-step'), true, timing), 5 * SECOND, 'and ends with a success');
+      assert.equal(nextPollDelay(historyAfter('failed', 'new-event'), true, timing), 5 * SECOND, 'and ends with a success');
     });
 
     it('a failed poll keeps the quiet back-off it had reached', () => {
@@ -76,13 +76,13 @@ describe('watch rules at their edges', () => {
     it('an outcome newer than the start ends the watch, one at the start does not', () => {
       const done = result([event({ minute: 30, type: 'ONBOARDING_COMPLETED' }), event({ minute: 0, type: 'STARTED' })]);
       assert.equal(readWatch(done, DEFAULT_EVENT_STATE_RULES, T0 + 30 * MINUTE - 1).kind, 'outcome');
-      assert.equal(readWatch(done, DEFAULT_EVENT_STATE_RULES, T0 + 30 * MINUTE).kind, 'step');
+      assert.equal(readWatch(done, DEFAULT_EVENT_STATE_RULES, T0 + 30 * MINUTE).kind, 'newest');
     });
   });
 
   it('writes durations with their unit changing exactly at 60 s, 60 min, a day and a week', () => {
     const cases: [number, string][] = [
-      [-5 * SECOND, '0 s'],
+      [-5 * SECOND, '0 ms'],
       [59_499, '59 s'],
       [59_500, '1 min'],
       [60 * SECOND, '1 min'],

@@ -4,7 +4,6 @@ import { DEFAULT_EVENT_STATE_RULES } from '../../../../../src/core/domain/events
 import {
   afterPoll,
   DEFAULT_WATCH_TIMING,
-  formatDuration,
   MAX_OUTCOME_MESSAGE,
   NO_HISTORY,
   nextPollDelay,
@@ -14,10 +13,11 @@ import {
 } from '../../../../../src/core/domain/watch/watchRules';
 import { event, MINUTE, result, T0 } from '../../../machines/fixtures';
 import { serverTextData } from '../../../../../src/core/common/serverText';
+import { formatDuration } from '../../../../../src/core/common/time';
 
 const rules = DEFAULT_EVENT_STATE_RULES;
 
-function historyAfter(...polls: ('new-step' | 'quiet' | 'failed')[]): PollHistory {
+function historyAfter(...polls: ('new-event' | 'quiet' | 'failed')[]): PollHistory {
   return polls.reduce<PollHistory>((history, poll) => afterPoll(history, poll), NO_HISTORY);
 }
 
@@ -31,7 +31,7 @@ describe('watch rules', () => {
     });
 
     it('goes back to the first interval when a new step appears', () => {
-      assert.equal(nextPollDelay(historyAfter('quiet', 'quiet', 'quiet', 'new-step'), true), 15_000);
+      assert.equal(nextPollDelay(historyAfter('quiet', 'quiet', 'quiet', 'new-event'), true), 15_000);
     });
 
     it('backs off on errors: 30 s, 60 s, 120 s … up to 5 min, and a success ends it', () => {
@@ -59,13 +59,13 @@ describe('watch rules', () => {
   });
 
   describe('readWatch', () => {
-    it('reads a step on the way, with its type and time', () => {
+    it('reads the newest event on the way, with its type and time', () => {
       const reading = readWatch(
         result([event({ minute: 5, type: 'DEVICE_REGISTERED' }), event({ minute: 0, type: 'STARTED' })]),
         rules,
         undefined,
       );
-      assert.deepEqual(reading, { kind: 'step', step: { type: 'DEVICE_REGISTERED', at: T0 + 5 * MINUTE } });
+      assert.deepEqual(reading, { kind: 'newest', newest: { type: 'DEVICE_REGISTERED', at: T0 + 5 * MINUTE } });
     });
 
     it('reads onboarded by the eventStates rules, with how long it took from the first event', () => {
@@ -94,19 +94,19 @@ describe('watch rules', () => {
 
     it('a failure no newer than the watch started from does not end it (watching a failed machine waits for its retry)', () => {
       const failed = result([event({ minute: 9, type: 'CERT_ERROR' })]);
-      assert.equal(readWatch(failed, rules, T0 + 9 * MINUTE).kind, 'step');
+      assert.equal(readWatch(failed, rules, T0 + 9 * MINUTE).kind, 'newest');
       const retried = result([event({ minute: 20, type: 'ONBOARDING_FAILED' }), event({ minute: 9, type: 'CERT_ERROR' })]);
       assert.equal(readWatch(retried, rules, T0 + 9 * MINUTE).kind, 'outcome');
     });
 
     it('honours the user eventStates rules', () => {
       const custom = { failed: ['BROKEN'], onboarded: ['LIVE'] };
-      assert.equal(readWatch(result([event({ minute: 1, type: 'ONBOARDING_COMPLETED' })]), custom, undefined).kind, 'step');
+      assert.equal(readWatch(result([event({ minute: 1, type: 'ONBOARDING_COMPLETED' })]), custom, undefined).kind, 'newest');
       assert.equal(readWatch(result([event({ minute: 1, type: 'MACHINE_LIVE' })]), custom, undefined).kind, 'outcome');
     });
 
-    it('no events yet is a step with nothing to show', () => {
-      assert.deepEqual(readWatch(result([]), rules, undefined), { kind: 'step', step: undefined });
+    it('no events yet is a newest event of nothing to show', () => {
+      assert.deepEqual(readWatch(result([]), rules, undefined), { kind: 'newest', newest: undefined });
     });
   });
 

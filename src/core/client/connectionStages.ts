@@ -1,6 +1,6 @@
-// What every step of Test Connection shares: the deadlines, the steps so far and the first
+// What every stage of Test Connection shares: the deadlines, the stages so far and the first
 // failure's verdict, worded by the program's own wording of the client's errors, so the report
-// and that program's messages never give different advice. The steps live by kind in connection*.ts.
+// and that program's messages never give different advice. The stages live by kind in connection*.ts.
 
 import { once } from 'node:events';
 import type { Socket } from 'node:net';
@@ -8,9 +8,9 @@ import type { Localize } from '../common/localize';
 import { cancelledError, errorForTransportFailure, type ErrorWording } from './errors';
 import { redactUrl } from './http/httpClient';
 import { TransportError, type NetworkFailureContext } from './http/transport';
-import { verdictOf, type CheckStep, type Verdict } from './connectionReport';
+import { verdictOf, type CheckStage, type Verdict } from './connectionReport';
 
-/** Every step's deadline: a report that never arrives helps nobody. */
+/** Every stage's deadline: a report that never arrives helps nobody. */
 export const CHECK_LIMITS = {
   lookupMs: 5_000,
   /** The connect timeout setting, but never longer than this. */
@@ -44,9 +44,9 @@ export interface ProgramWording {
   readonly names: { readonly caFile: string; readonly proxySetting?: string };
 }
 
-/** The steps so far and the first failure's verdict. */
+/** The stages so far and the first failure's verdict. */
 export class Check {
-  readonly steps: CheckStep[] = [];
+  readonly stages: CheckStage[] = [];
   verdict: Verdict | undefined;
 
   constructor(
@@ -60,17 +60,17 @@ export class Check {
     return this.verdict !== undefined || this.signal?.aborted === true;
   }
 
-  record(step: CheckStep, verdict?: Verdict): void {
-    this.steps.push(step);
+  record(stage: CheckStage, verdict?: Verdict): void {
+    this.stages.push(stage);
     if (verdict !== undefined) this.verdict ??= verdict;
   }
 
   skip(title: string, why: string): void {
-    this.steps.push({ title, status: 'skipped', summary: why, details: [] });
+    this.stages.push({ title, status: 'skipped', summary: why, details: [] });
   }
 }
 
-/** A step's failure in the client's own terms, worded as the program words that error. */
+/** A stage's failure in the client's own terms, worded as the program words that error. */
 export function verdictFor(
   check: Check,
   failure: TransportError['failure'],
@@ -98,7 +98,7 @@ export function codeOf(error: unknown): string {
 /**
  * Runs `work` with a deadline of `ms` that the caller's signal may bring
  * forward; when it passes, `giveUp` tears down what the work holds (its
- * socket), so nothing lingers, and the step reads ETIMEDOUT (or cancelled).
+ * socket), so nothing lingers, and the stage reads ETIMEDOUT (or cancelled).
  */
 export async function withDeadline<T>(
   ms: number,
