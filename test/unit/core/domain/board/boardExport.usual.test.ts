@@ -107,7 +107,11 @@ describe('board SVG export: usual steps and edges', () => {
     const lines = timelineSvg([retried], options()).split('\n');
     const x = xAt(2);
     const y = laneY(0);
-    assert.ok(lines.includes(`<path d="M${x - 5} ${y - 5}L${x + 5} ${y + 5}M${x + 5} ${y - 5}L${x - 5} ${y + 5}" stroke="#cc0000" stroke-width="2.5"/>`));
+    assert.ok(
+      lines.includes(
+        `<path d="M${x - 5} ${y - 5}L${x + 5} ${y + 5}M${x + 5} ${y - 5}L${x - 5} ${y + 5}" stroke="#cc0000" stroke-width="2.5"/>`,
+      ),
+    );
   });
 
   it('leaves the newest time empty in CSV when it is beyond any date', () => {

@@ -6,7 +6,7 @@ import { DEFAULT_EVENT_STATE_RULES } from '../../../../../src/core/domain/events
 import type { MachineProgress, ProgressWords } from '../../../../../src/core/domain/progress/machineProgress';
 import type { LearnedSteps } from '../../../../../src/core/domain/progress/lineHistory';
 import { serverText } from '../../../../../src/core/common/serverText';
-import { BOARD_T0, fixtureResult, onboarding } from '../../../../support/board/boardFixtures';
+import { BOARD_T0, fixtureResult, onboarding, progressResults } from '../../../../support/board/boardFixtures';
 
 const rules = DEFAULT_EVENT_STATE_RULES;
 const MINUTE = 60_000;
@@ -143,17 +143,19 @@ describe('a board row’s progress', () => {
   });
 
   it('lays out the usual steps of a learned line, and none while the history is too short', () => {
-    const times = { afterStay: () => undefined } as unknown as Extract<LearnedSteps, { kind: 'steps' }>['times'];
+    // A real line's history, with its steps' figures as a server could send them.
+    const line = progressResults().learned;
+    assert.equal(line.kind, 'steps');
     const learned: LearnedSteps = {
       kind: 'steps',
       source: 'learned',
       machines: 6,
-      times,
+      times: line.times,
       steps: [
         { type: serverText('MACHINE_REGISTERED'), machines: 6, medianMs: undefined, p90Ms: undefined },
         { type: serverText('<b>CERT</b>'), machines: 6, medianMs: 7 * MINUTE, p90Ms: 9 * MINUTE },
       ],
-    } as LearnedSteps;
+    };
     assert.deepEqual(usualSteps(learned), [
       { type: 'MACHINE_REGISTERED', medianMs: null, p90Ms: null },
       { type: '<b>CERT</b>', medianMs: 7 * MINUTE, p90Ms: 9 * MINUTE },
