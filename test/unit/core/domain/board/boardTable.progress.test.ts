@@ -105,6 +105,13 @@ describe('board table with progress', () => {
     ]);
   });
 
+  it('keeps the abandoned in serial-number order among themselves, however far each got', () => {
+    const far = machine('A-far', progress(4, 5, { abandoned: true }));
+    const near = machine('B-near', progress(1, 5, { abandoned: true, stalled: true }));
+    for (const descending of [false, true])
+      assert.deepEqual(serials(sortRows([near, far], { column: 'progress', descending })), ['A-far', 'B-near']);
+  });
+
   it('compares steps as a share of the steps, so a line of few steps compares with one of many', () => {
     const short = machine('A-half', progress(2, 4));
     const long = machine('B-tenth', progress(1, 10));
