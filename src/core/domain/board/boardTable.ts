@@ -124,7 +124,8 @@ export function rowMatches(row: Pick<BoardRow, 'state' | 'progress'>, haystack: 
     (filter.states === undefined || filter.states.has(row.state)) &&
     (!filter.stalled || row.progress?.stalled === true) &&
     (!filter.abandoned || row.progress?.abandoned === true) &&
-    (filter.needle === '' || haystack.includes(filter.needle))
+    // No text passes every row: every string includes ''.
+    haystack.includes(filter.needle)
   );
 }
 

@@ -38,9 +38,10 @@ export function shellQuote(value: string): string {
 function endpoint(url: string): string {
   const checked = checkEndpointUrl(url);
   if (!checked.ok) throw invalidInputError((t) => t('The URL {0} cannot be used in the curl commands ({1}).', url, checked.problem));
-  // An IPv6 literal is the one host in brackets; braces or brackets elsewhere in a host name no resolver knows.
+  // An IPv6 literal is the one host in brackets (hex, colons and dots inside); braces or brackets in a
+  // host name no resolver knows.
   const host = new URL(checked.url).hostname;
-  if (/[{}[\]]/.test(host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host)) {
+  if (!host.startsWith('[') && /[{}[\]]/.test(host)) {
     throw invalidInputError((t) => t('The URL {0} cannot be used in the curl commands ({1}).', url, 'host'));
   }
   return checked.url;
