@@ -287,7 +287,7 @@ export class BoardPanel extends Disposable {
           aligned: message.aligned,
           usual: this.usual(),
           nowMs: Date.now(),
-          formatTick: (at, step) => axisLabel(at, step, { aligned: message.aligned, locale, units: exportWords(vscode.l10n.t).units }),
+          formatTick: (at, step) => axisLabel(at, step, { aligned: message.aligned, locale, t: vscode.l10n.t }),
         });
         await this.save('svg', Buffer.from(svg, 'utf8'));
         return;

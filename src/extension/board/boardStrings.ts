@@ -28,7 +28,7 @@ export function exportWords(t: Localize): ExportWords {
       events: t('Events'),
       error: t('Error'),
     },
-    units: { s: t('{0} s'), min: t('{0} min'), h: t('{0} h'), d: t('{0} d') },
+    t,
   };
 }
 
@@ -95,10 +95,16 @@ export function boardPageStrings(t: Localize): PageStrings {
     completed: t('From the first event to completion'),
     notCompleted: t('From the first event to the newest (not completed)'),
     stale: t('not up to date'),
+    // formatDuration's templates, so the page words durations as every other view does.
+    durationMs: t('{0} ms'),
     durationS: t('{0} s'),
     durationMin: t('{0} min'),
     durationH: t('{0} h'),
-    durationD: t('{0} d'),
+    durationHMin: t('{0} h {1} min'),
+    durationOneDay: t('1 day'),
+    durationDays: t('{0} days'),
+    durationOneDayH: t('1 day {0} h'),
+    durationDaysH: t('{0} days {1} h'),
     noMatch: t('No machine matches the filter.'),
     failingStep: t('failing step'),
     filterStalled: t('Stalled'),

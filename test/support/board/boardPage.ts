@@ -14,7 +14,7 @@ import { renderShell } from '../../../src/extension/workbench/webviewShell';
 import { boardPageStrings } from '../../../src/extension/board/boardStrings';
 import type { BoardView, HostMessage, PageMessage } from '../../../src/extension/board/protocol';
 import { AXIS_HEIGHT, LANE_HEIGHT } from '../../../src/extension/board/page/timeline';
-import { plainLocalize } from '../../../src/core/common/localize';
+import { plainLocalize, type Localize } from '../../../src/core/common/localize';
 import type { BoardRow } from '../../../src/core/domain/board/boardRows';
 import { isReadBackMessage, READ_BACK_TYPE, readBack, type BoardReport, type ReadBackMessage } from '../pages/readBack';
 import { WEBVIEW_THEMES, type ThemeName } from './themes';
@@ -45,8 +45,8 @@ export async function launchBrowser(): Promise<Browser> {
 
 export interface BoardPage {
   readonly page: Page;
-  /** Posts a board as the host would and resolves with the read-back of the render. */
-  show(board: Omit<BoardView, 'locale' | 'nowMs'> & Partial<Pick<BoardView, 'locale' | 'nowMs'>>): Promise<BoardReport>;
+  /** Posts a board as the host would, its page strings localized by `t`, and resolves with the read-back of the render. */
+  show(board: Omit<BoardView, 'locale' | 'nowMs'> & Partial<Pick<BoardView, 'locale' | 'nowMs'>>, t?: Localize): Promise<BoardReport>;
   /** Resolves with the next read-back of a render started by `reason`. */
   nextRendered(reason: BoardReport['reason']): Promise<BoardReport>;
   /** Everything the page itself posted so far, oldest first. */
@@ -140,12 +140,12 @@ export async function openBoardPage(
   };
   return {
     page,
-    show: async (board) => {
+    show: async (board, t = plainLocalize) => {
       const after = (await reports()).length;
       const message: HostMessage = {
         type: 'show',
         board: { locale: 'en', nowMs: Date.UTC(2025, 0, 16, 9, 0, 0), ...board },
-        strings: boardPageStrings(plainLocalize),
+        strings: boardPageStrings(t),
       };
       await page.evaluate((m) => {
         window.postMessage(m, '*');

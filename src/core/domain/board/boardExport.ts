@@ -3,7 +3,9 @@
 import { csvCell } from '../events/exportEvents';
 import { toSingleLine } from '../../common/markdownText';
 import type { BoardRow, BoardState, UsualStep } from './boardRows';
-import { durationText, laneEnd, laneTime, timeTicks, usualBands, type DurationUnits, ENGLISH_UNITS } from './boardTable';
+import { laneEnd, laneTime, timeTicks, usualBands } from './boardTable';
+import type { Localize } from '../../common/localize';
+import { formatDuration } from '../../common/time';
 
 /**
  * Unlike the events export (a data format), the board's exports are the table as the user sees it,
@@ -20,7 +22,8 @@ export interface ExportWords {
     readonly events: string;
     readonly error: string;
   };
-  readonly units?: DurationUnits;
+  /** Words durations the way every view does (formatDuration), in the reader's language. */
+  readonly t: Localize;
 }
 
 const iso = (epochMs: number | null): string => {
@@ -58,7 +61,6 @@ export function markdownCell(text: string): string {
 
 export function boardToMarkdown(rows: readonly BoardRow[], words: ExportWords): string {
   const h = words.headings;
-  const units = words.units ?? ENGLISH_UNITS;
   const header = [h.serialNumber, h.state, h.newest, h.newestTime, h.duration, h.events, h.error].map(markdownCell);
   const lines = [`| ${header.join(' | ')} |`, `|${header.map(() => ' --- ').join('|')}|`];
   for (const row of rows)
@@ -68,7 +70,7 @@ export function boardToMarkdown(rows: readonly BoardRow[], words: ExportWords): 
         markdownCell(words.states[row.state]),
         markdownCell(row.newestType ?? ''),
         iso(row.newestAt),
-        row.durationMs === null ? '' : markdownCell(durationText(row.durationMs, units)),
+        row.durationMs === null ? '' : markdownCell(formatDuration(row.durationMs, words.t)),
         String(row.eventCount),
         markdownCell(row.error ?? ''),
       ].join(' | ')} |`,

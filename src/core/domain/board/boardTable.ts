@@ -1,7 +1,8 @@
 // The board's order, filter, summary line, time range and ticks. Pure and DOM-free: the page runs it
 // on every keystroke, the host for exports.
 import { BOARD_STATES, type BoardRow, type BoardState, type UsualStep } from './boardRows';
-import { safeLocale } from '../../common/time';
+import type { Localize } from '../../common/localize';
+import { formatDuration, safeLocale } from '../../common/time';
 
 export const BOARD_COLUMNS = ['serialNumber', 'state', 'progress', 'toGo', 'newest', 'age', 'duration', 'events', 'error'] as const;
 export type BoardColumn = (typeof BOARD_COLUMNS)[number];
@@ -289,31 +290,6 @@ export function timeTicks(from: number, to: number, maxTicks: number): { readonl
   return { step, ticks };
 }
 
-export interface DurationUnits {
-  readonly s: string;
-  readonly min: string;
-  readonly h: string;
-  readonly d: string;
-}
-
-export const ENGLISH_UNITS: DurationUnits = { s: '{0} s', min: '{0} min', h: '{0} h', d: '{0} d' };
-
-/** A duration as short text: "45 s", "12 min", "3 h 20 min", "2 d 4 h". */
-export function durationText(ms: number, units: DurationUnits = ENGLISH_UNITS): string {
-  const abs = Math.max(0, Math.round(ms / 1000));
-  if (abs < 60) return fill(units.s, String(abs));
-  const minutes = Math.floor(abs / 60);
-  if (minutes < 60) return fill(units.min, String(minutes));
-  const hours = Math.floor(minutes / 60);
-  if (hours < 48) {
-    const rest = minutes % 60;
-    return rest === 0 ? fill(units.h, String(hours)) : `${fill(units.h, String(hours))} ${fill(units.min, String(rest))}`;
-  }
-  const days = Math.floor(hours / 24);
-  const rest = hours % 24;
-  return rest === 0 ? fill(units.d, String(days)) : `${fill(units.d, String(days))} ${fill(units.h, String(rest))}`;
-}
-
 /**
  * The same on canvas and in SVG: with aligned starts "+12 min", else the time of day or, for steps of
  * a day or more, the date, in the user's locale.
@@ -321,9 +297,9 @@ export function durationText(ms: number, units: DurationUnits = ENGLISH_UNITS): 
 export function axisLabel(
   tick: number,
   step: number,
-  axis: { readonly aligned: boolean; readonly locale: string; readonly units: DurationUnits | undefined },
+  axis: { readonly aligned: boolean; readonly locale: string; readonly t: Localize | undefined },
 ): string {
-  if (axis.aligned) return tick === 0 ? '0' : `${tick < 0 ? '−' : '+'}${durationText(Math.abs(tick), axis.units)}`;
+  if (axis.aligned) return tick === 0 ? '0' : `${tick < 0 ? '−' : '+'}${formatDuration(Math.abs(tick), axis.t)}`;
   // A format per label: a kept one outlived the locale and the step it was made for.
   const options: Intl.DateTimeFormatOptions =
     step < 60_000

@@ -1,16 +1,9 @@
 // The page's state as one object a reader can see whole; the page's other modules keep none of their own.
-import { plainLocalize } from '../../../core/common/localize';
+import { plainLocalize, type Localize } from '../../../core/common/localize';
 import { pageChannel } from '../../../core/common/page/dom';
-import { safeLocale } from '../../../core/common/time';
+import { formatDuration, safeLocale } from '../../../core/common/time';
 import { BOARD_STATES, type BoardRow, type BoardState } from '../../../core/domain/board/boardRows';
-import {
-  DEFAULT_SORT,
-  NO_FILTER,
-  type BoardColumn,
-  type BoardFilter,
-  type BoardSort,
-  type DurationUnits,
-} from '../../../core/domain/board/boardTable';
+import { DEFAULT_SORT, NO_FILTER, type BoardColumn, type BoardFilter, type BoardSort } from '../../../core/domain/board/boardTable';
 import {
   isHostMessage,
   persistedState,
@@ -119,12 +112,24 @@ export const pageString = (key: keyof PageStrings, ...args: (string | number)[])
 export const stateWord = (state: BoardState): string => pageString(STATE_STRING[state]);
 export const stateWords = (): Record<BoardState, string> =>
   Object.fromEntries(BOARD_STATES.map((state) => [state, stateWord(state)])) as Record<BoardState, string>;
-export const units = (): DurationUnits => ({
-  s: pageString('durationS'),
-  min: pageString('durationMin'),
-  h: pageString('durationH'),
-  d: pageString('durationD'),
-});
+/** formatDuration's templates, each to the page string that carries its translation. */
+const DURATION_STRING: Readonly<Record<string, keyof PageStrings>> = {
+  '{0} ms': 'durationMs',
+  '{0} s': 'durationS',
+  '{0} min': 'durationMin',
+  '{0} h': 'durationH',
+  '{0} h {1} min': 'durationHMin',
+  '1 day': 'durationOneDay',
+  '{0} days': 'durationDays',
+  '1 day {0} h': 'durationOneDayH',
+  '{0} days {1} h': 'durationDaysH',
+};
+/** The host's vscode.l10n.t for durations, rebuilt from the page strings: the page cannot call it. */
+export const durationLocalize: Localize = (message, ...args) => {
+  const key = DURATION_STRING[message];
+  return plainLocalize((key === undefined ? undefined : page.strings?.[key]) ?? message, ...args);
+};
+export const durationText = (ms: number): string => formatDuration(ms, durationLocalize);
 
 const absoluteFormat = new Map<string, Intl.DateTimeFormat>();
 /** In the board's locale (the page's lang before the first board); a tag Intl rejects reads in English, as everywhere else. */

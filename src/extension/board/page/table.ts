@@ -4,16 +4,8 @@ import { announce, button, el, icon, type Attrs } from '../../../core/common/pag
 import { displayText } from '../../../core/common/notificationText';
 import { formatRelative } from '../../../core/common/time';
 import type { BoardRow, BoardState } from '../../../core/domain/board/boardRows';
-import {
-  compileFilter,
-  durationText,
-  rowMatches,
-  searchText,
-  sortRows,
-  type BoardFilter,
-  type BoardSort,
-} from '../../../core/domain/board/boardTable';
-import { absolute, page, persist, post, pageString, units, type RowUi } from './state';
+import { compileFilter, rowMatches, searchText, sortRows, type BoardFilter, type BoardSort } from '../../../core/domain/board/boardTable';
+import { absolute, durationText, page, persist, post, pageString, type RowUi } from './state';
 import { fit, flushDraw, layoutTimeline } from './timelineView';
 
 /** The codicon of each state, the same as the tree's (eventState.ts STATE_LOOKS) plus one for "not loaded". */
@@ -73,7 +65,7 @@ export function buildRow(row: BoardRow, words: Record<BoardState, string>): RowU
   }
   const duration = el('div', 'cell col-duration', undefined, CELL);
   if (row.durationMs !== null) {
-    duration.textContent = durationText(row.durationMs, units());
+    duration.textContent = durationText(row.durationMs);
     duration.title = row.completed ? pageString('completed') : pageString('notCompleted');
   }
   const events = el('div', 'cell col-events', String(row.eventCount), CELL);

@@ -2,7 +2,8 @@
 // (never colour alone). Our own small renderer, as uPlot has no lane chart: it draws only the lanes in
 // view, so 1,000 machines cost what 20 do, where SVG would lay out a node per point.
 import type { TimelinePoint, BoardRow, BoardState, UsualStep } from '../../../core/domain/board/boardRows';
-import { axisLabel, laneEnd, laneTime, timeTicks, usualBands, type DurationUnits } from '../../../core/domain/board/boardTable';
+import type { Localize } from '../../../core/common/localize';
+import { axisLabel, laneEnd, laneTime, timeTicks, usualBands } from '../../../core/domain/board/boardTable';
 
 export const LANE_HEIGHT = 24;
 export const AXIS_HEIGHT = 28;
@@ -38,7 +39,8 @@ export interface TimelineFrame {
   readonly stateWords: Readonly<Record<BoardState, string>>;
   /** Each lane from its machine's first event: the axis counts time since it. */
   readonly aligned: boolean;
-  readonly units: DurationUnits;
+  /** Words the aligned axis's durations (formatDuration's templates). */
+  readonly t: Localize;
   /** The line's usual steps, drawn faint behind each lane (empty while the history cannot say). */
   readonly usual: readonly UsualStep[];
   /** The board's time: a machine in progress draws its lane up to it. */

@@ -5,7 +5,7 @@ import { laneTime, timeRange } from '../../../core/domain/board/boardTable';
 import type { SvgLook } from '../../../core/domain/board/boardExport';
 import { displayText } from '../../../core/common/notificationText';
 import { AXIS_HEIGHT, drawTimeline, hitTest, LABEL_WIDTH, LANE_HEIGHT, xOf, type TimelineColors, type TimelineFrame } from './timeline';
-import { absolute, page, post, pageString, stateWord, stateWords, units, type Spot } from './state';
+import { absolute, durationLocalize, page, post, pageString, stateWord, stateWords, type Spot } from './state';
 
 /** The theme colour of each state, the same ids as STATE_LOOKS, as webview variables. */
 const STATE_COLOR_VARS: Readonly<Record<BoardState, string>> = {
@@ -120,7 +120,7 @@ function timelineFrame(): TimelineFrame | undefined {
     hover: page.hover,
     stateWords: stateWords(),
     aligned: page.aligned,
-    units: units(),
+    t: durationLocalize,
     usual: page.board.usual?.steps ?? [],
     nowMs: page.board.nowMs,
   };

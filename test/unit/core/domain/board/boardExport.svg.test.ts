@@ -2,6 +2,7 @@
 // state gets, what falls outside the range, and which colours the page may set. boardExport.test.ts
 // checks that server and page text stay text; this checks that the picture shows the rows.
 import * as assert from 'node:assert/strict';
+import { plainLocalize, type Localize } from '../../../../../src/core/common/localize';
 import { boardRow, type BoardRow } from '../../../../../src/core/domain/board/boardRows';
 import {
   boardToCsv,
@@ -191,6 +192,7 @@ describe('board CSV and Markdown export: empty values', () => {
   const words = {
     states: STATE_WORDS,
     headings: { serialNumber: 'S', state: 'St', newest: 'N', newestTime: 'T', duration: 'D', events: 'E', error: 'Err' },
+    t: plainLocalize,
   };
   const rows = [boardRow('MX-7', { errorKind: 'server', errorMessage: 'down' }, DEFAULT_EVENT_STATE_RULES)];
 
@@ -207,7 +209,8 @@ describe('board CSV and Markdown export: empty values', () => {
       ]),
     ];
     assert.match(boardToMarkdown(timed, words).split('\n')[2] ?? '', /\| 1 h 30 min \|/);
-    const units = { s: '{0} Sek.', min: '{0} Min.', h: '{0} Std.', d: '{0} T.' };
-    assert.match(boardToMarkdown(timed, { ...words, units }).split('\n')[2] ?? '', /\| 1 Std\. 30 Min\. \|/);
+    const german: Readonly<Record<string, string>> = { '{0} h {1} min': '{0} Std. {1} Min.' };
+    const t: Localize = (message, ...args) => plainLocalize(german[message] ?? message, ...args);
+    assert.match(boardToMarkdown(timed, { ...words, t }).split('\n')[2] ?? '', /\| 1 Std\. 30 Min\. \|/);
   });
 });

@@ -6,7 +6,6 @@ import { boardRow, MAX_POINTS } from '../../../../../src/core/domain/board/board
 import {
   axisLabel,
   countStates,
-  durationText,
   filterRows,
   laneTime,
   prefersAligned,
@@ -199,19 +198,21 @@ describe('board sorting, filtering and summary', () => {
 
   it('writes durations short', () => {
     assert.deepEqual(
-      [45_000, 12 * MINUTE, 200 * MINUTE, 180 * MINUTE, 50 * 60 * MINUTE, 72 * 60 * MINUTE].map((ms) => durationText(ms)),
-      ['45 s', '12 min', '3 h 20 min', '3 h', '2 d 2 h', '3 d'],
+      [45_000, 12 * MINUTE, 200 * MINUTE, 180 * MINUTE, 50 * 60 * MINUTE, 72 * 60 * MINUTE].map((ms) =>
+        axisLabel(ms, MINUTE, { aligned: true, locale: 'en', t: undefined }),
+      ),
+      ['+45 s', '+12 min', '+3 h 20 min', '+3 h', '+2 days 2 h', '+3 days'],
     );
   });
 
   it('labels the timeline axis once for the canvas and the SVG: time since the start when aligned, else time or date by step', () => {
-    const axis = { aligned: true, locale: 'en', units: undefined };
+    const axis = { aligned: true, locale: 'en', t: undefined };
     assert.deepEqual(
       [0, 12 * MINUTE, -45_000].map((tick) => axisLabel(tick, MINUTE, axis)),
       ['0', '+12 min', '−45 s'],
     );
     const at = Date.UTC(2026, 10, 24, 9, 5, 30);
-    const plain = { aligned: false, locale: 'en', units: undefined };
+    const plain = { aligned: false, locale: 'en', t: undefined };
     assert.match(axisLabel(at, 10_000, plain), /\d{2}:\d{2}:\d{2}/, 'seconds for steps under a minute');
     assert.doesNotMatch(axisLabel(at, 10 * MINUTE, plain), /\d{2}:\d{2}:\d{2}/);
     assert.match(axisLabel(at, 10 * MINUTE, plain), /Nov/);

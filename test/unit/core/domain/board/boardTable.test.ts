@@ -3,12 +3,12 @@
 // the filter's case and spaces, when Align Starts is the first view, how far the timeline reaches
 // past its points, every tick step, and where durations and axis labels change unit).
 import * as assert from 'node:assert/strict';
+import { plainLocalize, type Localize } from '../../../../../src/core/common/localize';
 import { boardRow, type BoardRow } from '../../../../../src/core/domain/board/boardRows';
 import {
   axisLabel,
   BOARD_COLUMNS,
   countStates,
-  durationText,
   filterRows,
   laneTime,
   MAX_FILTER_TEXT,
@@ -299,39 +299,51 @@ describe('board table: the timeline', () => {
 });
 
 describe('board table: durations and axis labels', () => {
-  it('changes unit exactly at a minute, an hour and two days', () => {
+  // The board words durations with formatDuration: the aligned axis shows them as the table and exports do.
+  const aligned = { aligned: true, locale: 'en', t: undefined };
+
+  it('changes unit exactly at a minute, an hour and a day', () => {
     const cases: [number, string][] = [
-      [-5 * SECOND, '0 s'],
-      [0, '0 s'],
-      [59_499, '59 s'],
-      [59_500, '1 min'],
-      [MINUTE, '1 min'],
-      [119 * SECOND, '1 min'],
-      [HOUR - SECOND, '59 min'],
-      [HOUR, '1 h'],
-      [HOUR + MINUTE, '1 h 1 min'],
-      [48 * HOUR - MINUTE, '47 h 59 min'],
-      [48 * HOUR, '2 d'],
-      [49 * HOUR, '2 d 1 h'],
-      [71 * HOUR + 59 * MINUTE, '2 d 23 h'],
+      [-5 * SECOND, '−5 s'],
+      [0, '0'],
+      [59_499, '+59 s'],
+      [59_500, '+1 min'],
+      [MINUTE, '+1 min'],
+      [119 * SECOND, '+2 min'],
+      [HOUR - SECOND, '+1 h'],
+      [HOUR, '+1 h'],
+      [HOUR + MINUTE, '+1 h 1 min'],
+      [24 * HOUR - MINUTE, '+23 h 59 min'],
+      [24 * HOUR, '+1 day'],
+      [48 * HOUR - MINUTE, '+2 days'],
+      [48 * HOUR, '+2 days'],
+      [49 * HOUR, '+2 days 1 h'],
+      [71 * HOUR + 59 * MINUTE, '+3 days'],
     ];
     assert.deepEqual(
-      cases.map(([ms]) => durationText(ms)),
+      cases.map(([ms]) => axisLabel(ms, MINUTE, aligned)),
       cases.map(([, text]) => text),
     );
   });
 
   it('writes durations in the host’s units', () => {
-    const units = { s: '{0} Sek.', min: '{0} Min.', h: '{0} Std.', d: '{0} T.' };
+    const german: Readonly<Record<string, string>> = {
+      '{0} s': '{0} Sek.',
+      '{0} min': '{0} Min.',
+      '{0} h': '{0} Std.',
+      '{0} h {1} min': '{0} Std. {1} Min.',
+      '{0} days {1} h': '{0} T. {1} Std.',
+    };
+    const t: Localize = (message, ...args) => plainLocalize(german[message] ?? message, ...args);
     assert.deepEqual(
-      [5 * SECOND, 5 * MINUTE, 5 * HOUR + 5 * MINUTE, 50 * HOUR].map((ms) => durationText(ms, units)),
-      ['5 Sek.', '5 Min.', '5 Std. 5 Min.', '2 T. 2 Std.'],
+      [5 * SECOND, 5 * MINUTE, 5 * HOUR + 5 * MINUTE, 50 * HOUR].map((ms) => axisLabel(ms, MINUTE, { ...aligned, locale: 'de', t })),
+      ['+5 Sek.', '+5 Min.', '+5 Std. 5 Min.', '+2 T. 2 Std.'],
     );
-    assert.equal(axisLabel(-5 * MINUTE, MINUTE, { aligned: true, locale: 'de', units }), '−5 Min.');
+    assert.equal(axisLabel(-5 * MINUTE, MINUTE, { aligned: true, locale: 'de', t }), '−5 Min.');
   });
 
   const at = Date.UTC(2026, 10, 24, 12, 5, 30);
-  const plain = { aligned: false, locale: 'en', units: undefined };
+  const plain = { aligned: false, locale: 'en', t: undefined };
   const hasSeconds = /\d{2}:\d{2}:\d{2}/;
   const hasTime = /\d{1,2}:\d{2}/;
 
