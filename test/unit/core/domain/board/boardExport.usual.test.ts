@@ -4,26 +4,27 @@ import * as assert from 'node:assert/strict';
 import { boardRow, type BoardRow } from '../../../../../src/core/domain/board/boardRows';
 import { boardToCsv, timelineSvg, type SvgOptions } from '../../../../../src/core/domain/board/boardExport';
 import { DEFAULT_EVENT_STATE_RULES } from '../../../../../src/core/domain/events/eventState';
+import { plainLocalize } from '../../../../../src/core/common/localize';
 import { BOARD_T0, fixtureResult, type FixtureEvent } from '../../../../support/board/boardFixtures';
 
 const MINUTE = 60_000;
 const STATE_WORDS = {
   onboarded: 'onboarded',
   failed: 'failed',
-  inProgress: 'in progress',
-  noEvents: 'no events',
+  'in-progress': 'in progress',
+  'no-events': 'no events',
   unknown: 'unknown',
   unavailable: 'unavailable',
-  notLoaded: 'not loaded',
+  'not-loaded': 'not loaded',
 } as const;
 const COLORS = {
   onboarded: '#00aa00',
   failed: '#cc0000',
-  inProgress: '#0000cc',
-  noEvents: '#777777',
+  'in-progress': '#0000cc',
+  'no-events': '#777777',
   unknown: '#aaaa00',
   unavailable: '#aa00aa',
-  notLoaded: '#00aaaa',
+  'not-loaded': '#00aaaa',
 } as const;
 
 const row = (serial: string, events: readonly FixtureEvent[]): BoardRow =>
@@ -117,6 +118,7 @@ describe('board SVG export: usual steps and edges', () => {
   it('leaves the newest time empty in CSV when it is beyond any date', () => {
     const words = {
       states: STATE_WORDS,
+      t: plainLocalize,
       headings: { serialNumber: 'S', state: 'St', newest: 'N', newestTime: 'T', duration: 'D', events: 'E', error: 'Err' },
     };
     const far = { ...row('MX-6', [{ type: 'STEP', at: BOARD_T0 }]), newestAt: 9e15, durationMs: null };

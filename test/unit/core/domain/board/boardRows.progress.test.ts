@@ -117,7 +117,7 @@ describe('a board row’s progress', () => {
   });
 
   it('knows nothing yet of a line with too short a history: no step, no stall, no time to go, no why', () => {
-    const progress = rowProgress({ kind: 'notEnough', machines: 2 }, allWords);
+    const progress = rowProgress({ kind: 'not-enough', machines: 2 }, allWords);
     assert.deepEqual(
       {
         known: progress.known,
@@ -160,12 +160,12 @@ describe('a board row’s progress', () => {
       { type: 'MACHINE_REGISTERED', medianMs: null, p90Ms: null },
       { type: '<b>CERT</b>', medianMs: 7 * MINUTE, p90Ms: 9 * MINUTE },
     ]);
-    assert.deepEqual(usualSteps({ kind: 'notEnough', machines: 2 }), []);
+    assert.deepEqual(usualSteps({ kind: 'not-enough', machines: 2 }), []);
   });
 
   it('carries progress only on a machine in progress', () => {
     const progress = rowProgress(answer(), allWords);
-    const inProgress = fixtureResult('A', onboarding(BOARD_T0, 3, 'inProgress'));
+    const inProgress = fixtureResult('A', onboarding(BOARD_T0, 3, 'in-progress'));
     const onboarded = fixtureResult('B', onboarding(BOARD_T0, 3, 'onboarded'));
     assert.deepEqual(boardRow('A', { result: inProgress, progress }, rules).progress, progress);
     assert.equal(boardRow('A', { result: inProgress }, rules).progress, null);

@@ -26,11 +26,11 @@ const WORDS: SummaryWords = {
   states: {
     onboarded: 'onboarded',
     failed: 'failed',
-    inProgress: 'in progress',
-    noEvents: 'no events',
+    'in-progress': 'in progress',
+    'no-events': 'no events',
     unknown: 'unknown',
     unavailable: 'unavailable',
-    notLoaded: 'not loaded',
+    'not-loaded': 'not loaded',
   },
   none: 'No machines',
   one: '1 machine: {0}',
@@ -65,7 +65,7 @@ function progress(step: number, of: number, more: Partial<RowProgress> = {}): Ro
 
 /** A machine in progress, started at `start`, with the progress the host computed for it. */
 function machine(serialNumber: string, p: RowProgress | undefined, start = BOARD_T0): BoardRow {
-  return boardRow(serialNumber, { result: fixtureResult(serialNumber, onboarding(start, 2, 'inProgress')), progress: p }, rules);
+  return boardRow(serialNumber, { result: fixtureResult(serialNumber, onboarding(start, 2, 'in-progress')), progress: p }, rules);
 }
 
 const serials = (rows: readonly BoardRow[]): string[] => rows.map((r) => r.serialNumber);
@@ -155,7 +155,7 @@ describe('board table with progress', () => {
   it('counts the abandoned apart, right after those in progress, and never more than are in progress', () => {
     const line = [
       ...Array<{ state: 'onboarded' }>(3).fill({ state: 'onboarded' }),
-      ...Array<{ state: 'inProgress' }>(4).fill({ state: 'inProgress' }),
+      ...Array<{ state: 'in-progress' }>(4).fill({ state: 'in-progress' }),
       { state: 'unknown' as const },
     ];
     assert.equal(summaryText(countStates(line), WORDS, 'en', 1), '8 machines: 3 onboarded, 3 in progress, 1 abandoned, 1 unknown');
@@ -200,7 +200,7 @@ describe('board table with progress', () => {
   });
 
   it('labels times before the aligned start with a minus sign, and the start itself as 0', () => {
-    const axis = { aligned: true, locale: 'en', units: undefined };
+    const axis = { aligned: true, locale: 'en', t: undefined };
     assert.equal(axisLabel(-5 * MINUTE, MINUTE, axis), '−5 min');
     assert.equal(axisLabel(5 * MINUTE, MINUTE, axis), '+5 min');
     assert.equal(axisLabel(0, MINUTE, axis), '0');
