@@ -66,7 +66,12 @@ function timesOf(lessons: readonly TimedLesson[]): LineTimes {
 }
 
 /** The answer for a machine at `key` for `atMinutes`, that began it at local minute `beganMinute` of the day asked. */
-function ask(times: LineTimes, key: string, atMinutes: number, options: { kind?: string | undefined; beganMinute?: number } = {}): StayAnswer {
+function ask(
+  times: LineTimes,
+  key: string,
+  atMinutes: number,
+  options: { kind?: string | undefined; beganMinute?: number } = {},
+): StayAnswer {
   const atMs = atMinutes * MINUTE;
   return times.stay({ key, kind: options.kind, atMs, nowMs: ASKED + (options.beganMinute ?? 720) * MINUTE + atMs });
 }
@@ -279,6 +284,64 @@ describe('lineTimes: bounds, thresholds and the night window', () => {
 
     it('counts a step a machine went through twice once', () => {
       assert.deepEqual(optional([['X', 2]], true), []);
+    });
+  });
+
+  describe('the night window', () => {
+    /** `count` machines that began A at local minute `startMinute` of the day and stayed `minutes`. */
+    const at = (count: number, startMinute: number, minutes: readonly number[]): TimedLesson[] =>
+      range(count).map(() => lesson(['A', 'B'], minutes, { startMinute }));
+    const night = (machines: number, withinMs?: number): StayAnswer['reasons'][number] =>
+      withinMs === undefined ? { kind: 'night', machines } : { kind: 'night', machines, withinMs };
+
+    it('learns night apart from MIN_SAMPLE machines each by night and by day, once the night’s median is 1.25 times the day’s', () => {
+      // 50 minutes from A at 23:00, 40 at noon.
+      const times = timesOf([...at(5, 23 * 60, [10, 40]), ...at(5, 12 * 60, [10, 30])]);
+      const atNightAnswer = ask(times, 'A', 1, { beganMinute: 23 * 60 });
+      assert.deepEqual(
+        [atNightAnswer.toGo, atNightAnswer.reasons],
+        [{ ms: 49 * MINUTE, lowMs: 49 * MINUTE, highMs: 49 * MINUTE, machines: 5 }, [night(5, 120 * MINUTE)]],
+      );
+      assert.deepEqual([ask(times, 'A', 1).toGo?.ms, ask(times, 'A', 1).reasons], [39 * MINUTE, []], 'by day, the day’s');
+      // 49 minutes at night is under 1.25 times 40: one measure for all.
+      const close = timesOf([...at(5, 23 * 60, [10, 39]), ...at(5, 12 * 60, [10, 30])]);
+      assert.deepEqual(ask(close, 'A', 1, { beganMinute: 23 * 60 }).reasons, []);
+      const fourByNight = timesOf([...at(4, 23 * 60, [10, 40]), ...at(5, 12 * 60, [10, 30])]);
+      assert.deepEqual(ask(fourByNight, 'A', 1, { beganMinute: 23 * 60 }).reasons, [], 'four by night are too few to tell');
+    });
+
+    it('reads the time to go from those that began within 2 hours of the same time of night, across midnight', () => {
+      // At 22:30 (two hours before 00:30) 60 minutes from A; at 03:00 100; by day 40.
+      const times = timesOf([...at(5, 22 * 60 + 30, [10, 50]), ...at(5, 3 * 60, [10, 90]), ...at(10, 12 * 60, [10, 30])]);
+      const answer = ask(times, 'A', 1, { beganMinute: 30 });
+      assert.deepEqual(
+        [answer.toGo, answer.reasons],
+        [{ ms: 59 * MINUTE, lowMs: 59 * MINUTE, highMs: 59 * MINUTE, machines: 5 }, [night(5, 120 * MINUTE)]],
+      );
+    });
+
+    it('goes by when the machine began the step, not by now: a stay begun at 23:00 is a night one at 07:00', () => {
+      // Eight hours at A, begun at 23:00: those that began at night had 640 minutes from A, by day 510.
+      const times = timesOf([...at(5, 23 * 60, [500, 140]), ...at(5, 12 * 60, [500, 10])]);
+      const answer = ask(times, 'A', 480, { beganMinute: 23 * 60 });
+      assert.deepEqual([answer.toGo?.ms, answer.reasons], [160 * MINUTE, [night(5, 120 * MINUTE)]]);
+    });
+
+    it('where none of the night stayed as long, reads every part of the day and says no night', () => {
+      // At night A lasted 20 minutes, by day 40: after 30 minutes only the day's compare.
+      const times = timesOf([...at(5, 23 * 60, [20, 40]), ...at(5, 12 * 60, [40, 8])]);
+      const answer = ask(times, 'A', 30, { beganMinute: 23 * 60 });
+      assert.deepEqual([answer.toGo?.ms, answer.reasons], [18 * MINUTE, []]);
+    });
+
+    it('where night and day do not differ, compares machines of every hour', () => {
+      const times = timesOf([...at(10, 8 * 60, [10, 10]), ...at(10, 16 * 60, [10, 50])]);
+      assert.deepEqual(ask(times, 'A', 1, { beganMinute: 8 * 60 }).toGo, {
+        ms: 19 * MINUTE,
+        lowMs: 19 * MINUTE,
+        highMs: 59 * MINUTE,
+        machines: 20,
+      });
     });
   });
 });
