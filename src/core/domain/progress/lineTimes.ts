@@ -133,11 +133,9 @@ class Stays {
   }
 
   remove(event: TimedEvent): void {
-    for (let at = this.from(event.gapMs); at < this.events.length && this.events[at]?.gapMs === event.gapMs; at++)
-      if (this.events[at] === event) {
-        this.events.splice(at, 1);
-        break;
-      }
+    // It sits among the stays as long as its own.
+    const at = this.events.indexOf(event, this.from(event.gapMs));
+    if (at >= 0) this.events.splice(at, 1);
     this.changed();
   }
 

@@ -97,6 +97,7 @@ describe('lineTimes: bounds, thresholds and the night window', () => {
       [ask(four, 'A', 0).stillShare, ask(four, 'A', 0).usuallyUnderMs, ask(four, 'A', 0).longestMs, ask(four, 'A', 0).toGo],
       [undefined, undefined, undefined, undefined],
     );
+    assert.deepEqual(ask(four, 'A', 0).reasons, []);
     const ten = timesOf(range(10).map((i) => done(i + 1)));
     assert.deepEqual(
       [ask(ten, 'A', 0).compared, ask(ten, 'A', 0).usuallyUnderMs, ask(ten, 'A', 0).longestMs],
@@ -140,6 +141,9 @@ describe('lineTimes: bounds, thresholds and the night window', () => {
     assert.equal(times.longestOnboardingMs, 90 * MINUTE, 'a machine in progress has no whole onboarding to take back');
     times.remove(long);
     assert.equal(times.longestOnboardingMs, 60 * MINUTE);
+    const two = timesOf([lesson(['A'], [30]), lesson(['A'], [90])]);
+    two.remove(open);
+    assert.equal(two.longestOnboardingMs, 90 * MINUTE, 'a machine it never learned takes nothing back');
     times.clear();
     assert.deepEqual([times.longestOnboardingMs, ask(times, 'A', 0).compared], [undefined, 0]);
   });
@@ -148,6 +152,8 @@ describe('lineTimes: bounds, thresholds and the night window', () => {
     const times = new LineTimes();
     const first = range(MAX_KINDS).map((i) => lesson(['A'], [5], { kind: `K${i}` }));
     for (const each of first) times.add(each);
+    const roomy = timesOf([...first.slice(1), lesson(['A'], [5])]);
+    assert.equal(roomy.kindFor('NEW'), 'NEW', 'a machine of no kind takes no place');
     const second = lesson(['A'], [5], { kind: 'K0' });
     times.add(second);
     assert.deepEqual([times.kindFor('K0'), times.kindFor('NEW'), times.kindFor(undefined)], ['K0', undefined, undefined]);
@@ -223,6 +229,11 @@ describe('lineTimes: bounds, thresholds and the night window', () => {
       assert.deepEqual(rework(3, 30, 49), [], '49 minutes against 40 is not measurably longer');
       assert.deepEqual(rework(2, 20, 50), [], 'two machines are no reason');
       assert.deepEqual(rework(2, 30, 50), [], 'under 10 %');
+      // Four with a retry: 10, 50, 50, 50 minutes; their median is 50, not their quickest.
+      const lessons = range(30).map((i) =>
+        i < 4 ? lesson(['A', 'B', 'C'], [5, i === 0 ? 0 : 40, 5], { reworkBefore: 1 }) : lesson(['A', 'B', 'C'], [5, 30, 5]),
+      );
+      assert.deepEqual(ask(timesOf(lessons), 'A', 1).reasons, [{ kind: 'rework', machines: 4, of: 30 }]);
     });
 
     it('names rework up to 90 % of the machines, compared with the others only', () => {
@@ -308,6 +319,15 @@ describe('lineTimes: bounds, thresholds and the night window', () => {
       assert.deepEqual(ask(close, 'A', 1, { beganMinute: 23 * 60 }).reasons, []);
       const fourByNight = timesOf([...at(4, 23 * 60, [10, 40]), ...at(5, 12 * 60, [10, 30])]);
       assert.deepEqual(ask(fourByNight, 'A', 1, { beganMinute: 23 * 60 }).reasons, [], 'four by night are too few to tell');
+      const fourByDay = timesOf([...at(5, 23 * 60, [10, 40]), ...at(4, 12 * 60, [10, 30])]);
+      assert.deepEqual(ask(fourByDay, 'A', 1, { beganMinute: 23 * 60 }).reasons, [], 'four by day are too few to tell');
+      // By night 45 minutes against 40 by day; six at night still on their way tell no median of their own.
+      const stillGoing = timesOf([
+        ...at(5, 23 * 60, [10, 35]),
+        ...range(6).map(() => lesson(['A', 'B'], [10, 90], { startMinute: 23 * 60, open: true })),
+        ...at(5, 12 * 60, [10, 30]),
+      ]);
+      assert.deepEqual(ask(stillGoing, 'A', 1, { beganMinute: 23 * 60 }).reasons, [], 'those still on their way do not make night slower');
     });
 
     it('reads the time to go from those that began within 2 hours of the same time of night, across midnight', () => {
