@@ -264,14 +264,13 @@ function leftAfter(sample: readonly TimedEvent[], atMs: number): (q: number) => 
     const ms = left[at]?.ms ?? 0;
     let finished = 0;
     let leaving = 0;
-    for (; at < left.length && left[at]?.ms === ms; at++) {
+    for (; left[at]?.ms === ms; at++) {
       leaving++;
       if (left[at]?.open === false) finished++;
     }
-    if (finished > 0) {
-      stillGoing *= 1 - finished / atRisk;
-      steps.push({ ms, done: 1 - stillGoing });
-    }
+    // A time only machines still on their way reached adds a step with the share done before it.
+    stillGoing *= 1 - finished / atRisk;
+    steps.push({ ms, done: 1 - stillGoing });
     atRisk -= leaving;
   }
   return (q) => steps.find((step) => step.done >= q - 1e-9)?.ms;
