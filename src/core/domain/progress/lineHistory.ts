@@ -97,29 +97,22 @@ export interface LearnOptions {
 /** A machine in progress with no event for this long teaches nothing of time: it is abandoned, not slow. */
 export const IDLE_UNTAUGHT_MS = 3 * 24 * 60 * 60_000;
 
-/** Numbers kept in one array, sorted only when a percentile is asked for. */
+/** Numbers kept in one array, sorted when a percentile is asked for (one pass when they already are). */
 class Sample {
-  private values: number[] = [];
-  private sorted = true;
+  private readonly values: number[] = [];
 
   add(value: number): void {
-    const last = this.values[this.values.length - 1];
-    if (last !== undefined && value < last) this.sorted = false;
     this.values.push(value);
   }
 
   remove(value: number): void {
     const at = this.values.lastIndexOf(value);
-    if (at < 0) return;
-    this.values.splice(at, 1);
+    if (at >= 0) this.values.splice(at, 1);
   }
 
   /** Nearest-rank percentile (0 < q ≤ 1): always one of the values, so never outside their range; undefined when empty (rank 1 of none). */
   percentile(q: number): number | undefined {
-    if (!this.sorted) {
-      this.values.sort((a, b) => a - b);
-      this.sorted = true;
-    }
+    this.values.sort((a, b) => a - b);
     const rank = Math.max(1, Math.ceil(q * this.values.length));
     return this.values[rank - 1];
   }

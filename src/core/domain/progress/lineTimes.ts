@@ -133,11 +133,9 @@ class Stays {
   }
 
   remove(event: TimedEvent): void {
-    for (let at = this.from(event.gapMs); at < this.events.length && this.events[at]?.gapMs === event.gapMs; at++)
-      if (this.events[at] === event) {
-        this.events.splice(at, 1);
-        break;
-      }
+    // It sits among the stays as long as its own.
+    const at = this.events.indexOf(event, this.from(event.gapMs));
+    if (at >= 0) this.events.splice(at, 1);
     this.changed();
   }
 
@@ -169,7 +167,8 @@ class Stays {
     const began = night === undefined ? undefined : dayMinuteOf(nowMs - atMs);
     // The chance of still being there is read as of the minute, so answers keep for a minute.
     const minute = Math.floor(nowMs / 60_000) * 60_000;
-    const cacheKey = `${start}:${night ?? '-'}:${began ?? '-'}:${Math.round(atMs / 1000)}:${minute}`;
+    // `began` tells the part of the day too.
+    const cacheKey = `${start}:${began ?? '-'}:${Math.round(atMs / 1000)}:${minute}`;
     let answer = this.answers.get(cacheKey);
     if (answer === undefined) {
       answer = this.compute(start, atMs, minute, night, began, display);
@@ -257,9 +256,7 @@ class Stays {
  * have been (Kaplan–Meier), or the history would hold only the quick ones. Undefined past what it knows.
  */
 function leftAfter(sample: readonly TimedEvent[], atMs: number): (q: number) => number | undefined {
-  const left = sample
-    .map((event) => ({ ms: Math.max(0, event.remainingMs - atMs), open: event.lesson.open }))
-    .sort((a, b) => a.ms - b.ms || Number(a.open) - Number(b.open));
+  const left = sample.map((event) => ({ ms: Math.max(0, event.remainingMs - atMs), open: event.lesson.open })).sort((a, b) => a.ms - b.ms);
   const steps: { ms: number; done: number }[] = [];
   let atRisk = left.length;
   let stillGoing = 1;
@@ -267,14 +264,13 @@ function leftAfter(sample: readonly TimedEvent[], atMs: number): (q: number) => 
     const ms = left[at]?.ms ?? 0;
     let finished = 0;
     let leaving = 0;
-    for (; at < left.length && left[at]?.ms === ms; at++) {
+    for (; left[at]?.ms === ms; at++) {
       leaving++;
       if (left[at]?.open === false) finished++;
     }
-    if (finished > 0) {
-      stillGoing *= 1 - finished / atRisk;
-      steps.push({ ms, done: 1 - stillGoing });
-    }
+    // A time only machines still on their way reached adds a step with the share done before it.
+    stillGoing *= 1 - finished / atRisk;
+    steps.push({ ms, done: 1 - stillGoing });
     atRisk -= leaving;
   }
   return (q) => steps.find((step) => step.done >= q - 1e-9)?.ms;
@@ -301,12 +297,7 @@ function measurablyLonger(sample: readonly TimedEvent[], withIt: readonly TimedE
   if (share < REASON_SHARE[0] || share > REASON_SHARE[1] || withIt.length < 3) return false;
   const traits = new Set(withIt);
   const without = sample.filter((event) => !traits.has(event));
-  const median = (events: readonly TimedEvent[]): number =>
-    nearestRank(
-      events.map((event) => event.remainingMs).sort((a, b) => a - b),
-      0.5,
-    );
-  return median(withIt) >= LONGER * median(without);
+  return medianLeft(withIt) >= LONGER * medianLeft(without);
 }
 
 /** Rework and optional steps still ahead of the comparable machines, where the history shows them. */

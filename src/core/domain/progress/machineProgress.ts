@@ -99,21 +99,20 @@ export function machineProgress(
   const longest = learned.times.longestOnboardingMs;
   const abandoned = atStepMs > Math.max(longest ?? 0, ABANDONED_AFTER_MS);
   const remaining = steps.slice(step);
-  const fromSetting = learned.source === 'setting' && stay.toGo === undefined ? sumOf(remaining) : undefined;
   const stillAtStepShare = stay.stillShare;
   const usuallyUnderMs = stay.usuallyUnderMs ?? remaining[0]?.p90Ms;
   // Too few machines to tell a 1 % chance, a stay far past the longest is still one; without history of this step, the setting's own time is all there is.
   const stalledBy =
     stillAtStepShare !== undefined
-      ? stillAtStepShare < STALL_SHARE || (stay.longestMs !== undefined && atStepMs > LONGEST_STALL_FACTOR * stay.longestMs)
-      : learned.source === 'setting' && usuallyUnderMs !== undefined && atStepMs > LONGEST_STALL_FACTOR * usuallyUnderMs;
+      ? stillAtStepShare < STALL_SHARE || atStepMs > LONGEST_STALL_FACTOR * (stay.longestMs ?? Infinity)
+      : learned.source === 'setting' && atStepMs > LONGEST_STALL_FACTOR * (usuallyUnderMs ?? Infinity);
   return {
     kind: 'progress',
     step,
     of: steps.length,
     type: newest.type,
     atStepMs,
-    timeToGo: abandoned ? undefined : (stay.toGo ?? fromSetting),
+    timeToGo: abandoned ? undefined : (stay.toGo ?? (learned.source === 'setting' ? sumOf(remaining) : undefined)),
     usuallyUnderMs,
     stalled: !abandoned && atStepMs > MINIMUM_STALL_MS && stalledBy,
     stallThreshold: STALL_SHARE,
