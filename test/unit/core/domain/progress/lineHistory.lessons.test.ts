@@ -46,7 +46,7 @@ function readOf(history: LineHistory): unknown {
 function reasonsAtConfig(learned: LearnedSteps): unknown {
   const answer = machineProgress(open('Q-1', [], 1000), learned, T0 + 1006 * MINUTE, DEFAULT_EVENT_STATE_RULES);
   assert.ok(answer?.kind === 'progress', JSON.stringify(answer));
-  return answer.reasons.map((reason) => (reason.kind === 'optionalStep' ? { ...reason, type: serverTextData(reason.type) } : reason));
+  return answer.reasons.map((reason) => (reason.kind === 'optional-step' ? { ...reason, type: serverTextData(reason.type) } : reason));
 }
 
 describe('LineHistory: what each machine teaches and takes back', () => {
@@ -127,7 +127,7 @@ describe('LineHistory: what each machine teaches and takes back', () => {
   it('names an optional step as its machines spell it', () => {
     const history = new LineHistory(DEFAULT_EVENT_STATE_RULES);
     for (let i = 0; i < 30; i++) history.learn(`M-${i}`, machine(`M-${i}`, run(10, i < 9 ? [['Firmware_Updated', 40]] : [])));
-    assert.deepEqual(reasonsAtConfig(history.steps()), [{ kind: 'optionalStep', type: 'Firmware_Updated', machines: 9, of: 30 }]);
+    assert.deepEqual(reasonsAtConfig(history.steps()), [{ kind: 'optional-step', type: 'Firmware_Updated', machines: 9, of: 30 }]);
   });
 
   it('orders steps at the same place and as common by their name, whatever order the machines came in', () => {

@@ -258,7 +258,7 @@ describe('lineTimes: bounds, thresholds and the night window', () => {
         return lesson(keys, middle === 0 ? [35, 5] : [5, ...keys.slice(1, -1).map(() => 50 / middle), 5]);
       });
       return ask(timesOf(lessons), 'S', 1).reasons.map((reason) =>
-        reason.kind === 'optionalStep' ? { ...reason, type: serverTextData(reason.type) } : reason,
+        reason.kind === 'optional-step' ? { ...reason, type: serverTextData(reason.type) } : reason,
       );
     }
 
@@ -268,28 +268,28 @@ describe('lineTimes: bounds, thresholds and the night window', () => {
           ['X', 9],
           ['Y', 12],
         ]),
-        [{ kind: 'optionalStep', type: 'Y', machines: 12, of: 30 }],
+        [{ kind: 'optional-step', type: 'Y', machines: 12, of: 30 }],
       );
       assert.deepEqual(
         optional([
           ['Y', 12],
           ['X', 9],
         ]),
-        [{ kind: 'optionalStep', type: 'Y', machines: 12, of: 30 }],
+        [{ kind: 'optional-step', type: 'Y', machines: 12, of: 30 }],
       );
       assert.deepEqual(
         optional([
           ['X', 12],
           ['Y', 9],
         ]),
-        [{ kind: 'optionalStep', type: 'X', machines: 12, of: 30 }],
+        [{ kind: 'optional-step', type: 'X', machines: 12, of: 30 }],
       );
       assert.deepEqual(
         optional([
           ['Y', 9],
           ['X', 9],
         ]),
-        [{ kind: 'optionalStep', type: 'X', machines: 9, of: 30 }],
+        [{ kind: 'optional-step', type: 'X', machines: 9, of: 30 }],
       );
     });
 

@@ -51,7 +51,7 @@ function reasons(lessons: readonly TimedLesson[], key: string, beganMinute = 720
   const times = new LineTimes();
   for (const each of lessons) times.add(each);
   const answer: StayAnswer = times.stay({ key, kind: undefined, atMs: MINUTE, nowMs: ASKED + beganMinute * MINUTE + MINUTE });
-  return answer.reasons.map((reason) => (reason.kind === 'optionalStep' ? { ...reason, type: serverTextData(reason.type) } : reason));
+  return answer.reasons.map((reason) => (reason.kind === 'optional-step' ? { ...reason, type: serverTextData(reason.type) } : reason));
 }
 
 const times = (count: number, make: (i: number) => TimedLesson): TimedLesson[] => Array.from({ length: count }, (_, i) => make(i));
