@@ -23,6 +23,16 @@ describe('serialMatcherOf: the serialNumber.* settings as one matcher', () => {
     );
   });
 
+  it('uses a minimum length other than the default: shorter matches of the pattern are not serial numbers', () => {
+    const matcher = serialMatcherOf(
+      settingsWith({ 'onboardingEvents.serialNumber.pattern': '\\bSN-\\d+\\b', 'onboardingEvents.serialNumber.minLength': 8 }),
+    );
+    assert.deepEqual(
+      matcher.findAll('SN-47 SN-4711 SN-47110').map((match) => match.serialNumber),
+      ['SN-47110'],
+    );
+  });
+
   it("says why a refused pattern is not used, in the caller's words, and falls back to the default", () => {
     const matcher = serialMatcherOf(settingsWith({ 'onboardingEvents.serialNumber.pattern': '(unclosed' }), (message) => `«${message}»`);
     assert.match(matcher.problem ?? '', /^«/);
