@@ -26,6 +26,21 @@ export type CliOptions = NonNullable<ParseArgsConfig['options']>;
 export interface ParsedArgs {
   readonly values: Readonly<Record<string, string | boolean | (string | boolean)[] | undefined>>;
   readonly positionals: readonly string[];
+  /** --json / --jq, when given to a command that writes JSON (jsonOutput.ts). */
+  readonly json?: JsonChoice;
+}
+
+/** What a command's JSON holds: its schema's version, and the top-level fields --json can choose (of each object of a list). */
+export interface JsonSpec {
+  readonly schemaVersion: number;
+  readonly fields: readonly string[];
+}
+
+/** The user's choice: the fields (all when undefined) and the jq expression, if any. */
+export interface JsonChoice {
+  readonly schemaVersion: number;
+  readonly fields: readonly string[] | undefined;
+  readonly jq: string | undefined;
 }
 
 export interface CliContext {
@@ -46,6 +61,8 @@ export interface CliCommand {
   /** The whole `oe <name> --help`: synopsis, options and exit codes. */
   readonly usage: LocalizedText;
   readonly options: CliOptions;
+  /** The command writes JSON: --json and --jq are its options (docs/schemas/oe-<name>.schema.json). */
+  readonly json?: JsonSpec;
   run(args: ParsedArgs, io: CliIo, context: CliContext): Promise<number>;
 }
 

@@ -22,7 +22,8 @@ import { MAX_SCANNED_FILE_BYTES, SerialCollector } from '../../core/domain/works
 import { EXIT, UsageError, type CliCommand, type CliIo } from '../cliCommand';
 import { stringOption } from '../cliArgs';
 import { progressFields } from './checkProgress';
-import { outputJson, styler } from '../cliIo';
+import { styler } from '../cliIo';
+import { jsonWriter } from '../jsonOutput';
 import { SESSION_OPTIONS } from '../cliSession';
 import { oeErrorText } from '../remedies';
 
@@ -279,9 +280,10 @@ function newestLine(machine: Checked, t: Localize): string {
 /**
  * A JUnit XML report: one test case per machine, a failure for a counted state, an error for a machine that could
  * not be read; and one per thing not checked, an error (skipped with --allow-unchecked), so a dashboard that reads
- * only the report is not greener than the exit code.
+ * only the report is not greener than the exit code. Data, so in English whatever LANG is, as the JSON.
  */
-function junit(machines: readonly Checked[], unchecked: readonly string[], allowUnchecked: boolean, seconds: number, t: Localize): string {
+function junit(machines: readonly Checked[], unchecked: readonly string[], allowUnchecked: boolean, seconds: number): string {
+  const t = plainLocalize;
   const failures = machines.filter((machine) => machine.counted).length;
   const errors = machines.filter((machine) => machine.error !== undefined).length + (allowUnchecked ? 0 : unchecked.length);
   const skipped = allowUnchecked ? unchecked.length : 0;
@@ -381,10 +383,10 @@ Exit codes:
     ...SESSION_OPTIONS,
     'fail-on': { type: 'string' },
     junit: { type: 'string' },
-    json: { type: 'boolean' },
     'allow-unchecked': { type: 'boolean' },
     'follow-symlinks': { type: 'boolean' },
   },
+  json: { schemaVersion: 1, fields: ['serialNumber', 'state', 'counted', 'locations', 'newestEvent', 'error', 'progress'] },
   async run(args, io, context) {
     const { t } = io;
     const started = Date.now();
@@ -430,7 +432,7 @@ Exit codes:
     if (junitFile !== undefined) {
       try {
         const path = resolve(io.cwd, junitFile);
-        await writeNamedFile(path, junit(machines, unchecked, allowUnchecked, (Date.now() - started) / 1000, t), {
+        await writeNamedFile(path, junit(machines, unchecked, allowUnchecked, (Date.now() - started) / 1000), {
           ...definedOnly({ within: withinFor(path, io.cwd, follow) }),
         });
       } catch (error) {
@@ -439,7 +441,7 @@ Exit codes:
         throw new UsageError(t('Cannot write {0}: {1}', shownPath(junitFile), code ?? errorMessage(error)));
       }
     }
-    if (args.values['json'] === true) {
+    if (args.json !== undefined) {
       const progressOf = progressFields(results, context.settings, Date.now());
       const json = machines.map((machine, index) => ({
         serialNumber: machine.serialNumber,
@@ -450,7 +452,9 @@ Exit codes:
         ...definedOnly({ newestEvent: machine.newest?.raw, error: machine.error?.message }),
         ...progressOf(index, machine.rules),
       }));
-      io.stdout(`${outputJson(json, 2)}\n`);
+      const writer = jsonWriter(io, args.json, context.signal);
+      writer.document(json);
+      await writer.end();
     } else if (machines.length === 0) {
       io.stderr(`oe check: ${t('No serial numbers found.')}\n`);
     } else {

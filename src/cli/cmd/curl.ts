@@ -5,6 +5,8 @@ import { curlCommands } from '../../core/domain/links/curlCommands';
 import { EXIT, UsageError, type CliCommand } from '../cliCommand';
 import { serialArgument, stringOption } from '../cliArgs';
 import { endpointsOf } from '../cliSession';
+import { jsonWriter } from '../jsonOutput';
+import { plainLocalize } from '../../core/common/localize';
 
 export const command: CliCommand = {
   name: 'curl',
@@ -34,7 +36,8 @@ Exit codes:
     username: { type: 'string' },
     timestamp: { type: 'string' },
   },
-  run(args, io) {
+  json: { schemaVersion: 1, fields: ['serialNumber', 'apiBaseUrl', 'authUrl', 'timestamp', 'script'] },
+  async run(args, io, context) {
     const { t } = io;
     if (args.positionals.length !== 1) throw new UsageError(t('Name exactly one serial number.'));
     const serialNumber = serialArgument(args.positionals[0] ?? '', t);
@@ -43,19 +46,22 @@ Exit codes:
     if (timestamp !== undefined && (!/^-?\d+$/.test(timestampText?.trim() ?? '') || !Number.isSafeInteger(timestamp)))
       throw new UsageError(t('--timestamp takes a whole number, not "{0}".', timestampText ?? ''));
     const { apiBaseUrl, authUrl } = endpointsOf(args, io);
-    io.stdout(
-      curlCommands(
-        {
-          apiBaseUrl,
-          authUrl,
-          serialNumber,
-          timestamp,
-          clientId: stringOption(args, 'client-id'),
-          username: stringOption(args, 'username'),
-        },
-        t,
-      ),
-    );
-    return Promise.resolve(EXIT.ok);
+    const input = {
+      apiBaseUrl,
+      authUrl,
+      serialNumber,
+      timestamp,
+      clientId: stringOption(args, 'client-id'),
+      username: stringOption(args, 'username'),
+    };
+    if (args.json === undefined) {
+      io.stdout(curlCommands(input, t));
+      return EXIT.ok;
+    }
+    // The script's comments in English in the JSON: data, whatever LANG is.
+    const json = jsonWriter(io, args.json, context.signal);
+    json.document({ serialNumber, apiBaseUrl, authUrl, timestamp: timestamp ?? null, script: curlCommands(input, plainLocalize) });
+    await json.end();
+    return EXIT.ok;
   },
 };

@@ -7,10 +7,11 @@ import { formatUtcIso } from '../../core/common/time';
 import type { OnboardingEvent } from '../../core/client/model';
 import { compileFilter } from '../../core/domain/events/eventFilter';
 import { eventState } from '../../core/domain/events/eventState';
-import { eventsToJson } from '../../core/domain/events/exportEvents';
+import { eventsDocument } from '../../core/domain/events/exportEvents';
 import { EXIT, UsageError, type CliCommand } from '../cliCommand';
 import { serialArgument, sinceArgument, stringOption } from '../cliArgs';
-import { jsonEscaped, outputJson, styler } from '../cliIo';
+import { outputJson, styler } from '../cliIo';
+import { jsonWriter } from '../jsonOutput';
 import { SESSION_OPTIONS } from '../cliSession';
 import { definedOnly } from '../../core/common/definedOnly';
 
@@ -65,14 +66,14 @@ Exit codes:
   options: {
     ...SESSION_OPTIONS,
     since: { type: 'string' },
-    json: { type: 'boolean' },
     ndjson: { type: 'boolean' },
   },
+  json: { schemaVersion: 1, fields: ['serialNumber', 'exportedAt', 'fetchedAt', 'filter', 'count', 'events'] },
   async run(args, io, context) {
     const { t } = io;
     if (args.positionals.length !== 1) throw new UsageError(t('Name exactly one serial number.'));
     const serialNumber = serialArgument(args.positionals[0] ?? '', t);
-    if (args.values['json'] === true && args.values['ndjson'] === true) throw new UsageError(t('Choose --json or --ndjson, not both.'));
+    if (args.json !== undefined && args.values['ndjson'] === true) throw new UsageError(t('Choose --json or --ndjson, not both.'));
     const sinceText = stringOption(args, 'since');
     const sinceMs = sinceText === undefined ? undefined : sinceArgument(sinceText, Date.now(), t);
     const client = await context.client();
@@ -81,16 +82,16 @@ Exit codes:
     if (result.invalid.length > 0)
       io.stderr(`oe events: ${t('{0} events the server sent were not valid and are left out.', result.invalid.length)}\n`);
     if (result.truncated) io.stderr(`oe events: ${t('The server sent more pages than are read; the oldest events are missing.')}\n`);
-    if (args.values['json'] === true) {
-      io.stdout(
-        jsonEscaped(
-          eventsToJson(serialNumber, events, {
-            exportedAt: Date.now(),
-            fetchedAt: result.fetchedAt,
-            ...definedOnly({ filter: sinceMs === undefined ? undefined : `since ${new Date(sinceMs).toISOString()}` }),
-          }),
-        ),
+    if (args.json !== undefined) {
+      const json = jsonWriter(io, args.json, context.signal);
+      json.document(
+        eventsDocument(serialNumber, events, {
+          exportedAt: Date.now(),
+          fetchedAt: result.fetchedAt,
+          ...definedOnly({ filter: sinceMs === undefined ? undefined : `since ${new Date(sinceMs).toISOString()}` }),
+        }),
       );
+      await json.end();
     } else if (args.values['ndjson'] === true) {
       io.stdout(events.map((event) => `${outputJson(event.raw)}\n`).join(''));
     } else if (events.length === 0) {

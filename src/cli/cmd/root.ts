@@ -2,11 +2,13 @@
 // arguments, build its context, run it, and turn its answer or its error into
 // an exit code and one message on stderr, never a stack trace.
 import { parseArgs } from 'node:util';
+import { definedOnly } from '../../core/common/definedOnly';
 import { errorMessage } from '../../core/common/errors';
 import type { Localize } from '../../core/common/localize';
 import { isApiError } from '../../core/client/errors';
 import { EXIT, InterruptedError, UsageError, type CliCommand, type CliIo, type ParsedArgs } from '../cliCommand';
 import { createContext, refusedSecretOption } from '../cliSession';
+import { takeJsonOptions } from '../jsonOutput';
 import { oeErrorText } from '../remedies';
 import { command as mcp } from './mcp';
 import { command as check } from './check';
@@ -70,14 +72,15 @@ function parseFailure(error: unknown, t: Localize): UsageError {
 function parse(command: CliCommand, args: readonly string[], t: Localize): ParsedArgs {
   const secret = refusedSecretOption(args, t);
   if (secret !== undefined) throw new UsageError(secret);
+  const { rest, json } = takeJsonOptions(args, command.json, t);
   try {
     const { values, positionals } = parseArgs({
-      args: [...args],
+      args: rest,
       options: { ...command.options, help: { type: 'boolean', short: 'h' } },
       strict: true,
       allowPositionals: true,
     });
-    return { values, positionals };
+    return { values, positionals, ...definedOnly({ json }) };
   } catch (error) {
     throw parseFailure(error, t);
   }

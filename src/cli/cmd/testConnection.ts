@@ -6,6 +6,8 @@ import { runConnectionCheck } from '../../core/client/connectionCheck';
 import { EXIT, type CliCommand } from '../cliCommand';
 import { serialArgument, stringOption } from '../cliArgs';
 import { styler } from '../cliIo';
+import { jsonWriter } from '../jsonOutput';
+import { plainLocalize } from '../../core/common/localize';
 import { credentialsIfAny, endpointsOf, httpSettingsOf, SESSION_OPTIONS } from '../cliSession';
 import { OE_WORDING } from '../remedies';
 import { definedOnly } from '../../core/common/definedOnly';
@@ -32,6 +34,10 @@ Exit codes:
   64  bad input: unknown option, a missing or invalid URL, a secret given as an option
 `),
   options: { ...SESSION_OPTIONS, serial: { type: 'string' } },
+  json: {
+    schemaVersion: 1,
+    fields: ['ok', 'unclear', 'environment', 'apiBaseUrl', 'authUrl', 'startedAt', 'facts', 'stages', 'headline', 'advice'],
+  },
   async run(args, io, context) {
     const { t } = io;
     const endpoints = endpointsOf(args, io);
@@ -39,7 +45,8 @@ Exit codes:
     const serialNumber = serial === undefined ? undefined : serialArgument(serial, t);
     const credentials = await credentialsIfAny(args, io);
     const report = await runConnectionCheck({
-      t,
+      // The JSON is data, in English whatever LANG is; the report for a person is in the user's language.
+      t: args.json === undefined ? t : plainLocalize,
       wording: OE_WORDING,
       environment: new URL(endpoints.apiBaseUrl).host,
       ...endpoints,
@@ -48,6 +55,21 @@ Exit codes:
       signal: context.signal,
       facts: [['oe', typeof OE_VERSION === 'string' ? OE_VERSION : '0.0.0']],
     });
+    if (args.json !== undefined) {
+      const json = jsonWriter(io, args.json, context.signal);
+      const { verdict, facts, stages, ...where } = report;
+      json.document({
+        ok: verdict.ok,
+        unclear: verdict.unclear === true,
+        ...where,
+        facts: facts.map(([name, value]) => ({ name, value })),
+        stages: stages.map((stage) => ({ durationMs: null, ...stage })),
+        headline: verdict.headline,
+        advice: verdict.advice,
+      });
+      await json.end();
+      return report.verdict.ok ? EXIT.ok : EXIT.no;
+    }
     const style = styler(io.color);
     io.stdout(
       renderConnectionReport(

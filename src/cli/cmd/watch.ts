@@ -1,7 +1,7 @@
 // `oe watch SERIAL…`: waits for machines to onboard, for a test rig, on the
 // extension's watch rules (schedule, outcome, "cannot poll"). Steps go to a
 // terminal's stderr; stdout gets one line per machine at the end.
-import type { Localize } from '../../core/common/localize';
+import { plainLocalize } from '../../core/common/localize';
 import { terminalText } from '../../core/common/serverText';
 import { formatDuration, formatUtcIso } from '../../core/common/time';
 import { isApiError, type ApiError } from '../../core/client/errors';
@@ -20,6 +20,7 @@ import {
   type WatchTiming,
 } from '../../core/domain/watch/watchRules';
 import { EXIT, UsageError, type CliCommand, type CliIo } from '../cliCommand';
+import { jsonWriter, type JsonWriter } from '../jsonOutput';
 import { durationArgument, serialArguments, stringOption } from '../cliArgs';
 import { SESSION_OPTIONS } from '../cliSession';
 import { oeErrorText } from '../remedies';
@@ -120,7 +121,9 @@ function newestText(seen: NewestEvent | undefined): string {
   return `${terminalText(seen.type, 80)} ${formatUtcIso(seen.at) ?? ''}`.trimEnd();
 }
 
-function endingLine(serialNumber: string, ending: Ending, t: Localize): string {
+/** The line stdout gets: data a script reads, so in English whatever LANG is (stderr speaks the user's language). */
+function endingLine(serialNumber: string, ending: Ending): string {
+  const t = plainLocalize;
   switch (ending.kind) {
     case 'outcome':
       return [
@@ -143,6 +146,36 @@ function exitCode(endings: readonly Ending[]): number {
   if (endings.some((ending) => ending.kind === 'cannot-poll')) return EXIT.unreachable;
   if (endings.some((ending) => ending.kind === 'timed-out')) return EXIT.timedOut;
   return EXIT.ok;
+}
+
+/**
+ * One NDJSON line of `oe watch --json`: a machine's new newest event, or its result; data, never translated. Server
+ * text goes in as it is (a string at run time): the JSON writer writes it as sent, escaping what a terminal acts on.
+ */
+function eventRecord(serialNumber: string, seen: NewestEvent): object {
+  return { kind: 'event', serialNumber, type: seen.type, time: formatUtcIso(seen.at) ?? null };
+}
+
+function resultRecord(serialNumber: string, ending: Ending): object {
+  if (ending.kind === 'outcome') {
+    const { state, type, at, tookMs, message } = ending.outcome;
+    return {
+      kind: 'result',
+      serialNumber,
+      result: state,
+      type,
+      time: formatUtcIso(at) ?? null,
+      tookMs,
+      message,
+    };
+  }
+  const seen = ending.seen === undefined ? {} : { type: ending.seen.type, time: formatUtcIso(ending.seen.at) ?? null };
+  // The error in English, the language of a data format (oe check --json does the same).
+  const error =
+    ending.kind === 'cannot-poll'
+      ? { error: ending.hung === true ? 'timed out waiting for the API' : (ending.error?.message ?? null) }
+      : {};
+  return { kind: 'result', serialNumber, result: ending.kind, ...seen, ...error };
 }
 
 function progress(io: CliIo, serialNumber: string, seen: NewestEvent): void {
@@ -172,6 +205,7 @@ Exit codes (with several machines: 1 when any failed, else 3, else 2):
   64  bad input: unknown option, malformed serial number, a bad duration, a secret given as an option
 `),
   options: { ...SESSION_OPTIONS, timeout: { type: 'string' }, next: { type: 'boolean' } },
+  json: { schemaVersion: 1, fields: ['kind', 'serialNumber', 'type', 'time', 'result', 'tookMs', 'message', 'error'] },
   async run(args, io, context) {
     const { t } = io;
     const serialNumbers = serialArguments(args, t);
@@ -182,9 +216,10 @@ Exit codes (with several machines: 1 when any failed, else 3, else 2):
     const started = Date.now();
     const deadline = started + timeoutMs;
     const after = args.values['next'] === true ? started : undefined;
+    const json: JsonWriter | undefined = args.json === undefined ? undefined : jsonWriter(io, args.json, context.signal);
     const endings = await Promise.all(
-      serialNumbers.map((serialNumber) =>
-        watchOne({
+      serialNumbers.map(async (serialNumber) => {
+        const ending = await watchOne({
           serialNumber,
           client,
           rules: settings.eventStates,
@@ -194,15 +229,20 @@ Exit codes (with several machines: 1 when any failed, else 3, else 2):
           signal: context.signal,
           onNewest: (seen) => {
             progress(io, serialNumber, seen);
+            json?.line(eventRecord(serialNumber, seen));
           },
-        }),
-      ),
+        });
+        // NDJSON as it happens: each machine's result when it has one, not at the end.
+        if (!context.signal.aborted) json?.line(resultRecord(serialNumber, ending));
+        return ending;
+      }),
     );
+    await json?.end();
     if (context.signal.aborted) throw new UsageError(t('Cancelled.'));
     serialNumbers.forEach((serialNumber, index) => {
       const ending = endings[index];
       if (ending === undefined) return;
-      io.stdout(`${endingLine(serialNumber, ending, t)}\n`);
+      if (json === undefined) io.stdout(`${endingLine(serialNumber, ending)}\n`);
       if (ending.kind === 'cannot-poll' && ending.hung === true)
         io.stderr(`oe watch: ${serialNumber}: ${t('The API had not answered when the timeout passed.')}\n`);
       else if (ending.kind === 'cannot-poll' && ending.error !== undefined)

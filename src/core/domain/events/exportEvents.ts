@@ -50,7 +50,12 @@ export interface JsonExportMeta {
 
 /** The events exactly as the server sent them (`raw`), with the context needed to read them later. */
 export function eventsToJson(serialNumber: string, events: readonly OnboardingEvent[], meta: JsonExportMeta): string {
-  const document = {
+  return `${JSON.stringify(eventsDocument(serialNumber, events, meta), null, 2)}\n`;
+}
+
+/** The object eventsToJson writes (`oe events --json` adds its schemaVersion). */
+export function eventsDocument(serialNumber: string, events: readonly OnboardingEvent[], meta: JsonExportMeta): object {
+  return {
     serialNumber,
     exportedAt: new Date(meta.exportedAt).toISOString(),
     // Left out when undefined: JSON.stringify drops such a property.
@@ -59,7 +64,6 @@ export function eventsToJson(serialNumber: string, events: readonly OnboardingEv
     count: events.length,
     events: events.map((event) => event.raw),
   };
-  return `${JSON.stringify(document, null, 2)}\n`;
 }
 
 export function formatOf(fileName: string): ExportFormat {
