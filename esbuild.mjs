@@ -84,7 +84,8 @@ const contexts = await Promise.all([
     // jsonc-parser's "main" is a UMD build whose require() calls esbuild cannot follow; its ESM build bundles.
     mainFields: ['module', 'main'],
     define: { ...common.define, OE_VERSION: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },
-    entryPoints: { oe: 'src/cli/main.ts' },
+    // jq (jq-wasm, 1.3 MB) is a file of its own, a worker oe starts for --jq only: no other run reads it.
+    entryPoints: { oe: 'src/cli/main.ts', jqWorker: 'src/cli/jqWorker.ts' },
     outdir: 'dist',
   }),
   // The event-details page script, built from TypeScript so it shares src/extension/details/protocol.ts with the host.

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run pack:cli`: the oe command as an npm package tarball,
-// dist/oe-cli-<version>.tgz, holding only oe.js (the bundle esbuild.mjs built,
-// everything inside) and a package.json whose bin names it `oe`. It installs
+// dist/oe-cli-<version>.tgz, holding oe.js (the bundle esbuild.mjs built,
+// everything inside), jqWorker.js (jq, for --jq) and a package.json whose bin names it `oe`. It installs
 // with `npm install -g dist/oe-cli-<version>.tgz` or runs with
 // `npx --package dist/oe-cli-<version>.tgz oe`, on Node 20 or later, with
 // nothing else to fetch (no dependencies).
@@ -21,6 +21,7 @@ if (!existsSync(bundle)) {
 const staging = mkdtempSync(join(tmpdir(), 'oe-cli-'));
 try {
   copyFileSync(bundle, join(staging, 'oe.js'));
+  copyFileSync(join(root, 'dist', 'jqWorker.js'), join(staging, 'jqWorker.js'));
   const cli = {
     name: 'oe-cli',
     version: manifest.version,
@@ -28,7 +29,7 @@ try {
     license: manifest.license,
     repository: manifest.repository,
     bin: { oe: 'oe.js' },
-    files: ['oe.js'],
+    files: ['oe.js', 'jqWorker.js'],
     engines: { node: '>=20' },
   };
   writeFileSync(join(staging, 'package.json'), `${JSON.stringify(cli, null, 2)}\n`);
