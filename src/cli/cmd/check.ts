@@ -358,7 +358,7 @@ export const command: CliCommand = {
   name: 'check',
   summary: (t) => t('the state of every machine named in files and folders: a gate for a pipeline'),
   usage: (t) =>
-    t(`Usage: oe check PATH… [--fail-on STATES] [--allow-unchecked] [--junit FILE] [--json] [--follow-symlinks]
+    t(`Usage: oe check PATH… [--fail-on STATES] [--allow-unchecked] [--junit FILE] [--json [FIELDS]] [--jq EXPR] [--follow-symlinks]
 
 Finds the serial numbers in the files and folders given, with the rules of the editor and the onboardingEvents.* settings of the nearest .vscode/settings.json (pattern, minimum length, deny list, include glob, event states), reads each machine once and lists its state.
 
@@ -367,8 +367,9 @@ The check passes only when every machine found was read and none is in a state -
 Options:
   --fail-on STATES   the states that fail the check, comma-separated, as the table writes them: failed, unknown, "in progress", "no events" (inProgress and noEvents work too; default: all four, so only onboarded machines pass)
   --allow-unchecked  pass although something was not checked; it is still named on stderr
-  --junit FILE       also write a JUnit XML report to FILE: one test case per machine
-  --json             the result as JSON on stdout instead of the table
+  --junit FILE       also write a JUnit XML report to FILE: one test case per machine, in English whatever the language (it is data)
+  --json [FIELDS]    the result as JSON on stdout instead of the table, one object per machine (docs/schemas/oe-check.schema.json); FIELDS, comma-separated, keeps only those: serialNumber, state, counted, locations, newestEvent, error, progress
+  --jq EXPR          filter that JSON through jq, as gh --jq does: a string is written as text, any other value as JSON, one per line
   --follow-symlinks  follow a symbolic link that leads out of the working folder (refused by default: a repository may plant one)
   --api-url URL, --auth-url URL, --client-id ID, --username NAME, --password-stdin, --ca-file FILE
                      sign-in and network (see oe --help)
@@ -377,7 +378,7 @@ Exit codes:
   0   every machine passed (also when no serial number was found)
   1   at least one machine is in a state --fail-on counts
   3   none failed, but something was not checked (see above), and --allow-unchecked was not given
-  64  bad input: unknown option, a missing path or one refused (a link out of the folder, another user's file), an empty or unknown state in --fail-on, a secret given as an option
+  64  bad input: unknown option, a missing path or one refused (a link out of the folder, another user's file), an empty or unknown state in --fail-on, a secret given as an option, an unknown --json field, a --jq expression jq refuses (with its message)
 `),
   options: {
     ...SESSION_OPTIONS,

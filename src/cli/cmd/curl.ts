@@ -12,7 +12,7 @@ export const command: CliCommand = {
   name: 'curl',
   summary: (t) => t('the token and events requests for a machine as curl commands, secrets as variables'),
   usage: (t) =>
-    t(`Usage: oe curl SERIAL [--timestamp N]
+    t(`Usage: oe curl SERIAL [--timestamp N] [--json [FIELDS]] [--jq EXPR]
 
 Prints the two requests oe events makes (the token request, then the events request) as curl
 commands for a POSIX shell, to put in a ticket or run where oe is not installed. No secret is
@@ -22,12 +22,14 @@ sent and no secret is read.
 
 Options:
   --timestamp N    add the API's timestamp parameter, sent as given (the spec leaves its unit open)
+  --json [FIELDS]  the commands as JSON, their comments in English (docs/schemas/oe-curl.schema.json); FIELDS, comma-separated, keeps only those: serialNumber, apiBaseUrl, authUrl, timestamp, script
+  --jq EXPR        filter that JSON through jq, as gh --jq does: a string is written as text, any other value as JSON, one per line
   --api-url URL, --auth-url URL   the URLs (default: OE_API_URL, OE_AUTH_URL)
   --client-id ID, --username NAME written into the commands instead of $OE_CLIENT_ID, $OE_USERNAME
 
 Exit codes:
   0   the commands were printed
-  64  bad input: unknown option, malformed serial number or URL, no URL set
+  64  bad input: unknown option, malformed serial number or URL, no URL set, an unknown --json field, a --jq expression jq refuses (with its message)
 `),
   options: {
     'api-url': { type: 'string' },

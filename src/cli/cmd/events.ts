@@ -47,13 +47,14 @@ export const command: CliCommand = {
   name: 'events',
   summary: (t) => t("a machine's onboarding events, as a table or as JSON"),
   usage: (t) =>
-    t(`Usage: oe events SERIAL [--since TIME] [--json | --ndjson]
+    t(`Usage: oe events SERIAL [--since TIME] [--json [FIELDS] | --ndjson] [--jq EXPR]
 
 Shows the onboarding events of one machine, newest first.
 
 Options:
   --since TIME     only events at or after TIME: a day (2025-01-31, from midnight UTC), a time with its zone (2025-01-31T08:00Z, 2025-01-31T09:00+01:00) or a duration back from now (30m, 2h, 7d)
-  --json           the events as the server sent them, in the export format of the extension
+  --json [FIELDS]  the events as the server sent them, in the export format of the extension (docs/schemas/oe-events.schema.json); FIELDS, comma-separated, keeps only those: serialNumber, exportedAt, fetchedAt, filter, count, events
+  --jq EXPR        filter that JSON through jq, as gh --jq does: a string is written as text, any other value as JSON, one per line
   --ndjson         one event per line, as the server sent it
   --api-url URL, --auth-url URL, --client-id ID, --username NAME, --password-stdin, --ca-file FILE
                    sign-in and network (see oe --help)
@@ -61,7 +62,7 @@ Options:
 Exit codes:
   0   the events were read (also when there are none)
   3   the events could not be read: sign-in, network or server (the message says which)
-  64  bad input: unknown option, malformed serial number, a --since that is not one of the forms above, a secret given as an option
+  64  bad input: unknown option, malformed serial number, a --since that is not one of the forms above, a secret given as an option, an unknown --json field, a --jq expression jq refuses (with its message)
 `),
   options: {
     ...SESSION_OPTIONS,

@@ -152,7 +152,7 @@ Serves the Onboarding Events agent tools (machine events, onboarding summary, se
 file below the working folder) over MCP on stdin and stdout, for an agent that starts it, signed in
 with the credentials of its environment (OE_API_URL, OE_AUTH_URL, OE_CLIENT_ID, OE_CLIENT_SECRET,
 OE_USERNAME, OE_PASSWORD). The tool that watches machines in VS Code starts nothing here. Runs until
-the agent closes stdin. Not for a terminal: stdin and stdout carry the protocol.
+the agent closes stdin. Not for a terminal: stdin and stdout carry the protocol. No --json: what it writes is the protocol's JSON (JSON-RPC) already.
 
 Exit codes:
   0   the agent closed the connection

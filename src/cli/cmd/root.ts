@@ -46,6 +46,10 @@ function overview(t: Localize): string {
     ),
     '',
     t(
+      'Every command that prints data takes --json [FIELDS] (JSON on stdout, each object with its schemaVersion: docs/schemas) and --jq EXPR (that JSON through jq). The data is in English whatever the language; the messages on stderr are in yours.',
+    ),
+    '',
+    t(
       "Credentials come from OE_API_URL, OE_AUTH_URL, OE_CLIENT_ID, OE_CLIENT_SECRET, OE_USERNAME and OE_PASSWORD, from --password-stdin, or from a prompt in a terminal; never from an option. Run 'oe <command> --help' for a command's options and exit codes.",
     ),
     '',

@@ -19,19 +19,21 @@ export const command: CliCommand = {
   name: 'test-connection',
   summary: (t) => t('check the way to the API step by step, as Test Connection in VS Code does'),
   usage: (t) =>
-    t(`Usage: oe test-connection [--serial SERIAL]
+    t(`Usage: oe test-connection [--serial SERIAL] [--json [FIELDS]] [--jq EXPR]
 
 Checks the way to the API and to the authorization server one step at a time (proxy, name resolution, connection, proxy tunnel, TLS and the certificate, then the token and events requests) and prints the report Test Connection writes in VS Code. Without credentials the network steps still run. No secret is part of the report.
 
 Options:
   --serial SERIAL  the machine the events request asks for (a made-up serial number by default)
+  --json [FIELDS]  the report as JSON, in English whatever the language (docs/schemas/oe-test-connection.schema.json); FIELDS, comma-separated, keeps only those: ok, unclear, environment, apiBaseUrl, authUrl, startedAt, facts, stages, headline, advice
+  --jq EXPR        filter that JSON through jq, as gh --jq does: a string is written as text, any other value as JSON, one per line
   --api-url URL, --auth-url URL, --client-id ID, --username NAME, --password-stdin, --ca-file FILE
                    sign-in and network (see oe --help)
 
 Exit codes:
   0   the connection works
   1   the connection fails, or the answers cannot tell whether it works (the report says at which step and what to do)
-  64  bad input: unknown option, a missing or invalid URL, a secret given as an option
+  64  bad input: unknown option, a missing or invalid URL, a secret given as an option, an unknown --json field, a --jq expression jq refuses (with its message)
 `),
   options: { ...SESSION_OPTIONS, serial: { type: 'string' } },
   json: {

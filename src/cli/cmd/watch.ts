@@ -187,13 +187,15 @@ export const command: CliCommand = {
   name: 'watch',
   summary: (t) => t('wait until machines have onboarded or failed: for a test rig'),
   usage: (t) =>
-    t(`Usage: oe watch SERIAL… [--next] [--timeout DURATION]
+    t(`Usage: oe watch SERIAL… [--next] [--timeout DURATION] [--json [FIELDS]] [--jq EXPR]
 
-Polls each machine on the schedule of the extension's watch until its newest event says onboarded or failed. A machine that already has an outcome answers at once with it and the time it happened (onboarded 0, failed 1); --next waits for an outcome after the watch started instead, for a rig that onboards a machine again. Each new step is shown on stderr when it is a terminal; one line per machine is written to stdout at the end.
+Polls each machine on the schedule of the extension's watch until its newest event says onboarded or failed. A machine that already has an outcome answers at once with it and the time it happened (onboarded 0, failed 1); --next waits for an outcome after the watch started instead, for a rig that onboards a machine again. Each new step is shown on stderr when it is a terminal; one line per machine is written to stdout at the end, in English whatever the language (it is data).
 
 Options:
   --next              wait for an outcome newer than the start of the watch; one from before does not count
   --timeout DURATION  give up after this long, a request that hangs included, such as 90s, 30m or 2h (default 60m)
+  --json [FIELDS]     NDJSON on stdout instead, written as it happens: a line for each new event and one for each machine's result (docs/schemas/oe-watch.schema.json); FIELDS, comma-separated, keeps only those: kind, serialNumber, type, time, result, tookMs, message, error
+  --jq EXPR           filter each JSON line through jq, as gh --jq does: a string is written as text, any other value as JSON
   --api-url URL, --auth-url URL, --client-id ID, --username NAME, --password-stdin, --ca-file FILE
                       sign-in and network (see oe --help)
 
@@ -202,7 +204,7 @@ Exit codes (with several machines: 1 when any failed, else 3, else 2):
   1   a machine failed
   2   the timeout passed before every machine had an outcome
   3   could not poll: the credentials were refused, or the API could not be reached or did not answer (for 15 minutes, or when the timeout passed)
-  64  bad input: unknown option, malformed serial number, a bad duration, a secret given as an option
+  64  bad input: unknown option, malformed serial number, a bad duration, a secret given as an option, an unknown --json field, a --jq expression jq refuses (with its message)
 `),
   options: { ...SESSION_OPTIONS, timeout: { type: 'string' }, next: { type: 'boolean' } },
   json: { schemaVersion: 1, fields: ['kind', 'serialNumber', 'type', 'time', 'result', 'tookMs', 'message', 'error'] },
