@@ -126,7 +126,7 @@ describe('oe --json and --jq', function () {
     assert.equal(message.stdout, 'red \\u001b[31m\\u202e\n');
   });
 
-  it("a jq error is bad input (exit 64) with jq's message, before any request when the expression does not compile", async () => {
+  it("a jq error is bad input (exit 64) with jq's message", async () => {
     const syntax = await runOeInProcess(['events', TEST_SERIALS.onboarded, '--jq', '.events[]['], { env: env() });
     assert.equal(syntax.code, 64);
     assert.match(syntax.stderr, /^oe events: error: syntax error, unexpected end of file/m);
@@ -135,6 +135,18 @@ describe('oe --json and --jq', function () {
     assert.equal(runtime.code, 64);
     assert.match(runtime.stderr, /too few/);
     assert.equal(runtime.stdout, '');
+  });
+
+  it('a --jq expression that never ends holds no run: Ctrl-C ends it at once (exit 130)', async () => {
+    const dir = tempFolder('loop');
+    const { io } = testIo({ env: { PATH: process.env['PATH'] ?? '', HOME: dir, ...env() }, cwd: dir });
+    const abort = new AbortController();
+    const running = runCli(['events', TEST_SERIALS.onboarded, '--jq', 'last(repeat(1))'], io, abort.signal);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const stopped = Date.now();
+    abort.abort('SIGINT');
+    assert.equal(await running, 130);
+    assert.ok(Date.now() - stopped < 1000, `ended ${Date.now() - stopped} ms after Ctrl-C`);
   });
 
   it('oe watch --json writes NDJSON as it happens: the new event, then the result, each when it comes', async () => {
@@ -146,9 +158,8 @@ describe('oe --json and --jq', function () {
     const running = runCli(['watch', TEST_SERIALS.started, '--json', '--timeout', '30s'], io, new AbortController().signal);
     await new Promise((resolve) => setTimeout(resolve, 500));
     // Before the machine has an outcome, its first event is already on stdout.
-    const first = stdout().trimEnd().split('\n');
-    assert.equal(first.length, 1, stdout());
-    assert.deepEqual(JSON.parse(first[0] ?? ''), {
+    assert.match(stdout(), /^\{[^\n]+\}\n$/, 'one line, the first event, before the machine has an outcome');
+    assert.deepEqual(JSON.parse(stdout()), {
       schemaVersion: 1,
       kind: 'event',
       serialNumber: TEST_SERIALS.started,
