@@ -60,14 +60,22 @@ Exit codes:
     if (args.json !== undefined) {
       const json = jsonWriter(io, args.json, context.signal);
       const { verdict, facts, stages, ...where } = report;
+      // The plain lines the terminal shows: the report's values come in Markdown code spans.
+      const { line } = plainReportStyle();
       json.document({
         ok: verdict.ok,
         unclear: verdict.unclear === true,
         ...where,
         facts: facts.map(([name, value]) => ({ name, value })),
-        stages: stages.map((stage) => ({ durationMs: null, ...stage })),
-        headline: verdict.headline,
-        advice: verdict.advice,
+        stages: stages.map(({ title, summary, details, ...stage }) => ({
+          durationMs: null,
+          ...stage,
+          title: line(title),
+          summary: line(summary),
+          details: details.map(line),
+        })),
+        headline: line(verdict.headline),
+        advice: line(verdict.advice),
       });
       await json.end();
       return report.verdict.ok ? EXIT.ok : EXIT.no;
