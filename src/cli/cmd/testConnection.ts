@@ -61,7 +61,8 @@ Exit codes:
       const json = jsonWriter(io, args.json, context.signal);
       const { verdict, facts, stages, ...where } = report;
       // The plain lines the terminal shows: the report's values come in Markdown code spans.
-      const { line } = plainReportStyle();
+      const plain = plainReportStyle();
+      const line = (text: string): string => plain.line(text);
       json.document({
         ok: verdict.ok,
         unclear: verdict.unclear === true,
