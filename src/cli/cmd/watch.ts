@@ -121,7 +121,7 @@ function newestText(seen: NewestEvent | undefined): string {
   return `${terminalText(seen.type, 80)} ${formatUtcIso(seen.at) ?? ''}`.trimEnd();
 }
 
-/** The line stdout gets: data a script reads, so in English whatever LANG is (stderr speaks the user's language). */
+/** The line stdout gets: data a script reads, so in English whatever LANG is (stderr is in the user's language). */
 function endingLine(serialNumber: string, ending: Ending): string {
   const t = plainLocalize;
   switch (ending.kind) {

@@ -101,7 +101,7 @@ describe('oe --json and --jq', function () {
     assert.match(unknown.stderr, /Unknown JSON field evnts\. The fields are: serialNumber, exportedAt, fetchedAt, filter, count, events\./);
     assert.equal(api?.eventRequests().length, requests, 'bad input sends nothing');
     const mcp = await runOeInProcess(['mcp', '--json'], { env: env() });
-    assert.equal(mcp.code, 64, 'oe mcp speaks the MCP protocol: no --json');
+    assert.equal(mcp.code, 64, 'oe mcp writes the MCP protocol: no --json');
   });
 
   it('--jq filters the JSON through jq: strings as text, other values as JSON, one per line', async () => {
