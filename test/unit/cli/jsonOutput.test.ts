@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
 import { runCli } from '../../../src/cli/cmd/root';
 import { makeEvent, startFakeApi, TEST_SERIALS, type FakeApi } from '../../support/fakeApi';
 import { ROOT, signedInEnv, tempFolder } from '../../support/cli/runOe';
@@ -64,7 +65,8 @@ describe('oe --json and --jq', function () {
       const result = await runOeInProcess(run.args(), { env: env(), ...(cwd === undefined ? {} : { cwd }) });
       assert.equal(result.code, 0, result.stderr);
       const documents = run.ndjson ? result.stdout.trimEnd().split('\n') : [result.stdout];
-      const validate = new Ajv({ allErrors: true }).compile(schema);
+      // ajv-formats: the schemas' date-time fields are checked, not ignored.
+      const validate = addFormats(new Ajv({ allErrors: true })).compile(schema);
       for (const document of documents) {
         const value = JSON.parse(document) as unknown;
         assert.ok(validate(value), `${command}: ${new Ajv().errorsText(validate.errors)}\n${document}`);
