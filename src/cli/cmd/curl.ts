@@ -4,7 +4,6 @@
 import { curlCommands } from '../../core/domain/links/curlCommands';
 import { EXIT, UsageError, type CliCommand } from '../cliCommand';
 import { serialArgument, stringOption } from '../cliArgs';
-import { endpointsOf } from '../cliSession';
 
 export const command: CliCommand = {
   name: 'curl',
@@ -28,13 +27,14 @@ Exit codes:
   64  bad input: unknown option, malformed serial number or URL, no URL set
 `),
   options: {
+    env: { type: 'string' },
     'api-url': { type: 'string' },
     'auth-url': { type: 'string' },
     'client-id': { type: 'string' },
     username: { type: 'string' },
     timestamp: { type: 'string' },
   },
-  run(args, io) {
+  run(args, io, context) {
     const { t } = io;
     if (args.positionals.length !== 1) throw new UsageError(t('Name exactly one serial number.'));
     const serialNumber = serialArgument(args.positionals[0] ?? '', t);
@@ -42,7 +42,7 @@ Exit codes:
     const timestamp = timestampText === undefined ? undefined : Number(timestampText.trim());
     if (timestamp !== undefined && (!/^-?\d+$/.test(timestampText?.trim() ?? '') || !Number.isSafeInteger(timestamp)))
       throw new UsageError(t('--timestamp takes a whole number, not "{0}".', timestampText ?? ''));
-    const { apiBaseUrl, authUrl } = endpointsOf(args, io);
+    const { apiBaseUrl, authUrl } = context.endpoints();
     io.stdout(
       curlCommands(
         {

@@ -16,7 +16,6 @@ import type { ExtensionConnector } from '../../core/agents/mcpServer';
 import { ToolAnswerer, type ToolProgram } from '../../core/agents/toolAnswerer';
 import { scopeFileText, serialsInText, type ToolScope } from '../../core/agents/toolScope';
 import { EXIT, UsageError, type CliCommand, type CliContext, type CliIo, type ParsedArgs } from '../cliCommand';
-import { endpointsOf } from '../cliSession';
 import { agentWording } from '../../core/client/agentRemedies';
 import { OE_AGENT_ASKS } from '../remedies';
 
@@ -109,7 +108,7 @@ export function oeToolProgram(args: ParsedArgs, io: CliIo, context: CliContext):
     },
     environment: () => {
       try {
-        return new URL(endpointsOf(args, io).apiBaseUrl).host;
+        return new URL(context.endpoints().apiBaseUrl).host;
       } catch {
         return '';
       }

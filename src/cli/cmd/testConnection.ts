@@ -6,7 +6,7 @@ import { runConnectionCheck } from '../../core/client/connectionCheck';
 import { EXIT, type CliCommand } from '../cliCommand';
 import { serialArgument, stringOption } from '../cliArgs';
 import { styler } from '../cliIo';
-import { credentialsIfAny, endpointsOf, httpSettingsOf, SESSION_OPTIONS } from '../cliSession';
+import { httpSettingsOf, SESSION_OPTIONS } from '../cliSession';
 import { OE_WORDING } from '../remedies';
 import { definedOnly } from '../../core/common/definedOnly';
 
@@ -34,10 +34,10 @@ Exit codes:
   options: { ...SESSION_OPTIONS, serial: { type: 'string' } },
   async run(args, io, context) {
     const { t } = io;
-    const endpoints = endpointsOf(args, io);
+    const endpoints = context.endpoints();
     const serial = stringOption(args, 'serial');
     const serialNumber = serial === undefined ? undefined : serialArgument(serial, t);
-    const credentials = await credentialsIfAny(args, io);
+    const credentials = await context.credentialsIfAny();
     const report = await runConnectionCheck({
       t,
       wording: OE_WORDING,
