@@ -1,9 +1,10 @@
-// npm run pack:cli: the tarball holds oe.js and a package.json only, and
-// `npm install -g` of it into a temporary prefix gives a working `oe` on the
-// PATH, with nothing else installed (the bundle has no dependency to fetch).
+// npm run pack:cli: the tarball holds oe.js, a package.json and the shrinkwrap
+// of its one dependency (the keychain's native module), and `npm install -g`
+// of it into a temporary prefix, offline from the npm cache `npm ci` filled,
+// gives a working `oe` on the PATH that loads that module.
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, tempFolder } from '../support/cli/runOe';
 
@@ -16,14 +17,41 @@ describe('oe as an npm package (npm run pack:cli)', function () {
     assert.equal(packed, join('dist', `oe-cli-${version}.tgz`));
     const tarball = join(ROOT, packed);
     const listing = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).trim().split('\n').sort();
-    assert.deepEqual(listing, ['package/oe.js', 'package/package.json']);
+    assert.deepEqual(listing, ['package/npm-shrinkwrap.json', 'package/oe.js', 'package/package.json']);
     const prefix = tempFolder('prefix');
-    execFileSync('npm', ['install', '--global', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', tarball], {
+    // The cache of the user running the tests: what `npm ci` of this repository downloaded, the keychain module among it.
+    const cache = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).trim();
+    const install = [
+      'install',
+      '--global',
+      '--prefix',
+      prefix,
+      '--offline',
+      '--cache',
+      cache,
+      '--no-audit',
+      '--no-fund',
+      '--no-update-notifier',
+    ];
+    execFileSync('npm', [...install, tarball], {
       encoding: 'utf8',
       env: { PATH: process.env['PATH'] ?? '', HOME: prefix },
     });
     const oe = join(prefix, 'bin', 'oe');
     const env = { PATH: `${join(prefix, 'bin')}:${process.env['PATH'] ?? ''}`, HOME: prefix };
     assert.equal(execFileSync(oe, ['--version'], { encoding: 'utf8', env }), `${version}\n`);
+    // An environment to ask the keychain about, where there is no D-Bus session: the module loads, the keychain is absent.
+    mkdirSync(join(prefix, '.config', 'oe'), { recursive: true });
+    const environment = {
+      name: 'Production',
+      apiBaseUrl: 'https://api.example.invalid',
+      authUrl: 'https://auth.example.invalid',
+      clientId: 'c',
+      username: 'u',
+    };
+    writeFileSync(join(prefix, '.config', 'oe', 'config.json'), JSON.stringify({ environments: [environment] }));
+    const status = spawnSync(oe, ['auth', 'status'], { encoding: 'utf8', env });
+    assert.equal(status.status, 3, status.stderr);
+    assert.match(status.stderr, /No keychain is available/, 'the installed oe loads the keychain module');
   });
 });

@@ -52,11 +52,17 @@ export function signedInEnv(api: FakeApi): Record<string, string> {
 }
 
 export function runOe(args: readonly string[], options: OeOptions = {}): Promise<OeRun> {
+  return runOeUnder([], args, options);
+}
+
+/** runOe, with `oe` run by another program: `[program, ...its arguments]`, which ends with running what follows it. */
+export function runOeUnder(wrapper: readonly string[], args: readonly string[], options: OeOptions = {}): Promise<OeRun> {
   const home = options.cwd ?? tempFolder('home');
   const env: Record<string, string> = { PATH: process.env['PATH'] ?? '', HOME: home };
   for (const [name, value] of Object.entries(options.env ?? {})) if (value !== undefined) env[name] = value;
+  const [program, ...programArgs] = [...wrapper, process.execPath, OE, ...args];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [OE, ...args], { cwd: options.cwd ?? home, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(program ?? process.execPath, programArgs, { cwd: options.cwd ?? home, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
