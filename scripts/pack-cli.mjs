@@ -33,8 +33,8 @@ function keychainShrinkwrap(cli) {
   const packages = { '': { name: cli.name, version: cli.version, license: cli.license, dependencies: cli.dependencies, bin: cli.bin } };
   for (const [path, entry] of Object.entries(lock.packages)) {
     if (!path.startsWith(`node_modules/${KEYCHAIN}`)) continue;
-    const { dev, ...kept } = entry;
-    packages[path] = kept;
+    // Not a development dependency in this package: the one it runs with.
+    packages[path] = Object.fromEntries(Object.entries(entry).filter(([key]) => key !== 'dev'));
   }
   return { name: cli.name, version: cli.version, lockfileVersion: 3, requires: true, packages };
 }
