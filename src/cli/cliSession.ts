@@ -144,7 +144,8 @@ function environmentOf(args: ParsedArgs, io: CliIo): EnvironmentOf {
   };
 }
 
-function namedEnvironment(args: ParsedArgs, io: CliIo): string | undefined {
+/** The environment --env or OE_ENV names, if any. */
+export function namedEnvironment(args: ParsedArgs, io: CliIo): string | undefined {
   return option(args, 'env') ?? variable(io, ENV_VARIABLE);
 }
 

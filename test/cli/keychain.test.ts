@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeApi, TEST_CREDENTIALS, TEST_SERIALS, type FakeApi } from '../support/fakeApi';
-import { filesBelow, runOe, runOeUnder, signedInEnv, tempFolder, type OeOptions, type OeRun } from '../support/cli/runOe';
+import { filesBelow, runOe, runOeInTerminal, runOeUnder, signedInEnv, tempFolder, type OeOptions, type OeRun } from '../support/cli/runOe';
 import { skipBecause } from '../support/skipBecause';
 
 /** The login keyring's password: gnome-keyring creates the keyring with it on first unlock. */
@@ -13,14 +13,19 @@ const KEYRING_PASSWORD = 'keyring-test-password';
 const LOCK =
   'dbus-send --session --print-reply --dest=org.freedesktop.secrets /org/freedesktop/secrets org.freedesktop.Secret.Service.Lock array:objpath:/org/freedesktop/secrets/collection/login >/dev/null || exit 91';
 
-/** oe in its own D-Bus session with gnome-keyring's Secret Service, its login keyring unlocked or locked again. */
-function runWithKeyring(args: readonly string[], options: OeOptions & { readonly locked?: boolean }): Promise<OeRun> {
+/** A D-Bus session with gnome-keyring's Secret Service, its login keyring unlocked or locked again, that then runs its arguments. */
+function keyringSession(locked: boolean): string[] {
   const script = [
     `printf %s '${KEYRING_PASSWORD}' | gnome-keyring-daemon --unlock --components=secrets >/dev/null || exit 90`,
-    ...(options.locked === true ? [LOCK] : []),
+    ...(locked ? [LOCK] : []),
     'exec "$@"',
   ].join('\n');
-  return runOeUnder(['dbus-run-session', '--', 'sh', '-c', script, 'sh'], args, options);
+  return ['dbus-run-session', '--', 'sh', '-c', script, 'sh'];
+}
+
+/** oe in a keyring session of its own. */
+function runWithKeyring(args: readonly string[], options: OeOptions & { readonly locked?: boolean }): Promise<OeRun> {
+  return runOeUnder(keyringSession(options.locked === true), args, options);
 }
 
 function loginArgs(api: FakeApi, name: string): string[] {
@@ -105,6 +110,25 @@ describe('oe auth and the keychain (a real Secret Service)', function () {
     );
     for (const file of files)
       for (const secret of secrets) assert.ok(!file.content.includes(Buffer.from(secret)), `a secret or the token in ${file.path}`);
+  });
+
+  it('login on a terminal asks for the password with a hidden prompt, and the next run is signed in', async () => {
+    assert.ok(api !== undefined);
+    const home = tempFolder('keychain');
+    const args = loginArgs(api, 'Test system').filter((arg) => arg !== '--password-stdin');
+    const signedIn = await runOeInTerminal(args, {
+      cwd: home,
+      env: { OE_CLIENT_SECRET: TEST_CREDENTIALS.clientSecret },
+      under: keyringSession(false),
+      type: { prompt: 'Password: ', input: TEST_CREDENTIALS.password },
+    });
+    assert.equal(signedIn.code, 0, signedIn.stdout);
+    assert.match(signedIn.stdout, /Password: \r?\n.*Signed in to "Test system"/s);
+    assert.ok(!signedIn.stdout.includes(TEST_CREDENTIALS.password), 'the password is not echoed');
+    api.clearRequests();
+    const events = await runWithKeyring(['events', TEST_SERIALS.onboarded, '--env', 'test system'], { cwd: home });
+    assert.equal(events.code, 0, events.stderr);
+    assert.equal(api.requests.length, 1);
   });
 
   it('asks a new token when the kept one has expired, and keeps it for the next run', async () => {

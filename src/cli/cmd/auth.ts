@@ -10,17 +10,11 @@ import { OnboardingClient } from '../../core/client/onboardingClient';
 import { SIGN_IN_VARIABLES } from '../../core/domain/session/argumentSignIn';
 import { checkEnvironmentName, sameName, suggestEnvironmentName } from '../../core/domain/session/environmentRules';
 import { EXIT, UsageError, type CliCommand, type CliContext, type CliIo, type ParsedArgs } from '../cliCommand';
-import { stringOption } from '../cliArgs';
-import { configPath, ENV_VARIABLE, findEnvironment, readConfig, writeConfig, withEnvironment, type CliConfig } from '../cliConfig';
+import { configPath, findEnvironment, readConfig, writeConfig, withEnvironment, type CliConfig } from '../cliConfig';
 import { deleteEnvironmentSecrets, readCredentials, readToken, samePlace, storeCredentials, storeToken } from '../cliKeychain';
-import { httpSettingsOf, loginFieldsOf, SESSION_OPTIONS } from '../cliSession';
+import { httpSettingsOf, loginFieldsOf, namedEnvironment, SESSION_OPTIONS } from '../cliSession';
 
 const SUBCOMMANDS = ['login', 'status', 'logout', 'token'] as const;
-
-function namedEnvironment(args: ParsedArgs, io: CliIo): string | undefined {
-  const named = stringOption(args, 'env') ?? io.env[ENV_VARIABLE];
-  return named === undefined || named.trim() === '' ? undefined : named.trim();
-}
 
 function quoted(name: string): string {
   return JSON.stringify(toSingleLine(name, 80));

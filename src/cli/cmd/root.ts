@@ -48,6 +48,7 @@ function overview(t: Localize): string {
     t(
       "Credentials come from OE_API_URL, OE_AUTH_URL, OE_CLIENT_ID, OE_CLIENT_SECRET, OE_USERNAME and OE_PASSWORD, from --password-stdin, or from a prompt in a terminal; never from an option. Run 'oe <command> --help' for a command's options and exit codes.",
     ),
+    '',
     t('Or sign in once with oe auth login: --env NAME (or OE_ENV) chooses the environment; the variables win over it.'),
     '',
   ].join('\n');
