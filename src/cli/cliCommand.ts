@@ -5,6 +5,7 @@ import type { ParseArgsConfig } from 'node:util';
 import type { Localize, LocalizedText } from '../core/common/localize';
 import type { Credentials } from '../core/client/auth/tokenClient';
 import type { OnboardingClient } from '../core/client/onboardingClient';
+import type { Endpoints } from '../core/domain/session/sessionMachine';
 import type { Settings } from '../core/domain/settings/settingsRules';
 
 export interface CliIo {
@@ -27,12 +28,6 @@ export type CliOptions = NonNullable<ParseArgsConfig['options']>;
 export interface ParsedArgs {
   readonly values: Readonly<Record<string, string | boolean | (string | boolean)[] | undefined>>;
   readonly positionals: readonly string[];
-}
-
-/** Where the client goes: both URLs, checked by the sign-in form's rule. */
-export interface Endpoints {
-  readonly apiBaseUrl: string;
-  readonly authUrl: string;
 }
 
 export interface CliContext {

@@ -15,10 +15,11 @@ import type { Localize } from '../core/common/localize';
 import { tokenEndpoint, VerifiedGrant, type Credentials } from '../core/client/auth/tokenClient';
 import { OnboardingClient, type HttpSettings } from '../core/client/onboardingClient';
 import { SIGN_IN_VARIABLES as V } from '../core/domain/session/argumentSignIn';
+import type { Endpoints } from '../core/domain/session/sessionMachine';
 import { checkEndpointUrl, urlProblemMessage } from '../core/domain/session/environmentRules';
 import { clientSettingsOf } from '../core/domain/settings/clientSettings';
 import { readSettings, SECTION, type Settings } from '../core/domain/settings/settingsRules';
-import { InterruptedError, UsageError, type CliContext, type CliIo, type CliOptions, type Endpoints, type ParsedArgs } from './cliCommand';
+import { InterruptedError, UsageError, type CliContext, type CliIo, type CliOptions, type ParsedArgs } from './cliCommand';
 import { configPath, ENV_VARIABLE, readConfig, selectedEnvironment, type CliEnvironment } from './cliConfig';
 import { credentialsOfRecord, readCredentials, readToken, samePlace, storeToken, type StoredCredentials } from './cliKeychain';
 

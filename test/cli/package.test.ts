@@ -11,7 +11,7 @@ import { ROOT, tempFolder } from '../support/cli/runOe';
 describe('oe as an npm package (npm run pack:cli)', function () {
   this.timeout(120_000);
 
-  it('packs oe.js alone with bin oe; npm install -g of the tarball runs oe --version', () => {
+  it('packs oe.js with bin oe and its shrinkwrap; npm install -g of the tarball, offline, runs oe --version and loads the keychain module', () => {
     const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     const packed = execFileSync(process.execPath, [join(ROOT, 'scripts', 'pack-cli.mjs')], { cwd: ROOT, encoding: 'utf8' }).trim();
     assert.equal(packed, join('dist', `oe-cli-${version}.tgz`));
