@@ -76,7 +76,8 @@ const contexts = await Promise.all([
   // file: a command that runs makes a request), and the translations, so `npm install -g` of oe.js alone works.
   esbuild.context({
     ...common,
-    external: [],
+    // The keychain is a native module per platform: required at run time from the package's dependencies.
+    external: ['@napi-rs/keyring'],
     plugins: watch ? [problemMatcher] : [],
     // The same file in every build, so the package is what the tests ran: no source map (oe prints no stack to map).
     sourcemap: false,

@@ -3,8 +3,10 @@
 // dist/oe-cli-<version>.tgz, holding oe.js (the bundle esbuild.mjs built,
 // everything inside), jqWorker.js (jq, for --jq) and a package.json whose bin names it `oe`. It installs
 // with `npm install -g dist/oe-cli-<version>.tgz` or runs with
-// `npx --package dist/oe-cli-<version>.tgz oe`, on Node 20 or later, with
-// nothing else to fetch (no dependencies).
+// `npx --package dist/oe-cli-<version>.tgz oe`, on Node 20 or later. Its one
+// dependency, the keychain's native module, is pinned by an npm-shrinkwrap.json
+// taken from package-lock.json: npm installs the platform's binary, from its
+// cache when `npm ci` of this repository filled it.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +20,25 @@ if (!existsSync(bundle)) {
   console.error('pack:cli: dist/oe.js is missing: run node esbuild.mjs first (npm run pack:cli does).');
   process.exit(1);
 }
+const KEYCHAIN = '@napi-rs/keyring';
+const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
+
+/** The version package-lock.json holds: the one the tests ran. */
+function keychainDependency() {
+  return { [KEYCHAIN]: lock.packages[`node_modules/${KEYCHAIN}`].version };
+}
+
+/** The lock entries of the keychain module and of its per-platform binaries (optional: npm takes the one that fits). */
+function keychainShrinkwrap(cli) {
+  const packages = { '': { name: cli.name, version: cli.version, license: cli.license, dependencies: cli.dependencies, bin: cli.bin } };
+  for (const [path, entry] of Object.entries(lock.packages)) {
+    if (!path.startsWith(`node_modules/${KEYCHAIN}`)) continue;
+    // Not a development dependency in this package: the one it runs with.
+    packages[path] = Object.fromEntries(Object.entries(entry).filter(([key]) => key !== 'dev'));
+  }
+  return { name: cli.name, version: cli.version, lockfileVersion: 3, requires: true, packages };
+}
+
 const staging = mkdtempSync(join(tmpdir(), 'oe-cli-'));
 try {
   copyFileSync(bundle, join(staging, 'oe.js'));
@@ -29,10 +50,12 @@ try {
     license: manifest.license,
     repository: manifest.repository,
     bin: { oe: 'oe.js' },
-    files: ['oe.js', 'jqWorker.js'],
+    files: ['oe.js', 'jqWorker.js', 'npm-shrinkwrap.json'],
     engines: { node: '>=20' },
+    dependencies: keychainDependency(),
   };
   writeFileSync(join(staging, 'package.json'), `${JSON.stringify(cli, null, 2)}\n`);
+  writeFileSync(join(staging, 'npm-shrinkwrap.json'), `${JSON.stringify(keychainShrinkwrap(cli), null, 2)}\n`);
   const out = execFileSync('npm', ['pack', '--silent', '--pack-destination', join(root, 'dist')], {
     cwd: staging,
     encoding: 'utf8',

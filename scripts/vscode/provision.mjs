@@ -74,6 +74,16 @@ export function testPackages({ localVSCode = true } = {}) {
       why: 'a real corporate proxy with Basic authentication',
     },
     { name: 'mitmproxy', present: () => onPath('mitmdump'), why: 'a real TLS-inspecting proxy' },
+    {
+      name: 'gnome-keyring',
+      present: () => onPath('gnome-keyring-daemon'),
+      why: "oe auth keeps credentials in the Secret Service: the keychain tests run a real one (gnome-keyring's)",
+    },
+    {
+      name: 'dbus',
+      present: () => executable('/usr/bin/dbus-run-session'),
+      why: 'the keychain tests start gnome-keyring in a D-Bus session of their own (dbus-run-session)',
+    },
     ...(localVSCode
       ? [
           {

@@ -3,7 +3,9 @@
 // A command returns an exit code or throws; it never exits nor prints a stack.
 import type { ParseArgsConfig } from 'node:util';
 import type { Localize, LocalizedText } from '../core/common/localize';
+import type { Credentials } from '../core/client/auth/tokenClient';
 import type { OnboardingClient } from '../core/client/onboardingClient';
+import type { Endpoints } from '../core/domain/session/sessionMachine';
 import type { Settings } from '../core/domain/settings/settingsRules';
 
 export interface CliIo {
@@ -46,6 +48,12 @@ export interface JsonChoice {
 export interface CliContext {
   /** The signed-in client, built on first call: a command that fails on its input has asked for no credentials. */
   client(): Promise<OnboardingClient>;
+  /** The API and authorization URLs: from the options, the OE_* variables or the environment (--env, OE_ENV, the default). */
+  endpoints(): Endpoints;
+  /** The credentials, found as client() finds them, or undefined when there are none to be had (Test Connection skips its sign-in steps). */
+  credentialsIfAny(): Promise<Credentials | undefined>;
+  /** The access token oe would send: the keychain's while it is fresh, else a new one (oe auth token prints it). */
+  accessToken(): Promise<string>;
   /** The `onboardingEvents.*` settings of the working folder's .vscode/settings.json (defaults when absent). */
   readonly settings: Settings;
   /** The settings that apply to `path` (a file or folder): those of the nearest .vscode/settings.json above it. */

@@ -1,7 +1,7 @@
 // The context a command runs in (createContext): the settings of its folder
 // and a client built on first use. Credentials come from the environment,
-// --password-stdin or a hidden prompt, never from an option (`ps` and shell
-// history show it) nor a file.
+// --password-stdin, the keychain (oe auth login) or a hidden prompt, never
+// from an option (`ps` and shell history show it) nor a file.
 import { lstatSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -12,16 +12,20 @@ import { errorMessage } from '../core/common/errors';
 import { toSingleLine } from '../core/common/markdownText';
 import { readNamedFileSync } from '../core/common/namedFiles';
 import type { Localize } from '../core/common/localize';
-import type { Credentials } from '../core/client/auth/tokenClient';
+import { tokenEndpoint, VerifiedGrant, type Credentials } from '../core/client/auth/tokenClient';
 import { OnboardingClient, type HttpSettings } from '../core/client/onboardingClient';
 import { SIGN_IN_VARIABLES as V } from '../core/domain/session/argumentSignIn';
+import type { Endpoints } from '../core/domain/session/sessionMachine';
 import { checkEndpointUrl, urlProblemMessage } from '../core/domain/session/environmentRules';
 import { clientSettingsOf } from '../core/domain/settings/clientSettings';
 import { readSettings, SECTION, type Settings } from '../core/domain/settings/settingsRules';
 import { InterruptedError, UsageError, type CliContext, type CliIo, type CliOptions, type ParsedArgs } from './cliCommand';
+import { configPath, ENV_VARIABLE, readConfig, selectedEnvironment, type CliEnvironment } from './cliConfig';
+import { credentialsOfRecord, readCredentials, readToken, samePlace, storeToken, type StoredCredentials } from './cliKeychain';
 
 /** The options of every command that signs in (none of them carries a secret). */
 export const SESSION_OPTIONS: CliOptions = {
+  env: { type: 'string' },
   'api-url': { type: 'string' },
   'auth-url': { type: 'string' },
   'client-id': { type: 'string' },
@@ -127,22 +131,40 @@ function variable(io: CliIo, name: string): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }
 
-/** Where the client goes: both URLs, checked by the sign-in form's rule. */
-export interface Endpoints {
-  readonly apiBaseUrl: string;
-  readonly authUrl: string;
+/** The environment a command runs in: the one --env or OE_ENV names, else the config's default; the config is read on first call. */
+type EnvironmentOf = () => CliEnvironment | undefined;
+
+function environmentOf(args: ParsedArgs, io: CliIo): EnvironmentOf {
+  let chosen: { readonly environment: CliEnvironment | undefined } | undefined;
+  return () => {
+    if (chosen === undefined) {
+      const path = configPath(io.env);
+      chosen = { environment: selectedEnvironment(readConfig(path, io.t), namedEnvironment(args, io), path, io.t) };
+    }
+    return chosen.environment;
+  };
 }
 
-export function endpointsOf(args: ParsedArgs, io: CliIo): Endpoints {
+/** The environment --env or OE_ENV names, if any. */
+export function namedEnvironment(args: ParsedArgs, io: CliIo): string | undefined {
+  return option(args, 'env') ?? variable(io, ENV_VARIABLE);
+}
+
+/** Each URL from its option, its variable or the environment, in that order: a pipeline's variables win over a sign-in. */
+function endpointsOf(args: ParsedArgs, io: CliIo, environment: EnvironmentOf): Endpoints {
   const { t } = io;
-  const url = (flag: string, name: string): string => {
-    const given = option(args, flag) ?? variable(io, name);
-    if (given === undefined) throw new UsageError(t('Set {0} (or --{1}) to the URL your administrator gave you.', name, flag));
+  if (namedEnvironment(args, io) !== undefined) environment();
+  const url = (flag: string, name: string, key: 'apiBaseUrl' | 'authUrl'): string => {
+    const given = option(args, flag) ?? variable(io, name) ?? environment()?.[key];
+    if (given === undefined)
+      throw new UsageError(
+        `${t('Set {0} (or --{1}) to the URL your administrator gave you.', name, flag)} ${t('Or sign in once with oe auth login.')}`,
+      );
     const check = checkEndpointUrl(given);
     if (!check.ok) throw new UsageError(`${name}: ${urlProblemMessage(check.problem, t)}`);
     return check.url;
   };
-  return { apiBaseUrl: url('api-url', V.apiBaseUrl), authUrl: url('auth-url', V.authUrl) };
+  return { apiBaseUrl: url('api-url', V.apiBaseUrl, 'apiBaseUrl'), authUrl: url('auth-url', V.authUrl, 'authUrl') };
 }
 
 /** --ca-file as an absolute path; a file that is not there is bad input, not a network failure found later. */
@@ -223,32 +245,111 @@ async function readStdin(io: CliIo): Promise<string> {
     .replace(/\r?\n$/, '');
 }
 
-/** The credentials, each from its variable, the prompt or stdin; a clear error naming the variable when none can be had. */
-async function credentialsOf(args: ParsedArgs, io: CliIo): Promise<Credentials> {
+/** How the client signs in: its credentials, and with the keychain's the token kept there and the way to keep a new one. */
+interface SignIn {
+  readonly credentials: () => Promise<Credentials>;
+  readonly grant?: VerifiedGrant;
+  readonly keep?: (grant: VerifiedGrant) => void;
+}
+
+/**
+ * Each credential from its option or variable (or stdin), then the environment and its keychain entry, then a
+ * prompt in a terminal; a clear error naming the variable when none can be had. The keychain's token is used
+ * only when no secret came from the caller, so a pipeline that sets the variables never touches the keychain.
+ */
+async function signInOf(
+  args: ParsedArgs,
+  io: CliIo,
+  endpoints: Endpoints,
+  environment: EnvironmentOf,
+  signal: AbortSignal,
+  warn: (message: string) => void,
+  keychain = true,
+): Promise<SignIn> {
   const { t } = io;
   const interactive = io.isTTY.stdin && io.isTTY.stderr;
-  const plain = async (flag: string, name: string, label: string): Promise<string> => {
-    const given = option(args, flag) ?? variable(io, name);
-    if (given !== undefined) return given;
+  const piped = args.values['password-stdin'] === true;
+  const callerSecret = variable(io, V.clientSecret);
+  const callerPassword = piped ? undefined : variable(io, V.password);
+  const callerId = option(args, 'client-id') ?? variable(io, V.clientId);
+  const callerUser = option(args, 'username') ?? variable(io, V.username);
+  const everyGiven =
+    callerId !== undefined && callerUser !== undefined && callerSecret !== undefined && (piped || callerPassword !== undefined);
+  const env = everyGiven && namedEnvironment(args, io) === undefined ? undefined : environment();
+  const clientIdKnown = callerId ?? env?.clientId;
+  const usernameKnown = callerUser ?? env?.username;
+  const stored =
+    keychain &&
+    env !== undefined &&
+    clientIdKnown !== undefined &&
+    usernameKnown !== undefined &&
+    samePlace(env, { ...endpoints, clientId: clientIdKnown, username: usernameKnown })
+      ? env
+      : undefined;
+  const fromCaller = callerSecret !== undefined || piped || callerPassword !== undefined;
+  let record: StoredCredentials | undefined;
+  if (stored !== undefined) {
+    const matching = (found: StoredCredentials | undefined): StoredCredentials | undefined =>
+      found !== undefined && samePlace(found, stored) ? found : undefined;
+    const keep = (grant: VerifiedGrant): void => {
+      const token = grant.tokenFor(tokenEndpoint(stored.authUrl));
+      if (token === undefined) return;
+      const place = { apiBaseUrl: stored.apiBaseUrl, authUrl: stored.authUrl, clientId: stored.clientId, username: stored.username };
+      storeToken(stored.name, { ...place, value: token.value, refreshAt: token.refreshAt }, signal, t).catch((error: unknown) => {
+        warn(errorMessage(error, t));
+      });
+    };
+    if (!fromCaller) {
+      const token = await readToken(stored.name, signal, t);
+      if (token !== undefined && samePlace(token, stored) && Date.now() < token.refreshAt) {
+        // One request: the kept token; the secrets are read only if the API refuses it.
+        const credentials = async (): Promise<Credentials> => {
+          const found = matching(await readCredentials(stored.name, signal, t));
+          if (found === undefined) throw new UsageError(notSignedIn(stored.name, t));
+          return credentialsOfRecord(found);
+        };
+        return {
+          credentials,
+          grant: new VerifiedGrant(tokenEndpoint(stored.authUrl), { value: token.value, refreshAt: token.refreshAt }),
+          keep,
+        };
+      }
+    }
+    if (callerSecret === undefined || (!piped && callerPassword === undefined))
+      record = matching(await readCredentials(stored.name, signal, t));
+    if (!fromCaller && record !== undefined) {
+      const credentials = credentialsOfRecord(record);
+      return { credentials: () => Promise.resolve(credentials), keep };
+    }
+  }
+  const plain = async (flag: string, name: string, label: string, known: string | undefined): Promise<string> => {
+    if (known !== undefined) return known;
     if (interactive) return (await visiblePrompt(io, `${label}: `)).trim();
-    throw new UsageError(t('Set {0} (or --{1}).', name, flag));
+    throw new UsageError(`${t('Set {0} (or --{1}).', name, flag)} ${t('Or sign in once with oe auth login.')}`);
   };
-  const secret = async (name: string, label: string, stdinHint: boolean): Promise<string> => {
-    const given = variable(io, name);
+  const secret = async (name: string, label: string, storedValue: string | undefined, stdinHint: boolean): Promise<string> => {
+    const given = variable(io, name) ?? storedValue;
     if (given !== undefined) return given;
     if (interactive) return hiddenPrompt(io, `${label}: `);
     throw new UsageError(
-      stdinHint
-        ? t('No password: set {0} in the environment or pipe it with --password-stdin.', name)
-        : t('No client secret: set {0} in the environment.', name),
+      `${
+        stdinHint
+          ? t('No password: set {0} in the environment or pipe it with --password-stdin.', name)
+          : t('No client secret: set {0} in the environment.', name)
+      } ${t('Or sign in once with oe auth login.')}`,
     );
   };
-  const clientId = await plain('client-id', V.clientId, t('Client ID'));
-  const clientSecret = await secret(V.clientSecret, t('Client secret'), false);
-  const username = await plain('username', V.username, t('User name'));
-  const password = args.values['password-stdin'] === true ? await readStdin(io) : await secret(V.password, t('Password'), true);
+  const clientId = await plain('client-id', V.clientId, t('Client ID'), clientIdKnown);
+  const clientSecret = await secret(V.clientSecret, t('Client secret'), record?.clientSecret, false);
+  const username = await plain('username', V.username, t('User name'), usernameKnown);
+  const password = piped ? await readStdin(io) : await secret(V.password, t('Password'), record?.password, true);
   if (password === '') throw new UsageError(t('No password: set {0} in the environment or pipe it with --password-stdin.', V.password));
-  return { clientId, clientSecret, username, password };
+  const credentials = { clientId, clientSecret, username, password };
+  return { credentials: () => Promise.resolve(credentials) };
+}
+
+function notSignedIn(name: string, t: Localize): string {
+  return t('Not signed in to {0}: run oe auth login --env {0}, or set the OE_* variables.', JSON.stringify(name));
 }
 
 /** The context a command runs in (the settings of the working folder, and a client built on first use), and its end. */
@@ -263,20 +364,51 @@ export function createContext(args: ParsedArgs, io: CliIo, signal: AbortSignal):
   };
   const settingsFor = (path: string): Settings => settingsOfFolder(resolve(io.cwd, path), io.cwd, warn, io.t);
   const settings = settingsFor(io.cwd);
+  const environment = environmentOf(args, io);
   let client: Promise<OnboardingClient> | undefined;
   const context: CliContext = {
     settings,
     settingsFor,
     signal,
+    endpoints: () => endpointsOf(args, io, environment),
+    async accessToken() {
+      const endpoints = endpointsOf(args, io, environment);
+      const tokenUrl = tokenEndpoint(endpoints.authUrl);
+      const signIn = await signInOf(args, io, endpoints, environment, signal, warn);
+      const kept = signIn.grant?.tokenFor(tokenUrl);
+      if (kept !== undefined) return kept.value;
+      const verifier = new OnboardingClient({
+        ...endpoints,
+        credentials: signIn.credentials,
+        http: httpSettingsOf(args, io, settings),
+        ...definedOnly({ onGrant: signIn.keep }),
+      });
+      try {
+        const token = (await verifier.verifyCredentials(signal)).tokenFor(tokenUrl);
+        if (token === undefined) throw new Error('The token was granted for another token URL.');
+        return token.value;
+      } finally {
+        verifier.dispose();
+      }
+    },
+    async credentialsIfAny() {
+      try {
+        return await (await signInOf(args, io, endpointsOf(args, io, environment), environment, signal, warn)).credentials();
+      } catch (error) {
+        if (error instanceof UsageError) return undefined;
+        throw error;
+      }
+    },
     client() {
       client ??= (async () => {
-        const endpoints = endpointsOf(args, io);
-        const credentials = await credentialsOf(args, io);
+        const endpoints = endpointsOf(args, io, environment);
+        const signIn = await signInOf(args, io, endpoints, environment, signal, warn);
         const built = new OnboardingClient({
           ...endpoints,
-          credentials: () => Promise.resolve(credentials),
+          credentials: signIn.credentials,
           timestampUnit: settings.timestampUnit,
           http: httpSettingsOf(args, io, settings),
+          ...definedOnly({ verifiedGrant: signIn.grant, onGrant: signIn.keep }),
         });
         signal.addEventListener(
           'abort',
@@ -303,12 +435,36 @@ export function createContext(args: ParsedArgs, io: CliIo, signal: AbortSignal):
   };
 }
 
-/** The credentials for Test Connection, which reports a missing one as a skipped step rather than failing. */
-export async function credentialsIfAny(args: ParsedArgs, io: CliIo): Promise<Credentials | undefined> {
-  try {
-    return await credentialsOf(args, io);
-  } catch (error) {
-    if (error instanceof UsageError) return undefined;
-    throw error;
-  }
+/**
+ * What oe auth login keeps: each field from its option, its variable or the environment signed in before, else
+ * asked in a terminal; the secrets never from the keychain, whose entries the login replaces.
+ */
+export async function loginFieldsOf(
+  args: ParsedArgs,
+  io: CliIo,
+  known: CliEnvironment | undefined,
+  signal: AbortSignal,
+): Promise<{ readonly endpoints: Endpoints; readonly credentials: Credentials }> {
+  const { t } = io;
+  const interactive = io.isTTY.stdin && io.isTTY.stderr;
+  const ask = async (flag: string, name: string, key: 'apiBaseUrl' | 'authUrl', label: string): Promise<string> => {
+    const given = option(args, flag) ?? variable(io, name) ?? known?.[key];
+    if (given !== undefined || !interactive) return given ?? '';
+    return (await visiblePrompt(io, `${label}: `)).trim();
+  };
+  const apiBaseUrl = await ask('api-url', V.apiBaseUrl, 'apiBaseUrl', t('API URL'));
+  const authUrl = await ask('auth-url', V.authUrl, 'authUrl', t('Authorization server URL'));
+  // The URLs asked for (or none) are checked as any command checks them.
+  const answered: ParsedArgs = { values: { ...args.values, 'api-url': apiBaseUrl, 'auth-url': authUrl }, positionals: args.positionals };
+  const endpoints = endpointsOf(answered, io, () => undefined);
+  const signIn = await signInOf(
+    args,
+    io,
+    endpoints,
+    () => known,
+    signal,
+    () => undefined,
+    false,
+  );
+  return { endpoints, credentials: await signIn.credentials() };
 }

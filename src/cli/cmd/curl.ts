@@ -4,7 +4,6 @@
 import { curlCommands } from '../../core/domain/links/curlCommands';
 import { EXIT, UsageError, type CliCommand } from '../cliCommand';
 import { serialArgument, stringOption } from '../cliArgs';
-import { endpointsOf } from '../cliSession';
 import { jsonWriter } from '../jsonOutput';
 import { plainLocalize } from '../../core/common/localize';
 
@@ -32,6 +31,7 @@ Exit codes:
   64  bad input: unknown option, malformed serial number or URL, no URL set, an unknown --json field, a --jq expression jq refuses (with its message)
 `),
   options: {
+    env: { type: 'string' },
     'api-url': { type: 'string' },
     'auth-url': { type: 'string' },
     'client-id': { type: 'string' },
@@ -47,7 +47,7 @@ Exit codes:
     const timestamp = timestampText === undefined ? undefined : Number(timestampText.trim());
     if (timestamp !== undefined && (!/^-?\d+$/.test(timestampText?.trim() ?? '') || !Number.isSafeInteger(timestamp)))
       throw new UsageError(t('--timestamp takes a whole number, not "{0}".', timestampText ?? ''));
-    const { apiBaseUrl, authUrl } = endpointsOf(args, io);
+    const { apiBaseUrl, authUrl } = context.endpoints();
     const input = {
       apiBaseUrl,
       authUrl,

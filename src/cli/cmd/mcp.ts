@@ -16,8 +16,8 @@ import type { ExtensionConnector } from '../../core/agents/mcpServer';
 import { ToolAnswerer, type ToolProgram } from '../../core/agents/toolAnswerer';
 import { scopeFileText, serialsInText, type ToolScope } from '../../core/agents/toolScope';
 import { EXIT, UsageError, type CliCommand, type CliContext, type CliIo, type ParsedArgs } from '../cliCommand';
-import { endpointsOf } from '../cliSession';
 import { agentWording } from '../../core/client/agentRemedies';
+import { KeychainError } from '../cliKeychain';
 import { OE_AGENT_ASKS } from '../remedies';
 
 /** Replaced by the bundler with package.json's version. */
@@ -28,11 +28,12 @@ const INSTRUCTIONS =
 
 /** The answer when oe has no credentials: which variables the user sets, never what the agent should ask for. */
 export function noCredentialsText(problem: string): string {
-  return `Nothing was read: oe mcp has no sign-in (${problem}). Credentials come only from the environment oe mcp is started in: OE_API_URL, OE_AUTH_URL, OE_CLIENT_ID, OE_CLIENT_SECRET, OE_USERNAME and OE_PASSWORD. Tell the user to set them where the agent starts "oe mcp" and to restart it; never ask the user for a password or secret in the chat.`;
+  return `Nothing was read: oe mcp has no sign-in (${problem}). Credentials come from the environment oe mcp is started in (OE_API_URL, OE_AUTH_URL, OE_CLIENT_ID, OE_CLIENT_SECRET, OE_USERNAME and OE_PASSWORD) or from a sign-in kept in the keychain (the user runs "oe auth login" in a terminal; OE_ENV chooses the environment). Tell the user to do either and to restart "oe mcp"; never ask the user for a password or secret in the chat.`;
 }
 
 /** Why oe mcp cannot sign in, in its own terms: the variables not set (oe's other ways, a prompt or stdin, carry the protocol here). */
 function signInProblemOf(args: ParsedArgs, io: CliIo, error: unknown): string {
+  if (error instanceof KeychainError) return error.message;
   const V = SIGN_IN_VARIABLES;
   const options: readonly (readonly [string, string | undefined])[] = [
     [V.apiBaseUrl, 'api-url'],
@@ -109,7 +110,7 @@ export function oeToolProgram(args: ParsedArgs, io: CliIo, context: CliContext):
     },
     environment: () => {
       try {
-        return new URL(endpointsOf(args, io).apiBaseUrl).host;
+        return new URL(context.endpoints().apiBaseUrl).host;
       } catch {
         return '';
       }

@@ -10,6 +10,8 @@ import { EXIT, InterruptedError, UsageError, type CliCommand, type CliIo, type P
 import { createContext, refusedSecretOption } from '../cliSession';
 import { takeJsonOptions } from '../jsonOutput';
 import { oeErrorText } from '../remedies';
+import { KeychainError } from '../cliKeychain';
+import { command as auth } from './auth';
 import { command as mcp } from './mcp';
 import { command as check } from './check';
 import { command as curl } from './curl';
@@ -22,7 +24,7 @@ declare const OE_VERSION: string | undefined;
 const version = typeof OE_VERSION === 'string' ? OE_VERSION : '0.0.0';
 
 /** Every command, in the order `oe --help` lists them. */
-const COMMANDS: readonly CliCommand[] = [events, check, watch, testConnection, curl, mcp];
+const COMMANDS: readonly CliCommand[] = [events, check, watch, testConnection, curl, mcp, auth];
 
 /** The exit code of a run cut short by a signal, as shells report it (128 + the signal's number). */
 function signalExit(signal: AbortSignal): number {
@@ -52,6 +54,8 @@ function overview(t: Localize): string {
     t(
       "Credentials come from OE_API_URL, OE_AUTH_URL, OE_CLIENT_ID, OE_CLIENT_SECRET, OE_USERNAME and OE_PASSWORD, from --password-stdin, or from a prompt in a terminal; never from an option. Run 'oe <command> --help' for a command's options and exit codes.",
     ),
+    '',
+    t('Or sign in once with oe auth login: --env NAME (or OE_ENV) chooses the environment; the variables win over it.'),
     '',
   ].join('\n');
 }
@@ -130,6 +134,10 @@ export async function runCli(argv: readonly string[], io: CliIo, signal: AbortSi
       return EXIT.usage;
     }
     // What went wrong and what to do in a terminal, in the user's language.
+    if (error instanceof KeychainError) {
+      io.stderr(`oe ${command.name}: ${error.message}\n`);
+      return EXIT.unreachable;
+    }
     if (isApiError(error)) {
       io.stderr(`oe ${command.name}: ${oeErrorText(error, t)}\n`);
       return EXIT.unreachable;

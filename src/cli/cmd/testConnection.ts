@@ -8,7 +8,7 @@ import { serialArgument, stringOption } from '../cliArgs';
 import { styler } from '../cliIo';
 import { jsonWriter } from '../jsonOutput';
 import { plainLocalize } from '../../core/common/localize';
-import { credentialsIfAny, endpointsOf, httpSettingsOf, SESSION_OPTIONS } from '../cliSession';
+import { httpSettingsOf, SESSION_OPTIONS } from '../cliSession';
 import { OE_WORDING } from '../remedies';
 import { definedOnly } from '../../core/common/definedOnly';
 
@@ -42,10 +42,10 @@ Exit codes:
   },
   async run(args, io, context) {
     const { t } = io;
-    const endpoints = endpointsOf(args, io);
+    const endpoints = context.endpoints();
     const serial = stringOption(args, 'serial');
     const serialNumber = serial === undefined ? undefined : serialArgument(serial, t);
-    const credentials = await credentialsIfAny(args, io);
+    const credentials = await context.credentialsIfAny();
     const report = await runConnectionCheck({
       // The JSON is data, in English whatever LANG is; the report for a person is in the user's language.
       t: args.json === undefined ? t : plainLocalize,

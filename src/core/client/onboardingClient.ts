@@ -50,6 +50,7 @@ export interface ClientOptions {
   http?: HttpSettings;
   onRequest?: RequestLogger;
   onToken?: (value: string) => void;
+  onGrant?: (grant: VerifiedGrant) => void;
   /** The token of the verification that preceded this client (sign-in): its first request needs no grant of its own. */
   verifiedGrant?: VerifiedGrant;
   transport?: Transport;
@@ -117,7 +118,7 @@ export class OnboardingClient {
       authUrl: options.authUrl,
       credentials: options.credentials,
       now,
-      ...definedOnly({ onToken: options.onToken }),
+      ...definedOnly({ onToken: options.onToken, onGrant: options.onGrant }),
     });
     if (options.verifiedGrant !== undefined) this.#tokens.adopt(options.verifiedGrant);
     this.#requests = new AuthorizedRequests(this.#http, this.#tokens);

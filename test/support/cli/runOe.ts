@@ -52,11 +52,17 @@ export function signedInEnv(api: FakeApi): Record<string, string> {
 }
 
 export function runOe(args: readonly string[], options: OeOptions = {}): Promise<OeRun> {
+  return runOeUnder([], args, options);
+}
+
+/** runOe, with `oe` run by another program: `[program, ...its arguments]`, which ends with running what follows it. */
+export function runOeUnder(wrapper: readonly string[], args: readonly string[], options: OeOptions = {}): Promise<OeRun> {
   const home = options.cwd ?? tempFolder('home');
   const env: Record<string, string> = { PATH: process.env['PATH'] ?? '', HOME: home };
   for (const [name, value] of Object.entries(options.env ?? {})) if (value !== undefined) env[name] = value;
+  const [program, ...programArgs] = [...wrapper, process.execPath, OE, ...args];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [OE, ...args], { cwd: options.cwd ?? home, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(program ?? process.execPath, programArgs, { cwd: options.cwd ?? home, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -100,18 +106,20 @@ function quoted(word: string): string {
 
 /**
  * Runs oe on a terminal: util-linux's `script` gives it a pseudo-terminal as stdin, stdout and stderr (so
- * both outputs arrive mixed, as a person sees them), and `input` is typed once `prompt` has appeared.
+ * both outputs arrive mixed, as a person sees them), and `input` is typed once `prompt` has appeared;
+ * `under` runs `script` itself under another program, as runOeUnder does.
  */
 export function runOeInTerminal(
   args: readonly string[],
-  options: OeOptions & { readonly type?: { readonly prompt: string; readonly input: string } },
+  options: OeOptions & { readonly type?: { readonly prompt: string; readonly input: string }; readonly under?: readonly string[] },
 ): Promise<OeRun> {
   const home = options.cwd ?? tempFolder('tty');
   const env: Record<string, string> = { PATH: process.env['PATH'] ?? '', HOME: home, TERM: 'xterm-256color' };
   for (const [name, value] of Object.entries(options.env ?? {})) if (value !== undefined) env[name] = value;
   const command = [process.execPath, OE, ...args].map(quoted).join(' ');
   return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], { cwd: home, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const [program, ...programArgs] = [...(options.under ?? []), 'script', '-q', '-e', '-c', command, '/dev/null'];
+    const child = spawn(program, programArgs, { cwd: home, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let typed = false;
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {

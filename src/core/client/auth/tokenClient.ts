@@ -38,7 +38,7 @@ export const EXPIRY_MARGIN_MS = 30_000;
 /** RFC 6750 §2.1 b64token: anything else could smuggle characters into a header. */
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
-interface AccessToken {
+export interface AccessToken {
   readonly value: string;
   readonly refreshAt: number;
 }
@@ -50,6 +50,8 @@ export interface TokenClientOptions {
   readonly now: () => number;
   /** Called with every access token the moment it arrives, before anything else sees it (the log registers it as a secret). */
   readonly onToken?: (value: string) => void;
+  /** Called with every token granted and accepted, with its refresh time: a program that keeps tokens between runs stores it. */
+  readonly onGrant?: (grant: VerifiedGrant) => void;
 }
 
 /**
@@ -154,6 +156,7 @@ export class TokenClient {
   async #grantAndCache(signal: AbortSignal): Promise<AccessToken> {
     const token = await this.#grant(signal);
     this.#cached = token;
+    this.#options.onGrant?.(new VerifiedGrant(this.tokenUrl, token));
     return token;
   }
 
