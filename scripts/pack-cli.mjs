@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // `npm run pack:cli`: the oe command as an npm package tarball,
-// dist/oe-cli-<version>.tgz, holding only oe.js (the bundle esbuild.mjs built,
-// everything inside) and a package.json whose bin names it `oe`. It installs
-// with `npm install -g dist/oe-cli-<version>.tgz` or runs with
-// `npx --package dist/oe-cli-<version>.tgz oe`, on Node 20 or later, with
+// dist/oe-cli-<version>.tgz, holding only oe's bundles (esbuild.mjs: oe.js, the
+// entry, and the program and MCP files it requires, everything inside) and a
+// package.json whose bin names oe.js `oe`. It installs with
+// `npm install -g ./dist/oe-cli-<version>.tgz` or runs with
+// `npx --package ./dist/oe-cli-<version>.tgz oe`, on Node 20 or later, with
 // nothing else to fetch (no dependencies).
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,14 +14,15 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const bundle = join(root, 'dist', 'oe.js');
-if (!existsSync(bundle)) {
-  console.error('pack:cli: dist/oe.js is missing: run node esbuild.mjs first (npm run pack:cli does).');
+const bundles = ['oe.js', 'oeProgram.js', 'oeMcp.js'];
+const missing = bundles.filter((file) => !existsSync(join(root, 'dist', file)));
+if (missing.length > 0) {
+  console.error(`pack:cli: dist/${missing.join(', dist/')} missing: run node esbuild.mjs first (npm run pack:cli does).`);
   process.exit(1);
 }
 const staging = mkdtempSync(join(tmpdir(), 'oe-cli-'));
 try {
-  copyFileSync(bundle, join(staging, 'oe.js'));
+  for (const file of bundles) copyFileSync(join(root, 'dist', file), join(staging, file));
   const cli = {
     name: 'oe-cli',
     version: manifest.version,
@@ -28,7 +30,7 @@ try {
     license: manifest.license,
     repository: manifest.repository,
     bin: { oe: 'oe.js' },
-    files: ['oe.js'],
+    files: bundles,
     engines: { node: '>=20' },
   };
   writeFileSync(join(staging, 'package.json'), `${JSON.stringify(cli, null, 2)}\n`);

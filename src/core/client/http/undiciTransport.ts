@@ -178,6 +178,9 @@ class UndiciTransport implements Transport {
         bodyTimeout: request.timeouts.bodyMs,
       });
       const body = await readCapped(response.body, response.headers['content-length'], request.maxBytes);
+      // undici hands the connection back one turn of the event loop after the response ended: a request that
+      // follows at once (the events after their token) then reuses it instead of opening a second one.
+      await new Promise(setImmediate);
       return { status: response.statusCode, headers: flattenHeaders(response.headers), body };
     } catch (error) {
       throw classifyNetworkError(error, { deadlinePassed: deadline.aborted, ...route?.proxy });
