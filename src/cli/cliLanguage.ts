@@ -1,4 +1,4 @@
-// The language oe speaks, from the POSIX locale alone: oe's first bundle (main.ts)
+// The language of oe's messages, from the POSIX locale alone: oe's first bundle (main.ts)
 // picks its prepared answers with it before any translation is loaded.
 
 /** The bundle's language for a POSIX locale (`de_DE.UTF-8`, `zh_CN`, `C`): its first match wins, English otherwise. */
