@@ -37,6 +37,17 @@ describe("oe's bundles", () => {
     assert.match(program, /require\("\.\/oeMcp\.js"\)/);
   });
 
+  it("oeProgram.js holds undici's dispatchers, not its index with fetch, WebSocket and the mocks (they wake Node's own undici)", () => {
+    const undici = sources(read('oeProgram.js')).filter((source) => source.includes('node_modules/undici/'));
+    assert.ok(undici.some((source) => source.endsWith('undici/lib/dispatcher/agent.js')));
+    assert.deepEqual(
+      undici.filter((source) =>
+        /undici\/(?:index\.js|lib\/(?:mock\/|cache\/|web\/(?:websocket|eventsource|cookies)\/|web\/fetch\/index\.js))/.test(source),
+      ),
+      [],
+    );
+  });
+
   it('oeMcp.js holds the MCP SDK', () => {
     assert.ok(sources(read('oeMcp.js')).some((source) => /node_modules\/@modelcontextprotocol\//.test(source)));
   });
