@@ -2,7 +2,9 @@
 // does, with one addition: the HTTP stack (undici) is a second bundle that the
 // extension requires on first network use, so activation never pays for it.
 import * as esbuild from 'esbuild';
+import { execFile } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -57,6 +59,68 @@ const common = {
   plugins: watch ? [lazyTransport, problemMatcher] : [lazyTransport],
 };
 
+/**
+ * oe's files: dist/oe.js, the entry, answers --version and --help itself and requires dist/oeProgram.js for
+ * anything else; that one requires dist/oeMcp.js (the MCP SDK, zod, ajv) only for `oe mcp`. A run then reads
+ * and compiles only what it uses.
+ */
+const oeFiles = {
+  name: 'oe-files',
+  setup(build) {
+    build.onResolve({ filter: /(^|\/)(oeProgram|mcpRuntime)$/ }, (args) =>
+      args.kind === 'require-call'
+        ? { path: args.path.endsWith('oeProgram') ? './oeProgram.js' : './oeMcp.js', external: true }
+        : undefined,
+    );
+  },
+};
+
+const oeOptions = {
+  ...common,
+  // The keychain is a native module per platform: required at run time from the package's dependencies.
+  external: ['@napi-rs/keyring'],
+  plugins: watch ? [oeFiles, problemMatcher] : [oeFiles],
+  // The same files in every build, so the package is what the tests ran: no source map (oe prints no stack to map).
+  sourcemap: false,
+  banner: { js: '#!/usr/bin/env node' },
+  // jsonc-parser's "main" is a UMD build whose require() calls esbuild cannot follow; its ESM build bundles.
+  mainFields: ['module', 'main'],
+  define: { ...common.define, OE_VERSION: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },
+  // jq (jq-wasm, 1.3 MB) is a file of its own, a worker oe starts for --jq only: no other run reads it.
+  entryPoints: {
+    oe: 'src/cli/main.ts',
+    oeProgram: 'src/cli/oeProgram.ts',
+    oeMcp: 'src/cli/mcpRuntime.ts',
+    jqWorker: 'src/cli/jqWorker.ts',
+  },
+  outdir: 'dist',
+};
+
+/** The arguments oe.js answers without loading the program, and the locales of its languages (src/cli/cliLanguage.ts). */
+const PREPARED_ARGUMENTS = ['--version', '-V', '--help', '-h', 'help'];
+const PREPARED_LOCALES = { en: 'C', de: 'de_DE.UTF-8', 'zh-cn': 'zh_CN.UTF-8' };
+
+/**
+ * What the program itself prints for each prepared argument in each language, so oe.js answers with the same text:
+ * the one source stays the program. Only a clean answer (exit 0, nothing on stderr) is kept; any other goes to the program.
+ */
+async function preparedAnswers() {
+  const answers = {};
+  await Promise.all(
+    PREPARED_ARGUMENTS.flatMap((argument) =>
+      Object.entries(PREPARED_LOCALES).map(async ([language, locale]) => {
+        const run = promisify(execFile)(process.execPath, ['dist/oe.js', argument], {
+          env: { PATH: process.env.PATH ?? '', LANG: locale },
+          encoding: 'utf8',
+        });
+        const { stdout, stderr } = await run.catch(() => ({ stdout: '', stderr: 'failed' }));
+        if (stderr === '') (answers[argument] ??= {})[language] = stdout;
+      }),
+    ),
+  );
+  return answers;
+}
+
 // Codicons ship inside the package: webviews may load only from media/, never node_modules.
 mkdirSync('media/codicons', { recursive: true });
 for (const file of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@vscode/codicons/dist/${file}`, `media/codicons/${file}`);
@@ -72,23 +136,9 @@ const contexts = await Promise.all([
     entryPoints: { mcp: 'src/mcp/main.ts' },
     outdir: 'dist',
   }),
-  // The oe command (dist/oe.js): plain Node 20+, everything inside, the network stack too (no lazy second
-  // file: a command that runs makes a request), and the translations, so `npm install -g` of oe.js alone works.
-  esbuild.context({
-    ...common,
-    // The keychain is a native module per platform: required at run time from the package's dependencies.
-    external: ['@napi-rs/keyring'],
-    plugins: watch ? [problemMatcher] : [],
-    // The same file in every build, so the package is what the tests ran: no source map (oe prints no stack to map).
-    sourcemap: false,
-    banner: { js: '#!/usr/bin/env node' },
-    // jsonc-parser's "main" is a UMD build whose require() calls esbuild cannot follow; its ESM build bundles.
-    mainFields: ['module', 'main'],
-    define: { ...common.define, OE_VERSION: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },
-    // jq (jq-wasm, 1.3 MB) is a file of its own, a worker oe starts for --jq only: no other run reads it.
-    entryPoints: { oe: 'src/cli/main.ts', jqWorker: 'src/cli/jqWorker.ts' },
-    outdir: 'dist',
-  }),
+  // The oe command: plain Node 20+, everything inside, the network stack too (no lazy transport: a command that runs
+  // makes a request), and the translations, so `npm install -g` of these files alone works.
+  esbuild.context(oeOptions),
   // The event-details page script, built from TypeScript so it shares src/extension/details/protocol.ts with the host.
   esbuild.context({
     ...common,
@@ -116,6 +166,12 @@ if (watch) {
 } else {
   try {
     await Promise.all(contexts.map((ctx) => ctx.rebuild()));
+    // The entry once more, with the program's own answers (in watch mode it leaves them to the program).
+    await esbuild.build({
+      ...oeOptions,
+      entryPoints: { oe: 'src/cli/main.ts' },
+      define: { ...oeOptions.define, OE_PREPARED_ANSWERS: JSON.stringify(await preparedAnswers()) },
+    });
   } finally {
     await Promise.all(contexts.map((ctx) => ctx.dispose()));
   }

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // `npm run pack:cli`: the oe command as an npm package tarball,
-// dist/oe-cli-<version>.tgz, holding oe.js (the bundle esbuild.mjs built,
-// everything inside), jqWorker.js (jq, for --jq) and a package.json whose bin names it `oe`. It installs
-// with `npm install -g dist/oe-cli-<version>.tgz` or runs with
-// `npx --package dist/oe-cli-<version>.tgz oe`, on Node 20 or later. Its one
-// dependency, the keychain's native module, is pinned by an npm-shrinkwrap.json
-// taken from package-lock.json: npm installs the platform's binary, from its
-// cache when `npm ci` of this repository filled it.
+// dist/oe-cli-<version>.tgz, holding oe's bundles (esbuild.mjs: oe.js, the
+// entry, and the program, MCP and jq worker files it loads, everything inside),
+// a package.json whose bin names oe.js `oe`, and an npm-shrinkwrap.json. It
+// installs with `npm install -g ./dist/oe-cli-<version>.tgz` or runs with
+// `npx --package ./dist/oe-cli-<version>.tgz oe`, on Node 20 or later. Its one
+// dependency, the keychain's native module, is pinned by the shrinkwrap taken
+// from package-lock.json: npm installs the platform's binary, from its cache
+// when `npm ci` of this repository filled it.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,9 +16,10 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const bundle = join(root, 'dist', 'oe.js');
-if (!existsSync(bundle)) {
-  console.error('pack:cli: dist/oe.js is missing: run node esbuild.mjs first (npm run pack:cli does).');
+const bundles = ['oe.js', 'oeProgram.js', 'oeMcp.js', 'jqWorker.js'];
+const missing = bundles.filter((file) => !existsSync(join(root, 'dist', file)));
+if (missing.length > 0) {
+  console.error(`pack:cli: dist/${missing.join(', dist/')} missing: run node esbuild.mjs first (npm run pack:cli does).`);
   process.exit(1);
 }
 const KEYCHAIN = '@napi-rs/keyring';
@@ -41,8 +43,7 @@ function keychainShrinkwrap(cli) {
 
 const staging = mkdtempSync(join(tmpdir(), 'oe-cli-'));
 try {
-  copyFileSync(bundle, join(staging, 'oe.js'));
-  copyFileSync(join(root, 'dist', 'jqWorker.js'), join(staging, 'jqWorker.js'));
+  for (const file of bundles) copyFileSync(join(root, 'dist', file), join(staging, file));
   const cli = {
     name: 'oe-cli',
     version: manifest.version,
@@ -50,7 +51,7 @@ try {
     license: manifest.license,
     repository: manifest.repository,
     bin: { oe: 'oe.js' },
-    files: ['oe.js', 'jqWorker.js', 'npm-shrinkwrap.json'],
+    files: [...bundles, 'npm-shrinkwrap.json'],
     engines: { node: '>=20' },
     dependencies: keychainDependency(),
   };

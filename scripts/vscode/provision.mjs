@@ -41,14 +41,21 @@ function executable(path) {
   }
 }
 
-/** A command found on PATH. */
+/** A command found on PATH (on Windows with one of PATHEXT's endings: openssl.exe, npm.cmd). */
 function onPath(command) {
-  return (process.env.PATH ?? '').split(delimiter).some((dir) => dir !== '' && executable(join(dir, command)));
+  const endings = process.platform === 'win32' ? (process.env.PATHEXT ?? '.EXE;.CMD').split(';') : [''];
+  return (process.env.PATH ?? '')
+    .split(delimiter)
+    .some((dir) => dir !== '' && endings.some((ending) => executable(join(dir, `${command}${ending}`))));
 }
 
+const CORPORATE_PROXIES = 'out/test/unit/core/corporateProxies.test.js';
+
 /**
- * The Debian packages the tests use, each with the check that it is there and
- * why the tests need it. `localVSCode`: also what building the local VS Code needs.
+ * The Debian packages the tests use, each with the check that it is there, why
+ * the tests need it and which compiled unit tests do (what is left out off Linux,
+ * where no Debian package is installed). `localVSCode`: also what building the
+ * local VS Code needs.
  */
 export function testPackages({ localVSCode = true } = {}) {
   return [
@@ -56,33 +63,56 @@ export function testPackages({ localVSCode = true } = {}) {
       name: 'chromium',
       present: () => existsSync(chromiumPath),
       why: 'the board page audit (axe-core) and the local VS Code',
+      tests: ['out/test/unit/board/boardAccessibility.test.js', 'out/test/unit/board/boardDurations.test.js'],
     },
-    { name: 'openssl', present: () => onPath('openssl'), why: 'the network tests make their test CA with it' },
+    {
+      name: 'openssl',
+      present: () => onPath('openssl'),
+      why: 'the network tests make their test CA with it',
+      tests: [
+        'out/test/unit/core/connectionCheck.test.js',
+        CORPORATE_PROXIES,
+        'out/test/unit/core/fetchTransport.test.js',
+        'out/test/unit/core/networkProxy.test.js',
+        'out/test/unit/core/networkTls.test.js',
+        'out/test/unit/core/trustedCertificates.test.js',
+        'out/test/unit/core/undiciTransport.test.js',
+        'out/test/unit/core/undiciTransportProxyRoutes.test.js',
+        'out/test/unit/core/vscodePathMessages.test.js',
+        'out/test/unit/fakeApi/fakeApiTls.test.js',
+      ],
+    },
     {
       name: 'curl',
       present: () => onPath('curl'),
       why: 'Copy as curl and oe curl are checked by running what they print with the real curl',
+      tests: ['out/test/unit/core/domain/links/curlCommands.test.js', 'out/test/unit/cli/curl.test.js'],
     },
     {
       name: 'zsh',
       present: () => onPath('zsh'),
       why: 'the curl text is pasted into an interactive zsh, which runs a "# ..." line as a command',
+      tests: ['out/test/unit/core/domain/links/curlCommands.test.js'],
     },
     {
       name: 'squid',
       present: () => executable('/usr/sbin/squid') && executable('/usr/lib/squid/basic_ncsa_auth'),
       why: 'a real corporate proxy with Basic authentication',
+      tests: [CORPORATE_PROXIES],
     },
-    { name: 'mitmproxy', present: () => onPath('mitmdump'), why: 'a real TLS-inspecting proxy' },
+    { name: 'mitmproxy', present: () => onPath('mitmdump'), why: 'a real TLS-inspecting proxy', tests: [CORPORATE_PROXIES] },
     {
       name: 'gnome-keyring',
       present: () => onPath('gnome-keyring-daemon'),
       why: "oe auth keeps credentials in the Secret Service: the keychain tests run a real one (gnome-keyring's)",
+      // Only the CLI tier's keychain tests (test/cli/keychain.test.ts) use it, and they skip without it.
+      tests: [],
     },
     {
       name: 'dbus',
       present: () => executable('/usr/bin/dbus-run-session'),
       why: 'the keychain tests start gnome-keyring in a D-Bus session of their own (dbus-run-session)',
+      tests: [],
     },
     ...(localVSCode
       ? [
@@ -91,6 +121,7 @@ export function testPackages({ localVSCode = true } = {}) {
             // kerberos (a code-server dependency) builds from source here and needs gssapi.h; only once.
             present: () => existsSync(join(codeServerDir, '.complete')) || existsSync('/usr/include/gssapi/gssapi.h'),
             why: "code-server's kerberos module builds against it",
+            tests: [],
           },
         ]
       : []),

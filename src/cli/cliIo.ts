@@ -3,20 +3,11 @@
 // bundles, so a message reads the same in the terminal as in VS Code.
 import type { Localize } from '../core/common/localize';
 import type { CliIo } from './cliCommand';
+import { languageOf } from './cliLanguage';
 import de from '../../l10n/bundle.l10n.de.json';
 import zhCn from '../../l10n/bundle.l10n.zh-cn.json';
 
 const BUNDLES: Readonly<Record<string, Readonly<Record<string, string>>>> = { de, 'zh-cn': zhCn };
-
-/** The bundle's language for a POSIX locale (`de_DE.UTF-8`, `zh_CN`, `C`): its first match wins, English otherwise. */
-export function languageOf(env: NodeJS.ProcessEnv): 'en' | 'de' | 'zh-cn' {
-  // POSIX: LC_ALL overrides LC_MESSAGES, which overrides LANG; an empty one does not count.
-  const locale = [env['LC_ALL'], env['LC_MESSAGES'], env['LANG']].find((value) => value !== undefined && value !== '') ?? '';
-  const tag = locale.split(/[.@]/)[0]?.toLowerCase().replace('_', '-') ?? '';
-  if (tag === 'de' || tag.startsWith('de-')) return 'de';
-  if (tag === 'zh' || tag.startsWith('zh-')) return 'zh-cn';
-  return 'en';
-}
 
 /** vscode.l10n.t's behaviour over a bundle: the translation when there is one, `{n}` replaced by the arguments. */
 export function localizeFor(env: NodeJS.ProcessEnv): Localize {

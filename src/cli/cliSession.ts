@@ -9,6 +9,7 @@ import { Writable } from 'node:stream';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { definedOnly } from '../core/common/definedOnly';
 import { errorMessage } from '../core/common/errors';
+import { foldersUpTo } from '../core/common/folderPaths';
 import { toSingleLine } from '../core/common/markdownText';
 import { readNamedFileSync } from '../core/common/namedFiles';
 import type { Localize } from '../core/common/localize';
@@ -92,17 +93,15 @@ export function settingsOfFolder(folder: string, top: string, warn: (message: st
 }
 
 function nearestSettingsFile(start: string, top: string): string | undefined {
-  let folder = isDirectory(start) ? start : dirname(start);
   const uid = process.getuid?.();
-  for (;;) {
+  for (const folder of foldersUpTo(isDirectory(start) ? start : dirname(start), top)) {
     const info = lstatOrUndefined(folder);
     if (info === undefined || (uid !== undefined && info.uid !== uid)) return undefined;
     const candidate = join(folder, '.vscode', 'settings.json');
     if (lstatOrUndefined(candidate) !== undefined) return candidate;
-    const parent = dirname(folder);
-    if (folder === top || parent === folder || lstatOrUndefined(join(folder, '.git')) !== undefined) return undefined;
-    folder = parent;
+    if (lstatOrUndefined(join(folder, '.git')) !== undefined) return undefined;
   }
+  return undefined;
 }
 
 function lstatOrUndefined(path: string): Stats | undefined {

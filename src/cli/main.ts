@@ -1,38 +1,37 @@
 // dist/oe.js: the `oe` command. This file owns the process: its streams,
-// signals and exit code; cmd/root.ts runs the command.
-import { errorMessage } from '../core/common/errors';
-import { EXIT } from './cliCommand';
-import { processIo } from './cliIo';
-import { runCli } from './cmd/root';
+// signals and exit code; cmd/root.ts runs the command. It is a bundle of its
+// own, a few kilobytes: `oe --version` and `oe --help` are answered from the
+// texts the build took from the program itself (esbuild.mjs), and only any
+// other run loads the program (oeProgram.ts, dist/oeProgram.js).
+import { languageOf } from './cliLanguage';
+
+/** Filled in by the build: stdout of `oe ARG` per language, for the arguments answered without the program. */
+declare const OE_PREPARED_ANSWERS: Readonly<Record<string, Readonly<Record<string, string>>>> | undefined;
+
+// Required, not imported: what only a run of the program needs is not loaded for a prepared answer.
+/* eslint-disable @typescript-eslint/no-require-imports */
+const program = (): typeof import('./oeProgram') => require('./oeProgram') as typeof import('./oeProgram');
 
 function main(): void {
-  const io = processIo();
-  const abort = new AbortController();
-  const interrupt = (name: NodeJS.Signals): void => {
-    // A second signal ends at once, as in any tool.
-    if (abort.signal.aborted) process.exit(name === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted);
-    abort.abort(name);
-  };
-  process.on('SIGINT', interrupt);
-  process.on('SIGTERM', interrupt);
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    // A reader that went away (`oe events … | head`) is no error of ours; a full disk is: the data is lost.
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
-    io.stderr(`oe: ${io.t('Cannot write the output: {0}', error.code ?? errorMessage(error, io.t))}\n`);
-    process.exit(EXIT.ioError);
-  });
-  runCli(process.argv.slice(2), io, abort.signal).then(
-    (code) => {
-      // exitCode, not exit(): the output still being written to a pipe is not cut off.
-      process.exitCode = code;
-      process.off('SIGINT', interrupt);
-      process.off('SIGTERM', interrupt);
-    },
-    (error: unknown) => {
-      io.stderr(`oe: ${io.t('Unexpected error: {0}', errorMessage(error, io.t))}\n`);
-      process.exitCode = EXIT.internal;
-    },
-  );
+  const argv = process.argv.slice(2);
+  const prepared =
+    typeof OE_PREPARED_ANSWERS === 'object' && argv.length === 1
+      ? OE_PREPARED_ANSWERS[argv[0] ?? '']?.[languageOf(process.env)]
+      : undefined;
+  if (prepared !== undefined) {
+    process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+      program().onOutputError(error);
+    });
+    process.stdout.write(prepared);
+    return;
+  }
+  // Node 22.1+ keeps the compiled program on disk for the next run; older Nodes lack it and compile each time.
+  (require('node:module') as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+  // undici parses HTTP in WebAssembly: its baseline code is quick enough for oe's few responses, and a process
+  // that would otherwise stay after its output until V8's optimising compiler is done ends at once.
+  (require('node:v8') as typeof import('node:v8')).setFlagsFromString('--liftoff-only');
+  program().runProgram(argv);
 }
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 main();

@@ -7,6 +7,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { definedOnly } from '../../core/common/definedOnly';
 import { errorMessage } from '../../core/common/errors';
 import { plainLocalize, type Localize } from '../../core/common/localize';
+import { globPathOf } from '../../core/common/folderPaths';
 import { isInsideFolder, NamedFileError, readNamedFileSync, writeNamedFile } from '../../core/common/namedFiles';
 import { toSingleLine } from '../../core/common/markdownText';
 import { terminalText } from '../../core/common/serverText';
@@ -155,7 +156,7 @@ async function filesOf(
       const path = join(dir, entry.name);
       if (entry.isDirectory()) {
         if (!SKIPPED_FOLDERS.has(entry.name) && !(await walk(path))) return false;
-      } else if ((entry.isFile() || entry.isSymbolicLink()) && included.matches(relative(folder, path).replace(/\\/g, '/'))) {
+      } else if ((entry.isFile() || entry.isSymbolicLink()) && included.matches(globPathOf(folder, path))) {
         if (files.length >= maxFiles) {
           warn(
             t(

@@ -169,11 +169,9 @@ Exit codes:
   async run(args, io, context) {
     // A prompt for a missing password would read the protocol's stream: in a terminal, say what oe mcp is for instead.
     if (io.isTTY.stdin) throw new UsageError(io.t('oe mcp talks MCP on stdin and stdout: start it from an agent, not in a terminal.'));
-    // Loaded here, not at oe's start: the MCP SDK is a third of the bundle, and every other command would pay for it.
-    const [{ createMcpServer }, { StdioServerTransport }] = await Promise.all([
-      import('../../core/agents/mcpServer.js'),
-      import('@modelcontextprotocol/sdk/server/stdio.js'),
-    ]);
+    // Loaded here, not at oe's start: the MCP SDK is a third of oe, and every other command would pay for it.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { createMcpServer, StdioServerTransport } = require('../mcpRuntime') as typeof import('../mcpRuntime');
     const server = createMcpServer(localConnector(args, io, context), typeof OE_VERSION === 'string' ? OE_VERSION : '0.0.0', INSTRUCTIONS);
     const output = new Writable({
       write: (chunk: Buffer | string, _encoding, done) => {

@@ -4,8 +4,11 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { lstat, open, readlink, realpath, rename, stat, unlink } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import { LocalizedError } from './errors';
+import { isInsideFolder } from './folderPaths';
+
+export { isInsideFolder };
 import { toSingleLine } from './markdownText';
 
 export type NamedFileRefusal =
@@ -56,11 +59,6 @@ export interface ReadLimits {
 
 const POSIX = process.platform !== 'win32';
 const MY_UID = process.getuid?.();
-
-export function isInsideFolder(folder: string, real: string): boolean {
-  const rel = relative(folder, real);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
-}
 
 function failure(path: string, error: unknown): NamedFileError {
   if (error instanceof NamedFileError) return error;

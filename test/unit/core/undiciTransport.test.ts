@@ -156,6 +156,16 @@ describe('undici transport', function () {
       assert.equal(server.received.length, 3);
       assert.equal(server.connections(), 1);
     });
+
+    it('a request sent as soon as the previous answer was read goes over the same connection (a token, then the events)', async () => {
+      const server = await serve((_req, res) => res.end('ok'));
+      const transport = transportWith();
+      const origin = `http://127.0.0.1:${server.port}`;
+      await transport.request({ ...getRequest(`${origin}/oauth/token`), method: 'POST', body: 'grant_type=password' });
+      await transport.request(getRequest(`${origin}/public/api/onboarding-events/events?serialNumber=1`));
+      assert.equal(server.received.length, 2);
+      assert.equal(server.connections(), 1, 'TCP connections for two requests in a row to one origin');
+    });
   });
 
   describe('size cap', () => {

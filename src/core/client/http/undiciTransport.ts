@@ -3,8 +3,9 @@
 // per request, and only that cost keeps two engines.
 
 import { createSecureContext, type SecureContext } from 'node:tls';
-import { Agent, Pool, ProxyAgent, type Dispatcher } from 'undici';
+import type { Agent as UndiciAgent, Dispatcher, Pool as UndiciPool } from 'undici';
 import { definedOnly } from '../../common/definedOnly';
+import { Agent, Pool, ProxyAgent } from './undiciDispatchers';
 import { CertificateOwner } from './certificateOwner';
 import { createFetchTransport } from './fetchTransport';
 import { networkPathFor } from './networkPath';
@@ -146,9 +147,9 @@ interface Route {
 class UndiciTransport implements Transport {
   readonly #options: TransportOptions;
   #secureContext: Promise<SecureContext> | undefined;
-  #direct: Agent | undefined;
+  #direct: UndiciAgent | undefined;
   /** Plain HTTP to loopback: needs no TLS context, so no certificate store is read for it. */
-  #plain: Agent | undefined;
+  #plain: UndiciAgent | undefined;
   readonly #proxies = new Map<string, Route>();
   #closed = false;
 
@@ -178,6 +179,9 @@ class UndiciTransport implements Transport {
         bodyTimeout: request.timeouts.bodyMs,
       });
       const body = await readCapped(response.body, response.headers['content-length'], request.maxBytes);
+      // undici hands the connection back one turn of the event loop after the response ended: a request that
+      // follows at once (the events after their token) then reuses it instead of opening a second one.
+      await new Promise(setImmediate);
       return { status: response.statusCode, headers: flattenHeaders(response.headers), body };
     } catch (error) {
       throw classifyNetworkError(error, { deadlinePassed: deadline.aborted, ...route?.proxy });
@@ -313,7 +317,7 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   return flat;
 }
 
-function markProxyLeg(options: Pool.Options): Pool.Options {
+function markProxyLeg(options: UndiciPool.Options): UndiciPool.Options {
   const { connect } = options;
   if (typeof connect !== 'function') return options;
   return {
