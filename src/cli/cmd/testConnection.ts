@@ -31,6 +31,13 @@ Exit codes:
   1   the connection fails, or the answers cannot tell whether it works (the report says at which step and what to do)
   64  bad input: unknown option, a missing or invalid URL, a secret given as an option
 `),
+  examples: [
+    { line: 'oe test-connection', says: (t) => t('check the way to the API with the OE_* variables set') },
+    {
+      line: 'oe test-connection --serial MX-4711-A0023 --ca-file company-ca.pem',
+      says: (t) => t("the same with one machine's events, trusting the company's certificate authority"),
+    },
+  ],
   options: { ...SESSION_OPTIONS, serial: { type: 'string' } },
   async run(args, io, context) {
     const { t } = io;

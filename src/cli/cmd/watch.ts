@@ -21,6 +21,7 @@ import {
 } from '../../core/domain/watch/watchRules';
 import { EXIT, UsageError, type CliCommand, type CliIo } from '../cliCommand';
 import { durationArgument, serialArguments, stringOption } from '../cliArgs';
+import { messageWidth } from '../cliIo';
 import { SESSION_OPTIONS } from '../cliSession';
 import { oeErrorText } from '../remedies';
 
@@ -120,7 +121,7 @@ function newestText(seen: NewestEvent | undefined): string {
   return `${terminalText(seen.type, 80)} ${formatUtcIso(seen.at) ?? ''}`.trimEnd();
 }
 
-function endingLine(serialNumber: string, ending: Ending, t: Localize): string {
+function endingLine(serialNumber: string, ending: Ending, t: Localize, maxMessage: number): string {
   switch (ending.kind) {
     case 'outcome':
       return [
@@ -128,7 +129,7 @@ function endingLine(serialNumber: string, ending: Ending, t: Localize): string {
         stateWord(ending.outcome.state, t),
         newestText({ type: ending.outcome.type, at: ending.outcome.at }),
         t('took {0}', formatDuration(ending.outcome.tookMs, t)),
-        terminalText(ending.outcome.message, 200),
+        terminalText(ending.outcome.message, maxMessage),
       ].join('  ');
     case 'timed-out':
       return [serialNumber, t('timed out'), newestText(ending.seen)].join('  ').trimEnd();
@@ -171,6 +172,15 @@ Exit codes (with several machines: 1 when any failed, else 3, else 2):
   3   could not poll: the credentials were refused, or the API could not be reached or did not answer (for 15 minutes, or when the timeout passed)
   64  bad input: unknown option, malformed serial number, a bad duration, a secret given as an option
 `),
+  operands: 'serial-numbers',
+  examples: [
+    { line: 'oe watch KRP-0815-B0001 --timeout 30m', says: (t) => t('wait up to 30 minutes for one machine to onboard or fail') },
+    {
+      line: 'oe watch KRP-0815-B0001 KRP-0815-B0002 --next',
+      says: (t) => t('wait for a new outcome of two machines, for a rig that onboards them again'),
+    },
+    { line: 'oe watch - --timeout 2h < rig.txt', says: (t) => t('the machines listed in rig.txt, one a line') },
+  ],
   options: { ...SESSION_OPTIONS, timeout: { type: 'string' }, next: { type: 'boolean' } },
   async run(args, io, context) {
     const { t } = io;
@@ -202,7 +212,7 @@ Exit codes (with several machines: 1 when any failed, else 3, else 2):
     serialNumbers.forEach((serialNumber, index) => {
       const ending = endings[index];
       if (ending === undefined) return;
-      io.stdout(`${endingLine(serialNumber, ending, t)}\n`);
+      io.stdout(`${endingLine(serialNumber, ending, t, messageWidth(io))}\n`);
       if (ending.kind === 'cannot-poll' && ending.hung === true)
         io.stderr(`oe watch: ${serialNumber}: ${t('The API had not answered when the timeout passed.')}\n`);
       else if (ending.kind === 'cannot-poll' && ending.error !== undefined)
