@@ -119,7 +119,12 @@ function parse(command: CliCommand, args: readonly string[], t: Localize): Parse
   const secret = refusedSecretOption(args, t);
   if (secret !== undefined) throw new UsageError(secret);
   try {
-    const { values, positionals } = parseArgs({ args: [...args], options: optionsOf(command), strict: true, allowPositionals: true });
+    const { values, positionals } = parseArgs({
+      args: [...args],
+      options: optionsOf(command),
+      strict: true,
+      allowPositionals: true,
+    });
     return { values, positionals };
   } catch (error) {
     throw parseFailure(error, optionsOf(command), t);
