@@ -267,10 +267,10 @@ async function credentialsOf(args: ParsedArgs, io: CliIo): Promise<Credentials> 
 }
 
 /** --debug: each request on stderr as the extension's log writes it, through the same redactor, told the secrets and each token. */
-function debugLog(io: CliIo, credentials: Credentials): { onRequest: RequestLogger; onToken: (token: string) => void } {
+export function debugLog(io: CliIo, credentials: Credentials | undefined): { onRequest: RequestLogger; onToken: (token: string) => void } {
   const redactor = new Redactor();
-  redactor.addSecret(credentials.clientSecret);
-  redactor.addSecret(credentials.password);
+  redactor.addSecret(credentials?.clientSecret);
+  redactor.addSecret(credentials?.password);
   return {
     onRequest: (entry) => {
       io.stderr(`oe: debug: ${redactor.redact(requestLogLine(entry))}\n`);

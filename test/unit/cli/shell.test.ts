@@ -96,6 +96,10 @@ describe('oe for a person at a shell', function () {
     } finally {
       api.setPassword(TEST_CREDENTIALS.username, TEST_CREDENTIALS.password);
     }
+    const connection = await runOeInProcess(['test-connection', '--debug'], { env: env() });
+    assert.equal(connection.code, 0, connection.stderr);
+    assert.match(connection.stderr, /^oe: debug: POST \S+ → 200 in \d+ ms$/m, 'test-connection logs its requests too');
+    assert.match(connection.stderr, /^oe: debug: GET \S+ → \d{3} in \d+ ms$/m);
   });
 
   it('--request-timeout reaches the requests: a slow API times out after it, not after the default 30 s', async () => {
