@@ -6,7 +6,7 @@ import { runConnectionCheck } from '../../core/client/connectionCheck';
 import { EXIT, type CliCommand } from '../cliCommand';
 import { serialArgument, stringOption } from '../cliArgs';
 import { styler } from '../cliIo';
-import { credentialsIfAny, endpointsOf, httpSettingsOf, SESSION_OPTIONS } from '../cliSession';
+import { credentialsIfAny, debugLog, endpointsOf, httpSettingsOf, SESSION_OPTIONS } from '../cliSession';
 import { OE_WORDING } from '../remedies';
 import { definedOnly } from '../../core/common/definedOnly';
 
@@ -54,6 +54,7 @@ Exit codes:
       http: httpSettingsOf(args, io, context.settings),
       signal: context.signal,
       facts: [['oe', typeof OE_VERSION === 'string' ? OE_VERSION : '0.0.0']],
+      ...(args.values['debug'] === true ? debugLog(io, credentials) : {}),
     });
     const style = styler(io.color);
     io.stdout(
