@@ -95,6 +95,11 @@ export function testPackages({ localVSCode = true } = {}) {
       tests: ['out/test/unit/core/domain/links/curlCommands.test.js'],
     },
     {
+      name: 'fish',
+      present: () => onPath('fish'),
+      why: 'oe completion fish is loaded into a real fish, which is asked to complete (as are bash and zsh)',
+    },
+    {
       name: 'squid',
       present: () => executable('/usr/sbin/squid') && executable('/usr/lib/squid/basic_ncsa_auth'),
       why: 'a real corporate proxy with Basic authentication',

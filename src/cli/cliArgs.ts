@@ -3,7 +3,7 @@
 // UsageError in the user's language, never a guess.
 import type { Localize } from '../core/common/localize';
 import { checkSerialNumber } from '../core/domain/serialNumbers/serialNumberInput';
-import { UsageError, type ParsedArgs } from './cliCommand';
+import { UsageError, type CliIo, type ParsedArgs } from './cliCommand';
 
 const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -75,4 +75,42 @@ export function serialArguments(args: ParsedArgs, t: Localize): string[] {
 export function stringOption(args: ParsedArgs, name: string): string | undefined {
   const value = args.values[name];
   return typeof value === 'string' ? value : undefined;
+}
+
+/** What `-` reads at most: a list of machines or files, not a log. */
+export const MAX_STDIN_LINES = 10_000;
+const MAX_STDIN_BYTES = 1024 * 1024;
+
+/**
+ * The positionals with `-` replaced by the lines of stdin (one serial number or path each; blank lines and a
+ * line's CR skipped), read up to the bounds above: more is refused, not cut, so a list is never half-read.
+ */
+export async function withStdinOperands(args: ParsedArgs, io: CliIo): Promise<ParsedArgs> {
+  const { t } = io;
+  const dashes = args.positionals.filter((arg) => arg === '-').length;
+  if (dashes === 0) return args;
+  if (dashes > 1) throw new UsageError(t('Give - once: it reads all of stdin.'));
+  if (args.values['password-stdin'] === true) throw new UsageError(t('Choose - or --password-stdin: both read stdin.'));
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of io.stdin) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    bytes += buffer.length;
+    if (bytes > MAX_STDIN_BYTES)
+      throw new UsageError(
+        t('stdin holds more than {0} lines or {1} MB: give at most that many, one serial number or path a line.', MAX_STDIN_LINES, 1),
+      );
+    chunks.push(buffer);
+  }
+  const lines = Buffer.concat(chunks)
+    .toString('utf8')
+    .split('\n')
+    .map((line) => line.replace(/\r$/, ''))
+    .filter((line) => line.trim() !== '');
+  if (lines.length > MAX_STDIN_LINES)
+    throw new UsageError(
+      t('stdin holds more than {0} lines or {1} MB: give at most that many, one serial number or path a line.', MAX_STDIN_LINES, 1),
+    );
+  if (lines.length === 0) throw new UsageError(t('- reads stdin, which was empty: give one serial number or path a line.'));
+  return { ...args, positionals: args.positionals.flatMap((arg) => (arg === '-' ? lines : [arg])) };
 }

@@ -21,6 +21,8 @@ export interface CliIo {
   readonly color: boolean;
   /** The user's language (LC_ALL, LC_MESSAGES, LANG): English, German or Chinese. */
   readonly t: Localize;
+  /** Long data for a person: through the pager when stdout is a terminal and the text is taller than it, else as stdout. */
+  page(text: string): Promise<void>;
 }
 
 export type CliOptions = NonNullable<ParseArgsConfig['options']>;
@@ -62,6 +64,12 @@ export interface CliContext {
   readonly signal: AbortSignal;
 }
 
+export interface CliExample {
+  /** A shell command line that runs oe as `oe …` (in a pipe, perhaps). */
+  readonly line: string;
+  readonly says: LocalizedText;
+}
+
 export interface CliCommand {
   readonly name: string;
   /** One line for `oe --help`. */
@@ -71,6 +79,10 @@ export interface CliCommand {
   readonly options: CliOptions;
   /** The command writes JSON: --json and --jq are its options (docs/schemas/oe-<name>.schema.json). */
   readonly json?: JsonSpec;
+  /** What the positionals are, for completion: serial numbers, paths, or a word of `words`. */
+  readonly operands?: 'serial-numbers' | 'paths' | { readonly words: readonly string[] };
+  /** The "Examples:" of its --help: true command lines, each with what it does. */
+  readonly examples: readonly CliExample[];
   run(args: ParsedArgs, io: CliIo, context: CliContext): Promise<number>;
 }
 

@@ -1,7 +1,9 @@
 // The process as a command sees it (CliIo). The language is the one a Unix
 // tool takes (LC_ALL, LC_MESSAGES, LANG) over the extension's own l10n
 // bundles, so a message reads the same in the terminal as in VS Code.
+import { spawn } from 'node:child_process';
 import type { Localize } from '../core/common/localize';
+import { SERVER_TEXT_LIMITS } from '../core/client/model';
 import type { CliIo } from './cliCommand';
 import { languageOf } from './cliLanguage';
 import de from '../../l10n/bundle.l10n.de.json';
@@ -21,11 +23,49 @@ export function colorFor(env: NodeJS.ProcessEnv, isTTY: boolean): boolean {
   return isTTY && (env['NO_COLOR'] ?? '') === '' && env['TERM'] !== 'dumb';
 }
 
+/** The pager's command line: OE_PAGER, else PAGER, else `less -FRX`; none when the one that counts is empty or `cat`. */
+export function pagerCommand(env: NodeJS.ProcessEnv): string | undefined {
+  const chosen = (env['OE_PAGER'] ?? env['PAGER'] ?? 'less -FRX').trim();
+  return chosen === '' || chosen === 'cat' ? undefined : chosen;
+}
+
+/** A shell's "command not found" / "not executable" (sh 127 and 126, cmd.exe 9009): the pager never showed anything. */
+const NOT_STARTED = new Set([126, 127, 9009]);
+
+/**
+ * `text` through the pager when stdout is a terminal and the text is taller than it; else, or when the pager
+ * cannot be started, written directly. The pager is the user's own command line, run by their shell as git runs it.
+ */
+async function pageOnTerminal(text: string, env: NodeJS.ProcessEnv, write: (text: string) => void): Promise<void> {
+  const command = pagerCommand(env);
+  const rows = process.stdout.rows || Number(env['LINES']) || 24;
+  if (!process.stdout.isTTY || command === undefined || text.split('\n').length <= rows) {
+    write(text);
+    return;
+  }
+  const shown = await new Promise<boolean>((resolve) => {
+    // less without options of the user's own would clear the screen and wait at the end: git's defaults.
+    const child = spawn(command, { shell: true, stdio: ['pipe', 'inherit', 'inherit'], env: { LESS: 'FRX', LV: '-c', ...env } });
+    child.once('error', () => {
+      resolve(false);
+    });
+    child.once('close', (code) => {
+      resolve(code === null || !NOT_STARTED.has(code));
+    });
+    // A reader who quits before the end closes the pipe: that is no error.
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(text);
+  });
+  if (!shown) write(text);
+}
+
 /** This process's io. */
 export function processIo(): CliIo {
   const isTTY = { stdout: process.stdout.isTTY, stderr: process.stderr.isTTY, stdin: process.stdin.isTTY };
+  const stdout = (text: string): void => void process.stdout.write(text);
   return {
-    stdout: (text) => process.stdout.write(text),
+    stdout,
+    page: (text) => pageOnTerminal(text, process.env, stdout),
     stderr: (text) => process.stderr.write(text),
     stdin: process.stdin,
     isTTY,
@@ -34,6 +74,14 @@ export function processIo(): CliIo {
     color: colorFor(process.env, isTTY.stdout),
     t: localizeFor(process.env),
   };
+}
+
+/**
+ * The longest server message a table row shows: on a terminal 200 characters, so one row wraps over a few lines
+ * at most and the table stays readable; elsewhere the whole, as validation bounded it (SERVER_TEXT_LIMITS).
+ */
+export function messageWidth(io: CliIo): number {
+  return io.isTTY.stdout ? 200 : SERVER_TEXT_LIMITS.message;
 }
 
 /** SGR codes for the few styles the tables use; plain text when colour is off. */

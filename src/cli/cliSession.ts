@@ -14,12 +14,15 @@ import { toSingleLine } from '../core/common/markdownText';
 import { readNamedFileSync } from '../core/common/namedFiles';
 import type { Localize } from '../core/common/localize';
 import { tokenEndpoint, VerifiedGrant, type Credentials } from '../core/client/auth/tokenClient';
+import { requestLogLine, type RequestLogger } from '../core/client/http/httpClient';
 import { OnboardingClient, type HttpSettings } from '../core/client/onboardingClient';
+import { Redactor } from '../core/common/redact';
 import { SIGN_IN_VARIABLES as V } from '../core/domain/session/argumentSignIn';
 import type { Endpoints } from '../core/domain/session/sessionMachine';
 import { checkEndpointUrl, urlProblemMessage } from '../core/domain/session/environmentRules';
 import { clientSettingsOf } from '../core/domain/settings/clientSettings';
 import { readSettings, SECTION, type Settings } from '../core/domain/settings/settingsRules';
+import { durationArgument } from './cliArgs';
 import { InterruptedError, UsageError, type CliContext, type CliIo, type CliOptions, type ParsedArgs } from './cliCommand';
 import { configPath, ENV_VARIABLE, readConfig, selectedEnvironment, type CliEnvironment } from './cliConfig';
 import { credentialsOfRecord, readCredentials, readToken, samePlace, storeToken, type StoredCredentials } from './cliKeychain';
@@ -181,11 +184,23 @@ function caFileOf(args: ParsedArgs, io: CliIo): string | undefined {
   return path;
 }
 
-/** The network settings of the CLI's clients: the folder's limits, the environment's proxy and CAs, --ca-file. */
+/** The longest --request-timeout: beyond a day a timer no longer keeps its time (Node caps it at about 24.8 days). */
+const MAX_REQUEST_TIMEOUT_MS = 86_400_000;
+
+/** --request-timeout in ms, over the folder's onboardingEvents.requestTimeoutSeconds; undefined when not given. */
+function requestTimeoutOf(args: ParsedArgs, io: CliIo): number | undefined {
+  const given = args.values['request-timeout'];
+  if (typeof given !== 'string') return undefined;
+  const ms = durationArgument(given, '--request-timeout', io.t);
+  if (ms > MAX_REQUEST_TIMEOUT_MS) throw new UsageError(io.t('--request-timeout takes at most 24h, not "{0}".', given));
+  return ms;
+}
+
+/** The network settings of the CLI's clients: the folder's limits, the environment's proxy and CAs, --ca-file, --request-timeout. */
 export function httpSettingsOf(args: ParsedArgs, io: CliIo, settings: Settings): HttpSettings {
   return {
     ...clientSettingsOf(settings).http,
-    ...definedOnly({ caCertificatesFile: caFileOf(args, io) }),
+    ...definedOnly({ caCertificatesFile: caFileOf(args, io), requestTimeoutMs: requestTimeoutOf(args, io) }),
     env: io.env,
     engine: 'undici',
   };
@@ -351,10 +366,26 @@ function notSignedIn(name: string, t: Localize): string {
   return t('Not signed in to {0}: run oe auth login --env {0}, or set the OE_* variables.', JSON.stringify(name));
 }
 
+/** --debug: each request on stderr as the extension's log writes it, through the same redactor, told the secrets and each token. */
+export function debugLog(io: CliIo, credentials: Credentials | undefined): { onRequest: RequestLogger; onToken: (token: string) => void } {
+  const redactor = new Redactor();
+  redactor.addSecret(credentials?.clientSecret);
+  redactor.addSecret(credentials?.password);
+  return {
+    onRequest: (entry) => {
+      io.stderr(`oe: debug: ${redactor.redact(requestLogLine(entry))}\n`);
+    },
+    onToken: (token) => {
+      redactor.addToken(token);
+    },
+  };
+}
+
 /** The context a command runs in (the settings of the working folder, and a client built on first use), and its end. */
 export function createContext(args: ParsedArgs, io: CliIo, signal: AbortSignal): { context: CliContext; dispose: () => void } {
   // Checked before any work: a gate must not scan a repository only to fail on its own option.
   caFileOf(args, io);
+  requestTimeoutOf(args, io);
   const warned = new Set<string>();
   const warn = (message: string): void => {
     if (warned.has(message)) return;
@@ -402,12 +433,15 @@ export function createContext(args: ParsedArgs, io: CliIo, signal: AbortSignal):
       client ??= (async () => {
         const endpoints = endpointsOf(args, io, environment);
         const signIn = await signInOf(args, io, endpoints, environment, signal, warn);
+        // --debug redacts the secrets it is told: only then are they read ahead of the first token request.
+        const debug = args.values['debug'] === true ? debugLog(io, await signIn.credentials()) : {};
         const built = new OnboardingClient({
           ...endpoints,
           credentials: signIn.credentials,
           timestampUnit: settings.timestampUnit,
           http: httpSettingsOf(args, io, settings),
           ...definedOnly({ verifiedGrant: signIn.grant, onGrant: signIn.keep }),
+          ...debug,
         });
         signal.addEventListener(
           'abort',

@@ -173,6 +173,13 @@ export const command: CliCommand = {
   name: 'auth',
   summary: (t) => t('sign in once per environment, keep the credentials in the keychain, show who is signed in'),
   usage,
+  operands: { words: SUBCOMMANDS },
+  examples: [
+    { line: 'oe auth login --env Production --default', says: (t) => t('sign in to an environment once and make it the default') },
+    { line: 'oe auth status', says: (t) => t('who is signed in to which environment, without a secret') },
+    { line: 'oe auth token --env Test', says: (t) => t('the access token for a script, on stdout only') },
+    { line: 'oe auth logout --env Test', says: (t) => t('remove the credentials and the token from the keychain') },
+  ],
   options: { ...SESSION_OPTIONS, default: { type: 'boolean' } },
   async run(args, io, context) {
     const { t } = io;

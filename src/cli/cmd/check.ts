@@ -13,7 +13,7 @@ import { toSingleLine } from '../../core/common/markdownText';
 import { terminalText } from '../../core/common/serverText';
 import { formatUtcIso } from '../../core/common/time';
 import { isApiError, type ApiError } from '../../core/client/errors';
-import type { EventsResult, OnboardingEvent } from '../../core/client/model';
+import { SERVER_TEXT_LIMITS, type EventsResult, type OnboardingEvent } from '../../core/client/model';
 import { machineState, newestOf, stateWord, type EventStateRules, type MachineState } from '../../core/domain/events/eventState';
 import { serialMatcherOf } from '../../core/domain/serialNumbers/settingsMatcher';
 import type { Settings } from '../../core/domain/settings/settingsRules';
@@ -23,7 +23,7 @@ import { MAX_SCANNED_FILE_BYTES, SerialCollector } from '../../core/domain/works
 import { EXIT, UsageError, type CliCommand, type CliIo } from '../cliCommand';
 import { stringOption } from '../cliArgs';
 import { progressFields } from './checkProgress';
-import { styler } from '../cliIo';
+import { messageWidth, styler } from '../cliIo';
 import { jsonWriter } from '../jsonOutput';
 import { SESSION_OPTIONS } from '../cliSession';
 import { oeErrorText } from '../remedies';
@@ -131,7 +131,7 @@ async function pause(signal: AbortSignal, t: Localize): Promise<void> {
 }
 
 /** The files of a folder the workspace scan would read: the include glob, no excluded folder, no link, at most maxFiles. */
-async function filesOf(
+export async function filesOf(
   folder: string,
   included: IncludeGlob,
   maxFiles: number,
@@ -270,12 +270,12 @@ async function findSerials(
 /** Text for XML 1.0: the board export's rule (no character XML forbids, the five specials as entities). */
 const xml = xmlText;
 
-function newestLine(machine: Checked, t: Localize): string {
+function newestLine(machine: Checked, t: Localize, maxMessage: number = SERVER_TEXT_LIMITS.message): string {
   // Our own message, one line like the rest of the row.
   if (machine.error !== undefined) return toSingleLine(oeErrorText(machine.error, t), 300);
   if (machine.newest === undefined) return '';
   const time = formatUtcIso(machine.newest.time.epochMs) ?? String(machine.newest.time.raw);
-  return `${terminalText(machine.newest.type, 80)} ${time} ${terminalText(machine.newest.message, 200)}`;
+  return `${terminalText(machine.newest.type, 80)} ${time} ${terminalText(machine.newest.message, maxMessage)}`;
 }
 
 /**
@@ -350,7 +350,9 @@ function table(machines: readonly Checked[], io: CliIo): string {
     const padded = word.padEnd(stateWidth);
     const shown =
       machine.state === 'onboarded' ? style.green(padded) : machine.counted || machine.error !== undefined ? style.red(padded) : padded;
-    lines.push(`${shown}  ${machine.serialNumber.padEnd(serialWidth)}  ${where.padEnd(whereWidth)}  ${newestLine(machine, t)}`.trimEnd());
+    lines.push(
+      `${shown}  ${machine.serialNumber.padEnd(serialWidth)}  ${where.padEnd(whereWidth)}  ${newestLine(machine, t, messageWidth(io))}`.trimEnd(),
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -381,6 +383,15 @@ Exit codes:
   3   none failed, but something was not checked (see above), and --allow-unchecked was not given
   64  bad input: unknown option, a missing path or one refused (a link out of the folder, another user's file), an empty or unknown state in --fail-on, a secret given as an option, an unknown --json field, a --jq expression jq refuses (with its message)
 `),
+  operands: 'paths',
+  examples: [
+    { line: 'oe check .', says: (t) => t('every machine named in the files of this folder') },
+    {
+      line: 'oe check machines.yaml --fail-on failed --junit report.xml',
+      says: (t) => t('fail only on failed machines, with a JUnit report for the pipeline'),
+    },
+    { line: 'git ls-files | oe check -', says: (t) => t('the files git knows, one path a line on stdin') },
+  ],
   options: {
     ...SESSION_OPTIONS,
     'fail-on': { type: 'string' },
@@ -460,7 +471,7 @@ Exit codes:
     } else if (machines.length === 0) {
       io.stderr(`oe check: ${t('No serial numbers found.')}\n`);
     } else {
-      io.stdout(table(machines, io));
+      await io.page(table(machines, io));
     }
     const failed = machines.filter((machine) => machine.counted).length;
     const unread = machines.filter((machine) => machine.error !== undefined).length;

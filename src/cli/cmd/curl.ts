@@ -30,6 +30,14 @@ Exit codes:
   0   the commands were printed
   64  bad input: unknown option, malformed serial number or URL, no URL set, an unknown --json field, a --jq expression jq refuses (with its message)
 `),
+  operands: 'serial-numbers',
+  examples: [
+    { line: 'oe curl MX-4711-A0023 > requests.sh', says: (t) => t('the two requests as curl commands, to attach to a ticket') },
+    {
+      line: 'oe curl MX-4711-A0023 --client-id my-client --username me',
+      says: (t) => t('the same with the client ID and user name written in'),
+    },
+  ],
   options: {
     env: { type: 'string' },
     'api-url': { type: 'string' },

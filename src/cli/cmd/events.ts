@@ -1,24 +1,21 @@
 // `oe events SERIAL`: one machine's events as a table, JSON or NDJSON.
 // --since filters the full list here: the spec leaves the unit and direction
 // of the API's `timestamp` open, and one run has no earlier answer to judge by.
-import type { Localize } from '../../core/common/localize';
 import { terminalText } from '../../core/common/serverText';
 import { formatUtcIso } from '../../core/common/time';
 import type { OnboardingEvent } from '../../core/client/model';
 import { compileFilter } from '../../core/domain/events/eventFilter';
 import { eventState } from '../../core/domain/events/eventState';
 import { eventsDocument } from '../../core/domain/events/exportEvents';
-import { EXIT, UsageError, type CliCommand } from '../cliCommand';
+import { EXIT, UsageError, type CliCommand, type CliIo } from '../cliCommand';
 import { serialArgument, sinceArgument, stringOption } from '../cliArgs';
-import { outputJson, styler } from '../cliIo';
+import { messageWidth, outputJson, styler } from '../cliIo';
 import { jsonWriter } from '../jsonOutput';
 import { SESSION_OPTIONS } from '../cliSession';
 import { definedOnly } from '../../core/common/definedOnly';
 
-/** The longest message a table row shows; --json has it whole. */
-const MAX_MESSAGE = 200;
-
-function table(events: readonly OnboardingEvent[], t: Localize, color: boolean, rules: Parameters<typeof eventState>[1]): string {
+function table(io: CliIo, events: readonly OnboardingEvent[], rules: Parameters<typeof eventState>[1]): string {
+  const { t, color } = io;
   const style = styler(color);
   const rows = events.map((event) => {
     const type = terminalText(event.type, 80);
@@ -27,7 +24,7 @@ function table(events: readonly OnboardingEvent[], t: Localize, color: boolean, 
       formatUtcIso(event.time.epochMs) ?? String(event.time.raw),
       state === 'failed' ? style.red(type) : state === 'onboarded' ? style.green(type) : type,
       event.assetId ?? '',
-      terminalText(event.message, MAX_MESSAGE),
+      terminalText(event.message, messageWidth(io)),
       // The visible width of the type, without the colour codes.
       type.length,
     ] as const;
@@ -64,6 +61,12 @@ Exit codes:
   3   the events could not be read: sign-in, network or server (the message says which)
   64  bad input: unknown option, malformed serial number, a --since that is not one of the forms above, a secret given as an option, an unknown --json field, a --jq expression jq refuses (with its message)
 `),
+  operands: 'serial-numbers',
+  examples: [
+    { line: 'oe events MX-4711-A0023', says: (t) => t('the events of one machine, newest first') },
+    { line: 'oe events MX-4711-A0023 --since 2h --json', says: (t) => t('the events of the last two hours, as JSON') },
+    { line: 'echo MX-4711-A0023 | oe events -', says: (t) => t('the machine named on stdin') },
+  ],
   options: {
     ...SESSION_OPTIONS,
     since: { type: 'string' },
@@ -98,7 +101,7 @@ Exit codes:
     } else if (events.length === 0) {
       io.stderr(`oe events: ${t('No events for {0}.', serialNumber)}\n`);
     } else {
-      io.stdout(table(events, t, io.color, context.settings.eventStates));
+      await io.page(table(io, events, context.settings.eventStates));
     }
     return EXIT.ok;
   },

@@ -159,6 +159,10 @@ Exit codes:
   0   the agent closed the connection
   64  bad input: unknown option, or started in a terminal
 `),
+  examples: [
+    { line: 'oe mcp', says: (t) => t('serve the agent tools to an agent that starts oe (named in its MCP configuration)') },
+    { line: 'oe mcp --ca-file company-ca.pem', says: (t) => t("the same, trusting the company's certificate authority") },
+  ],
   options: {
     'api-url': { type: 'string' },
     'auth-url': { type: 'string' },

@@ -6,9 +6,11 @@ import { definedOnly } from '../../core/common/definedOnly';
 import { errorMessage } from '../../core/common/errors';
 import type { Localize } from '../../core/common/localize';
 import { isApiError } from '../../core/client/errors';
-import { EXIT, InterruptedError, UsageError, type CliCommand, type CliIo, type ParsedArgs } from '../cliCommand';
+import { EXIT, InterruptedError, UsageError, type CliCommand, type CliIo, type CliOptions, type ParsedArgs } from '../cliCommand';
+import { withStdinOperands } from '../cliArgs';
 import { createContext, refusedSecretOption } from '../cliSession';
 import { takeJsonOptions } from '../jsonOutput';
+import { nearest } from '../didYouMean';
 import { oeErrorText } from '../remedies';
 import { KeychainError } from '../cliKeychain';
 import { command as auth } from './auth';
@@ -18,13 +20,52 @@ import { command as curl } from './curl';
 import { command as events } from './events';
 import { command as testConnection } from './testConnection';
 import { command as watch } from './watch';
+import { command as completion, completeWords, COMPLETE } from './completion';
 
 /** Replaced by the bundler with package.json's version. */
 declare const OE_VERSION: string | undefined;
 const version = typeof OE_VERSION === 'string' ? OE_VERSION : '0.0.0';
 
+/** The options every command takes besides its own, parsed here once. */
+const GLOBAL_OPTIONS: CliOptions = {
+  help: { type: 'boolean', short: 'h' },
+  debug: { type: 'boolean' },
+  'request-timeout': { type: 'string' },
+};
+
+/** The options of a command that writes JSON: taken out before parseArgs (jsonOutput.ts), named here for completion and did-you-mean. */
+const JSON_OPTIONS: CliOptions = { json: { type: 'string' }, jq: { type: 'string' } };
+
+/** A command's options as they are parsed (and completed): its own, its JSON ones and the global ones. */
+function optionsOf(command: CliCommand): CliOptions {
+  return { ...command.options, ...(command.json === undefined ? {} : JSON_OPTIONS), ...GLOBAL_OPTIONS };
+}
+
 /** Every command, in the order `oe --help` lists them. */
-const COMMANDS: readonly CliCommand[] = [events, check, watch, testConnection, curl, mcp, auth];
+const COMMANDS: readonly CliCommand[] = [events, check, watch, testConnection, curl, mcp, auth, completion];
+
+/** " Did you mean events?" when a command's name is near `word`, else nothing. */
+function commandHint(word: string, t: Localize): string {
+  const near = nearest(
+    word,
+    COMMANDS.map((command) => command.name),
+  );
+  return near === undefined ? '' : ` ${t('Did you mean {0}?', near)}`;
+}
+
+/** A command's whole --help: its usage, the global options, and its examples. */
+function helpOf(command: CliCommand, t: Localize): string {
+  const examples = command.examples.flatMap((example) => [`  ${example.line}`, `      ${example.says(t)}`]);
+  return [
+    command.usage(t).trimEnd(),
+    '',
+    t('Every command also takes --debug and --request-timeout DURATION (see oe --help).'),
+    '',
+    t('Examples:'),
+    ...examples,
+    '',
+  ].join('\n');
+}
 
 /** The exit code of a run cut short by a signal, as shells report it (128 + the signal's number). */
 function signalExit(signal: AbortSignal): number {
@@ -40,8 +81,16 @@ function overview(t: Localize): string {
     ...COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary(t)}`),
     '',
     t('Options:'),
-    `  --help, -h  ${t('show the help of oe or of a command')}`,
-    `  --version   ${t('show the version of oe')}`,
+    `  --help, -h                  ${t('show the help of oe or of a command')}`,
+    `  --version                   ${t('show the version of oe')}`,
+    `  --debug                     ${t('each request on stderr: method, URL, status or failure, time taken; credentials redacted')}`,
+    `  --request-timeout DURATION  ${t('how long one request may take, such as 10s or 2m (default: onboardingEvents.requestTimeoutSeconds, 30s)')}`,
+    '',
+    t('Examples:'),
+    `  oe events KRP-0815-A0001 --since 2h`,
+    `  oe check . --junit report.xml`,
+    `  oe help watch`,
+    `  source <(oe completion bash)`,
     '',
     t(
       "Exit codes shared by every command: 0 success, 64 bad input (unknown option, malformed serial number, unreadable path or --ca-file, a secret given as an option), 70 a fault of oe itself, 74 the output could not be written (a full disk; a closed pipe is no error), 130 interrupted by Ctrl-C (at a prompt too), 143 ended by SIGTERM; each command's --help lists its own.",
@@ -60,14 +109,16 @@ function overview(t: Localize): string {
   ].join('\n');
 }
 
-/** parseArgs's errors in the user's words: the option it stumbled on, and where to look. */
-function parseFailure(error: unknown, t: Localize): UsageError {
+/** parseArgs's errors in the user's words: the option it stumbled on, the nearest one it knows, and where to look. */
+function parseFailure(error: unknown, options: CliOptions, t: Localize): UsageError {
   const code = (error as { code?: unknown }).code;
   const message = errorMessage(error);
   const quoted = /'([^']+)'/.exec(message)?.[1] ?? '';
   switch (code) {
-    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
-      return new UsageError(t('Unknown option {0}.', quoted));
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION': {
+      const near = quoted.startsWith('--') ? nearest(quoted.slice(2).split('=')[0] ?? '', Object.keys(options)) : undefined;
+      return new UsageError(`${t('Unknown option {0}.', quoted)}${near === undefined ? '' : ` ${t('Did you mean {0}?', `--${near}`)}`}`);
+    }
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
       return new UsageError(t('The option {0} needs a value, or takes none.', quoted.split(' ')[0] ?? quoted));
     case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
@@ -84,13 +135,13 @@ function parse(command: CliCommand, args: readonly string[], t: Localize): Parse
   try {
     const { values, positionals } = parseArgs({
       args: rest,
-      options: { ...command.options, help: { type: 'boolean', short: 'h' } },
+      options: optionsOf(command),
       strict: true,
       allowPositionals: true,
     });
     return { values, positionals, ...definedOnly({ json }) };
   } catch (error) {
-    throw parseFailure(error, t);
+    throw parseFailure(error, optionsOf(command), t);
   }
 }
 
@@ -102,9 +153,18 @@ export async function runCli(argv: readonly string[], io: CliIo, signal: AbortSi
     io.stdout(`${version}\n`);
     return EXIT.ok;
   }
+  if (first === COMPLETE) {
+    io.stdout(await completeWords(rest, io, COMMANDS, optionsOf));
+    return EXIT.ok;
+  }
   if (first === '--help' || first === '-h' || first === 'help') {
-    const named = first === 'help' ? COMMANDS.find((command) => command.name === rest[0]) : undefined;
-    io.stdout(named === undefined ? overview(t) : named.usage(t));
+    const asked = first === 'help' ? rest[0] : undefined;
+    const named = COMMANDS.find((command) => command.name === asked);
+    if (asked !== undefined && named === undefined) {
+      io.stderr(`oe: ${t('Unknown command {0}.', asked)}${commandHint(asked, t)} ${t("Run 'oe --help' for the list of commands.")}\n`);
+      return EXIT.usage;
+    }
+    io.stdout(named === undefined ? overview(t) : helpOf(named, t));
     return EXIT.ok;
   }
   if (first === undefined) {
@@ -113,16 +173,18 @@ export async function runCli(argv: readonly string[], io: CliIo, signal: AbortSi
   }
   const command = COMMANDS.find((candidate) => candidate.name === first);
   if (command === undefined) {
-    io.stderr(`oe: ${t('Unknown command {0}.', first)} ${t("Run 'oe --help' for the list of commands.")}\n`);
+    io.stderr(`oe: ${t('Unknown command {0}.', first)}${commandHint(first, t)} ${t("Run 'oe --help' for the list of commands.")}\n`);
     return EXIT.usage;
   }
   let dispose = (): void => undefined;
   try {
-    const args = parse(command, rest, t);
-    if (args.values['help'] === true) {
-      io.stdout(command.usage(t));
+    const parsed = parse(command, rest, t);
+    if (parsed.values['help'] === true) {
+      io.stdout(helpOf(command, t));
       return EXIT.ok;
     }
+    // `-` is a list on stdin for the commands that take serial numbers or paths; for others it stays a word.
+    const args = command.operands === 'serial-numbers' || command.operands === 'paths' ? await withStdinOperands(parsed, io) : parsed;
     const session = createContext(args, io, signal);
     dispose = session.dispose;
     return await command.run(args, io, session.context);

@@ -8,7 +8,7 @@ import { serialArgument, stringOption } from '../cliArgs';
 import { styler } from '../cliIo';
 import { jsonWriter } from '../jsonOutput';
 import { plainLocalize } from '../../core/common/localize';
-import { httpSettingsOf, SESSION_OPTIONS } from '../cliSession';
+import { debugLog, httpSettingsOf, SESSION_OPTIONS } from '../cliSession';
 import { OE_WORDING } from '../remedies';
 import { definedOnly } from '../../core/common/definedOnly';
 
@@ -35,6 +35,13 @@ Exit codes:
   1   the connection fails, or the answers cannot tell whether it works (the report says at which step and what to do)
   64  bad input: unknown option, a missing or invalid URL, a secret given as an option, an unknown --json field, a --jq expression jq refuses (with its message)
 `),
+  examples: [
+    { line: 'oe test-connection', says: (t) => t('check the way to the API with the OE_* variables set') },
+    {
+      line: 'oe test-connection --serial MX-4711-A0023 --ca-file company-ca.pem',
+      says: (t) => t("the same with one machine's events, trusting the company's certificate authority"),
+    },
+  ],
   options: { ...SESSION_OPTIONS, serial: { type: 'string' } },
   json: {
     schemaVersion: 1,
@@ -56,6 +63,7 @@ Exit codes:
       http: httpSettingsOf(args, io, context.settings),
       signal: context.signal,
       facts: [['oe', typeof OE_VERSION === 'string' ? OE_VERSION : '0.0.0']],
+      ...(args.values['debug'] === true ? debugLog(io, credentials) : {}),
     });
     if (args.json !== undefined) {
       const json = jsonWriter(io, args.json, context.signal);

@@ -22,6 +22,7 @@ import {
 import { EXIT, UsageError, type CliCommand, type CliIo } from '../cliCommand';
 import { jsonWriter, type JsonWriter } from '../jsonOutput';
 import { durationArgument, serialArguments, stringOption } from '../cliArgs';
+import { messageWidth } from '../cliIo';
 import { SESSION_OPTIONS } from '../cliSession';
 import { oeErrorText } from '../remedies';
 
@@ -122,7 +123,7 @@ function newestText(seen: NewestEvent | undefined): string {
 }
 
 /** The line stdout gets: data a script reads, so in English whatever LANG is (stderr is in the user's language). */
-function endingLine(serialNumber: string, ending: Ending): string {
+function endingLine(serialNumber: string, ending: Ending, maxMessage: number): string {
   const t = plainLocalize;
   switch (ending.kind) {
     case 'outcome':
@@ -131,7 +132,7 @@ function endingLine(serialNumber: string, ending: Ending): string {
         stateWord(ending.outcome.state, t),
         newestText({ type: ending.outcome.type, at: ending.outcome.at }),
         t('took {0}', formatDuration(ending.outcome.tookMs, t)),
-        terminalText(ending.outcome.message, 200),
+        terminalText(ending.outcome.message, maxMessage),
       ].join('  ');
     case 'timed-out':
       return [serialNumber, t('timed out'), newestText(ending.seen)].join('  ').trimEnd();
@@ -206,6 +207,15 @@ Exit codes (with several machines: 1 when any failed, else 3, else 2):
   3   could not poll: the credentials were refused, or the API could not be reached or did not answer (for 15 minutes, or when the timeout passed)
   64  bad input: unknown option, malformed serial number, a bad duration, a secret given as an option, an unknown --json field, a --jq expression jq refuses (with its message)
 `),
+  operands: 'serial-numbers',
+  examples: [
+    { line: 'oe watch KRP-0815-B0001 --timeout 30m', says: (t) => t('wait up to 30 minutes for one machine to onboard or fail') },
+    {
+      line: 'oe watch KRP-0815-B0001 KRP-0815-B0002 --next',
+      says: (t) => t('wait for a new outcome of two machines, for a rig that onboards them again'),
+    },
+    { line: 'oe watch - --timeout 2h < rig.txt', says: (t) => t('the machines listed in rig.txt, one a line') },
+  ],
   options: { ...SESSION_OPTIONS, timeout: { type: 'string' }, next: { type: 'boolean' } },
   json: { schemaVersion: 1, fields: ['kind', 'serialNumber', 'type', 'time', 'result', 'tookMs', 'message', 'error'] },
   async run(args, io, context) {
@@ -244,7 +254,7 @@ Exit codes (with several machines: 1 when any failed, else 3, else 2):
     serialNumbers.forEach((serialNumber, index) => {
       const ending = endings[index];
       if (ending === undefined) return;
-      if (json === undefined) io.stdout(`${endingLine(serialNumber, ending)}\n`);
+      if (json === undefined) io.stdout(`${endingLine(serialNumber, ending, messageWidth(io))}\n`);
       if (ending.kind === 'cannot-poll' && ending.hung === true)
         io.stderr(`oe watch: ${serialNumber}: ${t('The API had not answered when the timeout passed.')}\n`);
       else if (ending.kind === 'cannot-poll' && ending.error !== undefined)

@@ -13,7 +13,7 @@ import type { Localize } from '../common/localize';
 import type { CredentialsProvider } from './auth/tokenClient';
 import { isApiError } from './errors';
 import { eventsUrl } from './events/eventsClient';
-import { redactUrl } from './http/httpClient';
+import { redactUrl, type RequestLogger } from './http/httpClient';
 import type { Transport, TransportOptions, TransportRequest, TransportResponse } from './http/transport';
 import { literal, verdictOf, type CheckStage, type Verdict } from './connectionReport';
 import { PROBE_SERIAL_NUMBER, timed, type Check } from './connectionStages';
@@ -29,6 +29,8 @@ export interface RequestsInput {
   readonly createTransport?: (options: TransportOptions) => Transport;
   /** Each access token as it arrives (the log's redactor learns it); never kept here. */
   readonly onToken?: (value: string) => void;
+  /** Each request of the client, for a log (oe --debug). */
+  readonly onRequest?: RequestLogger;
 }
 
 export function tokenTitle(authUrl: string, t: Localize): string {
@@ -173,7 +175,7 @@ export async function checkRequests(
       requestTimeoutMs: Math.min(http.requestTimeoutMs ?? DEFAULT_HTTP_SETTINGS.requestTimeoutMs, check.limits.requestMs),
     },
     transport,
-    ...definedOnly({ onToken: input.onToken }),
+    ...definedOnly({ onToken: input.onToken, onRequest: input.onRequest }),
   });
   try {
     const token = await timed(() => client.verifyCredentials(input.signal));

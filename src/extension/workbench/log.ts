@@ -1,7 +1,7 @@
 // The extension's log: a LogOutputChannel ("Onboarding Events") for requests
 // and errors. Every line passes through the redactor first.
 import * as vscode from 'vscode';
-import type { RequestLogEntry } from '../../core/client/http/httpClient';
+import { requestLogLine, type RequestLogEntry } from '../../core/client/http/httpClient';
 import { Redactor } from '../../core/common/redact';
 import { errorMessage } from '../../core/common/errors';
 
@@ -34,11 +34,8 @@ export class Log implements vscode.Disposable {
 
   /** One line per HTTP request: method, URL, status, duration. */
   request(entry: RequestLogEntry): void {
-    const status = entry.status === undefined ? (entry.error ?? 'failed') : String(entry.status);
-    const attempt = entry.attempt > 1 ? ` (attempt ${entry.attempt})` : '';
-    const unchecked = entry.certificateChecksOff === true ? ' — certificate NOT verified (http.proxyStrictSSL is off)' : '';
-    const line = `${entry.method} ${entry.url} → ${status} in ${Math.round(entry.durationMs)} ms${attempt}${unchecked}`;
-    if (entry.status !== undefined && entry.status < 400 && unchecked === '') this.info(line);
+    const line = requestLogLine(entry);
+    if (entry.status !== undefined && entry.status < 400 && entry.certificateChecksOff !== true) this.info(line);
     else this.warn(line);
     const failure = entry.error?.split(' ')[0];
     if (

@@ -28,6 +28,11 @@ export function testIo(options: { readonly env: NodeJS.ProcessEnv; readonly cwd:
     stderr: (text) => {
       stderr += text;
     },
+    // Not a terminal: the pager is never started, the text goes to stdout.
+    page: (text) => {
+      stdout += text;
+      return Promise.resolve();
+    },
     stdin: Readable.from(options.stdin === undefined || options.stdin === '' ? [] : [Buffer.from(options.stdin)]),
     isTTY,
     env: options.env,

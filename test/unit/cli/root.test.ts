@@ -7,7 +7,7 @@ import { startFakeApi, TEST_SERIALS, type FakeApi } from '../../support/fakeApi'
 import { signedInEnv, STACK_LINE, tempFolder } from '../../support/cli/runOe';
 import { runOeInProcess } from '../../support/cli/testIo';
 
-const COMMANDS = ['events', 'check', 'watch', 'test-connection', 'curl', 'mcp'];
+const COMMANDS = ['events', 'check', 'watch', 'test-connection', 'curl', 'mcp', 'completion'];
 
 describe('oe: conventions of a command-line tool', function () {
   this.timeout(60_000);

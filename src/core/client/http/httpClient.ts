@@ -23,6 +23,14 @@ export interface RequestLogEntry {
 
 export type RequestLogger = (entry: RequestLogEntry) => void;
 
+/** A request as one log line (the extension's log, oe --debug): method, URL, status or failure, time taken, attempt. */
+export function requestLogLine(entry: RequestLogEntry): string {
+  const status = entry.status === undefined ? (entry.error ?? 'failed') : String(entry.status);
+  const attempt = entry.attempt > 1 ? ` (attempt ${entry.attempt})` : '';
+  const unchecked = entry.certificateChecksOff === true ? ' — certificate NOT verified (http.proxyStrictSSL is off)' : '';
+  return `${entry.method} ${entry.url} → ${status} in ${Math.round(entry.durationMs)} ms${attempt}${unchecked}`;
+}
+
 /** Strips credentials embedded in a URL (`https://user:pass@host`) before it is logged or shown. */
 export function redactUrl(url: string): string {
   try {

@@ -70,6 +70,7 @@ describe('the one agent-tool answerer: VS Code and oe mcp give the same text', (
     const io: CliIo = {
       stdout: () => undefined,
       stderr: () => undefined,
+      page: () => Promise.resolve(),
       stdin: Readable.from([]),
       isTTY: { stdout: false, stderr: false, stdin: false },
       env,
