@@ -137,6 +137,20 @@ export function readNamedFileSync(path: string, limits: ReadLimits): Buffer {
 }
 
 export async function readNamedFile(path: string, limits: ReadLimits): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  await readNamedFileChunks(path, limits, (chunk) => {
+    chunks.push(chunk);
+    total += chunk.length;
+  });
+  return Buffer.concat(chunks, total);
+}
+
+/**
+ * As readNamedFile, each chunk handed to `take` as it is read (a new buffer each time, never reused):
+ * a large file is read in a stream, never held whole, and the event loop turns between chunks.
+ */
+export async function readNamedFileChunks(path: string, limits: ReadLimits, take: (chunk: Buffer) => void): Promise<void> {
   let handle;
   try {
     handle = await open(path, openFlags(limits));
@@ -144,17 +158,15 @@ export async function readNamedFile(path: string, limits: ReadLimits): Promise<B
     checkOpened(path, info, limits);
     if (limits.within !== undefined && !isInsideFolder(await realpath(limits.within), await openedRealPath(path, handle.fd, info)))
       throw new NamedFileError(path, 'outside');
-    const chunks: Buffer[] = [];
     let total = 0;
     for (;;) {
       const chunk = Buffer.allocUnsafe(Math.min(64 * 1024, limits.maxBytes + 1 - total));
       const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
       if (bytesRead === 0) break;
-      chunks.push(chunk.subarray(0, bytesRead));
       total += bytesRead;
       if (total > limits.maxBytes) throw new NamedFileError(path, 'too-large');
+      take(chunk.subarray(0, bytesRead));
     }
-    return Buffer.concat(chunks, total);
   } catch (error) {
     throw failure(path, error);
   } finally {
