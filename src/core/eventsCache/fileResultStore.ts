@@ -130,7 +130,7 @@ export class FileResultStore implements ResultStore {
 
   /**
    * What the line's history learns from before anything is fetched: every copy of the scope, each read
-   * in a stream when asked (as often as asked), with a turn of the event loop between copies.
+   * in a stream when asked (as often as asked).
    */
   async *copies(): AsyncGenerator<StoredCopy> {
     const scope = this.options.scope();
@@ -138,7 +138,6 @@ export class FileResultStore implements ResultStore {
     const directory = this.directoryOf(scope);
     for (const name of await this.namesIn(directory)) {
       if (!name.endsWith('.json')) continue;
-      await new Promise((resolve) => setImmediate(resolve));
       // Another environment signed in meanwhile: its copies are not this one's.
       if (this.options.scope() !== scope) return;
       const file = join(directory, name);

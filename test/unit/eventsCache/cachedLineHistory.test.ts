@@ -1,7 +1,7 @@
 // The line's history as the extension keeps it: learned from every result the
 // cache gets and from the environment's stored copies, before anything is fetched.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EventsResult } from '../../../src/core/client/model';
@@ -255,7 +255,14 @@ describe('CachedLineHistory: the line learned from the cache and the stored copi
     await store.flush();
     const whole = new LineHistory(DEFAULT_EVENT_STATE_RULES);
     const reader = new FileResultStore({ directory: dir, scope: () => 'env-1' });
-    for (const serial of serials) {
+    // In the order the folder lists them, as the store reads them: what a machine in progress teaches depends on the steps known before it.
+    const [environment] = readdirSync(dir);
+    assert.ok(environment !== undefined);
+    const listed = readdirSync(join(dir, environment)).map(
+      (name) => (JSON.parse(readFileSync(join(dir, environment, name), 'utf8')) as { serialNumber: string }).serialNumber,
+    );
+    assert.deepEqual([...listed].sort(), [...serials].sort());
+    for (const serial of listed) {
       const loaded = await reader.load(serial);
       assert.ok(loaded !== undefined);
       whole.learn(serial, loaded.events, { observedAt: loaded.fetchedAt });
