@@ -6,7 +6,6 @@ import { Readable, Writable } from 'node:stream';
 import { clampDelay, DELAY_CEILINGS } from '../../core/common/delays';
 import { readNamedFile } from '../../core/common/namedFiles';
 import { errorMessage } from '../../core/common/errors';
-import type { EventsResult } from '../../core/client/model';
 import { nothingDone } from '../../core/domain/agentTools/toolDefinitions';
 import { serialMatcherOf } from '../../core/domain/serialNumbers/settingsMatcher';
 import { SIGN_IN_VARIABLES } from '../../core/domain/session/argumentSignIn';
@@ -81,7 +80,7 @@ function folderScope(io: CliIo, context: CliContext): ToolScope {
 }
 
 /** oe keeps no copies between runs: its line history learns from what this process reads. */
-const NOTHING_STORED: AsyncIterable<EventsResult> = {
+const NOTHING_STORED: AsyncIterable<never> = {
   [Symbol.asyncIterator]: () => ({ next: () => Promise.resolve({ done: true, value: undefined }) }),
 };
 

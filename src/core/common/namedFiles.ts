@@ -2,7 +2,21 @@
 // symlink, hard link, FIFO or endless device. Read: open, then check what was opened, bounded by bytes
 // read. Write: a new file of our own renamed over the name, never through a link.
 import { randomUUID } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
+import {
+  close as closeCallback,
+  closeSync,
+  constants,
+  fstat as fstatCallback,
+  fstatSync,
+  open as openCallback,
+  openSync,
+  read as readCallback,
+  readlinkSync,
+  readSync,
+  realpathSync,
+  statSync,
+  type Stats,
+} from 'node:fs';
 import { lstat, open, readlink, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { LocalizedError } from './errors';
@@ -135,29 +149,79 @@ export function readNamedFileSync(path: string, limits: ReadLimits): Buffer {
 }
 
 export async function readNamedFile(path: string, limits: ReadLimits): Promise<Buffer> {
-  let handle;
+  const chunks: Buffer[] = [];
+  let total = 0;
+  await readNamedFileChunks(path, limits, (chunk) => {
+    chunks.push(chunk);
+    total += chunk.length;
+  });
+  return Buffer.concat(chunks, total);
+}
+
+/**
+ * As readNamedFile, each chunk handed to `take` as it is read (a new buffer each time, never reused):
+ * a large file is read in a stream, never held whole, and the event loop turns between chunks.
+ */
+export async function readNamedFileChunks(path: string, limits: ReadLimits, take: (chunk: Buffer) => void): Promise<void> {
+  let fd: number | undefined;
   try {
-    handle = await open(path, openFlags(limits));
-    const info = await handle.stat();
+    // The callback calls, not a FileHandle: thousands of small files are read at a fraction of its cost.
+    fd = await openFd(path, openFlags(limits));
+    const info = await fstatFd(fd);
     checkOpened(path, info, limits);
-    if (limits.within !== undefined && !isInsideFolder(await realpath(limits.within), await openedRealPath(path, handle.fd, info)))
+    if (limits.within !== undefined && !isInsideFolder(await realpath(limits.within), await openedRealPath(path, fd, info)))
       throw new NamedFileError(path, 'outside');
-    const chunks: Buffer[] = [];
     let total = 0;
     for (;;) {
-      const chunk = Buffer.allocUnsafe(Math.min(64 * 1024, limits.maxBytes + 1 - total));
-      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+      const chunk = Buffer.allocUnsafe(Math.min(64 * 1024, info.size + 1, limits.maxBytes + 1 - total));
+      const bytesRead = await readFd(fd, chunk);
       if (bytesRead === 0) break;
-      chunks.push(chunk.subarray(0, bytesRead));
       total += bytesRead;
       if (total > limits.maxBytes) throw new NamedFileError(path, 'too-large');
+      take(chunk.subarray(0, bytesRead));
+      // A short read at the size fstat gave is the end of a regular file: no read more to hear so.
+      if (bytesRead < chunk.length && total >= info.size) break;
     }
-    return Buffer.concat(chunks, total);
   } catch (error) {
     throw failure(path, error);
   } finally {
-    await handle?.close();
+    if (fd !== undefined) await closeFd(fd);
   }
+}
+
+function openFd(path: string, flags: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    openCallback(path, flags, (error, fd) => {
+      if (error) reject(error);
+      else resolve(fd);
+    });
+  });
+}
+
+function fstatFd(fd: number): Promise<Stats> {
+  return new Promise((resolve, reject) => {
+    fstatCallback(fd, (error, info) => {
+      if (error) reject(error);
+      else resolve(info);
+    });
+  });
+}
+
+function readFd(fd: number, chunk: Buffer): Promise<number> {
+  return new Promise((resolve, reject) => {
+    readCallback(fd, chunk, 0, chunk.length, null, (error, bytesRead) => {
+      if (error) reject(error);
+      else resolve(bytesRead);
+    });
+  });
+}
+
+function closeFd(fd: number): Promise<void> {
+  return new Promise((resolve) => {
+    closeCallback(fd, () => {
+      resolve();
+    });
+  });
 }
 
 export async function readNamedFileIfPresent(path: string, limits: ReadLimits): Promise<Buffer | undefined> {

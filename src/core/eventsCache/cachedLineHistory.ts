@@ -1,24 +1,37 @@
-// The line's history fed from the events cache and the stored copies (read lazily, one at a time), so
-// a window that fetched nothing yet still knows the line. One per window, for the active environment;
-// `onDidChange` fires at most once per turn.
+// The line's history fed from the events cache and every stored copy (read lazily, in a stream, a few at
+// a time), so a window that fetched nothing yet still knows the line. One per window, for the active
+// environment; `onDidChange` fires at most once per turn.
 import { Emitter, type Event } from '../common/emitter';
 import { Disposable } from '../common/lifecycle';
 import type { EventsResult } from '../client/model';
 import type { EventStateRules } from '../domain/events/eventState';
-import { LineHistory, type LearnOptions, type LearnedSteps, type StepSetting } from '../domain/progress/lineHistory';
+import { LessonEvents } from '../domain/progress/lessonEvents';
+import {
+  LineHistory,
+  MAX_LEARNED_EVENTS,
+  MAX_MACHINES,
+  type LearnOptions,
+  type LearnedSteps,
+  type StepSetting,
+} from '../domain/progress/lineHistory';
 import { machineProgress, type ProgressAnswer } from '../domain/progress/machineProgress';
 import type { EventsCache } from './eventsCache';
+import type { StoredCopy, StoredFields } from './fileResultStore';
 
-/** Stored copies read at most: the history of a line, not of every machine ever seen. */
-export const MAX_STORED_LESSONS = 5000;
+/** Stored copies read at once: each holds one file open and one chunk and one event of it in memory. */
+export const COPIES_AT_ONCE = 16;
+/** Longest the learner keeps the event loop before it lets it turn, ms: far below what a user notices. */
+const SLICE_MS = 10;
 
 export interface CachedLineHistoryOptions {
   readonly cache: Pick<EventsCache, 'peek' | 'results' | 'onDidUpdate'>;
-  /** The active environment's stored results, one at a time (FileResultStore.each). */
-  readonly stored: (limit: number) => AsyncIterable<EventsResult>;
+  /** The active environment's stored copies, each read in a stream when asked (FileResultStore.copies). */
+  readonly stored: () => AsyncIterable<StoredCopy>;
   readonly rules: () => EventStateRules;
   readonly steps: () => readonly StepSetting[];
   readonly now?: () => number;
+  /** The history is full: stored machines past its bound are not learned (said once per reading). */
+  readonly onFull?: (message: string) => void;
 }
 
 export class CachedLineHistory extends Disposable {
@@ -26,6 +39,8 @@ export class CachedLineHistory extends Disposable {
   private storedRead: Promise<void> | undefined;
   private generation = 0;
   private pending = false;
+  /** The machines the cache holds a result of (its onDidUpdate said so): their stored copies are older. */
+  private readonly inCache = new Set<string>();
   private readonly changed = this.register(new Emitter<void>());
   private readonly now: () => number;
 
@@ -39,6 +54,8 @@ export class CachedLineHistory extends Disposable {
     this.register(
       options.cache.onDidUpdate((serialNumber) => {
         const entry = options.cache.peek(serialNumber);
+        if (entry === undefined) this.inCache.delete(serialNumber);
+        else this.inCache.add(serialNumber);
         if (entry === undefined) this.history.forget(serialNumber);
         else if (this.history.learn(serialNumber, entry.result.events, observed(entry.result))) this.fireSoon();
       }),
@@ -90,16 +107,55 @@ export class CachedLineHistory extends Disposable {
   private readStored(): void {
     if (this.storedRead !== undefined) return;
     const generation = this.generation;
-    this.storedRead = (async () => {
-      let changed = false;
-      for await (const result of this.options.stored(MAX_STORED_LESSONS)) {
+    for (const [serialNumber] of this.options.cache.results()) this.inCache.add(serialNumber);
+    let changed = false;
+    const refusedBefore = this.history.refused;
+    const learn = (learned: readonly [StoredFields, LessonEvents] | undefined): void => {
+      // A fresher result in memory wins over the stored copy of the same machine.
+      if (learned === undefined || this.inCache.has(learned[0].serialNumber)) return;
+      const [fields, lesson] = learned;
+      changed = this.history.learn(fields.serialNumber, lesson.events(), observed(fields)) || changed;
+    };
+    const readAll = async (): Promise<void> => {
+      // Read a few at once, learned in the store's order: what a machine in progress teaches depends on the steps known before it.
+      const reading: Promise<readonly [StoredFields, LessonEvents] | undefined>[] = [];
+      let turned = performance.now();
+      for await (const copy of this.options.stored()) {
         if (generation !== this.generation) return;
-        // A fresher result in memory wins over the stored copy of the same machine.
-        if (this.options.cache.peek(result.serialNumber) === undefined)
-          changed = this.history.learn(result.serialNumber, result.events, observed(result)) || changed;
+        reading.push(this.lessonOf(copy));
+        if (reading.length >= COPIES_AT_ONCE) learn(await reading.shift());
+        // Reading a file lets the event loop turn; copies still in memory (not yet written) do not.
+        if (performance.now() - turned > SLICE_MS) {
+          await new Promise((resolve) => setImmediate(resolve));
+          turned = performance.now();
+        }
       }
-      if (changed && generation === this.generation) this.fireSoon();
-    })().catch(() => undefined); // The store reports its own errors; the history learns from what arrives.
+      for (const next of reading) if (generation === this.generation) learn(await next);
+    };
+    this.storedRead = readAll()
+      .then(() => {
+        if (generation !== this.generation) return;
+        const unlearned = this.history.refused - refusedBefore;
+        if (unlearned > 0)
+          this.options.onFull?.(
+            `The line's history keeps at most ${MAX_MACHINES.toLocaleString('en')} machines and ${MAX_LEARNED_EVENTS.toLocaleString('en')} events: ${unlearned.toLocaleString('en')} stored machines were not learned from.`,
+          );
+        if (changed) this.fireSoon();
+      })
+      .catch(() => undefined); // The store reports its own errors; the history learns from what arrives.
+  }
+
+  /** A stored copy's few events a lesson is made of: read once, or twice when its events were not newest first. */
+  private async lessonOf(copy: StoredCopy): Promise<readonly [StoredFields, LessonEvents] | undefined> {
+    const lesson = new LessonEvents(this.options.rules());
+    const fields = await copy.read((event) => {
+      lesson.add(event);
+    });
+    if (fields === undefined || !lesson.again) return fields && ([fields, lesson] as const);
+    const again = await copy.read((event) => {
+      lesson.addAgain(event);
+    });
+    return again && ([again, lesson] as const);
   }
 
   private fireSoon(): void {
@@ -113,6 +169,6 @@ export class CachedLineHistory extends Disposable {
 }
 
 /** A result teaches as of when it was fetched: a machine in progress had taken at least that long. */
-function observed(result: EventsResult): LearnOptions {
+function observed(result: Pick<EventsResult, 'fetchedAt'>): LearnOptions {
   return { observedAt: result.fetchedAt };
 }

@@ -5,17 +5,16 @@ import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { NamedFileError, readNamedFile, writeNamedFile } from '../common/namedFiles';
+import { NamedFileError, readNamedFile, readNamedFileChunks, writeNamedFile } from '../common/namedFiles';
 import { MAX_BYTES_PER_MACHINE } from '../client/events/eventsClient';
-import type { EventsResult } from '../client/model';
+import type { EventsResult, OnboardingEvent } from '../client/model';
 import type { TimestampUnitSetting } from '../client/timestamp';
-import { sortNewestFirst, validateEvents } from '../client/validateEvents';
+import { sortNewestFirst, validateEvent, validateEvents } from '../client/validateEvents';
 import type { ResultStore } from './eventsCache';
+import { MAX_STORED_EVENT_BYTES, StoredCopyStream } from './storedCopyStream';
 
 const FORMAT_VERSION = 1;
 
-/** Not read to learn from (still shown when asked for): learning from thousands of copies stays in a fixed budget. */
-export const MAX_LEARNED_FILE_BYTES = 2 * 1024 * 1024;
 const MAX_STORED_FILE_BYTES = 2 * MAX_BYTES_PER_MACHINE;
 /** Our own folder, read as any named file: a regular file of ours, no link at its name, bounded by bytes read. */
 const storedLimits = (maxBytes: number) => ({ maxBytes, noFinalLink: true, ownedByUs: true }) as const;
@@ -26,6 +25,26 @@ interface StoredResult {
   readonly fetchedAt: number;
   readonly truncated: boolean;
   readonly events: readonly unknown[];
+}
+
+/** What a stored copy says of itself beside its events. */
+export interface StoredFields {
+  readonly serialNumber: string;
+  readonly fetchedAt: number;
+  readonly truncated: boolean;
+}
+
+/** One stored copy, read in a stream each time it is asked. */
+export interface StoredCopy {
+  /** Hands each valid event to `take` in the copy's order; its fields, or undefined when it is no copy of ours (then `take` may have seen some). */
+  read(take: (event: OnboardingEvent) => void): Promise<StoredFields | undefined>;
+}
+
+/** Thrown out of a read whose first event shows the copy is under another machine's name. */
+class NotOurs extends Error {}
+
+function fieldsOf(stored: StoredResult): StoredFields {
+  return { serialNumber: stored.serialNumber, fetchedAt: stored.fetchedAt, truncated: stored.truncated };
 }
 
 export interface FileResultStoreOptions {
@@ -110,34 +129,66 @@ export class FileResultStore implements ResultStore {
   }
 
   /**
-   * What the line's history learns from before anything is fetched: one file at a time, with a turn of
-   * the event loop between, so memory and responsiveness do not depend on the copies.
+   * What the line's history learns from before anything is fetched: every copy of the scope, each read
+   * in a stream when asked (as often as asked).
    */
-  async *each(limit: number): AsyncGenerator<EventsResult> {
+  async *copies(): AsyncGenerator<StoredCopy> {
     const scope = this.options.scope();
     if (scope === undefined) return;
     const directory = this.directoryOf(scope);
-    const names = [...(await this.namesIn(directory))].filter((name) => name.endsWith('.json')).slice(0, limit);
-    for (const name of names) {
-      await new Promise((resolve) => setImmediate(resolve));
+    for (const name of await this.namesIn(directory)) {
+      if (!name.endsWith('.json')) continue;
       // Another environment signed in meanwhile: its copies are not this one's.
       if (this.options.scope() !== scope) return;
       const file = join(directory, name);
-      let stored: unknown = this.pending.get(file);
-      if (stored === undefined) {
-        try {
-          stored = JSON.parse((await readNamedFile(file, storedLimits(MAX_LEARNED_FILE_BYTES))).toString('utf8'));
-        } catch {
-          continue; // Gone or half-written: load() reports it when the machine is asked for.
-        }
-      }
-      const serialNumber = isStored(stored) ? stored.serialNumber : undefined;
-      // The name is the serial number's hash: a file under another name is not what it claims to be.
-      if (serialNumber === undefined || nameOf(serialNumber) !== name) continue;
-      const result = this.resultOf(stored, serialNumber);
-      stored = undefined;
-      if (result !== undefined) yield result;
+      yield { read: (take) => this.readCopy(file, name, take) };
     }
+  }
+
+  /** One copy's valid events in its order, parsed one at a time; its fields once it is read whole, undefined when it is not a copy of ours. */
+  private async readCopy(file: string, name: string, take: (event: OnboardingEvent) => void): Promise<StoredFields | undefined> {
+    const timestampUnit = this.options.timestampUnit?.() ?? 'auto';
+    const pending = this.pending.get(file);
+    let serialNumber: string | undefined;
+    // The name is the serial number's hash: a file under another name is not what it claims to be.
+    const teach = (raw: unknown, serial: unknown): void => {
+      if (serialNumber === undefined && (typeof serial !== 'string' || nameOf(serial) !== name)) throw new NotOurs();
+      serialNumber = serial as string;
+      const event = validateEvent(raw, serialNumber, timestampUnit);
+      if (typeof event !== 'string') take(event);
+    };
+    try {
+      if (pending !== undefined) {
+        for (const raw of pending.events) teach(raw, pending.serialNumber);
+        return fieldsOf(pending);
+      }
+      const stream = new StoredCopyStream((raw) => {
+        teach(raw, stream.fields.get('serialNumber'));
+      });
+      await readNamedFileChunks(file, storedLimits(MAX_STORED_FILE_BYTES), (chunk) => {
+        stream.write(chunk);
+      });
+      stream.end();
+      if (stream.problem === 'event-too-large')
+        this.reportUnread(name, stream, `it holds an event larger than ${MAX_STORED_EVENT_BYTES / (1024 * 1024)} MB`);
+      const stored = { ...Object.fromEntries(stream.fields), events: [] };
+      const whole = stream.complete && stream.fields.get('events') === true;
+      return whole && isStored(stored) && nameOf(stored.serialNumber) === name ? fieldsOf(stored) : undefined;
+    } catch (error) {
+      if (error instanceof NamedFileError && error.refusal === 'too-large')
+        this.options.onError?.(
+          `A cached copy of events is larger than ${MAX_STORED_FILE_BYTES / (1024 * 1024)} MB; the line's history does not learn from it.`,
+          error,
+        );
+      // Gone, half-written or not ours: load() reports it when the machine is asked for.
+      return undefined;
+    }
+  }
+
+  private reportUnread(name: string, stream: StoredCopyStream, why: string): void {
+    const serialNumber = stream.fields.get('serialNumber');
+    const named = typeof serialNumber === 'string' && nameOf(serialNumber) === name ? serialNumber : name;
+    this.options.onError?.(`The cached events of ${named} are not learned from by the line's history: ${why}.`, new Error(why));
   }
 
   private resultOf(stored: unknown, serialNumber: string): EventsResult | undefined {

@@ -37,9 +37,12 @@ export function registerEventsCache(
   // The line's history learns from this cache and the same environment's stored copies.
   const lineHistory = new CachedLineHistory({
     cache: events,
-    stored: (limit) => store.each(limit),
+    stored: () => store.copies(),
     rules: () => settings.value.eventStates,
     steps: () => settings.value.steps,
+    onFull: (message) => {
+      log.warn(message);
+    },
   });
   context.subscriptions.push(
     lineHistory,

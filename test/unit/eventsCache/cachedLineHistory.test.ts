@@ -1,24 +1,26 @@
 // The line's history as the extension keeps it: learned from every result the
 // cache gets and from the environment's stored copies, before anything is fetched.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EventsResult } from '../../../src/core/client/model';
 import { DEFAULT_EVENT_STATE_RULES, type EventStateRules } from '../../../src/core/domain/events/eventState';
-import type { LearnedSteps, StepSetting } from '../../../src/core/domain/progress/lineHistory';
+import { LineHistory, type LearnedSteps, type StepSetting } from '../../../src/core/domain/progress/lineHistory';
+import { machineProgress } from '../../../src/core/domain/progress/machineProgress';
 import { CachedLineHistory } from '../../../src/core/eventsCache/cachedLineHistory';
 import { EventsCache } from '../../../src/core/eventsCache/eventsCache';
-import { FileResultStore, MAX_LEARNED_FILE_BYTES } from '../../../src/core/eventsCache/fileResultStore';
+import { FileResultStore } from '../../../src/core/eventsCache/fileResultStore';
+import { MAX_STORED_EVENT_BYTES } from '../../../src/core/eventsCache/storedCopyStream';
 import { machine, MINUTE, onboarded, T0 } from '../core/domain/progress/fixtures';
-import { result } from '../machines/fixtures';
+import { event, result } from '../machines/fixtures';
 
 function settle(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+async function until(check: () => boolean, withinMs = 2000): Promise<void> {
+  for (let i = 0; i < withinMs / 10 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 describe('CachedLineHistory: the line learned from the cache and the stored copies', () => {
@@ -36,7 +38,7 @@ describe('CachedLineHistory: the line learned from the cache and the stored copi
     });
     const history = new CachedLineHistory({
       cache,
-      stored: (limit) => new FileResultStore({ directory: dir, scope: () => 'env-1' }).each(limit),
+      stored: () => new FileResultStore({ directory: dir, scope: () => 'env-1' }).copies(),
       rules: () => DEFAULT_EVENT_STATE_RULES,
       steps: () => [],
       now: () => T0 + 9 * MINUTE,
@@ -89,7 +91,7 @@ describe('CachedLineHistory: the line learned from the cache and the stored copi
     });
     const history = new CachedLineHistory({
       cache,
-      stored: (limit) => new FileResultStore({ directory: dir, scope: () => 'env-1' }).each(limit),
+      stored: () => new FileResultStore({ directory: dir, scope: () => 'env-1' }).copies(),
       rules: options.rules ?? (() => DEFAULT_EVENT_STATE_RULES),
       steps: options.steps ?? (() => []),
       now: () => T0 + 9 * MINUTE,
@@ -185,25 +187,121 @@ describe('CachedLineHistory: the line learned from the cache and the stored copi
     history.dispose();
   });
 
-  it(`learns from no stored copy larger than ${MAX_LEARNED_FILE_BYTES / (1024 * 1024)} MB, and from every other one`, async () => {
+  /** Stored copies whose events carry `padding` characters in a field of their own, as a server may send. */
+  function padded(stored: EventsResult, padding: number): EventsResult {
+    return { ...stored, events: stored.events.map((e) => ({ ...e, raw: { ...(e.raw as object), padding: 'x'.repeat(padding) } })) };
+  }
+
+  it('learns from a stored copy of any size, read in a stream', async () => {
     const stored = Array.from({ length: 5 }, (_, i) => result(onboarded(`M-${i}`, [5, 10, 2, 3, 1]), `M-${i}`));
+    // M-4's copy is 6 MB: six events of a megabyte less a little.
+    stored[4] = padded(stored[4] as EventsResult, MAX_STORED_EVENT_BYTES - 1024);
     const { history, changes, dir } = await line({ stored });
-    // M-4's copy grows past the bound (a message of padding, as a server may send).
     const [environment] = readdirSync(dir);
     assert.ok(environment !== undefined);
-    const files = readdirSync(join(dir, environment));
-    const store = new FileResultStore({ directory: dir, scope: () => 'env-1' });
-    const big = result(onboarded('M-4', [5, 10, 2, 3, 1]), 'M-4');
-    store.save({
-      ...big,
-      events: big.events.map((e) => ({ ...e, raw: { ...(e.raw as object), padding: 'x'.repeat(MAX_LEARNED_FILE_BYTES / 4) } })),
-    });
-    await store.flush();
-    assert.equal(readdirSync(join(dir, environment)).length, files.length);
+    const sizes = readdirSync(join(dir, environment)).map((name) => statSync(join(dir, environment, name)).size);
+    assert.ok(Math.max(...sizes) > 5 * 1024 * 1024, `the largest copy: ${Math.max(...sizes)} bytes`);
     history.steps();
     await until(() => changes() > 0);
-    await settle();
-    assert.deepEqual(history.steps(), { kind: 'not-enough', machines: 4 });
+    const learned = history.steps();
+    assert.deepEqual(learned.kind === 'steps' && learned.machines, 5);
     history.dispose();
   });
+
+  it(`learns from no stored copy holding an event over ${MAX_STORED_EVENT_BYTES / (1024 * 1024)} MB, says so, and learns from every other one`, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'oe-line-'));
+    const said: string[] = [];
+    const store = new FileResultStore({ directory: dir, scope: () => 'env-1', onError: (message) => said.push(message) });
+    for (let i = 0; i < 4; i++) store.save(result(onboarded(`M-${i}`, [5, 10, 2, 3, 1]), `M-${i}`));
+    store.save(padded(result(onboarded('M-4', [5, 10, 2, 3, 1]), 'M-4'), MAX_STORED_EVENT_BYTES));
+    await store.flush();
+    let changes = 0;
+    const history = new CachedLineHistory({
+      cache: new EventsCache({ source: () => undefined, freshForMs: () => 60_000 }),
+      stored: () => new FileResultStore({ directory: dir, scope: () => 'env-1', onError: (message) => said.push(message) }).copies(),
+      rules: () => DEFAULT_EVENT_STATE_RULES,
+      steps: () => [],
+    });
+    history.onDidChange(() => changes++);
+    history.steps();
+    await until(() => changes > 0);
+    assert.deepEqual(history.steps(), { kind: 'not-enough', machines: 4 });
+    assert.deepEqual(said, ["The cached events of M-4 are not learned from by the line's history: it holds an event larger than 1 MB."]);
+    history.dispose();
+  });
+
+  it('answers as a history taught every stored copy read whole, newest first or in any order', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'oe-line-'));
+    const store = new FileResultStore({ directory: dir, scope: () => 'env-1' });
+    const serials: string[] = [];
+    for (let m = 0; m < 40; m++) {
+      const serial = `LSR-7000-${m}`;
+      serials.push(serial);
+      // Long runs with retries, some onboarded twice, some still going; every third copy in another order than newest first.
+      const events = Array.from({ length: 20 + ((m * 37) % 150) }, (_, i) =>
+        event(
+          {
+            type: ['CONFIG_APPLIED', 'CONFIG_FAILED', 'FIRMWARE_CHECKED', 'ONBOARDING_STARTED'][(i * m) % 4] as string,
+            minute: i * 3 + (m % 7),
+          },
+          serial,
+        ),
+      );
+      if (m % 4 !== 3) events.push(event({ type: 'ONBOARDING_COMPLETED', minute: 200 + m }, serial));
+      if (m % 5 === 0) events.push(event({ type: 'ONBOARDING_COMPLETED', minute: 100 + m }, serial));
+      const ordered = m % 3 === 0 ? events : [...events].reverse();
+      store.save(result(ordered, serial, T0 + 300 * MINUTE));
+    }
+    await store.flush();
+    const whole = new LineHistory(DEFAULT_EVENT_STATE_RULES);
+    const reader = new FileResultStore({ directory: dir, scope: () => 'env-1' });
+    // In the order the folder lists them, as the store reads them: what a machine in progress teaches depends on the steps known before it.
+    const [environment] = readdirSync(dir);
+    assert.ok(environment !== undefined);
+    const listed = readdirSync(join(dir, environment)).map(
+      (name) => (JSON.parse(readFileSync(join(dir, environment, name), 'utf8')) as { serialNumber: string }).serialNumber,
+    );
+    assert.deepEqual([...listed].sort(), [...serials].sort());
+    for (const serial of listed) {
+      const loaded = await reader.load(serial);
+      assert.ok(loaded !== undefined);
+      whole.learn(serial, loaded.events, { observedAt: loaded.fetchedAt });
+    }
+    const history = new CachedLineHistory({
+      cache: new EventsCache({ source: () => undefined, freshForMs: () => 60_000 }),
+      stored: () => new FileResultStore({ directory: dir, scope: () => 'env-1' }).copies(),
+      rules: () => DEFAULT_EVENT_STATE_RULES,
+      steps: () => [],
+      now: () => T0 + 9 * MINUTE,
+    });
+    let changes = 0;
+    history.onDidChange(() => changes++);
+    history.steps();
+    await until(() => changes > 0);
+    const figures = (steps: LearnedSteps): unknown =>
+      steps.kind === 'steps' ? { ...steps, times: steps.times.longestOnboardingMs } : steps;
+    assert.ok(whole.machines >= 20, `${whole.machines} onboarded`);
+    assert.deepEqual(figures(history.steps()), figures(whole.steps()));
+    const probe = machine('LSR-7000-99', [
+      ['ONBOARDING_STARTED', 0],
+      ['CONFIG_APPLIED', 12],
+    ]);
+    assert.deepEqual(
+      history.progressFor(result(probe, 'LSR-7000-99')),
+      machineProgress(probe, whole.steps(), T0 + 9 * MINUTE, DEFAULT_EVENT_STATE_RULES),
+      'the same time to go',
+    );
+    history.dispose();
+  });
+
+  it('learns from every stored copy, past five thousand', async () => {
+    const done = event({ type: 'ONBOARDING_COMPLETED', minute: 0 });
+    const stored = Array.from({ length: 5001 }, (_, i) => result([{ ...done, serialNumber: `M-${i}` }], `M-${i}`));
+    const { history, changes } = await line({ stored });
+    history.steps();
+    await until(() => changes() > 0, 30_000);
+    const learned = history.steps();
+    assert.equal(learned.kind === 'steps' && learned.machines, 5001);
+    history.dispose();
+  }).timeout(60_000);
 });

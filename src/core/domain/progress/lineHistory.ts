@@ -147,6 +147,7 @@ export class LineHistory {
   });
   private cached: LearnedSteps | undefined;
   private setting: readonly StepSetting[] = [];
+  private refusedLessons = 0;
 
   constructor(
     private rules: EventStateRules,
@@ -155,6 +156,11 @@ export class LineHistory {
 
   get machines(): number {
     return this.onboarded;
+  }
+
+  /** Lessons refused since the history was made because it was full (MAX_MACHINES, MAX_LEARNED_EVENTS): its callers say so. */
+  get refused(): number {
+    return this.refusedLessons;
   }
 
   /**
@@ -181,6 +187,7 @@ export class LineHistory {
     const room =
       (before !== undefined || this.lessons.size < MAX_MACHINES) &&
       this.learnedEvents + (lesson?.timed.events.length ?? 0) <= MAX_LEARNED_EVENTS;
+    if (lesson !== undefined && !room) this.refusedLessons++;
     if (lesson === undefined || !room) {
       this.lessons.delete(serialNumber);
     } else {

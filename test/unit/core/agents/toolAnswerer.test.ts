@@ -16,7 +16,6 @@ import { OnboardingClient } from '../../../../src/core/client/onboardingClient';
 import { plainLocalize } from '../../../../src/core/common/localize';
 import { AGENT_TOOL_NAMES } from '../../../../src/core/domain/agentTools/toolDefinitions';
 import { readSettings } from '../../../../src/core/domain/settings/settingsRules';
-import type { EventsResult } from '../../../../src/core/client/model';
 import type { WatchSummary } from '../../../../src/core/domain/watch/watchRules';
 import { CachedLineHistory } from '../../../../src/core/eventsCache/cachedLineHistory';
 import { EventsCache } from '../../../../src/core/eventsCache/eventsCache';
@@ -26,7 +25,7 @@ import { DEMO_CREDENTIALS, DEMO_SERIALS, demoData, startFakeApi, type FakeApi } 
 import { DEMO_LINE4_SERIALS } from '../../../support/fakeApi/demoData';
 
 const SETTINGS = readSettings(() => undefined);
-const NOTHING_STORED: AsyncIterable<EventsResult> = {
+const NOTHING_STORED: AsyncIterable<never> = {
   [Symbol.asyncIterator]: () => ({ next: () => Promise.resolve({ done: true, value: undefined }) }),
 };
 /** VS Code's remedy in a summary when nothing is watched: oe mcp keeps no watch list, so it has none. */

@@ -1,8 +1,8 @@
-// LineHistory's vocabulary bound: at most MAX_TYPES event types are learned; the known ones still are.
+// LineHistory's bounds: at most MAX_TYPES event types are learned, the known ones still are; past MAX_MACHINES a machine is refused and counted.
 import assert from 'node:assert/strict';
 import { serverTextData } from '../../../../../src/core/common/serverText';
 import { DEFAULT_EVENT_STATE_RULES } from '../../../../../src/core/domain/events/eventState';
-import { LineHistory } from '../../../../../src/core/domain/progress/lineHistory';
+import { LineHistory, MAX_MACHINES } from '../../../../../src/core/domain/progress/lineHistory';
 import { MAX_TYPES } from '../../../../../src/core/domain/progress/lineTimes';
 import { machine, MINUTE, onboarded, T0, USUAL } from './fixtures';
 
@@ -37,6 +37,19 @@ describe('LineHistory: bounds', () => {
       USUAL,
     );
   });
+
+  it(`counts the machines it refuses once it holds MAX_MACHINES (${MAX_MACHINES.toLocaleString('en')}), and a known one is no new machine`, () => {
+    const history = new LineHistory(DEFAULT_EVENT_STATE_RULES);
+    const [done] = machine('D', [['ONBOARDING_COMPLETED', 0]]);
+    assert.ok(done !== undefined);
+    for (let i = 0; i < MAX_MACHINES; i++) history.learn(`D-${i}`, [done]);
+    assert.deepEqual({ machines: history.machines, refused: history.refused }, { machines: MAX_MACHINES, refused: 0 });
+    history.learn('D-0', [done]);
+    assert.equal(history.refused, 0, 'a machine it holds is learned again');
+    history.learn(`D-${MAX_MACHINES}`, [done]);
+    history.learn(`D-${MAX_MACHINES + 1}`, [done]);
+    assert.deepEqual({ machines: history.machines, refused: history.refused }, { machines: MAX_MACHINES, refused: 2 });
+  }).timeout(30_000);
 
   it('learns nothing from a machine without events', () => {
     const history = new LineHistory(DEFAULT_EVENT_STATE_RULES);
