@@ -30,7 +30,13 @@ function main(): void {
   // undici parses HTTP in WebAssembly: its baseline code is quick enough for oe's few responses, and a process
   // that would otherwise stay after its output until V8's optimising compiler is done ends at once.
   (require('node:v8') as typeof import('node:v8')).setFlagsFromString('--liftoff-only');
+  // A signal while the program loads is held for its handlers, not left to kill oe without its exit code.
+  const hold = (): void => undefined;
+  process.on('SIGINT', hold);
+  process.on('SIGTERM', hold);
   program().runProgram(argv);
+  process.off('SIGINT', hold);
+  process.off('SIGTERM', hold);
 }
 /* eslint-enable @typescript-eslint/no-require-imports */
 
