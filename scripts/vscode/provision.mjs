@@ -98,6 +98,8 @@ export function testPackages({ localVSCode = true } = {}) {
       name: 'fish',
       present: () => onPath('fish'),
       why: 'oe completion fish is loaded into a real fish, which is asked to complete (as are bash and zsh)',
+      // Only the CLI tier's shell test (test/cli/shell.test.ts) uses it.
+      tests: [],
     },
     {
       name: 'squid',
