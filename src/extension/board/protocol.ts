@@ -15,7 +15,7 @@ import { BOARD_COLUMNS, MAX_FILTER_TEXT, type BoardFilter, type BoardSort } from
 import type { SvgLook } from '../../core/domain/board/boardExport';
 
 /** Machines on one board at most: bounds every message and the page's DOM. */
-export const MAX_ROWS = 5000;
+export const MAX_ROWS = 10_000;
 /** Longest serial number a message may carry (the matcher's own limit is lower). */
 const MAX_SERIAL = 200;
 /** Longest event type or key carried (validation already cuts types at 256). */

@@ -22,10 +22,13 @@ export interface DetailsReport {
 
 /** The board page as the user sees it. */
 export interface BoardReport {
+  /** The board's rows: the sum of the state filter's counts. */
   readonly rows: number;
-  /** Rows the filter lets through. */
+  /** Rows the filter lets through: the table's aria-rowcount, less its header row. */
   readonly shown: number;
-  /** The serial numbers of the rows shown, in the order shown (at most 50). */
+  /** Rows in the DOM: the virtual table draws those in view and a screenful either side. */
+  readonly drawn: number;
+  /** The serial numbers of the rows drawn, in the order shown (at most 50). */
   readonly firstShown: readonly string[];
   readonly summary: string;
   /** The timeline's lanes in view: the only ones the page draws. */
@@ -122,19 +125,24 @@ export function readBack(options: ReadBackOptions): void {
         }
       : undefined;
   const board = (renderMs: number, reason: BoardReport['reason']): BoardReport => {
-    const rows = Array.from(document.querySelectorAll<HTMLElement>('.grid .body > [role=row]'));
-    const shown = rows.filter((row) => !row.hidden);
+    const shown = Array.from(document.querySelectorAll<HTMLElement>('.grid .body > [role=row]'));
+    const rowCount = Number(document.querySelector('.grid')?.getAttribute('aria-rowcount') ?? '1') - 1;
+    const rows = Array.from(document.querySelectorAll('.state-filter .state-toggle:not(.stalled-toggle):not(.abandoned-toggle) .count')).reduce(
+      (sum, count) => sum + Number((count.textContent ?? '').replace(/\D/g, '')),
+      0,
+    );
     const canvas = document.querySelector<HTMLCanvasElement>('.lanes canvas');
     const lanes = document.querySelector<HTMLElement>('.lanes');
     let lanesDrawn = 0;
     if (canvas && lanes) {
       const height = canvas.height / (window.devicePixelRatio || 1);
       const first = Math.max(0, Math.floor(lanes.scrollTop / options.laneHeight));
-      lanesDrawn = Math.max(0, Math.min(shown.length - first, Math.ceil((height - options.axisHeight) / options.laneHeight) + 1));
+      lanesDrawn = Math.max(0, Math.min(rowCount - first, Math.ceil((height - options.axisHeight) / options.laneHeight) + 1));
     }
     return {
-      rows: rows.length,
-      shown: shown.length,
+      rows,
+      shown: rowCount,
+      drawn: shown.length,
       firstShown: shown.slice(0, 50).map((row) => row.querySelector('.col-serialNumber button')?.textContent ?? ''),
       summary: text('#summary'),
       lanesDrawn,
