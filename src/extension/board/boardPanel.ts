@@ -55,6 +55,8 @@ const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 export class BoardPanel extends Disposable {
   private serialNumbers: readonly string[] = [];
+  /** Machines the set names past MAX_ROWS. */
+  private beyond = 0;
   private label = '';
   private follower: SetFollower | undefined;
   private readonly loads: VisibleLoads;
@@ -160,6 +162,7 @@ export class BoardPanel extends Disposable {
     const resolved = await resolveSet(this.currentSet, this.context);
     if (generation !== this.generation || this.isDisposed) return;
     this.serialNumbers = resolved.serialNumbers;
+    this.beyond = resolved.beyond;
     this.label = resolved.label;
     this.panel.title = vscode.l10n.t('Board: {0}', resolved.label);
     this.showLoads();
@@ -216,6 +219,7 @@ export class BoardPanel extends Disposable {
         session: this.context.session.state.kind === 'signed-in' ? 'signed-in' : 'signed-out',
         rows: this.rows(),
         held: this.loads.heldCount,
+        beyond: this.beyond,
         locale: vscode.env.language,
         nowMs: Date.now(),
         usual: this.usual(),

@@ -147,9 +147,10 @@ export async function openBoardPage(
         board: { locale: 'en', nowMs: Date.UTC(2025, 0, 16, 9, 0, 0), ...board },
         strings: boardPageStrings(t),
       };
-      await page.evaluate((m) => {
-        window.postMessage(m, '*');
-      }, message);
+      // As one string: Playwright walks an object argument value by value, seconds for a board of 10,000.
+      await page.evaluate((json) => {
+        window.postMessage(JSON.parse(json), '*');
+      }, JSON.stringify(message));
       return waitFor(reports, (found) => found.find((r) => r.reason === 'show'), after);
     },
     nextRendered,
@@ -167,6 +168,7 @@ export function boardOf(rows: readonly BoardRow[], overrides: Partial<BoardView>
     session: 'signed-in',
     rows,
     held: 0,
+    beyond: 0,
     usual: null,
     ...overrides,
   };

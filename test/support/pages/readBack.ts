@@ -127,10 +127,9 @@ export function readBack(options: ReadBackOptions): void {
   const board = (renderMs: number, reason: BoardReport['reason']): BoardReport => {
     const shown = Array.from(document.querySelectorAll<HTMLElement>('.grid .body > [role=row]'));
     const rowCount = Number(document.querySelector('.grid')?.getAttribute('aria-rowcount') ?? '1') - 1;
-    const rows = Array.from(document.querySelectorAll('.state-filter .state-toggle:not(.stalled-toggle):not(.abandoned-toggle) .count')).reduce(
-      (sum, count) => sum + Number((count.textContent ?? '').replace(/\D/g, '')),
-      0,
-    );
+    const rows = Array.from(
+      document.querySelectorAll('.state-filter .state-toggle:not(.stalled-toggle):not(.abandoned-toggle) .count'),
+    ).reduce((sum, count) => sum + Number(count.textContent.replace(/\D/g, '')), 0);
     const canvas = document.querySelector<HTMLCanvasElement>('.lanes canvas');
     const lanes = document.querySelector<HTMLElement>('.lanes');
     let lanesDrawn = 0;

@@ -27,6 +27,7 @@ const show = (overrides: Record<string, unknown> = {}, row: Record<string, unkno
     session: 'signed-in',
     rows: [{ ...lineRows()[0], ...row }],
     held: 0,
+    beyond: 0,
     locale: 'en',
     nowMs: 1,
     usual: null,

@@ -2,7 +2,7 @@
 // one state object. Nodes are built with common/page/dom.ts only: rows carry server text, never parsed as HTML.
 import { announce, button, el, icon } from '../../../core/common/page/dom';
 import { countAbandoned, countStalled, countStates, prefersAligned, summaryText } from '../../../core/domain/board/boardTable';
-import type { BoardView } from '../protocol';
+import { MAX_ROWS, type BoardView } from '../protocol';
 import { buildFrame } from './frame';
 import { channel, page, persist, post, pageString, stateWords } from './state';
 import { applyOrder, focusShownRow, setRows } from './table';
@@ -106,6 +106,14 @@ function renderNotices(notices: HTMLElement, board: BoardView): void {
       button(pageString('loadHeld'), 'cloud-download', () => {
         post({ type: 'load-held' });
       }),
+    );
+    notices.append(p);
+  }
+  if (board.beyond > 0) {
+    const p = el('p', 'notice');
+    p.append(
+      icon('warning'),
+      el('span', undefined, pageString('beyond', board.beyond.toLocaleString(board.locale), MAX_ROWS.toLocaleString(board.locale))),
     );
     notices.append(p);
   }

@@ -3,7 +3,14 @@ import { plainLocalize, type Localize } from '../../../core/common/localize';
 import { pageChannel } from '../../../core/common/page/dom';
 import { formatDuration, safeLocale } from '../../../core/common/time';
 import { BOARD_STATES, type BoardRow, type BoardState } from '../../../core/domain/board/boardRows';
-import { DEFAULT_SORT, NO_FILTER, type BoardColumn, type RowSorter, type BoardFilter, type BoardSort } from '../../../core/domain/board/boardTable';
+import {
+  DEFAULT_SORT,
+  NO_FILTER,
+  type BoardColumn,
+  type RowSorter,
+  type BoardFilter,
+  type BoardSort,
+} from '../../../core/domain/board/boardTable';
 import {
   isHostMessage,
   persistedState,

@@ -166,7 +166,8 @@ export function takeTabStop(event: FocusEvent): void {
 function applyTabStop(): void {
   const stop = page.tabStop;
   let holder: HTMLButtonElement | undefined;
-  for (const [row, drawn] of page.drawn) if (stop && row.serialNumber === stop.serialNumber) holder = drawn.buttons[stop.button] ?? drawn.open;
+  for (const [row, drawn] of page.drawn)
+    if (stop && row.serialNumber === stop.serialNumber) holder = drawn.buttons[stop.button] ?? drawn.open;
   if (!holder) {
     const first = page.frame?.tbody.querySelector<HTMLElement>('[role=row]');
     holder = [...page.drawn.values()].find((d) => d.tr === first)?.open;
