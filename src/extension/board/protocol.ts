@@ -167,7 +167,8 @@ export type PageMessage =
       readonly aligned: boolean;
       readonly look: SvgLook;
     }
-  | { readonly type: 'export-png'; readonly dataUrl: string };
+  /** The picture, with how many lanes it holds of the lanes shown (a canvas has a largest height). */
+  | { readonly type: 'export-png'; readonly dataUrl: string; readonly lanes: number; readonly of: number };
 
 // ---- validation (runs on both sides; no DOM, no vscode) ----
 
@@ -386,7 +387,13 @@ export function isPageMessage(value: unknown): value is PageMessage {
         isSvgLook(value['look'])
       );
     case 'export-png':
-      return isString(value['dataUrl'], MAX_PNG_DATA_URL) && value['dataUrl'].startsWith('data:image/png;base64,');
+      return (
+        isString(value['dataUrl'], MAX_PNG_DATA_URL) &&
+        value['dataUrl'].startsWith('data:image/png;base64,') &&
+        isCount(value['lanes']) &&
+        isCount(value['of']) &&
+        value['lanes'] <= value['of']
+      );
     default:
       return false;
   }

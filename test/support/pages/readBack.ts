@@ -9,6 +9,8 @@
 
 /** The type of the read-back's messages: the test side takes them, the product never sees them. */
 export const READ_BACK_TYPE = 'onboarding-events-test:rendered';
+/** What the test side posts to the read-back: keys pressed on the board's table, from its first drawn row. */
+export const WALK_TYPE = 'onboarding-events-test:walk';
 
 /** The event details page as the user sees it. */
 export interface DetailsReport {
@@ -35,8 +37,12 @@ export interface BoardReport {
   readonly lanesDrawn: number;
   /** ms from the host's message or the user's input to the changed DOM, laid out (timed by this script, not the page). */
   readonly renderMs: number;
-  /** What started the render: the host's "show", a filter or a sort. */
-  readonly reason: 'show' | 'filter' | 'sort';
+  /** What started the render: the host's "show", a filter, a sort, or keys the test pressed (WALK_TYPE). */
+  readonly reason: 'show' | 'filter' | 'sort' | 'keys';
+  /** The focused element's text and the aria-rowindex of its row ('' outside a row). */
+  readonly focused: { readonly text: string; readonly rowIndex: string };
+  /** The notices under the heading (signed out, not loaded, past the limit), as read. */
+  readonly notices: string;
   /** The progress and time-to-go cells of the rows shown that have progress (at most 50), with their titles. */
   readonly progress: readonly {
     readonly serialNumber: string;
@@ -61,6 +67,8 @@ export type PageKind = 'details' | 'board';
 export interface ReadBackOptions {
   readonly page: PageKind;
   readonly type: string;
+  /** WALK_TYPE: passed in, as the script uses nothing from outside its own body. */
+  readonly walkType: string;
   /** The timeline's geometry (src/extension/board/page/timeline.ts), to count the lanes in view. */
   readonly laneHeight: number;
   readonly axisHeight: number;
@@ -81,6 +89,7 @@ export function isReadBackMessage(message: unknown): message is ReadBackMessage 
  * source text, so it uses nothing from outside its own body.
  */
 export function readBack(options: ReadBackOptions): void {
+  const WALK = options.walkType;
   interface Api {
     postMessage(message: unknown): void;
   }
@@ -89,14 +98,15 @@ export function readBack(options: ReadBackOptions): void {
   let api: Api | undefined;
   // VS Code hands its API out once per page: the page's own call gets the one this script shares.
   w.acquireVsCodeApi = () => (api ??= acquire());
-  let pending: { reason: 'show' | 'filter' | 'sort'; started: number } | undefined;
-  const begin = (reason: 'show' | 'filter' | 'sort'): void => {
+  let pending: { reason: BoardReport['reason']; started: number } | undefined;
+  const begin = (reason: BoardReport['reason']): void => {
     pending = { reason, started: performance.now() };
   };
   // Registered before the page's own listeners: the clock starts when the message or the input arrives.
   window.addEventListener('message', (event: MessageEvent<unknown>) => {
     const data = event.data as { type?: unknown } | null;
     if (typeof data === 'object' && data !== null && data.type === 'show') begin('show');
+    if (typeof data === 'object' && data !== null && data.type === WALK) walk((data as { keys?: unknown }).keys);
   });
   document.addEventListener(
     'input',
@@ -115,6 +125,16 @@ export function readBack(options: ReadBackOptions): void {
     true,
   );
   const text = (selector: string): string => document.querySelector(selector)?.textContent ?? '';
+  // Keys as a keyboard sends them to the focused element: the extension host cannot press keys in a webview.
+  const walk = (keys: unknown): void => {
+    if (!Array.isArray(keys)) return;
+    document.querySelector<HTMLElement>('.grid .body [role=row] button')?.focus();
+    for (const key of keys)
+      if (typeof key === 'string')
+        (document.activeElement ?? document.body).dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
+    begin('keys');
+    observed();
+  };
   const details = (): DetailsReport | undefined =>
     document.getElementById('event-type')
       ? {
@@ -160,6 +180,11 @@ export function readBack(options: ReadBackOptions): void {
       usualNote: document.querySelector<HTMLElement>('.usual-note:not([hidden])')?.textContent ?? '',
       usualNoteTitle: document.querySelector<HTMLElement>('.usual-note:not([hidden])')?.title ?? '',
       heading: text('.board-header h1'),
+      focused: {
+        text: document.activeElement?.textContent ?? '',
+        rowIndex: document.activeElement?.closest('[role=row]')?.getAttribute('aria-rowindex') ?? '',
+      },
+      notices: (document.querySelector<HTMLElement>('.notices')?.innerText ?? '').trim(),
       stalledCount: document.querySelector<HTMLElement>('.stalled-toggle:not([hidden]) .count')?.textContent ?? '',
       abandonedCount: document.querySelector<HTMLElement>('.abandoned-toggle:not([hidden]) .count')?.textContent ?? '',
     };
