@@ -34,8 +34,15 @@ function plant(): Map<string, Record<string, unknown>[]> {
     const start = now - (5 * 24 * 60 - (i % 500) * 11) * 60_000;
     const failed = i % 25 === 7;
     const steps = failed ? 3 : i % 10 === 3 ? 1 + (i % 4) : PLANT_STEPS.length;
+    // The created machine's asset makes it onboarded (the default eventStates rules).
+    const assetId = `8800${String(i).padStart(4, '0')}-0000-4000-8000-${String(i).padStart(12, '0')}`;
     const events = PLANT_STEPS.slice(0, steps).map((type, step) =>
-      makeEvent({ type, message: `${type} for ${serial}`, timestamp: start + step * (6 + (i % 7)) * 60_000 }),
+      makeEvent({
+        type,
+        message: `${type} for ${serial}`,
+        timestamp: start + step * (6 + (i % 7)) * 60_000,
+        ...(type === 'MACHINE_CREATED' ? { assetId } : {}),
+      }),
     );
     if (failed)
       events.push(makeEvent({ type: 'FIRMWARE_CHECK_FAILED', message: 'Firmware 5.0.9 refused', timestamp: start + 40 * 60_000 }));

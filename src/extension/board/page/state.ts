@@ -25,10 +25,10 @@ import type { TimelineColors } from './timeline';
 export const channel = pageChannel<PageMessage, HostMessage>(isHostMessage);
 export const { post } = channel;
 
-/** A row of the board and the text the filter searches: no node until the row is drawn. */
+/** A row of the board and the text the filter searches (made when a text filter first asks): no node until the row is drawn. */
 export interface RowEntry {
   readonly row: BoardRow;
-  readonly haystack: string;
+  haystack: string | undefined;
 }
 
 /** A row drawn in the table: its node and its buttons (open first). */
@@ -81,6 +81,8 @@ export interface BoardPageState {
   rows: RowEntry[];
   /** The rows the filter lets through: the table's rows and the timeline's lanes. */
   shown: RowEntry[];
+  /** The state words the filter's search text of this board's rows is made with. */
+  words: Record<BoardState, string>;
   /** Sorts this board's rows (each text collated once per board). */
   sorter: RowSorter | undefined;
   /** The rows in the DOM: those in view and a screenful either side. */
@@ -110,6 +112,7 @@ export const page: BoardPageState = {
   board: undefined,
   rows: [],
   shown: [],
+  words: Object.fromEntries(BOARD_STATES.map((state) => [state, state])) as Record<BoardState, string>,
   sorter: undefined,
   drawn: new Map(),
   rowHeight: undefined,

@@ -21,11 +21,6 @@ export const STATE_ICONS: Readonly<Record<BoardState, string>> = {
 
 const CELL: Attrs = { role: 'cell' };
 
-/** A row as data: built for every row of a board, cheaply; its node waits until it is drawn. */
-export function rowEntry(row: BoardRow, words: Record<BoardState, string>): RowEntry {
-  return { row, haystack: searchText(row, words) };
-}
-
 function buildRow(row: BoardRow, words: Record<BoardState, string>): DrawnRow {
   const tr = el('div', `row state-${row.state}`, undefined, { role: 'row' });
   const serialCell = el('div', 'cell col-serialNumber', undefined, { role: 'rowheader' });
@@ -193,7 +188,8 @@ export function setFilter(next: BoardFilter): void {
 
 /** Takes a board's rows: entries for all, nodes for none until drawn. */
 export function setRows(rows: readonly BoardRow[], words: Record<BoardState, string>): void {
-  page.rows = rows.map((row) => rowEntry(row, words));
+  page.rows = rows.map((row) => ({ row, haystack: undefined }));
+  page.words = words;
   page.sorter = new RowSorter(rows);
   page.drawn.clear();
   page.frame?.tbody.replaceChildren();
@@ -215,12 +211,20 @@ export function applyOrder(): void {
 function applyFilter(): void {
   if (!page.frame) return;
   const compiled = compileFilter(page.filter);
-  page.shown = page.rows.filter((u) => rowMatches(u.row, u.haystack, compiled));
+  // No text, no search text: a board's first render and a state filter never build it.
+  const words = page.words;
+  const haystack = (u: RowEntry): string => (compiled.needle === '' ? '' : (u.haystack ??= searchText(u.row, words)));
+  page.shown = page.rows.filter((u) => rowMatches(u.row, haystack(u), compiled));
   if (page.tabStop && !page.shown.some((u) => u.row.serialNumber === page.tabStop?.serialNumber)) page.tabStop = undefined;
   for (const [state, b] of page.frame.stateButtons) b.setAttribute('aria-pressed', String(page.filter.states.includes(state)));
   page.frame.stalledButton.setAttribute('aria-pressed', String(page.filter.stalled === true));
   page.frame.abandonedButton.setAttribute('aria-pressed', String(page.filter.abandoned === true));
-  page.frame.shownCount.textContent = pageString('shownOf', page.shown.length, page.rows.length);
+  const locale = page.board?.locale;
+  page.frame.shownCount.textContent = pageString(
+    'shownOf',
+    page.shown.length.toLocaleString(locale),
+    page.rows.length.toLocaleString(locale),
+  );
   page.frame.noMatch.hidden = page.shown.length > 0 || page.rows.length === 0;
   page.frame.grid.setAttribute('aria-rowcount', String(page.shown.length + 1));
   drawRows();
