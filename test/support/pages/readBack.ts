@@ -181,7 +181,7 @@ export function readBack(options: ReadBackOptions): void {
       usualNoteTitle: document.querySelector<HTMLElement>('.usual-note:not([hidden])')?.title ?? '',
       heading: text('.board-header h1'),
       focused: {
-        text: document.activeElement?.textContent ?? '',
+        text: document.activeElement?.closest('[role=row]') ? document.activeElement.textContent : '',
         rowIndex: document.activeElement?.closest('[role=row]')?.getAttribute('aria-rowindex') ?? '',
       },
       notices: (document.querySelector<HTMLElement>('.notices')?.innerText ?? '').trim(),
