@@ -153,7 +153,7 @@ export async function openBoardPage(
         board: { locale: 'en', nowMs: Date.UTC(2025, 0, 16, 9, 0, 0), ...board },
         strings: boardPageStrings(t),
       };
-      // As one string: Playwright walks an object argument value by value, seconds for a board of 10,000.
+      // As one string: Playwright walks an object argument value by value, slow for a large board.
       await page.evaluate((json) => {
         window.postMessage(JSON.parse(json), '*');
       }, JSON.stringify(message));

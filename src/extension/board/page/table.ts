@@ -1,5 +1,5 @@
 // A virtual table: every row is data, and only the rows in view and a screenful either side are in
-// the DOM, each with its aria-rowindex, so 10,000 machines cost what 100 do; one tab stop for the keyboard.
+// the DOM, each with its aria-rowindex, so the DOM does not grow with the board; one tab stop for the keyboard.
 import { announce, button, el, icon, type Attrs } from '../../../core/common/page/dom';
 import { displayText } from '../../../core/common/notificationText';
 import { formatRelative } from '../../../core/common/time';
