@@ -16,7 +16,7 @@ import { boardRow, MAX_ERROR_LENGTH, rowProgress, usualSteps, type BoardRow } fr
 import type { CachedLineHistory } from '../../core/eventsCache/cachedLineHistory';
 import { progressWords, restsOnWords } from '../../core/domain/progress/machineProgress';
 import { pageText } from '../../core/common/serverText';
-import { boardToCsv, boardToMarkdown, timelineSvg } from '../../core/domain/board/boardExport';
+import { boardToCsv, boardToMarkdown, MAX_SVG_LANES, timelineSvg } from '../../core/domain/board/boardExport';
 import { axisLabel } from '../../core/domain/board/boardTable';
 import { newestOf } from '../../core/domain/events/eventState';
 import type { ApiSession } from '../workbench/contracts/apiSession';
@@ -55,6 +55,8 @@ const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 export class BoardPanel extends Disposable {
   private serialNumbers: readonly string[] = [];
+  /** Machines the set names past MAX_ROWS. */
+  private beyond = 0;
   private label = '';
   private follower: SetFollower | undefined;
   private readonly loads: VisibleLoads;
@@ -160,6 +162,7 @@ export class BoardPanel extends Disposable {
     const resolved = await resolveSet(this.currentSet, this.context);
     if (generation !== this.generation || this.isDisposed) return;
     this.serialNumbers = resolved.serialNumbers;
+    this.beyond = resolved.beyond;
     this.label = resolved.label;
     this.panel.title = vscode.l10n.t('Board: {0}', resolved.label);
     this.showLoads();
@@ -216,6 +219,7 @@ export class BoardPanel extends Disposable {
         session: this.context.session.state.kind === 'signed-in' ? 'signed-in' : 'signed-out',
         rows: this.rows(),
         held: this.loads.heldCount,
+        beyond: this.beyond,
         locale: vscode.env.language,
         nowMs: Date.now(),
         usual: this.usual(),
@@ -289,7 +293,7 @@ export class BoardPanel extends Disposable {
           nowMs: Date.now(),
           formatTick: (at, step) => axisLabel(at, step, { aligned: message.aligned, locale, t: vscode.l10n.t }),
         });
-        await this.save('svg', Buffer.from(svg, 'utf8'));
+        await this.save('svg', Buffer.from(svg, 'utf8'), this.lanesCut(Math.min(rows.length, MAX_SVG_LANES), rows.length, 'svg'));
         return;
       }
       case 'export-png': {
@@ -298,13 +302,27 @@ export class BoardPanel extends Disposable {
           this.context.log.warn('Onboarding board: the page sent a PNG that is not one; nothing was saved.');
           return;
         }
-        await this.save('png', bytes);
+        await this.save('png', bytes, this.lanesCut(message.lanes, message.of, 'png'));
         return;
       }
     }
   }
 
-  private async save(format: 'csv' | 'svg' | 'png', bytes: Uint8Array): Promise<void> {
+  /** What a picture left off, said beside "Saved": a picture holds a bounded number of lanes, never silently fewer. */
+  private lanesCut(lanes: number, of: number, format: 'svg' | 'png'): string | undefined {
+    if (lanes >= of) return undefined;
+    const locale = vscode.env.language;
+    const [shown, all] = [lanes.toLocaleString(locale), of.toLocaleString(locale)];
+    return format === 'svg'
+      ? vscode.l10n.t('It holds the first {0} of {1} lanes: an SVG holds at most {0}. Filter the board to export the others.', shown, all)
+      : vscode.l10n.t(
+          'It holds the first {0} of {1} lanes: a PNG holds at most {0}. Export the timeline as SVG, or filter the board, for the others.',
+          shown,
+          all,
+        );
+  }
+
+  private async save(format: 'csv' | 'svg' | 'png', bytes: Uint8Array, cut?: string): Promise<void> {
     const filters: Record<typeof format, Record<string, string[]>> = {
       csv: { [vscode.l10n.t('CSV')]: ['csv'] },
       svg: { [vscode.l10n.t('SVG image')]: ['svg'] },
@@ -329,7 +347,8 @@ export class BoardPanel extends Disposable {
       void vscode.window.showErrorMessage(inertNotificationText(extensionErrorText(error, vscode.l10n.t)));
       return;
     }
-    this.confirm(vscode.l10n.t('Saved {0}.', target.path.split('/').pop() ?? ''));
+    const saved = vscode.l10n.t('Saved {0}.', target.path.split('/').pop() ?? '');
+    this.confirm(cut === undefined ? saved : `${saved} ${cut}`);
   }
 
   /** In the page's live region for a screen reader, and in the status bar for everyone else. */

@@ -17,6 +17,8 @@ const FILE_SCHEMES = new Set(['file', 'untitled', 'vscode-remote', 'vscode-vfs']
 export interface ResolvedSet {
   readonly serialNumbers: readonly string[];
   readonly label: string;
+  /** Machines the set names past MAX_ROWS: left off the board, and the page says how many. */
+  readonly beyond: number;
 }
 
 export interface BoardSetsDeps {
@@ -24,13 +26,11 @@ export interface BoardSetsDeps {
   readonly serialSettings: SerialSettings;
 }
 
-function distinct(serials: Iterable<string>): string[] {
-  const seen = new Set<string>();
-  for (const serial of serials) {
-    if (seen.size >= MAX_ROWS) break;
-    seen.add(serial);
-  }
-  return [...seen];
+/** The first MAX_ROWS distinct serial numbers, and how many more the set names. */
+function distinct(serials: Iterable<string>): Pick<ResolvedSet, 'serialNumbers' | 'beyond'> {
+  const seen = new Set(serials);
+  const serialNumbers = seen.size > MAX_ROWS ? [...seen].slice(0, MAX_ROWS) : [...seen];
+  return { serialNumbers, beyond: seen.size - serialNumbers.length };
 }
 
 export function fileUri(set: Extract<BoardSet, { kind: 'file' }>): vscode.Uri | undefined {
@@ -50,29 +50,30 @@ function fileName(uri: vscode.Uri): string {
 export async function resolveSet(set: BoardSet, deps: BoardSetsDeps): Promise<ResolvedSet> {
   switch (set.kind) {
     case 'pinned':
-      return { serialNumbers: distinct(deps.machines.pinned()), label: vscode.l10n.t('Pinned Machines') };
+      return { ...distinct(deps.machines.pinned()), label: vscode.l10n.t('Pinned Machines') };
     case 'workspace':
-      return { serialNumbers: distinct(deps.machines.workspace?.() ?? []), label: vscode.l10n.t('Machines in the Workspace') };
+      return { ...distinct(deps.machines.workspace?.() ?? []), label: vscode.l10n.t('Machines in the Workspace') };
     case 'serials': {
-      const serialNumbers = distinct(set.serialNumbers.map(normalizeSerialNumber));
+      const { serialNumbers, beyond } = distinct(set.serialNumbers.map(normalizeSerialNumber));
       // One machine is named by its serial number ("1 Selected Machines" read wrong); a count is of machines, not of the selection's entries.
       const [only] = serialNumbers;
       return {
         serialNumbers,
+        beyond,
         label: serialNumbers.length === 1 && only !== undefined ? only : vscode.l10n.t('{0} Selected Machines', serialNumbers.length),
       };
     }
     case 'file': {
       const uri = fileUri(set);
-      if (!uri) return { serialNumbers: [], label: vscode.l10n.t('A File That Cannot Be Read') };
+      if (!uri) return { serialNumbers: [], beyond: 0, label: vscode.l10n.t('A File That Cannot Be Read') };
       const label = vscode.l10n.t('Serial Numbers in {0}', fileName(uri));
       try {
         const document = await vscode.workspace.openTextDocument(uri);
         const text = document.getText().slice(0, MAX_FILE_CHARS);
         const matches = deps.serialSettings.value.matcher.findAll(text, MAX_ROWS * 4);
-        return { serialNumbers: distinct(matches.map((m) => normalizeSerialNumber(m.serialNumber))), label };
+        return { ...distinct(matches.map((m) => normalizeSerialNumber(m.serialNumber))), label };
       } catch {
-        return { serialNumbers: [], label };
+        return { serialNumbers: [], beyond: 0, label };
       }
     }
   }

@@ -73,6 +73,10 @@ export function boardPageStrings(t: Localize): PageStrings {
     held: t('{0} machines are not loaded yet: the board loads at most {1} without asking.', '{0}', MAX_AUTOMATIC_PER_VIEW),
     heldOne: t('1 machine is not loaded yet: the board loads at most {0} without asking.', MAX_AUTOMATIC_PER_VIEW),
     loadHeld: t('Load Them'),
+    // {0} and {1} are filled in by the page, in the board's locale.
+    beyond: t(
+      'Machines in this set not on the board: {0}. A board shows at most {1} machines; open a smaller set (one line’s file, or a selection) to see the rest.',
+    ),
     share: t('Share'),
     exportCsv: t('Export CSV…'),
     exportSvg: t('Export Timeline as SVG…'),

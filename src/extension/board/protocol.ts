@@ -14,8 +14,8 @@ import {
 import { BOARD_COLUMNS, MAX_FILTER_TEXT, type BoardFilter, type BoardSort } from '../../core/domain/board/boardTable';
 import type { SvgLook } from '../../core/domain/board/boardExport';
 
-/** Machines on one board at most: bounds every message and the page's DOM. */
-export const MAX_ROWS = 5000;
+/** Machines on one board at most: bounds every message; a set naming more shows these and says how many it left off. */
+export const MAX_ROWS = 10_000;
 /** Longest serial number a message may carry (the matcher's own limit is lower). */
 const MAX_SERIAL = 200;
 /** Longest event type or key carried (validation already cuts types at 256). */
@@ -49,6 +49,8 @@ export interface BoardView {
   readonly rows: readonly BoardRow[];
   /** Machines of the set not loaded without asking (VisibleLoads' bounds): the page offers to load them. */
   readonly held: number;
+  /** Machines the set names past MAX_ROWS, not on the board: the page says how many. */
+  readonly beyond: number;
   readonly locale: string;
   readonly nowMs: number;
   readonly usual: UsualSteps | null;
@@ -100,6 +102,7 @@ export const PAGE_STRING_KEYS = [
   'held',
   'heldOne',
   'loadHeld',
+  'beyond',
   'share',
   'exportCsv',
   'exportSvg',
@@ -164,7 +167,8 @@ export type PageMessage =
       readonly aligned: boolean;
       readonly look: SvgLook;
     }
-  | { readonly type: 'export-png'; readonly dataUrl: string };
+  /** The picture, with how many lanes it holds of the lanes shown (a canvas has a largest height). */
+  | { readonly type: 'export-png'; readonly dataUrl: string; readonly lanes: number; readonly of: number };
 
 // ---- validation (runs on both sides; no DOM, no vscode) ----
 
@@ -324,6 +328,7 @@ function isBoardView(value: unknown): value is BoardView {
     rows.length <= MAX_ROWS &&
     rows.every(isBoardRow) &&
     isCount(value['held']) &&
+    isCount(value['beyond']) &&
     isString(value['locale'], 64) &&
     isFiniteNumber(value['nowMs']) &&
     (value['usual'] === null || isUsualSteps(value['usual']))
@@ -382,7 +387,13 @@ export function isPageMessage(value: unknown): value is PageMessage {
         isSvgLook(value['look'])
       );
     case 'export-png':
-      return isString(value['dataUrl'], MAX_PNG_DATA_URL) && value['dataUrl'].startsWith('data:image/png;base64,');
+      return (
+        isString(value['dataUrl'], MAX_PNG_DATA_URL) &&
+        value['dataUrl'].startsWith('data:image/png;base64,') &&
+        isCount(value['lanes']) &&
+        isCount(value['of']) &&
+        value['lanes'] <= value['of']
+      );
     default:
       return false;
   }

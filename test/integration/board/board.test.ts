@@ -14,6 +14,11 @@ import { DEMO_LINE4_SERIALS } from '../../support/fakeApi/demoData';
 import { activateExtension, type TestedApi } from '../support/extension';
 import type { BoardSet } from '../../../src/extension/board/protocol';
 import { pages, until } from '../support/pages';
+import { user } from '../support/user';
+import { MAX_ROWS } from '../../../src/extension/board/protocol';
+import { MAX_SVG_LANES } from '../../../src/core/domain/board/boardExport';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { serverTextData } from '../../../src/core/common/serverText';
 
 const root = join(__dirname, '..', '..', '..', '..');
@@ -30,6 +35,16 @@ const LINE3_SERIALS = [
 ];
 const LINE4 = vscode.Uri.file(join(root, 'test', 'fixtures', 'demo-workspace', 'config', 'line4.yaml'));
 const ENVIRONMENT = 'Board demo';
+
+const STATE_LOOK = {
+  onboarded: '#0a0',
+  failed: '#a00',
+  'in-progress': '#00a',
+  'no-events': '#888',
+  unknown: '#aa0',
+  unavailable: '#aa0',
+  'not-loaded': '#888',
+};
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -151,6 +166,72 @@ describe('The onboarding board', function () {
     assert.equal(fake.eventRequests().length, MAX_AUTOMATIC_PER_VIEW);
     const report = await board().waitForRendered((r) => r.rows === 1000 && r.summary === '1,000 machines: 50 unknown, 950 not loaded');
     assert.ok(report.lanesDrawn < 60, `only the lanes in view are drawn (${report.lanesDrawn})`);
+  });
+
+  it('shows a plant of 10,000 machines walked by keyboard, says the one past the limit, and an SVG says the lanes it left off', async () => {
+    // One serial number more than a board shows: the last is said, not dropped in silence.
+    const serials = Array.from(
+      { length: MAX_ROWS + 1 },
+      (_, i) => `MX-${String(1000 + (i % 9000))}-${i < 10_000 ? 'C' : 'D'}${String(i % 10_000).padStart(4, '0')}`,
+    );
+    const document = await vscode.workspace.openTextDocument({ language: 'yaml', content: serials.map((s) => `- ${s}`).join('\n') });
+    await board().open({ kind: 'file', uri: document.uri.toString() });
+    const limit = MAX_ROWS.toLocaleString('en');
+    const report = await board().waitForRendered((r) => r.rows === MAX_ROWS && r.notices.includes('not on the board'), 60_000);
+    assert.match(
+      report.notices,
+      new RegExp(`Machines in this set not on the board: 1\\. A board shows at most ${limit} machines; open a smaller set`),
+    );
+    assert.ok(report.drawn < 200, `only the rows in view are drawn (${report.drawn})`);
+    const show = pages.board
+      .posted()
+      .filter((m) => m.type === 'show')
+      .at(-1);
+    assert.ok(show?.type === 'show');
+    assert.equal(show.board.rows.length, MAX_ROWS);
+    assert.equal(show.board.beyond, 1);
+    const inOrder = [...show.board.rows.map((row) => row.serialNumber)].sort((a, b) =>
+      a.localeCompare(b, 'en', { numeric: true, sensitivity: 'base' }),
+    );
+    // The keyboard: down the rows, a page at a time, to the end and back; the drawn rows follow.
+    const down = await board().walk(['ArrowDown', 'ArrowDown', 'PageDown']);
+    assert.deepEqual(down.focused, { text: inOrder[12], rowIndex: '14' });
+    const end = await board().walk(['End', 'ArrowUp']);
+    assert.deepEqual(end.focused, { text: inOrder[MAX_ROWS - 2], rowIndex: String(MAX_ROWS) });
+    assert.ok(!end.firstShown.includes(inOrder[0] ?? ''), 'the first rows are no longer drawn');
+    assert.ok(end.drawn < 200, `rows drawn at the end: ${end.drawn}`);
+    const home = await board().walk(['End', 'Home']);
+    assert.deepEqual(home.focused, { text: inOrder[0], rowIndex: '2' });
+    // An SVG holds MAX_SVG_LANES lanes: saving all 10,000 says which it holds.
+    const folder = mkdtempSync(join(tmpdir(), 'oe-board-'));
+    try {
+      const target = vscode.Uri.file(join(folder, 'plant.svg'));
+      const saving = user.saveNextAs(target);
+      const before = pages.board.posted().length;
+      board().send({
+        type: 'export-svg',
+        serialNumbers: inOrder,
+        from: Date.UTC(2025, 0, 1),
+        to: Date.UTC(2025, 0, 2),
+        aligned: false,
+        look: { background: '#000', foreground: '#fff', grid: '#888', states: STATE_LOOK },
+      });
+      const said = (): string | undefined =>
+        pages.board
+          .posted()
+          .slice(before)
+          .flatMap((m) => (m.type === 'status' ? [m.message] : []))
+          .at(-1);
+      await until(() => said() !== undefined, 'the board said what it saved', 30_000);
+      saving.dispose();
+      assert.equal(
+        said(),
+        `Saved plant.svg. It holds the first ${MAX_SVG_LANES.toLocaleString('en')} of ${limit} lanes: an SVG holds at most ${MAX_SVG_LANES.toLocaleString('en')}. Filter the board to export the others.`,
+      );
+      assert.equal(readFileSync(target.fsPath, 'utf8').match(/<text x="4"/g)?.length, MAX_SVG_LANES);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('names a selection of one machine by its serial number, and counts a selection by its machines', async () => {

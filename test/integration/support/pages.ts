@@ -19,6 +19,7 @@ import {
   isReadBackMessage,
   READ_BACK_TYPE,
   readBack,
+  WALK_TYPE,
   type BoardReport,
   type DetailsReport,
   type PageKind,
@@ -36,6 +37,8 @@ interface Page {
   touched: number;
   /** The product's listeners for this page's messages. */
   readonly listeners: Set<(message: unknown) => void>;
+  /** Posts to the page past the record of what the host posted. */
+  post?: (message: unknown) => Thenable<boolean>;
 }
 
 interface KindState<H, R> {
@@ -61,7 +64,13 @@ function withReadBack(html: string, kind: PageKind): string {
   const at = html.search(/<script nonce="/);
   const nonce = /<script nonce="([^"]+)"/.exec(html)?.[1];
   if (at < 0 || nonce === undefined) return html;
-  const options: ReadBackOptions = { page: kind, type: READ_BACK_TYPE, laneHeight: LANE_HEIGHT, axisHeight: AXIS_HEIGHT };
+  const options: ReadBackOptions = {
+    page: kind,
+    type: READ_BACK_TYPE,
+    walkType: WALK_TYPE,
+    laneHeight: LANE_HEIGHT,
+    axisHeight: AXIS_HEIGHT,
+  };
   const script = `<script nonce="${nonce}">(${readBack.toString()})(${JSON.stringify(options)});</script>\n`;
   return html.slice(0, at) + script + html.slice(at);
 }
@@ -93,6 +102,7 @@ function watch(state: Installed, kind: PageKind, panel: vscode.WebviewPanel): vo
     },
   });
   const realPost = webview.postMessage.bind(webview);
+  page.post = realPost;
   Object.defineProperty(webview, 'postMessage', {
     configurable: true,
     value: (message: unknown): Thenable<boolean> => {
@@ -206,6 +216,31 @@ function pagesOf<H, R>(kind: PageKind, name: string) {
       const target = pages.find((p) => p.panel.active) ?? pages.sort((a, b) => b.touched - a.touched)[0];
       if (!target) throw new Error(`no ${name} is open`);
       for (const listener of [...target.listeners]) listener(message);
+    },
+    /**
+     * Presses `keys` in that panel's page (the board's table, from its first drawn row), as the read-back
+     * script dispatches them, and resolves with its read of the page after the last.
+     */
+    async walk(keys: readonly string[], timeoutMs = 15_000): Promise<R> {
+      const pages = open();
+      const target = pages.find((p) => p.panel.active) ?? pages.sort((a, b) => b.touched - a.touched)[0];
+      if (!target?.post) throw new Error(`no ${name} is open`);
+      const state = kindState();
+      const walked = new Promise<R>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          state.waiters.delete(waiter);
+          reject(new Error(`the ${name} did not walk ${keys.join(', ')} within ${timeoutMs} ms`));
+        }, timeoutMs);
+        const waiter = (report: R): void => {
+          if ((report as { reason?: unknown }).reason !== 'keys') return;
+          clearTimeout(timer);
+          state.waiters.delete(waiter);
+          resolve(report);
+        };
+        state.waiters.add(waiter);
+      });
+      await target.post({ type: WALK_TYPE, keys });
+      return walked;
     },
     /** Resolves with the next (or current, when `predicate` already holds) read of the page's DOM. */
     waitForRendered(predicate: (report: R) => boolean, timeoutMs = 15_000): Promise<R> {

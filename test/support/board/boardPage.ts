@@ -16,7 +16,7 @@ import type { BoardView, HostMessage, PageMessage } from '../../../src/extension
 import { AXIS_HEIGHT, LANE_HEIGHT } from '../../../src/extension/board/page/timeline';
 import { plainLocalize, type Localize } from '../../../src/core/common/localize';
 import type { BoardRow } from '../../../src/core/domain/board/boardRows';
-import { isReadBackMessage, READ_BACK_TYPE, readBack, type BoardReport, type ReadBackMessage } from '../pages/readBack';
+import { isReadBackMessage, READ_BACK_TYPE, readBack, WALK_TYPE, type BoardReport, type ReadBackMessage } from '../pages/readBack';
 import { WEBVIEW_THEMES, type ThemeName } from './themes';
 
 export type { BoardReport } from '../pages/readBack';
@@ -104,7 +104,13 @@ export async function openBoardPage(
     });
   });
   // The test's read-back, after the stand-in: it shares the stand-in's API with the page.
-  await page.addInitScript(readBack, { page: 'board' as const, type: READ_BACK_TYPE, laneHeight: LANE_HEIGHT, axisHeight: AXIS_HEIGHT });
+  await page.addInitScript(readBack, {
+    page: 'board' as const,
+    type: READ_BACK_TYPE,
+    walkType: WALK_TYPE,
+    laneHeight: LANE_HEIGHT,
+    axisHeight: AXIS_HEIGHT,
+  });
   const everything = async (): Promise<(PageMessage | ReadBackMessage)[]> =>
     page.evaluate(() => (window as unknown as { __posted: (PageMessage | ReadBackMessage)[] }).__posted);
   const posted = async (): Promise<PageMessage[]> => (await everything()).filter((m): m is PageMessage => !isReadBackMessage(m));
@@ -147,9 +153,10 @@ export async function openBoardPage(
         board: { locale: 'en', nowMs: Date.UTC(2025, 0, 16, 9, 0, 0), ...board },
         strings: boardPageStrings(t),
       };
-      await page.evaluate((m) => {
-        window.postMessage(m, '*');
-      }, message);
+      // As one string: Playwright walks an object argument value by value, slow for a large board.
+      await page.evaluate((json) => {
+        window.postMessage(JSON.parse(json), '*');
+      }, JSON.stringify(message));
       return waitFor(reports, (found) => found.find((r) => r.reason === 'show'), after);
     },
     nextRendered,
@@ -167,6 +174,7 @@ export function boardOf(rows: readonly BoardRow[], overrides: Partial<BoardView>
     session: 'signed-in',
     rows,
     held: 0,
+    beyond: 0,
     usual: null,
     ...overrides,
   };

@@ -139,6 +139,7 @@ describe('the board with progress', () => {
       session: 'signed-in',
       rows,
       held: 0,
+      beyond: 0,
       locale: 'en',
       nowMs: 1,
       usual: { steps: usualSteps(learned), restsOn: 'from 6', how: 'learned' },

@@ -27,6 +27,7 @@ const show = (overrides: Record<string, unknown> = {}, row: Record<string, unkno
     session: 'signed-in',
     rows: [{ ...lineRows()[0], ...row }],
     held: 0,
+    beyond: 0,
     locale: 'en',
     nowMs: 1,
     usual: null,
@@ -67,7 +68,7 @@ describe('the board protocol', () => {
       { type: 'export-table', format: 'csv', serialNumbers: ['MX-4711-A0023'] },
       { type: 'export-table', format: 'markdown', serialNumbers: [] },
       { type: 'export-svg', serialNumbers: ['A'], from: 1, to: 2, aligned: true, look: LOOK as never },
-      { type: 'export-png', dataUrl: 'data:image/png;base64,iVBORw0KGgo=' },
+      { type: 'export-png', dataUrl: 'data:image/png;base64,iVBORw0KGgo=', lanes: 1500, of: 10_000 },
     ];
     for (const message of good) assert.ok(isPageMessage(message), JSON.stringify(message));
     const bad: unknown[] = [
@@ -80,7 +81,8 @@ describe('the board protocol', () => {
       { type: 'export-svg', serialNumbers: [], from: 1, to: 2, aligned: 'yes', look: LOOK },
       { type: 'export-svg', serialNumbers: [], from: 1, to: 2, aligned: false, look: { ...LOOK, states: {} } },
       { type: 'export-png', dataUrl: 'data:text/html;base64,PHNjcmlwdD4=' },
-      { type: 'export-png', dataUrl: 'https://example.invalid/x.png' },
+      { type: 'export-png', dataUrl: 'https://example.invalid/x.png', lanes: 1, of: 1 },
+      { type: 'export-png', dataUrl: 'data:image/png;base64,iVBORw0KGgo=', lanes: 2, of: 1 },
       // The page reports nothing about its own rendering (the tests read its DOM): a report is an unknown message.
       { type: 'rendered', rows: 1, shown: 1, firstShown: ['A'], summary: 's', lanesDrawn: 1, renderMs: 3.5, reason: 'filter' },
       { type: 'runCommand', command: 'workbench.action.terminal.new' },

@@ -39,18 +39,6 @@ const STATE_RANK: Readonly<Record<BoardState, number>> = {
 
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 
-/** Nulls last whatever the direction: a machine without events never sorts above one with. */
-function compareNullable(a: number | null, b: number | null, descending: boolean): number {
-  if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
-  return descending ? b - a : a - b;
-}
-
-function compareText(a: string | null, b: string | null, descending: boolean): number {
-  if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
-  const order = collator.compare(a, b);
-  return descending ? -order : order;
-}
-
 /**
  * The stalled first (they need someone), then the least far along; the abandoned and rows without
  * progress last, in either direction.
@@ -66,38 +54,96 @@ function compareProgress(a: BoardRow, b: BoardRow, descending: boolean): number 
   return descending ? -order : order;
 }
 
-/** The rows in the order of `sort`; ties keep serial-number order, so the order never depends on arrival. */
-export function sortRows(rows: readonly BoardRow[], sort: BoardSort): BoardRow[] {
-  const { column, descending } = sort;
-  const primary = (a: BoardRow, b: BoardRow): number => {
-    switch (column) {
-      case 'serialNumber':
-        return compareText(a.serialNumber, b.serialNumber, descending);
-      case 'state': {
-        const order = STATE_RANK[a.state] - STATE_RANK[b.state];
-        return descending ? -order : order;
-      }
-      case 'progress':
-        return compareProgress(a, b, descending);
-      case 'toGo':
-        return compareNullable(a.progress?.toGoMs ?? null, b.progress?.toGoMs ?? null, descending);
-      case 'newest':
-        return compareText(a.newestType, b.newestType, descending);
-      case 'age':
-        // Age ascending = newest event most recent first.
-        return compareNullable(a.newestAt, b.newestAt, !descending);
-      case 'duration':
-        return compareNullable(a.durationMs, b.durationMs, descending);
-      case 'events':
-        return descending ? b.eventCount - a.eventCount : a.eventCount - b.eventCount;
-      case 'error':
-        return compareText(a.error, b.error, descending);
-    }
-  };
-  return [...rows].sort((a, b) => primary(a, b) || collator.compare(a.serialNumber, b.serialNumber));
+/** A text's place among the texts it is sorted with: equal under the collator, equal rank. */
+function ranks(texts: Iterable<string>): Map<string, number> {
+  const sorted = [...new Set(texts)].sort((a, b) => collator.compare(a, b));
+  const rank = new Map<string, number>();
+  let at = 0;
+  sorted.forEach((text, i) => {
+    const before = sorted[i - 1];
+    if (before !== undefined && collator.compare(before, text) !== 0) at = i;
+    rank.set(text, at);
+  });
+  return rank;
 }
 
-/** The text a row is searched in, lower-cased once per row (the page keeps it). */
+/**
+ * Sorts one board's rows again and again: each text is collated once, when first sorted by, and every
+ * sort compares numbers by row index (a collator's compare is the cost of a sort of thousands of rows).
+ */
+export class RowSorter {
+  private readonly textRanks = new Map<'serialNumber' | 'newest' | 'error', Float64Array>();
+
+  constructor(private readonly rows: readonly BoardRow[]) {}
+
+  /** Each row's rank by a text column (NaN where it has none), collated on first use. */
+  private rankOf(column: 'serialNumber' | 'newest' | 'error'): Float64Array {
+    let byRow = this.textRanks.get(column);
+    if (!byRow) {
+      const read = TEXT_OF[column];
+      const rank = ranks(this.rows.flatMap((row) => read(row) ?? []));
+      byRow = Float64Array.from(this.rows, (row) => {
+        const text = read(row);
+        return text === null ? Number.NaN : (rank.get(text) ?? Number.NaN);
+      });
+      this.textRanks.set(column, byRow);
+    }
+    return byRow;
+  }
+
+  /** Each row's figure by a number column, NaN where it has none. */
+  private figures(column: Exclude<BoardColumn, 'serialNumber' | 'progress'>): Float64Array {
+    if (column === 'newest' || column === 'error') return this.rankOf(column);
+    const read: (row: BoardRow) => number | null = {
+      state: (row: BoardRow) => STATE_RANK[row.state],
+      toGo: (row: BoardRow) => row.progress?.toGoMs ?? null,
+      age: (row: BoardRow) => row.newestAt,
+      duration: (row: BoardRow) => row.durationMs,
+      events: (row: BoardRow) => row.eventCount,
+    }[column];
+    return Float64Array.from(this.rows, (row) => read(row) ?? Number.NaN);
+  }
+
+  /** The rows in the order of `sort`; ties keep serial-number order, so the order never depends on arrival. */
+  sort(sort: BoardSort): BoardRow[] {
+    const { column, descending } = sort;
+    const { rows } = this;
+    const serial = this.rankOf('serialNumber');
+    let primary: (i: number, j: number) => number;
+    if (column === 'serialNumber') primary = () => 0;
+    else if (column === 'progress') primary = (i, j) => compareProgress(rows[i] as BoardRow, rows[j] as BoardRow, descending);
+    else {
+      const figure = this.figures(column);
+      // Age ascending = newest event most recent first.
+      const down = column === 'age' ? !descending : descending;
+      primary = (i, j) => compareFigures(figure[i] as number, figure[j] as number, down);
+    }
+    const serialDown = column === 'serialNumber' && descending;
+    const order = Array.from(rows, (_, i) => i);
+    order.sort((i, j) => primary(i, j) || compareFigures(serial[i] as number, serial[j] as number, serialDown) || i - j);
+    return order.map((i) => rows[i] as BoardRow);
+  }
+}
+
+/** Nulls (NaN) last whatever the direction. */
+function compareFigures(a: number, b: number, descending: boolean): number {
+  const noA = Number.isNaN(a);
+  const noB = Number.isNaN(b);
+  if (noA || noB) return noA === noB ? 0 : noA ? 1 : -1;
+  return descending ? b - a : a - b;
+}
+
+const TEXT_OF: Readonly<Record<'serialNumber' | 'newest' | 'error', (row: BoardRow) => string | null>> = {
+  serialNumber: (row) => row.serialNumber,
+  newest: (row) => row.newestType,
+  error: (row) => row.error,
+};
+
+/** The rows in the order of `sort`; ties keep serial-number order, so the order never depends on arrival. */
+export function sortRows(rows: readonly BoardRow[], sort: BoardSort): BoardRow[] {
+  return new RowSorter(rows).sort(sort);
+}
+
 export function searchText(row: BoardRow, stateWords: Readonly<Record<BoardState, string>>): string {
   return [row.serialNumber, stateWords[row.state], row.newestType ?? '', row.error ?? '', row.progress?.stepText ?? '']
     .join('\n')

@@ -6,7 +6,7 @@ import { BOARD_STATES, type BoardState } from '../../../core/domain/board/boardR
 import { MAX_FILTER_TEXT, type BoardColumn } from '../../../core/domain/board/boardTable';
 import type { PageStrings } from '../protocol';
 import { page, post, pageString, stateWord, type Frame } from './state';
-import { setFilter, setSort, STATE_ICONS, tableKeys } from './table';
+import { drawRowsSoon, setFilter, setSort, STATE_ICONS, tableKeys, takeTabStop } from './table';
 import { exportPng, exportSvg, fit, pan, setAligned, wireTimeline, zoom } from './timelineView';
 
 const COLUMN_STRING: Readonly<Record<BoardColumn, keyof PageStrings>> = {
@@ -142,14 +142,18 @@ function buildTimeline(): Part<'lanes' | 'canvas' | 'spacer' | 'tooltip' | 'alig
   return { node: timeline, parts: { lanes, canvas, spacer, tooltip, alignButton, usualNote } };
 }
 
-function buildTable(): Part<'headers' | 'tbody' | 'noMatch'> {
+function buildTable(): Part<'headers' | 'grid' | 'tbody' | 'noMatch'> {
   const tableSection = el('section', 'table', undefined, { 'aria-labelledby': 'table-heading' });
-  // An ARIA table of grid rows rather than <table>: each row skips layout and
-  // paint while off screen (content-visibility), so 1,000 rows lay out like 30,
-  // and stay in the accessibility tree for screen readers.
-  const table = el('div', 'grid', undefined, { role: 'table', 'aria-labelledby': 'table-heading', 'aria-describedby': 'table-caption' });
+  // An ARIA table of grid rows rather than <table>: only the rows in view (and a screenful either
+  // side) are in the DOM; aria-rowcount and each row's aria-rowindex tell a screen reader the whole.
+  const table = el('div', 'grid', undefined, {
+    role: 'table',
+    'aria-labelledby': 'table-heading',
+    'aria-describedby': 'table-caption',
+    'aria-rowcount': '1',
+  });
   const thead = el('div', 'head', undefined, { role: 'rowgroup' });
-  const headRow = el('div', 'row', undefined, { role: 'row' });
+  const headRow = el('div', 'row', undefined, { role: 'row', 'aria-rowindex': '1' });
   const headers = new Map<BoardColumn, HTMLElement>();
   for (const column of SORTABLE) {
     const th = el('div', `cell col-${column}`, undefined, { role: 'columnheader' });
@@ -166,6 +170,9 @@ function buildTable(): Part<'headers' | 'tbody' | 'noMatch'> {
   thead.append(headRow);
   const tbody = el('div', 'body', undefined, { role: 'rowgroup' });
   tbody.addEventListener('keydown', tableKeys);
+  tbody.addEventListener('focusin', takeTabStop);
+  window.addEventListener('scroll', drawRowsSoon, { passive: true });
+  window.addEventListener('resize', drawRowsSoon);
   table.append(thead, tbody);
   const noMatch = el('p', 'no-match', pageString('noMatch'));
   noMatch.hidden = true;
@@ -175,5 +182,5 @@ function buildTable(): Part<'headers' | 'tbody' | 'noMatch'> {
     table,
     noMatch,
   );
-  return { node: tableSection, parts: { headers, tbody, noMatch } };
+  return { node: tableSection, parts: { headers, grid: table, tbody, noMatch } };
 }

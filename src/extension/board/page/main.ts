@@ -2,10 +2,10 @@
 // one state object. Nodes are built with common/page/dom.ts only: rows carry server text, never parsed as HTML.
 import { announce, button, el, icon } from '../../../core/common/page/dom';
 import { countAbandoned, countStalled, countStates, prefersAligned, summaryText } from '../../../core/domain/board/boardTable';
-import type { BoardView } from '../protocol';
+import { MAX_ROWS, type BoardView } from '../protocol';
 import { buildFrame } from './frame';
 import { channel, page, persist, post, pageString, stateWords } from './state';
-import { applyOrder, buildRow } from './table';
+import { applyOrder, focusShownRow, setRows } from './table';
 import { draw, fit, flushDraw, readColors } from './timelineView';
 
 function renderBoard(): void {
@@ -22,8 +22,7 @@ function renderBoard(): void {
   const heading = root.querySelector('.board-header h1');
   if (heading) heading.textContent = page.board.title;
   const words = stateWords();
-  page.rows = page.board.rows.map((row) => buildRow(row, words));
-  page.frame.tbody.replaceChildren();
+  setRows(page.board.rows, words);
   const counts = countStates(page.board.rows);
   const abandoned = countAbandoned(page.board.rows);
   page.frame.summary.textContent = summaryText(
@@ -73,20 +72,17 @@ function renderBoard(): void {
   flushDraw();
 }
 
+/** The row (by serial number) and button the keyboard is on in the table, if it is there. */
 function focusedRow(): { serialNumber: string; button: number } | undefined {
   const active = document.activeElement;
-  const owner = page.shown.find((u) => active instanceof HTMLElement && u.tr.contains(active));
-  if (!owner || !(active instanceof HTMLButtonElement)) return undefined;
-  return { serialNumber: owner.row.serialNumber, button: Array.from(owner.tr.querySelectorAll('button')).indexOf(active) };
+  if (!(active instanceof HTMLButtonElement) || !page.frame?.tbody.contains(active)) return undefined;
+  return page.tabStop;
 }
 
 function restoreRowFocus(focused: { serialNumber: string; button: number }): void {
-  const owner = page.shown.find((u) => u.row.serialNumber === focused.serialNumber);
-  const target = owner ? (Array.from(owner.tr.querySelectorAll('button'))[focused.button] ?? owner.open) : page.shown[0]?.open;
-  if (!target) return;
-  for (const u of page.rows) u.open.tabIndex = -1;
-  target.tabIndex = 0;
-  target.focus();
+  const index = page.shown.findIndex((u) => u.row.serialNumber === focused.serialNumber);
+  page.tabStop = index < 0 ? undefined : focused;
+  focusShownRow(Math.max(0, index), index < 0 ? 0 : focused.button);
 }
 
 function renderNotices(notices: HTMLElement, board: BoardView): void {
@@ -110,6 +106,14 @@ function renderNotices(notices: HTMLElement, board: BoardView): void {
       button(pageString('loadHeld'), 'cloud-download', () => {
         post({ type: 'load-held' });
       }),
+    );
+    notices.append(p);
+  }
+  if (board.beyond > 0) {
+    const p = el('p', 'notice');
+    p.append(
+      icon('warning'),
+      el('span', undefined, pageString('beyond', board.beyond.toLocaleString(board.locale), MAX_ROWS.toLocaleString(board.locale))),
     );
     notices.append(p);
   }

@@ -3,7 +3,14 @@ import { plainLocalize, type Localize } from '../../../core/common/localize';
 import { pageChannel } from '../../../core/common/page/dom';
 import { formatDuration, safeLocale } from '../../../core/common/time';
 import { BOARD_STATES, type BoardRow, type BoardState } from '../../../core/domain/board/boardRows';
-import { DEFAULT_SORT, NO_FILTER, type BoardColumn, type BoardFilter, type BoardSort } from '../../../core/domain/board/boardTable';
+import {
+  DEFAULT_SORT,
+  NO_FILTER,
+  type BoardColumn,
+  type RowSorter,
+  type BoardFilter,
+  type BoardSort,
+} from '../../../core/domain/board/boardTable';
 import {
   isHostMessage,
   persistedState,
@@ -18,12 +25,23 @@ import type { TimelineColors } from './timeline';
 export const channel = pageChannel<PageMessage, HostMessage>(isHostMessage);
 export const { post } = channel;
 
-/** A row of the table as built: the row, its node, its open button, and the text the filter searches. */
-export interface RowUi {
+/** A row of the board and the text the filter searches (made when a text filter first asks): no node until the row is drawn. */
+export interface RowEntry {
   readonly row: BoardRow;
+  haystack: string | undefined;
+}
+
+/** A row drawn in the table: its node and its buttons (open first). */
+export interface DrawnRow {
   readonly tr: HTMLElement;
   readonly open: HTMLButtonElement;
-  readonly haystack: string;
+  readonly buttons: readonly HTMLButtonElement[];
+}
+
+/** The table's one tab stop: a row's serial number and which of its buttons. */
+export interface TabStop {
+  readonly serialNumber: string;
+  readonly button: number;
 }
 
 export interface Frame {
@@ -39,6 +57,8 @@ export interface Frame {
   readonly usualNote: HTMLElement;
   readonly filterInput: HTMLInputElement;
   readonly headers: Map<BoardColumn, HTMLElement>;
+  /** The table (role=table): its aria-rowcount counts every row, drawn or not. */
+  readonly grid: HTMLElement;
   readonly tbody: HTMLElement;
   readonly noMatch: HTMLElement;
   readonly lanes: HTMLElement;
@@ -57,8 +77,21 @@ export interface Spot {
 export interface BoardPageState {
   strings: PageStrings | undefined;
   board: BoardView | undefined;
-  rows: RowUi[];
-  shown: RowUi[];
+  /** Every row of the board, in the sort's order. */
+  rows: RowEntry[];
+  /** The rows the filter lets through: the table's rows and the timeline's lanes. */
+  shown: RowEntry[];
+  /** The state words the filter's search text of this board's rows is made with. */
+  words: Record<BoardState, string>;
+  /** Sorts this board's rows (each text collated once per board). */
+  sorter: RowSorter | undefined;
+  /** The rows in the DOM: those in view and a screenful either side. */
+  drawn: Map<BoardRow, DrawnRow>;
+  /** A drawn row's height in CSS pixels, measured once per board and theme. */
+  rowHeight: number | undefined;
+  tabStop: TabStop | undefined;
+  /** A drawing of the table's rows is asked for the next frame (the view scrolled). */
+  rowsQueued: boolean;
   sort: BoardSort;
   filter: BoardFilter;
   /** The timeline's time range; undefined until it is fitted to the rows. */
@@ -79,6 +112,12 @@ export const page: BoardPageState = {
   board: undefined,
   rows: [],
   shown: [],
+  words: Object.fromEntries(BOARD_STATES.map((state) => [state, state])) as Record<BoardState, string>,
+  sorter: undefined,
+  drawn: new Map(),
+  rowHeight: undefined,
+  tabStop: undefined,
+  rowsQueued: false,
   sort: saved?.sort ?? DEFAULT_SORT,
   filter: saved?.filter ?? NO_FILTER,
   view: undefined,

@@ -360,5 +360,5 @@ export function exportPng(): void {
   const context = canvas.getContext('2d');
   if (!context) return;
   drawTimeline(context, { ...f, rows, width, height, ratio: 1, scrollTop: 0, focus: undefined, hover: undefined });
-  post({ type: 'export-png', dataUrl: canvas.toDataURL('image/png') });
+  post({ type: 'export-png', dataUrl: canvas.toDataURL('image/png'), lanes: rows.length, of: f.rows.length });
 }

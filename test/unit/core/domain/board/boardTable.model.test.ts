@@ -9,6 +9,8 @@ import {
   filterRows,
   laneTime,
   prefersAligned,
+  RowSorter,
+  BOARD_COLUMNS,
   sortRows,
   summaryText,
   timeRange,
@@ -137,6 +139,19 @@ describe('board sorting, filtering and summary', () => {
     assert.deepEqual(order('events', true).slice(0, 2), ['MX-4711-A0023', 'LSR-6060-F0042']);
     assert.deepEqual(order('error').slice(0, 2), ['KRP-0815-B0042', 'MX-9999-Z0001'], 'alphabetical by error text');
     assert.deepEqual(order('newest').slice(0, 2), ['LSR-6060-F0042', 'MX-4711-A0023'], 'alphabetical by the newest event type');
+  });
+
+  it('sorts one board again and again by every column, each sort the order of a sort on its own', () => {
+    // Serial numbers equal but for case collate alike: their order is the board's, both times.
+    const many = [...rows, ...rows.map((r) => ({ ...r, serialNumber: r.serialNumber.toLowerCase(), error: null }))];
+    const sorter = new RowSorter(many);
+    const sorts = BOARD_COLUMNS.flatMap((column) => [false, true].map((descending) => ({ column, descending })));
+    for (const sort of [...sorts, ...sorts.reverse()])
+      assert.deepEqual(
+        sorter.sort(sort).map((r) => `${r.serialNumber} ${String(r.error)}`),
+        sortRows(many, sort).map((r) => `${r.serialNumber} ${String(r.error)}`),
+        JSON.stringify(sort),
+      );
   });
 
   it('filters by state and by text in the serial number, state word, newest event and error', () => {
