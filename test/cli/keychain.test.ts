@@ -2,10 +2,22 @@
 // run starts for itself, its login keyring kept under the test's HOME (so one
 // run's sign-in is the next run's), unlocked, locked, or no D-Bus session at all.
 import * as assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
 import { startFakeApi, TEST_CREDENTIALS, TEST_SERIALS, type FakeApi } from '../support/fakeApi';
-import { filesBelow, runOe, runOeInTerminal, runOeUnder, signedInEnv, tempFolder, type OeOptions, type OeRun } from '../support/cli/runOe';
+import {
+  filesBelow,
+  ROOT,
+  runOe,
+  runOeInTerminal,
+  runOeUnder,
+  signedInEnv,
+  tempFolder,
+  type OeOptions,
+  type OeRun,
+} from '../support/cli/runOe';
 import { skipBecause } from '../support/skipBecause';
 
 /** The login keyring's password: gnome-keyring creates the keyring with it on first unlock. */
@@ -110,6 +122,62 @@ describe('oe auth and the keychain (a real Secret Service)', function () {
     );
     for (const file of files)
       for (const secret of secrets) assert.ok(!file.content.includes(Buffer.from(secret)), `a secret or the token in ${file.path}`);
+  });
+
+  it('status --json is what docs/schemas/oe-auth.schema.json says, without a secret, in English; --jq filters it; --json elsewhere is bad input', async () => {
+    assert.ok(api !== undefined);
+    const home = tempFolder('keychain');
+    assert.equal((await login(api, home)).code, 0);
+    const token = (await runWithKeyring(['auth', 'token'], { cwd: home })).stdout.trim();
+    assert.notEqual(token, '');
+    // A German shell with a variable that wins: the data stays English, the variable is named.
+    const status = await runWithKeyring(['auth', 'status', '--json'], { cwd: home, env: { LANG: 'de_DE.UTF-8', OE_API_URL: api.baseUrl } });
+    assert.equal(status.code, 0, status.stderr);
+    const schema = JSON.parse(readFileSync(join(ROOT, 'docs', 'schemas', 'oe-auth.schema.json'), 'utf8')) as object;
+    const validate = addFormats(new Ajv({ allErrors: true })).compile(schema);
+    const document = JSON.parse(status.stdout) as unknown;
+    assert.ok(validate(document), `${new Ajv().errorsText(validate.errors)}\n${status.stdout}`);
+    assert.deepEqual(document, {
+      schemaVersion: 1,
+      environments: [
+        {
+          name: 'Production',
+          default: true,
+          apiBaseUrl: api.baseUrl,
+          authUrl: api.authUrl,
+          username: TEST_CREDENTIALS.username,
+          clientId: TEST_CREDENTIALS.clientId,
+          signedIn: true,
+          tokenValidUntil: (document as { environments: { tokenValidUntil: string }[] }).environments[0]?.tokenValidUntil,
+        },
+      ],
+      overriddenBy: ['OE_API_URL'],
+    });
+    assert.match(status.stdout, /"tokenValidUntil": "\d{4}-\d{2}-\d{2}T/);
+    for (const secret of [TEST_CREDENTIALS.password, TEST_CREDENTIALS.clientSecret, token])
+      assert.ok(!status.stdout.includes(secret) && !status.stderr.includes(secret), 'a secret in oe auth status --json');
+
+    const names = await runWithKeyring(['auth', 'status', '--jq', '.environments[].name'], { cwd: home });
+    assert.equal(names.code, 0, names.stderr);
+    assert.equal(names.stdout, 'Production\n');
+
+    for (const sub of ['login', 'logout', 'token']) {
+      const refused = await runWithKeyring(['auth', sub, '--json'], { cwd: home });
+      assert.equal(refused.code, 64, refused.stderr);
+      assert.match(refused.stderr, /Only oe auth status writes JSON/);
+      assert.equal(refused.stdout, '');
+    }
+
+    // Signed out: exit 1 as without --json, and the JSON still says so.
+    assert.equal((await runWithKeyring(['auth', 'logout'], { cwd: home })).code, 0);
+    const out = await runWithKeyring(['auth', 'status', '--json', 'environments'], { cwd: home });
+    assert.equal(out.code, 1, out.stderr);
+    const signedOut = JSON.parse(out.stdout) as { environments: { signedIn: boolean; tokenValidUntil: unknown }[] };
+    assert.deepEqual(Object.keys(signedOut), ['schemaVersion', 'environments']);
+    assert.deepEqual(
+      signedOut.environments.map((env) => [env.signedIn, env.tokenValidUntil]),
+      [[false, null]],
+    );
   });
 
   it('login on a terminal asks for the password with a hidden prompt, and the next run is signed in', async () => {

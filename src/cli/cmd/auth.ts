@@ -13,6 +13,7 @@ import { EXIT, UsageError, type CliCommand, type CliContext, type CliIo, type Pa
 import { configPath, findEnvironment, readConfig, writeConfig, withEnvironment, type CliConfig } from '../cliConfig';
 import { deleteEnvironmentSecrets, readCredentials, readToken, samePlace, storeCredentials, storeToken } from '../cliKeychain';
 import { httpSettingsOf, loginFieldsOf, namedEnvironment, SESSION_OPTIONS } from '../cliSession';
+import { jsonWriter } from '../jsonOutput';
 
 const SUBCOMMANDS = ['login', 'status', 'logout', 'token'] as const;
 
@@ -62,32 +63,56 @@ async function login(args: ParsedArgs, io: CliIo, context: CliContext): Promise<
   return EXIT.ok;
 }
 
-/** The lines of `oe auth status` for one environment: where, who, and whether the keychain has its sign-in; no secret. */
-async function statusOf(config: CliConfig, name: string, io: CliIo, signal: AbortSignal): Promise<{ text: string; signedIn: boolean }> {
-  const { t } = io;
+/** What `oe auth status` says of one environment: where, who, and whether the keychain has its sign-in; no secret. */
+interface EnvironmentStatus {
+  readonly name: string;
+  readonly default: boolean;
+  readonly apiBaseUrl: string;
+  readonly authUrl: string;
+  readonly username: string;
+  readonly clientId: string;
+  readonly signedIn: boolean;
+  /** When the kept token stops being used (ISO); null when none is kept or it has run out. */
+  readonly tokenValidUntil: string | null;
+}
+
+async function statusOf(config: CliConfig, name: string, signal: AbortSignal, t: Localize): Promise<EnvironmentStatus | undefined> {
   const env = findEnvironment(config, name);
-  if (env === undefined) return { text: '', signedIn: false };
+  if (env === undefined) return undefined;
   const stored = await readCredentials(env.name, signal, t);
   const signedIn = stored !== undefined && samePlace(stored, env);
   const token = signedIn ? await readToken(env.name, signal, t) : undefined;
   const fresh = token !== undefined && samePlace(token, env) && Date.now() < token.refreshAt;
-  const isDefault = config.default !== undefined && sameName(config.default, env.name);
+  return {
+    name: env.name,
+    default: config.default !== undefined && sameName(config.default, env.name),
+    apiBaseUrl: env.apiBaseUrl,
+    authUrl: env.authUrl,
+    username: env.username,
+    clientId: env.clientId,
+    signedIn,
+    tokenValidUntil: fresh ? (formatUtcIso(token.refreshAt) ?? null) : null,
+  };
+}
+
+/** The lines of `oe auth status` for one environment. */
+function statusText(env: EnvironmentStatus, t: Localize): string {
   const lines = [
-    `${toSingleLine(env.name, 80)}${isDefault ? ` ${t('(default)')}` : ''}`,
+    `${toSingleLine(env.name, 80)}${env.default ? ` ${t('(default)')}` : ''}`,
     `  ${t('API:')} ${env.apiBaseUrl}`,
     `  ${t('Authorization server:')} ${env.authUrl}`,
     `  ${t('User:')} ${toSingleLine(env.username, 80)} (${t('client ID')} ${toSingleLine(env.clientId, 80)})`,
-    signedIn
+    env.signedIn
       ? `  ${t('Signed in: yes, credentials in the keychain')}`
       : `  ${t('Signed in: no. Run oe auth login --env {0}.', quoted(env.name))}`,
   ];
-  if (signedIn)
+  if (env.signedIn)
     lines.push(
-      fresh
-        ? `  ${t('Token: valid until {0}', formatUtcIso(token.refreshAt) ?? '')}`
+      env.tokenValidUntil !== null
+        ? `  ${t('Token: valid until {0}', env.tokenValidUntil)}`
         : `  ${t('Token: none kept; the next command asks for one')}`,
     );
-  return { text: `${lines.join('\n')}\n`, signedIn };
+  return `${lines.join('\n')}\n`;
 }
 
 async function status(args: ParsedArgs, io: CliIo, context: CliContext): Promise<number> {
@@ -101,20 +126,27 @@ async function status(args: ParsedArgs, io: CliIo, context: CliContext): Promise
     );
     return EXIT.no;
   }
+  const overriddenBy = Object.values(SIGN_IN_VARIABLES).filter((variable) => (io.env[variable] ?? '') !== '');
+  const shown = named === undefined ? config.environments.map((env) => env.name) : [named];
+  const selected = named ?? config.default;
+  const environments: EnvironmentStatus[] = [];
+  for (const name of shown) {
+    const env = await statusOf(config, name, context.signal, t);
+    if (env !== undefined) environments.push(env);
+  }
+  const selectedSignedIn = environments.some((env) => selected !== undefined && sameName(selected, env.name) && env.signedIn);
+  if (args.json !== undefined) {
+    // A script reads the JSON even when not signed in: the exit code says that, as without --json.
+    const json = jsonWriter(io, args.json, context.signal);
+    json.document({ environments, overriddenBy });
+    await json.end();
+  } else io.stdout(environments.map((env) => statusText(env, t)).join('\n'));
   if (config.environments.length === 0) {
     io.stderr(`oe auth: ${t('Not signed in: there is no environment yet. Run oe auth login.')}\n`);
     return EXIT.no;
   }
-  const shown = named === undefined ? config.environments.map((env) => env.name) : [named];
-  const selected = named ?? config.default;
-  let selectedSignedIn = false;
-  for (const [index, name] of shown.entries()) {
-    const { text, signedIn } = await statusOf(config, name, io, context.signal);
-    io.stdout(`${index > 0 ? '\n' : ''}${text}`);
-    if (selected !== undefined && sameName(selected, name)) selectedSignedIn = signedIn;
-  }
-  const overriding = Object.values(SIGN_IN_VARIABLES).filter((variable) => (io.env[variable] ?? '') !== '');
-  if (overriding.length > 0) io.stderr(`oe auth: ${t('{0} set in this shell win over the stored environments.', overriding.join(', '))}\n`);
+  if (overriddenBy.length > 0)
+    io.stderr(`oe auth: ${t('{0} set in this shell win over the stored environments.', overriddenBy.join(', '))}\n`);
   return selectedSignedIn ? EXIT.ok : EXIT.no;
 }
 
@@ -143,7 +175,7 @@ async function token(io: CliIo, context: CliContext): Promise<number> {
 
 function usage(t: Localize): string {
   return t(`Usage: oe auth login [--env NAME] [--default] [--api-url URL] [--auth-url URL] [--client-id ID] [--username NAME] [--password-stdin]
-       oe auth status [--env NAME]
+       oe auth status [--env NAME] [--json [FIELDS]] [--jq EXPR]
        oe auth logout [--env NAME]
        oe auth token [--env NAME]
 
@@ -160,12 +192,14 @@ Options:
   --default        login: make this environment the default one
   --api-url URL, --auth-url URL, --client-id ID, --username NAME, --password-stdin, --ca-file FILE
                    login: the sign-in (see oe --help)
+  --json [FIELDS]  status: the environments as JSON, never a secret (docs/schemas/oe-auth.schema.json); FIELDS, comma-separated, keeps only those: environments, overriddenBy
+  --jq EXPR        status: filter that JSON through jq, as gh --jq does: a string is written as text, any other value as JSON, one per line
 
 Exit codes:
   0   done; status: the environment in use is signed in
-  1   status: the environment in use is not signed in, or there is none
+  1   status: the environment in use is not signed in, or there is none (with --json the JSON is still written)
   3   the keychain or the authorization server could not be used (the message says which and what to do)
-  64  bad input: unknown subcommand or option, a bad config file, a secret given as an option
+  64  bad input: unknown subcommand or option, a bad config file, a secret given as an option, --json other than with status, an unknown --json field, a --jq expression jq refuses (with its message)
 `);
 }
 
@@ -181,6 +215,7 @@ export const command: CliCommand = {
     { line: 'oe auth logout --env Test', says: (t) => t('remove the credentials and the token from the keychain') },
   ],
   options: { ...SESSION_OPTIONS, default: { type: 'boolean' } },
+  json: { schemaVersion: 1, fields: ['environments', 'overriddenBy'] },
   async run(args, io, context) {
     const { t } = io;
     const [sub, ...extra] = args.positionals;
@@ -188,6 +223,8 @@ export const command: CliCommand = {
       throw new UsageError(t('Name one of login, status, logout or token.'));
     if (extra.length > 0) throw new UsageError(t('Unexpected argument {0}.', toSingleLine(extra[0] ?? '', 80)));
     if (sub !== 'login' && args.values['default'] === true) throw new UsageError(t('--default is an option of oe auth login.'));
+    if (sub !== 'status' && args.json !== undefined)
+      throw new UsageError(t('Only oe auth status writes JSON: --json and --jq are its options.'));
     switch (sub) {
       case 'login':
         return login(args, io, context);
