@@ -5,6 +5,7 @@ import { definedOnly } from '../common/definedOnly';
 import { cancelledError, describeRequest, disposedError, errorForApiStatus, invalidInputError } from './errors';
 import { AuthorizedRequests } from './auth/authorizedRequests';
 import { TokenClient, type CredentialsProvider, type VerifiedGrant } from './auth/tokenClient';
+import { EventsBudget, EVENTS_BUDGET_BYTES, MAX_BYTES_PER_MACHINE } from './events/eventsBudget';
 import { EventsClient } from './events/eventsClient';
 import { isOpenable, resolveHref } from './hal';
 import { HttpClient, redactUrl, type HttpResponse, type RequestLogEntry, type RequestLogger } from './http/httpClient';
@@ -129,6 +130,7 @@ export class OnboardingClient {
       apiBaseUrl: options.apiBaseUrl,
       timestampUnit: options.timestampUnit ?? 'auto',
       now,
+      budget: new EventsBudget({ totalBytes: EVENTS_BUDGET_BYTES, perMachineBytes: MAX_BYTES_PER_MACHINE }),
     });
   }
 
