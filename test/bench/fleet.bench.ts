@@ -316,7 +316,8 @@ function runsText(runs: readonly OurRun[]): string {
 }
 
 function peersText(fleet: Fleet, m: Measured): string {
-  return `simple client ${ms(m.simple.ms)} (${m.simple.sent} requests, ${m.simple.tooMany} × 429), by hand ${ms(m.byHand.ms)} (one at a time; ${m.byHand.measured} timed, scaled to ${fleet.machines})`;
+  const failed = m.simple.failed === undefined ? '' : `, ${m.simple.failed} FAILED`;
+  return `simple client ${ms(m.simple.ms)} (${m.simple.sent} requests, ${m.simple.tooMany} × 429${failed}), by hand ${ms(m.byHand.ms)} (one at a time; ${m.byHand.measured} timed, scaled to ${fleet.machines})`;
 }
 
 /**
