@@ -6,6 +6,7 @@
 import './vscodeStandIn';
 import { coreBench } from './core.bench';
 import { fleetBench, plantFleetBench } from './fleet.bench';
+import { eventsMemoryBench } from './eventsMemory.bench';
 import { inlineStatusBench } from './inlineStatus.bench';
 import { serialNumbersBench } from './serialNumbers.bench';
 import { treeBench } from './tree.bench';
@@ -30,6 +31,7 @@ const ALL: readonly Benchmark[] = [
   treeBench,
   fleetBench,
   plantFleetBench,
+  eventsMemoryBench,
   inlineStatusBench,
   hostilePatternsBench,
   serverStringsBench,
