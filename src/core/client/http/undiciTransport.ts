@@ -316,8 +316,9 @@ function readCapped(
       settled = true;
       resolve(Buffer.concat(chunks, total));
     });
+    // Every body closes, ended or not: the error (and its stack) only for one that closed before its end.
     body.on('close', () => {
-      fail(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+      if (!settled) fail(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
     });
   });
 }
