@@ -46,7 +46,7 @@ export const eventsMemoryBench: Benchmark = {
       const ok = m.heldHeap <= HELD_LIMIT_MB;
       met &&= ok;
       console.log(
-        `${ok ? 'ok  ' : 'MISS'} ${machines} machines (${machines * 30} MB served): held after GC ${m.heldHeap.toFixed(0)} MB of heap (limit ${HELD_LIMIT_MB} MB, the shared budget), peak RSS ${m.rssPeak.toFixed(0)} MB (${m.rssBefore.toFixed(0)} MB before), ${m.kept} events kept, ${m.notShown} not shown, ${m.truncated} of ${machines} truncated, ${(m.ms / 1000).toFixed(1)} s`,
+        `${ok ? 'ok  ' : 'MISS'} ${machines} machines (${machines * 30} MB of history on the server): held after GC ${m.heldHeap.toFixed(0)} MB of heap (limit ${HELD_LIMIT_MB} MB, the shared budget), peak RSS ${m.rssPeak.toFixed(0)} MB (${m.rssBefore.toFixed(0)} MB before), ${m.kept} events kept, ${m.notShown} not shown, ${m.truncated} of ${machines} truncated, ${(m.ms / 1000).toFixed(1)} s`,
       );
     }
     return met;
