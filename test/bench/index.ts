@@ -5,7 +5,8 @@
 // First: require('vscode') resolves to the bench's stand-in (the hover provider needs a few of its classes).
 import './vscodeStandIn';
 import { coreBench } from './core.bench';
-import { fleetBench } from './fleet.bench';
+import { fleetBench, plantFleetBench } from './fleet.bench';
+import { eventsMemoryBench } from './eventsMemory.bench';
 import { inlineStatusBench } from './inlineStatus.bench';
 import { serialNumbersBench } from './serialNumbers.bench';
 import { treeBench } from './tree.bench';
@@ -29,6 +30,8 @@ const ALL: readonly Benchmark[] = [
   serialNumbersBench,
   treeBench,
   fleetBench,
+  plantFleetBench,
+  eventsMemoryBench,
   inlineStatusBench,
   hostilePatternsBench,
   serverStringsBench,

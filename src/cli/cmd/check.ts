@@ -87,6 +87,24 @@ function failOn(text: string | undefined, t: Localize): ReadonlySet<MachineState
   return states;
 }
 
+/** Serial numbers named in the note of machines cut to their share; the count says the rest. */
+const CUT_NAMED = 5;
+
+/**
+ * The run's memory for events is shared by its machines (eventsBudget.ts): one that sent more than its share
+ * was judged by its newest events, and the note says so rather than cutting silently.
+ */
+function reportHeldShare(results: readonly { readonly result?: EventsResult }[], io: CliIo): void {
+  const cut = results.flatMap(({ result }) => (result?.notShown === undefined ? [] : [result]));
+  if (cut.length === 0) return;
+  const notShown = cut.reduce((sum, result) => sum + (result.notShown ?? 0), 0);
+  const named = cut.slice(0, CUT_NAMED).map((result) => result.serialNumber);
+  const list = `${named.join(', ')}${cut.length > CUT_NAMED ? ', …' : ''}`;
+  io.stderr(
+    `oe check: ${io.t('{0} machines sent more events than their share of the memory of this run holds: their newest events were checked, {1} older ones are not shown ({2}).', cut.length, notShown, list)}\n`,
+  );
+}
+
 /** A path as the terminal, the JSON and the JUnit file show it: one line, no control, bidi or invisible character. */
 function shownPath(path: string): string {
   return toSingleLine(path, 300);
@@ -473,6 +491,7 @@ Exit codes:
     } else {
       await io.page(table(machines, io));
     }
+    reportHeldShare(results, io);
     const failed = machines.filter((machine) => machine.counted).length;
     const unread = machines.filter((machine) => machine.error !== undefined).length;
     if (machines.length > 0) {

@@ -66,7 +66,10 @@ export interface EventsResult {
   readonly events: readonly OnboardingEvent[];
   readonly invalid: readonly InvalidEvent[];
   readonly fetchedAt: number;
+  /** The oldest events are missing: the server had more pages than are read, or the machine's memory share cut them. */
   readonly truncated: boolean;
+  /** Events the server sent that are not kept (the oldest, past the machine's share of the client's memory for events). */
+  readonly notShown?: number;
 }
 
 export interface GetEventsOptions {

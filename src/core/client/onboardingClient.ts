@@ -5,9 +5,11 @@ import { definedOnly } from '../common/definedOnly';
 import { cancelledError, describeRequest, disposedError, errorForApiStatus, invalidInputError } from './errors';
 import { AuthorizedRequests } from './auth/authorizedRequests';
 import { TokenClient, type CredentialsProvider, type VerifiedGrant } from './auth/tokenClient';
+import { EventsBudget, EVENTS_BUDGET_BYTES, MAX_BYTES_PER_MACHINE } from './events/eventsBudget';
 import { EventsClient } from './events/eventsClient';
 import { isOpenable, resolveHref } from './hal';
 import { HttpClient, redactUrl, type HttpResponse, type RequestLogEntry, type RequestLogger } from './http/httpClient';
+import { linkedSignal, type LinkedSignal } from './http/linkedSignal';
 import { DEFAULT_RETRY_POLICY, parseRetryAfter } from './http/retryPolicy';
 import type { LookupFunction } from 'node:net';
 import type { NetworkEngine, ProxySettings, Transport, TransportOptions, TrustSettings } from './http/transport';
@@ -75,6 +77,8 @@ export class OnboardingClient {
   readonly #requests: AuthorizedRequests;
   readonly #events: EventsClient;
   readonly #lifetime = new AbortController();
+  /** The calls under way, each with its own signal: dispose() aborts them. */
+  readonly #calls = new Set<LinkedSignal>();
 
   constructor(options: ClientOptions) {
     const settings = { ...DEFAULT_HTTP_SETTINGS, ...definedOnly(options.http ?? {}) };
@@ -127,15 +131,18 @@ export class OnboardingClient {
       apiBaseUrl: options.apiBaseUrl,
       timestampUnit: options.timestampUnit ?? 'auto',
       now,
+      budget: new EventsBudget({ totalBytes: EVENTS_BUDGET_BYTES, perMachineBytes: MAX_BYTES_PER_MACHINE }),
     });
   }
 
   async getEvents(serialNumber: string, options: GetEventsOptions = {}): Promise<EventsResult> {
-    const signal = this.#signalFor(options.signal);
+    const linked = this.#signalFor(options.signal);
     try {
-      return await this.#events.getEvents(serialNumber, { ...options, signal });
+      return await this.#events.getEvents(serialNumber, { ...options, signal: linked.signal });
     } catch (error) {
       throw this.#named(error, options.signal);
+    } finally {
+      linked.dispose();
     }
   }
 
@@ -144,17 +151,20 @@ export class OnboardingClient {
    * not work. The grant it returns can start the session's client (ClientOptions.verifiedGrant).
    */
   async verifyCredentials(signal?: AbortSignal): Promise<VerifiedGrant> {
-    const combined = this.#signalFor(signal);
+    const linked = this.#signalFor(signal);
     try {
-      return await this.#tokens.grantFresh(combined);
+      return await this.#tokens.grantFresh(linked.signal);
     } catch (error) {
       throw this.#named(error, signal);
+    } finally {
+      linked.dispose();
     }
   }
 
   /** Only http and https are followed; the bearer token goes only to the API's own origin. */
   async fetchLink(href: string, signal?: AbortSignal): Promise<LinkedResource> {
-    const combined = this.#signalFor(signal);
+    const linked = this.#signalFor(signal);
+    const combined = linked.signal;
     try {
       const base = this.#apiBaseUrl.endsWith('/') ? this.#apiBaseUrl : `${this.#apiBaseUrl}/`;
       const url = resolveHref(href, base);
@@ -168,6 +178,8 @@ export class OnboardingClient {
       return this.#linkedResource(response);
     } catch (error) {
       throw this.#named(error, signal);
+    } finally {
+      linked.dispose();
     }
   }
 
@@ -183,6 +195,8 @@ export class OnboardingClient {
 
   dispose(): void {
     this.#lifetime.abort();
+    for (const call of this.#calls) call.abort(this.#lifetime.signal.reason);
+    this.#calls.clear();
     this.#tokens.invalidate();
     void this.#http.close();
   }
@@ -215,13 +229,27 @@ export class OnboardingClient {
   }
 
   /**
-   * The caller's signal and the client's lifetime together, one per call, so listeners do not pile up
-   * on the shared lifetime signal.
+   * The caller's signal and the client's lifetime together, one per call and let go when the call ends,
+   * so listeners do not pile up on the shared lifetime signal.
    */
-  #signalFor(signal: AbortSignal | undefined): AbortSignal {
+  #signalFor(signal: AbortSignal | undefined): LinkedSignal {
     if (this.#lifetime.signal.aborted) throw disposedError();
     if (signal?.aborted === true) throw cancelledError();
-    return AbortSignal.any(signal === undefined ? [this.#lifetime.signal] : [signal, this.#lifetime.signal]);
+    // Held in a set that dispose() aborts, not as listeners on the lifetime signal: a refresh of thousands
+    // of machines would hang thousands there, each removal a walk of the list.
+    const call = linkedSignal([signal]);
+    this.#calls.add(call);
+    return {
+      signal: call.signal,
+      timedOut: false,
+      abort: (reason) => {
+        call.abort(reason);
+      },
+      dispose: () => {
+        call.dispose();
+        this.#calls.delete(call);
+      },
+    };
   }
 
   /** A call the client's dispose ended (and not its caller) says so. */

@@ -118,10 +118,14 @@ describe('events client: the per-machine byte budget', () => {
     assert.deepEqual([queries.length, result.events.length, result.truncated], [1, 2, true]);
   });
 
-  it('the walk stops after the page that crosses the budget', async () => {
+  it('the walk stops after the page that crosses the budget and keeps the newest events the budget holds, counting the rest', async () => {
     const { client, queries } = scripted(pageAnswer, firstPageBytes + 1);
     const result = await client.getEvents(SERIAL);
-    assert.deepEqual([queries.length, result.events.length, result.truncated], [2, 4, true]);
+    assert.deepEqual([queries.length, result.events.length, result.truncated, result.notShown], [2, 2, true, 2]);
+    assert.deepEqual(
+      result.events.map((kept) => kept.time.raw),
+      [T + 3, T + 2],
+    );
   });
 
   it('within the budget every page is read', async () => {

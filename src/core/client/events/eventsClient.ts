@@ -27,14 +27,11 @@ import {
 import { normalizeSerialNumber } from '../serialNumber';
 import type { TimestampUnitSetting } from '../timestamp';
 import { dedupeEvents, sortNewestFirst, validateEvents } from '../validateEvents';
+import { MAX_BYTES_PER_MACHINE, type EventsBudget } from './eventsBudget';
 
 export const EVENTS_PATH = '/public/api/onboarding-events/events';
 
-/**
- * One response is capped at 10 MB, so 50 pages could hold 500 MB; the walk stops past this and says
- * more are available.
- */
-export const MAX_BYTES_PER_MACHINE = 32 * 1024 * 1024;
+export { MAX_BYTES_PER_MACHINE } from './eventsBudget';
 
 /** Spec §4.1: `{base_url}/public/api/onboarding-events/events?serialNumber=…[&timestamp=…]`. */
 export function eventsUrl(apiBaseUrl: string, serialNumber: string, timestamp?: number): string {
@@ -50,6 +47,8 @@ export interface EventsClientOptions {
   readonly timestampUnit: TimestampUnitSetting;
   readonly now: () => number;
   readonly maxBytesPerMachine?: number;
+  /** Shared by every machine this client reads: each walk stops at its share and keeps its newest events within it. */
+  readonly budget?: EventsBudget;
 }
 
 type FirstAnswer =
@@ -67,9 +66,14 @@ export class EventsClient {
     }
     const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
     const baseUrl = eventsUrl(this.options.apiBaseUrl, serialNumber, options.timestamp);
-    const budget = { bytes: 0, max: this.options.maxBytesPerMachine ?? MAX_BYTES_PER_MACHINE };
+    // A filtered answer is kept apart from the full one (eventsCache.ts), so it holds memory of its own.
+    const key = options.timestamp === undefined ? serialNumber : `${serialNumber}\u0000${options.timestamp}`;
+    this.options.budget?.enter(key);
+    const allowance = (): number =>
+      Math.min(this.options.maxBytesPerMachine ?? MAX_BYTES_PER_MACHINE, this.options.budget?.allowance(key) ?? Number.POSITIVE_INFINITY);
+    const budget = { bytes: 0, items: 0 };
     const first = this.#classify(await this.#fetchJson(baseUrl, serialNumber, options, budget), baseUrl);
-    const withinBudget = (): boolean => budget.bytes < budget.max;
+    const withinBudget = (): boolean => budget.bytes < allowance();
 
     const pages: WalkedPage[] = [];
     if (first.kind === 'events') {
@@ -118,7 +122,26 @@ export class EventsClient {
         }
       }
     }
-    return this.#result(serialNumber, pages);
+    for (const page of pages) budget.items += page.items.length;
+    return this.#kept(key, this.#result(serialNumber, pages), budget, allowance());
+  }
+
+  /**
+   * Within the machine's share: the newest events the share holds (at least the newest one), at the answer's
+   * mean bytes per event; the rest are counted as not shown. What is kept is what the machine holds.
+   */
+  #kept(key: string, result: EventsResult, read: { readonly bytes: number; readonly items: number }, allowance: number): EventsResult {
+    const perEvent = read.items === 0 ? 0 : read.bytes / read.items;
+    const fits =
+      read.bytes <= allowance || perEvent === 0
+        ? Number.POSITIVE_INFINITY
+        : Math.max(1, Math.floor(allowance / perEvent) - result.invalid.length);
+    const kept =
+      fits >= result.events.length
+        ? result
+        : { ...result, events: result.events.slice(0, fits), truncated: true, notShown: result.events.length - fits };
+    this.options.budget?.hold(key, Math.round(perEvent * (kept.events.length + kept.invalid.length)));
+    return kept;
   }
 
   #result(serialNumber: string, pages: readonly WalkedPage[]): EventsResult {

@@ -10,6 +10,7 @@ import { CertificateOwner } from './certificateOwner';
 import { createFetchTransport } from './fetchTransport';
 import { networkPathFor } from './networkPath';
 import { classifyNetworkError, PROXY_LEG } from './networkFailures';
+import { linkedSignal } from './linkedSignal';
 import { selectProxy } from './proxySelection';
 import {
   isTransportError,
@@ -162,8 +163,7 @@ class UndiciTransport implements Transport {
     if (request.signal?.aborted === true) throw new TransportError('aborted', 'ABORT_ERR');
 
     // One signal for the caller's cancellation and our deadline, so either tears down the socket request.
-    const deadline = AbortSignal.timeout(request.timeouts.totalMs);
-    const signal = request.signal === undefined ? deadline : AbortSignal.any([request.signal, deadline]);
+    const linked = linkedSignal([request.signal], request.timeouts.totalMs);
 
     let route: Route | undefined;
     try {
@@ -174,7 +174,7 @@ class UndiciTransport implements Transport {
         method: request.method,
         headers: { ...request.headers },
         body: request.body ?? null,
-        signal,
+        signal: linked.signal,
         headersTimeout: request.timeouts.headersMs,
         bodyTimeout: request.timeouts.bodyMs,
       });
@@ -184,7 +184,9 @@ class UndiciTransport implements Transport {
       await new Promise(setImmediate);
       return { status: response.statusCode, headers: flattenHeaders(response.headers), body };
     } catch (error) {
-      throw classifyNetworkError(error, { deadlinePassed: deadline.aborted, ...route?.proxy });
+      throw classifyNetworkError(error, { deadlinePassed: linked.timedOut, ...route?.proxy });
+    } finally {
+      linked.dispose();
     }
   }
 
@@ -278,7 +280,7 @@ class UndiciTransport implements Transport {
   }
 }
 
-async function readCapped(
+function readCapped(
   body: Dispatcher.ResponseData['body'],
   contentLength: string | string[] | undefined,
   maxBytes: number,
@@ -290,23 +292,39 @@ async function readCapped(
     // no listener that is an uncaught exception in the extension host. We refused it; ignore that.
     body.on('error', () => undefined);
     body.destroy();
-    throw new TransportError('too-large', 'RESPONSE_TOO_LARGE');
+    return Promise.reject(new TransportError('too-large', 'RESPONSE_TOO_LARGE'));
   }
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of body) {
-    const buffer = chunk as Buffer;
-    total += buffer.length;
-    if (total > maxBytes) {
-      // Kept although today's async iterator keeps its own listener: a Node whose iterator lets go must not
-      // turn RequestAbortedError into an uncaught exception.
-      body.on('error', () => undefined);
-      body.destroy();
-      throw new TransportError('too-large', 'RESPONSE_TOO_LARGE');
-    }
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks, total);
+  // By events rather than an async iterator: a promise per chunk is most of the cost of a small answer.
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    let settled = false;
+    const fail = (error: Error): void => {
+      if (settled) return;
+      settled = true;
+      reject(error);
+    };
+    // Stays attached to the end: a body destroyed below must not turn RequestAbortedError into an uncaught exception.
+    body.on('error', fail);
+    body.on('data', (chunk: Buffer) => {
+      total += chunk.length;
+      if (total > maxBytes) {
+        fail(new TransportError('too-large', 'RESPONSE_TOO_LARGE'));
+        body.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    body.on('end', () => {
+      if (settled) return;
+      settled = true;
+      resolve(Buffer.concat(chunks, total));
+    });
+    // Every body closes, ended or not: the error (and its stack) only for one that closed before its end.
+    body.on('close', () => {
+      if (!settled) fail(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+    });
+  });
 }
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
