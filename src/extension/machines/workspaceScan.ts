@@ -16,7 +16,7 @@ export interface ScanSettings {
 export interface ScanResult {
   readonly found: readonly FoundSerial[];
   readonly filesScanned: number;
-  /** findFiles returned maxFiles files: there may be more. */
+  /** The workspace has more files than maxFiles: only the first maxFiles were scanned. */
   readonly capped: boolean;
 }
 
@@ -40,7 +40,10 @@ export async function scanWorkspace(
     vscode.workspace.getConfiguration('search').get<Record<string, unknown>>('exclude'),
   );
   const maxFiles = Math.max(1, Math.floor(settings.maxFiles));
-  const files = await vscode.workspace.findFiles(settings.include, exclude ?? null, maxFiles, token);
+  // One more than the limit: a workspace of exactly maxFiles files is scanned whole, not said to be cut.
+  const listed = await vscode.workspace.findFiles(settings.include, exclude ?? null, maxFiles + 1, token);
+  const capped = listed.length > maxFiles;
+  const files = capped ? listed.slice(0, maxFiles) : listed;
   const collector = new SerialCollector(matcher());
   let scanned = 0;
   for (const file of files) {
@@ -57,5 +60,5 @@ export async function scanWorkspace(
     if (scanned % 50 === 0) await new Promise((resolve) => setImmediate(resolve));
   }
   if (token.isCancellationRequested) throw new vscode.CancellationError();
-  return { found: collector.result(), filesScanned: scanned, capped: files.length >= maxFiles };
+  return { found: collector.result(), filesScanned: scanned, capped };
 }
