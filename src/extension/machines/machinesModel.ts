@@ -66,6 +66,8 @@ export type WorkspaceScanState =
       readonly found: readonly FoundSerial[];
       readonly filesScanned: number;
       readonly capped: boolean;
+      /** Files over the scan's size limit, left unread. */
+      readonly tooLarge?: number;
       readonly at: number;
     }
   | { readonly kind: 'failed'; readonly message: string };

@@ -158,6 +158,15 @@ export class MachinesTreeProvider extends Disposable implements vscode.TreeDataP
         parent: group,
       });
     }
+    if (group.group === 'workspace' && scan.kind === 'scanned' && (scan.tooLarge ?? 0) > 0) {
+      nodes.push({
+        kind: 'placeholder',
+        id: `${group.id}/placeholder:scan-too-large`,
+        reason: 'scan-too-large',
+        detail: String(scan.tooLarge),
+        parent: group,
+      });
+    }
     return nodes;
   }
 
