@@ -230,12 +230,19 @@ describe('Machines model', () => {
     const answer = source.getEvents.bind(source);
     source.getEvents = (serial, options) => {
       const answered = answer(serial, options);
-      return new Promise((resolve) => held.push(() => { resolve(answered); }));
+      return new Promise((resolve) =>
+        held.push(() => {
+          resolve(answered);
+        }),
+      );
     };
     model.ensureLoadedAll(model.machinesIn('workspace'));
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(source.requests.length, settings.concurrency, 'as many requests at once as the concurrency, not one per row');
-    assert.ok(found.every((serial) => model.summary(serial).loading), 'every row waiting or in flight reads as loading');
+    assert.ok(
+      found.every((serial) => model.summary(serial).loading),
+      'every row waiting or in flight reads as loading',
+    );
     while (held.length > 0) {
       for (const release of held.splice(0)) release();
       await new Promise((resolve) => setImmediate(resolve));
