@@ -18,6 +18,7 @@ import { watchBench } from './watch.bench';
 import { cliBench } from './cli.bench';
 import { lineHistoryBench } from './lineHistory.bench';
 import { timeToGoBench } from './timeToGo.bench';
+import { monorepoBench } from './monorepo.bench';
 
 export interface Benchmark {
   readonly name: string;
@@ -41,6 +42,7 @@ const ALL: readonly Benchmark[] = [
   cliBench,
   lineHistoryBench,
   timeToGoBench,
+  monorepoBench,
 ];
 // `npm run bench -- fleet` runs only the benchmarks whose name contains "fleet" (case-insensitive).
 const only = process.argv[2]?.toLowerCase();

@@ -8,11 +8,12 @@ import { definedOnly } from '../../core/common/definedOnly';
 import { errorMessage } from '../../core/common/errors';
 import { plainLocalize, type Localize } from '../../core/common/localize';
 import { globPathOf } from '../../core/common/folderPaths';
-import { isInsideFolder, NamedFileError, readNamedFileSync, writeNamedFile } from '../../core/common/namedFiles';
+import { isInsideFolder, NamedFileError, readNamedFile, writeNamedFile } from '../../core/common/namedFiles';
 import { toSingleLine } from '../../core/common/markdownText';
 import { terminalText } from '../../core/common/serverText';
 import { formatUtcIso } from '../../core/common/time';
 import { isApiError, type ApiError } from '../../core/client/errors';
+import type { OnboardingClient } from '../../core/client/onboardingClient';
 import { SERVER_TEXT_LIMITS, type EventsResult, type OnboardingEvent } from '../../core/client/model';
 import { machineState, newestOf, stateWord, type EventStateRules, type MachineState } from '../../core/domain/events/eventState';
 import { serialMatcherOf } from '../../core/domain/serialNumbers/settingsMatcher';
@@ -20,7 +21,7 @@ import type { Settings } from '../../core/domain/settings/settingsRules';
 import { xmlText } from '../../core/domain/board/boardExport';
 import { compileIncludeGlob, type IncludeGlob } from '../../core/domain/workspaceScan/includeGlob';
 import { MAX_SCANNED_FILE_BYTES, SerialCollector } from '../../core/domain/workspaceScan/workspaceSerials';
-import { EXIT, UsageError, type CliCommand, type CliIo } from '../cliCommand';
+import { EXIT, UsageError, type CliCommand, type CliContext, type CliIo } from '../cliCommand';
 import { stringOption } from '../cliArgs';
 import { progressFields } from './checkProgress';
 import { messageWidth, styler } from '../cliIo';
@@ -94,10 +95,10 @@ const CUT_NAMED = 5;
  * The run's memory for events is shared by its machines (eventsBudget.ts): one that sent more than its share
  * was judged by its newest events, and the note says so rather than cutting silently.
  */
-function reportHeldShare(results: readonly { readonly result?: EventsResult }[], io: CliIo): void {
-  const cut = results.flatMap(({ result }) => (result?.notShown === undefined ? [] : [result]));
+function reportHeldShare(results: readonly Answer[], io: CliIo): void {
+  const cut = results.flatMap(({ held }) => (held === undefined ? [] : [held]));
   if (cut.length === 0) return;
-  const notShown = cut.reduce((sum, result) => sum + (result.notShown ?? 0), 0);
+  const notShown = cut.reduce((sum, result) => sum + result.notShown, 0);
   const named = cut.slice(0, CUT_NAMED).map((result) => result.serialNumber);
   const list = `${named.join(', ')}${cut.length > CUT_NAMED ? ', …' : ''}`;
   io.stderr(
@@ -141,6 +142,9 @@ function withinFor(path: string, cwd: string, follow: boolean): string | undefin
   if (follow) return undefined;
   return isInsideFolder(cwd, path) ? cwd : dirname(path);
 }
+
+/** Files read at once by the scan: the disk is kept busy while a text is matched, and at most this many texts are held. */
+const READ_AHEAD = 8;
 
 /** Lets a signal be handled between files: the scan runs on the event loop, never past Ctrl-C or SIGTERM. */
 async function pause(signal: AbortSignal, t: Localize): Promise<void> {
@@ -200,13 +204,17 @@ interface Scan {
   readonly unchecked: readonly string[];
 }
 
-/** Every serial number in the paths, once, with where it was found and the rules of the folder it was found in. */
+/**
+ * Every serial number in the paths, once, with where it was found and the rules of the folder it was found in.
+ * `ask` hears each one as the first file names it (with those rules), so its request runs while the scan goes on.
+ */
 async function findSerials(
   paths: readonly string[],
   io: CliIo,
   settingsFor: (path: string) => Settings,
   follow: boolean,
   signal: AbortSignal,
+  ask: (serialNumber: string, rules: EventStateRules) => void,
 ): Promise<Scan> {
   const { t } = io;
   const warned = new Set<string>();
@@ -243,17 +251,25 @@ async function findSerials(
       files = await filesOf(path, included, settings['workspaceScan.maxFiles'], skip, io, signal);
     }
     // No cap per file: the gate checks every serial number of what it reads (MAX_CHECKED_MACHINES bounds the requests).
-    const collector = new SerialCollector(matcher, Number.POSITIVE_INFINITY);
+    const collector = new SerialCollector(matcher, Number.POSITIVE_INFINITY, (serialNumber) => {
+      ask(serialNumber, settings.eventStates);
+    });
+    // A file found in a named folder stays in it; the named file itself stays where its name puts it.
+    const limits = { maxBytes: MAX_SCANNED_FILE_BYTES, ...definedOnly({ within: follow ? undefined : isFolder ? path : within }) };
+    const read = (file: string): Promise<{ readonly text: string } | { readonly error: unknown }> =>
+      readNamedFile(file, limits).then(
+        (bytes) => ({ text: bytes.toString('utf8') }),
+        (error: unknown) => ({ error }),
+      );
+    // READ_AHEAD files are read at once, and matched in their order: at most that many texts are held.
+    const reading = files.slice(0, READ_AHEAD).map(read);
     for (const [index, file] of files.entries()) {
       if (index % 64 === 63) await pause(signal, t);
-      let text: string;
-      try {
-        // A file found in a named folder stays in it; the named file itself stays where its name puts it.
-        text = readNamedFileSync(file, {
-          maxBytes: MAX_SCANNED_FILE_BYTES,
-          ...definedOnly({ within: follow ? undefined : isFolder ? path : within }),
-        }).toString('utf8');
-      } catch (error) {
+      const next = files[index + READ_AHEAD];
+      if (next !== undefined) reading.push(read(next));
+      const outcome = await (reading.shift() as Promise<{ readonly text: string } | { readonly error: unknown }>);
+      if ('error' in outcome) {
+        const { error } = outcome;
         const shown = relative(io.cwd, file) || file;
         const message =
           isFolder && error instanceof NamedFileError && error.refusal === 'outside'
@@ -263,7 +279,7 @@ async function findSerials(
         skip(message);
         continue;
       }
-      collector.add(file, text);
+      collector.add(file, outcome.text);
     }
     for (const { serialNumber, locations } of collector.result()) {
       const where = locations.map((location) => `${shownPath(relative(io.cwd, location.file) || location.file)}:${location.line + 1}`);
@@ -282,7 +298,115 @@ async function findSerials(
         MAX_CHECKED_MACHINES,
       ),
     );
-  return { found: sorted.slice(0, MAX_CHECKED_MACHINES), unchecked };
+  return { found: sorted, unchecked };
+}
+
+/** What a run keeps of a machine's answer: its state and newest event, and the whole result only when the output needs it. */
+interface Answer {
+  readonly state: MachineState;
+  readonly newest?: OnboardingEvent;
+  readonly error?: ApiError;
+  readonly result?: EventsResult;
+  /** The older events the run's shared memory budget left out of this machine's answer (kept when the result is not). */
+  readonly held?: { readonly serialNumber: string; readonly notShown: number };
+}
+
+/**
+ * Asks for each machine once, the first time the scan finds it, up to MAX_CHECKED_MACHINES; the client (and so
+ * the sign-in) is made at the first one. At most twice the client's ceiling wait in it at a time (it always has
+ * the next request at hand); the rest wait here as serial numbers, not as pending requests.
+ */
+class Requests {
+  private client: Promise<OnboardingClient> | undefined;
+  /** Every machine asked for, and its answer once it came. */
+  readonly answers = new Map<string, Answer | undefined>();
+  private readonly waiting: { readonly serialNumber: string; readonly rules: EventStateRules }[] = [];
+  private nextWaiting = 0;
+  private inFlight = 0;
+  private readonly outstanding: number;
+  private failure: { readonly error: unknown } | undefined;
+  private idle: (() => void) | undefined;
+  private readonly stopped = new AbortController();
+  private readonly signal: AbortSignal;
+
+  constructor(
+    private readonly context: CliContext,
+    /** --json learns the line's history from every result read; the table needs only each machine's state. */
+    private readonly keepResults: boolean,
+  ) {
+    this.signal = AbortSignal.any([context.signal, this.stopped.signal]);
+    this.outstanding = 2 * Math.max(1, context.settings.maxConcurrentRequests);
+  }
+
+  /** The scan failed (bad input): the requests already sent are of no use, and the process should not wait for them. */
+  stop(): void {
+    this.stopped.abort();
+  }
+
+  ask(serialNumber: string, rules: EventStateRules): void {
+    if (this.answers.has(serialNumber) || this.answers.size >= MAX_CHECKED_MACHINES) return;
+    this.answers.set(serialNumber, undefined);
+    this.waiting.push({ serialNumber, rules });
+    this.pump();
+  }
+
+  /** Resolves when every machine asked for has its answer; rejects with the first error that is no API's answer. */
+  async settled(): Promise<void> {
+    while (this.failure === undefined && (this.inFlight > 0 || this.nextWaiting < this.waiting.length)) {
+      await new Promise<void>((resolve) => (this.idle = resolve));
+    }
+    if (this.failure !== undefined) throw this.failure.error;
+  }
+
+  private pump(): void {
+    while (this.failure === undefined && this.inFlight < this.outstanding && this.nextWaiting < this.waiting.length) {
+      const next = this.waiting[this.nextWaiting++];
+      if (next === undefined) break;
+      this.inFlight++;
+      void this.read(next.serialNumber, next.rules).then(
+        (answer) => {
+          this.answers.set(next.serialNumber, answer);
+          this.done();
+        },
+        (error: unknown) => {
+          this.failure ??= { error };
+          this.stop();
+          this.done();
+        },
+      );
+    }
+    if (this.nextWaiting === this.waiting.length) {
+      this.waiting.length = 0;
+      this.nextWaiting = 0;
+    }
+  }
+
+  private done(): void {
+    this.inFlight--;
+    this.pump();
+    const idle = this.idle;
+    this.idle = undefined;
+    idle?.();
+  }
+
+  private async read(serialNumber: string, rules: EventStateRules): Promise<Answer> {
+    this.client ??= this.context.client();
+    const client = await this.client;
+    try {
+      const result = await client.getEvents(serialNumber, { signal: this.signal, priority: 'bulk' });
+      return {
+        state: machineState({ result }, rules),
+        ...definedOnly({
+          newest: newestOf(result.events),
+          result: this.keepResults ? result : undefined,
+          held: result.notShown === undefined ? undefined : { serialNumber: result.serialNumber, notShown: result.notShown },
+        }),
+      };
+    } catch (error) {
+      if (!isApiError(error)) throw error;
+      return { state: machineState({ errorKind: error.kind }, rules), error };
+    }
+  }
 }
 
 /** Text for XML 1.0: the board export's rule (no character XML forbids, the five specials as entities). */
@@ -426,33 +550,33 @@ Exit codes:
     const junitFile = stringOption(args, 'junit');
     const follow = args.values['follow-symlinks'] === true;
     const allowUnchecked = args.values['allow-unchecked'] === true;
-    const { found, unchecked } = await findSerials(args.positionals, io, (path) => context.settingsFor(path), follow, context.signal);
-    let results: { readonly result?: EventsResult; readonly error?: ApiError }[] = [];
-    if (found.length > 0) {
-      const client = await context.client();
-      results = await Promise.all(
-        found.map(({ serialNumber }) =>
-          client.getEvents(serialNumber, { signal: context.signal, priority: 'bulk' }).then(
-            (result) => ({ result }),
-            (error: unknown) => {
-              if (!isApiError(error)) throw error;
-              return { error };
-            },
-          ),
-        ),
-      );
-    }
+    const requests = new Requests(context, args.values['json'] === true);
+    const scan = await findSerials(
+      args.positionals,
+      io,
+      (path) => context.settingsFor(path),
+      follow,
+      context.signal,
+      (serial, rules) => {
+        requests.ask(serial, rules);
+      },
+    ).catch((error: unknown) => {
+      requests.stop();
+      throw error;
+    });
+    const unchecked = scan.unchecked;
+    // The machines asked for: the first MAX_CHECKED_MACHINES the scan found, in the order of their serial numbers.
+    await requests.settled();
+    const found = scan.found.filter(({ serialNumber }) => requests.answers.has(serialNumber));
+    const results: Answer[] = found.map(
+      ({ serialNumber, rules }) => requests.answers.get(serialNumber) ?? { state: machineState({ errorKind: 'network' }, rules) },
+    );
     // Refused credentials refuse every machine alike: one message, as the extension says it, not a thousand.
     const refused = results.find(({ error }) => error?.kind === 'invalid-credentials' || error?.kind === 'permission-denied')?.error;
     if (refused !== undefined) throw refused;
     if (context.signal.aborted) throw new Error(t('Cancelled.'));
     const machines: Checked[] = found.map((machine, index) => {
-      const { result, error } = results[index] ?? {};
-      const state =
-        result !== undefined
-          ? machineState({ result }, machine.rules)
-          : machineState({ errorKind: error?.kind ?? 'network' }, machine.rules);
-      const newest = result === undefined ? undefined : newestOf(result.events);
+      const { state, newest, error } = results[index] ?? { state: machineState({ errorKind: 'network' }, machine.rules) };
       return {
         ...machine,
         state,

@@ -76,21 +76,40 @@ export function formatRelative(epochMs: number, nowMs: number, locale: string, s
   return format.format(0, 'second');
 }
 
+/** Formatters by locale, zone and style: making one costs far more than formatting with it, and a tree of 10,000 rows formats on every draw. */
+const dateFormatters = new Map<string, Intl.DateTimeFormat>();
+const MAX_DATE_FORMATTERS = 64;
+
+function dateFormatter(
+  locale: string,
+  style: Pick<Intl.DateTimeFormatOptions, 'dateStyle' | 'timeStyle'>,
+  timeZone?: string,
+): Intl.DateTimeFormat {
+  const key = `${locale}\u0000${timeZone ?? ''}\u0000${style.dateStyle ?? ''}\u0000${style.timeStyle ?? ''}`;
+  let formatter = dateFormatters.get(key);
+  if (formatter === undefined) {
+    // Locale and zone come from settings and the environment: a few, but bounded all the same.
+    if (dateFormatters.size >= MAX_DATE_FORMATTERS) dateFormatters.clear();
+    formatter = new Intl.DateTimeFormat(safeLocale(locale), { ...style, ...definedOnly({ timeZone }) });
+    dateFormatters.set(key, formatter);
+  }
+  return formatter;
+}
+
 /** The same everywhere, with seconds and the zone: "Jan 15, 2025, 9:01:00 AM GMT+1". */
 export function formatAbsolute(epochMs: number, locale: string, timeZone?: string): string | undefined {
   if (!isRepresentable(epochMs)) return undefined;
-  const options: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'long', ...definedOnly({ timeZone }) };
-  return new Intl.DateTimeFormat(safeLocale(locale), options).format(new Date(epochMs));
+  return dateFormatter(locale, { dateStyle: 'medium', timeStyle: 'long' }, timeZone).format(new Date(epochMs));
 }
 
 /** A compact point in time for a tree description: the time of day when it is today, else date and time. */
 export function formatShort(epochMs: number, nowMs: number, locale: string, timeZone?: string): string | undefined {
   if (!isRepresentable(epochMs)) return undefined;
-  const options: Intl.DateTimeFormatOptions = { timeStyle: 'short', ...definedOnly({ timeZone }) };
-  const day = new Intl.DateTimeFormat('en-CA', { dateStyle: 'short', ...definedOnly({ timeZone }) });
+  const day = dateFormatter('en-CA', { dateStyle: 'short' }, timeZone);
   const sameDay = isRepresentable(nowMs) && day.format(new Date(nowMs)) === day.format(new Date(epochMs));
-  if (!sameDay) options.dateStyle = 'medium';
-  return new Intl.DateTimeFormat(safeLocale(locale), options).format(new Date(epochMs));
+  return dateFormatter(locale, sameDay ? { timeStyle: 'short' } : { dateStyle: 'medium', timeStyle: 'short' }, timeZone).format(
+    new Date(epochMs),
+  );
 }
 
 /** UTC in ISO 8601 with milliseconds, e.g. 2025-01-15T08:01:00.000Z; undefined when out of range. */

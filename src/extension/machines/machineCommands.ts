@@ -258,7 +258,12 @@ function scanWorkspace(deps: MachineCommandDeps): CommandHandler {
       await view.treeView
         .reveal(view.provider.groupNode('workspace'), { expand: true, select: false, focus: false })
         .then(undefined, () => undefined);
-    return { found: scan.found.map((found) => found.serialNumber), filesScanned: scan.filesScanned, capped: scan.capped };
+    return {
+      found: scan.found.map((found) => found.serialNumber),
+      filesScanned: scan.filesScanned,
+      capped: scan.capped,
+      tooLarge: scan.tooLarge ?? 0,
+    };
   };
 }
 

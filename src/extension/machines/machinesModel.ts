@@ -66,6 +66,8 @@ export type WorkspaceScanState =
       readonly found: readonly FoundSerial[];
       readonly filesScanned: number;
       readonly capped: boolean;
+      /** Files over the scan's size limit, left unread. */
+      readonly tooLarge?: number;
       readonly at: number;
     }
   | { readonly kind: 'failed'; readonly message: string };
@@ -111,6 +113,16 @@ export class MachinesModel extends Disposable {
   /** Set once the server's `timestamp` filter was seen to leave out events inside the since filter. */
   private windowFilterUnreliable = false;
   private scan: WorkspaceScanState = { kind: 'not-scanned' };
+  /** Rows waiting for a worker of ensureLoadedAll, in the order they were drawn. */
+  private readonly toLoad = new Set<string>();
+  private loadWorkers = 0;
+  /** Each listed machine's unseen events as last counted; a change of the machine (or of everything) forgets it. */
+  private readonly unseenCounts = new Map<string, number>();
+  /** The scan's serial numbers in its order, and each one's entry: a row asks for its own on every draw. */
+  private scanned: { readonly serials: readonly string[]; readonly bySerial: ReadonlyMap<string, FoundSerial> } = {
+    serials: [],
+    bySerial: new Map(),
+  };
   /** What another feature (the watches) adds to rows and the badge. */
   private decorations: MachineRowDecorations | undefined;
 
@@ -149,6 +161,9 @@ export class MachinesModel extends Disposable {
   }
 
   fire(change: ModelChange): void {
+    // Every input of a machine's unseen count (its events, what was seen, the filter, the lists) changes through here.
+    if (change === undefined) this.unseenCounts.clear();
+    else for (const serial of change) this.unseenCounts.delete(serial);
     this.changed.fire(change);
   }
 
@@ -178,7 +193,7 @@ export class MachinesModel extends Disposable {
         return this.options.lists.recent().filter((serial) => !pinned.has(serial));
       }
       case 'workspace':
-        return this.scan.kind === 'scanned' ? this.scan.found.map((found) => found.serialNumber) : [];
+        return this.scanned.serials.slice();
     }
   }
 
@@ -197,11 +212,16 @@ export class MachinesModel extends Disposable {
 
   setWorkspaceScan(state: WorkspaceScanState): void {
     this.scan = state;
+    const found = state.kind === 'scanned' ? state.found : [];
+    this.scanned = {
+      serials: found.map((entry) => entry.serialNumber),
+      bySerial: new Map(found.map((entry) => [entry.serialNumber, entry])),
+    };
     this.fire(undefined);
   }
 
   foundInWorkspace(serialNumber: string): FoundSerial | undefined {
-    return this.scan.kind === 'scanned' ? this.scan.found.find((found) => found.serialNumber === serialNumber) : undefined;
+    return this.scanned.bySerial.get(serialNumber);
   }
 
   // ---- Filter ---------------------------------------------------------------
@@ -236,7 +256,7 @@ export class MachinesModel extends Disposable {
     const entry = this.options.events.peek(serialNumber);
     const view = this.view(serialNumber);
     const failure = this.options.events.failure(serialNumber);
-    const loading = this.loading.has(serialNumber) || this.options.events.loading(serialNumber);
+    const loading = this.loading.has(serialNumber) || this.toLoad.has(serialNumber) || this.options.events.loading(serialNumber);
     const windowLoaded = this.currentFilter.sinceMs !== undefined && this.windowTimestamps.has(serialNumber) && view.total > 0;
     const loaded = entry !== undefined || windowLoaded;
     const stale = loaded && (entry?.stale === true || failure !== undefined);
@@ -298,7 +318,15 @@ export class MachinesModel extends Disposable {
   /** Events newer than the user has seen, over every listed machine. */
   unseenTotal(): number {
     let total = 0;
-    for (const serial of this.allListed()) total += this.options.seen.unseen(serial, this.view(serial).all);
+    for (const serial of this.allListed()) {
+      // The badge is counted after every batch of answers: only the machines the batch changed are counted again.
+      let unseen = this.unseenCounts.get(serial);
+      if (unseen === undefined) {
+        unseen = this.options.seen.unseen(serial, this.view(serial).all);
+        this.unseenCounts.set(serial, unseen);
+      }
+      total += unseen;
+    }
     return total;
   }
 
@@ -338,11 +366,43 @@ export class MachinesModel extends Disposable {
 
   /** Starts loading a listed machine that has no data, no request in flight and no recorded failure (an error row stays until a refresh). */
   ensureLoaded(serialNumber: string): void {
-    if (!this.options.signedIn() || this.loading.has(serialNumber) || this.options.events.failure(serialNumber) !== undefined) return;
+    if (this.needsLoad(serialNumber)) void this.load(serialNumber, false);
+  }
+
+  /**
+   * ensureLoaded for the rows of a group: loaded by as many workers as the client's concurrency, so a group of
+   * 10,000 rows does not put 10,000 requests in the client's queue in the turn that draws them. Waiting rows read as loading.
+   */
+  ensureLoadedAll(serialNumbers: readonly string[]): void {
+    for (const serial of serialNumbers) if (this.needsLoad(serial)) this.toLoad.add(serial);
+    const workers = Math.min(Math.max(1, Math.floor(this.options.settings().concurrency)), this.toLoad.size);
+    while (this.loadWorkers < workers) {
+      this.loadWorkers++;
+      void this.loadWaiting().finally(() => {
+        this.loadWorkers--;
+      });
+    }
+  }
+
+  private async loadWaiting(): Promise<void> {
+    for (let next = this.nextToLoad(); next !== undefined; next = this.nextToLoad()) {
+      if (this.needsLoad(next)) await this.load(next, false);
+      else if (!this.loading.has(next)) this.fire([next]);
+    }
+  }
+
+  private nextToLoad(): string | undefined {
+    const next = this.toLoad.values().next();
+    if (next.done === true) return undefined;
+    this.toLoad.delete(next.value);
+    return next.value;
+  }
+
+  private needsLoad(serialNumber: string): boolean {
+    if (!this.options.signedIn() || this.loading.has(serialNumber) || this.options.events.failure(serialNumber) !== undefined) return false;
     const entry = this.options.events.peek(serialNumber);
     const needsWindow = this.currentFilter.sinceMs !== undefined && !this.windowTimestamps.has(serialNumber);
-    if (entry && !entry.stale && !needsWindow) return;
-    void this.load(serialNumber, false);
+    return !entry || entry.stale || needsWindow;
   }
 
   /** Loads one machine; never rejects: failures are recorded and shown as an error child. */
@@ -376,6 +436,7 @@ export class MachinesModel extends Disposable {
 
   /** Drops everything tied to the signed-in environment (sign-out, switch); the cache forgets its own part. */
   reset(): void {
+    this.toLoad.clear();
     this.limits.clear();
     this.windowTimestamps.clear();
     this.viewCache.forget();
@@ -385,6 +446,7 @@ export class MachinesModel extends Disposable {
 
   /** Forgets a machine's per-machine state (removed from the tree). */
   forget(serialNumber: string): void {
+    this.toLoad.delete(serialNumber);
     this.options.events.forgetFailure(serialNumber);
     this.limits.delete(serialNumber);
     this.windowTimestamps.delete(serialNumber);

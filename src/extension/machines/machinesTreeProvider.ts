@@ -146,10 +146,8 @@ export class MachinesTreeProvider extends Disposable implements vscode.TreeDataP
       if (scan.found.length === 0) return [placeholder('scan-none')];
     }
     const serials = this.model.machinesIn(group.group);
-    const nodes: MachinesNode[] = serials.map((serial) => {
-      this.model.ensureLoaded(serial);
-      return this.machineNode(group.group, serial);
-    });
+    this.model.ensureLoadedAll(serials);
+    const nodes: MachinesNode[] = serials.map((serial) => this.machineNode(group.group, serial));
     const scan = this.model.workspaceScan;
     if (group.group === 'workspace' && scan.kind === 'scanned' && scan.capped) {
       nodes.push({
@@ -157,6 +155,15 @@ export class MachinesTreeProvider extends Disposable implements vscode.TreeDataP
         id: `${group.id}/placeholder:scan-capped`,
         reason: 'scan-capped',
         detail: String(scan.filesScanned),
+        parent: group,
+      });
+    }
+    if (group.group === 'workspace' && scan.kind === 'scanned' && (scan.tooLarge ?? 0) > 0) {
+      nodes.push({
+        kind: 'placeholder',
+        id: `${group.id}/placeholder:scan-too-large`,
+        reason: 'scan-too-large',
+        detail: String(scan.tooLarge),
         parent: group,
       });
     }

@@ -461,6 +461,10 @@ function placeholderLabel(node: PlaceholderNode): string {
       return vscode.l10n.t('The workspace scan failed');
     case 'scan-capped':
       return vscode.l10n.t('Only the first {0} files were scanned', node.detail ?? '?');
+    case 'scan-too-large':
+      return node.detail === '1'
+        ? vscode.l10n.t('A file over 1 MB was not scanned')
+        : vscode.l10n.t('{0} files over 1 MB were not scanned', node.detail ?? '?');
   }
 }
 
@@ -469,6 +473,7 @@ function renderPlaceholder(node: PlaceholderNode): vscode.TreeItem {
   item.id = node.id;
   item.contextValue = `placeholder.${node.reason}`;
   if (node.reason === 'loading' || node.reason === 'scanning') item.iconPath = new vscode.ThemeIcon('loading~spin');
+  else if (node.reason === 'scan-too-large') item.iconPath = new vscode.ThemeIcon('info');
   else if (node.reason === 'scan-capped') {
     item.iconPath = new vscode.ThemeIcon('info');
     item.tooltip = vscode.l10n.t('Raise the onboardingEvents.workspaceScan.maxFiles setting to scan more files.');

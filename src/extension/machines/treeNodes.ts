@@ -45,7 +45,7 @@ export interface ErrorNode {
 }
 
 export type PlaceholderReason =
-  'loading' | 'no-events' | 'none-match' | 'not-loaded' | 'scanning' | 'scan-none' | 'scan-failed' | 'scan-capped';
+  'loading' | 'no-events' | 'none-match' | 'not-loaded' | 'scanning' | 'scan-none' | 'scan-failed' | 'scan-capped' | 'scan-too-large';
 
 export interface PlaceholderNode {
   readonly kind: 'placeholder';

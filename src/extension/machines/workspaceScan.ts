@@ -5,6 +5,7 @@
 // asks for a scan.
 import * as vscode from 'vscode';
 import type { SerialMatcher } from '../../core/domain/serialNumbers/serialMatcher';
+import { NamedFileError } from '../../core/common/namedFiles';
 import { readWorkspaceFile } from '../workbench/workspaceFiles';
 import { excludeGlob, MAX_SCANNED_FILE_BYTES, SerialCollector, type FoundSerial } from '../../core/domain/workspaceScan/workspaceSerials';
 
@@ -16,8 +17,10 @@ export interface ScanSettings {
 export interface ScanResult {
   readonly found: readonly FoundSerial[];
   readonly filesScanned: number;
-  /** findFiles returned maxFiles files: there may be more. */
+  /** The workspace has more files than maxFiles: only the first maxFiles were scanned. */
   readonly capped: boolean;
+  /** Files left unread for being larger than MAX_SCANNED_FILE_BYTES: the group says how many. */
+  readonly tooLarge: number;
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: false });
@@ -40,16 +43,21 @@ export async function scanWorkspace(
     vscode.workspace.getConfiguration('search').get<Record<string, unknown>>('exclude'),
   );
   const maxFiles = Math.max(1, Math.floor(settings.maxFiles));
-  const files = await vscode.workspace.findFiles(settings.include, exclude ?? null, maxFiles, token);
+  // One more than the limit: a workspace of exactly maxFiles files is scanned whole, not said to be cut.
+  const listed = await vscode.workspace.findFiles(settings.include, exclude ?? null, maxFiles + 1, token);
+  const capped = listed.length > maxFiles;
+  const files = capped ? listed.slice(0, maxFiles) : listed;
   const collector = new SerialCollector(matcher());
   let scanned = 0;
+  let tooLarge = 0;
   for (const file of files) {
     if (token.isCancellationRequested) break;
     try {
       const bytes = await readWorkspaceFile(file, MAX_SCANNED_FILE_BYTES);
       if (!looksBinary(bytes)) collector.add(file.toString(), decoder.decode(bytes));
-    } catch {
-      // Too large, a link out of its folder, deleted or unreadable meanwhile: skip it, the scan is best effort.
+    } catch (error) {
+      // A link out of its folder, deleted or unreadable meanwhile: skip it, the scan is best effort. Too large is said.
+      if (error instanceof NamedFileError && error.refusal === 'too-large') tooLarge++;
     }
     scanned++;
     progress?.(scanned, files.length);
@@ -57,5 +65,5 @@ export async function scanWorkspace(
     if (scanned % 50 === 0) await new Promise((resolve) => setImmediate(resolve));
   }
   if (token.isCancellationRequested) throw new vscode.CancellationError();
-  return { found: collector.result(), filesScanned: scanned, capped: files.length >= maxFiles };
+  return { found: collector.result(), filesScanned: scanned, capped, tooLarge };
 }

@@ -518,9 +518,16 @@ describe('Machines tree', function () {
         write('scan-limit-over.txt', 'MX-4711-A7002', 1024 * 1024 + 1),
       ];
       try {
-        const result = await vscode.commands.executeCommand<{ found: string[] }>('onboardingEvents.scanWorkspace');
+        const result = await vscode.commands.executeCommand<{ found: string[]; tooLarge: number }>('onboardingEvents.scanWorkspace');
         assert.ok(result.found.includes('MX-4711-A7001'), `a file of 1 MiB is read: ${JSON.stringify(result.found)}`);
         assert.equal(result.found.includes('MX-4711-A7002'), false, 'a file over 1 MiB is not read');
+        assert.equal(result.tooLarge, 1, 'the file left unread is counted');
+        // Never a silent cut: the group says a file was left out.
+        const rendered = await tree.render(2);
+        assert.ok(
+          labels(group(rendered, 'In This Workspace').children).includes('A file over 1 MB was not scanned'),
+          `the group says so: ${JSON.stringify(labels(group(rendered, 'In This Workspace').children))}`,
+        );
       } finally {
         for (const file of files) rmSync(file, { force: true });
       }

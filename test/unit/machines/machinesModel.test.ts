@@ -215,6 +215,45 @@ describe('Machines model', () => {
     assert.deepEqual(read, [0, 2, 0]);
   });
 
+  it("a scanned group's rows load with the concurrency bound, each once, the waiting ones shown as loading", async () => {
+    const { model, source } = await setup();
+    const found = Array.from({ length: 10 }, (_, i) => `WS-000${i}-A0000`);
+    model.setWorkspaceScan({
+      kind: 'scanned',
+      found: found.map((serialNumber) => ({ serialNumber, locations: [{ file: 'file:///w/a.yaml', line: 0 }], occurrences: 1 })),
+      filesScanned: 1,
+      capped: false,
+      at: T0,
+    });
+    // Held answers: what is in flight stays in flight until released.
+    const held: (() => void)[] = [];
+    const answer = source.getEvents.bind(source);
+    source.getEvents = (serial, options) => {
+      const answered = answer(serial, options);
+      return new Promise((resolve) =>
+        held.push(() => {
+          resolve(answered);
+        }),
+      );
+    };
+    model.ensureLoadedAll(model.machinesIn('workspace'));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(source.requests.length, settings.concurrency, 'as many requests at once as the concurrency, not one per row');
+    assert.ok(
+      found.every((serial) => model.summary(serial).loading),
+      'every row waiting or in flight reads as loading',
+    );
+    while (held.length > 0) {
+      for (const release of held.splice(0)) release();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    assert.deepEqual(source.requests.map((r) => r.serial).sort(), [...found].sort(), 'each row loaded once');
+    assert.ok(found.every((serial) => model.summary(serial).loaded && !model.summary(serial).loading));
+    assert.equal(model.foundInWorkspace(found[3] ?? '')?.serialNumber, found[3]);
+    model.setWorkspaceScan({ kind: 'not-scanned' });
+    assert.equal(model.foundInWorkspace(found[3] ?? ''), undefined, 'a new scan replaces what the last one found');
+  });
+
   it('refreshes every listed machine with the concurrency bound', async () => {
     const { model, lists, source } = await setup();
     for (let i = 0; i < 10; i++) await lists.pin(`M-${i}`);

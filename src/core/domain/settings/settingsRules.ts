@@ -78,7 +78,7 @@ export const SETTING_RULES = {
   'tree.pinnedScope': oneOf(['workspace', 'global'], 'workspace'),
   'workspaceScan.enabled': boolean(true),
   'workspaceScan.include': text(DEFAULT_SCAN_INCLUDE),
-  'workspaceScan.maxFiles': integer(2000, 1, 100000),
+  'workspaceScan.maxFiles': integer(20000, 1, 100000),
   'autoRefresh.enabled': boolean(false),
   'autoRefresh.intervalSeconds': integer(300, 30, 86400),
   'details.panelMode': oneOf(['preview', 'perEvent'], 'preview'),

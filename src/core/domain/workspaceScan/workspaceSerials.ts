@@ -26,10 +26,14 @@ interface Entry {
 export class SerialCollector {
   private readonly found = new Map<string, Entry>();
 
-  /** `maxMatchesPerFile`: the views' cap by default; a gate that must check every serial number passes Infinity. */
+  /**
+   * `maxMatchesPerFile`: the views' cap by default; a gate that must check every serial number passes Infinity.
+   * `onFirstSeen` hears each serial number once, as soon as a file names it, so work on it need not wait for the last file.
+   */
   constructor(
     private readonly matcher: SerialMatcher,
     private readonly maxMatchesPerFile = MAX_MATCHES_PER_FILE,
+    private readonly onFirstSeen?: (serialNumber: string) => void,
   ) {}
 
   add(file: string, text: string): void {
@@ -45,6 +49,7 @@ export class SerialCollector {
       if (!entry) {
         entry = { locations: [], occurrences: 0 };
         this.found.set(match.serialNumber, entry);
+        this.onFirstSeen?.(match.serialNumber);
       }
       entry.occurrences++;
       if (!seenInFile.has(match.serialNumber)) {
