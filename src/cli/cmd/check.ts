@@ -550,7 +550,7 @@ Exit codes:
     const junitFile = stringOption(args, 'junit');
     const follow = args.values['follow-symlinks'] === true;
     const allowUnchecked = args.values['allow-unchecked'] === true;
-    const requests = new Requests(context, args.values['json'] === true);
+    const requests = new Requests(context, args.json !== undefined);
     const scan = await findSerials(
       args.positionals,
       io,
