@@ -3,7 +3,7 @@
 // extension requires on first network use, so activation never pays for it.
 import * as esbuild from 'esbuild';
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 
 const production = process.argv.includes('--production');
@@ -80,8 +80,12 @@ const oeOptions = {
   // The keychain is a native module per platform: required at run time from the package's dependencies.
   external: ['@napi-rs/keyring'],
   plugins: watch ? [oeFiles, problemMatcher] : [oeFiles],
-  // The same files in every build, so the package is what the tests ran: no source map (oe prints no stack to map).
+  // The same files in every build, so the package is what the tests ran: no source map (oe prints no stack to map),
+  // and minified, as Node 20 parses and compiles what a run loads on every start. What each file holds is written
+  // to dist/oe.meta.json (test/unit/repo/oeBundles.test.ts reads it).
   sourcemap: false,
+  minify: true,
+  metafile: true,
   banner: { js: '#!/usr/bin/env node' },
   // jsonc-parser's "main" is a UMD build whose require() calls esbuild cannot follow; its ESM build bundles.
   mainFields: ['module', 'main'],
@@ -125,6 +129,7 @@ async function preparedAnswers() {
 mkdirSync('media/codicons', { recursive: true });
 for (const file of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@vscode/codicons/dist/${file}`, `media/codicons/${file}`);
 
+const oeContext = await esbuild.context(oeOptions);
 const contexts = await Promise.all([
   esbuild.context({ ...common, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist' }),
   esbuild.context({ ...common, entryPoints: { undiciTransport: 'src/core/client/http/undiciTransport.ts' }, outdir: 'dist' }),
@@ -138,7 +143,7 @@ const contexts = await Promise.all([
   }),
   // The oe command: plain Node 20+, everything inside, the network stack too (no lazy transport: a command that runs
   // makes a request), and the translations, so `npm install -g` of these files alone works.
-  esbuild.context(oeOptions),
+  oeContext,
   // The event-details page script, built from TypeScript so it shares src/extension/details/protocol.ts with the host.
   esbuild.context({
     ...common,
@@ -165,7 +170,10 @@ if (watch) {
   await Promise.all(contexts.map((ctx) => ctx.watch()));
 } else {
   try {
-    await Promise.all(contexts.map((ctx) => ctx.rebuild()));
+    const results = await Promise.all(contexts.map((ctx) => ctx.rebuild()));
+    const { metafile } = results[contexts.indexOf(oeContext)] ?? {};
+    const inputsOf = Object.fromEntries(Object.entries(metafile?.outputs ?? {}).map(([file, output]) => [file, Object.keys(output.inputs)]));
+    writeFileSync('dist/oe.meta.json', `${JSON.stringify(inputsOf, null, 1)}\n`);
     // The entry once more, with the program's own answers (in watch mode it leaves them to the program).
     await esbuild.build({
       ...oeOptions,
