@@ -358,6 +358,9 @@ describe('HTTP client (scripted transport, test clock)', () => {
     }[] = [
       { step: answer(200), decreases: 0, latencyLearnt: true },
       { step: answer(502), decreases: 0, latencyLearnt: true },
+      // Its latency includes the handshake: no sign of the server's queue either way.
+      { step: { ...answer(200), newConnection: true }, decreases: 0, latencyLearnt: false },
+      { step: { ...answer(429), newConnection: true }, decreases: 1, latencyLearnt: false },
       { step: answer(429), decreases: 1, latencyLearnt: false },
       { step: answer(503), decreases: 1, latencyLearnt: false },
       { step: failure('headers-timeout', 'UND_ERR_HEADERS_TIMEOUT'), decreases: 1, latencyLearnt: false },
@@ -366,7 +369,10 @@ describe('HTTP client (scripted transport, test clock)', () => {
       { step: failure('dns', 'ENOTFOUND'), decreases: 0, latencyLearnt: false },
     ];
     for (const row of rows) {
-      const what = row.step instanceof TransportError ? row.step.failure : `HTTP ${row.step.status}`;
+      const what =
+        row.step instanceof TransportError
+          ? row.step.failure
+          : `HTTP ${row.step.status}${row.step.newConnection === true ? ' on a new connection' : ''}`;
       it(`${what}: ${row.decreases > 0 ? 'overload, the limit shrinks' : row.latencyLearnt ? 'a latency sample' : 'nothing'}`, async () => {
         const { http } = harness([row.step], { retry: { ...DEFAULT_RETRY_POLICY, maxRetries: 0 } });
         await http.send(get()).catch(() => undefined);

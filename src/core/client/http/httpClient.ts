@@ -153,7 +153,8 @@ export class HttpClient {
         maxBytes: maxResponseBytes,
       });
       log({ status: response.status });
-      outcome = OVERLOAD_STATUSES.has(response.status) ? 'overload' : 'ok';
+      // A new connection's handshake is no server queue: on a busy machine a burst of them would cut the limit.
+      outcome = OVERLOAD_STATUSES.has(response.status) ? 'overload' : response.newConnection === true ? 'ignore' : 'ok';
       if (RETRYABLE_STATUSES.has(response.status)) {
         // Set before this slot is released, so no queued request slips out in between.
         const retryAfterMs = parseRetryAfter(response.headers['retry-after'], now());

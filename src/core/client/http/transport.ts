@@ -28,6 +28,8 @@ export interface TransportResponse {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: Uint8Array;
+  /** The request went out on a connection opened for it, so its latency includes the handshake. Absent when unknown. */
+  readonly newConnection?: boolean;
 }
 
 /**

@@ -2,6 +2,8 @@
 // loads the HTTP stack. undici's request() rather than its fetch: fetch costs about three times the CPU
 // per request, and only that cost keeps two engines.
 
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { createSecureContext, type SecureContext } from 'node:tls';
 import type { Agent as UndiciAgent, Dispatcher, Pool as UndiciPool } from 'undici';
 import { definedOnly } from '../../common/definedOnly';
@@ -152,6 +154,7 @@ class UndiciTransport implements Transport {
   /** Plain HTTP to loopback: needs no TLS context, so no certificate store is read for it. */
   #plain: UndiciAgent | undefined;
   readonly #proxies = new Map<string, Route>();
+  readonly #watched = new WeakMap<Dispatcher, Dispatcher>();
   #closed = false;
 
   constructor(options: TransportOptions) {
@@ -168,7 +171,10 @@ class UndiciTransport implements Transport {
     let route: Route | undefined;
     try {
       route = await this.#routeFor(url);
-      const response = await route.dispatcher.request({
+      const watch = new RequestWatch();
+      // Through a proxy, undici does not say when it opens a connection.
+      const dispatcher = route.proxy === undefined ? this.#watching(route.dispatcher) : route.dispatcher;
+      const response = await dispatcher.request({
         origin: url.origin,
         path: `${url.pathname}${url.search}`,
         method: request.method,
@@ -177,12 +183,18 @@ class UndiciTransport implements Transport {
         signal: linked.signal,
         headersTimeout: request.timeouts.headersMs,
         bodyTimeout: request.timeouts.bodyMs,
+        opaque: watch,
       });
       const body = await readCapped(response.body, response.headers['content-length'], request.maxBytes);
       // undici hands the connection back one turn of the event loop after the response ended: a request that
       // follows at once (the events after their token) then reuses it instead of opening a second one.
       await new Promise(setImmediate);
-      return { status: response.statusCode, headers: flattenHeaders(response.headers), body };
+      return {
+        status: response.statusCode,
+        headers: flattenHeaders(response.headers),
+        body,
+        ...definedOnly({ newConnection: watch.newConnection }),
+      };
     } catch (error) {
       throw classifyNetworkError(error, { deadlinePassed: linked.timedOut, ...route?.proxy });
     } finally {
@@ -201,6 +213,16 @@ class UndiciTransport implements Transport {
     this.#direct = undefined;
     this.#plain = undefined;
     await Promise.allSettled(dispatchers.map((dispatcher) => dispatcher.destroy()));
+  }
+
+  /** The agent, telling each request's RequestWatch whether it went out on a connection opened for it. */
+  #watching(agent: Dispatcher): Dispatcher {
+    let watched = this.#watched.get(agent);
+    if (watched === undefined) {
+      watched = watchConnections(agent);
+      this.#watched.set(agent, watched);
+    }
+    return watched;
   }
 
   /** Loaded on the first request, once: reading the OS store and the CA file costs a few milliseconds. */
@@ -277,6 +299,77 @@ class UndiciTransport implements Transport {
       this.#proxies.set(proxy, route);
     }
     return route;
+  }
+}
+
+/** Filled in as undici writes one request: whether the connection under it was opened for it. */
+class RequestWatch {
+  newConnection: boolean | undefined;
+}
+
+/**
+ * undici emits 'connect' and writes the first request on the new connection in one synchronous run;
+ * it writes on a connection it reuses on a later turn of the event loop.
+ */
+function watchConnections(agent: Dispatcher): Dispatcher {
+  let justConnected = false;
+  agent.on('connect', () => {
+    justConnected = true;
+    queueMicrotask(() => {
+      justConnected = false;
+    });
+  });
+  return agent.compose((dispatch) => (options, handler) => {
+    // request() hands its own options on to dispatch(), opaque included; the types name it on request()'s only.
+    const watch = (options as { readonly opaque?: unknown }).opaque;
+    if (!(watch instanceof RequestWatch)) return dispatch(options, handler);
+    return dispatch(
+      options,
+      new ConnectionObserver(handler, () => {
+        watch.newConnection = justConnected;
+      }),
+    );
+  });
+}
+
+/** Hands every call on to undici's own handler, and says when the request is written. */
+class ConnectionObserver implements Dispatcher.DispatchHandler {
+  readonly #inner: Dispatcher.DispatchHandler;
+  readonly #onStart: () => void;
+
+  constructor(inner: Dispatcher.DispatchHandler, onStart: () => void) {
+    this.#inner = inner;
+    this.#onStart = onStart;
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
+    this.#onStart();
+    this.#inner.onRequestStart?.(controller, context);
+  }
+
+  onRequestUpgrade(controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders, socket: Duplex): void {
+    this.#inner.onRequestUpgrade?.(controller, statusCode, headers, socket);
+  }
+
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: IncomingHttpHeaders,
+    statusMessage?: string,
+  ): void {
+    this.#inner.onResponseStart?.(controller, statusCode, headers, statusMessage);
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.#inner.onResponseData?.(controller, chunk);
+  }
+
+  onResponseEnd(controller: Dispatcher.DispatchController, trailers: IncomingHttpHeaders): void {
+    this.#inner.onResponseEnd?.(controller, trailers);
+  }
+
+  onResponseError(controller: Dispatcher.DispatchController, error: Error): void {
+    this.#inner.onResponseError?.(controller, error);
   }
 }
 
