@@ -153,6 +153,7 @@ describe('Machines tree', function () {
     });
 
     it('draws machine and event rows without their tooltips and builds each when it is hovered (resolveTreeItem)', async () => {
+      await vscode.commands.executeCommand('onboardingEvents.addMachine', ONBOARDED);
       const node = machine(await tree.render(), ONBOARDED);
       // A group of thousands of rows is drawn in one turn: only what the row shows is built then.
       assert.equal(node.tooltipOnHover, true, `the machine row's tooltip comes on hover: ${node.tooltip ?? ''}`);
