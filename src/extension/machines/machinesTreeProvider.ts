@@ -9,7 +9,7 @@ import { Emitter } from '../../core/common/emitter';
 import { Disposable } from '../../core/common/lifecycle';
 import type { MachineChild } from '../../core/domain/events/eventView';
 import type { GroupKind, MachinesModel, ModelChange } from './machinesModel';
-import { renderNode } from './treeItems';
+import { nodeTooltip, renderNode, type RenderContext } from './treeItems';
 import type { GroupNode, MachineNode, MachinesNode, PlaceholderNode } from './treeNodes';
 
 const BATCH_MS = 25;
@@ -113,7 +113,17 @@ export class MachinesTreeProvider extends Disposable implements vscode.TreeDataP
   }
 
   getTreeItem(node: MachinesNode): vscode.TreeItem {
-    return renderNode(node, { model: this.model, now: Date.now(), locale: vscode.env.language });
+    return renderNode(node, this.renderContext());
+  }
+
+  /** VS Code asks on hover: the Markdown tooltips are built here, for the one row a user points at. */
+  resolveTreeItem(item: vscode.TreeItem, node: MachinesNode): vscode.TreeItem {
+    item.tooltip ??= nodeTooltip(node, this.renderContext());
+    return item;
+  }
+
+  private renderContext(): RenderContext {
+    return { model: this.model, now: Date.now(), locale: vscode.env.language };
   }
 
   getParent(node: MachinesNode): MachinesNode | undefined {

@@ -109,6 +109,23 @@ export function renderNode(node: MachinesNode, context: RenderContext): vscode.T
   }
 }
 
+/**
+ * A row's Markdown tooltip, built when it is hovered (TreeDataProvider.resolveTreeItem), not for every row drawn:
+ * a group of thousands is drawn in one turn. Rows with a plain-text tooltip keep it in renderNode (screen readers read it).
+ */
+export function nodeTooltip(node: MachinesNode, context: RenderContext): vscode.MarkdownString | undefined {
+  switch (node.kind) {
+    case 'machine':
+      return machineRowTooltip(node, context);
+    case 'event':
+      return eventTooltip(node.event, context);
+    case 'error':
+      return errorTooltip(node);
+    default:
+      return undefined;
+  }
+}
+
 function groupLabel(node: GroupNode): string {
   switch (node.group) {
     case 'pinned':
@@ -193,6 +210,17 @@ export function machineDescription(
   /** Another feature's text in place of the state word and age (a watch's newest event). */
   instead?: string,
 ): string {
+  return describeMachine(summary, context, rowProgress(summary, context), style, instead);
+}
+
+/** machineDescription with the row's progress worked out once: a drawn row needs it three times. */
+function describeMachine(
+  summary: MachineSummary,
+  context: RenderContext,
+  progress: ProgressAnswer,
+  style: RelativeStyle,
+  instead: string | undefined,
+): string {
   const parts: string[] = [];
   // Stale first: it qualifies everything after it, and must not be cut off in a narrow sidebar.
   if (summary.stale && summary.fetchedAt !== undefined) {
@@ -200,7 +228,6 @@ export function machineDescription(
   }
   if (summary.unseen > 0) parts.push(vscode.l10n.t('{0} new', summary.unseen));
   const { view } = summary;
-  const progress = rowProgress(summary, context);
   if (progress?.kind === 'progress') {
     // The step and what is usually left, or the stall, say more than the newest event's age (or a watch's newest event).
     parts.push(`${stateWord('in-progress', t)} · ${progressWords(progress, t, lineText).line}`);
@@ -327,10 +354,26 @@ function renderMachine(node: MachineNode, context: RenderContext): vscode.TreeIt
   const decoration = context.model.decoration(node.serialNumber);
   const item = new vscode.TreeItem(node.serialNumber, vscode.TreeItemCollapsibleState.Collapsed);
   item.id = node.id;
-  item.description = machineDescription(summary, context, 'short', decoration?.description);
+  const progress = rowProgress(summary, context);
+  item.description = describeMachine(summary, context, progress, 'short', decoration?.description);
+  // A loading spinner still wins: it says a request is on its way right now.
+  item.iconPath =
+    decoration?.icon !== undefined && summary.state !== 'loading'
+      ? new vscode.ThemeIcon(decoration.icon)
+      : stateIcon(summary, context.model.eventStates(), progress);
+  // machine.<pinned|unpinned>.<group>[.watched][.events]: menus match on this (package.json view/item/context).
+  item.contextValue = `machine.${summary.pinned ? 'pinned' : 'unpinned'}.${node.group}${decoration?.watched === true ? '.watched' : ''}${summary.view.total > 0 ? '.events' : ''}`;
+  item.accessibilityInformation = {
+    label: `${node.serialNumber}, ${describeMachine(summary, context, progress, 'long', decoration?.description)}`,
+  };
+  return item;
+}
+
+function machineRowTooltip(node: MachineNode, context: RenderContext): vscode.MarkdownString {
+  const decoration = context.model.decoration(node.serialNumber);
   const found = context.model.foundInWorkspace(node.serialNumber);
   const tooltip = machineTooltip(
-    summary,
+    context.model.summary(node.serialNumber),
     context,
     found?.locations.map((location) => `${vscode.workspace.asRelativePath(vscode.Uri.parse(location.file))}:${location.line + 1}`),
   );
@@ -338,18 +381,7 @@ function renderMachine(node: MachineNode, context: RenderContext): vscode.TreeIt
     tooltip.appendMarkdown(decoration.icon === undefined ? '' : `$(${decoration.icon}) `);
     tooltip.appendText(decoration.tooltip);
   }
-  item.tooltip = tooltip;
-  // A loading spinner still wins: it says a request is on its way right now.
-  item.iconPath =
-    decoration?.icon !== undefined && summary.state !== 'loading'
-      ? new vscode.ThemeIcon(decoration.icon)
-      : stateIcon(summary, context.model.eventStates(), rowProgress(summary, context));
-  // machine.<pinned|unpinned>.<group>[.watched][.events]: menus match on this (package.json view/item/context).
-  item.contextValue = `machine.${summary.pinned ? 'pinned' : 'unpinned'}.${node.group}${decoration?.watched === true ? '.watched' : ''}${summary.view.total > 0 ? '.events' : ''}`;
-  item.accessibilityInformation = {
-    label: `${node.serialNumber}, ${machineDescription(summary, context, 'long', decoration?.description)}`,
-  };
-  return item;
+  return tooltip;
 }
 
 /** The machine-created event keeps its own icon; every other type through the shared eventStates mapping. */
@@ -395,7 +427,6 @@ function renderEvent(node: EventNode, context: RenderContext): vscode.TreeItem {
   item.id = node.id;
   const when = shortAge(event.time.epochMs, context);
   item.description = event.assetId === undefined ? when : `${when} · ${vscode.l10n.t('asset {0}', event.assetId)}`;
-  item.tooltip = eventTooltip(event, context);
   item.iconPath = eventIcon(event, context.model.eventStates());
   item.contextValue = event.assetId === undefined ? 'event' : 'event.asset';
   item.command = { command: COMMANDS.showEventDetails, title: vscode.l10n.t('Show Event Details'), arguments: [event] };
@@ -431,6 +462,11 @@ function renderError(node: ErrorNode): vscode.TreeItem {
   // A network failure also offers Test Connection (package.json menus read the suffix).
   const network = node.errorKind === 'network' || node.errorKind === 'timeout';
   item.contextValue = network ? 'error.network' : 'error';
+  return item;
+}
+
+function errorTooltip(node: ErrorNode): vscode.MarkdownString {
+  const network = node.errorKind === 'network' || node.errorKind === 'timeout';
   const md = untrustedMarkdown();
   md.appendText(node.message);
   md.appendMarkdown('\n\n');
@@ -439,8 +475,7 @@ function renderError(node: ErrorNode): vscode.TreeItem {
       ? vscode.l10n.t('Retry, or run Test Connection to see step by step where the connection fails.')
       : vscode.l10n.t('Retry, or open the log to see the requests.'),
   );
-  item.tooltip = md;
-  return item;
+  return md;
 }
 
 function placeholderLabel(node: PlaceholderNode): string {

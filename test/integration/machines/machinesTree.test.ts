@@ -152,6 +152,16 @@ describe('Machines tree', function () {
       assert.equal(fake.eventRequests(ONBOARDED).length, 1, 'one request for the machine');
     });
 
+    it('draws machine and event rows without their tooltips and builds each when it is hovered (resolveTreeItem)', async () => {
+      await vscode.commands.executeCommand('onboardingEvents.addMachine', ONBOARDED);
+      const node = machine(await tree.render(), ONBOARDED);
+      // A group of thousands of rows is drawn in one turn: only what the row shows is built then.
+      assert.equal(node.tooltipOnHover, true, `the machine row's tooltip comes on hover: ${node.tooltip ?? ''}`);
+      assert.match(node.tooltip ?? '', /3 events/);
+      for (const event of node.children ?? [])
+        assert.equal(event.tooltipOnHover, true, `the event row ${event.label}'s tooltip comes on hover`);
+    });
+
     it('shows at most tree.maxEvents events and a "Load more" entry that shows the next page', async () => {
       await setting('tree.maxEvents', 2);
       try {
@@ -362,6 +372,7 @@ describe('Machines tree', function () {
         assert.equal(error.label, 'Server error');
         assert.match(error.description ?? '', /HTTP 500/);
         assert.match(error.tooltip ?? '', /HTTP 500.*Try again later/s);
+        assert.equal(error.tooltipOnHover, true, "the error row's tooltip comes on hover");
         assert.equal(failed.icon, 'history', 'its last good result is shown, marked stale');
         assert.deepEqual(labels(failed.children?.slice(1)), ['ONBOARDING_STARTED']);
         const ok = machine(rendered, ONBOARDED);
@@ -492,6 +503,11 @@ describe('Machines tree', function () {
       assert.match(workspace.description ?? '', /^\d+$/);
       assert.doesNotMatch(workspace.tooltip ?? '', /\bnow\b/);
       assert.match(machine(rendered, 'MX-4711-A0024', 'In This Workspace').tooltip ?? '', /Found in: machines\.yaml:\d+/);
+      assert.equal(
+        machine(rendered, 'MX-4711-A0024', 'In This Workspace').tooltipOnHover,
+        true,
+        'a workspace row is drawn without its tooltip',
+      );
       assert.equal(machine(rendered, 'MX-4711-A0024', 'In This Workspace').contextValue?.startsWith('machine.unpinned.workspace'), true);
 
       await setting('exclude', { '**/machines.yaml': true }, 'files');

@@ -19,6 +19,8 @@ export interface RenderedNode {
   readonly description: string | undefined;
   /** Tooltip text as the hover shows it (the Markdown source without its escapes). */
   readonly tooltip: string | undefined;
+  /** Whether the tooltip came only on hover (resolveTreeItem), not with the row as it is drawn (getTreeItem). */
+  readonly tooltipOnHover: boolean;
   /** The Markdown tooltip exactly as handed to VS Code, for checks of its escaping and trust. */
   readonly tooltipMarkdown?: {
     readonly value: string;
@@ -224,7 +226,7 @@ async function renderLevel(provider: Provider, parent: unknown, level: number, d
   const nodes = (await provider.getChildren(parent)) ?? [];
   return Promise.all(
     nodes.map(async (node) => {
-      const rendered = describeItem(node, await provider.getTreeItem(node));
+      const rendered = await describeItem(node, await provider.getTreeItem(node), provider);
       // The workspace group scans when expanded: a user expands it on purpose, so it is opened only once scanned.
       const notScanned =
         rendered.contextValue === 'group.workspace' && rendered.tooltip === undefined && rendered.description !== undefined;
@@ -234,7 +236,15 @@ async function renderLevel(provider: Provider, parent: unknown, level: number, d
   );
 }
 
-function describeItem(node: unknown, item: vscode.TreeItem): RenderedNode {
+/** The row as drawn, then hovered: VS Code asks resolveTreeItem for a tooltip the row was drawn without. */
+async function describeItem(node: unknown, drawn: vscode.TreeItem, provider: Provider): Promise<RenderedNode> {
+  const tooltipOnHover = drawn.tooltip === undefined && provider.resolveTreeItem !== undefined;
+  let item = drawn;
+  if (tooltipOnHover) {
+    const hover = new vscode.CancellationTokenSource();
+    item = (await provider.resolveTreeItem?.(drawn, node, hover.token)) ?? drawn;
+    hover.dispose();
+  }
   const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
   const tooltip =
     item.tooltip === undefined
@@ -257,6 +267,7 @@ function describeItem(node: unknown, item: vscode.TreeItem): RenderedNode {
     description: typeof item.description === 'string' ? item.description : undefined,
     ...(item.accessibilityInformation === undefined ? {} : { accessibilityLabel: item.accessibilityInformation.label }),
     tooltip,
+    tooltipOnHover: tooltipOnHover && item.tooltip !== undefined,
     ...(item.tooltip instanceof vscode.MarkdownString
       ? {
           tooltipMarkdown: {
