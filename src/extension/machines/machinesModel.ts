@@ -68,6 +68,8 @@ export type WorkspaceScanState =
       readonly capped: boolean;
       /** Files over the scan's size limit, left unread. */
       readonly tooLarge?: number;
+      /** Files naming more serial numbers than the cap per file, of which only the first ones are listed. */
+      readonly filesCut?: number;
       readonly at: number;
     }
   | { readonly kind: 'failed'; readonly message: string };

@@ -177,6 +177,15 @@ export class MachinesTreeProvider extends Disposable implements vscode.TreeDataP
         parent: group,
       });
     }
+    if (group.group === 'workspace' && scan.kind === 'scanned' && (scan.filesCut ?? 0) > 0) {
+      nodes.push({
+        kind: 'placeholder',
+        id: `${group.id}/placeholder:scan-cut`,
+        reason: 'scan-cut',
+        detail: String(scan.filesCut),
+        parent: group,
+      });
+    }
     return nodes;
   }
 

@@ -23,6 +23,7 @@ import { extensionErrorText } from '../workbench/remedies';
 import { escapeMarkdown } from '../../core/common/markdownText';
 import { lineText, markdownText, tooltipText } from '../../core/common/serverText';
 import { progressWords, type ProgressAnswer } from '../../core/domain/progress/machineProgress';
+import { MAX_MATCHES_PER_FILE } from '../../core/domain/workspaceScan/workspaceSerials';
 
 export interface RenderContext {
   readonly model: MachinesModel;
@@ -500,6 +501,17 @@ function placeholderLabel(node: PlaceholderNode): string {
       return node.detail === '1'
         ? vscode.l10n.t('A file over 1 MB was not scanned')
         : vscode.l10n.t('{0} files over 1 MB were not scanned', node.detail ?? '?');
+    case 'scan-cut':
+      return node.detail === '1'
+        ? vscode.l10n.t(
+            'A file names more than {0} serial numbers: only its first {0} are listed',
+            MAX_MATCHES_PER_FILE.toLocaleString(vscode.env.language),
+          )
+        : vscode.l10n.t(
+            '{0} files name more than {1} serial numbers: only the first {1} of each are listed',
+            node.detail ?? '?',
+            MAX_MATCHES_PER_FILE.toLocaleString(vscode.env.language),
+          );
   }
 }
 
@@ -508,7 +520,7 @@ function renderPlaceholder(node: PlaceholderNode): vscode.TreeItem {
   item.id = node.id;
   item.contextValue = `placeholder.${node.reason}`;
   if (node.reason === 'loading' || node.reason === 'scanning') item.iconPath = new vscode.ThemeIcon('loading~spin');
-  else if (node.reason === 'scan-too-large') item.iconPath = new vscode.ThemeIcon('info');
+  else if (node.reason === 'scan-too-large' || node.reason === 'scan-cut') item.iconPath = new vscode.ThemeIcon('info');
   else if (node.reason === 'scan-capped') {
     item.iconPath = new vscode.ThemeIcon('info');
     item.tooltip = vscode.l10n.t('Raise the onboardingEvents.workspaceScan.maxFiles setting to scan more files.');

@@ -45,7 +45,16 @@ export interface ErrorNode {
 }
 
 export type PlaceholderReason =
-  'loading' | 'no-events' | 'none-match' | 'not-loaded' | 'scanning' | 'scan-none' | 'scan-failed' | 'scan-capped' | 'scan-too-large';
+  | 'loading'
+  | 'no-events'
+  | 'none-match'
+  | 'not-loaded'
+  | 'scanning'
+  | 'scan-none'
+  | 'scan-failed'
+  | 'scan-capped'
+  | 'scan-too-large'
+  | 'scan-cut';
 
 export interface PlaceholderNode {
   readonly kind: 'placeholder';

@@ -21,6 +21,8 @@ export interface ScanResult {
   readonly capped: boolean;
   /** Files left unread for being larger than MAX_SCANNED_FILE_BYTES: the group says how many. */
   readonly tooLarge: number;
+  /** Files naming more serial numbers than MAX_MATCHES_PER_FILE: only their first ones are listed. */
+  readonly filesCut: number;
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: false });
@@ -65,5 +67,5 @@ export async function scanWorkspace(
     if (scanned % 50 === 0) await new Promise((resolve) => setImmediate(resolve));
   }
   if (token.isCancellationRequested) throw new vscode.CancellationError();
-  return { found: collector.result(), filesScanned: scanned, capped, tooLarge };
+  return { found: collector.result(), filesScanned: scanned, capped, tooLarge, filesCut: collector.filesCut };
 }

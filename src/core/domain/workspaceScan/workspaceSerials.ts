@@ -25,6 +25,7 @@ interface Entry {
 
 export class SerialCollector {
   private readonly found = new Map<string, Entry>();
+  #filesCut = 0;
 
   /**
    * `maxMatchesPerFile`: the views' cap by default; a gate that must check every serial number passes Infinity.
@@ -37,7 +38,12 @@ export class SerialCollector {
   ) {}
 
   add(file: string, text: string): void {
-    const matches = this.matcher.findAll(text, this.maxMatchesPerFile);
+    // One match more than the cap tells a file that names more from one that names exactly as many.
+    const matches = this.matcher.findAll(text, this.maxMatchesPerFile + 1);
+    if (matches.length > this.maxMatchesPerFile) {
+      this.#filesCut++;
+      matches.length = this.maxMatchesPerFile;
+    }
     let line = 0;
     let lineCountedTo = 0;
     const seenInFile = new Set<string>();
@@ -57,6 +63,11 @@ export class SerialCollector {
         entry.locations.push({ file, line });
       }
     }
+  }
+
+  /** Files that named more serial numbers than the cap per file: only their first ones were taken. */
+  get filesCut(): number {
+    return this.#filesCut;
   }
 
   /** Sorted by serial number (UTF-16 code units, not locale), so the group is stable from scan to scan. */

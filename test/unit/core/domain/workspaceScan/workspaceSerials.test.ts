@@ -48,6 +48,19 @@ describe('Serial numbers in workspace files', () => {
     assert.equal(collector.result()[0]?.occurrences, MAX_MATCHES_PER_FILE);
   });
 
+  it('counts the files cut at the cap, and not a file that names exactly as many', () => {
+    const collector = new SerialCollector(matcher);
+    collector.add('file:///exact.txt', 'MX-4711-A0023\n'.repeat(MAX_MATCHES_PER_FILE));
+    assert.equal(collector.filesCut, 0, 'a file of exactly the cap is whole');
+    collector.add('file:///over.txt', 'MX-4711-A0024\n'.repeat(MAX_MATCHES_PER_FILE + 1));
+    collector.add('file:///over2.txt', 'MX-4711-A0025\n'.repeat(MAX_MATCHES_PER_FILE + 7));
+    assert.equal(collector.filesCut, 2, 'each file past the cap is counted once');
+    assert.equal(collector.result().find((found) => found.serialNumber === 'MX-4711-A0024')?.occurrences, MAX_MATCHES_PER_FILE);
+    const gate = new SerialCollector(matcher, Infinity);
+    gate.add('file:///over.txt', 'MX-4711-A0024\n'.repeat(MAX_MATCHES_PER_FILE + 1));
+    assert.equal(gate.filesCut, 0, 'no cap, no cut');
+  });
+
   it('builds one exclude glob from files.exclude and search.exclude, leaving out disabled and conditional entries', () => {
     assert.equal(
       excludeGlob({ '**/.git': true, '**/x': false }, { '**/node_modules': true, '**/*.js': { when: '$(basename).ts' } }),
