@@ -172,7 +172,9 @@ if (watch) {
   try {
     const results = await Promise.all(contexts.map((ctx) => ctx.rebuild()));
     const { metafile } = results[contexts.indexOf(oeContext)] ?? {};
-    const inputsOf = Object.fromEntries(Object.entries(metafile?.outputs ?? {}).map(([file, output]) => [file, Object.keys(output.inputs)]));
+    const inputsOf = Object.fromEntries(
+      Object.entries(metafile?.outputs ?? {}).map(([file, output]) => [file, Object.keys(output.inputs)]),
+    );
     writeFileSync('dist/oe.meta.json', `${JSON.stringify(inputsOf, null, 1)}\n`);
     // The entry once more, with the program's own answers (in watch mode it leaves them to the program).
     await esbuild.build({
