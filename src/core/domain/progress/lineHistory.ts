@@ -1,6 +1,7 @@
 // The usual order of steps and their times, learned from the machines that onboarded: the spec lists
-// no event types (§2.2), so every environment teaches its own. Depends on the set of machines only,
-// never their order; statistics are recomputed lazily, per changed step.
+// no event types (§2.2), so every environment teaches its own. Onboarded machines teach the same in any
+// order; one in progress teaches only steps already known, so callers feed machines in a fixed order (the
+// store's). Statistics are recomputed lazily, per changed step.
 import { serverText, serverTextData, type ServerText } from '../../common/serverText';
 import type { OnboardingEvent } from '../../client/model';
 import { eventState, type EventStateRules } from '../events/eventState';
